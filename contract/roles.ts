@@ -1,0 +1,175 @@
+/**
+ * The role matrix: the single source of truth for who may open which screen (spec §2, §6), who may call
+ * which API endpoint, and which dashboard statistics each role is sent. Imported by the server's route
+ * guards and by the front end's accessControlProvider. Dependency-free on purpose.
+ */
+export const ROLES = ['user', 'admin', 'super_admin', 'support', 'technician', 'billing'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const STAFF_ROLES: readonly Role[] = ['admin', 'super_admin', 'support', 'technician', 'billing'];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+export function isStaff(role: Role): boolean {
+  return role !== 'user';
+}
+
+/** Who may reach something: everybody, any signed-in user, or a list of roles. */
+export type Audience = 'public' | 'authenticated' | readonly Role[];
+
+/**
+ * super_admin may do everything admin may (the spec lists super_admin with admin for statistics and the
+ * users issue says "super_admin everything"), so it is added wherever admin is listed.
+ */
+function withSuperAdmin(audience: Audience): Audience {
+  if (typeof audience === 'string') return audience;
+  return audience.includes('admin') && !audience.includes('super_admin') ? [...audience, 'super_admin'] : audience;
+}
+
+export function allows(audience: Audience, role: Role | null | undefined): boolean {
+  const a = withSuperAdmin(audience);
+  if (a === 'public') return true;
+  if (!role) return false;
+  if (a === 'authenticated') return true;
+  return a.includes(role);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Screens (spec §2). A pattern matches its path and everything below it ("/dashboard/plans" covers
+// "/dashboard/plans/create"); the most specific (longest) matching pattern decides.
+
+const SUBSCRIPTION_ROLES: Role[] = ['user', 'admin', 'billing', 'support'];
+
+export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }> = [
+  { pattern: '/', audience: 'public' },
+  { pattern: '/login', audience: 'public' },
+  { pattern: '/register', audience: 'public' },
+  { pattern: '/verify-email', audience: 'public' },
+  { pattern: '/verification-success', audience: 'public' },
+  { pattern: '/password-reset', audience: 'public' },
+  { pattern: '/about', audience: 'public' },
+  { pattern: '/contact', audience: 'public' },
+  { pattern: '/plans', audience: 'public' },
+  { pattern: '/invoice', audience: 'public' },
+  { pattern: '/privacy-policy', audience: 'public' },
+  { pattern: '/terms-condition', audience: 'public' },
+  { pattern: '/refund-policy', audience: 'public' },
+
+  { pattern: '/dashboard', audience: 'authenticated' },
+  { pattern: '/dashboard/profile', audience: 'authenticated' },
+  { pattern: '/dashboard/tickets', audience: 'authenticated' },
+  { pattern: '/dashboard/usage', audience: 'authenticated' },
+  // The spec lists the subscription routes both as open to all and as limited; the restricted reading is the
+  // more specific one, so technician (the only role affected) does not reach them.
+  { pattern: '/dashboard/subscriptions', audience: SUBSCRIPTION_ROLES },
+  { pattern: '/dashboard/subscription', audience: SUBSCRIPTION_ROLES },
+  { pattern: '/subscription', audience: SUBSCRIPTION_ROLES },
+  { pattern: '/dashboard/users', audience: ['admin', 'support'] },
+  { pattern: '/dashboard/user', audience: ['admin', 'support'] },
+  { pattern: '/dashboard/settings', audience: ['admin'] },
+  { pattern: '/dashboard/plans', audience: ['admin', 'billing'] },
+  { pattern: '/dashboard/payments', audience: ['admin', 'billing'] },
+  { pattern: '/dashboard/billing/payment-gateways', audience: ['admin', 'billing'] },
+  { pattern: '/dashboard/nas/router', audience: ['admin'] },
+  { pattern: '/dashboard/tickets/shared', audience: ['admin', 'support', 'technician', 'billing'] },
+  { pattern: '/dashboard/installations', audience: ['technician'] },
+  { pattern: '/dashboard/installation', audience: ['technician'] },
+  { pattern: '/dashboard/nas/devices', audience: ['technician'] },
+];
+
+function normalisePath(pathname: string): string {
+  const p = pathname.split(/[?#]/)[0].replace(/\/+$/, '');
+  return p === '' ? '/' : p;
+}
+
+/** The audience of a screen path, or null when the path is not a known screen (the not-found screen). */
+export function routeAudience(pathname: string): Audience | null {
+  const path = normalisePath(pathname);
+  let best: { pattern: string; audience: Audience } | null = null;
+  for (const entry of ROUTE_ACCESS) {
+    const matches =
+      entry.pattern === '/' ? path === '/' : path === entry.pattern || path.startsWith(`${entry.pattern}/`);
+    if (matches && (!best || entry.pattern.length > best.pattern.length)) best = entry;
+  }
+  return best ? best.audience : null;
+}
+
+export function isPublicRoute(pathname: string): boolean {
+  const a = routeAudience(pathname);
+  return a === 'public' || a === null;
+}
+
+/** May a user with this role (null: signed out) open this screen? Unknown paths are open (they show not-found). */
+export function canAccessRoute(role: Role | null | undefined, pathname: string): boolean {
+  const a = routeAudience(pathname);
+  return a === null ? true : allows(a, role);
+}
+
+/** Ticket area (spec §2): admin and support get the first view, technician and billing the second. */
+export function ticketView(role: Role): 'manage' | 'shared' {
+  return role === 'technician' || role === 'billing' ? 'shared' : 'manage';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// API endpoints: "METHOD /path" as the route is registered under /api (Fastify's pattern syntax). The server
+// refuses to start when an /api route has no entry here, so no endpoint can be left unguarded by accident.
+
+export const ENDPOINT_ACCESS = {
+  'GET /health': 'public',
+
+  'POST /auth/login': 'public',
+  'POST /auth/register': 'public',
+  'POST /auth/logout': 'public',
+  'POST /auth/refresh-token': 'public',
+  'GET /auth/verify-email': 'public',
+  'POST /auth/resend-verification': 'public',
+  'POST /auth/forgot-password': 'public',
+  'POST /auth/reset-password': 'public',
+  'GET /auth/profile': 'authenticated',
+  'PUT /auth/profile': 'authenticated',
+  'POST /auth/change-password': 'authenticated',
+
+  // Mail that could not be delivered (no SMTP configured) stays readable to the admin here.
+  'GET /mail/outbox': ['admin'],
+} as const satisfies Record<string, Audience>;
+
+export type EndpointKey = keyof typeof ENDPOINT_ACCESS;
+
+export function endpointAudience(method: string, path: string): Audience | undefined {
+  return (ENDPOINT_ACCESS as Record<string, Audience>)[`${method.toUpperCase()} ${path}`];
+}
+
+export function canCallEndpoint(role: Role | null | undefined, method: string, path: string): boolean {
+  const a = endpointAudience(method, path);
+  return a !== undefined && allows(a, role);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Dashboard statistics by role (spec §6): the server sends only these groups.
+
+export const STAT_GROUPS = [
+  'users',
+  'subscriptions',
+  'revenue',
+  'tickets',
+  'bandwidth',
+  'networkDevices',
+  'activeConnections',
+] as const;
+export type StatGroup = (typeof STAT_GROUPS)[number];
+
+export function statGroupsFor(role: Role): readonly StatGroup[] {
+  switch (role) {
+    case 'admin':
+    case 'super_admin':
+      return STAT_GROUPS;
+    case 'technician':
+      return ['bandwidth', 'tickets', 'networkDevices', 'activeConnections'];
+    case 'billing':
+      return ['bandwidth', 'tickets', 'revenue', 'subscriptions'];
+    default:
+      return ['bandwidth', 'tickets'];
+  }
+}

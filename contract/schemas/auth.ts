@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '../product';
+import { publicUserSchema } from './user';
+
+const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid e-mail address' })).pipe(z.string().max(254));
+const password = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, { message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` })
+  .max(256, { message: 'Password must be at most 256 characters' });
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .nullable()
+    .transform((v) => (v ? v : null));
+
+/** Spec §5: login requires email, password and rememberMe to be sent. */
+export const loginBodySchema = z.object({
+  email,
+  password: z.string().min(1, { message: 'Password is required' }).max(256),
+  rememberMe: z.boolean(),
+});
+export type LoginBody = z.input<typeof loginBodySchema>;
+
+export const registerBodySchema = z.object({
+  name: z.string().trim().min(2, { message: 'Name must be at least 2 characters' }).max(120),
+  email,
+  password,
+  phone: z.string().trim().min(5, { message: 'Enter a valid phone number' }).max(32).regex(/^[+0-9 ()-]+$/, {
+    message: 'Enter a valid phone number',
+  }),
+  address: z.string().trim().min(3, { message: 'Address is required' }).max(300),
+  company: optionalText(120),
+  rememberMe: z.boolean().optional(),
+});
+export type RegisterBody = z.input<typeof registerBodySchema>;
+
+export const emailBodySchema = z.object({ email });
+export const resetPasswordBodySchema = z.object({ token: z.string().min(10).max(200), password });
+export const changePasswordBodySchema = z.object({
+  currentPassword: z.string().min(1, { message: 'Current password is required' }).max(256),
+  newPassword: password,
+});
+export const verifyEmailQuerySchema = z.object({ token: z.string().min(10).max(200) });
+
+/** What a user may change on their own profile (not e-mail, role or status). */
+export const updateProfileBodySchema = z.object({
+  name: z.string().trim().min(2, { message: 'Name must be at least 2 characters' }).max(120).optional(),
+  phone: z.string().trim().min(5).max(32).regex(/^[+0-9 ()-]+$/, { message: 'Enter a valid phone number' }).optional(),
+  address: z.string().trim().min(3).max(300).optional(),
+  company: optionalText(120),
+});
+export type UpdateProfileBody = z.input<typeof updateProfileBodySchema>;
+
+export const accessTokenSchema = z.object({ token: z.string(), expires: z.string() });
+
+/** data of login, register and refresh-token responses. */
+export const authDataSchema = z.object({
+  user: publicUserSchema,
+  tokens: z.object({ access: accessTokenSchema }),
+});
+export type AuthData = z.infer<typeof authDataSchema>;
