@@ -1,0 +1,6 @@
+import type { Dictionary } from '../index';
+import { app } from './app';
+import { auth } from './auth';
+import { errors } from './errors';
+
+export const en: Dictionary = { ...app, ...auth, ...errors };

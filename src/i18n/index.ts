@@ -1,0 +1,42 @@
+/**
+ * A tiny i18n core: dictionaries per locale, merged from one module per concern (src/i18n/en/*.ts),
+ * {name}-style interpolation. Every user-facing text goes through translate(); spec texts are stored verbatim.
+ */
+import { en } from './en';
+
+export type Dictionary = Record<string, string>;
+type Params = Record<string, string | number | undefined | null>;
+
+const dictionaries: Record<string, Dictionary> = { en };
+let locale = 'en';
+const listeners = new Set<() => void>();
+
+export function translate(key: string, params?: Params, defaultMessage?: string): string {
+  const template = dictionaries[locale]?.[key] ?? dictionaries.en[key] ?? defaultMessage ?? key;
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const v = params[name];
+    return v === undefined || v === null ? whole : String(v);
+  });
+}
+
+export const t = translate;
+
+export function getLocale(): string {
+  return locale;
+}
+
+export function availableLocales(): string[] {
+  return Object.keys(dictionaries);
+}
+
+export function changeLocale(next: string): void {
+  if (!dictionaries[next] || next === locale) return;
+  locale = next;
+  listeners.forEach((fn) => fn());
+}
+
+export function onLocaleChange(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
