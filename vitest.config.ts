@@ -7,8 +7,6 @@ import react from '@vitejs/plugin-react';
  */
 export default defineConfig({
   test: {
-    reporters: process.env.CI ? ['default', 'json'] : ['default'],
-    outputFile: { json: 'test-results/vitest.json' },
     projects: [
       {
         test: {

@@ -1,0 +1,21 @@
+import type { ReactNode } from 'react';
+import { Card, Typography } from 'antd';
+import { Link } from 'react-router';
+import { t } from '../i18n';
+
+/** The frame of every sign-in, sign-up and recovery screen. */
+export function AuthCard({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+  return (
+    <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', padding: 16 }} className="page-fade">
+      <Card style={{ width: '100%', maxWidth: 440 }} data-testid={testId}>
+        <Link to="/" style={{ display: 'block', textAlign: 'center', fontWeight: 700, fontSize: 20, marginBottom: 8 }}>
+          {t('app.name')}
+        </Link>
+        <Typography.Title level={3} style={{ textAlign: 'center', marginTop: 0 }}>
+          {title}
+        </Typography.Title>
+        {children}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useAuthState } from '../../providers/auth-store';
+import { t } from '../i18n';
+import { guardDecision, loginPathFor } from './guard';
+
+export function VerifyingAccess() {
+  return (
+    <div className="center-screen" role="status" aria-live="polite" data-testid="verifying-access">
+      <h2>{t('app.guard.title')}</h2>
+      <p>{t('app.guard.text')}</p>
+    </div>
+  );
+}
+
+/** Guards every signed-in route with the role matrix; the server checks again on every call. */
+export function RouteGuard() {
+  const state = useAuthState();
+  const location = useLocation();
+  const decision = guardDecision(
+    { isAuthenticated: state.isAuthenticated, isLoading: state.isLoading, isRefreshing: state.isRefreshing, role: state.user?.role },
+    location.pathname,
+  );
+  switch (decision) {
+    case 'verifying':
+      return <VerifyingAccess />;
+    case 'login':
+      return <Navigate to={loginPathFor(location.pathname, location.search)} replace />;
+    case 'dashboard':
+      return <Navigate to="/dashboard" replace />;
+    default:
+      return <Outlet />;
+  }
+}
+
+/** /login and /register: a signed-in user goes to /dashboard instead. */
+export function GuestOnly() {
+  const state = useAuthState();
+  if (state.isLoading || state.isRefreshing) return <VerifyingAccess />;
+  if (state.isAuthenticated) return <Navigate to="/dashboard" replace />;
+  return <Outlet />;
+}

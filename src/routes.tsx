@@ -1,0 +1,46 @@
+import { Route } from 'react-router';
+import { ticketView } from '../contract/roles';
+import { useAuthState } from '../providers/auth-store';
+import { ComingSoon } from './components/ComingSoon';
+import { NotFound } from './components/NotFound';
+import { DashboardHome } from './pages/dashboard/DashboardHome';
+import { ProfilePage } from './pages/profile/ProfilePage';
+
+/** The ticket route shows one of two views by role (spec §2); both are built in the tickets issue. */
+function TicketArea() {
+  const { user } = useAuthState();
+  return <ComingSoon screen={user && ticketView(user.role) === 'shared' ? 'screen.sharedTickets' : 'screen.tickets'} />;
+}
+
+const soon = (screen: string) => <ComingSoon screen={screen} />;
+
+/** Every signed-in route of spec §2, rendered inside the role's layout and behind the route guard. */
+export const dashboardRoutes = (
+  <>
+    <Route path="/dashboard" element={<DashboardHome />} />
+    <Route path="/dashboard/profile" element={<ProfilePage />} />
+    <Route path="/dashboard/tickets" element={<TicketArea />} />
+    <Route path="/dashboard/tickets/shared" element={soon('screen.sharedTickets')} />
+    <Route path="/dashboard/tickets/:id" element={soon('screen.ticket')} />
+    <Route path="/dashboard/usage" element={soon('screen.usage')} />
+    <Route path="/dashboard/subscriptions" element={soon('screen.subscriptions')} />
+    <Route path="/dashboard/subscription/:id" element={soon('screen.subscription')} />
+    <Route path="/subscription/:id" element={soon('screen.subscription')} />
+    <Route path="/dashboard/users" element={soon('screen.users')} />
+    <Route path="/dashboard/user/:id" element={soon('screen.users')} />
+    <Route path="/dashboard/settings" element={soon('screen.settings')} />
+    <Route path="/dashboard/plans/*" element={soon('screen.plansAdmin')} />
+    {/* Spec §2: /dashboard/payments is not built yet and shows the not-found screen. */}
+    <Route path="/dashboard/payments" element={<NotFound />} />
+    <Route path="/dashboard/billing/payment-gateways/*" element={soon('screen.paymentGateways')} />
+    <Route path="/dashboard/nas/router/devices" element={soon('screen.routerDevices')} />
+    <Route path="/dashboard/nas/router/usage" element={soon('screen.routerUsage')} />
+    <Route path="/dashboard/nas/router/interfaces" element={soon('screen.routerInterfaces')} />
+    <Route path="/dashboard/nas/router/config" element={soon('screen.routerConfig')} />
+    <Route path="/dashboard/nas/router/backup" element={soon('screen.routerBackup')} />
+    <Route path="/dashboard/nas/devices" element={soon('screen.devices')} />
+    <Route path="/dashboard/installations" element={soon('screen.installations')} />
+    <Route path="/dashboard/installation/:id" element={soon('screen.installation')} />
+    <Route path="/dashboard/*" element={<NotFound />} />
+  </>
+);

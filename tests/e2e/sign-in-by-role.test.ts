@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { canAccessRoute, type Role } from '../../contract/roles';
+import { menuRoutes } from '../../resources/menu';
+import { translate } from '../../src/i18n';
+import { launchBrowser, startPortal, type RunningPortal } from '../helpers/browser';
+
+const DEMO: Record<Role, string> = {
+  admin: 'admin@isp.local',
+  super_admin: 'superadmin@isp.local',
+  support: 'support@isp.local',
+  technician: 'technician@isp.local',
+  billing: 'billing@isp.local',
+  user: 'customer@isp.local',
+};
+const PASSWORD = 'Password123!';
+
+let portal: RunningPortal;
+let browser: Browser;
+
+beforeAll(async () => {
+  portal = await startPortal();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await portal?.stop();
+});
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${portal.url}/login`);
+  await page.getByTestId('login-page').waitFor();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${portal.url}/dashboard`);
+  await page.getByTestId('dashboard-home').waitFor();
+}
+
+/** The dashboard links the menu shows (expanding the sider's groups first). */
+async function menuLinks(page: Page, role: Role): Promise<string[]> {
+  const menu = role === 'user' ? page.getByTestId('portal-menu') : page.locator('.ant-layout-sider');
+  await menu.waitFor();
+  if (role !== 'user') {
+    const groups = menu.locator('.ant-menu-submenu-title');
+    for (let i = 0; i < (await groups.count()); i++) await groups.nth(i).click();
+    await page.waitForTimeout(300);
+  }
+  const hrefs = await menu.locator('a[href]').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  return [...new Set(hrefs)].sort();
+}
+
+describe('signing in as each demo role', () => {
+  for (const role of Object.keys(DEMO) as Role[]) {
+    it(`${role} lands on /dashboard and sees only the menu entries the role may open`, async () => {
+      const page = await browser.newPage();
+      try {
+        await signIn(page, DEMO[role]);
+        const expected = menuRoutes()
+          .filter((m) => canAccessRoute(role, m.route))
+          .filter((m) => role !== 'user' || m.portal)
+          .map((m) => m.route)
+          .sort();
+        expect(await menuLinks(page, role)).toEqual(expected);
+        expect(await page.getByTestId('current-user').textContent()).toContain(translate(`role.${role}`));
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});
+
+describe('a customer session', () => {
+  it('is sent from /dashboard/settings to /dashboard, survives a reload, and logs out to /login', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, DEMO.user);
+
+    await page.goto(`${portal.url}/dashboard/settings`);
+    await page.waitForURL(`${portal.url}/dashboard`);
+    await page.getByTestId('dashboard-home').waitFor();
+
+    await page.reload();
+    await page.getByTestId('dashboard-home').waitFor();
+    expect(page.url()).toBe(`${portal.url}/dashboard`);
+    expect(await page.getByTestId('current-user').textContent()).toContain('Demo Customer');
+
+    await page.getByTestId('logout-button').click();
+    await page.waitForURL(/\/login/);
+    await page.getByTestId('login-page').waitFor();
+
+    // The session is really gone: a protected page sends back to /login and remembers where we were going.
+    await page.goto(`${portal.url}/dashboard/profile`);
+    await page.waitForURL(`${portal.url}/login?to=%2Fdashboard%2Fprofile`);
+    await context.close();
+  });
+
+  it('is remembered: signing in from a protected page returns to it', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${portal.url}/dashboard/profile`);
+    await page.waitForURL(/\/login\?to=/);
+    await page.getByLabel('E-mail').fill(DEMO.user);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${portal.url}/dashboard/profile`);
+    await page.getByTestId('profile-page').waitFor();
+    await context.close();
+  });
+
+  it('shows the not-found screen for unknown routes and for /dashboard/payments', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${portal.url}/no-such-page`);
+    await page.getByTestId('not-found').waitFor();
+    await signIn(page, DEMO.billing);
+    await page.goto(`${portal.url}/dashboard/payments`);
+    await page.getByTestId('not-found').waitFor();
+    expect(page.url()).toBe(`${portal.url}/dashboard/payments`);
+    await context.close();
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { canAccessRoute, routeAudience } from '../../contract/roles';
+import { MENU, menuRoutes } from '../../resources/menu';
+import { nextProgress } from '../../src/layout/Splash';
+import { translate } from '../../src/i18n';
+
+describe('menu', () => {
+  it('names only screens the role matrix knows, with a translated label for every entry', () => {
+    for (const entry of menuRoutes()) expect(routeAudience(entry.route), entry.route).not.toBeNull();
+    for (const entry of MENU) expect(translate(entry.labelKey)).not.toBe(entry.labelKey);
+  });
+
+  it('gives a customer only the portal pages and never staff screens', () => {
+    const customer = menuRoutes().filter((m) => canAccessRoute('user', m.route)).map((m) => m.route);
+    expect(customer).toEqual(['/dashboard', '/dashboard/subscriptions', '/dashboard/usage', '/dashboard/tickets', '/dashboard/profile']);
+  });
+
+  it('gives the technician installations and devices but not router management', () => {
+    const tech = menuRoutes().filter((m) => canAccessRoute('technician', m.route)).map((m) => m.route);
+    expect(tech).toContain('/dashboard/installations');
+    expect(tech).toContain('/dashboard/nas/devices');
+    expect(tech).not.toContain('/dashboard/nas/router/devices');
+    expect(tech).not.toContain('/dashboard/subscriptions');
+  });
+});
+
+describe('splash progress', () => {
+  it('grows by 5 to 14 per step and stops at 100', () => {
+    expect(nextProgress(0, () => 0)).toBe(5);
+    expect(nextProgress(0, () => 0.9999)).toBe(14);
+    expect(nextProgress(95, () => 0.9999)).toBe(100);
+    let p = 0;
+    let steps = 0;
+    while (p < 100) {
+      const next = nextProgress(p);
+      expect(next - p).toBeGreaterThanOrEqual(Math.min(5, 100 - p));
+      expect(next - p).toBeLessThanOrEqual(14);
+      p = next;
+      steps++;
+    }
+    expect(steps).toBeGreaterThanOrEqual(8);
+    expect(steps).toBeLessThanOrEqual(20);
+  });
+});
