@@ -1,0 +1,275 @@
+/**
+ * Refine's data provider over the API's envelope {success, message, data} (spec §7). A factory taking its
+ * http client, so tests inject one that answers in-process.
+ *
+ * Lists: Refine's pagination becomes page/limit (or limit/offset for offset-paged resources), filters become
+ * plain query keys, the first sorter becomes sort/order; the total comes from data.pagination.total or
+ * data.meta.total. Single records: data is the entity itself, except that {<singular>: {...}} (exactly one key,
+ * named like the resource in the singular, or "item") is unwrapped to the object inside.
+ * Failures carry the spec §8 fallback of the resource and operation when the server sends no message.
+ */
+import type {
+  BaseKey,
+  BaseRecord,
+  CrudFilter,
+  CrudSort,
+  CustomParams,
+  DataProvider,
+  GetListParams,
+  GetManyParams,
+  MetaQuery,
+} from '@refinedev/core';
+import type { AxiosInstance } from 'axios';
+import { API_BASE } from '../contract/product';
+import { translate } from '../src/i18n';
+import { errorKey } from '../src/i18n/en/errors';
+import { httpClient } from './http-client';
+
+interface ResourceApi {
+  /** Path under /api. */
+  path: string;
+  /** The group of its spec §8 error texts (src/i18n/en/errors.ts). */
+  errors: string;
+  /** Lists paged by limit/offset instead of page/limit. */
+  offsetPaged?: boolean;
+  /** Fields the server owns: never sent in create or update payloads (spec §5). */
+  serverOwned?: readonly string[];
+  /** A payload holding only this field is a status toggle (its own error text). */
+  toggleField?: string;
+}
+
+const SERVER_OWNED = ['id', 'created_at', 'updated_at'] as const;
+const gateways: ResourceApi = {
+  path: 'payments/gateways',
+  errors: 'gateways',
+  serverOwned: SERVER_OWNED,
+  toggleField: 'is_active',
+};
+
+/** Resources whose API differs from the default (path = resource name, errors group = resource name). */
+export const RESOURCE_API: Record<string, ResourceApi> = {
+  plans: { path: 'plans', errors: 'plans', serverOwned: SERVER_OWNED, toggleField: 'status' },
+  'payment-gateways': gateways,
+  gateways,
+  subscriptions: { path: 'subscriptions', errors: 'subscriptions', offsetPaged: true, toggleField: 'status' },
+  invoices: { path: 'payments/invoices', errors: 'invoices' },
+  users: { path: 'users', errors: 'users', toggleField: 'status' },
+};
+
+/** A resource's API, with meta.endpoint (path under /api) taking precedence over the table. */
+export function resourceApi(resource: string, meta?: MetaQuery): ResourceApi {
+  const known = RESOURCE_API[resource] ?? { path: resource, errors: resource };
+  const endpoint = typeof meta?.endpoint === 'string' ? meta.endpoint.replace(/^\/+/, '') : undefined;
+  return endpoint ? { ...known, path: endpoint } : known;
+}
+
+/** The spec §8 text for a resource and operation, or 'An unknown error occurred.' when it has none. */
+export function errorFallback(resource: string, operation: string, meta?: MetaQuery): string {
+  if (typeof meta?.fallbackMessage === 'string') return meta.fallbackMessage;
+  const key = errorKey(resourceApi(resource, meta).errors, operation);
+  const text = translate(key);
+  return text === key ? translate('errors.unknown') : text;
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * Filters → query. eq (and the other one-value operators the server has no syntax for) → field=value;
+ * contains on q/search → search=value, on another field → field=value; in → comma list. Empty values are
+ * dropped; or/and groups are not supported by the API and are ignored.
+ */
+export function filtersToQuery(filters: CrudFilter[] | undefined): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const filter of filters ?? []) {
+    if (!('field' in filter) || isEmpty(filter.value)) continue;
+    const { field, operator, value } = filter;
+    switch (operator) {
+      case 'eq':
+      case 'eqs':
+        query[field] = String(value);
+        break;
+      case 'contains':
+      case 'containss':
+        query[field === 'q' ? 'search' : field] = String(value);
+        break;
+      case 'in':
+      case 'ina': {
+        const list = (Array.isArray(value) ? value : [value]).filter((v) => !isEmpty(v));
+        if (list.length) query[field] = list.join(',');
+        break;
+      }
+      default:
+        break; // ne, lt, gte, between…: no query syntax on the API side
+    }
+  }
+  return query;
+}
+
+export function sortersToQuery(sorters: CrudSort[] | undefined): Record<string, string> {
+  const first = sorters?.find((s) => s.field && s.order);
+  return first ? { sort: first.field, order: first.order } : {};
+}
+
+export function paginationToQuery(
+  pagination: GetListParams['pagination'],
+  offsetPaged: boolean,
+): Record<string, string> {
+  if (pagination?.mode && pagination.mode !== 'server') return {};
+  const page = Math.max(1, pagination?.currentPage ?? 1);
+  const size = Math.max(1, pagination?.pageSize ?? 10);
+  return offsetPaged
+    ? { limit: String(size), offset: String((page - 1) * size) }
+    : { page: String(page), limit: String(size) };
+}
+
+function singular(name: string): string {
+  if (/ies$/.test(name)) return name.replace(/ies$/, 'y');
+  if (/(ss|x|ch|sh|us)es$/.test(name)) return name.replace(/es$/, '');
+  return name.replace(/s$/, '');
+}
+
+function camel(name: string): string {
+  return name.replace(/[-_](\w)/g, (_, c: string) => c.toUpperCase());
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The record inside a single-resource response: data itself, unless data is {<name>: {...}} with exactly one
+ * key that is the resource's singular name (plain or camelCase, or the last segment of its path) or "item".
+ */
+export function unwrapEntity<T>(data: unknown, resource: string, path = resource): T {
+  if (!isPlainObject(data)) return data as T;
+  const keys = Object.keys(data);
+  if (keys.length !== 1) return data as T;
+  const lastSegment = path.split('/').filter(Boolean).pop() ?? resource;
+  const names = new Set(['item', singular(resource), camel(singular(resource)), singular(lastSegment)]);
+  const inner = data[keys[0]];
+  return (names.has(keys[0]) && isPlainObject(inner) ? inner : data) as T;
+}
+
+export function listItems<T>(data: unknown): { items: T[]; total: number } {
+  if (Array.isArray(data)) return { items: data as T[], total: data.length };
+  const d = (data ?? {}) as { items?: T[]; pagination?: { total?: number }; meta?: { total?: number }; total?: number };
+  const items = Array.isArray(d.items) ? d.items : [];
+  const total = d.pagination?.total ?? d.meta?.total ?? d.total ?? items.length;
+  return { items, total: Number(total) || 0 };
+}
+
+function payloadFor(api: ResourceApi, variables: unknown): unknown {
+  if (!api.serverOwned || !isPlainObject(variables)) return variables;
+  const copy = { ...variables };
+  for (const field of api.serverOwned) delete copy[field];
+  return copy;
+}
+
+function isToggle(api: ResourceApi, variables: unknown): boolean {
+  return !!api.toggleField && isPlainObject(variables) && Object.keys(variables).join() === api.toggleField;
+}
+
+function customPath(url: string): string {
+  if (/^https?:\/\//.test(url)) return url;
+  const withSlash = url.startsWith('/') ? url : `/${url}`;
+  return withSlash.startsWith(`${API_BASE}/`) ? withSlash.slice(API_BASE.length) : withSlash;
+}
+
+interface Envelope<T> {
+  data: T;
+}
+
+export function createDataProvider(http: AxiosInstance): DataProvider {
+  const url = (api: ResourceApi, id?: BaseKey) =>
+    id === undefined ? `/${api.path}` : `/${api.path}/${encodeURIComponent(String(id))}`;
+
+  const provider: DataProvider = {
+    getApiUrl: () => API_BASE,
+
+    async getList<TData extends BaseRecord = BaseRecord>({ resource, pagination, filters, sorters, meta }: GetListParams) {
+      const api = resourceApi(resource, meta);
+      const params = {
+        ...filtersToQuery(filters),
+        ...sortersToQuery(sorters),
+        ...paginationToQuery(pagination, !!api.offsetPaged),
+        ...(isPlainObject(meta?.query) ? meta.query : {}),
+      };
+      const res = await http.get<Envelope<unknown>>(url(api), {
+        params,
+        headers: meta?.headers,
+        fallbackMessage: errorFallback(resource, 'list', meta),
+      });
+      const { items, total } = listItems<TData>(res.data?.data);
+      return { data: items, total };
+    },
+
+    async getOne({ resource, id, meta }) {
+      const api = resourceApi(resource, meta);
+      const res = await http.get<Envelope<unknown>>(url(api, id), {
+        headers: meta?.headers,
+        fallbackMessage: errorFallback(resource, 'one', meta),
+      });
+      return { data: unwrapEntity(res.data?.data, resource, api.path) };
+    },
+
+    async getMany<TData extends BaseRecord = BaseRecord>({ resource, ids, meta }: GetManyParams) {
+      // The API has no batch read; one read per id, in parallel.
+      const records = await Promise.all(ids.map((id) => provider.getOne<TData>({ resource, id, meta })));
+      return { data: records.map((r) => r.data) };
+    },
+
+    async create({ resource, variables, meta }) {
+      const api = resourceApi(resource, meta);
+      const res = await http.post<Envelope<unknown>>(url(api), payloadFor(api, variables), {
+        headers: meta?.headers,
+        fallbackMessage: errorFallback(resource, 'create', meta),
+      });
+      return { data: unwrapEntity(res.data?.data, resource, api.path) };
+    },
+
+    async update({ resource, id, variables, meta }) {
+      const api = resourceApi(resource, meta);
+      const operation = isToggle(api, variables) ? 'status' : 'update';
+      const res = await http.put<Envelope<unknown>>(url(api, id), payloadFor(api, variables), {
+        headers: meta?.headers,
+        fallbackMessage: errorFallback(resource, operation, meta),
+      });
+      return { data: unwrapEntity(res.data?.data, resource, api.path) };
+    },
+
+    async deleteOne({ resource, id, variables, meta }) {
+      const api = resourceApi(resource, meta);
+      const res = await http.delete<Envelope<unknown>>(url(api, id), {
+        data: variables,
+        headers: meta?.headers,
+        fallbackMessage: errorFallback(resource, 'delete', meta),
+      });
+      // Deletes often answer data: null; Refine wants a record, so fall back to the id.
+      const data = res.data?.data ?? { id };
+      return { data: unwrapEntity(data, resource, api.path) };
+    },
+
+    async custom({ url: target, method, filters, sorters, payload, query, headers, meta }: CustomParams) {
+      const params = {
+        ...filtersToQuery(filters),
+        ...sortersToQuery(sorters),
+        ...(isPlainObject(query) ? query : {}),
+      };
+      const res = await http.request<Envelope<unknown>>({
+        url: customPath(target),
+        method,
+        params,
+        data: payload,
+        headers: headers as Record<string, string> | undefined,
+        fallbackMessage: typeof meta?.fallbackMessage === 'string' ? meta.fallbackMessage : undefined,
+      });
+      return { data: res.data?.data as never };
+    },
+  };
+  return provider;
+}
+
+/** The app's data provider on the app's http client. */
+export const dataProvider: DataProvider = createDataProvider(httpClient);
