@@ -6,8 +6,8 @@
  * Refine titles its error toasts generically ("Error (status code: 500)") and puts the useful text, our
  * spec §8 message, in the description; an error toast with a description therefore shows that text alone.
  */
-import { createElement, type CSSProperties } from 'react';
-import { Button, notification as staticNotification } from 'antd';
+import { createElement, useMemo, type CSSProperties } from 'react';
+import { App, Button, notification as staticNotification } from 'antd';
 import type { ArgsProps, NotificationInstance } from 'antd/es/notification/interface';
 import type { NotificationProvider, OpenNotificationParams } from '@refinedev/core';
 import { translate } from '../src/i18n';
@@ -54,10 +54,7 @@ export function toastArgs(params: OpenNotificationParams, api?: Api): ArgsProps 
   };
 }
 
-/**
- * A provider over an antd notification instance. Inside antd's <App>, pass App.useApp().notification so toasts
- * follow the theme; the static API works everywhere else.
- */
+/** A provider over one antd notification instance (App.useApp().notification, the static API, or a fake). */
 export function createNotificationProvider(api: Api = staticNotification): NotificationProvider {
   return {
     open: (params) => api.open(toastArgs(params, api)),
@@ -65,4 +62,22 @@ export function createNotificationProvider(api: Api = staticNotification): Notif
   };
 }
 
-export const notificationProvider: NotificationProvider = createNotificationProvider();
+/**
+ * The provider as a hook on the notification instance of antd's <App> (themed, and rendered by React 19;
+ * antd 5's static API cannot render under React 19 without antd's unstableSetRender). Outside <App> it falls
+ * back to the static API.
+ */
+export function useNotificationProvider(): NotificationProvider {
+  const { notification } = App.useApp();
+  const api: Api = notification && 'open' in notification ? notification : staticNotification;
+  return useMemo(() => createNotificationProvider(api), [api]);
+}
+
+/**
+ * What to pass to <Refine notificationProvider={...}> inside antd's <App>: Refine accepts a hook here and calls it
+ * while rendering.
+ */
+export const notificationProvider: () => NotificationProvider = useNotificationProvider;
+
+/** For code outside React (needs antd's unstableSetRender under React 19). */
+export const staticNotificationProvider: NotificationProvider = createNotificationProvider();
