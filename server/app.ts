@@ -1,0 +1,103 @@
+/**
+ * The application as a Fastify instance: external plugins first, then the app's own plugins, then the routes
+ * under /api. server.ts only opens the database and listens; tests call buildApp and use app.inject.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { API_BASE } from '../contract/product';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import type { Mailer } from './integrations/mail/mailer';
+import { systemClock, type Clock } from './lib/clock';
+import accessPlugin from './plugins/access';
+import authPlugin from './plugins/auth';
+import dbPlugin from './plugins/db';
+import errorsPlugin from './plugins/errors';
+import mailPlugin from './plugins/mail';
+import spaPlugin from './plugins/static';
+import authRoutes from './modules/auth/routes';
+import healthRoutes from './modules/health/routes';
+import mailRoutes from './modules/mail/routes';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** An open, migrated database; its owner closes it (closing the app does not). */
+  database: Database;
+  /** Source of "now" for every time rule. Default: the system clock. */
+  clock?: Clock;
+  /** Outgoing mail: a Mailer, null to only log and keep in the outbox, undefined for SMTP_URL (or log). */
+  mailer?: Mailer | null;
+  /** Fastify logger: false to silence, true or options to override the configured one. */
+  logger?: FastifyServerOptions['logger'];
+  /** Extra route plugins mounted under /api (they are guarded like every other API route). */
+  extraRoutes?: FastifyPluginAsync[];
+}
+
+/** Header names and body fields that must never reach the log. */
+export const LOG_REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.passwordHash',
+  '*.token',
+  '*.refreshToken',
+];
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const fastifyOptions: FastifyServerOptions = {
+    logger:
+      options.logger === undefined || options.logger === true
+        ? { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } }
+        : options.logger,
+    // A hop count trusts that many proxies in front of us (Fastify's types do not list the number form).
+    trustProxy: typeof config.trustProxy === 'number' ? ((hops: number) => (_addr: string, i: number) => i < hops)(config.trustProxy) : config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Keep a caller's x-request-id (if sane) so a request can be followed across services.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  };
+  const app = Fastify(fastifyOptions);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // External plugins.
+  await app.register(fastifyCookie, { secret: config.cookieSecret });
+
+  // The app's own plugins.
+  await app.register(errorsPlugin);
+  await app.register(dbPlugin, { config, database: options.database, clock: options.clock ?? systemClock });
+  await app.register(mailPlugin, { mailer: options.mailer });
+  await app.register(authPlugin);
+  await app.register(accessPlugin);
+  await app.register(spaPlugin, { distDir: config.serveSpa ? config.distDir : null });
+
+  // Routes.
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(authRoutes, { prefix: '/auth' });
+      await api.register(mailRoutes, { prefix: '/mail' });
+      for (const extra of options.extraRoutes ?? []) await api.register(extra);
+    },
+    { prefix: API_BASE },
+  );
+
+  await app.ready();
+  return app;
+}

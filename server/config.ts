@@ -1,0 +1,196 @@
+/**
+ * Configuration, read from the environment once at start and validated with zod. Handlers use the typed
+ * `Config` object, never `process.env`. A bad value stops the server with one clear line per variable.
+ *
+ * Environment variables:
+ *   PORT                       Port to listen on. Default 3000.
+ *   HOST                       Interface to listen on. Default 0.0.0.0.
+ *   DATA_DIR                   Folder for local data: the embedded database (DATA_DIR/db) and generated
+ *                              secrets (DATA_DIR/secrets.json). Default ./data.
+ *   DATABASE_URL               postgres:// or postgresql:// URL. When set, PostgreSQL is used instead of the
+ *                              embedded PGlite database.
+ *   NODE_ENV                   development | test | production. Default development.
+ *   APP_URL                    Public address of the portal, used in e-mailed links. Default
+ *                              http://localhost:PORT.
+ *   JWT_SECRET                 Key for signing access tokens (at least 32 characters). When unset, one is
+ *                              generated once and kept in DATA_DIR/secrets.json.
+ *   COOKIE_SECRET              Key for signing the refresh-token cookie (at least 32 characters). Same
+ *                              fallback as JWT_SECRET.
+ *   ACCESS_TOKEN_TTL_SECONDS   Lifetime of an access token. Default 900 (15 minutes).
+ *   TRUST_PROXY                Trust X-Forwarded-* headers: true, false, a hop count, or a comma-separated
+ *                              list of proxy addresses/CIDRs. Default false.
+ *   SMTP_URL                   smtp:// or smtps:// URL of the mail server. When unset, mail is not sent but
+ *                              written to the log and kept in the outbox (GET /api/mail/outbox).
+ *   MAIL_FROM                  Sender of outgoing mail. Default "ISP Portal <no-reply@localhost>".
+ *   LOG_LEVEL                  fatal | error | warn | info | debug | trace | silent. Default info.
+ *   LOGIN_RATE_LIMIT           Failed login attempts allowed per IP address and per account in one window.
+ *                              Default 10.
+ *   LOGIN_RATE_WINDOW_MINUTES  Length of the login rate-limit window. Default 15.
+ *   SEED_DEMO                  Create the demo accounts on an empty database: true | false. Default true
+ *                              outside production; never in production.
+ *   SERVE_SPA                  Serve the built web app from DIST_DIR: true | false. Default true.
+ *   DIST_DIR                   Folder of the built web app. Default ./dist.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../contract/product';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const bool = (name: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v) => ['true', 'false', '1', '0', 'yes', 'no'].includes(v), { message: `${name} must be true or false` })
+    .transform((v) => ['true', '1', 'yes'].includes(v));
+
+const int = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { message: `${name} must be a whole number` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { message: `${name} must be between ${min} and ${max}` });
+
+const secret = (name: string) => z.string().min(32, { message: `${name} must be at least 32 characters long` });
+
+const envSchema = z.object({
+  PORT: int('PORT', 0, 65535).optional(),
+  HOST: z.string().trim().min(1).optional(),
+  DATA_DIR: z.string().trim().min(1).optional(),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^postgres(ql)?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
+      message: 'DATABASE_URL must be a postgres:// or postgresql:// URL',
+    })
+    .optional(),
+  NODE_ENV: z.enum(['development', 'test', 'production'], { message: 'NODE_ENV must be development, test or production' }).optional(),
+  APP_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { message: 'APP_URL must be an http:// or https:// URL' })
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+  JWT_SECRET: secret('JWT_SECRET').optional(),
+  COOKIE_SECRET: secret('COOKIE_SECRET').optional(),
+  ACCESS_TOKEN_TTL_SECONDS: int('ACCESS_TOKEN_TTL_SECONDS', 30, 86_400).optional(),
+  TRUST_PROXY: z.string().trim().min(1).optional(),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^smtps?:\/\//.test(v) && URL.canParse(v), { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3, { message: 'MAIL_FROM must be an address such as "ISP Portal <no-reply@example.com>"' }).optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
+  LOGIN_RATE_LIMIT: int('LOGIN_RATE_LIMIT', 1, 100_000).optional(),
+  LOGIN_RATE_WINDOW_MINUTES: int('LOGIN_RATE_WINDOW_MINUTES', 1, 1440).optional(),
+  SEED_DEMO: bool('SEED_DEMO').optional(),
+  SERVE_SPA: bool('SERVE_SPA').optional(),
+  DIST_DIR: z.string().trim().min(1).optional(),
+});
+
+export type TrustProxy = boolean | number | string[];
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** null: the embedded PGlite database in dataDir/db. */
+  databaseUrl: string | null;
+  nodeEnv: 'development' | 'test' | 'production';
+  isProduction: boolean;
+  appUrl: string;
+  jwtSecret: string;
+  cookieSecret: string;
+  accessTokenTtlSeconds: number;
+  trustProxy: TrustProxy;
+  smtpUrl: string | null;
+  mailFrom: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  loginRateLimit: number;
+  loginRateWindowMinutes: number;
+  seedDemo: boolean;
+  serveSpa: boolean;
+  distDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function parseTrustProxy(value: string | undefined): TrustProxy {
+  if (value === undefined) return false;
+  const v = value.toLowerCase();
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Reads the generated secrets of this data folder, creating them (mode 0600) on first use. */
+export function loadOrCreateSecrets(dataDir: string): { jwtSecret: string; cookieSecret: string } {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<{ jwtSecret: string; cookieSecret: string }>;
+    if (typeof stored.jwtSecret === 'string' && typeof stored.cookieSecret === 'string') {
+      return { jwtSecret: stored.jwtSecret, cookieSecret: stored.cookieSecret };
+    }
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = { jwtSecret: randomBytes(48).toString('base64url'), cookieSecret: randomBytes(48).toString('base64url') };
+  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secrets;
+}
+
+/**
+ * Validates the environment into a Config. Throws ConfigError listing every bad variable. Missing secrets are
+ * generated into DATA_DIR/secrets.json (so the data folder is created when needed).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, as in most .env loaders.
+  const raw = Object.fromEntries(
+    Object.keys(envSchema.shape).map((k) => [k, env[k] === undefined || env[k] === '' ? undefined : env[k]]),
+  );
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => {
+      const name = String(i.path[0] ?? 'environment');
+      return i.message.includes(name) ? i.message : `${name}: ${i.message}`;
+    }));
+  }
+  const e = parsed.data;
+  const nodeEnv = e.NODE_ENV ?? 'development';
+  const isProduction = nodeEnv === 'production';
+  const port = e.PORT ?? 3000;
+  const dataDir = resolve(e.DATA_DIR ?? './data');
+  const generated = e.JWT_SECRET && e.COOKIE_SECRET ? null : loadOrCreateSecrets(dataDir);
+  return {
+    port,
+    host: e.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? null,
+    nodeEnv,
+    isProduction,
+    appUrl: e.APP_URL ?? `http://localhost:${port}`,
+    jwtSecret: e.JWT_SECRET ?? generated!.jwtSecret,
+    cookieSecret: e.COOKIE_SECRET ?? generated!.cookieSecret,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS ?? ACCESS_TOKEN_TTL_SECONDS,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM ?? 'ISP Portal <no-reply@localhost>',
+    logLevel: e.LOG_LEVEL ?? 'info',
+    loginRateLimit: e.LOGIN_RATE_LIMIT ?? 10,
+    loginRateWindowMinutes: e.LOGIN_RATE_WINDOW_MINUTES ?? 15,
+    seedDemo: !isProduction && (e.SEED_DEMO ?? true),
+    serveSpa: e.SERVE_SPA ?? true,
+    distDir: resolve(e.DIST_DIR ?? './dist'),
+  };
+}

@@ -1,0 +1,108 @@
+/** The database schema (Drizzle). Migrations in ./migrations are generated from this file by drizzle-kit. */
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { ROLES } from '../../contract/roles';
+import { USER_STATUSES } from '../../contract/schemas/user';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: varchar('name', { length: 120 }).notNull(),
+    /** Always stored lower-case (the contract's schemas lower-case it; the check keeps it so). */
+    email: varchar('email', { length: 254 }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: varchar('role', { length: 32, enum: ROLES }).notNull().default('user'),
+    status: varchar('status', { length: 16, enum: USER_STATUSES }).notNull().default('active'),
+    phone: varchar('phone', { length: 32 }),
+    address: varchar('address', { length: 300 }),
+    company: varchar('company', { length: 120 }),
+    isVerified: boolean('is_verified').notNull().default(false),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    check('users_email_lower_case', sql`${t.email} = lower(${t.email})`),
+    index('users_role_idx').on(t.role),
+    index('users_status_idx').on(t.status),
+    index('users_company_idx').on(t.company),
+    index('users_created_at_idx').on(t.createdAt),
+  ],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** All tokens rotated from one sign-in share a family; reuse of an old one revokes the family. */
+    familyId: uuid('family_id').notNull(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    /** rememberMe: a 30-day cookie instead of a browser-session cookie. */
+    persistent: boolean('persistent').notNull().default(false),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    ip: varchar('ip', { length: 64 }),
+    userAgent: varchar('user_agent', { length: 512 }),
+  },
+  (t) => [
+    uniqueIndex('refresh_tokens_token_hash_unique').on(t.tokenHash),
+    index('refresh_tokens_family_idx').on(t.familyId),
+    index('refresh_tokens_user_idx').on(t.userId),
+  ],
+);
+
+export const AUTH_TOKEN_KINDS = ['verify_email', 'reset_password'] as const;
+export type AuthTokenKind = (typeof AUTH_TOKEN_KINDS)[number];
+
+/** Single-use e-mailed tokens: e-mail verification and password reset. */
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 32, enum: AUTH_TOKEN_KINDS }).notNull(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('auth_tokens_token_hash_unique').on(t.tokenHash), index('auth_tokens_user_kind_idx').on(t.userId, t.kind)],
+);
+
+export const MAIL_STATUSES = ['queued', 'sent', 'logged', 'failed'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+/** Every outgoing message, kept whether or not it could be delivered. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    to: varchar('to', { length: 254 }).notNull(),
+    subject: varchar('subject', { length: 300 }).notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    status: varchar('status', { length: 16, enum: MAIL_STATUSES }).notNull().default('queued'),
+    error: text('error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('mail_outbox_created_at_idx').on(t.createdAt)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
+export type AuthTokenRow = typeof authTokens.$inferSelect;
+export type MailRow = typeof mailOutbox.$inferSelect;

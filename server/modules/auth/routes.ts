@@ -1,0 +1,137 @@
+/** /api/auth: thin handlers; the rules live in AuthService and SessionService. */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../../contract/envelope';
+import { REFRESH_COOKIE_NAME, REFRESH_COOKIE_PATH } from '../../../contract/product';
+import {
+  authDataSchema,
+  changePasswordBodySchema,
+  emailBodySchema,
+  loginBodySchema,
+  registerBodySchema,
+  resetPasswordBodySchema,
+  updateProfileBodySchema,
+  verifyEmailQuerySchema,
+} from '../../../contract/schemas/auth';
+import { publicUserSchema } from '../../../contract/schemas/user';
+import { AUTH_MESSAGES } from './messages';
+import { createAuthRepository } from './repository';
+import { AuthService, type SignedIn } from './service';
+import { PERSISTENT_REFRESH_TTL_MS, SessionService, type IssuedRefreshToken, type RequestContext } from './sessions';
+
+const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
+const userData = envelope(z.object({ user: publicUserSchema }));
+const noData = envelope(z.null());
+
+function context(request: FastifyRequest): RequestContext {
+  const ua = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : null };
+}
+
+/** The refresh token from the signed cookie, or undefined when absent or tampered with. */
+function readRefreshCookie(request: FastifyRequest): string | undefined {
+  const raw = request.cookies[REFRESH_COOKIE_NAME];
+  if (!raw) return undefined;
+  const unsigned = request.unsignCookie(raw);
+  return unsigned.valid && unsigned.value ? unsigned.value : undefined;
+}
+
+function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, refresh: IssuedRefreshToken): void {
+  reply.setCookie(REFRESH_COOKIE_NAME, refresh.token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: REFRESH_COOKIE_PATH,
+    secure: request.protocol === 'https',
+    signed: true,
+    // Without rememberMe: a browser-session cookie (the server still ends it after 24 h).
+    ...(refresh.persistent ? { maxAge: PERSISTENT_REFRESH_TTL_MS / 1000 } : {}),
+  });
+}
+
+function clearRefreshCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(REFRESH_COOKIE_NAME, { path: REFRESH_COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https' });
+}
+
+const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const repository = createAuthRepository(app.db);
+  const sessions = new SessionService({ repository, users: app.users, clock: app.clock });
+  const auth = new AuthService({
+    config: app.config,
+    clock: app.clock,
+    users: app.users,
+    repository,
+    sessions,
+    accessTokens: app.accessTokens,
+    mail: app.mail,
+  });
+
+  const respond = (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) => {
+    setRefreshCookie(request, reply, signedIn.refresh);
+    return { user: signedIn.user, tokens: { access: signedIn.access } };
+  };
+
+  app.post(
+    '/login',
+    { schema: { body: loginBodySchema, response: { 200: envelope(authDataSchema) } } },
+    async (request, reply) => ok(respond(request, reply, await auth.login(request.body, context(request))), AUTH_MESSAGES.loginSuccess),
+  );
+
+  app.post(
+    '/register',
+    { schema: { body: registerBodySchema, response: { 201: envelope(authDataSchema) } } },
+    async (request, reply) => {
+      const signedIn = await auth.register(request.body, context(request));
+      return reply.code(201).send(ok(respond(request, reply, signedIn), AUTH_MESSAGES.registered));
+    },
+  );
+
+  app.post('/refresh-token', { schema: { response: { 200: envelope(authDataSchema) } } }, async (request, reply) => {
+    try {
+      return ok(respond(request, reply, await auth.refresh(readRefreshCookie(request), context(request))), AUTH_MESSAGES.refreshed);
+    } catch (error) {
+      clearRefreshCookie(request, reply);
+      throw error;
+    }
+  });
+
+  app.post('/logout', { schema: { response: { 200: noData } } }, async (request, reply) => {
+    await sessions.end(readRefreshCookie(request));
+    clearRefreshCookie(request, reply);
+    return ok(null, AUTH_MESSAGES.loggedOut);
+  });
+
+  app.get('/profile', { schema: { response: { 200: userData } } }, async (request) =>
+    ok({ user: await auth.profile(request.user!.id) }, AUTH_MESSAGES.profile),
+  );
+
+  app.put('/profile', { schema: { body: updateProfileBodySchema, response: { 200: userData } } }, async (request) =>
+    ok({ user: await auth.updateProfile(request.user!.id, request.body) }, AUTH_MESSAGES.profileUpdated),
+  );
+
+  app.post('/change-password', { schema: { body: changePasswordBodySchema, response: { 200: noData } } }, async (request) => {
+    await auth.changePassword(request.user!.id, request.body, readRefreshCookie(request));
+    return ok(null, AUTH_MESSAGES.passwordChanged);
+  });
+
+  app.get('/verify-email', { schema: { querystring: verifyEmailQuerySchema, response: { 200: userData } } }, async (request) =>
+    ok({ user: await auth.verifyEmail(request.query.token) }, AUTH_MESSAGES.emailVerified),
+  );
+
+  app.post('/resend-verification', { schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
+    await auth.resendVerification(request.body.email, context(request));
+    return ok(null, AUTH_MESSAGES.verificationSent);
+  });
+
+  app.post('/forgot-password', { schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
+    await auth.forgotPassword(request.body.email, context(request));
+    return ok(null, AUTH_MESSAGES.resetSent);
+  });
+
+  app.post('/reset-password', { schema: { body: resetPasswordBodySchema, response: { 200: noData } } }, async (request) => {
+    await auth.resetPassword(request.body.token, request.body.password);
+    return ok(null, AUTH_MESSAGES.passwordReset);
+  });
+};
+
+export default authRoutes;

@@ -1,0 +1,215 @@
+/** The sign-in rules: credentials, registration, profile, passwords and e-mailed tokens. */
+import type { LoginBody, RegisterBody, UpdateProfileBody } from '../../../contract/schemas/auth';
+import type { PublicUser } from '../../../contract/schemas/user';
+import type { Config } from '../../config';
+import type { AuthTokenKind, UserRow } from '../../db/schema';
+import type { AccessToken, AccessTokenIssuer } from '../../lib/access-token';
+import { addMs, HOUR_MS, MINUTE_MS, type Clock } from '../../lib/clock';
+import { badRequest, conflict, isUniqueViolation, tooManyRequests, unauthorized } from '../../lib/errors';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
+import { RateLimiter } from '../../lib/rate-limiter';
+import { hashToken, randomToken } from '../../lib/tokens';
+import type { MailService } from '../mail/service';
+import { toPublicUser } from '../users/presenter';
+import type { UserRepository } from '../users/repository';
+import { passwordResetEmail, verificationEmail } from './emails';
+import { AUTH_MESSAGES, inactiveAccountError } from './messages';
+import type { AuthRepository } from './repository';
+import type { IssuedRefreshToken, RequestContext, SessionService } from './sessions';
+
+export const VERIFY_TOKEN_TTL_MS = 24 * HOUR_MS;
+export const RESET_TOKEN_TTL_MS = HOUR_MS;
+/** resend-verification and forgot-password: per IP address and per e-mail address. */
+export const MAIL_RATE_LIMIT = { limit: 5, windowMs: 15 * MINUTE_MS };
+
+export interface SignedIn {
+  user: PublicUser;
+  access: AccessToken;
+  refresh: IssuedRefreshToken;
+}
+
+export interface AuthServiceDeps {
+  config: Pick<Config, 'appUrl' | 'loginRateLimit' | 'loginRateWindowMinutes'>;
+  clock: Clock;
+  users: UserRepository;
+  repository: AuthRepository;
+  sessions: SessionService;
+  accessTokens: AccessTokenIssuer;
+  mail: MailService;
+}
+
+export class AuthService {
+  private readonly loginByIp: RateLimiter;
+  private readonly loginByAccount: RateLimiter;
+  private readonly mailByIp: RateLimiter;
+  private readonly mailByAccount: RateLimiter;
+
+  constructor(private readonly deps: AuthServiceDeps) {
+    const login = { limit: deps.config.loginRateLimit, windowMs: deps.config.loginRateWindowMinutes * MINUTE_MS, clock: deps.clock };
+    this.loginByIp = new RateLimiter(login);
+    this.loginByAccount = new RateLimiter(login);
+    this.mailByIp = new RateLimiter({ ...MAIL_RATE_LIMIT, clock: deps.clock });
+    this.mailByAccount = new RateLimiter({ ...MAIL_RATE_LIMIT, clock: deps.clock });
+  }
+
+  /**
+   * Failed attempts count against the IP address and the account; once either is used up, every attempt
+   * (even a correct one) is refused until the window ends. A success clears the account's count.
+   */
+  async login(body: LoginBody, ctx: RequestContext): Promise<SignedIn> {
+    const { users, clock } = this.deps;
+    const email = body.email.trim().toLowerCase();
+    const ipKey = ctx.ip ?? 'unknown';
+    const limits = [this.loginByIp.check(ipKey), this.loginByAccount.check(email)];
+    const blocked = limits.filter((r) => !r.allowed);
+    if (blocked.length) {
+      throw tooManyRequests(AUTH_MESSAGES.tooManyLogins, Math.max(...blocked.map((r) => r.retryAfterSeconds)));
+    }
+    const user = await users.findByEmail(email);
+    const valid = user ? await verifyPassword(user.passwordHash, body.password) : await verifyAgainstDummy(body.password);
+    if (!user || !valid) {
+      this.loginByIp.hit(ipKey);
+      this.loginByAccount.hit(email);
+      throw unauthorized(AUTH_MESSAGES.invalidCredentials);
+    }
+    if (user.status !== 'active') throw inactiveAccountError(user.status);
+    this.loginByAccount.reset(email);
+    const updated = (await users.update(user.id, { lastLoginAt: clock.now() })) ?? user;
+    return this.signIn(updated, body.rememberMe, ctx);
+  }
+
+  async register(body: RegisterBody, ctx: RequestContext): Promise<SignedIn> {
+    const { users, clock } = this.deps;
+    if (await users.findByEmail(body.email)) throw conflict(AUTH_MESSAGES.emailTaken);
+    const now = clock.now();
+    let user: UserRow;
+    try {
+      user = await users.insert({
+        name: body.name.trim(),
+        email: body.email,
+        passwordHash: await hashPassword(body.password),
+        phone: body.phone,
+        address: body.address,
+        company: body.company ?? null,
+        role: 'user',
+        status: 'active',
+        isVerified: false,
+        lastLoginAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(AUTH_MESSAGES.emailTaken);
+      throw error;
+    }
+    await this.sendVerification(user);
+    return this.signIn(user, body.rememberMe ?? false, ctx);
+  }
+
+  /** A new access token for a session presented by its refresh token (which rotates). */
+  async refresh(refreshToken: string | undefined, ctx: RequestContext): Promise<SignedIn> {
+    const { user, refresh } = await this.deps.sessions.rotate(refreshToken, ctx);
+    return { user: toPublicUser(user), access: await this.deps.accessTokens.sign(user), refresh };
+  }
+
+  async profile(userId: string): Promise<PublicUser> {
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw unauthorized('Invalid or expired token');
+    return toPublicUser(user);
+  }
+
+  async updateProfile(userId: string, body: UpdateProfileBody): Promise<PublicUser> {
+    const changes: Partial<UserRow> = { updatedAt: this.deps.clock.now() };
+    if (body.name !== undefined) changes.name = body.name.trim();
+    if (body.phone !== undefined) changes.phone = body.phone;
+    if (body.address !== undefined) changes.address = body.address;
+    if (body.company !== undefined) changes.company = body.company ?? null;
+    const user = await this.deps.users.update(userId, changes);
+    if (!user) throw unauthorized('Invalid or expired token');
+    return toPublicUser(user);
+  }
+
+  /** Changes the password and signs out every other session (the caller's own, if known, stays). */
+  async changePassword(userId: string, body: { currentPassword: string; newPassword: string }, callerRefreshToken?: string): Promise<void> {
+    const { users, sessions, clock } = this.deps;
+    const user = await users.findById(userId);
+    if (!user) throw unauthorized('Invalid or expired token');
+    if (!(await verifyPassword(user.passwordHash, body.currentPassword))) throw badRequest(AUTH_MESSAGES.currentPasswordWrong);
+    await users.update(user.id, { passwordHash: await hashPassword(body.newPassword), updatedAt: clock.now() });
+    const own = await sessions.familyOf(callerRefreshToken);
+    await sessions.revokeAll(user.id, own?.userId === user.id ? own.familyId : undefined);
+  }
+
+  async verifyEmail(token: string): Promise<PublicUser> {
+    const { repository, users, clock } = this.deps;
+    const now = clock.now();
+    const used = await repository.consumeAuthToken('verify_email', hashToken(token), now);
+    if (!used) throw badRequest(AUTH_MESSAGES.invalidVerificationToken);
+    const current = await users.findById(used.userId);
+    if (!current) throw badRequest(AUTH_MESSAGES.invalidVerificationToken);
+    const user = current.isVerified
+      ? current
+      : await users.update(used.userId, { isVerified: true, emailVerifiedAt: now, updatedAt: now });
+    return toPublicUser(user ?? current);
+  }
+
+  /** Same answer whatever the address: the caller must not learn which addresses have accounts. */
+  async resendVerification(email: string, ctx: RequestContext): Promise<void> {
+    this.limitMail(email, ctx);
+    const user = await this.deps.users.findByEmail(email);
+    if (user && !user.isVerified && user.status === 'active') await this.sendVerification(user);
+  }
+
+  async forgotPassword(email: string, ctx: RequestContext): Promise<void> {
+    this.limitMail(email, ctx);
+    const user = await this.deps.users.findByEmail(email);
+    if (!user) return;
+    const token = await this.issueToken(user.id, 'reset_password', RESET_TOKEN_TTL_MS);
+    const link = `${this.deps.config.appUrl}/password-reset/confirm?token=${encodeURIComponent(token)}`;
+    this.deps.mail.send(passwordResetEmail(user.email, user.name, link));
+  }
+
+  /**
+   * Sets a new password from an e-mailed token and signs out every session. Following the link also proves
+   * the e-mail address, so an unverified account becomes verified.
+   */
+  async resetPassword(token: string, password: string): Promise<void> {
+    const { repository, users, sessions, clock } = this.deps;
+    const now = clock.now();
+    const used = await repository.consumeAuthToken('reset_password', hashToken(token), now);
+    if (!used) throw badRequest(AUTH_MESSAGES.invalidResetToken);
+    const user = await users.findById(used.userId);
+    if (!user) throw badRequest(AUTH_MESSAGES.invalidResetToken);
+    await users.update(user.id, {
+      passwordHash: await hashPassword(password),
+      updatedAt: now,
+      ...(user.isVerified ? {} : { isVerified: true, emailVerifiedAt: now }),
+    });
+    await sessions.revokeAll(user.id);
+  }
+
+  private async signIn(user: UserRow, rememberMe: boolean, ctx: RequestContext): Promise<SignedIn> {
+    const refresh = await this.deps.sessions.start(user, rememberMe, ctx);
+    return { user: toPublicUser(user), access: await this.deps.accessTokens.sign(user), refresh };
+  }
+
+  private async sendVerification(user: UserRow): Promise<void> {
+    const token = await this.issueToken(user.id, 'verify_email', VERIFY_TOKEN_TTL_MS);
+    const link = `${this.deps.config.appUrl}/verify-email?token=${encodeURIComponent(token)}`;
+    this.deps.mail.send(verificationEmail(user.email, user.name, link));
+  }
+
+  private async issueToken(userId: string, kind: AuthTokenKind, ttlMs: number): Promise<string> {
+    const token = randomToken();
+    const now = this.deps.clock.now();
+    await this.deps.repository.replaceAuthToken({ userId, kind, tokenHash: hashToken(token), expiresAt: addMs(now, ttlMs), createdAt: now });
+    return token;
+  }
+
+  private limitMail(email: string, ctx: RequestContext): void {
+    const results = [this.mailByIp.consume(ctx.ip ?? 'unknown'), this.mailByAccount.consume(email.trim().toLowerCase())];
+    const blocked = results.filter((r) => !r.allowed);
+    if (blocked.length) throw tooManyRequests(AUTH_MESSAGES.tooManyRequests, Math.max(...blocked.map((r) => r.retryAfterSeconds)));
+  }
+}
+

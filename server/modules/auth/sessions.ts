@@ -1,0 +1,105 @@
+/**
+ * Sign-in sessions as rotating refresh tokens. Every use of a refresh token retires it and issues a new one
+ * in the same family; presenting a retired token again means it was copied, so the whole family is revoked.
+ */
+import { randomUUID } from 'node:crypto';
+import { REMEMBER_ME_DAYS } from '../../../contract/product';
+import type { UserRow } from '../../db/schema';
+import { addMs, DAY_MS, HOUR_MS, type Clock } from '../../lib/clock';
+import { unauthorized } from '../../lib/errors';
+import { hashToken, randomToken } from '../../lib/tokens';
+import type { UserRepository } from '../users/repository';
+import type { AuthRepository } from './repository';
+import { inactiveAccountError } from './messages';
+
+/** A browser-session cookie still expires on the server after a day. */
+export const SESSION_REFRESH_TTL_MS = 24 * HOUR_MS;
+export const PERSISTENT_REFRESH_TTL_MS = REMEMBER_ME_DAYS * DAY_MS;
+
+export interface RequestContext {
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+export interface IssuedRefreshToken {
+  token: string;
+  familyId: string;
+  persistent: boolean;
+  expiresAt: Date;
+}
+
+export class SessionService {
+  constructor(private readonly deps: { repository: AuthRepository; users: UserRepository; clock: Clock }) {}
+
+  /** Opens a new session family for a user who just proved who they are. */
+  start(user: Pick<UserRow, 'id'>, persistent: boolean, ctx: RequestContext): Promise<IssuedRefreshToken> {
+    return this.issue(user.id, randomUUID(), persistent, ctx);
+  }
+
+  /** Trades a refresh token for a new one (and the user it belongs to). Throws 401/403 on every failure. */
+  async rotate(token: string | undefined, ctx: RequestContext): Promise<{ user: UserRow; refresh: IssuedRefreshToken }> {
+    if (!token) throw unauthorized('No refresh token');
+    const { repository, users, clock } = this.deps;
+    const now = clock.now();
+    const row = await repository.findRefreshToken(hashToken(token));
+    if (!row) throw unauthorized('Invalid refresh token');
+    if (row.usedAt || row.revokedAt) {
+      await repository.revokeFamily(row.familyId, now);
+      throw unauthorized('Invalid refresh token');
+    }
+    if (row.expiresAt.getTime() <= now.getTime()) {
+      await repository.revokeFamily(row.familyId, now);
+      throw unauthorized('Refresh token expired');
+    }
+    const user = await users.findById(row.userId);
+    if (!user) throw unauthorized('Invalid refresh token');
+    if (user.status !== 'active') {
+      await repository.revokeFamily(row.familyId, now);
+      throw inactiveAccountError(user.status);
+    }
+    if (!(await repository.markRefreshTokenUsed(row.id, now))) {
+      // Someone used it between our read and our update: the same as reuse.
+      await repository.revokeFamily(row.familyId, now);
+      throw unauthorized('Invalid refresh token');
+    }
+    const refresh = await this.issue(user.id, row.familyId, row.persistent, ctx);
+    return { user, refresh };
+  }
+
+  /** The live session a refresh token belongs to, if any (used to keep the caller's own session). */
+  async familyOf(token: string | undefined): Promise<{ familyId: string; userId: string } | undefined> {
+    if (!token) return undefined;
+    const row = await this.deps.repository.findRefreshToken(hashToken(token));
+    return row && !row.revokedAt ? { familyId: row.familyId, userId: row.userId } : undefined;
+  }
+
+  /** Signs out: revokes the token's whole family. Unknown tokens are ignored. */
+  async end(token: string | undefined): Promise<void> {
+    if (!token) return;
+    const row = await this.deps.repository.findRefreshToken(hashToken(token));
+    if (row) await this.deps.repository.revokeFamily(row.familyId, this.deps.clock.now());
+  }
+
+  /** Revokes every session of a user, except optionally one family (the caller's). */
+  revokeAll(userId: string, exceptFamilyId?: string): Promise<void> {
+    return this.deps.repository.revokeUserSessions(userId, this.deps.clock.now(), exceptFamilyId);
+  }
+
+  private async issue(userId: string, familyId: string, persistent: boolean, ctx: RequestContext): Promise<IssuedRefreshToken> {
+    const now = this.deps.clock.now();
+    const token = randomToken();
+    const expiresAt = addMs(now, persistent ? PERSISTENT_REFRESH_TTL_MS : SESSION_REFRESH_TTL_MS);
+    await this.deps.repository.insertRefreshToken({
+      userId,
+      familyId,
+      tokenHash: hashToken(token),
+      persistent,
+      expiresAt,
+      createdAt: now,
+      ip: ctx.ip?.slice(0, 64) ?? null,
+      userAgent: ctx.userAgent?.slice(0, 512) ?? null,
+    });
+    return { token, familyId, persistent, expiresAt };
+  }
+}
+

@@ -1,0 +1,31 @@
+import { count, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { mailOutbox, type MailRow, type MailStatus } from '../../db/schema';
+
+export function createMailRepository(db: Db) {
+  return {
+    async insert(values: { to: string; subject: string; text: string; html: string | null; createdAt: Date }): Promise<MailRow> {
+      const [row] = await db.insert(mailOutbox).values({ ...values, status: 'queued' }).returning();
+      return row;
+    },
+
+    async setStatus(id: string, status: MailStatus, fields: { error?: string | null; sentAt?: Date | null } = {}): Promise<void> {
+      await db.update(mailOutbox).set({ status, ...fields }).where(eq(mailOutbox.id, id));
+    },
+
+    async page(page: number, limit: number): Promise<{ items: MailRow[]; total: number }> {
+      const [items, [{ total }]] = await Promise.all([
+        db
+          .select()
+          .from(mailOutbox)
+          .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        db.select({ total: count() }).from(mailOutbox),
+      ]);
+      return { items, total: Number(total) };
+    },
+  };
+}
+
+export type MailRepository = ReturnType<typeof createMailRepository>;

@@ -1,0 +1,128 @@
+/**
+ * Starts the portal: validates the configuration, opens the database and applies pending migrations, seeds
+ * demo accounts on an empty development database, then listens. SIGTERM/SIGINT close the server, then the
+ * database. `tsx server/server.ts` runs it; tests and scripts can call startServer() instead.
+ */
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openAndMigrate } from './db/migrate';
+import { demoLoginsTable, seedDemoData } from './db/seed';
+import type { Mailer } from './integrations/mail/mailer';
+import type { Clock } from './lib/clock';
+
+export interface StartServerOptions {
+  /** 0 picks a free port. Default PORT or 3000. */
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  /** Built web app folder; null to serve no SPA. */
+  distDir?: string | null;
+  databaseUrl?: string;
+  appUrl?: string;
+  smtpUrl?: string;
+  seedDemo?: boolean;
+  logLevel?: Config['logLevel'];
+  /** Further environment variables (same names as in config.ts), over process.env. */
+  env?: Record<string, string | undefined>;
+  mailer?: Mailer | null;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+  /** Print the demo logins and start-up notes to stdout. Default true. */
+  print?: boolean;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  config: Config;
+  /** http://host:port, with 127.0.0.1 for a wildcard host. */
+  url: string;
+  /** Closes the server (waiting for requests in flight), then the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const env: Record<string, string | undefined> = { ...process.env, ...options.env };
+  const set = (name: string, value: string | number | boolean | undefined) => {
+    if (value !== undefined) env[name] = String(value);
+  };
+  set('PORT', options.port);
+  set('HOST', options.host);
+  set('DATA_DIR', options.dataDir);
+  set('DATABASE_URL', options.databaseUrl);
+  set('APP_URL', options.appUrl);
+  set('SMTP_URL', options.smtpUrl);
+  set('SEED_DEMO', options.seedDemo);
+  set('LOG_LEVEL', options.logLevel);
+  if (options.distDir === null) set('SERVE_SPA', false);
+  else set('DIST_DIR', options.distDir);
+
+  const config = loadConfig(env);
+  const print = options.print ?? true;
+  const database = await openAndMigrate(config);
+  let app: FastifyInstance;
+  try {
+    if (config.seedDemo) {
+      const created = await seedDemoData(database.db, { clock: options.clock });
+      if (print) {
+        console.log(
+          created.length
+            ? `Demo accounts created (change their passwords before real use):\n${demoLoginsTable(created)}`
+            : 'The database already has users: demo accounts not created.',
+        );
+      }
+    }
+    app = await buildApp({ config, database, clock: options.clock, mailer: options.mailer, logger: options.logger });
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      try {
+        await app.close();
+      } finally {
+        await database.close();
+      }
+    })());
+  if (print) console.log(`ISP Portal listening on ${url} (database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}/db` : ''})`);
+  return { app, config, url, close };
+}
+
+async function main(): Promise<void> {
+  let running: RunningServer;
+  try {
+    running = await startServer();
+  } catch (error) {
+    if (error instanceof ConfigError) console.error(error.message);
+    else console.error('Could not start the server:', error);
+    process.exit(1);
+  }
+  const shutdown = (signal: string) => {
+    running.app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      console.error('Shutdown took too long; exiting.');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    running
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        console.error('Error during shutdown:', error);
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();
