@@ -2,6 +2,7 @@
  * An in-process stand-in for the API behind an axios adapter: real axios instances, no network. Answers in the
  * API's wire format ({success, message, data} / {success:false, message, errors}) and records every call.
  */
+import type { PublicUser } from '../../../contract/schemas/user';
 import { AxiosError, AxiosHeaders, type AxiosAdapter, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 
 export interface Reply {
@@ -90,15 +91,15 @@ export function jwtExpiringIn(secondsFromNow: number, nowMs = Date.now()): strin
   return `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: 'u1', exp })}.signature`;
 }
 
-export const sampleUser = {
+export const sampleUser: PublicUser = {
   id: '00000000-0000-4000-8000-000000000001',
   name: 'Ada Customer',
   email: 'ada@example.com',
   phone: null,
   address: null,
   company: null,
-  role: 'user' as const,
-  status: 'active' as const,
+  role: 'user',
+  status: 'active',
   isVerified: false,
   created_at: '2025-01-01T00:00:00.000Z',
   updated_at: '2025-01-01T00:00:00.000Z',
