@@ -15,6 +15,7 @@ import {
   verifyEmailQuerySchema,
 } from '../../../contract/schemas/auth';
 import { publicUserSchema } from '../../../contract/schemas/user';
+import { unauthorized } from '../../lib/errors';
 import { AUTH_MESSAGES } from './messages';
 import { createAuthRepository } from './repository';
 import { AuthService, type SignedIn } from './service';
@@ -88,7 +89,10 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/refresh-token', { schema: { response: { 200: envelope(authDataSchema) } } }, async (request, reply) => {
     try {
-      return ok(respond(request, reply, await auth.refresh(readRefreshCookie(request), context(request))), AUTH_MESSAGES.refreshed);
+      const token = readRefreshCookie(request);
+      // A cookie whose signature does not match was forged or corrupted: not the same as having none.
+      if (!token && request.cookies[REFRESH_COOKIE_NAME]) throw unauthorized('Invalid refresh token');
+      return ok(respond(request, reply, await auth.refresh(token, context(request))), AUTH_MESSAGES.refreshed);
     } catch (error) {
       clearRefreshCookie(request, reply);
       throw error;

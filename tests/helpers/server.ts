@@ -1,0 +1,246 @@
+/**
+ * Builds the API on a fresh, migrated database for one test file: PGlite in memory by default, or a
+ * throwaway PostgreSQL database `isp_test_<random>` when TEST_DATABASE_URL is set (dropped again by close).
+ * Time is a ManualClock, mail goes to a capturing mailer, and helpers sign users in through the real API.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyPluginAsync, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { REFRESH_COOKIE_NAME } from '../../contract/product';
+import type { Role } from '../../contract/roles';
+import type { PublicUser, UserStatus } from '../../contract/schemas/user';
+import { buildApp } from '../../server/app';
+import { loadConfig, type Config } from '../../server/config';
+import { openDatabase, type Database } from '../../server/db/client';
+import type { Mailer, MailMessage } from '../../server/integrations/mail/mailer';
+import { ManualClock } from '../../server/lib/clock';
+import { hashPassword } from '../../server/lib/passwords';
+import { toPublicUser } from '../../server/modules/users/presenter';
+import { createUserRepository } from '../../server/modules/users/repository';
+
+export const TEST_PASSWORD = 'Correct-Horse-9';
+
+/** Records every message instead of delivering it; `failWith` makes the next sends throw. */
+export class CapturingMailer implements Mailer {
+  readonly messages: Array<MailMessage & { from: string }> = [];
+  failWith: Error | null = null;
+
+  async send(message: MailMessage & { from: string }): Promise<void> {
+    if (this.failWith) throw this.failWith;
+    this.messages.push(message);
+  }
+}
+
+/** The first link in a message's text, and its token query parameter. */
+export function linkIn(message: Pick<MailMessage, 'text'>): { url: URL; token: string } {
+  const match = /https?:\/\/\S+/.exec(message.text);
+  if (!match) throw new Error(`no link in message:\n${message.text}`);
+  const url = new URL(match[0]);
+  return { url, token: url.searchParams.get('token') ?? '' };
+}
+
+export interface ParsedCookie {
+  name: string;
+  value: string;
+  /** Attribute names in lower case (httponly, samesite, path, max-age, secure, expires). */
+  attributes: Record<string, string | true>;
+}
+
+/** Parses a response's Set-Cookie header for one cookie. */
+export function setCookie(response: LightMyRequestResponse, name = REFRESH_COOKIE_NAME): ParsedCookie | undefined {
+  const header = response.headers['set-cookie'];
+  const all = header === undefined ? [] : Array.isArray(header) ? header : [header];
+  for (const line of all) {
+    const [pair, ...attrs] = line.split(';').map((s) => s.trim());
+    const eq = pair.indexOf('=');
+    if (pair.slice(0, eq) !== name) continue;
+    const attributes: Record<string, string | true> = {};
+    for (const a of attrs) {
+      const i = a.indexOf('=');
+      if (i === -1) attributes[a.toLowerCase()] = true;
+      else attributes[a.slice(0, i).toLowerCase()] = a.slice(i + 1);
+    }
+    return { name, value: pair.slice(eq + 1), attributes };
+  }
+  return undefined;
+}
+
+/** The Cookie request header that sends back the refresh cookie a response set. */
+export function refreshCookieHeader(response: LightMyRequestResponse): string {
+  const c = setCookie(response);
+  if (!c || !c.value) throw new Error(`response set no ${REFRESH_COOKIE_NAME} cookie (status ${response.statusCode}): ${response.body}`);
+  return `${REFRESH_COOKIE_NAME}=${c.value}`;
+}
+
+export interface SignedIn {
+  token: string;
+  user: PublicUser;
+  /** Cookie header carrying the refresh token. */
+  cookie: string;
+  response: LightMyRequestResponse;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  clock: ManualClock;
+  mailer: CapturingMailer;
+  database: Database;
+  /** Creates an account (verified and active unless told otherwise). Password: TEST_PASSWORD by default. */
+  createUser(input: {
+    email: string;
+    password?: string;
+    role?: Role;
+    status?: UserStatus;
+    name?: string;
+    isVerified?: boolean;
+    company?: string | null;
+  }): Promise<PublicUser>;
+  /** POST /api/auth/login; throws unless it answers 200. */
+  login(email: string, password?: string, options?: { rememberMe?: boolean; ip?: string }): Promise<SignedIn>;
+  /** The messages sent so far, once every queued one has been handed to the mailer. */
+  sentMail(): Promise<Array<MailMessage & { from: string }>>;
+  /** The newest message sent to an address. */
+  lastMailTo(email: string): Promise<MailMessage & { from: string }>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Config fields over the test defaults (silent logs, no SPA, fixed secrets). */
+  config?: Partial<Config>;
+  /** Default: a CapturingMailer. null: log-only; a Mailer: that one. With config.smtpUrl pass undefined via smtp: true. */
+  mailer?: Mailer | null;
+  /** Use SMTP from config.smtpUrl instead of the capturing mailer. */
+  smtp?: boolean;
+  clock?: ManualClock;
+  extraRoutes?: FastifyPluginAsync[];
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/tmp/isp-test-unused',
+    JWT_SECRET: 'test-jwt-secret-0123456789abcdefghijklmnop',
+    COOKIE_SECRET: 'test-cookie-secret-0123456789abcdefghijklmn',
+    APP_URL: 'http://portal.test',
+    SERVE_SPA: 'false',
+    SEED_DEMO: 'false',
+  });
+  return { ...base, ...overrides };
+}
+
+/** A fresh migrated database: in-memory PGlite, or a throwaway PostgreSQL database when TEST_DATABASE_URL is set. */
+export async function createTestDatabase(): Promise<Database> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const database = await openDatabase({});
+    await database.migrate();
+    return database;
+  }
+  const name = `isp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  await database.migrate();
+  let closed = false;
+  return {
+    ...database,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await database.close().catch(() => {});
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const clock = options.clock ?? new ManualClock(new Date());
+  const config = testConfig(options.config);
+  const mailer = new CapturingMailer();
+  const database = await createTestDatabase();
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({
+      config,
+      database,
+      clock,
+      logger: false,
+      mailer: options.smtp ? undefined : options.mailer !== undefined ? options.mailer : mailer,
+      extraRoutes: options.extraRoutes,
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const users = createUserRepository(database.db);
+
+  const t: TestApp = {
+    app,
+    config,
+    clock,
+    mailer,
+    database,
+    async createUser(input) {
+      const now = clock.now();
+      const row = await users.insert({
+        name: input.name ?? input.email.split('@')[0].replace(/[^a-z]/gi, ' ').trim().padEnd(2, 'x'),
+        email: input.email,
+        passwordHash: await hashPassword(input.password ?? TEST_PASSWORD),
+        role: input.role ?? 'user',
+        status: input.status ?? 'active',
+        isVerified: input.isVerified ?? true,
+        emailVerifiedAt: input.isVerified === false ? null : now,
+        phone: '+1 555 0100',
+        address: '1 Test Street',
+        company: input.company ?? null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return toPublicUser(row);
+    },
+    async login(email, password = TEST_PASSWORD, opts = {}) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password, rememberMe: opts.rememberMe ?? false },
+        remoteAddress: opts.ip,
+      });
+      if (response.statusCode !== 200) throw new Error(`login ${email} failed: ${response.statusCode} ${response.body}`);
+      const body = response.json();
+      return { token: body.data.tokens.access.token, user: body.data.user, cookie: refreshCookieHeader(response), response };
+    },
+    async sentMail() {
+      await app.mail.idle();
+      return mailer.messages;
+    },
+    async lastMailTo(email) {
+      const all = (await t.sentMail()).filter((m) => m.to === email);
+      if (!all.length) throw new Error(`no mail to ${email}`);
+      return all[all.length - 1];
+    },
+    async close() {
+      await app.close();
+      // A test may have closed the database on purpose already.
+      await database.close().catch(() => {});
+    },
+  };
+  return t;
+}
+
+/** Authorization header for a bearer token. */
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
