@@ -32,9 +32,9 @@ export function validationFieldErrors(
     const field = path.join('.') || CONTEXT_NAMES[context ?? ''] || 'request';
     const missing = issue.keyword === 'invalid_type' && (valueAt(source, path) === undefined || / received undefined$/.test(issue.message ?? ''));
     const message = missing ? `${field} is required` : (issue.message ?? 'is invalid');
-    const key = `${field}\u0000${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    // One message per field (the first rule it breaks) is what a form can show.
+    if (seen.has(field)) continue;
+    seen.add(field);
     errors.push({ field, message });
   }
   return errors;

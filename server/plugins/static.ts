@@ -25,7 +25,7 @@ export default fp<SpaOptions>(
       await app.register(fastifyStatic, {
         root: distDir,
         wildcard: true,
-        index: false,
+        index: ['index.html'],
         cacheControl: false,
         setHeaders(res, path) {
           const rel = path.slice(distDir.length).replace(/\\/g, '/');

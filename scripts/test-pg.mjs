@@ -1,0 +1,12 @@
+// `npm run test:pg`: the server tests against PostgreSQL instead of PGlite. Each test file creates its own
+// throwaway database (isp_test_<random>) through TEST_DATABASE_URL and drops it afterwards.
+// Extra arguments go to vitest, e.g. `npm run test:pg -- --reporter=json --outputFile=pg.json`.
+import { spawnSync } from 'node:child_process';
+
+const url = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const result = spawnSync('npx', ['vitest', 'run', '--project', 'server', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, TEST_DATABASE_URL: url },
+});
+if (result.error) console.error(result.error.message);
+process.exit(result.status ?? 1);
