@@ -13,6 +13,7 @@ import { ComingSoon } from './components/ComingSoon';
 import { NotFound } from './components/NotFound';
 import { t } from './i18n';
 import { DashboardLayout } from './layout/DashboardLayout';
+import { NavigatorBridge } from './layout/NavigatorBridge';
 import { GuestOnly, RouteGuard } from './layout/RouteGuard';
 import { ColorModeProvider } from './layout/theme';
 import { LoginPage } from './pages/auth/LoginPage';
@@ -51,6 +52,7 @@ export default function PortalApp() {
             reactQuery: { clientConfig: { defaultOptions: { queries: { gcTime: 60_000 } } } },
           }}
         >
+          <NavigatorBridge />
           <Routes>
             <Route element={<GuestOnly />}>
               <Route path="/login" element={<LoginPage />} />

@@ -1,7 +1,8 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuthState } from '../../providers/auth-store';
 import { t } from '../i18n';
-import { guardDecision, loginPathFor } from './guard';
+import { loginPathFor } from '../../providers/http-client';
+import { guardDecision } from './guard';
 
 export function VerifyingAccess() {
   return (
@@ -24,7 +25,7 @@ export function RouteGuard() {
     case 'verifying':
       return <VerifyingAccess />;
     case 'login':
-      return <Navigate to={loginPathFor(location.pathname, location.search)} replace />;
+      return <Navigate to={loginPathFor(location.pathname + location.search)} replace />;
     case 'dashboard':
       return <Navigate to="/dashboard" replace />;
     default:

@@ -19,16 +19,3 @@ export function guardDecision(input: GuardInput, pathname: string): GuardDecisio
   if (!canAccessRoute(input.role, pathname)) return 'dashboard';
   return 'allow';
 }
-
-/** Where /login sends the user back to after signing in: only same-site paths, never a loop back to /login. */
-export function loginRedirectTarget(search: string): string {
-  const to = new URLSearchParams(search).get('to');
-  if (!to || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/login') || to.startsWith('/register')) {
-    return '/dashboard';
-  }
-  return to;
-}
-
-export function loginPathFor(pathname: string, search = ''): string {
-  return `/login?to=${encodeURIComponent(pathname + search)}`;
-}

@@ -42,3 +42,26 @@ describe('splash progress', () => {
     expect(steps).toBeLessThanOrEqual(20);
   });
 });
+
+describe('access control as the sider asks it', () => {
+  // Refine's useCan strips list/show routes from params.resource before calling can(): only the name is left.
+  const asked = (resource: string) => ({ resource, action: 'list', params: { resource: { name: resource } } });
+
+  it('decides menu entries by resource name alone', async () => {
+    const { canRole } = await import('../../providers/access-control-provider');
+    expect(canRole('admin', asked('plans')).can).toBe(true);
+    expect(canRole('billing', asked('plans')).can).toBe(true);
+    expect(canRole('user', asked('plans')).can).toBe(false);
+    expect(canRole('technician', asked('installations')).can).toBe(true);
+    expect(canRole('admin', asked('installations')).can).toBe(false);
+    expect(canRole(null, asked('dashboard')).can).toBe(false);
+  });
+
+  it('shows a menu group only when one of its entries is allowed', async () => {
+    const { canRole } = await import('../../providers/access-control-provider');
+    expect(canRole('billing', asked('billing')).can).toBe(true);
+    expect(canRole('technician', asked('billing')).can).toBe(false);
+    expect(canRole('admin', asked('network')).can).toBe(true);
+    expect(canRole('support', asked('network')).can).toBe(false);
+  });
+});

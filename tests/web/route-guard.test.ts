@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../../contract/roles';
-import { guardDecision, loginPathFor, loginRedirectTarget } from '../../src/layout/guard';
+import { redirectAfterLogin } from '../../providers/auth-provider';
+import { loginPathFor } from '../../providers/http-client';
+import { guardDecision } from '../../src/layout/guard';
 
 const signedIn = (role: Role) => ({ isAuthenticated: true, isLoading: false, isRefreshing: false, role });
 
@@ -50,11 +52,11 @@ describe('route guard', () => {
   }
 
   it('remembers the page for after sign-in, and only ever returns to a same-site page', () => {
-    expect(loginPathFor('/dashboard/users', '?page=2')).toBe('/login?to=%2Fdashboard%2Fusers%3Fpage%3D2');
-    expect(loginRedirectTarget('?to=%2Fdashboard%2Fusers%3Fpage%3D2')).toBe('/dashboard/users?page=2');
-    expect(loginRedirectTarget('')).toBe('/dashboard');
-    expect(loginRedirectTarget('?to=https%3A%2F%2Fevil.example')).toBe('/dashboard');
-    expect(loginRedirectTarget('?to=%2F%2Fevil.example')).toBe('/dashboard');
-    expect(loginRedirectTarget('?to=%2Flogin')).toBe('/dashboard');
+    expect(loginPathFor('/dashboard/users?page=2')).toBe('/login?to=%2Fdashboard%2Fusers%3Fpage%3D2');
+    expect(redirectAfterLogin(undefined, '?to=%2Fdashboard%2Fusers%3Fpage%3D2')).toBe('/dashboard/users?page=2');
+    expect(redirectAfterLogin(undefined, '')).toBe('/dashboard');
+    expect(redirectAfterLogin(undefined, '?to=https%3A%2F%2Fevil.example')).toBe('/dashboard');
+    expect(redirectAfterLogin(undefined, '?to=%2F%2Fevil.example')).toBe('/dashboard');
+    expect(redirectAfterLogin(undefined, '?to=%2Flogin')).toBe('/dashboard');
   });
 });

@@ -2,7 +2,7 @@ import { Button, Checkbox, Form, Input, Typography } from 'antd';
 import { useLogin } from '@refinedev/core';
 import { Link, useLocation } from 'react-router';
 import { AuthCard } from '../../components/AuthCard';
-import { loginRedirectTarget } from '../../layout/guard';
+import { redirectAfterLogin } from '../../../providers/auth-provider';
 import { t } from '../../i18n';
 import { emailRules, required } from './rules';
 
@@ -16,7 +16,7 @@ export function LoginPage() {
       <Form<LoginValues>
         layout="vertical"
         initialValues={{ rememberMe: false }}
-        onFinish={(values) => login({ ...values, redirectTo: loginRedirectTarget(search) })}
+        onFinish={(values) => login({ ...values, redirectTo: redirectAfterLogin(undefined, search) })}
         requiredMark={false}
       >
         <Form.Item name="email" label={t('auth.fields.email')} rules={emailRules}>

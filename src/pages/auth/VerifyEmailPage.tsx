@@ -3,8 +3,7 @@ import { Alert, Button, Form, Input, Spin, Typography } from 'antd';
 import { useCustomMutation } from '@refinedev/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { AuthCard } from '../../components/AuthCard';
-import { markEmailVerified } from '../../../providers/auth-provider';
-import { http } from '../../../providers/http-client';
+import { accountApi } from '../../../providers/auth-provider';
 import { t } from '../../i18n';
 import { emailRules } from './rules';
 
@@ -20,13 +19,10 @@ export function VerifyEmailPage() {
     // GET with a single-use token: run it once even under StrictMode's double effects.
     if (!token || started.current) return;
     started.current = true;
-    http
-      .get('/auth/verify-email', { params: { token } })
-      .then(() => {
-        markEmailVerified();
-        navigate('/verification-success', { replace: true });
-      })
-      .catch((e: { message?: string }) => setError(e.message || t('auth.verify.failed')));
+    accountApi
+      .verifyEmail(token)
+      .then(() => navigate('/verification-success', { replace: true }))
+      .catch((e: Error) => setError(e.message));
   }, [token, navigate]);
 
   return (
