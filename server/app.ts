@@ -16,6 +16,7 @@ import authPlugin from './plugins/auth';
 import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
 import mailPlugin from './plugins/mail';
+import rateLimitPlugin from './plugins/rate-limit';
 import spaPlugin from './plugins/static';
 import authRoutes from './modules/auth/routes';
 import healthRoutes from './modules/health/routes';
@@ -82,6 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The app's own plugins.
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { config, database: options.database, clock: options.clock ?? systemClock });
+  await app.register(rateLimitPlugin);
   await app.register(mailPlugin, { mailer: options.mailer });
   await app.register(authPlugin);
   await app.register(accessPlugin);

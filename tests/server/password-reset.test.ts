@@ -40,6 +40,14 @@ describe('forgot-password', () => {
     t.clock.advanceMinutes(15);
     expect((await call()).statusCode).toBe(200);
   });
+
+  it('is rate limited per e-mail address too, from any IP address', async () => {
+    for (let i = 0; i < 5; i++) expect((await forgot('flood@example.com')).statusCode).toBe(200);
+    const limited = await forgot('flood@example.com');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ success: false, message: 'Too many requests. Please try again later.' });
+    expect((await forgot('someone-else@example.com')).statusCode).toBe(200);
+  });
 });
 
 describe('reset-password', () => {

@@ -18,7 +18,7 @@ import { publicUserSchema } from '../../../contract/schemas/user';
 import { unauthorized } from '../../lib/errors';
 import { AUTH_MESSAGES } from './messages';
 import { createAuthRepository } from './repository';
-import { AuthService, type SignedIn } from './service';
+import { AuthService, MAIL_RATE_LIMIT, type SignedIn } from './service';
 import { PERSISTENT_REFRESH_TTL_MS, SessionService, type IssuedRefreshToken, type RequestContext } from './sessions';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
@@ -66,6 +66,9 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     accessTokens: app.accessTokens,
     mail: app.mail,
   });
+
+  // Mail-sending endpoints, per IP address (the service adds a limit per e-mail address).
+  const mailRateLimit = app.rateLimit({ ...MAIL_RATE_LIMIT, message: AUTH_MESSAGES.tooManyRequests });
 
   const respond = (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) => {
     setRefreshCookie(request, reply, signedIn.refresh);
@@ -122,13 +125,13 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     ok({ user: await auth.verifyEmail(request.query.token) }, AUTH_MESSAGES.emailVerified),
   );
 
-  app.post('/resend-verification', { schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
-    await auth.resendVerification(request.body.email, context(request));
+  app.post('/resend-verification', { onRequest: mailRateLimit, schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
+    await auth.resendVerification(request.body.email);
     return ok(null, AUTH_MESSAGES.verificationSent);
   });
 
-  app.post('/forgot-password', { schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
-    await auth.forgotPassword(request.body.email, context(request));
+  app.post('/forgot-password', { onRequest: mailRateLimit, schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
+    await auth.forgotPassword(request.body.email);
     return ok(null, AUTH_MESSAGES.resetSent);
   });
 

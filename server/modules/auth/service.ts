@@ -19,7 +19,7 @@ import type { IssuedRefreshToken, RequestContext, SessionService } from './sessi
 
 export const VERIFY_TOKEN_TTL_MS = 24 * HOUR_MS;
 export const RESET_TOKEN_TTL_MS = HOUR_MS;
-/** resend-verification and forgot-password: per IP address and per e-mail address. */
+/** resend-verification and forgot-password: per IP address (a route hook) and per e-mail address (here). */
 export const MAIL_RATE_LIMIT = { limit: 5, windowMs: 15 * MINUTE_MS };
 
 export interface SignedIn {
@@ -41,14 +41,12 @@ export interface AuthServiceDeps {
 export class AuthService {
   private readonly loginByIp: RateLimiter;
   private readonly loginByAccount: RateLimiter;
-  private readonly mailByIp: RateLimiter;
   private readonly mailByAccount: RateLimiter;
 
   constructor(private readonly deps: AuthServiceDeps) {
     const login = { limit: deps.config.loginRateLimit, windowMs: deps.config.loginRateWindowMinutes * MINUTE_MS, clock: deps.clock };
     this.loginByIp = new RateLimiter(login);
     this.loginByAccount = new RateLimiter(login);
-    this.mailByIp = new RateLimiter({ ...MAIL_RATE_LIMIT, clock: deps.clock });
     this.mailByAccount = new RateLimiter({ ...MAIL_RATE_LIMIT, clock: deps.clock });
   }
 
@@ -154,14 +152,14 @@ export class AuthService {
   }
 
   /** Same answer whatever the address: the caller must not learn which addresses have accounts. */
-  async resendVerification(email: string, ctx: RequestContext): Promise<void> {
-    this.limitMail(email, ctx);
+  async resendVerification(email: string): Promise<void> {
+    this.limitMail(email);
     const user = await this.deps.users.findByEmail(email);
     if (user && !user.isVerified && user.status === 'active') await this.sendVerification(user);
   }
 
-  async forgotPassword(email: string, ctx: RequestContext): Promise<void> {
-    this.limitMail(email, ctx);
+  async forgotPassword(email: string): Promise<void> {
+    this.limitMail(email);
     const user = await this.deps.users.findByEmail(email);
     if (!user) return;
     const token = await this.issueToken(user.id, 'reset_password', RESET_TOKEN_TTL_MS);
@@ -206,10 +204,9 @@ export class AuthService {
     return token;
   }
 
-  private limitMail(email: string, ctx: RequestContext): void {
-    const results = [this.mailByIp.consume(ctx.ip ?? 'unknown'), this.mailByAccount.consume(email.trim().toLowerCase())];
-    const blocked = results.filter((r) => !r.allowed);
-    if (blocked.length) throw tooManyRequests(AUTH_MESSAGES.tooManyRequests, Math.max(...blocked.map((r) => r.retryAfterSeconds)));
+  private limitMail(email: string): void {
+    const result = this.mailByAccount.consume(email.trim().toLowerCase());
+    if (!result.allowed) throw tooManyRequests(AUTH_MESSAGES.tooManyRequests, result.retryAfterSeconds);
   }
 }
 
