@@ -30,7 +30,7 @@ export interface BuildAppOptions {
   clock?: Clock;
   /** Outgoing mail: a Mailer, null to only log and keep in the outbox, undefined for SMTP_URL (or log). */
   mailer?: Mailer | null;
-  /** Fastify logger: false to silence, true or options to override the configured one. */
+  /** Fastify logger: false to silence; an options object (e.g. {level, stream}) over the configured one. */
   logger?: FastifyServerOptions['logger'];
   /** Extra route plugins mounted under /api (they are guarded like every other API route). */
   extraRoutes?: FastifyPluginAsync[];
@@ -56,10 +56,15 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const fastifyOptions: FastifyServerOptions = {
+    // Options given as an object are laid over the defaults, so the redaction stays unless replaced.
     logger:
-      options.logger === undefined || options.logger === true
-        ? { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } }
-        : options.logger,
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+          },
     // A hop count trusts that many proxies in front of us (Fastify's types do not list the number form).
     trustProxy: typeof config.trustProxy === 'number' ? ((hops: number) => (_addr: string, i: number) => i < hops)(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,

@@ -31,6 +31,10 @@ describe('GET /api/auth/profile', () => {
     expect(expired.json().message).toBe('Invalid or expired token');
   });
 
+  it('guards HEAD like GET', async () => {
+    expect((await t.app.inject({ method: 'HEAD', url: '/api/auth/profile' })).statusCode).toBe(401);
+  });
+
   it('stops a valid token at once when the account is suspended (403)', async () => {
     const user = await t.createUser({ email: 'soon@example.com' });
     const { token } = await t.login('soon@example.com');
