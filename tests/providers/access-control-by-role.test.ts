@@ -1,34 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ROLES, type Role } from '../../contract/roles';
+import { ROLES } from '../../contract/roles';
 import { accessControlProvider, canRole } from '../../providers/access-control-provider';
 import { resetAuthState, setAuthState } from '../../providers/auth-store';
+import { SPEC_ROUTES } from '../helpers/spec-routes';
 import { sampleUser } from './support/fake-api';
 
-const ALL = ROLES;
-/** Spec §2, written out independently of the matrix (super_admin goes wherever admin goes). */
-const EXPECTED: Record<string, readonly Role[]> = {
-  '/dashboard': ALL,
-  '/dashboard/profile': ALL,
-  '/dashboard/tickets': ALL,
-  '/dashboard/usage': ALL,
-  '/dashboard/users': ['admin', 'super_admin', 'support'],
-  '/dashboard/user/:id': ['admin', 'super_admin', 'support'],
-  '/dashboard/settings': ['admin', 'super_admin'],
-  '/dashboard/plans': ['admin', 'super_admin', 'billing'],
-  '/dashboard/payments': ['admin', 'super_admin', 'billing'],
-  '/dashboard/billing/payment-gateways': ['admin', 'super_admin', 'billing'],
-  '/dashboard/subscriptions': ['user', 'admin', 'super_admin', 'billing', 'support'],
-  '/dashboard/subscription/:id': ['user', 'admin', 'super_admin', 'billing', 'support'],
-  '/dashboard/nas/router/devices': ['admin', 'super_admin'],
-  '/dashboard/nas/router/usage': ['admin', 'super_admin'],
-  '/dashboard/nas/router/interfaces': ['admin', 'super_admin'],
-  '/dashboard/nas/router/config': ['admin', 'super_admin'],
-  '/dashboard/nas/router/backup': ['admin', 'super_admin'],
-  '/dashboard/tickets/shared': ['admin', 'super_admin', 'support', 'technician', 'billing'],
-  '/dashboard/installations': ['technician'],
-  '/dashboard/installation/:id': ['technician'],
-  '/dashboard/nas/devices': ['technician'],
-};
+const EXPECTED = SPEC_ROUTES;
 
 const asResource = (list: string) => ({ name: list.split('/').pop()!, list });
 

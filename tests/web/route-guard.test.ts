@@ -3,32 +3,13 @@ import { ROLES, type Role } from '../../contract/roles';
 import { redirectAfterLogin } from '../../providers/auth-provider';
 import { loginPathFor } from '../../providers/http-client';
 import { guardDecision } from '../../src/layout/guard';
+import { SPEC_ROUTES } from '../helpers/spec-routes';
 
 const signedIn = (role: Role) => ({ isAuthenticated: true, isLoading: false, isRefreshing: false, role });
 
-// Spec §2, restricted routes: who may open what. Anything absent is open to every signed-in role.
-const RESTRICTED: Record<string, Role[]> = {
-  '/dashboard/users': ['admin', 'super_admin', 'support'],
-  '/dashboard/user/42': ['admin', 'super_admin', 'support'],
-  '/dashboard/settings': ['admin', 'super_admin'],
-  '/dashboard/plans': ['admin', 'super_admin', 'billing'],
-  '/dashboard/plans/create': ['admin', 'super_admin', 'billing'],
-  '/dashboard/payments': ['admin', 'super_admin', 'billing'],
-  '/dashboard/billing/payment-gateways': ['admin', 'super_admin', 'billing'],
-  '/dashboard/subscriptions': ['user', 'admin', 'super_admin', 'billing', 'support'],
-  '/dashboard/subscription/7': ['user', 'admin', 'super_admin', 'billing', 'support'],
-  '/subscription/7': ['user', 'admin', 'super_admin', 'billing', 'support'],
-  '/dashboard/nas/router/devices': ['admin', 'super_admin'],
-  '/dashboard/nas/router/usage': ['admin', 'super_admin'],
-  '/dashboard/nas/router/interfaces': ['admin', 'super_admin'],
-  '/dashboard/nas/router/config': ['admin', 'super_admin'],
-  '/dashboard/nas/router/backup': ['admin', 'super_admin'],
-  '/dashboard/tickets/shared': ['admin', 'super_admin', 'support', 'technician', 'billing'],
-  '/dashboard/installations': ['technician'],
-  '/dashboard/installation/3': ['technician'],
-  '/dashboard/nas/devices': ['technician'],
-};
-const OPEN = ['/dashboard', '/dashboard/profile', '/dashboard/tickets', '/dashboard/tickets/12', '/dashboard/usage'];
+// Spec §2: the routes open to every signed-in role, and the restricted ones with who may open them.
+const OPEN = Object.keys(SPEC_ROUTES).filter((p) => SPEC_ROUTES[p].length === ROLES.length);
+const RESTRICTED = Object.fromEntries(Object.entries(SPEC_ROUTES).filter(([p]) => !OPEN.includes(p)));
 
 describe('route guard', () => {
   it('waits ("Verifying access...") while the session is loading or refreshing', () => {

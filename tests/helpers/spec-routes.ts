@@ -1,0 +1,34 @@
+import { ROLES, type Role } from '../../contract/roles';
+
+/**
+ * Spec §2's signed-in routes and who may open them, written out independently of contract/roles.ts so the
+ * tests check the matrix against the specification (super_admin goes wherever admin goes; technician is kept
+ * out of the subscription routes, the restricted reading). Sub-paths such as /dashboard/plans/create and
+ * concrete ids stand for what the route covers.
+ */
+export const SPEC_ROUTES: Record<string, readonly Role[]> = {
+  '/dashboard': ROLES,
+  '/dashboard/profile': ROLES,
+  '/dashboard/tickets': ROLES,
+  '/dashboard/tickets/12': ROLES,
+  '/dashboard/usage': ROLES,
+  '/dashboard/users': ['admin', 'super_admin', 'support'],
+  '/dashboard/user/42': ['admin', 'super_admin', 'support'],
+  '/dashboard/settings': ['admin', 'super_admin'],
+  '/dashboard/plans': ['admin', 'super_admin', 'billing'],
+  '/dashboard/plans/create': ['admin', 'super_admin', 'billing'],
+  '/dashboard/payments': ['admin', 'super_admin', 'billing'],
+  '/dashboard/billing/payment-gateways': ['admin', 'super_admin', 'billing'],
+  '/dashboard/subscriptions': ['user', 'admin', 'super_admin', 'billing', 'support'],
+  '/dashboard/subscription/7': ['user', 'admin', 'super_admin', 'billing', 'support'],
+  '/subscription/7': ['user', 'admin', 'super_admin', 'billing', 'support'],
+  '/dashboard/nas/router/devices': ['admin', 'super_admin'],
+  '/dashboard/nas/router/usage': ['admin', 'super_admin'],
+  '/dashboard/nas/router/interfaces': ['admin', 'super_admin'],
+  '/dashboard/nas/router/config': ['admin', 'super_admin'],
+  '/dashboard/nas/router/backup': ['admin', 'super_admin'],
+  '/dashboard/tickets/shared': ['admin', 'super_admin', 'support', 'technician', 'billing'],
+  '/dashboard/installations': ['technician'],
+  '/dashboard/installation/3': ['technician'],
+  '/dashboard/nas/devices': ['technician'],
+};
