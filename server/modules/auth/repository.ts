@@ -17,16 +17,20 @@ export function createAuthRepository(db: Db) {
     },
 
     /**
-     * Marks a token used, only if nobody did before: of two concurrent uses exactly one wins, and the other
-     * is treated as reuse.
+     * Retires a token and stores its successor in one transaction, so a failure cannot leave the family with
+     * no live token. Resolves false (and writes nothing) when another request retired the token first.
      */
-    async markRefreshTokenUsed(id: string, at: Date): Promise<boolean> {
-      const rows = await db
-        .update(refreshTokens)
-        .set({ usedAt: at })
-        .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt)))
-        .returning({ id: refreshTokens.id });
-      return rows.length === 1;
+    async rotateRefreshToken(id: string, at: Date, next: typeof refreshTokens.$inferInsert): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const won = await tx
+          .update(refreshTokens)
+          .set({ usedAt: at })
+          .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt)))
+          .returning({ id: refreshTokens.id });
+        if (won.length !== 1) return false;
+        await tx.insert(refreshTokens).values(next);
+        return true;
+      });
     },
 
     async revokeFamily(familyId: string, at: Date): Promise<void> {

@@ -57,12 +57,12 @@ export class SessionService {
       await repository.revokeFamily(row.familyId, now);
       throw inactiveAccountError(user.status);
     }
-    if (!(await repository.markRefreshTokenUsed(row.id, now))) {
+    const { refresh, values } = this.prepare(user.id, row.familyId, row.persistent, ctx);
+    if (!(await repository.rotateRefreshToken(row.id, now, values))) {
       // Someone used it between our read and our update: the same as reuse.
       await repository.revokeFamily(row.familyId, now);
       throw unauthorized('Invalid refresh token');
     }
-    const refresh = await this.issue(user.id, row.familyId, row.persistent, ctx);
     return { user, refresh };
   }
 
@@ -86,10 +86,17 @@ export class SessionService {
   }
 
   private async issue(userId: string, familyId: string, persistent: boolean, ctx: RequestContext): Promise<IssuedRefreshToken> {
+    const { refresh, values } = this.prepare(userId, familyId, persistent, ctx);
+    await this.deps.repository.insertRefreshToken(values);
+    return refresh;
+  }
+
+  /** A new token of a family and the row that stores it (only its hash). */
+  private prepare(userId: string, familyId: string, persistent: boolean, ctx: RequestContext) {
     const now = this.deps.clock.now();
     const token = randomToken();
     const expiresAt = addMs(now, persistent ? PERSISTENT_REFRESH_TTL_MS : SESSION_REFRESH_TTL_MS);
-    await this.deps.repository.insertRefreshToken({
+    const values = {
       userId,
       familyId,
       tokenHash: hashToken(token),
@@ -98,8 +105,8 @@ export class SessionService {
       createdAt: now,
       ip: ctx.ip?.slice(0, 64) ?? null,
       userAgent: ctx.userAgent?.slice(0, 512) ?? null,
-    });
-    return { token, familyId, persistent, expiresAt };
+    };
+    return { refresh: { token, familyId, persistent, expiresAt } satisfies IssuedRefreshToken, values };
   }
 }
 
