@@ -23,7 +23,7 @@ export const auth: Record<string, string> = {
   'auth.forgot.title': 'Reset your password',
   'auth.forgot.text': 'Enter the e-mail address of your account and we will send you a link to set a new password.',
   'auth.forgot.submit': 'Send reset link',
-  'auth.forgot.sent': 'If an account exists for that e-mail, a password reset link has been sent.',
+  'auth.forgot.sent': 'If an account exists for that email, a password reset link has been sent.',
   'auth.forgot.failed': 'Could not send the reset link. Please try again.',
   'auth.reset.title': 'Set a new password',
   'auth.reset.submit': 'Save new password',
