@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+/** Plans (spec §3, §4, §7). JSON is snake_case; money is integer minor units (1999 = 19.99). */
+export const BILLING_CYCLES = ['monthly', 'quarterly', 'half_yearly', 'yearly'] as const;
+export type BillingCycle = (typeof BILLING_CYCLES)[number];
+
+export const PLAN_STATUSES = ['active', 'inactive'] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+
+export const PLAN_SORT_FIELDS = ['name', 'price', 'sort_order', 'created_at', 'download_mbps'] as const;
+export type PlanSortField = (typeof PLAN_SORT_FIELDS)[number];
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** A plan as the API returns it. Timestamps are ISO strings. */
+export const planSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string().nullable(),
+  download_mbps: z.number().int().positive(),
+  upload_mbps: z.number().int().positive(),
+  /** null = unlimited */
+  data_cap_gb: z.number().int().positive().nullable(),
+  price: z.number().int().min(0),
+  setup_fee: z.number().int().min(0),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  billing_cycle: z.enum(BILLING_CYCLES),
+  features: z.array(z.string()),
+  is_featured: z.boolean(),
+  sort_order: z.number().int(),
+  status: z.enum(PLAN_STATUSES),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+const speed = (label: string) =>
+  z
+    .number({ message: `${label} is required` })
+    .int({ message: `${label} must be a whole number` })
+    .positive({ message: `${label} must be greater than 0` })
+    .max(1_000_000);
+const money = (label: string) =>
+  z
+    .number({ message: `${label} is required` })
+    .int({ message: `${label} must be in minor units (a whole number)` })
+    .min(0, { message: `${label} cannot be negative` })
+    .max(100_000_000);
+
+/**
+ * Create body. Unknown keys (id, created_at, updated_at sent back by a form) are stripped, not refused
+ * (spec §5: payload cleanup). slug is generated from name when absent; currency defaults to the settings'.
+ */
+export const planInputSchema = z.object({
+  name: z
+    .string({ message: 'Name is required' })
+    .trim()
+    .min(2, { message: 'Name must be at least 2 characters' })
+    .max(80, { message: 'Name must be at most 80 characters' }),
+  slug: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1)
+    .max(100)
+    .regex(SLUG_PATTERN, { message: 'Slug may contain only lowercase letters, digits and dashes' })
+    .optional(),
+  description: z
+    .string()
+    .trim()
+    .max(2000)
+    .nullable()
+    .optional()
+    .transform((v) => (v ? v : null)),
+  download_mbps: speed('Download speed'),
+  upload_mbps: speed('Upload speed'),
+  data_cap_gb: z.number().int().positive({ message: 'Data cap must be greater than 0' }).nullable().optional().default(null),
+  price: money('Price'),
+  setup_fee: money('Setup fee').optional().default(0),
+  currency: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, { message: 'Currency must be a 3-letter code' })
+    .optional(),
+  billing_cycle: z.enum(BILLING_CYCLES, { message: `Billing cycle must be one of ${BILLING_CYCLES.join(', ')}` }),
+  features: z.array(z.string().trim().min(1).max(200)).max(50).optional().default([]),
+  is_featured: z.boolean().optional().default(false),
+  sort_order: z.number().int().min(-100_000).max(100_000).optional().default(0),
+  status: z.enum(PLAN_STATUSES).optional().default('active'),
+});
+export type PlanInput = z.input<typeof planInputSchema>;
+export type PlanInputParsed = z.output<typeof planInputSchema>;
+
+/** Update body: every field optional, no defaults applied (absent = unchanged). A body of only {status} is the toggle. */
+export const planUpdateSchema = z.object({
+  name: planInputSchema.shape.name.optional(),
+  slug: planInputSchema.shape.slug,
+  description: z
+    .string()
+    .trim()
+    .max(2000)
+    .nullable()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v ? v : null)),
+  download_mbps: speed('Download speed').optional(),
+  upload_mbps: speed('Upload speed').optional(),
+  data_cap_gb: z.number().int().positive({ message: 'Data cap must be greater than 0' }).nullable().optional(),
+  price: money('Price').optional(),
+  setup_fee: money('Setup fee').optional(),
+  currency: planInputSchema.shape.currency,
+  billing_cycle: z.enum(BILLING_CYCLES, { message: `Billing cycle must be one of ${BILLING_CYCLES.join(', ')}` }).optional(),
+  features: z.array(z.string().trim().min(1).max(200)).max(50).optional(),
+  is_featured: z.boolean().optional(),
+  sort_order: z.number().int().min(-100_000).max(100_000).optional(),
+  status: z.enum(PLAN_STATUSES).optional(),
+});
+export type PlanUpdate = z.input<typeof planUpdateSchema>;
+export type PlanUpdateParsed = z.output<typeof planUpdateSchema>;
+
+export const planListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).optional().default(1),
+  limit: z.coerce.number().int().min(1).max(100).optional().default(20),
+  sort: z.enum(PLAN_SORT_FIELDS).optional().default('sort_order'),
+  order: z.enum(['asc', 'desc']).optional().default('asc'),
+  status: z.enum(PLAN_STATUSES).optional(),
+  billing_cycle: z.enum(BILLING_CYCLES).optional(),
+  search: z.string().trim().max(100).optional(),
+});
+export type PlanListQuery = z.input<typeof planListQuerySchema>;
+export type PlanListQueryParsed = z.output<typeof planListQuerySchema>;

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+
+/** Site settings (spec §3, §7). */
+export const POLICY_TYPES = ['privacy-policy', 'terms-condition', 'refund-policy'] as const;
+export type PolicyType = (typeof POLICY_TYPES)[number];
+
+const socialSchema = z.object({
+  facebook: z.string(),
+  twitter: z.string(),
+  instagram: z.string(),
+  linkedin: z.string(),
+});
+
+export const achievementSchema = z.object({ label: z.string(), value: z.string() });
+export const faqItemSchema = z.object({ question: z.string(), answer: z.string() });
+export const coverageAreaSchema = z.object({ name: z.string(), postcode: z.string(), note: z.string() });
+
+export const companySchema = z.object({
+  name: z.string(),
+  logo_url: z.string().nullable(),
+  address: z.string(),
+  support_email: z.string(),
+  support_phone: z.string(),
+  social: socialSchema,
+});
+
+/** Readable by everybody (GET /settings/public; injected into index.html). */
+export const publicSettingsSchema = z.object({
+  company: companySchema,
+  currency: z.string(),
+  /** basis points: 1500 = 15% */
+  tax_rate_bp: z.number().int(),
+  achievements: z.array(achievementSchema),
+  faq: z.array(faqItemSchema),
+  coverage_areas: z.array(coverageAreaSchema),
+});
+export type PublicSettings = z.infer<typeof publicSettingsSchema>;
+
+export const policySchema = z.object({
+  type: z.enum(POLICY_TYPES),
+  markdown: z.string(),
+  updated_at: z.string().nullable(),
+});
+export type Policy = z.infer<typeof policySchema>;
+
+export const billingSettingsSchema = z.object({
+  invoice_prefix: z.string(),
+  invoice_next_number: z.number().int().min(1),
+  grace_days: z.number().int().min(0).max(90),
+});
+
+/** SMTP as the admin sees it: the password itself is never returned, only whether one is set. */
+export const smtpSettingsSchema = z.object({
+  host: z.string(),
+  port: z.number().int(),
+  secure: z.boolean(),
+  user: z.string(),
+  from: z.string(),
+  password_set: z.boolean(),
+});
+
+export const policiesSchema = z.object({
+  'privacy-policy': z.string(),
+  'terms-condition': z.string(),
+  'refund-policy': z.string(),
+});
+
+/** GET /settings (admin). */
+export const adminSettingsSchema = publicSettingsSchema.extend({
+  billing: billingSettingsSchema,
+  smtp: smtpSettingsSchema,
+  policies: policiesSchema,
+});
+export type AdminSettings = z.infer<typeof adminSettingsSchema>;
+
+const text = (max: number) => z.string().trim().max(max);
+const url = z
+  .string()
+  .trim()
+  .max(300)
+  .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), { message: 'Enter a full http(s) address or leave it empty' });
+
+/** PUT /settings: every section optional; a section that is sent replaces the fields it names. */
+export const settingsUpdateSchema = z.object({
+  company: z
+    .object({
+      name: z.string().trim().min(2, { message: 'Company name must be at least 2 characters' }).max(100),
+      address: text(300),
+      support_email: z.union([z.literal(''), z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid e-mail address' }))]),
+      support_phone: text(40),
+      social: z
+        .object({ facebook: url, twitter: url, instagram: url, linkedin: url })
+        .partial(),
+    })
+    .partial()
+    .optional(),
+  currency: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, { message: 'Currency must be a 3-letter code' })
+    .optional(),
+  tax_rate_bp: z
+    .number()
+    .int({ message: 'Tax rate must be a whole number of basis points' })
+    .min(0, { message: 'Tax rate cannot be negative' })
+    .max(10000, { message: 'Tax rate cannot exceed 100%' })
+    .optional(),
+  achievements: z
+    .array(z.object({ label: text(80).min(1), value: text(40).min(1) }))
+    .max(12, { message: 'At most 12 achievements' })
+    .optional(),
+  faq: z
+    .array(z.object({ question: text(300).min(3), answer: text(5000).min(1) }))
+    .max(50, { message: 'At most 50 FAQ entries' })
+    .optional(),
+  coverage_areas: z
+    .array(z.object({ name: text(120).min(1), postcode: text(20), note: text(300) }))
+    .max(500, { message: 'At most 500 coverage areas' })
+    .optional(),
+  billing: z
+    .object({
+      invoice_prefix: text(20),
+      invoice_next_number: z.number().int().min(1, { message: 'Next invoice number must be at least 1' }),
+      grace_days: z.number().int().min(0).max(90, { message: 'Grace period must be between 0 and 90 days' }),
+    })
+    .partial()
+    .optional(),
+  smtp: z
+    .object({
+      host: text(255),
+      port: z.number().int().min(1).max(65535),
+      secure: z.boolean(),
+      user: text(255),
+      from: text(255),
+      /** '' or absent: keep the stored password; null: clear it; anything else: replace it. */
+      password: z.string().max(1000).nullable(),
+    })
+    .partial()
+    .optional(),
+  policies: z
+    .object({
+      'privacy-policy': z.string().max(100_000),
+      'terms-condition': z.string().max(100_000),
+      'refund-policy': z.string().max(100_000),
+    })
+    .partial()
+    .optional(),
+});
+export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
+export type SettingsUpdateParsed = z.output<typeof settingsUpdateSchema>;
+
+export const testEmailSchema = z.object({
+  to: z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid e-mail address' })),
+});
