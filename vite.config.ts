@@ -12,6 +12,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: false,
+    // scripts/bench-web.mjs reads the manifest to know which chunks a first visit to / downloads.
+    manifest: true,
     chunkSizeWarningLimit: 2500,
   },
 });

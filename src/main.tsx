@@ -4,6 +4,7 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { Splash, SPLASH_DURATION_MS } from './layout/Splash';
 import { LoadingScreen } from './layout/LoadingScreen';
 import { SITE_PATHS } from './site/paths';
+import { loadInjectedSettings } from './site/portal-settings';
 import { bootstrapSession } from '../providers/auth-provider';
 import './styles.css';
 
@@ -36,6 +37,9 @@ function Root() {
     </div>
   );
 }
+
+// The admin's product name (splash, loading screen, titles) is in the page the server sent.
+loadInjectedSettings();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

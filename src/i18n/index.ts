@@ -22,6 +22,15 @@ export function translate(key: string, params?: Params, defaultMessage?: string)
 
 export const t = translate;
 
+/**
+ * Replaces texts at run time (the product name comes from the admin's settings). Components re-read texts
+ * when they render, so call this before the first render or follow it with a re-render.
+ */
+export function overrideMessages(messages: Dictionary, forLocale = 'en'): void {
+  dictionaries[forLocale] = { ...dictionaries[forLocale], ...messages };
+  listeners.forEach((fn) => fn());
+}
+
 export function getLocale(): string {
   return locale;
 }

@@ -1,75 +1,87 @@
-import { useEffect } from 'react';
+import { useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
-import { t } from '../i18n';
 import { useAuthState } from '../../providers/auth-store';
-import { ComingSoonNote } from './ComingSoonNote';
+import { t } from '../i18n';
+import { POLICY_TYPES } from './paths';
+import { AboutPage, ContactPage, HomePage, PlansPage, PolicyPage } from './pages/Pages';
+import { CompanyDetails } from './pages/Sections';
+import { usePublicSettings } from './portal-settings';
+import { ToastProvider } from './Toasts';
 import './site.css';
 
-const PAGES: Record<string, { screen: string; title: string }> = {
-  '/': { screen: 'screen.home', title: 'app.name' },
-  '/about': { screen: 'screen.about', title: 'site.nav.about' },
-  '/contact': { screen: 'screen.contact', title: 'site.nav.contact' },
-  '/plans': { screen: 'screen.plans', title: 'site.nav.plans' },
-  '/privacy-policy': { screen: 'screen.policy.privacy-policy', title: 'site.footer.privacy' },
-  '/terms-condition': { screen: 'screen.policy.terms-condition', title: 'site.footer.terms' },
-  '/refund-policy': { screen: 'screen.policy.refund-policy', title: 'site.footer.refund' },
-};
+function Page({ pathname }: { pathname: string }) {
+  const policy = POLICY_TYPES.find((p) => pathname === `/${p}`);
+  if (policy) return <PolicyPage type={policy} />;
+  switch (pathname) {
+    case '/about':
+      return <AboutPage />;
+    case '/contact':
+      return <ContactPage />;
+    case '/plans':
+      return <PlansPage />;
+    default:
+      return <HomePage />;
+  }
+}
+
+const SOCIAL = ['facebook', 'twitter', 'instagram', 'linkedin'] as const;
 
 /** The public site: its own light entry, so a visitor's first load does not download the back office. */
 export default function SiteApp() {
   const { pathname } = useLocation();
   const { isAuthenticated } = useAuthState();
-  const page = PAGES[pathname] ?? PAGES['/'];
-  useEffect(() => {
-    document.title = pathname === '/' ? t('app.name') : `${t(page.title)} | ${t('app.name')}`;
-  }, [pathname, page.title]);
+  const settings = usePublicSettings();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const social = SOCIAL.filter((s) => settings?.company.social[s]);
 
   return (
-    <div className="site page-fade" key={pathname}>
-      <header className="site-header">
-        <Link to="/" className="site-brand">
-          {t('app.name')}
-        </Link>
-        <nav className="site-nav" aria-label="Main">
-          <NavLink to="/" end>{t('site.nav.home')}</NavLink>
-          <NavLink to="/plans">{t('site.nav.plans')}</NavLink>
-          <NavLink to="/about">{t('site.nav.about')}</NavLink>
-          <NavLink to="/contact">{t('site.nav.contact')}</NavLink>
-          {isAuthenticated ? (
-            <Link className="site-cta" to="/dashboard">{t('app.dashboard')}</Link>
-          ) : (
-            <>
-              <Link to="/login">{t('app.login')}</Link>
-              <Link className="site-cta" to="/register">{t('app.register')}</Link>
-            </>
+    <ToastProvider>
+      <div className="site">
+        <header className="site-header">
+          <Link to="/" className="site-brand">
+            {settings?.company.logo_url && <img src={settings.company.logo_url} alt="" height={28} />}
+            {t('app.name')}
+          </Link>
+          <button type="button" className="site-menu-toggle" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+            {t('site.nav.menu')}
+          </button>
+          <nav className={`site-nav${menuOpen ? ' open' : ''}`} aria-label="Main" onClick={() => setMenuOpen(false)}>
+            <NavLink to="/" end>{t('site.nav.home')}</NavLink>
+            <NavLink to="/plans">{t('site.nav.plans')}</NavLink>
+            <NavLink to="/about">{t('site.nav.about')}</NavLink>
+            <NavLink to="/contact">{t('site.nav.contact')}</NavLink>
+            {isAuthenticated ? (
+              <Link className="site-cta" to="/dashboard">{t('app.dashboard')}</Link>
+            ) : (
+              <>
+                <Link to="/login">{t('app.login')}</Link>
+                <Link className="site-cta" to="/register">{t('app.register')}</Link>
+              </>
+            )}
+          </nav>
+        </header>
+        <main className="site-main page-fade" key={pathname}>
+          <Page pathname={pathname} />
+        </main>
+        <footer className="site-footer">
+          <CompanyDetails settings={settings} />
+          <nav aria-label="Policies" className="site-footer-links">
+            <Link to="/privacy-policy">{t('site.footer.privacy')}</Link>
+            <Link to="/terms-condition">{t('site.footer.terms')}</Link>
+            <Link to="/refund-policy">{t('site.footer.refund')}</Link>
+          </nav>
+          {social.length > 0 && (
+            <nav aria-label={t('site.footer.follow')} className="site-footer-links">
+              {social.map((s) => (
+                <a key={s} href={settings!.company.social[s]} rel="noopener noreferrer" target="_blank">
+                  {s[0].toUpperCase() + s.slice(1)}
+                </a>
+              ))}
+            </nav>
           )}
-        </nav>
-      </header>
-      <main className="site-main">
-        {pathname === '/' && (
-          <section className="site-hero">
-            <h1>{t('site.hero.title')}</h1>
-            <p>{t('site.hero.text')}</p>
-            <div className="site-actions">
-              <Link className="site-button" to={isAuthenticated ? '/dashboard' : '/register'}>
-                {isAuthenticated ? t('app.dashboard') : t('app.register')}
-              </Link>
-              {!isAuthenticated && (
-                <Link className="site-button secondary" to="/login">{t('app.login')}</Link>
-              )}
-            </div>
-          </section>
-        )}
-        <ComingSoonNote screen={t(page.screen)} />
-      </main>
-      <footer className="site-footer">
-        <span>{t('app.footer', { year: new Date().getFullYear(), name: t('app.name') })}</span>
-        <span>
-          <Link to="/privacy-policy">{t('site.footer.privacy')}</Link>
-          <Link to="/terms-condition">{t('site.footer.terms')}</Link>
-          <Link to="/refund-policy">{t('site.footer.refund')}</Link>
-        </span>
-      </footer>
-    </div>
+          <span className="site-copy">{t('app.footer', { year: new Date().getFullYear(), name: t('app.name') })}</span>
+        </footer>
+      </div>
+    </ToastProvider>
   );
 }

@@ -71,15 +71,6 @@ export const app: Record<string, string> = {
   'screen.installation': 'installation detail',
   'screen.settings': 'settings',
 
-  'site.hero.title': 'Fast, reliable internet for your home and business',
-  'site.hero.text': 'Sign in to manage your subscription, invoices and support tickets.',
-  'site.nav.home': 'Home',
-  'site.nav.plans': 'Plans',
-  'site.nav.about': 'About',
-  'site.nav.contact': 'Contact',
-  'site.footer.privacy': 'Privacy policy',
-  'site.footer.terms': 'Terms and conditions',
-  'site.footer.refund': 'Refund policy',
 
   'dashboard.welcome': 'Welcome, {name}',
   'dashboard.role': 'Signed in as {role}',

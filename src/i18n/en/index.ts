@@ -2,5 +2,6 @@ import type { Dictionary } from '../index';
 import { app } from './app';
 import { auth } from './auth';
 import { errors } from './errors';
+import { site } from './site';
 
-export const en: Dictionary = { ...app, ...auth, ...errors };
+export const en: Dictionary = { ...app, ...auth, ...errors, ...site };

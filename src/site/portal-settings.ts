@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import type { PublicSettings } from '../../contract/schemas/settings';
+import { overrideMessages } from '../i18n';
+import { siteApi } from './api';
+
+/**
+ * The admin's public settings (company, achievements, FAQ, coverage). The server injects them into
+ * index.html (#portal-settings) so the product name is known before the first paint; otherwise they are fetched.
+ */
+let current: PublicSettings | null = null;
+let pending: Promise<PublicSettings | null> | null = null;
+const listeners = new Set<(s: PublicSettings) => void>();
+
+function apply(settings: PublicSettings) {
+  current = settings;
+  if (settings.company?.name) overrideMessages({ 'app.name': settings.company.name });
+  listeners.forEach((fn) => fn(settings));
+}
+
+/** Reads the settings the server injected into the page, once, before the app renders. */
+export function loadInjectedSettings(doc: Document = document): PublicSettings | null {
+  const el = doc.getElementById('portal-settings');
+  if (!el?.textContent) return null;
+  try {
+    apply(JSON.parse(el.textContent) as PublicSettings);
+    return current;
+  } catch {
+    return null;
+  }
+}
+
+export function getPublicSettings(): Promise<PublicSettings | null> {
+  if (current) return Promise.resolve(current);
+  pending ??= siteApi
+    .publicSettings()
+    .then((s) => {
+      apply(s);
+      return s;
+    })
+    .catch((e: unknown) => {
+      console.warn('[site] public settings could not be loaded', e);
+      pending = null;
+      return null;
+    });
+  return pending;
+}
+
+export function usePublicSettings(): PublicSettings | null {
+  const [settings, setSettings] = useState<PublicSettings | null>(current);
+  useEffect(() => {
+    listeners.add(setSettings);
+    if (!current) void getPublicSettings();
+    return () => {
+      listeners.delete(setSettings);
+    };
+  }, []);
+  return settings;
+}
