@@ -1,6 +1,6 @@
 import { Button, Form, Input, Typography } from 'antd';
 import { useRegister } from '@refinedev/core';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { AuthCard } from '../../components/AuthCard';
 import { t } from '../../i18n';
 import { confirmRules, emailRules, newPasswordRules, required } from './rules';
@@ -8,13 +8,16 @@ import { confirmRules, emailRules, newPasswordRules, required } from './rules';
 interface RegisterValues { name: string; email: string; password: string; confirmPassword?: string; phone: string; address: string; company?: string }
 
 export function RegisterPage() {
-  const { mutate: register, isPending } = useRegister<Omit<RegisterValues, 'confirmPassword'>>();
+  const { mutate: register, isPending } = useRegister<Omit<RegisterValues, 'confirmPassword'> & { redirectTo: string }>();
+  // "Subscribe" on a plan card sends visitors here with ?plan=<id>; after sign-up they continue to subscribing.
+  const plan = new URLSearchParams(useLocation().search).get('plan');
+  const redirectTo = plan && /^[0-9a-f-]{36}$/i.test(plan) ? `/dashboard/subscriptions?plan=${plan}` : '/dashboard';
   return (
     <AuthCard title={t('auth.register.title')} testId="register-page">
       <Form<RegisterValues>
         layout="vertical"
         requiredMark={false}
-        onFinish={({ confirmPassword: _confirm, ...values }) => register(values)}
+        onFinish={({ confirmPassword: _confirm, ...values }) => register({ ...values, redirectTo })}
       >
         <Form.Item name="name" label={t('auth.fields.name')} rules={[required('auth.fields.name'), { min: 2 }]}>
           <Input autoComplete="name" />
