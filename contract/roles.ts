@@ -69,6 +69,7 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/dashboard/users', audience: ['admin', 'support'] },
   { pattern: '/dashboard/user', audience: ['admin', 'support'] },
   { pattern: '/dashboard/settings', audience: ['admin'] },
+  { pattern: '/dashboard/contact-messages', audience: ['admin', 'support'] },
   { pattern: '/dashboard/plans', audience: ['admin', 'billing'] },
   { pattern: '/dashboard/payments', audience: ['admin', 'billing'] },
   { pattern: '/dashboard/billing/payment-gateways', audience: ['admin', 'billing'] },

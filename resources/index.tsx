@@ -12,6 +12,7 @@ import {
   DollarOutlined,
   FileSyncOutlined,
   LineChartOutlined,
+  MailOutlined,
   SettingOutlined,
   TeamOutlined,
   ToolOutlined,
@@ -28,6 +29,7 @@ const ICONS: Record<string, ReactNode> = {
   tickets: <CustomerServiceOutlined />,
   'tickets-shared': <TeamOutlined />,
   users: <UserOutlined />,
+  'contact-messages': <MailOutlined />,
   billing: <DollarOutlined />,
   plans: <AppstoreOutlined />,
   'payment-gateways': <CreditCardOutlined />,
@@ -48,5 +50,7 @@ export const resources: IResourceItem[] = MENU.map((m) => ({
   name: m.name,
   ...(m.route ? { list: m.route } : {}),
   ...(m.show ? { show: m.show } : {}),
+  ...(m.create ? { create: m.create } : {}),
+  ...(m.edit ? { edit: m.edit } : {}),
   meta: { label: t(m.labelKey), icon: ICONS[m.name], ...(m.parent ? { parent: m.parent } : {}), ...(m.portal ? { portal: true } : {}) },
 }));

@@ -8,6 +8,8 @@ export interface MenuEntry {
   /** The list route; absent for a group that only holds children. */
   route?: string;
   show?: string;
+  create?: string;
+  edit?: string;
   labelKey: string;
   parent?: string;
   portal?: boolean;
@@ -20,8 +22,9 @@ export const MENU: MenuEntry[] = [
   { name: 'tickets', route: '/dashboard/tickets', show: '/dashboard/tickets/:id', labelKey: 'menu.tickets', portal: true },
   { name: 'tickets-shared', route: '/dashboard/tickets/shared', labelKey: 'menu.sharedTickets' },
   { name: 'users', route: '/dashboard/users', show: '/dashboard/user/:id', labelKey: 'menu.users' },
+  { name: 'contact-messages', route: '/dashboard/contact-messages', labelKey: 'menu.contactMessages' },
   { name: 'billing', labelKey: 'menu.billing' },
-  { name: 'plans', route: '/dashboard/plans', labelKey: 'menu.plans', parent: 'billing' },
+  { name: 'plans', route: '/dashboard/plans', create: '/dashboard/plans/create', edit: '/dashboard/plans/edit/:id', show: '/dashboard/plans/show/:id', labelKey: 'menu.plans', parent: 'billing' },
   { name: 'payment-gateways', route: '/dashboard/billing/payment-gateways', labelKey: 'menu.paymentGateways', parent: 'billing' },
   { name: 'network', labelKey: 'menu.network' },
   { name: 'router-devices', route: '/dashboard/nas/router/devices', labelKey: 'menu.routerDevices', parent: 'network' },

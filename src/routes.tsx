@@ -5,6 +5,12 @@ import { ComingSoon } from './components/ComingSoon';
 import { NotFound } from './components/NotFound';
 import { DashboardHome } from './pages/dashboard/DashboardHome';
 import { ProfilePage } from './pages/profile/ProfilePage';
+import { ContactMessageList } from '../resources/contact-messages/list';
+import { PlanCreate } from '../resources/plans/create';
+import { PlanEdit } from '../resources/plans/edit';
+import { PlanList } from '../resources/plans/list';
+import { PlanShow } from '../resources/plans/show';
+import { SettingsPage } from '../resources/settings/SettingsPage';
 
 /** The ticket route shows one of two views by role (spec §2); both are built in the tickets issue. */
 function TicketArea() {
@@ -28,8 +34,12 @@ export const dashboardRoutes = (
     <Route path="/subscription/:id" element={soon('screen.subscription')} />
     <Route path="/dashboard/users" element={soon('screen.users')} />
     <Route path="/dashboard/user/:id" element={soon('screen.users')} />
-    <Route path="/dashboard/settings" element={soon('screen.settings')} />
-    <Route path="/dashboard/plans/*" element={soon('screen.plansAdmin')} />
+    <Route path="/dashboard/settings" element={<SettingsPage />} />
+    <Route path="/dashboard/contact-messages" element={<ContactMessageList />} />
+    <Route path="/dashboard/plans" element={<PlanList />} />
+    <Route path="/dashboard/plans/create" element={<PlanCreate />} />
+    <Route path="/dashboard/plans/edit/:id" element={<PlanEdit />} />
+    <Route path="/dashboard/plans/show/:id" element={<PlanShow />} />
     {/* Spec §2: /dashboard/payments is not built yet and shows the not-found screen. */}
     <Route path="/dashboard/payments" element={<NotFound />} />
     <Route path="/dashboard/billing/payment-gateways/*" element={soon('screen.paymentGateways')} />

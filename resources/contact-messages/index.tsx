@@ -1,0 +1,41 @@
+import { Typography } from 'antd';
+import type { BaseRecord } from '@refinedev/core';
+import type { ResourceDecl } from '../../src/components/resource';
+import { t } from '../../src/i18n';
+import { MarkHandledButton } from './MarkHandledButton';
+
+/** Messages sent through the public contact form, read and handled by admin and support. */
+export const contactMessagesResource: ResourceDecl = {
+  name: 'contact-messages',
+  titleKey: 'contactMessages.title',
+  singularKey: 'contactMessages.singular',
+  search: true,
+  canCreate: false,
+  actions: [],
+  defaultSort: { field: 'created_at', order: 'desc' },
+  // The spec has no error texts for this resource; ours are in src/i18n/en/resources.ts.
+  meta: { fallbackMessage: t('contactMessages.errors.list') },
+  rowExtra: (record: BaseRecord) => <MarkHandledButton record={record} />,
+  expandedRow: (record: BaseRecord) => (
+    <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }} data-testid="contact-message-body">
+      {String(record.message ?? '')}
+    </Typography.Paragraph>
+  ),
+  fields: [
+    { name: 'created_at', type: 'date', labelKey: 'contactMessages.fields.received', column: true },
+    { name: 'name', type: 'text', labelKey: 'contactMessages.fields.name', column: true },
+    { name: 'email', type: 'text', labelKey: 'contactMessages.fields.email', column: true,
+      render: (v) => <a href={`mailto:${String(v)}`}>{String(v)}</a> },
+    { name: 'phone', type: 'text', labelKey: 'contactMessages.fields.phone', column: true },
+    { name: 'subject', type: 'text', labelKey: 'contactMessages.fields.subject', column: true },
+    { name: 'message', type: 'textarea', labelKey: 'contactMessages.fields.message' },
+    {
+      name: 'status', type: 'status', labelKey: 'contactMessages.fields.status', column: true, filter: true,
+      options: [
+        { value: 'new', labelKey: 'contactMessages.status.new', color: 'blue' },
+        { value: 'handled', labelKey: 'contactMessages.status.handled', color: 'green' },
+      ],
+    },
+    { name: 'handled_at', type: 'date', labelKey: 'contactMessages.fields.handledAt' },
+  ],
+};

@@ -1,0 +1,50 @@
+import { BILLING_CYCLES, planInputSchema } from '../../contract/schemas/plan';
+import type { ResourceDecl } from '../../src/components/resource';
+
+const s = planInputSchema.shape;
+
+/** Plans (spec §3, §4, §7): the back office's catalogue of internet plans. Money in integer minor units. */
+export const plansResource: ResourceDecl = {
+  name: 'plans',
+  titleKey: 'plans.title',
+  singularKey: 'plans.singular',
+  search: true,
+  defaultSort: { field: 'sort_order', order: 'asc' },
+  messages: { created: 'plans.toast.created', updated: 'plans.toast.updated', deleted: 'plans.toast.deleted' },
+  toggle: {
+    field: 'status',
+    on: 'active',
+    off: 'inactive',
+    labelKey: 'plans.fields.active',
+    onMessageKey: 'plans.toast.activated',
+    offMessageKey: 'plans.toast.deactivated',
+  },
+  fields: [
+    { name: 'name', type: 'text', labelKey: 'plans.fields.name', column: true, sortable: true, form: true, schema: s.name },
+    { name: 'slug', type: 'text', labelKey: 'plans.fields.slug', form: true, schema: s.slug },
+    { name: 'description', type: 'textarea', labelKey: 'plans.fields.description', form: true, schema: s.description, emptyAsNull: true },
+    { name: 'download_mbps', type: 'number', labelKey: 'plans.fields.download', unitKey: 'plans.units.mbps', column: true, form: true, schema: s.download_mbps },
+    { name: 'upload_mbps', type: 'number', labelKey: 'plans.fields.upload', unitKey: 'plans.units.mbps', column: true, form: true, schema: s.upload_mbps },
+    { name: 'data_cap_gb', type: 'number', labelKey: 'plans.fields.dataCap', unitKey: 'plans.units.gb', emptyKey: 'plans.unlimited', form: true, schema: s.data_cap_gb, emptyAsNull: true },
+    { name: 'price', type: 'money', labelKey: 'plans.fields.price', column: true, sortable: true, form: true, schema: s.price },
+    { name: 'setup_fee', type: 'money', labelKey: 'plans.fields.setupFee', form: true, schema: s.setup_fee, defaultValue: 0 },
+    { name: 'currency', type: 'text', labelKey: 'plans.fields.currency', form: true, schema: s.currency, defaultValue: 'USD' },
+    {
+      name: 'billing_cycle', type: 'select', labelKey: 'plans.fields.billingCycle', column: true, filter: true, form: true,
+      schema: s.billing_cycle, defaultValue: 'monthly',
+      options: BILLING_CYCLES.map((c) => ({ value: c, labelKey: `plans.cycle.${c}` })),
+    },
+    { name: 'features', type: 'tags', labelKey: 'plans.fields.features', form: true, schema: s.features },
+    { name: 'is_featured', type: 'boolean', labelKey: 'plans.fields.featured', form: true, defaultValue: false },
+    { name: 'sort_order', type: 'number', labelKey: 'plans.fields.sortOrder', column: true, sortable: true, form: true, schema: s.sort_order, defaultValue: 0 },
+    {
+      name: 'status', type: 'status', labelKey: 'plans.fields.status', column: true, filter: true, form: true, defaultValue: 'active',
+      options: [
+        { value: 'active', labelKey: 'plans.status.active', color: 'green' },
+        { value: 'inactive', labelKey: 'plans.status.inactive', color: 'default' },
+      ],
+    },
+    { name: 'created_at', type: 'date', labelKey: 'plans.fields.createdAt', column: true, sortable: true },
+    { name: 'updated_at', type: 'date', labelKey: 'plans.fields.updatedAt' },
+  ],
+};

@@ -1,0 +1,55 @@
+import { Button, Card, Form, Spin, Tabs } from 'antd';
+import { useCustom, useCustomMutation } from '@refinedev/core';
+import type { AdminSettings } from '../../contract/schemas/settings';
+import { t } from '../../src/i18n';
+import { BillingTab, CompanyTab, ContentTab, EmailTab, PoliciesTab } from './tabs';
+import { toFormValues, toSettingsPayload, type SettingsFormValues } from './values';
+
+/** /dashboard/settings (admin): GET /settings into one form over five tabs, saved with PUT /settings. */
+export function SettingsPage() {
+  const { query, result } = useCustom<AdminSettings>({
+    url: '/settings',
+    method: 'get',
+    meta: { fallbackMessage: t('settings.errors.load') },
+  });
+  const save = useCustomMutation();
+  const [form] = Form.useForm<SettingsFormValues>();
+  const settings = result?.data as AdminSettings | undefined;
+
+  if (!settings) return <Card title={t('settings.title')}><Spin spinning={query.isLoading} /></Card>;
+
+  const onFinish = (values: SettingsFormValues) =>
+    save.mutate(
+      {
+        url: '/settings',
+        method: 'put',
+        values: toSettingsPayload(values),
+        meta: { fallbackMessage: t('settings.errors.save') },
+        successNotification: () => ({ type: 'success', message: t('settings.saved') }),
+      },
+      {
+        onSuccess: () => {
+          // A typed password is sent once; the field never shows it back.
+          form.setFieldValue(['smtp', 'password'], '');
+          void query.refetch();
+        },
+      },
+    );
+
+  return (
+    <Card title={t('settings.title')} data-testid="settings-page"
+      extra={<Button type="primary" onClick={() => form.submit()} loading={save.mutation.isPending}>{t('settings.save')}</Button>}>
+      <Form<SettingsFormValues> form={form} layout="vertical" initialValues={toFormValues(settings)} onFinish={onFinish}>
+        <Tabs
+          items={[
+            { key: 'company', label: t('settings.tabs.company'), children: <CompanyTab />, forceRender: true },
+            { key: 'billing', label: t('settings.tabs.billing'), children: <BillingTab />, forceRender: true },
+            { key: 'email', label: t('settings.tabs.email'), children: <EmailTab passwordSet={settings.smtp.password_set} />, forceRender: true },
+            { key: 'policies', label: t('settings.tabs.policies'), children: <PoliciesTab />, forceRender: true },
+            { key: 'content', label: t('settings.tabs.content'), children: <ContentTab />, forceRender: true },
+          ]}
+        />
+      </Form>
+    </Card>
+  );
+}

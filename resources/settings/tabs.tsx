@@ -1,0 +1,125 @@
+import { Button, Col, Form, Input, InputNumber, Row, Space, Switch, Tag } from 'antd';
+import { useCustomMutation } from '@refinedev/core';
+import { settingsUpdateSchema, testEmailSchema } from '../../contract/schemas/settings';
+import { zodRules } from '../../src/components/resource';
+import { t } from '../../src/i18n';
+import { ListEditor } from './ListEditor';
+import { LogoUpload } from './LogoUpload';
+import { percentToBp } from './values';
+
+const shape = settingsUpdateSchema.shape;
+const company = shape.company.unwrap().shape;
+const billing = shape.billing.unwrap().shape;
+const smtp = shape.smtp.unwrap().shape;
+const rules = (schema: Parameters<typeof zodRules>[0], labelKey: string) => zodRules(schema, { labelKey });
+
+export function CompanyTab() {
+  return (
+    <Row gutter={16}>
+      <Col xs={24} md={12}>
+        <Form.Item name={['company', 'name']} label={t('settings.company.name')} rules={[{ required: true, message: t('resource.required', { field: t('settings.company.name') }) }, ...rules(company.name.unwrap(), 'settings.company.name')]}><Input /></Form.Item>
+        <Form.Item name={['company', 'address']} label={t('settings.company.address')}><Input.TextArea rows={2} /></Form.Item>
+        <Form.Item name={['company', 'support_email']} label={t('settings.company.supportEmail')} rules={rules(company.support_email.unwrap(), 'settings.company.supportEmail')}><Input /></Form.Item>
+        <Form.Item name={['company', 'support_phone']} label={t('settings.company.supportPhone')}><Input /></Form.Item>
+        <Form.Item name={['company', 'logo_url']} hidden><Input /></Form.Item>
+        <LogoUpload />
+      </Col>
+      <Col xs={24} md={12}>
+        {(['facebook', 'twitter', 'instagram', 'linkedin'] as const).map((s) => (
+          <Form.Item key={s} name={['company', 'social', s]} label={t(`settings.company.${s}`)}
+            rules={rules(company.social.unwrap().shape[s].unwrap(), `settings.company.${s}`)}>
+            <Input placeholder="https://" />
+          </Form.Item>
+        ))}
+      </Col>
+    </Row>
+  );
+}
+
+export function BillingTab() {
+  return (
+    <Row gutter={16}>
+      <Col xs={24} md={12}>
+        <Form.Item name="currency" label={t('settings.billing.currency')} rules={rules(shape.currency.unwrap(), 'settings.billing.currency')}><Input maxLength={3} /></Form.Item>
+        <Form.Item name="tax_rate_percent" label={t('settings.billing.taxRate')}
+          rules={[{ validator: async (_r, v: unknown) => {
+            const bp = percentToBp(String(v ?? ''));
+            if (bp === null || bp < 0 || bp > 10000) throw new Error(t('settings.billing.taxRateInvalid'));
+          } }]}>
+          <Input inputMode="decimal" suffix="%" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item name={['billing', 'invoice_prefix']} label={t('settings.billing.invoicePrefix')}><Input /></Form.Item>
+        <Form.Item name={['billing', 'invoice_next_number']} label={t('settings.billing.nextNumber')} rules={rules(billing.invoice_next_number.unwrap(), 'settings.billing.nextNumber')}><InputNumber style={{ width: '100%' }} /></Form.Item>
+        <Form.Item name={['billing', 'grace_days']} label={t('settings.billing.graceDays')} rules={rules(billing.grace_days.unwrap(), 'settings.billing.graceDays')}><InputNumber style={{ width: '100%' }} /></Form.Item>
+      </Col>
+    </Row>
+  );
+}
+
+export function EmailTab({ passwordSet }: { passwordSet: boolean }) {
+  const form = Form.useFormInstance();
+  const test = useCustomMutation();
+  const sendTest = async () => {
+    const { to } = await form.validateFields([['test_to']]).then(() => ({ to: form.getFieldValue('test_to') as string }));
+    test.mutate({
+      url: '/settings/test-email',
+      method: 'post',
+      values: { to },
+      meta: { fallbackMessage: t('settings.smtp.testFailed') },
+      successNotification: () => ({ type: 'success', message: t('settings.smtp.testSent') }),
+    });
+  };
+  return (
+    <Row gutter={16}>
+      <Col xs={24} md={12}>
+        <Form.Item name={['smtp', 'host']} label={t('settings.smtp.host')}><Input /></Form.Item>
+        <Form.Item name={['smtp', 'port']} label={t('settings.smtp.port')} rules={rules(smtp.port.unwrap(), 'settings.smtp.port')}><InputNumber style={{ width: '100%' }} /></Form.Item>
+        <Form.Item name={['smtp', 'secure']} label={t('settings.smtp.secure')} valuePropName="checked"><Switch /></Form.Item>
+        <Form.Item name={['smtp', 'user']} label={t('settings.smtp.user')}><Input autoComplete="off" /></Form.Item>
+        <Form.Item name={['smtp', 'from']} label={t('settings.smtp.from')}><Input /></Form.Item>
+        <Form.Item name={['smtp', 'password']} extra={t('settings.smtp.passwordHint')}
+          label={<Space>{t('settings.smtp.password')}<Tag color={passwordSet ? 'green' : 'default'} data-testid="smtp-password-state">{t(passwordSet ? 'settings.smtp.passwordSet' : 'settings.smtp.passwordNotSet')}</Tag></Space>}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item name="test_to" label={t('settings.smtp.testTo')} rules={rules(testEmailSchema.shape.to, 'settings.smtp.testTo')}><Input type="email" /></Form.Item>
+        <Button onClick={() => void sendTest().catch(() => undefined)} loading={test.mutation.isPending}>{t('settings.smtp.sendTest')}</Button>
+      </Col>
+    </Row>
+  );
+}
+
+export function PoliciesTab() {
+  return (
+    <>
+      {(['privacy-policy', 'terms-condition', 'refund-policy'] as const).map((p) => (
+        <Form.Item key={p} name={['policies', p]} label={t(`settings.policies.${p}`)}>
+          <Input.TextArea rows={10} style={{ fontFamily: 'monospace' }} />
+        </Form.Item>
+      ))}
+    </>
+  );
+}
+
+export function ContentTab() {
+  return (
+    <>
+      <ListEditor name="achievements" titleKey="settings.content.achievements" columns={[
+        { name: 'label', labelKey: 'settings.content.label', required: true },
+        { name: 'value', labelKey: 'settings.content.value', required: true },
+      ]} />
+      <ListEditor name="faq" titleKey="settings.content.faq" columns={[
+        { name: 'question', labelKey: 'settings.content.question', required: true },
+        { name: 'answer', labelKey: 'settings.content.answer', textarea: true, required: true },
+      ]} />
+      <ListEditor name="coverage_areas" titleKey="settings.content.coverage" columns={[
+        { name: 'name', labelKey: 'settings.content.areaName', required: true },
+        { name: 'postcode', labelKey: 'settings.content.postcode' },
+        { name: 'note', labelKey: 'settings.content.note' },
+      ]} />
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+import type { AdminSettings, SettingsUpdate } from '../../contract/schemas/settings';
+import { toMajorString, toMinorUnits } from '../../contract/money';
+
+/** The settings form's values: the API's shape, with the tax rate in percent and an SMTP password to type. */
+export type SettingsFormValues = Omit<AdminSettings, 'tax_rate_bp' | 'smtp'> & {
+  tax_rate_percent: string;
+  smtp: Omit<AdminSettings['smtp'], 'password_set'> & { password?: string };
+};
+
+/** 750 basis points → "7.50" percent (exact: both have two decimals). */
+export function bpToPercent(bp: number): string {
+  return toMajorString(bp, 'USD');
+}
+
+/** "7.5" percent → 750 basis points; null when the text is not a percentage with at most two decimals. */
+export function percentToBp(text: string): number | null {
+  return toMinorUnits(text, 'USD');
+}
+
+/** GET /settings → form. The SMTP password is never pre-filled (the API does not send it). */
+export function toFormValues(s: AdminSettings): SettingsFormValues {
+  const { tax_rate_bp, smtp, ...rest } = s;
+  const { password_set: _set, ...smtpRest } = smtp;
+  return { ...rest, tax_rate_percent: bpToPercent(tax_rate_bp), smtp: { ...smtpRest, password: '' } };
+}
+
+/** Form → PUT /settings. An empty password keeps the stored one (''); logo_url is set by the upload only. */
+export function toSettingsPayload(v: SettingsFormValues): SettingsUpdate {
+  const { logo_url: _logo, ...company } = v.company;
+  return {
+    company,
+    currency: v.currency,
+    tax_rate_bp: percentToBp(String(v.tax_rate_percent ?? '')) ?? undefined,
+    billing: v.billing,
+    smtp: { ...v.smtp, password: v.smtp.password ?? '' },
+    policies: v.policies,
+    achievements: v.achievements ?? [],
+    faq: v.faq ?? [],
+    coverage_areas: v.coverage_areas ?? [],
+  };
+}

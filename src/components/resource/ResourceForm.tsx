@@ -1,0 +1,56 @@
+import { Form } from 'antd';
+import { Create, Edit, useForm } from '@refinedev/antd';
+import type { BaseRecord } from '@refinedev/core';
+import { t } from '../../i18n';
+import { FieldInput } from './inputs';
+import type { FieldDef, ResourceDecl } from './types';
+
+/** The form values as the API wants them: blank optional values left out, or sent as null where declared. */
+export function toPayload(fields: FieldDef[], values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (!(f.name in values)) continue;
+    const v = values[f.name];
+    const blank = v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+    if (blank) {
+      if (f.emptyAsNull) out[f.name] = null;
+      continue;
+    }
+    out[f.name] = typeof v === 'string' ? v.trim() : v;
+  }
+  return out;
+}
+
+/** Create or edit a declared resource on Refine's useForm; success toasts from the declaration. */
+export function ResourceForm({ decl, action }: { decl: ResourceDecl; action: 'create' | 'edit' }) {
+  const fields = decl.fields.filter((f) => f.form);
+  const message = action === 'create' ? (decl.messages?.created ?? 'resource.created') : (decl.messages?.updated ?? 'resource.updated');
+  const { formProps, saveButtonProps, query, form } = useForm<BaseRecord>({
+    resource: decl.name,
+    action,
+    meta: decl.meta,
+    redirect: 'list',
+    successNotification: () => ({ type: 'success', message: t(message) }),
+  });
+  const currency = (Form.useWatch('currency', form) as string | undefined) ?? (query?.data?.data?.currency as string | undefined) ?? 'USD';
+  const defaults = Object.fromEntries(fields.filter((f) => f.defaultValue !== undefined).map((f) => [f.name, f.defaultValue]));
+
+  const body = (
+    <Form
+      {...formProps}
+      layout="vertical"
+      initialValues={action === 'create' ? { ...defaults, ...formProps.initialValues } : formProps.initialValues}
+      onFinish={(values) => formProps.onFinish?.(toPayload(fields, values as Record<string, unknown>))}
+    >
+      {fields.map((f) => (
+        <FieldInput key={f.name} field={f} currency={/^[A-Z]{3}$/.test(currency) ? currency : 'USD'} />
+      ))}
+    </Form>
+  );
+  const title = t(action === 'create' ? 'resource.createTitle' : 'resource.editTitle', { name: t(decl.singularKey) });
+  return action === 'create' ? (
+    <Create title={title} resource={decl.name} saveButtonProps={saveButtonProps}>{body}</Create>
+  ) : (
+    <Edit title={title} resource={decl.name} saveButtonProps={saveButtonProps} isLoading={query?.isLoading}>{body}</Edit>
+  );
+}

@@ -1,0 +1,48 @@
+import { Descriptions } from 'antd';
+import { DeleteButton, EditButton, ListButton, RefreshButton, Show } from '@refinedev/antd';
+import { useShow, type BaseRecord } from '@refinedev/core';
+import { t } from '../../i18n';
+import { renderField } from './cells';
+import type { ResourceDecl } from './types';
+
+/** One record of a declared resource as a list of labelled, formatted values. */
+export function ResourceShow({ decl }: { decl: ResourceDecl }) {
+  const { query, result } = useShow<BaseRecord>({ resource: decl.name, meta: decl.meta });
+  const record = result;
+  const actions = decl.actions ?? ['show', 'edit', 'delete'];
+  return (
+    <Show
+      title={t(decl.singularKey)}
+      resource={decl.name}
+      isLoading={query.isLoading}
+      headerButtons={() => (
+        <>
+          <ListButton resource={decl.name} />
+          {actions.includes('edit') && <EditButton resource={decl.name} recordItemId={record?.id} />}
+          {actions.includes('delete') && (
+            <DeleteButton
+              resource={decl.name}
+              recordItemId={record?.id}
+              meta={decl.meta}
+              confirmTitle={t('resource.confirmDelete')}
+              successNotification={() => ({ type: 'success', message: t(decl.messages?.deleted ?? 'resource.deleted') })}
+            />
+          )}
+          <RefreshButton resource={decl.name} recordItemId={record?.id} />
+        </>
+      )}
+    >
+      {record && (
+        <Descriptions bordered column={1} size="small">
+          {decl.fields
+            .filter((f) => f.show !== false)
+            .map((f) => (
+              <Descriptions.Item key={f.name} label={t(f.labelKey)}>
+                {renderField(f, record[f.name], record)}
+              </Descriptions.Item>
+            ))}
+        </Descriptions>
+      )}
+    </Show>
+  );
+}

@@ -1,0 +1,89 @@
+import type { ReactNode } from 'react';
+import type { BaseRecord } from '@refinedev/core';
+import type { ZodType } from 'zod';
+
+/** How a field is shown and edited. */
+export type FieldType = 'text' | 'textarea' | 'number' | 'money' | 'boolean' | 'select' | 'tags' | 'date' | 'status';
+
+export interface FieldOption {
+  value: string;
+  /** i18n key of the option's label. */
+  labelKey: string;
+  /** Tag colour for status fields. */
+  color?: string;
+}
+
+export interface FieldDef {
+  name: string;
+  type: FieldType;
+  /** i18n key of the label. */
+  labelKey: string;
+  /** select / status values. */
+  options?: FieldOption[];
+  /** A list column (in declaration order). */
+  column?: boolean;
+  /** Sortable on the server (the API's sort field has the same name). */
+  sortable?: boolean;
+  /** A filter in the list's filter bar: a select of options (eq). */
+  filter?: boolean;
+  /** Shown on the show page (default: true). */
+  show?: boolean;
+  /** In the create/edit form. */
+  form?: boolean;
+  /** The contract's zod schema of this field: the form validates each value with it. */
+  schema?: ZodType;
+  /** Empty form value sent as null instead of being left out (e.g. data cap null = unlimited). */
+  emptyAsNull?: boolean;
+  /** Money fields: the record field that holds the currency (default 'currency'). */
+  currencyField?: string;
+  /** Text shown for an empty value (i18n key), e.g. "Unlimited". */
+  emptyKey?: string;
+  /** Suffix after numbers (i18n key), e.g. "Mbps". */
+  unitKey?: string;
+  /** Form default on create. */
+  defaultValue?: unknown;
+  /** Custom cell/show renderer. */
+  render?: (value: unknown, record: BaseRecord) => ReactNode;
+}
+
+/** A two-valued field switched in the list row with a body of only that field (e.g. plan status). */
+export interface ToggleDef {
+  field: string;
+  on: string;
+  off: string;
+  labelKey: string;
+  /** Success toasts (i18n keys) after switching on / off. */
+  onMessageKey: string;
+  offMessageKey: string;
+}
+
+export type RowAction = 'show' | 'edit' | 'delete';
+
+/**
+ * One resource, declared once (design.md "Resources are declared, pages generated"). The generic
+ * ResourceList/ResourceShow/ResourceForm render any resource from this.
+ */
+export interface ResourceDecl {
+  /** The Refine resource name (resources/menu.ts). */
+  name: string;
+  /** i18n keys of the titles. */
+  titleKey: string;
+  singularKey: string;
+  fields: FieldDef[];
+  /** Adds a free-text search box to the filter bar (?search=). */
+  search?: boolean;
+  /** Row actions (default: show, edit, delete). */
+  actions?: RowAction[];
+  /** Whether the list shows a Create button (default true). */
+  canCreate?: boolean;
+  toggle?: ToggleDef;
+  /** Success toasts (i18n keys). */
+  messages?: { created?: string; updated?: string; deleted?: string };
+  /** Extra per-row content (rendered in the actions column) and an expandable row. */
+  rowExtra?: (record: BaseRecord) => ReactNode;
+  expandedRow?: (record: BaseRecord) => ReactNode;
+  /** Passed to every data hook (e.g. fallbackMessage for resources without spec §8 texts). */
+  meta?: Record<string, unknown>;
+  /** Default sort. */
+  defaultSort?: { field: string; order: 'asc' | 'desc' };
+}
