@@ -134,6 +134,25 @@ export const ENDPOINT_ACCESS = {
 
   // Mail that could not be delivered (no SMTP configured) stays readable to the admin here.
   'GET /mail/outbox': ['admin'],
+
+  // Plans: the catalogue is public (staff, recognised by an optional token, also see inactive plans).
+  'GET /plans': 'public',
+  'GET /plans/:id': 'public',
+  'POST /plans': ['admin', 'billing'],
+  'PUT /plans/:id': ['admin', 'billing'],
+  'DELETE /plans/:id': ['admin', 'billing'],
+
+  'POST /contact': 'public',
+  'GET /contact-messages': ['admin', 'support'],
+  'PATCH /contact-messages/:id': ['admin', 'support'],
+
+  'GET /settings/public': 'public',
+  'GET /settings/policies/:type': 'public',
+  'GET /settings/logo': 'public',
+  'GET /settings': ['admin'],
+  'PUT /settings': ['admin'],
+  'POST /settings/logo': ['admin'],
+  'POST /settings/test-email': ['admin'],
 } as const satisfies Record<string, Audience>;
 
 export type EndpointKey = keyof typeof ENDPOINT_ACCESS;

@@ -17,10 +17,14 @@ import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
 import mailPlugin from './plugins/mail';
 import rateLimitPlugin from './plugins/rate-limit';
+import settingsPlugin from './plugins/settings';
 import spaPlugin from './plugins/static';
 import authRoutes from './modules/auth/routes';
 import healthRoutes from './modules/health/routes';
 import mailRoutes from './modules/mail/routes';
+import contactRoutes from './modules/contact/routes';
+import planRoutes from './modules/plans/routes';
+import settingsRoutes from './modules/settings/routes';
 
 export interface BuildAppOptions {
   config: Config;
@@ -89,6 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { config, database: options.database, clock: options.clock ?? systemClock });
   await app.register(rateLimitPlugin);
+  await app.register(settingsPlugin);
   await app.register(mailPlugin, { mailer: options.mailer });
   await app.register(authPlugin);
   await app.register(accessPlugin);
@@ -100,6 +105,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(mailRoutes, { prefix: '/mail' });
+      await api.register(planRoutes, { prefix: '/plans' });
+      await api.register(contactRoutes);
+      await api.register(settingsRoutes, { prefix: '/settings' });
       for (const extra of options.extraRoutes ?? []) await api.register(extra);
     },
     { prefix: API_BASE },

@@ -16,6 +16,9 @@
  *                              generated once and kept in DATA_DIR/secrets.json.
  *   COOKIE_SECRET              Key for signing the refresh-token cookie (at least 32 characters). Same
  *                              fallback as JWT_SECRET.
+ *   SECRETS_KEY                Key for encrypting secrets stored in the database, such as the SMTP password
+ *                              (AES-256-GCM; at least 32 characters). Same fallback as JWT_SECRET. Changing it
+ *                              makes stored secrets unreadable (they must be entered again).
  *   ACCESS_TOKEN_TTL_SECONDS   Lifetime of an access token. Default 900 (15 minutes).
  *   TRUST_PROXY                Trust X-Forwarded-* headers: true, false, a hop count, or a comma-separated
  *                              list of proxy addresses/CIDRs. Default false.
@@ -77,6 +80,7 @@ const envSchema = z.object({
     .optional(),
   JWT_SECRET: secret('JWT_SECRET').optional(),
   COOKIE_SECRET: secret('COOKIE_SECRET').optional(),
+  SECRETS_KEY: secret('SECRETS_KEY').optional(),
   ACCESS_TOKEN_TTL_SECONDS: int('ACCESS_TOKEN_TTL_SECONDS', 30, 86_400).optional(),
   TRUST_PROXY: z.string().trim().min(1).optional(),
   SMTP_URL: z
@@ -106,6 +110,8 @@ export interface Config {
   appUrl: string;
   jwtSecret: string;
   cookieSecret: string;
+  /** Encrypts secrets at rest (the SMTP password). */
+  secretsKey: string;
   accessTokenTtlSeconds: number;
   trustProxy: TrustProxy;
   smtpUrl: string | null;
@@ -134,17 +140,30 @@ function parseTrustProxy(value: string | undefined): TrustProxy {
   return value.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
+export interface GeneratedSecrets {
+  jwtSecret: string;
+  cookieSecret: string;
+  secretsKey: string;
+}
+
 /** Reads the generated secrets of this data folder, creating them (mode 0600) on first use. */
-export function loadOrCreateSecrets(dataDir: string): { jwtSecret: string; cookieSecret: string } {
+export function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
   const file = join(dataDir, 'secrets.json');
+  let stored: Partial<GeneratedSecrets> = {};
   if (existsSync(file)) {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<{ jwtSecret: string; cookieSecret: string }>;
-    if (typeof stored.jwtSecret === 'string' && typeof stored.cookieSecret === 'string') {
-      return { jwtSecret: stored.jwtSecret, cookieSecret: stored.cookieSecret };
+    stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<GeneratedSecrets>;
+    if (typeof stored.jwtSecret === 'string' && typeof stored.cookieSecret === 'string' && typeof stored.secretsKey === 'string') {
+      return { jwtSecret: stored.jwtSecret, cookieSecret: stored.cookieSecret, secretsKey: stored.secretsKey };
     }
   }
   mkdirSync(dataDir, { recursive: true });
-  const secrets = { jwtSecret: randomBytes(48).toString('base64url'), cookieSecret: randomBytes(48).toString('base64url') };
+  // A file from an older version keeps its secrets; only the missing ones are added.
+  const make = () => randomBytes(48).toString('base64url');
+  const secrets: GeneratedSecrets = {
+    jwtSecret: typeof stored.jwtSecret === 'string' ? stored.jwtSecret : make(),
+    cookieSecret: typeof stored.cookieSecret === 'string' ? stored.cookieSecret : make(),
+    secretsKey: typeof stored.secretsKey === 'string' ? stored.secretsKey : make(),
+  };
   writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return secrets;
@@ -171,7 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const isProduction = nodeEnv === 'production';
   const port = e.PORT ?? 3000;
   const dataDir = resolve(e.DATA_DIR ?? './data');
-  const generated = e.JWT_SECRET && e.COOKIE_SECRET ? null : loadOrCreateSecrets(dataDir);
+  const generated = e.JWT_SECRET && e.COOKIE_SECRET && e.SECRETS_KEY ? null : loadOrCreateSecrets(dataDir);
   return {
     port,
     host: e.HOST ?? '0.0.0.0',
@@ -182,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: e.APP_URL ?? `http://localhost:${port}`,
     jwtSecret: e.JWT_SECRET ?? generated!.jwtSecret,
     cookieSecret: e.COOKIE_SECRET ?? generated!.cookieSecret,
+    secretsKey: e.SECRETS_KEY ?? generated!.secretsKey,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS ?? ACCESS_TOKEN_TTL_SECONDS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     smtpUrl: e.SMTP_URL ?? null,

@@ -1,8 +1,10 @@
 /** The database schema (Drizzle). Migrations in ./migrations are generated from this file by drizzle-kit. */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { ROLES } from '../../contract/roles';
 import { USER_STATUSES } from '../../contract/schemas/user';
+import { BILLING_CYCLES, PLAN_STATUSES } from '../../contract/schemas/plan';
+import { CONTACT_STATUSES } from '../../contract/schemas/contact';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -101,8 +103,97 @@ export const mailOutbox = pgTable(
   (t) => [index('mail_outbox_created_at_idx').on(t.createdAt)],
 );
 
+/** Service plans (spec §3, §4). Money is integer minor units. */
+export const plans = pgTable(
+  'plans',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: varchar('name', { length: 80 }).notNull(),
+    slug: varchar('slug', { length: 100 }).notNull(),
+    description: text('description'),
+    downloadMbps: integer('download_mbps').notNull(),
+    uploadMbps: integer('upload_mbps').notNull(),
+    /** null = unlimited */
+    dataCapGb: integer('data_cap_gb'),
+    price: integer('price').notNull(),
+    setupFee: integer('setup_fee').notNull().default(0),
+    currency: varchar('currency', { length: 3 }).notNull(),
+    billingCycle: varchar('billing_cycle', { length: 16, enum: BILLING_CYCLES }).notNull(),
+    features: jsonb('features').$type<string[]>().notNull().default([]),
+    isFeatured: boolean('is_featured').notNull().default(false),
+    sortOrder: integer('sort_order').notNull().default(0),
+    status: varchar('status', { length: 16, enum: PLAN_STATUSES }).notNull().default('active'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('plans_slug_unique').on(t.slug),
+    index('plans_status_idx').on(t.status),
+    index('plans_sort_order_idx').on(t.sortOrder),
+    check('plans_price_non_negative', sql`${t.price} >= 0 AND ${t.setupFee} >= 0`),
+  ],
+);
+
+/** Subscriptions: the base table only (its endpoints come later); a plan in use cannot be deleted. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('pending'),
+    location: text('location'),
+    note: text('note'),
+    suspensionReason: text('suspension_reason'),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('subscriptions_user_idx').on(t.userId),
+    index('subscriptions_plan_idx').on(t.planId),
+    index('subscriptions_status_idx').on(t.status),
+  ],
+);
+
+/** Messages from the public contact form. */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: varchar('name', { length: 100 }).notNull(),
+    email: varchar('email', { length: 254 }).notNull(),
+    phone: varchar('phone', { length: 32 }),
+    subject: varchar('subject', { length: 150 }).notNull(),
+    message: text('message').notNull(),
+    status: varchar('status', { length: 16, enum: CONTACT_STATUSES }).notNull().default('new'),
+    ip: varchar('ip', { length: 64 }),
+    handledBy: uuid('handled_by').references(() => users.id, { onDelete: 'set null' }),
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contact_messages_status_idx').on(t.status), index('contact_messages_created_at_idx').on(t.createdAt)],
+);
+
+/** Site settings, one row per section (company, currency, smtp, policy:<type>, ...); absent = default. */
+export const settings = pgTable('settings', {
+  key: varchar('key', { length: 64 }).primaryKey(),
+  value: jsonb('value').$type<unknown>().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 export type AuthTokenRow = typeof authTokens.$inferSelect;
 export type MailRow = typeof mailOutbox.$inferSelect;
+export type PlanRow = typeof plans.$inferSelect;
+export type NewPlanRow = typeof plans.$inferInsert;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type ContactMessageRow = typeof contactMessages.$inferSelect;
+export type SettingRow = typeof settings.$inferSelect;

@@ -3,6 +3,10 @@ import type { Role } from '../../contract/roles';
 import { hashPassword } from '../lib/passwords';
 import { systemClock, type Clock } from '../lib/clock';
 import { createUserRepository } from '../modules/users/repository';
+import { createPlanRepository } from '../modules/plans/repository';
+import { createSettingsRepository } from '../modules/settings/repository';
+import { seedDefaultSettings } from '../modules/settings/service';
+import type { NewPlanRow } from './schema';
 import type { Db } from './client';
 
 export const DEMO_PASSWORD = 'Password123!';
@@ -14,6 +18,87 @@ export const DEMO_ACCOUNTS: ReadonlyArray<{ role: Role; email: string; name: str
   { role: 'technician', email: 'technician@isp.local', name: 'Tom Technician' },
   { role: 'billing', email: 'billing@isp.local', name: 'Bill Billing' },
   { role: 'user', email: 'customer@isp.local', name: 'Casey Customer' },
+];
+
+type DemoPlan = Omit<NewPlanRow, 'createdAt' | 'updatedAt' | 'currency'>;
+
+/** Demo plans (prices in cents). */
+export const DEMO_PLANS: readonly DemoPlan[] = [
+  {
+    name: 'Basic 25',
+    slug: 'basic-25',
+    description: 'Everyday browsing, e-mail and HD streaming on one screen.',
+    downloadMbps: 25,
+    uploadMbps: 5,
+    dataCapGb: 500,
+    price: 1999,
+    setupFee: 2500,
+    billingCycle: 'monthly',
+    features: ['500 GB data per month', 'Free Wi-Fi router', 'E-mail support'],
+    isFeatured: false,
+    sortOrder: 10,
+    status: 'active',
+  },
+  {
+    name: 'Home 100',
+    slug: 'home-100',
+    description: 'Fast fiber for the whole family: 4K streaming, gaming and video calls.',
+    downloadMbps: 100,
+    uploadMbps: 20,
+    dataCapGb: null,
+    price: 3999,
+    setupFee: 0,
+    billingCycle: 'monthly',
+    features: ['Unlimited data', 'Wi-Fi 6 router included', 'Free installation', '24/7 phone support'],
+    isFeatured: true,
+    sortOrder: 20,
+    status: 'active',
+  },
+  {
+    name: 'Pro 300',
+    slug: 'pro-300',
+    description: 'For home offices and creators who upload as much as they download.',
+    downloadMbps: 300,
+    uploadMbps: 50,
+    dataCapGb: null,
+    price: 5999,
+    setupFee: 0,
+    billingCycle: 'monthly',
+    features: ['Unlimited data', 'Wi-Fi 6 mesh (2 units)', 'Static IP on request', 'Priority support'],
+    isFeatured: false,
+    sortOrder: 30,
+    status: 'active',
+  },
+  {
+    name: 'Business 1000',
+    slug: 'business-1000',
+    description: 'Gigabit fiber with a service-level agreement, billed yearly.',
+    downloadMbps: 1000,
+    uploadMbps: 200,
+    dataCapGb: null,
+    price: 129999,
+    setupFee: 9900,
+    billingCycle: 'yearly',
+    features: ['Unlimited data', '5 static IPs', '4-hour repair SLA', 'Dedicated account manager'],
+    isFeatured: false,
+    sortOrder: 40,
+    status: 'active',
+  },
+  {
+    name: 'Legacy 10 Mbps',
+    slug: 'legacy-10-mbps',
+    description: 'Former entry plan, no longer sold.',
+    downloadMbps: 10,
+    uploadMbps: 2,
+    dataCapGb: 100,
+    price: 1499,
+    setupFee: 0,
+    billingCycle: 'monthly',
+    features: ['100 GB data per month'],
+    isFeatured: false,
+    sortOrder: 90,
+    status: 'inactive',
+  },
 ];
 
 /**
@@ -40,6 +125,12 @@ export async function seedDemoData(db: Db, options: { clock?: Clock } = {}): Pro
         createdAt: now,
         updatedAt: now,
       });
+    }
+    // The default settings (FAQ, coverage, policies...) and demo plans, on the same empty database.
+    await seedDefaultSettings(createSettingsRepository(tx as unknown as Db), now);
+    const plans = createPlanRepository(tx as unknown as Db);
+    if ((await plans.count()) === 0) {
+      for (const plan of DEMO_PLANS) await plans.insert({ ...plan, currency: 'USD', createdAt: now, updatedAt: now });
     }
   });
   return DEMO_ACCOUNTS;

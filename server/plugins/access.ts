@@ -23,7 +23,12 @@ export default fp(
   async (app) => {
     const guard = (audience: Audience): onRequestHookHandler =>
       async function accessGuard(request) {
-        if (audience === 'public') return;
+        if (audience === 'public') {
+          // Optional sign-in: a public route still learns who calls it (request.user) when a valid bearer
+          // token is sent, e.g. so staff see inactive plans; a missing or bad token just means a visitor.
+          if (request.headers.authorization) await app.authenticate(request).catch(() => undefined);
+          return;
+        }
         const user = await app.authenticate(request);
         if (!allows(audience, user.role)) throw forbidden();
       };

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
-import { createSmtpMailer, type Mailer } from '../integrations/mail/mailer';
+import { createSmtpMailer, createSmtpMailerFromOptions, withSenderName, type Mailer } from '../integrations/mail/mailer';
 import { createMailRepository } from '../modules/mail/repository';
-import { MailService } from '../modules/mail/service';
+import { MailService, type MailTransport } from '../modules/mail/service';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -9,14 +9,36 @@ declare module 'fastify' {
   }
 }
 
-/** The outgoing mail service: an injected mailer, SMTP when SMTP_URL is set, or log-only. */
+/**
+ * The outgoing mail service. Transport, decided per message: an injected mailer (tests); else the SMTP server
+ * of the settings when its host is set; else SMTP_URL; else log-only. The sender's display name is the
+ * company name from the settings.
+ */
 export default fp<{ mailer?: Mailer | null }>(
   async (app, opts) => {
-    const mailer = opts.mailer !== undefined ? opts.mailer : app.config.smtpUrl ? createSmtpMailer(app.config.smtpUrl) : null;
+    const staticMailer = opts.mailer !== undefined ? opts.mailer : app.config.smtpUrl ? createSmtpMailer(app.config.smtpUrl) : null;
+    let fromSettings: { key: string; mailer: Mailer } | null = null;
+
+    const transport = async (): Promise<MailTransport> => {
+      const s = await app.settings.stored();
+      if (opts.mailer === undefined && s.smtp.host) {
+        const smtp = await app.settings.smtp();
+        const key = JSON.stringify([smtp.host, smtp.port, smtp.secure, smtp.user, smtp.password]);
+        if (!fromSettings || fromSettings.key !== key) {
+          await fromSettings?.mailer.close?.();
+          fromSettings = {
+            key,
+            mailer: createSmtpMailerFromOptions({ host: smtp.host, port: smtp.port, secure: smtp.secure, user: smtp.user, password: smtp.plainPassword }),
+          };
+        }
+        return { mailer: fromSettings.mailer, from: withSenderName(smtp.from || app.config.mailFrom, s.company.name) };
+      }
+      return { mailer: staticMailer, from: withSenderName(app.config.mailFrom, s.company.name) };
+    };
+
     const mail = new MailService({
       repository: createMailRepository(app.db),
-      mailer,
-      from: app.config.mailFrom,
+      transport,
       clock: app.clock,
       log: app.log.child({ module: 'mail' }),
     });
@@ -24,8 +46,9 @@ export default fp<{ mailer?: Mailer | null }>(
     app.addHook('onClose', async () => {
       // Let messages already handed over reach the outbox before the database goes away.
       await mail.idle();
-      if (opts.mailer === undefined) await mailer?.close?.();
+      if (opts.mailer === undefined) await staticMailer?.close?.();
+      await fromSettings?.mailer.close?.();
     });
   },
-  { name: 'mail', dependencies: ['db'] },
+  { name: 'mail', dependencies: ['db', 'settings'] },
 );

@@ -3,16 +3,35 @@
  * names carry a content hash), and index.html for every other non-API GET so the SPA handles its own routes
  * (including its not-found screen). Unknown /api paths always get the JSON 404 envelope, never the SPA.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fp from 'fastify-plugin';
+import type { FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { fail } from '../../contract/envelope';
+import type { PublicSettings } from '../../contract/schemas/settings';
 import { isApiPath } from './access';
 
 export interface SpaOptions {
   /** Folder with index.html and assets/; null or missing index.html: the app is not built. */
   distDir: string | null;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * index.html with the public settings: the <title> becomes the company name and the settings are embedded as
+ * JSON (with `<` escaped, so no text in them can close the script element) before </head>.
+ */
+export function renderIndexHtml(html: string, settings: PublicSettings): string {
+  const json = JSON.stringify(settings).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  let out = html.replace(/<title>[\s\S]*?<\/title>/i, () => `<title>${escapeHtml(settings.company.name)}</title>`);
+  const headEnd = out.search(/<\/head>/i);
+  if (headEnd !== -1) {
+    out = `${out.slice(0, headEnd)}<script id="portal-settings" type="application/json">${json}</script>${out.slice(headEnd)}`;
+  }
+  return out;
 }
 
 export const NOT_BUILT_TEXT = 'The web app has not been built yet. Run `npm run build` (or `npm start`, which builds it) and reload this page.\n';
@@ -25,7 +44,9 @@ export default fp<SpaOptions>(
       await app.register(fastifyStatic, {
         root: distDir,
         wildcard: true,
-        index: ['index.html'],
+        // index.html is always rendered with the settings (below), never sent as the raw file.
+        index: false,
+        allowedPath: (pathName) => pathName !== '/index.html',
         cacheControl: false,
         setHeaders(res, path) {
           const rel = path.slice(distDir.length).replace(/\\/g, '/');
@@ -34,13 +55,29 @@ export default fp<SpaOptions>(
       });
     }
 
+    // The rendered page, cached until the settings change.
+    let rendered: { version: number; html: string } | null = null;
+    const indexHtml = async (): Promise<string> => {
+      const version = app.settings.version;
+      if (rendered && rendered.version === version) return rendered.html;
+      const html = renderIndexHtml(readFileSync(join(distDir!, 'index.html'), 'utf8'), await app.settings.publicSettings());
+      // Cache only if no change happened meanwhile.
+      if (app.settings.version === version) rendered = { version, html };
+      return html;
+    };
+
+    const sendIndex = async (reply: FastifyReply) =>
+      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(await indexHtml());
+    // The folder itself ("/") would be refused by the static plugin (no directory index); it is the app.
+    if (distDir) app.get('/', async (_request, reply) => sendIndex(reply));
+
     app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split('?')[0];
       if (isApiPath(path)) return reply.code(404).send(fail('Route not found'));
       if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(404).send(fail('Route not found'));
       if (!distDir) return reply.code(404).type('text/plain; charset=utf-8').send(NOT_BUILT_TEXT);
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', distDir);
+      return sendIndex(reply);
     });
   },
-  { name: 'spa' },
+  { name: 'spa', dependencies: ['settings'] },
 );

@@ -123,6 +123,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     DATA_DIR: '/tmp/isp-test-unused',
     JWT_SECRET: 'test-jwt-secret-0123456789abcdefghijklmnop',
     COOKIE_SECRET: 'test-cookie-secret-0123456789abcdefghijklmn',
+    SECRETS_KEY: 'test-secrets-key-0123456789abcdefghijklmnopq',
     APP_URL: 'http://portal.test',
     SERVE_SPA: 'false',
     SEED_DEMO: 'false',

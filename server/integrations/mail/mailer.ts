@@ -42,3 +42,38 @@ export function createSmtpMailer(smtpUrl: string): Mailer {
     close: () => transport.close(),
   };
 }
+
+export interface SmtpOptions {
+  host: string;
+  port: number;
+  /** true: TLS from the start (port 465); false: plain, upgraded by STARTTLS when offered. */
+  secure: boolean;
+  user?: string | null;
+  password?: string | null;
+}
+
+/** nodemailer over SMTP from explicit settings (the admin's SMTP settings stored in the database). */
+export function createSmtpMailerFromOptions(options: SmtpOptions): Mailer {
+  const transport = nodemailer.createTransport({
+    host: options.host,
+    port: options.port,
+    secure: options.secure,
+    auth: options.user ? { user: options.user, pass: options.password ?? '' } : undefined,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  return {
+    async send(message) {
+      await transport.sendMail({ from: message.from, to: message.to, subject: message.subject, text: message.text, html: message.html ?? undefined });
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** "Name <address>" with the given display name, keeping the address of a "Name <address>" or bare address. */
+export function withSenderName(from: string, name: string): string {
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
+  const display = name.replace(/["\\\r\n]/g, '').trim();
+  return display ? `"${display}" <${address}>` : address;
+}

@@ -8,14 +8,19 @@ import type { MailRepository } from './repository';
  * the background (or only logged when no SMTP server is configured). Sending in the background also keeps
  * "forgot password" equally fast for known and unknown addresses.
  */
+export interface MailTransport {
+  mailer: Mailer | null;
+  from: string;
+}
+
 export class MailService {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
     private readonly deps: {
       repository: MailRepository;
-      mailer: Mailer | null;
-      from: string;
+      /** The transport and sender to use now (settings may change between two messages). */
+      transport: () => Promise<MailTransport>;
       clock: Clock;
       log: FastifyBaseLogger;
     },
@@ -34,8 +39,19 @@ export class MailService {
     while (this.pending.size) await Promise.all([...this.pending]);
   }
 
+  /**
+   * Sends one message now with the current transport and reports the outcome (the admin's test e-mail).
+   * Throws when no SMTP server is configured or the server refuses the message.
+   */
+  async sendNow(message: MailMessage): Promise<void> {
+    const { mailer, from } = await this.deps.transport();
+    if (!mailer) throw new Error('No SMTP server is configured');
+    await mailer.send({ ...message, from });
+  }
+
   private async deliver(message: MailMessage): Promise<void> {
-    const { repository, mailer, from, clock, log } = this.deps;
+    const { repository, clock, log } = this.deps;
+    const { mailer, from } = await this.deps.transport();
     const row = await repository.insert({
       to: message.to,
       subject: message.subject,

@@ -1,0 +1,102 @@
+/** Settings used when nothing is stored yet, and the demo content written on a fresh database. */
+import type { PolicyType } from '../../../contract/schemas/settings';
+
+export interface CompanySettings {
+  name: string;
+  address: string;
+  support_email: string;
+  support_phone: string;
+  social: { facebook: string; twitter: string; instagram: string; linkedin: string };
+}
+
+export interface StoredSmtp {
+  host: string;
+  port: number;
+  secure: boolean;
+  user: string;
+  from: string;
+  /** Sealed with the SecretBox; null: no password. */
+  password: string | null;
+}
+
+export interface StoredLogo {
+  /** File name under DATA_DIR/uploads. */
+  file: string;
+  content_type: string;
+}
+
+/** Everything the settings table holds, one key per section (policies as policy:<type>). */
+export interface StoredSettings {
+  company: CompanySettings;
+  logo: StoredLogo | null;
+  currency: string;
+  tax_rate_bp: number;
+  achievements: Array<{ label: string; value: string }>;
+  faq: Array<{ question: string; answer: string }>;
+  coverage_areas: Array<{ name: string; postcode: string; note: string }>;
+  billing: { invoice_prefix: string; invoice_next_number: number; grace_days: number };
+  smtp: StoredSmtp;
+  policies: Record<PolicyType, { markdown: string; updated_at: string | null }>;
+}
+
+const policy = (title: string, body: string) => ({ markdown: `# ${title}\n\n${body}`, updated_at: null });
+
+export function defaultSettings(): StoredSettings {
+  return {
+    company: {
+      name: 'ISP Portal',
+      address: '1 Fiber Way, Springfield',
+      support_email: 'support@isp.local',
+      support_phone: '+1 555 0100',
+      social: { facebook: '', twitter: '', instagram: '', linkedin: '' },
+    },
+    logo: null,
+    currency: 'USD',
+    tax_rate_bp: 0,
+    achievements: [
+      { label: 'Happy customers', value: '12,000+' },
+      { label: 'Network uptime', value: '99.9%' },
+      { label: 'Years of service', value: '10' },
+      { label: 'Support', value: '24/7' },
+    ],
+    faq: [
+      {
+        question: 'How long does installation take?',
+        answer: 'Most installations are completed within 3 working days of your order. A technician will call you to book a time.',
+      },
+      {
+        question: 'Is there a data cap?',
+        answer: 'Most of our plans are unlimited. Plans with a data cap show it clearly on the plans page.',
+      },
+      {
+        question: 'Can I change my plan later?',
+        answer: 'Yes. You can upgrade at any time from your dashboard; the new speed applies from the next billing period.',
+      },
+      {
+        question: 'How do I pay?',
+        answer: 'Invoices are issued each billing period and can be paid online by card or bank transfer.',
+      },
+    ],
+    coverage_areas: [
+      { name: 'Springfield Downtown', postcode: '10001', note: 'Fiber to the home' },
+      { name: 'Springfield North', postcode: '10002', note: 'Fiber to the home' },
+      { name: 'Shelbyville', postcode: '10010', note: 'Fixed wireless; fiber coming soon' },
+    ],
+    billing: { invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7 },
+    smtp: { host: '', port: 587, secure: false, user: '', from: '', password: null },
+    policies: {
+      'privacy-policy': policy(
+        'Privacy Policy',
+        'We collect only the information needed to provide and bill your internet service: your name, contact details, service address and usage records.\n\n## How we use your data\n\n- To install, operate and support your connection\n- To send invoices and service notices\n- To meet our legal obligations\n\nWe never sell your personal data. Contact us to see, correct or delete what we hold about you.',
+      ),
+      'terms-condition': policy(
+        'Terms and Conditions',
+        'By subscribing to a plan you agree to these terms.\n\n## Service\n\nWe aim for continuous service but cannot guarantee it will be uninterrupted. Planned maintenance is announced in advance.\n\n## Payment\n\nInvoices are due at the start of each billing period. Service may be suspended when an invoice stays unpaid after the grace period.\n\n## Fair use\n\nThe connection must not be used for unlawful activity or to harm the network.',
+      ),
+      'refund-policy': policy(
+        'Refund Policy',
+        'If you cancel within 14 days of installation you receive a full refund of your first payment, less the setup fee.\n\nAfter that, cancellations take effect at the end of the current billing period and are not refunded pro rata.\n\nTo request a refund, contact our support team.',
+      ),
+    },
+  };
+}

@@ -1,0 +1,234 @@
+/**
+ * Site settings: read through a cache (every request reads them; they change rarely), written section by
+ * section. Each change bumps `version`, which drops the cache and tells subscribers (the SPA's rendered
+ * index.html, the mailer's SMTP transport) to rebuild, so a change takes effect without a restart.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  POLICY_TYPES,
+  type AdminSettings,
+  type Policy,
+  type PolicyType,
+  type PublicSettings,
+  type SettingsUpdateParsed,
+} from '../../../contract/schemas/settings';
+import type { Clock } from '../../lib/clock';
+import type { SecretBox } from '../../lib/secret-box';
+import { defaultSettings, type StoredSettings } from './defaults';
+import type { SettingsRepository } from './repository';
+
+export const SETTINGS_MESSAGES = {
+  public: 'Settings retrieved successfully',
+  policy: 'Policy retrieved successfully',
+  policyNotFound: 'Policy not found',
+  admin: 'Settings retrieved successfully',
+  updated: 'Settings updated successfully',
+  logoUploaded: 'Logo uploaded successfully',
+  logoNotFound: 'No logo has been uploaded',
+  tooLarge: 'File is too large (max 1 MB)',
+  unsupported: 'Unsupported file type',
+  noFile: 'Send the image in the multipart field "file"',
+  testSent: 'Test e-mail sent successfully',
+} as const;
+
+export const LOGO_MAX_BYTES = 1024 * 1024;
+export const LOGO_URL = '/api/settings/logo';
+
+/** The image type of a file from its first bytes (PNG, JPEG, WebP), or null. */
+export function sniffImageType(bytes: Buffer): { contentType: string; ext: string } | null {
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return { contentType: 'image/png', ext: 'png' };
+  }
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { contentType: 'image/jpeg', ext: 'jpg' };
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') {
+    return { contentType: 'image/webp', ext: 'webp' };
+  }
+  return null;
+}
+
+const policyKey = (type: PolicyType) => `policy:${type}`;
+
+export class SettingsService {
+  private cache: Promise<StoredSettings> | null = null;
+  private listeners = new Set<() => void>();
+  /** Bumped on every change. */
+  version = 0;
+
+  constructor(
+    private readonly deps: { repository: SettingsRepository; clock: Clock; box: SecretBox; uploadsDir: string },
+  ) {}
+
+  /** Called after every change (cache already dropped). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  invalidate(): void {
+    this.cache = null;
+    this.version++;
+    for (const listener of this.listeners) listener();
+  }
+
+  async stored(): Promise<StoredSettings> {
+    this.cache ??= this.load().catch((error: unknown) => {
+      this.cache = null;
+      throw error;
+    });
+    return this.cache;
+  }
+
+  private async load(): Promise<StoredSettings> {
+    const s = defaultSettings();
+    const merge = <T>(base: T, value: unknown): T =>
+      value && typeof value === 'object' && !Array.isArray(value) && base && typeof base === 'object' ? { ...base, ...(value as object) } : (value as T);
+    for (const row of await this.deps.repository.all()) {
+      if (row.key.startsWith('policy:')) {
+        const type = row.key.slice('policy:'.length) as PolicyType;
+        if ((POLICY_TYPES as readonly string[]).includes(type) && typeof row.value === 'string') {
+          s.policies[type] = { markdown: row.value, updated_at: row.updatedAt.toISOString() };
+        }
+        continue;
+      }
+      switch (row.key) {
+        case 'company':
+          s.company = merge(s.company, row.value);
+          s.company.social = merge(defaultSettings().company.social, s.company.social);
+          break;
+        case 'logo':
+          s.logo = (row.value as StoredSettings['logo']) ?? null;
+          break;
+        case 'currency':
+          if (typeof row.value === 'string') s.currency = row.value;
+          break;
+        case 'tax_rate_bp':
+          if (typeof row.value === 'number') s.tax_rate_bp = row.value;
+          break;
+        case 'achievements':
+        case 'faq':
+        case 'coverage_areas':
+          if (Array.isArray(row.value)) (s as unknown as Record<string, unknown>)[row.key] = row.value;
+          break;
+        case 'billing':
+          s.billing = merge(s.billing, row.value);
+          break;
+        case 'smtp':
+          s.smtp = merge(s.smtp, row.value);
+          break;
+      }
+    }
+    return s;
+  }
+
+  async publicSettings(): Promise<PublicSettings> {
+    const s = await this.stored();
+    return {
+      company: { ...s.company, logo_url: s.logo ? `${LOGO_URL}?v=${s.logo.file.split('.')[0]}` : null },
+      currency: s.currency,
+      tax_rate_bp: s.tax_rate_bp,
+      achievements: s.achievements,
+      faq: s.faq,
+      coverage_areas: s.coverage_areas,
+    };
+  }
+
+  async adminSettings(): Promise<AdminSettings> {
+    const s = await this.stored();
+    const { password, ...smtp } = s.smtp;
+    return {
+      ...(await this.publicSettings()),
+      billing: s.billing,
+      smtp: { ...smtp, password_set: Boolean(password) },
+      policies: Object.fromEntries(POLICY_TYPES.map((t) => [t, s.policies[t].markdown])) as AdminSettings['policies'],
+    };
+  }
+
+  async policy(type: string): Promise<Policy | null> {
+    if (!(POLICY_TYPES as readonly string[]).includes(type)) return null;
+    const p = (await this.stored()).policies[type as PolicyType];
+    return { type: type as PolicyType, markdown: p.markdown, updated_at: p.updated_at };
+  }
+
+  /** SMTP settings with the password opened, for sending. */
+  async smtp(): Promise<StoredSmtp & { plainPassword: string | null }> {
+    const smtp = (await this.stored()).smtp;
+    return { ...smtp, plainPassword: smtp.password ? this.deps.box.open(smtp.password) : null };
+  }
+
+  async update(input: SettingsUpdateParsed): Promise<AdminSettings> {
+    const current = await this.stored();
+    const entries: Array<{ key: string; value: unknown }> = [];
+    if (input.company) {
+      const { social, ...rest } = input.company;
+      entries.push({ key: 'company', value: { ...current.company, ...rest, social: { ...current.company.social, ...social } } });
+    }
+    if (input.currency !== undefined) entries.push({ key: 'currency', value: input.currency });
+    if (input.tax_rate_bp !== undefined) entries.push({ key: 'tax_rate_bp', value: input.tax_rate_bp });
+    if (input.achievements) entries.push({ key: 'achievements', value: input.achievements });
+    if (input.faq) entries.push({ key: 'faq', value: input.faq });
+    if (input.coverage_areas) entries.push({ key: 'coverage_areas', value: input.coverage_areas });
+    if (input.billing) entries.push({ key: 'billing', value: { ...current.billing, ...input.billing } });
+    if (input.smtp) {
+      const { password, ...rest } = input.smtp;
+      // '' or absent keeps the stored password, null clears it, anything else replaces it (sealed).
+      const sealed = password === null ? null : password ? this.deps.box.seal(password) : current.smtp.password;
+      entries.push({ key: 'smtp', value: { ...current.smtp, ...rest, password: sealed } });
+    }
+    for (const type of POLICY_TYPES) {
+      const markdown = input.policies?.[type];
+      if (markdown !== undefined) entries.push({ key: policyKey(type), value: markdown });
+    }
+    await this.deps.repository.upsert(entries, this.deps.clock.now());
+    this.invalidate();
+    return this.adminSettings();
+  }
+
+  /** Stores a checked image as the logo (replacing the previous file). */
+  async setLogo(bytes: Buffer, type: { contentType: string; ext: string }): Promise<void> {
+    const previous = (await this.stored()).logo;
+    await mkdir(this.deps.uploadsDir, { recursive: true });
+    const file = `logo-${randomBytes(16).toString('hex')}.${type.ext}`;
+    await writeFile(join(this.deps.uploadsDir, file), bytes, { mode: 0o644 });
+    try {
+      await this.deps.repository.upsert([{ key: 'logo', value: { file, content_type: type.contentType } }], this.deps.clock.now());
+    } catch (error) {
+      await unlink(join(this.deps.uploadsDir, file)).catch(() => {});
+      throw error;
+    }
+    this.invalidate();
+    if (previous) await unlink(join(this.deps.uploadsDir, previous.file)).catch(() => {});
+  }
+
+  async logo(): Promise<{ bytes: Buffer; contentType: string } | null> {
+    const logo = (await this.stored()).logo;
+    if (!logo || !/^[A-Za-z0-9._-]+$/.test(logo.file)) return null;
+    try {
+      return { bytes: await readFile(join(this.deps.uploadsDir, logo.file)), contentType: logo.content_type };
+    } catch {
+      return null;
+    }
+  }
+}
+
+type StoredSmtp = StoredSettings['smtp'];
+
+/** Writes the default settings (demo FAQ, coverage, policies...) into an empty settings table. */
+export async function seedDefaultSettings(repository: SettingsRepository, now: Date): Promise<void> {
+  if ((await repository.all()).length) return;
+  const d = defaultSettings();
+  await repository.upsert(
+    [
+      { key: 'company', value: d.company },
+      { key: 'currency', value: d.currency },
+      { key: 'tax_rate_bp', value: d.tax_rate_bp },
+      { key: 'achievements', value: d.achievements },
+      { key: 'faq', value: d.faq },
+      { key: 'coverage_areas', value: d.coverage_areas },
+      { key: 'billing', value: d.billing },
+      ...POLICY_TYPES.map((t) => ({ key: policyKey(t), value: d.policies[t].markdown })),
+    ],
+    now,
+  );
+}
