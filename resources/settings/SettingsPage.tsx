@@ -7,14 +7,15 @@ import { toFormValues, toSettingsPayload, type SettingsFormValues } from './valu
 
 /** /dashboard/settings (admin): GET /settings into one form over five tabs, saved with PUT /settings. */
 export function SettingsPage() {
-  const { query, result } = useCustom<AdminSettings>({
+  const { query } = useCustom<AdminSettings>({
     url: '/settings',
     method: 'get',
     meta: { fallbackMessage: t('settings.errors.load') },
   });
   const save = useCustomMutation();
   const [form] = Form.useForm<SettingsFormValues>();
-  const settings = result?.data as AdminSettings | undefined;
+  // result.data is {} until the first answer; the query's data is absent until then.
+  const settings = query.data?.data as AdminSettings | undefined;
 
   if (!settings) return <Card title={t('settings.title')}><Spin spinning={query.isLoading} /></Card>;
 

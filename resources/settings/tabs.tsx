@@ -27,7 +27,7 @@ export function CompanyTab() {
       <Col xs={24} md={12}>
         {(['facebook', 'twitter', 'instagram', 'linkedin'] as const).map((s) => (
           <Form.Item key={s} name={['company', 'social', s]} label={t(`settings.company.${s}`)}
-            rules={rules(company.social.unwrap().shape[s].unwrap(), `settings.company.${s}`)}>
+            rules={rules(company.social.unwrap().shape[s], `settings.company.${s}`)}>
             <Input placeholder="https://" />
           </Form.Item>
         ))}
@@ -62,7 +62,8 @@ export function EmailTab({ passwordSet }: { passwordSet: boolean }) {
   const form = Form.useFormInstance();
   const test = useCustomMutation();
   const sendTest = async () => {
-    const { to } = await form.validateFields([['test_to']]).then(() => ({ to: form.getFieldValue('test_to') as string }));
+    const { to } = await form.validateFields([['test_to']]).then(() => ({ to: form.getFieldValue('test_to') as string | undefined }));
+    if (!to) return;
     test.mutate({
       url: '/settings/test-email',
       method: 'post',
@@ -85,7 +86,7 @@ export function EmailTab({ passwordSet }: { passwordSet: boolean }) {
         </Form.Item>
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item name="test_to" label={t('settings.smtp.testTo')} rules={rules(testEmailSchema.shape.to, 'settings.smtp.testTo')}><Input type="email" /></Form.Item>
+        <Form.Item name="test_to" label={t('settings.smtp.testTo')} rules={rules(testEmailSchema.shape.to.optional(), 'settings.smtp.testTo')}><Input type="email" /></Form.Item>
         <Button onClick={() => void sendTest().catch(() => undefined)} loading={test.mutation.isPending}>{t('settings.smtp.sendTest')}</Button>
       </Col>
     </Row>

@@ -11,7 +11,7 @@ function control(field: FieldDef, currency: string) {
     case 'textarea':
       return <Input.TextArea rows={4} aria-label={label} />;
     case 'number':
-      return <InputNumber style={{ width: '100%' }} aria-label={label} addonAfter={field.unitKey ? t(field.unitKey) : undefined} />;
+      return <InputNumber style={{ width: '100%' }} aria-label={label} suffix={field.unitKey ? t(field.unitKey) : undefined} />;
     case 'money':
       return <MoneyInput currency={currency} />;
     case 'boolean':

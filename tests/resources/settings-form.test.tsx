@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { FakeApi, ok } from '../providers/support/fake-api';
+import { SettingsPage } from '../../resources/settings/SettingsPage';
+import { percentToBp, toFormValues } from '../../resources/settings/values';
+import { renderScreen, toastText } from './support/render';
+
+const settings = {
+  company: { name: 'Acme Net', logo_url: null, address: '1 Main St', support_email: 'help@acme.test', support_phone: '123',
+    social: { facebook: '', twitter: '', instagram: '', linkedin: '' } },
+  currency: 'USD', tax_rate_bp: 750,
+  achievements: [{ label: 'Customers', value: '10k' }], faq: [], coverage_areas: [],
+  billing: { invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7 },
+  smtp: { host: 'smtp.acme.test', port: 587, secure: false, user: 'mailer', from: 'no-reply@acme.test', password_set: true },
+  policies: { 'privacy-policy': '# Privacy', 'terms-condition': '', 'refund-policy': '' },
+};
+
+afterEach(cleanup);
+
+describe('settings screen', () => {
+  it('never pre-fills the SMTP password, only says whether one is set', async () => {
+    const api = new FakeApi().on('GET /settings', ok(settings));
+    renderScreen(api, '/dashboard/settings', [{ path: '/dashboard/settings', element: <SettingsPage /> }]);
+    expect(await screen.findByTestId('smtp-password-state')).toBeTruthy();
+    expect(screen.getByTestId('smtp-password-state').textContent).toBe('set');
+    const password = document.querySelector<HTMLInputElement>('input[type="password"]')!;
+    expect(password.value).toBe('');
+    expect(toFormValues(settings).smtp).not.toHaveProperty('password_set');
+  });
+
+  it('saves with PUT /settings: tax rate in basis points, an untouched password kept as "", and says "Settings saved"', async () => {
+    const api = new FakeApi().on('GET /settings', ok(settings)).on('PUT /settings', ok(settings, 'Settings saved'));
+    renderScreen(api, '/dashboard/settings', [{ path: '/dashboard/settings', element: <SettingsPage /> }]);
+    await screen.findByTestId('smtp-password-state');
+    fireEvent.change(screen.getByLabelText('Tax rate (%)'), { target: { value: '8.25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(api.count('PUT /settings')).toBe(1));
+    const body = api.last('PUT /settings')!.body as Record<string, any>;
+    expect(body.tax_rate_bp).toBe(825);
+    expect(body.smtp.password).toBe('');
+    expect(body.company).not.toHaveProperty('logo_url');
+    expect(body.achievements).toEqual([{ label: 'Customers', value: '10k' }]);
+    await waitFor(() => expect(toastText()).toContain('Settings saved'));
+  });
+
+  it('converts percentages to basis points exactly', () => {
+    expect(percentToBp('7.5')).toBe(750);
+    expect(percentToBp('0.07')).toBe(7);
+    expect(percentToBp('abc')).toBeNull();
+  });
+});
