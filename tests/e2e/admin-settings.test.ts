@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, startPortal, type RunningPortal } from '../helpers/browser';
+
+let portal: RunningPortal;
+let browser: Browser;
+
+beforeAll(async () => {
+  portal = await startPortal();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await portal?.stop();
+});
+
+describe('admin settings', () => {
+  it('renames the company and the public site, splash and titles use the new name without a restart', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${portal.url}/login`);
+    await page.getByLabel('E-mail').fill('admin@isp.local');
+    await page.getByLabel('Password').fill('Password123!');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${portal.url}/dashboard`);
+
+    await page.goto(`${portal.url}/dashboard/settings`);
+    await page.getByLabel('Company name').fill('Riverside Fibre');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved').waitFor();
+
+    const visitor = await browser.newPage();
+    await visitor.goto(`${portal.url}/about`);
+    await visitor.getByTestId('splash').getByText('Riverside Fibre').waitFor();
+    await visitor.locator('.site-brand', { hasText: 'Riverside Fibre' }).waitFor();
+    expect(await visitor.title()).toBe('About | Riverside Fibre');
+    expect(await visitor.locator('h1').textContent()).toBe('About Riverside Fibre');
+    await visitor.close();
+    await page.close();
+  });
+});
