@@ -1,27 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startPortal, type RunningPortal } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { usePortal } from '../helpers/browser';
 
-let portal: RunningPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-});
-
-async function signIn(page: Page, email: string) {
-  await page.goto(`${portal.url}/login`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill('Password123!');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${portal.url}/dashboard`);
-}
+const portal = usePortal();
 
 async function publicPlanNames(page: Page): Promise<string[]> {
   await page.goto(`${portal.url}/plans`);
@@ -31,8 +12,8 @@ async function publicPlanNames(page: Page): Promise<string[]> {
 
 describe('an admin managing plans', () => {
   it('creates a plan that visitors then see, toggles it inactive, and it disappears from /plans', async () => {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    await signIn(page, 'admin@isp.local');
+    const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await portal.signIn(page, 'admin@isp.local');
 
     await page.goto(`${portal.url}/dashboard/plans/create`);
     await page.getByLabel('Name').fill('Gigabit Gamer');
@@ -42,7 +23,7 @@ describe('an admin managing plans', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Plan created successfully').waitFor();
 
-    const visitor = await browser.newPage();
+    const visitor = await portal.browser.newPage();
     const names = await publicPlanNames(visitor);
     expect(names).toContain('Gigabit Gamer');
     expect(await visitor.getByTestId('plan-card').filter({ hasText: 'Gigabit Gamer' }).textContent()).toContain('$79.99');
@@ -59,8 +40,8 @@ describe('an admin managing plans', () => {
   });
 
   it('keeps plan management away from support: the screen sends them to /dashboard', async () => {
-    const page = await browser.newPage();
-    await signIn(page, 'support@isp.local');
+    const page = await portal.browser.newPage();
+    await portal.signIn(page, 'support@isp.local');
     await page.goto(`${portal.url}/dashboard/plans`);
     await page.waitForURL(`${portal.url}/dashboard`);
     await page.close();

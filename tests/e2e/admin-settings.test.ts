@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startPortal, type RunningPortal } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { usePortal } from '../helpers/browser';
 
-let portal: RunningPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-});
+const portal = usePortal();
 
 describe('admin settings', () => {
   it('renames the company and the public site, splash and titles use the new name without a restart', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await portal.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${portal.url}/login`);
     await page.getByLabel('E-mail').fill('admin@isp.local');
     await page.getByLabel('Password').fill('Password123!');
@@ -29,7 +17,7 @@ describe('admin settings', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved').waitFor();
 
-    const visitor = await browser.newPage();
+    const visitor = await portal.browser.newPage();
     await visitor.goto(`${portal.url}/about`);
     await visitor.getByTestId('splash').getByText('Riverside Fibre').waitFor();
     await visitor.locator('.site-brand', { hasText: 'Riverside Fibre' }).waitFor();

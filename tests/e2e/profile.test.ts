@@ -1,32 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startPortal, type RunningPortal } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { usePortal } from '../helpers/browser';
 
-let portal: RunningPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-});
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${portal.url}/login`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${portal.url}/dashboard`);
-}
+const portal = usePortal();
 
 describe('the profile screen', () => {
   it('saves profile changes that survive a reload', async () => {
-    const page = await browser.newPage();
-    await signIn(page, 'support@isp.local', 'Password123!');
+    const page = await portal.browser.newPage();
+    await portal.signIn(page, 'support@isp.local', 'Password123!');
     await page.goto(`${portal.url}/dashboard/profile`);
     await page.getByRole('button', { name: 'Edit profile' }).click();
     await page.getByLabel('Full name').fill('Sue Helpdesk');
@@ -41,8 +21,8 @@ describe('the profile screen', () => {
   });
 
   it('changes the password: a wrong current one is refused, the new one signs in', async () => {
-    const page = await browser.newPage();
-    await signIn(page, 'billing@isp.local', 'Password123!');
+    const page = await portal.browser.newPage();
+    await portal.signIn(page, 'billing@isp.local', 'Password123!');
     await page.goto(`${portal.url}/dashboard/profile`);
     const form = page.locator('form').filter({ has: page.getByLabel('Current password') });
     await form.getByLabel('Current password').fill('not-my-password');
@@ -57,7 +37,7 @@ describe('the profile screen', () => {
 
     await page.getByTestId('logout-button').click();
     await page.waitForURL(/\/login/);
-    await signIn(page, 'billing@isp.local', 'billing-secret-2');
+    await portal.signIn(page, 'billing@isp.local', 'billing-secret-2');
     await page.close();
   });
 });

@@ -1,20 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startPortal, type RunningPortal } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { usePortal } from '../helpers/browser';
 
-let portal: RunningPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-});
+const portal = usePortal();
 
 async function api<T>(path: string, init: RequestInit = {}, token?: string): Promise<T> {
   const res = await fetch(`${portal.url}/api${path}`, {
@@ -38,7 +26,7 @@ describe('a visitor on the public site', () => {
   it('sees the active plans from the database on / without downloading the back office', async () => {
     const manifest = JSON.parse(readFileSync(new URL('../../dist/.vite/manifest.json', import.meta.url), 'utf8'));
     const portalChunk: string = manifest['src/App.tsx'].file;
-    const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
+    const page = await portal.browser.newPage({ viewport: { width: 360, height: 740 } });
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
 
@@ -59,7 +47,7 @@ describe('a visitor on the public site', () => {
   });
 
   it('sends the contact form and sees the success toast; staff can read the message', async () => {
-    const page = await browser.newPage();
+    const page = await portal.browser.newPage();
     await page.goto(`${portal.url}/contact`);
     await page.getByTestId('contact-form').waitFor();
     expect(await page.title()).toContain('Contact');
@@ -80,7 +68,7 @@ describe('a visitor on the public site', () => {
   it('reads the policy the admin wrote, with its own title', async () => {
     const token = await adminToken();
     await api('/settings', { method: 'PUT', body: JSON.stringify({ policies: { 'refund-policy': '# Refunds\n\nCancel within **14 days** for a full refund.' } }) }, token);
-    const page = await browser.newPage();
+    const page = await portal.browser.newPage();
     await page.goto(`${portal.url}/refund-policy`);
     await page.getByTestId('policy-page').getByText('Refunds').waitFor();
     expect(await page.getByTestId('policy-page').locator('strong').textContent()).toBe('14 days');

@@ -1,19 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startPortal, type RunningPortal } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { usePortal } from '../helpers/browser';
 
-let portal: RunningPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-});
+const portal = usePortal();
 
 /** The newest mailed link to an address, read as the admin reads the outbox (no SMTP configured here). */
 async function mailedLink(to: string, path: string): Promise<string> {
@@ -36,7 +24,7 @@ async function mailedLink(to: string, path: string): Promise<string> {
 
 describe('a new customer', () => {
   it('registers, is reminded to verify, follows the e-mailed link and is verified', async () => {
-    const page = await browser.newPage();
+    const page = await portal.browser.newPage();
     const email = `new.customer.${Date.now()}@example.net`;
     await page.goto(`${portal.url}/register`);
     await page.getByTestId('register-page').waitFor();
@@ -62,7 +50,7 @@ describe('a new customer', () => {
   });
 
   it('sees a clear error for a verification link that was already used or is wrong', async () => {
-    const page = await browser.newPage();
+    const page = await portal.browser.newPage();
     await page.goto(`${portal.url}/verify-email?token=not-a-real-token-at-all`);
     await page.getByText('Invalid or expired verification token').waitFor();
     await page.close();
@@ -71,7 +59,7 @@ describe('a new customer', () => {
 
 describe('a customer who forgot the password', () => {
   it('asks for a link, sets a new password with it, and signs in with the new one only', async () => {
-    const page = await browser.newPage();
+    const page = await portal.browser.newPage();
     await page.goto(`${portal.url}/password-reset`);
     await page.getByTestId('password-reset-request').waitFor();
     await page.getByLabel('E-mail').fill('customer@isp.local');

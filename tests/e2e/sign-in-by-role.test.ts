@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { canAccessRoute, type Role } from '../../contract/roles';
 import { menuRoutes } from '../../resources/menu';
 import { translate } from '../../src/i18n';
-import { launchBrowser, startPortal, type RunningPortal } from '../helpers/browser';
+import { usePortal } from '../helpers/browser';
 
 const DEMO: Record<Role, string> = {
   admin: 'admin@isp.local',
@@ -15,28 +15,7 @@ const DEMO: Record<Role, string> = {
 };
 const PASSWORD = 'Password123!';
 
-let portal: RunningPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-});
-
-async function signIn(page: Page, email: string) {
-  await page.goto(`${portal.url}/login`);
-  await page.getByTestId('login-page').waitFor();
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${portal.url}/dashboard`);
-  await page.getByTestId('dashboard-home').waitFor();
-}
+const portal = usePortal();
 
 /** The dashboard links the menu shows (expanding the sider's groups first). */
 async function menuLinks(page: Page, role: Role): Promise<string[]> {
@@ -54,9 +33,9 @@ async function menuLinks(page: Page, role: Role): Promise<string[]> {
 describe('signing in as each demo role', () => {
   for (const role of Object.keys(DEMO) as Role[]) {
     it(`${role} lands on /dashboard and sees only the menu entries the role may open`, async () => {
-      const page = await browser.newPage();
+      const page = await portal.browser.newPage();
       try {
-        await signIn(page, DEMO[role]);
+        await portal.signIn(page, DEMO[role]);
         const expected = menuRoutes()
           .filter((m) => canAccessRoute(role, m.route))
           .filter((m) => role !== 'user' || m.portal)
@@ -73,9 +52,9 @@ describe('signing in as each demo role', () => {
 
 describe('a customer session', () => {
   it('is sent from /dashboard/settings to /dashboard, survives a reload, and logs out to /login', async () => {
-    const context = await browser.newContext();
+    const context = await portal.browser.newContext();
     const page = await context.newPage();
-    await signIn(page, DEMO.user);
+    await portal.signIn(page, DEMO.user);
 
     await page.goto(`${portal.url}/dashboard/settings`);
     await page.waitForURL(`${portal.url}/dashboard`);
@@ -97,7 +76,7 @@ describe('a customer session', () => {
   });
 
   it('is remembered: signing in from a protected page returns to it', async () => {
-    const context = await browser.newContext();
+    const context = await portal.browser.newContext();
     const page = await context.newPage();
     await page.goto(`${portal.url}/dashboard/profile`);
     await page.waitForURL(/\/login\?to=/);
@@ -110,11 +89,11 @@ describe('a customer session', () => {
   });
 
   it('shows the not-found screen for unknown routes and for /dashboard/payments', async () => {
-    const context = await browser.newContext();
+    const context = await portal.browser.newContext();
     const page = await context.newPage();
     await page.goto(`${portal.url}/no-such-page`);
     await page.getByTestId('not-found').waitFor();
-    await signIn(page, DEMO.billing);
+    await portal.signIn(page, DEMO.billing);
     await page.goto(`${portal.url}/dashboard/payments`);
     await page.getByTestId('not-found').waitFor();
     expect(page.url()).toBe(`${portal.url}/dashboard/payments`);

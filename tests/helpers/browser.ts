@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Flags from DEVELOPERS.md: the closed network refuses Chromium's background connections. */
 export const CHROMIUM_ARGS = [
@@ -72,6 +73,50 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Run
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
       }
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const DEMO_PASSWORD = 'Password123!';
+
+export interface PortalSession {
+  readonly url: string;
+  readonly browser: Browser;
+  /** Signs in through the login screen and waits for the dashboard. */
+  signIn(page: Page, email: string, password?: string): Promise<void>;
+}
+
+/**
+ * One real server (fresh data folder) and one Chromium per test file: registers the beforeAll/afterAll hooks
+ * and returns accessors valid inside the tests.
+ */
+export function usePortal(env: Record<string, string> = {}): PortalSession {
+  let portal: RunningPortal | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    portal = await startPortal(env);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+  });
+  return {
+    get url() {
+      if (!portal) throw new Error('portal not started');
+      return portal.url;
+    },
+    get browser() {
+      if (!browser) throw new Error('browser not started');
+      return browser;
+    },
+    async signIn(page, email, password = DEMO_PASSWORD) {
+      await page.goto(`${this.url}/login`);
+      await page.getByTestId('login-page').waitFor();
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${this.url}/dashboard`);
     },
   };
 }
