@@ -28,7 +28,7 @@ export const plansResource: ResourceDecl = {
     { name: 'data_cap_gb', type: 'number', labelKey: 'plans.fields.dataCap', unitKey: 'plans.units.gb', emptyKey: 'plans.unlimited', form: true, schema: s.data_cap_gb, emptyAsNull: true },
     { name: 'price', type: 'money', labelKey: 'plans.fields.price', column: true, sortable: true, form: true, schema: s.price },
     { name: 'setup_fee', type: 'money', labelKey: 'plans.fields.setupFee', form: true, schema: s.setup_fee, defaultValue: 0 },
-    { name: 'currency', type: 'text', labelKey: 'plans.fields.currency', form: true, schema: s.currency, defaultValue: 'USD' },
+    { name: 'currency', type: 'text', labelKey: 'plans.fields.currency', form: true, schema: s.currency },
     {
       name: 'billing_cycle', type: 'select', labelKey: 'plans.fields.billingCycle', column: true, filter: true, form: true,
       schema: s.billing_cycle, defaultValue: 'monthly',
