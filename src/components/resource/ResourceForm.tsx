@@ -11,12 +11,27 @@ export function toPayload(fields: FieldDef[], values: Record<string, unknown>): 
   for (const f of fields) {
     if (!(f.name in values)) continue;
     const v = values[f.name];
+    if (f.toPayload) {
+      const sent = f.toPayload(v, values);
+      if (sent !== undefined) out[f.name] = sent;
+      continue;
+    }
     const blank = v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
     if (blank) {
       if (f.emptyAsNull) out[f.name] = null;
       continue;
     }
     out[f.name] = typeof v === 'string' ? v.trim() : v;
+  }
+  return out;
+}
+
+/** The stored record as the edit form's initial values, through each field's fromRecord. */
+export function toFormValues(fields: FieldDef[], record: BaseRecord | undefined): Record<string, unknown> | undefined {
+  if (!record) return record;
+  const out: Record<string, unknown> = { ...record };
+  for (const f of fields) {
+    if (f.fromRecord) out[f.name] = f.fromRecord(record[f.name], record);
   }
   return out;
 }
@@ -33,17 +48,19 @@ export function ResourceForm({ decl, action }: { decl: ResourceDecl; action: 'cr
     successNotification: () => ({ type: 'success', message: t(message) }),
   });
   const currency = (Form.useWatch('currency', form) as string | undefined) ?? (query?.data?.data?.currency as string | undefined) ?? 'USD';
+  const record = query?.data?.data;
+  const stored = toFormValues(fields, formProps.initialValues as BaseRecord | undefined);
   const defaults = Object.fromEntries(fields.filter((f) => f.defaultValue !== undefined).map((f) => [f.name, f.defaultValue]));
 
   const body = (
     <Form
       {...formProps}
       layout="vertical"
-      initialValues={action === 'create' ? { ...defaults, ...formProps.initialValues } : formProps.initialValues}
+      initialValues={action === 'create' ? { ...defaults, ...stored } : stored}
       onFinish={(values) => formProps.onFinish?.(toPayload(fields, values as Record<string, unknown>))}
     >
       {fields.map((f) => (
-        <FieldInput key={f.name} field={f} currency={/^[A-Z]{3}$/.test(currency) ? currency : 'USD'} />
+        <FieldInput key={f.name} field={f} currency={/^[A-Z]{3}$/.test(currency) ? currency : 'USD'} record={record} action={action} />
       ))}
     </Form>
   );

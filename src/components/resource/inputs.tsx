@@ -1,4 +1,5 @@
 import { Input, InputNumber, Select, Switch, DatePicker, Form } from 'antd';
+import type { BaseRecord } from '@refinedev/core';
 import dayjs from 'dayjs';
 import { t } from '../../i18n';
 import { zodRules } from './rules';
@@ -28,8 +29,9 @@ function control(field: FieldDef, currency: string) {
   }
 }
 
-/** One declared field as a form item: the right control, its label and the contract's validation. */
-export function FieldInput({ field, currency }: { field: FieldDef; currency: string }) {
+/** One declared field as a form item: the right control, its label and the contract's validation; a custom field renders itself. */
+export function FieldInput({ field, currency, record, action = 'create' }: { field: FieldDef; currency: string; record?: BaseRecord; action?: 'create' | 'edit' }) {
+  if (field.type === 'custom') return <>{field.input?.({ field, record, action })}</>;
   return (
     <Form.Item
       name={field.name}

@@ -3,7 +3,14 @@ import type { BaseRecord } from '@refinedev/core';
 import type { ZodType } from 'zod';
 
 /** How a field is shown and edited. */
-export type FieldType = 'text' | 'textarea' | 'number' | 'money' | 'boolean' | 'select' | 'tags' | 'date' | 'status';
+export type FieldType = 'text' | 'textarea' | 'number' | 'money' | 'boolean' | 'select' | 'tags' | 'date' | 'status' | 'custom';
+
+/** What a custom form input is given: the field, the stored record (edit; undefined on create) and the action. */
+export interface CustomInputContext {
+  field: FieldDef;
+  record: BaseRecord | undefined;
+  action: 'create' | 'edit';
+}
 
 export interface FieldOption {
   value: string;
@@ -44,13 +51,28 @@ export interface FieldDef {
   defaultValue?: unknown;
   /** Custom cell/show renderer. */
   render?: (value: unknown, record: BaseRecord) => ReactNode;
+  /**
+   * type 'custom': renders the field's form item(s) itself (inside the form; it may use Form.Item with nested
+   * names and Form.useWatch). Other types ignore it.
+   */
+  input?: (ctx: CustomInputContext) => ReactNode;
+  /**
+   * The form's initial value on edit from the stored one (default: the stored value itself). Return undefined to
+   * start empty, e.g. for write-only secrets that must never be pre-filled.
+   */
+  fromRecord?: (value: unknown, record: BaseRecord) => unknown;
+  /**
+   * The value sent for this field, from its form value and all form values (default: trimmed, blank left out).
+   * Return undefined to leave the field out of the payload.
+   */
+  toPayload?: (value: unknown, values: Record<string, unknown>) => unknown;
 }
 
-/** A two-valued field switched in the list row with a body of only that field (e.g. plan status). */
+/** A two-valued field switched in the list row with a body of only that field (e.g. plan status, is_active). */
 export interface ToggleDef {
   field: string;
-  on: string;
-  off: string;
+  on: string | boolean;
+  off: string | boolean;
   labelKey: string;
   /** Success toasts (i18n keys) after switching on / off. */
   onMessageKey: string;
