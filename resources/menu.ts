@@ -25,7 +25,7 @@ export const MENU: MenuEntry[] = [
   { name: 'contact-messages', route: '/dashboard/contact-messages', labelKey: 'menu.contactMessages' },
   { name: 'billing', labelKey: 'menu.billing' },
   { name: 'plans', route: '/dashboard/plans', create: '/dashboard/plans/create', edit: '/dashboard/plans/edit/:id', show: '/dashboard/plans/show/:id', labelKey: 'menu.plans', parent: 'billing' },
-  { name: 'payment-gateways', route: '/dashboard/billing/payment-gateways', labelKey: 'menu.paymentGateways', parent: 'billing' },
+  { name: 'payment-gateways', route: '/dashboard/billing/payment-gateways', create: '/dashboard/billing/payment-gateways/create', edit: '/dashboard/billing/payment-gateways/edit/:id', show: '/dashboard/billing/payment-gateways/show/:id', labelKey: 'menu.paymentGateways', parent: 'billing' },
   { name: 'network', labelKey: 'menu.network' },
   { name: 'router-devices', route: '/dashboard/nas/router/devices', labelKey: 'menu.routerDevices', parent: 'network' },
   { name: 'router-usage', route: '/dashboard/nas/router/usage', labelKey: 'menu.routerUsage', parent: 'network' },

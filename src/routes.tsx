@@ -6,6 +6,10 @@ import { NotFound } from './components/NotFound';
 import { DashboardHome } from './pages/dashboard/DashboardHome';
 import { ProfilePage } from './pages/profile/ProfilePage';
 import { ContactMessageList } from '../resources/contact-messages/list';
+import { GatewayCreate } from '../resources/gateways/create';
+import { GatewayEdit } from '../resources/gateways/edit';
+import { GatewayList } from '../resources/gateways/list';
+import { GatewayShow } from '../resources/gateways/show';
 import { PlanCreate } from '../resources/plans/create';
 import { PlanEdit } from '../resources/plans/edit';
 import { PlanList } from '../resources/plans/list';
@@ -42,7 +46,10 @@ export const dashboardRoutes = (
     <Route path="/dashboard/plans/show/:id" element={<PlanShow />} />
     {/* Spec §2: /dashboard/payments is not built yet and shows the not-found screen. */}
     <Route path="/dashboard/payments" element={<NotFound />} />
-    <Route path="/dashboard/billing/payment-gateways/*" element={soon('screen.paymentGateways')} />
+    <Route path="/dashboard/billing/payment-gateways" element={<GatewayList />} />
+    <Route path="/dashboard/billing/payment-gateways/create" element={<GatewayCreate />} />
+    <Route path="/dashboard/billing/payment-gateways/edit/:id" element={<GatewayEdit />} />
+    <Route path="/dashboard/billing/payment-gateways/show/:id" element={<GatewayShow />} />
     <Route path="/dashboard/nas/router/devices" element={soon('screen.routerDevices')} />
     <Route path="/dashboard/nas/router/usage" element={soon('screen.routerUsage')} />
     <Route path="/dashboard/nas/router/interfaces" element={soon('screen.routerInterfaces')} />

@@ -1,5 +1,5 @@
 /**
- * Back-office resource screens: the generic list/show/form texts, plans, contact messages and settings.
+ * Back-office resource screens: the generic list/show/form texts, plans, payment gateways, contact messages and settings.
  * Spec §8 toast texts are verbatim; the rest fills what the spec leaves open.
  */
 export const resources: Record<string, string> = {
@@ -52,6 +52,34 @@ export const resources: Record<string, string> = {
   'plans.toast.deleted': 'Plan deleted successfully',
   'plans.toast.activated': 'Plan activated successfully',
   'plans.toast.deactivated': 'Plan deactivated successfully',
+
+  'gateways.title': 'Payment gateways',
+  'gateways.singular': 'payment gateway',
+  'gateways.fields.name': 'Name',
+  'gateways.fields.provider': 'Provider',
+  'gateways.fields.mode': 'Mode',
+  'gateways.fields.credentials': 'Credentials',
+  'gateways.fields.default': 'Default',
+  'gateways.fields.displayOrder': 'Display order',
+  'gateways.fields.active': 'Active',
+  'gateways.fields.createdAt': 'Created',
+  'gateways.fields.updatedAt': 'Updated',
+  'gateways.provider.sandbox': 'Sandbox',
+  'gateways.provider.stripe': 'Stripe',
+  'gateways.provider.manual': 'Manual',
+  'gateways.mode.test': 'Test',
+  'gateways.mode.live': 'Live',
+  'gateways.default': 'Default',
+  'gateways.credentials.key.secret_key': 'Secret key',
+  'gateways.credentials.key.webhook_secret': 'Webhook secret',
+  'gateways.credentials.keep': '{masked} — leave empty to keep',
+  'gateways.credentials.notSet': 'Not set',
+  'gateways.credentials.none': 'This provider needs no credentials.',
+  'gateways.toast.created': 'Payment gateway created successfully',
+  'gateways.toast.updated': 'Payment gateway updated successfully',
+  'gateways.toast.deleted': 'Payment gateway deleted successfully',
+  'gateways.toast.activated': 'Payment gateway activated',
+  'gateways.toast.deactivated': 'Payment gateway deactivated',
 
   'menu.contactMessages': 'Contact messages',
   'contactMessages.title': 'Contact messages',

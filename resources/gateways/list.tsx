@@ -1,0 +1,4 @@
+import { ResourceList } from '../../src/components/resource';
+import { gatewaysResource } from './index';
+
+export const GatewayList = () => <ResourceList decl={gatewaysResource} />;

@@ -1,0 +1,4 @@
+import { ResourceShow } from '../../src/components/resource';
+import { gatewaysResource } from './index';
+
+export const GatewayShow = () => <ResourceShow decl={gatewaysResource} />;
