@@ -142,6 +142,14 @@ export const ENDPOINT_ACCESS = {
   'PUT /plans/:id': ['admin', 'billing'],
   'DELETE /plans/:id': ['admin', 'billing'],
 
+  // Payment gateways: any signed-in user lists the active ones (no credentials) to choose how to pay;
+  // admin and billing manage them and see every gateway with masked credentials.
+  'GET /payments/gateways': 'authenticated',
+  'GET /payments/gateways/:id': ['admin', 'billing'],
+  'POST /payments/gateways': ['admin', 'billing'],
+  'PUT /payments/gateways/:id': ['admin', 'billing'],
+  'DELETE /payments/gateways/:id': ['admin', 'billing'],
+
   'POST /contact': 'public',
   'GET /contact-messages': ['admin', 'support'],
   'PATCH /contact-messages/:id': ['admin', 'support'],

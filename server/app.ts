@@ -23,6 +23,7 @@ import authRoutes from './modules/auth/routes';
 import healthRoutes from './modules/health/routes';
 import mailRoutes from './modules/mail/routes';
 import contactRoutes from './modules/contact/routes';
+import gatewayRoutes from './modules/gateways/routes';
 import planRoutes from './modules/plans/routes';
 import settingsRoutes from './modules/settings/routes';
 
@@ -106,6 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(mailRoutes, { prefix: '/mail' });
       await api.register(planRoutes, { prefix: '/plans' });
+      await api.register(gatewayRoutes, { prefix: '/payments/gateways' });
       await api.register(contactRoutes);
       await api.register(settingsRoutes, { prefix: '/settings' });
       for (const extra of options.extraRoutes ?? []) await api.register(extra);

@@ -9,6 +9,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openAndMigrate } from './db/migrate';
 import { demoLoginsTable, seedDemoData } from './db/seed';
+import { createSecretBox } from './lib/secret-box';
 import type { Mailer } from './integrations/mail/mailer';
 import type { Clock } from './lib/clock';
 
@@ -64,7 +65,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let app: FastifyInstance;
   try {
     if (config.seedDemo) {
-      const created = await seedDemoData(database.db, { clock: options.clock });
+      const created = await seedDemoData(database.db, { clock: options.clock, box: createSecretBox(config.secretsKey) });
       if (print) {
         console.log(
           created.length

@@ -5,6 +5,7 @@ import { ROLES } from '../../contract/roles';
 import { USER_STATUSES } from '../../contract/schemas/user';
 import { BILLING_CYCLES, PLAN_STATUSES } from '../../contract/schemas/plan';
 import { CONTACT_STATUSES } from '../../contract/schemas/contact';
+import { GATEWAY_MODES, PAYMENT_PROVIDERS } from '../../contract/schemas/gateway';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -161,6 +162,32 @@ export const subscriptions = pgTable(
   ],
 );
 
+/**
+ * Payment gateways (spec §3, §4). The credentials are one JSON object sealed with the secret box
+ * (AES-256-GCM, SECRETS_KEY) and never leave the server in full. At most one gateway is the default.
+ */
+export const paymentGateways = pgTable(
+  'payment_gateways',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: varchar('name', { length: 80 }).notNull(),
+    provider: varchar('provider', { length: 32, enum: PAYMENT_PROVIDERS }).notNull(),
+    mode: varchar('mode', { length: 8, enum: GATEWAY_MODES }).notNull().default('test'),
+    /** Sealed JSON object of credential key → value ("v1:iv:tag:ciphertext"). */
+    credentials: text('credentials').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    isDefault: boolean('is_default').notNull().default(false),
+    displayOrder: integer('display_order').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payment_gateways_name_unique').on(sql`lower(${t.name})`),
+    uniqueIndex('payment_gateways_one_default').on(t.isDefault).where(sql`${t.isDefault}`),
+    index('payment_gateways_display_order_idx').on(t.displayOrder),
+  ],
+);
+
 /** Messages from the public contact form. */
 export const contactMessages = pgTable(
   'contact_messages',
@@ -197,3 +224,5 @@ export type NewPlanRow = typeof plans.$inferInsert;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
 export type SettingRow = typeof settings.$inferSelect;
+export type PaymentGatewayRow = typeof paymentGateways.$inferSelect;
+export type NewPaymentGatewayRow = typeof paymentGateways.$inferInsert;

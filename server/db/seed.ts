@@ -2,6 +2,9 @@
 import type { Role } from '../../contract/roles';
 import { hashPassword } from '../lib/passwords';
 import { systemClock, type Clock } from '../lib/clock';
+import type { SecretBox } from '../lib/secret-box';
+import { createGatewayRepository } from '../modules/gateways/repository';
+import { GatewayService, seedDefaultGateway } from '../modules/gateways/service';
 import { createUserRepository } from '../modules/users/repository';
 import { createPlanRepository } from '../modules/plans/repository';
 import { createSettingsRepository } from '../modules/settings/repository';
@@ -105,10 +108,11 @@ export const DEMO_PLANS: readonly DemoPlan[] = [
  * Creates the demo accounts when the users table is empty. Returns the accounts created (empty when the
  * database already had users, so a second start changes nothing).
  */
-export async function seedDemoData(db: Db, options: { clock?: Clock } = {}): Promise<typeof DEMO_ACCOUNTS> {
+export async function seedDemoData(db: Db, options: { clock?: Clock; box?: SecretBox } = {}): Promise<typeof DEMO_ACCOUNTS> {
   const users = createUserRepository(db);
   if ((await users.count()) > 0) return [];
-  const now = (options.clock ?? systemClock).now();
+  const clock = options.clock ?? systemClock;
+  const now = clock.now();
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   await db.transaction(async (tx) => {
     const repo = createUserRepository(tx as unknown as Db);
@@ -131,6 +135,11 @@ export async function seedDemoData(db: Db, options: { clock?: Clock } = {}): Pro
     const plans = createPlanRepository(tx as unknown as Db);
     if ((await plans.count()) === 0) {
       for (const plan of DEMO_PLANS) await plans.insert({ ...plan, currency: 'USD', createdAt: now, updatedAt: now });
+    }
+    // One active default Sandbox gateway (its webhook secret sealed with SECRETS_KEY, hence the box).
+    if (options.box) {
+      const gateways = createGatewayRepository(tx as unknown as Db);
+      await seedDefaultGateway(new GatewayService({ repository: gateways, clock, box: options.box }), gateways);
     }
   });
   return DEMO_ACCOUNTS;
