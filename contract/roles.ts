@@ -150,6 +150,13 @@ export const ENDPOINT_ACCESS = {
   'PUT /payments/gateways/:id': ['admin', 'billing'],
   'DELETE /payments/gateways/:id': ['admin', 'billing'],
 
+  // Subscriptions: customers subscribe for themselves, admin/billing/support for anyone (checked in the
+  // service); detail for the owner or those staff (others get 404); the list is staff only.
+  'POST /subscriptions': SUBSCRIPTION_ROLES,
+  'GET /subscriptions': ['admin', 'billing', 'support'],
+  'GET /subscriptions/active-plan': 'authenticated',
+  'GET /subscriptions/:id': SUBSCRIPTION_ROLES,
+
   'POST /contact': 'public',
   'GET /contact-messages': ['admin', 'support'],
   'PATCH /contact-messages/:id': ['admin', 'support'],

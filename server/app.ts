@@ -26,6 +26,7 @@ import contactRoutes from './modules/contact/routes';
 import gatewayRoutes from './modules/gateways/routes';
 import planRoutes from './modules/plans/routes';
 import settingsRoutes from './modules/settings/routes';
+import subscriptionRoutes from './modules/subscriptions/routes';
 
 export interface BuildAppOptions {
   config: Config;
@@ -108,6 +109,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(mailRoutes, { prefix: '/mail' });
       await api.register(planRoutes, { prefix: '/plans' });
       await api.register(gatewayRoutes, { prefix: '/payments/gateways' });
+      await api.register(subscriptionRoutes, { prefix: '/subscriptions' });
       await api.register(contactRoutes);
       await api.register(settingsRoutes, { prefix: '/settings' });
       for (const extra of options.extraRoutes ?? []) await api.register(extra);

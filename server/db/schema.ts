@@ -1,11 +1,12 @@
 /** The database schema (Drizzle). Migrations in ./migrations are generated from this file by drizzle-kit. */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { ROLES } from '../../contract/roles';
 import { USER_STATUSES } from '../../contract/schemas/user';
 import { BILLING_CYCLES, PLAN_STATUSES } from '../../contract/schemas/plan';
 import { CONTACT_STATUSES } from '../../contract/schemas/contact';
 import { GATEWAY_MODES, PAYMENT_PROVIDERS } from '../../contract/schemas/gateway';
+import { INVOICE_STATUSES, type InvoiceLineItem } from '../../contract/schemas/invoice';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -188,6 +189,42 @@ export const paymentGateways = pgTable(
   ],
 );
 
+/**
+ * Invoices. The id is a random uuid (the public invoice page is reached through it); number is the settings
+ * prefix + a sequence taken under a row lock on the settings counter, so numbers are unique and gap-free.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: varchar('number', { length: 40 }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    status: varchar('status', { length: 16, enum: INVOICE_STATUSES }).notNull().default('unpaid'),
+    currency: varchar('currency', { length: 3 }).notNull(),
+    lineItems: jsonb('line_items').$type<InvoiceLineItem[]>().notNull(),
+    subtotal: integer('subtotal').notNull(),
+    taxRateBp: integer('tax_rate_bp').notNull().default(0),
+    tax: integer('tax').notNull(),
+    totalAmount: integer('total_amount').notNull(),
+    issueDate: date('issue_date', { mode: 'string' }).notNull(),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    paidDate: timestamp('paid_date', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('invoices_number_unique').on(t.number),
+    index('invoices_user_idx').on(t.userId),
+    index('invoices_subscription_idx').on(t.subscriptionId),
+    index('invoices_status_idx').on(t.status),
+    index('invoices_due_date_idx').on(t.dueDate),
+    check('invoices_total_consistent', sql`${t.totalAmount} = ${t.subtotal} + ${t.tax}`),
+  ],
+);
+
 /** Messages from the public contact form. */
 export const contactMessages = pgTable(
   'contact_messages',
@@ -224,5 +261,7 @@ export type NewPlanRow = typeof plans.$inferInsert;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
 export type SettingRow = typeof settings.$inferSelect;
+export type InvoiceRow = typeof invoices.$inferSelect;
+export type NewInvoiceRow = typeof invoices.$inferInsert;
 export type PaymentGatewayRow = typeof paymentGateways.$inferSelect;
 export type NewPaymentGatewayRow = typeof paymentGateways.$inferInsert;

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { invoiceSchema } from './invoice';
+
+/** Subscriptions (spec §3, §4, §7, issue 4). JSON is snake_case. */
+export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'suspended', 'cancelled', 'expired'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** Spec §9: the list's default meta. */
+export const SUBSCRIPTION_LIST_DEFAULT_LIMIT = 50;
+
+export const subscriptionSchema = z.object({
+  id: z.string().uuid(),
+  user_id: z.string().uuid(),
+  plan_id: z.string().uuid(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  location: z.string().nullable(),
+  note: z.string().nullable(),
+  suspension_reason: z.string().nullable(),
+  current_period_start: z.string().nullable(),
+  current_period_end: z.string().nullable(),
+  /** Denormalised for lists and detail screens. */
+  plan_name: z.string(),
+  user_name: z.string(),
+  user_email: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+/** POST /subscriptions: user_id may be left out by a customer (it is the caller). */
+export const subscriptionInputSchema = z.object({
+  user_id: z.string({ message: 'user_id must be a string' }).uuid({ message: 'user_id must be a valid id' }).optional(),
+  plan_id: z.string({ message: 'Plan is required' }).uuid({ message: 'plan_id must be a valid id' }),
+  location: z
+    .string()
+    .trim()
+    .max(300, { message: 'Location must be at most 300 characters' })
+    .nullable()
+    .optional()
+    .transform((v) => (v ? v : null)),
+  note: z
+    .string()
+    .trim()
+    .max(1000, { message: 'Note must be at most 1000 characters' })
+    .nullable()
+    .optional()
+    .transform((v) => (v ? v : null)),
+});
+export type SubscriptionInput = z.input<typeof subscriptionInputSchema>;
+export type SubscriptionInputParsed = z.output<typeof subscriptionInputSchema>;
+
+export const subscriptionCreatedSchema = z.object({ subscription: subscriptionSchema, invoice: invoiceSchema });
+export type SubscriptionCreated = z.infer<typeof subscriptionCreatedSchema>;
+
+/** GET /subscriptions: only the non-empty filters are sent (spec §7); empty strings count as absent. */
+const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v);
+export const subscriptionListQuerySchema = z.object({
+  status: z.preprocess(emptyAsAbsent, z.enum(SUBSCRIPTION_STATUSES).optional()),
+  user_id: z.preprocess(emptyAsAbsent, z.string().uuid({ message: 'user_id must be a valid id' }).optional()),
+  plan_id: z.preprocess(emptyAsAbsent, z.string().uuid({ message: 'plan_id must be a valid id' }).optional()),
+  search: z.preprocess(emptyAsAbsent, z.string().trim().max(100).optional()),
+  limit: z.coerce.number().int().min(1).max(100).optional().default(SUBSCRIPTION_LIST_DEFAULT_LIMIT),
+  offset: z.coerce.number().int().min(0).optional().default(0),
+});
+export type SubscriptionListQuery = z.input<typeof subscriptionListQuerySchema>;
+export type SubscriptionListQueryParsed = z.output<typeof subscriptionListQuerySchema>;
+
+export const activePlanSchema = z.object({
+  subscription: subscriptionSchema,
+  plan: z.object({
+    id: z.string().uuid(),
+    name: z.string(),
+    download_mbps: z.number().int(),
+    upload_mbps: z.number().int(),
+    data_cap_gb: z.number().int().nullable(),
+    price: z.number().int(),
+    currency: z.string(),
+    billing_cycle: z.string(),
+  }),
+});
+export type ActivePlan = z.infer<typeof activePlanSchema>;

@@ -1,0 +1,55 @@
+/** /api/subscriptions (core): create with the first invoice, staff list, detail, the caller's active plan. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../../contract/envelope';
+import {
+  activePlanSchema,
+  subscriptionCreatedSchema,
+  subscriptionInputSchema,
+  subscriptionListQuerySchema,
+  subscriptionSchema,
+} from '../../../contract/schemas/subscription';
+import { unauthorized } from '../../lib/errors';
+import { createSubscriptionRepository } from './repository';
+import { SUBSCRIPTION_MESSAGES as M, SubscriptionService, type Caller } from './service';
+
+const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
+const idParams = z.object({ id: z.string() });
+const meta = z.object({ total: z.number(), limit: z.number(), offset: z.number() });
+
+const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = new SubscriptionService({
+    db: app.db,
+    repository: createSubscriptionRepository(app.db),
+    clock: app.clock,
+    taxRateBp: async () => (await app.settings.stored()).tax_rate_bp,
+    onInvoiceIssued: () => app.settings.invalidate(),
+  });
+  const caller = (request: { user?: { id: string; role: Caller['role'] } | null }): Caller => {
+    if (!request.user) throw unauthorized();
+    return { id: request.user.id, role: request.user.role };
+  };
+
+  app.post('/', { schema: { body: subscriptionInputSchema, response: { 201: envelope(subscriptionCreatedSchema) } } }, async (request, reply) =>
+    reply.code(201).send(ok(await service.create(caller(request), request.body), M.created)),
+  );
+
+  app.get(
+    '/',
+    { schema: { querystring: subscriptionListQuerySchema, response: { 200: envelope(z.array(subscriptionSchema)).extend({ meta }) } } },
+    async (request) => {
+      const { items, meta: m } = await service.list(request.query);
+      return { ...ok(items, M.list), meta: m };
+    },
+  );
+
+  app.get('/active-plan', { schema: { response: { 200: envelope(activePlanSchema) } } }, async (request) =>
+    ok(await service.activePlan(caller(request)), M.activePlan),
+  );
+
+  app.get('/:id', { schema: { params: idParams, response: { 200: envelope(subscriptionSchema) } } }, async (request) =>
+    ok(await service.get(caller(request), request.params.id), M.detail),
+  );
+};
+
+export default subscriptionRoutes;
