@@ -202,4 +202,37 @@ describe('subscriptions API (core)', () => {
     expect((await call('GET', '/subscriptions/active-plan', 'technician')).statusCode).toBe(404);
     expect((await call('GET', '/subscriptions/active-plan')).statusCode).toBe(401);
   });
+  it('a settings change does not set the invoice counter back from a stale cache', async () => {
+    await t.app.settings.stored(); // warm the cache
+    const before = await nextNumber();
+    // Invoices issued without the settings cache being told (as another server process would).
+    await t.database.db.transaction(async (tx) => {
+      for (let i = 0; i < 3; i++) {
+        await issueInvoice(tx as unknown as Db, {
+          userId: people.other!.id,
+          subscriptionId: null,
+          currency: 'USD',
+          lineItems: [{ description: 'Extra', quantity: 1, unit_amount: 100, amount: 100 }],
+          taxRateBp: 0,
+          now: t.clock.now(),
+        });
+      }
+    });
+    const res = await call('PUT', '/settings', 'admin', { billing: { grace_days: 5 } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.billing).toMatchObject({ grace_days: 5, invoice_next_number: before + 3 });
+    expect(await nextNumber()).toBe(before + 3);
+  });
+
+  it('refuses with 409 (creating nothing) when the counter was set back to a number already issued', async () => {
+    const current = await nextNumber();
+    await call('PUT', '/settings', 'admin', { billing: { invoice_next_number: 1 } });
+    const before = [await count('subscriptions'), await count('invoices')];
+    const res = await call('POST', '/subscriptions', 'user', { plan_id: plan.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/invoice number is already used/);
+    expect([await count('subscriptions'), await count('invoices'), await nextNumber()]).toEqual([...before, 1]);
+    await call('PUT', '/settings', 'admin', { billing: { invoice_next_number: current } });
+    expect((await call('POST', '/subscriptions', 'user', { plan_id: plan.id })).statusCode).toBe(201);
+  });
 });

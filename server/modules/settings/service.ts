@@ -159,7 +159,7 @@ export class SettingsService {
 
   async update(input: SettingsUpdateParsed): Promise<AdminSettings> {
     const current = await this.stored();
-    const entries: Array<{ key: string; value: unknown }> = [];
+    const entries: Array<{ key: string; value: unknown; merge?: Record<string, unknown> }> = [];
     if (input.company) {
       const { social, ...rest } = input.company;
       entries.push({ key: 'company', value: { ...current.company, ...rest, social: { ...current.company.social, ...social } } });
@@ -169,7 +169,8 @@ export class SettingsService {
     if (input.achievements) entries.push({ key: 'achievements', value: input.achievements });
     if (input.faq) entries.push({ key: 'faq', value: input.faq });
     if (input.coverage_areas) entries.push({ key: 'coverage_areas', value: input.coverage_areas });
-    if (input.billing) entries.push({ key: 'billing', value: { ...current.billing, ...input.billing } });
+    // Merged with the stored row under its lock (not the cache): invoices advance invoice_next_number meanwhile.
+    if (input.billing) entries.push({ key: 'billing', value: input.billing, merge: defaultSettings().billing });
     if (input.smtp) {
       const { password, ...rest } = input.smtp;
       // '' or absent keeps the stored password, null clears it, anything else replaces it (sealed).

@@ -17,7 +17,7 @@ import type { OffsetMeta } from '../../../contract/envelope';
 import type { Db } from '../../db/client';
 import { plans, subscriptions, users, type InvoiceRow, type SubscriptionRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { conflict, forbidden, notFound } from '../../lib/errors';
+import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { issueInvoice, toInvoice, type IssueInvoiceInput } from '../invoices/service';
 import type { SubscriptionRepository, SubscriptionWithNames } from './repository';
 
@@ -32,6 +32,7 @@ export const SUBSCRIPTION_MESSAGES = {
   planNotFound: 'Plan not found',
   planInactive: 'This plan is not available for new subscriptions',
   forOthers: 'You can only subscribe for yourself',
+  numberTaken: 'The next invoice number is already used; check the invoice numbering in the billing settings',
 } as const;
 
 /** Staff who see and create every customer's subscriptions. */
@@ -88,7 +89,8 @@ export class SubscriptionService {
     const issue = this.deps.issueInvoice ?? issueInvoice;
     const now = clock.now();
 
-    const result = await db.transaction(async (txRaw) => {
+    const result = await db
+      .transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const [user] = await tx.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
       if (!user) throw notFound(SUBSCRIPTION_MESSAGES.userNotFound);
@@ -109,7 +111,12 @@ export class SubscriptionService {
         subscription: toSubscription({ row, planName: plan.name, userName: user.name, userEmail: user.email }),
         invoice: toInvoice(invoice) as Invoice,
       };
-    });
+    })
+      .catch((error: unknown) => {
+        // The counter was set back (settings) below a number already issued: nothing is written.
+        if (isUniqueViolation(error)) throw conflict(SUBSCRIPTION_MESSAGES.numberTaken);
+        throw error;
+      });
     this.deps.onInvoiceIssued?.();
     return result;
   }
