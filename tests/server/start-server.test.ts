@@ -22,6 +22,11 @@ describe('startServer', () => {
       expect(login.headers.get('set-cookie')).toMatch(/^refresh_token=/);
       // Change the demo admin's name so a second seeding would show.
       const token = (await login.json()).data.tokens.access.token;
+      // The demo Sandbox gateway, its webhook secret sealed with the server's SECRETS_KEY (so it opens: masked, not '').
+      const gateways = await (await fetch(`${first.url}/api/payments/gateways`, { headers: { authorization: `Bearer ${token}` } })).json();
+      expect(gateways.data).toEqual([
+        expect.objectContaining({ name: 'Sandbox', provider: 'sandbox', is_default: true, is_active: true, credentials: { webhook_secret: expect.stringMatching(/^••••.{4}$/) } }),
+      ]);
       await fetch(`${first.url}/api/auth/profile`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
