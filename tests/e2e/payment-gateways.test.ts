@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { usePortal } from '../helpers/browser';
+
+const portal = usePortal();
+
+describe('payment gateways in the back office', () => {
+  it('billing adds a Stripe gateway whose secret never comes back in full, and switches the sandbox off', async () => {
+    const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await portal.signIn(page, 'billing@isp.local');
+
+    await page.goto(`${portal.url}/dashboard/billing/payment-gateways`);
+    const sandboxRow = page.locator('tr', { hasText: 'Sandbox' }).first();
+    await sandboxRow.waitFor();
+
+    await page.goto(`${portal.url}/dashboard/billing/payment-gateways/create`);
+    await page.getByLabel('Name').fill('Stripe EU');
+    await page.getByRole('combobox', { name: 'Provider' }).click();
+    await page.locator('.ant-select-item-option', { hasText: 'Stripe' }).click();
+    await page.getByLabel('Secret key').fill('sk_test_51HsecretVALUE9876');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Payment gateway created successfully').waitFor();
+
+    await page.goto(`${portal.url}/dashboard/billing/payment-gateways`);
+    const stripeRow = page.locator('tr', { hasText: 'Stripe EU' });
+    await stripeRow.waitFor();
+    expect(await stripeRow.textContent()).toContain('9876');
+    expect(await page.content()).not.toContain('sk_test_51HsecretVALUE9876');
+
+    await page.locator('tr', { hasText: 'Sandbox' }).first().locator('.ant-switch').click();
+    await page.getByText('Payment gateway deactivated').waitFor();
+    await page.close();
+  });
+
+  it('keeps technicians out of the gateways screen', async () => {
+    const page = await portal.browser.newPage();
+    await portal.signIn(page, 'technician@isp.local');
+    await page.goto(`${portal.url}/dashboard/billing/payment-gateways`);
+    await page.waitForURL(`${portal.url}/dashboard`);
+    await page.close();
+  });
+});
