@@ -27,6 +27,8 @@ import gatewayRoutes from './modules/gateways/routes';
 import planRoutes from './modules/plans/routes';
 import settingsRoutes from './modules/settings/routes';
 import subscriptionRoutes from './modules/subscriptions/routes';
+import invoiceRoutes from './modules/invoices/routes';
+import paymentRoutes from './modules/payments/routes';
 
 export interface BuildAppOptions {
   config: Config;
@@ -110,6 +112,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(planRoutes, { prefix: '/plans' });
       await api.register(gatewayRoutes, { prefix: '/payments/gateways' });
       await api.register(subscriptionRoutes, { prefix: '/subscriptions' });
+      await api.register(invoiceRoutes, { prefix: '/payments' });
+      await api.register(paymentRoutes, { prefix: '/payments' });
       await api.register(contactRoutes);
       await api.register(settingsRoutes, { prefix: '/settings' });
       for (const extra of options.extraRoutes ?? []) await api.register(extra);
