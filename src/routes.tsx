@@ -1,3 +1,5 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Spin } from 'antd';
 import { Route } from 'react-router';
 import { ticketView } from '../contract/roles';
 import { useAuthState } from '../providers/auth-store';
@@ -5,16 +7,6 @@ import { ComingSoon } from './components/ComingSoon';
 import { NotFound } from './components/NotFound';
 import { DashboardHome } from './pages/dashboard/DashboardHome';
 import { ProfilePage } from './pages/profile/ProfilePage';
-import { ContactMessageList } from '../resources/contact-messages/list';
-import { GatewayCreate } from '../resources/gateways/create';
-import { GatewayEdit } from '../resources/gateways/edit';
-import { GatewayList } from '../resources/gateways/list';
-import { GatewayShow } from '../resources/gateways/show';
-import { PlanCreate } from '../resources/plans/create';
-import { PlanEdit } from '../resources/plans/edit';
-import { PlanList } from '../resources/plans/list';
-import { PlanShow } from '../resources/plans/show';
-import { SettingsPage } from '../resources/settings/SettingsPage';
 
 /** The ticket route shows one of two views by role (spec §2); both are built in the tickets issue. */
 function TicketArea() {
@@ -23,6 +15,20 @@ function TicketArea() {
 }
 
 const soon = (screen: string) => <ComingSoon screen={screen} />;
+
+/**
+ * Back-office screens load on first use, one chunk per resource, so signing in does not download every
+ * screen's code (forms, uploads, schemas) at once.
+ */
+function lazyPage<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
+  const Page = lazy(async () => ({ default: (await load())[name] as ComponentType }));
+  return (
+    <Suspense fallback={<Spin style={{ display: 'block', margin: '64px auto' }} />}>
+      <Page />
+    </Suspense>
+  );
+}
+
 
 /** Every signed-in route of spec §2, rendered inside the role's layout and behind the route guard. */
 export const dashboardRoutes = (
@@ -38,18 +44,18 @@ export const dashboardRoutes = (
     <Route path="/subscription/:id" element={soon('screen.subscription')} />
     <Route path="/dashboard/users" element={soon('screen.users')} />
     <Route path="/dashboard/user/:id" element={soon('screen.users')} />
-    <Route path="/dashboard/settings" element={<SettingsPage />} />
-    <Route path="/dashboard/contact-messages" element={<ContactMessageList />} />
-    <Route path="/dashboard/plans" element={<PlanList />} />
-    <Route path="/dashboard/plans/create" element={<PlanCreate />} />
-    <Route path="/dashboard/plans/edit/:id" element={<PlanEdit />} />
-    <Route path="/dashboard/plans/show/:id" element={<PlanShow />} />
+    <Route path="/dashboard/settings" element={lazyPage(() => import('../resources/settings/SettingsPage'), 'SettingsPage')} />
+    <Route path="/dashboard/contact-messages" element={lazyPage(() => import('../resources/contact-messages/list'), 'ContactMessageList')} />
+    <Route path="/dashboard/plans" element={lazyPage(() => import('../resources/plans/list'), 'PlanList')} />
+    <Route path="/dashboard/plans/create" element={lazyPage(() => import('../resources/plans/create'), 'PlanCreate')} />
+    <Route path="/dashboard/plans/edit/:id" element={lazyPage(() => import('../resources/plans/edit'), 'PlanEdit')} />
+    <Route path="/dashboard/plans/show/:id" element={lazyPage(() => import('../resources/plans/show'), 'PlanShow')} />
     {/* Spec §2: /dashboard/payments is not built yet and shows the not-found screen. */}
     <Route path="/dashboard/payments" element={<NotFound />} />
-    <Route path="/dashboard/billing/payment-gateways" element={<GatewayList />} />
-    <Route path="/dashboard/billing/payment-gateways/create" element={<GatewayCreate />} />
-    <Route path="/dashboard/billing/payment-gateways/edit/:id" element={<GatewayEdit />} />
-    <Route path="/dashboard/billing/payment-gateways/show/:id" element={<GatewayShow />} />
+    <Route path="/dashboard/billing/payment-gateways" element={lazyPage(() => import('../resources/gateways/list'), 'GatewayList')} />
+    <Route path="/dashboard/billing/payment-gateways/create" element={lazyPage(() => import('../resources/gateways/create'), 'GatewayCreate')} />
+    <Route path="/dashboard/billing/payment-gateways/edit/:id" element={lazyPage(() => import('../resources/gateways/edit'), 'GatewayEdit')} />
+    <Route path="/dashboard/billing/payment-gateways/show/:id" element={lazyPage(() => import('../resources/gateways/show'), 'GatewayShow')} />
     <Route path="/dashboard/nas/router/devices" element={soon('screen.routerDevices')} />
     <Route path="/dashboard/nas/router/usage" element={soon('screen.routerUsage')} />
     <Route path="/dashboard/nas/router/interfaces" element={soon('screen.routerInterfaces')} />
