@@ -156,6 +156,14 @@ export const ENDPOINT_ACCESS = {
   'GET /subscriptions': ['admin', 'billing', 'support'],
   'GET /subscriptions/active-plan': 'authenticated',
   'GET /subscriptions/:id': SUBSCRIPTION_ROLES,
+  // Lifecycle: staff change the status; owner or staff (checked in the service, others 404) cancel, renew,
+  // upgrade; only admin deletes. Orders: the caller's own.
+  'GET /subscriptions/orders': 'authenticated',
+  'PATCH /subscriptions/:id/status': ['admin', 'billing', 'support'],
+  'POST /subscriptions/:id/cancel': SUBSCRIPTION_ROLES,
+  'PATCH /subscriptions/:id/renew': SUBSCRIPTION_ROLES,
+  'PATCH /subscriptions/:id/upgrade': SUBSCRIPTION_ROLES,
+  'DELETE /subscriptions/:id': ['admin'],
 
   'POST /contact': 'public',
   'GET /contact-messages': ['admin', 'support'],

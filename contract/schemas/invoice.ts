@@ -13,6 +13,11 @@ export const invoiceLineItemSchema = z.object({
   unit_amount: z.number().int(),
   /** quantity × unit_amount (negative for a credit). */
   amount: z.number().int(),
+  /** What the line is for (absent on older lines): the plan's first period, a renewal, an upgrade, a credit. */
+  kind: z.enum(['plan', 'setup_fee', 'renewal', 'upgrade', 'credit']).optional(),
+  /** The service period a plan/renewal/upgrade line covers (ISO timestamps). */
+  period_start: z.string().optional(),
+  period_end: z.string().optional(),
 });
 export type InvoiceLineItem = z.infer<typeof invoiceLineItemSchema>;
 
@@ -38,3 +43,48 @@ export const invoiceSchema = z.object({
   updated_at: z.string(),
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
+
+/** A staff list row: the invoice with who it is for and which plan. */
+export const invoiceListItemSchema = invoiceSchema.extend({
+  user_name: z.string(),
+  user_email: z.string(),
+  plan_name: z.string().nullable(),
+});
+export type InvoiceListItem = z.infer<typeof invoiceListItemSchema>;
+
+/** GET /payments/invoices/{id} (public through the unguessable id): no personal data beyond a name. */
+export const publicInvoiceSchema = invoiceSchema.omit({ user_id: true }).extend({
+  customer_name: z.string(),
+  plan_name: z.string().nullable(),
+});
+export type PublicInvoice = z.infer<typeof publicInvoiceSchema>;
+
+export const INVOICE_PAGE_DEFAULT_LIMIT = 20;
+const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v);
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Dates must be YYYY-MM-DD' });
+
+/** GET /payments/user/invoices */
+export const userInvoiceQuerySchema = z.object({
+  status: z.preprocess(emptyAsAbsent, z.enum(INVOICE_STATUSES).optional()),
+  page: z.coerce.number().int().min(1).optional().default(1),
+  limit: z.coerce.number().int().min(1).max(100).optional().default(INVOICE_PAGE_DEFAULT_LIMIT),
+});
+export type UserInvoiceQueryParsed = z.output<typeof userInvoiceQuerySchema>;
+
+/** GET /payments/invoices (staff): status, user, issue-date range (inclusive), search on number/name/e-mail. */
+export const invoiceListQuerySchema = userInvoiceQuerySchema.extend({
+  user_id: z.preprocess(emptyAsAbsent, z.string().uuid({ message: 'user_id must be a valid id' }).optional()),
+  from: z.preprocess(emptyAsAbsent, isoDay.optional()),
+  to: z.preprocess(emptyAsAbsent, isoDay.optional()),
+  search: z.preprocess(emptyAsAbsent, z.string().trim().max(100).optional()),
+});
+export type InvoiceListQuery = z.input<typeof invoiceListQuerySchema>;
+export type InvoiceListQueryParsed = z.output<typeof invoiceListQuerySchema>;
+
+export const pagePaginationSchema = z.object({
+  page: z.number().int(),
+  totalPages: z.number().int(),
+  total: z.number().int(),
+  hasNext: z.boolean(),
+  hasPrev: z.boolean(),
+});

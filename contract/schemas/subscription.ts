@@ -79,3 +79,42 @@ export const activePlanSchema = z.object({
   }),
 });
 export type ActivePlan = z.infer<typeof activePlanSchema>;
+
+/** PATCH /subscriptions/{id}/status (staff). A suspension needs a reason (checked in the service). */
+export const subscriptionStatusInputSchema = z.object({
+  status: z.enum(SUBSCRIPTION_STATUSES, { message: `status must be one of ${SUBSCRIPTION_STATUSES.join(', ')}` }),
+  suspension_reason: z
+    .string()
+    .trim()
+    .max(500, { message: 'Suspension reason must be at most 500 characters' })
+    .nullable()
+    .optional()
+    .transform((v) => (v ? v : null)),
+});
+export type SubscriptionStatusInputParsed = z.output<typeof subscriptionStatusInputSchema>;
+
+/** POST /subscriptions/{id}/cancel */
+export const subscriptionCancelInputSchema = z.object({
+  suspension_reason: z
+    .string()
+    .trim()
+    .max(500, { message: 'Reason must be at most 500 characters' })
+    .nullable()
+    .optional()
+    .transform((v) => (v ? v : null)),
+  immediate: z.boolean().optional().default(false),
+});
+export type SubscriptionCancelInputParsed = z.output<typeof subscriptionCancelInputSchema>;
+
+/** PATCH /subscriptions/{id}/upgrade */
+export const subscriptionUpgradeInputSchema = z.object({
+  plan_id: z.string({ message: 'Plan is required' }).uuid({ message: 'plan_id must be a valid id' }),
+});
+
+/** Renew and upgrade answer with the subscription and the invoice they issued. */
+export const subscriptionWithInvoiceSchema = z.object({ subscription: subscriptionSchema, invoice: invoiceSchema });
+export type SubscriptionWithInvoice = z.infer<typeof subscriptionWithInvoiceSchema>;
+
+/** GET /subscriptions/orders: the caller's subscriptions, newest first, each with its invoices (newest first). */
+export const orderSchema = subscriptionSchema.extend({ invoices: z.array(invoiceSchema) });
+export type Order = z.infer<typeof orderSchema>;

@@ -46,6 +46,11 @@ export function createSubscriptionRepository(db: Db) {
       return row;
     },
 
+    /** Every subscription of one user, newest first. */
+    async ownedBy(userId: string): Promise<SubscriptionWithNames[]> {
+      return joined().where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt), desc(subscriptions.id));
+    },
+
     /** The user's newest active subscription and its plan. */
     async activeFor(userId: string): Promise<{ subscription: SubscriptionWithNames; plan: PlanRow } | undefined> {
       const [row] = await db

@@ -4,6 +4,11 @@ import { z } from 'zod';
 import { ok } from '../../../contract/envelope';
 import {
   activePlanSchema,
+  orderSchema,
+  subscriptionCancelInputSchema,
+  subscriptionStatusInputSchema,
+  subscriptionUpgradeInputSchema,
+  subscriptionWithInvoiceSchema,
   subscriptionCreatedSchema,
   subscriptionInputSchema,
   subscriptionListQuerySchema,
@@ -46,6 +51,37 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/active-plan', { schema: { response: { 200: envelope(activePlanSchema) } } }, async (request) =>
     ok(await service.activePlan(caller(request)), M.activePlan),
   );
+
+  app.get('/orders', { schema: { response: { 200: envelope(z.array(orderSchema)) } } }, async (request) =>
+    ok(await service.orders(caller(request)), M.orders),
+  );
+
+  app.patch(
+    '/:id/status',
+    { schema: { params: idParams, body: subscriptionStatusInputSchema, response: { 200: envelope(subscriptionSchema) } } },
+    async (request) => ok(await service.changeStatus(caller(request), request.params.id, request.body), M.statusChanged(request.body.status)),
+  );
+
+  app.post(
+    '/:id/cancel',
+    { schema: { params: idParams, body: subscriptionCancelInputSchema.optional(), response: { 200: envelope(subscriptionSchema) } } },
+    async (request) => ok(await service.cancel(caller(request), request.params.id, request.body ?? { suspension_reason: null, immediate: false }), M.cancelled),
+  );
+
+  app.patch('/:id/renew', { schema: { params: idParams, response: { 200: envelope(subscriptionWithInvoiceSchema) } } }, async (request) =>
+    ok(await service.renew(caller(request), request.params.id), M.renewed),
+  );
+
+  app.patch(
+    '/:id/upgrade',
+    { schema: { params: idParams, body: subscriptionUpgradeInputSchema, response: { 200: envelope(subscriptionWithInvoiceSchema) } } },
+    async (request) => ok(await service.upgrade(caller(request), request.params.id, request.body.plan_id), M.upgraded),
+  );
+
+  app.delete('/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {
+    await service.remove(request.params.id);
+    return ok(null, M.deleted);
+  });
 
   app.get('/:id', { schema: { params: idParams, response: { 200: envelope(subscriptionSchema) } } }, async (request) =>
     ok(await service.get(caller(request), request.params.id), M.detail),

@@ -2,12 +2,16 @@
  * Subscriptions (core): creating one creates its first invoice in the same transaction; reading is limited
  * to the owner and the staff who handle subscriptions (admin, billing, support).
  */
-import { eq } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { allows, type Role } from '../../../contract/roles';
 import type { Invoice, InvoiceLineItem } from '../../../contract/schemas/invoice';
 import type {
   ActivePlan,
+  Order,
   Subscription,
+  SubscriptionCancelInputParsed,
+  SubscriptionStatusInputParsed,
+  SubscriptionWithInvoice,
   SubscriptionCreated,
   SubscriptionInputParsed,
   SubscriptionListQueryParsed,
@@ -15,9 +19,9 @@ import type {
 } from '../../../contract/schemas/subscription';
 import type { OffsetMeta } from '../../../contract/envelope';
 import type { Db } from '../../db/client';
-import { plans, subscriptions, users, type InvoiceRow, type SubscriptionRow } from '../../db/schema';
+import { invoices, plans, subscriptions, users, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { issueInvoice, toInvoice, type IssueInvoiceInput } from '../invoices/service';
 import type { SubscriptionRepository, SubscriptionWithNames } from './repository';
 
@@ -33,7 +37,119 @@ export const SUBSCRIPTION_MESSAGES = {
   planInactive: 'This plan is not available for new subscriptions',
   forOthers: 'You can only subscribe for yourself',
   numberTaken: 'The next invoice number is already used; check the invoice numbering in the billing settings',
+  orders: 'Order history retrieved successfully',
+  cancelled: 'Subscription cancelled successfully!',
+  renewed: 'Subscription renewed successfully!',
+  upgraded: 'Subscription upgraded successfully!',
+  deleted: 'Subscription deleted successfully!',
+  statusChanged: (status: SubscriptionStatus) => `Subscription ${status} successfully!`,
+  transition: (from: string, to: string) => `Cannot change a subscription from ${from} to ${to}`,
+  reasonRequired: 'A suspension reason is required',
+  renewOnlyActive: 'Only an active or suspended subscription can be renewed',
+  renewalExists: 'An unpaid renewal invoice for the next period already exists',
+  upgradeOnlyActive: 'Only an active subscription can be upgraded',
+  samePlan: 'The subscription is already on this plan',
+  unpaidInvoices: 'This subscription has unpaid invoices and cannot be deleted',
+  invoiceNotFound: 'Invoice not found',
+  invoiceNotPaid: 'The invoice is not paid',
 } as const;
+
+// ---------------------------------------------------------------------------------------------------------
+// Lifecycle. Every status change goes through this one table; anything not listed is refused with 409.
+//   via 'payment': a paid invoice (activateForPaidInvoice, called by the payments work in its transaction)
+//   via 'staff':   PATCH /subscriptions/{id}/status (admin, billing, support)
+//   via 'cancel':  POST /subscriptions/{id}/cancel (owner or staff)
+//   via 'job':     the recurring billing job (overdue → suspended, period over → expired)
+export type TransitionVia = 'payment' | 'staff' | 'cancel' | 'job';
+export const SUBSCRIPTION_TRANSITIONS: ReadonlyArray<{ from: SubscriptionStatus; to: SubscriptionStatus; via: readonly TransitionVia[] }> = [
+  { from: 'pending', to: 'active', via: ['payment'] },
+  { from: 'active', to: 'suspended', via: ['staff', 'job'] },
+  { from: 'suspended', to: 'active', via: ['staff', 'payment'] },
+  { from: 'active', to: 'cancelled', via: ['staff', 'cancel'] },
+  { from: 'suspended', to: 'cancelled', via: ['staff', 'cancel'] },
+  { from: 'pending', to: 'cancelled', via: ['staff', 'cancel'] },
+  { from: 'cancelled', to: 'expired', via: ['job'] },
+  { from: 'active', to: 'expired', via: ['job'] },
+  { from: 'suspended', to: 'expired', via: ['job'] },
+];
+
+export function canTransition(from: SubscriptionStatus, to: SubscriptionStatus, via: TransitionVia): boolean {
+  return SUBSCRIPTION_TRANSITIONS.some((t) => t.from === from && t.to === to && t.via.includes(via));
+}
+
+export function assertTransition(from: SubscriptionStatus, to: SubscriptionStatus, via: TransitionVia): void {
+  if (!canTransition(from, to, via)) throw conflict(SUBSCRIPTION_MESSAGES.transition(from, to));
+}
+
+/** Adds a plan's billing cycle in UTC calendar months; the day is clamped to the target month's last day. */
+export function addBillingCycle(start: Date, cycle: string): Date {
+  const months = cycle === 'yearly' ? 12 : cycle === 'half_yearly' ? 6 : cycle === 'quarterly' ? 3 : 1;
+  const y = start.getUTCFullYear();
+  const m = start.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  const d = new Date(start.getTime());
+  d.setUTCDate(1);
+  d.setUTCFullYear(y, m, Math.min(start.getUTCDate(), lastDay));
+  return d;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Pro-rata credit for the unused part of the old plan's period, in integer minor units.
+ * Unused days = whole days left until the period end (a started day counts as used: floor);
+ * days in period = the period's length in days (rounded to whole days).
+ * credit = round half up(old price × unused days ÷ days in period), never more than the old price, never < 0.
+ */
+export function proRataCredit(oldPrice: number, periodStart: Date, periodEnd: Date, now: Date): number {
+  const totalDays = Math.max(1, Math.round((periodEnd.getTime() - periodStart.getTime()) / DAY));
+  const unusedDays = Math.max(0, Math.min(totalDays, Math.floor((periodEnd.getTime() - now.getTime()) / DAY)));
+  return Math.min(oldPrice, Math.round((oldPrice * unusedDays) / totalDays));
+}
+
+const cycleLabel = (cycle: string) => cycle.replace('_', '-');
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const OPEN_INVOICE = ['unpaid', 'overdue'] as const;
+
+/**
+ * Called by the payments work inside its transaction once an invoice is marked paid: activates a pending
+ * subscription (period = paid date + the plan's billing cycle), reactivates a suspended one, and moves the
+ * period on when the invoice paid a renewal for the period that follows the current one. Anything else
+ * (an upgrade invoice, a cancelled or expired subscription, an invoice without a subscription) changes
+ * nothing. Idempotent: calling it again for the same invoice changes nothing more.
+ */
+export async function activateForPaidInvoice(tx: Db, invoiceId: string, now: Date = new Date()): Promise<SubscriptionRow | undefined> {
+  const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
+  if (!invoice) throw notFound(SUBSCRIPTION_MESSAGES.invoiceNotFound);
+  if (invoice.status !== 'paid') throw conflict(SUBSCRIPTION_MESSAGES.invoiceNotPaid);
+  if (!invoice.subscriptionId) return undefined;
+  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, invoice.subscriptionId)).for('update');
+  if (!sub) return undefined;
+  const [plan] = await tx.select().from(plans).where(eq(plans.id, sub.planId)).limit(1);
+  const at = invoice.paidDate ?? now;
+  const status = sub.status as SubscriptionStatus;
+  const renewal = invoice.lineItems.find((l) => l.kind === 'renewal' && l.period_start && l.period_end);
+  const patch: Partial<SubscriptionRow> = {};
+  if (status === 'pending') {
+    assertTransition(status, 'active', 'payment');
+    patch.status = 'active';
+    patch.currentPeriodStart = at;
+    patch.currentPeriodEnd = addBillingCycle(at, plan.billingCycle);
+  } else if (status === 'suspended') {
+    assertTransition(status, 'active', 'payment');
+    patch.status = 'active';
+    patch.suspensionReason = null;
+  } else if (status !== 'active') {
+    return sub;
+  }
+  if (renewal && sub.currentPeriodEnd && new Date(renewal.period_start!).getTime() === sub.currentPeriodEnd.getTime()) {
+    patch.currentPeriodStart = new Date(renewal.period_start!);
+    patch.currentPeriodEnd = new Date(renewal.period_end!);
+  }
+  if (Object.keys(patch).length === 0) return sub;
+  const [row] = await tx.update(subscriptions).set({ ...patch, updatedAt: now }).where(eq(subscriptions.id, sub.id)).returning();
+  return row;
+}
 
 /** Staff who see and create every customer's subscriptions. */
 export const SUBSCRIPTION_STAFF = ['admin', 'billing', 'support'] as const;
@@ -103,9 +219,9 @@ export class SubscriptionService {
         .values({ userId, planId: plan.id, status: 'pending', location: input.location, note: input.note, createdAt: now, updatedAt: now })
         .returning();
       const lineItems: InvoiceLineItem[] = [
-        { description: `${plan.name} (${plan.billingCycle.replace('_', '-')})`, quantity: 1, unit_amount: plan.price, amount: plan.price },
+        { description: `${plan.name} (${plan.billingCycle.replace('_', '-')})`, quantity: 1, unit_amount: plan.price, amount: plan.price, kind: 'plan' },
       ];
-      if (plan.setupFee > 0) lineItems.push({ description: 'Setup fee', quantity: 1, unit_amount: plan.setupFee, amount: plan.setupFee });
+      if (plan.setupFee > 0) lineItems.push({ description: 'Setup fee', quantity: 1, unit_amount: plan.setupFee, amount: plan.setupFee, kind: 'setup_fee' });
       const invoice = await issue(tx, { userId, subscriptionId: row.id, currency: plan.currency, lineItems, taxRateBp, now });
       return {
         subscription: toSubscription({ row, planName: plan.name, userName: user.name, userEmail: user.email }),
@@ -131,6 +247,208 @@ export class SubscriptionService {
     const found = UUID.test(id) ? await this.deps.repository.findById(id) : undefined;
     if (!found || (found.row.userId !== caller.id && !isSubscriptionStaff(caller.role))) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
     return toSubscription(found);
+  }
+
+  /** Locks the subscription row for the rest of the transaction; 404 unless the caller owns it or is staff. */
+  private async lockFor(tx: Db, caller: Caller | null, id: string): Promise<SubscriptionRow> {
+    if (!UUID.test(id)) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+    const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update');
+    if (!row || (caller && row.userId !== caller.id && !isSubscriptionStaff(caller.role))) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+    return row;
+  }
+
+  private async reload(id: string): Promise<Subscription> {
+    const found = await this.deps.repository.findById(id);
+    if (!found) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+    return toSubscription(found);
+  }
+
+  private transaction<T>(work: (tx: Db) => Promise<T>, issuesInvoice = false): Promise<T> {
+    return this.deps.db
+      .transaction(async (tx) => work(tx as unknown as Db))
+      .catch((error: unknown) => {
+        if (issuesInvoice && isUniqueViolation(error)) throw conflict(SUBSCRIPTION_MESSAGES.numberTaken);
+        throw error;
+      })
+      .then((result) => {
+        if (issuesInvoice) this.deps.onInvoiceIssued?.();
+        return result;
+      });
+  }
+
+  /** PATCH /subscriptions/{id}/status (staff): only the transitions the table allows via 'staff'. */
+  async changeStatus(caller: Caller, id: string, input: SubscriptionStatusInputParsed): Promise<Subscription> {
+    const now = this.deps.clock.now();
+    await this.transaction(async (tx) => {
+      const row = await this.lockFor(tx, caller, id);
+      assertTransition(row.status as SubscriptionStatus, input.status, 'staff');
+      if (input.status === 'suspended' && !input.suspension_reason) throw badRequest(SUBSCRIPTION_MESSAGES.reasonRequired, [{ field: 'suspension_reason', message: SUBSCRIPTION_MESSAGES.reasonRequired }]);
+      const patch: Partial<SubscriptionRow> = { status: input.status, updatedAt: now };
+      if (input.status === 'suspended') patch.suspensionReason = input.suspension_reason;
+      else if (input.status === 'active') patch.suspensionReason = null;
+      else if (input.suspension_reason) patch.suspensionReason = input.suspension_reason;
+      if (input.status === 'cancelled') Object.assign(patch, await this.cancelPatch(tx, row, true, now));
+      await tx.update(subscriptions).set(patch).where(eq(subscriptions.id, row.id));
+    });
+    return this.reload(id);
+  }
+
+  /**
+   * What cancelling writes. There is no cancel_at_period_end column: a cancellation at period end is stored as
+   * status cancelled with current_period_end kept (service continues until then; the billing job expires it);
+   * an immediate one also ends the period now. A pending subscription never started: its open invoices are
+   * cancelled too.
+   */
+  private async cancelPatch(tx: Db, row: SubscriptionRow, immediate: boolean, now: Date): Promise<Partial<SubscriptionRow>> {
+    const patch: Partial<SubscriptionRow> = {};
+    if (immediate && row.currentPeriodEnd && row.currentPeriodEnd.getTime() > now.getTime()) patch.currentPeriodEnd = now;
+    if (row.status === 'pending') {
+      await tx
+        .update(invoices)
+        .set({ status: 'cancelled', updatedAt: now })
+        .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
+    }
+    return patch;
+  }
+
+  /** POST /subscriptions/{id}/cancel (owner or staff). */
+  async cancel(caller: Caller, id: string, input: SubscriptionCancelInputParsed): Promise<Subscription> {
+    const now = this.deps.clock.now();
+    await this.transaction(async (tx) => {
+      const row = await this.lockFor(tx, caller, id);
+      assertTransition(row.status as SubscriptionStatus, 'cancelled', 'cancel');
+      const patch: Partial<SubscriptionRow> = { status: 'cancelled', updatedAt: now, ...(await this.cancelPatch(tx, row, input.immediate, now)) };
+      if (input.suspension_reason) patch.suspensionReason = input.suspension_reason;
+      await tx.update(subscriptions).set(patch).where(eq(subscriptions.id, row.id));
+    });
+    return this.reload(id);
+  }
+
+  /**
+   * PATCH /subscriptions/{id}/renew (owner or staff): issues the invoice for the period that follows the
+   * current one (plan price + tax). The row lock makes concurrent renewals wait; a second renewal while that
+   * period's invoice is still open → 409. The period moves on when the invoice is paid (activateForPaidInvoice).
+   */
+  async renew(caller: Caller, id: string): Promise<SubscriptionWithInvoice> {
+    const now = this.deps.clock.now();
+    const taxRateBp = await this.deps.taxRateBp();
+    const issue = this.deps.issueInvoice ?? issueInvoice;
+    const invoice = await this.transaction(async (tx) => {
+      const row = await this.lockFor(tx, caller, id);
+      if ((row.status !== 'active' && row.status !== 'suspended') || !row.currentPeriodEnd) throw conflict(SUBSCRIPTION_MESSAGES.renewOnlyActive);
+      const [plan] = await tx.select().from(plans).where(eq(plans.id, row.planId)).limit(1);
+      const start = row.currentPeriodEnd;
+      const end = addBillingCycle(start, plan.billingCycle);
+      const open = await tx
+        .select({ id: invoices.id, lineItems: invoices.lineItems })
+        .from(invoices)
+        .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
+      if (open.some((i) => i.lineItems.some((l) => l.kind === 'renewal' && l.period_start === start.toISOString()))) {
+        throw conflict(SUBSCRIPTION_MESSAGES.renewalExists);
+      }
+      return issue(tx, {
+        userId: row.userId,
+        subscriptionId: row.id,
+        currency: plan.currency,
+        taxRateBp,
+        now,
+        lineItems: [
+          {
+            description: `${plan.name} (${cycleLabel(plan.billingCycle)}) ${day(start)} – ${day(end)}`,
+            quantity: 1,
+            unit_amount: plan.price,
+            amount: plan.price,
+            kind: 'renewal',
+            period_start: start.toISOString(),
+            period_end: end.toISOString(),
+          },
+        ],
+      });
+    }, true);
+    return { subscription: await this.reload(id), invoice: toInvoice(invoice) as Invoice };
+  }
+
+  /**
+   * PATCH /subscriptions/{id}/upgrade (owner or staff): the plan changes now and a new period starts now. The
+   * invoice charges the new plan's price for that period and credits the unused days of the old plan pro rata
+   * (proRataCredit), the credit never exceeding the new price (the invoice never goes below zero). Open
+   * renewal invoices of the old period are cancelled: that period no longer exists.
+   */
+  async upgrade(caller: Caller, id: string, planId: string): Promise<SubscriptionWithInvoice> {
+    const now = this.deps.clock.now();
+    const taxRateBp = await this.deps.taxRateBp();
+    const issue = this.deps.issueInvoice ?? issueInvoice;
+    const invoice = await this.transaction(async (tx) => {
+      const row = await this.lockFor(tx, caller, id);
+      if (row.status !== 'active') throw conflict(SUBSCRIPTION_MESSAGES.upgradeOnlyActive);
+      if (row.planId === planId) throw conflict(SUBSCRIPTION_MESSAGES.samePlan);
+      const [oldPlan] = await tx.select().from(plans).where(eq(plans.id, row.planId)).limit(1);
+      const [plan]: PlanRow[] = await tx.select().from(plans).where(eq(plans.id, planId)).limit(1);
+      if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.planNotFound);
+      if (plan.status !== 'active') throw conflict(SUBSCRIPTION_MESSAGES.planInactive);
+      const end = addBillingCycle(now, plan.billingCycle);
+      const lineItems: InvoiceLineItem[] = [
+        {
+          description: `Upgrade to ${plan.name} (${cycleLabel(plan.billingCycle)}) ${day(now)} – ${day(end)}`,
+          quantity: 1,
+          unit_amount: plan.price,
+          amount: plan.price,
+          kind: 'upgrade',
+          period_start: now.toISOString(),
+          period_end: end.toISOString(),
+        },
+      ];
+      if (row.currentPeriodStart && row.currentPeriodEnd) {
+        const credit = Math.min(plan.price, proRataCredit(oldPlan.price, row.currentPeriodStart, row.currentPeriodEnd, now));
+        if (credit > 0) {
+          lineItems.push({
+            description: `Credit for unused days of ${oldPlan.name} until ${day(row.currentPeriodEnd)}`,
+            quantity: 1,
+            unit_amount: -credit,
+            amount: -credit,
+            kind: 'credit',
+          });
+        }
+      }
+      const open = await tx
+        .select({ id: invoices.id, lineItems: invoices.lineItems })
+        .from(invoices)
+        .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
+      const stale = open.filter((i) => i.lineItems.some((l) => l.kind === 'renewal')).map((i) => i.id);
+      if (stale.length) await tx.update(invoices).set({ status: 'cancelled', updatedAt: now }).where(inArray(invoices.id, stale));
+      await tx
+        .update(subscriptions)
+        .set({ planId: plan.id, currentPeriodStart: now, currentPeriodEnd: end, updatedAt: now })
+        .where(eq(subscriptions.id, row.id));
+      return issue(tx, { userId: row.userId, subscriptionId: row.id, currency: plan.currency, lineItems, taxRateBp, now });
+    }, true);
+    return { subscription: await this.reload(id), invoice: toInvoice(invoice) as Invoice };
+  }
+
+  /** DELETE /subscriptions/{id} (admin): refused while an invoice is unpaid or overdue; invoices keep existing. */
+  async remove(id: string): Promise<void> {
+    await this.transaction(async (tx) => {
+      const row = await this.lockFor(tx, null, id);
+      const [{ n }] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(invoices)
+        .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
+      if (Number(n) > 0) throw conflict(SUBSCRIPTION_MESSAGES.unpaidInvoices);
+      await tx.delete(subscriptions).where(eq(subscriptions.id, row.id));
+    });
+  }
+
+  /** GET /subscriptions/orders: the caller's subscriptions (newest first), each with its invoices (newest first). */
+  async orders(caller: Caller): Promise<Order[]> {
+    const { db } = this.deps;
+    const subs = await this.deps.repository.ownedBy(caller.id);
+    if (!subs.length) return [];
+    const rows = await db
+      .select()
+      .from(invoices)
+      .where(inArray(invoices.subscriptionId, subs.map((s) => s.row.id)))
+      .orderBy(desc(invoices.createdAt), desc(invoices.number), asc(invoices.id));
+    return subs.map((s) => ({ ...toSubscription(s), invoices: rows.filter((i) => i.subscriptionId === s.row.id).map((i) => toInvoice(i) as Invoice) }));
   }
 
   async activePlan(caller: Caller): Promise<ActivePlan> {
