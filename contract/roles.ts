@@ -165,6 +165,16 @@ export const ENDPOINT_ACCESS = {
   'PATCH /subscriptions/:id/upgrade': SUBSCRIPTION_ROLES,
   'DELETE /subscriptions/:id': ['admin'],
 
+  // Payments: a customer pays their own invoice (staff admin/billing any) and reads their payments; the
+  // provider webhooks and the sandbox's hosted checkout are public (signature / unguessable transaction id).
+  'POST /payments/initiate': 'authenticated',
+  'GET /payments/status/:id': 'authenticated',
+  'POST /payments/webhooks/:provider': 'public',
+  'GET /payments/sandbox/checkout/:transactionId': 'public',
+  'POST /payments/sandbox/checkout/:transactionId/approve': 'public',
+  'POST /payments/sandbox/checkout/:transactionId/decline': 'public',
+  'POST /payments/invoices/:id/manual': ['admin', 'billing'],
+
   'POST /contact': 'public',
   'GET /contact-messages': ['admin', 'support'],
   'PATCH /contact-messages/:id': ['admin', 'support'],

@@ -7,6 +7,7 @@ import { BILLING_CYCLES, PLAN_STATUSES } from '../../contract/schemas/plan';
 import { CONTACT_STATUSES } from '../../contract/schemas/contact';
 import { GATEWAY_MODES, PAYMENT_PROVIDERS } from '../../contract/schemas/gateway';
 import { INVOICE_STATUSES, type InvoiceLineItem } from '../../contract/schemas/invoice';
+import { PAYMENT_STATUSES } from '../../contract/schemas/payment';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -225,6 +226,56 @@ export const invoices = pgTable(
   ],
 );
 
+/**
+ * Payments against invoices. transaction_id is the provider's reference (unique per provider); at most one
+ * payment per invoice is ever paid (partial unique index), whatever races happen above it.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    gatewayId: uuid('gateway_id').references(() => paymentGateways.id, { onDelete: 'set null' }),
+    provider: varchar('provider', { length: 32 }).notNull(),
+    transactionId: varchar('transaction_id', { length: 200 }).notNull(),
+    status: varchar('status', { length: 16, enum: PAYMENT_STATUSES }).notNull().default('pending'),
+    amount: integer('amount').notNull(),
+    currency: varchar('currency', { length: 3 }).notNull(),
+    paymentMethod: varchar('payment_method', { length: 32 }).notNull(),
+    paymentDate: timestamp('payment_date', { withTimezone: true }),
+    reference: varchar('reference', { length: 200 }),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payments_provider_transaction_unique').on(t.provider, t.transactionId),
+    uniqueIndex('payments_one_paid_per_invoice').on(t.invoiceId).where(sql`${t.status} = 'paid'`),
+    index('payments_invoice_idx').on(t.invoiceId),
+    index('payments_user_idx').on(t.userId),
+    index('payments_status_idx').on(t.status),
+  ],
+);
+
+/** Provider webhook events already processed: a redelivered event id changes nothing. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    provider: varchar('provider', { length: 32 }).notNull(),
+    eventId: varchar('event_id', { length: 200 }).notNull(),
+    type: varchar('type', { length: 64 }),
+    transactionId: varchar('transaction_id', { length: 200 }),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('webhook_events_provider_event_unique').on(t.provider, t.eventId)],
+);
+
 /** Messages from the public contact form. */
 export const contactMessages = pgTable(
   'contact_messages',
@@ -265,3 +316,6 @@ export type InvoiceRow = typeof invoices.$inferSelect;
 export type NewInvoiceRow = typeof invoices.$inferInsert;
 export type PaymentGatewayRow = typeof paymentGateways.$inferSelect;
 export type NewPaymentGatewayRow = typeof paymentGateways.$inferInsert;
+export type PaymentRow = typeof payments.$inferSelect;
+export type NewPaymentRow = typeof payments.$inferInsert;
+export type WebhookEventRow = typeof webhookEvents.$inferSelect;

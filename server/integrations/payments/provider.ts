@@ -46,6 +46,8 @@ export interface PaymentEvent {
   transactionId: string;
   /** Minor units, when the provider states it. */
   amount?: number;
+  /** ISO 4217 code, when the provider states it. */
+  currency?: string;
 }
 
 export type ProviderPaymentStatus = 'pending' | 'succeeded' | 'failed' | 'refunded';

@@ -2,8 +2,9 @@
  * The sandbox provider (a skeleton): a fake hosted checkout for development and tests. Its webhooks are
  * signed like this: header `x-sandbox-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`
  * keyed with the gateway's webhook_secret; the body is JSON {id, type, transaction_id, amount?}.
- * Not built yet: the checkout page itself (paymentUrl points at /api/payments/sandbox/checkout/<id>, which
- * no route serves) and remembered status/refunds (fetchStatus always answers "pending").
+ * The hosted checkout page (GET /api/payments/sandbox/checkout/<id>) is served by the payments module; its
+ * Approve/Decline buttons make the server post itself a webhook built by buildSandboxWebhook, verified like
+ * any other. Not built: remembered status/refunds (fetchStatus always answers "pending").
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { PAYMENT_EVENT_TYPES, WebhookVerificationError, type PaymentEvent, type PaymentEventType, type PaymentProviderAdapter } from './provider';
@@ -15,6 +16,22 @@ export const SANDBOX_TOLERANCE_SECONDS = 300;
 export function signSandboxPayload(rawBody: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
   const v1 = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
   return `t=${timestamp},v1=${v1}`;
+}
+
+/** A signed sandbox webhook, exactly as the (pretend) provider would send it: the raw JSON body and headers. */
+export function buildSandboxWebhook(
+  event: { type: PaymentEventType; transactionId: string; amount?: number; currency?: string; id?: string },
+  secret: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({
+    id: event.id ?? `evt_${randomUUID()}`,
+    type: event.type,
+    transaction_id: event.transactionId,
+    ...(event.amount !== undefined ? { amount: event.amount } : {}),
+    ...(event.currency !== undefined ? { currency: event.currency } : {}),
+  });
+  return { body, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(body, secret, timestamp) } };
 }
 
 export function createSandboxProvider(options: { baseUrl: string; now?: () => Date }): PaymentProviderAdapter {
@@ -43,7 +60,7 @@ export function createSandboxProvider(options: { baseUrl: string; now?: () => Da
       const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${body}`).digest('hex'), 'hex');
       const given = Buffer.from(parts.v1, 'hex');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new WebhookVerificationError('Invalid signature');
-      let event: { id?: unknown; type?: unknown; transaction_id?: unknown; amount?: unknown };
+      let event: { id?: unknown; type?: unknown; transaction_id?: unknown; amount?: unknown; currency?: unknown };
       try {
         event = JSON.parse(body);
       } catch {
@@ -56,6 +73,7 @@ export function createSandboxProvider(options: { baseUrl: string; now?: () => Da
         type: event.type as PaymentEventType,
         transactionId: event.transaction_id,
         amount: Number.isInteger(event.amount) ? (event.amount as number) : undefined,
+        currency: typeof event.currency === 'string' ? event.currency : undefined,
       };
     },
 

@@ -1,6 +1,120 @@
-/** /api/payments: initiate, status, provider webhooks, sandbox checkout, manual payments (filled in by the billing work). */
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+/**
+ * /api/payments: initiate, status, provider webhooks, the sandbox's hosted checkout, manual payments.
+ * The webhook and sandbox form routes live in a child plugin whose body parser keeps the raw bytes (the
+ * signature is computed over them); the others parse JSON as usual.
+ */
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../../contract/envelope';
+import {
+  PAYMENT_MESSAGES as M,
+  manualPaymentInputSchema,
+  paymentInitiatedSchema,
+  paymentInitiateInputSchema,
+  paymentSchema,
+  paymentStatusSchema,
+} from '../../../contract/schemas/payment';
+import { createPaymentProviders } from '../../integrations/payments';
+import { buildSandboxWebhook } from '../../integrations/payments/sandbox';
+import { unauthorized } from '../../lib/errors';
+import { createGatewayRepository } from '../gateways/repository';
+import { GatewayService } from '../gateways/service';
+import { sandboxCheckoutPage, sandboxNotFoundPage } from './checkout-page';
+import { createPaymentRepository } from './repository';
+import { PaymentService, statusMessage, toPayment, type Caller } from './service';
 
-const paymentRoutes: FastifyPluginAsyncZod = async () => {};
+const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
+
+const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const gatewayRepository = createGatewayRepository(app.db);
+  const gateways = new GatewayService({ repository: gatewayRepository, clock: app.clock, box: app.secretBox });
+  const appUrl = app.config.appUrl.replace(/\/+$/, '');
+  const providers = createPaymentProviders({ baseUrl: appUrl, now: () => app.clock.now() });
+  const service = new PaymentService({
+    db: app.db,
+    repository: createPaymentRepository(app.db),
+    gateways,
+    gatewayRepository,
+    providers,
+    clock: app.clock,
+    appUrl,
+  });
+  const caller = (request: { user?: { id: string; role: Caller['role'] } | null }): Caller => {
+    if (!request.user) throw unauthorized();
+    return { id: request.user.id, role: request.user.role };
+  };
+
+  app.post(
+    '/initiate',
+    { schema: { body: paymentInitiateInputSchema, response: { 201: envelope(paymentInitiatedSchema) } } },
+    async (request, reply) => reply.code(201).send(ok(await service.initiate(caller(request), request.body), M.initiated)),
+  );
+
+  app.get('/status/:id', { schema: { params: z.object({ id: z.string() }), response: { 200: envelope(paymentStatusSchema) } } }, async (request) => {
+    const payment = await service.status(caller(request), request.params.id);
+    return ok({ payment }, statusMessage(payment.status));
+  });
+
+  app.post(
+    '/invoices/:id/manual',
+    { schema: { params: z.object({ id: z.string() }), body: manualPaymentInputSchema, response: { 201: envelope(paymentSchema) } } },
+    async (request, reply) => reply.code(201).send(ok(await service.recordManual(caller(request), request.params.id, request.body), M.manualRecorded)),
+  );
+
+  app.get('/sandbox/checkout/:transactionId', { schema: { params: z.object({ transactionId: z.string() }) } }, async (request, reply) => {
+    const found = await service.sandboxCheckout(request.params.transactionId);
+    reply.header('cache-control', 'no-store').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
+    if (!found) return reply.code(404).type('text/html; charset=utf-8').send(sandboxNotFoundPage());
+    const { payment, invoice } = found;
+    return reply.type('text/html; charset=utf-8').send(
+      sandboxCheckoutPage({
+        transactionId: payment.transactionId,
+        invoiceNumber: invoice.number,
+        amount: payment.amount,
+        currency: payment.currency,
+        status: payment.status,
+      }),
+    );
+  });
+
+  // Raw-body routes: provider webhooks (signature over the exact bytes) and the checkout page's forms.
+  await app.register(async (rawPlugin) => {
+    const raw = rawPlugin.withTypeProvider<ZodTypeProvider>();
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+    raw.post('/webhooks/:provider', { schema: { params: z.object({ provider: z.string() }) } }, async (request) => {
+      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const { result, message } = await service.handleWebhook(request.params.provider, rawBody, request.headers);
+      return ok({ received: true, outcome: result.outcome, payment: result.payment ? toPayment(result.payment) : null }, message);
+    });
+
+    // The payer's decision: the server sends itself the provider's signed webhook, verified like any other.
+    for (const decision of ['approve', 'decline'] as const) {
+      raw.post(`/sandbox/checkout/:transactionId/${decision}`, { schema: { params: z.object({ transactionId: z.string() }) } }, async (request, reply) => {
+        const found = await service.sandboxCheckout(request.params.transactionId);
+        if (!found) return reply.code(404).type('text/html; charset=utf-8').send(sandboxNotFoundPage());
+        const { payment, invoice, gateway } = found;
+        if (payment.status === 'pending' && gateway) {
+          const secret = gateways.openCredentials(gateway).webhook_secret ?? '';
+          const webhook = buildSandboxWebhook(
+            {
+              type: decision === 'approve' ? 'payment.succeeded' : 'payment.failed',
+              transactionId: payment.transactionId,
+              amount: payment.amount,
+              currency: payment.currency,
+            },
+            secret,
+            Math.floor(app.clock.now().getTime() / 1000),
+          );
+          const answer = await app.inject({ method: 'POST', url: '/api/payments/webhooks/sandbox', headers: webhook.headers, payload: webhook.body });
+          if (answer.statusCode >= 500) request.log.error({ status: answer.statusCode, body: answer.body }, 'sandbox webhook failed');
+        }
+        const after = (await service.paymentByTransaction('sandbox', payment.transactionId)) ?? payment;
+        return reply.redirect(`${appUrl}/invoice/${invoice.id}?payment=${after.status}`, 303);
+      });
+    }
+  });
+};
 
 export default paymentRoutes;

@@ -1,0 +1,69 @@
+/** Payments storage: payments, processed webhook events, and the row locks the completion path takes. */
+import { and, eq, or } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { invoices, payments, webhookEvents, type InvoiceRow, type NewPaymentRow, type PaymentRow } from '../../db/schema';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createPaymentRepository(db: Db) {
+  return {
+    async insert(values: NewPaymentRow, tx: Db = db): Promise<PaymentRow> {
+      const [row] = await tx.insert(payments).values(values).returning();
+      return row;
+    },
+
+    /** By payment id or by transaction id (any provider). */
+    async findByIdOrTransaction(idOrTransaction: string): Promise<PaymentRow | undefined> {
+      const where = UUID.test(idOrTransaction)
+        ? or(eq(payments.id, idOrTransaction), eq(payments.transactionId, idOrTransaction))
+        : eq(payments.transactionId, idOrTransaction);
+      const [row] = await db.select().from(payments).where(where).limit(1);
+      return row;
+    },
+
+    async findByTransaction(provider: string, transactionId: string, tx: Db = db, lock = false): Promise<PaymentRow | undefined> {
+      const q = tx
+        .select()
+        .from(payments)
+        .where(and(eq(payments.provider, provider), eq(payments.transactionId, transactionId)))
+        .limit(1);
+      const [row] = lock ? await q.for('update') : await q;
+      return row;
+    },
+
+    async findInvoice(id: string, tx: Db = db, lock = false): Promise<InvoiceRow | undefined> {
+      if (!UUID.test(id)) return undefined;
+      const q = tx.select().from(invoices).where(eq(invoices.id, id)).limit(1);
+      const [row] = lock ? await q.for('update') : await q;
+      return row;
+    },
+
+    async updatePayment(tx: Db, id: string, values: Partial<NewPaymentRow>): Promise<PaymentRow> {
+      const [row] = await tx.update(payments).set(values).where(eq(payments.id, id)).returning();
+      return row;
+    },
+
+    async markInvoicePaid(tx: Db, id: string, now: Date): Promise<void> {
+      await tx.update(invoices).set({ status: 'paid', paidDate: now, updatedAt: now }).where(eq(invoices.id, id));
+    },
+
+    async markInvoiceRefunded(tx: Db, id: string, now: Date): Promise<void> {
+      await tx.update(invoices).set({ status: 'refunded', updatedAt: now }).where(and(eq(invoices.id, id), eq(invoices.status, 'paid')));
+    },
+
+    /**
+     * Records a processed webhook event; false when it was recorded before (a redelivery). A concurrent
+     * insert of the same event waits on the unique index until the first transaction ends.
+     */
+    async recordEvent(tx: Db, event: { provider: string; eventId: string; type: string; transactionId: string; now: Date }): Promise<boolean> {
+      const rows = await tx
+        .insert(webhookEvents)
+        .values({ provider: event.provider, eventId: event.eventId, type: event.type, transactionId: event.transactionId, receivedAt: event.now })
+        .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] })
+        .returning({ id: webhookEvents.id });
+      return rows.length > 0;
+    },
+  };
+}
+
+export type PaymentRepository = ReturnType<typeof createPaymentRepository>;

@@ -1,0 +1,320 @@
+/**
+ * Payments: initiate a checkout with a provider, read a payment's status, and complete a payment. Completion
+ * (provider webhook or staff's manual payment) is one transaction: the event id is recorded (a redelivery
+ * changes nothing), the payment row and then the invoice row are locked (SELECT … FOR UPDATE), the amount and
+ * currency are checked against the invoice, and the payment, the invoice and its subscription change together.
+ * A payment for an invoice already paid is never counted: it is marked failed with "refund needed".
+ */
+import { randomUUID } from 'node:crypto';
+import { allows, type Role } from '../../../contract/roles';
+import {
+  PAYMENT_MESSAGES as M,
+  type ManualPaymentInputParsed,
+  type Payment,
+  type PaymentInitiated,
+  type PaymentInitiateInputParsed,
+} from '../../../contract/schemas/payment';
+import type { Db } from '../../db/client';
+import type { InvoiceRow, PaymentGatewayRow, PaymentRow } from '../../db/schema';
+import type { PaymentEvent, PaymentProviderRegistry } from '../../integrations/payments';
+import { WebhookVerificationError } from '../../integrations/payments';
+import type { Clock } from '../../lib/clock';
+import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
+import type { GatewayRepository } from '../gateways/repository';
+import type { GatewayService } from '../gateways/service';
+import { activateForPaidInvoice } from '../subscriptions/service';
+import type { PaymentRepository } from './repository';
+
+/** Staff who may pay, record and read any customer's payments. */
+export const PAYMENT_STAFF = ['admin', 'billing'] as const;
+export const isPaymentStaff = (role: Role) => allows(PAYMENT_STAFF, role);
+
+export const FAILURE_REASONS = {
+  amountMismatch: 'Amount or currency does not match the invoice',
+  alreadyPaid: 'Invoice already paid: not counted, refund needed',
+  notPayable: 'Invoice not payable: not counted, refund needed',
+  declined: 'Declined by the payer or the provider',
+} as const;
+
+export interface Caller {
+  id: string;
+  role: Role;
+}
+
+export type CompletionOutcome = 'paid' | 'duplicate' | 'already_paid' | 'unchanged' | 'mismatch' | 'not_counted';
+
+export interface CompletionResult {
+  outcome: CompletionOutcome;
+  payment: PaymentRow | null;
+}
+
+export function toPayment(row: PaymentRow): Payment {
+  return {
+    id: row.id,
+    invoice_id: row.invoiceId,
+    user_id: row.userId,
+    gateway_id: row.gatewayId,
+    provider: row.provider,
+    transaction_id: row.transactionId,
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    payment_method: row.paymentMethod,
+    payment_date: row.paymentDate ? row.paymentDate.toISOString() : null,
+    reference: row.reference,
+    failure_reason: row.failureReason,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export function statusMessage(status: Payment['status']): string {
+  return { pending: M.statusPending, paid: M.statusPaid, failed: M.statusFailed, refunded: M.statusRefunded }[status];
+}
+
+const PAYABLE: ReadonlyArray<InvoiceRow['status']> = ['unpaid', 'overdue'];
+
+export class PaymentService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      repository: PaymentRepository;
+      gateways: GatewayService;
+      gatewayRepository: GatewayRepository;
+      providers: PaymentProviderRegistry;
+      clock: Clock;
+      appUrl: string;
+    },
+  ) {}
+
+  private async payableInvoice(caller: Caller, invoiceId: string): Promise<InvoiceRow> {
+    const invoice = await this.deps.repository.findInvoice(invoiceId);
+    if (!invoice) throw notFound(M.invoiceNotFound);
+    if (invoice.userId !== caller.id && !isPaymentStaff(caller.role)) throw forbidden(M.notYourInvoice);
+    if (invoice.status === 'paid') throw conflict(M.invoicePaid);
+    if (!PAYABLE.includes(invoice.status)) throw conflict(M.invoiceNotPayable);
+    return invoice;
+  }
+
+  /** The active gateway for a provider id (the default first), or the default active gateway. */
+  private async chooseGateway(method: string | undefined): Promise<PaymentGatewayRow> {
+    const active = await this.deps.gatewayRepository.all({ activeOnly: true });
+    const candidates = method ? active.filter((g) => g.provider === method) : active;
+    const gateway = candidates.find((g) => g.isDefault) ?? (method ? candidates[0] : undefined);
+    if (!gateway) throw badRequest(method ? M.providerUnavailable : M.noGateway);
+    return gateway;
+  }
+
+  /** Creates a pending payment with the provider; the caller is sent to paymentUrl to pay. */
+  async initiate(caller: Caller, input: PaymentInitiateInputParsed): Promise<PaymentInitiated> {
+    const { repository, providers, clock, appUrl } = this.deps;
+    const invoice = await this.payableInvoice(caller, input.invoice_id);
+    const gateway = await this.chooseGateway(input.payment_method);
+    const adapter = providers.get(gateway.provider);
+    if (!adapter) throw badRequest(M.providerUnavailable);
+    const paymentId = randomUUID();
+    const checkout = await adapter.createCheckout({
+      invoice: { id: invoice.id, number: invoice.number, total_amount: invoice.totalAmount, currency: invoice.currency },
+      payment: { id: paymentId, amount: invoice.totalAmount },
+      returnUrl: `${appUrl.replace(/\/+$/, '')}/invoice/${invoice.id}`,
+      credentials: this.deps.gateways.openCredentials(gateway),
+      mode: gateway.mode,
+    });
+    const now = clock.now();
+    const row = await repository.insert({
+      id: paymentId,
+      invoiceId: invoice.id,
+      userId: invoice.userId,
+      gatewayId: gateway.id,
+      provider: gateway.provider,
+      transactionId: checkout.transactionId,
+      status: 'pending',
+      amount: invoice.totalAmount,
+      currency: invoice.currency,
+      paymentMethod: gateway.provider,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { paymentUrl: checkout.paymentUrl, redirectUrl: checkout.paymentUrl, transactionId: checkout.transactionId, payment: toPayment(row) };
+  }
+
+  /** A payment by id or transaction id, for its owner or payment staff (others: 404). */
+  async status(caller: Caller, idOrTransaction: string): Promise<Payment> {
+    const row = await this.deps.repository.findByIdOrTransaction(idOrTransaction);
+    if (!row || (row.userId !== caller.id && !isPaymentStaff(caller.role))) throw notFound(M.paymentNotFound);
+    return toPayment(row);
+  }
+
+  /**
+   * Completes a payment (all or nothing). amount/currency default to the payment's own when the provider
+   * does not state them. eventId (webhooks) makes a redelivery a no-op.
+   */
+  async completePayment(input: { provider: string; transactionId: string; amount?: number; currency?: string; eventId?: string | null }): Promise<CompletionResult> {
+    const { db, repository, clock } = this.deps;
+    try {
+      return await db.transaction(async (txRaw) => {
+        const tx = txRaw as unknown as Db;
+        const now = clock.now();
+        if (input.eventId) {
+          const fresh = await repository.recordEvent(tx, {
+            provider: input.provider,
+            eventId: input.eventId,
+            type: 'payment.succeeded',
+            transactionId: input.transactionId,
+            now,
+          });
+          if (!fresh) return { outcome: 'duplicate', payment: (await repository.findByTransaction(input.provider, input.transactionId, tx)) ?? null };
+        }
+        const payment = await repository.findByTransaction(input.provider, input.transactionId, tx, true);
+        if (!payment) throw notFound(M.paymentNotFound);
+        const invoice = await repository.findInvoice(payment.invoiceId, tx, true);
+        if (!invoice) throw notFound(M.invoiceNotFound);
+        if (payment.status === 'paid') return { outcome: 'already_paid', payment };
+        if (payment.status !== 'pending') return { outcome: 'unchanged', payment };
+
+        const amount = input.amount ?? payment.amount;
+        const currency = (input.currency ?? payment.currency).toUpperCase();
+        if (amount !== invoice.totalAmount || currency !== invoice.currency) {
+          const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: FAILURE_REASONS.amountMismatch, updatedAt: now });
+          return { outcome: 'mismatch', payment: failed };
+        }
+        if (!PAYABLE.includes(invoice.status)) {
+          const reason = invoice.status === 'paid' ? FAILURE_REASONS.alreadyPaid : FAILURE_REASONS.notPayable;
+          const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: reason, paymentDate: now, updatedAt: now });
+          return { outcome: 'not_counted', payment: failed };
+        }
+        const paid = await repository.updatePayment(tx, payment.id, { status: 'paid', paymentDate: now, failureReason: null, updatedAt: now });
+        await repository.markInvoicePaid(tx, invoice.id, now);
+        // The subscription lifecycle decides: pending → active (first period), suspended → active, renewal period moves on.
+        if (invoice.subscriptionId) await activateForPaidInvoice(tx, invoice.id, now);
+        return { outcome: 'paid', payment: paid };
+      });
+    } catch (error) {
+      // The partial unique index (one paid payment per invoice) is the last guard; the row locks above
+      // should make it unreachable. Nothing of this transaction was written.
+      if (isUniqueViolation(error)) throw conflict(M.invoicePaid);
+      throw error;
+    }
+  }
+
+  /** A provider says the payment failed (declined): a pending payment becomes failed; nothing else changes. */
+  async failPayment(input: { provider: string; transactionId: string; eventId?: string | null }): Promise<CompletionResult> {
+    const { db, repository, clock } = this.deps;
+    return db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const now = clock.now();
+      if (input.eventId) {
+        const fresh = await repository.recordEvent(tx, { provider: input.provider, eventId: input.eventId, type: 'payment.failed', transactionId: input.transactionId, now });
+        if (!fresh) return { outcome: 'duplicate', payment: (await repository.findByTransaction(input.provider, input.transactionId, tx)) ?? null };
+      }
+      const payment = await repository.findByTransaction(input.provider, input.transactionId, tx, true);
+      if (!payment) throw notFound(M.paymentNotFound);
+      if (payment.status !== 'pending') return { outcome: 'unchanged', payment };
+      const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: FAILURE_REASONS.declined, updatedAt: now });
+      return { outcome: 'unchanged', payment: failed };
+    });
+  }
+
+  /** A provider reports a refund: a paid payment becomes refunded and so does its invoice. */
+  async refundPayment(input: { provider: string; transactionId: string; eventId?: string | null }): Promise<CompletionResult> {
+    const { db, repository, clock } = this.deps;
+    return db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const now = clock.now();
+      if (input.eventId) {
+        const fresh = await repository.recordEvent(tx, { provider: input.provider, eventId: input.eventId, type: 'payment.refunded', transactionId: input.transactionId, now });
+        if (!fresh) return { outcome: 'duplicate', payment: (await repository.findByTransaction(input.provider, input.transactionId, tx)) ?? null };
+      }
+      const payment = await repository.findByTransaction(input.provider, input.transactionId, tx, true);
+      if (!payment) throw notFound(M.paymentNotFound);
+      await repository.findInvoice(payment.invoiceId, tx, true);
+      if (payment.status === 'refunded') return { outcome: 'unchanged', payment };
+      const wasPaid = payment.status === 'paid';
+      const refunded = await repository.updatePayment(tx, payment.id, { status: 'refunded', updatedAt: now });
+      if (wasPaid) await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
+      return { outcome: 'unchanged', payment: refunded };
+    });
+  }
+
+  /**
+   * A verified webhook: tries the credentials of every gateway of that provider (a payment started before a
+   * gateway was switched off still completes). Bad signature → 400 and nothing is written.
+   */
+  async handleWebhook(provider: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<{ result: CompletionResult; message: string }> {
+    const adapter = this.deps.providers.get(provider);
+    if (!adapter || provider === 'manual') throw notFound(M.unknownProvider);
+    const gateways = (await this.deps.gatewayRepository.all()).filter((g) => g.provider === provider);
+    let event: PaymentEvent | null = null;
+    for (const gateway of gateways) {
+      try {
+        event = adapter.verifyWebhook(rawBody, headers, this.deps.gateways.openCredentials(gateway));
+        break;
+      } catch (error) {
+        if (!(error instanceof WebhookVerificationError)) throw error;
+      }
+    }
+    if (!event) throw badRequest(M.badSignature);
+    const ref = { provider, transactionId: event.transactionId, eventId: event.eventId };
+    let result: CompletionResult;
+    if (event.type === 'payment.succeeded') result = await this.completePayment({ ...ref, amount: event.amount, currency: event.currency });
+    else if (event.type === 'payment.failed') result = await this.failPayment(ref);
+    else result = await this.refundPayment(ref);
+    return { result, message: this.answer(result) };
+  }
+
+  /** The message for a completion; a mismatch is an error (400) after its failed payment was stored. */
+  answer(result: CompletionResult): string {
+    switch (result.outcome) {
+      case 'mismatch':
+        throw new AppError(400, M.amountMismatch);
+      case 'duplicate':
+        return M.webhookDuplicate;
+      case 'already_paid':
+        return M.alreadyCounted;
+      case 'not_counted':
+        return M.notCounted;
+      default:
+        return M.webhookProcessed;
+    }
+  }
+
+  /** Staff record a cash or bank transfer payment; it goes through completePayment like a provider's. */
+  async recordManual(caller: Caller, invoiceId: string, input: ManualPaymentInputParsed): Promise<Payment> {
+    const { repository, clock } = this.deps;
+    const invoice = await this.payableInvoice(caller, invoiceId);
+    const gateway = (await this.deps.gatewayRepository.all()).find((g) => g.provider === 'manual');
+    const now = clock.now();
+    const pending = await repository.insert({
+      invoiceId: invoice.id,
+      userId: invoice.userId,
+      gatewayId: gateway?.id ?? null,
+      provider: 'manual',
+      transactionId: `manual_${randomUUID()}`,
+      status: 'pending',
+      amount: input.amount,
+      currency: invoice.currency,
+      paymentMethod: input.payment_method,
+      reference: input.reference,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const result = await this.completePayment({ provider: 'manual', transactionId: pending.transactionId, amount: input.amount, currency: invoice.currency });
+    if (result.outcome === 'mismatch') throw badRequest(M.amountMismatch);
+    if (result.outcome !== 'paid') throw conflict(M.invoicePaid);
+    return toPayment(result.payment!);
+  }
+
+  /** The sandbox checkout: the payment and its invoice, by transaction id. */
+  async sandboxCheckout(transactionId: string): Promise<{ payment: PaymentRow; invoice: InvoiceRow; gateway: PaymentGatewayRow | undefined } | null> {
+    const payment = await this.deps.repository.findByTransaction('sandbox', transactionId);
+    if (!payment) return null;
+    const invoice = await this.deps.repository.findInvoice(payment.invoiceId);
+    if (!invoice) return null;
+    const gateway = payment.gatewayId ? await this.deps.gatewayRepository.findById(payment.gatewayId) : undefined;
+    return { payment, invoice, gateway };
+  }
+
+  async paymentByTransaction(provider: string, transactionId: string): Promise<PaymentRow | undefined> {
+    return this.deps.repository.findByTransaction(provider, transactionId);
+  }
+}
