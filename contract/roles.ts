@@ -165,6 +165,13 @@ export const ENDPOINT_ACCESS = {
   'PATCH /subscriptions/:id/upgrade': SUBSCRIPTION_ROLES,
   'DELETE /subscriptions/:id': ['admin'],
 
+  // Invoices: staff list; everybody their own; one invoice is public through its unguessable uuid (the
+  // public /invoice/{id} page: invoice, customer name, plan name only); admin/billing delete unpaid ones.
+  'GET /payments/invoices': ['admin', 'billing', 'support'],
+  'GET /payments/user/invoices': 'authenticated',
+  'GET /payments/invoices/:id': 'public',
+  'DELETE /payments/invoices/:id': ['admin', 'billing'],
+
   // Payments: a customer pays their own invoice (staff admin/billing any) and reads their payments; the
   // provider webhooks and the sandbox's hosted checkout are public (signature / unguessable transaction id).
   'POST /payments/initiate': 'authenticated',

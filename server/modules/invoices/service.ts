@@ -4,10 +4,22 @@
  * for each other, and a transaction that rolls back gives its number back, so numbers are unique and gap-free.
  */
 import { eq, sql } from 'drizzle-orm';
-import { INVOICE_DUE_DAYS, type Invoice, type InvoiceLineItem } from '../../../contract/schemas/invoice';
+import type { PagePagination } from '../../../contract/envelope';
+import {
+  INVOICE_DUE_DAYS,
+  type Invoice,
+  type InvoiceLineItem,
+  type InvoiceListItem,
+  type InvoiceListQueryParsed,
+  type PublicInvoice,
+  type UserInvoiceQueryParsed,
+} from '../../../contract/schemas/invoice';
 import type { Db } from '../../db/client';
 import { invoices, settings, type InvoiceRow } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { conflict, notFound } from '../../lib/errors';
 import { defaultSettings } from '../settings/defaults';
+import type { InvoiceRepository, InvoiceWithNames } from './repository';
 
 type Billing = ReturnType<typeof defaultSettings>['billing'];
 
@@ -98,4 +110,66 @@ export async function issueInvoice(tx: Db, input: IssueInvoiceInput): Promise<In
     })
     .returning();
   return row;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading and deleting (GET /payments/invoices, /payments/user/invoices, /payments/invoices/{id}, DELETE).
+
+export const INVOICE_MESSAGES = {
+  list: 'Invoices retrieved successfully',
+  userList: 'User invoices retrieved successfully',
+  detail: 'Invoice retrieved successfully',
+  deleted: 'Invoice deleted successfully',
+  notFound: 'Invoice not found',
+  paidNotDeletable: 'A paid invoice cannot be deleted',
+  refundedNotDeletable: 'A refunded invoice cannot be deleted',
+} as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function pagePagination(page: number, limit: number, total: number): PagePagination {
+  const totalPages = Math.max(1, Math.ceil(total / limit));
+  return { page, totalPages, total, hasNext: page < totalPages, hasPrev: page > 1 };
+}
+
+const toListItem = ({ row, userName, userEmail, planName }: InvoiceWithNames): InvoiceListItem => ({
+  ...toInvoice(row),
+  user_name: userName,
+  user_email: userEmail,
+  plan_name: planName,
+});
+
+export class InvoiceService {
+  constructor(private readonly deps: { db: Db; repository: InvoiceRepository; clock: Clock }) {}
+
+  async list(query: InvoiceListQueryParsed): Promise<{ items: InvoiceListItem[]; pagination: PagePagination }> {
+    const { items, total } = await this.deps.repository.page(query);
+    return { items: items.map(toListItem), pagination: pagePagination(query.page, query.limit, total) };
+  }
+
+  async listFor(userId: string, query: UserInvoiceQueryParsed): Promise<{ items: InvoiceListItem[]; pagination: PagePagination }> {
+    const { items, total } = await this.deps.repository.page({ ...query, user_id: userId });
+    return { items: items.map(toListItem), pagination: pagePagination(query.page, query.limit, total) };
+  }
+
+  /** Public through the unguessable id: the invoice, the customer's name and the plan name, nothing more. */
+  async publicView(id: string): Promise<PublicInvoice> {
+    const found = UUID.test(id) ? await this.deps.repository.findById(id) : undefined;
+    if (!found) throw notFound(INVOICE_MESSAGES.notFound);
+    const { user_id: _userId, ...invoice } = toInvoice(found.row);
+    return { ...invoice, customer_name: found.userName, plan_name: found.planName };
+  }
+
+  /** Only an invoice nobody paid (unpaid, overdue or cancelled) may go; the row lock keeps a payment from racing it. */
+  async remove(id: string): Promise<void> {
+    if (!UUID.test(id)) throw notFound(INVOICE_MESSAGES.notFound);
+    await this.deps.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const [row] = await tx.select({ id: invoices.id, status: invoices.status }).from(invoices).where(eq(invoices.id, id)).for('update');
+      if (!row) throw notFound(INVOICE_MESSAGES.notFound);
+      if (row.status === 'paid') throw conflict(INVOICE_MESSAGES.paidNotDeletable);
+      if (row.status === 'refunded') throw conflict(INVOICE_MESSAGES.refundedNotDeletable);
+      await tx.delete(invoices).where(eq(invoices.id, id));
+    });
+  }
 }
