@@ -116,6 +116,16 @@ describe('payments API', () => {
     const s = await state(invoice.id);
     expect(s).toMatchObject({ invoice: 'paid', subscription: 'active', paid: 1 });
     expect(s.paidDate).toBeTruthy();
+    // Activation goes through the subscription lifecycle: the first period starts at payment.
+    const period = await call('GET', `/subscriptions/${subscription.id}`, 'user');
+    expect(period.json().data).toMatchObject({ status: 'active' });
+    expect(period.json().data.current_period_start).toBeTruthy();
+    expect(period.json().data.current_period_end).toBeTruthy();
+    // Approving again sends nothing new: the payment is no longer pending.
+    const again = await t.app.inject({ method: 'POST', url: `/api/payments/sandbox/checkout/${transactionId}/approve` });
+    expect(again.headers.location).toBe(`http://portal.test/invoice/${invoice.id}?payment=paid`);
+    expect((await state(invoice.id)).paid).toBe(1);
+    expect((await t.app.inject({ method: 'GET', url: `/api/payments/sandbox/checkout/${transactionId}` })).body).toContain('This payment is paid');
     const status = await call('GET', `/payments/status/${payment.id}`, 'user');
     expect(status.json()).toMatchObject({ message: 'Payment completed successfully', data: { payment: { status: 'paid' } } });
     expect(status.json().data.payment.payment_date).toBeTruthy();
