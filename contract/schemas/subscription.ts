@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invoiceSchema } from './invoice';
+import { paymentSchema } from './payment';
 
 /** Subscriptions (spec §3, §4, §7, issue 4). JSON is snake_case. */
 export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'suspended', 'cancelled', 'expired'] as const;
@@ -115,6 +116,9 @@ export const subscriptionUpgradeInputSchema = z.object({
 export const subscriptionWithInvoiceSchema = z.object({ subscription: subscriptionSchema, invoice: invoiceSchema });
 export type SubscriptionWithInvoice = z.infer<typeof subscriptionWithInvoiceSchema>;
 
-/** GET /subscriptions/orders: the caller's subscriptions, newest first, each with its invoices (newest first). */
-export const orderSchema = subscriptionSchema.extend({ invoices: z.array(invoiceSchema) });
+/**
+ * GET /subscriptions/orders: the caller's subscriptions, newest first, each with its invoices and the payments
+ * made on them (both newest first).
+ */
+export const orderSchema = subscriptionSchema.extend({ invoices: z.array(invoiceSchema), payments: z.array(paymentSchema) });
 export type Order = z.infer<typeof orderSchema>;

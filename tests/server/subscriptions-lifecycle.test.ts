@@ -331,13 +331,17 @@ describe('subscription lifecycle', () => {
     expect((await call('DELETE', `/subscriptions/${other.subscription.id}`, 'super_admin')).statusCode).toBe(200);
   });
 
-  it("orders: the caller's own subscriptions with their invoices, newest first; visitors 401", async () => {
+  it("orders: the caller's own subscriptions with their invoices and payments, newest first; visitors 401", async () => {
     clock.set('2026-05-01T00:00:00.000Z');
     const first = await subscribe('other');
     clock.set('2026-05-02T00:00:00.000Z');
     const second = await subscribe('other');
     await pay(second.invoice.id);
     const renewed = (await call('PATCH', `/subscriptions/${second.subscription.id}/renew`, 'other')).json().data.invoice;
+    await db().execute(
+      sql`insert into payments (invoice_id, user_id, provider, transaction_id, status, amount, currency, payment_method, payment_date)
+          values (${second.invoice.id}, ${people.other!.id}, 'manual', 'CASH-1', 'paid', 3000, 'USD', 'cash', now())`,
+    );
     const res = await call('GET', '/subscriptions/orders', 'other');
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe('Order history retrieved successfully');
@@ -345,6 +349,8 @@ describe('subscription lifecycle', () => {
     expect(orders.map((o: { id: string }) => o.id)).toEqual([second.subscription.id, first.subscription.id]);
     expect(orders[0].invoices.map((i: { id: string }) => i.id)).toEqual([renewed.id, second.invoice.id]);
     expect(orders[1].invoices.map((i: { id: string }) => i.id)).toEqual([first.invoice.id]);
+    expect(orders[0].payments).toMatchObject([{ invoice_id: second.invoice.id, transaction_id: 'CASH-1', status: 'paid', amount: 3000, payment_method: 'cash' }]);
+    expect(orders[1].payments).toEqual([]);
     for (const who of ['technician', 'support'] as const) {
       const mine = await call('GET', '/subscriptions/orders', who);
       expect(mine.statusCode).toBe(200);

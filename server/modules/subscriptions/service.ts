@@ -19,7 +19,7 @@ import type {
 } from '../../../contract/schemas/subscription';
 import type { OffsetMeta } from '../../../contract/envelope';
 import type { Db } from '../../db/client';
-import { invoices, plans, subscriptions, users, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../db/schema';
+import { invoices, payments, plans, subscriptions, users, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { issueInvoice, toInvoice, type IssueInvoiceInput } from '../invoices/service';
@@ -438,7 +438,7 @@ export class SubscriptionService {
     });
   }
 
-  /** GET /subscriptions/orders: the caller's subscriptions (newest first), each with its invoices (newest first). */
+  /** GET /subscriptions/orders: the caller's subscriptions (newest first), each with its invoices and payments (newest first). */
   async orders(caller: Caller): Promise<Order[]> {
     const { db } = this.deps;
     const subs = await this.deps.repository.ownedBy(caller.id);
@@ -448,7 +448,40 @@ export class SubscriptionService {
       .from(invoices)
       .where(inArray(invoices.subscriptionId, subs.map((s) => s.row.id)))
       .orderBy(desc(invoices.createdAt), desc(invoices.number), asc(invoices.id));
-    return subs.map((s) => ({ ...toSubscription(s), invoices: rows.filter((i) => i.subscriptionId === s.row.id).map((i) => toInvoice(i) as Invoice) }));
+    const paid = rows.length
+      ? await db
+          .select()
+          .from(payments)
+          .where(inArray(payments.invoiceId, rows.map((i) => i.id)))
+          .orderBy(desc(payments.createdAt), desc(payments.id))
+      : [];
+    return subs.map((s) => {
+      const own = rows.filter((i) => i.subscriptionId === s.row.id);
+      const ownIds = new Set(own.map((i) => i.id));
+      return {
+        ...toSubscription(s),
+        invoices: own.map((i) => toInvoice(i) as Invoice),
+        payments: paid
+          .filter((p) => ownIds.has(p.invoiceId))
+          .map((p) => ({
+            id: p.id,
+            invoice_id: p.invoiceId,
+            user_id: p.userId,
+            gateway_id: p.gatewayId,
+            provider: p.provider,
+            transaction_id: p.transactionId,
+            status: p.status,
+            amount: p.amount,
+            currency: p.currency,
+            payment_method: p.paymentMethod,
+            payment_date: p.paymentDate ? p.paymentDate.toISOString() : null,
+            reference: p.reference,
+            failure_reason: p.failureReason,
+            created_at: p.createdAt.toISOString(),
+            updated_at: p.updatedAt.toISOString(),
+          })),
+      };
+    });
   }
 
   async activePlan(caller: Caller): Promise<ActivePlan> {
