@@ -23,7 +23,10 @@ import { invoices, payments, plans, subscriptions, users, type InvoiceRow, type 
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { issueInvoice, toInvoice, type IssueInvoiceInput } from '../invoices/service';
+import { addBillingCycle, assertTransition, proRataCredit, transitionMessage } from './lifecycle';
 import type { SubscriptionRepository, SubscriptionWithNames } from './repository';
+
+export { addBillingCycle, assertTransition, canTransition, proRataCredit, SUBSCRIPTION_TRANSITIONS, type TransitionVia } from './lifecycle';
 
 export const SUBSCRIPTION_MESSAGES = {
   created: 'Subscription created successfully!',
@@ -43,7 +46,7 @@ export const SUBSCRIPTION_MESSAGES = {
   upgraded: 'Subscription upgraded successfully!',
   deleted: 'Subscription deleted successfully!',
   statusChanged: (status: SubscriptionStatus) => `Subscription ${status} successfully!`,
-  transition: (from: string, to: string) => `Cannot change a subscription from ${from} to ${to}`,
+  transition: transitionMessage,
   reasonRequired: 'A suspension reason is required',
   renewOnlyActive: 'Only an active or suspended subscription can be renewed',
   renewalExists: 'An unpaid renewal invoice for the next period already exists',
@@ -53,59 +56,6 @@ export const SUBSCRIPTION_MESSAGES = {
   invoiceNotFound: 'Invoice not found',
   invoiceNotPaid: 'The invoice is not paid',
 } as const;
-
-// ---------------------------------------------------------------------------------------------------------
-// Lifecycle. Every status change goes through this one table; anything not listed is refused with 409.
-//   via 'payment': a paid invoice (activateForPaidInvoice, called by the payments work in its transaction)
-//   via 'staff':   PATCH /subscriptions/{id}/status (admin, billing, support)
-//   via 'cancel':  POST /subscriptions/{id}/cancel (owner or staff)
-//   via 'job':     the recurring billing job (overdue → suspended, period over → expired)
-export type TransitionVia = 'payment' | 'staff' | 'cancel' | 'job';
-export const SUBSCRIPTION_TRANSITIONS: ReadonlyArray<{ from: SubscriptionStatus; to: SubscriptionStatus; via: readonly TransitionVia[] }> = [
-  { from: 'pending', to: 'active', via: ['payment'] },
-  { from: 'active', to: 'suspended', via: ['staff', 'job'] },
-  { from: 'suspended', to: 'active', via: ['staff', 'payment'] },
-  { from: 'active', to: 'cancelled', via: ['staff', 'cancel'] },
-  { from: 'suspended', to: 'cancelled', via: ['staff', 'cancel'] },
-  { from: 'pending', to: 'cancelled', via: ['staff', 'cancel'] },
-  { from: 'cancelled', to: 'expired', via: ['job'] },
-  { from: 'active', to: 'expired', via: ['job'] },
-  { from: 'suspended', to: 'expired', via: ['job'] },
-];
-
-export function canTransition(from: SubscriptionStatus, to: SubscriptionStatus, via: TransitionVia): boolean {
-  return SUBSCRIPTION_TRANSITIONS.some((t) => t.from === from && t.to === to && t.via.includes(via));
-}
-
-export function assertTransition(from: SubscriptionStatus, to: SubscriptionStatus, via: TransitionVia): void {
-  if (!canTransition(from, to, via)) throw conflict(SUBSCRIPTION_MESSAGES.transition(from, to));
-}
-
-/** Adds a plan's billing cycle in UTC calendar months; the day is clamped to the target month's last day. */
-export function addBillingCycle(start: Date, cycle: string): Date {
-  const months = cycle === 'yearly' ? 12 : cycle === 'half_yearly' ? 6 : cycle === 'quarterly' ? 3 : 1;
-  const y = start.getUTCFullYear();
-  const m = start.getUTCMonth() + months;
-  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  const d = new Date(start.getTime());
-  d.setUTCDate(1);
-  d.setUTCFullYear(y, m, Math.min(start.getUTCDate(), lastDay));
-  return d;
-}
-
-const DAY = 86_400_000;
-
-/**
- * Pro-rata credit for the unused part of the old plan's period, in integer minor units.
- * Unused days = whole days left until the period end (a started day counts as used: floor);
- * days in period = the period's length in days (rounded to whole days).
- * credit = round half up(old price × unused days ÷ days in period), never more than the old price, never < 0.
- */
-export function proRataCredit(oldPrice: number, periodStart: Date, periodEnd: Date, now: Date): number {
-  const totalDays = Math.max(1, Math.round((periodEnd.getTime() - periodStart.getTime()) / DAY));
-  const unusedDays = Math.max(0, Math.min(totalDays, Math.floor((periodEnd.getTime() - now.getTime()) / DAY)));
-  return Math.min(oldPrice, Math.round((oldPrice * unusedDays) / totalDays));
-}
 
 const cycleLabel = (cycle: string) => cycle.replace('_', '-');
 const day = (d: Date) => d.toISOString().slice(0, 10);
