@@ -245,3 +245,25 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
 /** Authorization header for a bearer token. */
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Calls the API as one of the users signed in by signInEveryRole (no role: anonymous). */
+export type CallAs = (method: ApiMethod, url: string, role?: Role, payload?: unknown) => Promise<LightMyRequestResponse>;
+
+/**
+ * Creates and signs in one user per role (`<role>@example.com`) and returns a caller that sends each request
+ * under /api with that role's bearer token, for tests that check an endpoint role by role.
+ */
+export async function signInEveryRole(
+  t: TestApp,
+  roles: readonly Role[] = ['admin', 'billing', 'support', 'technician', 'user', 'super_admin'],
+): Promise<CallAs> {
+  const tokens: Partial<Record<Role, string>> = {};
+  for (const role of roles) {
+    await t.createUser({ email: `${role}@example.com`, role });
+    tokens[role] = (await t.login(`${role}@example.com`)).token;
+  }
+  return (method, url, role, payload) =>
+    t.app.inject({ method, url: `/api${url}`, headers: role ? bearer(tokens[role]!) : {}, payload: payload as object });
+}

@@ -3,25 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../contract/roles';
 import { seedDemoData } from '../../server/db/seed';
 import { createSecretBox } from '../../server/lib/secret-box';
-import { bearer, createTestApp, type TestApp } from '../helpers/server';
+import { bearer, createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 
 const SECRET = 'sk_test_PLAINTEXT_4242_abcdefSECRET';
 const WEBHOOK = 'whsec_PLAINTEXT_hook_9999ZZZZ';
-const tokens: Partial<Record<Role, string>> = {};
 
 describe('payment gateways API', () => {
   let t: TestApp;
+  let call: CallAs;
   beforeAll(async () => {
     t = await createTestApp();
-    for (const role of ['admin', 'billing', 'support', 'technician', 'user', 'super_admin'] as Role[]) {
-      await t.createUser({ email: `${role}@example.com`, role });
-      tokens[role] = (await t.login(`${role}@example.com`)).token;
-    }
+    call = await signInEveryRole(t);
   });
   afterAll(() => t.close());
-
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, role?: Role, payload?: unknown) =>
-    t.app.inject({ method, url: `/api${url}`, headers: role ? bearer(tokens[role]!) : {}, payload: payload as object });
   const rows = async () => {
     const result = await t.database.db.execute(sql`select * from payment_gateways`);
     return JSON.stringify((result as unknown as { rows?: unknown[] }).rows ?? result);

@@ -1,24 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../contract/roles';
 import { subscriptions } from '../../server/db/schema';
-import { bearer, createTestApp, type TestApp } from '../helpers/server';
+import { bearer, createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 
 const base = { name: 'Home 100', download_mbps: 100, upload_mbps: 20, price: 3999, billing_cycle: 'monthly' };
-const tokens: Partial<Record<Role, string>> = {};
 
 describe('plans API', () => {
   let t: TestApp;
+  let call: CallAs;
   beforeAll(async () => {
     t = await createTestApp();
-    for (const role of ['admin', 'billing', 'support', 'technician', 'user', 'super_admin'] as Role[]) {
-      await t.createUser({ email: `${role}@example.com`, role });
-      tokens[role] = (await t.login(`${role}@example.com`)).token;
-    }
+    call = await signInEveryRole(t);
   });
   afterAll(() => t.close());
-
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, role?: Role, payload?: unknown) =>
-    t.app.inject({ method, url: `/api${url}`, headers: role ? bearer(tokens[role]!) : {}, payload: payload as object });
 
   it.each(['admin', 'billing'] as Role[])('%s creates, updates, toggles and deletes a plan', async (role) => {
     const created = await call('POST', '/plans', role, { ...base, name: `Plan by ${role}` });
