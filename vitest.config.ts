@@ -7,6 +7,9 @@ import react from '@vitejs/plugin-react';
  */
 export default defineConfig({
   test: {
+    // Vitest's default on a 2-core machine is one worker: every file in turn, the second core idle while a
+    // test waits on Chromium or PostgreSQL. Each file has its own database and ports, so two run side by side.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -35,7 +38,7 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Each browser file starts its own server on a free port with its own data folder: two run side by side.
         },
       },
     ],

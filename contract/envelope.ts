@@ -46,3 +46,9 @@ export interface PagePagination {
   hasNext: boolean;
   hasPrev: boolean;
 }
+
+/** The pagination of page `page` (of `limit` items) when `total` match; an empty result is page 1 of 1. */
+export function pagePagination(page: number, limit: number, total: number): PagePagination {
+  const totalPages = Math.max(1, Math.ceil(total / limit));
+  return { page, totalPages, total, hasNext: page < totalPages, hasPrev: page > 1 };
+}

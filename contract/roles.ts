@@ -73,10 +73,15 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/dashboard/plans', audience: ['admin', 'billing'] },
   { pattern: '/dashboard/payments', audience: ['admin', 'billing'] },
   { pattern: '/dashboard/billing/payment-gateways', audience: ['admin', 'billing'] },
+  { pattern: '/dashboard/billing/invoices', audience: ['admin', 'billing', 'support'] },
+  // Not a screen: who may delete invoices and record manual payments on the invoices screen (the same roles as
+  // DELETE /payments/invoices/:id and POST /payments/invoices/:id/manual); asked through useCan params.route.
+  { pattern: '/dashboard/billing/invoices/manage', audience: ['admin', 'billing'] },
   { pattern: '/dashboard/nas/router', audience: ['admin'] },
   { pattern: '/dashboard/tickets/shared', audience: ['admin', 'support', 'technician', 'billing'] },
-  { pattern: '/dashboard/installations', audience: ['technician'] },
-  { pattern: '/dashboard/installation', audience: ['technician'] },
+  // The spec gives installations to technician alone; issue 8 lets admin and support see and schedule them too.
+  { pattern: '/dashboard/installations', audience: ['technician', 'admin', 'support'] },
+  { pattern: '/dashboard/installation', audience: ['technician', 'admin', 'support'] },
   { pattern: '/dashboard/nas/devices', audience: ['technician'] },
 ];
 
@@ -170,6 +175,8 @@ export const ENDPOINT_ACCESS = {
   'GET /payments/invoices': ['admin', 'billing', 'support'],
   'GET /payments/user/invoices': 'authenticated',
   'GET /payments/invoices/:id': 'public',
+  // The invoice PDF: reached like the public page, by the unguessable uuid (e-mail only for owner and staff).
+  'GET /payments/invoices/:id/pdf': 'public',
   'DELETE /payments/invoices/:id': ['admin', 'billing'],
 
   // Payments: a customer pays their own invoice (staff admin/billing any) and reads their payments; the
@@ -181,6 +188,87 @@ export const ENDPOINT_ACCESS = {
   'POST /payments/sandbox/checkout/:transactionId/approve': 'public',
   'POST /payments/sandbox/checkout/:transactionId/decline': 'public',
   'POST /payments/invoices/:id/manual': ['admin', 'billing'],
+  'POST /payments/:id/refund': ['admin', 'billing'],
+
+  // The recurring billing job: admin runs it now (once a day at most; a second run answers alreadyRan);
+  // admin and billing read the past runs.
+  'POST /billing/run': ['admin'],
+  'GET /billing/runs': ['admin', 'billing'],
+
+  // Tickets: any signed-in user opens tickets and works on those they may see (creator, assignee, or staff
+  // whose ticket view covers it: admin/support all, technician technical+installation, billing billing; the
+  // service answers 404 for the others). Only admin deletes; admin and support assign.
+  'GET /tickets': 'authenticated',
+  'GET /tickets/assigned': ['admin', 'support', 'technician', 'billing'],
+  'GET /tickets/stats': 'authenticated',
+  'GET /tickets/:id': 'authenticated',
+  'POST /tickets': 'authenticated',
+  'PUT /tickets/:id': 'authenticated',
+  'DELETE /tickets/:id': ['admin'],
+  'GET /tickets/:id/replies': 'authenticated',
+  'POST /tickets/:id/replies': 'authenticated',
+  'PATCH /tickets/:id/status': 'authenticated',
+  'PATCH /tickets/:id/assign': ['admin', 'support'],
+  'GET /tickets/:id/attachments': 'authenticated',
+  'POST /tickets/:id/attachments': 'authenticated',
+  'GET /tickets/:id/attachments/:attachmentId/download': 'authenticated',
+
+  // Users (issue 6): admin and support (super_admin everything); the service decides whom: support views
+  // everybody, creates customers and changes customers' status; admin manages everybody but admins; only
+  // super_admin manages admins. Only admin deletes and resets passwords.
+  'GET /users': ['admin', 'support'],
+  'GET /users/companies': ['admin', 'support'],
+  'GET /users/export.csv': ['admin', 'support'],
+  'GET /users/:id': ['admin', 'support'],
+  'POST /users': ['admin', 'support'],
+  'PUT /users/:id': ['admin', 'support'],
+  'DELETE /users/:id': ['admin'],
+  'PATCH /users/:id/status': ['admin', 'support'],
+  'PATCH /users/:id/password': ['admin'],
+
+  // Dashboard statistics (issue 6): every signed-in user; the service sends only the groups statGroupsFor(role)
+  // allows, and tickets within the caller's ticket scope (a customer's own).
+  'GET /dashboard/stats': 'authenticated',
+
+  // Network devices (issue 7): admin (and super_admin) manage them; technicians read the list and detail,
+  // which the service sends without any secret or configuration field.
+  'GET /devices': ['admin', 'technician'],
+  'GET /devices/:id': ['admin', 'technician'],
+  'POST /devices': ['admin'],
+  'PUT /devices/:id': ['admin'],
+  'DELETE /devices/:id': ['admin'],
+  'POST /devices/test-connection': ['admin'],
+  'POST /devices/:id/test-connection': ['admin'],
+
+  // Configuration and backups of network devices (issue 7): admin only. The running configuration and every
+  // stored version are shown with secrets masked; the download carries a version as stored.
+  'GET /devices/:id/config': ['admin'],
+  'POST /devices/:id/backups': ['admin'],
+  'GET /devices/:id/backups': ['admin'],
+  'GET /devices/:id/backups/diff': ['admin'],
+  'GET /devices/:id/backups/:backupId': ['admin'],
+  'GET /devices/:id/backups/:backupId/download': ['admin'],
+  'GET /devices/:id/backup-jobs': ['admin'],
+  'GET /device-jobs/:jobId': ['admin'],
+
+  // Installations (issue 8): admin and support see, create, schedule and assign every job; a technician sees
+  // the jobs assigned to them and works on them (the service answers 404 for others' jobs and 403 for the
+  // fields only staff change). Customers see their job's progress through their subscription's credentials.
+  'GET /installations': ['admin', 'support', 'technician'],
+  'GET /installations/:id': ['admin', 'support', 'technician'],
+  'POST /installations': ['admin', 'support'],
+  'PUT /installations/:id': ['admin', 'support', 'technician'],
+  'PATCH /installations/:id': ['admin', 'support', 'technician'],
+  'PATCH /installations/:id/status': ['admin', 'support', 'technician'],
+  'PATCH /installations/:id/assign': ['admin', 'support'],
+  'GET /installations/:id/photos': ['admin', 'support', 'technician'],
+  'POST /installations/:id/photos': ['admin', 'support', 'technician'],
+  'GET /installations/:id/photos/:photoId/download': ['admin', 'support', 'technician'],
+  // A subscription's PPPoE login and installation progress: the owner (checked in the service, others 404)
+  // and the staff who help customers connect.
+  'GET /subscriptions/:id/credentials': ['user', 'admin', 'support', 'technician'],
+  // Data usage from RADIUS accounting: everybody their own; admin, support and technicians anyone's (?user_id=).
+  'GET /usage': 'authenticated',
 
   'POST /contact': 'public',
   'GET /contact-messages': ['admin', 'support'],
@@ -193,6 +281,12 @@ export const ENDPOINT_ACCESS = {
   'PUT /settings': ['admin'],
   'POST /settings/logo': ['admin'],
   'POST /settings/test-email': ['admin'],
+
+  // Interfaces and traffic of network devices (issue 7): admin; the technician's read-only device view shows
+  // interfaces with their live status. Polling on demand is admin only.
+  'GET /devices/:id/interfaces': ['admin', 'technician'],
+  'GET /devices/:id/interfaces/:interfaceId/traffic': ['admin'],
+  'POST /devices/:id/poll': ['admin'],
 } as const satisfies Record<string, Audience>;
 
 export type EndpointKey = keyof typeof ENDPOINT_ACCESS;

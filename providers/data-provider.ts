@@ -152,8 +152,15 @@ export function unwrapEntity<T>(data: unknown, resource: string, path = resource
   return (names.has(keys[0]) && isPlainObject(inner) ? inner : data) as T;
 }
 
-export function listItems<T>(data: unknown): { items: T[]; total: number } {
-  if (Array.isArray(data)) return { items: data as T[], total: data.length };
+/**
+ * Items and total of a list response's data. `envelopeMeta` is the envelope's own meta (the subscription list
+ * answers {data: [...], meta: {total, limit, offset}}): an array's total is read from it when present.
+ */
+export function listItems<T>(data: unknown, envelopeMeta?: unknown): { items: T[]; total: number } {
+  if (Array.isArray(data)) {
+    const total = isPlainObject(envelopeMeta) ? Number(envelopeMeta.total) : NaN;
+    return { items: data as T[], total: Number.isFinite(total) ? total : data.length };
+  }
   const d = (data ?? {}) as { items?: T[]; pagination?: { total?: number }; meta?: { total?: number }; total?: number };
   const items = Array.isArray(d.items) ? d.items : [];
   const total = d.pagination?.total ?? d.meta?.total ?? d.total ?? items.length;
@@ -179,6 +186,7 @@ function customPath(url: string): string {
 
 interface Envelope<T> {
   data: T;
+  meta?: unknown;
 }
 
 export function createDataProvider(http: AxiosInstance): DataProvider {
@@ -201,7 +209,7 @@ export function createDataProvider(http: AxiosInstance): DataProvider {
         headers: meta?.headers,
         fallbackMessage: errorFallback(resource, 'list', meta),
       });
-      const { items, total } = listItems<TData>(res.data?.data);
+      const { items, total } = listItems<TData>(res.data?.data, res.data?.meta);
       return { data: items, total };
     },
 

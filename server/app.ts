@@ -29,6 +29,20 @@ import settingsRoutes from './modules/settings/routes';
 import subscriptionRoutes from './modules/subscriptions/routes';
 import invoiceRoutes from './modules/invoices/routes';
 import paymentRoutes from './modules/payments/routes';
+import type { StripeApiAddress } from './integrations/payments';
+import billingPlugin from './modules/billing/plugin';
+import billingRoutes from './modules/billing/routes';
+import ticketRoutes from './modules/tickets/routes';
+import userRoutes from './modules/users/routes';
+import deviceRoutes from './modules/devices/routes';
+import deviceBackupsPlugin from './modules/device-backups/plugin';
+import deviceBackupRoutes from './modules/device-backups/routes';
+import dashboardRoutes from './modules/dashboard/routes';
+import installationRoutes, { serviceAccessRoutes } from './modules/installations/routes';
+import usageRoutes from './modules/usage/routes';
+import radiusPlugin from './modules/radius/plugin';
+import trafficPlugin from './modules/traffic/plugin';
+import trafficRoutes from './modules/traffic/routes';
 
 export interface BuildAppOptions {
   config: Config;
@@ -42,6 +56,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Extra route plugins mounted under /api (they are guarded like every other API route). */
   extraRoutes?: FastifyPluginAsync[];
+  /** Where the Stripe SDK sends its requests (a local fake in tests); default: config.stripeApiBase, else Stripe. */
+  stripeApi?: StripeApiAddress;
 }
 
 /** Header names and body fields that must never reach the log. */
@@ -99,6 +115,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(rateLimitPlugin);
   await app.register(settingsPlugin);
   await app.register(mailPlugin, { mailer: options.mailer });
+  await app.register(radiusPlugin);
+  await app.register(billingPlugin);
+  await app.register(deviceBackupsPlugin);
+  await app.register(trafficPlugin);
   await app.register(authPlugin);
   await app.register(accessPlugin);
   await app.register(spaPlugin, { distDir: config.serveSpa ? config.distDir : null });
@@ -113,7 +133,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(gatewayRoutes, { prefix: '/payments/gateways' });
       await api.register(subscriptionRoutes, { prefix: '/subscriptions' });
       await api.register(invoiceRoutes, { prefix: '/payments' });
-      await api.register(paymentRoutes, { prefix: '/payments' });
+      await api.register(paymentRoutes, { prefix: '/payments', stripeApi: options.stripeApi });
+      await api.register(billingRoutes, { prefix: '/billing' });
+      await api.register(ticketRoutes, { prefix: '/tickets' });
+      await api.register(userRoutes, { prefix: '/users' });
+      await api.register(deviceRoutes, { prefix: '/devices' });
+      await api.register(deviceBackupRoutes);
+      await api.register(dashboardRoutes, { prefix: '/dashboard' });
+      await api.register(installationRoutes, { prefix: '/installations' });
+      await api.register(serviceAccessRoutes, { prefix: '/subscriptions' });
+      await api.register(usageRoutes, { prefix: '/usage' });
+      await api.register(trafficRoutes, { prefix: '/devices' });
       await api.register(contactRoutes);
       await api.register(settingsRoutes, { prefix: '/settings' });
       for (const extra of options.extraRoutes ?? []) await api.register(extra);

@@ -33,6 +33,27 @@
  *                              outside production; never in production.
  *   SERVE_SPA                  Serve the built web app from DIST_DIR: true | false. Default true.
  *   DIST_DIR                   Folder of the built web app. Default ./dist.
+ *   BILLING_SCHEDULER          Run the recurring billing job once a day: true | false. Default true, except
+ *                              NODE_ENV=test.
+ *   BILLING_RUN_HOUR           Hour of the day (UTC, 0-23) from which the daily billing run starts. Default 2.
+ *   STRIPE_API_BASE            Address of the Stripe API (http:// or https://), for a local fake or mock
+ *                              server. Default: Stripe's own (https://api.stripe.com).
+ *   DEVICE_POLLER              Poll network devices over SNMP (interfaces, traffic counters, up/down) and roll
+ *                              traffic history up: true | false. Default true, except NODE_ENV=test.
+ *   DEVICE_POLL_MINUTES        Minutes between two polls of a device (1-60). Default 5.
+ *   RADIUS_ENABLED             Run the RADIUS server (PPPoE authentication and accounting for the NAS devices):
+ *                              true | false. Default true, except NODE_ENV=test.
+ *   RADIUS_HOST                Interface the RADIUS server listens on. Default 0.0.0.0.
+ *   RADIUS_AUTH_PORT           UDP port for Access-Requests. Default 1812 (0 picks a free port).
+ *   RADIUS_ACCT_PORT           UDP port for Accounting-Requests. Default 1813 (0 picks a free port).
+ *   RADIUS_COA_PORT            NAS port that Disconnect-Requests and CoA-Requests (RFC 5176) go to. Default 3799.
+ *   RADIUS_WALLED_GARDEN_POOL  Address pool (Framed-Pool) for suspended customers, e.g. a pool whose traffic the
+ *                              NAS redirects to a payment page. Unset: suspended customers are rejected.
+ *   RADIUS_INTERIM_INTERVAL    Seconds between accounting Interim-Updates asked of the NAS (Acct-Interim-Interval);
+ *                              a session silent for twice as long is closed as stale. Default 300.
+ *   RADIUS_DISCONNECT_TIMEOUT_MS  How long to wait for a NAS's answer to a Disconnect/CoA-Request. Default 3000.
+ *   RADIUS_WORKERS             Processes answering RADIUS (1-16). Above 1, that many worker processes share the
+ *                              RADIUS ports (PostgreSQL only; with the embedded database it stays 1). Default 1.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -95,6 +116,24 @@ const envSchema = z.object({
   SEED_DEMO: bool('SEED_DEMO').optional(),
   SERVE_SPA: bool('SERVE_SPA').optional(),
   DIST_DIR: z.string().trim().min(1).optional(),
+  BILLING_SCHEDULER: bool('BILLING_SCHEDULER').optional(),
+  BILLING_RUN_HOUR: int('BILLING_RUN_HOUR', 0, 23).optional(),
+  STRIPE_API_BASE: z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { message: 'STRIPE_API_BASE must be an http:// or https:// URL' })
+    .optional(),
+  DEVICE_POLLER: bool('DEVICE_POLLER').optional(),
+  DEVICE_POLL_MINUTES: int('DEVICE_POLL_MINUTES', 1, 60).optional(),
+  RADIUS_ENABLED: bool('RADIUS_ENABLED').optional(),
+  RADIUS_HOST: z.string().trim().min(1).optional(),
+  RADIUS_AUTH_PORT: int('RADIUS_AUTH_PORT', 0, 65535).optional(),
+  RADIUS_ACCT_PORT: int('RADIUS_ACCT_PORT', 0, 65535).optional(),
+  RADIUS_COA_PORT: int('RADIUS_COA_PORT', 1, 65535).optional(),
+  RADIUS_WALLED_GARDEN_POOL: z.string().trim().min(1).max(253).optional(),
+  RADIUS_INTERIM_INTERVAL: int('RADIUS_INTERIM_INTERVAL', 10, 86_400).optional(),
+  RADIUS_DISCONNECT_TIMEOUT_MS: int('RADIUS_DISCONNECT_TIMEOUT_MS', 50, 60_000).optional(),
+  RADIUS_WORKERS: int('RADIUS_WORKERS', 1, 16).optional(),
 });
 
 export type TrustProxy = boolean | number | string[];
@@ -122,6 +161,30 @@ export interface Config {
   seedDemo: boolean;
   serveSpa: boolean;
   distDir: string;
+  /** Start the daily billing scheduler (default on, except NODE_ENV=test). */
+  billingScheduler: boolean;
+  /** UTC hour from which the day's billing run starts. */
+  billingRunHour: number;
+  /** Where the Stripe SDK sends its requests; null: Stripe's own API. */
+  stripeApiBase: string | null;
+  /** Run the device poller and the traffic roll-up (default on, except NODE_ENV=test). */
+  devicePoller: boolean;
+  /** Minutes between two polls of a device. */
+  devicePollMinutes: number;
+  /** The RADIUS server (PPPoE access): on by default, except NODE_ENV=test. */
+  radiusEnabled: boolean;
+  radiusHost: string;
+  radiusAuthPort: number;
+  radiusAcctPort: number;
+  /** The NAS's dynamic-authorization port (Disconnect/CoA, RFC 5176). */
+  radiusCoaPort: number;
+  /** Framed-Pool for suspended customers; null: they are rejected. */
+  radiusWalledGardenPool: string | null;
+  /** Seconds between Interim-Updates (Acct-Interim-Interval in every Access-Accept). */
+  radiusInterimInterval: number;
+  radiusDisconnectTimeoutMs: number;
+  /** Worker processes sharing the RADIUS ports (PostgreSQL only); 1: the app answers itself. */
+  radiusWorkers: number;
 }
 
 export class ConfigError extends Error {
@@ -212,5 +275,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: !isProduction && (e.SEED_DEMO ?? true),
     serveSpa: e.SERVE_SPA ?? true,
     distDir: resolve(e.DIST_DIR ?? './dist'),
+    billingScheduler: e.BILLING_SCHEDULER ?? nodeEnv !== 'test',
+    billingRunHour: e.BILLING_RUN_HOUR ?? 2,
+    stripeApiBase: e.STRIPE_API_BASE ?? null,
+    devicePoller: e.DEVICE_POLLER ?? nodeEnv !== 'test',
+    devicePollMinutes: e.DEVICE_POLL_MINUTES ?? 5,
+    radiusEnabled: e.RADIUS_ENABLED ?? nodeEnv !== 'test',
+    radiusHost: e.RADIUS_HOST ?? '0.0.0.0',
+    radiusAuthPort: e.RADIUS_AUTH_PORT ?? 1812,
+    radiusAcctPort: e.RADIUS_ACCT_PORT ?? 1813,
+    radiusCoaPort: e.RADIUS_COA_PORT ?? 3799,
+    radiusWalledGardenPool: e.RADIUS_WALLED_GARDEN_POOL ?? null,
+    radiusInterimInterval: e.RADIUS_INTERIM_INTERVAL ?? 300,
+    radiusDisconnectTimeoutMs: e.RADIUS_DISCONNECT_TIMEOUT_MS ?? 3000,
+    radiusWorkers: e.RADIUS_WORKERS ?? 1,
   };
 }

@@ -9,7 +9,6 @@ import { dataProvider } from '../providers/data-provider';
 import { i18nProvider } from '../providers/i18n-provider';
 import { notificationProvider } from '../providers/notification-provider';
 import { resources } from '../resources';
-import { ComingSoon } from './components/ComingSoon';
 import { NotFound } from './components/NotFound';
 import { t } from './i18n';
 import { DashboardLayout } from './layout/DashboardLayout';
@@ -21,15 +20,8 @@ import { PasswordResetPage } from './pages/auth/PasswordResetPage';
 import { RegisterPage } from './pages/auth/RegisterPage';
 import { VerificationSuccessPage } from './pages/auth/VerificationSuccessPage';
 import { VerifyEmailPage } from './pages/auth/VerifyEmailPage';
+import { InvoicePage } from './pages/invoice/InvoicePage';
 import { dashboardRoutes } from './routes';
-
-function PublicScreen({ screen }: { screen: string }) {
-  return (
-    <div style={{ maxWidth: 720, margin: '48px auto', padding: 16 }}>
-      <ComingSoon screen={screen} />
-    </div>
-  );
-}
 
 /** The portal: sign-in screens, the customer portal and the staff back office (loaded only off the public site). */
 export default function PortalApp() {
@@ -61,8 +53,8 @@ export default function PortalApp() {
             <Route path="/password-reset/*" element={<PasswordResetPage />} />
             <Route path="/verify-email" element={<VerifyEmailPage />} />
             <Route path="/verification-success" element={<VerificationSuccessPage />} />
-            <Route path="/invoice" element={<PublicScreen screen="screen.invoice" />} />
-            <Route path="/invoice/:id" element={<PublicScreen screen="screen.invoice" />} />
+            <Route path="/invoice" element={<InvoicePage />} />
+            <Route path="/invoice/:id" element={<InvoicePage />} />
             <Route element={<RouteGuard />}>
               <Route element={<DashboardLayout />}>{dashboardRoutes}</Route>
             </Route>

@@ -1,20 +1,9 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Spin } from 'antd';
 import { Route } from 'react-router';
-import { ticketView } from '../contract/roles';
-import { useAuthState } from '../providers/auth-store';
-import { ComingSoon } from './components/ComingSoon';
 import { NotFound } from './components/NotFound';
 import { DashboardHome } from './pages/dashboard/DashboardHome';
 import { ProfilePage } from './pages/profile/ProfilePage';
-
-/** The ticket route shows one of two views by role (spec §2); both are built in the tickets issue. */
-function TicketArea() {
-  const { user } = useAuthState();
-  return <ComingSoon screen={user && ticketView(user.role) === 'shared' ? 'screen.sharedTickets' : 'screen.tickets'} />;
-}
-
-const soon = (screen: string) => <ComingSoon screen={screen} />;
 
 /**
  * Back-office screens load on first use, one chunk per resource, so signing in does not download every
@@ -29,21 +18,24 @@ function lazyPage<T extends Record<string, unknown>>(load: () => Promise<T>, nam
   );
 }
 
+/** The users list and a user's detail are one screen (spec §2): one element, so the list stays mounted. */
+const usersScreen = lazyPage(() => import('../resources/users/UsersPage'), 'UsersPage');
 
 /** Every signed-in route of spec §2, rendered inside the role's layout and behind the route guard. */
 export const dashboardRoutes = (
   <>
     <Route path="/dashboard" element={<DashboardHome />} />
     <Route path="/dashboard/profile" element={<ProfilePage />} />
-    <Route path="/dashboard/tickets" element={<TicketArea />} />
-    <Route path="/dashboard/tickets/shared" element={soon('screen.sharedTickets')} />
-    <Route path="/dashboard/tickets/:id" element={soon('screen.ticket')} />
-    <Route path="/dashboard/usage" element={soon('screen.usage')} />
-    <Route path="/dashboard/subscriptions" element={soon('screen.subscriptions')} />
-    <Route path="/dashboard/subscription/:id" element={soon('screen.subscription')} />
-    <Route path="/subscription/:id" element={soon('screen.subscription')} />
-    <Route path="/dashboard/users" element={soon('screen.users')} />
-    <Route path="/dashboard/user/:id" element={soon('screen.users')} />
+    {/* The ticket route shows one of two views by role (spec §2, contract/roles.ts ticketView). */}
+    <Route path="/dashboard/tickets" element={lazyPage(() => import('../resources/tickets'), 'TicketArea')} />
+    <Route path="/dashboard/tickets/shared" element={lazyPage(() => import('../resources/tickets'), 'SharedTicketsPage')} />
+    <Route path="/dashboard/tickets/:id" element={lazyPage(() => import('../resources/tickets'), 'TicketDetail')} />
+    <Route path="/dashboard/usage" element={lazyPage(() => import('../resources/usage/UsagePage'), 'UsagePage')} />
+    <Route path="/dashboard/subscriptions" element={lazyPage(() => import('../resources/subscriptions/SubscriptionsPage'), 'SubscriptionsPage')} />
+    <Route path="/dashboard/subscription/:id" element={lazyPage(() => import('../resources/subscriptions/SubscriptionDetail'), 'SubscriptionDetail')} />
+    <Route path="/subscription/:id" element={lazyPage(() => import('../resources/subscriptions/SubscriptionDetail'), 'SubscriptionDetail')} />
+    <Route path="/dashboard/users" element={usersScreen} />
+    <Route path="/dashboard/user/:id" element={usersScreen} />
     <Route path="/dashboard/settings" element={lazyPage(() => import('../resources/settings/SettingsPage'), 'SettingsPage')} />
     <Route path="/dashboard/contact-messages" element={lazyPage(() => import('../resources/contact-messages/list'), 'ContactMessageList')} />
     <Route path="/dashboard/plans" element={lazyPage(() => import('../resources/plans/list'), 'PlanList')} />
@@ -56,14 +48,20 @@ export const dashboardRoutes = (
     <Route path="/dashboard/billing/payment-gateways/create" element={lazyPage(() => import('../resources/gateways/create'), 'GatewayCreate')} />
     <Route path="/dashboard/billing/payment-gateways/edit/:id" element={lazyPage(() => import('../resources/gateways/edit'), 'GatewayEdit')} />
     <Route path="/dashboard/billing/payment-gateways/show/:id" element={lazyPage(() => import('../resources/gateways/show'), 'GatewayShow')} />
-    <Route path="/dashboard/nas/router/devices" element={soon('screen.routerDevices')} />
-    <Route path="/dashboard/nas/router/usage" element={soon('screen.routerUsage')} />
-    <Route path="/dashboard/nas/router/interfaces" element={soon('screen.routerInterfaces')} />
-    <Route path="/dashboard/nas/router/config" element={soon('screen.routerConfig')} />
-    <Route path="/dashboard/nas/router/backup" element={soon('screen.routerBackup')} />
-    <Route path="/dashboard/nas/devices" element={soon('screen.devices')} />
-    <Route path="/dashboard/installations" element={soon('screen.installations')} />
-    <Route path="/dashboard/installation/:id" element={soon('screen.installation')} />
+    <Route path="/dashboard/billing/invoices" element={lazyPage(() => import('../resources/invoices/list'), 'InvoiceList')} />
+    <Route path="/dashboard/billing/invoices/show/:id" element={lazyPage(() => import('../resources/invoices/show'), 'InvoiceShow')} />
+    <Route path="/dashboard/nas/router/devices" element={lazyPage(() => import('../resources/devices/list'), 'DeviceList')} />
+    <Route path="/dashboard/nas/router/devices/create" element={lazyPage(() => import('../resources/devices/create'), 'DeviceCreate')} />
+    <Route path="/dashboard/nas/router/devices/edit/:id" element={lazyPage(() => import('../resources/devices/edit'), 'DeviceEdit')} />
+    <Route path="/dashboard/nas/router/devices/show/:id" element={lazyPage(() => import('../resources/devices/show'), 'DeviceShow')} />
+    <Route path="/dashboard/nas/router/usage" element={lazyPage(() => import('../resources/traffic'), 'UsagePage')} />
+    <Route path="/dashboard/nas/router/interfaces" element={lazyPage(() => import('../resources/traffic'), 'InterfacesPage')} />
+    <Route path="/dashboard/nas/router/config" element={lazyPage(() => import('../resources/device-backups'), 'ConfigPage')} />
+    <Route path="/dashboard/nas/router/backup" element={lazyPage(() => import('../resources/device-backups'), 'BackupPage')} />
+    <Route path="/dashboard/nas/devices" element={lazyPage(() => import('../resources/devices/list'), 'TechnicianDeviceList')} />
+    <Route path="/dashboard/nas/devices/show/:id" element={lazyPage(() => import('../resources/devices/show'), 'TechnicianDeviceShow')} />
+    <Route path="/dashboard/installations" element={lazyPage(() => import('../resources/installations/InstallationsPage'), 'InstallationsPage')} />
+    <Route path="/dashboard/installation/:id" element={lazyPage(() => import('../resources/installations/InstallationDetail'), 'InstallationDetail')} />
     <Route path="/dashboard/*" element={<NotFound />} />
   </>
 );

@@ -12,6 +12,11 @@ export type PlanSortField = (typeof PLAN_SORT_FIELDS)[number];
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** What RADIUS does once a plan's data cap is reached: refuse the login, or let it in at the throttled rate. */
+export const DATA_CAP_ACTIONS = ['reject', 'throttle'] as const;
+export type DataCapAction = (typeof DATA_CAP_ACTIONS)[number];
+const throttleKbps = z.number().int().min(8, { message: 'Throttled rate must be at least 8 kbit/s' }).max(10_000_000).nullable();
+
 /** A plan as the API returns it. Timestamps are ISO strings. */
 export const planSchema = z.object({
   id: z.string().uuid(),
@@ -22,6 +27,11 @@ export const planSchema = z.object({
   upload_mbps: z.number().int().positive(),
   /** null = unlimited */
   data_cap_gb: z.number().int().positive().nullable(),
+  /** RADIUS, once the data cap is reached (optional in the type: older fixtures predate it; the API always sends it). */
+  data_cap_action: z.enum(DATA_CAP_ACTIONS).optional(),
+  /** Throttled rates in kbit/s; null: 1024. */
+  throttle_download_kbps: z.number().int().nullable().optional(),
+  throttle_upload_kbps: z.number().int().nullable().optional(),
   price: z.number().int().min(0),
   setup_fee: z.number().int().min(0),
   currency: z.string().regex(/^[A-Z]{3}$/),
@@ -76,6 +86,9 @@ export const planInputSchema = z.object({
   download_mbps: speed('Download speed'),
   upload_mbps: speed('Upload speed'),
   data_cap_gb: z.number().int().positive({ message: 'Data cap must be greater than 0' }).nullable().optional().default(null),
+  data_cap_action: z.enum(DATA_CAP_ACTIONS, { message: `Data cap action must be one of ${DATA_CAP_ACTIONS.join(', ')}` }).optional(),
+  throttle_download_kbps: throttleKbps.optional(),
+  throttle_upload_kbps: throttleKbps.optional(),
   price: money('Price'),
   setup_fee: money('Setup fee').optional().default(0),
   currency: z
@@ -107,6 +120,9 @@ export const planUpdateSchema = z.object({
   download_mbps: speed('Download speed').optional(),
   upload_mbps: speed('Upload speed').optional(),
   data_cap_gb: z.number().int().positive({ message: 'Data cap must be greater than 0' }).nullable().optional(),
+  data_cap_action: planInputSchema.shape.data_cap_action,
+  throttle_download_kbps: throttleKbps.optional(),
+  throttle_upload_kbps: throttleKbps.optional(),
   price: money('Price').optional(),
   setup_fee: money('Setup fee').optional(),
   currency: planInputSchema.shape.currency,

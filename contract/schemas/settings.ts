@@ -47,6 +47,8 @@ export const billingSettingsSchema = z.object({
   invoice_prefix: z.string(),
   invoice_next_number: z.number().int().min(1),
   grace_days: z.number().int().min(0).max(90),
+  /** The billing job issues the next period's invoice this many days before the current period ends. */
+  renewal_days_before: z.number().int().min(0).max(60),
 });
 
 /** SMTP as the admin sees it: the password itself is never returned, only whether one is set. */
@@ -123,6 +125,11 @@ export const settingsUpdateSchema = z.object({
       invoice_prefix: text(20),
       invoice_next_number: z.number().int().min(1, { message: 'Next invoice number must be at least 1' }),
       grace_days: z.number().int().min(0).max(90, { message: 'Grace period must be between 0 and 90 days' }),
+      renewal_days_before: z
+        .number()
+        .int({ message: 'Renewal days must be a whole number' })
+        .min(0, { message: 'Renewal invoices must be issued between 0 and 60 days before the period ends' })
+        .max(60, { message: 'Renewal invoices must be issued between 0 and 60 days before the period ends' }),
     })
     .partial()
     .optional(),

@@ -60,6 +60,9 @@ export const subscriptionListQuerySchema = z.object({
   user_id: z.preprocess(emptyAsAbsent, z.string().uuid({ message: 'user_id must be a valid id' }).optional()),
   plan_id: z.preprocess(emptyAsAbsent, z.string().uuid({ message: 'plan_id must be a valid id' }).optional()),
   search: z.preprocess(emptyAsAbsent, z.string().trim().max(100).optional()),
+  /** Creation date range, inclusive UTC days (YYYY-MM-DD). */
+  from: z.preprocess(emptyAsAbsent, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Dates must be YYYY-MM-DD' }).optional()),
+  to: z.preprocess(emptyAsAbsent, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Dates must be YYYY-MM-DD' }).optional()),
   limit: z.coerce.number().int().min(1).max(100).optional().default(SUBSCRIPTION_LIST_DEFAULT_LIMIT),
   offset: z.coerce.number().int().min(0).optional().default(0),
 });

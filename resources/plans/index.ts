@@ -1,4 +1,4 @@
-import { BILLING_CYCLES, planInputSchema } from '../../contract/schemas/plan';
+import { BILLING_CYCLES, DATA_CAP_ACTIONS, planInputSchema } from '../../contract/schemas/plan';
 import type { ResourceDecl } from '../../src/components/resource';
 
 const s = planInputSchema.shape;
@@ -26,6 +26,12 @@ export const plansResource: ResourceDecl = {
     { name: 'download_mbps', type: 'number', labelKey: 'plans.fields.download', unitKey: 'plans.units.mbps', column: true, form: true, schema: s.download_mbps },
     { name: 'upload_mbps', type: 'number', labelKey: 'plans.fields.upload', unitKey: 'plans.units.mbps', column: true, form: true, schema: s.upload_mbps },
     { name: 'data_cap_gb', type: 'number', labelKey: 'plans.fields.dataCap', unitKey: 'plans.units.gb', emptyKey: 'plans.unlimited', form: true, schema: s.data_cap_gb, emptyAsNull: true },
+    {
+      name: 'data_cap_action', type: 'select', labelKey: 'plans.fields.dataCapAction', form: true, schema: s.data_cap_action, defaultValue: 'reject',
+      options: DATA_CAP_ACTIONS.map((a) => ({ value: a, labelKey: `plans.dataCapAction.${a}` })),
+    },
+    { name: 'throttle_download_kbps', type: 'number', labelKey: 'plans.fields.throttleDownload', unitKey: 'plans.units.kbps', emptyKey: 'plans.throttleDefault', form: true, schema: s.throttle_download_kbps, emptyAsNull: true },
+    { name: 'throttle_upload_kbps', type: 'number', labelKey: 'plans.fields.throttleUpload', unitKey: 'plans.units.kbps', emptyKey: 'plans.throttleDefault', form: true, schema: s.throttle_upload_kbps, emptyAsNull: true },
     { name: 'price', type: 'money', labelKey: 'plans.fields.price', column: true, sortable: true, form: true, schema: s.price },
     { name: 'setup_fee', type: 'money', labelKey: 'plans.fields.setupFee', form: true, schema: s.setup_fee, defaultValue: 0 },
     { name: 'currency', type: 'text', labelKey: 'plans.fields.currency', form: true, schema: s.currency },

@@ -53,6 +53,7 @@ export function BillingTab() {
         <Form.Item name={['billing', 'invoice_prefix']} label={t('settings.billing.invoicePrefix')}><Input /></Form.Item>
         <Form.Item name={['billing', 'invoice_next_number']} label={t('settings.billing.nextNumber')} rules={rules(billing.invoice_next_number.unwrap(), 'settings.billing.nextNumber')}><InputNumber style={{ width: '100%' }} /></Form.Item>
         <Form.Item name={['billing', 'grace_days']} label={t('settings.billing.graceDays')} rules={rules(billing.grace_days.unwrap(), 'settings.billing.graceDays')}><InputNumber style={{ width: '100%' }} /></Form.Item>
+        <Form.Item name={['billing', 'renewal_days_before']} label={t('settings.billing.renewalDaysBefore')} extra={t('settings.billing.renewalDaysBeforeHelp')} rules={rules(billing.renewal_days_before.unwrap(), 'settings.billing.renewalDaysBefore')}><InputNumber style={{ width: '100%' }} /></Form.Item>
       </Col>
     </Row>
   );

@@ -8,8 +8,13 @@ import { CONTACT_STATUSES } from '../../contract/schemas/contact';
 import { GATEWAY_MODES, PAYMENT_PROVIDERS } from '../../contract/schemas/gateway';
 import { INVOICE_STATUSES, type InvoiceLineItem } from '../../contract/schemas/invoice';
 import { PAYMENT_STATUSES } from '../../contract/schemas/payment';
+import { pgSequence } from 'drizzle-orm/pg-core';
+import { TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES } from '../../contract/schemas/ticket';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Customer numbers (C-000123): a sequence, so two sign-ups at once never share one (gaps are harmless). */
+export const customerNumberSeq = pgSequence('customer_number_seq', { startWith: 1, increment: 1 });
 
 export const users = pgTable(
   'users',
@@ -24,6 +29,10 @@ export const users = pgTable(
     phone: varchar('phone', { length: 32 }),
     address: varchar('address', { length: 300 }),
     company: varchar('company', { length: 120 }),
+    /** Given by the database from customer_number_seq (existing users were numbered by the migration). */
+    customerNumber: varchar('customer_number', { length: 20 })
+      .notNull()
+      .default(sql`'C-' || lpad(nextval('customer_number_seq')::text, 6, '0')`),
     isVerified: boolean('is_verified').notNull().default(false),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
@@ -37,6 +46,15 @@ export const users = pgTable(
     index('users_status_idx').on(t.status),
     index('users_company_idx').on(t.company),
     index('users_created_at_idx').on(t.createdAt),
+    // The user list's search is a prefix match on these (pg_trgm is not available on PGlite), so each one is a
+    // pattern-ops btree that serves LIKE 'x%'; the list is ordered by (created_at, id) newest first.
+    uniqueIndex('users_customer_number_unique').on(t.customerNumber.op('text_pattern_ops')),
+    index('users_email_pattern_idx').on(t.email.op('text_pattern_ops')),
+    index('users_name_lower_idx').on(sql`lower(${t.name}) text_pattern_ops`),
+    index('users_phone_pattern_idx').on(t.phone.op('text_pattern_ops')),
+    index('users_created_at_id_idx').on(t.createdAt.desc(), t.id.desc()),
+    // Dashboard statistics: customers by creation time, with their status (index-only counts).
+    index('users_stats_role_created_idx').on(t.role, t.createdAt, t.status),
   ],
 );
 
@@ -118,6 +136,11 @@ export const plans = pgTable(
     uploadMbps: integer('upload_mbps').notNull(),
     /** null = unlimited */
     dataCapGb: integer('data_cap_gb'),
+    /** Once the data cap is reached (RADIUS): reject the login, or accept it at the throttled rate below. */
+    dataCapAction: varchar('data_cap_action', { length: 16, enum: ['reject', 'throttle'] }).notNull().default('reject'),
+    /** Throttled rate in kbit/s; null: 1024. */
+    throttleDownloadKbps: integer('throttle_download_kbps'),
+    throttleUploadKbps: integer('throttle_upload_kbps'),
     price: integer('price').notNull(),
     setupFee: integer('setup_fee').notNull().default(0),
     currency: varchar('currency', { length: 3 }).notNull(),
@@ -161,6 +184,9 @@ export const subscriptions = pgTable(
     index('subscriptions_user_idx').on(t.userId),
     index('subscriptions_plan_idx').on(t.planId),
     index('subscriptions_status_idx').on(t.status),
+    // Dashboard statistics: new per day, active now, cancelled in a period.
+    index('subscriptions_stats_created_idx').on(t.createdAt),
+    index('subscriptions_stats_status_updated_idx').on(t.status, t.updatedAt, t.createdAt),
   ],
 );
 
@@ -222,6 +248,10 @@ export const invoices = pgTable(
     index('invoices_subscription_idx').on(t.subscriptionId),
     index('invoices_status_idx').on(t.status),
     index('invoices_due_date_idx').on(t.dueDate),
+    // Dashboard statistics: open invoices issued in a period (index-only sums over the few open ones).
+    index('invoices_stats_open_issue_idx')
+      .on(t.issueDate, t.status, t.currency, t.dueDate, t.totalAmount)
+      .where(sql`${t.status} in ('unpaid', 'overdue')`),
     check('invoices_total_consistent', sql`${t.totalAmount} = ${t.subtotal} + ${t.tax}`),
   ],
 );
@@ -259,6 +289,8 @@ export const payments = pgTable(
     index('payments_invoice_idx').on(t.invoiceId),
     index('payments_user_idx').on(t.userId),
     index('payments_status_idx').on(t.status),
+    // Dashboard statistics: revenue per day from paid payments (index-only sums).
+    index('payments_stats_paid_date_idx').on(t.paymentDate, t.currency, t.amount).where(sql`${t.status} = 'paid'`),
   ],
 );
 
@@ -319,3 +351,122 @@ export type NewPaymentGatewayRow = typeof paymentGateways.$inferInsert;
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPaymentRow = typeof payments.$inferInsert;
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
+
+export const BILLING_RUN_TRIGGERS = ['scheduler', 'api'] as const;
+export type BillingRunTrigger = (typeof BILLING_RUN_TRIGGERS)[number];
+
+/**
+ * One row per day the recurring billing job ran (run_date unique: the job runs once a day). Written in the
+ * same transaction as the job's work, so a run that fails leaves no row and the next trigger redoes the day.
+ */
+export const billingRuns = pgTable(
+  'billing_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    runDate: date('run_date', { mode: 'string' }).notNull(),
+    triggeredBy: varchar('triggered_by', { length: 16, enum: BILLING_RUN_TRIGGERS }).notNull(),
+    /** The admin who ran it through the API; null for the scheduler. */
+    triggeredByUserId: uuid('triggered_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    counts: jsonb('counts').$type<Record<string, number>>().notNull().default({}),
+  },
+  (t) => [uniqueIndex('billing_runs_run_date_unique').on(t.runDate), index('billing_runs_started_at_idx').on(t.startedAt)],
+);
+
+export type BillingRunRow = typeof billingRuns.$inferSelect;
+
+/** Ticket numbers (T-000123): a sequence, so two tickets opened at once never share one (gaps are harmless). */
+export const ticketNumberSeq = pgSequence('ticket_number_seq', { startWith: 1, increment: 1 });
+
+/**
+ * Support tickets (issue 5). updated_at is the last activity everyone may see (edits, status, public replies,
+ * attachments) and orders the lists, newest first. resolved_at / first_response_at feed the statistics.
+ */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: varchar('number', { length: 20 }).notNull(),
+    subject: varchar('subject', { length: 200 }).notNull(),
+    description: text('description').notNull(),
+    category: varchar('category', { length: 16, enum: TICKET_CATEGORIES }).notNull().default('other'),
+    priority: varchar('priority', { length: 16, enum: TICKET_PRIORITIES }).notNull().default('normal'),
+    status: varchar('status', { length: 20, enum: TICKET_STATUSES }).notNull().default('open'),
+    createdBy: uuid('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    assignedTo: uuid('assigned_to').references(() => users.id, { onDelete: 'set null' }),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    lastReplyAt: timestamp('last_reply_at', { withTimezone: true }),
+    firstResponseAt: timestamp('first_response_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('tickets_number_unique').on(t.number),
+    index('tickets_created_by_idx').on(t.createdBy),
+    index('tickets_assigned_to_idx').on(t.assignedTo),
+    index('tickets_status_idx').on(t.status),
+    index('tickets_priority_idx').on(t.priority),
+    index('tickets_category_idx').on(t.category),
+    index('tickets_subscription_idx').on(t.subscriptionId),
+    index('tickets_updated_at_idx').on(t.updatedAt.desc(), t.id.desc()),
+    // Dashboard statistics: opened and resolved per day, open now.
+    index('tickets_stats_created_idx').on(t.createdAt, t.status),
+    index('tickets_stats_status_created_idx').on(t.status, t.createdAt),
+    index('tickets_stats_resolved_idx').on(t.resolvedAt).where(sql`${t.resolvedAt} is not null`),
+  ],
+);
+
+export const ticketReplies = pgTable(
+  'ticket_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ticketId: uuid('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    message: text('message').notNull(),
+    /** Staff-only note: never sent to customers. */
+    isInternal: boolean('is_internal').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ticket_replies_ticket_idx').on(t.ticketId, t.createdAt)],
+);
+
+/** Uploaded files: stored as DATA_DIR/tickets/<ticket id>/<stored_name> (random); the original name is metadata. */
+export const ticketAttachments = pgTable(
+  'ticket_attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ticketId: uuid('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    replyId: uuid('reply_id').references(() => ticketReplies.id, { onDelete: 'set null' }),
+    originalName: varchar('original_name', { length: 255 }).notNull(),
+    size: integer('size').notNull(),
+    contentType: varchar('content_type', { length: 100 }).notNull(),
+    storedName: varchar('stored_name', { length: 64 }).notNull(),
+    uploadedBy: uuid('uploaded_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ticket_attachments_ticket_idx').on(t.ticketId, t.createdAt), uniqueIndex('ticket_attachments_stored_name_unique').on(t.storedName)],
+);
+
+export type TicketRow = typeof tickets.$inferSelect;
+export type NewTicketRow = typeof tickets.$inferInsert;
+export type TicketReplyRow = typeof ticketReplies.$inferSelect;
+export type TicketAttachmentRow = typeof ticketAttachments.$inferSelect;
+
+export * from './schema/devices';
+export * from './schema/traffic';
+export * from './schema/radius';
+export * from './schema/device-backups';
+export * from './schema/dashboard';
+export * from './schema/installations';

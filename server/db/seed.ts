@@ -9,6 +9,7 @@ import { createUserRepository } from '../modules/users/repository';
 import { createPlanRepository } from '../modules/plans/repository';
 import { createSettingsRepository } from '../modules/settings/repository';
 import { seedDefaultSettings } from '../modules/settings/service';
+import { seedDemoTickets } from '../modules/tickets/seed';
 import type { NewPlanRow } from './schema';
 import type { Db } from './client';
 
@@ -141,6 +142,8 @@ export async function seedDemoData(db: Db, options: { clock?: Clock; box?: Secre
       const gateways = createGatewayRepository(tx as unknown as Db);
       await seedDefaultGateway(new GatewayService({ repository: gateways, clock, box: options.box }), gateways);
     }
+    // Sample support tickets for the demo customer (one answered by support, with an internal note).
+    await seedDemoTickets(tx as unknown as Db, now);
   });
   return DEMO_ACCOUNTS;
 }

@@ -48,3 +48,14 @@ export const DAY_MS = 24 * HOUR_MS;
 export function addMs(date: Date, ms: number): Date {
   return new Date(date.getTime() + ms);
 }
+
+/** `start` moved by `months` calendar months (negative: back), the day clamped to the target month's length. */
+export function addMonths(start: Date, months: number): Date {
+  const y = start.getUTCFullYear();
+  const m = start.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  const d = new Date(start.getTime());
+  d.setUTCDate(1);
+  d.setUTCFullYear(y, m, Math.min(start.getUTCDate(), lastDay));
+  return d;
+}

@@ -35,6 +35,9 @@ describe('the profile screen', () => {
     await form.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Password changed successfully').waitFor();
 
+    // The toasts sit over the header's sign-out button (and a pointer resting on them keeps them open): let them go.
+    await page.mouse.move(0, 400);
+    await page.locator('.ant-notification-notice').first().waitFor({ state: 'detached', timeout: 20_000 });
     await page.getByTestId('logout-button').click();
     await page.waitForURL(/\/login/);
     await portal.signIn(page, 'billing@isp.local', 'billing-secret-2');

@@ -44,7 +44,18 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Run
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
     cwd: new URL('../..', import.meta.url).pathname,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
+    // APP_URL is the address the browser uses, so e-mailed links and payment returns land on the same origin
+    // (the refresh cookie is per host: localhost and 127.0.0.1 are two sites).
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d) => (log += d));
@@ -84,6 +95,8 @@ export interface PortalSession {
   readonly browser: Browser;
   /** Signs in through the login screen and waits for the dashboard. */
   signIn(page: Page, email: string, password?: string): Promise<void>;
+  /** What the server printed so far (warnings and errors), for failure messages. */
+  output(): string;
 }
 
 /**
@@ -109,6 +122,9 @@ export function usePortal(env: Record<string, string> = {}): PortalSession {
     get browser() {
       if (!browser) throw new Error('browser not started');
       return browser;
+    },
+    output() {
+      return portal?.output() ?? '';
     },
     async signIn(page, email, password = DEMO_PASSWORD) {
       await page.goto(`${this.url}/login`);

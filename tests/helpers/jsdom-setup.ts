@@ -1,3 +1,5 @@
+import { configure } from '@testing-library/react';
+
 // antd reads matchMedia for responsive layout; jsdom does not implement it.
 if (typeof window !== 'undefined' && !window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
@@ -14,3 +16,7 @@ if (typeof window !== 'undefined' && !window.matchMedia) {
     }),
   });
 }
+
+// findBy*/waitFor give up after 1 s by default. Two test workers on two cores (and the browser suite beside them)
+// can hold a render longer than that; a screen that never shows the expected state still fails, after 5 s.
+configure({ asyncUtilTimeout: 5_000 });

@@ -201,6 +201,7 @@ describe('data provider: failure texts per resource and operation (spec §8)', (
     expect(errorFallback('subscriptions', 'list')).toBe('Failed to fetch subscriptions');
     expect(errorFallback('invoices', 'list')).toBe('Failed to fetch invoices');
     expect(errorFallback('tickets', 'one')).toBe('Failed to fetch ticket');
-    expect(errorFallback('installations', 'list')).toBe('An unknown error occurred.');
+    expect(errorFallback('installations', 'list')).toBe('Failed to load installations');
+    expect(errorFallback('warehouse-items', 'list')).toBe('An unknown error occurred.');
   });
 });

@@ -10,7 +10,7 @@ const settings = {
     social: { facebook: '', twitter: '', instagram: '', linkedin: '' } },
   currency: 'USD', tax_rate_bp: 750,
   achievements: [{ label: 'Customers', value: '10k' }], faq: [], coverage_areas: [],
-  billing: { invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7 },
+  billing: { invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7, renewal_days_before: 7 },
   smtp: { host: 'smtp.acme.test', port: 587, secure: false, user: 'mailer', from: 'no-reply@acme.test', password_set: true },
   policies: { 'privacy-policy': '# Privacy', 'terms-condition': '', 'refund-policy': '' },
 };

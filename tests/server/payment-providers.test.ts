@@ -11,11 +11,12 @@ const checkout = {
 };
 
 describe('payment provider adapters', () => {
-  it('are looked up by provider id; stripe has no adapter yet', () => {
+  it('are looked up by provider id: manual, sandbox and stripe', () => {
     const registry = createPaymentProviders({ baseUrl: 'http://portal.test' });
-    expect(registry.ids().sort()).toEqual(['manual', 'sandbox']);
+    expect(registry.ids().sort()).toEqual(['manual', 'sandbox', 'stripe']);
     expect(registry.get('manual')?.id).toBe('manual');
-    expect(registry.has('stripe')).toBe(false);
+    expect(registry.get('stripe')?.id).toBe('stripe');
+    expect(registry.has('paypal')).toBe(false);
   });
 
   it('manual: no hosted checkout, a reference to quote, no webhooks, refunds recorded by staff', async () => {

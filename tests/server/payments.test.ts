@@ -201,7 +201,7 @@ describe('payments API', () => {
     expect(s.payments[0].failure_reason).toMatch(/does not match/);
   });
 
-  it('20 payments completing at once for one invoice: exactly one is counted, the others are marked for refund', async () => {
+  it('20 payments completing at once for one invoice: exactly one is counted, the other 19 are refunded through the provider', async () => {
     const { invoice } = await subscribe();
     const started = [];
     for (let i = 0; i < 20; i++) started.push(await initiate(invoice.id));
@@ -212,10 +212,43 @@ describe('payments API', () => {
     expect(answers.filter((r) => r.json().data.outcome === 'paid')).toHaveLength(1);
     const notCounted = answers.filter((r) => r.json().data.outcome === 'not_counted');
     expect(notCounted).toHaveLength(19);
-    expect(notCounted[0].json().message).toBe('The invoice was already paid; this payment was not counted and needs a refund');
+    expect(notCounted[0].json().message).toBe('The invoice was already paid; this payment was not counted and was refunded');
     const s = await state(invoice.id);
     expect(s).toMatchObject({ invoice: 'paid', subscription: 'active', paid: 1 });
-    expect(s.payments.filter((p) => p.status === 'failed' && /refund needed/.test(p.failure_reason ?? ''))).toHaveLength(19);
+    const refunded = s.payments.filter((p) => p.status === 'refunded');
+    expect(refunded).toHaveLength(19);
+    expect(refunded.every((p) => /already paid.*refunded automatically \(sbx_refund_/.test(p.failure_reason ?? ''))).toBe(true);
+    // The same events delivered again change nothing.
+    const again = await webhook({ id: 'evt_race_3', transactionId: started[3].transactionId, amount: invoice.total_amount, currency: invoice.currency });
+    expect(again.json().data.outcome).toBe('duplicate');
+    expect((await state(invoice.id)).payments.filter((p) => p.status === 'refunded')).toHaveLength(19);
+  });
+
+  it('staff refund a paid payment: the payment and the invoice become refunded; twice at once refunds once; unpaid → 409', async () => {
+    const { invoice, subscription } = await subscribe();
+    const { transactionId, payment } = await initiate(invoice.id);
+    // Not paid yet: nothing to refund.
+    const early = await call('POST', `/payments/${payment.id}/refund`, 'billing');
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('Only a paid payment can be refunded');
+    await webhook({ id: 'evt_refund_me', transactionId, amount: invoice.total_amount, currency: invoice.currency });
+    expect((await state(invoice.id)).invoice).toBe('paid');
+
+    const both = await Promise.all([call('POST', `/payments/${payment.id}/refund`, 'billing'), call('POST', `/payments/${payment.id}/refund`, 'admin')]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const done = both.find((r) => r.statusCode === 200)!.json();
+    expect(done).toMatchObject({ success: true, message: 'Payment refunded successfully', data: { id: payment.id, status: 'refunded' } });
+    expect(both.find((r) => r.statusCode === 409)!.json().message).toMatch(/already in progress|Only a paid payment/);
+    const s = await state(invoice.id);
+    expect(s.invoice).toBe('refunded');
+    expect(s.payments).toEqual([{ status: 'refunded', failure_reason: expect.stringMatching(/^Refunded by staff \(sbx_refund_/) }]);
+    // The service itself is left to staff: the subscription stays as it was.
+    const [sub] = await rows<{ status: string }>(sql`select status from subscriptions where id = ${subscription.id}`);
+    expect(sub.status).toBe('active');
+    expect((await call('POST', `/payments/${payment.id}/refund`, 'admin')).statusCode).toBe(409);
+    expect((await call('POST', '/payments/00000000-0000-4000-8000-000000000000/refund', 'admin')).statusCode).toBe(404);
+    expect((await call('POST', '/payments/not-a-uuid/refund', 'admin')).statusCode).toBe(400);
+    for (const who of ['support', 'technician', 'user']) expect((await call('POST', `/payments/${payment.id}/refund`, who)).statusCode).toBe(403);
   });
 
   it('manual payment: billing/admin record cash or bank transfer through the same path; support and users 403', async () => {

@@ -174,6 +174,24 @@ describe('subscriptions API (core)', () => {
     expect((invalid.json().errors as Array<{ field: string }>).map((e) => e.field).sort()).toEqual(['limit', 'status']);
   });
 
+  it('filters the list by creation date range (inclusive days) and refuses malformed dates', async () => {
+    // Creation dates set directly (advancing the clock by days would expire the signed-in tokens).
+    const first = (await call('POST', '/subscriptions', 'other', { plan_id: plan.id })).json().data.subscription;
+    const second = (await call('POST', '/subscriptions', 'other', { plan_id: plan.id })).json().data.subscription;
+    await t.database.db.execute(sql`update subscriptions set created_at = '2031-01-10T23:59:00Z' where id = ${first.id}`);
+    await t.database.db.execute(sql`update subscriptions set created_at = '2031-01-13T00:00:00Z' where id = ${second.id}`);
+    const [firstDay, secondDay] = ['2031-01-10', '2031-01-13'];
+    const ids = async (q: string) =>
+      ((await call('GET', `/subscriptions?user_id=${people.other!.id}&${q}`, 'billing')).json().data as Array<{ id: string }>).map((s) => s.id);
+    expect(await ids(`from=${firstDay}&to=${firstDay}`)).toEqual([first.id]);
+    expect(await ids(`from=${secondDay}`)).toEqual([second.id]);
+    expect(await ids(`from=${firstDay}&to=${secondDay}`)).toEqual([second.id, first.id]);
+    expect(await ids(`from=2031-01-11&to=2031-01-12`)).toEqual([]);
+    const bad = await call('GET', '/subscriptions?from=yesterday', 'admin');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0]).toMatchObject({ field: 'from', message: 'Dates must be YYYY-MM-DD' });
+  });
+
   it('shows a subscription to its owner and subscription staff; 404 to other customers, 403 to technicians', async () => {
     const s = (await call('POST', '/subscriptions', 'user', { plan_id: plan.id })).json().data.subscription;
     for (const who of ['user', 'admin', 'billing', 'support', 'super_admin'] as Who[]) {

@@ -53,7 +53,9 @@ describe('access control as the sider asks it', () => {
     expect(canRole('billing', asked('plans')).can).toBe(true);
     expect(canRole('user', asked('plans')).can).toBe(false);
     expect(canRole('technician', asked('installations')).can).toBe(true);
-    expect(canRole('admin', asked('installations')).can).toBe(false);
+    // Issue 8: admin and support see installations too; billing does not.
+    expect(canRole('admin', asked('installations')).can).toBe(true);
+    expect(canRole('billing', asked('installations')).can).toBe(false);
     expect(canRole(null, asked('dashboard')).can).toBe(false);
   });
 

@@ -77,7 +77,11 @@ export interface PaymentProviderAdapter {
   refund(transactionId: string, amount: number, credentials: Record<string, string>): Promise<{ refundId: string }>;
 }
 
-/** Adapters by provider id. A provider without an adapter here cannot take payments yet (stripe). */
+/**
+ * Adapters by provider id (manual, sandbox, stripe). A provider without an adapter here cannot take payments.
+ * An adapter's verifyWebhook may also throw WebhookEventIgnored (stripe.ts) for a validly signed event it does
+ * not act on: the webhook route answers 200 and records nothing.
+ */
 export class PaymentProviderRegistry {
   private readonly adapters = new Map<string, PaymentProviderAdapter>();
 

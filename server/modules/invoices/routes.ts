@@ -12,16 +12,19 @@ import {
   publicInvoiceSchema,
   userInvoiceQuerySchema,
 } from '../../../contract/schemas/invoice';
-import { unauthorized } from '../../lib/errors';
+import { allows, ENDPOINT_ACCESS } from '../../../contract/roles';
+import { notFound, unauthorized } from '../../lib/errors';
+import { invoicePdfFilename, renderInvoicePdf } from './pdf';
 import { createInvoiceRepository } from './repository';
-import { INVOICE_MESSAGES as M, InvoiceService } from './service';
+import { INVOICE_MESSAGES as M, InvoiceService, toInvoice } from './service';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const idParams = z.object({ id: z.string() });
 const pageOf = envelope(z.object({ items: z.array(invoiceListItemSchema), pagination: pagePaginationSchema }));
 
 const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = new InvoiceService({ db: app.db, repository: createInvoiceRepository(app.db), clock: app.clock });
+  const repository = createInvoiceRepository(app.db);
+  const service = new InvoiceService({ db: app.db, repository, clock: app.clock });
 
   app.get('/invoices', { schema: { querystring: invoiceListQuerySchema, response: { 200: pageOf } } }, async (request) =>
     ok(await service.list(request.query), M.list),
@@ -34,6 +37,36 @@ const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/invoices/:id', { schema: { params: idParams, response: { 200: envelope(publicInvoiceSchema) } } }, async (request) =>
     ok(await service.publicView(request.params.id), M.detail),
+  );
+
+  /**
+   * The invoice as a PDF. Reached like the public invoice page (and GET /invoices/:id): anyone holding the
+   * unguessable uuid, signed in or not — the page's "Download PDF" is a plain link that sends no token. It
+   * mirrors what that page shows (invoice, customer name, plan name); the customer's e-mail is added only for
+   * the owner and the staff who list invoices, recognised by an optional bearer token.
+   */
+  app.get(
+    '/invoices/:id/pdf',
+    { schema: { params: z.object({ id: z.string().uuid({ message: 'Invoice id must be a valid id' }) }) } },
+    async (request, reply) => {
+      const found = await repository.findById(request.params.id);
+      if (!found) throw notFound(M.notFound);
+      const user = request.user;
+      const mayReadEmail = !!user && (user.id === found.row.userId || allows(ENDPOINT_ACCESS['GET /payments/invoices'], user.role));
+      const { company } = await app.settings.stored();
+      const pdf = await renderInvoicePdf({
+        invoice: toInvoice(found.row),
+        company,
+        customer: { name: found.userName, email: mayReadEmail ? found.userEmail : null },
+        planName: found.planName,
+        publicUrl: `${app.config.appUrl.replace(/\/+$/, '')}/invoice/${found.row.id}`,
+      });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${invoicePdfFilename(found.row.number)}"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
   );
 
   app.delete('/invoices/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {

@@ -4,7 +4,7 @@
  * for each other, and a transaction that rolls back gives its number back, so numbers are unique and gap-free.
  */
 import { eq, sql } from 'drizzle-orm';
-import type { PagePagination } from '../../../contract/envelope';
+import { pagePagination, type PagePagination } from '../../../contract/envelope';
 import {
   INVOICE_DUE_DAYS,
   type Invoice,
@@ -127,10 +127,7 @@ export const INVOICE_MESSAGES = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function pagePagination(page: number, limit: number, total: number): PagePagination {
-  const totalPages = Math.max(1, Math.ceil(total / limit));
-  return { page, totalPages, total, hasNext: page < totalPages, hasPrev: page > 1 };
-}
+export { pagePagination };
 
 const toListItem = ({ row, userName, userEmail, planName }: InvoiceWithNames): InvoiceListItem => ({
   ...toInvoice(row),

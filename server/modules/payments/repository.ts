@@ -1,5 +1,5 @@
 /** Payments storage: payments, processed webhook events, and the row locks the completion path takes. */
-import { and, eq, or } from 'drizzle-orm';
+import { and, eq, isNull, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { invoices, payments, webhookEvents, type InvoiceRow, type NewPaymentRow, type PaymentRow } from '../../db/schema';
 
@@ -10,6 +10,26 @@ export function createPaymentRepository(db: Db) {
     async insert(values: NewPaymentRow, tx: Db = db): Promise<PaymentRow> {
       const [row] = await tx.insert(payments).values(values).returning();
       return row;
+    },
+
+    async findById(id: string): Promise<PaymentRow | undefined> {
+      if (!UUID.test(id)) return undefined;
+      const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
+      return row;
+    },
+
+    /** Claims a paid payment for a refund; false when it is not paid or already claimed (one refund at a time). */
+    async claimForRefund(id: string, marker: string): Promise<boolean> {
+      const rows = await db
+        .update(payments)
+        .set({ failureReason: marker })
+        .where(and(eq(payments.id, id), eq(payments.status, 'paid'), or(isNull(payments.failureReason), ne(payments.failureReason, marker))))
+        .returning({ id: payments.id });
+      return rows.length === 1;
+    },
+
+    async releaseRefundClaim(id: string, marker: string): Promise<void> {
+      await db.update(payments).set({ failureReason: null }).where(and(eq(payments.id, id), eq(payments.failureReason, marker)));
     },
 
     /** By payment id or by transaction id (any provider). */

@@ -14,7 +14,7 @@ import {
   paymentSchema,
   paymentStatusSchema,
 } from '../../../contract/schemas/payment';
-import { createPaymentProviders } from '../../integrations/payments';
+import { createPaymentProviders, parseStripeApiBase, WebhookEventIgnored, type StripeApiAddress } from '../../integrations/payments';
 import { buildSandboxWebhook } from '../../integrations/payments/sandbox';
 import { unauthorized } from '../../lib/errors';
 import { createGatewayRepository } from '../gateways/repository';
@@ -25,11 +25,12 @@ import { PaymentService, statusMessage, toPayment, type Caller } from './service
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 
-const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
+const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = async (app, opts) => {
   const gatewayRepository = createGatewayRepository(app.db);
   const gateways = new GatewayService({ repository: gatewayRepository, clock: app.clock, box: app.secretBox });
   const appUrl = app.config.appUrl.replace(/\/+$/, '');
-  const providers = createPaymentProviders({ baseUrl: appUrl, now: () => app.clock.now() });
+  const stripe = opts.stripeApi ?? (app.config.stripeApiBase ? parseStripeApiBase(app.config.stripeApiBase) : undefined);
+  const providers = createPaymentProviders({ baseUrl: appUrl, now: () => app.clock.now(), stripe });
   const service = new PaymentService({
     db: app.db,
     repository: createPaymentRepository(app.db),
@@ -38,6 +39,8 @@ const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     providers,
     clock: app.clock,
     appUrl,
+    onInvoicePaid: (invoiceId) => app.billing.notices.paymentReceived(invoiceId),
+    log: app.log,
   });
   const caller = (request: { user?: { id: string; role: Caller['role'] } | null }): Caller => {
     if (!request.user) throw unauthorized();
@@ -59,6 +62,13 @@ const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/invoices/:id/manual',
     { schema: { params: z.object({ id: z.string() }), body: manualPaymentInputSchema, response: { 201: envelope(paymentSchema) } } },
     async (request, reply) => reply.code(201).send(ok(await service.recordManual(caller(request), request.params.id, request.body), M.manualRecorded)),
+  );
+
+  // Staff refund a paid payment through its provider; the payment and its invoice become refunded.
+  app.post(
+    '/:id/refund',
+    { schema: { params: z.object({ id: z.string().uuid({ message: 'id must be a valid payment id' }) }), response: { 200: envelope(paymentSchema) } } },
+    async (request) => ok(await service.refundByStaff(request.params.id), M.refunded),
   );
 
   app.get('/sandbox/checkout/:transactionId', { schema: { params: z.object({ transactionId: z.string() }) } }, async (request, reply) => {
@@ -85,8 +95,14 @@ const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
 
     raw.post('/webhooks/:provider', { schema: { params: z.object({ provider: z.string() }) } }, async (request) => {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const { result, message } = await service.handleWebhook(request.params.provider, rawBody, request.headers);
-      return ok({ received: true, outcome: result.outcome, payment: result.payment ? toPayment(result.payment) : null }, message);
+      try {
+        const { result, message } = await service.handleWebhook(request.params.provider, rawBody, request.headers);
+        return ok({ received: true, outcome: result.outcome, payment: result.payment ? toPayment(result.payment) : null }, message);
+      } catch (error) {
+        // Validly signed, but an event type the portal does not act on: 200, or the provider retries it for days.
+        if (error instanceof WebhookEventIgnored) return ok({ received: true, outcome: 'ignored', payment: null }, 'Event ignored');
+        throw error;
+      }
     });
 
     // The payer's decision: the server sends itself the provider's signed webhook, verified like any other.

@@ -36,6 +36,9 @@ export const FAILURE_REASONS = {
   declined: 'Declined by the payer or the provider',
 } as const;
 
+/** Marks a paid payment whose refund is being made at the provider (the claim against a double refund). */
+export const REFUND_IN_PROGRESS = 'Refund in progress';
+
 export interface Caller {
   id: string;
   role: Role;
@@ -84,6 +87,10 @@ export class PaymentService {
       providers: PaymentProviderRegistry;
       clock: Clock;
       appUrl: string;
+      /** Called after a payment was committed as paid (the "payment received" e-mail); must not throw. */
+      onInvoicePaid?: (invoiceId: string) => Promise<void>;
+      /** Where a failed automatic refund is reported (the payment stays "failed: refund needed"). */
+      log?: { warn: (obj: object, msg: string) => void };
     },
   ) {}
 
@@ -151,8 +158,9 @@ export class PaymentService {
    */
   async completePayment(input: { provider: string; transactionId: string; amount?: number; currency?: string; eventId?: string | null }): Promise<CompletionResult> {
     const { db, repository, clock } = this.deps;
+    let result: CompletionResult;
     try {
-      return await db.transaction(async (txRaw) => {
+      result = await db.transaction(async (txRaw): Promise<CompletionResult> => {
         const tx = txRaw as unknown as Db;
         const now = clock.now();
         if (input.eventId) {
@@ -195,6 +203,82 @@ export class PaymentService {
       if (isUniqueViolation(error)) throw conflict(M.invoicePaid);
       throw error;
     }
+    // Committed: only now is the customer told.
+    if (result.outcome === 'paid' && result.payment) await this.deps.onInvoicePaid?.(result.payment.invoiceId);
+    // A second payment for an invoice already paid took the payer's money: give it back through the provider.
+    if (result.outcome === 'not_counted' && result.payment) result = { ...result, payment: await this.refundNotCounted(result.payment) };
+    return result;
+  }
+
+  /** The provider adapter and the opened credentials of the gateway a payment went through. */
+  private async providerFor(payment: PaymentRow) {
+    const adapter = this.deps.providers.get(payment.provider);
+    if (!adapter) throw new AppError(502, M.refundUnavailable);
+    const gateway =
+      (payment.gatewayId ? await this.deps.gatewayRepository.findById(payment.gatewayId) : undefined) ??
+      (await this.deps.gatewayRepository.all()).find((g) => g.provider === payment.provider);
+    return { adapter, credentials: gateway ? this.deps.gateways.openCredentials(gateway) : {} };
+  }
+
+  /**
+   * Refunds a payment that was not counted (the invoice was already paid) after its transaction committed.
+   * On success it becomes "refunded" with the provider's refund id; if the provider refuses or cannot be
+   * reached it stays "failed: refund needed" for staff to handle, and the failure is logged.
+   */
+  private async refundNotCounted(payment: PaymentRow): Promise<PaymentRow> {
+    if (payment.provider === 'manual') return payment; // staff record manual refunds themselves
+    try {
+      const { adapter, credentials } = await this.providerFor(payment);
+      const { refundId } = await adapter.refund(payment.transactionId, payment.amount, credentials);
+      const now = this.deps.clock.now();
+      return await this.deps.db.transaction(async (txRaw) => {
+        const tx = txRaw as unknown as Db;
+        const current = await this.deps.repository.findByTransaction(payment.provider, payment.transactionId, tx, true);
+        if (!current || current.status !== 'failed') return current ?? payment;
+        return this.deps.repository.updatePayment(tx, payment.id, {
+          status: 'refunded',
+          failureReason: `${current.failureReason ?? FAILURE_REASONS.alreadyPaid}; refunded automatically (${refundId})`,
+          updatedAt: now,
+        });
+      });
+    } catch (error) {
+      this.deps.log?.warn({ err: error, paymentId: payment.id, transactionId: payment.transactionId }, 'automatic refund of a payment that was not counted failed');
+      return payment;
+    }
+  }
+
+  /**
+   * Staff refund a paid payment (POST /payments/{id}/refund). The payment is first claimed (marked "refund in
+   * progress" only if it is paid and not already claimed), so two clicks or two staff never refund twice at
+   * the provider; then the provider gives the money back; then the payment and its invoice become refunded in
+   * one transaction. The subscription is left as it is (staff suspend or cancel it separately).
+   * Not paid → 409; already being refunded → 409; provider failure → 502 and the claim is released.
+   */
+  async refundByStaff(paymentId: string): Promise<Payment> {
+    const { db, repository, clock } = this.deps;
+    const payment = await repository.findById(paymentId);
+    if (!payment) throw notFound(M.paymentNotFound);
+    if (payment.status !== 'paid') throw conflict(M.refundNotPaid);
+    if (!(await repository.claimForRefund(payment.id, REFUND_IN_PROGRESS))) throw conflict(M.refundInProgress);
+    let refundId: string;
+    try {
+      const { adapter, credentials } = await this.providerFor(payment);
+      ({ refundId } = await adapter.refund(payment.transactionId, payment.amount, credentials));
+    } catch (error) {
+      await repository.releaseRefundClaim(payment.id, REFUND_IN_PROGRESS);
+      if (error instanceof AppError) throw error;
+      this.deps.log?.warn({ err: error, paymentId }, 'provider refused or could not be reached for a refund');
+      throw new AppError(502, M.refundUnavailable);
+    }
+    const refunded = await db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const now = clock.now();
+      await repository.findInvoice(payment.invoiceId, tx, true);
+      const row = await repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: `Refunded by staff (${refundId})`, updatedAt: now });
+      await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
+      return row;
+    });
+    return toPayment(refunded);
   }
 
   /** A provider says the payment failed (declined): a pending payment becomes failed; nothing else changes. */
@@ -272,7 +356,7 @@ export class PaymentService {
       case 'already_paid':
         return M.alreadyCounted;
       case 'not_counted':
-        return M.notCounted;
+        return result.payment?.status === 'refunded' ? M.notCountedRefunded : M.notCounted;
       default:
         return M.webhookProcessed;
     }

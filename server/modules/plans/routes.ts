@@ -37,6 +37,7 @@ const planRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/:id', { schema: { params: idParams, body: planUpdateSchema, response: { 200: envelope(planSchema) } } }, async (request) => {
     const { plan, toggle } = await plans.update(request.params.id, request.body);
+    app.radius?.plansChanged();
     return ok(plan, toggle ? (plan.status === 'active' ? M.activated : M.deactivated) : M.updated);
   });
 

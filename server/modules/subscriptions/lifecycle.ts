@@ -2,7 +2,9 @@
  * The subscription lifecycle and the period arithmetic it relies on: which status changes are allowed and by
  * what, how a billing cycle extends a period, and the pro-rata credit of an upgrade. Pure functions, no I/O.
  */
+import type { InvoiceLineItem } from '../../../contract/schemas/invoice';
 import type { SubscriptionStatus } from '../../../contract/schemas/subscription';
+import { addMonths } from '../../lib/clock';
 import { conflict } from '../../lib/errors';
 
 export const transitionMessage = (from: string, to: string) => `Cannot change a subscription from ${from} to ${to}`;
@@ -36,15 +38,11 @@ export function assertTransition(from: SubscriptionStatus, to: SubscriptionStatu
 
 /** Adds a plan's billing cycle in UTC calendar months; the day is clamped to the target month's last day. */
 export function addBillingCycle(start: Date, cycle: string): Date {
-  const months = cycle === 'yearly' ? 12 : cycle === 'half_yearly' ? 6 : cycle === 'quarterly' ? 3 : 1;
-  const y = start.getUTCFullYear();
-  const m = start.getUTCMonth() + months;
-  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  const d = new Date(start.getTime());
-  d.setUTCDate(1);
-  d.setUTCFullYear(y, m, Math.min(start.getUTCDate(), lastDay));
-  return d;
+  return addMonths(start, cycleMonths(cycle));
 }
+
+/** The months in a plan's billing cycle (monthly when unknown). */
+export const cycleMonths = (cycle: string) => (cycle === 'yearly' ? 12 : cycle === 'half_yearly' ? 6 : cycle === 'quarterly' ? 3 : 1);
 
 const DAY = 86_400_000;
 
@@ -58,4 +56,18 @@ export function proRataCredit(oldPrice: number, periodStart: Date, periodEnd: Da
   const totalDays = Math.max(1, Math.round((periodEnd.getTime() - periodStart.getTime()) / DAY));
   const unusedDays = Math.max(0, Math.min(totalDays, Math.floor((periodEnd.getTime() - now.getTime()) / DAY)));
   return Math.min(oldPrice, Math.round((oldPrice * unusedDays) / totalDays));
+}
+
+/** The invoice line of a renewal (staff renew, billing run): one period of the plan, from start to end. */
+export function renewalLineItem(plan: { name: string; billingCycle: string; price: number }, start: Date, end: Date): InvoiceLineItem {
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return {
+    description: `${plan.name} (${plan.billingCycle.replace('_', '-')}) ${day(start)} – ${day(end)}`,
+    quantity: 1,
+    unit_amount: plan.price,
+    amount: plan.price,
+    kind: 'renewal',
+    period_start: start.toISOString(),
+    period_end: end.toISOString(),
+  };
 }

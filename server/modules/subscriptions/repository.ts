@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import type { SubscriptionListQueryParsed } from '../../../contract/schemas/subscription';
 import type { Db } from '../../db/client';
 import { plans, subscriptions, users, type PlanRow, type SubscriptionRow } from '../../db/schema';
@@ -24,6 +24,9 @@ export function createSubscriptionRepository(db: Db) {
       if (query.status) conditions.push(eq(subscriptions.status, query.status));
       if (query.user_id) conditions.push(eq(subscriptions.userId, query.user_id));
       if (query.plan_id) conditions.push(eq(subscriptions.planId, query.plan_id));
+      // Inclusive UTC days: from 00:00 of `from` to before 00:00 of the day after `to`.
+      if (query.from) conditions.push(gte(subscriptions.createdAt, new Date(`${query.from}T00:00:00Z`)));
+      if (query.to) conditions.push(lt(subscriptions.createdAt, new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000)));
       if (query.search) {
         const p = likePattern(query.search);
         conditions.push(or(ilike(users.name, p), ilike(users.email, p), ilike(plans.name, p), ilike(subscriptions.location, p), ilike(subscriptions.note, p))!);

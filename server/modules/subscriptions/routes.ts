@@ -29,6 +29,8 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     clock: app.clock,
     taxRateBp: async () => (await app.settings.stored()).tax_rate_bp,
     onInvoiceIssued: () => app.settings.invalidate(),
+    onInvoiceCommitted: (invoiceId) => app.billing.notices.invoiceIssued(invoiceId),
+    onAccessChanged: (subscriptionId, change) => app.radius?.accessChanged(subscriptionId, change),
   });
   const caller = (request: { user?: { id: string; role: Caller['role'] } | null }): Caller => {
     if (!request.user) throw unauthorized();

@@ -23,7 +23,8 @@ import { invoices, payments, plans, subscriptions, users, type InvoiceRow, type 
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { issueInvoice, toInvoice, type IssueInvoiceInput } from '../invoices/service';
-import { addBillingCycle, assertTransition, proRataCredit, transitionMessage } from './lifecycle';
+import { requestInstallation } from '../installations/request';
+import { addBillingCycle, assertTransition, proRataCredit, renewalLineItem, transitionMessage } from './lifecycle';
 import type { SubscriptionRepository, SubscriptionWithNames } from './repository';
 
 export { addBillingCycle, assertTransition, canTransition, proRataCredit, SUBSCRIPTION_TRANSITIONS, type TransitionVia } from './lifecycle';
@@ -140,8 +141,12 @@ export class SubscriptionService {
       taxRateBp: () => Promise<number>;
       /** Called after an invoice number was taken (the settings cache holds the counter). */
       onInvoiceIssued?: () => void;
+      /** Called after an invoice was committed (the "invoice issued" e-mail); must not throw. */
+      onInvoiceCommitted?: (invoiceId: string) => Promise<void>;
       /** Issues the invoice inside the transaction; replaceable in tests to simulate a failure. */
       issueInvoice?: (tx: Db, input: IssueInvoiceInput) => Promise<InvoiceRow>;
+      /** Called after a status or plan change committed (RADIUS cuts off or re-rates live sessions); must not throw. */
+      onAccessChanged?: (subscriptionId: string, change: 'status' | 'plan') => void;
     },
   ) {}
 
@@ -168,6 +173,8 @@ export class SubscriptionService {
         .insert(subscriptions)
         .values({ userId, planId: plan.id, status: 'pending', location: input.location, note: input.note, createdAt: now, updatedAt: now })
         .returning();
+      // A subscription with a location needs a technician's visit: its installation job, in this transaction.
+      if (row.location) await requestInstallation(tx, { subscriptionId: row.id, userId, address: row.location, now });
       const lineItems: InvoiceLineItem[] = [
         { description: `${plan.name} (${plan.billingCycle.replace('_', '-')})`, quantity: 1, unit_amount: plan.price, amount: plan.price, kind: 'plan' },
       ];
@@ -184,6 +191,7 @@ export class SubscriptionService {
         throw error;
       });
     this.deps.onInvoiceIssued?.();
+    await this.deps.onInvoiceCommitted?.(result.invoice.id);
     return result;
   }
 
@@ -240,6 +248,7 @@ export class SubscriptionService {
       if (input.status === 'cancelled') Object.assign(patch, await this.cancelPatch(tx, row, true, now));
       await tx.update(subscriptions).set(patch).where(eq(subscriptions.id, row.id));
     });
+    this.deps.onAccessChanged?.(id, 'status');
     return this.reload(id);
   }
 
@@ -271,6 +280,7 @@ export class SubscriptionService {
       if (input.suspension_reason) patch.suspensionReason = input.suspension_reason;
       await tx.update(subscriptions).set(patch).where(eq(subscriptions.id, row.id));
     });
+    this.deps.onAccessChanged?.(id, 'status');
     return this.reload(id);
   }
 
@@ -302,19 +312,10 @@ export class SubscriptionService {
         currency: plan.currency,
         taxRateBp,
         now,
-        lineItems: [
-          {
-            description: `${plan.name} (${cycleLabel(plan.billingCycle)}) ${day(start)} – ${day(end)}`,
-            quantity: 1,
-            unit_amount: plan.price,
-            amount: plan.price,
-            kind: 'renewal',
-            period_start: start.toISOString(),
-            period_end: end.toISOString(),
-          },
-        ],
+        lineItems: [renewalLineItem(plan, start, end)],
       });
     }, true);
+    await this.deps.onInvoiceCommitted?.(invoice.id);
     return { subscription: await this.reload(id), invoice: toInvoice(invoice) as Invoice };
   }
 
@@ -372,6 +373,8 @@ export class SubscriptionService {
         .where(eq(subscriptions.id, row.id));
       return issue(tx, { userId: row.userId, subscriptionId: row.id, currency: plan.currency, lineItems, taxRateBp, now });
     }, true);
+    this.deps.onAccessChanged?.(id, 'plan');
+    await this.deps.onInvoiceCommitted?.(invoice.id);
     return { subscription: await this.reload(id), invoice: toInvoice(invoice) as Invoice };
   }
 
@@ -386,6 +389,7 @@ export class SubscriptionService {
       if (Number(n) > 0) throw conflict(SUBSCRIPTION_MESSAGES.unpaidInvoices);
       await tx.delete(subscriptions).where(eq(subscriptions.id, row.id));
     });
+    this.deps.onAccessChanged?.(id, 'status');
   }
 
   /** GET /subscriptions/orders: the caller's subscriptions (newest first), each with its invoices and payments (newest first). */

@@ -1,4 +1,4 @@
-import type { PublicUser } from '../../../contract/schemas/user';
+import type { ManagedUser, PublicUser } from '../../../contract/schemas/user';
 import type { UserRow } from '../../db/schema';
 
 /** A user as the API shows it: never the password hash; timestamps as ISO strings. */
@@ -17,4 +17,9 @@ export function toPublicUser(row: UserRow): PublicUser {
     updated_at: row.updatedAt.toISOString(),
     last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
   };
+}
+
+/** A user as the user-management endpoints show it: the public fields and the customer number. */
+export function toManagedUser(row: UserRow): ManagedUser {
+  return { ...toPublicUser(row), customer_number: row.customerNumber };
 }

@@ -1,12 +1,46 @@
-import { count, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { UserListQueryParsed } from '../../../contract/schemas/user';
 import type { Db } from '../../db/client';
-import { users, type NewUserRow, type UserRow } from '../../db/schema';
+import { invoices, subscriptions, users, type NewUserRow, type UserRow } from '../../db/schema';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** LIKE 'text%' with the wildcards of the text escaped. */
+const prefixPattern = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export type UserFilterInput = Pick<UserListQueryParsed, 'search' | 'role' | 'status' | 'company'>;
+
+/**
+ * The list's filters as SQL. The search is a prefix match on lower(name), e-mail, phone and customer number:
+ * each has a pattern-ops btree index (migration 0007), so a page stays fast with 100 000 users; a number alone
+ * ("123") also finds customer C-000123.
+ */
+function filterConditions(filters: UserFilterInput): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filters.role) conditions.push(eq(users.role, filters.role));
+  if (filters.status) conditions.push(eq(users.status, filters.status));
+  if (filters.company) conditions.push(eq(users.company, filters.company));
+  const search = filters.search?.trim();
+  if (search) {
+    const lower = search.toLowerCase();
+    const p = prefixPattern(lower);
+    const alternatives: SQL[] = [
+      like(sql`lower(${users.name})`, p),
+      like(users.email, p),
+      like(users.phone, prefixPattern(search)),
+      like(users.customerNumber, prefixPattern(search.toUpperCase())),
+    ];
+    if (/^\d{1,6}$/.test(search)) alternatives.push(eq(users.customerNumber, `C-${search.padStart(6, '0')}`));
+    conditions.push(or(...alternatives)!);
+  }
+  return conditions.length ? and(...conditions) : undefined;
+}
 
 export function createUserRepository(db: Db) {
   return {
     async findById(id: string): Promise<UserRow | undefined> {
       // A malformed id can never match; asking PostgreSQL would raise invalid_text_representation.
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+      if (!UUID.test(id)) return undefined;
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
       return row;
     },
@@ -24,14 +58,99 @@ export function createUserRepository(db: Db) {
       return row;
     },
 
-    async update(id: string, values: Partial<Omit<NewUserRow, 'id' | 'email'>>): Promise<UserRow | undefined> {
-      const [row] = await db.update(users).set(values).where(eq(users.id, id)).returning();
+    async update(id: string, values: Partial<Omit<NewUserRow, 'id'>>): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set(values.email ? { ...values, email: values.email.trim().toLowerCase() } : values)
+        .where(eq(users.id, id))
+        .returning();
       return row;
+    },
+
+    async delete(id: string): Promise<boolean> {
+      const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+      return rows.length > 0;
     },
 
     async count(): Promise<number> {
       const [{ n }] = await db.select({ n: count() }).from(users);
       return Number(n);
+    },
+
+    /** One page of the user list, newest first, and the number of users matching the filters. */
+    async page(query: UserListQueryParsed): Promise<{ items: UserRow[]; total: number }> {
+      const where = filterConditions(query);
+      const [items, [{ total }]] = await Promise.all([
+        db
+          .select()
+          .from(users)
+          .where(where)
+          .orderBy(desc(users.createdAt), desc(users.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ total: count() }).from(users).where(where),
+      ]);
+      return { items, total: Number(total) };
+    },
+
+    /** Every matching user in batches (keyset on created_at, id: no growing offsets), for the CSV export. */
+    async *scan(filters: UserFilterInput, batchSize = 1000): AsyncGenerator<UserRow[]> {
+      const base = filterConditions(filters);
+      let after: { createdAt: Date; id: string } | undefined;
+      for (;;) {
+        const cursor = after
+          ? or(lt(users.createdAt, after.createdAt), and(eq(users.createdAt, after.createdAt), lt(users.id, after.id)))
+          : undefined;
+        const where = base && cursor ? and(base, cursor) : (base ?? cursor);
+        const rows = await db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(batchSize);
+        if (rows.length) yield rows;
+        if (rows.length < batchSize) return;
+        const last = rows[rows.length - 1];
+        after = { createdAt: last.createdAt, id: last.id };
+      }
+    },
+
+    /** The companies users belong to, alphabetically (the list's company filter). */
+    async companies(): Promise<string[]> {
+      const rows = await db
+        .selectDistinct({ company: users.company })
+        .from(users)
+        .where(and(isNotNull(users.company), sql`${users.company} <> ''`))
+        .orderBy(asc(users.company));
+      return rows.map((r) => r.company!).filter(Boolean);
+    },
+
+    /**
+     * Applies a change that would take a super_admin away (update or delete) only while another active
+     * super_admin remains: the active super_admins are locked first, so two super_admins demoting each other
+     * at the same moment cannot both succeed. 'last' when refused.
+     */
+    async withoutLosingLastSuperAdmin<T>(change: (db: Db) => Promise<T>): Promise<T | 'last'> {
+      return db.transaction(async (tx) => {
+        const active = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.role, 'super_admin'), eq(users.status, 'active')))
+          .for('update');
+        if (active.length <= 1) return 'last' as const;
+        return change(tx as unknown as Db);
+      });
+    },
+
+    async activeSuperAdminCount(): Promise<number> {
+      const [{ n }] = await db
+        .select({ n: count() })
+        .from(users)
+        .where(and(eq(users.role, 'super_admin'), eq(users.status, 'active')));
+      return Number(n);
+    },
+
+    /** Does the user have billing history (invoices) or subscriptions? Such users are disabled, not deleted. */
+    async hasBillingHistory(id: string): Promise<boolean> {
+      const [inv] = await db.select({ id: invoices.id }).from(invoices).where(eq(invoices.userId, id)).limit(1);
+      if (inv) return true;
+      const [sub] = await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, id)).limit(1);
+      return Boolean(sub);
     },
   };
 }

@@ -33,6 +33,7 @@ export const app: Record<string, string> = {
   'menu.plans': 'Plans',
   'menu.billing': 'Billing',
   'menu.paymentGateways': 'Payment gateways',
+  'menu.invoices': 'Invoices',
   'menu.network': 'Network',
   'menu.routerDevices': 'Devices',
   'menu.routerUsage': 'Usage history',
@@ -74,7 +75,6 @@ export const app: Record<string, string> = {
 
   'dashboard.welcome': 'Welcome, {name}',
   'dashboard.role': 'Signed in as {role}',
-  'dashboard.statsSoon': 'Live statistics and charts for your role arrive with the dashboard release.',
   'role.user': 'Customer',
   'role.admin': 'Administrator',
   'role.super_admin': 'Super administrator',

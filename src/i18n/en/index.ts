@@ -1,8 +1,17 @@
 import type { Dictionary } from '../index';
 import { app } from './app';
 import { auth } from './auth';
+import { dashboard } from './dashboard';
+import { devices } from './devices';
+import { deviceBackups } from './device-backups';
 import { errors } from './errors';
+import { installations } from './installations';
+import { invoices } from './invoices';
 import { resources } from './resources';
 import { site } from './site';
+import { subscriptions } from './subscriptions';
+import { tickets } from './tickets';
+import { traffic } from './traffic';
+import { users } from './users';
 
-export const en: Dictionary = { ...app, ...auth, ...errors, ...resources, ...site };
+export const en: Dictionary = { ...app, ...auth, ...dashboard, ...deviceBackups, ...devices, ...errors, ...installations, ...invoices, ...resources, ...site, ...subscriptions, ...tickets, ...traffic, ...users };

@@ -1,0 +1,67 @@
+/**
+ * A configuration export with line numbers and a search box: matching lines are highlighted (or shown alone),
+ * masked secrets stand out. Used for the running configuration and for a stored version.
+ */
+import { useMemo, useState, type ReactNode } from 'react';
+import { Checkbox, Input, Space, Typography } from 'antd';
+import { CONFIG_MASK } from '../../contract/schemas/device-backup';
+import { t } from '../../src/i18n';
+
+const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+
+/** The masked values of a line as marked elements, the rest as text. */
+function withMasks(text: string): ReactNode {
+  if (!text.includes(CONFIG_MASK)) return text;
+  const parts = text.split(CONFIG_MASK);
+  return parts.flatMap((part, i) =>
+    i === 0 ? [part] : [<mark key={i} className="config-secret" style={{ background: '#f0f0f0', color: '#8c8c8c' }}>{CONFIG_MASK}</mark>, part],
+  );
+}
+
+export function ConfigText({ content, testId = 'config-text' }: { content: string; testId?: string }) {
+  const [search, setSearch] = useState('');
+  const [onlyMatches, setOnlyMatches] = useState(false);
+  const lines = useMemo(() => {
+    const all = content.split('\n');
+    if (all.length && all[all.length - 1] === '') all.pop();
+    return all;
+  }, [content]);
+  const needle = search.trim().toLowerCase();
+  const matches = useMemo(() => (needle ? new Set(lines.flatMap((l, i) => (l.toLowerCase().includes(needle) ? [i] : []))) : null), [lines, needle]);
+  const shown = lines.map((text, i) => ({ text, number: i + 1, hit: !!matches?.has(i) })).filter((l) => !onlyMatches || !matches || l.hit);
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Space wrap>
+        <Input.Search
+          allowClear
+          aria-label={t('deviceBackups.search.placeholder')}
+          placeholder={t('deviceBackups.search.placeholder')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          style={{ width: 320 }}
+        />
+        <Checkbox checked={onlyMatches} onChange={(e) => setOnlyMatches(e.target.checked)} disabled={!matches}>
+          {t('deviceBackups.search.onlyMatches')}
+        </Checkbox>
+        {matches ? (
+          <Typography.Text type="secondary" data-testid="search-count">
+            {matches.size ? t('deviceBackups.search.matches', { count: matches.size }) : t('deviceBackups.search.none')}
+          </Typography.Text>
+        ) : null}
+      </Space>
+      <div style={{ overflow: 'auto', maxHeight: '70vh', border: '1px solid #f0f0f0', borderRadius: 6 }}>
+        <table data-testid={testId} style={{ borderCollapse: 'collapse', fontFamily: MONO, fontSize: 12, width: '100%' }}>
+          <tbody>
+            {shown.map((l) => (
+              <tr key={l.number} data-line={l.number} className={l.hit ? 'config-line config-line-hit' : 'config-line'} style={l.hit ? { background: '#fffbe6' } : undefined}>
+                <td style={{ textAlign: 'right', padding: '0 8px', color: '#999', userSelect: 'none', width: 1, whiteSpace: 'nowrap', borderRight: '1px solid #f0f0f0' }}>{l.number}</td>
+                <td style={{ padding: '0 8px', whiteSpace: 'pre' }}>{withMasks(l.text)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Space>
+  );
+}

@@ -1,0 +1,4 @@
+import { ResourceForm } from '../../src/components/resource';
+import { routerDevicesResource } from './index';
+
+export const DeviceCreate = () => <ResourceForm decl={routerDevicesResource} action="create" />;

@@ -1,0 +1,43 @@
+import type { FieldDef, ResourceDecl } from '../../src/components/resource';
+import { createElement } from 'react';
+import { FormTestConnection } from './components/FormTestConnection';
+import { adminFields, summaryFields } from './fields';
+
+/** The form's "Test connection" (not a value). */
+const testField: FieldDef = {
+  name: 'test_connection',
+  type: 'custom',
+  labelKey: 'devices.test.button',
+  form: true,
+  show: false,
+  input: ({ record }) => createElement(FormTestConnection, { record }),
+  toPayload: () => undefined,
+};
+
+/**
+ * Network devices (issue 7). Admins manage them under /dashboard/nas/router/devices (every setting, secrets
+ * write-only); technicians get the same list read-only under /dashboard/nas/devices (status, location,
+ * interfaces) with no secret, no configuration and no edit button. Both read /api/devices: the server decides
+ * what each role receives.
+ */
+export const routerDevicesResource: ResourceDecl = {
+  name: 'router-devices',
+  titleKey: 'devices.title',
+  singularKey: 'devices.singular',
+  search: true,
+  meta: { endpoint: 'devices' },
+  messages: { created: 'devices.toast.created', updated: 'devices.toast.updated', deleted: 'devices.toast.deleted' },
+  fields: [...adminFields, testField],
+};
+
+export const technicianDevicesResource: ResourceDecl = {
+  name: 'devices',
+  titleKey: 'devices.title',
+  singularKey: 'devices.singular',
+  search: true,
+  meta: { endpoint: 'devices' },
+  actions: ['show'],
+  canCreate: false,
+  fields: summaryFields.map((f) => ({ ...f, form: false })),
+};
+

@@ -1,0 +1,104 @@
+import type { ReactNode } from 'react';
+import { Descriptions, Space, Table, Tag, Typography } from 'antd';
+import type { InvoiceLineItem } from '../../contract/schemas/invoice';
+import { t } from '../../src/i18n';
+import { INVOICE_STATUS_COLORS } from './index';
+import { dayText, money, percentOf } from './format';
+
+/** What the invoice views need (the public invoice, or a staff list row). */
+export interface InvoiceView {
+  id: string;
+  number: string;
+  status: string;
+  currency: string;
+  line_items: InvoiceLineItem[];
+  subtotal: number;
+  tax_rate_bp: number;
+  tax: number;
+  total_amount: number;
+  issue_date: string;
+  due_date: string;
+  paid_date: string | null;
+  customer_name?: string;
+  user_name?: string;
+  user_email?: string;
+  plan_name?: string | null;
+}
+
+export function InvoiceStatusTag({ status }: { status: string }) {
+  const key = `invoices.status.${status}`;
+  const label = t(key);
+  return (
+    <Tag color={INVOICE_STATUS_COLORS[status] ?? 'default'} data-testid="invoice-status">
+      {label === key ? status : label}
+    </Tag>
+  );
+}
+
+function period(item: InvoiceLineItem): string | null {
+  if (!item.period_start || !item.period_end) return null;
+  return `${dayText(item.period_start)} – ${dayText(item.period_end)}`;
+}
+
+/** An invoice laid out as a document: number and status, dates, bill-to, line items and totals. */
+export function InvoiceDetails({ invoice, extra }: { invoice: InvoiceView; extra?: ReactNode }) {
+  const c = invoice.currency;
+  const billTo = invoice.customer_name ?? invoice.user_name ?? '—';
+  return (
+    <div className="invoice-details" data-testid="invoice-details">
+      <Space align="center" wrap style={{ justifyContent: 'space-between', width: '100%', marginBottom: 16 }}>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {t('invoices.public.invoice', { number: invoice.number })} <InvoiceStatusTag status={invoice.status} />
+        </Typography.Title>
+        {extra}
+      </Space>
+      <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3 }} bordered style={{ marginBottom: 16 }}>
+        <Descriptions.Item label={t('invoices.fields.issueDate')}>{dayText(invoice.issue_date)}</Descriptions.Item>
+        <Descriptions.Item label={t('invoices.fields.dueDate')}>{dayText(invoice.due_date)}</Descriptions.Item>
+        <Descriptions.Item label={t('invoices.fields.paidDate')}>{dayText(invoice.paid_date)}</Descriptions.Item>
+        <Descriptions.Item label={t('invoices.fields.billTo')}>
+          {billTo}
+          {invoice.user_email ? <div><Typography.Text type="secondary">{invoice.user_email}</Typography.Text></div> : null}
+        </Descriptions.Item>
+        {invoice.plan_name ? <Descriptions.Item label={t('invoices.fields.plan')}>{invoice.plan_name}</Descriptions.Item> : null}
+      </Descriptions>
+      <Table<InvoiceLineItem & { key: number }>
+        size="small"
+        pagination={false}
+        aria-label={t('invoices.fields.lineItems')}
+        dataSource={invoice.line_items.map((item, i) => ({ ...item, key: i }))}
+        columns={[
+          {
+            key: 'description',
+            title: t('invoices.fields.description'),
+            render: (_, item) => (
+              <>
+                {item.description}
+                {period(item) ? <div><Typography.Text type="secondary">{period(item)}</Typography.Text></div> : null}
+              </>
+            ),
+          },
+          { key: 'quantity', dataIndex: 'quantity', title: t('invoices.fields.quantity'), align: 'right' },
+          { key: 'unit', title: t('invoices.fields.unitAmount'), align: 'right', render: (_, item) => money(item.unit_amount, c) },
+          { key: 'amount', title: t('invoices.fields.amount'), align: 'right', render: (_, item) => money(item.amount, c) },
+        ]}
+        summary={() => (
+          <>
+            <Table.Summary.Row>
+              <Table.Summary.Cell index={0} colSpan={3} align="right">{t('invoices.fields.subtotal')}</Table.Summary.Cell>
+              <Table.Summary.Cell index={1} align="right"><span data-testid="invoice-subtotal">{money(invoice.subtotal, c)}</span></Table.Summary.Cell>
+            </Table.Summary.Row>
+            <Table.Summary.Row>
+              <Table.Summary.Cell index={0} colSpan={3} align="right">{t('invoices.fields.taxRate', { rate: percentOf(invoice.tax_rate_bp) })}</Table.Summary.Cell>
+              <Table.Summary.Cell index={1} align="right"><span data-testid="invoice-tax">{money(invoice.tax, c)}</span></Table.Summary.Cell>
+            </Table.Summary.Row>
+            <Table.Summary.Row>
+              <Table.Summary.Cell index={0} colSpan={3} align="right"><strong>{t('invoices.fields.total')}</strong></Table.Summary.Cell>
+              <Table.Summary.Cell index={1} align="right"><strong data-testid="invoice-total">{money(invoice.total_amount, c)}</strong></Table.Summary.Cell>
+            </Table.Summary.Row>
+          </>
+        )}
+      />
+    </div>
+  );
+}

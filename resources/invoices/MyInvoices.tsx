@@ -1,0 +1,50 @@
+import { Card, Space, Table } from 'antd';
+import { useTable } from '@refinedev/antd';
+import type { BaseRecord } from '@refinedev/core';
+import { Link } from 'react-router';
+import { t } from '../../src/i18n';
+import { invoicePagePath } from './api';
+import { dayText, money } from './format';
+import { InvoiceStatusTag } from './InvoiceDetails';
+import { isPayable } from './index';
+import { PayButton } from './PayButton';
+
+/**
+ * The signed-in customer's own invoices (GET /payments/user/invoices, paged): status, total, due date, the
+ * public invoice page and a Pay shortcut for unpaid ones. Self-contained, to be embedded in other screens.
+ */
+export function MyInvoices() {
+  const { tableProps } = useTable({
+    resource: 'invoices',
+    syncWithLocation: false,
+    pagination: { mode: 'server', pageSize: 10 },
+    meta: { endpoint: 'payments/user/invoices', fallbackMessage: t('errors.invoices.userList') },
+  });
+  return (
+    <Card title={t('invoices.myTitle')} data-testid="my-invoices">
+      <Table<BaseRecord>
+        {...tableProps}
+        rowKey="id"
+        size="small"
+        locale={{ emptyText: t('invoices.my.empty') }}
+        pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
+        columns={[
+          { key: 'number', title: t('invoices.fields.number'), render: (_, r) => <Link to={invoicePagePath(String(r.id))}>{String(r.number)}</Link> },
+          { key: 'status', title: t('invoices.fields.status'), render: (_, r) => <InvoiceStatusTag status={String(r.status)} /> },
+          { key: 'total', title: t('invoices.fields.total'), align: 'right', render: (_, r) => money(r.total_amount, r.currency) },
+          { key: 'due', title: t('invoices.fields.dueDate'), render: (_, r) => dayText(r.due_date) },
+          {
+            key: 'actions',
+            title: t('resource.actions'),
+            render: (_, r) => (
+              <Space size="small">
+                <Link to={invoicePagePath(String(r.id))}>{t('invoices.actions.open')}</Link>
+                {isPayable(r) && <PayButton size="small" invoice={{ id: String(r.id), subscription_id: r.subscription_id as string | null }} />}
+              </Space>
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

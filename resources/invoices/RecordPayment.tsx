@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { Button, Form, Input, Modal, Select, Typography } from 'antd';
+import { useCan, useInvalidate, useNotification } from '@refinedev/core';
+import { MANUAL_PAYMENT_METHODS, type ManualPaymentMethod } from '../../contract/schemas/payment';
+import { t } from '../../src/i18n';
+import { useInvoiceApi } from './api';
+import { money } from './format';
+
+/** Not a screen: the role-matrix entry for deleting invoices and recording manual payments (admin, billing). */
+export const INVOICE_MANAGE_ROUTE = '/dashboard/billing/invoices/manage';
+
+/** Whether the signed-in role may delete invoices and record payments (through the accessControlProvider). */
+export function useCanManageInvoices(): boolean {
+  const { data } = useCan({ resource: 'invoices', action: 'delete', params: { route: INVOICE_MANAGE_ROUTE } });
+  return data?.can === true;
+}
+
+interface RecordTarget {
+  id: string | number;
+  number?: string;
+  total_amount?: number;
+  currency?: string;
+}
+
+/**
+ * "Record payment" (POST /payments/invoices/{id}/manual): cash or bank transfer with a reference, for the
+ * invoice's total. On success the invoices are read again, so the row shows paid.
+ */
+export function RecordPaymentButton({ invoice, size = 'small' }: { invoice: RecordTarget; size?: 'small' | 'middle' }) {
+  const api = useInvoiceApi();
+  const invalidate = useInvalidate();
+  const { open } = useNotification();
+  const [form] = Form.useForm<{ payment_method: ManualPaymentMethod; reference: string }>();
+  const [visible, setVisible] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (values: { payment_method: ManualPaymentMethod; reference: string }) => {
+    setBusy(true);
+    try {
+      await api.recordManual(String(invoice.id), {
+        amount: Number(invoice.total_amount),
+        payment_method: values.payment_method,
+        reference: values.reference.trim(),
+      });
+      open?.({ type: 'success', message: t('invoices.toast.recorded') });
+      setVisible(false);
+      form.resetFields();
+      await invalidate({ resource: 'invoices', invalidates: ['list', 'detail'], id: invoice.id });
+    } catch (error) {
+      open?.({ type: 'error', message: error instanceof Error && error.message ? error.message : t('errors.invoices.recordPayment') });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <Button size={size} onClick={() => setVisible(true)}>
+        {t('invoices.actions.recordPayment')}
+      </Button>
+      <Modal
+        open={visible}
+        title={t('invoices.record.title', { number: invoice.number ?? '' })}
+        okText={t('invoices.record.submit')}
+        cancelText={t('resource.cancel')}
+        confirmLoading={busy}
+        onOk={() => form.submit()}
+        onCancel={() => setVisible(false)}
+        forceRender
+      >
+        <Typography.Paragraph>{t('invoices.record.amount', { amount: money(invoice.total_amount, invoice.currency) })}</Typography.Paragraph>
+        <Form form={form} layout="vertical" initialValues={{ payment_method: 'cash' }} onFinish={(v) => void submit(v)}>
+          <Form.Item name="payment_method" label={t('invoices.record.method')} rules={[{ required: true }]}>
+            <Select
+              aria-label={t('invoices.record.method')}
+              options={MANUAL_PAYMENT_METHODS.map((m) => ({ value: m, label: t(`invoices.record.method.${m}`) }))}
+            />
+          </Form.Item>
+          <Form.Item
+            name="reference"
+            label={t('invoices.record.reference')}
+            extra={t('invoices.record.referenceHelp')}
+            rules={[{ required: true, whitespace: true, message: t('invoices.record.referenceRequired') }, { max: 200 }]}
+          >
+            <Input aria-label={t('invoices.record.reference')} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+import { formatMoney } from '../../contract/money';
+
+/** An invoice date (YYYY-MM-DD, or an ISO timestamp) as its day; '—' when absent. */
+export function dayText(value: unknown): string {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : '—';
+}
+
+/** Minor units in the invoice's currency ('—' when not a number). */
+export function money(minor: unknown, currency: unknown): string {
+  const c = typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) ? currency : 'USD';
+  return typeof minor === 'number' && Number.isFinite(minor) ? formatMoney(minor, c) : '—';
+}
+
+/** 1500 basis points → "15". */
+export function percentOf(bp: unknown): string {
+  return typeof bp === 'number' ? String(Math.round(bp) / 100) : '0';
+}

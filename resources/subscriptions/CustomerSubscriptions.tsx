@@ -1,0 +1,130 @@
+import { useState } from 'react';
+import { Alert, Button, Card, Collapse, Empty, Result, Space, Spin, Table, Tabs, Typography } from 'antd';
+import { Link, useSearchParams } from 'react-router';
+import type { Order } from '../../contract/schemas/subscription';
+import { DateCell } from '../../src/components/resource';
+import { t } from '../../src/i18n';
+import { MyInvoices } from '../invoices/MyInvoices';
+import { useActivePlan, useOrders } from './hooks';
+import { SubscribeModal } from './SubscribeModal';
+import { SubscriptionActions } from './SubscriptionActions';
+import { InvoicesTable, PaymentsTable, PlanSummary, SubscriptionStatusTag, invoicePath } from './ui';
+
+/** The customer's detail page (inside the signed-in layout). */
+export const customerDetailPath = (id: string) => `/subscription/${id}`;
+
+function ActivePlanCard({ onSubscribe }: { onSubscribe: () => void }) {
+  const { activePlan, none, isLoading, failed } = useActivePlan();
+  if (isLoading) return <Card style={{ marginBottom: 16 }}><Spin /></Card>;
+  if (failed) {
+    return <Alert type="error" showIcon style={{ marginBottom: 16 }} data-testid="active-plan" message={t('errors.subscriptions.activePlan')} />;
+  }
+  if (none || !activePlan) {
+    return (
+      <Card style={{ marginBottom: 16 }} data-testid="active-plan">
+        <Result status="info" title={t('subscriptions.activePlan.none')} subTitle={t('subscriptions.activePlan.noneHint')}
+          extra={<Button type="primary" onClick={onSubscribe}>{t('subscriptions.subscribe.button')}</Button>} />
+      </Card>
+    );
+  }
+  const { subscription, plan } = activePlan;
+  return (
+    <Card data-testid="active-plan" style={{ marginBottom: 16 }}
+      title={<Space>{t('subscriptions.activePlan.title')}<SubscriptionStatusTag status={subscription.status} /></Space>}
+      extra={<Link to={customerDetailPath(subscription.id)}>{t('subscriptions.actions.view')}</Link>}>
+      <Typography.Title level={3} style={{ marginTop: 0 }}>{plan.name}</Typography.Title>
+      <PlanSummary plan={plan} />
+      {subscription.current_period_end && (
+        <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+          {t('subscriptions.activePlan.renewsOn', { date: subscription.current_period_end.slice(0, 10) })}
+        </Typography.Paragraph>
+      )}
+    </Card>
+  );
+}
+
+function MySubscriptions({ orders }: { orders: Order[] }) {
+  return (
+    <Table<Order> rowKey="id" size="middle" pagination={false} dataSource={orders} locale={{ emptyText: t('subscriptions.mine.empty') }}
+      data-testid="my-subscriptions"
+      columns={[
+        { key: 'plan', title: t('subscriptions.fields.plan'), dataIndex: 'plan_name', render: (name: string, o) => <Link to={customerDetailPath(o.id)}>{name}</Link> },
+        { key: 'status', title: t('subscriptions.fields.status'), dataIndex: 'status', render: (_: unknown, o) => <SubscriptionStatusTag status={o.status} /> },
+        { key: 'end', title: t('subscriptions.fields.periodEnd'), dataIndex: 'current_period_end', render: (v: unknown) => <DateCell value={v} /> },
+        { key: 'location', title: t('subscriptions.fields.location'), dataIndex: 'location', render: (v: string | null) => v ?? '—' },
+        {
+          key: 'actions', title: t('resource.actions'), render: (_: unknown, o) => {
+            // An open invoice (the first one of a pending subscription, a renewal, an upgrade) is paid on its page.
+            const open = o.invoices.find((i) => i.status === 'unpaid' || i.status === 'overdue');
+            return (
+              <Space wrap size="small">
+                {open && <Link to={invoicePath(open.id)}>{t('subscriptions.invoice.pay')}</Link>}
+                <SubscriptionActions subscription={o} size="small" />
+              </Space>
+            );
+          },
+        },
+      ]} />
+  );
+}
+
+export function OrderHistory({ orders }: { orders: Order[] }) {
+  if (orders.length === 0) return <Empty description={t('subscriptions.orders.empty')} />;
+  return (
+    <Collapse data-testid="order-history" defaultActiveKey={orders.slice(0, 1).map((o) => o.id)}
+      items={orders.map((o) => ({
+        key: o.id,
+        label: (
+          <Space wrap>
+            <Typography.Text strong>{o.plan_name}</Typography.Text>
+            <SubscriptionStatusTag status={o.status} />
+            <Typography.Text type="secondary"><DateCell value={o.created_at} /></Typography.Text>
+          </Space>
+        ),
+        children: (
+          <>
+            <Typography.Title level={5}>{t('subscriptions.orders.invoices')}</Typography.Title>
+            <InvoicesTable invoices={o.invoices} />
+            <Typography.Title level={5} style={{ marginTop: 16 }}>{t('subscriptions.orders.payments')}</Typography.Title>
+            <PaymentsTable payments={o.payments} />
+          </>
+        ),
+      }))} />
+  );
+}
+
+/** /dashboard/subscriptions for a customer: the active plan, subscribing, their subscriptions and order history. */
+export function CustomerSubscriptions() {
+  // "Subscribe" on the public plans page (and registration after it) arrives with ?plan=<id>: open the dialog
+  // on that plan.
+  const [params] = useSearchParams();
+  const wanted = params.get('plan');
+  const initialPlanId = wanted && /^[0-9a-f-]{36}$/i.test(wanted) ? wanted : undefined;
+  const [subscribing, setSubscribing] = useState(!!initialPlanId);
+  const { orders, isLoading, failed } = useOrders();
+  return (
+    <div>
+      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
+        <Typography.Title level={2} style={{ margin: 0 }}>{t('subscriptions.title')}</Typography.Title>
+        <Button type="primary" onClick={() => setSubscribing(true)}>{t('subscriptions.subscribe.title')}</Button>
+      </Space>
+      <ActivePlanCard onSubscribe={() => setSubscribing(true)} />
+      <Card>
+        {failed && <Alert type="error" showIcon message={t('errors.subscriptions.orders')} style={{ marginBottom: 16 }} />}
+        <Tabs
+          items={[
+            { key: 'mine', label: t('subscriptions.tabs.mine'), children: isLoading ? <Spin /> : <MySubscriptions orders={orders} /> },
+            { key: 'orders', label: t('subscriptions.tabs.orders'), children: isLoading ? <Spin /> : <OrderHistory orders={orders} /> },
+            {
+              key: 'invoices',
+              label: t('subscriptions.tabs.invoices'),
+              children: <MyInvoices />,
+            },
+          ]}
+        />
+      </Card>
+      <SubscribeModal open={subscribing} initialPlanId={initialPlanId} onClose={() => setSubscribing(false)} />
+    </div>
+  );
+}
+

@@ -1,0 +1,39 @@
+import { createElement } from 'react';
+import { SUBSCRIPTION_STATUSES } from '../../contract/schemas/subscription';
+import type { ResourceDecl } from '../../src/components/resource';
+import { STATUS_COLORS } from './ui';
+
+/** The staff detail route of one subscription (resources/menu.ts "show"). */
+export const staffDetailPath = (id: string) => `/dashboard/subscription/${id}`;
+
+/**
+ * Subscriptions (spec §3, §4, §7, issue 4) as the back office lists and shows them. Offset-paged on the server
+ * (limit/offset, meta.total); created by customers (or through their flow), never from a generic form.
+ */
+export const subscriptionsResource: ResourceDecl = {
+  name: 'subscriptions',
+  titleKey: 'subscriptions.title',
+  singularKey: 'subscriptions.singular',
+  search: true,
+  canCreate: false,
+  actions: ['show'],
+  messages: { deleted: 'subscriptions.toast.deleted' },
+  fields: [
+    {
+      name: 'user_name', type: 'custom', labelKey: 'subscriptions.fields.customer', column: true,
+      render: (value, record) => createElement('span', null, String(value ?? '—'),
+        record.user_email ? createElement('div', { style: { color: 'rgba(0,0,0,0.45)', fontSize: 12 } }, String(record.user_email)) : null),
+    },
+    { name: 'plan_name', type: 'text', labelKey: 'subscriptions.fields.plan', column: true },
+    {
+      name: 'status', type: 'status', labelKey: 'subscriptions.fields.status', column: true, filter: true,
+      options: SUBSCRIPTION_STATUSES.map((s) => ({ value: s, labelKey: `subscriptions.status.${s}`, color: STATUS_COLORS[s] })),
+    },
+    { name: 'current_period_start', type: 'date', labelKey: 'subscriptions.fields.periodStart' },
+    { name: 'current_period_end', type: 'date', labelKey: 'subscriptions.fields.periodEnd', column: true },
+    { name: 'location', type: 'text', labelKey: 'subscriptions.fields.location' },
+    { name: 'note', type: 'textarea', labelKey: 'subscriptions.fields.note' },
+    { name: 'suspension_reason', type: 'textarea', labelKey: 'subscriptions.fields.suspensionReason' },
+    { name: 'created_at', type: 'date', labelKey: 'subscriptions.fields.createdAt', column: true },
+  ],
+};

@@ -1,0 +1,2 @@
+export { TicketArea, SharedTicketsPage } from './TicketArea';
+export { TicketDetail } from './TicketDetail';

@@ -1,0 +1,179 @@
+/**
+ * Small ticket widgets shared by the screens: tags, the attachment picker (client-side limits), the
+ * attachment list (authorised downloads), the status select (only the allowed next statuses) and the
+ * assignment select (admin/support).
+ */
+import { useRef, useState } from 'react';
+import { Button, Select, Tag, Typography, Upload, type UploadFile } from 'antd';
+import { PaperClipOutlined } from '@ant-design/icons';
+import { useNotification } from '@refinedev/core';
+import { canCallEndpoint, type Role } from '../../contract/roles';
+import {
+  TICKET_ATTACHMENT_MAX_BYTES,
+  TICKET_ATTACHMENT_MAX_FILES,
+  TICKET_ATTACHMENT_TYPES,
+  type Ticket,
+  type TicketAttachment,
+  type TicketPriority,
+  type TicketStatus,
+} from '../../contract/schemas/ticket';
+import { useAuthState } from '../../providers/auth-store';
+import { isRole } from '../../contract/roles';
+import { t } from '../../src/i18n';
+import { downloadAttachment, ticketUrl, useAssignees, useTicketCall } from './api';
+import { PRIORITY_COLORS, STATUS_COLORS, attachmentProblem, formatBytes, formatDateTime, nextStatuses, type Viewer } from './rules';
+
+export function useViewer(): Viewer | null {
+  const user = useAuthState((s) => s.user);
+  return user && isRole(user.role) ? { id: user.id, role: user.role } : null;
+}
+
+export const canAssign = (role: Role | null | undefined) => canCallEndpoint(role, 'PATCH', '/tickets/:id/assign');
+export const canDelete = (role: Role | null | undefined) => canCallEndpoint(role, 'DELETE', '/tickets/:id');
+
+export function StatusTag({ status }: { status: TicketStatus }) {
+  return <Tag color={STATUS_COLORS[status]}>{t(`tickets.status.${status}`)}</Tag>;
+}
+
+export function PriorityTag({ priority }: { priority: TicketPriority }) {
+  return <Tag color={PRIORITY_COLORS[priority]}>{t(`tickets.priority.${priority}`)}</Tag>;
+}
+
+const ACCEPT = [...TICKET_ATTACHMENT_TYPES, '.log', '.txt'].join(',');
+
+/**
+ * Picks up to 5 files of at most 10 MB each (checked here before anything is sent; the server checks again,
+ * and checks the type by content). The chosen files are kept by the caller.
+ */
+export function AttachmentPicker({ files, onChange, disabled }: { files: File[]; onChange: (files: File[]) => void; disabled?: boolean }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  // Several files chosen at once arrive one by one: the ref holds the list as it grows.
+  const current = useRef(files);
+  current.current = files;
+  const fileList: UploadFile[] = files.map((f, i) => ({ uid: `${i}-${f.name}`, name: f.name, size: f.size, status: 'done' }));
+  return (
+    <div>
+      <Upload
+        multiple
+        accept={ACCEPT}
+        fileList={fileList}
+        disabled={disabled}
+        beforeUpload={(file) => {
+          const next = [...current.current, file as File];
+          const found = attachmentProblem(next);
+          setProblem(found);
+          if (found) return Upload.LIST_IGNORE;
+          current.current = next;
+          onChange(next);
+          return false;
+        }}
+        onRemove={(item) => {
+          const index = fileList.findIndex((f) => f.uid === item.uid);
+          const next = files.filter((_, i) => i !== index);
+          current.current = next;
+          setProblem(null);
+          onChange(next);
+        }}
+      >
+        <Button icon={<PaperClipOutlined />} disabled={disabled}>{t('tickets.attachments.add')}</Button>
+      </Upload>
+      <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+        {t('tickets.attachments.hint', { max: TICKET_ATTACHMENT_MAX_FILES, size: TICKET_ATTACHMENT_MAX_BYTES / 1024 / 1024 })}
+      </Typography.Text>
+      {problem && <Typography.Text type="danger" role="alert" style={{ display: 'block' }}>{problem}</Typography.Text>}
+    </div>
+  );
+}
+
+/** The ticket's attachments, each a download through the authorised endpoint. */
+export function AttachmentList({ attachments }: { attachments: TicketAttachment[] }) {
+  const { open } = useNotification();
+  if (attachments.length === 0) return <Typography.Text type="secondary">{t('tickets.attachments.none')}</Typography.Text>;
+  return (
+    <ul style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="attachment-list">
+      {attachments.map((a) => (
+        <li key={a.id} style={{ marginBottom: 4 }}>
+          <a
+            href={a.download_url}
+            aria-label={t('tickets.attachments.download', { name: a.original_name })}
+            onClick={(e) => {
+              e.preventDefault();
+              downloadAttachment(a).catch((error: { message?: string }) =>
+                open?.({ type: 'error', message: error?.message || t('tickets.attachments.downloadFailed') }),
+              );
+            }}
+          >
+            <PaperClipOutlined /> {a.original_name}
+          </a>{' '}
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('tickets.attachments.by', { size: formatBytes(a.size), name: a.uploaded_by_name, date: formatDateTime(a.created_at) })}
+          </Typography.Text>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+type StatusTicket = Pick<Ticket, 'id' | 'status' | 'assigned_to' | 'category' | 'created_by' | 'number'>;
+
+/** PATCH /tickets/{id}/status {status}, offering only the statuses the viewer may move the ticket to. */
+export function StatusSelect({ ticket, viewer, size }: { ticket: StatusTicket; viewer: Viewer; size?: 'small' | 'middle' }) {
+  const { run, isPending } = useTicketCall();
+  const options = nextStatuses(viewer, ticket);
+  return (
+    <Select<TicketStatus>
+      size={size}
+      style={{ minWidth: 190 }}
+      value={null as unknown as TicketStatus}
+      placeholder={options.length ? t('tickets.actions.status') : t('tickets.actions.noStatus')}
+      aria-label={t('tickets.actions.status')}
+      data-testid={`status-select-${ticket.id}`}
+      disabled={options.length === 0 || isPending}
+      loading={isPending}
+      options={options.map((s) => ({ value: s, label: t(`tickets.status.${s}`) }))}
+      onClick={(e) => e.stopPropagation()}
+      onChange={(status) =>
+        void run({ url: `${ticketUrl(ticket.id)}/status`, method: 'patch', values: { status }, success: t('tickets.toast.status'), fallbackKey: 'errors.tickets.status' })
+      }
+    />
+  );
+}
+
+const UNASSIGNED = '__none__';
+
+/** PATCH /tickets/{id}/assign {assigned_to}: an active staff user, or null (admin and support). */
+export function AssignSelect({ ticket, size }: { ticket: Pick<Ticket, 'id' | 'assigned_to' | 'assigned_to_name'>; size?: 'small' | 'middle' }) {
+  const { run, isPending } = useTicketCall();
+  const { assignees, isLoading } = useAssignees();
+  const known = assignees.some((a) => a.id === ticket.assigned_to);
+  const options = [
+    { value: UNASSIGNED, label: t('tickets.actions.unassign') },
+    ...assignees.map((a) => ({ value: a.id, label: `${a.name} (${a.role})` })),
+    ...(ticket.assigned_to && !known ? [{ value: ticket.assigned_to, label: ticket.assigned_to_name ?? ticket.assigned_to }] : []),
+  ];
+  return (
+    <Select<string>
+      size={size}
+      showSearch
+      optionFilterProp="label"
+      style={{ minWidth: 200 }}
+      aria-label={t('tickets.actions.assign')}
+      data-testid={`assign-select-${ticket.id}`}
+      value={ticket.assigned_to ?? UNASSIGNED}
+      loading={isLoading || isPending}
+      disabled={isPending}
+      options={options}
+      onClick={(e) => e.stopPropagation()}
+      onChange={(value) => {
+        const assigned_to = value === UNASSIGNED ? null : value;
+        void run({
+          url: `${ticketUrl(ticket.id)}/assign`,
+          method: 'patch',
+          values: { assigned_to },
+          success: assigned_to ? t('tickets.toast.assigned') : t('tickets.toast.unassigned'),
+          fallbackKey: 'errors.tickets.assign',
+        });
+      }}
+    />
+  );
+}

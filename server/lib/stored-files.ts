@@ -1,0 +1,232 @@
+/**
+ * Uploaded files kept on disk (ticket attachments, installation photos): type detection from the bytes (never
+ * the name), file-name sanitising, staging an upload to a temporary file while checking it, the final place
+ * DATA_DIR/<area>/<owner id>/<random>, receiving a multipart upload with its limits (413/415/400, nothing left
+ * behind) and sending a stored file back with safe headers. Staged files live in DATA_DIR/<area>/.incoming
+ * (same file system, so the final move is a rename).
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyReply } from 'fastify';
+import { AppError, badRequest } from './errors';
+
+export const STORED_NAME = /^[0-9a-f]{32}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The types the sniffer recognises. */
+export type SniffedType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'application/pdf' | 'text/plain';
+
+/** An area's folder: DATA_DIR/<area> ("tickets", "installations"). */
+export const areaRoot = (dataDir: string, area: string) => join(dataDir, area);
+export const incomingDir = (dataDir: string, area: string) => join(areaRoot(dataDir, area), '.incoming');
+
+export function ownerDir(dataDir: string, area: string, ownerId: string): string {
+  if (!UUID.test(ownerId)) throw new Error('invalid owner id');
+  return join(areaRoot(dataDir, area), ownerId.toLowerCase());
+}
+
+export function storedPath(dataDir: string, area: string, ownerId: string, storedName: string): string {
+  if (!STORED_NAME.test(storedName)) throw new Error('invalid stored name');
+  return join(ownerDir(dataDir, area, ownerId), storedName);
+}
+
+export const randomStoredName = () => randomBytes(16).toString('hex');
+
+/** The type of a file from its first bytes (PNG, JPEG, GIF, WebP, PDF), or null. */
+export function sniffBinaryType(head: Buffer): SniffedType | null {
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  if (head.length >= 6 && ['GIF87a', 'GIF89a'].includes(head.toString('latin1', 0, 6))) return 'image/gif';
+  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (head.length >= 5 && head.toString('latin1', 0, 5) === '%PDF-') return 'application/pdf';
+  return null;
+}
+
+const MAX_NAME = 200;
+// C0/C1 controls and the bidirectional overrides that can disguise an extension ("gpj.exe").
+const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A file name safe to keep as metadata and to offer on download: the last path segment only (no folders, no
+ * "../"), control and direction characters removed, no leading dots, at most 200 characters (keeping the
+ * extension). Never used as a path on disk.
+ */
+export function sanitizeFileName(name: string | undefined | null): string {
+  let n = String(name ?? '').normalize('NFC').replace(UNSAFE_CHARS, '');
+  n = n.split(/[\\/]/).pop() ?? '';
+  n = n.trim().replace(/^[.\s]+/, '').trim();
+  const chars = Array.from(n);
+  if (chars.length > MAX_NAME) {
+    const dot = n.lastIndexOf('.');
+    const ext = dot > 0 ? Array.from(n.slice(dot)) : [];
+    n = ext.length > 0 && ext.length <= 20 ? chars.slice(0, MAX_NAME - ext.length).join('') + ext.join('') : chars.slice(0, MAX_NAME).join('');
+  }
+  return n || 'file';
+}
+
+/** Content-Disposition for a download: an ASCII fallback and the exact name in RFC 5987 form. */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+export interface StagedFile {
+  tempPath: string;
+  storedName: string;
+  originalName: string;
+  size: number;
+  /** null when the bytes are none of the accepted types. */
+  contentType: SniffedType | null;
+  /** More bytes were sent than the limit allows (the stream was cut). */
+  tooLarge: boolean;
+}
+
+/**
+ * Writes an upload stream to a temporary file, inspecting it on the way: its size, its first bytes, and
+ * whether it is valid UTF-8 text without NUL bytes (the only way a text or log file is accepted).
+ */
+export async function stageUpload(
+  dataDir: string,
+  area: string,
+  file: Readable & { truncated?: boolean },
+  originalName: string | undefined,
+  maxBytes: number,
+): Promise<StagedFile> {
+  await mkdir(incomingDir(dataDir, area), { recursive: true });
+  const storedName = randomStoredName();
+  const tempPath = join(incomingDir(dataDir, area), storedName);
+  let size = 0;
+  let head = Buffer.alloc(0);
+  let text = true;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const inspect = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      if (head.length < 16) head = Buffer.concat([head, chunk.subarray(0, 16 - head.length)]);
+      if (text) {
+        if (chunk.includes(0)) text = false;
+        else {
+          try {
+            decoder.decode(chunk, { stream: true });
+          } catch {
+            text = false;
+          }
+        }
+      }
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(file, inspect, createWriteStream(tempPath, { mode: 0o600 }));
+  } catch (error) {
+    await unlink(tempPath).catch(() => {});
+    throw error;
+  }
+  if (text) {
+    try {
+      decoder.decode();
+    } catch {
+      text = false; // ends in the middle of a character
+    }
+  }
+  const tooLarge = Boolean(file.truncated) || size > maxBytes;
+  const contentType = sniffBinaryType(head) ?? (text && size > 0 ? 'text/plain' : null);
+  return { tempPath, storedName, originalName: sanitizeFileName(originalName), size, contentType, tooLarge };
+}
+
+export async function discard(staged: readonly StagedFile[]): Promise<void> {
+  await Promise.all(staged.map((s) => unlink(s.tempPath).catch(() => {})));
+}
+
+/** Moves checked files into the owner's folder; on failure takes back the ones already moved. */
+export async function commitFiles(dataDir: string, area: string, ownerId: string, staged: readonly StagedFile[]): Promise<void> {
+  const dir = ownerDir(dataDir, area, ownerId);
+  await mkdir(dir, { recursive: true });
+  const moved: string[] = [];
+  try {
+    for (const s of staged) {
+      const target = storedPath(dataDir, area, ownerId, s.storedName);
+      await rename(s.tempPath, target);
+      moved.push(target);
+    }
+  } catch (error) {
+    await Promise.all(moved.map((p) => unlink(p).catch(() => {})));
+    throw error;
+  }
+}
+
+export async function removeStored(dataDir: string, area: string, ownerId: string, storedNames: readonly string[]): Promise<void> {
+  await Promise.all(storedNames.map((n) => unlink(storedPath(dataDir, area, ownerId, n)).catch(() => {})));
+}
+
+export async function removeOwnerFolder(dataDir: string, area: string, ownerId: string): Promise<void> {
+  await rm(ownerDir(dataDir, area, ownerId), { recursive: true, force: true });
+}
+
+/** One file part of a multipart upload (what @fastify/multipart hands over). */
+export interface UploadPart {
+  type: 'file' | 'field';
+  fieldname: string;
+  filename?: string;
+  file?: NodeJS.ReadableStream & { truncated?: boolean; resume(): unknown };
+}
+
+export interface UploadRules {
+  maxBytes: number;
+  maxFiles: number;
+  /** Accepted content types (from the bytes). */
+  accept: readonly SniffedType[];
+  messages: { tooLarge: string; tooMany: string; unsupported: string; emptyFile: string; noFile: string };
+}
+
+const hasCode = (error: unknown, code: string) => typeof error === 'object' && error !== null && (error as { code?: string }).code === code;
+
+/**
+ * Stages every file part sent in the multipart field "files" (or "file") and checks it: too large or too many
+ * 413, a type not accepted 415, empty or none 400. On any failure every staged file is removed again, so
+ * nothing is left behind; on success the caller commits them (commitFiles) or discards them.
+ */
+export async function receiveUploads(dataDir: string, area: string, parts: AsyncIterable<UploadPart>, rules: UploadRules): Promise<StagedFile[]> {
+  const M = rules.messages;
+  const staged: StagedFile[] = [];
+  try {
+    for await (const part of parts) {
+      if (part.type !== 'file' || !part.file) continue;
+      if (part.fieldname !== 'files' && part.fieldname !== 'file') {
+        part.file.resume();
+        continue;
+      }
+      if (staged.length >= rules.maxFiles) throw new AppError(413, M.tooMany);
+      const file = await stageUpload(dataDir, area, part.file as never, part.filename, rules.maxBytes);
+      staged.push(file);
+      if (file.tooLarge) throw new AppError(413, M.tooLarge);
+      if (file.size === 0) throw badRequest(M.emptyFile, [{ field: 'files', message: M.emptyFile }]);
+      if (!file.contentType || !rules.accept.includes(file.contentType)) throw new AppError(415, M.unsupported);
+    }
+    if (!staged.length) throw badRequest(M.noFile, [{ field: 'files', message: M.noFile }]);
+  } catch (error) {
+    await discard(staged);
+    if (hasCode(error, 'FST_REQ_FILE_TOO_LARGE')) throw new AppError(413, M.tooLarge);
+    if (hasCode(error, 'FST_FILES_LIMIT')) throw new AppError(413, M.tooMany);
+    if (hasCode(error, 'FST_PARTS_LIMIT') || hasCode(error, 'FST_FIELDS_LIMIT')) throw new AppError(413, M.tooMany);
+    throw error;
+  }
+  return staged;
+}
+
+/** Sends a stored file as a download that a browser never runs or sniffs. */
+export function sendStoredFile(reply: FastifyReply, file: { path: string; name: string; contentType: string; size: number }) {
+  return reply
+    .type(file.contentType === 'text/plain' ? 'text/plain; charset=utf-8' : file.contentType)
+    .header('content-length', String(file.size))
+    .header('content-disposition', contentDisposition(file.name))
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .header('cache-control', 'private, no-store')
+    .send(createReadStream(file.path));
+}

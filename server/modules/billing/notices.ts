@@ -1,0 +1,84 @@
+/**
+ * E-mails sent after another module's transaction committed: "invoice issued" (subscribe, renew, upgrade) and
+ * "payment received". They read the committed invoice, so a rolled-back change never sends anything. A
+ * failure here is logged and never fails the request that triggered it.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import { invoices, users, type InvoiceRow } from '../../db/schema';
+import type { MailMessage } from '../../integrations/mail/mailer';
+import { invoiceIssuedMail, paymentReceivedMail, type InvoiceMailContext } from './emails';
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+export function invoiceContext(
+  invoice: InvoiceRow,
+  user: { email: string; name: string },
+  company: string,
+  appUrl: string,
+): InvoiceMailContext {
+  return {
+    to: user.email,
+    name: user.name,
+    company,
+    appUrl,
+    invoice: {
+      id: invoice.id,
+      number: invoice.number,
+      totalAmount: invoice.totalAmount,
+      currency: invoice.currency,
+      dueDate: invoice.dueDate,
+      description: invoice.lineItems[0]?.description ?? 'Internet service',
+    },
+  };
+}
+
+export class BillingNotices {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      appUrl: string;
+      companyName: () => Promise<string>;
+      send: (message: MailMessage) => void;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  private async load(invoiceId: string): Promise<{ invoice: InvoiceRow; context: InvoiceMailContext } | null> {
+    const [row] = await this.deps.db
+      .select({ invoice: invoices, email: users.email, name: users.name })
+      .from(invoices)
+      .innerJoin(users, eq(users.id, invoices.userId))
+      .where(eq(invoices.id, invoiceId))
+      .limit(1);
+    if (!row) return null;
+    return { invoice: row.invoice, context: invoiceContext(row.invoice, row, await this.deps.companyName(), this.deps.appUrl) };
+  }
+
+  private async guarded(kind: string, invoiceId: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.deps.log.error({ err: error, invoiceId, kind }, 'could not prepare a billing e-mail');
+    }
+  }
+
+  /** "Invoice issued" for an invoice that is still open (nothing is sent for one already paid or cancelled). */
+  invoiceIssued(invoiceId: string): Promise<void> {
+    return this.guarded('invoice_issued', invoiceId, async () => {
+      const found = await this.load(invoiceId);
+      if (found && (found.invoice.status === 'unpaid' || found.invoice.status === 'overdue')) this.deps.send(invoiceIssuedMail(found.context));
+    });
+  }
+
+  /** "Payment received" for a paid invoice. */
+  paymentReceived(invoiceId: string): Promise<void> {
+    return this.guarded('payment_received', invoiceId, async () => {
+      const found = await this.load(invoiceId);
+      if (!found || found.invoice.status !== 'paid') return;
+      this.deps.send(paymentReceivedMail({ ...found.context, paidDate: day(found.invoice.paidDate ?? new Date()) }));
+    });
+  }
+}
+

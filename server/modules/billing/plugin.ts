@@ -1,0 +1,51 @@
+/**
+ * The billing module's shared parts: the recurring job, the after-commit billing e-mails used by the payments
+ * and subscriptions modules, and (when config.billingScheduler) the daily scheduler, stopped on close.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { BillingNotices } from './notices';
+import { BillingScheduler } from './scheduler';
+import { BillingJob, type BillingJobDeps } from './service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    billing: { job: BillingJob; notices: BillingNotices; scheduler: BillingScheduler | null };
+  }
+}
+
+/** A billing job wired to this app (tests pass overrides, e.g. a failing issueInvoice). */
+export function createBillingJob(app: FastifyInstance, overrides: Partial<BillingJobDeps> = {}): BillingJob {
+  return new BillingJob({
+    db: app.db,
+    clock: app.clock,
+    appUrl: app.config.appUrl,
+    send: (message) => app.mail.send(message),
+    onInvoicesIssued: () => app.settings.invalidate(),
+    onAccessChanged: (subscriptionId, change) => app.radius?.accessChanged(subscriptionId, change),
+    ...overrides,
+  });
+}
+
+export default fp(
+  async (app) => {
+    const job = createBillingJob(app);
+    const notices = new BillingNotices({
+      db: app.db,
+      appUrl: app.config.appUrl,
+      companyName: async () => (await app.settings.stored()).company.name,
+      send: (message) => app.mail.send(message),
+      log: app.log.child({ module: 'billing' }),
+    });
+    const scheduler = app.config.billingScheduler
+      ? new BillingScheduler({ job, clock: app.clock, hour: app.config.billingRunHour, log: app.log.child({ module: 'billing' }) })
+      : null;
+    app.decorate('billing', { job, notices, scheduler });
+    if (scheduler) {
+      app.addHook('onReady', async () => scheduler.start());
+      // preClose runs before every onClose hook, so a run in progress finishes and its e-mails reach the outbox.
+      app.addHook('preClose', async () => scheduler.stop());
+    }
+  },
+  { name: 'billing', dependencies: ['db', 'settings', 'mail'] },
+);

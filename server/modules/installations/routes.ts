@@ -1,0 +1,121 @@
+/**
+ * /api/installations (issue 8): the technician's jobs and the staff's schedule. Lists answer data {items,
+ * pagination: {page, totalPages, total, hasNext, hasPrev}}; photos are multipart uploads with an authorised
+ * download. Also GET /api/subscriptions/:id/credentials (serviceAccessRoutes, registered under /subscriptions).
+ */
+import fastifyMultipart from '@fastify/multipart';
+import { stat } from 'node:fs/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../../contract/envelope';
+import { pagePaginationSchema } from '../../../contract/schemas/invoice';
+import {
+  INSTALLATION_PHOTO_MAX_BYTES,
+  INSTALLATION_PHOTO_MAX_FILES,
+  installationAssignSchema,
+  installationCreateSchema,
+  installationDetailSchema,
+  installationListQuerySchema,
+  installationPhotoSchema,
+  installationSchema,
+  installationStatusInputSchema,
+  installationUpdateSchema,
+  serviceAccessSchema,
+} from '../../../contract/schemas/installation';
+import { badRequest, notFound, unauthorized } from '../../lib/errors';
+import { sendStoredFile, type UploadPart } from '../../lib/stored-files';
+import { createInstallationRepository } from './repository';
+import { INSTALLATION_MESSAGES as M, InstallationService, type Caller } from './service';
+
+const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
+const idParams = z.object({ id: z.string() });
+const detail = { 200: envelope(installationDetailSchema) };
+
+const caller = (request: FastifyRequest): Caller => {
+  if (!request.user) throw unauthorized();
+  return { id: request.user.id, role: request.user.role, name: request.user.name };
+};
+
+function createService(app: FastifyInstance): InstallationService {
+  return new InstallationService({
+    db: app.db,
+    repository: createInstallationRepository(app.db),
+    clock: app.clock,
+    dataDir: app.config.dataDir,
+    appUrl: app.config.appUrl,
+    box: app.secretBox,
+    company: async () => {
+      const { company } = await app.settings.stored();
+      return { name: company.name, supportEmail: company.support_email };
+    },
+    send: (message) => app.mail.send(message),
+  });
+}
+
+const installationRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: INSTALLATION_PHOTO_MAX_BYTES, files: INSTALLATION_PHOTO_MAX_FILES, fields: 10, parts: INSTALLATION_PHOTO_MAX_FILES + 10 },
+  });
+  const service = createService(app);
+
+  app.get(
+    '/',
+    { schema: { querystring: installationListQuerySchema, response: { 200: envelope(z.object({ items: z.array(installationSchema), pagination: pagePaginationSchema })) } } },
+    async (request) => ok(await service.list(caller(request), request.query), M.list),
+  );
+
+  app.get('/:id', { schema: { params: idParams, response: detail } }, async (request) => ok(await service.get(caller(request), request.params.id), M.detail));
+
+  app.post('/', { schema: { body: installationCreateSchema, response: { 201: envelope(installationDetailSchema) } } }, async (request, reply) =>
+    reply.code(201).send(ok(await service.create(caller(request), request.body), M.created)),
+  );
+
+  const update = async (request: FastifyRequest<{ Params: { id: string }; Body: z.output<typeof installationUpdateSchema> }>) =>
+    ok(await service.update(caller(request), request.params.id, request.body), M.updated);
+  app.put('/:id', { schema: { params: idParams, body: installationUpdateSchema, response: detail } }, update);
+  app.patch('/:id', { schema: { params: idParams, body: installationUpdateSchema, response: detail } }, update);
+
+  app.patch('/:id/status', { schema: { params: idParams, body: installationStatusInputSchema, response: detail } }, async (request) =>
+    ok(await service.setStatus(caller(request), request.params.id, request.body), M.status(request.body.status)),
+  );
+
+  app.patch('/:id/assign', { schema: { params: idParams, body: installationAssignSchema, response: detail } }, async (request) => {
+    const job = await service.assign(caller(request), request.params.id, request.body);
+    return ok(job, job.technician_id ? M.assigned : M.unassigned);
+  });
+
+  app.get('/:id/photos', { schema: { params: idParams, response: { 200: envelope(z.array(installationPhotoSchema)) } } }, async (request) =>
+    ok(await service.photos(caller(request), request.params.id), M.photos),
+  );
+
+  app.post('/:id/photos', { schema: { params: idParams, response: { 201: envelope(z.array(installationPhotoSchema)) } } }, async (request, reply) => {
+    const who = caller(request);
+    if (!request.isMultipart()) {
+      await service.photos(who, request.params.id); // 404 for a job the caller may not see
+      throw badRequest(M.noFile, [{ field: 'files', message: M.noFile }]);
+    }
+    const saved = await service.upload(who, request.params.id, request.parts() as AsyncIterable<UploadPart>);
+    return reply.code(201).send(ok(saved, M.uploaded));
+  });
+
+  app.get('/:id/photos/:photoId/download', { schema: { params: z.object({ id: z.string(), photoId: z.string() }) } }, async (request, reply) => {
+    const file = await service.download(caller(request), request.params.id, request.params.photoId);
+    try {
+      await stat(file.path);
+    } catch {
+      throw notFound(M.photoNotFound);
+    }
+    return sendStoredFile(reply, file);
+  });
+};
+
+/** GET /api/subscriptions/:id/credentials: the subscription's PPPoE login and installation progress. */
+export const serviceAccessRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = createService(app);
+  app.get('/:id/credentials', { schema: { params: idParams, response: { 200: envelope(serviceAccessSchema) } } }, async (request) =>
+    ok(await service.serviceAccess(caller(request), request.params.id), M.access),
+  );
+};
+
+export default installationRoutes;

@@ -1,0 +1,134 @@
+/**
+ * The answer to an Access-Request, as a pure function of the subscriber's entry, the time and the usage:
+ *
+ *   active                          → accept at the plan's rate, Session-Timeout up to the period end
+ *   cancelled, period not yet over  → the same (a cancellation at period end keeps the paid service until then)
+ *   suspended                       → accept into the walled-garden pool (Framed-Pool) when one is configured,
+ *                                     with a short Session-Timeout so the next login after payment gets full
+ *                                     service; otherwise reject
+ *   pending, expired, cancelled and over, unknown login, wrong password → reject
+ *   data cap reached (bytes this period ≥ cap) → reject, or accept at the throttled rate (plan's choice)
+ *
+ * Rates: Mikrotik-Rate-Limit is "rx/tx" as the router sees it, i.e. "<upload>M/<download>M"; the WISPr
+ * attributes carry the same in bits per second for other vendors.
+ */
+import { MIKROTIK_VENDOR, WISPR_VENDOR, type RadiusAttribute } from '../../integrations/radius/codec';
+import type { Subscriber } from './directory';
+
+export interface AuthContext {
+  now: Date;
+  walledGardenPool: string | null;
+  /** Acct-Interim-Interval sent in every Access-Accept (seconds). */
+  interimInterval: number;
+  /** Bytes used this period (both directions); only consulted for a plan with a data cap. */
+  usageBytes?: number;
+}
+
+export type AuthDecision =
+  | { accept: true; reason: 'active' | 'cancelled_until_period_end' | 'walled_garden' | 'throttled'; attributes: RadiusAttribute[] }
+  | { accept: false; reason: 'unknown_user' | 'bad_password' | 'not_active' | 'data_cap' | 'sealed_password_unreadable'; attributes: RadiusAttribute[] };
+
+/** Session-Timeout when the period end is unknown or already past (a subscription in its grace days). */
+export const FALLBACK_SESSION_TIMEOUT = 86_400;
+/** Session-Timeout in the walled garden: re-login soon, so a payment is noticed. */
+export const WALLED_GARDEN_SESSION_TIMEOUT = 300;
+const MAX_UINT32 = 0xffff_ffff;
+
+const reject = (reason: Extract<AuthDecision, { accept: false }>['reason'], message: string): AuthDecision => ({
+  accept: false,
+  reason,
+  attributes: [['Reply-Message', message]],
+});
+
+/** True when the subscriber's status lets them online (before the data cap). */
+export function servesNow(sub: Pick<Subscriber, 'status' | 'periodEnd'>, now: Date): boolean {
+  if (sub.status === 'active') return true;
+  return sub.status === 'cancelled' && sub.periodEnd !== null && sub.periodEnd.getTime() > now.getTime();
+}
+
+/** The rate attributes for download/upload in kbit/s. */
+export function rateAttributes(downloadKbps: number, uploadKbps: number): RadiusAttribute[] {
+  const key = `${downloadKbps}/${uploadKbps}`;
+  let encoded = encodedRates.get(key);
+  if (!encoded) {
+    const unit = (kbps: number) => (kbps % 1000 === 0 ? `${kbps / 1000}M` : `${kbps}k`);
+    encoded = [
+      vendorAttribute(MIKROTIK_VENDOR, MIKROTIK_RATE_LIMIT, Buffer.from(`${unit(uploadKbps)}/${unit(downloadKbps)}`, 'utf8')),
+      vendorAttribute(WISPR_VENDOR, WISPR_MAX_DOWN, uint32(Math.min(MAX_UINT32, downloadKbps * 1000))),
+      vendorAttribute(WISPR_VENDOR, WISPR_MAX_UP, uint32(Math.min(MAX_UINT32, uploadKbps * 1000))),
+    ];
+    if (encodedRates.size > 10_000) encodedRates.clear();
+    encodedRates.set(key, encoded);
+  }
+  return encoded;
+}
+
+// Rate attributes are the same for every customer of a plan: built once as wire-format Vendor-Specific values
+// (RFC 2865 §5.26: vendor id, then vendor type, length, value), which the codec copies as they are.
+const MIKROTIK_RATE_LIMIT = 8;
+const WISPR_MAX_UP = 7;
+const WISPR_MAX_DOWN = 8;
+const VENDOR_SPECIFIC = 26;
+const encodedRates = new Map<string, RadiusAttribute[]>();
+
+function uint32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n, 0);
+  return b;
+}
+
+function vendorAttribute(vendor: number, type: number, value: Buffer): RadiusAttribute {
+  const b = Buffer.alloc(6 + value.length);
+  b.writeUInt32BE(vendor, 0);
+  b.writeUInt8(type, 4);
+  b.writeUInt8(2 + value.length, 5);
+  value.copy(b, 6);
+  return [VENDOR_SPECIFIC, b];
+}
+
+/** The plan's rate, or the throttled one once the data cap is reached. */
+export function subscriberRate(sub: Subscriber, throttled: boolean): { downloadKbps: number; uploadKbps: number } {
+  return throttled
+    ? { downloadKbps: sub.throttleDownloadKbps, uploadKbps: sub.throttleUploadKbps }
+    : { downloadKbps: sub.downloadMbps * 1000, uploadKbps: sub.uploadMbps * 1000 };
+}
+
+export function capReached(sub: Subscriber, usageBytes: number | undefined): boolean {
+  return sub.dataCapBytes !== null && (usageBytes ?? 0) >= sub.dataCapBytes;
+}
+
+/** Decides for a subscriber whose password already checked out. */
+export function authorize(sub: Subscriber, ctx: AuthContext): AuthDecision {
+  const now = ctx.now.getTime();
+  if (!servesNow(sub, ctx.now)) {
+    if (sub.status === 'suspended' && ctx.walledGardenPool) {
+      return {
+        accept: true,
+        reason: 'walled_garden',
+        attributes: [
+          ['Framed-Pool', ctx.walledGardenPool],
+          ['Session-Timeout', WALLED_GARDEN_SESSION_TIMEOUT],
+          ['Acct-Interim-Interval', ctx.interimInterval],
+          ['Reply-Message', 'Service suspended: please pay your open invoice'],
+        ],
+      };
+    }
+    return reject('not_active', sub.status === 'suspended' ? 'Service suspended' : `Subscription ${sub.status}`);
+  }
+  const throttled = capReached(sub, ctx.usageBytes);
+  if (throttled && sub.dataCapAction === 'reject') return reject('data_cap', 'Data cap reached for this period');
+  const untilEnd = sub.periodEnd ? Math.floor((sub.periodEnd.getTime() - now) / 1000) : 0;
+  const sessionTimeout = untilEnd > 0 ? Math.min(untilEnd, 0x7fff_ffff) : FALLBACK_SESSION_TIMEOUT;
+  const rate = subscriberRate(sub, throttled);
+  return {
+    accept: true,
+    reason: throttled ? 'throttled' : sub.status === 'active' ? 'active' : 'cancelled_until_period_end',
+    attributes: [
+      ...rateAttributes(rate.downloadKbps, rate.uploadKbps),
+      ['Session-Timeout', sessionTimeout],
+      ['Acct-Interim-Interval', ctx.interimInterval],
+      ['Framed-Protocol', 'PPP'],
+      ['Service-Type', 'Framed-User'],
+    ],
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The RADIUS server as part of the app (config.radiusEnabled): listens on RADIUS_HOST:RADIUS_AUTH_PORT and
+ * :RADIUS_ACCT_PORT once the app is ready (itself, or through RADIUS_WORKERS worker processes with PostgreSQL),
+ * sweeps stale sessions and due cut-off checks every 15 s, and stops on close.
+ * `app.radius.accessChanged(subscriptionId, 'status' | 'plan')` is what the subscriptions and billing modules
+ * call after a committed change; it does nothing when RADIUS is off.
+ */
+import fp from 'fastify-plugin';
+import { RadiusUdpServer } from '../../integrations/radius/server';
+import type { RouterOsClient } from '../../integrations/routeros/client';
+import type { AccountingStore } from './accounting';
+import type { NasClient, NasClientDirectory } from './clients';
+import { createRadiusCore } from './core';
+import { onCredentialsChanged, registerCredentialsBox } from './credentials';
+import type { AccessChange, CutoffService } from './cutoff';
+import type { SubscriberDirectory } from './directory';
+import type { RadiusService } from './service';
+import type { UsageMeter } from './usage';
+import { RadiusWorkerPool } from './workers';
+
+export { defaultRouterOs } from './core';
+
+export interface RadiusRuntime {
+  enabled: boolean;
+  subscribers: SubscriberDirectory;
+  clients: NasClientDirectory;
+  accounting: AccountingStore;
+  usage: UsageMeter;
+  cutoff: CutoffService;
+  service: RadiusService;
+  /** The in-process UDP server (null when off or when worker processes answer). */
+  server: RadiusUdpServer<NasClient> | null;
+  /** The bound ports (null while not listening). */
+  ports(): { authPort: number; acctPort: number } | null;
+  /** After a committed status or plan change: disconnect or re-rate the subscription's live sessions. */
+  accessChanged(subscriptionId: string, change: AccessChange): void;
+  /** After a plan was edited (speeds, cap): every login is re-read (live sessions keep their rate until they reconnect). */
+  plansChanged(): void;
+  /** Closes stale sessions and runs the due cut-off checks (on the app clock); the timer calls it every 15 s. */
+  sweep(): Promise<{ stale: number }>;
+  /** Resolves when the cut-off work and directory reloads handed over so far are done. */
+  idle(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    radius: RadiusRuntime;
+  }
+}
+
+export interface RadiusPluginOptions {
+  /** How the cut-off fallback reaches a device's RouterOS API (tests point it elsewhere). */
+  routerOs?: (client: NasClient) => RouterOsClient | null;
+  /** Seconds after a Disconnect-Request by which the session must have ended. Default 30. */
+  verifyAfterSeconds?: number;
+}
+
+const SWEEP_EVERY_MS = 15_000;
+
+export default fp<RadiusPluginOptions>(
+  async (app, opts) => {
+    const { config, db, clock } = app;
+    const log = app.log.child({ module: 'radius' });
+    registerCredentialsBox(app.secretBox);
+    const core = createRadiusCore({ db, clock, box: app.secretBox, config, log, routerOs: opts.routerOs, verifyAfterSeconds: opts.verifyAfterSeconds });
+    const { subscribers, clients, accounting, cutoff, dynauth, service } = core;
+    const useWorkers = config.radiusEnabled && config.radiusWorkers > 1 && config.databaseUrl !== null;
+    if (config.radiusEnabled && config.radiusWorkers > 1 && !useWorkers) {
+      log.warn({ workers: config.radiusWorkers }, 'RADIUS_WORKERS needs PostgreSQL (DATABASE_URL): RADIUS answers in the app process');
+    }
+    const server = config.radiusEnabled && !useWorkers ? new RadiusUdpServer<NasClient>(service) : null;
+    const pool = useWorkers
+      ? new RadiusWorkerPool({
+          count: config.radiusWorkers,
+          log,
+          settings: {
+            databaseUrl: config.databaseUrl!,
+            secretsKey: config.secretsKey,
+            radiusHost: config.radiusHost,
+            radiusAuthPort: config.radiusAuthPort,
+            radiusAcctPort: config.radiusAcctPort,
+            radiusCoaPort: config.radiusCoaPort,
+            radiusWalledGardenPool: config.radiusWalledGardenPool,
+            radiusInterimInterval: config.radiusInterimInterval,
+            radiusDisconnectTimeoutMs: config.radiusDisconnectTimeoutMs,
+            logLevel: config.logLevel,
+          },
+        })
+      : null;
+    let timer: NodeJS.Timeout | null = null;
+    let sweeping: Promise<{ stale: number }> | null = null;
+    let reloading: Promise<void> | null = null;
+
+    const sweep = () =>
+      (sweeping ??= (async () => {
+        try {
+          const stale = await accounting.sweepStale(clock.now());
+          for (const id of stale) await cutoff.sessionEnded(id);
+          await cutoff.checkDue(clock.now());
+          return { stale: stale.length };
+        } finally {
+          sweeping = null;
+        }
+      })());
+
+    const runtime: RadiusRuntime = {
+      enabled: config.radiusEnabled,
+      ...core,
+      server,
+      ports: () => server?.ports() ?? pool?.listening ?? null,
+      accessChanged: (subscriptionId, change) => {
+        if (!config.radiusEnabled) return;
+        pool?.broadcast({ type: 'reload', subscriptionId });
+        cutoff.accessChanged(subscriptionId, change);
+      },
+      plansChanged: () => {
+        if (!config.radiusEnabled) return;
+        pool?.broadcast({ type: 'reload-all' });
+        reloading = subscribers.reloadAll().catch((error: unknown) => log.error({ err: error }, 'RADIUS cache refresh failed'));
+      },
+      sweep,
+      idle: async () => {
+        await reloading;
+        await cutoff.idle();
+      },
+    };
+    app.decorate('radius', runtime);
+
+    if (!config.radiusEnabled) return;
+    const stopListening = onCredentialsChanged((subscriptionId) => {
+      pool?.broadcast({ type: 'reload', subscriptionId });
+      subscribers.reload(subscriptionId).catch((error: unknown) => log.error({ err: error }, 'RADIUS cache refresh failed'));
+    });
+    app.addHook('onReady', async () => {
+      await Promise.all([subscribers.start(), clients.start()]);
+      const ports = await (server
+        ? server.listen({ host: config.radiusHost, authPort: config.radiusAuthPort, acctPort: config.radiusAcctPort })
+        : pool!.start()
+      ).catch((error: unknown) => {
+        subscribers.stop();
+        clients.stop();
+        const code = (error as { code?: string }).code;
+        if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw error;
+        throw new Error(
+          `The RADIUS server cannot listen on ${config.radiusHost} UDP ${config.radiusAuthPort}/${config.radiusAcctPort} (${code}): ` +
+            'another RADIUS server may be running there. Set RADIUS_AUTH_PORT/RADIUS_ACCT_PORT, or RADIUS_ENABLED=false.',
+          { cause: error },
+        );
+      });
+      log.info({ host: config.radiusHost, ...ports, subscribers: subscribers.size, workers: pool ? config.radiusWorkers : 0 }, 'RADIUS server listening');
+      timer = setInterval(() => {
+        sweep().catch((error: unknown) => log.error({ err: error }, 'RADIUS sweep failed'));
+      }, SWEEP_EVERY_MS);
+      timer.unref();
+    });
+    app.addHook('preClose', async () => {
+      if (timer) clearInterval(timer);
+      stopListening();
+      subscribers.stop();
+      clients.stop();
+      await server?.close();
+      await pool?.close();
+      await cutoff.idle();
+      await sweeping?.catch(() => {});
+      await dynauth.close();
+    });
+  },
+  { name: 'radius', dependencies: ['db', 'settings'] },
+);

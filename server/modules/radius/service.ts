@@ -1,0 +1,160 @@
+/**
+ * The portal's RADIUS service: answers the NAS devices' Access-Requests (PAP and CHAP) from the in-memory
+ * subscriber directory, stores their accounting, and hands subscription changes to the cut-off. The UDP side
+ * is server/integrations/radius/server.ts; this file decides.
+ */
+import type { RemoteInfo } from 'node:dgram';
+import {
+  ACCT_STATUS,
+  ATTR,
+  counter64,
+  integerAttribute,
+  rawAttribute,
+  samePassword,
+  stringAttribute,
+  verifyChap,
+  type RadiusPacket,
+} from '../../integrations/radius/codec';
+import type { RadiusHandlers, RadiusReply } from '../../integrations/radius/server';
+import type { Clock } from '../../lib/clock';
+import type { AccountingStore } from './accounting';
+import { authorize, capReached, type AuthDecision } from './authorize';
+import { plainAddress, type NasClient, type NasClientDirectory } from './clients';
+import type { CutoffService } from './cutoff';
+import type { Subscriber, SubscriberDirectory } from './directory';
+import { periodFirstDay, utcDay, type UsageMeter } from './usage';
+
+export interface RadiusServiceDeps {
+  clock: Clock;
+  subscribers: SubscriberDirectory;
+  clients: NasClientDirectory;
+  accounting: AccountingStore;
+  usage: UsageMeter;
+  cutoff: CutoffService;
+  walledGardenPool: () => string | null;
+  interimInterval: number;
+  log: RadiusHandlers<NasClient & { secret: string; name: string }>['log'] & { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+type ClientWithSecret = NasClient;
+
+/** The same answer for an unknown login and a wrong password: nothing to learn from which. */
+const loginIncorrect = (reason: 'unknown_user' | 'bad_password' | 'sealed_password_unreadable'): AuthDecision => ({
+  accept: false,
+  reason,
+  attributes: [['Reply-Message', 'Login incorrect']],
+});
+
+export class RadiusService implements RadiusHandlers<ClientWithSecret> {
+  readonly log: RadiusServiceDeps['log'];
+  /** Access decisions by reason since start (logs and the bench). */
+  readonly decisions: Record<string, number> = {};
+
+  constructor(private readonly deps: RadiusServiceDeps) {
+    this.log = deps.log;
+  }
+
+  client(address: string): ClientWithSecret | undefined | Promise<ClientWithSecret | undefined> {
+    return this.deps.clients.find(address);
+  }
+
+  access(request: RadiusPacket, client: ClientWithSecret): RadiusReply | Promise<RadiusReply> {
+    const pap = stringAttribute(request, 'User-Password');
+    const check =
+      pap !== undefined
+        ? (password: string) => samePassword(pap, password)
+        : rawAttribute(request, ATTR.CHAP_PASSWORD)
+          ? (password: string) => verifyChap(request, password)
+          : () => false;
+    return this.login(stringAttribute(request, 'User-Name'), check, client);
+  }
+
+  /** A PAP login from the server's fast path (already decoded). */
+  accessPap(username: string, password: string, client: ClientWithSecret): RadiusReply | Promise<RadiusReply> {
+    return this.login(username, (stored) => samePassword(password, stored), client);
+  }
+
+  private login(username: string | undefined, check: (password: string) => boolean, client: ClientWithSecret): RadiusReply | Promise<RadiusReply> {
+    // The reconnect-storm path: an active subscriber in memory on a plan without a cap needs no I/O at all.
+    const cached = username === undefined ? undefined : this.deps.subscribers.cachedActive(username);
+    if (cached && cached.dataCapBytes === null) return this.reply(username, client, this.judge(cached, check, 0));
+    return this.decide(username, check).then((decision) => this.reply(username, client, decision));
+  }
+
+  private reply(username: string | undefined, client: ClientWithSecret, decision: AuthDecision): RadiusReply {
+    this.decisions[decision.reason] = (this.decisions[decision.reason] ?? 0) + 1;
+    if (!decision.accept) this.deps.log.debug({ nas: client.name, username, reason: decision.reason }, 'RADIUS Access-Reject');
+    return { code: decision.accept ? 'Access-Accept' : 'Access-Reject', attributes: decision.attributes };
+  }
+
+  /** The decision for a login, reading the database when memory has no active entry for it. */
+  async decide(username: string | undefined, check: (password: string) => boolean): Promise<AuthDecision> {
+    if (!username) return loginIncorrect('unknown_user');
+    const sub = await this.deps.subscribers.get(username);
+    if (!sub) return loginIncorrect('unknown_user');
+    const usageBytes =
+      sub.dataCapBytes === null || sub.password === null ? 0 : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, this.deps.clock.now()));
+    return this.judge(sub, check, usageBytes);
+  }
+
+  /** Password (PAP or CHAP), then the subscriber's status, period and data cap. */
+  private judge(sub: Subscriber, check: (password: string) => boolean, usageBytes: number): AuthDecision {
+    if (sub.password === null) return loginIncorrect('sealed_password_unreadable');
+    if (!check(sub.password)) return loginIncorrect('bad_password');
+    return authorize(sub, { now: this.deps.clock.now(), walledGardenPool: this.deps.walledGardenPool(), interimInterval: this.deps.interimInterval, usageBytes });
+  }
+
+  async accounting(request: RadiusPacket, client: ClientWithSecret, from: RemoteInfo): Promise<RadiusReply | null> {
+    const statusType = integerAttribute(request, ATTR.ACCT_STATUS_TYPE);
+    const ack: RadiusReply = { code: 'Accounting-Response' };
+    if (statusType === ACCT_STATUS.ACCOUNTING_ON || statusType === ACCT_STATUS.ACCOUNTING_OFF) {
+      const closed = await this.deps.accounting.nasRestarted(client.deviceId);
+      for (const id of closed) await this.deps.cutoff.sessionEnded(id);
+      if (closed.length) this.deps.log.info({ nas: client.name, closed: closed.length }, 'RADIUS NAS restarted: its sessions closed');
+      return ack;
+    }
+    const acctSessionId = stringAttribute(request, 'Acct-Session-Id');
+    const username = stringAttribute(request, 'User-Name');
+    if (statusType === undefined || !acctSessionId || !username || ![ACCT_STATUS.START, ACCT_STATUS.STOP, ACCT_STATUS.INTERIM].includes(statusType as 1 | 2 | 3)) {
+      // Nothing we keep (e.g. a status type we do not use): still answered, or the NAS retries for ever.
+      return ack;
+    }
+    const outcome = await this.deps.accounting.record(
+      { deviceId: client.deviceId, ip: plainAddress(from.address) },
+      {
+        statusType,
+        acctSessionId,
+        username,
+        framedIp: stringAttribute(request, 'Framed-IP-Address'),
+        callingStationId: stringAttribute(request, 'Calling-Station-Id'),
+        nasPortId: stringAttribute(request, 'NAS-Port-Id'),
+        inputOctets: counter64(request, ATTR.ACCT_INPUT_OCTETS, ATTR.ACCT_INPUT_GIGAWORDS),
+        outputOctets: counter64(request, ATTR.ACCT_OUTPUT_OCTETS, ATTR.ACCT_OUTPUT_GIGAWORDS),
+        sessionTime: integerAttribute(request, ATTR.ACCT_SESSION_TIME) ?? 0,
+        delaySeconds: integerAttribute(request, ATTR.ACCT_DELAY_TIME) ?? 0,
+        terminateCause: stringAttribute(request, 'Acct-Terminate-Cause'),
+      },
+    );
+    const session = outcome.session;
+    if (session && outcome.changed) {
+      const subId = session.subscriptionId;
+      const added = outcome.added.input + outcome.added.output;
+      if (subId && added > 0) this.deps.usage.add(subId, utcDay(this.deps.clock.now()), added);
+      if (outcome.ended || session.status !== 'open') await this.deps.cutoff.sessionEnded(session.id);
+      // What talks to the NAS runs after the Accounting-Response: the NAS must not wait on its own answer to us.
+      else if (outcome.alive) this.deps.cutoff.inBackground(() => this.deps.cutoff.sessionAlive(session.id));
+      if (subId && added > 0 && session.status === 'open') this.deps.cutoff.inBackground(() => this.enforceCap(subId, added));
+    }
+    return ack;
+  }
+
+  /** Interim accounting pushed a capped subscription over its cap: cut or throttle its sessions now. */
+  private async enforceCap(subscriptionId: string, added: number): Promise<void> {
+    const sub = this.deps.subscribers.bySubscription(subscriptionId);
+    if (!sub || sub.dataCapBytes === null) return;
+    const now = this.deps.clock.now();
+    const bytes = await this.deps.usage.bytesSince(subscriptionId, periodFirstDay(sub.periodStart, now));
+    // Only the packet that crossed the line acts (before it: under the cap; with it: at or over).
+    if (capReached(sub, bytes) && !capReached(sub, bytes - added)) await this.deps.cutoff.capReachedFor(sub);
+  }
+}

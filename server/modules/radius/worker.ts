@@ -1,0 +1,81 @@
+/**
+ * A RADIUS worker process (RADIUS_WORKERS > 1 with PostgreSQL): forked by the app through node:cluster, it
+ * binds the same UDP ports as its siblings (one socket shared through the cluster, the kernel handing each
+ * packet to one of them) and answers with its own subscriber directory and database pool. The app tells it
+ * what changed (subscription re-read, NAS list re-read) over IPC; sweeps and cut-off checks stay in the app.
+ */
+import cluster from 'node:cluster';
+import { openDatabase } from '../../db/client';
+import { RadiusUdpServer } from '../../integrations/radius/server';
+import { systemClock } from '../../lib/clock';
+import { createSecretBox } from '../../lib/secret-box';
+import type { NasClient } from './clients';
+import { createRadiusCore, type RadiusLog, type RadiusSettings } from './core';
+
+export interface WorkerSettings extends RadiusSettings {
+  databaseUrl: string;
+  secretsKey: string;
+  radiusHost: string;
+  radiusAuthPort: number;
+  radiusAcctPort: number;
+  logLevel: string;
+}
+
+/** Messages from the app to its workers. */
+export type WorkerCommand = { type: 'reload'; subscriptionId: string } | { type: 'reload-all' } | { type: 'reload-clients' } | { type: 'stop' };
+/** Messages from a worker to the app. */
+export type WorkerReport = { type: 'listening'; authPort: number; acctPort: number } | { type: 'failed'; message: string };
+
+export const WORKER_SETTINGS_ENV = 'ISP_RADIUS_WORKER_SETTINGS';
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+
+function workerLog(level: string): RadiusLog {
+  const min = LEVELS.indexOf(level);
+  const at = (name: string) => (obj: object, msg: string) => {
+    if (min < 0 || LEVELS.indexOf(name) < min) return;
+    const err = (obj as { err?: unknown }).err;
+    process.stderr.write(`${JSON.stringify({ level: name, time: Date.now(), pid: process.pid, module: 'radius-worker', msg, ...obj, ...(err ? { err: String(err) } : {}) })}\n`);
+  };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+async function main(): Promise<void> {
+  const settings = JSON.parse(process.env[WORKER_SETTINGS_ENV] ?? '{}') as WorkerSettings;
+  const send = (report: WorkerReport) => process.send?.(report);
+  const log = workerLog(settings.logLevel);
+  const database = await openDatabase({ databaseUrl: settings.databaseUrl });
+  const core = createRadiusCore({ db: database.db, clock: systemClock, box: createSecretBox(settings.secretsKey), config: settings, log });
+  const server = new RadiusUdpServer<NasClient>(core.service);
+  await Promise.all([core.subscribers.start(), core.clients.start()]);
+  const ports = await server.listen({ host: settings.radiusHost, authPort: settings.radiusAuthPort, acctPort: settings.radiusAcctPort, exclusive: false });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    core.subscribers.stop();
+    core.clients.stop();
+    await server.close();
+    await core.cutoff.idle();
+    await core.dynauth.close();
+    await database.close().catch(() => {});
+    process.exit(0);
+  };
+  process.on('message', (command: WorkerCommand) => {
+    if (command.type === 'reload') core.subscribers.reload(command.subscriptionId).catch((error: unknown) => log.error({ err: error }, 'reload failed'));
+    else if (command.type === 'reload-all') core.subscribers.reloadAll().catch((error: unknown) => log.error({ err: error }, 'reload failed'));
+    else if (command.type === 'reload-clients') core.clients.reload().catch((error: unknown) => log.error({ err: error }, 'reload failed'));
+    else if (command.type === 'stop') void stop();
+  });
+  process.on('disconnect', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  send({ type: 'listening', ...ports });
+}
+
+// Only as a forked worker: the app imports this file for its types and constant.
+if (cluster.isWorker && process.env[WORKER_SETTINGS_ENV]) {
+  main().catch((error: unknown) => {
+    process.send?.({ type: 'failed', message: String((error as Error)?.message ?? error) } satisfies WorkerReport);
+    process.exit(1);
+  });
+}

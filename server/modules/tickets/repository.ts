@@ -1,0 +1,222 @@
+/** Reading and writing tickets, their replies and attachments (with the names of the people involved). */
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { TicketListQueryParsed } from '../../../contract/schemas/ticket';
+import type { Db } from '../../db/client';
+import {
+  subscriptions,
+  ticketAttachments,
+  ticketReplies,
+  tickets,
+  users,
+  type NewTicketRow,
+  type TicketAttachmentRow,
+  type TicketReplyRow,
+  type TicketRow,
+} from '../../db/schema';
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const creator = alias(users, 'creator');
+const assignee = alias(users, 'assignee');
+
+export interface TicketWithNames {
+  row: TicketRow;
+  creatorName: string;
+  creatorEmail: string;
+  assigneeName: string | null;
+  assigneeEmail: string | null;
+}
+
+export interface ReplyWithAuthor {
+  row: TicketReplyRow;
+  authorName: string;
+  authorRole: string;
+}
+
+export interface AttachmentWithUploader {
+  row: TicketAttachmentRow;
+  uploaderName: string;
+}
+
+/** Which tickets a caller may see, as a condition on the tickets table (undefined: all of them). */
+export type TicketScope = SQL | undefined;
+
+export function createTicketRepository(db: Db) {
+  const joined = (conn: Db = db) =>
+    conn
+      .select({
+        row: tickets,
+        creatorName: creator.name,
+        creatorEmail: creator.email,
+        assigneeName: assignee.name,
+        assigneeEmail: assignee.email,
+      })
+      .from(tickets)
+      .innerJoin(creator, eq(creator.id, tickets.createdBy))
+      .leftJoin(assignee, eq(assignee.id, tickets.assignedTo));
+
+  const filters = (scope: TicketScope, query: Partial<TicketListQueryParsed>): SQL | undefined => {
+    const conditions: SQL[] = [];
+    if (scope) conditions.push(scope);
+    if (query.status) conditions.push(eq(tickets.status, query.status));
+    if (query.priority) conditions.push(eq(tickets.priority, query.priority));
+    if (query.category) conditions.push(eq(tickets.category, query.category));
+    if (query.assigned_to === 'none') conditions.push(isNull(tickets.assignedTo));
+    else if (query.assigned_to) conditions.push(eq(tickets.assignedTo, query.assigned_to));
+    if (query.search) {
+      const p = likePattern(query.search);
+      conditions.push(or(ilike(tickets.number, p), ilike(tickets.subject, p), ilike(creator.name, p), ilike(creator.email, p))!);
+    }
+    return conditions.length ? and(...conditions) : undefined;
+  };
+
+  return {
+    /** Newest activity first. */
+    async page(scope: TicketScope, query: TicketListQueryParsed): Promise<{ items: TicketWithNames[]; total: number }> {
+      const where = filters(scope, query);
+      const [items, [{ total }]] = await Promise.all([
+        joined()
+          .where(where)
+          .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ total: count() }).from(tickets).innerJoin(creator, eq(creator.id, tickets.createdBy)).where(where),
+      ]);
+      return { items, total: Number(total) };
+    },
+
+    async findById(id: string, conn: Db = db): Promise<TicketWithNames | undefined> {
+      const [row] = await joined(conn).where(eq(tickets.id, id)).limit(1);
+      return row;
+    },
+
+    /** The ticket row under a row lock (inside a transaction). */
+    async lock(tx: Db, id: string): Promise<TicketRow | undefined> {
+      const [row] = await tx.select().from(tickets).where(eq(tickets.id, id)).for('update');
+      return row;
+    },
+
+    async nextNumber(tx: Db): Promise<number> {
+      const result = await tx.execute<{ n: string | number }>(sql`select nextval('ticket_number_seq') as n`);
+      const rows = (result as unknown as { rows: Array<{ n: string | number }> }).rows;
+      return Number(rows[0].n);
+    },
+
+    async insert(tx: Db, values: NewTicketRow): Promise<TicketRow> {
+      const [row] = await tx.insert(tickets).values(values).returning();
+      return row;
+    },
+
+    async update(tx: Db, id: string, values: Partial<NewTicketRow>): Promise<TicketRow | undefined> {
+      const [row] = await tx.update(tickets).set(values).where(eq(tickets.id, id)).returning();
+      return row;
+    },
+
+    async delete(id: string): Promise<boolean> {
+      const rows = await db.delete(tickets).where(eq(tickets.id, id)).returning({ id: tickets.id });
+      return rows.length > 0;
+    },
+
+    async replies(ticketId: string, includeInternal: boolean): Promise<ReplyWithAuthor[]> {
+      const where = includeInternal
+        ? eq(ticketReplies.ticketId, ticketId)
+        : and(eq(ticketReplies.ticketId, ticketId), eq(ticketReplies.isInternal, false));
+      return db
+        .select({ row: ticketReplies, authorName: users.name, authorRole: users.role })
+        .from(ticketReplies)
+        .innerJoin(users, eq(users.id, ticketReplies.authorId))
+        .where(where)
+        .orderBy(asc(ticketReplies.createdAt), asc(ticketReplies.id));
+    },
+
+    async reply(id: string): Promise<ReplyWithAuthor | undefined> {
+      const [row] = await db
+        .select({ row: ticketReplies, authorName: users.name, authorRole: users.role })
+        .from(ticketReplies)
+        .innerJoin(users, eq(users.id, ticketReplies.authorId))
+        .where(eq(ticketReplies.id, id));
+      return row;
+    },
+
+    async insertReply(tx: Db, values: typeof ticketReplies.$inferInsert): Promise<TicketReplyRow> {
+      const [row] = await tx.insert(ticketReplies).values(values).returning();
+      return row;
+    },
+
+    async attachments(ticketId: string): Promise<AttachmentWithUploader[]> {
+      return db
+        .select({ row: ticketAttachments, uploaderName: users.name })
+        .from(ticketAttachments)
+        .innerJoin(users, eq(users.id, ticketAttachments.uploadedBy))
+        .where(eq(ticketAttachments.ticketId, ticketId))
+        .orderBy(asc(ticketAttachments.createdAt), asc(ticketAttachments.id));
+    },
+
+    async attachment(ticketId: string, id: string): Promise<TicketAttachmentRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(ticketAttachments)
+        .where(and(eq(ticketAttachments.ticketId, ticketId), eq(ticketAttachments.id, id)));
+      return row;
+    },
+
+    async insertAttachments(tx: Db, values: Array<typeof ticketAttachments.$inferInsert>): Promise<TicketAttachmentRow[]> {
+      return tx.insert(ticketAttachments).values(values).returning();
+    },
+
+    async attachmentsByIds(ids: string[]): Promise<AttachmentWithUploader[]> {
+      if (!ids.length) return [];
+      return db
+        .select({ row: ticketAttachments, uploaderName: users.name })
+        .from(ticketAttachments)
+        .innerJoin(users, eq(users.id, ticketAttachments.uploadedBy))
+        .where(inArray(ticketAttachments.id, ids))
+        .orderBy(asc(ticketAttachments.createdAt), asc(ticketAttachments.id));
+    },
+
+    /** Counts by status and priority and the average response/resolution times (seconds) within a scope. */
+    async stats(scope: TicketScope): Promise<{
+      byStatus: Array<{ key: string; n: number }>;
+      byPriority: Array<{ key: string; n: number }>;
+      avgFirstResponse: number | null;
+      avgResolution: number | null;
+    }> {
+      const [byStatus, byPriority, [firstResponse], [resolution]] = await Promise.all([
+        db.select({ key: tickets.status, n: count() }).from(tickets).where(scope).groupBy(tickets.status),
+        db.select({ key: tickets.priority, n: count() }).from(tickets).where(scope).groupBy(tickets.priority),
+        db
+          .select({ avg: sql<string | null>`avg(extract(epoch from (${tickets.firstResponseAt} - ${tickets.createdAt})))` })
+          .from(tickets)
+          .where(and(scope, isNotNull(tickets.firstResponseAt))),
+        db
+          .select({ avg: sql<string | null>`avg(extract(epoch from (${tickets.resolvedAt} - ${tickets.createdAt})))` })
+          .from(tickets)
+          .where(and(scope, isNotNull(tickets.resolvedAt))),
+      ]);
+      const num = (v: string | number | null | undefined) => (v === null || v === undefined ? null : Number(v));
+      return {
+        byStatus: byStatus.map((r) => ({ key: r.key, n: Number(r.n) })),
+        byPriority: byPriority.map((r) => ({ key: r.key, n: Number(r.n) })),
+        avgFirstResponse: num(firstResponse?.avg),
+        avgResolution: num(resolution?.avg),
+      };
+    },
+
+    async subscriptionOwner(id: string): Promise<string | undefined> {
+      const [row] = await db.select({ userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, id));
+      return row?.userId;
+    },
+
+    /** An active staff user (a valid assignee), or undefined. */
+    async user(id: string): Promise<{ id: string; name: string; email: string; role: string; status: string } | undefined> {
+      const [row] = await db
+        .select({ id: users.id, name: users.name, email: users.email, role: users.role, status: users.status })
+        .from(users)
+        .where(eq(users.id, id));
+      return row;
+    },
+  };
+}
+
+export type TicketRepository = ReturnType<typeof createTicketRepository>;

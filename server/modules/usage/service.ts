@@ -1,0 +1,150 @@
+/**
+ * A customer's data usage (issue 8), read from RADIUS accounting.
+ *
+ * Per day: radius_usage_daily, which the accounting work fills from each packet's increase over the session's
+ * previous totals (Start, every Interim-Update, Stop), booked on the UTC day the packet arrived. So a session
+ * spanning midnight is split by its interim deltas, not pro rata: the bytes between two updates land on the
+ * day of the later one. With the NAS's usual 5-minute interim interval that puts at most 5 minutes of traffic
+ * on the wrong side of midnight, and the day totals always add up exactly to the sessions' totals.
+ *
+ * Periods follow the subscription's billing periods: the current one is current_period_start to
+ * current_period_end (as UTC days, the end exclusive); earlier ones step back by the plan's billing cycle. A
+ * subscription without a period yet (pending) counts calendar months, as the data cap check does.
+ * The cap counts both directions against the plan's data_cap_gb (1 GB = 10^9 bytes).
+ */
+import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { allows, type Role } from '../../../contract/roles';
+import { BYTES_PER_GB, USAGE_MAX_PAST_PERIODS, type Usage, type UsagePeriod, type UsageQueryParsed } from '../../../contract/schemas/usage';
+import type { Db } from '../../db/client';
+import { plans, subscriptions } from '../../db/schema';
+import { radiusSessions, radiusUsageDaily } from '../../db/schema/radius';
+import { addMonths, type Clock } from '../../lib/clock';
+import { forbidden, notFound } from '../../lib/errors';
+import { cycleMonths } from '../subscriptions/lifecycle';
+
+export const USAGE_MESSAGES = {
+  usage: 'Usage retrieved successfully',
+  othersStaffOnly: 'You can only see your own usage',
+  subscriptionNotFound: 'Subscription not found',
+} as const;
+
+/** Staff who may read any customer's usage. */
+export const USAGE_STAFF = ['admin', 'support', 'technician'] as const;
+
+const DAY = 86_400_000;
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+const dayStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+
+/**
+ * The periods to offer, newest first: the current one and up to 11 before it, none ending before the
+ * subscription was created. Each step back is computed from the anchor (no drift from clamped days).
+ */
+export function usagePeriods(input: { periodStart: Date | null; periodEnd: Date | null; cycle: string; createdAt: Date; now: Date }): UsagePeriod[] {
+  const { now } = input;
+  const anchor = input.periodStart && input.periodEnd ? input.periodStart : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const step = input.periodStart && input.periodEnd ? cycleMonths(input.cycle) : 1;
+  const end0 = input.periodStart && input.periodEnd ? input.periodEnd : addMonths(anchor, 1);
+  const periods: UsagePeriod[] = [];
+  let end = end0;
+  for (let k = 0; k <= USAGE_MAX_PAST_PERIODS; k++) {
+    const start = addMonths(anchor, -k * step);
+    if (k > 0 && end.getTime() <= dayStart(input.createdAt).getTime()) break;
+    periods.push({ index: k, start: utcDay(start), end: utcDay(end) });
+    end = start;
+  }
+  return periods;
+}
+
+export interface UsageCaller {
+  id: string;
+  role: Role;
+}
+
+export class UsageService {
+  constructor(private readonly deps: { db: Db; clock: Clock }) {}
+
+  async usage(caller: UsageCaller, query: UsageQueryParsed): Promise<Usage> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const userId = query.user_id ?? caller.id;
+    if (userId !== caller.id && !allows(USAGE_STAFF, caller.role)) throw forbidden(USAGE_MESSAGES.othersStaffOnly);
+
+    const subs = await db
+      .select({ sub: subscriptions, planName: plans.name, cycle: plans.billingCycle, capGb: plans.dataCapGb })
+      .from(subscriptions)
+      .innerJoin(plans, eq(plans.id, subscriptions.planId))
+      .where(eq(subscriptions.userId, userId))
+      .orderBy(
+        sql`case ${subscriptions.status} when 'active' then 0 when 'suspended' then 1 when 'pending' then 2 else 3 end`,
+        desc(subscriptions.createdAt),
+      );
+    const chosen = query.subscription_id ? subs.find((s) => s.sub.id === query.subscription_id) : subs[0];
+    if (query.subscription_id && !chosen) throw notFound(USAGE_MESSAGES.subscriptionNotFound);
+
+    const periods = chosen
+      ? usagePeriods({ periodStart: chosen.sub.currentPeriodStart, periodEnd: chosen.sub.currentPeriodEnd, cycle: chosen.cycle, createdAt: chosen.sub.createdAt, now })
+      : usagePeriods({ periodStart: null, periodEnd: null, cycle: 'monthly', createdAt: now, now });
+    const period = periods[Math.min(query.period, periods.length - 1)];
+
+    const rows = chosen
+      ? await db
+          .select({ day: radiusUsageDaily.day, input: radiusUsageDaily.inputOctets, output: radiusUsageDaily.outputOctets })
+          .from(radiusUsageDaily)
+          .where(and(eq(radiusUsageDaily.subscriptionId, chosen.sub.id), gte(radiusUsageDaily.day, period.start), lt(radiusUsageDaily.day, period.end)))
+          .orderBy(asc(radiusUsageDaily.day))
+      : [];
+    const byDay = new Map(rows.map((r) => [r.day, r]));
+    // Every day of the period up to today (a past period: all of it), so the chart has no holes.
+    const lastDay = Math.min(new Date(`${period.end}T00:00:00Z`).getTime() - DAY, dayStart(now).getTime());
+    const days: Usage['days'] = [];
+    for (let t = new Date(`${period.start}T00:00:00Z`).getTime(); t <= lastDay; t += DAY) {
+      const key = utcDay(new Date(t));
+      const r = byDay.get(key);
+      days.push({ date: key, download: Number(r?.output ?? 0), upload: Number(r?.input ?? 0) });
+    }
+    // Days booked outside the listed range (clock skew) still count in the totals.
+    for (const r of rows) if (!days.some((d) => d.date === r.day)) days.push({ date: r.day, download: Number(r.output), upload: Number(r.input) });
+    days.sort((a, b) => a.date.localeCompare(b.date));
+
+    const download = days.reduce((n, d) => n + d.download, 0);
+    const upload = days.reduce((n, d) => n + d.upload, 0);
+    const limit = chosen?.capGb != null ? chosen.capGb * BYTES_PER_GB : null;
+    const used = download + upload;
+
+    let session: Usage['session'] = null;
+    if (chosen) {
+      const [open] = await db
+        .select()
+        .from(radiusSessions)
+        .where(and(eq(radiusSessions.subscriptionId, chosen.sub.id), eq(radiusSessions.status, 'open')))
+        .orderBy(desc(radiusSessions.startedAt))
+        .limit(1);
+      if (open) {
+        session = {
+          username: open.username,
+          online_since: open.startedAt.toISOString(),
+          framed_ip: open.framedIp,
+          download: open.outputOctets,
+          upload: open.inputOctets,
+          last_update: open.updatedAt.toISOString(),
+        };
+      }
+    }
+
+    return {
+      user_id: userId,
+      subscription: chosen ? { id: chosen.sub.id, status: chosen.sub.status, plan_name: chosen.planName, data_cap_gb: chosen.capGb } : null,
+      periods,
+      period,
+      days,
+      totals: { download, upload, total: used },
+      cap: {
+        limit,
+        used,
+        remaining: limit === null ? null : Math.max(0, limit - used),
+        percent: limit === null ? null : Math.min(100, Math.round((used / limit) * 1000) / 10),
+      },
+      session,
+    };
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * User management (issue 6): the list with its filters, and the rules of who may create, edit, suspend,
+ * reset or delete whom. Who-may-manage-whom is the pure contract/schemas/user.ts functions (the screens offer
+ * the same choices); this adds the rules that need the database: the last super_admin, oneself, history.
+ */
+import type { Role } from '../../../contract/roles';
+import type { PagePagination } from '../../../contract/envelope';
+import {
+  assignableRoles,
+  canDeleteRole,
+  canManageRole,
+  canResetPasswordOf,
+  type ManagedUser,
+  type UserCreateParsed,
+  type UserListQueryParsed,
+  type UserStatus,
+  type UserUpdateParsed,
+} from '../../../contract/schemas/user';
+import type { Db } from '../../db/client';
+import type { UserRow } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { AppError, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
+import { hashPassword } from '../../lib/passwords';
+import { toManagedUser } from './presenter';
+import type { UserFilterInput, UserRepository } from './repository';
+
+export const USER_MESSAGES = {
+  list: 'Users retrieved successfully',
+  detail: 'User retrieved successfully',
+  companies: 'Companies retrieved successfully',
+  created: 'User created successfully',
+  updated: 'User updated successfully',
+  deleted: 'User deleted successfully',
+  passwordReset: 'Password reset successfully. The user has been signed out everywhere.',
+  statusChanged: (status: UserStatus) => `User ${status === 'active' ? 'activated' : status} successfully`,
+  notFound: 'User not found',
+  emailTaken: 'A user with this e-mail already exists',
+  roleNotAllowed: 'You are not allowed to give a user this role',
+  notManageable: 'You are not allowed to manage this user',
+  lastSuperAdmin: 'The last super admin cannot be demoted, suspended, disabled or deleted',
+  ownRole: 'You cannot change your own role',
+  ownStatus: 'You cannot change your own status',
+  ownPassword: 'Change your own password from your profile',
+  ownDelete: 'You cannot delete your own account',
+  hasHistory: 'This user has invoices or subscriptions and cannot be deleted. Disable the account instead.',
+  hasRecords: 'This user has tickets or other records and cannot be deleted. Disable the account instead.',
+} as const;
+
+const M = USER_MESSAGES;
+
+export interface Actor {
+  id: string;
+  role: Role;
+}
+
+/** PostgreSQL's foreign_key_violation or restrict_violation (a row elsewhere still points at the user). */
+function isForeignKeyViolation(error: unknown): boolean {
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 4; depth++) {
+    if (typeof e === 'object' && ['23503', '23001'].includes(String((e as { code?: unknown }).code))) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export class UserService {
+  constructor(
+    private readonly deps: {
+      repository: UserRepository;
+      /** The repository over a transaction (for changes made under a lock). */
+      createRepository: (db: Db) => UserRepository;
+      clock: Clock;
+      /** Revokes every refresh token (session) of a user. */
+      revokeSessions: (userId: string) => Promise<void>;
+    },
+  ) {}
+
+  async list(query: UserListQueryParsed): Promise<{ items: ManagedUser[]; pagination: PagePagination }> {
+    const { items, total } = await this.deps.repository.page(query);
+    const totalPages = Math.max(1, Math.ceil(total / query.limit));
+    return {
+      items: items.map(toManagedUser),
+      pagination: { page: query.page, totalPages, total, hasNext: query.page < totalPages, hasPrev: query.page > 1 },
+    };
+  }
+
+  companies(): Promise<string[]> {
+    return this.deps.repository.companies();
+  }
+
+  scan(filters: UserFilterInput): AsyncGenerator<UserRow[]> {
+    return this.deps.repository.scan(filters);
+  }
+
+  async get(id: string): Promise<ManagedUser> {
+    return toManagedUser(await this.find(id));
+  }
+
+  async create(actor: Actor, input: UserCreateParsed): Promise<ManagedUser> {
+    if (!assignableRoles(actor.role).includes(input.role)) throw forbidden(M.roleNotAllowed);
+    const now = this.deps.clock.now();
+    try {
+      const row = await this.deps.repository.insert({
+        name: input.name,
+        email: input.email,
+        passwordHash: await hashPassword(input.password),
+        role: input.role,
+        status: input.status,
+        phone: input.phone ?? null,
+        address: input.address ?? null,
+        company: input.company ?? null,
+        // Accounts made by staff are vouched for: no e-mail verification step.
+        isVerified: true,
+        emailVerifiedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return toManagedUser(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(M.emailTaken);
+      throw error;
+    }
+  }
+
+  async update(actor: Actor, id: string, input: UserUpdateParsed): Promise<ManagedUser> {
+    const target = await this.find(id);
+    const self = target.id === actor.id;
+    const roleChange = input.role !== undefined && input.role !== target.role;
+    // One's own profile fields may be edited here; one's own role never.
+    if (!self && !canManageRole(actor.role, target.role)) throw forbidden(M.notManageable);
+    if (input.role !== undefined && roleChange) {
+      if (input.role !== 'super_admin') await this.guardLastSuperAdmin(target);
+      if (self) throw forbidden(M.ownRole);
+      if (!assignableRoles(actor.role).includes(input.role)) throw forbidden(M.roleNotAllowed);
+    }
+    const values: Partial<UserRow> = { updatedAt: this.deps.clock.now() };
+    if (input.name !== undefined) values.name = input.name;
+    if (input.email !== undefined) values.email = input.email;
+    if (input.role !== undefined) values.role = input.role;
+    if (input.phone !== undefined) values.phone = input.phone;
+    if (input.address !== undefined) values.address = input.address;
+    if (input.company !== undefined) values.company = input.company;
+    try {
+      const row = await this.write(target, roleChange && input.role !== 'super_admin', (repo) => repo.update(id, values));
+      if (!row) throw notFound(M.notFound);
+      return toManagedUser(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(M.emailTaken);
+      throw error;
+    }
+  }
+
+  /** Suspended and disabled users cannot sign in; their sessions end at once. */
+  async setStatus(actor: Actor, id: string, status: UserStatus): Promise<ManagedUser> {
+    const target = await this.find(id);
+    if (target.id === actor.id) {
+      if (status !== 'active') await this.guardLastSuperAdmin(target);
+      throw forbidden(M.ownStatus);
+    }
+    if (!canManageRole(actor.role, target.role)) throw forbidden(M.notManageable);
+    if (status !== 'active') await this.guardLastSuperAdmin(target);
+    const row = await this.write(target, status !== 'active', (repo) => repo.update(id, { status, updatedAt: this.deps.clock.now() }));
+    if (!row) throw notFound(M.notFound);
+    if (status !== 'active') await this.deps.revokeSessions(id);
+    return toManagedUser(row);
+  }
+
+  /** Sets a new password and signs the user out everywhere. */
+  async setPassword(actor: Actor, id: string, newPassword: string): Promise<void> {
+    const target = await this.find(id);
+    if (target.id === actor.id) throw forbidden(M.ownPassword);
+    if (!canResetPasswordOf(actor.role, target.role)) throw forbidden(M.notManageable);
+    const row = await this.deps.repository.update(id, {
+      passwordHash: await hashPassword(newPassword),
+      updatedAt: this.deps.clock.now(),
+    });
+    if (!row) throw notFound(M.notFound);
+    await this.deps.revokeSessions(id);
+  }
+
+  async delete(actor: Actor, id: string): Promise<void> {
+    const target = await this.find(id);
+    if (target.id === actor.id) {
+      await this.guardLastSuperAdmin(target);
+      throw forbidden(M.ownDelete);
+    }
+    if (!canDeleteRole(actor.role, target.role)) throw forbidden(M.notManageable);
+    await this.guardLastSuperAdmin(target);
+    if (await this.deps.repository.hasBillingHistory(id)) throw conflict(M.hasHistory);
+    try {
+      if (!(await this.write(target, true, (repo) => repo.delete(id)))) throw notFound(M.notFound);
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw conflict(M.hasRecords);
+      throw error;
+    }
+  }
+
+  private async find(id: string): Promise<UserRow> {
+    const row = await this.deps.repository.findById(id);
+    if (!row) throw notFound(M.notFound);
+    return row;
+  }
+
+  /**
+   * Runs a change; when it takes an active super_admin away (demotion, suspension, deletion) it runs under the
+   * repository's lock so it is refused (409) if no other active super_admin would remain.
+   */
+  private async write<T>(target: UserRow, removesPrivilege: boolean, change: (repo: UserRepository) => Promise<T>): Promise<T> {
+    const { repository, createRepository } = this.deps;
+    if (!removesPrivilege || target.role !== 'super_admin' || target.status !== 'active') return change(repository);
+    const result = await repository.withoutLosingLastSuperAdmin((tx) => change(createRepository(tx)));
+    if (result === 'last') throw new AppError(409, M.lastSuperAdmin);
+    return result;
+  }
+
+  /** Refuses to take away the last active super_admin (by demotion, suspension or deletion). */
+  private async guardLastSuperAdmin(target: UserRow): Promise<void> {
+    if (target.role !== 'super_admin' || target.status !== 'active') return;
+    if ((await this.deps.repository.activeSuperAdminCount()) <= 1) throw new AppError(409, M.lastSuperAdmin);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Browser test (real Chromium against the built server and a real snmpd on loopback): an admin polls a device
+ * from the interfaces screen, sees its interfaces with live status, and opens the usage history of the
+ * loopback: a drawn traffic chart with totals and 95th percentile cards. The chart library is loaded only
+ * there, never by the public home page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, usePortal } from '../helpers/browser';
+import { startSnmpd, type Snmpd } from '../helpers/snmpd';
+
+const portal = usePortal();
+let agent: Snmpd;
+
+beforeAll(async () => {
+  agent = await startSnmpd();
+});
+afterAll(async () => {
+  await agent?.stop();
+});
+
+async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
+  const res = await fetch(`${portal.url}/api${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data: T };
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+describe('interfaces and usage history', () => {
+  it('an admin polls a device, sees its interfaces and the traffic chart of the loopback', async () => {
+    // The public home page does not load the chart library: note every script it loads.
+    const home = await portal.browser.newPage();
+    const homeScripts = new Set<string>();
+    home.on('request', (r) => {
+      if (r.resourceType() === 'script') homeScripts.add(r.url());
+    });
+    await home.goto(`${portal.url}/`);
+    await home.waitForLoadState('networkidle');
+    await home.close();
+
+    const login = await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', null, { email: 'admin@isp.local', password: DEMO_PASSWORD, rememberMe: false });
+    const token = login.tokens.access.token;
+    const device = await api<{ id: string }>('POST', '/devices', token, {
+      name: 'lab-core',
+      host: '127.0.0.1',
+      snmp_port: agent.port,
+      snmp_community: agent.community,
+    });
+
+    const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await portal.signIn(page, 'admin@isp.local');
+    await page.goto(`${portal.url}/dashboard/nas/router/interfaces?device=${device.id}`);
+    const table = page.getByTestId('interfaces-table');
+    await table.getByText('No interfaces yet', { exact: false }).waitFor();
+
+    // Two polls through the API (Poll now): interfaces appear, then a rate over the interval between them.
+    await page.getByRole('button', { name: /Poll now/ }).click();
+    await page.getByText(/Device polled: \d+ interfaces/).first().waitFor();
+    const lo = table.locator('tr', { hasText: 'lo' }).first();
+    await lo.waitFor();
+    await lo.locator('[data-status="up"]').first().waitFor();
+    await page.getByTestId('device-state').getByText('Up').waitFor();
+    await page.getByRole('button', { name: /Poll now/ }).click();
+    await expect.poll(async () => (await lo.textContent()) ?? '', { timeout: 15_000 }).toMatch(/bit\/s/);
+
+    const usageScriptSet = new Set<string>(); // scripts first requested once the usage screen opens
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') usageScriptSet.add(r.url());
+    });
+    await lo.getByRole('link', { name: 'Traffic' }).click();
+    await page.waitForURL(/\/dashboard\/nas\/router\/usage\?device=.*&interface=/);
+    await page.getByText('Last hour').click();
+    await page.waitForURL(/range=hour/);
+    const chart = page.getByTestId('traffic-chart');
+    await chart.locator('canvas').first().waitFor({ timeout: 20_000 });
+    await chart.getByText('Points: every poll').waitFor();
+    for (const card of ['card-total-in', 'card-total-out', 'card-p95-in', 'card-p95-out']) {
+      expect(await page.getByTestId(card).textContent()).toMatch(/\d+(\.\d+)? (B|kB|MB|GB|bit\/s|kbit\/s|Mbit\/s)/);
+    }
+    expect(await page.getByTestId('card-p95-in').textContent()).toContain('95th percentile in');
+
+    // The chart's code (its own chunk and the chart library's) came with the usage screen; the public home page
+    // had loaded none of it.
+    const usageScripts = [...usageScriptSet];
+    expect(usageScripts.filter((u) => /\/assets\/TrafficChart-[\w-]+\.js$/.test(u))).toHaveLength(1);
+    for (const u of usageScripts) expect(homeScripts.has(u)).toBe(false);
+    expect([...homeScripts].some((u) => /\/assets\/(TrafficChart|line|makeChartComp|DashboardCharts|UsageChart)-/.test(u))).toBe(false);
+    await page.close();
+  });
+});
