@@ -210,11 +210,12 @@ describe('device configuration and backups', () => {
     expect(jobs.json().data.items[0]).toMatchObject({ id: failed.id, error: failed.error });
   });
 
-  it('records a router that never answers as a timeout within a second, and the configuration view answers 502', async () => {
+  it('records a router that never answers as a timeout at the device's 0.5 s limit, and the configuration view answers 502', async () => {
     router.fail = 'timeout';
     const started = Date.now();
     const failed = await backUp(deviceId);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Well under the 10 s default: the device's own short timeout applied, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatch(/did not answer within 0\.5 s/);
 

@@ -287,7 +287,8 @@ describe('test connection against real peers', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.snmp).toMatchObject({ status: 'timeout' });
     expect(res.json().data.snmp.message).toMatch(/timeout or wrong community/);
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Under the 3 s default test timeout: the 500 ms one applied.
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('reports a closed SNMP port as unreachable, and a host name that does not resolve as unreachable', async () => {

@@ -82,7 +82,7 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
         radiusAcctPort: 0,
         radiusCoaPort: nas.port,
         // The test's NAS answers from this process's event loop, which PGlite also runs on: give it time.
-        radiusDisconnectTimeoutMs: 1_000,
+        radiusDisconnectTimeoutMs: 3_000,
       },
     });
     ports = t.app.radius.ports()!;

@@ -90,7 +90,8 @@ describe('RouterOS REST client', () => {
     router.fail = 'timeout';
     const started = Date.now();
     const timedOut = await rejection(client.interfaces());
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Well under the 10 s default: the short timeout applied, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(timedOut.kind).toBe('timeout');
     expect(timedOut.message).toMatch(/did not answer within 0\.3 s/);
     router.fail = null;

@@ -67,7 +67,8 @@ describe('SNMP client against snmpd', () => {
     expect(error).toBeInstanceOf(SnmpError);
     expect(error!.kind).toBe('timeout');
     expect(error!.message).toMatch(/timeout or wrong community/);
-    expect(ms).toBeLessThan(1500);
+    // The 500 ms timeout ended the wait (the agent never answers), with room for a loaded machine.
+    expect(ms).toBeLessThan(3000);
   });
 
   it('a wrong v3 auth key or an unknown v3 user is an auth failure, answered at once', async () => {
