@@ -184,6 +184,17 @@ export interface UploadRules {
   messages: { tooLarge: string; tooMany: string; unsupported: string; emptyFile: string; noFile: string };
 }
 
+/** The upload messages for one kind of file: the limits and the allowed types named as the user reads them. */
+export function uploadMessages(limits: { maxBytes: number; maxFiles: number; allowed: string; what: string }): UploadRules['messages'] {
+  return {
+    tooLarge: `File is too large (max ${limits.maxBytes / 1024 / 1024} MB)`,
+    tooMany: `Too many files (max ${limits.maxFiles} per upload)`,
+    unsupported: `Unsupported file type (allowed: ${limits.allowed})`,
+    emptyFile: 'The file is empty',
+    noFile: `Send the ${limits.what} in the multipart field "files"`,
+  };
+}
+
 const hasCode = (error: unknown, code: string) => typeof error === 'object' && error !== null && (error as { code?: string }).code === code;
 
 /**

@@ -210,7 +210,7 @@ describe('device configuration and backups', () => {
     expect(jobs.json().data.items[0]).toMatchObject({ id: failed.id, error: failed.error });
   });
 
-  it('records a router that never answers as a timeout at the device's 0.5 s limit, and the configuration view answers 502', async () => {
+  it('records a router that never answers as a timeout at its 0.5 s limit, and the configuration view answers 502', async () => {
     router.fail = 'timeout';
     const started = Date.now();
     const failed = await backUp(deviceId);

@@ -38,7 +38,7 @@ import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { commitFiles, discard, receiveUploads, removeStored, storedPath, type UploadPart } from '../../lib/stored-files';
+import { commitFiles, discard, receiveUploads, removeStored, storedPath, uploadMessages, type UploadPart } from '../../lib/stored-files';
 import { getCredentials, provisionCredentials } from '../radius/credentials';
 import { activateForPaidInvoice } from '../subscriptions/service';
 import { installationFailedMail } from './emails';
@@ -68,11 +68,7 @@ export const INSTALLATION_MESSAGES = {
   reasonRequired: 'A failure reason is required',
   technicianFields: 'A technician may only update the checklist, notes, equipment and readings',
   closed: 'This installation is closed',
-  tooLarge: `File is too large (max ${INSTALLATION_PHOTO_MAX_BYTES / 1024 / 1024} MB)`,
-  tooMany: `Too many files (max ${INSTALLATION_PHOTO_MAX_FILES} per upload)`,
-  unsupported: 'Unsupported file type (allowed: PNG, JPEG, GIF, WebP)',
-  emptyFile: 'The file is empty',
-  noFile: 'Send the photos in the multipart field "files"',
+  ...uploadMessages({ maxBytes: INSTALLATION_PHOTO_MAX_BYTES, maxFiles: INSTALLATION_PHOTO_MAX_FILES, allowed: 'PNG, JPEG, GIF, WebP', what: 'photos' }),
 } as const;
 const M = INSTALLATION_MESSAGES;
 

@@ -46,7 +46,7 @@ import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { assignedMail, customerReplyMail, staffReplyMail, statusChangedMail, type TicketMailContext } from './emails';
-import { receiveUploads, type UploadPart } from '../../lib/stored-files';
+import { receiveUploads, uploadMessages, type UploadPart } from '../../lib/stored-files';
 import { commitFiles, discard, removeStored, removeTicketFolder, storedPath } from './files';
 import type { AttachmentWithUploader, ReplyWithAuthor, TicketRepository, TicketScope, TicketWithNames } from './repository';
 
@@ -74,11 +74,7 @@ export const TICKET_MESSAGES = {
   createForCustomer: 'created_for must be an active customer account',
   subscriptionNotOwned: 'The subscription does not belong to the ticket’s customer',
   assignStaffOnly: 'Tickets can only be assigned to an active staff user',
-  tooLarge: `File is too large (max ${TICKET_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB)`,
-  tooMany: `Too many files (max ${TICKET_ATTACHMENT_MAX_FILES} per upload)`,
-  unsupported: 'Unsupported file type (allowed: PNG, JPEG, GIF, WebP, PDF, plain text and logs)',
-  emptyFile: 'The file is empty',
-  noFile: 'Send the files in the multipart field "files"',
+  ...uploadMessages({ maxBytes: TICKET_ATTACHMENT_MAX_BYTES, maxFiles: TICKET_ATTACHMENT_MAX_FILES, allowed: 'PNG, JPEG, GIF, WebP, PDF, plain text and logs', what: 'files' }),
 } as const;
 
 const M = TICKET_MESSAGES;
