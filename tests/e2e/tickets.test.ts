@@ -31,7 +31,9 @@ async function choose(page: Page, label: string, option: string) {
 /** Opens the ticket area from the menu (no reload: the app, its session and its splash stay as they are). */
 async function openTicketsFromMenu(page: Page) {
   await page.getByRole('menuitem').filter({ hasText: /^Tickets$/ }).click();
-  await page.waitForURL(`${portal.url}/dashboard/tickets`);
+  // The list writes its paging into the query string (syncWithLocation) as soon as it renders, which with cached
+  // rows can be before this wait starts: match the path, not the whole URL.
+  await page.waitForURL((url) => url.pathname === '/dashboard/tickets');
 }
 
 /** Waits until the ticket header's Status shows `status` (the header also has a "Resolved" date label). */
