@@ -189,6 +189,7 @@ export const ENDPOINT_ACCESS = {
   'POST /payments/sandbox/checkout/:transactionId/decline': 'public',
   'POST /payments/invoices/:id/manual': ['admin', 'billing'],
   'POST /payments/:id/refund': ['admin', 'billing'],
+  'GET /payments/invoices/:id/payments': ['admin', 'billing', 'support'],
 
   // The recurring billing job: admin runs it now (once a day at most; a second run answers alreadyRan);
   // admin and billing read the past runs.

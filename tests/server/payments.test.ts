@@ -230,7 +230,7 @@ describe('payments API', () => {
     // Not paid yet: nothing to refund.
     const early = await call('POST', `/payments/${payment.id}/refund`, 'billing');
     expect(early.statusCode).toBe(409);
-    expect(early.json().message).toBe('Only a paid payment can be refunded');
+    expect(early.json().message).toBe('Only a paid payment, or one taken but not counted, can be refunded');
     await webhook({ id: 'evt_refund_me', transactionId, amount: invoice.total_amount, currency: invoice.currency });
     expect((await state(invoice.id)).invoice).toBe('paid');
 
@@ -249,6 +249,38 @@ describe('payments API', () => {
     expect((await call('POST', '/payments/00000000-0000-4000-8000-000000000000/refund', 'admin')).statusCode).toBe(404);
     expect((await call('POST', '/payments/not-a-uuid/refund', 'admin')).statusCode).toBe(400);
     for (const who of ['support', 'technician', 'user']) expect((await call('POST', `/payments/${payment.id}/refund`, who)).statusCode).toBe(403);
+  });
+
+  it("staff read an invoice's payments newest first, and refund one taken at a wrong amount without touching the paid invoice", async () => {
+    const { invoice } = await subscribe();
+    const wrong = await initiate(invoice.id);
+    expect((await webhook({ id: 'evt_list_wrong', transactionId: wrong.transactionId, amount: invoice.total_amount - 1, currency: invoice.currency })).statusCode).toBe(400);
+    t.clock.advanceMinutes(1); // the second payment is started a minute later
+    const right = await initiate(invoice.id);
+    await webhook({ id: 'evt_list_right', transactionId: right.transactionId, amount: invoice.total_amount, currency: invoice.currency });
+
+    for (const who of ['admin', 'billing', 'support']) {
+      const listed = await call('GET', `/payments/invoices/${invoice.id}/payments`, who);
+      expect(listed.statusCode, listed.body).toBe(200);
+      expect(listed.json()).toMatchObject({ success: true, message: 'Payments retrieved successfully' });
+      expect(listed.json().data.map((p: { id: string; status: string }) => [p.id, p.status])).toEqual([
+        [right.payment.id, 'paid'],
+        [wrong.payment.id, 'failed'],
+      ]);
+      expect(listed.json().data[1].failure_reason).toMatch(/does not match/);
+    }
+    for (const who of ['user', 'technician']) expect((await call('GET', `/payments/invoices/${invoice.id}/payments`, who)).statusCode).toBe(403);
+    expect((await call('GET', `/payments/invoices/${invoice.id}/payments`)).statusCode).toBe(401);
+    expect((await call('GET', '/payments/invoices/00000000-0000-4000-8000-000000000000/payments', 'billing')).statusCode).toBe(404);
+    expect((await call('GET', '/payments/invoices/not-a-uuid/payments', 'billing')).statusCode).toBe(400);
+
+    // The wrong-amount payment was taken but never counted: staff give it back; the invoice stays paid.
+    const refund = await call('POST', `/payments/${wrong.payment.id}/refund`, 'billing');
+    expect(refund.statusCode, refund.body).toBe(200);
+    expect(refund.json().data).toMatchObject({ status: 'refunded', failure_reason: expect.stringMatching(/does not match.*; refunded by staff \(sbx_refund_/) });
+    const s = await state(invoice.id);
+    expect(s).toMatchObject({ invoice: 'paid', subscription: 'active', paid: 1 });
+    expect((await call('POST', `/payments/${wrong.payment.id}/refund`, 'admin')).statusCode).toBe(409);
   });
 
   it('manual payment: billing/admin record cash or bank transfer through the same path; support and users 403', async () => {

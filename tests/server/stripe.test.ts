@@ -341,6 +341,33 @@ describe('Stripe provider', () => {
     expect((await state(invoice.id)).invoice).toBe('unpaid');
   });
 
+  it('a second payment of a paid invoice whose automatic refund Stripe refuses stays owed; staff refund it later, the invoice stays paid', async () => {
+    const { invoice } = await subscribe();
+    const first = await payWithStripe(invoice.id);
+    t.clock.advanceMinutes(1); // a second tab, a minute later
+    const second = await payWithStripe(invoice.id);
+    expect((await webhook('checkout.session.completed', fake.pay(first.transactionId)).send()).json().data.outcome).toBe('paid');
+
+    fake.failNextWith(400, 'invalid_request_error', 'Refunds are temporarily disabled on this account.');
+    const late = await webhook('checkout.session.completed', fake.pay(second.transactionId)).send();
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json()).toMatchObject({ message: 'The invoice was already paid; this payment was not counted and needs a refund', data: { outcome: 'not_counted' } });
+    expect((await state(invoice.id)).payments).toEqual([
+      { status: 'paid', failure_reason: null },
+      { status: 'failed', failure_reason: 'Invoice already paid: not counted, refund needed' },
+    ]);
+
+    const listed = (await call('GET', `/payments/invoices/${invoice.id}/payments`, 'admin')).json().data;
+    expect(listed.map((p: { id: string; status: string }) => [p.id, p.status])).toEqual([[second.payment.id, 'failed'], [first.payment.id, 'paid']]);
+    fake.requests.length = 0;
+    const refund = await call('POST', `/payments/${second.payment.id}/refund`, 'admin');
+    expect(refund.statusCode, refund.body).toBe(200);
+    expect(refund.json().data).toMatchObject({ status: 'refunded', failure_reason: expect.stringMatching(/^Invoice already paid: not counted, refund needed; refunded by staff \(re_/) });
+    expect(fake.requests.filter((r) => r.path === '/v1/refunds')).toHaveLength(1);
+    expect(await state(invoice.id)).toMatchObject({ invoice: 'paid', subscription: 'active' });
+    expect((await call('POST', `/payments/${second.payment.id}/refund`, 'admin')).statusCode).toBe(409);
+  });
+
   it('a Stripe API error answers 502 and leaves no payment behind', async () => {
     const { invoice } = await subscribe();
     fake.failNextWith(400, 'invalid_request_error', 'Amount must convert to at least 50 cents.');

@@ -1,5 +1,5 @@
 /** Payments storage: payments, processed webhook events, and the row locks the completion path takes. */
-import { and, eq, isNull, ne, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { invoices, payments, webhookEvents, type InvoiceRow, type NewPaymentRow, type PaymentRow } from '../../db/schema';
 
@@ -18,18 +18,36 @@ export function createPaymentRepository(db: Db) {
       return row;
     },
 
-    /** Claims a paid payment for a refund; false when it is not paid or already claimed (one refund at a time). */
-    async claimForRefund(id: string, marker: string): Promise<boolean> {
+    /** An invoice's payments, newest first (staff's view of what was paid, failed or refunded on it). */
+    async listForInvoice(invoiceId: string): Promise<PaymentRow[]> {
+      return db.select().from(payments).where(eq(payments.invoiceId, invoiceId)).orderBy(desc(payments.createdAt), desc(payments.id));
+    },
+
+    /**
+     * Claims a payment for a refund by writing `marker` over its failure reason: a paid payment, or a failed one
+     * whose money was taken but not counted (`refundNeeded` reasons). False when it is neither, or is already
+     * claimed: one refund at a time, whoever asks (staff, or the automatic refund of an uncounted payment).
+     */
+    async claimForRefund(id: string, marker: string, refundNeeded: readonly string[]): Promise<boolean> {
       const rows = await db
         .update(payments)
         .set({ failureReason: marker })
-        .where(and(eq(payments.id, id), eq(payments.status, 'paid'), or(isNull(payments.failureReason), ne(payments.failureReason, marker))))
+        .where(
+          and(
+            eq(payments.id, id),
+            or(
+              and(eq(payments.status, 'paid'), or(isNull(payments.failureReason), ne(payments.failureReason, marker))),
+              and(eq(payments.status, 'failed'), inArray(payments.failureReason, [...refundNeeded])),
+            ),
+          ),
+        )
         .returning({ id: payments.id });
       return rows.length === 1;
     },
 
-    async releaseRefundClaim(id: string, marker: string): Promise<void> {
-      await db.update(payments).set({ failureReason: null }).where(and(eq(payments.id, id), eq(payments.failureReason, marker)));
+    /** Gives a claimed payment its reason back (the refund did not happen). */
+    async releaseRefundClaim(id: string, marker: string, previousReason: string | null): Promise<void> {
+      await db.update(payments).set({ failureReason: previousReason }).where(and(eq(payments.id, id), eq(payments.failureReason, marker)));
     },
 
     /** By payment id or by transaction id (any provider). */

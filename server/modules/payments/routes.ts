@@ -71,6 +71,12 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
     async (request) => ok(await service.refundByStaff(request.params.id), M.refunded),
   );
 
+  app.get(
+    '/invoices/:id/payments',
+    { schema: { params: z.object({ id: z.string().uuid({ message: 'id must be a valid invoice id' }) }), response: { 200: envelope(z.array(paymentSchema)) } } },
+    async (request) => ok(await service.listForInvoice(request.params.id), M.invoicePayments),
+  );
+
   app.get('/sandbox/checkout/:transactionId', { schema: { params: z.object({ transactionId: z.string() }) } }, async (request, reply) => {
     const found = await service.sandboxCheckout(request.params.transactionId);
     reply.header('cache-control', 'no-store').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");

@@ -36,7 +36,15 @@ export const FAILURE_REASONS = {
   declined: 'Declined by the payer or the provider',
 } as const;
 
-/** Marks a paid payment whose refund is being made at the provider (the claim against a double refund). */
+/** Failed payments whose money the provider did take: they are owed back (automatically, or by staff). */
+export const REFUND_NEEDED_REASONS = [FAILURE_REASONS.alreadyPaid, FAILURE_REASONS.notPayable, FAILURE_REASONS.amountMismatch] as const;
+
+/** Whether staff may refund this payment: paid, or taken but not counted. */
+export function isRefundable(payment: { status: string; failureReason: string | null }): boolean {
+  return payment.status === 'paid' || (payment.status === 'failed' && (REFUND_NEEDED_REASONS as readonly string[]).includes(payment.failureReason ?? ''));
+}
+
+/** Marks a payment whose refund is being made at the provider (the claim against a double refund). */
 export const REFUND_IN_PROGRESS = 'Refund in progress';
 
 export interface Caller {
@@ -227,45 +235,47 @@ export class PaymentService {
    */
   private async refundNotCounted(payment: PaymentRow): Promise<PaymentRow> {
     if (payment.provider === 'manual') return payment; // staff record manual refunds themselves
-    try {
-      const { adapter, credentials } = await this.providerFor(payment);
-      const { refundId } = await adapter.refund(payment.transactionId, payment.amount, credentials);
-      const now = this.deps.clock.now();
-      return await this.deps.db.transaction(async (txRaw) => {
-        const tx = txRaw as unknown as Db;
-        const current = await this.deps.repository.findByTransaction(payment.provider, payment.transactionId, tx, true);
-        if (!current || current.status !== 'failed') return current ?? payment;
-        return this.deps.repository.updatePayment(tx, payment.id, {
-          status: 'refunded',
-          failureReason: `${current.failureReason ?? FAILURE_REASONS.alreadyPaid}; refunded automatically (${refundId})`,
-          updatedAt: now,
-        });
-      });
-    } catch (error) {
-      this.deps.log?.warn({ err: error, paymentId: payment.id, transactionId: payment.transactionId }, 'automatic refund of a payment that was not counted failed');
-      return payment;
-    }
-  }
-
-  /**
-   * Staff refund a paid payment (POST /payments/{id}/refund). The payment is first claimed (marked "refund in
-   * progress" only if it is paid and not already claimed), so two clicks or two staff never refund twice at
-   * the provider; then the provider gives the money back; then the payment and its invoice become refunded in
-   * one transaction. The subscription is left as it is (staff suspend or cancel it separately).
-   * Not paid → 409; already being refunded → 409; provider failure → 502 and the claim is released.
-   */
-  async refundByStaff(paymentId: string): Promise<Payment> {
-    const { db, repository, clock } = this.deps;
-    const payment = await repository.findById(paymentId);
-    if (!payment) throw notFound(M.paymentNotFound);
-    if (payment.status !== 'paid') throw conflict(M.refundNotPaid);
-    if (!(await repository.claimForRefund(payment.id, REFUND_IN_PROGRESS))) throw conflict(M.refundInProgress);
+    const { repository } = this.deps;
+    if (!(await repository.claimForRefund(payment.id, REFUND_IN_PROGRESS, REFUND_NEEDED_REASONS))) return payment;
     let refundId: string;
     try {
       const { adapter, credentials } = await this.providerFor(payment);
       ({ refundId } = await adapter.refund(payment.transactionId, payment.amount, credentials));
     } catch (error) {
-      await repository.releaseRefundClaim(payment.id, REFUND_IN_PROGRESS);
+      await repository.releaseRefundClaim(payment.id, REFUND_IN_PROGRESS, payment.failureReason);
+      this.deps.log?.warn({ err: error, paymentId: payment.id, transactionId: payment.transactionId }, 'automatic refund of a payment that was not counted failed');
+      return payment;
+    }
+    const now = this.deps.clock.now();
+    return repository.updatePayment(this.deps.db, payment.id, {
+      status: 'refunded',
+      failureReason: `${payment.failureReason ?? FAILURE_REASONS.alreadyPaid}; refunded automatically (${refundId})`,
+      updatedAt: now,
+    });
+  }
+
+  /**
+   * Staff refund a paid payment, or one the provider took but that was not counted (invoice already paid,
+   * wrong amount) whose automatic refund failed (POST /payments/{id}/refund). The payment is first claimed
+   * (marked "refund in progress" only if it is refundable and not already claimed), so two clicks, two staff or
+   * staff and the automatic refund never refund twice at the provider; then the provider gives the money back;
+   * then the payment (and, for a counted payment, its invoice) become refunded in one transaction. The
+   * subscription is left as it is (staff suspend or cancel it separately).
+   * Not refundable → 409; already being refunded → 409; provider failure → 502 and the claim is released.
+   */
+  async refundByStaff(paymentId: string): Promise<Payment> {
+    const { db, repository, clock } = this.deps;
+    const payment = await repository.findById(paymentId);
+    if (!payment) throw notFound(M.paymentNotFound);
+    if (payment.failureReason === REFUND_IN_PROGRESS) throw conflict(M.refundInProgress);
+    if (!isRefundable(payment)) throw conflict(M.refundNotPaid);
+    if (!(await repository.claimForRefund(payment.id, REFUND_IN_PROGRESS, REFUND_NEEDED_REASONS))) throw conflict(M.refundInProgress);
+    let refundId: string;
+    try {
+      const { adapter, credentials } = await this.providerFor(payment);
+      ({ refundId } = await adapter.refund(payment.transactionId, payment.amount, credentials));
+    } catch (error) {
+      await repository.releaseRefundClaim(payment.id, REFUND_IN_PROGRESS, payment.failureReason);
       if (error instanceof AppError) throw error;
       this.deps.log?.warn({ err: error, paymentId }, 'provider refused or could not be reached for a refund');
       throw new AppError(502, M.refundUnavailable);
@@ -274,11 +284,22 @@ export class PaymentService {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
       await repository.findInvoice(payment.invoiceId, tx, true);
+      if (payment.status !== 'paid') {
+        // Taken but never counted: the money goes back, the invoice stays as it is.
+        return repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: `${payment.failureReason}; refunded by staff (${refundId})`, updatedAt: now });
+      }
       const row = await repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: `Refunded by staff (${refundId})`, updatedAt: now });
       await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
       return row;
     });
     return toPayment(refunded);
+  }
+
+  /** An invoice's payments for staff (GET /payments/invoices/{id}/payments), newest first; 404 for no invoice. */
+  async listForInvoice(invoiceId: string): Promise<Payment[]> {
+    const invoice = await this.deps.repository.findInvoice(invoiceId);
+    if (!invoice) throw notFound(M.invoiceNotFound);
+    return (await this.deps.repository.listForInvoice(invoice.id)).map(toPayment);
   }
 
   /** A provider says the payment failed (declined): a pending payment becomes failed; nothing else changes. */
