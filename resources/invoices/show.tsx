@@ -1,20 +1,19 @@
-import { Button, Space, Table, Typography } from 'antd';
+import { Button, Space } from 'antd';
 import { DownloadOutlined, LinkOutlined } from '@ant-design/icons';
 import { DeleteButton, ListButton, RefreshButton, Show } from '@refinedev/antd';
 import { useShow, type BaseRecord } from '@refinedev/core';
 import { Link } from 'react-router';
-import type { Payment } from '../../contract/schemas/payment';
 import { t } from '../../src/i18n';
 import { invoicePagePath, invoicePdfUrl } from './api';
-import { dayText, money } from './format';
 import { InvoiceDetails, type InvoiceView } from './InvoiceDetails';
+import { InvoicePayments } from './InvoicePayments';
 import { invoicesResource as decl, isDeletable, isPayable } from './index';
 import { RecordPaymentButton, useCanManageInvoices } from './RecordPayment';
 
-/** One invoice for staff: the document, its payments when the API sends them, the PDF and the public page. */
+/** One invoice for staff: the document, its payments (with refunds for admin and billing), the PDF and the public page. */
 export function InvoiceShow() {
   const { query, result } = useShow<BaseRecord>({ resource: decl.name });
-  const record = result as (BaseRecord & InvoiceView & { payments?: Payment[] }) | undefined;
+  const record = result as (BaseRecord & InvoiceView) | undefined;
   const canManage = useCanManageInvoices();
   return (
     <Show
@@ -57,24 +56,7 @@ export function InvoiceShow() {
               </Space>
             }
           />
-          {Array.isArray(record.payments) && (
-            <>
-              <Typography.Title level={5} style={{ marginTop: 24 }}>{t('invoices.show.payments')}</Typography.Title>
-              <Table<Payment>
-                size="small"
-                rowKey="id"
-                pagination={false}
-                dataSource={record.payments}
-                columns={[
-                  { key: 'date', title: t('invoices.fields.paidDate'), render: (_, p) => dayText(p.payment_date ?? p.created_at) },
-                  { key: 'method', dataIndex: 'payment_method', title: t('invoices.record.method') },
-                  { key: 'reference', title: t('invoices.record.reference'), render: (_, p) => p.reference ?? p.transaction_id },
-                  { key: 'status', dataIndex: 'status', title: t('invoices.fields.status') },
-                  { key: 'amount', title: t('invoices.fields.amount'), align: 'right', render: (_, p) => money(p.amount, p.currency) },
-                ]}
-              />
-            </>
-          )}
+          <InvoicePayments invoiceId={String(record.id)} canRefund={canManage} />
         </>
       )}
     </Show>

@@ -44,6 +44,15 @@ async function choose(label: string, option: string) {
   fireEvent.click(items[items.length - 1]);
 }
 
+const P_PAID = '11111111-1111-4111-8111-111111111111';
+const P_OWED = '22222222-2222-4222-8222-222222222222';
+const P_DECLINED = '33333333-3333-4333-8333-333333333333';
+const payment = (over: Record<string, unknown> = {}) => ({
+  id: P_PAID, invoice_id: UNPAID, user_id: sampleUser.id, gateway_id: null, provider: 'sandbox', transaction_id: 'sbx_paid_1',
+  status: 'paid', amount: 3999, currency: 'USD', payment_method: 'sandbox', payment_date: '2026-11-02T10:00:00.000Z',
+  reference: null, failure_reason: null, created_at: '2026-11-02T10:00:00.000Z', updated_at: '2026-11-02T10:00:00.000Z', ...over,
+});
+
 const rowOf = (number: string) => screen.getByText(number).closest('tr') as HTMLElement;
 
 beforeEach(() => {
@@ -209,13 +218,68 @@ describe('staff invoices list', () => {
 describe('staff invoice show page', () => {
   it('shows the invoice with its items and totals and links to the public page and the PDF', async () => {
     const { user_name: _n, user_email: _e, user_id: _u, ...rest } = row({ status: 'paid', paid_date: '2026-11-02', tax_rate_bp: 1000, tax: 400, total_amount: 4399 });
-    const api = new FakeApi().on(`GET /payments/invoices/${UNPAID}`, ok({ ...rest, customer_name: 'Ada Customer' }));
+    const api = new FakeApi()
+      .on(`GET /payments/invoices/${UNPAID}`, ok({ ...rest, customer_name: 'Ada Customer' }))
+      .on(`GET /payments/invoices/${UNPAID}/payments`, ok([payment({ id: P_PAID })]));
     renderAs('support', api, `${BASE}/show/${UNPAID}`, listRoutes);
     expect(await screen.findByText('Invoice INV-000001', { exact: false })).toBeTruthy();
     expect(screen.getByTestId('invoice-total').textContent).toBe(formatMoney(4399, 'USD'));
     expect(screen.getByText('Ada Customer')).toBeTruthy();
     expect(screen.getByRole('link', { name: /public invoice page/ }).getAttribute('href')).toBe(`/invoice/${UNPAID}`);
     expect(screen.getByRole('link', { name: /Download PDF/ }).getAttribute('href')).toBe(`/api/payments/invoices/${UNPAID}/pdf`);
+    // Support reads the payments but refunds nothing.
+    const payments = await screen.findByTestId('invoice-payments');
+    await within(payments).findByText('sbx_paid_1');
+    await new Promise((r) => setTimeout(r, 50)); // let the access-control answer settle before asserting absence
+    expect(within(payments).queryByRole('button', { name: 'Refund' })).toBeNull();
+  });
+
+  it('billing refunds a payment taken but not counted after confirming; a declined one offers no refund; the list shows it refunded', async () => {
+    const { user_name: _n, user_email: _e, user_id: _u, ...rest } = row({ status: 'paid', paid_date: '2026-11-02' });
+    let owed = payment({ id: P_OWED, transaction_id: 'sbx_owed_2', status: 'failed', failure_reason: 'Invoice already paid: not counted, refund needed' });
+    const api = new FakeApi()
+      .on(`GET /payments/invoices/${UNPAID}`, ok(rest))
+      .on(`GET /payments/invoices/${UNPAID}/payments`, () =>
+        ok([owed, payment({ id: P_DECLINED, transaction_id: 'sbx_declined_3', status: 'failed', failure_reason: 'Declined by the payer or the provider' }), payment({ id: P_PAID })]),
+      )
+      .on(`POST /payments/${P_OWED}/refund`, () => {
+        owed = { ...owed, status: 'refunded', failure_reason: `${owed.failure_reason}; refunded by staff (sbx_refund_1)` };
+        return ok(owed, 'Payment refunded successfully');
+      });
+    renderAs('billing', api, `${BASE}/show/${UNPAID}`, listRoutes);
+    const payments = await screen.findByTestId('invoice-payments');
+    const rowWith = (text: string) => within(payments).getByText(text).closest('tr') as HTMLElement;
+    await within(payments).findByText('sbx_owed_2');
+    await waitFor(() => expect(within(rowWith('sbx_owed_2')).getByRole('button', { name: 'Refund' })).toBeTruthy());
+    expect(within(rowWith('sbx_paid_1')).getByRole('button', { name: 'Refund' })).toBeTruthy();
+    expect(within(rowWith('sbx_declined_3')).queryByRole('button', { name: 'Refund' })).toBeNull();
+
+    fireEvent.click(within(rowWith('sbx_owed_2')).getByRole('button', { name: 'Refund' }));
+    const confirm = await screen.findByText(`Refund ${formatMoney(3999, 'USD')} to the payer?`);
+    expect(api.count(`POST /payments/${P_OWED}/refund`)).toBe(0);
+    expect(screen.getByText(/taken but never counted: the money goes back, the invoice stays as it is/)).toBeTruthy();
+    fireEvent.click(within(confirm.closest('.ant-popover') as HTMLElement).getByRole('button', { name: 'Refund' }));
+    await waitFor(() => expect(api.count(`POST /payments/${P_OWED}/refund`)).toBe(1));
+    await waitFor(() => expect(toastText()).toContain('Payment refunded successfully'));
+    await waitFor(() => expect(within(rowWith('sbx_owed_2')).getByText('Refunded')).toBeTruthy());
+    expect(within(rowWith('sbx_owed_2')).getByText(/refunded by staff/)).toBeTruthy();
+    expect(within(rowWith('sbx_owed_2')).queryByRole('button', { name: 'Refund' })).toBeNull();
+  });
+
+  it('a refused refund shows the server message and changes nothing on screen', async () => {
+    const { user_name: _n, user_email: _e, user_id: _u, ...rest } = row({ status: 'paid', paid_date: '2026-11-02' });
+    const api = new FakeApi()
+      .on(`GET /payments/invoices/${UNPAID}`, ok(rest))
+      .on(`GET /payments/invoices/${UNPAID}/payments`, ok([payment({ id: P_PAID })]))
+      .on(`POST /payments/${P_PAID}/refund`, fail(502, 'The payment provider could not make the refund; nothing was changed'));
+    renderAs('admin', api, `${BASE}/show/${UNPAID}`, listRoutes);
+    const payments = await screen.findByTestId('invoice-payments');
+    fireEvent.click(await within(payments).findByRole('button', { name: 'Refund' }));
+    const confirm = await screen.findByText(`Refund ${formatMoney(3999, 'USD')} to the payer?`);
+    expect(screen.getByText(/the invoice becomes refunded/)).toBeTruthy();
+    fireEvent.click(within(confirm.closest('.ant-popover') as HTMLElement).getByRole('button', { name: 'Refund' }));
+    await waitFor(() => expect(toastText()).toContain('The payment provider could not make the refund; nothing was changed'));
+    expect(within(payments).getByText('Paid')).toBeTruthy();
   });
 });
 

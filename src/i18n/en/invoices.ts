@@ -84,6 +84,17 @@ export const invoices: Record<string, string> = {
   'invoices.public.invoice': 'Invoice {number}',
 
   'invoices.show.payments': 'Payments',
+  'invoices.payments.date': 'Date',
+  'invoices.payments.empty': 'No payment has been made or started for this invoice.',
+  'invoices.payments.status.pending': 'Pending',
+  'invoices.payments.status.paid': 'Paid',
+  'invoices.payments.status.failed': 'Failed',
+  'invoices.payments.status.refunded': 'Refunded',
+  'invoices.payments.refund': 'Refund',
+  'invoices.payments.refundConfirm': 'Refund {amount} to the payer?',
+  'invoices.payments.refundPaidNote': 'The money goes back through the provider and the invoice becomes refunded. The subscription is left as it is.',
+  'invoices.payments.refundOwedNote': 'This payment was taken but never counted: the money goes back, the invoice stays as it is.',
+  'invoices.toast.refunded': 'Payment refunded successfully', // not in spec
 
   'invoices.billingRun.button': 'Run billing now',
   'invoices.billingRun.confirm': 'Run today\'s billing now? It issues renewal invoices, marks overdue ones and suspends or expires subscriptions; it runs once a day.',
@@ -95,4 +106,6 @@ export const invoices: Record<string, string> = {
 
   'errors.invoices.recordPayment': 'Failed to record payment', // not in spec
   'errors.invoices.billingRun': 'Failed to run billing', // not in spec
+  'errors.invoices.payments': 'Failed to fetch payments', // not in spec
+  'errors.invoices.refund': 'Failed to refund payment', // not in spec
 };

@@ -1,0 +1,89 @@
+import { Button, Popconfirm, Table, Tag, Typography } from 'antd';
+import { useCustom } from '@refinedev/core';
+import type { Payment } from '../../contract/schemas/payment';
+import { useToastedCall } from '../../src/components/toastedCall';
+import { t } from '../../src/i18n';
+import { dayText, money } from './format';
+
+/** Failure reasons of payments the provider took but that were not counted: the money is owed back. */
+const OWED = /refund needed|does not match/;
+
+/** Whether staff may refund it (the server decides again): paid, or taken but not counted. */
+export const isRefundable = (p: Payment) =>
+  p.status === 'paid' ? p.failure_reason !== 'Refund in progress' : p.status === 'failed' && OWED.test(p.failure_reason ?? '');
+
+const STATUS_COLORS: Record<string, string> = { paid: 'green', pending: 'gold', failed: 'red', refunded: 'purple' };
+
+/**
+ * An invoice's payments for staff (GET /payments/invoices/{id}/payments): each attempt with its method,
+ * reference, status and why it failed or was refunded. Admin and billing refund a paid payment, or one the
+ * provider took but that was not counted (POST /payments/{id}/refund), after confirming.
+ */
+export function InvoicePayments({ invoiceId, canRefund }: { invoiceId: string; canRefund: boolean }) {
+  const { result, query } = useCustom<Payment[]>({
+    url: `/payments/invoices/${encodeURIComponent(invoiceId)}/payments`,
+    method: 'get',
+    meta: { fallbackMessage: t('errors.invoices.payments') },
+    errorNotification: false,
+  });
+  const { run, isPending } = useToastedCall();
+  const rows = Array.isArray(result.data) ? (result.data as Payment[]) : [];
+
+  const refund = (p: Payment) =>
+    run({ url: `/payments/${encodeURIComponent(p.id)}/refund`, method: 'post', success: t('invoices.toast.refunded'), fallbackKey: 'errors.invoices.refund' });
+
+  return (
+    <>
+      <Typography.Title level={5} style={{ marginTop: 24 }}>{t('invoices.show.payments')}</Typography.Title>
+      {query.isError ? (
+        <Typography.Text type="danger">{query.error?.message || t('errors.invoices.payments')}</Typography.Text>
+      ) : (
+        <Table<Payment>
+          size="small"
+          rowKey="id"
+          pagination={false}
+          loading={query.isLoading}
+          dataSource={rows}
+          data-testid="invoice-payments"
+          locale={{ emptyText: t('invoices.payments.empty') }}
+          columns={[
+            { key: 'date', title: t('invoices.payments.date'), render: (_, p) => dayText(p.payment_date ?? p.created_at) },
+            { key: 'method', dataIndex: 'payment_method', title: t('invoices.record.method') },
+            { key: 'reference', title: t('invoices.record.reference'), render: (_, p) => p.reference ?? p.transaction_id },
+            {
+              key: 'status',
+              title: t('invoices.fields.status'),
+              render: (_, p) => (
+                <>
+                  <Tag color={STATUS_COLORS[p.status]}>{t(`invoices.payments.status.${p.status}`)}</Tag>
+                  {p.failure_reason ? <div><Typography.Text type="secondary">{p.failure_reason}</Typography.Text></div> : null}
+                </>
+              ),
+            },
+            { key: 'amount', title: t('invoices.fields.amount'), align: 'right', render: (_, p) => money(p.amount, p.currency) },
+            ...(canRefund
+              ? [
+                  {
+                    key: 'actions',
+                    title: '',
+                    render: (_: unknown, p: Payment) =>
+                      isRefundable(p) ? (
+                        <Popconfirm
+                          title={t('invoices.payments.refundConfirm', { amount: money(p.amount, p.currency) })}
+                          description={p.status === 'paid' ? t('invoices.payments.refundPaidNote') : t('invoices.payments.refundOwedNote')}
+                          okText={t('invoices.payments.refund')}
+                          cancelText={t('resource.cancel')}
+                          onConfirm={() => refund(p)}
+                        >
+                          <Button size="small" danger loading={isPending}>{t('invoices.payments.refund')}</Button>
+                        </Popconfirm>
+                      ) : null,
+                  },
+                ]
+              : []),
+          ]}
+        />
+      )}
+    </>
+  );
+}
