@@ -3,11 +3,11 @@
  * the name), file-name sanitising, staging an upload to a temporary file while checking it, the final place
  * DATA_DIR/<area>/<owner id>/<random>, receiving a multipart upload with its limits (413/415/400, nothing left
  * behind) and sending a stored file back with safe headers. Staged files live in DATA_DIR/<area>/.incoming
- * (same file system, so the final move is a rename).
+ * (same file system, so the final move is a rename); what a stopped process left there is swept at start.
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -137,6 +137,35 @@ export async function stageUpload(
   const tooLarge = Boolean(file.truncated) || size > maxBytes;
   const contentType = sniffBinaryType(head) ?? (text && size > 0 ? 'text/plain' : null);
   return { tempPath, storedName, originalName: sanitizeFileName(originalName), size, contentType, tooLarge };
+}
+
+/** How old a staged file must be before a start-up sweep removes it: no upload takes this long. */
+export const STALE_INCOMING_MS = 60 * 60_000;
+
+/**
+ * Removes the staged files of an area older than `olderThanMs`: what a process that stopped in the middle of
+ * an upload left behind (a running upload elsewhere is younger). Returns how many were removed.
+ */
+export async function sweepIncoming(dataDir: string, area: string, olderThanMs = STALE_INCOMING_MS, now = Date.now()): Promise<number> {
+  const dir = incomingDir(dataDir, area);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile() || now - info.mtimeMs < olderThanMs) continue;
+    await unlink(path).then(
+      () => removed++,
+      () => {},
+    );
+  }
+  return removed;
 }
 
 export async function discard(staged: readonly StagedFile[]): Promise<void> {

@@ -47,7 +47,7 @@ async function choose(label: string, option: string) {
 const P_PAID = '11111111-1111-4111-8111-111111111111';
 const P_OWED = '22222222-2222-4222-8222-222222222222';
 const P_DECLINED = '33333333-3333-4333-8333-333333333333';
-const payment = (over: Record<string, unknown> = {}) => ({
+const payment = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
   id: P_PAID, invoice_id: UNPAID, user_id: sampleUser.id, gateway_id: null, provider: 'sandbox', transaction_id: 'sbx_paid_1',
   status: 'paid', amount: 3999, currency: 'USD', payment_method: 'sandbox', payment_date: '2026-11-02T10:00:00.000Z',
   reference: null, failure_reason: null, created_at: '2026-11-02T10:00:00.000Z', updated_at: '2026-11-02T10:00:00.000Z', ...over,

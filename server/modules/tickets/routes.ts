@@ -26,7 +26,7 @@ import {
   ticketUpdateSchema,
 } from '../../../contract/schemas/ticket';
 import { badRequest, notFound, unauthorized } from '../../lib/errors';
-import { sendStoredFile } from '../../lib/stored-files';
+import { sendStoredFile, sweepIncoming } from '../../lib/stored-files';
 import { createTicketRepository } from './repository';
 import { TICKET_MESSAGES as M, TicketService, type Caller, type UploadPart } from './service';
 
@@ -43,6 +43,15 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
   // Multipart only in this scope. Files stream to disk; the limits cut a file at 10 MB and stop at 5 files.
   await app.register(fastifyMultipart, {
     limits: { fileSize: TICKET_ATTACHMENT_MAX_BYTES, files: TICKET_ATTACHMENT_MAX_FILES, fields: 10, parts: TICKET_ATTACHMENT_MAX_FILES + 10 },
+  });
+
+  // Staged uploads a stopped process left behind are removed once the app is ready.
+  app.addHook('onReady', async () => {
+    const removed = await sweepIncoming(app.config.dataDir, 'tickets').catch((err: unknown) => {
+      app.log.warn({ err }, 'could not sweep tickets uploads left behind');
+      return 0;
+    });
+    if (removed) app.log.info({ removed }, 'removed tickets uploads left behind by an interrupted upload');
   });
 
   const service = new TicketService({
