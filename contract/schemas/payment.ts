@@ -12,6 +12,26 @@ export type ManualPaymentMethod = (typeof MANUAL_PAYMENT_METHODS)[number];
 export const COMPLETE_PAYMENT_STATUSES = ['paid', 'completed', 'success'] as const;
 export const isCompletePaymentStatus = (status: string) => (COMPLETE_PAYMENT_STATUSES as readonly string[]).includes(status.toLowerCase());
 
+/** Why a payment was not counted (stored as its failure_reason). */
+export const PAYMENT_FAILURE_REASONS = {
+  amountMismatch: 'Amount or currency does not match the invoice',
+  alreadyPaid: 'Invoice already paid: not counted, refund needed',
+  notPayable: 'Invoice not payable: not counted, refund needed',
+  declined: 'Declined by the payer or the provider',
+} as const;
+
+/** Failed payments whose money the provider did take: they are owed back (automatically, or by staff). */
+export const REFUND_NEEDED_REASONS = [PAYMENT_FAILURE_REASONS.alreadyPaid, PAYMENT_FAILURE_REASONS.notPayable, PAYMENT_FAILURE_REASONS.amountMismatch] as const;
+
+/** Marks a payment whose refund is being made at the provider (the claim against a double refund). */
+export const REFUND_IN_PROGRESS = 'Refund in progress';
+
+/** Whether a refund may be asked for: paid, or taken but not counted, and no refund already under way. */
+export function isRefundable(status: string, failureReason: string | null): boolean {
+  if (status === 'paid') return failureReason !== REFUND_IN_PROGRESS;
+  return status === 'failed' && (REFUND_NEEDED_REASONS as readonly string[]).includes(failureReason ?? '');
+}
+
 export const paymentSchema = z.object({
   id: z.string().uuid(),
   invoice_id: z.string().uuid(),

@@ -1,16 +1,9 @@
 import { Button, Popconfirm, Table, Tag, Typography } from 'antd';
 import { useCustom } from '@refinedev/core';
-import type { Payment } from '../../contract/schemas/payment';
+import { isRefundable, type Payment } from '../../contract/schemas/payment';
 import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 import { dayText, money } from './format';
-
-/** Failure reasons of payments the provider took but that were not counted: the money is owed back. */
-const OWED = /refund needed|does not match/;
-
-/** Whether staff may refund it (the server decides again): paid, or taken but not counted. */
-export const isRefundable = (p: Payment) =>
-  p.status === 'paid' ? p.failure_reason !== 'Refund in progress' : p.status === 'failed' && OWED.test(p.failure_reason ?? '');
 
 const STATUS_COLORS: Record<string, string> = { paid: 'green', pending: 'gold', failed: 'red', refunded: 'purple' };
 
@@ -67,7 +60,7 @@ export function InvoicePayments({ invoiceId, canRefund }: { invoiceId: string; c
                     key: 'actions',
                     title: '',
                     render: (_: unknown, p: Payment) =>
-                      isRefundable(p) ? (
+                      isRefundable(p.status, p.failure_reason) ? (
                         <Popconfirm
                           title={t('invoices.payments.refundConfirm', { amount: money(p.amount, p.currency) })}
                           description={p.status === 'paid' ? t('invoices.payments.refundPaidNote') : t('invoices.payments.refundOwedNote')}

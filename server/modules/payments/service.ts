@@ -8,7 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { allows, type Role } from '../../../contract/roles';
 import {
+  PAYMENT_FAILURE_REASONS,
   PAYMENT_MESSAGES as M,
+  REFUND_IN_PROGRESS,
+  REFUND_NEEDED_REASONS,
+  isRefundable,
   type ManualPaymentInputParsed,
   type Payment,
   type PaymentInitiated,
@@ -28,24 +32,6 @@ import type { PaymentRepository } from './repository';
 /** Staff who may pay, record and read any customer's payments. */
 export const PAYMENT_STAFF = ['admin', 'billing'] as const;
 export const isPaymentStaff = (role: Role) => allows(PAYMENT_STAFF, role);
-
-export const FAILURE_REASONS = {
-  amountMismatch: 'Amount or currency does not match the invoice',
-  alreadyPaid: 'Invoice already paid: not counted, refund needed',
-  notPayable: 'Invoice not payable: not counted, refund needed',
-  declined: 'Declined by the payer or the provider',
-} as const;
-
-/** Failed payments whose money the provider did take: they are owed back (automatically, or by staff). */
-export const REFUND_NEEDED_REASONS = [FAILURE_REASONS.alreadyPaid, FAILURE_REASONS.notPayable, FAILURE_REASONS.amountMismatch] as const;
-
-/** Whether staff may refund this payment: paid, or taken but not counted. */
-export function isRefundable(payment: { status: string; failureReason: string | null }): boolean {
-  return payment.status === 'paid' || (payment.status === 'failed' && (REFUND_NEEDED_REASONS as readonly string[]).includes(payment.failureReason ?? ''));
-}
-
-/** Marks a payment whose refund is being made at the provider (the claim against a double refund). */
-export const REFUND_IN_PROGRESS = 'Refund in progress';
 
 export interface Caller {
   id: string;
@@ -191,11 +177,11 @@ export class PaymentService {
         const amount = input.amount ?? payment.amount;
         const currency = (input.currency ?? payment.currency).toUpperCase();
         if (amount !== invoice.totalAmount || currency !== invoice.currency) {
-          const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: FAILURE_REASONS.amountMismatch, updatedAt: now });
+          const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.amountMismatch, updatedAt: now });
           return { outcome: 'mismatch', payment: failed };
         }
         if (!PAYABLE.includes(invoice.status)) {
-          const reason = invoice.status === 'paid' ? FAILURE_REASONS.alreadyPaid : FAILURE_REASONS.notPayable;
+          const reason = invoice.status === 'paid' ? PAYMENT_FAILURE_REASONS.alreadyPaid : PAYMENT_FAILURE_REASONS.notPayable;
           const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: reason, paymentDate: now, updatedAt: now });
           return { outcome: 'not_counted', payment: failed };
         }
@@ -229,6 +215,22 @@ export class PaymentService {
   }
 
   /**
+   * Claims a payment for a refund and asks its provider to give the money back; returns the provider's refund
+   * id, or null when the payment could not be claimed (not refundable, or a refund already under way). If the
+   * provider refuses or cannot be reached, the claim is released and the error thrown on.
+   */
+  private async claimAndRefund(payment: PaymentRow): Promise<string | null> {
+    if (!(await this.deps.repository.claimForRefund(payment.id, REFUND_IN_PROGRESS, REFUND_NEEDED_REASONS))) return null;
+    try {
+      const { adapter, credentials } = await this.providerFor(payment);
+      return (await adapter.refund(payment.transactionId, payment.amount, credentials)).refundId;
+    } catch (error) {
+      await this.deps.repository.releaseRefundClaim(payment.id, REFUND_IN_PROGRESS, payment.failureReason);
+      throw error;
+    }
+  }
+
+  /**
    * Refunds a payment that was not counted (the invoice was already paid) after its transaction committed.
    * On success it becomes "refunded" with the provider's refund id; if the provider refuses or cannot be
    * reached it stays "failed: refund needed" for staff to handle, and the failure is logged.
@@ -236,20 +238,18 @@ export class PaymentService {
   private async refundNotCounted(payment: PaymentRow): Promise<PaymentRow> {
     if (payment.provider === 'manual') return payment; // staff record manual refunds themselves
     const { repository } = this.deps;
-    if (!(await repository.claimForRefund(payment.id, REFUND_IN_PROGRESS, REFUND_NEEDED_REASONS))) return payment;
-    let refundId: string;
+    let refundId: string | null;
     try {
-      const { adapter, credentials } = await this.providerFor(payment);
-      ({ refundId } = await adapter.refund(payment.transactionId, payment.amount, credentials));
+      refundId = await this.claimAndRefund(payment);
     } catch (error) {
-      await repository.releaseRefundClaim(payment.id, REFUND_IN_PROGRESS, payment.failureReason);
       this.deps.log?.warn({ err: error, paymentId: payment.id, transactionId: payment.transactionId }, 'automatic refund of a payment that was not counted failed');
       return payment;
     }
+    if (!refundId) return payment;
     const now = this.deps.clock.now();
     return repository.updatePayment(this.deps.db, payment.id, {
       status: 'refunded',
-      failureReason: `${payment.failureReason ?? FAILURE_REASONS.alreadyPaid}; refunded automatically (${refundId})`,
+      failureReason: `${payment.failureReason ?? PAYMENT_FAILURE_REASONS.alreadyPaid}; refunded automatically (${refundId})`,
       updatedAt: now,
     });
   }
@@ -268,18 +268,16 @@ export class PaymentService {
     const payment = await repository.findById(paymentId);
     if (!payment) throw notFound(M.paymentNotFound);
     if (payment.failureReason === REFUND_IN_PROGRESS) throw conflict(M.refundInProgress);
-    if (!isRefundable(payment)) throw conflict(M.refundNotPaid);
-    if (!(await repository.claimForRefund(payment.id, REFUND_IN_PROGRESS, REFUND_NEEDED_REASONS))) throw conflict(M.refundInProgress);
-    let refundId: string;
+    if (!isRefundable(payment.status, payment.failureReason)) throw conflict(M.refundNotPaid);
+    let refundId: string | null;
     try {
-      const { adapter, credentials } = await this.providerFor(payment);
-      ({ refundId } = await adapter.refund(payment.transactionId, payment.amount, credentials));
+      refundId = await this.claimAndRefund(payment);
     } catch (error) {
-      await repository.releaseRefundClaim(payment.id, REFUND_IN_PROGRESS, payment.failureReason);
       if (error instanceof AppError) throw error;
       this.deps.log?.warn({ err: error, paymentId }, 'provider refused or could not be reached for a refund');
       throw new AppError(502, M.refundUnavailable);
     }
+    if (!refundId) throw conflict(M.refundInProgress);
     const refunded = await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
@@ -315,7 +313,7 @@ export class PaymentService {
       const payment = await repository.findByTransaction(input.provider, input.transactionId, tx, true);
       if (!payment) throw notFound(M.paymentNotFound);
       if (payment.status !== 'pending') return { outcome: 'unchanged', payment };
-      const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: FAILURE_REASONS.declined, updatedAt: now });
+      const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.declined, updatedAt: now });
       return { outcome: 'unchanged', payment: failed };
     });
   }
