@@ -11,7 +11,7 @@ import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, badRequest } from './errors';
 
 export const STORED_NAME = /^[0-9a-f]{32}$/;
@@ -168,6 +168,17 @@ export async function sweepIncoming(dataDir: string, area: string, olderThanMs =
   return removed;
 }
 
+/** Sweeps an area's staged uploads left behind (sweepIncoming) once the app is ready, logging what it removed. */
+export function sweepIncomingOnReady(app: FastifyInstance, area: string): void {
+  app.addHook('onReady', async () => {
+    const removed = await sweepIncoming(app.config.dataDir, area).catch((err: unknown) => {
+      app.log.warn({ err, area }, 'could not sweep uploads left behind');
+      return 0;
+    });
+    if (removed) app.log.info({ removed, area }, 'removed uploads left behind by an interrupted upload');
+  });
+}
+
 export async function discard(staged: readonly StagedFile[]): Promise<void> {
   await Promise.all(staged.map((s) => unlink(s.tempPath).catch(() => {})));
 }
@@ -187,6 +198,38 @@ export async function commitFiles(dataDir: string, area: string, ownerId: string
     await Promise.all(moved.map((p) => unlink(p).catch(() => {})));
     throw error;
   }
+}
+
+/**
+ * Moves checked files into the owner's folder, then records them with `record` (a database transaction); if
+ * the move fails the staged files are discarded, if the recording fails the moved files are removed: either
+ * every file is stored and recorded, or none is.
+ */
+export async function storeUploads<T>(dataDir: string, area: string, ownerId: string, staged: readonly StagedFile[], record: () => Promise<T>): Promise<T> {
+  try {
+    await commitFiles(dataDir, area, ownerId, staged);
+  } catch (error) {
+    await discard(staged);
+    throw error;
+  }
+  try {
+    return await record();
+  } catch (error) {
+    await removeStored(dataDir, area, ownerId, staged.map((s) => s.storedName));
+    throw error;
+  }
+}
+
+/** The columns every stored-file row has, from the staged files (in the order they were sent). */
+export function storedFileRows(staged: readonly StagedFile[], uploadedBy: string, createdAt: Date) {
+  return staged.map((s) => ({
+    originalName: s.originalName,
+    size: s.size,
+    contentType: s.contentType!,
+    storedName: s.storedName,
+    uploadedBy,
+    createdAt,
+  }));
 }
 
 export async function removeStored(dataDir: string, area: string, ownerId: string, storedNames: readonly string[]): Promise<void> {

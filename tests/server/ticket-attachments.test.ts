@@ -10,7 +10,7 @@ import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../contract/roles';
 import { ticketAttachments } from '../../server/db/schema';
-import { contentDisposition, sanitizeFileName } from '../../server/modules/tickets/files';
+import { contentDisposition, sanitizeFileName } from '../../server/lib/stored-files';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);

@@ -24,7 +24,7 @@ import {
   serviceAccessSchema,
 } from '../../../contract/schemas/installation';
 import { badRequest, notFound, unauthorized } from '../../lib/errors';
-import { sendStoredFile, sweepIncoming, type UploadPart } from '../../lib/stored-files';
+import { sendStoredFile, sweepIncomingOnReady, type UploadPart } from '../../lib/stored-files';
 import { createInstallationRepository } from './repository';
 import { INSTALLATION_MESSAGES as M, InstallationService, type Caller } from './service';
 
@@ -57,14 +57,7 @@ const installationRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(fastifyMultipart, {
     limits: { fileSize: INSTALLATION_PHOTO_MAX_BYTES, files: INSTALLATION_PHOTO_MAX_FILES, fields: 10, parts: INSTALLATION_PHOTO_MAX_FILES + 10 },
   });
-  // Staged uploads a stopped process left behind are removed once the app is ready.
-  app.addHook('onReady', async () => {
-    const removed = await sweepIncoming(app.config.dataDir, 'installations').catch((err: unknown) => {
-      app.log.warn({ err }, 'could not sweep installations uploads left behind');
-      return 0;
-    });
-    if (removed) app.log.info({ removed }, 'removed installations uploads left behind by an interrupted upload');
-  });
+  sweepIncomingOnReady(app, 'installations'); // staged uploads a stopped process left behind
 
   const service = createService(app);
 

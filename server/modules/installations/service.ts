@@ -38,7 +38,7 @@ import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { commitFiles, discard, receiveUploads, removeStored, storedPath, uploadMessages, type UploadPart } from '../../lib/stored-files';
+import { receiveUploads, storedFileRows, storedPath, storeUploads, uploadMessages, type UploadPart } from '../../lib/stored-files';
 import { getCredentials, provisionCredentials } from '../radius/credentials';
 import { activateForPaidInvoice } from '../subscriptions/service';
 import { installationFailedMail } from './emails';
@@ -400,34 +400,14 @@ export class InstallationService {
       messages: M,
     });
     const now = clock.now();
-    try {
-      await commitFiles(dataDir, AREA, id, staged);
-    } catch (error) {
-      await discard(staged);
-      throw error;
-    }
-    try {
-      await db.transaction(async (txRaw) => {
+    await storeUploads(dataDir, AREA, id, staged, () =>
+      db.transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
         if (!(await repository.lock(tx, id))) throw notFound(M.notFound);
-        await repository.insertPhotos(
-          tx,
-          staged.map((s) => ({
-            installationId: id,
-            originalName: s.originalName,
-            size: s.size,
-            contentType: s.contentType!,
-            storedName: s.storedName,
-            uploadedBy: caller.id,
-            createdAt: now,
-          })),
-        );
+        await repository.insertPhotos(tx, storedFileRows(staged, caller.id, now).map((f) => ({ ...f, installationId: id })));
         await repository.update(tx, id, { updatedAt: now });
-      });
-    } catch (error) {
-      await removeStored(dataDir, AREA, id, staged.map((s) => s.storedName));
-      throw error;
-    }
+      }),
+    );
     const names = new Set(staged.map((s) => s.storedName));
     return (await repository.photos(id)).filter((p) => names.has(p.row.storedName)).map(toPhoto);
   }

@@ -26,9 +26,10 @@ import {
   ticketUpdateSchema,
 } from '../../../contract/schemas/ticket';
 import { badRequest, notFound, unauthorized } from '../../lib/errors';
-import { sendStoredFile, sweepIncoming } from '../../lib/stored-files';
+import { sendStoredFile, sweepIncomingOnReady } from '../../lib/stored-files';
 import { createTicketRepository } from './repository';
 import { TICKET_MESSAGES as M, TicketService, type Caller, type UploadPart } from './service';
+import { TICKETS_AREA } from './files';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const idParams = z.object({ id: z.string() });
@@ -45,14 +46,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     limits: { fileSize: TICKET_ATTACHMENT_MAX_BYTES, files: TICKET_ATTACHMENT_MAX_FILES, fields: 10, parts: TICKET_ATTACHMENT_MAX_FILES + 10 },
   });
 
-  // Staged uploads a stopped process left behind are removed once the app is ready.
-  app.addHook('onReady', async () => {
-    const removed = await sweepIncoming(app.config.dataDir, 'tickets').catch((err: unknown) => {
-      app.log.warn({ err }, 'could not sweep tickets uploads left behind');
-      return 0;
-    });
-    if (removed) app.log.info({ removed }, 'removed tickets uploads left behind by an interrupted upload');
-  });
+  sweepIncomingOnReady(app, TICKETS_AREA); // staged uploads a stopped process left behind
 
   const service = new TicketService({
     db: app.db,

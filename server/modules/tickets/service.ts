@@ -46,8 +46,8 @@ import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { assignedMail, customerReplyMail, staffReplyMail, statusChangedMail, type TicketMailContext } from './emails';
-import { receiveUploads, uploadMessages, type UploadPart } from '../../lib/stored-files';
-import { commitFiles, discard, removeStored, removeTicketFolder, storedPath } from './files';
+import { receiveUploads, storedFileRows, storeUploads, uploadMessages, type UploadPart } from '../../lib/stored-files';
+import { removeTicketFolder, storedPath, TICKETS_AREA } from './files';
 import type { AttachmentWithUploader, ReplyWithAuthor, TicketRepository, TicketScope, TicketWithNames } from './repository';
 
 export const TICKET_MESSAGES = {
@@ -407,7 +407,7 @@ export class TicketService {
     const { repository, clock, db, dataDir } = this.deps;
     const found = await this.visible(caller, id);
     if (found.row.status === 'closed') throw conflict(M.closed);
-    const staged = await receiveUploads(dataDir, 'tickets', parts, {
+    const staged = await receiveUploads(dataDir, TICKETS_AREA, parts, {
       maxBytes: TICKET_ATTACHMENT_MAX_BYTES,
       maxFiles: TICKET_ATTACHMENT_MAX_FILES,
       accept: TICKET_ATTACHMENT_TYPES,
@@ -415,37 +415,16 @@ export class TicketService {
     });
 
     const now = clock.now();
-    try {
-      await commitFiles(dataDir, id, staged);
-    } catch (error) {
-      await discard(staged);
-      throw error;
-    }
-    let ids: string[];
-    try {
-      ids = await db.transaction(async (txRaw) => {
+    const ids = await storeUploads(dataDir, TICKETS_AREA, id, staged, () =>
+      db.transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
         const row = await repository.lock(tx, id);
         if (!row) throw notFound(M.notFound);
-        const rows = await repository.insertAttachments(
-          tx,
-          staged.map((s) => ({
-            ticketId: id,
-            originalName: s.originalName,
-            size: s.size,
-            contentType: s.contentType!,
-            storedName: s.storedName,
-            uploadedBy: caller.id,
-            createdAt: now,
-          })),
-        );
+        const rows = await repository.insertAttachments(tx, storedFileRows(staged, caller.id, now).map((f) => ({ ...f, ticketId: id })));
         await repository.update(tx, id, { updatedAt: now });
         return rows.map((r) => r.id);
-      });
-    } catch (error) {
-      await removeStored(dataDir, id, staged.map((s) => s.storedName));
-      throw error;
-    }
+      }),
+    );
     // In the order the files were sent.
     const byId = new Map((await repository.attachmentsByIds(ids)).map((a) => [a.row.id, a]));
     return ids.map((x) => toAttachment(byId.get(x)!));
