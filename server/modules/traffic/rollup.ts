@@ -11,6 +11,25 @@ import type { Clock } from '../../lib/clock';
 import { DAY_MS, HOUR_MS } from '../../lib/clock';
 import { binSql } from './histogram';
 
+/**
+ * The end of a roll-up statement: writes the CTEs `agg` (n, secs, ib, ob, mi, mo per interface and
+ * `bucketColumn`), `ih` and `oh` (histograms) into `table`, replacing a bucket computed before.
+ */
+function upsertRollup(table: 'interface_rates_hourly' | 'interface_rates_daily', bucketColumn: 'bucket' | 'day') {
+  return sql.raw(`insert into ${table}
+    (interface_id, bucket, sample_count, seconds, in_bytes, out_bytes, avg_in_bps, avg_out_bps, max_in_bps, max_out_bps, in_hist, out_hist)
+  select agg.interface_id, agg.${bucketColumn}, agg.n, agg.secs, agg.ib, agg.ob,
+    case when agg.secs > 0 then agg.ib * 8 / agg.secs else 0 end,
+    case when agg.secs > 0 then agg.ob * 8 / agg.secs else 0 end,
+    agg.mi, agg.mo, ih.h, oh.h
+  from agg join ih using (interface_id, ${bucketColumn}) join oh using (interface_id, ${bucketColumn})
+  on conflict (interface_id, bucket) do update set
+    sample_count = excluded.sample_count, seconds = excluded.seconds, in_bytes = excluded.in_bytes,
+    out_bytes = excluded.out_bytes, avg_in_bps = excluded.avg_in_bps, avg_out_bps = excluded.avg_out_bps,
+    max_in_bps = excluded.max_in_bps, max_out_bps = excluded.max_out_bps, in_hist = excluded.in_hist,
+    out_hist = excluded.out_hist`);
+}
+
 export const RAW_RETENTION_MS = 7 * DAY_MS;
 export const HOURLY_RETENTION_MS = 365 * DAY_MS;
 
@@ -74,18 +93,7 @@ export class TrafficRollup {
               sum(in_bytes)::bigint as ib, sum(out_bytes)::bigint as ob, max(in_bps) as mi, max(out_bps) as mo
             from s group by 1, 2
           )
-          insert into interface_rates_hourly
-            (interface_id, bucket, sample_count, seconds, in_bytes, out_bytes, avg_in_bps, avg_out_bps, max_in_bps, max_out_bps, in_hist, out_hist)
-          select agg.interface_id, agg.bucket, agg.n, agg.secs, agg.ib, agg.ob,
-            case when agg.secs > 0 then agg.ib * 8 / agg.secs else 0 end,
-            case when agg.secs > 0 then agg.ob * 8 / agg.secs else 0 end,
-            agg.mi, agg.mo, ih.h, oh.h
-          from agg join ih using (interface_id, bucket) join oh using (interface_id, bucket)
-          on conflict (interface_id, bucket) do update set
-            sample_count = excluded.sample_count, seconds = excluded.seconds, in_bytes = excluded.in_bytes,
-            out_bytes = excluded.out_bytes, avg_in_bps = excluded.avg_in_bps, avg_out_bps = excluded.avg_out_bps,
-            max_in_bps = excluded.max_in_bps, max_out_bps = excluded.max_out_bps, in_hist = excluded.in_hist,
-            out_hist = excluded.out_hist`);
+          ${upsertRollup('interface_rates_hourly', 'bucket')}`);
         hourlyRows = countOf(result);
       }
 
@@ -116,18 +124,7 @@ export class TrafficRollup {
               sum(out_bytes)::bigint as ob, max(max_in_bps) as mi, max(max_out_bps) as mo
             from h group by 1, 2
           )
-          insert into interface_rates_daily
-            (interface_id, bucket, sample_count, seconds, in_bytes, out_bytes, avg_in_bps, avg_out_bps, max_in_bps, max_out_bps, in_hist, out_hist)
-          select agg.interface_id, agg.day, agg.n, agg.secs, agg.ib, agg.ob,
-            case when agg.secs > 0 then agg.ib * 8 / agg.secs else 0 end,
-            case when agg.secs > 0 then agg.ob * 8 / agg.secs else 0 end,
-            agg.mi, agg.mo, ih.h, oh.h
-          from agg join ih using (interface_id, day) join oh using (interface_id, day)
-          on conflict (interface_id, bucket) do update set
-            sample_count = excluded.sample_count, seconds = excluded.seconds, in_bytes = excluded.in_bytes,
-            out_bytes = excluded.out_bytes, avg_in_bps = excluded.avg_in_bps, avg_out_bps = excluded.avg_out_bps,
-            max_in_bps = excluded.max_in_bps, max_out_bps = excluded.max_out_bps, in_hist = excluded.in_hist,
-            out_hist = excluded.out_hist`);
+          ${upsertRollup('interface_rates_daily', 'day')}`);
         dailyRows = countOf(result);
       }
 
