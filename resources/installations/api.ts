@@ -3,14 +3,13 @@
  * client: bearer token, shared refresh, the server's message first); photo uploads use the http client
  * directly for onUploadProgress, downloads for the bearer token.
  */
-import { useCustom, useCustomMutation } from '@refinedev/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { useCustom } from '@refinedev/core';
 import type { PagePagination } from '../../contract/envelope';
 import type { Installation, InstallationDetail, InstallationListQuery, InstallationPhoto, ServiceAccess } from '../../contract/schemas/installation';
 import { httpClient } from '../../providers/http-client';
 import { uploadFiles } from '../../providers/upload';
 import { retryUnlessClientError } from '../../src/components/retry';
-import { errorToast } from '../../src/components/toastedCall';
+import { errorToast, useToastedCall, type ToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 
 export const installationUrl = (id: string) => `/installations/${encodeURIComponent(id)}`;
@@ -60,31 +59,9 @@ export function useTechnicians(enabled: boolean) {
   return { technicians: items.map((u) => ({ id: u.id, name: u.name })), isLoading: query.isLoading && enabled };
 }
 
-interface Call {
-  url: string;
-  method: 'post' | 'put' | 'patch';
-  values?: Record<string, unknown>;
-  success: string | false;
-  fallbackKey: string;
-}
-
 /** One mutation with its toast; every installation read is refreshed after it. */
 export function useInstallationCall() {
-  const { mutateAsync, mutation } = useCustomMutation<Record<string, unknown>>();
-  const queryClient = useQueryClient();
-  const run = async <T = InstallationDetail>({ url, method, values, success, fallbackKey }: Call): Promise<T | undefined> => {
-    const res = await mutateAsync({
-      url,
-      method,
-      values: values ?? {},
-      meta: { fallbackMessage: t(fallbackKey) },
-      successNotification: success === false ? false : () => ({ type: 'success', message: success }),
-      errorNotification: errorToast(fallbackKey),
-    }).catch(() => undefined);
-    if (res) void queryClient.invalidateQueries();
-    return res?.data as T | undefined;
-  };
-  return { run, isPending: mutation.isPending };
+  return useToastedCall<ToastedCall & { method: 'post' | 'put' | 'patch' }>();
 }
 
 /** POST /installations/{id}/photos as multipart, reporting progress in percent. */

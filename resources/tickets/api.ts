@@ -5,7 +5,7 @@
  * error state. Uploads and downloads use the http client directly: uploads need onUploadProgress, downloads
  * need the bearer token (a plain link would not carry it) and a Blob.
  */
-import { useCustom, useCustomMutation, useDataProvider, type BaseRecord, type HttpError } from '@refinedev/core';
+import { useCustom, useDataProvider, type BaseRecord } from '@refinedev/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { STAFF_ROLES } from '../../contract/roles';
 import type { Order } from '../../contract/schemas/subscription';
@@ -13,7 +13,7 @@ import type { TicketAttachment, TicketDetail, TicketStats } from '../../contract
 import { httpClient } from '../../providers/http-client';
 import { uploadFiles } from '../../providers/upload';
 import { retryUnlessClientError } from '../../src/components/retry';
-import { errorToast } from '../../src/components/toastedCall';
+import { errorToast, useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 
 export const ticketUrl = (id: string) => `/tickets/${encodeURIComponent(id)}`;
@@ -106,39 +106,13 @@ export function useAssignees(enabled = true) {
   return { assignees: (query.data ?? []) as Assignee[], isLoading: query.isLoading && enabled };
 }
 
-export interface TicketCall {
-  url: string;
-  method: 'post' | 'put' | 'patch' | 'delete';
-  values?: Record<string, unknown>;
-  /** Success toast (already translated); false for none. */
-  success: string | false;
-  /** i18n key of the spec §8 fallback. */
-  fallbackKey: string;
-  /** Toast failures (default true); bulk changes collect them instead. */
-  notifyError?: boolean;
-}
-
 /**
  * One ticket mutation. Each call site owns one instance: its isPending and error are that operation's
- * loading and error state. Resolves with the response data, or undefined when it failed (already toasted).
+ * loading and error state. Resolves with the response data, or undefined when it failed (already toasted
+ * unless notifyError is false: bulk changes collect failures instead).
  */
 export function useTicketCall() {
-  const { mutateAsync, mutation } = useCustomMutation<Record<string, unknown>>();
-  const queryClient = useQueryClient();
-  const run = async <T = unknown>({ url, method, values, success, fallbackKey, notifyError = true }: TicketCall): Promise<T | undefined> => {
-    const res = await mutateAsync({
-      url,
-      method,
-      values: values ?? {},
-      meta: { fallbackMessage: t(fallbackKey) },
-      successNotification: success === false ? false : () => ({ type: 'success', message: success }),
-      errorNotification: notifyError ? errorToast(fallbackKey) : false,
-    }).catch(() => undefined);
-    if (res) void queryClient.invalidateQueries(staleAfterChange);
-    return res?.data as T | undefined;
-  };
-  const error = mutation.isError ? ((mutation.error as HttpError | null)?.message ?? null) : null;
-  return { run, isPending: mutation.isPending, error, reset: mutation.reset };
+  return useToastedCall(staleAfterChange);
 }
 
 /** Tells react-query every ticket read is stale (after an upload, which does not go through Refine). */
