@@ -6,7 +6,7 @@
  * RADIUS server, their usage page shows the numbers and the open session.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, usePortal } from '../helpers/browser';
+import { DEMO_PASSWORD, toastsGone, usePortal } from '../helpers/browser';
 import { ensureRadclient, radclient } from '../helpers/radclient';
 
 const ACCT_PORT = 20000 + Math.floor(Math.random() * 20000);
@@ -71,6 +71,7 @@ describe('installation to first byte', () => {
       (r) => r.url().endsWith(`/api/installations/${job.id}/status`) && r.request().method() === 'PATCH',
       { timeout: 90_000 },
     );
+    await toastsGone(page); // 'Saved' and 'Photos uploaded' lie over the button and its confirmation
     await page.getByRole('button', { name: 'Complete installation' }).click();
     await page.locator('.ant-popconfirm .ant-btn-primary').click();
     const completed = await completing;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usePortal } from '../helpers/browser';
+import { toastsGone, usePortal } from '../helpers/browser';
 
 const portal = usePortal();
 
@@ -37,7 +37,7 @@ describe('the profile screen', () => {
 
     // The toasts sit over the header's sign-out button (and a pointer resting on them keeps them open): let them go.
     await page.mouse.move(0, 400);
-    await page.locator('.ant-notification-notice').first().waitFor({ state: 'detached', timeout: 20_000 });
+    await toastsGone(page);
     await page.getByTestId('logout-button').click();
     await page.waitForURL(/\/login/);
     await portal.signIn(page, 'billing@isp.local', 'billing-secret-2');

@@ -136,3 +136,11 @@ export function usePortal(env: Record<string, string> = {}): PortalSession {
     },
   };
 }
+
+/**
+ * Waits until no toast is on screen. Toasts sit top right, over the card header's buttons and the pop-ups
+ * that open below them; a click that lands on a fading toast is lost, as a person's would be.
+ */
+export async function toastsGone(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll('.ant-notification-notice').length === 0, undefined, { timeout: 20_000 });
+}
