@@ -29,6 +29,8 @@
  *   LOGIN_RATE_LIMIT           Failed login attempts allowed per IP address and per account in one window.
  *                              Default 10.
  *   LOGIN_RATE_WINDOW_MINUTES  Length of the login rate-limit window. Default 15.
+ *   API_RATE_LIMIT             Requests to /api allowed per client address per minute (0: no limit). Default 1000.
+ *                              Behind a reverse proxy set TRUST_PROXY, or every client shares the proxy's address.
  *   SEED_DEMO                  Create the demo accounts on an empty database: true | false. Default true
  *                              outside production; never in production.
  *   SERVE_SPA                  Serve the built web app from DIST_DIR: true | false. Default true.
@@ -113,6 +115,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
   LOGIN_RATE_LIMIT: int('LOGIN_RATE_LIMIT', 1, 100_000).optional(),
   LOGIN_RATE_WINDOW_MINUTES: int('LOGIN_RATE_WINDOW_MINUTES', 1, 1440).optional(),
+  API_RATE_LIMIT: int('API_RATE_LIMIT', 0, 1_000_000).optional(),
   SEED_DEMO: bool('SEED_DEMO').optional(),
   SERVE_SPA: bool('SERVE_SPA').optional(),
   DIST_DIR: z.string().trim().min(1).optional(),
@@ -158,6 +161,8 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   loginRateLimit: number;
   loginRateWindowMinutes: number;
+  /** /api requests per client address per minute; 0: unlimited. */
+  apiRateLimit: number;
   seedDemo: boolean;
   serveSpa: boolean;
   distDir: string;
@@ -272,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? 'info',
     loginRateLimit: e.LOGIN_RATE_LIMIT ?? 10,
     loginRateWindowMinutes: e.LOGIN_RATE_WINDOW_MINUTES ?? 15,
+    apiRateLimit: e.API_RATE_LIMIT ?? 1000,
     seedDemo: !isProduction && (e.SEED_DEMO ?? true),
     serveSpa: e.SERVE_SPA ?? true,
     distDir: resolve(e.DIST_DIR ?? './dist'),

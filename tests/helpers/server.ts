@@ -127,6 +127,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     APP_URL: 'http://portal.test',
     SERVE_SPA: 'false',
     SEED_DEMO: 'false',
+    // The test clock stands still, so a per-minute API limit would add up over a whole file; the rate-limit
+    // tests switch it on themselves.
+    API_RATE_LIMIT: '0',
   });
   return { ...base, ...overrides };
 }

@@ -18,12 +18,18 @@ import { publicUserSchema } from '../../../contract/schemas/user';
 import { unauthorized } from '../../lib/errors';
 import { AUTH_MESSAGES } from './messages';
 import { createAuthRepository } from './repository';
-import { AuthService, MAIL_RATE_LIMIT, type SignedIn } from './service';
+import { AuthService, MAIL_RATE_LIMIT, REGISTER_RATE_LIMIT, type LoginLimits, type SignedIn } from './service';
 import { PERSISTENT_REFRESH_TTL_MS, SessionService, type IssuedRefreshToken, type RequestContext } from './sessions';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const userData = envelope(z.object({ user: publicUserSchema }));
 const noData = envelope(z.null());
+
+/** The e-mail address of a request body (validated by then), as accounts are keyed: trimmed, lower case. */
+function emailOf(request: FastifyRequest): string {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email.trim().toLowerCase() : '';
+}
 
 function context(request: FastifyRequest): RequestContext {
   const ua = request.headers['user-agent'];
@@ -67,8 +73,25 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     mail: app.mail,
   });
 
-  // Mail-sending endpoints, per IP address (the service adds a limit per e-mail address).
-  const mailRateLimit = app.rateLimit({ ...MAIL_RATE_LIMIT, message: AUTH_MESSAGES.tooManyRequests });
+  // Sign-in: failed attempts per address and per account (LOGIN_RATE_LIMIT in LOGIN_RATE_WINDOW_MINUTES); once
+  // either is used up every attempt, even a right one, waits; a success clears the account's count.
+  const loginWindow = { max: app.config.loginRateLimit, windowMs: app.config.loginRateWindowMinutes * 60_000 };
+  const loginByIp = app.limitFailures({ nameSpace: 'login-ip:', ...loginWindow });
+  const loginByAccount = app.limitFailures({ nameSpace: 'login-account:', ...loginWindow, key: (request) => emailOf(request) });
+  const loginLimits = (request: FastifyRequest): LoginLimits => ({
+    blockedFor: async () => Math.max(await loginByIp.blockedFor(request), await loginByAccount.blockedFor(request)),
+    failed: async () => {
+      await loginByIp.failed(request);
+      await loginByAccount.failed(request);
+    },
+    succeeded: () => loginByAccount.clear(request),
+  });
+
+  // Mail-sending endpoints: per IP address (before anything is read) and per e-mail address (once the body is).
+  const mailLimit = { ...MAIL_RATE_LIMIT, message: AUTH_MESSAGES.tooManyRequests };
+  const mailRateLimit = app.limitRequests({ nameSpace: 'mail-ip:', ...mailLimit });
+  const mailAccountLimit = app.limitRequests({ nameSpace: 'mail-account:', ...mailLimit, key: (request) => emailOf(request) });
+  const registerRateLimit = app.limitRequests({ nameSpace: 'register-ip:', ...REGISTER_RATE_LIMIT, message: AUTH_MESSAGES.tooManyRequests });
 
   const respond = (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) => {
     setRefreshCookie(request, reply, signedIn.refresh);
@@ -78,12 +101,13 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login',
     { schema: { body: loginBodySchema, response: { 200: envelope(authDataSchema) } } },
-    async (request, reply) => ok(respond(request, reply, await auth.login(request.body, context(request))), AUTH_MESSAGES.loginSuccess),
+    async (request, reply) =>
+      ok(respond(request, reply, await auth.login(request.body, context(request), loginLimits(request))), AUTH_MESSAGES.loginSuccess),
   );
 
   app.post(
     '/register',
-    { schema: { body: registerBodySchema, response: { 201: envelope(authDataSchema) } } },
+    { onRequest: registerRateLimit, schema: { body: registerBodySchema, response: { 201: envelope(authDataSchema) } } },
     async (request, reply) => {
       const signedIn = await auth.register(request.body, context(request));
       return reply.code(201).send(ok(respond(request, reply, signedIn), AUTH_MESSAGES.registered));
@@ -125,12 +149,12 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     ok({ user: await auth.verifyEmail(request.query.token) }, AUTH_MESSAGES.emailVerified),
   );
 
-  app.post('/resend-verification', { onRequest: mailRateLimit, schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
+  app.post('/resend-verification', { onRequest: mailRateLimit, preHandler: mailAccountLimit, schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
     await auth.resendVerification(request.body.email);
     return ok(null, AUTH_MESSAGES.verificationSent);
   });
 
-  app.post('/forgot-password', { onRequest: mailRateLimit, schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
+  app.post('/forgot-password', { onRequest: mailRateLimit, preHandler: mailAccountLimit, schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
     await auth.forgotPassword(request.body.email);
     return ok(null, AUTH_MESSAGES.resetSent);
   });

@@ -7,7 +7,6 @@ import type { AccessToken, AccessTokenIssuer } from '../../lib/access-token';
 import { addMs, HOUR_MS, MINUTE_MS, type Clock } from '../../lib/clock';
 import { badRequest, conflict, isUniqueViolation, tooManyRequests, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
-import { RateLimiter } from '../../lib/rate-limiter';
 import { hashToken, randomToken } from '../../lib/tokens';
 import type { MailService } from '../mail/service';
 import { toPublicUser } from '../users/presenter';
@@ -19,8 +18,21 @@ import type { IssuedRefreshToken, RequestContext, SessionService } from './sessi
 
 export const VERIFY_TOKEN_TTL_MS = 24 * HOUR_MS;
 export const RESET_TOKEN_TTL_MS = HOUR_MS;
-/** resend-verification and forgot-password: per IP address (a route hook) and per e-mail address (here). */
-export const MAIL_RATE_LIMIT = { limit: 5, windowMs: 15 * MINUTE_MS };
+/** resend-verification and forgot-password: per IP address and per e-mail address (route hooks). */
+export const MAIL_RATE_LIMIT = { max: 5, windowMs: 15 * MINUTE_MS };
+/** register: new accounts per IP address. */
+export const REGISTER_RATE_LIMIT = { max: 20, windowMs: 60 * MINUTE_MS };
+
+/**
+ * The sign-in limits of one attempt (per address and per account, failed attempts only), kept by the
+ * route's rate limiter: how long the attempt must wait, and what its outcome counts.
+ */
+export interface LoginLimits {
+  /** Seconds to wait when either limit is used up, else 0. */
+  blockedFor(): Promise<number>;
+  failed(): Promise<void>;
+  succeeded(): Promise<void>;
+}
 
 export interface SignedIn {
   user: PublicUser;
@@ -29,7 +41,7 @@ export interface SignedIn {
 }
 
 export interface AuthServiceDeps {
-  config: Pick<Config, 'appUrl' | 'loginRateLimit' | 'loginRateWindowMinutes'>;
+  config: Pick<Config, 'appUrl'>;
   clock: Clock;
   users: UserRepository;
   repository: AuthRepository;
@@ -39,39 +51,25 @@ export interface AuthServiceDeps {
 }
 
 export class AuthService {
-  private readonly loginByIp: RateLimiter;
-  private readonly loginByAccount: RateLimiter;
-  private readonly mailByAccount: RateLimiter;
-
-  constructor(private readonly deps: AuthServiceDeps) {
-    const login = { limit: deps.config.loginRateLimit, windowMs: deps.config.loginRateWindowMinutes * MINUTE_MS, clock: deps.clock };
-    this.loginByIp = new RateLimiter(login);
-    this.loginByAccount = new RateLimiter(login);
-    this.mailByAccount = new RateLimiter({ ...MAIL_RATE_LIMIT, clock: deps.clock });
-  }
+  constructor(private readonly deps: AuthServiceDeps) {}
 
   /**
    * Failed attempts count against the IP address and the account; once either is used up, every attempt
    * (even a correct one) is refused until the window ends. A success clears the account's count.
    */
-  async login(body: LoginBody, ctx: RequestContext): Promise<SignedIn> {
+  async login(body: LoginBody, ctx: RequestContext, limits: LoginLimits): Promise<SignedIn> {
     const { users, clock } = this.deps;
     const email = body.email.trim().toLowerCase();
-    const ipKey = ctx.ip ?? 'unknown';
-    const limits = [this.loginByIp.check(ipKey), this.loginByAccount.check(email)];
-    const blocked = limits.filter((r) => !r.allowed);
-    if (blocked.length) {
-      throw tooManyRequests(AUTH_MESSAGES.tooManyLogins, Math.max(...blocked.map((r) => r.retryAfterSeconds)));
-    }
+    const wait = await limits.blockedFor();
+    if (wait > 0) throw tooManyRequests(AUTH_MESSAGES.tooManyLogins, wait);
     const user = await users.findByEmail(email);
     const valid = user ? await verifyPassword(user.passwordHash, body.password) : await verifyAgainstDummy(body.password);
     if (!user || !valid) {
-      this.loginByIp.hit(ipKey);
-      this.loginByAccount.hit(email);
+      await limits.failed();
       throw unauthorized(AUTH_MESSAGES.invalidCredentials);
     }
     if (user.status !== 'active') throw inactiveAccountError(user.status);
-    this.loginByAccount.reset(email);
+    await limits.succeeded();
     const updated = (await users.update(user.id, { lastLoginAt: clock.now() })) ?? user;
     return this.signIn(updated, body.rememberMe, ctx);
   }
@@ -153,13 +151,11 @@ export class AuthService {
 
   /** Same answer whatever the address: the caller must not learn which addresses have accounts. */
   async resendVerification(email: string): Promise<void> {
-    this.limitMail(email);
     const user = await this.deps.users.findByEmail(email);
     if (user && !user.isVerified && user.status === 'active') await this.sendVerification(user);
   }
 
   async forgotPassword(email: string): Promise<void> {
-    this.limitMail(email);
     const user = await this.deps.users.findByEmail(email);
     if (!user) return;
     const token = await this.issueToken(user.id, 'reset_password', RESET_TOKEN_TTL_MS);
@@ -202,11 +198,6 @@ export class AuthService {
     const now = this.deps.clock.now();
     await this.deps.repository.replaceAuthToken({ userId, kind, tokenHash: hashToken(token), expiresAt: addMs(now, ttlMs), createdAt: now });
     return token;
-  }
-
-  private limitMail(email: string): void {
-    const result = this.mailByAccount.consume(email.trim().toLowerCase());
-    if (!result.allowed) throw tooManyRequests(AUTH_MESSAGES.tooManyRequests, result.retryAfterSeconds);
   }
 }
 

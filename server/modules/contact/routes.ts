@@ -25,7 +25,7 @@ export const CONTACT_MESSAGES = {
 } as const;
 
 /** 5 submissions per 15 minutes per IP address. */
-export const CONTACT_RATE_LIMIT = { limit: 5, windowMs: 15 * 60 * 1000 };
+export const CONTACT_RATE_LIMIT = { max: 5, windowMs: 15 * 60 * 1000 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
@@ -47,7 +47,7 @@ export const toContactMessage = (row: ContactMessageRow): ContactMessage => ({
 /** Mounted under /api (the two paths differ in their first segment). */
 const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   const repository = createContactRepository(app.db);
-  const rateLimit = app.rateLimit({ ...CONTACT_RATE_LIMIT, message: CONTACT_MESSAGES.tooMany });
+  const rateLimit = app.limitRequests({ nameSpace: 'contact:', ...CONTACT_RATE_LIMIT, message: CONTACT_MESSAGES.tooMany });
 
   app.post(
     '/contact',

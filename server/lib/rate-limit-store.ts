@@ -1,0 +1,103 @@
+/**
+ * Where @fastify/rate-limit keeps its counters. The library's own LocalStore reads Date.now() and cannot
+ * forget a key; ours counts on the app's injected clock (so tests move time instead of sleeping) and can
+ * clear a key (a successful sign-in clears the account's failures). The counting itself is a
+ * `RateLimitBackend`: in memory for one process; a shared backend (Redis, PostgreSQL) slots in here for
+ * several nodes without touching the routes.
+ */
+import type { Clock } from './clock';
+
+export interface RateLimitCount {
+  /** Attempts counted in the current window (0 when none). */
+  count: number;
+  /** Milliseconds until the current window ends (0 when none). */
+  ttlMs: number;
+}
+
+export interface RateLimitBackend {
+  /** Counts one attempt for the key and returns the window's state after it. */
+  increment(key: string, windowMs: number): Promise<RateLimitCount>;
+  /** The window's state without counting. */
+  read(key: string, windowMs: number): Promise<RateLimitCount>;
+  /** Forgets the key's window. */
+  clear(key: string): Promise<void>;
+}
+
+/** Fixed windows in a Map, swept as time passes; bounded so a flood of addresses cannot grow it forever. */
+export class MemoryRateLimitBackend implements RateLimitBackend {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly maxKeys = 100_000,
+  ) {}
+
+  async increment(key: string, windowMs: number): Promise<RateLimitCount> {
+    const now = this.clock.now().getTime();
+    this.sweep(now, windowMs);
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      if (!w && this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value!);
+      w = { count: 0, resetAt: now + windowMs };
+      this.windows.set(key, w);
+    }
+    w.count += 1;
+    return { count: w.count, ttlMs: w.resetAt - now };
+  }
+
+  async read(key: string): Promise<RateLimitCount> {
+    const now = this.clock.now().getTime();
+    const w = this.windows.get(key);
+    return w && w.resetAt > now ? { count: w.count, ttlMs: w.resetAt - now } : { count: 0, ttlMs: 0 };
+  }
+
+  async clear(key: string): Promise<void> {
+    this.windows.delete(key);
+  }
+
+  private sweep(now: number, windowMs: number): void {
+    if (now - this.lastSweep < Math.min(windowMs, 60_000)) return;
+    this.lastSweep = now;
+    for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+  }
+}
+
+type StoreCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+/** The options @fastify/rate-limit hands a store's child; `nameSpace` is ours, passed through its options. */
+export interface StoreRouteOptions {
+  nameSpace?: string;
+}
+
+/**
+ * A store class for @fastify/rate-limit (it constructs the store itself, so the backend comes in by closure).
+ * Each limiter gets a child whose keys are prefixed by its `nameSpace`, so limits never share counters.
+ */
+export function rateLimitStore(backend: RateLimitBackend) {
+  return class PortalRateLimitStore {
+    constructor(
+      _globalOptions?: unknown,
+      readonly prefix = 'api:',
+    ) {}
+
+    incr(key: string, callback: StoreCallback, timeWindow: number): void {
+      backend.increment(this.prefix + key, timeWindow).then(
+        (r) => callback(null, { current: r.count, ttl: r.ttlMs }),
+        (error: Error) => callback(error),
+      );
+    }
+
+    read(key: string, callback: StoreCallback, timeWindow: number): void {
+      backend.read(this.prefix + key, timeWindow).then(
+        (r) => callback(null, { current: r.count, ttl: r.ttlMs }),
+        (error: Error) => callback(error),
+      );
+    }
+
+    // The library's types call this argument route options; it also carries the limiter's own options.
+    child(routeOptions: object) {
+      return new PortalRateLimitStore(undefined, (routeOptions as StoreRouteOptions).nameSpace ?? 'limit:');
+    }
+  };
+}
