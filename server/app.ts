@@ -17,6 +17,7 @@ import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
 import mailPlugin from './plugins/mail';
 import rateLimitPlugin from './plugins/rate-limit';
+import securityHeadersPlugin from './plugins/security-headers';
 import settingsPlugin from './plugins/settings';
 import spaPlugin from './plugins/static';
 import authRoutes from './modules/auth/routes';
@@ -121,6 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(trafficPlugin);
   await app.register(authPlugin);
   await app.register(accessPlugin);
+  await app.register(securityHeadersPlugin);
   await app.register(spaPlugin, { distDir: config.serveSpa ? config.distDir : null });
 
   // Routes.

@@ -117,6 +117,10 @@ describe('ticket attachments', () => {
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="screenshot.png"; filename*=UTF-8''screenshot.png`);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    // A download keeps its own, stricter policy over the portal's: nothing in it may run or load anything.
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers['x-frame-options']).toBe('DENY');
 
     const text = await call('GET', `/tickets/${ticket.id}/attachments/${log.id}/download`, 'support');
     expect(text.statusCode).toBe(200);

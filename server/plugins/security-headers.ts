@@ -1,0 +1,58 @@
+/**
+ * Security headers on every response, through @fastify/helmet:
+ * - a Content-Security-Policy the SPA lives with: scripts only from our own origin (index.html has no inline
+ *   script; the public settings travel in a non-executable <script type="application/json">), styles from our
+ *   origin plus inline ones (antd writes its CSS-in-JS into <style> elements and style attributes), images
+ *   from our origin, data: and blob: (upload previews), API calls to our origin only, no plugins, and no
+ *   framing by any site (frame-ancestors 'none', X-Frame-Options DENY);
+ * - nosniff, Referrer-Policy no-referrer (links carry tokens and invoice ids), the cross-origin isolation
+ *   headers helmet sets by default;
+ * - HSTS only on requests that came over HTTPS (directly or, with TRUST_PROXY, through the proxy): helmet
+ *   would send it on every answer, and a portal first tried over plain HTTP on a LAN must stay reachable;
+ * - Cache-Control: no-store on API answers given to a signed-in caller and on every /api/auth answer (tokens),
+ *   unless the route chose its own.
+ * Routes with stricter needs set their own CSP over this one (the sandbox checkout page, file downloads, the
+ * API reference page).
+ */
+import fp from 'fastify-plugin';
+import helmet from '@fastify/helmet';
+import { API_BASE } from '../../contract/product';
+import { isApiPath } from './access';
+
+export const CONTENT_SECURITY_POLICY = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'font-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+};
+
+export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
+
+export default fp(
+  async (app) => {
+    await app.register(helmet, {
+      contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+      xFrameOptions: { action: 'deny' },
+      referrerPolicy: { policy: 'no-referrer' },
+      strictTransportSecurity: false,
+    });
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.protocol === 'https') reply.header('strict-transport-security', HSTS_VALUE);
+    });
+
+    app.addHook('onSend', async (request, reply) => {
+      if (reply.hasHeader('cache-control') || !isApiPath(request.url)) return;
+      if (request.user || request.headers.authorization || request.url.startsWith(`${API_BASE}/auth/`)) {
+        reply.header('cache-control', 'no-store');
+      }
+    });
+  },
+  { name: 'security-headers', dependencies: ['auth'] },
+);
