@@ -154,6 +154,8 @@ export interface Config {
   cookieSecret: string;
   /** Encrypts secrets at rest (the SMTP password). */
   secretsKey: string;
+  /** The secrets not given in the environment but generated into DATA_DIR/secrets.json (by variable name). */
+  generatedSecrets: Array<'JWT_SECRET' | 'COOKIE_SECRET' | 'SECRETS_KEY'>;
   accessTokenTtlSeconds: number;
   trustProxy: TrustProxy;
   smtpUrl: string | null;
@@ -270,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.JWT_SECRET ?? generated!.jwtSecret,
     cookieSecret: e.COOKIE_SECRET ?? generated!.cookieSecret,
     secretsKey: e.SECRETS_KEY ?? generated!.secretsKey,
+    generatedSecrets: (['JWT_SECRET', 'COOKIE_SECRET', 'SECRETS_KEY'] as const).filter((name) => !e[name]),
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS ?? ACCESS_TOKEN_TTL_SECONDS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     smtpUrl: e.SMTP_URL ?? null,

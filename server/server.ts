@@ -8,7 +8,10 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openAndMigrate } from './db/migrate';
+import { DatabaseInUseError } from './db/client';
 import { demoLoginsTable, seedDemoData } from './db/seed';
+import { createUserRepository } from './modules/users/repository';
+import { startupNotices } from './startup-notices';
 import { createSecretBox } from './lib/secret-box';
 import type { Mailer } from './integrations/mail/mailer';
 import type { Clock } from './lib/clock';
@@ -74,6 +77,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         );
       }
     }
+    for (const notice of startupNotices(config, await createUserRepository(database.db).activeAdministratorCount())) {
+      if (print) console.warn(notice);
+    }
     app = await buildApp({ config, database, clock: options.clock, mailer: options.mailer, logger: options.logger });
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -103,7 +109,7 @@ async function main(): Promise<void> {
   try {
     running = await startServer();
   } catch (error) {
-    if (error instanceof ConfigError) console.error(error.message);
+    if (error instanceof ConfigError || error instanceof DatabaseInUseError) console.error(error.message);
     else console.error('Could not start the server:', error);
     process.exit(1);
   }

@@ -2,7 +2,7 @@
  * Opens the database: embedded PGlite (a data folder, or in memory) by default, PostgreSQL when a URL is
  * given. Both are typed as Drizzle's common PgDatabase, so services do not care which one runs.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
@@ -46,13 +46,80 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
-  const client = options.pgliteDir ? await PGlite.create(options.pgliteDir) : await PGlite.create();
+  let release = () => {};
+  if (options.pgliteDir) {
+    mkdirSync(options.pgliteDir, { recursive: true });
+    release = lockDataFolder(options.pgliteDir);
+  }
+  let client: InstanceType<typeof PGlite>;
+  try {
+    client = options.pgliteDir ? await PGlite.create(options.pgliteDir) : await PGlite.create();
+  } catch (error) {
+    release();
+    throw error;
+  }
   const db = drizzle({ client, schema });
   return {
     db: db as unknown as Db,
     kind: 'pglite',
     migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+export class DatabaseInUseError extends Error {
+  constructor(
+    readonly folder: string,
+    readonly pid: number,
+    readonly lockFile: string,
+  ) {
+    super(
+      `The embedded database in ${folder} is in use by process ${pid} (a running portal?). Stop it first and try again; ` +
+        `with PostgreSQL (DATABASE_URL) several processes may share the database. If no portal is running, delete ${lockFile}.`,
+    );
+    this.name = 'DatabaseInUseError';
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite is PostgreSQL inside this process: a second process opening the same folder would write beside the
+ * first and corrupt it (a command such as `npm run admin:create` run while the portal is up). A lock file
+ * with the owner's pid keeps the folder to one process; a lock whose process is gone is taken over.
+ */
+function lockDataFolder(folder: string): () => void {
+  const lockFile = `${folder}.lock`;
+  const mine = String(process.pid);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(lockFile, mine, { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+      const owner = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
+      if (Number.isInteger(owner) && owner > 0 && processIsAlive(owner)) throw new DatabaseInUseError(folder, owner, lockFile);
+      unlinkSync(lockFile);
+    }
+  }
+  return () => {
+    try {
+      if (readFileSync(lockFile, 'utf8') === mine) unlinkSync(lockFile);
+    } catch {
+      /* already gone */
+    }
   };
 }

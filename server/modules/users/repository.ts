@@ -137,6 +137,15 @@ export function createUserRepository(db: Db) {
       });
     },
 
+    /** Active admins and super_admins: none means a new install still needs its first administrator. */
+    async activeAdministratorCount(): Promise<number> {
+      const [{ n }] = await db
+        .select({ n: count() })
+        .from(users)
+        .where(and(or(eq(users.role, 'admin'), eq(users.role, 'super_admin')), eq(users.status, 'active')));
+      return Number(n);
+    },
+
     async activeSuperAdminCount(): Promise<number> {
       const [{ n }] = await db
         .select({ n: count() })
