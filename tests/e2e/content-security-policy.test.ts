@@ -67,6 +67,22 @@ describe('Content-Security-Policy in the browser', () => {
     expect(violations).toEqual([]);
   });
 
+  it('the API reference at /api/docs renders the operations under the same policy', async () => {
+    const violations: Violation[] = [];
+    const page = await watchedPage(violations);
+    try {
+      await page.goto(`${portal.url}/api/docs`);
+      await page.locator('.swagger-ui .info .title').filter({ hasText: 'ISP Portal API' }).waitFor({ timeout: 30_000 });
+      await page.locator('.opblock-summary-path', { hasText: '/api/plans' }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const reported = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
+      for (const what of reported) violations.push({ page: '/api/docs', what });
+    } finally {
+      await page.close();
+    }
+    expect(violations).toEqual([]);
+  });
+
   for (const [role, email] of Object.entries(DEMO) as [Role, string][]) {
     it(`every back-office screen of ${role} renders with no CSP violation`, async () => {
       const violations: Violation[] = [];

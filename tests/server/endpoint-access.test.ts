@@ -33,6 +33,8 @@ const PARAMS: Record<string, () => string> = {
 };
 
 function concretePath(pattern: string): string {
+  // A wildcard (the API reference's files) is tried with one of its real files.
+  if (pattern === '/docs/static/*') return '/docs/static/swagger-ui.css';
   return pattern.replace(/:([A-Za-z]+)/g, (_, name: string) => {
     const value = PARAMS[name];
     if (!value) throw new Error(`endpoint-access.test: no sample value for path parameter :${name} in ${pattern}`);

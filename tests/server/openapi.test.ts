@@ -1,0 +1,123 @@
+/**
+ * Issue 12: the API reference. GET /api/openapi.json is a valid OpenAPI 3.1 document generated from the
+ * routes' zod schemas, with every route the server serves, who may call it and how; /api/docs shows it.
+ */
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ENDPOINT_ACCESS } from '../../contract/roles';
+import { loginBodySchema } from '../../contract/schemas/auth';
+import { planInputSchema } from '../../contract/schemas/plan';
+import { createTestApp, type TestApp } from '../helpers/server';
+
+type Operation = {
+  tags?: string[];
+  description?: string;
+  security?: unknown[];
+  'x-roles'?: string[];
+  parameters?: Array<{ in: string; name: string; required?: boolean }>;
+  requestBody?: { content: Record<string, { schema: { type?: string; properties?: Record<string, { type?: unknown }>; required?: string[] } }> };
+  responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> }>;
+};
+type Document = { openapi: string; info: { title: string; version: string }; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+
+let t: TestApp;
+let doc: Document;
+beforeAll(async () => {
+  t = await createTestApp();
+  const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toContain('application/json');
+  doc = res.json();
+});
+afterAll(() => t.close());
+
+/** "GET /plans/:id" → ["/api/plans/{id}", "get"]. */
+const toOpenApi = (key: string): [string, string] => {
+  const [method, path] = key.split(' ');
+  return [`/api${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, method.toLowerCase()];
+};
+const documented = Object.keys(ENDPOINT_ACCESS).filter((key) => !/ \/(openapi\.json|docs)(\/|$)/.test(key));
+
+describe('GET /api/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.title).toBe('ISP Portal API');
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+  });
+
+  it('describes every route the server serves, and nothing else', () => {
+    expect(documented.length).toBeGreaterThan(60);
+    for (const key of documented) {
+      const [method, path] = key.split(' ');
+      // The role matrix and the routes are the same list (the server refuses a route missing from the matrix) ...
+      expect([key, t.app.hasRoute({ method: method as 'GET', url: `/api${path}` })]).toEqual([key, true]);
+      // ... and each is in the document.
+      const [docPath, docMethod] = toOpenApi(key);
+      expect([key, Boolean(doc.paths[docPath]?.[docMethod])]).toEqual([key, true]);
+    }
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
+    expect(operations.sort()).toEqual(documented.map((k) => toOpenApi(k).reverse().join(' ')).sort());
+    // Neither the web app nor the reference itself is in it.
+    expect(Object.keys(doc.paths).every((p) => p.startsWith('/api/') && !p.startsWith('/api/docs'))).toBe(true);
+  });
+
+  it('says who may call each operation, from the role matrix, and which need a bearer token', () => {
+    expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    const create = doc.paths['/api/plans'].post;
+    expect(create['x-roles']).toEqual(['admin', 'billing', 'super_admin']);
+    expect(create.description).toContain('Roles: admin, billing, super_admin.');
+    expect(create.security).toEqual([{ bearerAuth: [] }]);
+    expect(create.tags).toEqual(['plans']);
+
+    const list = doc.paths['/api/plans'].get;
+    expect(list['x-roles']).toEqual(['public']);
+    expect(list.security).toBeUndefined();
+    expect(doc.paths['/api/auth/profile'].get['x-roles']).toEqual(['authenticated']);
+    expect(doc.paths['/api/users'].get['x-roles']).toEqual(expect.arrayContaining(['admin', 'support', 'super_admin']));
+    expect(doc.paths['/api/users'].get['x-roles']).not.toContain('user');
+  });
+
+  it('takes request bodies and parameters from the zod schemas the server validates with', () => {
+    const body = doc.paths['/api/plans'].post.requestBody!.content['application/json'].schema;
+    const zodJson = z.toJSONSchema(planInputSchema, { io: 'input' }) as { required?: string[]; properties: Record<string, unknown> };
+    expect(body.type).toBe('object');
+    expect(Object.keys(body.properties!).sort()).toEqual(Object.keys(zodJson.properties).sort());
+    expect([...(body.required ?? [])].sort()).toEqual([...(zodJson.required ?? [])].sort());
+    expect(body.required).toEqual(expect.arrayContaining(['name', 'price']));
+    expect(body.properties!.price.type).toBe('integer');
+
+    const login = doc.paths['/api/auth/login'].post.requestBody!.content['application/json'].schema;
+    expect(Object.keys(login.properties!).sort()).toEqual(Object.keys(loginBodySchema.shape).sort());
+    expect(login.required).toEqual(expect.arrayContaining(['email', 'password']));
+
+    const query = doc.paths['/api/plans'].get.parameters!.filter((p) => p.in === 'query').map((p) => p.name);
+    expect(query).toEqual(expect.arrayContaining(['page', 'limit', 'status', 'billing_cycle', 'search']));
+    const params = doc.paths['/api/plans/{id}'].put.parameters!.filter((p) => p.in === 'path');
+    expect(params).toEqual([expect.objectContaining({ name: 'id', required: true })]);
+  });
+
+  it('shows answers in the envelope', () => {
+    const ok = doc.paths['/api/plans'].get.responses['200'].content!['application/json'].schema;
+    expect(Object.keys(ok.properties!)).toEqual(['success', 'message', 'data']);
+    const created = doc.paths['/api/plans'].post.responses['201'].content!['application/json'].schema;
+    expect(created.required).toEqual(expect.arrayContaining(['success', 'message', 'data']));
+  });
+});
+
+describe('/api/docs', () => {
+  it('serves the interactive reference of that document under the portal’s script policy', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('swagger-ui-bundle.js');
+    expect(page.body).not.toMatch(/<script>[^<]/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+
+    const init = await t.app.inject({ method: 'GET', url: '/api/docs/static/swagger-initializer.js' });
+    expect(init.statusCode).toBe(200);
+    expect(init.body).toContain('/api/openapi.json');
+    const bundle = await t.app.inject({ method: 'GET', url: '/api/docs/static/swagger-ui-bundle.js' });
+    expect(bundle.statusCode).toBe(200);
+  });
+});
