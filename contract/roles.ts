@@ -28,6 +28,11 @@ function withSuperAdmin(audience: Audience): Audience {
   return audience.includes('admin') && !audience.includes('super_admin') ? [...audience, 'super_admin'] : audience;
 }
 
+/** Who an audience really lets in (super_admin added where admin is listed), e.g. for the API reference. */
+export function effectiveAudience(audience: Audience): Audience {
+  return withSuperAdmin(audience);
+}
+
 export function allows(audience: Audience, role: Role | null | undefined): boolean {
   const a = withSuperAdmin(audience);
   if (a === 'public') return true;
@@ -124,6 +129,14 @@ export function ticketView(role: Role): 'manage' | 'shared' {
 
 export const ENDPOINT_ACCESS = {
   'GET /health': 'public',
+  // The API's reference: the OpenAPI document and the interactive page with its files (server/plugins/openapi.ts).
+  'GET /openapi.json': 'public',
+  'GET /docs': 'public',
+  'GET /docs/json': 'public',
+  'GET /docs/yaml': 'public',
+  'GET /docs/static/index.html': 'public',
+  'GET /docs/static/swagger-initializer.js': 'public',
+  'GET /docs/static/*': 'public',
 
   'POST /auth/login': 'public',
   'POST /auth/register': 'public',

@@ -18,6 +18,7 @@ import errorsPlugin from './plugins/errors';
 import mailPlugin from './plugins/mail';
 import rateLimitPlugin from './plugins/rate-limit';
 import securityHeadersPlugin from './plugins/security-headers';
+import openApiPlugin from './plugins/openapi';
 import settingsPlugin from './plugins/settings';
 import spaPlugin from './plugins/static';
 import authRoutes from './modules/auth/routes';
@@ -123,6 +124,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authPlugin);
   await app.register(accessPlugin);
   await app.register(securityHeadersPlugin);
+  // Before the routes: the API reference collects them as they are added.
+  await app.register(openApiPlugin);
   await app.register(spaPlugin, { distDir: config.serveSpa ? config.distDir : null });
 
   // Routes.
