@@ -74,6 +74,7 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/dashboard/users', audience: ['admin', 'support'] },
   { pattern: '/dashboard/user', audience: ['admin', 'support'] },
   { pattern: '/dashboard/settings', audience: ['admin'] },
+  { pattern: '/dashboard/api-tokens', audience: ['admin'] },
   { pattern: '/dashboard/contact-messages', audience: ['admin', 'support'] },
   { pattern: '/dashboard/plans', audience: ['admin', 'billing'] },
   { pattern: '/dashboard/payments', audience: ['admin', 'billing'] },
@@ -152,6 +153,12 @@ export const ENDPOINT_ACCESS = {
 
   // Mail that could not be delivered (no SMTP configured) stays readable to the admin here.
   'GET /mail/outbox': ['admin'],
+
+  // Personal API tokens for integrations (issue 12): admins (super_admin too) who signed in as themselves; a
+  // request made with an API token is refused here whatever its role (server/plugins/auth.ts NOT_FOR_API_TOKENS).
+  'GET /api-tokens': ['admin'],
+  'POST /api-tokens': ['admin'],
+  'DELETE /api-tokens/:id': ['admin'],
 
   // Plans: the catalogue is public (staff, recognised by an optional token, also see inactive plans).
   'GET /plans': 'public',

@@ -28,6 +28,7 @@ import contactRoutes from './modules/contact/routes';
 import gatewayRoutes from './modules/gateways/routes';
 import planRoutes from './modules/plans/routes';
 import settingsRoutes from './modules/settings/routes';
+import apiTokenRoutes from './modules/api-tokens/routes';
 import subscriptionRoutes from './modules/subscriptions/routes';
 import invoiceRoutes from './modules/invoices/routes';
 import paymentRoutes from './modules/payments/routes';
@@ -151,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(trafficRoutes, { prefix: '/devices' });
       await api.register(contactRoutes);
       await api.register(settingsRoutes, { prefix: '/settings' });
+      await api.register(apiTokenRoutes, { prefix: '/api-tokens' });
       for (const extra of options.extraRoutes ?? []) await api.register(extra);
     },
     { prefix: API_BASE },

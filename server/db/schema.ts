@@ -470,3 +470,4 @@ export * from './schema/radius';
 export * from './schema/device-backups';
 export * from './schema/dashboard';
 export * from './schema/installations';
+export * from './schema/api-tokens';

@@ -1,9 +1,13 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import type { Role } from '../../contract/roles';
+import { API_BASE } from '../../contract/product';
+import { allows, endpointAudience, type Role } from '../../contract/roles';
+import { isApiTokenSecret } from '../../contract/schemas/api-token';
 import type { UserStatus } from '../../contract/schemas/user';
 import { createAccessTokenIssuer, type AccessTokenIssuer } from '../lib/access-token';
-import { unauthorized } from '../lib/errors';
+import { forbidden, unauthorized } from '../lib/errors';
+import { createApiTokenRepository } from '../modules/api-tokens/repository';
+import { ApiTokenService } from '../modules/api-tokens/service';
 import { inactiveAccountError } from '../modules/auth/messages';
 import { createUserRepository, type UserRepository } from '../modules/users/repository';
 
@@ -26,8 +30,27 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: AuthUser | null;
+    /** Signed with a personal API token (issue 12) rather than a person's session: user is its creator, acting as the token's role. */
+    viaApiToken: boolean;
   }
 }
+
+const MANAGE_TOKENS = 'API tokens cannot manage API tokens; sign in as yourself to do this';
+const PERSONAL = 'This is a personal action of the account holder and cannot be done with an API token';
+
+/**
+ * Endpoints (as in contract/roles.ts ENDPOINT_ACCESS) that a request signed with an API token may not call,
+ * whatever the token's role: tokens do not beget tokens, and the creator's own password and profile stay theirs.
+ */
+export const NOT_FOR_API_TOKENS: Readonly<Record<string, string>> = {
+  'GET /api-tokens': MANAGE_TOKENS,
+  'POST /api-tokens': MANAGE_TOKENS,
+  'DELETE /api-tokens/:id': MANAGE_TOKENS,
+  'PUT /auth/profile': PERSONAL,
+  'POST /auth/change-password': PERSONAL,
+};
+
+const INVALID_TOKEN = 'Invalid or expired token';
 
 export default fp(
   async (app) => {
@@ -40,15 +63,42 @@ export default fp(
     app.decorate('accessTokens', accessTokens);
     app.decorate('users', users);
     app.decorateRequest('user', null);
+    app.decorateRequest('viaApiToken', false);
+    const apiTokens = new ApiTokenService({ repository: createApiTokenRepository(app.db), clock: app.clock });
+
+    /** An API token's bearer: its creator, acting as the token's role (so the route guard applies that role). */
+    const authenticateApiToken = async (request: FastifyRequest, secret: string): Promise<AuthUser> => {
+      const resolved = await apiTokens.resolve(secret);
+      if (!resolved) throw unauthorized(INVALID_TOKEN);
+      const { token, creator } = resolved;
+      const route = request.routeOptions.url;
+      const path = route?.startsWith(API_BASE) ? route.slice(API_BASE.length) || '/' : null;
+      const refusal = path ? NOT_FOR_API_TOKENS[`${request.method} ${path}`] : undefined;
+      // A role the endpoint does not admit anyway gets the route guard's usual 403 instead.
+      const audience = path ? endpointAudience(request.method, path) : undefined;
+      if (refusal && audience !== undefined && allows(audience, token.role)) throw forbidden(refusal);
+      const user: AuthUser = {
+        id: creator.id,
+        email: creator.email,
+        name: creator.name,
+        role: token.role,
+        status: creator.status,
+        isVerified: creator.isVerified,
+      };
+      request.user = user;
+      request.viaApiToken = true;
+      return user;
+    };
 
     app.decorate('authenticate', async (request: FastifyRequest): Promise<AuthUser> => {
       const header = request.headers.authorization;
       const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
       if (!match) throw unauthorized('Authentication required');
+      if (isApiTokenSecret(match[1])) return authenticateApiToken(request, match[1]);
       const claims = await accessTokens.verify(match[1]);
-      if (!claims) throw unauthorized('Invalid or expired token');
+      if (!claims) throw unauthorized(INVALID_TOKEN);
       const row = await users.findById(claims.sub);
-      if (!row) throw unauthorized('Invalid or expired token');
+      if (!row) throw unauthorized(INVALID_TOKEN);
       if (row.status !== 'active') throw inactiveAccountError(row.status);
       // The role comes from the database, so a role change takes effect at once.
       const user: AuthUser = {

@@ -1,0 +1,78 @@
+import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { apiTokens, users, type ApiTokenRow, type NewApiTokenRow } from '../../db/schema';
+
+/** A token with the creator's name and e-mail, for the list. */
+export type ApiTokenWithCreator = ApiTokenRow & { creatorName: string; creatorEmail: string };
+
+const withCreator = {
+  token: apiTokens,
+  creatorName: users.name,
+  creatorEmail: users.email,
+};
+
+const flatten = (r: { token: ApiTokenRow; creatorName: string; creatorEmail: string }): ApiTokenWithCreator => ({
+  ...r.token,
+  creatorName: r.creatorName,
+  creatorEmail: r.creatorEmail,
+});
+
+export function createApiTokenRepository(db: Db) {
+  return {
+    async insert(values: NewApiTokenRow): Promise<ApiTokenRow> {
+      const [row] = await db.insert(apiTokens).values(values).returning();
+      return row;
+    },
+
+    /** Newest first. */
+    async page(q: { page: number; limit: number }): Promise<{ items: ApiTokenWithCreator[]; total: number }> {
+      const [rows, [{ total }]] = await Promise.all([
+        db
+          .select(withCreator)
+          .from(apiTokens)
+          .innerJoin(users, eq(users.id, apiTokens.createdBy))
+          .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
+          .limit(q.limit)
+          .offset((q.page - 1) * q.limit),
+        db.select({ total: count() }).from(apiTokens),
+      ]);
+      return { items: rows.map(flatten), total: Number(total) };
+    },
+
+    async findById(id: string): Promise<ApiTokenWithCreator | undefined> {
+      const [row] = await db
+        .select(withCreator)
+        .from(apiTokens)
+        .innerJoin(users, eq(users.id, apiTokens.createdBy))
+        .where(eq(apiTokens.id, id))
+        .limit(1);
+      return row ? flatten(row) : undefined;
+    },
+
+    /** The token a secret's hash belongs to, with its creator as stored now (role and status decide). */
+    async findByHash(tokenHash: string) {
+      const [row] = await db
+        .select({ token: apiTokens, creator: users })
+        .from(apiTokens)
+        .innerJoin(users, eq(users.id, apiTokens.createdBy))
+        .where(eq(apiTokens.tokenHash, tokenHash))
+        .limit(1);
+      return row;
+    },
+
+    /** Sets revoked_at unless already set; the row either way. */
+    async revoke(id: string, at: Date): Promise<void> {
+      await db.update(apiTokens).set({ revokedAt: at }).where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)));
+    },
+
+    /** Records a use, unless one was recorded after `unlessSince` (at most one write per interval). */
+    async touch(id: string, at: Date, unlessSince: Date): Promise<void> {
+      await db
+        .update(apiTokens)
+        .set({ lastUsedAt: at })
+        .where(and(eq(apiTokens.id, id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, unlessSince))));
+    },
+  };
+}
+
+export type ApiTokenRepository = ReturnType<typeof createApiTokenRepository>;

@@ -1,0 +1,39 @@
+/**
+ * /api/api-tokens: personal API tokens for integrations (issue 12), managed by admins (super_admin too) who
+ * signed in as themselves: a request made with an API token is refused here (server/plugins/auth.ts).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../../contract/envelope';
+import { apiTokenCreateSchema, apiTokenListQuerySchema, apiTokenSchema, createdApiTokenSchema } from '../../../contract/schemas/api-token';
+import { createApiTokenRepository } from './repository';
+import { API_TOKEN_MESSAGES as M, ApiTokenService } from './service';
+
+const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
+const pagination = z.object({ page: z.number(), totalPages: z.number(), total: z.number(), hasNext: z.boolean(), hasPrev: z.boolean() });
+
+const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tokens = new ApiTokenService({ repository: createApiTokenRepository(app.db), clock: app.clock });
+
+  app.get(
+    '/',
+    { schema: { querystring: apiTokenListQuerySchema, response: { 200: envelope(z.object({ items: z.array(apiTokenSchema), pagination })) } } },
+    async (request) => {
+      const q = request.query;
+      const { items, total } = await tokens.list(q);
+      const totalPages = Math.max(1, Math.ceil(total / q.limit));
+      return ok({ items, pagination: { page: q.page, totalPages, total, hasNext: q.page < totalPages, hasPrev: q.page > 1 } }, M.list);
+    },
+  );
+
+  app.post('/', { schema: { body: apiTokenCreateSchema, response: { 201: envelope(createdApiTokenSchema) } } }, async (request, reply) =>
+    reply.code(201).send(ok(await tokens.create(request.user!, request.body), M.created)),
+  );
+
+  app.delete('/:id', { schema: { params: z.object({ id: z.string() }), response: { 200: envelope(apiTokenSchema) } } }, async (request) => {
+    const { token, already } = await tokens.revoke(request.params.id);
+    return ok(token, already ? M.alreadyRevoked : M.revoked);
+  });
+};
+
+export default apiTokenRoutes;
