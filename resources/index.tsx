@@ -12,6 +12,7 @@ import {
   DollarOutlined,
   FileTextOutlined,
   FileSyncOutlined,
+  KeyOutlined,
   LineChartOutlined,
   MailOutlined,
   SettingOutlined,
@@ -43,6 +44,7 @@ const ICONS: Record<string, ReactNode> = {
   'router-backup': <DatabaseOutlined />,
   devices: <CloudServerOutlined />,
   installations: <ToolOutlined />,
+  'api-tokens': <KeyOutlined />,
   settings: <SettingOutlined />,
   profile: <UserOutlined />,
 };

@@ -35,6 +35,7 @@ export const MENU: MenuEntry[] = [
   { name: 'router-backup', route: '/dashboard/nas/router/backup', labelKey: 'menu.routerBackup', parent: 'network' },
   { name: 'devices', route: '/dashboard/nas/devices', show: '/dashboard/nas/devices/show/:id', labelKey: 'menu.devices' },
   { name: 'installations', route: '/dashboard/installations', show: '/dashboard/installation/:id', labelKey: 'menu.installations' },
+  { name: 'api-tokens', route: '/dashboard/api-tokens', create: '/dashboard/api-tokens/create', labelKey: 'menu.apiTokens' },
   { name: 'settings', route: '/dashboard/settings', labelKey: 'menu.settings' },
   { name: 'profile', route: '/dashboard/profile', labelKey: 'menu.profile', portal: true },
 ];

@@ -15,6 +15,9 @@ export const SPEC_ROUTES: Record<string, readonly Role[]> = {
   '/dashboard/users': ['admin', 'super_admin', 'support'],
   '/dashboard/user/42': ['admin', 'super_admin', 'support'],
   '/dashboard/settings': ['admin', 'super_admin'],
+  // Issue 12 (not in spec §2): personal API tokens, for admins.
+  '/dashboard/api-tokens': ['admin', 'super_admin'],
+  '/dashboard/api-tokens/create': ['admin', 'super_admin'],
   '/dashboard/plans': ['admin', 'super_admin', 'billing'],
   '/dashboard/plans/create': ['admin', 'super_admin', 'billing'],
   '/dashboard/payments': ['admin', 'super_admin', 'billing'],

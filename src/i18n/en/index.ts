@@ -1,4 +1,5 @@
 import type { Dictionary } from '../index';
+import { apiTokens } from './api-tokens';
 import { app } from './app';
 import { auth } from './auth';
 import { dashboard } from './dashboard';
@@ -14,4 +15,4 @@ import { tickets } from './tickets';
 import { traffic } from './traffic';
 import { users } from './users';
 
-export const en: Dictionary = { ...app, ...auth, ...dashboard, ...deviceBackups, ...devices, ...errors, ...installations, ...invoices, ...resources, ...site, ...subscriptions, ...tickets, ...traffic, ...users };
+export const en: Dictionary = { ...apiTokens, ...app, ...auth, ...dashboard, ...deviceBackups, ...devices, ...errors, ...installations, ...invoices, ...resources, ...site, ...subscriptions, ...tickets, ...traffic, ...users };
