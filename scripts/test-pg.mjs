@@ -5,6 +5,8 @@ import { spawnSync } from 'node:child_process';
 
 // Real peers the server tests start (radclient plays the NAS in the RADIUS tests): installed when missing.
 spawnSync(process.execPath, [new URL('./ensure-radclient.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+// The PostgreSQL backup tests run pg_dump and pg_restore.
+spawnSync(process.execPath, [new URL('./ensure-pg-client.mjs', import.meta.url).pathname], { stdio: 'inherit' });
 
 const url = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const result = spawnSync('npx', ['vitest', 'run', '--project', 'server', ...process.argv.slice(2)], {

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openAndMigrate } from './db/migrate';
-import { DatabaseInUseError } from './db/client';
+import { DatabaseInUseError, type Database } from './db/client';
 import { demoLoginsTable, seedDemoData } from './db/seed';
 import { createUserRepository } from './modules/users/repository';
 import { startupNotices } from './startup-notices';
@@ -40,6 +40,8 @@ export interface StartServerOptions {
 export interface RunningServer {
   app: FastifyInstance;
   config: Config;
+  /** The open database (backups, scripts). */
+  database: Database;
   /** http://host:port, with 127.0.0.1 for a wildcard host. */
   url: string;
   /** Closes the server (waiting for requests in flight), then the database. Safe to call twice. */
@@ -101,7 +103,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       }
     })());
   if (print) console.log(`ISP Portal listening on ${url} (database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}/db` : ''})`);
-  return { app, config, url, close };
+  return { app, config, database, url, close };
 }
 
 async function main(): Promise<void> {

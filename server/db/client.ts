@@ -13,6 +13,10 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface Database {
   db: Db;
   kind: DatabaseKind;
+  /** PostgreSQL: the connection URL (backups run pg_dump on it). */
+  url?: string;
+  /** PGlite: the embedded instance (backups dump its data folder). */
+  pglite?: import('@electric-sql/pglite').PGlite;
   /** Applies pending migrations from server/db/migrations. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -39,6 +43,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return {
       db: db as unknown as Db,
       kind: 'postgres',
+      url: options.databaseUrl,
       migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       close: () => pool.end(),
     };
@@ -62,6 +67,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return {
     db: db as unknown as Db,
     kind: 'pglite',
+    pglite: client,
     migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
     close: async () => {
       try {
@@ -71,6 +77,22 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       }
     },
   };
+}
+
+/**
+ * Creates an embedded database folder from a dump of another one (PGlite's dumpDataDir, as a backup holds it),
+ * under the same one-process lock. The folder must not hold a database yet.
+ */
+export async function loadPgliteDataDir(folder: string, dump: Blob): Promise<void> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  mkdirSync(folder, { recursive: true });
+  const release = lockDataFolder(folder);
+  try {
+    const client = await PGlite.create(folder, { loadDataDir: dump });
+    await client.close();
+  } finally {
+    release();
+  }
 }
 
 export class DatabaseInUseError extends Error {
@@ -85,6 +107,18 @@ export class DatabaseInUseError extends Error {
     );
     this.name = 'DatabaseInUseError';
   }
+}
+
+/** Throws DatabaseInUseError when a live process holds the embedded database folder. */
+export function assertDataFolderFree(folder: string): void {
+  const lockFile = `${folder}.lock`;
+  let owner: number;
+  try {
+    owner = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
+  } catch {
+    return;
+  }
+  if (Number.isInteger(owner) && owner > 0 && processIsAlive(owner)) throw new DatabaseInUseError(folder, owner, lockFile);
 }
 
 function processIsAlive(pid: number): boolean {
