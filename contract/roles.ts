@@ -151,6 +151,11 @@ export const ENDPOINT_ACCESS = {
   'PUT /auth/profile': 'authenticated',
   'POST /auth/change-password': 'authenticated',
 
+  // The backups the portal keeps in DATA_DIR/backups: list, take one now, download (admin only).
+  'GET /backups': ['admin'],
+  'POST /backups': ['admin'],
+  'GET /backups/:name/download': ['admin'],
+
   // Mail that could not be delivered (no SMTP configured) stays readable to the admin here.
   'GET /mail/outbox': ['admin'],
 

@@ -39,6 +39,8 @@ import ticketRoutes from './modules/tickets/routes';
 import userRoutes from './modules/users/routes';
 import deviceRoutes from './modules/devices/routes';
 import deviceBackupsPlugin from './modules/device-backups/plugin';
+import backupsPlugin from './modules/backups/plugin';
+import backupRoutes from './modules/backups/routes';
 import deviceBackupRoutes from './modules/device-backups/routes';
 import dashboardRoutes from './modules/dashboard/routes';
 import installationRoutes, { serviceAccessRoutes } from './modules/installations/routes';
@@ -121,6 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(radiusPlugin);
   await app.register(billingPlugin);
   await app.register(deviceBackupsPlugin);
+  await app.register(backupsPlugin);
   await app.register(trafficPlugin);
   await app.register(authPlugin);
   await app.register(accessPlugin);
@@ -152,6 +155,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(trafficRoutes, { prefix: '/devices' });
       await api.register(contactRoutes);
       await api.register(settingsRoutes, { prefix: '/settings' });
+      await api.register(backupRoutes, { prefix: '/backups' });
       await api.register(apiTokenRoutes, { prefix: '/api-tokens' });
       for (const extra of options.extraRoutes ?? []) await api.register(extra);
     },

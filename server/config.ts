@@ -37,6 +37,10 @@
  *   DIST_DIR                   Folder of the built web app. Default ./dist.
  *   BILLING_SCHEDULER          Run the recurring billing job once a day: true | false. Default true, except
  *                              NODE_ENV=test.
+ *   BACKUP_SCHEDULER           Take a backup of the database and uploaded files into DATA_DIR/backups on schedule:
+ *                              true | false. Default true with the embedded database, except NODE_ENV=test.
+ *   BACKUP_INTERVAL_HOURS      Hours between two scheduled backups (1-720). Default 24.
+ *   BACKUP_KEEP                Scheduled and manual backups kept in DATA_DIR/backups (1-365). Default 7.
  *   BILLING_RUN_HOUR           Hour of the day (UTC, 0-23) from which the daily billing run starts. Default 2.
  *   STRIPE_API_BASE            Address of the Stripe API (http:// or https://), for a local fake or mock
  *                              server. Default: Stripe's own (https://api.stripe.com).
@@ -120,6 +124,9 @@ const envSchema = z.object({
   SERVE_SPA: bool('SERVE_SPA').optional(),
   DIST_DIR: z.string().trim().min(1).optional(),
   BILLING_SCHEDULER: bool('BILLING_SCHEDULER').optional(),
+  BACKUP_SCHEDULER: bool('BACKUP_SCHEDULER').optional(),
+  BACKUP_INTERVAL_HOURS: int('BACKUP_INTERVAL_HOURS', 1, 720).optional(),
+  BACKUP_KEEP: int('BACKUP_KEEP', 1, 365).optional(),
   BILLING_RUN_HOUR: int('BILLING_RUN_HOUR', 0, 23).optional(),
   STRIPE_API_BASE: z
     .string()
@@ -170,6 +177,11 @@ export interface Config {
   distDir: string;
   /** Start the daily billing scheduler (default on, except NODE_ENV=test). */
   billingScheduler: boolean;
+  /** Take backups into DATA_DIR/backups on schedule (default on with the embedded database, except NODE_ENV=test). */
+  backupScheduler: boolean;
+  backupIntervalHours: number;
+  /** Backups kept in DATA_DIR/backups. */
+  backupKeep: number;
   /** UTC hour from which the day's billing run starts. */
   billingRunHour: number;
   /** Where the Stripe SDK sends its requests; null: Stripe's own API. */
@@ -285,6 +297,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serveSpa: e.SERVE_SPA ?? true,
     distDir: resolve(e.DIST_DIR ?? './dist'),
     billingScheduler: e.BILLING_SCHEDULER ?? nodeEnv !== 'test',
+    backupScheduler: e.BACKUP_SCHEDULER ?? (nodeEnv !== 'test' && !e.DATABASE_URL),
+    backupIntervalHours: e.BACKUP_INTERVAL_HOURS ?? 24,
+    backupKeep: e.BACKUP_KEEP ?? 7,
     billingRunHour: e.BILLING_RUN_HOUR ?? 2,
     stripeApiBase: e.STRIPE_API_BASE ?? null,
     devicePoller: e.DEVICE_POLLER ?? nodeEnv !== 'test',

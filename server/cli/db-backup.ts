@@ -8,12 +8,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { DatabaseInUseError } from '../db/client';
 import { openAndMigrate } from '../db/migrate';
-import { BackupError, createBackup } from '../modules/backups/archive';
+import { BackupError, backupFileName, createBackup } from '../modules/backups/archive';
 import { ensurePostgresClient } from './pg-client';
-
-export function backupFileName(now: Date): string {
-  return `isp-portal-${now.toISOString().replace(/[:.]/g, '-')}.tar.gz`;
-}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { out: { type: 'string' } } });

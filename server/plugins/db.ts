@@ -8,6 +8,8 @@ declare module 'fastify' {
     config: Config;
     db: Db;
     dbKind: DatabaseKind;
+    /** The open database itself (backups dump it). */
+    database: Database;
     clock: Clock;
   }
 }
@@ -21,6 +23,7 @@ export default fp<{ config: Config; database: Database; clock: Clock }>(
     app.decorate('config', opts.config);
     app.decorate('db', opts.database.db);
     app.decorate('dbKind', opts.database.kind);
+    app.decorate('database', opts.database);
     app.decorate('clock', opts.clock);
   },
   { name: 'db' },

@@ -22,6 +22,7 @@ afterAll(() => t.close());
 
 const PARAMS: Record<string, () => string> = {
   id: () => randomUUID(),
+  name: () => 'isp-portal-2026-01-01T00-00-00-000Z.tar.gz',
   attachmentId: () => randomUUID(),
   photoId: () => randomUUID(),
   backupId: () => randomUUID(),

@@ -52,6 +52,17 @@ export interface BackupManifest {
   key_check: string;
 }
 
+/** The name the portal gives a backup taken at `now` (BACKUP_NAME_PATTERN in the contract). */
+export function backupFileName(now: Date): string {
+  return `isp-portal-${now.toISOString().replace(/[:.]/g, '-')}.tar.gz`;
+}
+
+/** When a backup named by backupFileName was taken. */
+export function backupTime(name: string): Date | null {
+  const m = /^isp-portal-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.tar\.gz$/.exec(name);
+  return m ? new Date(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`) : null;
+}
+
 export class BackupError extends Error {
   constructor(message: string) {
     super(message);

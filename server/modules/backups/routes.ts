@@ -1,0 +1,38 @@
+/** /api/backups: the kept backups for admins: list, take one now, download one. */
+import { createReadStream } from 'node:fs';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../../contract/envelope';
+import { BACKUP_MESSAGES as M, backupItemSchema, backupListSchema } from '../../../contract/schemas/backup';
+import { AppError, conflict, notFound } from '../../lib/errors';
+import { BackupBusyError } from './service';
+
+const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
+
+const backupRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { kept } = app.backups;
+
+  app.get('/', { schema: { response: { 200: envelope(backupListSchema) } } }, async () => ok(await kept.list(), M.list));
+
+  app.post('/', { schema: { response: { 201: envelope(backupItemSchema) } } }, async (_request, reply) => {
+    try {
+      return reply.code(201).send(ok(await kept.take(), M.created));
+    } catch (error) {
+      if (error instanceof BackupBusyError) throw conflict(M.inProgress);
+      throw new AppError(500, `${M.failed}: ${(error as Error).message}`);
+    }
+  });
+
+  app.get('/:name/download', { schema: { params: z.object({ name: z.string().max(200) }) } }, async (request, reply) => {
+    const path = kept.pathOf(request.params.name);
+    if (!path) throw notFound(M.notFound);
+    return reply
+      .type('application/gzip')
+      .header('content-disposition', `attachment; filename="${request.params.name}"`)
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(createReadStream(path));
+  });
+};
+
+export default backupRoutes;
