@@ -16,8 +16,18 @@ export default fp(
     // Built even when off, so tests run one check with run().
     const schedule = new PeriodicCheck(() => kept.takeIfDue(), 10 * MINUTE_MS);
     app.decorate('backups', { kept, schedule });
-    if (app.config.backupScheduler) app.addHook('onReady', async () => schedule.start());
-    app.addHook('preClose', async () => schedule.stop());
+    // The first check waits a few minutes: a backup dumps the whole database, which a start should not wait for.
+    let firstCheck: NodeJS.Timeout | null = null;
+    if (app.config.backupScheduler) {
+      app.addHook('onReady', async () => {
+        firstCheck = setTimeout(() => schedule.start(), 5 * MINUTE_MS);
+        firstCheck.unref();
+      });
+    }
+    app.addHook('preClose', async () => {
+      if (firstCheck) clearTimeout(firstCheck);
+      await schedule.stop();
+    });
   },
   { name: 'backups', dependencies: ['db'] },
 );
