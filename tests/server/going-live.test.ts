@@ -162,6 +162,36 @@ describe('going live', () => {
   });
 });
 
+describe('admin:create at a terminal', () => {
+  it('asks for the password twice without echoing it, and refuses two different answers', async () => {
+    // `script` gives the command a pseudo-terminal, as an operator's shell would.
+    const run = (answers: string[], email: string) =>
+      new Promise<string>((resolve, reject) => {
+        const command = `${process.execPath} --import tsx server/cli/admin-create.ts --email ${email} --name 'Tty Admin'`;
+        const child = spawn('script', ['-qfec', command, '/dev/null'], {
+          cwd: ROOT,
+          env: { ...process.env, ...env(), DATA_DIR: mkdtempSync(join(tmpdir(), 'isp-tty-')), DATABASE_URL: databaseUrl ?? '', ADMIN_PASSWORD: '' },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
+        let out = '';
+        let asked = 0;
+        child.stdout.on('data', (d) => {
+          out += d;
+          const prompts = (out.match(/Password: |Repeat the password: /g) ?? []).length;
+          while (asked < prompts && asked < answers.length) child.stdin.write(`${answers[asked++]}\r`);
+        });
+        child.on('error', reject);
+        child.on('exit', () => resolve(out));
+      });
+    const differ = await run(['First-password-1', 'Second-password-2'], 'tty1@example.com');
+    expect(differ).toContain('The two passwords differ; nothing changed.');
+    const made = await run(['Tty-password-1', 'Tty-password-1'], 'tty2@example.com');
+    expect(made).toContain('Repeat the password: ');
+    expect(made).toMatch(/Created (super_)?admin tty2@example.com/);
+    expect(made).not.toContain('Tty-password-1');
+  });
+});
+
 describe('the embedded database folder is held by one process at a time', () => {
   it('refuses a second opening while the first is open, frees the folder on close, and takes over a dead process\'s lock', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'isp-lock-')), 'db');
