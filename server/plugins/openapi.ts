@@ -6,8 +6,10 @@
  * - `/api/docs`: an interactive reference (@fastify/swagger-ui), served by the server only, never part of the
  *   web app's bundles.
  * Each operation says who may call it, from the same role matrix the server enforces (contract/roles.ts): an
- * `x-roles` field and a sentence in its description; signed-in operations carry the bearer security scheme.
- * Everything outside /api (the web app and its files) is left out.
+ * `x-roles` field and a sentence in its description; signed-in operations carry the bearer security scheme
+ * and the failures the guard gives (401, 403), operations with input the validation failure (400), all in
+ * the failure envelope. Everything outside /api (the web app and its files) is left out.
+ * The document is built once, on its first request (@fastify/swagger caches it); other routes pay nothing.
  */
 import { readFileSync } from 'node:fs';
 import fp from 'fastify-plugin';
@@ -40,6 +42,99 @@ function tagOf(path: string): string {
   return path.split('/').filter(Boolean)[0] ?? 'api';
 }
 
+/** Routes that are the reference itself: served, guarded (public), but not described. */
+function isReferenceRoute(url: string): boolean {
+  return url === OPENAPI_PATH || url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`);
+}
+
+/**
+ * The reference page's own Content-Security-Policy, set on every /api/docs answer (page and files) over the
+ * portal's: Swagger UI runs from its own script files (no inline script), writes inline styles, draws its
+ * icons as data: images, shows image answers of "Try it out" as blob: images and calls only this origin's API.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The failure envelope (contract/envelope.ts ApiFailure) as JSON Schema. */
+const API_FAILURE_SCHEMA = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean', const: false },
+    message: { type: 'string' },
+    errors: {
+      type: 'array',
+      description: 'The invalid fields, when the input was refused.',
+      items: {
+        type: 'object',
+        properties: {
+          field: { type: 'string', description: 'Dotted path of the field, e.g. "email" or "address.city".' },
+          message: { type: 'string' },
+        },
+        required: ['field', 'message'],
+      },
+    },
+  },
+  required: ['success', 'message'],
+};
+
+const failure = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiFailure' } } },
+});
+
+/** Failures the API gives the same way on every route, described once and referenced by each operation. */
+const COMMON_FAILURES = {
+  ValidationFailed: failure('The input is invalid; `errors` names each invalid field.'),
+  Unauthorized: failure('No valid bearer token: missing, malformed, expired or revoked.'),
+  Forbidden: failure("The signed-in user's role may not call this operation."),
+};
+
+type Operation = {
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses?: Record<string, unknown>;
+  'x-roles'?: string[];
+};
+type OpenApiDocument = {
+  components?: { schemas?: Record<string, unknown>; responses?: Record<string, unknown> };
+  paths?: Record<string, Record<string, Operation>>;
+};
+
+/** Adds the shared failure responses to each operation, from what its guard and its input can refuse. */
+function withCommonFailures<T extends OpenApiDocument>(document: T): T {
+  const ref = (name: keyof typeof COMMON_FAILURES) => ({ $ref: `#/components/responses/${name}` });
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      const roles = operation['x-roles'] ?? [];
+      const responses = (operation.responses ??= {});
+      const add = (code: string, name: keyof typeof COMMON_FAILURES) => {
+        if (!(code in responses)) responses[code] = ref(name);
+      };
+      if (operation.parameters?.length || operation.requestBody) add('400', 'ValidationFailed');
+      if (!roles.includes('public')) add('401', 'Unauthorized');
+      if (!roles.includes('public') && !roles.includes('authenticated')) add('403', 'Forbidden');
+    }
+  }
+  return {
+    ...document,
+    components: {
+      ...document.components,
+      schemas: { ...document.components?.schemas, ApiFailure: API_FAILURE_SCHEMA },
+      responses: { ...document.components?.responses, ...COMMON_FAILURES },
+    },
+  };
+}
+
 export default fp(
   async (app) => {
     await app.register(fastifySwagger, {
@@ -51,14 +146,15 @@ export default fp(
           description:
             'The REST API of the ISP portal. Every answer is the envelope {success, message, data}; failures are ' +
             '{success: false, message, errors?} with the HTTP status. Sign in with POST /api/auth/login and send the ' +
-            'access token as "Authorization: Bearer <token>".',
+            'access token as "Authorization: Bearer <token>" (an integration uses a personal API token the same ' +
+            'way). Requests are rate-limited per client address (429 with Retry-After).',
         },
         servers: [{ url: '/' }],
         components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       },
       transform: (input) => {
         const { url, route } = input;
-        if (!url.startsWith(`${API_BASE}/`) || url === OPENAPI_PATH || url.startsWith(DOCS_PREFIX)) {
+        if (!url.startsWith(`${API_BASE}/`) || isReferenceRoute(url)) {
           return { schema: { ...(input.schema ?? {}), hide: true }, url };
         }
         const transformed = jsonSchemaTransform(input);
@@ -77,16 +173,24 @@ export default fp(
           },
         };
       },
-      transformObject: jsonSchemaTransformObject,
+      transformObject: (input) => withCommonFailures(jsonSchemaTransformObject(input) as OpenApiDocument),
     });
 
-    app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+    // A specification file, so sent as it is rather than inside the {success, message, data} envelope. Its text
+    // is made once, on the first request (the routes are all known by then), and reused.
+    let documentText: string | undefined;
+    app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) => {
+      documentText ??= JSON.stringify(app.swagger());
+      return reply.type('application/json; charset=utf-8').send(documentText);
+    });
 
     await app.register(fastifySwaggerUi, {
       routePrefix: DOCS_PREFIX,
       // The document above, not one of its own; no calls to swagger.io's validator.
       uiConfig: { url: OPENAPI_PATH, validatorUrl: null, deepLinking: true } as Record<string, unknown>,
-      uiHooks: {},
+      theme: { title: `${PRODUCT_NAME} API reference` },
+      // Its own policy on its page and files, whatever the web app's policy becomes.
+      staticCSP: DOCS_CONTENT_SECURITY_POLICY,
     });
   },
   { name: 'openapi' },

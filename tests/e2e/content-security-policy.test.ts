@@ -67,7 +67,7 @@ describe('Content-Security-Policy in the browser', () => {
     expect(violations).toEqual([]);
   });
 
-  it('the API reference at /api/docs renders the operations under the same policy', async () => {
+  it('the API reference at /api/docs renders the operations under its own policy', async () => {
     const violations: Violation[] = [];
     const page = await watchedPage(violations);
     try {

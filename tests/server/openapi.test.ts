@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ENDPOINT_ACCESS } from '../../contract/roles';
 import { loginBodySchema } from '../../contract/schemas/auth';
 import { planInputSchema } from '../../contract/schemas/plan';
+import { DOCS_CONTENT_SECURITY_POLICY } from '../../server/plugins/openapi';
 import { createTestApp, type TestApp } from '../helpers/server';
 
 type Operation = {
@@ -103,6 +104,30 @@ describe('GET /api/openapi.json', () => {
     const created = doc.paths['/api/plans'].post.responses['201'].content!['application/json'].schema;
     expect(created.required).toEqual(expect.arrayContaining(['success', 'message', 'data']));
   });
+
+  it('describes the failures the guard and the validation give, in the failure envelope', async () => {
+    const failures = (path: string, method: string) =>
+      Object.fromEntries(Object.entries(doc.paths[path][method].responses).filter(([code]) => /^4/.test(code)));
+    // Staff only, with a body: invalid input, not signed in, wrong role.
+    expect(failures('/api/plans', 'post')).toEqual({
+      400: { $ref: '#/components/responses/ValidationFailed' },
+      401: { $ref: '#/components/responses/Unauthorized' },
+      403: { $ref: '#/components/responses/Forbidden' },
+    });
+    // Public, with a query: only invalid input.
+    expect(Object.keys(failures('/api/plans', 'get'))).toEqual(['400']);
+    // Any signed-in user, no input: only the missing sign-in.
+    expect(Object.keys(failures('/api/auth/profile', 'get'))).toEqual(['401']);
+
+    const { components } = doc as unknown as { components: { responses: Record<string, { content: Record<string, { schema: unknown }> }>; schemas: Record<string, { required: string[] }> } };
+    expect(components.responses.Forbidden.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ApiFailure' });
+    expect(components.schemas.ApiFailure.required).toEqual(['success', 'message']);
+
+    // What the server really answers has that shape.
+    const anonymous = await t.app.inject({ method: 'POST', url: '/api/plans', payload: {} });
+    expect(anonymous.statusCode).toBe(401);
+    expect(Object.keys(anonymous.json())).toEqual(expect.arrayContaining(components.schemas.ApiFailure.required));
+  });
 });
 
 describe('/api/docs', () => {
@@ -111,13 +136,21 @@ describe('/api/docs', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('swagger-ui-bundle.js');
+    expect(page.body).toContain('<title>ISP Portal API reference</title>');
     expect(page.body).not.toMatch(/<script>[^<]/);
-    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    // Its own policy: scripts from this origin only, inline styles and data: images (Swagger UI writes both).
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).toContain("img-src 'self' data:");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toBe(DOCS_CONTENT_SECURITY_POLICY); // not the web app's, which may change on its own
 
     const init = await t.app.inject({ method: 'GET', url: '/api/docs/static/swagger-initializer.js' });
     expect(init.statusCode).toBe(200);
     expect(init.body).toContain('/api/openapi.json');
     const bundle = await t.app.inject({ method: 'GET', url: '/api/docs/static/swagger-ui-bundle.js' });
     expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers['content-security-policy']).toBe(csp);
   });
 });
