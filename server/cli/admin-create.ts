@@ -13,14 +13,12 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { registerBodySchema } from '../../contract/schemas/auth';
-import { ConfigError, loadConfig } from '../config';
 import type { Db } from '../db/client';
-import { DatabaseInUseError } from '../db/client';
-import { openAndMigrate } from '../db/migrate';
 import { systemClock, type Clock } from '../lib/clock';
 import { hashPassword } from '../lib/passwords';
 import { createAuthRepository } from '../modules/auth/repository';
 import { createUserRepository } from '../modules/users/repository';
+import { configOrReport, databaseOrReport, runCommand } from './common';
 
 export const ADMIN_ROLES = ['admin', 'super_admin'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
@@ -155,13 +153,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
-    return 1;
-  }
+  const config = configOrReport();
+  if (!config) return 1;
   // Validate before opening the database, so a weak password touches nothing.
   try {
     validateAdminInput({ email: args.email, name: args.name ?? 'unchanged', password });
@@ -173,13 +166,8 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
 
-  let database;
-  try {
-    database = await openAndMigrate(config);
-  } catch (error) {
-    console.error(error instanceof DatabaseInUseError ? error.message : `Could not open the database: ${(error as Error).message}`);
-    return 1;
-  }
+  const database = await databaseOrReport(config);
+  if (!database) return 1;
   const where = database.kind === 'pglite' ? `the embedded database in ${config.dataDir}/db` : 'PostgreSQL (DATABASE_URL)';
   try {
     const result = await createAdmin(database.db, {
@@ -208,12 +196,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runCommand(() => main(process.argv.slice(2)));

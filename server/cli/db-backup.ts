@@ -5,29 +5,16 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
-import { DatabaseInUseError } from '../db/client';
-import { openAndMigrate } from '../db/migrate';
 import { BackupError, backupFileName, createBackup } from '../modules/backups/archive';
+import { configOrReport, databaseOrReport, runCommand } from './common';
 import { ensurePostgresClient } from './pg-client';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
-    return 1;
-  }
-  if (config.databaseUrl && !ensurePostgresClient()) return 1;
-  let database;
-  try {
-    database = await openAndMigrate(config);
-  } catch (error) {
-    console.error(error instanceof DatabaseInUseError ? error.message : `Could not open the database: ${(error as Error).message}`);
-    return 1;
-  }
+  const config = configOrReport();
+  if (!config || (config.databaseUrl && !ensurePostgresClient())) return 1;
+  const database = await databaseOrReport(config);
+  if (!database) return 1;
   try {
     const out = resolve(values.out ?? join(config.dataDir, 'backups', backupFileName(new Date())));
     const { manifest, bytes } = await createBackup({ database, config, out });
@@ -46,4 +33,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code));
+runCommand(main);

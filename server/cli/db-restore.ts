@@ -6,9 +6,9 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
 import { DatabaseInUseError } from '../db/client';
 import { BackupError, restoreBackup } from '../modules/backups/archive';
+import { configOrReport, runCommand } from './common';
 import { ensurePostgresClient } from './pg-client';
 
 async function main(): Promise<number> {
@@ -17,14 +17,8 @@ async function main(): Promise<number> {
     console.error('Usage: npm run db:restore -- <backup.tar.gz> [--force]');
     return 2;
   }
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
-    return 1;
-  }
-  if (config.databaseUrl && !ensurePostgresClient()) return 1;
+  const config = configOrReport();
+  if (!config || (config.databaseUrl && !ensurePostgresClient())) return 1;
   try {
     const result = await restoreBackup({ archive: resolve(positionals[0]), config, force: values.force });
     const rows = Object.values(result.manifest.database.tables).reduce((a, b) => a + b, 0);
@@ -41,4 +35,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code));
+runCommand(main);

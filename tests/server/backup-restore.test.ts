@@ -2,7 +2,6 @@
  * Issue 13, backups that restore: `npm run db:backup` and `npm run db:restore` (and the archive code under
  * them) on the embedded database, or on PostgreSQL when TEST_DATABASE_URL is set.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database, MIGRATIONS_FOLDER } from '../../server/db/client';
 import { createBackup, restoreBackup, verifyBackup } from '../../server/modules/backups/archive';
 import { startServer, type RunningServer } from '../../server/server';
+import { runCli } from '../helpers/cli';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 // Each test starts portals, child processes and whole-database dumps: more than the default 30 s on a loaded machine.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 const SECRETS_KEY = 'backup-test-secrets-key-0123456789abcdefghij';
@@ -59,21 +58,8 @@ async function start(t: { dataDir: string; databaseUrl: string | null }): Promis
   return startServer({ port: 0, host: '127.0.0.1', distDir: null, print: false, logger: false, env: env(t) });
 }
 
-function cli(script: string, args: string[], t: { dataDir: string; databaseUrl: string | null }, secretsKey = SECRETS_KEY) {
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `server/cli/${script}.ts`, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env(t), SECRETS_KEY: secretsKey },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
+const cli = (script: string, args: string[], t: { dataDir: string; databaseUrl: string | null }, secretsKey = SECRETS_KEY) =>
+  runCli(script, args, { ...env(t), SECRETS_KEY: secretsKey });
 
 async function api(server: RunningServer, method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${server.url}/api${path}`, {

@@ -14,6 +14,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DatabaseInUseError, openDatabase } from '../../server/db/client';
 import { startServer, type RunningServer } from '../../server/server';
+import { runCli } from '../helpers/cli';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -43,21 +44,7 @@ afterAll(async () => {
 const env = () => ({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
 
 /** Runs `npm run admin:create -- …` as an operator would, without a terminal (password from ADMIN_PASSWORD). */
-function adminCreate(args: string[], password: string): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/admin-create.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: '', ...env(), ADMIN_PASSWORD: password },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
+const adminCreate = (args: string[], password: string) => runCli('admin-create', args, { DATABASE_URL: '', ...env(), ADMIN_PASSWORD: password });
 
 async function start(): Promise<{ server: RunningServer; warnings: string }> {
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});

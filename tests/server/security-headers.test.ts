@@ -1,8 +1,6 @@
 /** Issue 12: security headers on the web app, the API and over HTTPS behind a trusted proxy. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeDist } from '../helpers/fake-dist';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
 const INDEX = '<!doctype html><html><head><title>x</title></head><body><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script></body></html>';
@@ -21,11 +19,7 @@ function directives(header: string | string[] | number | undefined): Map<string,
 describe('security headers', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const dist = mkdtempSync(join(tmpdir(), 'isp-dist-'));
-    mkdirSync(join(dist, 'assets'));
-    writeFileSync(join(dist, 'index.html'), INDEX);
-    writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log("app");');
-    t = await createTestApp({ config: { serveSpa: true, distDir: dist } });
+    t = await createTestApp({ config: { serveSpa: true, distDir: fakeDist(INDEX) } });
     await t.createUser({ email: 'admin@example.com', role: 'admin' });
   });
   afterAll(() => t.close());

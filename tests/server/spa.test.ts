@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeDist } from '../helpers/fake-dist';
 import { createTestApp, type TestApp } from '../helpers/server';
 
 const INDEX = '<!doctype html><html><body><div id="root"></div><script src="/assets/app-abc123.js"></script></body></html>';
@@ -9,12 +9,7 @@ const INDEX = '<!doctype html><html><body><div id="root"></div><script src="/ass
 describe('serving the built web app', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const dist = mkdtempSync(join(tmpdir(), 'isp-dist-'));
-    mkdirSync(join(dist, 'assets'));
-    writeFileSync(join(dist, 'index.html'), INDEX);
-    writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log("app");');
-    writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    t = await createTestApp({ config: { serveSpa: true, distDir: dist } });
+    t = await createTestApp({ config: { serveSpa: true, distDir: fakeDist(INDEX) } });
   });
   afterAll(() => t.close());
 
