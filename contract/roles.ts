@@ -151,6 +151,9 @@ export const ENDPOINT_ACCESS = {
   'PUT /auth/profile': 'authenticated',
   'POST /auth/change-password': 'authenticated',
 
+  // The audit trail (admin only; read-only: no endpoint changes or deletes an event).
+  'GET /audit': ['admin'],
+
   // The backups the portal keeps in DATA_DIR/backups: list, take one now, download (admin only).
   'GET /backups': ['admin'],
   'POST /backups': ['admin'],

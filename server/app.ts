@@ -41,6 +41,7 @@ import deviceRoutes from './modules/devices/routes';
 import deviceBackupsPlugin from './modules/device-backups/plugin';
 import backupsPlugin from './modules/backups/plugin';
 import backupRoutes from './modules/backups/routes';
+import auditRoutes from './modules/audit/routes';
 import deviceBackupRoutes from './modules/device-backups/routes';
 import dashboardRoutes from './modules/dashboard/routes';
 import installationRoutes, { serviceAccessRoutes } from './modules/installations/routes';
@@ -156,6 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(contactRoutes);
       await api.register(settingsRoutes, { prefix: '/settings' });
       await api.register(backupRoutes, { prefix: '/backups' });
+      await api.register(auditRoutes, { prefix: '/audit' });
       await api.register(apiTokenRoutes, { prefix: '/api-tokens' });
       for (const extra of options.extraRoutes ?? []) await api.register(extra);
     },

@@ -471,3 +471,4 @@ export * from './schema/device-backups';
 export * from './schema/dashboard';
 export * from './schema/installations';
 export * from './schema/api-tokens';
+export * from './schema/audit';

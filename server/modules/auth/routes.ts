@@ -15,7 +15,8 @@ import {
   verifyEmailQuerySchema,
 } from '../../../contract/schemas/auth';
 import { publicUserSchema } from '../../../contract/schemas/user';
-import { unauthorized } from '../../lib/errors';
+import { AppError, unauthorized } from '../../lib/errors';
+import { auditContext, recordAudit } from '../audit/trail';
 import { AUTH_MESSAGES } from './messages';
 import { createAuthRepository } from './repository';
 import { AuthService, MAIL_RATE_LIMIT, REGISTER_RATE_LIMIT, type LoginLimits, type SignedIn } from './service';
@@ -101,8 +102,27 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login',
     { schema: { body: loginBodySchema, response: { 200: envelope(authDataSchema) } } },
-    async (request, reply) =>
-      ok(respond(request, reply, await auth.login(request.body, context(request), loginLimits(request))), AUTH_MESSAGES.loginSuccess),
+    async (request, reply) => {
+      let signedIn: SignedIn;
+      try {
+        signedIn = await auth.login(request.body, context(request), loginLimits(request));
+      } catch (error) {
+        // Wrong credentials are worth a line in the trail (who tried which account, from where); a refused
+        // inactive account or a rate-limited attempt is not a credential check.
+        if (error instanceof AppError && error.statusCode === 401) {
+          await recordAudit(app.db, app.clock, auditContext(request, emailOf(request)), { action: 'auth.sign_in_failed', targetType: 'user' });
+        }
+        throw error;
+      }
+      const { user } = signedIn;
+      await recordAudit(
+        app.db,
+        app.clock,
+        { actor: { id: user.id, email: user.email, role: user.role }, ip: request.ip.slice(0, 64), requestId: String(request.id) },
+        { action: 'auth.signed_in', targetType: 'user', targetId: user.id },
+      );
+      return ok(respond(request, reply, signedIn), AUTH_MESSAGES.loginSuccess);
+    },
   );
 
   app.post(

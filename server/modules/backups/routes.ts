@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ok } from '../../../contract/envelope';
 import { BACKUP_MESSAGES as M, backupItemSchema, backupListSchema } from '../../../contract/schemas/backup';
 import { AppError, conflict, notFound } from '../../lib/errors';
+import { auditContext } from '../audit/trail';
 import { BackupBusyError } from './service';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
@@ -14,9 +15,9 @@ const backupRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/', { schema: { response: { 200: envelope(backupListSchema) } } }, async () => ok(await kept.list(), M.list));
 
-  app.post('/', { schema: { response: { 201: envelope(backupItemSchema) } } }, async (_request, reply) => {
+  app.post('/', { schema: { response: { 201: envelope(backupItemSchema) } } }, async (request, reply) => {
     try {
-      return reply.code(201).send(ok(await kept.take(), M.created));
+      return reply.code(201).send(ok(await kept.take(auditContext(request)), M.created));
     } catch (error) {
       if (error instanceof BackupBusyError) throw conflict(M.inProgress);
       throw new AppError(500, `${M.failed}: ${(error as Error).message}`);
@@ -26,6 +27,7 @@ const backupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/:name/download', { schema: { params: z.object({ name: z.string().max(200) }) } }, async (request, reply) => {
     const path = kept.pathOf(request.params.name);
     if (!path) throw notFound(M.notFound);
+    await kept.downloaded(request.params.name, auditContext(request));
     return reply
       .type('application/gzip')
       .header('content-disposition', `attachment; filename="${request.params.name}"`)

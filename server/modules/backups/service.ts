@@ -12,6 +12,7 @@ import { BACKUP_NAME_PATTERN, type BackupItem, type BackupList } from '../../../
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { HOUR_MS, type Clock } from '../../lib/clock';
+import { recordAudit, SYSTEM, type AuditContext } from '../audit/trail';
 import { backupFileName, backupTime, createBackup } from './archive';
 
 /** After a failure, the schedule waits this long before trying again. */
@@ -63,10 +64,10 @@ export class KeptBackups {
     return BACKUP_NAME_PATTERN.test(name) && existsSync(join(this.dir, name)) ? join(this.dir, name) : null;
   }
 
-  /** Takes a backup now; BackupBusyError while one is being taken. */
-  take(): Promise<BackupItem> {
+  /** Takes a backup now (for an admin, or the schedule: SYSTEM); BackupBusyError while one is being taken. */
+  take(by: AuditContext = SYSTEM): Promise<BackupItem> {
     if (this.running) return Promise.reject(new BackupBusyError());
-    this.running = this.takeNow().finally(() => {
+    this.running = this.takeNow(by).finally(() => {
       this.running = null;
     });
     return this.running;
@@ -87,7 +88,12 @@ export class KeptBackups {
     }
   }
 
-  private async takeNow(): Promise<BackupItem> {
+  /** Records that an admin downloaded a kept backup. */
+  downloaded(name: string, by: AuditContext): Promise<void> {
+    return recordAudit(this.deps.database.db, this.deps.clock, by, { action: 'backup.downloaded', targetType: 'backup', targetId: name });
+  }
+
+  private async takeNow(by: AuditContext): Promise<BackupItem> {
     const { database, config, clock, log } = this.deps;
     const now = clock.now();
     const name = backupFileName(now);
@@ -96,6 +102,7 @@ export class KeptBackups {
       const { bytes } = await createBackup({ database, config, out: join(this.dir, name), now });
       await this.writeStatus({ last_failure: null });
       await this.prune();
+      await recordAudit(database.db, clock, by, { action: 'backup.taken', targetType: 'backup', targetId: name, changes: { size: bytes } });
       log.info({ backup: name, bytes }, 'backup taken');
       return this.item(name, bytes);
     } catch (error) {
@@ -103,6 +110,7 @@ export class KeptBackups {
       log.error({ err: error, backup: name }, 'backup failed');
       await rm(join(this.dir, `${name}.partial`), { recursive: true, force: true }).catch(() => {});
       await this.writeStatus({ last_failure: { at: now.toISOString(), message } }).catch(() => {});
+      await recordAudit(database.db, clock, by, { action: 'backup.failed', targetType: 'backup', targetId: name, changes: { detail: message } }).catch(() => {});
       throw error;
     }
   }

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { ok } from '../../../contract/envelope';
 import { isStaff } from '../../../contract/roles';
 import { planInputSchema, planListQuerySchema, planSchema, planUpdateSchema } from '../../../contract/schemas/plan';
+import type { Db } from '../../db/client';
+import { auditContext } from '../audit/trail';
 import { createPlanRepository } from './repository';
 import { PLAN_MESSAGES as M, PlanService } from './service';
 
@@ -19,6 +21,7 @@ const planRoutes: FastifyPluginAsyncZod = async (app) => {
     repository: createPlanRepository(app.db),
     clock: app.clock,
     defaultCurrency: async () => (await app.settings.stored()).currency,
+    transaction: (work) => app.db.transaction((tx) => work(createPlanRepository(tx as unknown as Db), tx as unknown as Db)),
   });
 
   app.get(
@@ -32,17 +35,17 @@ const planRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post('/', { schema: { body: planInputSchema, response: { 201: envelope(planSchema) } } }, async (request, reply) =>
-    reply.code(201).send(ok(await plans.create(request.body), M.created)),
+    reply.code(201).send(ok(await plans.create(request.body, auditContext(request)), M.created)),
   );
 
   app.put('/:id', { schema: { params: idParams, body: planUpdateSchema, response: { 200: envelope(planSchema) } } }, async (request) => {
-    const { plan, toggle } = await plans.update(request.params.id, request.body);
+    const { plan, toggle } = await plans.update(request.params.id, request.body, auditContext(request));
     app.radius?.plansChanged();
     return ok(plan, toggle ? (plan.status === 'active' ? M.activated : M.deactivated) : M.updated);
   });
 
   app.delete('/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {
-    await plans.delete(request.params.id);
+    await plans.delete(request.params.id, auditContext(request));
     return ok(null, M.deleted);
   });
 };

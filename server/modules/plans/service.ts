@@ -4,6 +4,8 @@ import type { PagePagination } from '../../../contract/envelope';
 import type { Clock } from '../../lib/clock';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import type { NewPlanRow, PlanRow } from '../../db/schema';
+import type { Db } from '../../db/client';
+import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import type { PlanRepository } from './repository';
 
 export const PLAN_MESSAGES = {
@@ -58,8 +60,26 @@ export function toPlan(row: PlanRow): Plan {
   };
 }
 
+/** Runs a change with a repository and a database handle bound to one transaction (the audit event goes with it). */
+export type PlanTransaction = <T>(work: (repository: PlanRepository, db: Db) => Promise<T>) => Promise<T>;
+
 export class PlanService {
-  constructor(private readonly deps: { repository: PlanRepository; clock: Clock; defaultCurrency: () => Promise<string> }) {}
+  constructor(
+    private readonly deps: {
+      repository: PlanRepository;
+      clock: Clock;
+      defaultCurrency: () => Promise<string>;
+      transaction: PlanTransaction;
+    },
+  ) {}
+
+  private audited<T>(audit: AuditContext | undefined, work: (repository: PlanRepository, record: (entry: AuditEntry) => Promise<void>) => Promise<T>): Promise<T> {
+    return this.deps.transaction((repository, db) =>
+      work(repository, async (entry) => {
+        if (audit) await recordAudit(db, this.deps.clock, audit, { targetType: 'plan', ...entry });
+      }),
+    );
+  }
 
   /** Staff see every plan and may filter by status; everybody else sees active plans only. */
   async list(query: PlanListQueryParsed, staff: boolean): Promise<{ items: Plan[]; pagination: PagePagination }> {
@@ -82,7 +102,7 @@ export class PlanService {
     return row;
   }
 
-  async create(input: PlanInputParsed): Promise<Plan> {
+  async create(input: PlanInputParsed, audit?: AuditContext): Promise<Plan> {
     const { repository, clock } = this.deps;
     let slug = input.slug;
     if (slug) {
@@ -116,7 +136,11 @@ export class PlanService {
       updatedAt: now,
     };
     try {
-      return toPlan(await repository.insert(values));
+      return await this.audited(audit, async (repo, record) => {
+        const plan = toPlan(await repo.insert(values));
+        await record({ action: 'plan.created', targetId: plan.id, changes: changedFields({}, plan, { ignore: ['id', 'created_at'] }) });
+        return plan;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(PLAN_MESSAGES.slugTaken);
       throw error;
@@ -124,9 +148,9 @@ export class PlanService {
   }
 
   /** Applies the fields sent; returns the plan and whether the body was only the status (the toggle). */
-  async update(id: string, input: PlanUpdateParsed): Promise<{ plan: Plan; toggle: boolean }> {
+  async update(id: string, input: PlanUpdateParsed, audit?: AuditContext): Promise<{ plan: Plan; toggle: boolean }> {
     const { repository, clock } = this.deps;
-    await this.find(id);
+    const before = toPlan(await this.find(id));
     const sent = Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k);
     if (input.slug && (await repository.slugTaken(input.slug, id))) throw conflict(PLAN_MESSAGES.slugTaken);
     const values: Partial<NewPlanRow> = { updatedAt: clock.now() };
@@ -150,22 +174,31 @@ export class PlanService {
       status: 'status',
     };
     for (const key of sent) (values as Record<string, unknown>)[map[key]] = (input as Record<string, unknown>)[key];
+    const toggle = sent.length === 1 && sent[0] === 'status';
     try {
-      const row = await repository.update(id, values);
-      if (!row) throw notFound(PLAN_MESSAGES.notFound);
-      return { plan: toPlan(row), toggle: sent.length === 1 && sent[0] === 'status' };
+      return await this.audited(audit, async (repo, record) => {
+        const row = await repo.update(id, values);
+        if (!row) throw notFound(PLAN_MESSAGES.notFound);
+        const plan = toPlan(row);
+        const action = toggle ? (plan.status === 'active' ? 'plan.activated' : 'plan.deactivated') : 'plan.updated';
+        await record({ action, targetId: id, changes: changedFields(before, plan) });
+        return { plan, toggle };
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(PLAN_MESSAGES.slugTaken);
       throw error;
     }
   }
 
-  async delete(id: string): Promise<void> {
+  async delete(id: string, audit?: AuditContext): Promise<void> {
     const { repository } = this.deps;
-    await this.find(id);
+    const before = toPlan(await this.find(id));
     if ((await repository.subscriptionCount(id)) > 0) throw conflict(PLAN_MESSAGES.inUse);
     try {
-      await repository.delete(id);
+      await this.audited(audit, async (repo, record) => {
+        await repo.delete(id);
+        await record({ action: 'plan.deleted', targetId: id, changes: { name: { from: before.name, to: null }, slug: { from: before.slug, to: null } } });
+      });
     } catch (error) {
       // A subscription created meanwhile: the foreign key (ON DELETE RESTRICT) refuses.
       if (hasCode(error, '23503')) throw conflict(PLAN_MESSAGES.inUse);
