@@ -84,6 +84,18 @@ describe('the audit trail', () => {
     ]);
   });
 
+  it('records API tokens created and revoked, never their secret', async () => {
+    const made = await as('POST', '/api-tokens', 'admin', { name: 'Billing sync', role: 'billing' });
+    expect(made.statusCode).toBe(201);
+    const { id, secret } = made.json().data;
+    expect((await as('DELETE', `/api-tokens/${id}`, 'admin')).statusCode).toBe(200);
+    const trail = await events(`?target_type=api_token&target_id=${id}`);
+    expect(trail.map((e) => e.action)).toEqual(['api_token.revoked', 'api_token.created']);
+    expect(trail[1].changes).toMatchObject({ name: { to: 'Billing sync' }, role: { to: 'billing' }, secret: { changed: true } });
+    expect(trail[0].changes).toMatchObject({ status: { from: 'active', to: 'revoked' } });
+    expect(JSON.stringify(await events('?limit=200'))).not.toContain(secret.slice(4));
+  });
+
   it('is for admins only, filters by actor and time, pages, and exports CSV', async () => {
     for (const role of ['support', 'billing', 'technician', 'user'] as const) expect([role, (await as('GET', '/audit', role)).statusCode]).toEqual([role, 403]);
     expect((await t.app.inject({ method: 'GET', url: '/api/audit' })).statusCode).toBe(401);

@@ -6,6 +6,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../../contract/envelope';
 import { apiTokenCreateSchema, apiTokenListQuerySchema, apiTokenSchema, createdApiTokenSchema } from '../../../contract/schemas/api-token';
+import type { Db } from '../../db/client';
+import { auditContext } from '../audit/trail';
 import { createApiTokenRepository } from './repository';
 import { API_TOKEN_MESSAGES as M, ApiTokenService } from './service';
 
@@ -13,7 +15,11 @@ const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal
 const pagination = z.object({ page: z.number(), totalPages: z.number(), total: z.number(), hasNext: z.boolean(), hasPrev: z.boolean() });
 
 const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tokens = new ApiTokenService({ repository: createApiTokenRepository(app.db), clock: app.clock });
+  const tokens = new ApiTokenService({
+    repository: createApiTokenRepository(app.db),
+    clock: app.clock,
+    transaction: (work) => app.db.transaction((tx) => work(createApiTokenRepository(tx as unknown as Db), tx as unknown as Db)),
+  });
 
   app.get(
     '/',
@@ -27,11 +33,11 @@ const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post('/', { schema: { body: apiTokenCreateSchema, response: { 201: envelope(createdApiTokenSchema) } } }, async (request, reply) =>
-    reply.code(201).send(ok(await tokens.create(request.user!, request.body), M.created)),
+    reply.code(201).send(ok(await tokens.create(request.user!, request.body, auditContext(request)), M.created)),
   );
 
   app.delete('/:id', { schema: { params: z.object({ id: z.string() }), response: { 200: envelope(apiTokenSchema) } } }, async (request) => {
-    const { token, already } = await tokens.revoke(request.params.id);
+    const { token, already } = await tokens.revoke(request.params.id, auditContext(request));
     return ok(token, already ? M.alreadyRevoked : M.revoked);
   });
 };

@@ -19,6 +19,8 @@ import { MINUTE_MS, type Clock } from '../../lib/clock';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import { hashToken } from '../../lib/tokens';
 import { validationSummary } from '../../plugins/errors';
+import type { Db } from '../../db/client';
+import { recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import type { ApiTokenRepository, ApiTokenWithCreator } from './repository';
 
 export const API_TOKEN_MESSAGES = {
@@ -48,7 +50,20 @@ export function newApiTokenSecret(): string {
 }
 
 export class ApiTokenService {
-  constructor(private readonly deps: { repository: ApiTokenRepository; clock: Clock }) {}
+  constructor(
+    private readonly deps: {
+      repository: ApiTokenRepository;
+      clock: Clock;
+      /** Runs a change in one transaction with a repository and a handle for its audit event; absent: no audit. */
+      transaction?: <T>(work: (repository: ApiTokenRepository, db: Db) => Promise<T>) => Promise<T>;
+    },
+  ) {}
+
+  private audited<T>(audit: AuditContext | undefined, work: (repository: ApiTokenRepository, record: (entry: AuditEntry) => Promise<void>) => Promise<T>): Promise<T> {
+    const { transaction, repository, clock } = this.deps;
+    if (!transaction || !audit) return work(repository, async () => {});
+    return transaction((repo, db) => work(repo, (entry) => recordAudit(db, clock, audit, { targetType: 'api_token', ...entry })));
+  }
 
   statusOf(row: Pick<ApiTokenRow, 'revokedAt' | 'expiresAt'>, now = this.deps.clock.now()): ApiTokenStatus {
     if (row.revokedAt) return 'revoked';
@@ -79,7 +94,7 @@ export class ApiTokenService {
   }
 
   /** Creates a token acting as input.role in the creator's name; the answer carries the secret this once. */
-  async create(creator: { id: string; role: Role }, input: ApiTokenCreateParsed): Promise<CreatedApiToken> {
+  async create(creator: { id: string; role: Role }, input: ApiTokenCreateParsed, audit?: AuditContext): Promise<CreatedApiToken> {
     const { repository, clock } = this.deps;
     if (!mayGrant(creator.role, input.role)) throw forbidden(API_TOKEN_MESSAGES.superAdminOnly);
     const now = clock.now();
@@ -89,26 +104,38 @@ export class ApiTokenService {
       throw badRequest(validationSummary(errors), errors);
     }
     const secret = newApiTokenSecret();
-    const row = await repository.insert({
-      name: input.name,
-      role: input.role,
-      tokenHash: hashToken(secret),
-      prefix: secret.slice(API_TOKEN_MARKER.length, API_TOKEN_MARKER.length + API_TOKEN_PREFIX_LENGTH),
-      createdBy: creator.id,
-      createdAt: now,
-      expiresAt,
+    const row = await this.audited(audit, async (repo, record) => {
+      const inserted = await repo.insert({
+        name: input.name,
+        role: input.role,
+        tokenHash: hashToken(secret),
+        prefix: secret.slice(API_TOKEN_MARKER.length, API_TOKEN_MARKER.length + API_TOKEN_PREFIX_LENGTH),
+        createdBy: creator.id,
+        createdAt: now,
+        expiresAt,
+      });
+      // The secret never: only what tells the token apart.
+      await record({
+        action: 'api_token.created',
+        targetId: inserted.id,
+        changes: { name: { from: null, to: inserted.name }, role: { from: null, to: inserted.role }, prefix: { from: null, to: inserted.prefix }, secret: { changed: true } },
+      });
+      return inserted;
     });
     const stored = await repository.findById(row.id);
     return { ...this.toApiToken(stored!), secret };
   }
 
   /** Revokes a token (again: no change). 404 for an unknown id. */
-  async revoke(id: string): Promise<{ token: ApiToken; already: boolean }> {
+  async revoke(id: string, audit?: AuditContext): Promise<{ token: ApiToken; already: boolean }> {
     const { repository, clock } = this.deps;
     const current = UUID.test(id) ? await repository.findById(id) : undefined;
     if (!current) throw notFound(API_TOKEN_MESSAGES.notFound);
     if (current.revokedAt) return { token: this.toApiToken(current), already: true };
-    await repository.revoke(id, clock.now());
+    await this.audited(audit, async (repo, record) => {
+      await repo.revoke(id, clock.now());
+      await record({ action: 'api_token.revoked', targetId: id, changes: { name: { from: current.name, to: current.name }, status: { from: 'active', to: 'revoked' } } });
+    });
     return { token: this.toApiToken((await repository.findById(id))!), already: false };
   }
 
