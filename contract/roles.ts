@@ -75,6 +75,7 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/dashboard/user', audience: ['admin', 'support'] },
   { pattern: '/dashboard/settings', audience: ['admin'] },
   { pattern: '/dashboard/api-tokens', audience: ['admin'] },
+  { pattern: '/dashboard/backups', audience: ['admin'] },
   { pattern: '/dashboard/contact-messages', audience: ['admin', 'support'] },
   { pattern: '/dashboard/plans', audience: ['admin', 'billing'] },
   { pattern: '/dashboard/payments', audience: ['admin', 'billing'] },

@@ -4,6 +4,7 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   BarChartOutlined,
+  CloudDownloadOutlined,
   CloudServerOutlined,
   CreditCardOutlined,
   CustomerServiceOutlined,
@@ -45,6 +46,7 @@ const ICONS: Record<string, ReactNode> = {
   devices: <CloudServerOutlined />,
   installations: <ToolOutlined />,
   'api-tokens': <KeyOutlined />,
+  backups: <CloudDownloadOutlined />,
   settings: <SettingOutlined />,
   profile: <UserOutlined />,
 };

@@ -36,6 +36,7 @@ export const MENU: MenuEntry[] = [
   { name: 'devices', route: '/dashboard/nas/devices', show: '/dashboard/nas/devices/show/:id', labelKey: 'menu.devices' },
   { name: 'installations', route: '/dashboard/installations', show: '/dashboard/installation/:id', labelKey: 'menu.installations' },
   { name: 'api-tokens', route: '/dashboard/api-tokens', create: '/dashboard/api-tokens/create', labelKey: 'menu.apiTokens' },
+  { name: 'backups', route: '/dashboard/backups', labelKey: 'menu.backups' },
   { name: 'settings', route: '/dashboard/settings', labelKey: 'menu.settings' },
   { name: 'profile', route: '/dashboard/profile', labelKey: 'menu.profile', portal: true },
 ];

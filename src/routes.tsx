@@ -39,6 +39,7 @@ export const dashboardRoutes = (
     <Route path="/dashboard/settings" element={lazyPage(() => import('../resources/settings/SettingsPage'), 'SettingsPage')} />
     <Route path="/dashboard/api-tokens" element={lazyPage(() => import('../resources/api-tokens/list'), 'ApiTokenList')} />
     <Route path="/dashboard/api-tokens/create" element={lazyPage(() => import('../resources/api-tokens/create'), 'ApiTokenCreate')} />
+    <Route path="/dashboard/backups" element={lazyPage(() => import('../resources/backups/BackupsPage'), 'BackupsPage')} />
     <Route path="/dashboard/contact-messages" element={lazyPage(() => import('../resources/contact-messages/list'), 'ContactMessageList')} />
     <Route path="/dashboard/plans" element={lazyPage(() => import('../resources/plans/list'), 'PlanList')} />
     <Route path="/dashboard/plans/create" element={lazyPage(() => import('../resources/plans/create'), 'PlanCreate')} />

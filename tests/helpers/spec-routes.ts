@@ -18,6 +18,8 @@ export const SPEC_ROUTES: Record<string, readonly Role[]> = {
   // Issue 12 (not in spec §2): personal API tokens, for admins.
   '/dashboard/api-tokens': ['admin', 'super_admin'],
   '/dashboard/api-tokens/create': ['admin', 'super_admin'],
+  // Issue 13 (not in spec §2): the portal's own kept backups, for admins.
+  '/dashboard/backups': ['admin', 'super_admin'],
   '/dashboard/plans': ['admin', 'super_admin', 'billing'],
   '/dashboard/plans/create': ['admin', 'super_admin', 'billing'],
   '/dashboard/payments': ['admin', 'super_admin', 'billing'],

@@ -1,0 +1,2 @@
+/** The portal's own kept backups (issue 13, /dashboard/backups). */
+export { BackupsPage } from './BackupsPage';
