@@ -154,6 +154,7 @@ export const ENDPOINT_ACCESS = {
 
   // The audit trail (admin only; read-only: no endpoint changes or deletes an event).
   'GET /audit': ['admin'],
+  'GET /audit/:id': ['admin'],
 
   // The backups the portal keeps in DATA_DIR/backups: list, take one now, download (admin only).
   'GET /backups': ['admin'],

@@ -34,4 +34,8 @@ export const auditListQuerySchema = z.object({
 });
 export type AuditListQuery = z.output<typeof auditListQuerySchema>;
 
-export const AUDIT_MESSAGES = { list: 'Audit events retrieved successfully' } as const;
+export const AUDIT_MESSAGES = {
+  list: 'Audit events retrieved successfully',
+  show: 'Audit event retrieved successfully',
+  notFound: 'Audit event not found',
+} as const;

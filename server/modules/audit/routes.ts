@@ -3,9 +3,12 @@ import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../../contract/envelope';
 import { AUDIT_MESSAGES, auditListQuerySchema, type AuditEvent, type AuditListQuery } from '../../../contract/schemas/audit';
+import { z } from 'zod';
+import { notFound } from '../../lib/errors';
 import { auditEvents, type AuditEventRow } from '../../db/schema';
 
 const CSV_LIMIT = 50_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const toEvent = (r: AuditEventRow): AuditEvent => ({
   id: r.id,
@@ -61,6 +64,13 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       { items: rows.map(toEvent), pagination: { page: q.page, totalPages, total, hasNext: q.page < totalPages, hasPrev: q.page > 1 } },
       AUDIT_MESSAGES.list,
     );
+  });
+
+  app.get('/:id', { schema: { params: z.object({ id: z.string() }) } }, async (request) => {
+    const { id } = request.params;
+    const [row] = UUID.test(id) ? await app.db.select().from(auditEvents).where(eq(auditEvents.id, id)).limit(1) : [];
+    if (!row) throw notFound(AUDIT_MESSAGES.notFound);
+    return ok(toEvent(row), AUDIT_MESSAGES.show);
   });
 };
 
