@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import fp from 'fastify-plugin';
+import type { Db } from '../db/client';
 import { createSecretBox, type SecretBox } from '../lib/secret-box';
 import { createSettingsRepository } from '../modules/settings/repository';
 import { SettingsService } from '../modules/settings/service';
@@ -23,6 +24,7 @@ export default fp(
         clock: app.clock,
         box,
         uploadsDir: join(app.config.dataDir, 'uploads'),
+        transaction: (work) => app.db.transaction((tx) => work(createSettingsRepository(tx as unknown as Db), tx as unknown as Db)),
       }),
     );
   },

@@ -18,7 +18,9 @@ import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
 import type { NewPaymentGatewayRow, PaymentGatewayRow } from '../../db/schema';
+import type { Db } from '../../db/client';
 import { validationSummary } from '../../plugins/errors';
+import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import type { GatewayRepository } from './repository';
 
 export const GATEWAY_MESSAGES = {
@@ -51,8 +53,45 @@ function uniqueViolationOn(error: unknown): string | null {
   return null;
 }
 
+/** Runs a change with a repository and a database handle bound to one transaction (the audit event goes with it). */
+export type GatewayTransaction = <T>(work: (repository: GatewayRepository, db: Db) => Promise<T>) => Promise<T>;
+
 export class GatewayService {
-  constructor(private readonly deps: { repository: GatewayRepository; clock: Clock; box: SecretBox }) {}
+  constructor(
+    private readonly deps: {
+      repository: GatewayRepository;
+      clock: Clock;
+      box: SecretBox;
+      /** Absent (payments, seeding): changes are not audited. */
+      transaction?: GatewayTransaction;
+    },
+  ) {}
+
+  private audited<T>(audit: AuditContext | undefined, work: (repository: GatewayRepository, record: (entry: AuditEntry) => Promise<void>) => Promise<T>): Promise<T> {
+    const { transaction, repository, clock } = this.deps;
+    if (!transaction || !audit) return work(repository, async () => {});
+    return transaction((repo, db) => work(repo, (entry) => recordAudit(db, clock, audit, { targetType: 'gateway', ...entry })));
+  }
+
+  /**
+   * What changed between two states of a gateway: plain fields as {from, to}; each credential whose value
+   * changed (set, replaced or removed) only as 'credentials.<key>': {changed: true}, never a value or its mask.
+   */
+  private auditDiff(before: PaymentGatewayRow | null, after: PaymentGatewayRow | null): Record<string, unknown> {
+    const plain = (row: PaymentGatewayRow | null): Record<string, unknown> => {
+      if (!row) return {};
+      const { name, provider, mode, is_active, is_default, display_order } = this.toPublic(row);
+      return { name, provider, mode, is_active, is_default, display_order };
+    };
+    const secrets = (row: PaymentGatewayRow | null): Record<string, unknown> =>
+      row ? Object.fromEntries(Object.entries(this.openCredentials(row)).map(([k, v]) => [`credentials.${k}`, v])) : {};
+    const before_ = secrets(before);
+    const after_ = secrets(after);
+    return {
+      ...changedFields(plain(before), plain(after)),
+      ...changedFields(before_, after_, { secret: [...new Set([...Object.keys(before_), ...Object.keys(after_)])] }),
+    };
+  }
 
   // --- credentials -------------------------------------------------------------------------------------
 
@@ -153,7 +192,7 @@ export class GatewayService {
   }
 
   /** Creates a gateway. The very first one becomes the default. */
-  async create(input: GatewayInputParsed): Promise<Gateway> {
+  async create(input: GatewayInputParsed, audit?: AuditContext): Promise<Gateway> {
     const { repository, clock } = this.deps;
     this.checkKeys(input.provider, input.credentials);
     const now = clock.now();
@@ -169,12 +208,19 @@ export class GatewayService {
       createdAt: now,
       updatedAt: now,
     };
-    return this.toGateway(await this.write(() => repository.insert(values)));
+    const row = await this.write(() =>
+      this.audited(audit, async (repo, record) => {
+        const inserted = await repo.insert(values);
+        await record({ action: 'gateway.created', targetId: inserted.id, changes: this.auditDiff(null, inserted) });
+        return inserted;
+      }),
+    );
+    return this.toGateway(row);
   }
 
   /** Applies the fields sent; returns the gateway and whether the body was only is_active (the toggle). */
-  async update(id: string, input: GatewayUpdateParsed): Promise<{ gateway: Gateway; toggle: boolean }> {
-    const { repository, clock } = this.deps;
+  async update(id: string, input: GatewayUpdateParsed, audit?: AuditContext): Promise<{ gateway: Gateway; toggle: boolean }> {
+    const { clock } = this.deps;
     const current = await this.find(id);
     const sent = Object.entries(input)
       .filter(([, v]) => v !== undefined)
@@ -191,17 +237,28 @@ export class GatewayService {
     if (input.credentials !== undefined || input.provider !== undefined) {
       values.credentials = this.seal(this.merge(provider, this.openCredentials(current), input.credentials));
     }
-    const row = await this.write(() => repository.update(id, values));
-    if (!row) throw notFound(GATEWAY_MESSAGES.notFound);
-    return { gateway: this.toGateway(row), toggle: sent.length === 1 && sent[0] === 'is_active' };
+    const toggle = sent.length === 1 && sent[0] === 'is_active';
+    const row = await this.write(() =>
+      this.audited(audit, async (repo, record) => {
+        const updated = await repo.update(id, values);
+        if (!updated) throw notFound(GATEWAY_MESSAGES.notFound);
+        const action = toggle ? (updated.isActive ? 'gateway.enabled' : 'gateway.disabled') : 'gateway.updated';
+        await record({ action, targetId: id, changes: this.auditDiff(current, updated) });
+        return updated;
+      }),
+    );
+    return { gateway: this.toGateway(row), toggle };
   }
 
   /** Deletes a gateway; the default one only when it is the last. */
-  async delete(id: string): Promise<void> {
+  async delete(id: string, audit?: AuditContext): Promise<void> {
     const { repository } = this.deps;
     const row = await this.find(id);
     if (row.isDefault && (await repository.count()) > 1) throw conflict(GATEWAY_MESSAGES.deleteDefault);
-    await repository.delete(id);
+    await this.audited(audit, async (repo, record) => {
+      if (!(await repo.delete(id))) throw notFound(GATEWAY_MESSAGES.notFound);
+      await record({ action: 'gateway.deleted', targetId: id, changes: this.auditDiff(row, null) });
+    });
   }
 
   private async write<T>(fn: () => Promise<T>): Promise<T> {

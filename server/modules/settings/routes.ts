@@ -11,6 +11,7 @@ import {
   testEmailSchema,
 } from '../../../contract/schemas/settings';
 import { AppError, badRequest, notFound } from '../../lib/errors';
+import { auditContext } from '../audit/trail';
 import { LOGO_MAX_BYTES, SETTINGS_MESSAGES as M, sniffImageType } from './service';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
@@ -35,7 +36,7 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/', { schema: { response: { 200: envelope(adminSettingsSchema) } } }, async () => ok(await app.settings.adminSettings(), M.admin));
 
   app.put('/', { schema: { body: settingsUpdateSchema, response: { 200: envelope(adminSettingsSchema) } } }, async (request) =>
-    ok(await app.settings.update(request.body), M.updated),
+    ok(await app.settings.update(request.body, auditContext(request)), M.updated),
   );
 
   app.post('/logo', { schema: { response: { 200: envelope(z.object({ logo_url: z.string().nullable() })) } } }, async (request) => {
@@ -56,7 +57,7 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     if (bytes.length > LOGO_MAX_BYTES) throw new AppError(413, M.tooLarge);
     const type = sniffImageType(bytes);
     if (!type) throw new AppError(415, M.unsupported);
-    await app.settings.setLogo(bytes, type);
+    await app.settings.setLogo(bytes, type, auditContext(request));
     return ok({ logo_url: (await app.settings.publicSettings()).company.logo_url }, M.logoUploaded);
   });
 

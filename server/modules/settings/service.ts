@@ -14,8 +14,10 @@ import {
   type PublicSettings,
   type SettingsUpdateParsed,
 } from '../../../contract/schemas/settings';
+import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
+import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import { defaultSettings, type StoredSettings } from './defaults';
 import type { SettingsRepository } from './repository';
 
@@ -50,6 +52,68 @@ export function sniffImageType(bytes: Buffer): { contentType: string; ext: strin
 
 const policyKey = (type: PolicyType) => `policy:${type}`;
 
+/** Runs a change with a repository and a database handle bound to one transaction (the audit event goes with it). */
+export type SettingsTransaction = <T>(work: (repository: SettingsRepository, db: Db) => Promise<T>) => Promise<T>;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The audit diff of each settings section a write changed: [{section, changes}] for sections whose values
+ * differ (a form saved unchanged records nothing). Object sections are compared key by key over their defaults
+ * (company's social links as 'social.<network>'); list and single-value sections as {<section>: {from, to}};
+ * the policies as one 'policies' section keyed by policy. The SMTP password is compared opened and recorded
+ * only as {changed: true}.
+ */
+export function settingsChanges(
+  written: ReadonlyArray<{ key: string; before: unknown; after: unknown }>,
+  openSecret: (sealed: string) => string | null,
+): Array<{ section: string; changes: Record<string, unknown> }> {
+  const d = defaultSettings();
+  const object = (base: Record<string, unknown>, value: unknown) => ({ ...base, ...(isRecord(value) ? value : {}) });
+  const sections = new Map<string, Record<string, unknown>>();
+  const add = (section: string, changes: Record<string, unknown>) => {
+    if (Object.keys(changes).length) sections.set(section, { ...sections.get(section), ...changes });
+  };
+  for (const { key, before, after } of written) {
+    if (key.startsWith('policy:')) {
+      const type = key.slice('policy:'.length);
+      const fallback = d.policies[type as PolicyType]?.markdown ?? null;
+      add('policies', changedFields({ [type]: before ?? fallback }, { [type]: after }));
+      continue;
+    }
+    switch (key) {
+      case 'company': {
+        const flat = (value: unknown) => {
+          const { social, ...rest } = object(d.company as unknown as Record<string, unknown>, value);
+          const links = object(d.company.social, social);
+          return { ...rest, ...Object.fromEntries(Object.entries(links).map(([k, v]) => [`social.${k}`, v])) };
+        };
+        add(key, changedFields(flat(before), flat(after)));
+        break;
+      }
+      case 'billing':
+        add(key, changedFields(object(d.billing, before), object(d.billing, after)));
+        break;
+      case 'smtp': {
+        const opened = (value: unknown) => {
+          const smtp = object(d.smtp as unknown as Record<string, unknown>, value);
+          return { ...smtp, password: typeof smtp.password === 'string' ? openSecret(smtp.password) : null };
+        };
+        add(key, changedFields(opened(before), opened(after), { secret: ['password'] }));
+        break;
+      }
+      case 'logo':
+        add(key, changedFields(object({ file: null, content_type: null }, before), object({ file: null, content_type: null }, after)));
+        break;
+      default: {
+        const fallback = (d as unknown as Record<string, unknown>)[key] ?? null;
+        add(key, changedFields({ [key]: before === undefined ? fallback : before }, { [key]: after }));
+      }
+    }
+  }
+  return [...sections].map(([section, changes]) => ({ section, changes }));
+}
+
 export class SettingsService {
   private cache: Promise<StoredSettings> | null = null;
   private listeners = new Set<() => void>();
@@ -57,8 +121,32 @@ export class SettingsService {
   version = 0;
 
   constructor(
-    private readonly deps: { repository: SettingsRepository; clock: Clock; box: SecretBox; uploadsDir: string },
+    private readonly deps: {
+      repository: SettingsRepository;
+      clock: Clock;
+      box: SecretBox;
+      uploadsDir: string;
+      /** Absent: changes are not audited. */
+      transaction?: SettingsTransaction;
+    },
   ) {}
+
+  /** Writes entries and, with an audit context, one settings.updated event per changed section, in one transaction. */
+  private async write(entries: Array<{ key: string; value: unknown; merge?: Record<string, unknown> }>, audit: AuditContext | undefined): Promise<void> {
+    const { transaction, repository, clock, box } = this.deps;
+    const now = clock.now();
+    if (!transaction || !audit) {
+      await repository.upsert(entries, now);
+      return;
+    }
+    await transaction(async (repo, db) => {
+      const written = await repo.upsert(entries, now);
+      for (const { section, changes } of settingsChanges(written, (sealed) => box.open(sealed))) {
+        const entry: AuditEntry = { action: 'settings.updated', targetType: 'settings', targetId: section, changes };
+        await recordAudit(db, clock, audit, entry);
+      }
+    });
+  }
 
   /** Called after every change (cache already dropped). */
   onChange(listener: () => void): () => void {
@@ -157,7 +245,7 @@ export class SettingsService {
     return { ...smtp, plainPassword: smtp.password ? this.deps.box.open(smtp.password) : null };
   }
 
-  async update(input: SettingsUpdateParsed): Promise<AdminSettings> {
+  async update(input: SettingsUpdateParsed, audit?: AuditContext): Promise<AdminSettings> {
     const current = await this.stored();
     const entries: Array<{ key: string; value: unknown; merge?: Record<string, unknown> }> = [];
     if (input.company) {
@@ -181,19 +269,19 @@ export class SettingsService {
       const markdown = input.policies?.[type];
       if (markdown !== undefined) entries.push({ key: policyKey(type), value: markdown });
     }
-    await this.deps.repository.upsert(entries, this.deps.clock.now());
+    await this.write(entries, audit);
     this.invalidate();
     return this.adminSettings();
   }
 
   /** Stores a checked image as the logo (replacing the previous file). */
-  async setLogo(bytes: Buffer, type: { contentType: string; ext: string }): Promise<void> {
+  async setLogo(bytes: Buffer, type: { contentType: string; ext: string }, audit?: AuditContext): Promise<void> {
     const previous = (await this.stored()).logo;
     await mkdir(this.deps.uploadsDir, { recursive: true });
     const file = `logo-${randomBytes(16).toString('hex')}.${type.ext}`;
     await writeFile(join(this.deps.uploadsDir, file), bytes, { mode: 0o644 });
     try {
-      await this.deps.repository.upsert([{ key: 'logo', value: { file, content_type: type.contentType } }], this.deps.clock.now());
+      await this.write([{ key: 'logo', value: { file, content_type: type.contentType } }], audit);
     } catch (error) {
       await unlink(join(this.deps.uploadsDir, file)).catch(() => {});
       throw error;

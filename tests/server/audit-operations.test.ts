@@ -1,0 +1,238 @@
+/**
+ * Issue 13, the audit trail (operations): payment gateways, settings, devices, device configuration reads and
+ * installations. Each change writes exactly one event with its actor, target and diff in the change's own
+ * transaction: a refused change writes none, and an event that cannot be written takes its change with it.
+ * Secrets appear in no event, neither as plain text nor as the masks or ciphertexts the API and table hold.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEvent } from '../../contract/schemas/audit';
+import { ManualClock } from '../../server/lib/clock';
+import { bearer, createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
+
+let t: TestApp;
+let as: CallAs;
+const clock = new ManualClock('2026-05-04T10:00:00.000Z');
+
+beforeAll(async () => {
+  t = await createTestApp({ clock, config: { dataDir: mkdtempSync(join(tmpdir(), 'isp-audit-ops-')), accessTokenTtlSeconds: 30 * 86_400 } });
+  as = await signInEveryRole(t);
+});
+afterAll(() => t.close());
+
+const rowsOf = (result: unknown) => ((result as { rows?: unknown[] }).rows ?? result) as Array<Record<string, unknown>>;
+
+/** The events of one target, newest first, through the admin's API. */
+async function trail(targetType: string, targetId: string): Promise<AuditEvent[]> {
+  const res = await as('GET', `/audit?target_type=${targetType}&target_id=${encodeURIComponent(targetId)}&limit=200`, 'admin');
+  expect(res.statusCode).toBe(200);
+  return res.json().data.items;
+}
+
+/** Every event in the table, as one text (to look for secrets in). */
+async function everyEvent(): Promise<string> {
+  return JSON.stringify(rowsOf(await t.database.db.execute(sql`select * from audit_events`)));
+}
+
+async function eventCount(): Promise<number> {
+  const [{ n }] = rowsOf(await t.database.db.execute(sql`select count(*)::int as n from audit_events`));
+  return Number(n);
+}
+
+/**
+ * Runs `call` while the database refuses to store events named `action` (a trigger raises): the change must
+ * fail with its event, leaving neither behind.
+ */
+async function withAuditRefused<T>(action: string, call: () => Promise<T>): Promise<T> {
+  const db = t.database.db;
+  await db.execute(
+    sql.raw(
+      `create or replace function test_refuse_audit() returns trigger language plpgsql as $$ begin ` +
+        `if new.action = '${action}' then raise exception 'audit event refused for the test'; end if; return new; end $$`,
+    ),
+  );
+  await db.execute(sql`create trigger test_refuse_audit before insert on audit_events for each row execute function test_refuse_audit()`);
+  try {
+    return await call();
+  } finally {
+    await db.execute(sql`drop trigger test_refuse_audit on audit_events`);
+  }
+}
+
+const GATEWAY_SECRET = 'sk_test_AUDIT_plaintext_4242_SECRETKEY';
+const WEBHOOK_SECRET = 'whsec_AUDIT_plaintext_hook_7777HOOK';
+const NEW_SECRET = 'sk_test_AUDIT_rotated_5555_ROTATEDKEY';
+
+describe('payment gateways', () => {
+  it('records created, updated (credentials only as changed), disabled, enabled and deleted: one event each', async () => {
+    const created = await as('POST', '/payments/gateways', 'billing', {
+      name: 'Stripe audited',
+      provider: 'stripe',
+      credentials: { secret_key: GATEWAY_SECRET, webhook_secret: WEBHOOK_SECRET },
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().data.id as string;
+
+    expect((await as('PUT', `/payments/gateways/${id}`, 'admin', { name: 'Stripe audited live', mode: 'live', credentials: { secret_key: NEW_SECRET, webhook_secret: '' } })).statusCode).toBe(200);
+    expect((await as('PUT', `/payments/gateways/${id}`, 'billing', { is_active: false })).statusCode).toBe(200);
+    expect((await as('PUT', `/payments/gateways/${id}`, 'super_admin', { is_active: true })).statusCode).toBe(200);
+    // A second gateway takes the default, so this one may be deleted.
+    expect((await as('POST', '/payments/gateways', 'admin', { name: 'Manual audited', provider: 'manual', is_default: true })).statusCode).toBe(201);
+    const sealed = rowsOf(await t.database.db.execute(sql`select credentials from payment_gateways where id = ${id}`))[0].credentials as string;
+    expect((await as('DELETE', `/payments/gateways/${id}`, 'admin')).statusCode).toBe(200);
+
+    const events = await trail('gateway', id);
+    expect(events.map((e) => [e.action, e.actor_email, e.actor_role])).toEqual([
+      ['gateway.deleted', 'admin@example.com', 'admin'],
+      ['gateway.enabled', 'super_admin@example.com', 'super_admin'],
+      ['gateway.disabled', 'billing@example.com', 'billing'],
+      ['gateway.updated', 'admin@example.com', 'admin'],
+      ['gateway.created', 'billing@example.com', 'billing'],
+    ]);
+    const [deleted, enabled, disabled, updated, made] = events;
+    expect(made.changes).toMatchObject({
+      name: { from: null, to: 'Stripe audited' },
+      provider: { from: null, to: 'stripe' },
+      'credentials.secret_key': { changed: true },
+      'credentials.webhook_secret': { changed: true },
+    });
+    // Only what changed; the webhook secret sent blank was kept, so it is not in the diff.
+    expect(updated.changes).toEqual({
+      name: { from: 'Stripe audited', to: 'Stripe audited live' },
+      mode: { from: 'test', to: 'live' },
+      'credentials.secret_key': { changed: true },
+    });
+    expect(disabled.changes).toEqual({ is_active: { from: true, to: false } });
+    expect(enabled.changes).toEqual({ is_active: { from: false, to: true } });
+    expect(deleted.changes).toMatchObject({ name: { from: 'Stripe audited live', to: null } });
+
+    const all = await everyEvent();
+    for (const secret of [GATEWAY_SECRET, WEBHOOK_SECRET, NEW_SECRET, sealed, '••••']) expect(all).not.toContain(secret);
+    for (const secret of [GATEWAY_SECRET, WEBHOOK_SECRET, NEW_SECRET]) expect(all).not.toContain(secret.slice(-8));
+  });
+
+  it('a refused change writes no event, and a change whose event cannot be written does not happen', async () => {
+    const a = (await as('POST', '/payments/gateways', 'admin', { name: 'Gateway A', provider: 'manual' })).json().data;
+    await as('POST', '/payments/gateways', 'admin', { name: 'Gateway B', provider: 'manual' });
+    const before = await eventCount();
+
+    expect((await as('PUT', `/payments/gateways/${a.id}`, 'admin', { name: 'Gateway B' })).statusCode).toBe(409); // name taken
+    expect((await as('PUT', `/payments/gateways/${a.id}`, 'admin', { credentials: { secret_key: 'x' } })).statusCode).toBe(400); // not used by manual
+    expect((await as('POST', '/payments/gateways', 'admin', { name: 'Gateway A', provider: 'manual' })).statusCode).toBe(409);
+    expect(await eventCount()).toBe(before);
+
+    const failed = await withAuditRefused('gateway.updated', () => as('PUT', `/payments/gateways/${a.id}`, 'admin', { name: 'Gateway A renamed' }));
+    expect(failed.statusCode).toBe(500);
+    expect((await as('GET', `/payments/gateways/${a.id}`, 'admin')).json().data.name).toBe('Gateway A');
+    const toggled = await withAuditRefused('gateway.disabled', () => as('PUT', `/payments/gateways/${a.id}`, 'admin', { is_active: false }));
+    expect(toggled.statusCode).toBe(500);
+    expect((await as('GET', `/payments/gateways/${a.id}`, 'admin')).json().data.is_active).toBe(true);
+    const created = await withAuditRefused('gateway.created', () => as('POST', '/payments/gateways', 'admin', { name: 'Gateway C', provider: 'manual' }));
+    expect(created.statusCode).toBe(500);
+    expect((await as('GET', '/payments/gateways', 'admin')).json().data.map((g: { name: string }) => g.name)).not.toContain('Gateway C');
+    const removed = await withAuditRefused('gateway.deleted', () => as('DELETE', `/payments/gateways/${a.id}`, 'admin'));
+    expect(removed.statusCode).toBe(500);
+    expect((await as('GET', `/payments/gateways/${a.id}`, 'admin')).statusCode).toBe(200);
+    expect(await eventCount()).toBe(before);
+  });
+});
+
+const SMTP_PASSWORD = 'smtp-AUDIT-plaintext-pass-31337';
+
+describe('settings', () => {
+  it('records one settings.updated event per changed section with the changed keys; the SMTP password only as changed', async () => {
+    const res = await as('PUT', '/settings', 'admin', {
+      company: { name: 'Audited ISP', social: { twitter: 'https://twitter.com/audited' } },
+      currency: 'EUR',
+      billing: { grace_days: 10 },
+      smtp: { host: 'smtp.example.com', password: SMTP_PASSWORD },
+      policies: { 'refund-policy': '# Refunds\n\nWithin 30 days.' },
+    });
+    expect(res.statusCode).toBe(200);
+    const company = await trail('settings', 'company');
+    expect(company).toHaveLength(1);
+    expect(company[0]).toMatchObject({ action: 'settings.updated', actor_email: 'admin@example.com', actor_role: 'admin' });
+    expect(company[0].changes).toEqual({
+      name: { from: 'ISP Portal', to: 'Audited ISP' },
+      'social.twitter': { from: '', to: 'https://twitter.com/audited' },
+    });
+    expect((await trail('settings', 'currency'))[0].changes).toEqual({ currency: { from: 'USD', to: 'EUR' } });
+    expect((await trail('settings', 'billing'))[0].changes).toEqual({ grace_days: { from: 7, to: 10 } });
+    expect((await trail('settings', 'smtp'))[0].changes).toEqual({ host: { from: '', to: 'smtp.example.com' }, password: { changed: true } });
+    const policies = (await trail('settings', 'policies'))[0].changes!;
+    expect(Object.keys(policies)).toEqual(['refund-policy']);
+    expect(policies['refund-policy']).toMatchObject({ to: '# Refunds\n\nWithin 30 days.' });
+
+    // The whole form saved again with one change (as the settings page does): only that section is recorded.
+    clock.advanceHours(1);
+    const current = (await as('GET', '/settings', 'admin')).json().data;
+    const { logo_url: _logo, ...companyNow } = current.company;
+    const { password_set: _set, ...smtpNow } = current.smtp;
+    const again = await as('PUT', '/settings', 'super_admin', {
+      company: companyNow,
+      currency: current.currency,
+      tax_rate_bp: 750,
+      achievements: current.achievements,
+      faq: current.faq,
+      coverage_areas: current.coverage_areas,
+      billing: current.billing,
+      smtp: { ...smtpNow, password: '' },
+      policies: current.policies,
+    });
+    expect(again.statusCode).toBe(200);
+    const sinceSave = await as('GET', `/audit?action=settings.updated&from=${encodeURIComponent(clock.now().toISOString())}`, 'admin');
+    expect(sinceSave.json().data.items.filter((e: AuditEvent) => e.actor_role === 'super_admin').map((e: AuditEvent) => [e.target_id, e.changes])).toEqual([
+      ['tax_rate_bp', { tax_rate_bp: { from: 0, to: 750 } }],
+    ]);
+
+    // A new password and then none: recorded as changed each time, never the text.
+    expect((await as('PUT', '/settings', 'admin', { smtp: { password: `${SMTP_PASSWORD}-2` } })).statusCode).toBe(200);
+    expect((await as('PUT', '/settings', 'admin', { smtp: { password: null } })).statusCode).toBe(200);
+    expect((await trail('settings', 'smtp')).map((e) => e.changes)).toEqual([
+      { password: { changed: true } },
+      { password: { changed: true } },
+      { host: { from: '', to: 'smtp.example.com' }, password: { changed: true } },
+    ]);
+    const all = await everyEvent();
+    expect(all).not.toContain(SMTP_PASSWORD);
+    expect(all).not.toContain('31337');
+  });
+
+  it('records a logo upload as a change of the logo section', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+    const boundary = '----auditlogo';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const { token } = await t.login('admin@example.com');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/settings/logo',
+      headers: { ...bearer(token), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
+    expect(res.statusCode).toBe(200);
+    const [logo] = await trail('settings', 'logo');
+    expect(logo).toMatchObject({ action: 'settings.updated', actor_role: 'admin', changes: { file: { from: null }, content_type: { from: null, to: 'image/png' } } });
+  });
+
+  it('a refused change writes no event, and a change whose event cannot be written does not happen', async () => {
+    const before = await eventCount();
+    expect((await as('PUT', '/settings', 'admin', { currency: 'EURO' })).statusCode).toBe(400);
+    expect((await as('PUT', '/settings', 'admin', { company: { name: 'Never saved' }, billing: { grace_days: 500 } })).statusCode).toBe(400);
+    expect((await as('PUT', '/settings', 'support', { currency: 'GBP' })).statusCode).toBe(403);
+    expect(await eventCount()).toBe(before);
+
+    const failed = await withAuditRefused('settings.updated', () => as('PUT', '/settings', 'admin', { currency: 'GBP', company: { name: 'Rolled back' } }));
+    expect(failed.statusCode).toBe(500);
+    const now = (await as('GET', '/settings', 'admin')).json().data;
+    expect(now.currency).toBe('EUR');
+    expect(now.company.name).toBe('Audited ISP');
+    expect(await eventCount()).toBe(before);
+  });
+});
