@@ -161,8 +161,8 @@ export function createDeviceRepository(db: Db) {
       return row;
     },
 
-    async insert(values: NewDeviceRow): Promise<DeviceRow> {
-      const [row] = await db.insert(devices).values(values).returning();
+    async insert(values: NewDeviceRow, conn: Db = db): Promise<DeviceRow> {
+      const [row] = await conn.insert(devices).values(values).returning();
       return row;
     },
 
@@ -177,8 +177,8 @@ export function createDeviceRepository(db: Db) {
       return row;
     },
 
-    async delete(id: string): Promise<boolean> {
-      const rows = await db.delete(devices).where(eq(devices.id, id)).returning({ id: devices.id });
+    async delete(id: string, conn: Db = db): Promise<boolean> {
+      const rows = await conn.delete(devices).where(eq(devices.id, id)).returning({ id: devices.id });
       return rows.length > 0;
     },
   };

@@ -19,6 +19,7 @@ import {
   deviceUpdateSchema,
 } from '../../../contract/schemas/device';
 import { unauthorized } from '../../lib/errors';
+import { auditContext } from '../audit/trail';
 import { createDeviceRepository } from './repository';
 import { DEVICE_MESSAGES as M, DeviceService } from './service';
 
@@ -51,15 +52,15 @@ const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post('/', { schema: { body: deviceInputSchema, response: { 201: envelope(deviceSchema) } } }, async (request, reply) =>
-    reply.code(201).send(ok(await service.create(request.body), M.created)),
+    reply.code(201).send(ok(await service.create(request.body, auditContext(request)), M.created)),
   );
 
   app.put('/:id', { schema: { params: idParams, body: deviceUpdateSchema, response: { 200: envelope(deviceSchema) } } }, async (request) =>
-    ok(await service.update(request.params.id, request.body), M.updated),
+    ok(await service.update(request.params.id, request.body, auditContext(request)), M.updated),
   );
 
   app.delete('/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {
-    await service.delete(request.params.id);
+    await service.delete(request.params.id, auditContext(request));
     return ok(null, M.deleted);
   });
 

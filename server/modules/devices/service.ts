@@ -23,6 +23,7 @@ import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
 import { validationSummary } from '../../plugins/errors';
+import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import { testDeviceConnection } from './connection-test';
 import { toDevice, toDeviceSummary } from './presenter';
 import { openDeviceSecrets, type DeviceRepository } from './repository';
@@ -63,8 +64,57 @@ function keeps(value: SecretInput): boolean {
 /** The plain (non-secret) settings of a device, as stored or as they will be. */
 type Plain = Omit<NewDeviceRow, 'id' | (typeof SECRET_COLUMNS)[DeviceSecretField]>;
 
+/**
+ * What changed between two states of a device for the audit trail: settings as {from, to}; a secret (SNMP
+ * community and v3 keys, API password, RADIUS secret) set, replaced or removed only as {changed: true}, compared
+ * opened (it is sealed anew on every change) and never written as a value or its last 4 characters.
+ */
+export function deviceAuditDiff(before: DeviceRow | null, after: DeviceRow | null, box: SecretBox): Record<string, unknown> {
+  const view = (row: DeviceRow): Record<string, unknown> => {
+    const plain: Record<string, unknown> = {
+      name: row.name,
+      vendor: row.vendor,
+      model: row.model,
+      host: row.host,
+      location: row.location,
+      notes: row.notes,
+      tags: row.tags,
+      snmp_version: row.snmpVersion,
+      snmp_port: row.snmpPort,
+      snmp_v3_user: row.snmpV3User,
+      snmp_v3_auth_protocol: row.snmpV3AuthProtocol,
+      snmp_v3_priv_protocol: row.snmpV3PrivProtocol,
+      api_type: row.apiType,
+      api_port: row.apiPort,
+      api_tls: row.apiTls,
+      api_username: row.apiUsername,
+    };
+    for (const field of DEVICE_SECRET_FIELDS) {
+      const sealed = row[SECRET_COLUMNS[field]];
+      plain[field] = sealed ? box.open(sealed) : null;
+    }
+    return plain;
+  };
+  // No row (before a create, after a delete): every field null, so only what the device has shows.
+  const a = before ? view(before) : null;
+  const b = after ? view(after) : null;
+  const none = (other: Record<string, unknown> | null) => Object.fromEntries(Object.keys(other ?? {}).map((k) => [k, null]));
+  return changedFields(a ?? none(b), b ?? none(a), { secret: DEVICE_SECRET_FIELDS });
+}
+
 export class DeviceService {
   constructor(private readonly deps: { db: Db; repository: DeviceRepository; clock: Clock; box: SecretBox }) {}
+
+  /** Runs a change in one transaction with a recorder of its audit event (no audit context: nothing recorded). */
+  private audited<T>(audit: AuditContext | undefined, work: (tx: Db, record: (entry: AuditEntry) => Promise<void>) => Promise<T>): Promise<T> {
+    const { db, clock } = this.deps;
+    return db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      return work(tx, async (entry) => {
+        if (audit) await recordAudit(tx, clock, audit, { targetType: 'device', ...entry });
+      });
+    });
+  }
 
   present(row: DeviceRow, role: Role | null | undefined): Device | DeviceSummary {
     return canManageDevices(role) ? toDevice(row, this.deps.box) : toDeviceSummary(row);
@@ -95,23 +145,28 @@ export class DeviceService {
     return this.present(await this.find(id), role);
   }
 
-  async create(input: DeviceInputParsed): Promise<Device> {
+  async create(input: DeviceInputParsed, audit?: AuditContext): Promise<Device> {
     const { repository, clock, box } = this.deps;
     const plain = this.plainFrom(input, null);
     const secrets = this.mergeSecrets(input, null);
     this.check(plain, secrets);
     const now = clock.now();
     const values: NewDeviceRow = { ...plain, ...this.sealAll(secrets), status: 'unknown', createdAt: now, updatedAt: now };
-    const row = await this.write(() => repository.insert(values));
+    const row = await this.write(() =>
+      this.audited(audit, async (tx, record) => {
+        const inserted = await repository.insert(values, tx);
+        await record({ action: 'device.created', targetId: inserted.id, changes: deviceAuditDiff(null, inserted, box) });
+        return inserted;
+      }),
+    );
     return toDevice(row, box);
   }
 
-  async update(id: string, input: DeviceUpdateParsed): Promise<Device> {
-    const { db, repository, clock, box } = this.deps;
+  async update(id: string, input: DeviceUpdateParsed, audit?: AuditContext): Promise<Device> {
+    const { repository, clock, box } = this.deps;
     await this.find(id);
     const row = await this.write(() =>
-      db.transaction(async (txRaw) => {
-        const tx = txRaw as unknown as Db;
+      this.audited(audit, async (tx, record) => {
         const current = await repository.lock(tx, id);
         if (!current) throw notFound(DEVICE_MESSAGES.notFound);
         const plain = this.plainFrom(input, current);
@@ -136,15 +191,22 @@ export class DeviceService {
           values.nextPollAt = null;
           values.pollFailures = 0;
         }
-        return (await repository.update(id, values, tx))!;
+        const updated = (await repository.update(id, values, tx))!;
+        await record({ action: 'device.updated', targetId: id, changes: deviceAuditDiff(current, updated, box) });
+        return updated;
       }),
     );
     return toDevice(row, box);
   }
 
-  async delete(id: string): Promise<void> {
+  async delete(id: string, audit?: AuditContext): Promise<void> {
+    const { repository, box } = this.deps;
     await this.find(id);
-    await this.deps.repository.delete(id);
+    await this.audited(audit, async (tx, record) => {
+      const current = await repository.lock(tx, id);
+      if (!current || !(await repository.delete(id, tx))) throw notFound(DEVICE_MESSAGES.notFound);
+      await record({ action: 'device.deleted', targetId: id, changes: deviceAuditDiff(current, null, box) });
+    });
   }
 
   /** Tests a stored device's SNMP and API settings. */
