@@ -23,6 +23,7 @@ import {
 import { pagePaginationSchema } from '../../../contract/schemas/invoice';
 import { contentDisposition } from '../../lib/stored-files';
 import { unauthorized } from '../../lib/errors';
+import { auditContext } from '../audit/trail';
 import { DEVICE_BACKUP_MESSAGES as M, type Caller } from './service';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
@@ -39,7 +40,7 @@ const deviceBackupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/devices/:id/config',
     { schema: { params: deviceIdParamsSchema, response: { 200: envelope(deviceConfigSchema) } } },
-    async (request) => ok(await service().runningConfig(caller(request), request.params.id), M.config),
+    async (request) => ok(await service().runningConfig(caller(request), request.params.id, auditContext(request)), M.config),
   );
 
   app.post(
@@ -61,17 +62,17 @@ const deviceBackupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/devices/:id/backups/diff',
     { schema: { params: deviceIdParamsSchema, querystring: deviceBackupDiffQuerySchema, response: { 200: envelope(deviceBackupDiffSchema) } } },
-    async (request) => ok(await service().diff(request.params.id, request.query.from, request.query.to, request.query.context), M.diff),
+    async (request) => ok(await service().diff(request.params.id, request.query.from, request.query.to, request.query.context, auditContext(request)), M.diff),
   );
 
   app.get(
     '/devices/:id/backups/:backupId',
     { schema: { params: deviceBackupParamsSchema, response: { 200: envelope(deviceBackupDetailSchema) } } },
-    async (request) => ok(await service().getVersion(request.params.id, request.params.backupId), M.version),
+    async (request) => ok(await service().getVersion(request.params.id, request.params.backupId, auditContext(request)), M.version),
   );
 
   app.get('/devices/:id/backups/:backupId/download', { schema: { params: deviceBackupParamsSchema } }, async (request, reply) => {
-    const { fileName, content } = await service().download(request.params.id, request.params.backupId);
+    const { fileName, content } = await service().download(request.params.id, request.params.backupId, auditContext(request));
     return reply
       .header('content-type', 'text/plain; charset=utf-8')
       .header('content-disposition', contentDisposition(fileName))

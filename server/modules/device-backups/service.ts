@@ -27,6 +27,7 @@ import { RouterOsError, routerOsClientForDevice, type RouterOsClient } from '../
 import { AppError, conflict, notFound } from '../../lib/errors';
 import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
+import { recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import { getDeviceWithSecrets, type DeviceWithSecrets } from '../devices/repository';
 import { diffLines, splitLines, toHunks } from './diff';
 import { JobQueue } from './job-queue';
@@ -148,6 +149,15 @@ export class DeviceBackupService {
     return routerOsClientForDevice(device.api!, { timeoutMs });
   }
 
+  /**
+   * Records who read a device's configuration (running, stored, compared or downloaded), before the text leaves
+   * the server: a read that cannot be recorded fails instead of answering. The device is the target, so one
+   * filter shows a device's whole history, its changes and who read its configuration.
+   */
+  private async recordRead(audit: AuditContext | undefined, deviceId: string, entry: Omit<AuditEntry, 'targetType' | 'targetId'>): Promise<void> {
+    if (audit) await recordAudit(this.deps.db, this.deps.clock, audit, { targetType: 'device', targetId: deviceId, ...entry });
+  }
+
   private async deviceExists(deviceId: string): Promise<string> {
     const name = await this.deps.repository.deviceName(deviceId);
     if (name === undefined) throw notFound(M.deviceNotFound);
@@ -161,7 +171,7 @@ export class DeviceBackupService {
    * fetch is recorded as a config_fetch job, so a failure is visible later with its reason; a device that
    * fails answers 502 with that reason.
    */
-  async runningConfig(caller: Caller, deviceId: string): Promise<DeviceConfig> {
+  async runningConfig(caller: Caller, deviceId: string, audit?: AuditContext): Promise<DeviceConfig> {
     const { repository, clock } = this.deps;
     const device = await this.reachableDevice(deviceId);
     const started = clock.now();
@@ -187,6 +197,7 @@ export class DeviceBackupService {
     const hash = sha256(text);
     const matches = await repository.versionBySha(deviceId, hash);
     await repository.updateJob(job.id, { status: 'succeeded', stage: 'done', percent: PROGRESS.done, finishedAt: clock.now() });
+    await this.recordRead(audit, deviceId, { action: 'device_config.viewed', changes: { source: 'running', matches_backup_version: matches } });
     const masked = maskRouterOsExport(text);
     return {
       device_id: deviceId,
@@ -289,25 +300,31 @@ export class DeviceBackupService {
     return { row, content };
   }
 
-  async getVersion(deviceId: string, backupId: string): Promise<DeviceBackupDetail> {
+  async getVersion(deviceId: string, backupId: string, audit?: AuditContext): Promise<DeviceBackupDetail> {
     const { row, content } = await this.version(deviceId, backupId);
+    await this.recordRead(audit, deviceId, { action: 'device_config.viewed', changes: { source: 'backup', backup_id: row.id, version: row.version } });
     const masked = maskRouterOsExport(content);
     return { ...toDeviceBackup(row), content: masked.text, masked_count: masked.count };
   }
 
   /** The export exactly as stored, with a file name for the download. */
-  async download(deviceId: string, backupId: string): Promise<{ fileName: string; content: string }> {
+  async download(deviceId: string, backupId: string, audit?: AuditContext): Promise<{ fileName: string; content: string }> {
     const name = await this.deviceExists(deviceId);
     const { row, content } = await this.version(deviceId, backupId);
+    await this.recordRead(audit, deviceId, { action: 'device_config.downloaded', changes: { backup_id: row.id, version: row.version } });
     const safe = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'device';
     const stamp = row.createdAt.toISOString().slice(0, 19).replace(/[:T]/g, '-');
     return { fileName: `${safe}-v${row.version}-${stamp}.rsc`, content };
   }
 
   /** Line diff of two versions of one device, older → newer as asked, on the masked texts. */
-  async diff(deviceId: string, fromId: string, toId: string, context: number): Promise<DeviceBackupDiff> {
+  async diff(deviceId: string, fromId: string, toId: string, context: number, audit?: AuditContext): Promise<DeviceBackupDiff> {
     const from = await this.version(deviceId, fromId);
     const to = await this.version(deviceId, toId);
+    await this.recordRead(audit, deviceId, {
+      action: 'device_config.diff_viewed',
+      changes: { from_backup_id: from.row.id, from_version: from.row.version, to_backup_id: to.row.id, to_version: to.row.version },
+    });
     const lines = diffLines(maskRouterOsExport(from.content).text, maskRouterOsExport(to.content).text);
     const added = lines.filter((l) => l.type === 'added').length;
     const removed = lines.filter((l) => l.type === 'removed').length;
