@@ -25,6 +25,7 @@ import {
 } from '../../../contract/schemas/installation';
 import { badRequest, notFound, unauthorized } from '../../lib/errors';
 import { sendStoredFile, sweepIncomingOnReady, type UploadPart } from '../../lib/stored-files';
+import { auditContext } from '../audit/trail';
 import { createInstallationRepository } from './repository';
 import { INSTALLATION_MESSAGES as M, InstallationService, type Caller } from './service';
 
@@ -79,11 +80,11 @@ const installationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch('/:id', { schema: { params: idParams, body: installationUpdateSchema, response: detail } }, update);
 
   app.patch('/:id/status', { schema: { params: idParams, body: installationStatusInputSchema, response: detail } }, async (request) =>
-    ok(await service.setStatus(caller(request), request.params.id, request.body), M.status(request.body.status)),
+    ok(await service.setStatus(caller(request), request.params.id, request.body, auditContext(request)), M.status(request.body.status)),
   );
 
   app.patch('/:id/assign', { schema: { params: idParams, body: installationAssignSchema, response: detail } }, async (request) => {
-    const job = await service.assign(caller(request), request.params.id, request.body);
+    const job = await service.assign(caller(request), request.params.id, request.body, auditContext(request));
     return ok(job, job.technician_id ? M.assigned : M.unassigned);
   });
 

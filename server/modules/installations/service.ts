@@ -39,6 +39,7 @@ import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { receiveUploads, storedFileRows, storedPath, storeUploads, uploadMessages, type UploadPart } from '../../lib/stored-files';
+import { changedFields, recordAudit, type AuditContext } from '../audit/trail';
 import { getCredentials, provisionCredentials } from '../radius/credentials';
 import { activateForPaidInvoice } from '../subscriptions/service';
 import { installationFailedMail } from './emails';
@@ -277,6 +278,7 @@ export class InstallationService {
     caller: Caller,
     id: string,
     input: { technician_id: string | null; scheduled_start?: string | null; scheduled_end?: string | null },
+    audit?: AuditContext,
   ): Promise<InstallationDetail> {
     const technicianId = input.technician_id ? await this.technician(input.technician_id) : null;
     const now = this.deps.clock.now();
@@ -301,12 +303,31 @@ export class InstallationService {
         patch.status = 'requested';
       }
       await this.deps.repository.update(tx, row.id, patch);
+      if (audit) {
+        const view = (r: Pick<InstallationRow, 'technicianId' | 'scheduledStart' | 'scheduledEnd' | 'status'>) => ({
+          technician_id: r.technicianId,
+          scheduled_start: iso(r.scheduledStart),
+          scheduled_end: iso(r.scheduledEnd),
+          status: r.status,
+        });
+        await recordAudit(tx, this.deps.clock, audit, {
+          action: technicianId ? 'installation.assigned' : 'installation.unassigned',
+          targetType: 'installation',
+          targetId: row.id,
+          changes: changedFields(view(row), view({ ...row, ...patch } as InstallationRow)),
+        });
+      }
     });
     return this.detail(caller, id);
   }
 
   /** PATCH /installations/{id}/status: only what lifecycle.ts allows the caller. */
-  async setStatus(caller: Caller, id: string, input: { status: InstallationStatus; failure_reason?: string | null }): Promise<InstallationDetail> {
+  async setStatus(
+    caller: Caller,
+    id: string,
+    input: { status: InstallationStatus; failure_reason?: string | null },
+    audit?: AuditContext,
+  ): Promise<InstallationDetail> {
     const actor = this.actor(caller);
     const now = this.deps.clock.now();
     const to = input.status;
@@ -329,6 +350,13 @@ export class InstallationService {
         await this.provision(tx, row.subscriptionId, now);
       }
       await this.deps.repository.update(tx, row.id, patch);
+      if (audit) {
+        const changes: Record<string, unknown> = { status: { from, to } };
+        if (patch.failureReason !== undefined && patch.failureReason !== row.failureReason) {
+          changes.failure_reason = { from: row.failureReason, to: patch.failureReason };
+        }
+        await recordAudit(tx, this.deps.clock, audit, { action: 'installation.status_changed', targetType: 'installation', targetId: row.id, changes });
+      }
     });
     if (to === 'failed') await this.notifyFailed(caller, id, input.failure_reason!);
     return this.detail(caller, id);
