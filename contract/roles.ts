@@ -76,6 +76,8 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/dashboard/settings', audience: ['admin'] },
   { pattern: '/dashboard/api-tokens', audience: ['admin'] },
   { pattern: '/dashboard/backups', audience: ['admin'] },
+  // The audit trail (issue 13): read-only, the same audience as GET /audit.
+  { pattern: '/dashboard/audit', audience: ['admin'] },
   { pattern: '/dashboard/contact-messages', audience: ['admin', 'support'] },
   { pattern: '/dashboard/plans', audience: ['admin', 'billing'] },
   { pattern: '/dashboard/payments', audience: ['admin', 'billing'] },

@@ -36,6 +36,11 @@ interface ResourceApi {
   serverOwned?: readonly string[];
   /** A payload holding only this field is a status toggle (its own error text). */
   toggleField?: string;
+  /**
+   * Fields the API filters by range as a pair of query keys: gte/gt on the field become `from`, lte/lt become
+   * `to` (e.g. the audit trail's `at` → ?from=&to=).
+   */
+  ranges?: Record<string, { from: string; to: string }>;
 }
 
 const SERVER_OWNED = ['id', 'created_at', 'updated_at'] as const;
@@ -54,6 +59,7 @@ export const RESOURCE_API: Record<string, ResourceApi> = {
   subscriptions: { path: 'subscriptions', errors: 'subscriptions', offsetPaged: true, toggleField: 'status' },
   invoices: { path: 'payments/invoices', errors: 'invoices' },
   users: { path: 'users', errors: 'users', toggleField: 'status' },
+  audit: { path: 'audit', errors: 'audit', ranges: { at: { from: 'from', to: 'to' } } },
 };
 
 /** A resource's API, with meta.endpoint (path under /api) taking precedence over the table. */
@@ -77,10 +83,11 @@ function isEmpty(value: unknown): boolean {
 
 /**
  * Filters → query. eq (and the other one-value operators the server has no syntax for) → field=value;
- * contains on q/search → search=value, on another field → field=value; in → comma list. Empty values are
- * dropped; or/and groups are not supported by the API and are ignored.
+ * contains on q/search → search=value, on another field → field=value; in → comma list; gte/gt and lte/lt on
+ * a field of `ranges` → its from/to key. Empty values are dropped; or/and groups are not supported by the API
+ * and are ignored.
  */
-export function filtersToQuery(filters: CrudFilter[] | undefined): Record<string, string> {
+export function filtersToQuery(filters: CrudFilter[] | undefined, ranges?: ResourceApi['ranges']): Record<string, string> {
   const query: Record<string, string> = {};
   for (const filter of filters ?? []) {
     if (!('field' in filter) || isEmpty(filter.value)) continue;
@@ -100,8 +107,16 @@ export function filtersToQuery(filters: CrudFilter[] | undefined): Record<string
         if (list.length) query[field] = list.join(',');
         break;
       }
+      case 'gte':
+      case 'gt':
+      case 'lte':
+      case 'lt': {
+        const range = ranges?.[field];
+        if (range) query[operator.startsWith('g') ? range.from : range.to] = String(value);
+        break;
+      }
       default:
-        break; // ne, lt, gte, between…: no query syntax on the API side
+        break; // ne, between…, and ranges on fields without from/to keys: no query syntax on the API side
     }
   }
   return query;
@@ -199,7 +214,7 @@ export function createDataProvider(http: AxiosInstance): DataProvider {
     async getList<TData extends BaseRecord = BaseRecord>({ resource, pagination, filters, sorters, meta }: GetListParams) {
       const api = resourceApi(resource, meta);
       const params = {
-        ...filtersToQuery(filters),
+        ...filtersToQuery(filters, api.ranges),
         ...sortersToQuery(sorters),
         ...paginationToQuery(pagination, !!api.offsetPaged),
         ...(isPlainObject(meta?.query) ? meta.query : {}),

@@ -3,6 +3,7 @@ import type { IResourceItem } from '@refinedev/core';
 import {
   ApiOutlined,
   AppstoreOutlined,
+  AuditOutlined,
   BarChartOutlined,
   CloudDownloadOutlined,
   CloudServerOutlined,
@@ -47,6 +48,7 @@ const ICONS: Record<string, ReactNode> = {
   installations: <ToolOutlined />,
   'api-tokens': <KeyOutlined />,
   backups: <CloudDownloadOutlined />,
+  audit: <AuditOutlined />,
   settings: <SettingOutlined />,
   profile: <UserOutlined />,
 };

@@ -37,6 +37,7 @@ export const MENU: MenuEntry[] = [
   { name: 'installations', route: '/dashboard/installations', show: '/dashboard/installation/:id', labelKey: 'menu.installations' },
   { name: 'api-tokens', route: '/dashboard/api-tokens', create: '/dashboard/api-tokens/create', labelKey: 'menu.apiTokens' },
   { name: 'backups', route: '/dashboard/backups', labelKey: 'menu.backups' },
+  { name: 'audit', route: '/dashboard/audit', show: '/dashboard/audit/show/:id', labelKey: 'menu.audit' },
   { name: 'settings', route: '/dashboard/settings', labelKey: 'menu.settings' },
   { name: 'profile', route: '/dashboard/profile', labelKey: 'menu.profile', portal: true },
 ];

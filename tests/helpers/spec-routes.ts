@@ -20,6 +20,9 @@ export const SPEC_ROUTES: Record<string, readonly Role[]> = {
   '/dashboard/api-tokens/create': ['admin', 'super_admin'],
   // Issue 13 (not in spec §2): the portal's own kept backups, for admins.
   '/dashboard/backups': ['admin', 'super_admin'],
+  // Issue 13 (not in spec §2): the audit trail and one event, for admins.
+  '/dashboard/audit': ['admin', 'super_admin'],
+  '/dashboard/audit/show/9': ['admin', 'super_admin'],
   '/dashboard/plans': ['admin', 'super_admin', 'billing'],
   '/dashboard/plans/create': ['admin', 'super_admin', 'billing'],
   '/dashboard/payments': ['admin', 'super_admin', 'billing'],

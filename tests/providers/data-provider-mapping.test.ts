@@ -57,6 +57,22 @@ describe('data provider: lists', () => {
     expect(api.last('GET /plans')!.params).toEqual({ page: '1', limit: '10', search: 'fiber' });
   });
 
+  it("sends a range on a field the API takes as from/to (the audit trail's at) and drops ranges elsewhere", async () => {
+    const { api, provider } = setup();
+    api.on('GET /audit', ok({ items: [], pagination: pagination(1, 1, 0) }));
+    api.on('GET /plans', ok({ items: [], pagination: pagination(1, 1, 0) }));
+    const range = [
+      { field: 'at', operator: 'gte' as const, value: '2026-11-01T00:00:00.000Z' },
+      { field: 'at', operator: 'lte' as const, value: '2026-11-24T23:59:59.999Z' },
+    ];
+    await provider.getList({ resource: 'audit', filters: [...range, { field: 'action', operator: 'eq', value: 'plan.updated' }] });
+    expect(api.last('GET /audit')!.params).toEqual({
+      page: '1', limit: '10', action: 'plan.updated', from: '2026-11-01T00:00:00.000Z', to: '2026-11-24T23:59:59.999Z',
+    });
+    await provider.getList({ resource: 'plans', filters: range });
+    expect(api.last('GET /plans')!.params).toEqual({ page: '1', limit: '10' });
+  });
+
   it('pages subscriptions by limit/offset and reads the total from meta', async () => {
     const { api, provider } = setup();
     api.on('GET /subscriptions', ok({ items: [{ id: 's1' }], meta: { total: 73, limit: 25, offset: 50 } }));

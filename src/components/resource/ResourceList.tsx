@@ -70,7 +70,9 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
   }
 
   return (
-    <List title={t(decl.titleKey)} canCreate={decl.canCreate ?? true} resource={decl.name}>
+    <List title={t(decl.titleKey)} canCreate={decl.canCreate ?? true} resource={decl.name}
+      headerButtons={decl.listButtons ? ({ defaultButtons }) => <>{defaultButtons}{decl.listButtons!({ filters })}</> : undefined}
+    >
       <FilterBar decl={decl} filters={filters} setFilters={(next) => setFilters(next, 'replace')} />
       <Table<BaseRecord>
         {...tableProps}

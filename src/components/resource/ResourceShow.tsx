@@ -43,6 +43,7 @@ export function ResourceShow({ decl }: { decl: ResourceDecl }) {
             ))}
         </Descriptions>
       )}
+      {record && decl.showExtra?.(record)}
     </Show>
   );
 }

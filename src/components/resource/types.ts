@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { BaseRecord } from '@refinedev/core';
+import type { BaseRecord, CrudFilter } from '@refinedev/core';
 import type { ZodType } from 'zod';
 
 /** How a field is shown and edited. */
@@ -31,8 +31,14 @@ export interface FieldDef {
   column?: boolean;
   /** Sortable on the server (the API's sort field has the same name). */
   sortable?: boolean;
-  /** A filter in the list's filter bar: a select of options (eq). */
-  filter?: boolean;
+  /**
+   * A filter in the list's filter bar: true → a select of the options (eq); 'text' → a text box (eq, applied
+   * on Enter, checked with `schema` when given); 'dateRange' → from and to dates (gte start of the first day,
+   * lte end of the last day; the data provider maps them to the API's range keys).
+   */
+  filter?: boolean | 'text' | 'dateRange';
+  /** Placeholder of a text filter (i18n key), e.g. "e.g. plan.updated"; default: the label. */
+  filterPlaceholderKey?: string;
   /** Shown on the show page (default: true). */
   show?: boolean;
   /** In the create/edit form. */
@@ -104,6 +110,10 @@ export interface ResourceDecl {
   /** Extra per-row content (rendered in the actions column) and an expandable row. */
   rowExtra?: (record: BaseRecord) => ReactNode;
   expandedRow?: (record: BaseRecord) => ReactNode;
+  /** Extra buttons in the list's header, given the list's current filters (e.g. an export of what is shown). */
+  listButtons?: (ctx: { filters: CrudFilter[] }) => ReactNode;
+  /** Content below the show page's fields (e.g. an event's diff). */
+  showExtra?: (record: BaseRecord) => ReactNode;
   /** Passed to every data hook (e.g. fallbackMessage for resources without spec §8 texts). */
   meta?: Record<string, unknown>;
   /** Default sort. */

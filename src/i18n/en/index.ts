@@ -1,6 +1,7 @@
 import type { Dictionary } from '../index';
 import { apiTokens } from './api-tokens';
 import { app } from './app';
+import { audit } from './audit';
 import { auth } from './auth';
 import { backups } from './backups';
 import { dashboard } from './dashboard';
@@ -16,4 +17,4 @@ import { tickets } from './tickets';
 import { traffic } from './traffic';
 import { users } from './users';
 
-export const en: Dictionary = { ...apiTokens, ...app, ...auth, ...backups, ...dashboard, ...deviceBackups, ...devices, ...errors, ...installations, ...invoices, ...resources, ...site, ...subscriptions, ...tickets, ...traffic, ...users };
+export const en: Dictionary = { ...apiTokens, ...app, ...audit, ...auth, ...backups, ...dashboard, ...deviceBackups, ...devices, ...errors, ...installations, ...invoices, ...resources, ...site, ...subscriptions, ...tickets, ...traffic, ...users };

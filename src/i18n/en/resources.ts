@@ -5,6 +5,8 @@
 export const resources: Record<string, string> = {
   'resource.actions': 'Actions',
   'resource.search': 'Search',
+  'resource.from': '{field} from',
+  'resource.to': '{field} to',
   'resource.yes': 'Yes',
   'resource.no': 'No',
   'resource.delete': 'Delete',
