@@ -33,11 +33,18 @@ export function createAuthRepository(db: Db) {
       });
     },
 
-    async revokeFamily(familyId: string, at: Date): Promise<void> {
-      await db
-        .update(refreshTokens)
-        .set({ revokedAt: at })
-        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+    /** Revokes a session family; `alongside` (an audit event) is written in the same transaction. */
+    async revokeFamily(familyId: string, at: Date, alongside?: (tx: Db) => Promise<void>): Promise<void> {
+      const revoke = (h: Db) =>
+        h.update(refreshTokens).set({ revokedAt: at }).where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+      if (!alongside) {
+        await revoke(db);
+        return;
+      }
+      await db.transaction(async (tx) => {
+        await revoke(tx as unknown as Db);
+        await alongside(tx as unknown as Db);
+      });
     },
 
     /** Revokes every session of a user, except one family when given (the caller's own). */

@@ -18,6 +18,8 @@ import { publicUserSchema } from '../../../contract/schemas/user';
 import { AppError, unauthorized } from '../../lib/errors';
 import { auditContext, recordAudit } from '../audit/trail';
 import { AUTH_MESSAGES } from './messages';
+import type { Db } from '../../db/client';
+import { createUserRepository } from '../users/repository';
 import { createAuthRepository } from './repository';
 import { AuthService, MAIL_RATE_LIMIT, REGISTER_RATE_LIMIT, type LoginLimits, type SignedIn } from './service';
 import { PERSISTENT_REFRESH_TTL_MS, SessionService, type IssuedRefreshToken, type RequestContext } from './sessions';
@@ -34,7 +36,7 @@ function emailOf(request: FastifyRequest): string {
 
 function context(request: FastifyRequest): RequestContext {
   const ua = request.headers['user-agent'];
-  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : null };
+  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : null, requestId: String(request.id) };
 }
 
 /** The refresh token from the signed cookie, or undefined when absent or tampered with. */
@@ -63,7 +65,21 @@ function clearRefreshCookie(request: FastifyRequest, reply: FastifyReply): void 
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const repository = createAuthRepository(app.db);
-  const sessions = new SessionService({ repository, users: app.users, clock: app.clock });
+  const sessions = new SessionService({
+    repository,
+    users: app.users,
+    clock: app.clock,
+    // A copied refresh token: the trail names the account whose sessions were ended and where the copy came from.
+    onReuse: async (tx, token, ctx) => {
+      const owner = await createUserRepository(tx).findById(token.userId);
+      await recordAudit(
+        tx,
+        app.clock,
+        { actor: { id: null, email: owner?.email ?? null, role: 'anonymous' }, ip: ctx.ip?.slice(0, 64) ?? null, requestId: ctx.requestId ?? null },
+        { action: 'auth.refresh_token_reused', targetType: 'user', targetId: token.userId, changes: { sessions: { from: 'active', to: 'revoked' } } },
+      );
+    },
+  });
   const auth = new AuthService({
     config: app.config,
     clock: app.clock,
@@ -72,6 +88,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     sessions,
     accessTokens: app.accessTokens,
     mail: app.mail,
+    transaction: (work) => app.db.transaction((tx) => work(createUserRepository(tx as unknown as Db), tx as unknown as Db)),
   });
 
   // Sign-in: failed attempts per address and per account (LOGIN_RATE_LIMIT in LOGIN_RATE_WINDOW_MINUTES); once
@@ -161,7 +178,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post('/change-password', { schema: { body: changePasswordBodySchema, response: { 200: noData } } }, async (request) => {
-    await auth.changePassword(request.user!.id, request.body, readRefreshCookie(request));
+    await auth.changePassword(request.user!.id, request.body, readRefreshCookie(request), auditContext(request));
     return ok(null, AUTH_MESSAGES.passwordChanged);
   });
 
@@ -180,7 +197,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/reset-password', { schema: { body: resetPasswordBodySchema, response: { 200: noData } } }, async (request) => {
-    await auth.resetPassword(request.body.token, request.body.password);
+    await auth.resetPassword(request.body.token, request.body.password, { ip: request.ip.slice(0, 64), requestId: String(request.id) });
     return ok(null, AUTH_MESSAGES.passwordReset);
   });
 };

@@ -2,6 +2,8 @@
 import type { LoginBody, RegisterBody, UpdateProfileBody } from '../../../contract/schemas/auth';
 import type { PublicUser } from '../../../contract/schemas/user';
 import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { recordAudit, type AuditContext } from '../audit/trail';
 import type { AuthTokenKind, UserRow } from '../../db/schema';
 import type { AccessToken, AccessTokenIssuer } from '../../lib/access-token';
 import { addMs, HOUR_MS, MINUTE_MS, type Clock } from '../../lib/clock';
@@ -48,6 +50,8 @@ export interface AuthServiceDeps {
   sessions: SessionService;
   accessTokens: AccessTokenIssuer;
   mail: MailService;
+  /** Runs a change with the users repository and the database handle of one transaction (with its audit event). */
+  transaction: <T>(work: (users: UserRepository, db: Db) => Promise<T>) => Promise<T>;
 }
 
 export class AuthService {
@@ -126,12 +130,21 @@ export class AuthService {
   }
 
   /** Changes the password and signs out every other session (the caller's own, if known, stays). */
-  async changePassword(userId: string, body: { currentPassword: string; newPassword: string }, callerRefreshToken?: string): Promise<void> {
+  async changePassword(
+    userId: string,
+    body: { currentPassword: string; newPassword: string },
+    callerRefreshToken?: string,
+    audit?: AuditContext,
+  ): Promise<void> {
     const { users, sessions, clock } = this.deps;
     const user = await users.findById(userId);
     if (!user) throw unauthorized('Invalid or expired token');
     if (!(await verifyPassword(user.passwordHash, body.currentPassword))) throw badRequest(AUTH_MESSAGES.currentPasswordWrong);
-    await users.update(user.id, { passwordHash: await hashPassword(body.newPassword), updatedAt: clock.now() });
+    const passwordHash = await hashPassword(body.newPassword);
+    await this.deps.transaction(async (repo, db) => {
+      await repo.update(user.id, { passwordHash, updatedAt: clock.now() });
+      if (audit) await recordAudit(db, clock, audit, { action: 'auth.password_changed', targetType: 'user', targetId: user.id, changes: { password: { changed: true } } });
+    });
     const own = await sessions.familyOf(callerRefreshToken);
     await sessions.revokeAll(user.id, own?.userId === user.id ? own.familyId : undefined);
   }
@@ -167,17 +180,21 @@ export class AuthService {
    * Sets a new password from an e-mailed token and signs out every session. Following the link also proves
    * the e-mail address, so an unverified account becomes verified.
    */
-  async resetPassword(token: string, password: string): Promise<void> {
+  async resetPassword(token: string, password: string, audit?: Pick<AuditContext, 'ip' | 'requestId'>): Promise<void> {
     const { repository, users, sessions, clock } = this.deps;
     const now = clock.now();
     const used = await repository.consumeAuthToken('reset_password', hashToken(token), now);
     if (!used) throw badRequest(AUTH_MESSAGES.invalidResetToken);
     const user = await users.findById(used.userId);
     if (!user) throw badRequest(AUTH_MESSAGES.invalidResetToken);
-    await users.update(user.id, {
-      passwordHash: await hashPassword(password),
-      updatedAt: now,
-      ...(user.isVerified ? {} : { isVerified: true, emailVerifiedAt: now }),
+    const passwordHash = await hashPassword(password);
+    await this.deps.transaction(async (repo, db) => {
+      await repo.update(user.id, { passwordHash, updatedAt: now, ...(user.isVerified ? {} : { isVerified: true, emailVerifiedAt: now }) });
+      // The e-mailed link proved who the caller is: the account's owner is the actor.
+      if (audit) {
+        const actor = { actor: { id: user.id, email: user.email, role: user.role }, ...audit };
+        await recordAudit(db, clock, actor, { action: 'auth.password_reset', targetType: 'user', targetId: user.id, changes: { password: { changed: true } } });
+      }
     });
     await sessions.revokeAll(user.id);
   }

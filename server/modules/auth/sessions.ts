@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { REMEMBER_ME_DAYS } from '../../../contract/product';
-import type { UserRow } from '../../db/schema';
+import type { Db } from '../../db/client';
+import type { RefreshTokenRow, UserRow } from '../../db/schema';
 import { addMs, DAY_MS, HOUR_MS, type Clock } from '../../lib/clock';
 import { unauthorized } from '../../lib/errors';
 import { hashToken, randomToken } from '../../lib/tokens';
@@ -19,6 +20,7 @@ export const PERSISTENT_REFRESH_TTL_MS = REMEMBER_ME_DAYS * DAY_MS;
 export interface RequestContext {
   ip?: string | null;
   userAgent?: string | null;
+  requestId?: string | null;
 }
 
 export interface IssuedRefreshToken {
@@ -29,7 +31,15 @@ export interface IssuedRefreshToken {
 }
 
 export class SessionService {
-  constructor(private readonly deps: { repository: AuthRepository; users: UserRepository; clock: Clock }) {}
+  constructor(
+    private readonly deps: {
+      repository: AuthRepository;
+      users: UserRepository;
+      clock: Clock;
+      /** Records a detected reuse (a retired token presented again) in the transaction that revokes the family. */
+      onReuse?: (tx: Db, token: RefreshTokenRow, ctx: RequestContext) => Promise<void>;
+    },
+  ) {}
 
   /** Opens a new session family for a user who just proved who they are. */
   start(user: Pick<UserRow, 'id'>, persistent: boolean, ctx: RequestContext): Promise<IssuedRefreshToken> {
@@ -44,7 +54,9 @@ export class SessionService {
     const row = await repository.findRefreshToken(hashToken(token));
     if (!row) throw unauthorized('Invalid refresh token');
     if (row.usedAt || row.revokedAt) {
-      await repository.revokeFamily(row.familyId, now);
+      // A retired token presented again was copied: the family ends, and that is worth a line in the trail. A
+      // token of a family already ended (signed out, or a reuse already caught) is only refused.
+      await repository.revokeFamily(row.familyId, now, row.usedAt && !row.revokedAt ? this.reuse(row, ctx) : undefined);
       throw unauthorized('Invalid refresh token');
     }
     if (row.expiresAt.getTime() <= now.getTime()) {
@@ -60,10 +72,15 @@ export class SessionService {
     const { refresh, values } = this.prepare(user.id, row.familyId, row.persistent, ctx);
     if (!(await repository.rotateRefreshToken(row.id, now, values))) {
       // Someone used it between our read and our update: the same as reuse.
-      await repository.revokeFamily(row.familyId, now);
+      await repository.revokeFamily(row.familyId, now, this.reuse(row, ctx));
       throw unauthorized('Invalid refresh token');
     }
     return { user, refresh };
+  }
+
+  private reuse(row: RefreshTokenRow, ctx: RequestContext): ((tx: Db) => Promise<void>) | undefined {
+    const { onReuse } = this.deps;
+    return onReuse && ((tx) => onReuse(tx, row, ctx));
   }
 
   /** The live session a refresh token belongs to, if any (used to keep the caller's own session). */

@@ -16,6 +16,7 @@ import { allows, ENDPOINT_ACCESS } from '../../../contract/roles';
 import { notFound, unauthorized } from '../../lib/errors';
 import { invoicePdfFilename, renderInvoicePdf } from './pdf';
 import { createInvoiceRepository } from './repository';
+import { auditContext } from '../audit/trail';
 import { INVOICE_MESSAGES as M, InvoiceService, toInvoice } from './service';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
@@ -70,7 +71,7 @@ const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.delete('/invoices/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {
-    await service.remove(request.params.id);
+    await service.remove(request.params.id, auditContext(request));
     return ok(null, M.deleted);
   });
 };

@@ -18,6 +18,7 @@ import type { Db } from '../../db/client';
 import { invoices, settings, type InvoiceRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/errors';
+import { changedFields, recordAudit, type AuditContext } from '../audit/trail';
 import { defaultSettings } from '../settings/defaults';
 import type { InvoiceRepository, InvoiceWithNames } from './repository';
 
@@ -158,15 +159,26 @@ export class InvoiceService {
   }
 
   /** Only an invoice nobody paid (unpaid, overdue or cancelled) may go; the row lock keeps a payment from racing it. */
-  async remove(id: string): Promise<void> {
+  async remove(id: string, audit?: AuditContext): Promise<void> {
     if (!UUID.test(id)) throw notFound(INVOICE_MESSAGES.notFound);
     await this.deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const [row] = await tx.select({ id: invoices.id, status: invoices.status }).from(invoices).where(eq(invoices.id, id)).for('update');
+      const [row] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
       if (!row) throw notFound(INVOICE_MESSAGES.notFound);
       if (row.status === 'paid') throw conflict(INVOICE_MESSAGES.paidNotDeletable);
       if (row.status === 'refunded') throw conflict(INVOICE_MESSAGES.refundedNotDeletable);
       await tx.delete(invoices).where(eq(invoices.id, id));
+      if (audit) {
+        await recordAudit(tx, this.deps.clock, audit, {
+          action: 'invoice.deleted',
+          targetType: 'invoice',
+          targetId: id,
+          changes: changedFields(
+            { number: row.number, status: row.status, total_amount: row.totalAmount, currency: row.currency, user_id: row.userId, subscription_id: row.subscriptionId },
+            {},
+          ),
+        });
+      }
     });
   }
 }

@@ -17,6 +17,7 @@ import {
 import { createPaymentProviders, parseStripeApiBase, WebhookEventIgnored, type StripeApiAddress } from '../../integrations/payments';
 import { buildSandboxWebhook } from '../../integrations/payments/sandbox';
 import { unauthorized } from '../../lib/errors';
+import { auditContext, SYSTEM } from '../audit/trail';
 import { createGatewayRepository } from '../gateways/repository';
 import { GatewayService } from '../gateways/service';
 import { sandboxCheckoutPage, sandboxNotFoundPage } from './checkout-page';
@@ -61,14 +62,14 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
   app.post(
     '/invoices/:id/manual',
     { schema: { params: z.object({ id: z.string() }), body: manualPaymentInputSchema, response: { 201: envelope(paymentSchema) } } },
-    async (request, reply) => reply.code(201).send(ok(await service.recordManual(caller(request), request.params.id, request.body), M.manualRecorded)),
+    async (request, reply) => reply.code(201).send(ok(await service.recordManual(caller(request), request.params.id, request.body, auditContext(request)), M.manualRecorded)),
   );
 
   // Staff refund a paid payment through its provider; the payment and its invoice become refunded.
   app.post(
     '/:id/refund',
     { schema: { params: z.object({ id: z.string().uuid({ message: 'id must be a valid payment id' }) }), response: { 200: envelope(paymentSchema) } } },
-    async (request) => ok(await service.refundByStaff(request.params.id), M.refunded),
+    async (request) => ok(await service.refundByStaff(request.params.id, auditContext(request)), M.refunded),
   );
 
   app.get(
@@ -102,7 +103,9 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
     raw.post('/webhooks/:provider', { schema: { params: z.object({ provider: z.string() }) } }, async (request) => {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       try {
-        const { result, message } = await service.handleWebhook(request.params.provider, rawBody, request.headers);
+        // A provider's word moves the money: the system acts, the request that carried it is named.
+        const audit = { ...SYSTEM, ip: request.ip.slice(0, 64), requestId: String(request.id) };
+        const { result, message } = await service.handleWebhook(request.params.provider, rawBody, request.headers, audit);
         return ok({ received: true, outcome: result.outcome, payment: result.payment ? toPayment(result.payment) : null }, message);
       } catch (error) {
         // Validly signed, but an event type the portal does not act on: 200, or the provider retries it for days.

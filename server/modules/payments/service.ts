@@ -24,6 +24,7 @@ import type { PaymentEvent, PaymentProviderRegistry } from '../../integrations/p
 import { WebhookVerificationError } from '../../integrations/payments';
 import type { Clock } from '../../lib/clock';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
+import { recordAudit, SYSTEM, type AuditContext } from '../audit/trail';
 import type { GatewayRepository } from '../gateways/repository';
 import type { GatewayService } from '../gateways/service';
 import { activateForPaidInvoice } from '../subscriptions/service';
@@ -70,6 +71,18 @@ export function statusMessage(status: Payment['status']): string {
 }
 
 const PAYABLE: ReadonlyArray<InvoiceRow['status']> = ['unpaid', 'overdue'];
+
+/** What a refund changed: the status, the amount given back, the provider's refund id and who started it. */
+function refundChanges(payment: PaymentRow, refundId: string | null, by: 'staff' | 'automatic' | 'provider'): Record<string, unknown> {
+  return {
+    status: { from: payment.status, to: 'refunded' },
+    amount: { from: null, to: payment.amount },
+    currency: { from: null, to: payment.currency },
+    provider: { from: null, to: payment.provider },
+    refunded_by: { from: null, to: by },
+    ...(refundId ? { refund_id: { from: null, to: refundId } } : {}),
+  };
+}
 
 export class PaymentService {
   constructor(
@@ -150,7 +163,10 @@ export class PaymentService {
    * Completes a payment (all or nothing). amount/currency default to the payment's own when the provider
    * does not state them. eventId (webhooks) makes a redelivery a no-op.
    */
-  async completePayment(input: { provider: string; transactionId: string; amount?: number; currency?: string; eventId?: string | null }): Promise<CompletionResult> {
+  async completePayment(
+    input: { provider: string; transactionId: string; amount?: number; currency?: string; eventId?: string | null },
+    audit?: AuditContext,
+  ): Promise<CompletionResult> {
     const { db, repository, clock } = this.deps;
     let result: CompletionResult;
     try {
@@ -189,6 +205,23 @@ export class PaymentService {
         await repository.markInvoicePaid(tx, invoice.id, now);
         // The subscription lifecycle decides: pending → active (first period), suspended → active, renewal period moves on.
         if (invoice.subscriptionId) await activateForPaidInvoice(tx, invoice.id, now);
+        if (audit) {
+          await recordAudit(tx, clock, audit, {
+            action: input.provider === 'manual' ? 'payment.recorded_manually' : 'payment.completed',
+            targetType: 'payment',
+            targetId: paid.id,
+            changes: {
+              status: { from: payment.status, to: 'paid' },
+              amount: { from: null, to: paid.amount },
+              currency: { from: null, to: paid.currency },
+              invoice: { from: null, to: invoice.number },
+              provider: { from: null, to: paid.provider },
+              ...(paid.paymentMethod ? { payment_method: { from: null, to: paid.paymentMethod } } : {}),
+              ...(paid.reference ? { reference: { from: null, to: paid.reference } } : {}),
+              ...(input.eventId ? { event_id: { from: null, to: input.eventId } } : {}),
+            },
+          });
+        }
         return { outcome: 'paid', payment: paid };
       });
     } catch (error) {
@@ -200,7 +233,7 @@ export class PaymentService {
     // Committed: only now is the customer told.
     if (result.outcome === 'paid' && result.payment) await this.deps.onInvoicePaid?.(result.payment.invoiceId);
     // A second payment for an invoice already paid took the payer's money: give it back through the provider.
-    if (result.outcome === 'not_counted' && result.payment) result = { ...result, payment: await this.refundNotCounted(result.payment) };
+    if (result.outcome === 'not_counted' && result.payment) result = { ...result, payment: await this.refundNotCounted(result.payment, audit) };
     return result;
   }
 
@@ -235,7 +268,7 @@ export class PaymentService {
    * On success it becomes "refunded" with the provider's refund id; if the provider refuses or cannot be
    * reached it stays "failed: refund needed" for staff to handle, and the failure is logged.
    */
-  private async refundNotCounted(payment: PaymentRow): Promise<PaymentRow> {
+  private async refundNotCounted(payment: PaymentRow, audit?: AuditContext): Promise<PaymentRow> {
     if (payment.provider === 'manual') return payment; // staff record manual refunds themselves
     const { repository } = this.deps;
     let refundId: string | null;
@@ -247,10 +280,21 @@ export class PaymentService {
     }
     if (!refundId) return payment;
     const now = this.deps.clock.now();
-    return repository.updatePayment(this.deps.db, payment.id, {
-      status: 'refunded',
-      failureReason: `${payment.failureReason ?? PAYMENT_FAILURE_REASONS.alreadyPaid}; refunded automatically (${refundId})`,
-      updatedAt: now,
+    return this.deps.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const row = await repository.updatePayment(tx, payment.id, {
+        status: 'refunded',
+        failureReason: `${payment.failureReason ?? PAYMENT_FAILURE_REASONS.alreadyPaid}; refunded automatically (${refundId})`,
+        updatedAt: now,
+      });
+      // The portal itself gave the money back: the system is the actor, whatever request brought the payment in.
+      await recordAudit(tx, this.deps.clock, { ...SYSTEM, ip: audit?.ip ?? null, requestId: audit?.requestId ?? null }, {
+        action: 'payment.refunded',
+        targetType: 'payment',
+        targetId: payment.id,
+        changes: refundChanges(payment, refundId, 'automatic'),
+      });
+      return row;
     });
   }
 
@@ -263,7 +307,7 @@ export class PaymentService {
    * subscription is left as it is (staff suspend or cancel it separately).
    * Not refundable → 409; already being refunded → 409; provider failure → 502 and the claim is released.
    */
-  async refundByStaff(paymentId: string): Promise<Payment> {
+  async refundByStaff(paymentId: string, audit?: AuditContext): Promise<Payment> {
     const { db, repository, clock } = this.deps;
     const payment = await repository.findById(paymentId);
     if (!payment) throw notFound(M.paymentNotFound);
@@ -282,6 +326,7 @@ export class PaymentService {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
       await repository.findInvoice(payment.invoiceId, tx, true);
+      if (audit) await recordAudit(tx, clock, audit, { action: 'payment.refunded', targetType: 'payment', targetId: payment.id, changes: refundChanges(payment, refundId, 'staff') });
       if (payment.status !== 'paid') {
         // Taken but never counted: the money goes back, the invoice stays as it is.
         return repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: `${payment.failureReason}; refunded by staff (${refundId})`, updatedAt: now });
@@ -319,7 +364,7 @@ export class PaymentService {
   }
 
   /** A provider reports a refund: a paid payment becomes refunded and so does its invoice. */
-  async refundPayment(input: { provider: string; transactionId: string; eventId?: string | null }): Promise<CompletionResult> {
+  async refundPayment(input: { provider: string; transactionId: string; eventId?: string | null }, audit?: AuditContext): Promise<CompletionResult> {
     const { db, repository, clock } = this.deps;
     return db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
@@ -335,6 +380,14 @@ export class PaymentService {
       const wasPaid = payment.status === 'paid';
       const refunded = await repository.updatePayment(tx, payment.id, { status: 'refunded', updatedAt: now });
       if (wasPaid) await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
+      if (audit) {
+        await recordAudit(tx, clock, audit, {
+          action: 'payment.refunded',
+          targetType: 'payment',
+          targetId: payment.id,
+          changes: { ...refundChanges(payment, null, 'provider'), ...(input.eventId ? { event_id: { from: null, to: input.eventId } } : {}) },
+        });
+      }
       return { outcome: 'unchanged', payment: refunded };
     });
   }
@@ -343,7 +396,12 @@ export class PaymentService {
    * A verified webhook: tries the credentials of every gateway of that provider (a payment started before a
    * gateway was switched off still completes). Bad signature → 400 and nothing is written.
    */
-  async handleWebhook(provider: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<{ result: CompletionResult; message: string }> {
+  async handleWebhook(
+    provider: string,
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+    audit: AuditContext = SYSTEM,
+  ): Promise<{ result: CompletionResult; message: string }> {
     const adapter = this.deps.providers.get(provider);
     if (!adapter || provider === 'manual') throw notFound(M.unknownProvider);
     const gateways = (await this.deps.gatewayRepository.all()).filter((g) => g.provider === provider);
@@ -359,9 +417,9 @@ export class PaymentService {
     if (!event) throw badRequest(M.badSignature);
     const ref = { provider, transactionId: event.transactionId, eventId: event.eventId };
     let result: CompletionResult;
-    if (event.type === 'payment.succeeded') result = await this.completePayment({ ...ref, amount: event.amount, currency: event.currency });
+    if (event.type === 'payment.succeeded') result = await this.completePayment({ ...ref, amount: event.amount, currency: event.currency }, audit);
     else if (event.type === 'payment.failed') result = await this.failPayment(ref);
-    else result = await this.refundPayment(ref);
+    else result = await this.refundPayment(ref, audit);
     return { result, message: this.answer(result) };
   }
 
@@ -382,7 +440,7 @@ export class PaymentService {
   }
 
   /** Staff record a cash or bank transfer payment; it goes through completePayment like a provider's. */
-  async recordManual(caller: Caller, invoiceId: string, input: ManualPaymentInputParsed): Promise<Payment> {
+  async recordManual(caller: Caller, invoiceId: string, input: ManualPaymentInputParsed, audit?: AuditContext): Promise<Payment> {
     const { repository, clock } = this.deps;
     const invoice = await this.payableInvoice(caller, invoiceId);
     const gateway = (await this.deps.gatewayRepository.all()).find((g) => g.provider === 'manual');
@@ -401,7 +459,7 @@ export class PaymentService {
       createdAt: now,
       updatedAt: now,
     });
-    const result = await this.completePayment({ provider: 'manual', transactionId: pending.transactionId, amount: input.amount, currency: invoice.currency });
+    const result = await this.completePayment({ provider: 'manual', transactionId: pending.transactionId, amount: input.amount, currency: invoice.currency }, audit);
     if (result.outcome === 'mismatch') throw badRequest(M.amountMismatch);
     if (result.outcome !== 'paid') throw conflict(M.invoicePaid);
     return toPayment(result.payment!);

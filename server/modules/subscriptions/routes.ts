@@ -15,6 +15,7 @@ import {
   subscriptionSchema,
 } from '../../../contract/schemas/subscription';
 import { unauthorized } from '../../lib/errors';
+import { auditContext } from '../audit/trail';
 import { createSubscriptionRepository } from './repository';
 import { SUBSCRIPTION_MESSAGES as M, SubscriptionService, type Caller } from './service';
 
@@ -38,7 +39,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   };
 
   app.post('/', { schema: { body: subscriptionInputSchema, response: { 201: envelope(subscriptionCreatedSchema) } } }, async (request, reply) =>
-    reply.code(201).send(ok(await service.create(caller(request), request.body), M.created)),
+    reply.code(201).send(ok(await service.create(caller(request), request.body, auditContext(request)), M.created)),
   );
 
   app.get(
@@ -61,27 +62,27 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/:id/status',
     { schema: { params: idParams, body: subscriptionStatusInputSchema, response: { 200: envelope(subscriptionSchema) } } },
-    async (request) => ok(await service.changeStatus(caller(request), request.params.id, request.body), M.statusChanged(request.body.status)),
+    async (request) => ok(await service.changeStatus(caller(request), request.params.id, request.body, auditContext(request)), M.statusChanged(request.body.status)),
   );
 
   app.post(
     '/:id/cancel',
     { schema: { params: idParams, body: subscriptionCancelInputSchema.optional(), response: { 200: envelope(subscriptionSchema) } } },
-    async (request) => ok(await service.cancel(caller(request), request.params.id, request.body ?? { suspension_reason: null, immediate: false }), M.cancelled),
+    async (request) => ok(await service.cancel(caller(request), request.params.id, request.body ?? { suspension_reason: null, immediate: false }, auditContext(request)), M.cancelled),
   );
 
   app.patch('/:id/renew', { schema: { params: idParams, response: { 200: envelope(subscriptionWithInvoiceSchema) } } }, async (request) =>
-    ok(await service.renew(caller(request), request.params.id), M.renewed),
+    ok(await service.renew(caller(request), request.params.id, auditContext(request)), M.renewed),
   );
 
   app.patch(
     '/:id/upgrade',
     { schema: { params: idParams, body: subscriptionUpgradeInputSchema, response: { 200: envelope(subscriptionWithInvoiceSchema) } } },
-    async (request) => ok(await service.upgrade(caller(request), request.params.id, request.body.plan_id), M.upgraded),
+    async (request) => ok(await service.upgrade(caller(request), request.params.id, request.body.plan_id, auditContext(request)), M.upgraded),
   );
 
   app.delete('/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {
-    await service.remove(request.params.id);
+    await service.remove(request.params.id, auditContext(request));
     return ok(null, M.deleted);
   });
 

@@ -22,6 +22,7 @@ import type { Db } from '../../db/client';
 import { invoices, payments, plans, subscriptions, users, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
+import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import { issueInvoice, toInvoice, type IssueInvoiceInput } from '../invoices/service';
 import { requestInstallation } from '../installations/request';
 import { addBillingCycle, assertTransition, proRataCredit, renewalLineItem, transitionMessage } from './lifecycle';
@@ -127,12 +128,30 @@ export function toSubscription({ row, planName, userName, userEmail }: Subscript
   };
 }
 
+/** The fields a status change or cancellation changed, as {field: {from, to}}. */
+function subscriptionDiff(row: SubscriptionRow, patch: Partial<SubscriptionRow>): Record<string, unknown> {
+  const view = (r: Partial<SubscriptionRow>) => ({
+    status: r.status,
+    suspension_reason: r.suspensionReason,
+    current_period_end: r.currentPeriodEnd?.toISOString(),
+  });
+  const before = view(row);
+  const after = { ...before, ...Object.fromEntries(Object.entries(view(patch)).filter(([, v]) => v !== undefined)) };
+  if ('suspensionReason' in patch && patch.suspensionReason === null) after.suspension_reason = null;
+  return changedFields(before, after);
+}
+
 export interface Caller {
   id: string;
   role: Role;
 }
 
 export class SubscriptionService {
+  /** One audit event in the change's transaction (none when no audit context is given: internal callers). */
+  private async record(tx: Db, audit: AuditContext | undefined, entry: AuditEntry): Promise<void> {
+    if (audit) await recordAudit(tx, this.deps.clock, audit, { targetType: 'subscription', ...entry });
+  }
+
   constructor(
     private readonly deps: {
       db: Db;
@@ -151,7 +170,7 @@ export class SubscriptionService {
   ) {}
 
   /** Creates a pending subscription and its first invoice (price + setup fee + tax) in one transaction. */
-  async create(caller: Caller, input: SubscriptionInputParsed): Promise<SubscriptionCreated> {
+  async create(caller: Caller, input: SubscriptionInputParsed, audit?: AuditContext): Promise<SubscriptionCreated> {
     const { db, clock } = this.deps;
     const staff = isSubscriptionStaff(caller.role);
     const userId = input.user_id ?? caller.id;
@@ -180,6 +199,17 @@ export class SubscriptionService {
       ];
       if (plan.setupFee > 0) lineItems.push({ description: 'Setup fee', quantity: 1, unit_amount: plan.setupFee, amount: plan.setupFee, kind: 'setup_fee' });
       const invoice = await issue(tx, { userId, subscriptionId: row.id, currency: plan.currency, lineItems, taxRateBp, now });
+      await this.record(tx, audit, {
+        action: 'subscription.created',
+        targetId: row.id,
+        changes: {
+          user: { from: null, to: user.email },
+          plan: { from: null, to: plan.name },
+          status: { from: null, to: row.status },
+          ...(row.location ? { location: { from: null, to: row.location } } : {}),
+          invoice: { from: null, to: invoice.number },
+        },
+      });
       return {
         subscription: toSubscription({ row, planName: plan.name, userName: user.name, userEmail: user.email }),
         invoice: toInvoice(invoice) as Invoice,
@@ -235,7 +265,7 @@ export class SubscriptionService {
   }
 
   /** PATCH /subscriptions/{id}/status (staff): only the transitions the table allows via 'staff'. */
-  async changeStatus(caller: Caller, id: string, input: SubscriptionStatusInputParsed): Promise<Subscription> {
+  async changeStatus(caller: Caller, id: string, input: SubscriptionStatusInputParsed, audit?: AuditContext): Promise<Subscription> {
     const now = this.deps.clock.now();
     await this.transaction(async (tx) => {
       const row = await this.lockFor(tx, caller, id);
@@ -247,6 +277,7 @@ export class SubscriptionService {
       else if (input.suspension_reason) patch.suspensionReason = input.suspension_reason;
       if (input.status === 'cancelled') Object.assign(patch, await this.cancelPatch(tx, row, true, now));
       await tx.update(subscriptions).set(patch).where(eq(subscriptions.id, row.id));
+      await this.record(tx, audit, { action: 'subscription.status_changed', targetId: row.id, changes: subscriptionDiff(row, patch) });
     });
     this.deps.onAccessChanged?.(id, 'status');
     return this.reload(id);
@@ -271,7 +302,7 @@ export class SubscriptionService {
   }
 
   /** POST /subscriptions/{id}/cancel (owner or staff). */
-  async cancel(caller: Caller, id: string, input: SubscriptionCancelInputParsed): Promise<Subscription> {
+  async cancel(caller: Caller, id: string, input: SubscriptionCancelInputParsed, audit?: AuditContext): Promise<Subscription> {
     const now = this.deps.clock.now();
     await this.transaction(async (tx) => {
       const row = await this.lockFor(tx, caller, id);
@@ -279,6 +310,7 @@ export class SubscriptionService {
       const patch: Partial<SubscriptionRow> = { status: 'cancelled', updatedAt: now, ...(await this.cancelPatch(tx, row, input.immediate, now)) };
       if (input.suspension_reason) patch.suspensionReason = input.suspension_reason;
       await tx.update(subscriptions).set(patch).where(eq(subscriptions.id, row.id));
+      await this.record(tx, audit, { action: 'subscription.cancelled', targetId: row.id, changes: { ...subscriptionDiff(row, patch), immediate: { from: null, to: input.immediate } } });
     });
     this.deps.onAccessChanged?.(id, 'status');
     return this.reload(id);
@@ -289,7 +321,7 @@ export class SubscriptionService {
    * current one (plan price + tax). The row lock makes concurrent renewals wait; a second renewal while that
    * period's invoice is still open → 409. The period moves on when the invoice is paid (activateForPaidInvoice).
    */
-  async renew(caller: Caller, id: string): Promise<SubscriptionWithInvoice> {
+  async renew(caller: Caller, id: string, audit?: AuditContext): Promise<SubscriptionWithInvoice> {
     const now = this.deps.clock.now();
     const taxRateBp = await this.deps.taxRateBp();
     const issue = this.deps.issueInvoice ?? issueInvoice;
@@ -306,7 +338,7 @@ export class SubscriptionService {
       if (open.some((i) => i.lineItems.some((l) => l.kind === 'renewal' && l.period_start === start.toISOString()))) {
         throw conflict(SUBSCRIPTION_MESSAGES.renewalExists);
       }
-      return issue(tx, {
+      const issued = await issue(tx, {
         userId: row.userId,
         subscriptionId: row.id,
         currency: plan.currency,
@@ -314,6 +346,12 @@ export class SubscriptionService {
         now,
         lineItems: [renewalLineItem(plan, start, end)],
       });
+      await this.record(tx, audit, {
+        action: 'subscription.renewed',
+        targetId: row.id,
+        changes: { invoice: { from: null, to: issued.number }, period: { from: null, to: `${start.toISOString()} – ${end.toISOString()}` } },
+      });
+      return issued;
     }, true);
     await this.deps.onInvoiceCommitted?.(invoice.id);
     return { subscription: await this.reload(id), invoice: toInvoice(invoice) as Invoice };
@@ -325,7 +363,7 @@ export class SubscriptionService {
    * (proRataCredit), the credit never exceeding the new price (the invoice never goes below zero). Open
    * renewal invoices of the old period are cancelled: that period no longer exists.
    */
-  async upgrade(caller: Caller, id: string, planId: string): Promise<SubscriptionWithInvoice> {
+  async upgrade(caller: Caller, id: string, planId: string, audit?: AuditContext): Promise<SubscriptionWithInvoice> {
     const now = this.deps.clock.now();
     const taxRateBp = await this.deps.taxRateBp();
     const issue = this.deps.issueInvoice ?? issueInvoice;
@@ -371,7 +409,13 @@ export class SubscriptionService {
         .update(subscriptions)
         .set({ planId: plan.id, currentPeriodStart: now, currentPeriodEnd: end, updatedAt: now })
         .where(eq(subscriptions.id, row.id));
-      return issue(tx, { userId: row.userId, subscriptionId: row.id, currency: plan.currency, lineItems, taxRateBp, now });
+      const issued = await issue(tx, { userId: row.userId, subscriptionId: row.id, currency: plan.currency, lineItems, taxRateBp, now });
+      await this.record(tx, audit, {
+        action: 'subscription.upgraded',
+        targetId: row.id,
+        changes: { plan: { from: oldPlan.name, to: plan.name }, plan_id: { from: oldPlan.id, to: plan.id }, invoice: { from: null, to: issued.number } },
+      });
+      return issued;
     }, true);
     this.deps.onAccessChanged?.(id, 'plan');
     await this.deps.onInvoiceCommitted?.(invoice.id);
@@ -379,7 +423,7 @@ export class SubscriptionService {
   }
 
   /** DELETE /subscriptions/{id} (admin): refused while an invoice is unpaid or overdue; invoices keep existing. */
-  async remove(id: string): Promise<void> {
+  async remove(id: string, audit?: AuditContext): Promise<void> {
     await this.transaction(async (tx) => {
       const row = await this.lockFor(tx, null, id);
       const [{ n }] = await tx
@@ -388,6 +432,11 @@ export class SubscriptionService {
         .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
       if (Number(n) > 0) throw conflict(SUBSCRIPTION_MESSAGES.unpaidInvoices);
       await tx.delete(subscriptions).where(eq(subscriptions.id, row.id));
+      await this.record(tx, audit, {
+        action: 'subscription.deleted',
+        targetId: row.id,
+        changes: { status: { from: row.status, to: null }, user_id: { from: row.userId, to: null }, plan_id: { from: row.planId, to: null } },
+      });
     });
     this.deps.onAccessChanged?.(id, 'status');
   }

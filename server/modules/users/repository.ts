@@ -125,6 +125,11 @@ export function createUserRepository(db: Db) {
      * super_admin remains: the active super_admins are locked first, so two super_admins demoting each other
      * at the same moment cannot both succeed. 'last' when refused.
      */
+    /** Runs work in one transaction (a change and its audit event commit together). */
+    transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+      return db.transaction((tx) => work(tx as unknown as Db));
+    },
+
     async withoutLosingLastSuperAdmin<T>(change: (db: Db) => Promise<T>): Promise<T | 'last'> {
       return db.transaction(async (tx) => {
         const active = await tx

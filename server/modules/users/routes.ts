@@ -13,6 +13,7 @@ import {
   userUpdateSchema,
 } from '../../../contract/schemas/user';
 import { unauthorized } from '../../lib/errors';
+import { auditContext } from '../audit/trail';
 import { createAuthRepository } from '../auth/repository';
 import { USER_CSV_HEADER, csvLine, userCsvLine } from './csv';
 import { createUserRepository } from './repository';
@@ -67,18 +68,18 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post('/', { schema: { body: userCreateSchema, response: { 201: envelope(managedUserSchema) } } }, async (request, reply) =>
-    reply.code(201).send(ok(await users.create(actorOf(request), request.body), M.created)),
+    reply.code(201).send(ok(await users.create(actorOf(request), request.body, auditContext(request)), M.created)),
   );
 
   app.put('/:id', { schema: { params: idParams, body: userUpdateSchema, response: { 200: envelope(managedUserSchema) } } }, async (request) =>
-    ok(await users.update(actorOf(request), request.params.id, request.body), M.updated),
+    ok(await users.update(actorOf(request), request.params.id, request.body, auditContext(request)), M.updated),
   );
 
   app.patch(
     '/:id/status',
     { schema: { params: idParams, body: userStatusBodySchema, response: { 200: envelope(managedUserSchema) } } },
     async (request) => {
-      const user = await users.setStatus(actorOf(request), request.params.id, request.body.status);
+      const user = await users.setStatus(actorOf(request), request.params.id, request.body.status, auditContext(request));
       return ok(user, M.statusChanged(user.status));
     },
   );
@@ -87,13 +88,13 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id/password',
     { schema: { params: idParams, body: userPasswordBodySchema, response: { 200: envelope(z.null()) } } },
     async (request) => {
-      await users.setPassword(actorOf(request), request.params.id, request.body.newPassword);
+      await users.setPassword(actorOf(request), request.params.id, request.body.newPassword, auditContext(request));
       return ok(null, M.passwordReset);
     },
   );
 
   app.delete('/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {
-    await users.delete(actorOf(request), request.params.id);
+    await users.delete(actorOf(request), request.params.id, auditContext(request));
     return ok(null, M.deleted);
   });
 };

@@ -21,6 +21,7 @@ import type { UserRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
+import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import { toManagedUser } from './presenter';
 import type { UserFilterInput, UserRepository } from './repository';
 
@@ -63,6 +64,14 @@ function isForeignKeyViolation(error: unknown): boolean {
   return false;
 }
 
+/** The fields of a user the trail shows (never the password hash: a password change is only "changed"). */
+function auditView(row: Partial<UserRow>): Record<string, unknown> {
+  const { name, email, role, status, phone, address, company } = row;
+  return { name, email, role, status, phone, address, company };
+}
+
+type Record_ = (entry: AuditEntry) => Promise<void>;
+
 export class UserService {
   constructor(
     private readonly deps: {
@@ -96,14 +105,16 @@ export class UserService {
     return toManagedUser(await this.find(id));
   }
 
-  async create(actor: Actor, input: UserCreateParsed): Promise<ManagedUser> {
+  async create(actor: Actor, input: UserCreateParsed, audit?: AuditContext): Promise<ManagedUser> {
     if (!assignableRoles(actor.role).includes(input.role)) throw forbidden(M.roleNotAllowed);
     const now = this.deps.clock.now();
+    const passwordHash = await hashPassword(input.password);
     try {
-      const row = await this.deps.repository.insert({
+      const row = await this.audited(audit, async (repo, record) => {
+        const created = await repo.insert({
         name: input.name,
         email: input.email,
-        passwordHash: await hashPassword(input.password),
+        passwordHash,
         role: input.role,
         status: input.status,
         phone: input.phone ?? null,
@@ -114,6 +125,9 @@ export class UserService {
         emailVerifiedAt: now,
         createdAt: now,
         updatedAt: now,
+        });
+        await record({ action: 'user.created', targetId: created.id, changes: { ...changedFields({}, auditView(created)), password: { changed: true } } });
+        return created;
       });
       return toManagedUser(row);
     } catch (error) {
@@ -122,7 +136,7 @@ export class UserService {
     }
   }
 
-  async update(actor: Actor, id: string, input: UserUpdateParsed): Promise<ManagedUser> {
+  async update(actor: Actor, id: string, input: UserUpdateParsed, audit?: AuditContext): Promise<ManagedUser> {
     const target = await this.find(id);
     const self = target.id === actor.id;
     const roleChange = input.role !== undefined && input.role !== target.role;
@@ -141,8 +155,14 @@ export class UserService {
     if (input.address !== undefined) values.address = input.address;
     if (input.company !== undefined) values.company = input.company;
     try {
-      const row = await this.write(target, roleChange && input.role !== 'super_admin', (repo) => repo.update(id, values));
-      if (!row) throw notFound(M.notFound);
+      const row = await this.write(target, roleChange && input.role !== 'super_admin', audit, async (repo, record) => {
+        const updated = await repo.update(id, values);
+        if (!updated) throw notFound(M.notFound);
+        const changes = changedFields(auditView(target), auditView(updated));
+        // A role change is its own action (the one an auditor looks for), with every field that changed with it.
+        if (Object.keys(changes).length) await record({ action: roleChange ? 'user.role_changed' : 'user.updated', targetId: id, changes });
+        return updated;
+      });
       return toManagedUser(row);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(M.emailTaken);
@@ -151,7 +171,7 @@ export class UserService {
   }
 
   /** Suspended and disabled users cannot sign in; their sessions end at once. */
-  async setStatus(actor: Actor, id: string, status: UserStatus): Promise<ManagedUser> {
+  async setStatus(actor: Actor, id: string, status: UserStatus, audit?: AuditContext): Promise<ManagedUser> {
     const target = await this.find(id);
     if (target.id === actor.id) {
       if (status !== 'active') await this.guardLastSuperAdmin(target);
@@ -159,26 +179,31 @@ export class UserService {
     }
     if (!canManageRole(actor.role, target.role)) throw forbidden(M.notManageable);
     if (status !== 'active') await this.guardLastSuperAdmin(target);
-    const row = await this.write(target, status !== 'active', (repo) => repo.update(id, { status, updatedAt: this.deps.clock.now() }));
-    if (!row) throw notFound(M.notFound);
+    const row = await this.write(target, status !== 'active', audit, async (repo, record) => {
+      const updated = await repo.update(id, { status, updatedAt: this.deps.clock.now() });
+      if (!updated) throw notFound(M.notFound);
+      if (target.status !== status) await record({ action: 'user.status_changed', targetId: id, changes: { status: { from: target.status, to: status } } });
+      return updated;
+    });
     if (status !== 'active') await this.deps.revokeSessions(id);
     return toManagedUser(row);
   }
 
   /** Sets a new password and signs the user out everywhere. */
-  async setPassword(actor: Actor, id: string, newPassword: string): Promise<void> {
+  async setPassword(actor: Actor, id: string, newPassword: string, audit?: AuditContext): Promise<void> {
     const target = await this.find(id);
     if (target.id === actor.id) throw forbidden(M.ownPassword);
     if (!canResetPasswordOf(actor.role, target.role)) throw forbidden(M.notManageable);
-    const row = await this.deps.repository.update(id, {
-      passwordHash: await hashPassword(newPassword),
-      updatedAt: this.deps.clock.now(),
+    const passwordHash = await hashPassword(newPassword);
+    await this.audited(audit, async (repo, record) => {
+      const row = await repo.update(id, { passwordHash, updatedAt: this.deps.clock.now() });
+      if (!row) throw notFound(M.notFound);
+      await record({ action: 'user.password_reset', targetId: id, changes: { password: { changed: true } } });
     });
-    if (!row) throw notFound(M.notFound);
     await this.deps.revokeSessions(id);
   }
 
-  async delete(actor: Actor, id: string): Promise<void> {
+  async delete(actor: Actor, id: string, audit?: AuditContext): Promise<void> {
     const target = await this.find(id);
     if (target.id === actor.id) {
       await this.guardLastSuperAdmin(target);
@@ -188,7 +213,10 @@ export class UserService {
     await this.guardLastSuperAdmin(target);
     if (await this.deps.repository.hasBillingHistory(id)) throw conflict(M.hasHistory);
     try {
-      if (!(await this.write(target, true, (repo) => repo.delete(id)))) throw notFound(M.notFound);
+      await this.write(target, true, audit, async (repo, record) => {
+        if (!(await repo.delete(id))) throw notFound(M.notFound);
+        await record({ action: 'user.deleted', targetId: id, changes: changedFields(auditView(target), {}) });
+      });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw conflict(M.hasRecords);
       throw error;
@@ -205,12 +233,28 @@ export class UserService {
    * Runs a change; when it takes an active super_admin away (demotion, suspension, deletion) it runs under the
    * repository's lock so it is refused (409) if no other active super_admin would remain.
    */
-  private async write<T>(target: UserRow, removesPrivilege: boolean, change: (repo: UserRepository) => Promise<T>): Promise<T> {
+  private async write<T>(
+    target: UserRow,
+    removesPrivilege: boolean,
+    audit: AuditContext | undefined,
+    change: (repo: UserRepository, record: Record_) => Promise<T>,
+  ): Promise<T> {
     const { repository, createRepository } = this.deps;
-    if (!removesPrivilege || target.role !== 'super_admin' || target.status !== 'active') return change(repository);
-    const result = await repository.withoutLosingLastSuperAdmin((tx) => change(createRepository(tx)));
+    if (!removesPrivilege || target.role !== 'super_admin' || target.status !== 'active') return this.audited(audit, change);
+    const result = await repository.withoutLosingLastSuperAdmin((tx) => change(createRepository(tx), this.recorder(tx, audit)));
     if (result === 'last') throw new AppError(409, M.lastSuperAdmin);
     return result;
+  }
+
+  /** Runs a change in one transaction with its audit event (none when no audit context is given). */
+  private audited<T>(audit: AuditContext | undefined, change: (repo: UserRepository, record: Record_) => Promise<T>): Promise<T> {
+    return this.deps.repository.transaction((tx) => change(this.deps.createRepository(tx), this.recorder(tx, audit)));
+  }
+
+  private recorder(tx: Db, audit: AuditContext | undefined): Record_ {
+    return async (entry) => {
+      if (audit) await recordAudit(tx, this.deps.clock, audit, { targetType: 'user', ...entry });
+    };
   }
 
   /** Refuses to take away the last active super_admin (by demotion, suspension or deletion). */
