@@ -11,6 +11,7 @@ import { seesStaffView } from './lifecycle';
 import { SubscriptionActions, useRole } from './SubscriptionActions';
 import { InvoicesTable, PaymentsTable, SubscriptionStatusTag } from './ui';
 import { ServiceAccessCard } from '../installations/ServiceAccessCard';
+import { AuditHistory } from '../audit/AuditHistory';
 
 const LIST_PATH = '/dashboard/subscriptions';
 
@@ -87,6 +88,8 @@ export function SubscriptionDetail() {
           <Card title={t('subscriptions.detail.invoices')}>
             {staff ? <StaffInvoices subscription={sub} /> : <OwnInvoices subscription={sub} />}
           </Card>
+          {/* Rendered for the roles that may read the audit trail only. */}
+          <AuditHistory targetType="subscription" targetId={sub.id} variant="card" />
         </>
       )}
     </Space>

@@ -20,6 +20,7 @@ import { userUrl, useUserCall } from './api';
 import { usersResource as decl } from './index';
 import { UserFormModal } from './UserForm';
 import { UsageView } from '../usage/UsageView';
+import { AuditHistory } from '../audit/AuditHistory';
 
 const field = (fields: typeof decl.fields, name: string) => fields.find((f) => f.name === name)!;
 const columnsOf = (fields: typeof decl.fields, names: string[]) =>
@@ -69,6 +70,7 @@ function UserDetail({ user, actor, actorId, onDeleted }: { user: ManagedUser; ac
           <UsageView userId={user.id} />
         </section>
       )}
+      <AuditHistory targetType="user" targetId={user.id} />
     </Space>
   );
 }
