@@ -42,6 +42,7 @@ import deviceBackupsPlugin from './modules/device-backups/plugin';
 import backupsPlugin from './modules/backups/plugin';
 import backupRoutes from './modules/backups/routes';
 import auditRoutes from './modules/audit/routes';
+import { auditRetentionPlugin } from './modules/audit/retention';
 import deviceBackupRoutes from './modules/device-backups/routes';
 import dashboardRoutes from './modules/dashboard/routes';
 import installationRoutes, { serviceAccessRoutes } from './modules/installations/routes';
@@ -125,6 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(billingPlugin);
   await app.register(deviceBackupsPlugin);
   await app.register(backupsPlugin);
+  await app.register(auditRetentionPlugin);
   await app.register(trafficPlugin);
   await app.register(authPlugin);
   await app.register(accessPlugin);

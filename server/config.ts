@@ -41,6 +41,8 @@
  *                              true | false. Default true with the embedded database, except NODE_ENV=test.
  *   BACKUP_INTERVAL_HOURS      Hours between two scheduled backups (1-720). Default 24.
  *   BACKUP_KEEP                Scheduled and manual backups kept in DATA_DIR/backups (1-365). Default 7.
+ *   AUDIT_RETENTION_DAYS       Audit events older than this many days are pruned by an hourly job (itself audited);
+ *                              0 keeps them forever. Default 0.
  *   BILLING_RUN_HOUR           Hour of the day (UTC, 0-23) from which the daily billing run starts. Default 2.
  *   STRIPE_API_BASE            Address of the Stripe API (http:// or https://), for a local fake or mock
  *                              server. Default: Stripe's own (https://api.stripe.com).
@@ -127,6 +129,7 @@ const envSchema = z.object({
   BACKUP_SCHEDULER: bool('BACKUP_SCHEDULER').optional(),
   BACKUP_INTERVAL_HOURS: int('BACKUP_INTERVAL_HOURS', 1, 720).optional(),
   BACKUP_KEEP: int('BACKUP_KEEP', 1, 365).optional(),
+  AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 0, 36_500).optional(),
   BILLING_RUN_HOUR: int('BILLING_RUN_HOUR', 0, 23).optional(),
   STRIPE_API_BASE: z
     .string()
@@ -182,6 +185,8 @@ export interface Config {
   backupIntervalHours: number;
   /** Backups kept in DATA_DIR/backups. */
   backupKeep: number;
+  /** Audit events older than this many days are pruned by the retention job; 0: kept forever. */
+  auditRetentionDays: number;
   /** UTC hour from which the day's billing run starts. */
   billingRunHour: number;
   /** Where the Stripe SDK sends its requests; null: Stripe's own API. */
@@ -300,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backupScheduler: e.BACKUP_SCHEDULER ?? (nodeEnv !== 'test' && !e.DATABASE_URL),
     backupIntervalHours: e.BACKUP_INTERVAL_HOURS ?? 24,
     backupKeep: e.BACKUP_KEEP ?? 7,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS ?? 0,
     billingRunHour: e.BILLING_RUN_HOUR ?? 2,
     stripeApiBase: e.STRIPE_API_BASE ?? null,
     devicePoller: e.DEVICE_POLLER ?? nodeEnv !== 'test',

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../contract/schemas/audit';
 import { buildSandboxWebhook } from '../../server/integrations/payments/sandbox';
 import { ManualClock } from '../../server/lib/clock';
+import { recordAudit, SYSTEM } from '../../server/modules/audit/trail';
 import { createTestApp, linkIn, refreshCookieHeader, signInEveryRole, TEST_PASSWORD, type CallAs, type TestApp } from '../helpers/server';
 
 let t: TestApp;
@@ -295,5 +296,34 @@ describe('who may read the trail', () => {
     expect((await as('GET', '/audit')).statusCode).toBe(401);
     expect((await as('GET', '/audit/00000000-0000-4000-8000-000000000000', 'admin')).statusCode).toBe(404);
     expect((await as('GET', '/audit/not-an-id', 'admin')).statusCode).toBe(404);
+  });
+});
+
+describe('retention', () => {
+  it('keeps every event by default; with a retention period the job prunes older events only, and records that it did', async () => {
+    const { pruneAuditTrail } = await import('../../server/modules/audit/retention');
+    const db = t.database.db;
+    const count = async () => Number(rowsOf(await db.execute(sql`select count(*)::int as n from audit_events`))[0].n);
+    const total = await count();
+    expect(total).toBeGreaterThan(5);
+    // 400 days on (the job's own clock; the signed-in tokens would have expired on the app's).
+    const later = new ManualClock(new Date(clock.now().getTime() + 400 * 86_400_000).toISOString());
+    // Default (0): nothing goes, however old.
+    expect(await pruneAuditTrail(db, later, t.config.auditRetentionDays)).toEqual({ deleted: 0, before: null });
+    expect(await count()).toBe(total);
+
+    // One fresh event, then a 365-day retention: everything older than a year goes, the fresh one stays.
+    await recordAudit(db, later, SYSTEM, { action: 'plan.updated', targetType: 'plan', targetId: planId, changes: { price: { from: 3000, to: 3100 } } });
+    const result = await pruneAuditTrail(db, later, 365);
+    expect(result.deleted).toBe(total);
+    const left = (await as('GET', '/audit?limit=200', 'admin')).json().data.items as AuditEvent[];
+    expect(left.map((e) => e.action).sort()).toEqual(['audit.pruned', 'plan.updated']);
+    const pruned = left.find((e) => e.action === 'audit.pruned')!;
+    expect(pruned).toMatchObject({ actor_role: 'system', actor_id: null, changes: { deleted: { from: null, to: total }, retention_days: { from: null, to: 365 } } });
+
+    // Outside the job the table still refuses deletes and updates.
+    await expect(db.execute(sql`delete from audit_events`)).rejects.toThrow();
+    await expect(db.execute(sql`update audit_events set action = 'x'`)).rejects.toThrow();
+    expect(await count()).toBe(2);
   });
 });
