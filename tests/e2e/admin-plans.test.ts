@@ -17,8 +17,8 @@ describe('an admin managing plans', () => {
 
     await page.goto(`${portal.url}/dashboard/plans/create`);
     await page.getByLabel('Name').fill('Gigabit Gamer');
-    await page.getByLabel('Download').fill('500');
-    await page.getByLabel('Upload').fill('100');
+    await page.getByLabel('Download', { exact: true }).fill('500');
+    await page.getByLabel('Upload', { exact: true }).fill('100');
     await page.getByLabel('Price').fill('79.99');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Plan created successfully').waitFor();
