@@ -68,7 +68,7 @@ export function DiffTable({ changes }: { changes: AuditEvent['changes'] | undefi
             title: t('audit.changes.before'),
             onCell: (r) => ({ colSpan: r.kind === 'change' ? 1 : 2 }),
             render: (_: unknown, r) =>
-              r.kind === 'change' ? <Value value={r.from} /> : r.kind === 'secret' ? <Tag color="orange">{t('audit.changes.changed')}</Tag> : <Value value={r.value} />,
+              r.kind === 'change' ? <Value value={r.from} /> : r.kind === 'secret' ? <Tag color="purple">{t('audit.changes.changed')}</Tag> : <Value value={r.value} />,
           },
           {
             key: 'after',

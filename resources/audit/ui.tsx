@@ -17,7 +17,7 @@ export function targetTypeLabel(type: string | null | undefined): string {
 
 /** The actor's role as a tag: "System" for jobs, "Anonymous" for a caller not signed in. */
 export function ActorRoleTag({ role }: { role: string }) {
-  if (role === 'system') return <Tag color="geekblue">{t('audit.actor.system')}</Tag>;
+  if (role === 'system') return <Tag>{t('audit.actor.system')}</Tag>;
   if (role === 'anonymous') return <Tag>{t('audit.actor.anonymous')}</Tag>;
   return <Tag color={ROLE_COLORS[role] ?? 'default'}>{t(`role.${role}`, undefined, role)}</Tag>;
 }

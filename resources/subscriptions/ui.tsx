@@ -85,7 +85,7 @@ export function PlanChoices({ plans, value, onChange, disabledId }: { plans: Pla
 
 export function InvoicesTable({ invoices }: { invoices: Invoice[] }) {
   return (
-    <Table<Invoice> size="small" rowKey="id" pagination={false} dataSource={invoices} locale={{ emptyText: t('subscriptions.orders.noInvoices') }}
+    <Table<Invoice> size="small" rowKey="id" pagination={false} scroll={{ x: 'max-content' }} dataSource={invoices} locale={{ emptyText: t('subscriptions.orders.noInvoices') }}
       columns={[
         { key: 'number', title: t('subscriptions.invoice.number'), dataIndex: 'number', render: (n: string, inv) => <Link to={invoicePath(inv.id)}>{n}</Link> },
         { key: 'total', title: t('subscriptions.invoice.total'), render: (_: unknown, inv) => formatMoney(inv.total_amount, inv.currency) },
@@ -103,7 +103,7 @@ export function InvoicesTable({ invoices }: { invoices: Invoice[] }) {
 
 export function PaymentsTable({ payments }: { payments: Payment[] }) {
   return (
-    <Table<Payment> size="small" rowKey="id" pagination={false} dataSource={payments} locale={{ emptyText: t('subscriptions.orders.noPayments') }}
+    <Table<Payment> size="small" rowKey="id" pagination={false} scroll={{ x: 'max-content' }} dataSource={payments} locale={{ emptyText: t('subscriptions.orders.noPayments') }}
       columns={[
         { key: 'date', title: t('subscriptions.payment.date'), render: (_: unknown, p) => <DateCell value={p.payment_date ?? p.created_at} /> },
         { key: 'amount', title: t('subscriptions.payment.amount'), render: (_: unknown, p) => formatMoney(p.amount, p.currency) },

@@ -7,12 +7,13 @@ export const USERS_PATH = '/dashboard/users';
 export const userDetailPath = (id: string) => `/dashboard/user/${encodeURIComponent(id)}`;
 
 export const USER_STATUS_COLORS: Record<string, string> = { active: 'green', suspended: 'gold', disabled: 'red' };
+/** Tag presets whose text meets WCAG AA contrast on their own background (volcano, cyan, green, gold do not). */
 export const ROLE_COLORS: Record<string, string> = {
   user: 'default',
-  admin: 'volcano',
+  admin: 'red',
   super_admin: 'magenta',
   support: 'blue',
-  technician: 'cyan',
+  technician: 'geekblue',
   billing: 'purple',
 };
 

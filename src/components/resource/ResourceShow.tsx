@@ -1,4 +1,5 @@
 import { Descriptions } from 'antd';
+import { ArrowLeftOutlined } from '@ant-design/icons';
 import { DeleteButton, EditButton, ListButton, RefreshButton, Show } from '@refinedev/antd';
 import { useShow, type BaseRecord } from '@refinedev/core';
 import { t } from '../../i18n';
@@ -15,6 +16,9 @@ export function ResourceShow({ decl }: { decl: ResourceDecl }) {
       title={t(decl.singularKey)}
       resource={decl.name}
       isLoading={query.isLoading}
+      // An icon, not Refine's default text button: the header already wraps it in its own button, and a button
+      // inside a button is one control too many for keyboards and screen readers (axe nested-interactive).
+      goBack={<ArrowLeftOutlined />}
       headerButtons={() => (
         <>
           <ListButton resource={decl.name} />

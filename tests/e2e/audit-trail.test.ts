@@ -1,0 +1,126 @@
+/**
+ * The audit trail in real Chromium (issue 13): an admin changes a plan's price in the back office and finds the
+ * change, before → after, on /dashboard/audit and on the event's own page. The audit screens and the pages
+ * that show a record's history fit a 390 px phone and pass axe-core (WCAG 2.1 A/AA).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD, toastsGone, usePortal } from '../helpers/browser';
+import { axeViolations, overflowsViewport } from '../helpers/axe';
+
+const portal = usePortal();
+const PHONE = { width: 390, height: 844 };
+
+async function api<T = unknown>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${portal.url}/api${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await res.json()) as { data: T; message: string };
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message}`);
+  return json.data;
+}
+const tokenOf = async (email: string) =>
+  (await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, { email, password: DEMO_PASSWORD, rememberMe: false })).tokens.access.token;
+
+/**
+ * The page fits the phone and axe finds nothing, on the whole page or in the part `include` picks; failures
+ * name the screen and each offending node.
+ */
+async function expectAccessibleOnPhone(page: Page, screen: string, include?: string): Promise<void> {
+  expect(await overflowsViewport(page), `${screen} scrolls sideways at ${PHONE.width} px`).toBe(false);
+  expect(await axeViolations(page, include), `axe on ${screen}${include ? ` (${include})` : ''}`).toEqual([]);
+}
+
+/**
+ * The user and subscription pages carry colours of the app's theme that axe refuses (the primary and danger
+ * buttons, green, gold and cyan status tags: 2.7–4.4:1 where WCAG AA asks 4.5:1) and a usage progress bar with
+ * no name; until the theme is changed, the history section this issue adds is what is held to axe there.
+ */
+const HISTORY = '[data-testid="audit-history"]';
+
+describe('audit trail', () => {
+  it("an admin changes a plan's price and sees it, before → after, on the trail and the event's page", async () => {
+    const admin = await tokenOf('admin@isp.local');
+    const plans = await api<{ items: Array<{ id: string; name: string; price: number }> }>('GET', '/plans?limit=50', admin);
+    const plan = plans.items.find((p) => p.name === 'Basic 25')!;
+    expect(plan).toBeTruthy();
+    const newPrice = plan.price + 1000;
+
+    // The change, in the back office's plan form.
+    const desk = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await portal.signIn(desk, 'admin@isp.local');
+    await desk.goto(`${portal.url}/dashboard/plans/edit/${plan.id}`);
+    const price = desk.getByLabel('Price');
+    await expect.poll(() => price.inputValue(), { timeout: 20_000 }).not.toBe('');
+    await price.fill((newPrice / 100).toFixed(2));
+    await desk.getByRole('button', { name: 'Save' }).click();
+    await desk.getByText('Plan updated successfully').waitFor();
+    await desk.close();
+
+    // The trail on a phone: the newest plan.updated event names the plan and its actor.
+    const page = await portal.browser.newPage({ viewport: PHONE });
+    try {
+      await portal.signIn(page, 'admin@isp.local');
+      await page.goto(`${portal.url}/dashboard/audit`);
+      const action = page.getByRole('searchbox', { name: 'Action' }).or(page.getByLabel('Action', { exact: true }));
+      await action.first().fill('plan.updated');
+      await action.first().press('Enter');
+      await page.waitForURL(/plan\.updated/);
+      const row = page.locator('tr.ant-table-row', { hasText: plan.id }).first();
+      await row.waitFor();
+      expect(await row.textContent()).toContain('plan.updated');
+      expect(await row.textContent()).toContain('admin@isp.local');
+      expect(await row.textContent()).toContain('Administrator');
+      await toastsGone(page);
+      await expectAccessibleOnPhone(page, '/dashboard/audit');
+
+      // The event's page: the price row of the diff, before → after.
+      await row.locator('a[href*="/dashboard/audit/show/"]').first().click();
+      await page.waitForURL(/\/dashboard\/audit\/show\//);
+      const priceRow = page.getByTestId('audit-diff').locator('tr', { has: page.locator('code', { hasText: /^price$/ }) });
+      await priceRow.waitFor();
+      expect(await priceRow.locator('td').allTextContents()).toEqual(['price', String(plan.price), String(newPrice)]);
+      await expectAccessibleOnPhone(page, '/dashboard/audit/show/:id');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("the user and subscription pages show their history to an admin, fitting a phone and passing axe", async () => {
+    const admin = await tokenOf('admin@isp.local');
+    const customer = await tokenOf('customer@isp.local');
+    const plans = await api<{ items: Array<{ id: string; name: string }> }>('GET', '/plans?limit=50', admin);
+    const { subscription } = await api<{ subscription: { id: string } }>('POST', '/subscriptions', customer, { plan_id: plans.items[0].id });
+    const users = await api<{ items: Array<{ id: string; email: string }> }>('GET', '/users?search=customer%40isp.local', admin);
+    const casey = users.items.find((u) => u.email === 'customer@isp.local')!;
+    // Something in the customer's history: an admin suspends them and lets them back in.
+    await api('PATCH', `/users/${casey.id}/status`, admin, { status: 'suspended' });
+    await api('PATCH', `/users/${casey.id}/status`, admin, { status: 'active' });
+
+    const page = await portal.browser.newPage({ viewport: PHONE });
+    try {
+      await portal.signIn(page, 'admin@isp.local');
+      await page.goto(`${portal.url}/dashboard/user/${casey.id}`);
+      const userHistory = page.getByTestId('audit-history');
+      await userHistory.getByTestId('audit-history-item').first().waitFor();
+      expect(await userHistory.getByTestId('audit-history-change').allTextContents()).toEqual(expect.arrayContaining(['status: active → suspended', 'status: suspended → active']));
+      // The user's detail is a drawer: it fits the phone too, not only the page under it.
+      const drawer = await page.locator('.ant-drawer-content-wrapper').boundingBox();
+      expect(drawer!.x).toBeGreaterThanOrEqual(0);
+      expect(drawer!.width).toBeLessThanOrEqual(PHONE.width);
+      await toastsGone(page);
+      await expectAccessibleOnPhone(page, '/dashboard/user/:id', HISTORY);
+
+      await page.goto(`${portal.url}/dashboard/subscription/${subscription.id}`);
+      await page.getByTestId('subscription-details').waitFor();
+      await page.getByTestId('audit-history').waitFor();
+      await page.waitForLoadState('networkidle');
+      await toastsGone(page);
+      await expectAccessibleOnPhone(page, '/dashboard/subscription/:id', HISTORY);
+    } finally {
+      await page.close();
+    }
+  });
+});
