@@ -50,7 +50,7 @@ describe('toasts: top right, success 3 s green, error 4 s red (spec §8, §9)', 
       provider = useNotificationProvider();
       return null;
     }
-    render(createElement(App, null, createElement(Probe)));
+    const view = render(createElement(App, null, createElement(Probe)));
     expect(notificationProvider).toBe(useNotificationProvider);
     act(() => provider!.open({ type: 'error', key: 'real', message: 'Error', description: 'Failed to fetch users' }));
     await waitFor(() => {
@@ -58,5 +58,9 @@ describe('toasts: top right, success 3 s green, error 4 s red (spec §8, §9)', 
       expect(container?.textContent ?? '').toContain('Failed to fetch users');
     });
     act(() => provider!.close('real'));
+    // The toast leaves with an animation React finishes later: unmount and let React settle, so no work of this test
+    // is left to run once the test environment is torn down.
+    act(() => view.unmount());
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
   });
 });
