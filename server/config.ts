@@ -9,6 +9,11 @@
  *                              secrets (DATA_DIR/secrets.json). Default ./data.
  *   DATABASE_URL               postgres:// or postgresql:// URL. When set, PostgreSQL is used instead of the
  *                              embedded PGlite database.
+ *   REDIS_URL                  redis:// or rediss:// URL. When set, the rate limits (sign-in failures, register,
+ *                              mail, contact form, the API's per-minute limit) count in this Redis, shared by
+ *                              every portal process using it; while it cannot be reached each process counts in
+ *                              its own memory. Unset: they count in PostgreSQL (DATABASE_URL), or in memory with
+ *                              the embedded database.
  *   NODE_ENV                   development | test | production. Default development.
  *   APP_URL                    Public address of the portal, used in e-mailed links. Default
  *                              http://localhost:PORT.
@@ -100,6 +105,11 @@ const envSchema = z.object({
       message: 'DATABASE_URL must be a postgres:// or postgresql:// URL',
     })
     .optional(),
+  REDIS_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v) && URL.canParse(v), { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+    .optional(),
   NODE_ENV: z.enum(['development', 'test', 'production'], { message: 'NODE_ENV must be development, test or production' }).optional(),
   APP_URL: z
     .string()
@@ -157,6 +167,8 @@ export interface Config {
   dataDir: string;
   /** null: the embedded PGlite database in dataDir/db. */
   databaseUrl: string | null;
+  /** Where the rate limits count across processes; null: PostgreSQL (databaseUrl) or memory. */
+  redisUrl: string | null;
   nodeEnv: 'development' | 'test' | 'production';
   isProduction: boolean;
   appUrl: string;
@@ -283,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST ?? '0.0.0.0',
     dataDir,
     databaseUrl: e.DATABASE_URL ?? null,
+    redisUrl: e.REDIS_URL ?? null,
     nodeEnv,
     isProduction,
     appUrl: e.APP_URL ?? `http://localhost:${port}`,

@@ -472,3 +472,4 @@ export * from './schema/dashboard';
 export * from './schema/installations';
 export * from './schema/api-tokens';
 export * from './schema/audit';
+export * from './schema/rate-limits';

@@ -2,8 +2,9 @@
  * Where @fastify/rate-limit keeps its counters. The library's own LocalStore reads Date.now() and cannot
  * forget a key; ours counts on the app's injected clock (so tests move time instead of sleeping) and can
  * clear a key (a successful sign-in clears the account's failures). The counting itself is a
- * `RateLimitBackend`: in memory for one process; a shared backend (Redis, PostgreSQL) slots in here for
- * several nodes without touching the routes.
+ * `RateLimitBackend`: in memory for one process (below); shared by several nodes in PostgreSQL
+ * (rate-limit-postgres.ts) or Redis (rate-limit-redis.ts), chosen in server/plugins/rate-limit.ts without
+ * touching the routes.
  */
 import type { Clock } from './clock';
 
@@ -60,6 +61,40 @@ export class MemoryRateLimitBackend implements RateLimitBackend {
     if (now - this.lastSweep < Math.min(windowMs, 60_000)) return;
     this.lastSweep = now;
     for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+  }
+}
+
+/**
+ * Counts in `primary` and, while that fails (Redis unreachable), in `fallback` for the failed calls, telling
+ * `onFallback` each time. The fallback's counts are this process's alone, so while it is in use a limit counts
+ * per node (at worst the limit times the number of nodes), which still slows a password guesser down; the
+ * alternative, refusing every sign-in while Redis is down, would lock everyone out.
+ */
+export class FallbackRateLimitBackend implements RateLimitBackend {
+  constructor(
+    private readonly primary: RateLimitBackend,
+    private readonly fallback: RateLimitBackend,
+    private readonly onFallback: (error: unknown) => void = () => {},
+  ) {}
+
+  increment(key: string, windowMs: number): Promise<RateLimitCount> {
+    return this.primary.increment(key, windowMs).catch((error: unknown) => {
+      this.onFallback(error);
+      return this.fallback.increment(key, windowMs);
+    });
+  }
+
+  read(key: string, windowMs: number): Promise<RateLimitCount> {
+    return this.primary.read(key, windowMs).catch((error: unknown) => {
+      this.onFallback(error);
+      return this.fallback.read(key, windowMs);
+    });
+  }
+
+  async clear(key: string): Promise<void> {
+    // Both: a key counted in memory during an outage is forgotten too.
+    await this.fallback.clear(key);
+    await this.primary.clear(key).catch(this.onFallback);
   }
 }
 

@@ -6,13 +6,22 @@
  * - `app.limitFailures({...})` counts only the attempts a handler reports as failed (sign-in), peeking at the
  *   count without spending it first, and can clear a key after a success.
  * Each answers 429 in the API's envelope with Retry-After. The counters live in one RateLimitBackend
- * (`app.rateLimitBackend`): memory for one process; a shared one for several nodes.
+ * (`app.rateLimitBackend`), so that several portal processes count the same attempts (issue 14):
+ * - REDIS_URL set: Redis. When Redis cannot be reached, the failed calls count in this process's memory instead
+ *   (logged as a warning, at most once a minute) rather than failing the request: a careful operator wants
+ *   sign-in to keep working during a Redis outage, still limited per node, not every login refused (fail
+ *   closed) nor unlimited (fail open, the library's skipOnError);
+ * - else PostgreSQL (DATABASE_URL): the rate_limits table. No fallback there: without its database the
+ *   portal cannot sign anyone in anyway;
+ * - else (the embedded database, one process): memory.
  */
 import fp from 'fastify-plugin';
 import fastifyRateLimit from '@fastify/rate-limit';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { tooManyRequests } from '../lib/errors';
-import { MemoryRateLimitBackend, rateLimitStore, type RateLimitBackend } from '../lib/rate-limit-store';
+import { PostgresRateLimitBackend } from '../lib/rate-limit-postgres';
+import { RedisRateLimitBackend } from '../lib/rate-limit-redis';
+import { FallbackRateLimitBackend, MemoryRateLimitBackend, rateLimitStore, type RateLimitBackend } from '../lib/rate-limit-store';
 import { isApiPath } from './access';
 
 export interface RequestLimitOptions {
@@ -48,13 +57,43 @@ export const DEFAULT_RATE_LIMIT_MESSAGE = 'Too many requests. Please try again l
 const API_WINDOW_MS = 60_000;
 
 export interface RateLimitPluginOptions {
-  /** Where the counters live; default in this process's memory. */
+  /** Where the counters live; default chosen from the configuration (see above). */
   backend?: RateLimitBackend;
+  /** Redis keys' prefix (tests keep theirs apart); default isp:rl:. */
+  redisKeyPrefix?: string;
+}
+
+const FALLBACK_WARNING_EVERY_MS = 60_000;
+
+async function chooseBackend(app: FastifyInstance, opts: RateLimitPluginOptions): Promise<RateLimitBackend> {
+  if (opts.backend) return opts.backend;
+  const redisUrl = app.config.redisUrl;
+  if (redisUrl) {
+    const log = app.log.child({ component: 'rate-limit' });
+    const redis = new RedisRateLimitBackend(redisUrl, {
+      keyPrefix: opts.redisKeyPrefix,
+      onConnectionError: (error) => log.warn({ err: error }, 'Redis unreachable: rate limits count in this process meanwhile'),
+      onReconnect: () => log.info('Redis reachable again: rate limits shared again'),
+    });
+    app.addHook('onClose', () => redis.close());
+    if (!(await redis.ready())) log.warn('Redis not reachable at start: rate limits count in this process until it is');
+    let lastWarning = -Infinity;
+    return new FallbackRateLimitBackend(redis, new MemoryRateLimitBackend(app.clock), (error) => {
+      const now = app.clock.now().getTime();
+      if (now - lastWarning < FALLBACK_WARNING_EVERY_MS) return;
+      lastWarning = now;
+      log.warn({ err: error }, 'rate limit counted in memory: Redis failed');
+    });
+  }
+  if (app.dbKind === 'postgres') {
+    return new PostgresRateLimitBackend(app.db, app.clock, (error) => app.log.warn({ err: error }, 'sweeping ended rate-limit windows failed'));
+  }
+  return new MemoryRateLimitBackend(app.clock);
 }
 
 export default fp<RateLimitPluginOptions>(
   async (app, opts) => {
-    const backend = opts.backend ?? new MemoryRateLimitBackend(app.clock);
+    const backend = await chooseBackend(app, opts);
     app.decorate('rateLimitBackend', backend);
     // global: false: limits apply where this plugin's hooks put them (the API), never to the SPA's files.
     await app.register(fastifyRateLimit, { global: false, store: rateLimitStore(backend), skipOnError: false });
