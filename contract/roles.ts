@@ -133,6 +133,8 @@ export function ticketView(role: Role): 'manage' | 'shared' {
 
 export const ENDPOINT_ACCESS = {
   'GET /health': 'public',
+  'GET /health/live': 'public',
+  'GET /health/ready': 'public',
   // The API's reference: the OpenAPI document and the interactive page with its files (server/plugins/openapi.ts).
   'GET /openapi.json': 'public',
   'GET /docs': 'public',

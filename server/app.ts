@@ -42,6 +42,7 @@ import deviceBackupsPlugin from './modules/device-backups/plugin';
 import backupsPlugin from './modules/backups/plugin';
 import backupRoutes from './modules/backups/routes';
 import auditRoutes from './modules/audit/routes';
+import changesPlugin from './plugins/changes';
 import { auditRetentionPlugin } from './modules/audit/retention';
 import deviceBackupRoutes from './modules/device-backups/routes';
 import dashboardRoutes from './modules/dashboard/routes';
@@ -119,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The app's own plugins.
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { config, database: options.database, clock: options.clock ?? systemClock });
+  await app.register(changesPlugin);
   await app.register(rateLimitPlugin);
   await app.register(settingsPlugin);
   await app.register(mailPlugin, { mailer: options.mailer });

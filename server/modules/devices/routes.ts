@@ -51,16 +51,22 @@ const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ok(await service.get(role(request), request.params.id), M.detail),
   );
 
-  app.post('/', { schema: { body: deviceInputSchema, response: { 201: envelope(deviceSchema) } } }, async (request, reply) =>
-    reply.code(201).send(ok(await service.create(request.body, auditContext(request)), M.created)),
-  );
+  // A device is a RADIUS client (NAS) when it has a RADIUS secret: every process reads the NAS list again.
+  app.post('/', { schema: { body: deviceInputSchema, response: { 201: envelope(deviceSchema) } } }, async (request, reply) => {
+    const created = await service.create(request.body, auditContext(request));
+    app.radius?.clientsChanged();
+    return reply.code(201).send(ok(created, M.created));
+  });
 
-  app.put('/:id', { schema: { params: idParams, body: deviceUpdateSchema, response: { 200: envelope(deviceSchema) } } }, async (request) =>
-    ok(await service.update(request.params.id, request.body, auditContext(request)), M.updated),
-  );
+  app.put('/:id', { schema: { params: idParams, body: deviceUpdateSchema, response: { 200: envelope(deviceSchema) } } }, async (request) => {
+    const updated = await service.update(request.params.id, request.body, auditContext(request));
+    app.radius?.clientsChanged();
+    return ok(updated, M.updated);
+  });
 
   app.delete('/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {
     await service.delete(request.params.id, auditContext(request));
+    app.radius?.clientsChanged();
     return ok(null, M.deleted);
   });
 

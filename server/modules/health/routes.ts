@@ -1,12 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
-import { ok } from '../../../contract/envelope';
+import { fail, ok } from '../../../contract/envelope';
+import { MIGRATIONS_FOLDER } from '../../db/client';
 
-/** GET /api/health: answers once the database answers. */
+/** The migrations this build knows (drizzle's journal), read once. */
+function knownMigrations(): number {
+  try {
+    const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries?: unknown[] };
+    return journal.entries?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+const rowsOf = (r: unknown) => ((r as { rows?: unknown[] }).rows ?? r) as Array<Record<string, unknown>>;
+
+/**
+ * Health for people and load balancers:
+ *   GET /api/health        the database answers (kept as it was);
+ *   GET /api/health/live   the process runs and serves HTTP (restart it when this fails);
+ *   GET /api/health/ready  it should get traffic: the database answers, every migration of this build is applied,
+ *                          and it hears the other processes' changes; 503 otherwise, with each check's outcome.
+ *                          Once the server is closing (SIGTERM), Fastify answers 503 to every new request
+ *                          (return503OnClosing), this one included, so a balancer stops sending traffic.
+ */
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  const expected = knownMigrations();
+
   app.get('/health', async () => {
     await app.db.execute(sql`select 1`);
     return ok({ status: 'ok' as const, database: app.dbKind }, 'OK');
+  });
+
+  app.get('/health/live', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return ok({ status: 'ok' as const, uptime_seconds: Math.round(process.uptime()) }, 'OK');
+  });
+
+  app.get('/health/ready', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const checks: Record<string, boolean> = { database: false, migrations: false, changes: app.changes.connected };
+    try {
+      await app.db.execute(sql`select 1`);
+      checks.database = true;
+      const [{ n }] = rowsOf(
+        await app.db.execute(sql`select case when to_regclass('drizzle.__drizzle_migrations') is null then 0 else (select count(*) from drizzle.__drizzle_migrations) end::int as n`),
+      );
+      checks.migrations = Number(n) >= expected;
+    } catch {
+      // Reported below as a failed check.
+    }
+    const ready = Object.values(checks).every(Boolean);
+    if (!ready) {
+      const failing = Object.keys(checks).filter((k) => !checks[k]);
+      return reply.code(503).send({ ...fail(`Not ready: ${failing.join(', ')}`), data: { status: 'not_ready', checks } });
+    }
+    return ok({ status: 'ready' as const, checks }, 'Ready');
   });
 };
 

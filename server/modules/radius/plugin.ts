@@ -6,6 +6,7 @@
  * call after a committed change; it does nothing when RADIUS is off.
  */
 import fp from 'fastify-plugin';
+import { RESYNC } from '../../lib/change-bus';
 import { RadiusUdpServer } from '../../integrations/radius/server';
 import type { RouterOsClient } from '../../integrations/routeros/client';
 import type { AccountingStore } from './accounting';
@@ -36,6 +37,8 @@ export interface RadiusRuntime {
   accessChanged(subscriptionId: string, change: AccessChange): void;
   /** After a plan was edited (speeds, cap): every login is re-read (live sessions keep their rate until they reconnect). */
   plansChanged(): void;
+  /** After a device was added, changed or removed: the NAS client list is read again. */
+  clientsChanged(): void;
   /** Closes stale sessions and runs the due cut-off checks (on the app clock); the timer calls it every 15 s. */
   sweep(): Promise<{ stale: number }>;
   /** Resolves when the cut-off work and directory reloads handed over so far are done. */
@@ -56,6 +59,11 @@ export interface RadiusPluginOptions {
 }
 
 const SWEEP_EVERY_MS = 15_000;
+
+/** Change-bus topics: a subscription's access ({id}), the plans (every login), the NAS list. */
+export const RADIUS_SUBSCRIPTION_CHANGED = 'radius.subscription';
+export const RADIUS_PLANS_CHANGED = 'radius.plans';
+export const RADIUS_CLIENTS_CHANGED = 'radius.clients';
 
 export default fp<RadiusPluginOptions>(
   async (app, opts) => {
@@ -90,6 +98,19 @@ export default fp<RadiusPluginOptions>(
     let timer: NodeJS.Timeout | null = null;
     let sweeping: Promise<{ stale: number }> | null = null;
     let reloading: Promise<void> | null = null;
+    const failed = (error: unknown) => log.error({ err: error }, 'RADIUS cache refresh failed');
+    const reloadOne = (subscriptionId: string) => {
+      pool?.broadcast({ type: 'reload', subscriptionId });
+      subscribers.reload(subscriptionId).catch(failed);
+    };
+    const reloadAll = () => {
+      pool?.broadcast({ type: 'reload-all' });
+      reloading = subscribers.reloadAll().catch(failed);
+    };
+    const reloadClients = () => {
+      pool?.broadcast({ type: 'reload-clients' });
+      clients.reload().catch(failed);
+    };
 
     const sweep = () =>
       (sweeping ??= (async () => {
@@ -108,15 +129,23 @@ export default fp<RadiusPluginOptions>(
       ...core,
       server,
       ports: () => server?.ports() ?? pool?.listening ?? null,
+      // Each change is applied here (the live sessions are cut off or re-rated once, by the process that made the
+      // change) and published, so every other process's RADIUS directory reads it again before its next answer.
       accessChanged: (subscriptionId, change) => {
+        void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId });
         if (!config.radiusEnabled) return;
         pool?.broadcast({ type: 'reload', subscriptionId });
         cutoff.accessChanged(subscriptionId, change);
       },
       plansChanged: () => {
+        void app.changes.publish(RADIUS_PLANS_CHANGED);
         if (!config.radiusEnabled) return;
-        pool?.broadcast({ type: 'reload-all' });
-        reloading = subscribers.reloadAll().catch((error: unknown) => log.error({ err: error }, 'RADIUS cache refresh failed'));
+        reloadAll();
+      },
+      clientsChanged: () => {
+        void app.changes.publish(RADIUS_CLIENTS_CHANGED);
+        if (!config.radiusEnabled) return;
+        reloadClients();
       },
       sweep,
       idle: async () => {
@@ -126,11 +155,25 @@ export default fp<RadiusPluginOptions>(
     };
     app.decorate('radius', runtime);
 
+    const stopListening = onCredentialsChanged((subscriptionId) => void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId, credentials: true }));
+    app.addHook('onClose', async () => stopListening());
     if (!config.radiusEnabled) return;
-    const stopListening = onCredentialsChanged((subscriptionId) => {
-      pool?.broadcast({ type: 'reload', subscriptionId });
-      subscribers.reload(subscriptionId).catch((error: unknown) => log.error({ err: error }, 'RADIUS cache refresh failed'));
-    });
+    // Changes made by other processes (and new or rotated credentials, made here or there).
+    const unsubscribe = [
+      app.changes.subscribe(RADIUS_SUBSCRIPTION_CHANGED, (data, { local }) => {
+        if (typeof data.id === 'string' && (!local || data.credentials)) reloadOne(data.id);
+      }),
+      app.changes.subscribe(RADIUS_PLANS_CHANGED, (_data, { local }) => {
+        if (!local) reloadAll();
+      }),
+      app.changes.subscribe(RADIUS_CLIENTS_CHANGED, (_data, { local }) => {
+        if (!local) reloadClients();
+      }),
+      app.changes.subscribe(RESYNC, () => {
+        reloadAll();
+        reloadClients();
+      }),
+    ];
     app.addHook('onReady', async () => {
       await Promise.all([subscribers.start(), clients.start()]);
       const ports = await (server
@@ -155,7 +198,7 @@ export default fp<RadiusPluginOptions>(
     });
     app.addHook('preClose', async () => {
       if (timer) clearInterval(timer);
-      stopListening();
+      for (const stop of unsubscribe) stop();
       subscribers.stop();
       clients.stop();
       await server?.close();
@@ -165,5 +208,5 @@ export default fp<RadiusPluginOptions>(
       await dynauth.close();
     });
   },
-  { name: 'radius', dependencies: ['db', 'settings'] },
+  { name: 'radius', dependencies: ['db', 'settings', 'changes'] },
 );

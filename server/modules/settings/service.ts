@@ -128,6 +128,8 @@ export class SettingsService {
       uploadsDir: string;
       /** Absent: changes are not audited. */
       transaction?: SettingsTransaction;
+      /** Tells every process (this one included) that the settings changed; absent: only this process. */
+      publish?: () => void;
     },
   ) {}
 
@@ -154,7 +156,14 @@ export class SettingsService {
     return () => this.listeners.delete(listener);
   }
 
+  /** The settings changed here: every process drops its copy (this one before this returns). */
   invalidate(): void {
+    if (this.deps.publish) this.deps.publish();
+    else this.changed();
+  }
+
+  /** The settings changed (here or in another process): drop the cache and tell the listeners. */
+  changed(): void {
     this.cache = null;
     this.version++;
     for (const listener of this.listeners) listener();

@@ -1,0 +1,163 @@
+/**
+ * Issue 14, several nodes on one PostgreSQL (first part): two portal apps, each with its own connection pool,
+ * listener and RADIUS server, on one database. A change committed through A reaches B through LISTEN/NOTIFY:
+ * the settings B serves within 1 s, B's RADIUS directory before its next answer (a suspension refused, a plan's
+ * new rate sent), B's NAS list. Readiness reports the listener. PostgreSQL only: skipped in the PGlite run.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
+import { openDatabase, type Database, type Db } from '../../server/db/client';
+import { ManualClock } from '../../server/lib/clock';
+import { RESYNC } from '../../server/lib/change-bus';
+import { hashPassword } from '../../server/lib/passwords';
+import { provisionCredentials } from '../../server/modules/radius/credentials';
+import { activateForPaidInvoice } from '../../server/modules/subscriptions/service';
+import { createUserRepository } from '../../server/modules/users/repository';
+import { ensureRadclient, radclient } from '../helpers/radclient';
+import { bearer, testConfig, TEST_PASSWORD } from '../helpers/server';
+
+const ADMIN_URL = process.env.TEST_DATABASE_URL;
+const SECRET = 'multi-node-nas-secret';
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+describe.skipIf(!ADMIN_URL)('two nodes on one PostgreSQL', () => {
+  const name = `isp_test_${randomBytes(6).toString('hex')}`;
+  let url: string;
+  const databases: Database[] = [];
+  let a: App;
+  let b: App;
+  let token: string;
+
+  async function node(): Promise<App> {
+    const database = await openDatabase({ databaseUrl: url });
+    databases.push(database);
+    return buildApp({
+      config: testConfig({ databaseUrl: url, radiusEnabled: true, radiusHost: '127.0.0.1', radiusAuthPort: 0, radiusAcctPort: 0, radiusDisconnectTimeoutMs: 300 }),
+      database,
+      clock: new ManualClock(new Date()),
+      logger: false,
+      mailer: null,
+    });
+  }
+
+  beforeAll(async () => {
+    ensureRadclient();
+    const client = new pg.Client({ connectionString: ADMIN_URL });
+    await client.connect();
+    await client.query(`CREATE DATABASE "${name}"`);
+    await client.end();
+    const u = new URL(ADMIN_URL!);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    const first = await openDatabase({ databaseUrl: url });
+    await first.migrate();
+    await first.close();
+    a = await node();
+    b = await node();
+    await createUserRepository(a.db).insert({
+      name: 'Admin',
+      email: 'admin@example.com',
+      passwordHash: await hashPassword(TEST_PASSWORD),
+      role: 'admin',
+      status: 'active',
+      isVerified: true,
+      emailVerifiedAt: new Date(),
+    });
+    // Signed in through A, the token works on B (same secrets).
+    const login = await a.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@example.com', password: TEST_PASSWORD, rememberMe: false } });
+    expect(login.statusCode, login.body).toBe(200);
+    token = login.json().data.tokens.access.token;
+  }, 90_000);
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    for (const d of databases) await d.close().catch(() => {});
+    const client = new pg.Client({ connectionString: ADMIN_URL });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
+  });
+
+  const api = (app: App, method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, payload?: object) =>
+    app.inject({ method, url: `/api${path}`, headers: bearer(token), payload });
+
+  it('both nodes are ready: database, migrations and the change listener', async () => {
+    for (const app of [a, b]) {
+      const ready = await app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(ready.statusCode, ready.body).toBe(200);
+      expect(ready.json().data).toEqual({ status: 'ready', checks: { database: true, migrations: true, changes: true } });
+      expect((await app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
+    }
+  });
+
+  it('a settings change made through A is served by B within a second', async () => {
+    // B has the settings cached.
+    expect((await b.inject({ method: 'GET', url: '/api/settings/public' })).json().data.company.name).not.toBe('Node A Networks');
+    const changed = await api(a, 'PUT', '/settings', { company: { name: 'Node A Networks' } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const started = Date.now();
+    await expect
+      .poll(async () => (await b.inject({ method: 'GET', url: '/api/settings/public' })).json().data.company.name, { timeout: 1000, interval: 25 })
+      .toBe('Node A Networks');
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("a suspension made through A is refused by B's RADIUS on its next request, and a plan's new rate reaches B", async () => {
+    const nas = await api(a, 'POST', '/devices', { name: 'Edge router', vendor: 'mikrotik', host: '127.0.0.1', snmp_community: 'public', radius_secret: SECRET });
+    expect(nas.statusCode, nas.body).toBe(201);
+    const user = await createUserRepository(a.db).insert({ name: 'Customer', email: 'c@example.com', passwordHash: 'x', role: 'user', status: 'active', isVerified: true });
+    const plan = (await api(a, 'POST', '/plans', { name: 'Basic', price: 1000, download_mbps: 30, upload_mbps: 6, billing_cycle: 'monthly' })).json().data;
+    const { subscription, invoice } = (await api(a, 'POST', '/subscriptions', { plan_id: plan.id, user_id: user.id })).json().data;
+    const credentials = await provisionCredentials(a.db, subscription.id, a.secretBox);
+    await a.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      await tx.execute(sql`update invoices set status = 'paid', paid_date = now() where id = ${invoice.id}`);
+      await activateForPaidInvoice(tx, invoice.id);
+    });
+    const portB = b.radius.ports()!.authPort;
+    const loginAtB = () => radclient({ port: portB, secret: SECRET, type: 'auth' }, { 'User-Name': credentials.username, 'User-Password': credentials.password! });
+
+    // B learns the NAS added through A (no periodic reload needed) and lets the customer in.
+    await expect.poll(async () => (await loginAtB()).code, { timeout: 5_000, interval: 200 }).toBe('Access-Accept');
+    const accepted = await loginAtB();
+    expect(accepted.attributes['Mikrotik-Rate-Limit']).toBe('6M/30M');
+    expect(b.radius.subscribers.bySubscription(subscription.id)?.status).toBe('active');
+
+    // Suspended through A: once B has heard (within a second), its very next answer is a reject.
+    expect((await api(a, 'PATCH', `/subscriptions/${subscription.id}/status`, { status: 'suspended', suspension_reason: 'Overdue' })).statusCode).toBe(200);
+    await expect.poll(() => b.radius.subscribers.bySubscription(subscription.id)?.status, { timeout: 1000, interval: 20 }).toBe('suspended');
+    expect((await loginAtB()).code).toBe('Access-Reject');
+
+    // Reactivated and the plan made faster through A: B answers with the new rate.
+    expect((await api(a, 'PATCH', `/subscriptions/${subscription.id}/status`, { status: 'active' })).statusCode).toBe(200);
+    expect((await api(a, 'PUT', `/plans/${plan.id}`, { download_mbps: 100, upload_mbps: 20 })).statusCode).toBe(200);
+    await expect.poll(() => b.radius.subscribers.bySubscription(subscription.id)?.downloadMbps, { timeout: 1000, interval: 20 }).toBe(100);
+    const faster = await loginAtB();
+    expect(faster.code).toBe('Access-Accept');
+    expect(faster.attributes['Mikrotik-Rate-Limit']).toBe('20M/100M');
+  });
+
+  it('a listener whose connection is cut reconnects, reads everything again, and hears the next change', async () => {
+    let resyncs = 0;
+    const stop = b.changes.subscribe(RESYNC, () => {
+      resyncs++;
+    });
+    try {
+      // The database ends every listening session (as a restart or a network cut would).
+      await a.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'LISTEN%'`);
+      await expect.poll(() => resyncs, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0);
+      expect(b.changes.connected).toBe(true);
+      expect((await b.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
+      expect((await api(a, 'PUT', '/settings', { company: { name: 'After The Cut' } })).statusCode).toBe(200);
+      await expect
+        .poll(async () => (await b.inject({ method: 'GET', url: '/api/settings/public' })).json().data.company.name, { timeout: 1000, interval: 25 })
+        .toBe('After The Cut');
+    } finally {
+      stop();
+    }
+  });
+});
