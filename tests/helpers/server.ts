@@ -134,6 +134,33 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...base, ...overrides };
 }
 
+/**
+ * A new, migrated PostgreSQL database on the server of `adminUrl` (isp_test_<random>): its URL, and drop() which
+ * removes it (ending whatever connections are left). For tests that open it more than once (several nodes).
+ */
+export async function createThrowawayPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `isp_test_${randomBytes(6).toString('hex')}`;
+  const run = async (query: string) => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(query);
+    } finally {
+      await admin.end();
+    }
+  };
+  await run(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const first = await openDatabase({ databaseUrl: url.toString() });
+  try {
+    await first.migrate();
+  } finally {
+    await first.close();
+  }
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
 /** A fresh migrated database: in-memory PGlite, or a throwaway PostgreSQL database when TEST_DATABASE_URL is set. */
 export async function createTestDatabase(): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -142,18 +169,8 @@ export async function createTestDatabase(): Promise<Database> {
     await database.migrate();
     return database;
   }
-  const name = `isp_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
-  await database.migrate();
+  const throwaway = await createThrowawayPostgres(adminUrl);
+  const database = await openDatabase({ databaseUrl: throwaway.url });
   let closed = false;
   return {
     ...database,
@@ -161,13 +178,7 @@ export async function createTestDatabase(): Promise<Database> {
       if (closed) return;
       closed = true;
       await database.close().catch(() => {});
-      const dropper = new pg.Client({ connectionString: adminUrl });
-      await dropper.connect();
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
+      await throwaway.drop();
     },
   };
 }

@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../contract/schemas/audit';
 import { ManualClock } from '../../server/lib/clock';
+import { rowsOf, withAuditRefused } from '../helpers/audit';
 import { startRouterOsFake, type RouterOsFake } from '../helpers/routeros-fake';
 import { bearer, createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 
@@ -24,7 +25,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const rowsOf = (result: unknown) => ((result as { rows?: unknown[] }).rows ?? result) as Array<Record<string, unknown>>;
 
 /** The events of one target, newest first, through the admin's API. */
 async function trail(targetType: string, targetId: string): Promise<AuditEvent[]> {
@@ -44,25 +44,6 @@ async function eventCount(targetType: string): Promise<number> {
   return Number(n);
 }
 
-/**
- * Runs `call` while the database refuses to store events named `action` (a trigger raises): the change must
- * fail with its event, leaving neither behind.
- */
-async function withAuditRefused<T>(action: string, call: () => Promise<T>): Promise<T> {
-  const db = t.database.db;
-  await db.execute(
-    sql.raw(
-      `create or replace function test_refuse_audit() returns trigger language plpgsql as $$ begin ` +
-        `if new.action = '${action}' then raise exception 'audit event refused for the test'; end if; return new; end $$`,
-    ),
-  );
-  await db.execute(sql`create trigger test_refuse_audit before insert on audit_events for each row execute function test_refuse_audit()`);
-  try {
-    return await call();
-  } finally {
-    await db.execute(sql`drop trigger test_refuse_audit on audit_events`);
-  }
-}
 
 const GATEWAY_SECRET = 'sk_test_AUDIT_plaintext_4242_SECRETKEY';
 const WEBHOOK_SECRET = 'whsec_AUDIT_plaintext_hook_7777HOOK';
@@ -127,16 +108,16 @@ describe('payment gateways', () => {
     expect((await as('POST', '/payments/gateways', 'admin', { name: 'Gateway A', provider: 'manual' })).statusCode).toBe(409);
     expect(await eventCount(TYPE)).toBe(before);
 
-    const failed = await withAuditRefused('gateway.updated', () => as('PUT', `/payments/gateways/${a.id}`, 'admin', { name: 'Gateway A renamed' }));
+    const failed = await withAuditRefused(t.database.db, 'gateway.updated', () => as('PUT', `/payments/gateways/${a.id}`, 'admin', { name: 'Gateway A renamed' }));
     expect(failed.statusCode).toBe(500);
     expect((await as('GET', `/payments/gateways/${a.id}`, 'admin')).json().data.name).toBe('Gateway A');
-    const toggled = await withAuditRefused('gateway.disabled', () => as('PUT', `/payments/gateways/${a.id}`, 'admin', { is_active: false }));
+    const toggled = await withAuditRefused(t.database.db, 'gateway.disabled', () => as('PUT', `/payments/gateways/${a.id}`, 'admin', { is_active: false }));
     expect(toggled.statusCode).toBe(500);
     expect((await as('GET', `/payments/gateways/${a.id}`, 'admin')).json().data.is_active).toBe(true);
-    const created = await withAuditRefused('gateway.created', () => as('POST', '/payments/gateways', 'admin', { name: 'Gateway C', provider: 'manual' }));
+    const created = await withAuditRefused(t.database.db, 'gateway.created', () => as('POST', '/payments/gateways', 'admin', { name: 'Gateway C', provider: 'manual' }));
     expect(created.statusCode).toBe(500);
     expect((await as('GET', '/payments/gateways', 'admin')).json().data.map((g: { name: string }) => g.name)).not.toContain('Gateway C');
-    const removed = await withAuditRefused('gateway.deleted', () => as('DELETE', `/payments/gateways/${a.id}`, 'admin'));
+    const removed = await withAuditRefused(t.database.db, 'gateway.deleted', () => as('DELETE', `/payments/gateways/${a.id}`, 'admin'));
     expect(removed.statusCode).toBe(500);
     expect((await as('GET', `/payments/gateways/${a.id}`, 'admin')).statusCode).toBe(200);
     expect(await eventCount(TYPE)).toBe(before);
@@ -231,7 +212,7 @@ describe('settings', () => {
     expect((await as('PUT', '/settings', 'support', { currency: 'GBP' })).statusCode).toBe(403);
     expect(await eventCount(TYPE)).toBe(before);
 
-    const failed = await withAuditRefused('settings.updated', () => as('PUT', '/settings', 'admin', { currency: 'GBP', company: { name: 'Rolled back' } }));
+    const failed = await withAuditRefused(t.database.db, 'settings.updated', () => as('PUT', '/settings', 'admin', { currency: 'GBP', company: { name: 'Rolled back' } }));
     expect(failed.statusCode).toBe(500);
     const now = (await as('GET', '/settings', 'admin')).json().data;
     expect(now.currency).toBe('EUR');
@@ -305,11 +286,11 @@ describe('devices', () => {
     expect((await as('PUT', `/devices/${a.id}`, 'technician', { location: 'Nope' })).statusCode).toBe(403);
     expect(await eventCount(TYPE)).toBe(before);
 
-    expect((await withAuditRefused('device.updated', () => as('PUT', `/devices/${a.id}`, 'admin', { location: 'Rolled back' }))).statusCode).toBe(500);
+    expect((await withAuditRefused(t.database.db, 'device.updated', () => as('PUT', `/devices/${a.id}`, 'admin', { location: 'Rolled back' }))).statusCode).toBe(500);
     expect((await as('GET', `/devices/${a.id}`, 'admin')).json().data.location).toBeNull();
-    expect((await withAuditRefused('device.created', () => as('POST', '/devices', 'admin', { name: 'audit-d', host: '192.0.2.14', snmp_community: COMMUNITY }))).statusCode).toBe(500);
+    expect((await withAuditRefused(t.database.db, 'device.created', () => as('POST', '/devices', 'admin', { name: 'audit-d', host: '192.0.2.14', snmp_community: COMMUNITY }))).statusCode).toBe(500);
     expect((await as('GET', '/devices?search=audit-d', 'admin')).json().data.items).toHaveLength(0);
-    expect((await withAuditRefused('device.deleted', () => as('DELETE', `/devices/${a.id}`, 'admin'))).statusCode).toBe(500);
+    expect((await withAuditRefused(t.database.db, 'device.deleted', () => as('DELETE', `/devices/${a.id}`, 'admin'))).statusCode).toBe(500);
     expect((await as('GET', `/devices/${a.id}`, 'admin')).statusCode).toBe(200);
     expect(await eventCount(TYPE)).toBe(before);
   });
@@ -368,7 +349,7 @@ describe('device configuration reads', () => {
     router.fail = null;
     expect((await as('GET', `/devices/${id}/backups/${v1.id}`, 'support')).statusCode).toBe(403);
     expect((await as('GET', `/devices/${id}/backups/00000000-0000-4000-8000-000000000000/download`, 'admin')).statusCode).toBe(404);
-    const unrecorded = await withAuditRefused('device_config.downloaded', () => as('GET', `/devices/${id}/backups/${v2.id}/download`, 'admin'));
+    const unrecorded = await withAuditRefused(t.database.db, 'device_config.downloaded', () => as('GET', `/devices/${id}/backups/${v2.id}/download`, 'admin'));
     expect(unrecorded.statusCode).toBe(500);
     expect(unrecorded.body).not.toContain('Sup3rS3cretPsk');
     expect(await eventCount('device')).toBe(before);
@@ -449,8 +430,8 @@ describe('installations', () => {
     expect((await as('PATCH', `/installations/${id}/status`, 'technician', { status: 'cancelled' })).statusCode).toBe(404); // not their job
     expect(await eventCount(TYPE)).toBe(before);
 
-    expect((await withAuditRefused('installation.status_changed', () => as('PATCH', `/installations/${id}/status`, 'admin', { status: 'cancelled' }))).statusCode).toBe(500);
-    expect((await withAuditRefused('installation.assigned', () => as('PATCH', `/installations/${id}/assign`, 'admin', { technician_id: technicianId, ...slot }))).statusCode).toBe(500);
+    expect((await withAuditRefused(t.database.db, 'installation.status_changed', () => as('PATCH', `/installations/${id}/status`, 'admin', { status: 'cancelled' }))).statusCode).toBe(500);
+    expect((await withAuditRefused(t.database.db, 'installation.assigned', () => as('PATCH', `/installations/${id}/assign`, 'admin', { technician_id: technicianId, ...slot }))).statusCode).toBe(500);
     const job = (await as('GET', `/installations/${id}`, 'admin')).json().data;
     expect(job).toMatchObject({ status: 'requested', technician_id: null, scheduled_start: null });
     expect(await eventCount(TYPE)).toBe(before);

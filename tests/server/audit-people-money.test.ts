@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../contract/schemas/audit';
 import { buildSandboxWebhook } from '../../server/integrations/payments/sandbox';
 import { ManualClock } from '../../server/lib/clock';
+import { rowsOf, withAuditRefused } from '../helpers/audit';
 import { recordAudit, SYSTEM } from '../../server/modules/audit/trail';
 import { createTestApp, linkIn, refreshCookieHeader, signInEveryRole, TEST_PASSWORD, type CallAs, type TestApp } from '../helpers/server';
 
@@ -30,7 +31,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const rowsOf = (result: unknown) => ((result as { rows?: unknown[] }).rows ?? result) as Array<Record<string, unknown>>;
 
 async function trail(targetType: string, targetId: string): Promise<AuditEvent[]> {
   const res = await as('GET', `/audit?target_type=${targetType}&target_id=${encodeURIComponent(targetId)}&limit=200`, 'admin');
@@ -43,22 +43,6 @@ async function eventCount(action: string): Promise<number> {
   return Number(n);
 }
 
-/** Runs `call` while the database refuses events named `action`: the change must fail and leave nothing. */
-async function withAuditRefused<T>(action: string, call: () => Promise<T>): Promise<T> {
-  const db = t.database.db;
-  await db.execute(
-    sql.raw(
-      `create or replace function test_refuse_audit_pm() returns trigger language plpgsql as $$ begin ` +
-        `if new.action = '${action}' then raise exception 'audit event refused for the test'; end if; return new; end $$`,
-    ),
-  );
-  await db.execute(sql`create trigger test_refuse_audit_pm before insert on audit_events for each row execute function test_refuse_audit_pm()`);
-  try {
-    return await call();
-  } finally {
-    await db.execute(sql`drop trigger test_refuse_audit_pm on audit_events`);
-  }
-}
 
 function webhook(event: { type: 'payment.succeeded' | 'payment.refunded'; transactionId: string; amount?: number; currency?: string; id?: string }) {
   const w = buildSandboxWebhook(event, WEBHOOK_SECRET, Math.floor(t.clock.now().getTime() / 1000));
@@ -101,7 +85,7 @@ describe('users', () => {
 
   it('a change whose event cannot be written is not made either', async () => {
     const u = await t.createUser({ email: 'kept.active@example.com' });
-    const refused = await withAuditRefused('user.status_changed', () => as('PATCH', `/users/${u.id}/status`, 'admin', { status: 'disabled' }));
+    const refused = await withAuditRefused(t.database.db, 'user.status_changed', () => as('PATCH', `/users/${u.id}/status`, 'admin', { status: 'disabled' }));
     expect(refused.statusCode).toBe(500);
     expect((await as('GET', `/users/${u.id}`, 'admin')).json().data.status).toBe('active');
     expect(await trail('user', u.id)).toEqual([]);
@@ -268,7 +252,7 @@ describe('subscriptions, invoices and payments', () => {
     const { invoice } = (await as('POST', '/subscriptions', 'user', { plan_id: planId })).json().data as { invoice: { id: string; total_amount: number; currency: string } };
     const p = (await as('POST', '/payments/initiate', 'user', { invoice_id: invoice.id })).json().data;
     const event = { type: 'payment.succeeded' as const, id: 'evt_audit_retry', transactionId: p.transactionId, amount: invoice.total_amount, currency: invoice.currency };
-    const refused = await withAuditRefused('payment.completed', () => webhook(event));
+    const refused = await withAuditRefused(t.database.db, 'payment.completed', () => webhook(event));
     expect(refused.statusCode).toBe(500);
     expect((await as('GET', `/payments/status/${p.payment.id}`, 'user')).json().data.payment.status).toBe('pending');
     expect(await trail('payment', p.payment.id)).toEqual([]);

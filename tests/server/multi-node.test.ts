@@ -4,9 +4,7 @@
  * the settings B serves within 1 s, B's RADIUS directory before its next answer (a suspension refused, a plan's
  * new rate sent), B's NAS list. Readiness reports the listener. PostgreSQL only: skipped in the PGlite run.
  */
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { openDatabase, type Database, type Db } from '../../server/db/client';
@@ -17,15 +15,15 @@ import { provisionCredentials } from '../../server/modules/radius/credentials';
 import { activateForPaidInvoice } from '../../server/modules/subscriptions/service';
 import { createUserRepository } from '../../server/modules/users/repository';
 import { ensureRadclient, radclient } from '../helpers/radclient';
-import { bearer, testConfig, TEST_PASSWORD } from '../helpers/server';
+import { bearer, createThrowawayPostgres, testConfig, TEST_PASSWORD } from '../helpers/server';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 const SECRET = 'multi-node-nas-secret';
 type App = Awaited<ReturnType<typeof buildApp>>;
 
 describe.skipIf(!ADMIN_URL)('two nodes on one PostgreSQL', () => {
-  const name = `isp_test_${randomBytes(6).toString('hex')}`;
   let url: string;
+  let drop: () => Promise<void>;
   const databases: Database[] = [];
   let a: App;
   let b: App;
@@ -45,16 +43,7 @@ describe.skipIf(!ADMIN_URL)('two nodes on one PostgreSQL', () => {
 
   beforeAll(async () => {
     ensureRadclient();
-    const client = new pg.Client({ connectionString: ADMIN_URL });
-    await client.connect();
-    await client.query(`CREATE DATABASE "${name}"`);
-    await client.end();
-    const u = new URL(ADMIN_URL!);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    const first = await openDatabase({ databaseUrl: url });
-    await first.migrate();
-    await first.close();
+    ({ url, drop } = await createThrowawayPostgres(ADMIN_URL!));
     a = await node();
     b = await node();
     await createUserRepository(a.db).insert({
@@ -76,10 +65,7 @@ describe.skipIf(!ADMIN_URL)('two nodes on one PostgreSQL', () => {
     await a?.close();
     await b?.close();
     for (const d of databases) await d.close().catch(() => {});
-    const client = new pg.Client({ connectionString: ADMIN_URL });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
+    await drop?.();
   });
 
   const api = (app: App, method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, payload?: object) =>

@@ -4,9 +4,7 @@
  * once), and their accounting lands in the shared database. PostgreSQL only (PGlite is one process's): skipped
  * in the PGlite run.
  */
-import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { openDatabase, type Database, type Db } from '../../server/db/client';
@@ -17,13 +15,13 @@ import { provisionCredentials } from '../../server/modules/radius/credentials';
 import { activateForPaidInvoice } from '../../server/modules/subscriptions/service';
 import { createUserRepository } from '../../server/modules/users/repository';
 import { ensureRadclient, radclient } from '../helpers/radclient';
-import { bearer, testConfig, TEST_PASSWORD } from '../helpers/server';
+import { bearer, createThrowawayPostgres, testConfig, TEST_PASSWORD } from '../helpers/server';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 const SECRET = 'workers-nas-secret';
 
 describe.skipIf(!ADMIN_URL)('RADIUS worker processes (PostgreSQL)', () => {
-  const name = `isp_test_${randomBytes(6).toString('hex')}`;
+  let drop: () => Promise<void>;
   let database: Database;
   let app: Awaited<ReturnType<typeof buildApp>>;
   let ports: { authPort: number; acctPort: number };
@@ -31,16 +29,11 @@ describe.skipIf(!ADMIN_URL)('RADIUS worker processes (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ensureRadclient();
-    const client = new pg.Client({ connectionString: ADMIN_URL });
-    await client.connect();
-    await client.query(`CREATE DATABASE "${name}"`);
-    await client.end();
-    const url = new URL(ADMIN_URL!);
-    url.pathname = `/${name}`;
-    database = await openDatabase({ databaseUrl: url.toString() });
-    await database.migrate();
+    const throwaway = await createThrowawayPostgres(ADMIN_URL!);
+    drop = throwaway.drop;
+    database = await openDatabase({ databaseUrl: throwaway.url });
     app = await buildApp({
-      config: testConfig({ databaseUrl: url.toString(), radiusEnabled: true, radiusHost: '127.0.0.1', radiusAuthPort: 0, radiusAcctPort: 0, radiusWorkers: 2, radiusDisconnectTimeoutMs: 300 }),
+      config: testConfig({ databaseUrl: throwaway.url, radiusEnabled: true, radiusHost: '127.0.0.1', radiusAuthPort: 0, radiusAcctPort: 0, radiusWorkers: 2, radiusDisconnectTimeoutMs: 300 }),
       database,
       clock: new ManualClock(new Date()),
       logger: false,
@@ -58,10 +51,7 @@ describe.skipIf(!ADMIN_URL)('RADIUS worker processes (PostgreSQL)', () => {
   afterAll(async () => {
     await app?.close();
     await database?.close().catch(() => {});
-    const client = new pg.Client({ connectionString: ADMIN_URL });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
+    await drop?.();
   });
 
   const api = (method: 'POST' | 'PATCH', url: string, payload: object) => app.inject({ method, url: `/api${url}`, headers: bearer(admin), payload });
