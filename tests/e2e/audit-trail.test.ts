@@ -5,24 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD, toastsGone, usePortal } from '../helpers/browser';
+import { portalApi, toastsGone, usePortal } from '../helpers/browser';
 import { axeViolations, overflowsViewport } from '../helpers/axe';
 
 const portal = usePortal();
 const PHONE = { width: 390, height: 844 };
 
-async function api<T = unknown>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${portal.url}/api${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json()) as { data: T; message: string };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message}`);
-  return json.data;
-}
-const tokenOf = async (email: string) =>
-  (await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, { email, password: DEMO_PASSWORD, rememberMe: false })).tokens.access.token;
+const { api, tokenOf } = portalApi(portal);
 
 /**
  * The page fits the phone and axe finds nothing, on the whole page or in the part `include` picks; failures

@@ -6,7 +6,7 @@
  * RADIUS server, their usage page shows the numbers and the open session.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, toastsGone, usePortal } from '../helpers/browser';
+import { portalApi, toastsGone, usePortal } from '../helpers/browser';
 import { ensureRadclient, radclient } from '../helpers/radclient';
 
 const ACCT_PORT = 20000 + Math.floor(Math.random() * 20000);
@@ -16,18 +16,7 @@ const portal = usePortal({ RADIUS_ENABLED: 'true', RADIUS_HOST: '127.0.0.1', RAD
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
 
-async function api<T = unknown>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${portal.url}/api${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json()) as { data: T; message: string };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message}`);
-  return json.data;
-}
-const tokenOf = async (email: string) =>
-  (await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, { email, password: DEMO_PASSWORD, rememberMe: false })).tokens.access.token;
+const { api, tokenOf } = portalApi(portal);
 
 describe('installation to first byte', () => {
   it('a technician completes the installation; the customer sees their PPPoE login and, after accounting, their usage', async () => {

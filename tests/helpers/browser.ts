@@ -144,3 +144,23 @@ export function usePortal(env: Record<string, string> = {}): PortalSession {
 export async function toastsGone(page: Page): Promise<void> {
   await page.waitForFunction(() => document.querySelectorAll('.ant-notification-notice').length === 0, undefined, { timeout: 20_000 });
 }
+
+/**
+ * Calls the portal's API from a browser test (setting data up, reading it back) without a page: `api` answers
+ * the envelope's data or throws with the status and message; `tokenOf` signs a demo account in.
+ */
+export function portalApi(portal: Pick<PortalSession, 'url'>) {
+  async function api<T = unknown>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${portal.url}/api${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = (await res.json()) as { data: T; message: string };
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message}`);
+    return json.data;
+  }
+  const tokenOf = async (email: string) =>
+    (await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, { email, password: DEMO_PASSWORD, rememberMe: false })).tokens.access.token;
+  return { api, tokenOf };
+}
