@@ -12,13 +12,17 @@ import './styles.css';
 // Two entries: the public site stays light; the Refine back office (antd, tables, charts) loads only when a
 // portal route is opened.
 const SiteApp = lazy(() => import('./site/SiteApp'));
-const PortalApp = lazy(() => import('./App'));
+const loadPortalApp = () => import('./App');
+const PortalApp = lazy(loadPortalApp);
 
 function Root() {
   const [splashDone, setSplashDone] = useState(false);
   useEffect(() => {
     // The startup session sequence runs during the splash; its failures are only logged (spec §4).
     void bootstrapSession();
+    // Outside the public site the back office is needed as soon as the splash ends: fetch it during the splash
+    // instead of after it (the same module promise the lazy route awaits).
+    if (!SITE_PATHS.includes(window.location.pathname)) void loadPortalApp();
     const id = setTimeout(() => setSplashDone(true), SPLASH_DURATION_MS);
     return () => clearTimeout(id);
   }, []);

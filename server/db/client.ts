@@ -29,6 +29,11 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string | null;
   /** PGlite data folder; null or undefined: in memory. Ignored with databaseUrl. */
   pgliteDir?: string | null;
+  /**
+   * An in-memory PGlite started from this dump (dumpDataDir's tarball) instead of an empty cluster: skips
+   * initdb, which is most of PGlite's start. Ignored with databaseUrl or pgliteDir.
+   */
+  pgliteDump?: Blob;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
@@ -58,7 +63,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
   let client: InstanceType<typeof PGlite>;
   try {
-    client = options.pgliteDir ? await PGlite.create(options.pgliteDir) : await PGlite.create();
+    client = options.pgliteDir
+      ? await PGlite.create(options.pgliteDir)
+      : options.pgliteDump
+        ? await PGlite.create({ loadDataDir: options.pgliteDump })
+        : await PGlite.create();
   } catch (error) {
     release();
     throw error;

@@ -15,7 +15,7 @@ describe('an admin managing plans', () => {
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(page, 'admin@isp.local');
 
-    await page.goto(`${portal.url}/dashboard/plans/create`);
+    await portal.open(page, `/dashboard/plans/create`);
     await page.getByLabel('Name').fill('Gigabit Gamer');
     await page.getByLabel('Download', { exact: true }).fill('500');
     await page.getByLabel('Upload', { exact: true }).fill('100');
@@ -28,7 +28,7 @@ describe('an admin managing plans', () => {
     expect(names).toContain('Gigabit Gamer');
     expect(await visitor.getByTestId('plan-card').filter({ hasText: 'Gigabit Gamer' }).textContent()).toContain('$79.99');
 
-    await page.goto(`${portal.url}/dashboard/plans`);
+    await portal.open(page, `/dashboard/plans`);
     const row = page.locator('tr', { hasText: 'Gigabit Gamer' });
     await row.waitFor();
     await row.locator('.ant-switch').click();
@@ -42,7 +42,7 @@ describe('an admin managing plans', () => {
   it('keeps plan management away from support: the screen sends them to /dashboard', async () => {
     const page = await portal.browser.newPage();
     await portal.signIn(page, 'support@isp.local');
-    await page.goto(`${portal.url}/dashboard/plans`);
+    await portal.open(page, `/dashboard/plans`);
     await page.waitForURL(`${portal.url}/dashboard`);
     await page.close();
   });

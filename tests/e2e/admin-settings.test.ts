@@ -12,7 +12,7 @@ describe('admin settings', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${portal.url}/dashboard`);
 
-    await page.goto(`${portal.url}/dashboard/settings`);
+    await portal.open(page, `/dashboard/settings`);
     await page.getByLabel('Company name').fill('Riverside Fibre');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved').waitFor();

@@ -40,7 +40,7 @@ describe('audit trail', () => {
     // The change, in the back office's plan form.
     const desk = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(desk, 'admin@isp.local');
-    await desk.goto(`${portal.url}/dashboard/plans/edit/${plan.id}`);
+    await portal.open(desk, `/dashboard/plans/edit/${plan.id}`);
     const price = desk.getByLabel('Price');
     await expect.poll(() => price.inputValue(), { timeout: 20_000 }).not.toBe('');
     await price.fill((newPrice / 100).toFixed(2));
@@ -52,7 +52,7 @@ describe('audit trail', () => {
     const page = await portal.browser.newPage({ viewport: PHONE });
     try {
       await portal.signIn(page, 'admin@isp.local');
-      await page.goto(`${portal.url}/dashboard/audit`);
+      await portal.open(page, `/dashboard/audit`);
       const action = page.getByRole('searchbox', { name: 'Action' }).or(page.getByLabel('Action', { exact: true }));
       await action.first().fill('plan.updated');
       await action.first().press('Enter');
@@ -91,7 +91,7 @@ describe('audit trail', () => {
     const page = await portal.browser.newPage({ viewport: PHONE });
     try {
       await portal.signIn(page, 'admin@isp.local');
-      await page.goto(`${portal.url}/dashboard/user/${casey.id}`);
+      await portal.open(page, `/dashboard/user/${casey.id}`);
       const userHistory = page.getByTestId('audit-history');
       await userHistory.getByTestId('audit-history-item').first().waitFor();
       expect(await userHistory.getByTestId('audit-history-change').allTextContents()).toEqual(expect.arrayContaining(['status: active → suspended', 'status: suspended → active']));
@@ -102,7 +102,7 @@ describe('audit trail', () => {
       await toastsGone(page);
       await expectAccessibleOnPhone(page, '/dashboard/user/:id', HISTORY);
 
-      await page.goto(`${portal.url}/dashboard/subscription/${subscription.id}`);
+      await portal.open(page, `/dashboard/subscription/${subscription.id}`);
       await page.getByTestId('subscription-details').waitFor();
       await page.getByTestId('audit-history').waitFor();
       await page.waitForLoadState('networkidle');

@@ -56,7 +56,7 @@ describe('a new customer pays for a plan', () => {
     await page.getByText('Your e-mail address is verified').waitFor();
 
     // No plan yet; subscribe to Home 100.
-    await page.goto(`${portal.url}/dashboard/subscriptions`);
+    await portal.open(page, `/dashboard/subscriptions`);
     await page.getByText('You have no active plan').waitFor();
     await page.getByRole('button', { name: 'Subscribe to a plan' }).first().click();
     await page.getByRole('radio', { name: 'Home 100' }).click();
@@ -90,7 +90,7 @@ describe('a new customer pays for a plan', () => {
     const invoiceNumber = download.suggestedFilename().replace(/\.pdf$/, '');
 
     // The subscription is active and the plan is the customer's active plan.
-    await page.goto(`${portal.url}/dashboard/subscriptions`);
+    await portal.open(page, `/dashboard/subscriptions`);
     await page.getByText('Your active plan').waitFor();
     await page.getByText('Home 100').first().waitFor();
     expect(await page.getByText('You have no active plan').count()).toBe(0);
@@ -102,7 +102,7 @@ describe('a new customer pays for a plan', () => {
     const staff = await portal.browser.newContext();
     const billingPage = await staff.newPage();
     await portal.signIn(billingPage, 'billing@isp.local');
-    await billingPage.goto(`${portal.url}/dashboard/billing/invoices`);
+    await portal.open(billingPage, `/dashboard/billing/invoices`);
     const row = billingPage.getByRole('row').filter({ hasText: invoiceNumber });
     await row.waitFor();
     expect(await row.innerText()).toContain('Paid');

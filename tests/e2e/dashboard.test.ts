@@ -11,7 +11,7 @@ describe('the dashboard', () => {
   it('an admin sees the statistics and the charts', async () => {
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(page, 'admin@isp.local');
-    await page.goto(`${portal.url}/dashboard`);
+    await portal.open(page, `/dashboard`);
     await page.getByTestId('stat-group-users').waitFor();
     for (const group of ['users', 'subscriptions', 'revenue', 'tickets']) expect(await page.getByTestId(`stat-group-${group}`).count()).toBe(1);
     // Bandwidth and sessions come from RADIUS accounting, the device count from the inventory (none in the demo).
@@ -32,7 +32,7 @@ describe('the dashboard', () => {
   it('a billing user sees revenue but not customer counts', async () => {
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(page, 'billing@isp.local');
-    await page.goto(`${portal.url}/dashboard`);
+    await portal.open(page, `/dashboard`);
     await page.getByTestId('stat-group-revenue').waitFor();
     expect(await page.getByTestId('stat-totalRevenue').count()).toBe(1);
     expect(await page.getByTestId('stat-group-subscriptions').count()).toBe(1);

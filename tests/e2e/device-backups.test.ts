@@ -55,7 +55,7 @@ describe('network configuration and backup screens', () => {
     await portal.signIn(page, 'admin@isp.local');
 
     // Configuration: line numbers, search, secrets masked.
-    await page.goto(`${portal.url}/dashboard/nas/router/config?device=${deviceId}`);
+    await portal.open(page, `/dashboard/nas/router/config?device=${deviceId}`);
     const text = page.getByTestId('config-text');
     await text.waitFor();
     await page.getByText('5 secrets masked').waitFor();
@@ -64,7 +64,7 @@ describe('network configuration and backup screens', () => {
     await page.getByTestId('search-count').getByText('1 matching lines').waitFor();
 
     // Back up now → version 1.
-    await page.goto(`${portal.url}/dashboard/nas/router/backup?device=${deviceId}`);
+    await portal.open(page, `/dashboard/nas/router/backup?device=${deviceId}`);
     await page.getByRole('button', { name: /Back up now/ }).click();
     await page.getByText('Backup stored as version 1').waitFor();
     await page.getByTestId('backup-versions').getByText('v1').waitFor();
@@ -86,7 +86,7 @@ describe('network configuration and backup screens', () => {
   it('keeps a technician out of the backup screen', async () => {
     const page = await portal.browser.newPage();
     await portal.signIn(page, 'technician@isp.local');
-    await page.goto(`${portal.url}/dashboard/nas/router/backup`);
+    await portal.open(page, `/dashboard/nas/router/backup`);
     await page.waitForURL(`${portal.url}/dashboard`);
     await page.close();
   });

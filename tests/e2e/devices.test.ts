@@ -21,7 +21,7 @@ describe('network devices screens', () => {
   it('an admin adds a device pointing at snmpd, tests it and sees its community only masked', async () => {
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(page, 'admin@isp.local');
-    await page.goto(`${portal.url}/dashboard/nas/router/devices`);
+    await portal.open(page, `/dashboard/nas/router/devices`);
     await page.getByRole('button', { name: /Create/ }).click();
     await page.waitForURL(`${portal.url}/dashboard/nas/router/devices/create`);
 
@@ -60,7 +60,7 @@ describe('network devices screens', () => {
   it('a technician sees the device list read-only, without settings, secrets or edit buttons', async () => {
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(page, 'technician@isp.local');
-    await page.goto(`${portal.url}/dashboard/nas/devices`);
+    await portal.open(page, `/dashboard/nas/devices`);
     const row = page.locator('tr', { hasText: 'lab-router' });
     await row.waitFor();
     await row.getByText('Test rack').waitFor();
@@ -74,7 +74,7 @@ describe('network devices screens', () => {
     expect(await page.getByRole('button', { name: /Edit|Delete|Test connection/ }).count()).toBe(0);
 
     // The admin screens stay closed to technicians.
-    await page.goto(`${portal.url}/dashboard/nas/router/devices`);
+    await portal.open(page, `/dashboard/nas/router/devices`);
     await page.waitForURL(`${portal.url}/dashboard`);
     await page.close();
   });

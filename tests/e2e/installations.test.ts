@@ -41,7 +41,7 @@ describe('installation to first byte', () => {
     // The technician's day.
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(page, 'technician@isp.local');
-    await page.goto(`${portal.url}/dashboard/installations`);
+    await portal.open(page, `/dashboard/installations`);
     await page.getByText(`${job.number} · Casey Customer`).click();
     await page.waitForURL(`${portal.url}/dashboard/installation/${job.id}`);
     await page.getByTestId('installation-details').getByText('7 Meadow Road, flat 2').waitFor();
@@ -74,7 +74,7 @@ describe('installation to first byte', () => {
     const access = await api<{ credentials: { username: string; password: string } }>('GET', `/subscriptions/${subscription.id}/credentials`, customer);
     const mine = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(mine, 'customer@isp.local');
-    await mine.goto(`${portal.url}/subscription/${subscription.id}`);
+    await portal.open(mine, `/subscription/${subscription.id}`);
     const card = mine.getByTestId('service-access');
     await card.getByTestId('pppoe-username').getByText(access.credentials.username).waitFor();
     expect(await card.getByText(access.credentials.password).count()).toBe(0);
@@ -98,7 +98,7 @@ describe('installation to first byte', () => {
     expect((await account(interim)).code).toBe('Accounting-Response');
 
     // download 2 × 2^32 + 5×10^8 = 9 089 934 592 B, upload 2^32 = 4 294 967 296 B; 100 GB cap.
-    await mine.goto(`${portal.url}/dashboard/usage`);
+    await portal.open(mine, `/dashboard/usage`);
     await mine.getByTestId('usage-remaining').getByText('86.6 GB remaining of 100 GB').waitFor();
     await mine.getByTestId('session-ip').getByText('100.64.0.50').waitFor();
     const cap = mine.getByTestId('usage-cap');

@@ -8,11 +8,11 @@ describe('payment gateways in the back office', () => {
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(page, 'billing@isp.local');
 
-    await page.goto(`${portal.url}/dashboard/billing/payment-gateways`);
+    await portal.open(page, `/dashboard/billing/payment-gateways`);
     const sandboxRow = page.locator('tr', { hasText: 'Sandbox' }).first();
     await sandboxRow.waitFor();
 
-    await page.goto(`${portal.url}/dashboard/billing/payment-gateways/create`);
+    await portal.open(page, `/dashboard/billing/payment-gateways/create`);
     await page.getByLabel('Name').fill('Stripe EU');
     await page.getByRole('combobox', { name: 'Provider' }).click();
     await page.locator('.ant-select-item-option', { hasText: 'Stripe' }).click();
@@ -20,7 +20,7 @@ describe('payment gateways in the back office', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Payment gateway created successfully').waitFor();
 
-    await page.goto(`${portal.url}/dashboard/billing/payment-gateways`);
+    await portal.open(page, `/dashboard/billing/payment-gateways`);
     const stripeRow = page.locator('tr', { hasText: 'Stripe EU' });
     await stripeRow.waitFor();
     expect(await stripeRow.textContent()).toContain('9876');
@@ -34,7 +34,7 @@ describe('payment gateways in the back office', () => {
   it('keeps technicians out of the gateways screen', async () => {
     const page = await portal.browser.newPage();
     await portal.signIn(page, 'technician@isp.local');
-    await page.goto(`${portal.url}/dashboard/billing/payment-gateways`);
+    await portal.open(page, `/dashboard/billing/payment-gateways`);
     await page.waitForURL(`${portal.url}/dashboard`);
     await page.close();
   });

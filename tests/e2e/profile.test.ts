@@ -7,7 +7,7 @@ describe('the profile screen', () => {
   it('saves profile changes that survive a reload', async () => {
     const page = await portal.browser.newPage();
     await portal.signIn(page, 'support@isp.local', 'Password123!');
-    await page.goto(`${portal.url}/dashboard/profile`);
+    await portal.open(page, `/dashboard/profile`);
     await page.getByRole('button', { name: 'Edit profile' }).click();
     await page.getByLabel('Full name').fill('Sue Helpdesk');
     await page.getByLabel('Phone').fill('+1 555 0142');
@@ -23,7 +23,7 @@ describe('the profile screen', () => {
   it('changes the password: a wrong current one is refused, the new one signs in', async () => {
     const page = await portal.browser.newPage();
     await portal.signIn(page, 'billing@isp.local', 'Password123!');
-    await page.goto(`${portal.url}/dashboard/profile`);
+    await portal.open(page, `/dashboard/profile`);
     const form = page.locator('form').filter({ has: page.getByLabel('Current password') });
     await form.getByLabel('Current password').fill('not-my-password');
     await form.getByLabel('New password').fill('billing-secret-2');

@@ -56,7 +56,7 @@ describe('a customer session', () => {
     const page = await context.newPage();
     await portal.signIn(page, DEMO.user);
 
-    await page.goto(`${portal.url}/dashboard/settings`);
+    await portal.open(page, `/dashboard/settings`);
     await page.waitForURL(`${portal.url}/dashboard`);
     await page.getByTestId('dashboard-home').waitFor();
 
@@ -78,7 +78,7 @@ describe('a customer session', () => {
   it('is remembered: signing in from a protected page returns to it', async () => {
     const context = await portal.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${portal.url}/dashboard/profile`);
+    await portal.open(page, `/dashboard/profile`);
     await page.waitForURL(/\/login\?to=/);
     await page.getByLabel('E-mail').fill(DEMO.user);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -94,7 +94,7 @@ describe('a customer session', () => {
     await page.goto(`${portal.url}/no-such-page`);
     await page.getByTestId('not-found').waitFor();
     await portal.signIn(page, DEMO.billing);
-    await page.goto(`${portal.url}/dashboard/payments`);
+    await portal.open(page, `/dashboard/payments`);
     await page.getByTestId('not-found').waitFor();
     expect(page.url()).toBe(`${portal.url}/dashboard/payments`);
     await context.close();

@@ -57,7 +57,7 @@ describe('interfaces and usage history', () => {
       if (/Content Security Policy/i.test(m.text())) cspRefusals.push(m.text());
     });
     await portal.signIn(page, 'admin@isp.local');
-    await page.goto(`${portal.url}/dashboard/nas/router/interfaces?device=${device.id}`);
+    await portal.open(page, `/dashboard/nas/router/interfaces?device=${device.id}`);
     const table = page.getByTestId('interfaces-table');
     await table.getByText('No interfaces yet', { exact: false }).waitFor();
 

@@ -13,7 +13,7 @@ describe('an admin managing users', () => {
   it('filters by role and status, suspends the demo customer, and the customer can no longer sign in', async () => {
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(page, 'admin@isp.local');
-    await page.goto(`${portal.url}/dashboard/users`);
+    await portal.open(page, `/dashboard/users`);
     await page.getByRole('cell', { name: 'customer@isp.local' }).waitFor();
     // Staff are listed too before filtering.
     await page.getByRole('cell', { name: 'support@isp.local' }).waitFor();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { migratedPgliteFolder } from './pglite-template';
 
 /** Flags from DEVELOPERS.md: the closed network refuses Chromium's background connections. */
 export const CHROMIUM_ARGS = [
@@ -41,6 +42,9 @@ export interface RunningPortal {
 export async function startPortal(env: Record<string, string> = {}): Promise<RunningPortal> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'isp-e2e-'));
+  // The embedded database starts migrated (from the tests' template) rather than from initdb; demo data and
+  // everything else are the server's own first start. With DATABASE_URL the folder is not used.
+  if (!env.DATABASE_URL) await migratedPgliteFolder(join(dataDir, 'db'));
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
     cwd: new URL('../..', import.meta.url).pathname,
@@ -95,6 +99,11 @@ export interface PortalSession {
   readonly browser: Browser;
   /** Signs in through the login screen and waits for the dashboard. */
   signIn(page: Page, email: string, password?: string): Promise<void>;
+  /**
+   * Opens a portal path. On a page where the app already runs this is the app's own client-side navigation
+   * (what its links and menu do: no reload, so no second start-up splash); otherwise a page load.
+   */
+  open(page: Page, path: string): Promise<void>;
   /** What the server printed so far (warnings and errors), for failure messages. */
   output(): string;
 }
@@ -133,6 +142,20 @@ export function usePortal(env: Record<string, string> = {}): PortalSession {
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(`${this.url}/dashboard`);
+    },
+    async open(page, path) {
+      const running = page.url().startsWith(`${this.url}/`) && (await page.evaluate(() => (document.getElementById('root')?.childElementCount ?? 0) > 0));
+      if (!running) {
+        await page.goto(`${this.url}${path}`);
+        return;
+      }
+      // React Router's browser history: a pushState carrying its own state shape, then the popstate it listens to.
+      await page.evaluate((to) => {
+        const idx = ((window.history.state as { idx?: number } | null)?.idx ?? 0) + 1;
+        window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx }, '', to);
+        window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+      }, path);
+      await page.waitForURL(`${this.url}${path}`);
     },
   };
 }

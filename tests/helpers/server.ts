@@ -17,6 +17,7 @@ import { ManualClock } from '../../server/lib/clock';
 import { hashPassword } from '../../server/lib/passwords';
 import { toPublicUser } from '../../server/modules/users/presenter';
 import { createUserRepository } from '../../server/modules/users/repository';
+import { migratedPgliteDump } from './pglite-template';
 
 export const TEST_PASSWORD = 'Correct-Horse-9';
 
@@ -165,7 +166,8 @@ export async function createThrowawayPostgres(adminUrl: string): Promise<{ url: 
 export async function createTestDatabase(): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const database = await openDatabase({});
+    // From the migrated template; migrate() is then a no-op check, as on any started portal.
+    const database = await openDatabase({ pgliteDump: await migratedPgliteDump() });
     await database.migrate();
     return database;
   }
