@@ -15,6 +15,7 @@ import { provisionCredentials } from '../../server/modules/radius/credentials';
 import { activateForPaidInvoice } from '../../server/modules/subscriptions/service';
 import { createUserRepository } from '../../server/modules/users/repository';
 import { ensureRadclient, radclient } from '../helpers/radclient';
+import { rowsOf } from '../helpers/audit';
 import { bearer, createThrowawayPostgres, testConfig, TEST_PASSWORD } from '../helpers/server';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
@@ -92,11 +93,19 @@ describe.skipIf(!ADMIN_URL)('two nodes on one PostgreSQL', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
-  it("a suspension made through A is refused by B's RADIUS on its next request, and a plan's new rate reaches B", async () => {
-    const nas = await api(a, 'POST', '/devices', { name: 'Edge router', vendor: 'mikrotik', host: '127.0.0.1', snmp_community: 'public', radius_secret: SECRET });
-    expect(nas.statusCode, nas.body).toBe(201);
-    const user = await createUserRepository(a.db).insert({ name: 'Customer', email: 'c@example.com', passwordHash: 'x', role: 'user', status: 'active', isVerified: true });
-    const plan = (await api(a, 'POST', '/plans', { name: 'Basic', price: 1000, download_mbps: 30, upload_mbps: 6, billing_cycle: 'monthly' })).json().data;
+  let nas: Promise<void> | undefined;
+  /** The NAS (127.0.0.1 with SECRET), added once through A. */
+  const ensureNas = () =>
+    (nas ??= (async () => {
+      const created = await api(a, 'POST', '/devices', { name: 'Edge router', vendor: 'mikrotik', host: '127.0.0.1', snmp_community: 'public', radius_secret: SECRET });
+      expect(created.statusCode, created.body).toBe(201);
+    })());
+
+  /** A customer with an active subscription (first invoice paid) and PPPoE credentials, made through A. */
+  async function customerWithService(email: string, downloadMbps = 30) {
+    await ensureNas();
+    const user = await createUserRepository(a.db).insert({ name: 'Customer', email, passwordHash: 'x', role: 'user', status: 'active', isVerified: true });
+    const plan = (await api(a, 'POST', '/plans', { name: `Plan ${email}`, price: 1000, download_mbps: downloadMbps, upload_mbps: 6, billing_cycle: 'monthly' })).json().data;
     const { subscription, invoice } = (await api(a, 'POST', '/subscriptions', { plan_id: plan.id, user_id: user.id })).json().data;
     const credentials = await provisionCredentials(a.db, subscription.id, a.secretBox);
     await a.db.transaction(async (txRaw) => {
@@ -104,6 +113,11 @@ describe.skipIf(!ADMIN_URL)('two nodes on one PostgreSQL', () => {
       await tx.execute(sql`update invoices set status = 'paid', paid_date = now() where id = ${invoice.id}`);
       await activateForPaidInvoice(tx, invoice.id);
     });
+    return { plan, subscription, credentials };
+  }
+
+  it("a suspension made through A is refused by B's RADIUS on its next request, and a plan's new rate reaches B", async () => {
+    const { plan, subscription, credentials } = await customerWithService('c@example.com');
     const portB = b.radius.ports()!.authPort;
     const loginAtB = () => radclient({ port: portB, secret: SECRET, type: 'auth' }, { 'User-Name': credentials.username, 'User-Password': credentials.password! });
 
@@ -145,5 +159,37 @@ describe.skipIf(!ADMIN_URL)('two nodes on one PostgreSQL', () => {
     } finally {
       stop();
     }
+  });
+  it('a NAS failing over from A to B mid-session: both answer alike, and the session is counted once', async () => {
+    const { subscription, credentials } = await customerWithService('failover@example.com', 50);
+    const auth = (app: App) =>
+      radclient({ port: app.radius.ports()!.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': credentials.username, 'User-Password': credentials.password! });
+    const account = (app: App, attributes: Record<string, string | number>) =>
+      radclient({ port: app.radius.ports()!.acctPort, secret: SECRET, type: 'acct' }, { 'User-Name': credentials.username, 'Acct-Session-Id': 'failover-1', ...attributes });
+    const session = async () =>
+      rowsOf(await a.db.execute(sql`select status, input_octets::int as input_octets, output_octets::int as output_octets, session_time::int as session_time, terminate_cause from radius_sessions where acct_session_id = 'failover-1'`));
+    const usage = async () =>
+      rowsOf(await a.db.execute(sql`select sum(input_octets)::int as i, sum(output_octets)::int as o from radius_usage_daily where subscription_id = ${subscription.id}`))[0];
+
+    // The same request to either server gets the same answer (both NAS entries of a real router point at them).
+    await expect.poll(async () => (await auth(b)).code, { timeout: 5_000, interval: 200 }).toBe('Access-Accept');
+    const [atA, atB] = [await auth(a), await auth(b)];
+    expect(atA.code).toBe('Access-Accept');
+    expect({ ...atA.attributes, 'Session-Timeout': undefined }).toEqual({ ...atB.attributes, 'Session-Timeout': undefined });
+    expect(atA.attributes['Mikrotik-Rate-Limit']).toBe('6M/50M');
+
+    // Start on A; A stops answering, so the NAS sends the interim to B; A's late copy of it arrives after.
+    expect((await account(a, { 'Acct-Status-Type': 'Start' })).code).toBe('Accounting-Response');
+    const interim = { 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 300, 'Acct-Input-Octets': 4000, 'Acct-Output-Octets': 9000 };
+    expect((await account(b, interim)).code).toBe('Accounting-Response');
+    expect((await account(a, interim)).code).toBe('Accounting-Response');
+    expect(await session()).toEqual([{ status: 'open', input_octets: 4000, output_octets: 9000, session_time: 300, terminate_cause: null }]);
+
+    // The Stop goes to B and is retransmitted to A: one closed session, its traffic counted once.
+    const stop = { 'Acct-Status-Type': 'Stop', 'Acct-Session-Time': 600, 'Acct-Input-Octets': 7000, 'Acct-Output-Octets': 20000, 'Acct-Terminate-Cause': 'Lost-Carrier' };
+    expect((await account(b, stop)).code).toBe('Accounting-Response');
+    expect((await account(a, stop)).code).toBe('Accounting-Response');
+    expect(await session()).toEqual([{ status: 'closed', input_octets: 7000, output_octets: 20000, session_time: 600, terminate_cause: 'Lost-Carrier' }]);
+    expect(await usage()).toEqual({ i: 7000, o: 20000 });
   });
 });
