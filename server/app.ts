@@ -42,6 +42,13 @@ import deviceBackupsPlugin from './modules/device-backups/plugin';
 import backupsPlugin from './modules/backups/plugin';
 import backupRoutes from './modules/backups/routes';
 import auditRoutes from './modules/audit/routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set on SIGTERM before closing: readiness answers 503 "draining" while requests are still served. */
+    draining: boolean;
+  }
+}
 import changesPlugin from './plugins/changes';
 import { auditRetentionPlugin } from './modules/audit/retention';
 import deviceBackupRoutes from './modules/device-backups/routes';
@@ -108,6 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true },
   };
   const app = Fastify(fastifyOptions);
+  app.decorate('draining', false);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {

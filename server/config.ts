@@ -40,6 +40,11 @@
  *                              outside production; never in production.
  *   SERVE_SPA                  Serve the built web app from DIST_DIR: true | false. Default true.
  *   DIST_DIR                   Folder of the built web app. Default ./dist.
+ *   SHUTDOWN_DRAIN_SECONDS     On SIGTERM, seconds during which /api/health/ready answers 503 ("draining") while
+ *                              every request is still served, so a load balancer stops sending traffic before the
+ *                              port closes. Default 0 (one server: close at once). 0–300.
+ *   SHUTDOWN_TIMEOUT_SECONDS   After the drain, seconds given to in-flight requests and jobs before the process
+ *                              exits anyway (exit code 1). Default 10.
  *   BILLING_SCHEDULER          Run the recurring billing job once a day: true | false. Default true, except
  *                              NODE_ENV=test.
  *   BACKUP_SCHEDULER           Take a backup of the database and uploaded files into DATA_DIR/backups on schedule:
@@ -137,6 +142,8 @@ const envSchema = z.object({
   DIST_DIR: z.string().trim().min(1).optional(),
   BILLING_SCHEDULER: bool('BILLING_SCHEDULER').optional(),
   BACKUP_SCHEDULER: bool('BACKUP_SCHEDULER').optional(),
+  SHUTDOWN_DRAIN_SECONDS: int('SHUTDOWN_DRAIN_SECONDS', 0, 300).optional(),
+  SHUTDOWN_TIMEOUT_SECONDS: int('SHUTDOWN_TIMEOUT_SECONDS', 1, 600).optional(),
   BACKUP_INTERVAL_HOURS: int('BACKUP_INTERVAL_HOURS', 1, 720).optional(),
   BACKUP_KEEP: int('BACKUP_KEEP', 1, 365).optional(),
   AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 0, 36_500).optional(),
@@ -194,6 +201,10 @@ export interface Config {
   billingScheduler: boolean;
   /** Take backups into DATA_DIR/backups on schedule (default on with the embedded database, except NODE_ENV=test). */
   backupScheduler: boolean;
+  /** Seconds between SIGTERM and closing: readiness answers 503 while every request is still served. */
+  shutdownDrainSeconds: number;
+  /** After the drain, how long in-flight requests and jobs get before the process exits anyway. */
+  shutdownTimeoutSeconds: number;
   backupIntervalHours: number;
   /** Backups kept in DATA_DIR/backups. */
   backupKeep: number;
@@ -316,6 +327,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     distDir: resolve(e.DIST_DIR ?? './dist'),
     billingScheduler: e.BILLING_SCHEDULER ?? nodeEnv !== 'test',
     backupScheduler: e.BACKUP_SCHEDULER ?? (nodeEnv !== 'test' && !e.DATABASE_URL),
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS ?? 0,
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? 10,
     backupIntervalHours: e.BACKUP_INTERVAL_HOURS ?? 24,
     backupKeep: e.BACKUP_KEEP ?? 7,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS ?? 0,

@@ -115,23 +115,37 @@ async function main(): Promise<void> {
     else console.error('Could not start the server:', error);
     process.exit(1);
   }
-  const shutdown = (signal: string) => {
-    running.app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      console.error('Shutdown took too long; exiting.');
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    const { app, config } = running;
+    if (stopping) {
+      // A second signal: no more waiting for the drain.
+      console.error(`${signal} again: closing now.`);
       process.exit(1);
-    }, 10_000);
+    }
+    stopping = true;
+    const drain = config.shutdownDrainSeconds;
+    app.log.info({ signal, drainSeconds: drain }, 'shutting down');
+    const force = setTimeout(() => {
+      console.error(`Shutdown took longer than ${drain + config.shutdownTimeoutSeconds} s; exiting.`);
+      process.exit(1);
+    }, (drain + config.shutdownTimeoutSeconds) * 1000);
     force.unref();
-    running
-      .close()
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        console.error('Error during shutdown:', error);
-        process.exit(1);
-      });
+    // Draining: readiness says 503 so the load balancer moves traffic away; requests are still served meanwhile.
+    app.draining = true;
+    if (drain > 0) await new Promise((resolve) => setTimeout(resolve, drain * 1000));
+    try {
+      // Fastify stops accepting connections, answers 503 on kept-alive ones, finishes the requests in flight;
+      // every plugin's onClose then stops its timers and jobs, and the database closes last.
+      await running.close();
+      process.exit(0);
+    } catch (error) {
+      console.error('Error during shutdown:', error);
+      process.exit(1);
+    }
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

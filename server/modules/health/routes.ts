@@ -23,8 +23,9 @@ const rowsOf = (r: unknown) => ((r as { rows?: unknown[] }).rows ?? r) as Array<
  *   GET /api/health/live   the process runs and serves HTTP (restart it when this fails);
  *   GET /api/health/ready  it should get traffic: the database answers, every migration of this build is applied,
  *                          and it hears the other processes' changes; 503 otherwise, with each check's outcome.
- *                          Once the server is closing (SIGTERM), Fastify answers 503 to every new request
- *                          (return503OnClosing), this one included, so a balancer stops sending traffic.
+ *                          On SIGTERM it answers 503 "draining" for SHUTDOWN_DRAIN_SECONDS while every other
+ *                          request is still served, so a balancer stops sending traffic before the port closes;
+ *                          then Fastify closes (new connections refused, requests in flight finished).
  */
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const expected = knownMigrations();
@@ -41,6 +42,7 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/health/ready', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
+    if (app.draining) return reply.code(503).send({ ...fail('Not ready: draining'), data: { status: 'draining' } });
     const checks: Record<string, boolean> = { database: false, migrations: false, changes: app.changes.connected };
     try {
       await app.db.execute(sql`select 1`);
