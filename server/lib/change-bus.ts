@@ -10,6 +10,7 @@
  * readiness check whether this process would hear the others.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 
 export const CHANGE_CHANNEL = 'portal_changes';
@@ -173,7 +174,6 @@ export function createPostgresChangeBus(options: { url: string; db: Db; log: Cha
       const payload = JSON.stringify({ o: origin, t: topic, d: data });
       if (payload.length > MAX_PAYLOAD) throw new Error(`change payload too large for NOTIFY (${topic})`);
       try {
-        const { sql } = await import('drizzle-orm');
         await options.db.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${payload})`);
       } catch (error) {
         // The change itself committed; the other processes catch up at their periodic reload.

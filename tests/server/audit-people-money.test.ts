@@ -76,6 +76,8 @@ describe('users', () => {
     expect(reset.changes).toEqual({ password: { changed: true } });
     expect(deleted).toMatchObject({ actor_email: 'super_admin@example.com', actor_role: 'super_admin' });
     expect(deleted.changes).toMatchObject({ email: { from: 'ada.field@example.com', to: null } });
+    // Fields empty on both sides (no company, no last login) are not listed as "changed".
+    for (const e of [made, deleted]) expect(Object.values(e.changes as Record<string, unknown>)).not.toContainEqual({ from: null, to: null });
 
     const all = JSON.stringify(rowsOf(await t.database.db.execute(sql`select * from audit_events`)));
     expect(all).not.toContain(password);

@@ -67,8 +67,11 @@ export function changedFields(
   const out: Record<string, unknown> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (ignore.has(key)) continue;
-    if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
-    out[key] = secret.has(key) ? { changed: true } : { from: before[key] ?? null, to: after[key] ?? null };
+    // Absent and null are the same "nothing" (a created record has no before): no {from: null, to: null} noise.
+    const from = before[key] ?? null;
+    const to = after[key] ?? null;
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    out[key] = secret.has(key) ? { changed: true } : { from, to };
   }
   return out;
 }
