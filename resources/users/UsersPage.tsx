@@ -3,8 +3,8 @@ import { App, Button, Form, Input, Select, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { List, getDefaultFilter, useTable } from '@refinedev/antd';
-import type { BaseRecord, CrudFilter } from '@refinedev/core';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { stringifyTableParams, type BaseRecord, type CrudFilter } from '@refinedev/core';
+import { useNavigate, useParams } from 'react-router';
 import { assignableRoles } from '../../contract/schemas/user';
 import { useAuthState } from '../../providers/auth-store';
 import { isRole } from '../../contract/roles';
@@ -38,7 +38,6 @@ export function toFilters(values: FilterValues): CrudFilter[] {
  */
 export function UsersPage() {
   const { id } = useParams<{ id?: string }>();
-  const location = useLocation();
   const navigate = useNavigate();
   const { notification } = App.useApp();
   const me = useAuthState((s) => s.user);
@@ -48,12 +47,17 @@ export function UsersPage() {
   const companies = useCompanies();
   const exportCsv = useUsersCsvExport();
 
-  const { tableProps, filters, setFilters } = useTable({
+  const { tableProps, filters, setFilters, currentPage, pageSize } = useTable({
     resource: decl.name,
     syncWithLocation: true,
     pagination: { mode: 'server', pageSize: 20 },
     sorters: { mode: 'off' },
   });
+
+  // The drawer's route keeps the list's page and filters in its query string. Built from the table's state, not
+  // from the location of the last render: the location catches up with a filter change one (transition) render
+  // later, and a row clicked in between would carry the filters from before the change.
+  const currentSearch = () => `?${stringifyTableParams({ pagination: { currentPage, pageSize }, sorters: [], filters })}`;
 
   const [form] = Form.useForm<FilterValues>();
   const initialValues: FilterValues = {
@@ -133,12 +137,12 @@ export function UsersPage() {
         rowKey="id"
         size="middle"
         columns={columns}
-        onRow={(record) => ({ onClick: () => navigate(`${userDetailPath(String(record.id))}${location.search}`), style: { cursor: 'pointer' } })}
+        onRow={(record) => ({ onClick: () => navigate(`${userDetailPath(String(record.id))}${currentSearch()}`), style: { cursor: 'pointer' } })}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: true } : false}
       />
-      {id && <UserDrawer id={id} actor={actor} actorId={me?.id} onClose={() => navigate(`${USERS_PATH}${location.search}`)} />}
+      {id && <UserDrawer id={id} actor={actor} actorId={me?.id} onClose={() => navigate(`${USERS_PATH}${currentSearch()}`)} />}
       {creating && (
-        <UserFormModal actor={actor} actorId={me?.id} onClose={() => setCreating(false)} onSaved={(u) => navigate(`${userDetailPath(u.id)}${location.search}`)} />
+        <UserFormModal actor={actor} actorId={me?.id} onClose={() => setCreating(false)} onSaved={(u) => navigate(`${userDetailPath(u.id)}${currentSearch()}`)} />
       )}
     </List>
   );

@@ -1,26 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { usePortal } from '../helpers/browser';
+import { portalApi, usePortal } from '../helpers/browser';
 
 const portal = usePortal();
 
-async function api<T>(path: string, init: RequestInit = {}, token?: string): Promise<T> {
-  const res = await fetch(`${portal.url}/api${path}`, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...init.headers },
-  });
-  const body = await res.json();
-  if (!body.success) throw new Error(`${path}: ${res.status} ${body.message}`);
-  return body.data as T;
-}
-
-async function adminToken(): Promise<string> {
-  const data = await api<{ tokens: { access: { token: string } } }>('/auth/login', {
-    method: 'POST',
-    body: JSON.stringify({ email: 'admin@isp.local', password: 'Password123!', rememberMe: false }),
-  });
-  return data.tokens.access.token;
-}
+const { api, tokenOf } = portalApi(portal);
+const adminToken = () => tokenOf('admin@isp.local');
 
 describe('a visitor on the public site', () => {
   it('sees the active plans from the database on / without downloading the back office', async () => {
@@ -33,7 +18,7 @@ describe('a visitor on the public site', () => {
     await page.goto(`${portal.url}/`);
     await page.getByTestId('plan-cards').waitFor();
     const shown = await page.getByTestId('plan-card').locator('h3').allTextContents();
-    const active = (await api<{ items: { name: string; status: string }[] }>('/plans?limit=100')).items;
+    const active = (await api<{ items: { name: string; status: string }[] }>('GET', '/plans?limit=100')).items;
     expect(active.length).toBeGreaterThan(0);
     expect(active.every((p) => p.status === 'active')).toBe(true);
     expect(shown.sort()).toEqual(active.map((p) => p.name).sort());
@@ -60,14 +45,14 @@ describe('a visitor on the public site', () => {
     await toast.waitFor();
     expect(await toast.textContent()).toContain('Contact form submitted successfully');
 
-    const messages = await api<{ items: { subject: string; email: string }[] }>('/contact-messages', {}, await adminToken());
+    const messages = await api<{ items: { subject: string; email: string }[] }>('GET', '/contact-messages', await adminToken());
     expect(messages.items.some((m) => m.subject === 'Coverage on Elm Street' && m.email === 'pat@example.net')).toBe(true);
     await page.close();
   });
 
   it('reads the policy the admin wrote, with its own title', async () => {
     const token = await adminToken();
-    await api('/settings', { method: 'PUT', body: JSON.stringify({ policies: { 'refund-policy': '# Refunds\n\nCancel within **14 days** for a full refund.' } }) }, token);
+    await api('PUT', '/settings', token, { policies: { 'refund-policy': '# Refunds\n\nCancel within **14 days** for a full refund.' } });
     const page = await portal.browser.newPage();
     await page.goto(`${portal.url}/refund-policy`);
     await page.getByTestId('policy-page').getByText('Refunds').waitFor();

@@ -5,10 +5,11 @@
  * there, never by the public home page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, usePortal } from '../helpers/browser';
+import { portalApi, usePortal } from '../helpers/browser';
 import { startSnmpd, type Snmpd } from '../helpers/snmpd';
 
 const portal = usePortal();
+const { api, tokenOf } = portalApi(portal);
 let agent: Snmpd;
 
 beforeAll(async () => {
@@ -17,17 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await agent?.stop();
 });
-
-async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(`${portal.url}/api${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data: T };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
 
 describe('interfaces and usage history', () => {
   it('an admin polls a device, sees its interfaces and the traffic chart of the loopback', async () => {
@@ -41,10 +31,10 @@ describe('interfaces and usage history', () => {
     await home.waitForLoadState('networkidle');
     await home.close();
 
-    const login = await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', null, { email: 'admin@isp.local', password: DEMO_PASSWORD, rememberMe: false });
-    const token = login.tokens.access.token;
+    const token = await tokenOf('admin@isp.local');
     const device = await api<{ id: string }>('POST', '/devices', token, {
-      name: 'lab-core',
+      // A name of this attempt's own: a retried test must not trip over the first attempt's device.
+      name: `lab-core-${Date.now().toString(36)}`,
       host: '127.0.0.1',
       snmp_port: agent.port,
       snmp_community: agent.community,
@@ -81,7 +71,15 @@ describe('interfaces and usage history', () => {
     await page.waitForURL(/range=hour/);
     const chart = page.getByTestId('traffic-chart');
     // The chart's chunk is the largest of the app: on a loaded machine it takes a while to arrive and parse.
-    await chart.locator('canvas').first().waitFor({ timeout: 60_000 });
+    await chart
+      .locator('canvas')
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .catch(async (error: Error) => {
+        // Say what the screen shows instead (an empty range, an error, still loading).
+        const shown = await page.locator('main').innerText().catch(() => '(no main)');
+        throw new Error(`${error.message}\nurl: ${page.url()}\nscreen: ${shown.slice(0, 600)}`);
+      });
     await chart.getByText('Points: every poll').waitFor();
     expect(cspRefusals).toEqual([]);
     for (const card of ['card-total-in', 'card-total-out', 'card-p95-in', 'card-p95-out']) {
