@@ -22,6 +22,13 @@ export function ColorModeProvider({ children }: { children: ReactNode }) {
         theme={{
           algorithm: mode === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
           token: { colorPrimary: '#1677ff', borderRadius: 6 },
+          // WCAG AA contrast (4.5:1) where antd's defaults miss it, found by axe-core on the back office: the
+          // selected menu entry (primary blue on its light tint: 3.7, dark: 2.5) and breadcrumb links (the
+          // description grey: 3.3 on the page background).
+          components: {
+            Menu: mode === 'dark' ? { itemSelectedColor: '#ffffff' } : { itemSelectedColor: '#0958d9' },
+            Breadcrumb: mode === 'dark' ? { linkColor: 'rgba(255, 255, 255, 0.65)' } : { linkColor: 'rgba(0, 0, 0, 0.65)' },
+          },
         }}
       >
         {children}

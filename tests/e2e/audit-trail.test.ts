@@ -72,6 +72,17 @@ describe('audit trail', () => {
       await priceRow.waitFor();
       expect(await priceRow.locator('td').allTextContents()).toEqual(['price', String(plan.price), String(newPrice)]);
       await expectAccessibleOnPhone(page, '/dashboard/audit/show/:id');
+
+      // On a desktop screen too, light and dark: the page and the back office's menu and breadcrumb around it.
+      await page.setViewportSize({ width: 1366, height: 900 });
+      for (const mode of ['light', 'dark']) {
+        await page.evaluate((m) => localStorage.setItem('color_mode', m), mode);
+        await page.reload();
+        await priceRow.waitFor();
+        // The theme switch shows which mode the page is in.
+        expect(await page.getByRole('switch').first().getAttribute('aria-checked')).toBe(String(mode === 'dark'));
+        expect(await axeViolations(page), `axe on /dashboard/audit/show/:id at 1366 px, ${mode}`).toEqual([]);
+      }
     } finally {
       await page.close();
     }
