@@ -22,6 +22,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * The rows of a raw `db.execute(sql…)`: node-postgres answers a QueryResult holding them, PGlite through Drizzle
+ * the rows or a result holding them.
+ */
+export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
+  return ((result as { rows?: unknown[] }).rows ?? result) as T[];
+}
+
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export interface OpenDatabaseOptions {

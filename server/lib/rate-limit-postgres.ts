@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { rowsOf, type Db } from '../db/client';
 import type { Clock } from './clock';
 import type { RateLimitBackend, RateLimitCount } from './rate-limit-store';
 
@@ -32,7 +32,7 @@ export class PostgresRateLimitBackend implements RateLimitBackend {
     this.sweep(now);
     const at = now.toISOString();
     const resetAt = new Date(now.getTime() + windowMs).toISOString();
-    const [row] = rows(
+    const [row] = rowsOf<Row>(
       await this.db.execute(sql`
         insert into rate_limits (key, count, reset_at) values (${storedKey(key)}, 1, ${resetAt}::timestamptz)
         on conflict (key) do update set
@@ -45,7 +45,7 @@ export class PostgresRateLimitBackend implements RateLimitBackend {
 
   async read(key: string): Promise<RateLimitCount> {
     const now = this.clock.now();
-    const [row] = rows(
+    const [row] = rowsOf<Row>(
       await this.db.execute(sql`
         select count, (extract(epoch from reset_at) * 1000)::float8 as reset_ms from rate_limits
         where key = ${storedKey(key)} and reset_at > ${now.toISOString()}::timestamptz`),
@@ -66,7 +66,7 @@ export class PostgresRateLimitBackend implements RateLimitBackend {
 
   /** Deletes the windows ended by `now`; returns how many. */
   async sweepNow(now = this.clock.now()): Promise<number> {
-    const [row] = rows(
+    const [row] = rowsOf<Row>(
       await this.db.execute(
         sql`with gone as (delete from rate_limits where reset_at <= ${now.toISOString()}::timestamptz returning 1) select count(*)::int as count from gone`,
       ),
@@ -77,11 +77,6 @@ export class PostgresRateLimitBackend implements RateLimitBackend {
 
 function storedKey(key: string): string {
   return key.length <= MAX_KEY_LENGTH ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
-}
-
-/** node-postgres answers a QueryResult, PGlite through Drizzle its rows or a result holding them. */
-function rows(result: unknown): Row[] {
-  return ((result as { rows?: unknown[] }).rows ?? result) as Row[];
 }
 
 function toCount(row: Row, now: Date): RateLimitCount {

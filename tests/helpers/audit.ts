@@ -2,8 +2,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../server/db/client';
 
-/** The rows of a raw query, on PGlite ({rows}) and node-postgres alike. */
-export const rowsOf = (result: unknown) => ((result as { rows?: unknown[] }).rows ?? result) as Array<Record<string, unknown>>;
+/** The rows of a raw query, on PGlite and node-postgres alike (the server's own helper). */
+export { rowsOf } from '../../server/db/client';
 
 /**
  * Runs `call` while the database refuses to store events named `action` (a trigger raises): a change whose

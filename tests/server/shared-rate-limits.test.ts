@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
-import { openDatabase, type Database } from '../../server/db/client';
+import { openDatabase, rowsOf, type Database } from '../../server/db/client';
 import { ManualClock } from '../../server/lib/clock';
 import { hashPassword } from '../../server/lib/passwords';
 import { PostgresRateLimitBackend } from '../../server/lib/rate-limit-postgres';
@@ -94,8 +94,7 @@ describe('PostgresRateLimitBackend (on the manual clock)', () => {
     await backend.increment('s:long', 3_600_000);
     clock.advance(120_000);
     await backend.sweepNow();
-    const rows = await database.db.execute(sql`select key from rate_limits where key like 's:%' order by key`);
-    const keys = ((rows as { rows?: Array<{ key: string }> }).rows ?? (rows as unknown as Array<{ key: string }>)).map((r) => r.key);
+    const keys = rowsOf<{ key: string }>(await database.db.execute(sql`select key from rate_limits where key like 's:%' order by key`)).map((r) => r.key);
     expect(keys).toEqual(['s:long']);
   });
 

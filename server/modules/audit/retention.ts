@@ -6,7 +6,7 @@
  */
 import fp from 'fastify-plugin';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { rowsOf, type Db } from '../../db/client';
 import { DAY_MS, HOUR_MS, type Clock } from '../../lib/clock';
 import { PeriodicCheck } from '../../lib/periodic-check';
 import { recordAudit, SYSTEM } from './trail';
@@ -24,11 +24,10 @@ export async function pruneAuditTrail(db: Db, clock: Clock, retentionDays: numbe
   const before = new Date(clock.now().getTime() - retentionDays * DAY_MS);
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    const rows = (r: unknown) => ((r as { rows?: unknown[] }).rows ?? r) as Array<Record<string, unknown>>;
-    const [lock] = rows(await tx.execute(sql`select pg_try_advisory_xact_lock(${PRUNE_LOCK}) as got`));
+    const [lock] = rowsOf(await tx.execute(sql`select pg_try_advisory_xact_lock(${PRUNE_LOCK}) as got`));
     if (!lock?.got) return { deleted: 0, before };
     await tx.execute(sql`select set_config('portal.audit_prune', 'on', true)`);
-    const [{ n }] = rows(await tx.execute(sql`with gone as (delete from audit_events where at < ${before.toISOString()}::timestamptz returning 1) select count(*)::int as n from gone`));
+    const [{ n }] = rowsOf(await tx.execute(sql`with gone as (delete from audit_events where at < ${before.toISOString()}::timestamptz returning 1) select count(*)::int as n from gone`));
     const deleted = Number(n);
     await tx.execute(sql`select set_config('portal.audit_prune', 'off', true)`);
     if (deleted > 0) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { fail, ok } from '../../../contract/envelope';
-import { MIGRATIONS_FOLDER } from '../../db/client';
+import { MIGRATIONS_FOLDER, rowsOf } from '../../db/client';
 
 /** The migrations this build knows (drizzle's journal), read once. */
 function knownMigrations(): number {
@@ -14,8 +14,6 @@ function knownMigrations(): number {
     return 0;
   }
 }
-
-const rowsOf = (r: unknown) => ((r as { rows?: unknown[] }).rows ?? r) as Array<Record<string, unknown>>;
 
 /**
  * Health for people and load balancers:

@@ -6,7 +6,7 @@
  * Rolling up comes before pruning, so samples are summed before they are deleted.
  */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { rowsOf, type Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { DAY_MS, HOUR_MS } from '../../lib/clock';
 import { binSql } from './histogram';
@@ -45,9 +45,6 @@ export interface RollupResult {
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const utcTrunc = (unit: 'hour' | 'day', column: string) => sql.raw(`(date_trunc('${unit}', ${column} at time zone 'UTC') at time zone 'UTC')`);
 
-function rowsOf(result: unknown): Array<Record<string, unknown>> {
-  return ((result as { rows?: Array<Record<string, unknown>> }).rows ?? (result as Array<Record<string, unknown>>)) as Array<Record<string, unknown>>;
-}
 const countOf = (result: unknown): number => {
   const r = result as { rowCount?: number | null; affectedRows?: number };
   return r.rowCount ?? r.affectedRows ?? 0;
