@@ -78,6 +78,8 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/dashboard/backups', audience: ['admin'] },
   // The audit trail (issue 13): read-only, the same audience as GET /audit.
   { pattern: '/dashboard/audit', audience: ['admin'] },
+  // Background jobs (issue 14): the same audience as GET /jobs.
+  { pattern: '/dashboard/jobs', audience: ['admin'] },
   { pattern: '/dashboard/contact-messages', audience: ['admin', 'support'] },
   { pattern: '/dashboard/plans', audience: ['admin', 'billing'] },
   { pattern: '/dashboard/payments', audience: ['admin', 'billing'] },
@@ -159,6 +161,8 @@ export const ENDPOINT_ACCESS = {
   // The audit trail (admin only; read-only: no endpoint changes or deletes an event).
   'GET /audit': ['admin'],
   'GET /audit/:id': ['admin'],
+  // The background jobs (issue 14): their state, tries and failures, read-only, admin only.
+  'GET /jobs': ['admin'],
 
   // The backups the portal keeps in DATA_DIR/backups: list, take one now, download (admin only).
   'GET /backups': ['admin'],

@@ -42,6 +42,7 @@ import deviceBackupsPlugin from './modules/device-backups/plugin';
 import backupsPlugin from './modules/backups/plugin';
 import backupRoutes from './modules/backups/routes';
 import auditRoutes from './modules/audit/routes';
+import jobRoutes from './modules/jobs/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,6 +51,7 @@ declare module 'fastify' {
   }
 }
 import changesPlugin from './plugins/changes';
+import jobsPlugin from './plugins/jobs';
 import { auditRetentionPlugin } from './modules/audit/retention';
 import deviceBackupRoutes from './modules/device-backups/routes';
 import dashboardRoutes from './modules/dashboard/routes';
@@ -129,6 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { config, database: options.database, clock: options.clock ?? systemClock });
   await app.register(changesPlugin);
+  await app.register(jobsPlugin);
   await app.register(rateLimitPlugin);
   await app.register(settingsPlugin);
   await app.register(mailPlugin, { mailer: options.mailer });
@@ -170,6 +173,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(settingsRoutes, { prefix: '/settings' });
       await api.register(backupRoutes, { prefix: '/backups' });
       await api.register(auditRoutes, { prefix: '/audit' });
+      await api.register(jobRoutes, { prefix: '/jobs' });
       await api.register(apiTokenRoutes, { prefix: '/api-tokens' });
       for (const extra of options.extraRoutes ?? []) await api.register(extra);
     },

@@ -45,6 +45,10 @@
  *                              port closes. Default 0 (one server: close at once). 0–300.
  *   SHUTDOWN_TIMEOUT_SECONDS   After the drain, seconds given to in-flight requests and jobs before the process
  *                              exits anyway (exit code 1). Default 10.
+ *   JOBS_MAINTENANCE_SECONDS   Seconds between two passes of the job queue's maintenance, which retries a job
+ *                              whose node stopped mid-run once its time-out has passed. Default 30.
+ *   MAIL_RETRY_SECONDS         Seconds before an e-mail the SMTP server refused or could not take is tried again;
+ *                              the wait doubles with each of the five further tries. Default 60.
  *   BILLING_SCHEDULER          Run the recurring billing job once a day: true | false. Default true, except
  *                              NODE_ENV=test.
  *   BACKUP_SCHEDULER           Take a backup of the database and uploaded files into DATA_DIR/backups on schedule:
@@ -140,6 +144,8 @@ const envSchema = z.object({
   SEED_DEMO: bool('SEED_DEMO').optional(),
   SERVE_SPA: bool('SERVE_SPA').optional(),
   DIST_DIR: z.string().trim().min(1).optional(),
+  JOBS_MAINTENANCE_SECONDS: int('JOBS_MAINTENANCE_SECONDS', 1, 3600).optional(),
+  MAIL_RETRY_SECONDS: int('MAIL_RETRY_SECONDS', 1, 86400).optional(),
   BILLING_SCHEDULER: bool('BILLING_SCHEDULER').optional(),
   BACKUP_SCHEDULER: bool('BACKUP_SCHEDULER').optional(),
   SHUTDOWN_DRAIN_SECONDS: int('SHUTDOWN_DRAIN_SECONDS', 0, 300).optional(),
@@ -197,6 +203,10 @@ export interface Config {
   seedDemo: boolean;
   serveSpa: boolean;
   distDir: string;
+  /** Seconds between two passes of the job queue's maintenance (expiring runs of dead nodes). */
+  jobsMaintenanceSeconds: number;
+  /** Seconds before a failed e-mail is tried again (doubled each time, five tries more). */
+  mailRetrySeconds: number;
   /** Start the daily billing scheduler (default on, except NODE_ENV=test). */
   billingScheduler: boolean;
   /** Take backups into DATA_DIR/backups on schedule (default on with the embedded database, except NODE_ENV=test). */
@@ -325,6 +335,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: !isProduction && (e.SEED_DEMO ?? true),
     serveSpa: e.SERVE_SPA ?? true,
     distDir: resolve(e.DIST_DIR ?? './dist'),
+    jobsMaintenanceSeconds: e.JOBS_MAINTENANCE_SECONDS ?? 30,
+    mailRetrySeconds: e.MAIL_RETRY_SECONDS ?? 60,
     billingScheduler: e.BILLING_SCHEDULER ?? nodeEnv !== 'test',
     backupScheduler: e.BACKUP_SCHEDULER ?? (nodeEnv !== 'test' && !e.DATABASE_URL),
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS ?? 0,

@@ -1,24 +1,13 @@
 /**
- * A check run every few minutes by an unref'd timer (so it never keeps the process alive), one at a time: a
- * call while one is in progress gets that one's promise. The check handles its own errors. Used by the
- * schedulers (billing run, device backups), whose tests call run() after moving the injected clock.
+ * A check run one at a time: a call while one is in progress gets that one's promise. The check handles its own
+ * errors. The schedulers (billing run, backups, device backups, audit retention) are such checks; the job queue
+ * (server/lib/jobs.ts) calls them periodically, once across the nodes, and tests call run() after moving the
+ * injected clock.
  */
 export class PeriodicCheck<T> {
-  private timer: NodeJS.Timeout | null = null;
   private running: Promise<T> | null = null;
 
-  constructor(
-    private readonly check: () => Promise<T>,
-    private readonly everyMs: number,
-  ) {}
-
-  /** Starts the timer and checks at once (no-op when started). */
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.run(), this.everyMs);
-    this.timer.unref();
-    void this.run();
-  }
+  constructor(private readonly check: () => Promise<T>) {}
 
   /** One check, or the one in progress. */
   run(): Promise<T> {
@@ -33,10 +22,8 @@ export class PeriodicCheck<T> {
     return this.running;
   }
 
-  /** Stops the timer and waits for a check in progress. */
+  /** Waits for a check in progress. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
     await this.running;
   }
 }

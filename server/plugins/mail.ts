@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { createSmtpMailer, createSmtpMailerFromOptions, withSenderName, type Mailer } from '../integrations/mail/mailer';
 import { createMailRepository } from '../modules/mail/repository';
-import { MailService, type MailTransport } from '../modules/mail/service';
+import { MAIL_DELIVERY_JOB, MAIL_OUTBOX_SWEEP_JOB, MailService, type MailTransport } from '../modules/mail/service';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,14 +41,23 @@ export default fp<{ mailer?: Mailer | null }>(
       transport,
       clock: app.clock,
       log: app.log.child({ module: 'mail' }),
+      enqueue: (mailId) => app.jobs.send(MAIL_DELIVERY_JOB, { mailId }, { id: mailId }),
+      deliveriesIdle: () => app.jobs.idle([MAIL_DELIVERY_JOB]),
     });
     app.decorate('mail', mail);
+    // Tried again after 1, 2, 4, 8 and 16 times MAIL_RETRY_SECONDS; then the message stays failed with the reason.
+    app.jobs.define<{ mailId: string }>(
+      MAIL_DELIVERY_JOB,
+      { retryLimit: 5, retryDelay: app.config.mailRetrySeconds, retryBackoff: true, expireInSeconds: 300, concurrency: 2 },
+      ({ mailId }) => mail.deliver(mailId),
+    );
+    app.jobs.every(MAIL_OUTBOX_SWEEP_JOB, 300, {}, () => mail.requeueStale());
     app.addHook('onClose', async () => {
       // Let messages already handed over reach the outbox before the database goes away.
-      await mail.idle();
+      await mail.stored();
       if (opts.mailer === undefined) await staticMailer?.close?.();
       await fromSettings?.mailer.close?.();
     });
   },
-  { name: 'mail', dependencies: ['db', 'settings'] },
+  { name: 'mail', dependencies: ['db', 'settings', 'jobs'] },
 );

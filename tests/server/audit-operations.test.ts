@@ -319,7 +319,7 @@ describe('device configuration reads', () => {
     const id = device.json().data.id as string;
     const backUp = async () => {
       expect((await as('POST', `/devices/${id}/backups`, 'admin')).statusCode).toBe(202);
-      await t.app.deviceBackups.service.queue.idle();
+      await t.app.jobs.idle();
     };
     await backUp();
     router.exportText = `${router.exportText}\n/system identity set name=audit-router`;

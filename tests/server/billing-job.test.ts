@@ -345,7 +345,7 @@ describe('billing job: who may run it, and the scheduler', () => {
   it('the scheduler runs once a day, from BILLING_RUN_HOUR (UTC) on; it is off under NODE_ENV=test', async () => {
     expect(t.config.billingScheduler).toBe(false);
     expect(t.app.billing.scheduler).toBeNull();
-    const scheduler = new BillingScheduler({ job: t.app.billing.job, clock, hour: 2, log: t.app.log, intervalMs: 60_000 });
+    const scheduler = new BillingScheduler({ job: t.app.billing.job, clock, hour: 2, log: t.app.log });
     clock.set('2026-07-02T01:59:00.000Z');
     await scheduler.tick();
     expect(await runCount(t)).toBe(1);

@@ -66,7 +66,7 @@ describe('device configuration and backups', () => {
     expect(res.statusCode, res.body).toBe(202);
     const queued = res.json().data.job as DeviceJob;
     expect(queued).toMatchObject({ kind: 'backup', trigger: 'manual', device_id: id });
-    await t.app.deviceBackups.service.queue.idle();
+    await t.app.jobs.idle();
     const polled = await call('GET', `/device-jobs/${queued.id}`, 'admin');
     expect(polled.statusCode).toBe(200);
     return polled.json().data;
@@ -234,7 +234,7 @@ describe('device configuration and backups', () => {
     // Manual runs of core-router-1 happened just now; the TLS router has never been backed up.
     let queued = await scheduler.tick();
     expect(queued).toEqual([tlsDeviceId]);
-    await t.app.deviceBackups.service.queue.idle();
+    await t.app.jobs.idle();
     expect((await versions(tlsDeviceId))[0]).toMatchObject({ version: 1, trigger: 'scheduled', created_by: null });
     expect(await scheduler.tick()).toEqual([]);
 
@@ -244,7 +244,7 @@ describe('device configuration and backups', () => {
     t.clock.advanceHours(1);
     queued = await scheduler.tick();
     expect(queued.sort()).toEqual([deviceId, tlsDeviceId].sort());
-    await t.app.deviceBackups.service.queue.idle();
+    await t.app.jobs.idle();
     await signInAgain();
     // core-router-1 unchanged since version 2; the TLS router failed and is tried again an hour later.
     expect((await versions(deviceId)).map((v) => v.version)).toEqual([2, 1]);
@@ -253,7 +253,7 @@ describe('device configuration and backups', () => {
     expect(await scheduler.tick()).toEqual([]);
     t.clock.advanceMinutes(30);
     expect(await scheduler.tick()).toEqual([tlsDeviceId]);
-    await t.app.deviceBackups.service.queue.idle();
+    await t.app.jobs.idle();
     await signInAgain();
     const tlsJobs = (await call('GET', `/devices/${tlsDeviceId}/backup-jobs?kind=backup`, 'admin')).json().data.items as DeviceJob[];
     expect(tlsJobs.map((j) => j.status)).toEqual(['unchanged', 'failed', 'succeeded']);

@@ -9,6 +9,7 @@ import { devices } from '../../server/db/schema/devices';
 import { deviceInterfaces, interfaceRatesDaily, interfaceRatesHourly, interfaceSamples } from '../../server/db/schema/traffic';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../server/lib/clock';
 import { DevicePoller } from '../../server/modules/traffic/poller';
+import { DEVICE_POLL_JOB, TRAFFIC_ROLLUP_JOB } from '../../server/modules/traffic/plugin';
 import { ratesOf, type CounterSample } from '../../server/modules/traffic/rates';
 import type { Role } from '../../contract/roles';
 import { bearer, createTestApp, type ApiMethod, type TestApp } from '../helpers/server';
@@ -169,22 +170,15 @@ describe('a device added through the API', () => {
   });
 });
 
-describe('the poller timer', () => {
-  it('polls the due devices when started and rolls the samples up; stop waits for it', async () => {
+describe('the poll and roll-up jobs', () => {
+  it('a device-poll job polls the due devices and a traffic-roll-up job rolls the samples up (the job queue runs both)', async () => {
     t.clock.set('2026-03-02T12:00:00Z');
     const id = await addDevice('core-timer', agent.port);
-    const timed = new DevicePoller({
-      db: t.app.db,
-      clock: t.clock,
-      box: t.app.secretBox,
-      log: t.app.log,
-      pollIntervalMinutes: 5,
-      snmpTimeoutMs: 250,
-      snmpRetries: 0,
-      rollup: t.app.traffic.rollup,
-    });
-    timed.start();
-    await timed.stop();
+    await t.app.jobs.send(DEVICE_POLL_JOB, {});
+    await t.app.jobs.idle([DEVICE_POLL_JOB]);
+    expect((await t.app.jobs.latest(DEVICE_POLL_JOB))?.status).toBe('done');
+    await t.app.jobs.send(TRAFFIC_ROLLUP_JOB, {});
+    await t.app.jobs.idle([TRAFFIC_ROLLUP_JOB]);
     expect((await deviceRow(id)).lastSeenAt?.toISOString()).toBe('2026-03-02T12:00:00.000Z');
     const hourly = await t.app.db.select().from(interfaceRatesHourly);
     expect(hourly.some((h) => h.bucket.toISOString() === '2026-03-02T10:00:00.000Z' && h.sampleCount >= 1)).toBe(true);

@@ -99,6 +99,52 @@ describe('an unreachable SMTP server', () => {
   });
 });
 
+describe('a server that refuses for a while', () => {
+  it('the message is tried again with a growing wait and marked sent when the server takes it', async () => {
+    let refusals = 2;
+    const delivered: string[] = [];
+    const flaky = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onRcptTo(_address, _session, callback) {
+        if (refusals-- > 0) return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+        callback();
+      },
+      onData(stream, session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          delivered.push(session.envelope.rcptTo[0].address);
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', () => resolve()));
+    const flakyPort = (flaky.server.address() as AddressInfo).port;
+    const t = await createTestApp({ smtp: true, config: { smtpUrl: `smtp://127.0.0.1:${flakyPort}`, mailRetrySeconds: 1 } });
+    try {
+      await t.createUser({ email: 'admin@example.com', role: 'admin' });
+      const { token } = await t.login('admin@example.com');
+      const outboxItem = async () => (await t.app.inject({ method: 'GET', url: '/api/mail/outbox', headers: bearer(token) })).json().data.items[0];
+      await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'admin@example.com' } });
+      await t.app.mail.idle();
+      // Refused once: kept as failed with the server's words, and queued again.
+      expect(await outboxItem()).toMatchObject({ to: 'admin@example.com', status: 'failed' });
+      expect((await outboxItem()).error).toMatch(/451|try again later/i);
+      expect(delivered).toEqual([]);
+      // Refused again after 1 s, taken after 2 s more.
+      await expect.poll(async () => (await outboxItem()).status, { timeout: 15_000, interval: 200 }).toBe('sent');
+      expect(await outboxItem()).toMatchObject({ status: 'sent', error: null });
+      expect(delivered).toEqual(['admin@example.com']);
+      const job = await t.app.jobs.latest('mail-delivery');
+      expect(job).toMatchObject({ status: 'done', retry_count: 2 });
+    } finally {
+      await t.close();
+      await new Promise<void>((resolve) => flaky.close(() => resolve()));
+    }
+  });
+});
+
 describe('without SMTP_URL', () => {
   it('keeps the message in the outbox as logged', async () => {
     const t = await createTestApp({ mailer: null });

@@ -47,7 +47,9 @@ declare module 'fastify' {
   }
 }
 
-/** The hourly retention job (only when AUDIT_RETENTION_DAYS is above 0), stopped on close. */
+export const AUDIT_RETENTION_JOB = 'audit-retention';
+
+/** The hourly retention job (only when AUDIT_RETENTION_DAYS is above 0), a periodic job on the shared queue. */
 export const auditRetentionPlugin = fp(
   async (app) => {
     const job = new PeriodicCheck(async () => {
@@ -59,10 +61,10 @@ export const auditRetentionPlugin = fp(
         app.log.error({ err: error }, 'audit trail retention failed');
         return { deleted: 0, before: null };
       }
-    }, HOUR_MS);
+    });
     app.decorate('auditRetention', job);
-    if (app.config.auditRetentionDays > 0) app.addHook('onReady', async () => job.start());
+    app.jobs.every(AUDIT_RETENTION_JOB, HOUR_MS / 1000, {}, () => job.run(), app.config.auditRetentionDays > 0);
     app.addHook('preClose', () => job.stop());
   },
-  { name: 'audit-retention', dependencies: ['db'] },
+  { name: 'audit-retention', dependencies: ['db', 'jobs'] },
 );

@@ -1,8 +1,10 @@
-/** The kept backups (app.backups) and, when config.backupScheduler, their schedule, stopped on close. */
+/** The kept backups (app.backups) and, when config.backupScheduler, their schedule (a periodic job). */
 import fp from 'fastify-plugin';
 import { MINUTE_MS } from '../../lib/clock';
 import { PeriodicCheck } from '../../lib/periodic-check';
 import { KeptBackups } from './service';
+
+export const DATABASE_BACKUP_JOB = 'database-backup';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,20 +16,11 @@ export default fp(
   async (app) => {
     const kept = new KeptBackups({ database: app.database, config: app.config, clock: app.clock, log: app.log.child({ module: 'backups' }) });
     // Built even when off, so tests run one check with run().
-    const schedule = new PeriodicCheck(() => kept.takeIfDue(), 10 * MINUTE_MS);
+    const schedule = new PeriodicCheck(() => kept.takeIfDue());
     app.decorate('backups', { kept, schedule });
-    // The first check waits a few minutes: a backup dumps the whole database, which a start should not wait for.
-    let firstCheck: NodeJS.Timeout | null = null;
-    if (app.config.backupScheduler) {
-      app.addHook('onReady', async () => {
-        firstCheck = setTimeout(() => schedule.start(), 5 * MINUTE_MS);
-        firstCheck.unref();
-      });
-    }
-    app.addHook('preClose', async () => {
-      if (firstCheck) clearTimeout(firstCheck);
-      await schedule.stop();
-    });
+    // A check every ten minutes, once across the nodes, run by the job queue's worker (never in a start's way).
+    app.jobs.every(DATABASE_BACKUP_JOB, (10 * MINUTE_MS) / 1000, { expireInSeconds: 3600 }, () => schedule.run(), app.config.backupScheduler);
+    app.addHook('preClose', () => schedule.stop());
   },
-  { name: 'backups', dependencies: ['db'] },
+  { name: 'backups', dependencies: ['db', 'jobs'] },
 );

@@ -1,12 +1,14 @@
 /**
  * The billing module's shared parts: the recurring job, the after-commit billing e-mails used by the payments
- * and subscriptions modules, and (when config.billingScheduler) the daily scheduler, stopped on close.
+ * and subscriptions modules, and (when config.billingScheduler) the daily scheduler's check, a periodic job on the shared queue.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { BillingNotices } from './notices';
-import { BillingScheduler } from './scheduler';
+import { BILLING_SCHEDULER_INTERVAL_MS, BillingScheduler } from './scheduler';
 import { BillingJob, type BillingJobDeps } from './service';
+
+export const BILLING_CHECK_JOB = 'billing-run';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,11 +43,9 @@ export default fp(
       ? new BillingScheduler({ job, clock: app.clock, hour: app.config.billingRunHour, log: app.log.child({ module: 'billing' }) })
       : null;
     app.decorate('billing', { job, notices, scheduler });
-    if (scheduler) {
-      app.addHook('onReady', async () => scheduler.start());
-      // preClose runs before every onClose hook, so a run in progress finishes and its e-mails reach the outbox.
-      app.addHook('preClose', async () => scheduler.stop());
-    }
+    // One check every five minutes across the nodes; the run itself is once a day (advisory lock + billing_runs).
+    // The queue stops before every onClose hook, so a run in progress finishes and its e-mails reach the outbox.
+    if (scheduler) app.jobs.every(BILLING_CHECK_JOB, BILLING_SCHEDULER_INTERVAL_MS / 1000, { expireInSeconds: 3600 }, () => scheduler.tick());
   },
-  { name: 'billing', dependencies: ['db', 'settings', 'mail'] },
+  { name: 'billing', dependencies: ['db', 'settings', 'mail', 'jobs'] },
 );

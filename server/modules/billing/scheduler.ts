@@ -16,13 +16,9 @@ export class BillingScheduler {
   private doneFor: string | null = null;
 
   constructor(
-    private readonly deps: { job: BillingJob; clock: Clock; hour: number; log: FastifyBaseLogger; intervalMs?: number },
+    private readonly deps: { job: BillingJob; clock: Clock; hour: number; log: FastifyBaseLogger },
   ) {
-    this.loop = new PeriodicCheck(() => this.check(), deps.intervalMs ?? BILLING_SCHEDULER_INTERVAL_MS);
-  }
-
-  start(): void {
-    this.loop.start();
+    this.loop = new PeriodicCheck(() => this.check());
   }
 
   /** One check; resolves when a run it started has finished (errors are logged, the next tick retries). */

@@ -1,14 +1,18 @@
 /**
- * The configuration-backup module's shared parts: one service (and its job queue) for the routes and the
- * scheduler, and (when DEVICE_BACKUP_SCHEDULER is on) the scheduled backup, stopped on close. Jobs still
- * running at close are waited for; queued ones are dropped and later marked failed as interrupted.
+ * The configuration-backup module's shared parts: one service for the routes and the scheduler, the
+ * "device-backup" job on the shared queue (app.jobs: a job runs once across nodes, a few at a time per node,
+ * and is retried elsewhere when its node dies mid-run), and (when DEVICE_BACKUP_SCHEDULER is on) the scheduled
+ * check, a periodic job every five minutes.
  */
 import fp from 'fastify-plugin';
 import { HOUR_MS } from '../../lib/clock';
 import { loadDeviceBackupConfig, type DeviceBackupConfig } from './config';
 import { createDeviceBackupRepository, type DeviceBackupRepository } from './repository';
-import { DeviceBackupScheduler } from './scheduler';
+import { DEVICE_BACKUP_SCHEDULER_INTERVAL_MS, DeviceBackupScheduler } from './scheduler';
 import { DeviceBackupService } from './service';
+
+export const DEVICE_BACKUP_JOB = 'device-backup';
+export const DEVICE_BACKUP_CHECK_JOB = 'device-backup-schedule';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,16 +37,19 @@ export default fp(
       box: app.secretBox,
       log,
       timeoutMs: config.timeoutMs,
-      concurrency: config.concurrency,
+      enqueue: (jobId) => app.jobs.send(DEVICE_BACKUP_JOB, { jobId }),
     });
+    // A run makes two bounded calls to the router (device check, export) and a few writes: one still active
+    // after twice the call time-out and 10 s belongs to a node that is gone, and is run again elsewhere.
+    app.jobs.define<{ jobId: string }>(
+      DEVICE_BACKUP_JOB,
+      { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: Math.ceil((2 * config.timeoutMs) / 1000) + 10, concurrency: config.concurrency },
+      ({ jobId }) => service.runQueued(jobId),
+    );
     // Built even when off, so tests (and an admin tool) can run one check with tick().
     const scheduler = new DeviceBackupScheduler({ service, repository, clock: app.clock, log, intervalMs: config.intervalHours * HOUR_MS });
     app.decorate('deviceBackups', { service, repository, scheduler, config });
-    if (config.scheduler) app.addHook('onReady', async () => scheduler.start());
-    app.addHook('preClose', async () => {
-      await scheduler.stop();
-      await service.queue.close();
-    });
+    app.jobs.every(DEVICE_BACKUP_CHECK_JOB, DEVICE_BACKUP_SCHEDULER_INTERVAL_MS / 1000, {}, () => scheduler.tick(), config.scheduler);
   },
-  { name: 'device-backups', dependencies: ['db', 'settings'] },
+  { name: 'device-backups', dependencies: ['db', 'settings', 'jobs'] },
 );

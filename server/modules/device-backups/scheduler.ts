@@ -21,19 +21,13 @@ export interface DeviceBackupSchedulerDeps {
   log: FastifyBaseLogger;
   /** Time between two scheduled backups of one device. */
   intervalMs: number;
-  /** How often to look (default 5 minutes). */
-  checkEveryMs?: number;
 }
 
 export class DeviceBackupScheduler {
   private readonly loop: PeriodicCheck<string[]>;
 
   constructor(private readonly deps: DeviceBackupSchedulerDeps) {
-    this.loop = new PeriodicCheck(() => this.check(), deps.checkEveryMs ?? DEVICE_BACKUP_SCHEDULER_INTERVAL_MS);
-  }
-
-  start(): void {
-    this.loop.start();
+    this.loop = new PeriodicCheck(() => this.check());
   }
 
   /** One look: queues the due backups and resolves with their device ids (the backups run on in the queue). */

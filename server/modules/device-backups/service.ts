@@ -30,7 +30,6 @@ import type { SecretBox } from '../../lib/secret-box';
 import { recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import { getDeviceWithSecrets, type DeviceWithSecrets } from '../devices/repository';
 import { diffLines, splitLines, toHunks } from './diff';
-import { JobQueue } from './job-queue';
 import { maskRouterOsExport } from './mask';
 import type { BackupMeta, DeviceBackupRepository, JobWithNames } from './repository';
 
@@ -77,8 +76,8 @@ export interface DeviceBackupServiceDeps {
   log: FastifyBaseLogger;
   /** Per RouterOS call (the export of a large configuration takes a few seconds). */
   timeoutMs: number;
-  /** Backup jobs running at once. */
-  concurrency: number;
+  /** Hands a queued backup job (its device_backup_jobs id) to the job queue, which calls runQueued with it. */
+  enqueue: (jobId: string) => Promise<unknown>;
   /** How a device is reached; default: its REST API settings. Tests may pass another. */
   clientFor?: (device: DeviceWithSecrets, timeoutMs: number) => RouterOsClient;
 }
@@ -129,11 +128,7 @@ function failureReason(error: unknown): string {
 }
 
 export class DeviceBackupService {
-  readonly queue: JobQueue;
-
-  constructor(private readonly deps: DeviceBackupServiceDeps) {
-    this.queue = new JobQueue(Math.max(1, deps.concurrency));
-  }
+  constructor(private readonly deps: DeviceBackupServiceDeps) {}
 
   /** Opens the device and checks it can be asked for its configuration (404 / 409 otherwise). */
   private async reachableDevice(deviceId: string): Promise<DeviceWithSecrets> {
@@ -233,8 +228,24 @@ export class DeviceBackupService {
       requestedBy: caller?.id ?? null,
       createdAt: clock.now(),
     });
-    this.queue.push(() => this.runBackup(job));
+    try {
+      await this.deps.enqueue(job.id);
+    } catch (error) {
+      await repository.updateJob(job.id, { status: 'failed', stage: 'done', percent: PROGRESS.done, error: failureReason(error), finishedAt: clock.now() });
+      throw error;
+    }
     return { job: toDeviceJob((await repository.findJob(job.id)) ?? job), created: true };
+  }
+
+  /**
+   * The job queue's handler: runs the backup job with this id unless it already ended. A run left unfinished
+   * by a node that stopped (status still running) is run again from the start: a version is stored only when
+   * the export differs from the latest one, so a retry never stores the same configuration twice.
+   */
+  async runQueued(jobId: string): Promise<void> {
+    const job = await this.deps.repository.findJob(jobId);
+    if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
+    await this.runBackup(job);
   }
 
   /** Runs one queued backup job to its end; never throws (the outcome is written to the job). */

@@ -1,4 +1,4 @@
-import { count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { mailOutbox, type MailRow, type MailStatus } from '../../db/schema';
 
@@ -7,6 +7,22 @@ export function createMailRepository(db: Db) {
     async insert(values: { to: string; subject: string; text: string; html: string | null; createdAt: Date }): Promise<MailRow> {
       const [row] = await db.insert(mailOutbox).values({ ...values, status: 'queued' }).returning();
       return row;
+    },
+
+    async find(id: string): Promise<MailRow | undefined> {
+      const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+      return row;
+    },
+
+    /** Ids of messages still queued that were stored before `before` (oldest first, at most 500). */
+    async queuedBefore(before: Date): Promise<string[]> {
+      const rows = await db
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.status, 'queued'), lt(mailOutbox.createdAt, before)))
+        .orderBy(asc(mailOutbox.createdAt))
+        .limit(500);
+      return rows.map((r) => r.id);
     },
 
     async setStatus(id: string, status: MailStatus, fields: { error?: string | null; sentAt?: Date | null } = {}): Promise<void> {

@@ -59,6 +59,8 @@ export interface RadiusPluginOptions {
 }
 
 const SWEEP_EVERY_MS = 15_000;
+/** The stale-session sweep and due disconnect checks: a periodic job, once across the nodes every 15 s. */
+export const RADIUS_SWEEP_JOB = 'radius-sweep';
 
 /** Change-bus topics: a subscription's access ({id}), the plans (every login), the NAS list. */
 export const RADIUS_SUBSCRIPTION_CHANGED = 'radius.subscription';
@@ -95,7 +97,6 @@ export default fp<RadiusPluginOptions>(
           },
         })
       : null;
-    let timer: NodeJS.Timeout | null = null;
     let sweeping: Promise<{ stale: number }> | null = null;
     let reloading: Promise<void> | null = null;
     const failed = (error: unknown) => log.error({ err: error }, 'RADIUS cache refresh failed');
@@ -154,6 +155,7 @@ export default fp<RadiusPluginOptions>(
       },
     };
     app.decorate('radius', runtime);
+    app.jobs.every(RADIUS_SWEEP_JOB, SWEEP_EVERY_MS / 1000, { expireInSeconds: 300 }, () => sweep(), config.radiusEnabled);
 
     const stopListening = onCredentialsChanged((subscriptionId) => void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId, credentials: true }));
     app.addHook('onClose', async () => stopListening());
@@ -191,13 +193,8 @@ export default fp<RadiusPluginOptions>(
         );
       });
       log.info({ host: config.radiusHost, ...ports, subscribers: subscribers.size, workers: pool ? config.radiusWorkers : 0 }, 'RADIUS server listening');
-      timer = setInterval(() => {
-        sweep().catch((error: unknown) => log.error({ err: error }, 'RADIUS sweep failed'));
-      }, SWEEP_EVERY_MS);
-      timer.unref();
     });
     app.addHook('preClose', async () => {
-      if (timer) clearInterval(timer);
       for (const stop of unsubscribe) stop();
       subscribers.stop();
       clients.stop();
@@ -208,5 +205,5 @@ export default fp<RadiusPluginOptions>(
       await dynauth.close();
     });
   },
-  { name: 'radius', dependencies: ['db', 'settings', 'changes'] },
+  { name: 'radius', dependencies: ['db', 'settings', 'changes', 'jobs'] },
 );

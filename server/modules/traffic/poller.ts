@@ -4,7 +4,7 @@
  * since the previous one) and marks the device up or down. At most `concurrency` devices at once, each under
  * its own deadline; an unreachable device is retried after the poll interval × 2^(failures − 1), up to
  * MAX_BACKOFF_MS. Due devices are claimed with one UPDATE, so two processes never poll the same device at once.
- * pollOnce(now) does one round and is what tests call; start() runs rounds on a timer (config.devicePoller).
+ * pollOnce(now) does one round: the "device-poll" job (traffic plugin) runs it every minute, tests call it directly.
  */
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -18,11 +18,10 @@ import type { SecretBox } from '../../lib/secret-box';
 import { getDeviceWithSecrets, type DeviceWithSecrets } from '../devices/repository';
 import { readInterfaces, type DeviceReading } from './if-mib';
 import { rateBetween, type CounterSample } from './rates';
-import type { TrafficRollup } from './rollup';
 
 export const MAX_BACKOFF_MS = HOUR_MS;
 export const DEFAULT_CONCURRENCY = 4;
-/** How often the timer looks for due devices (each device keeps its own next_poll_at). */
+/** How often the poll job looks for due devices (each device keeps its own next_poll_at). */
 export const POLLER_TICK_MS = MINUTE_MS;
 
 export interface DevicePollerDeps {
@@ -37,8 +36,6 @@ export interface DevicePollerDeps {
   /** One SNMP request's timeout and resends. Default 2000 ms, 1 retry. */
   snmpTimeoutMs?: number;
   snmpRetries?: number;
-  /** Run after a round, at most once per poll interval. */
-  rollup?: TrafficRollup;
 }
 
 export interface DevicePollOutcome {
@@ -72,50 +69,12 @@ function deadline<T>(ms: number, message: string, work: Promise<T>): Promise<T> 
 }
 
 export class DevicePoller {
-  private timer: NodeJS.Timeout | null = null;
   private round: Promise<PollRound> | null = null;
-  private lastRollupAt: number | null = null;
 
   constructor(private readonly deps: DevicePollerDeps) {}
 
   get pollIntervalMs(): number {
     return this.deps.pollIntervalMinutes * MINUTE_MS;
-  }
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.tick(), POLLER_TICK_MS);
-    this.timer.unref();
-    void this.tick();
-  }
-
-  /** Stops the timer and waits for a round (and its roll-up) in progress. */
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.ticking;
-  }
-
-  private ticking: Promise<void> | null = null;
-
-  private tick(): Promise<void> {
-    if (!this.ticking) this.ticking = this.runTick().finally(() => (this.ticking = null));
-    return this.ticking;
-  }
-
-  private async runTick(): Promise<void> {
-    try {
-      await this.pollOnce();
-      // Roll up once per poll interval, so hourly and daily charts include the current hour and day (each run
-      // only redoes the buckets from the newest stored one on, so this stays cheap).
-      const now = this.deps.clock.now().getTime();
-      if (this.deps.rollup && (this.lastRollupAt === null || now - this.lastRollupAt >= this.pollIntervalMs)) {
-        await this.deps.rollup.run();
-        this.lastRollupAt = now;
-      }
-    } catch (error) {
-      this.deps.log.error({ err: error }, 'device poll round failed');
-    }
   }
 
   /** One round: every device due at `now` (never polled, or next_poll_at reached), `concurrency` at a time. */
