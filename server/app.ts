@@ -130,6 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The app's own plugins.
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { config, database: options.database, clock: options.clock ?? systemClock });
+  await app.register(import('./plugins/storage')); // app.storage: the file store (DATA_DIR or S3_BUCKET)
   await app.register(changesPlugin);
   await app.register(jobsPlugin);
   await app.register(rateLimitPlugin);

@@ -1,18 +1,20 @@
 /**
- * Uploaded files kept on disk (ticket attachments, installation photos): type detection from the bytes (never
- * the name), file-name sanitising, staging an upload to a temporary file while checking it, the final place
- * DATA_DIR/<area>/<owner id>/<random>, receiving a multipart upload with its limits (413/415/400, nothing left
- * behind) and sending a stored file back with safe headers. Staged files live in DATA_DIR/<area>/.incoming
- * (same file system, so the final move is a rename); what a stopped process left there is swept at start.
+ * Uploaded files (ticket attachments, installation photos): type detection from the bytes (never the name),
+ * file-name sanitising, staging an upload to a temporary file while checking it, receiving a multipart upload
+ * with its limits (413/415/400, nothing left behind), putting the checked files into the file store (app.storage:
+ * the local disk or S3) under <area>/<owner id>/<random>, and sending a stored file back with safe headers.
+ * Staging is always on the local disk, in DATA_DIR/<area>/.incoming (on the local store the final move is a
+ * rename); what a stopped process left there is swept at start. Only a fully checked file reaches the store.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AppError, badRequest } from './errors';
+import { AppError, badRequest, notFound } from './errors';
+import type { FileStore } from './storage';
 
 export const STORED_NAME = /^[0-9a-f]{32}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -20,18 +22,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The types the sniffer recognises. */
 export type SniffedType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'application/pdf' | 'text/plain';
 
-/** An area's folder: DATA_DIR/<area> ("tickets", "installations"). */
-export const areaRoot = (dataDir: string, area: string) => join(dataDir, area);
-export const incomingDir = (dataDir: string, area: string) => join(areaRoot(dataDir, area), '.incoming');
+/** Where an area's uploads stage on the local disk: DATA_DIR/<area>/.incoming ("tickets", "installations"). */
+export const incomingDir = (dataDir: string, area: string) => join(dataDir, area, '.incoming');
 
-export function ownerDir(dataDir: string, area: string, ownerId: string): string {
+/** The store's folder of one owner's files: "<area>/<owner id>/" (on the local disk DATA_DIR/<area>/<owner id>). */
+export function ownerPrefix(area: string, ownerId: string): string {
   if (!UUID.test(ownerId)) throw new Error('invalid owner id');
-  return join(areaRoot(dataDir, area), ownerId.toLowerCase());
+  return `${area}/${ownerId.toLowerCase()}/`;
 }
 
-export function storedPath(dataDir: string, area: string, ownerId: string, storedName: string): string {
+/** The store's key of one stored file: "<area>/<owner id>/<random name>". */
+export function storedKey(area: string, ownerId: string, storedName: string): string {
   if (!STORED_NAME.test(storedName)) throw new Error('invalid stored name');
-  return join(ownerDir(dataDir, area, ownerId), storedName);
+  return ownerPrefix(area, ownerId) + storedName;
 }
 
 export const randomStoredName = () => randomBytes(16).toString('hex');
@@ -183,31 +186,29 @@ export async function discard(staged: readonly StagedFile[]): Promise<void> {
   await Promise.all(staged.map((s) => unlink(s.tempPath).catch(() => {})));
 }
 
-/** Moves checked files into the owner's folder; on failure takes back the ones already moved. */
-export async function commitFiles(dataDir: string, area: string, ownerId: string, staged: readonly StagedFile[]): Promise<void> {
-  const dir = ownerDir(dataDir, area, ownerId);
-  await mkdir(dir, { recursive: true });
-  const moved: string[] = [];
+/** Puts checked files into the store under the owner's folder; on failure takes back the ones already put. */
+export async function commitFiles(store: FileStore, area: string, ownerId: string, staged: readonly StagedFile[]): Promise<void> {
+  const put: string[] = [];
   try {
     for (const s of staged) {
-      const target = storedPath(dataDir, area, ownerId, s.storedName);
-      await rename(s.tempPath, target);
-      moved.push(target);
+      const key = storedKey(area, ownerId, s.storedName);
+      await store.putFile(key, s.tempPath, { contentType: s.contentType ?? 'application/octet-stream', size: s.size });
+      put.push(key);
     }
   } catch (error) {
-    await Promise.all(moved.map((p) => unlink(p).catch(() => {})));
+    await Promise.all(put.map((key) => store.delete(key).catch(() => {})));
     throw error;
   }
 }
 
 /**
- * Moves checked files into the owner's folder, then records them with `record` (a database transaction); if
- * the move fails the staged files are discarded, if the recording fails the moved files are removed: either
- * every file is stored and recorded, or none is.
+ * Puts checked files into the store, then records them with `record` (a database transaction); if the put
+ * fails the staged files are discarded, if the recording fails the stored files are removed: either every file
+ * is stored and recorded, or none is.
  */
-export async function storeUploads<T>(dataDir: string, area: string, ownerId: string, staged: readonly StagedFile[], record: () => Promise<T>): Promise<T> {
+export async function storeUploads<T>(store: FileStore, area: string, ownerId: string, staged: readonly StagedFile[], record: () => Promise<T>): Promise<T> {
   try {
-    await commitFiles(dataDir, area, ownerId, staged);
+    await commitFiles(store, area, ownerId, staged);
   } catch (error) {
     await discard(staged);
     throw error;
@@ -215,7 +216,7 @@ export async function storeUploads<T>(dataDir: string, area: string, ownerId: st
   try {
     return await record();
   } catch (error) {
-    await removeStored(dataDir, area, ownerId, staged.map((s) => s.storedName));
+    await removeStored(store, area, ownerId, staged.map((s) => s.storedName));
     throw error;
   }
 }
@@ -232,12 +233,13 @@ export function storedFileRows(staged: readonly StagedFile[], uploadedBy: string
   }));
 }
 
-export async function removeStored(dataDir: string, area: string, ownerId: string, storedNames: readonly string[]): Promise<void> {
-  await Promise.all(storedNames.map((n) => unlink(storedPath(dataDir, area, ownerId, n)).catch(() => {})));
+export async function removeStored(store: FileStore, area: string, ownerId: string, storedNames: readonly string[]): Promise<void> {
+  await Promise.all(storedNames.map((n) => store.delete(storedKey(area, ownerId, n)).catch(() => {})));
 }
 
-export async function removeOwnerFolder(dataDir: string, area: string, ownerId: string): Promise<void> {
-  await rm(ownerDir(dataDir, area, ownerId), { recursive: true, force: true });
+/** Removes every stored file of an owner (a deleted ticket or installation). */
+export async function removeOwnerFiles(store: FileStore, area: string, ownerId: string): Promise<void> {
+  await store.deletePrefix(ownerPrefix(area, ownerId));
 }
 
 /** One file part of a multipart upload (what @fastify/multipart hands over). */
@@ -302,8 +304,21 @@ export async function receiveUploads(dataDir: string, area: string, parts: Async
   return staged;
 }
 
-/** Sends a stored file as a download that a browser never runs or sniffs. */
-export function sendStoredFile(reply: FastifyReply, file: { path: string; name: string; contentType: string; size: number }) {
+/** A stored file as a service hands it to its download route: where it is and what the database knows of it. */
+export interface StoredFileRef {
+  key: string;
+  name: string;
+  contentType: string;
+  size: number;
+}
+
+/**
+ * Sends a stored file from the store as a download that a browser never runs or sniffs (type, length and name
+ * from the database row, whichever backend holds the bytes); 404 with `missing` when the store has no object.
+ */
+export async function sendStoredFile(reply: FastifyReply, store: FileStore, file: StoredFileRef, missing: string) {
+  const object = await store.get(file.key);
+  if (!object) throw notFound(missing);
   return reply
     .type(file.contentType === 'text/plain' ? 'text/plain; charset=utf-8' : file.contentType)
     .header('content-length', String(file.size))
@@ -311,5 +326,5 @@ export function sendStoredFile(reply: FastifyReply, file: { path: string; name: 
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
     .header('cache-control', 'private, no-store')
-    .send(createReadStream(file.path));
+    .send(object.stream);
 }

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client';
 import { RESYNC } from '../lib/change-bus';
@@ -25,7 +24,7 @@ export default fp(
       repository: createSettingsRepository(app.db),
       clock: app.clock,
       box,
-      uploadsDir: join(app.config.dataDir, 'uploads'),
+      store: app.storage,
       transaction: (work) => app.db.transaction((tx) => work(createSettingsRepository(tx as unknown as Db), tx as unknown as Db)),
       // A change made through any process is served by every process from its next request on.
       publish: () => void app.changes.publish(SETTINGS_CHANGED),
@@ -34,5 +33,5 @@ export default fp(
     app.changes.subscribe(RESYNC, () => settings.changed());
     app.decorate('settings', settings);
   },
-  { name: 'settings', dependencies: ['db', 'changes'] },
+  { name: 'settings', dependencies: ['db', 'changes', 'storage'] },
 );

@@ -2,16 +2,17 @@
  * Installations (issue 8): a subscription with a location creates its job; admin/support schedule and assign
  * (technicians only); the assigned technician works it through the lifecycle (anything else 409 naming both
  * states); completing provisions the PPPoE credentials and activates a paid subscription (an unpaid one stays
- * pending until payment); failing records the reason and e-mails support; photos with the ticket limits.
+ * pending until payment); failing records the reason and e-mails support; photos with the ticket limits, kept
+ * in either file store (issue 14: the whole file runs on the local disk and on S3).
  */
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../contract/roles';
 import { invoices, subscriptions } from '../../server/db/schema';
 import { installationPhotos } from '../../server/db/schema/installations';
+import { createTestFileStore, STORE_KINDS, type TestFileStore } from '../helpers/file-stores';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
@@ -34,8 +35,9 @@ function multipart(files: Array<{ filename: string; bytes: Buffer }>) {
 
 type Who = Role | 'tech2' | 'other';
 
-describe('installations', () => {
+describe.each(STORE_KINDS)('installations (%s store)', (kind) => {
   let t: TestApp;
+  let store: TestFileStore;
   let dataDir: string;
   const tokens: Partial<Record<Who, string>> = {};
   const ids: Partial<Record<Who, string>> = {};
@@ -67,8 +69,9 @@ describe('installations', () => {
   };
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'isp-installations-'));
-    t = await createTestApp({ config: { dataDir } });
+    store = await createTestFileStore(kind, 'installations');
+    dataDir = store.dataDir;
+    t = await createTestApp({ config: store.config });
     t.clock.set('2026-11-24T08:00:00.000Z');
     const people: Array<[Who, Role]> = [
       ['admin', 'admin'], ['super_admin', 'super_admin'], ['support', 'support'], ['technician', 'technician'],
@@ -81,7 +84,10 @@ describe('installations', () => {
     }
     planId = (await call('POST', '/plans', 'admin', { name: 'Fiber 100', download_mbps: 100, upload_mbps: 20, price: 4000, setup_fee: 0, billing_cycle: 'monthly' })).json().data.id;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await store?.close();
+  });
 
   it('a subscription with a location gets a requested job (same address, the customer’s phone); one without gets none', async () => {
     const withLocation = await subscribe('user', '12 Elm Street');
@@ -264,7 +270,8 @@ describe('installations', () => {
   describe('photos', () => {
     let jobId: string;
     const photoRows = async () => Number((await t.database.db.select({ n: count() }).from(installationPhotos))[0].n);
-    const storedFiles = () => (existsSync(join(dataDir, 'installations', jobId)) ? readdirSync(join(dataDir, 'installations', jobId)) : []);
+    /** The job's photos in the store (its folder on disk, or its objects in the bucket), by stored name. */
+    const storedFiles = async () => (await store.files(`installations/${jobId}`)).map((f) => f.name);
     const incoming = () => (existsSync(join(dataDir, 'installations', '.incoming')) ? readdirSync(join(dataDir, 'installations', '.incoming')) : []);
     const upload = (who: Who, files: Array<{ filename: string; bytes: Buffer }>) => {
       const { payload, headers } = multipart(files);
@@ -282,8 +289,8 @@ describe('installations', () => {
       expect(res.statusCode, res.body).toBe(201);
       const photos = res.json().data;
       expect(photos.map((p: { name: string }) => p.name).sort()).toEqual(['cabinet.png', 'ont.png']);
-      expect(storedFiles()).toHaveLength(2);
-      for (const f of storedFiles()) expect(f).toMatch(/^[0-9a-f]{32}$/);
+      expect(await storedFiles()).toHaveLength(2);
+      for (const f of await storedFiles()) expect(f).toMatch(/^[0-9a-f]{32}$/);
       const dl = await t.app.inject({ method: 'GET', url: photos[0].download_url, headers: bearer(tokens.technician!) });
       expect(dl.statusCode).toBe(200);
       expect(dl.headers['content-type']).toBe('image/png');
@@ -295,7 +302,7 @@ describe('installations', () => {
     });
 
     it('a file that is not an image → 415, over 10 MB → 413, more than 5 → 413; nothing stored', async () => {
-      const before = { rows: await photoRows(), files: storedFiles().length };
+      const before = { rows: await photoRows(), files: (await storedFiles()).length };
       const pdf = await upload('technician', [{ filename: 'ok.png', bytes: PNG }, { filename: 'fake.png', bytes: PDF }]);
       expect(pdf.statusCode).toBe(415);
       expect(pdf.json().message).toBe('Unsupported file type (allowed: PNG, JPEG, GIF, WebP)');
@@ -304,7 +311,7 @@ describe('installations', () => {
       const many = await upload('technician', Array.from({ length: 6 }, (_, i) => ({ filename: `p${i}.png`, bytes: PNG })));
       expect(many.statusCode).toBe(413);
       expect(await photoRows()).toBe(before.rows);
-      expect(storedFiles()).toHaveLength(before.files);
+      expect(await storedFiles()).toHaveLength(before.files);
       expect(incoming()).toEqual([]);
     });
   });

@@ -1,16 +1,17 @@
 /**
  * Ticket attachments (issue 5): multipart upload (field "files", or "file"), 10 MB per file and 5 per upload,
  * types decided by the bytes (PNG, JPEG, GIF, WebP, PDF, UTF-8 text), nothing stored on any failure, random
- * stored names under DATA_DIR/tickets/<ticket id>, sanitised original names, and an authorised download.
+ * stored names under tickets/<ticket id> of the file store, sanitised original names, and an authorised
+ * download. Run against both stores (issue 14): the local disk (DATA_DIR/tickets/<ticket id>) and S3.
  */
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../contract/roles';
 import { ticketAttachments } from '../../server/db/schema';
 import { contentDisposition, sanitizeFileName } from '../../server/lib/stored-files';
+import { createTestFileStore, STORE_KINDS, type TestFileStore } from '../helpers/file-stores';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
@@ -48,15 +49,17 @@ function multipart(files: FilePart[], fields: Record<string, string> = {}) {
 
 type Who = Role | 'other';
 
-describe('ticket attachments', () => {
+describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
   let t: TestApp;
+  let store: TestFileStore;
   let dataDir: string;
   const tokens: Partial<Record<Who, string>> = {};
   let ticket: { id: string; number: string };
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'isp-ticket-files-'));
-    t = await createTestApp({ config: { dataDir } });
+    store = await createTestFileStore(kind, 'ticket-files');
+    dataDir = store.dataDir;
+    t = await createTestApp({ config: store.config });
     for (const role of ['admin', 'super_admin', 'support', 'technician', 'billing', 'user'] as Role[]) {
       await t.createUser({ email: `${role}@example.com`, role, name: `${role} person` });
       tokens[role] = (await t.login(`${role}@example.com`)).token;
@@ -65,7 +68,10 @@ describe('ticket attachments', () => {
     tokens.other = (await t.login('olga@example.com')).token;
     ticket = (await call('POST', '/tickets', 'user', { subject: 'Router logs', description: 'See attached', category: 'technical' })).json().data;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await store?.close();
+  });
 
   function call(method: 'GET' | 'POST' | 'DELETE' | 'PATCH', url: string, who?: Who, payload?: unknown) {
     return t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(tokens[who]!) : {}, payload: payload as object });
@@ -73,8 +79,8 @@ describe('ticket attachments', () => {
   function upload(who: Who, body: ReturnType<typeof multipart>, ticketId = ticket.id) {
     return t.app.inject({ method: 'POST', url: `/api/tickets/${ticketId}/attachments`, headers: { ...bearer(tokens[who]!), ...body.headers }, payload: body.payload });
   }
-  const ticketFolder = (id = ticket.id) => join(dataDir, 'tickets', id);
-  const filesOnDisk = (id = ticket.id) => (existsSync(ticketFolder(id)) ? readdirSync(ticketFolder(id)) : []);
+  /** The ticket's files in the store (its folder on disk, or its objects in the bucket). */
+  const stored = async (id = ticket.id) => store.files(`tickets/${id}`);
   const incoming = () => (existsSync(join(dataDir, 'tickets', '.incoming')) ? readdirSync(join(dataDir, 'tickets', '.incoming')) : []);
   const rows = async () => Number((await t.database.db.select({ n: count() }).from(ticketAttachments))[0].n);
 
@@ -92,11 +98,13 @@ describe('ticket attachments', () => {
     expect(saved).toHaveLength(2);
     expect(saved[0]).toMatchObject({ ticket_id: ticket.id, original_name: 'screenshot.png', size: PNG.length, content_type: 'image/png', uploaded_by_name: 'user person' });
     expect(saved[1]).toMatchObject({ original_name: 'router.log', size: LOG.length, content_type: 'text/plain' });
-    const disk = filesOnDisk();
-    expect(disk).toHaveLength(2);
-    for (const name of disk) expect(name).toMatch(/^[0-9a-f]{32}$/);
-    expect(disk.map((f) => statSync(join(ticketFolder(), f)).size).sort((a, b) => a - b)).toEqual([PNG.length, LOG.length].sort((a, b) => a - b));
+    const files = await stored();
+    expect(files).toHaveLength(2);
+    for (const f of files) expect(f.name).toMatch(/^[0-9a-f]{32}$/);
+    expect(files.map((f) => f.size).sort((a, b) => a - b)).toEqual([PNG.length, LOG.length].sort((a, b) => a - b));
     expect(incoming()).toEqual([]);
+    // With S3 nothing of the ticket's stays on this node's disk.
+    if (kind === 's3') expect(readdirSync(join(dataDir, 'tickets'))).toEqual(['.incoming']);
 
     const list = await call('GET', `/tickets/${ticket.id}/attachments`, 'technician');
     expect(list.statusCode).toBe(200);
@@ -141,7 +149,7 @@ describe('ticket attachments', () => {
     // An attachment of another ticket is not reachable through this ticket's path.
     const otherTicket = (await call('POST', '/tickets', 'user', { subject: 'Second', description: 'x' })).json().data;
     expect((await call('GET', `/tickets/${otherTicket.id}/attachments/${png.id}/download`, 'user')).statusCode).toBe(404);
-    expect(filesOnDisk()).toHaveLength(2);
+    expect(await stored()).toHaveLength(2);
   });
 
   it('refuses a file over 10 MB with 413 and keeps nothing (no file, no row)', async () => {
@@ -154,13 +162,13 @@ describe('ticket attachments', () => {
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ success: false, message: 'File is too large (max 10 MB)' });
     expect(await rows()).toBe(before);
-    expect(filesOnDisk()).toHaveLength(2);
+    expect(await stored()).toHaveLength(2);
     expect(incoming()).toEqual([]);
     // Exactly 10 MB is allowed.
     const exact = await upload('user', multipart([{ filename: 'exact.log', bytes: Buffer.alloc(10 * MB, 'a') }]));
     expect(exact.statusCode, exact.body).toBe(201);
     expect(exact.json().data[0]).toMatchObject({ size: 10 * MB, content_type: 'text/plain' });
-    expect(filesOnDisk()).toHaveLength(3);
+    expect(await stored()).toHaveLength(3);
   });
 
   it('refuses an .exe renamed .png with 415 (checked by content) and keeps nothing', async () => {
@@ -169,7 +177,7 @@ describe('ticket attachments', () => {
     expect(res.statusCode).toBe(415);
     expect(res.json().message).toMatch(/^Unsupported file type/);
     expect(await rows()).toBe(before);
-    expect(filesOnDisk()).toHaveLength(3);
+    expect(await stored()).toHaveLength(3);
     expect(incoming()).toEqual([]);
     // Invalid UTF-8 named .txt is no text either; a PDF named .txt is a PDF.
     expect((await upload('user', multipart([{ filename: 'notes.txt', bytes: Buffer.from([0x68, 0x69, 0xc3, 0x28]) }]))).statusCode).toBe(415);
@@ -179,13 +187,13 @@ describe('ticket attachments', () => {
 
   it('refuses more than 5 files in one upload (413) and keeps nothing', async () => {
     const before = await rows();
-    const onDisk = filesOnDisk().length;
+    const onDisk = (await stored()).length;
     const six = multipart(Array.from({ length: 6 }, (_, i) => ({ filename: `shot-${i}.png`, bytes: PNG })));
     const res = await upload('user', six);
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toBe('Too many files (max 5 per upload)');
     expect(await rows()).toBe(before);
-    expect(filesOnDisk()).toHaveLength(onDisk);
+    expect(await stored()).toHaveLength(onDisk);
     expect(incoming()).toEqual([]);
     const five = await upload('user', multipart(Array.from({ length: 5 }, (_, i) => ({ filename: `shot-${i}.png`, bytes: PNG }))));
     expect(five.statusCode).toBe(201);
@@ -205,7 +213,9 @@ describe('ticket attachments', () => {
     const saved = res.json().data[0];
     expect(saved.original_name).toBe('passwd.txt');
     expect(existsSync(join(dataDir, 'etc'))).toBe(false);
-    expect(readdirSync(join(dataDir, 'tickets')).sort()).toEqual(expect.arrayContaining([ticket.id]));
+    if (kind === 's3') {
+      for (const key of await store.s3!.keys()) expect(key).toMatch(/^tickets\/[0-9a-f-]{36}\/[0-9a-f]{32}$/);
+    } else expect(readdirSync(join(dataDir, 'tickets')).sort()).toEqual(expect.arrayContaining([ticket.id]));
     const download = await call('GET', `/tickets/${ticket.id}/attachments/${saved.id}/download`, 'user');
     expect(download.headers['content-disposition']).toBe(`attachment; filename="passwd.txt"; filename*=UTF-8''passwd.txt`);
     expect(download.body).toBe('root:x:0:0\n');
@@ -214,6 +224,23 @@ describe('ticket attachments', () => {
     expect(tricky.json().data[0].original_name).toBe('boot.inignp.log');
   });
 
+  it('refuses uploads on a closed ticket; deleting the ticket (admin) removes its files', async () => {
+    const doomed = (await call('POST', '/tickets', 'user', { subject: 'To be deleted', description: 'x' })).json().data;
+    expect((await upload('user', multipart([{ filename: 'a.png', bytes: PNG }]), doomed.id)).statusCode).toBe(201);
+    expect(await stored(doomed.id)).toHaveLength(1);
+    expect((await call('PATCH', `/tickets/${doomed.id}/status`, 'user', { status: 'closed' })).statusCode).toBe(200);
+    const closed = await upload('user', multipart([{ filename: 'b.png', bytes: PNG }]), doomed.id);
+    expect(closed.statusCode).toBe(409);
+    expect(await stored(doomed.id)).toHaveLength(1);
+    expect((await call('DELETE', `/tickets/${doomed.id}`, 'support')).statusCode).toBe(403);
+    expect((await call('DELETE', `/tickets/${doomed.id}`, 'admin')).statusCode).toBe(200);
+    expect(await stored(doomed.id)).toEqual([]);
+    if (kind === 'local') expect(existsSync(join(dataDir, 'tickets', doomed.id))).toBe(false);
+    expect(await stored()).not.toHaveLength(0);
+  });
+});
+
+describe('attachment file names', () => {
   it('sanitises names and encodes the download name', () => {
     expect(sanitizeFileName('../../etc/passwd.txt')).toBe('passwd.txt');
     expect(sanitizeFileName('C:\\Users\\me\\report.pdf')).toBe('report.pdf');
@@ -227,19 +254,5 @@ describe('ticket attachments', () => {
     expect(contentDisposition('Rechnung März "final".pdf')).toBe(
       `attachment; filename="Rechnung M_rz _final_.pdf"; filename*=UTF-8''Rechnung%20M%C3%A4rz%20%22final%22.pdf`,
     );
-  });
-
-  it('refuses uploads on a closed ticket; deleting the ticket (admin) removes its files', async () => {
-    const doomed = (await call('POST', '/tickets', 'user', { subject: 'To be deleted', description: 'x' })).json().data;
-    expect((await upload('user', multipart([{ filename: 'a.png', bytes: PNG }]), doomed.id)).statusCode).toBe(201);
-    expect(filesOnDisk(doomed.id)).toHaveLength(1);
-    expect((await call('PATCH', `/tickets/${doomed.id}/status`, 'user', { status: 'closed' })).statusCode).toBe(200);
-    const closed = await upload('user', multipart([{ filename: 'b.png', bytes: PNG }]), doomed.id);
-    expect(closed.statusCode).toBe(409);
-    expect(filesOnDisk(doomed.id)).toHaveLength(1);
-    expect((await call('DELETE', `/tickets/${doomed.id}`, 'support')).statusCode).toBe(403);
-    expect((await call('DELETE', `/tickets/${doomed.id}`, 'admin')).statusCode).toBe(200);
-    expect(existsSync(ticketFolder(doomed.id))).toBe(false);
-    expect(filesOnDisk()).not.toHaveLength(0);
   });
 });

@@ -4,7 +4,6 @@
  * download. Also GET /api/subscriptions/:id/credentials (serviceAccessRoutes, registered under /subscriptions).
  */
 import fastifyMultipart from '@fastify/multipart';
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,9 +22,10 @@ import {
   installationUpdateSchema,
   serviceAccessSchema,
 } from '../../../contract/schemas/installation';
-import { badRequest, notFound, unauthorized } from '../../lib/errors';
+import { badRequest, unauthorized } from '../../lib/errors';
 import { sendStoredFile, sweepIncomingOnReady, type UploadPart } from '../../lib/stored-files';
 import { auditContext } from '../audit/trail';
+import { INSTALLATIONS_AREA } from './files';
 import { createInstallationRepository } from './repository';
 import { INSTALLATION_MESSAGES as M, InstallationService, type Caller } from './service';
 
@@ -44,6 +44,7 @@ function createService(app: FastifyInstance): InstallationService {
     repository: createInstallationRepository(app.db),
     clock: app.clock,
     dataDir: app.config.dataDir,
+    store: app.storage,
     appUrl: app.config.appUrl,
     box: app.secretBox,
     company: async () => {
@@ -58,7 +59,7 @@ const installationRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(fastifyMultipart, {
     limits: { fileSize: INSTALLATION_PHOTO_MAX_BYTES, files: INSTALLATION_PHOTO_MAX_FILES, fields: 10, parts: INSTALLATION_PHOTO_MAX_FILES + 10 },
   });
-  sweepIncomingOnReady(app, 'installations'); // staged uploads a stopped process left behind
+  sweepIncomingOnReady(app, INSTALLATIONS_AREA); // staged uploads a stopped process left behind
 
   const service = createService(app);
 
@@ -104,12 +105,7 @@ const installationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/:id/photos/:photoId/download', { schema: { params: z.object({ id: z.string(), photoId: z.string() }) } }, async (request, reply) => {
     const file = await service.download(caller(request), request.params.id, request.params.photoId);
-    try {
-      await stat(file.path);
-    } catch {
-      throw notFound(M.photoNotFound);
-    }
-    return sendStoredFile(reply, file);
+    return sendStoredFile(reply, app.storage, file, M.photoNotFound);
   });
 };
 

@@ -38,7 +38,9 @@ import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { receiveUploads, storedFileRows, storedPath, storeUploads, uploadMessages, type UploadPart } from '../../lib/stored-files';
+import { receiveUploads, storedFileRows, storeUploads, uploadMessages, type StoredFileRef, type UploadPart } from '../../lib/stored-files';
+import type { FileStore } from '../../lib/storage';
+import { INSTALLATIONS_AREA, storedKey } from './files';
 import { changedFields, recordAudit, type AuditContext } from '../audit/trail';
 import { getCredentials, provisionCredentials } from '../radius/credentials';
 import { activateForPaidInvoice } from '../subscriptions/service';
@@ -80,7 +82,6 @@ const isInstallationStaff = (role: Role) => allows(INSTALLATION_STAFF, role);
 export const SERVICE_ACCESS_STAFF = ['admin', 'support', 'technician'] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CLOSED: readonly InstallationStatus[] = ['completed', 'cancelled'];
-const AREA = 'installations';
 
 export interface Caller {
   id: string;
@@ -135,7 +136,10 @@ export interface InstallationServiceDeps {
   db: Db;
   repository: InstallationRepository;
   clock: Clock;
+  /** Where uploads stage while they are checked (DATA_DIR; always the local disk). */
   dataDir: string;
+  /** Where checked photos are kept (app.storage: the local disk or S3). */
+  store: FileStore;
   appUrl: string;
   box: SecretBox;
   /** Company name and support address for the e-mails. */
@@ -409,26 +413,26 @@ export class InstallationService {
     return (await this.deps.repository.photos(id)).map(toPhoto);
   }
 
-  async download(caller: Caller, id: string, photoId: string): Promise<{ path: string; name: string; contentType: string; size: number }> {
+  async download(caller: Caller, id: string, photoId: string): Promise<StoredFileRef> {
     await this.visible(caller, id);
     const row = UUID.test(photoId) ? await this.deps.repository.photo(id, photoId) : undefined;
     if (!row) throw notFound(M.photoNotFound);
-    return { path: storedPath(this.deps.dataDir, AREA, row.installationId, row.storedName), name: row.originalName, contentType: row.contentType, size: row.size };
+    return { key: storedKey(row.installationId, row.storedName), name: row.originalName, contentType: row.contentType, size: row.size };
   }
 
   /** Up to 5 images of 10 MB each; any failure (413, 415, 400) leaves nothing behind. */
   async upload(caller: Caller, id: string, parts: AsyncIterable<UploadPart>): Promise<InstallationPhoto[]> {
-    const { repository, clock, db, dataDir } = this.deps;
+    const { repository, clock, db, dataDir, store } = this.deps;
     const found = await this.visible(caller, id);
     if (found.row.status === 'cancelled') throw conflict(M.closed);
-    const staged = await receiveUploads(dataDir, AREA, parts, {
+    const staged = await receiveUploads(dataDir, INSTALLATIONS_AREA, parts, {
       maxBytes: INSTALLATION_PHOTO_MAX_BYTES,
       maxFiles: INSTALLATION_PHOTO_MAX_FILES,
       accept: INSTALLATION_PHOTO_TYPES,
       messages: M,
     });
     const now = clock.now();
-    await storeUploads(dataDir, AREA, id, staged, () =>
+    await storeUploads(store, INSTALLATIONS_AREA, id, staged, () =>
       db.transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
         if (!(await repository.lock(tx, id))) throw notFound(M.notFound);

@@ -4,8 +4,6 @@
  * index.html, the mailer's SMTP transport) to rebuild, so a change takes effect without a restart.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   POLICY_TYPES,
   type AdminSettings,
@@ -17,6 +15,7 @@ import {
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
+import { readAll, type FileStore } from '../../lib/storage';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import { defaultSettings, type StoredSettings } from './defaults';
 import type { SettingsRepository } from './repository';
@@ -51,6 +50,9 @@ export function sniffImageType(bytes: Buffer): { contentType: string; ext: strin
 }
 
 const policyKey = (type: PolicyType) => `policy:${type}`;
+/** The logo's file name as stored in the settings ("logo-<random>.<ext>"), and its key in the file store. */
+const LOGO_FILE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+const logoKey = (file: string) => `uploads/${file}`;
 
 /** Runs a change with a repository and a database handle bound to one transaction (the audit event goes with it). */
 export type SettingsTransaction = <T>(work: (repository: SettingsRepository, db: Db) => Promise<T>) => Promise<T>;
@@ -125,7 +127,8 @@ export class SettingsService {
       repository: SettingsRepository;
       clock: Clock;
       box: SecretBox;
-      uploadsDir: string;
+      /** Keeps the logo as uploads/<file> (app.storage: DATA_DIR/uploads on the local disk, or S3). */
+      store: FileStore;
       /** Absent: changes are not audited. */
       transaction?: SettingsTransaction;
       /** Tells every process (this one included) that the settings changed; absent: only this process. */
@@ -285,25 +288,26 @@ export class SettingsService {
 
   /** Stores a checked image as the logo (replacing the previous file). */
   async setLogo(bytes: Buffer, type: { contentType: string; ext: string }, audit?: AuditContext): Promise<void> {
+    const { store } = this.deps;
     const previous = (await this.stored()).logo;
-    await mkdir(this.deps.uploadsDir, { recursive: true });
     const file = `logo-${randomBytes(16).toString('hex')}.${type.ext}`;
-    await writeFile(join(this.deps.uploadsDir, file), bytes, { mode: 0o644 });
+    await store.put(logoKey(file), bytes, { contentType: type.contentType, size: bytes.length });
     try {
       await this.write([{ key: 'logo', value: { file, content_type: type.contentType } }], audit);
     } catch (error) {
-      await unlink(join(this.deps.uploadsDir, file)).catch(() => {});
+      await store.delete(logoKey(file)).catch(() => {});
       throw error;
     }
     this.invalidate();
-    if (previous) await unlink(join(this.deps.uploadsDir, previous.file)).catch(() => {});
+    if (previous && LOGO_FILE.test(previous.file)) await store.delete(logoKey(previous.file)).catch(() => {});
   }
 
   async logo(): Promise<{ bytes: Buffer; contentType: string } | null> {
     const logo = (await this.stored()).logo;
-    if (!logo || !/^[A-Za-z0-9._-]+$/.test(logo.file)) return null;
+    if (!logo || !LOGO_FILE.test(logo.file)) return null;
     try {
-      return { bytes: await readFile(join(this.deps.uploadsDir, logo.file)), contentType: logo.content_type };
+      const object = await this.deps.store.get(logoKey(logo.file));
+      return object ? { bytes: await readAll(object), contentType: logo.content_type } : null;
     } catch {
       return null;
     }

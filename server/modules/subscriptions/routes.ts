@@ -16,6 +16,7 @@ import {
 } from '../../../contract/schemas/subscription';
 import { unauthorized } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
+import { removeInstallationFiles } from '../installations/files';
 import { createSubscriptionRepository } from './repository';
 import { SUBSCRIPTION_MESSAGES as M, SubscriptionService, type Caller } from './service';
 
@@ -32,6 +33,9 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     onInvoiceIssued: () => app.settings.invalidate(),
     onInvoiceCommitted: (invoiceId) => app.billing.notices.invoiceIssued(invoiceId),
     onAccessChanged: (subscriptionId, change) => app.radius?.accessChanged(subscriptionId, change),
+    // The subscription is deleted by then: a store that fails here leaves orphaned photos, logged, not a 500.
+    onInstallationsDeleted: (ids) =>
+      removeInstallationFiles(app.storage, ids).catch((err: unknown) => app.log.warn({ err, installations: ids }, 'could not remove the photos of deleted installations')),
   });
   const caller = (request: { user?: { id: string; role: Caller['role'] } | null }): Caller => {
     if (!request.user) throw unauthorized();

@@ -19,7 +19,7 @@ import type {
 } from '../../../contract/schemas/subscription';
 import type { OffsetMeta } from '../../../contract/envelope';
 import type { Db } from '../../db/client';
-import { invoices, payments, plans, subscriptions, users, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../db/schema';
+import { installations, invoices, payments, plans, subscriptions, users, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
@@ -166,6 +166,8 @@ export class SubscriptionService {
       issueInvoice?: (tx: Db, input: IssueInvoiceInput) => Promise<InvoiceRow>;
       /** Called after a status or plan change committed (RADIUS cuts off or re-rates live sessions); must not throw. */
       onAccessChanged?: (subscriptionId: string, change: 'status' | 'plan') => void;
+      /** Called after a deletion committed with the installations deleted with it (their photos are removed). */
+      onInstallationsDeleted?: (installationIds: string[]) => Promise<void>;
     },
   ) {}
 
@@ -424,21 +426,25 @@ export class SubscriptionService {
 
   /** DELETE /subscriptions/{id} (admin): refused while an invoice is unpaid or overdue; invoices keep existing. */
   async remove(id: string, audit?: AuditContext): Promise<void> {
-    await this.transaction(async (tx) => {
+    const jobs = await this.transaction(async (tx) => {
       const row = await this.lockFor(tx, null, id);
       const [{ n }] = await tx
         .select({ n: sql<number>`count(*)::int` })
         .from(invoices)
         .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
       if (Number(n) > 0) throw conflict(SUBSCRIPTION_MESSAGES.unpaidInvoices);
+      // Its installation jobs go with it (cascade); their photos are removed once that is committed.
+      const deletedJobs = await tx.select({ id: installations.id }).from(installations).where(eq(installations.subscriptionId, row.id));
       await tx.delete(subscriptions).where(eq(subscriptions.id, row.id));
       await this.record(tx, audit, {
         action: 'subscription.deleted',
         targetId: row.id,
         changes: { status: { from: row.status, to: null }, user_id: { from: row.userId, to: null }, plan_id: { from: row.planId, to: null } },
       });
+      return deletedJobs.map((j) => j.id);
     });
     this.deps.onAccessChanged?.(id, 'status');
+    if (jobs.length) await this.deps.onInstallationsDeleted?.(jobs);
   }
 
   /** GET /subscriptions/orders: the caller's subscriptions (newest first), each with its invoices and payments (newest first). */

@@ -3,7 +3,6 @@
  * edit, delete (admin), replies, status, assignment (admin/support) and attachments (multipart upload and an
  * authorised download). Paginated lists answer data {items, pagination: {page, totalPages, total, hasNext, hasPrev}}.
  */
-import { stat } from 'node:fs/promises';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -25,7 +24,7 @@ import {
   ticketStatusSchema,
   ticketUpdateSchema,
 } from '../../../contract/schemas/ticket';
-import { badRequest, notFound, unauthorized } from '../../lib/errors';
+import { badRequest, unauthorized } from '../../lib/errors';
 import { sendStoredFile, sweepIncomingOnReady } from '../../lib/stored-files';
 import { createTicketRepository } from './repository';
 import { TICKET_MESSAGES as M, TicketService, type Caller, type UploadPart } from './service';
@@ -41,7 +40,7 @@ const caller = (request: FastifyRequest): Caller & { name: string } => {
 };
 
 const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Multipart only in this scope. Files stream to disk; the limits cut a file at 10 MB and stop at 5 files.
+  // Multipart only in this scope. Files stream to a staging file on disk; the limits cut a file at 10 MB and stop at 5 files.
   await app.register(fastifyMultipart, {
     limits: { fileSize: TICKET_ATTACHMENT_MAX_BYTES, files: TICKET_ATTACHMENT_MAX_FILES, fields: 10, parts: TICKET_ATTACHMENT_MAX_FILES + 10 },
   });
@@ -53,6 +52,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     repository: createTicketRepository(app.db),
     clock: app.clock,
     dataDir: app.config.dataDir,
+    store: app.storage,
     appUrl: app.config.appUrl,
     companyName: async () => (await app.settings.stored()).company.name,
     send: (message) => app.mail.send(message),
@@ -132,12 +132,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: z.object({ id: z.string(), attachmentId: z.string() }) } },
     async (request, reply) => {
       const file = await service.download(caller(request), request.params.id, request.params.attachmentId);
-      try {
-        await stat(file.path);
-      } catch {
-        throw notFound(M.attachmentNotFound);
-      }
-      return sendStoredFile(reply, file);
+      return sendStoredFile(reply, app.storage, file, M.attachmentNotFound);
     },
   );
 };

@@ -46,8 +46,9 @@ import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { assignedMail, customerReplyMail, staffReplyMail, statusChangedMail, type TicketMailContext } from './emails';
-import { receiveUploads, storedFileRows, storeUploads, uploadMessages, type UploadPart } from '../../lib/stored-files';
-import { removeTicketFolder, storedPath, TICKETS_AREA } from './files';
+import { receiveUploads, storedFileRows, storeUploads, uploadMessages, type StoredFileRef, type UploadPart } from '../../lib/stored-files';
+import type { FileStore } from '../../lib/storage';
+import { removeTicketFiles, storedKey, TICKETS_AREA } from './files';
 import type { AttachmentWithUploader, ReplyWithAuthor, TicketRepository, TicketScope, TicketWithNames } from './repository';
 
 export const TICKET_MESSAGES = {
@@ -191,7 +192,10 @@ export interface TicketServiceDeps {
   db: Db;
   repository: TicketRepository;
   clock: Clock;
+  /** Where uploads stage while they are checked (DATA_DIR; always the local disk). */
   dataDir: string;
+  /** Where checked attachments are kept (app.storage: the local disk or S3). */
+  store: FileStore;
   appUrl: string;
   companyName: () => Promise<string>;
   send: (message: MailMessage) => void;
@@ -260,12 +264,12 @@ export class TicketService {
     return (await this.deps.repository.attachments(found.row.id)).map(toAttachment);
   }
 
-  /** Where an attachment's bytes are, for a caller who may see the ticket. */
-  async download(caller: Caller, id: string, attachmentId: string): Promise<{ path: string; name: string; contentType: string; size: number }> {
+  /** Where an attachment's bytes are in the store, for a caller who may see the ticket. */
+  async download(caller: Caller, id: string, attachmentId: string): Promise<StoredFileRef> {
     const found = await this.visible(caller, id);
     const row = UUID.test(attachmentId) ? await this.deps.repository.attachment(found.row.id, attachmentId) : undefined;
     if (!row) throw notFound(M.attachmentNotFound);
-    return { path: storedPath(this.deps.dataDir, row.ticketId, row.storedName), name: row.originalName, contentType: row.contentType, size: row.size };
+    return { key: storedKey(row.ticketId, row.storedName), name: row.originalName, contentType: row.contentType, size: row.size };
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -327,7 +331,7 @@ export class TicketService {
   /** Admin only (the route guard): the ticket, its replies and attachment rows, then its files. */
   async remove(id: string): Promise<void> {
     if (!UUID.test(id) || !(await this.deps.repository.delete(id))) throw notFound(M.notFound);
-    await removeTicketFolder(this.deps.dataDir, id);
+    await removeTicketFiles(this.deps.store, id);
   }
 
   async addReply(caller: Caller, id: string, input: TicketReplyCreateParsed): Promise<TicketReply> {
@@ -400,11 +404,11 @@ export class TicketService {
 
   /**
    * Stores up to 5 files (10 MB each) sent as multipart parts. Each file is streamed to a temporary file and
-   * checked; only when every file passed are they moved into the ticket's folder and recorded. Any failure
+   * checked; only when every file passed are they put into the store (the ticket's folder) and recorded. Any failure
    * (too large 413, too many 413, forbidden type 415, no file 400) leaves nothing behind.
    */
   async upload(caller: Caller, id: string, parts: AsyncIterable<UploadPart>): Promise<TicketAttachment[]> {
-    const { repository, clock, db, dataDir } = this.deps;
+    const { repository, clock, db, dataDir, store } = this.deps;
     const found = await this.visible(caller, id);
     if (found.row.status === 'closed') throw conflict(M.closed);
     const staged = await receiveUploads(dataDir, TICKETS_AREA, parts, {
@@ -415,7 +419,7 @@ export class TicketService {
     });
 
     const now = clock.now();
-    const ids = await storeUploads(dataDir, TICKETS_AREA, id, staged, () =>
+    const ids = await storeUploads(store, TICKETS_AREA, id, staged, () =>
       db.transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
         const row = await repository.lock(tx, id);

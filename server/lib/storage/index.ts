@@ -1,0 +1,14 @@
+/** The file store the configuration asks for: S3 when S3_BUCKET is set (see config.ts), else the local disk. */
+import type { StorageConfig } from './config';
+import type { FileStore } from './file-store';
+import { createLocalStore } from './local';
+import { createS3Store, type StorageLog } from './s3';
+
+export function createFileStore(config: StorageConfig, dataDir: string, log?: StorageLog): FileStore {
+  return config.kind === 's3' ? createS3Store(config, log) : createLocalStore(dataDir);
+}
+
+export { loadStorageConfig, S3_VARIABLES, type S3Settings, type StorageConfig } from './config';
+export { checkKey, checkPrefix, readAll, type FileStore, type PutOptions, type StoredEntry, type StoredObject } from './file-store';
+export { createLocalStore } from './local';
+export { createS3Client, createS3Store, type StorageLog } from './s3';
