@@ -4,6 +4,7 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   AuditOutlined,
+  ScheduleOutlined,
   BarChartOutlined,
   CloudDownloadOutlined,
   CloudServerOutlined,
@@ -49,6 +50,7 @@ const ICONS: Record<string, ReactNode> = {
   'api-tokens': <KeyOutlined />,
   backups: <CloudDownloadOutlined />,
   audit: <AuditOutlined />,
+  jobs: <ScheduleOutlined />,
   settings: <SettingOutlined />,
   profile: <UserOutlined />,
 };

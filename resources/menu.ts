@@ -38,6 +38,7 @@ export const MENU: MenuEntry[] = [
   { name: 'api-tokens', route: '/dashboard/api-tokens', create: '/dashboard/api-tokens/create', labelKey: 'menu.apiTokens' },
   { name: 'backups', route: '/dashboard/backups', labelKey: 'menu.backups' },
   { name: 'audit', route: '/dashboard/audit', show: '/dashboard/audit/show/:id', labelKey: 'menu.audit' },
+  { name: 'jobs', route: '/dashboard/jobs', labelKey: 'menu.jobs' },
   { name: 'settings', route: '/dashboard/settings', labelKey: 'menu.settings' },
   { name: 'profile', route: '/dashboard/profile', labelKey: 'menu.profile', portal: true },
 ];

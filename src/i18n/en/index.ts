@@ -10,6 +10,7 @@ import { deviceBackups } from './device-backups';
 import { errors } from './errors';
 import { installations } from './installations';
 import { invoices } from './invoices';
+import { jobs } from './jobs';
 import { resources } from './resources';
 import { site } from './site';
 import { subscriptions } from './subscriptions';
@@ -17,4 +18,4 @@ import { tickets } from './tickets';
 import { traffic } from './traffic';
 import { users } from './users';
 
-export const en: Dictionary = { ...apiTokens, ...app, ...audit, ...auth, ...backups, ...dashboard, ...deviceBackups, ...devices, ...errors, ...installations, ...invoices, ...resources, ...site, ...subscriptions, ...tickets, ...traffic, ...users };
+export const en: Dictionary = { ...apiTokens, ...app, ...audit, ...auth, ...backups, ...dashboard, ...deviceBackups, ...devices, ...errors, ...installations, ...invoices, ...jobs, ...resources, ...site, ...subscriptions, ...tickets, ...traffic, ...users };
