@@ -1,13 +1,20 @@
 /**
  * `npm run db:restore -- FILE [--force]`: restores a backup made by db:backup (or the scheduled backups) into
- * the configured database and DATA_DIR. It verifies the archive whole first (checksums, the SECRETS_KEY check),
+ * the configured database and DATA_DIR. FILE may also be the name of a backup the portal keeps in its S3 bucket
+ * (S3_BUCKET; listed on the Backups screen): it is copied out of the bucket first. It verifies the archive whole first (checksums, the SECRETS_KEY check),
  * refuses a database or data folder that already holds data unless --force (then the old data is set aside),
  * compares the row counts, and applies migrations newer than the backup.
  */
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ConfigError } from '../config';
 import { DatabaseInUseError } from '../db/client';
+import { createFileStore, loadStorageConfig } from '../lib/storage';
 import { BackupError, restoreBackup } from '../modules/backups/archive';
+import { copyKeptBackup } from '../modules/backups/service';
 import { configOrReport, runCommand } from './common';
 import { ensurePostgresClient } from './pg-client';
 
@@ -19,8 +26,21 @@ async function main(): Promise<number> {
   }
   const config = configOrReport();
   if (!config || (config.databaseUrl && !ensurePostgresClient())) return 1;
+  let copied: string | null = null;
   try {
-    const result = await restoreBackup({ archive: resolve(positionals[0]), config, force: values.force });
+    let archive = resolve(positionals[0]);
+    const storage = loadStorageConfig();
+    if (!existsSync(archive) && storage.kind === 's3') {
+      // Not a file here: a backup kept in the bucket by that name?
+      const store = createFileStore(storage, config.dataDir);
+      copied = await mkdtemp(join(tmpdir(), 'isp-restore-s3-'));
+      try {
+        archive = (await copyKeptBackup(store, basename(positionals[0]), copied)) ?? archive;
+      } finally {
+        await store.close();
+      }
+    }
+    const result = await restoreBackup({ archive, config, force: values.force });
     const rows = Object.values(result.manifest.database.tables).reduce((a, b) => a + b, 0);
     console.log(
       `Restored the backup of ${result.manifest.created_at}: ${rows} rows in ${Object.keys(result.manifest.database.tables).length} tables, ` +
@@ -30,8 +50,10 @@ async function main(): Promise<number> {
     );
     return 0;
   } catch (error) {
-    console.error(error instanceof BackupError || error instanceof DatabaseInUseError ? error.message : error);
+    console.error(error instanceof BackupError || error instanceof DatabaseInUseError || error instanceof ConfigError ? error.message : error);
     return 1;
+  } finally {
+    if (copied) await rm(copied, { recursive: true, force: true });
   }
 }
 

@@ -4,7 +4,7 @@
  * a file uploaded through another. Closed (S3's connections released) when the app closes.
  */
 import fp from 'fastify-plugin';
-import { createFileStore, loadStorageConfig, type FileStore, type StorageConfig } from '../lib/storage';
+import { createFileStore, storageConfigOf, type FileStore, type StorageConfig } from '../lib/storage';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,7 +14,7 @@ declare module 'fastify' {
 
 declare module '../config' {
   interface Config {
-    /** The file store; absent: from the S3_* variables of the environment (loadStorageConfig). Tests set it. */
+    /** The file store; absent: from the S3_* variables of the environment (storageConfigOf). Tests set it. */
     storage?: StorageConfig;
   }
 }
@@ -22,7 +22,7 @@ declare module '../config' {
 export default fp(
   async (app) => {
     const log = app.log.child({ module: 'storage' });
-    const store = createFileStore(app.config.storage ?? loadStorageConfig(process.env), app.config.dataDir, { warn: (message) => log.warn(message) });
+    const store = createFileStore(storageConfigOf(app.config), app.config.dataDir, { warn: (message) => log.warn(message) });
     app.decorate('storage', store);
     log.debug({ kind: store.kind, location: store.location }, 'file store');
     app.addHook('onClose', () => store.close());

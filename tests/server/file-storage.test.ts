@@ -3,7 +3,8 @@
  * the local store's keys, and the S3 store on a real local S3 server: an upload through node A lands in the
  * bucket (S3_PREFIX respected) and node B, with its own DATA_DIR, serves it (attachments, installation photos,
  * the logo); a failed database write after the put, or a store that cannot be reached, leaves nothing behind;
- * deleting a subscription removes its installations' photos.
+ * deleting a subscription removes its installations' photos; kept backups go into the bucket, where every node
+ * lists, downloads and prunes them, and db:restore takes one by name.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
@@ -16,11 +17,14 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { ConfigError } from '../../server/config';
+import { ManualClock } from '../../server/lib/clock';
 import { ticketAttachments } from '../../server/db/schema';
 import { checkKey, createLocalStore, createS3Store, loadStorageConfig, readAll, type FileStore } from '../../server/lib/storage';
 import type { UploadPart } from '../../server/lib/stored-files';
+import { backupFileName, verifyBackup } from '../../server/modules/backups/archive';
 import { createTicketRepository } from '../../server/modules/tickets/repository';
 import { TicketService } from '../../server/modules/tickets/service';
+import { runCli } from '../helpers/cli';
 import { startS3Server, type S3TestServer } from '../helpers/s3';
 import { bearer, createTestApp, testConfig, type TestApp } from '../helpers/server';
 
@@ -345,5 +349,89 @@ describe('S3 file store shared by two nodes', () => {
     const deleted = await b.inject({ method: 'DELETE', url: `/api/subscriptions/${subscription.id}`, headers: bearer(admin) });
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(await s3.keys(`portal/installations/${job.id}/`)).toEqual([]);
+  });
+});
+
+describe('kept backups in the S3 bucket', () => {
+  let s3: S3TestServer;
+  let a: TestApp;
+  let b: FastifyInstance;
+  let dataDirB: string;
+  let admin: string;
+  const clock = new ManualClock('2026-06-01T03:00:00.000Z');
+
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    a = await createTestApp({ clock, config: { dataDir: await mkdtemp(join(tmpdir(), 'isp-backups-a-')), storage: s3.storage, backupKeep: 1, accessTokenTtlSeconds: 86_400 } });
+    dataDirB = await mkdtemp(join(tmpdir(), 'isp-backups-b-'));
+    b = await buildApp({ config: testConfig({ dataDir: dataDirB, storage: s3.storage, backupKeep: 1, accessTokenTtlSeconds: 86_400 }), database: a.database, clock, logger: false, mailer: null });
+    await a.createUser({ email: 'admin@example.com', role: 'admin' });
+    admin = (await a.login('admin@example.com')).token;
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await s3?.close();
+    await rm(dataDirB, { recursive: true, force: true });
+  });
+
+  const archives = async () => (await s3.keys('backups/')).filter((k) => k.endsWith('.tar.gz'));
+
+  it('a finished archive goes into the bucket; every node lists and downloads it; pruning removes the object', async () => {
+    const made = await a.app.inject({ method: 'POST', url: '/api/backups', headers: bearer(admin) });
+    expect(made.statusCode, made.body).toBe(201);
+    const first = made.json().data;
+    expect(await archives()).toEqual([`backups/${first.name}`]);
+    // Not kept on node A's disk (only written there while it was being taken).
+    expect(readdirSync(join(a.config.dataDir, 'backups'))).toEqual([]);
+
+    const listed = (await b.inject({ method: 'GET', url: '/api/backups', headers: bearer(admin) })).json().data;
+    expect(listed.items).toEqual([first]);
+    const download = await b.inject({ method: 'GET', url: first.download_url, headers: bearer(admin) });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/gzip');
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="${first.name}"`);
+    expect(download.rawPayload.length).toBe(first.size);
+    const copy = join(dataDirB, 'copy.tar.gz');
+    await writeFile(copy, download.rawPayload);
+    const { manifest, scratch } = await verifyBackup(copy, a.config.secretsKey);
+    await rm(scratch, { recursive: true, force: true });
+    expect(manifest.database.tables.users).toBe(1);
+
+    // BACKUP_KEEP=1: the next good backup (through B) removes the first from the bucket.
+    clock.advanceHours(1);
+    const second = (await b.inject({ method: 'POST', url: '/api/backups', headers: bearer(admin) })).json().data;
+    expect(await archives()).toEqual([`backups/${second.name}`]);
+    expect((await a.app.inject({ method: 'GET', url: '/api/backups', headers: bearer(admin) })).json().data.items.map((i: { name: string }) => i.name)).toEqual([second.name]);
+    expect((await a.app.inject({ method: 'GET', url: first.download_url, headers: bearer(admin) })).statusCode).toBe(404);
+  });
+
+  it('a failure is recorded in the bucket, so every node shows it', async () => {
+    clock.advanceHours(1);
+    const name = backupFileName(clock.now());
+    // Something in the way of node A's archive file: this backup cannot be written.
+    await mkdir(join(a.config.dataDir, 'backups', `${name}.partial`, 'blocker'), { recursive: true });
+    expect((await a.app.inject({ method: 'POST', url: '/api/backups', headers: bearer(admin) })).statusCode).toBe(500);
+    expect(await s3.keys('backups/')).toContain('backups/status.json');
+    const onB = (await b.inject({ method: 'GET', url: '/api/backups', headers: bearer(admin) })).json().data;
+    expect(onB.last_failure).toMatchObject({ at: clock.now().toISOString() });
+    expect(onB.items).toHaveLength(1);
+  });
+
+  // Where the archive comes from is what is tested here; restoring into PostgreSQL is backup-restore.test.ts's.
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))('npm run db:restore takes the name of a backup kept in the bucket', async () => {
+    const [kept] = (await a.app.inject({ method: 'GET', url: '/api/backups', headers: bearer(admin) })).json().data.items;
+    const target = await mkdtemp(join(tmpdir(), 'isp-restore-from-s3-'));
+    try {
+      const restore = await runCli('db-restore', [kept.name], { ...s3.env, NODE_ENV: 'test', DATA_DIR: target, DATABASE_URL: '', SECRETS_KEY: a.config.secretsKey, LOG_LEVEL: 'silent' });
+      expect(restore.code, restore.err).toBe(0);
+      expect(restore.out).toContain('counts checked');
+      expect(existsSync(join(target, 'db'))).toBe(true);
+      const missing = await runCli('db-restore', ['isp-portal-2020-01-01T00-00-00-000Z.tar.gz'], { ...s3.env, NODE_ENV: 'test', DATA_DIR: target, DATABASE_URL: '', SECRETS_KEY: a.config.secretsKey });
+      expect(missing.code).toBe(1);
+      expect(missing.err).toContain('No backup at');
+    } finally {
+      await rm(target, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,4 @@
-/** /api/backups: the kept backups for admins: list, take one now, download one. */
-import { createReadStream } from 'node:fs';
+/** /api/backups: the kept backups for admins: list, take one now, download one (from whichever store keeps them). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../../contract/envelope';
@@ -25,15 +24,21 @@ const backupRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/:name/download', { schema: { params: z.object({ name: z.string().max(200) }) } }, async (request, reply) => {
-    const path = kept.pathOf(request.params.name);
-    if (!path) throw notFound(M.notFound);
-    await kept.downloaded(request.params.name, auditContext(request));
+    const archive = await kept.open(request.params.name);
+    if (!archive) throw notFound(M.notFound);
+    try {
+      await kept.downloaded(request.params.name, auditContext(request));
+    } catch (error) {
+      archive.stream.destroy();
+      throw error;
+    }
     return reply
       .type('application/gzip')
+      .header('content-length', String(archive.size))
       .header('content-disposition', `attachment; filename="${request.params.name}"`)
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
-      .send(createReadStream(path));
+      .send(archive.stream);
   });
 };
 

@@ -1,17 +1,22 @@
 /**
- * The backups the running portal keeps in DATA_DIR/backups: taken on schedule (every BACKUP_INTERVAL_HOURS)
- * or on an admin's request, one at a time, the newest BACKUP_KEEP kept. Pruning happens only after a good
- * backup, so a failing schedule never removes the last good one. The last failure is kept in a status file
- * beside the archives (not in this process's memory), logged, and shown to admins until a backup succeeds.
+ * The backups the running portal keeps under backups/ of the file store: DATA_DIR/backups on the local disk,
+ * or the S3 bucket (S3_BUCKET), where every node lists, downloads and prunes the same archives. Taken on schedule
+ * (every BACKUP_INTERVAL_HOURS) or on an admin's request, one at a time, the newest BACKUP_KEEP kept. An archive
+ * is always written in DATA_DIR/backups first and, with S3, put into the bucket once finished (then removed
+ * from the disk). Pruning happens only after a good backup, so a failing schedule never removes the last good
+ * one. The last failure is kept in a status file beside the archives (not in this process's memory), logged,
+ * and shown to admins until a backup succeeds.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { BACKUP_NAME_PATTERN, type BackupItem, type BackupList } from '../../../contract/schemas/backup';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { HOUR_MS, type Clock } from '../../lib/clock';
+import { createFileStore, readAll, storageConfigOf, type FileStore, type StoredObject } from '../../lib/storage';
 import { recordAudit, SYSTEM, type AuditContext } from '../audit/trail';
 import { backupFileName, backupTime, createBackup } from './archive';
 
@@ -24,19 +29,40 @@ interface Status {
 
 export class BackupBusyError extends Error {}
 
+/** The store's folder of the kept backups (DATA_DIR/backups on the local disk). */
+const FOLDER = 'backups/';
+const STATUS_KEY = `${FOLDER}status.json`;
+
+/**
+ * Copies a kept backup out of the store into `dir` (for db:restore, which reads a local archive); the path of
+ * the copy, or null when the store keeps no backup of that name.
+ */
+export async function copyKeptBackup(store: FileStore, name: string, dir: string): Promise<string | null> {
+  const archive = BACKUP_NAME_PATTERN.test(name) ? await store.get(FOLDER + name) : null;
+  if (!archive) return null;
+  const path = join(dir, name);
+  await pipeline(archive.stream, createWriteStream(path, { mode: 0o600 }));
+  return path;
+}
+
 export class KeptBackups {
+  /** Where archives are written (and, on the local disk, kept). */
   readonly dir: string;
+  private readonly store: FileStore;
   private running: Promise<BackupItem> | null = null;
 
   constructor(
     private readonly deps: {
       database: Database;
-      config: Pick<Config, 'dataDir' | 'secretsKey' | 'backupScheduler' | 'backupIntervalHours' | 'backupKeep'>;
+      config: Pick<Config, 'dataDir' | 'secretsKey' | 'backupScheduler' | 'backupIntervalHours' | 'backupKeep' | 'storage'>;
       clock: Clock;
       log: FastifyBaseLogger;
+      /** The app's file store (app.storage); absent: the one the configuration asks for. */
+      store?: FileStore;
     },
   ) {
     this.dir = join(deps.config.dataDir, 'backups');
+    this.store = deps.store ?? createFileStore(storageConfigOf(deps.config), deps.config.dataDir, deps.log);
   }
 
   private item(name: string, size: number): BackupItem {
@@ -45,9 +71,11 @@ export class KeptBackups {
 
   /** The kept archives, newest first. */
   async items(): Promise<BackupItem[]> {
-    if (!existsSync(this.dir)) return [];
-    const names = (await readdir(this.dir)).filter((n) => BACKUP_NAME_PATTERN.test(n)).sort().reverse();
-    return Promise.all(names.map(async (n) => this.item(n, (await stat(join(this.dir, n))).size)));
+    return (await this.store.list(FOLDER))
+      .map((e) => ({ name: e.key.slice(FOLDER.length), size: e.size }))
+      .filter((e) => BACKUP_NAME_PATTERN.test(e.name))
+      .sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0))
+      .map((e) => this.item(e.name, e.size));
   }
 
   async list(): Promise<BackupList> {
@@ -59,9 +87,9 @@ export class KeptBackups {
     };
   }
 
-  /** The path of a kept archive, or null for any other name (so no path outside the folder is ever read). */
-  pathOf(name: string): string | null {
-    return BACKUP_NAME_PATTERN.test(name) && existsSync(join(this.dir, name)) ? join(this.dir, name) : null;
+  /** A kept archive to read, or null for any other name (so nothing outside the backups is ever read). */
+  open(name: string): Promise<StoredObject | null> {
+    return BACKUP_NAME_PATTERN.test(name) ? this.store.get(FOLDER + name) : Promise.resolve(null);
   }
 
   /** Takes a backup now (for an admin, or the schedule: SYSTEM); BackupBusyError while one is being taken. */
@@ -97,9 +125,12 @@ export class KeptBackups {
     const { database, config, clock, log } = this.deps;
     const now = clock.now();
     const name = backupFileName(now);
+    const out = join(this.dir, name);
+    const elsewhere = this.store.kind !== 'local';
     try {
-      await mkdir(this.dir, { recursive: true });
-      const { bytes } = await createBackup({ database, config, out: join(this.dir, name), now });
+      const { bytes } = await createBackup({ database, config, out, now });
+      // Only a finished archive reaches the bucket (putFile then removes it from this disk).
+      if (elsewhere) await this.store.putFile(FOLDER + name, out, { contentType: 'application/gzip', size: bytes });
       await this.writeStatus({ last_failure: null });
       await this.prune();
       await recordAudit(database.db, clock, by, { action: 'backup.taken', targetType: 'backup', targetId: name, changes: { size: bytes } });
@@ -108,7 +139,8 @@ export class KeptBackups {
     } catch (error) {
       const message = (error as Error).message;
       log.error({ err: error, backup: name }, 'backup failed');
-      await rm(join(this.dir, `${name}.partial`), { recursive: true, force: true }).catch(() => {});
+      await rm(`${out}.partial`, { recursive: true, force: true }).catch(() => {});
+      if (elsewhere) await rm(out, { force: true }).catch(() => {});
       await this.writeStatus({ last_failure: { at: now.toISOString(), message } }).catch(() => {});
       await recordAudit(database.db, clock, by, { action: 'backup.failed', targetType: 'backup', targetId: name, changes: { detail: message } }).catch(() => {});
       throw error;
@@ -118,19 +150,20 @@ export class KeptBackups {
   /** Keeps the newest BACKUP_KEEP archives (at least one). */
   private async prune(): Promise<void> {
     const items = await this.items();
-    for (const old of items.slice(Math.max(1, this.deps.config.backupKeep))) await rm(join(this.dir, old.name), { force: true });
+    for (const old of items.slice(Math.max(1, this.deps.config.backupKeep))) await this.store.delete(FOLDER + old.name);
   }
 
   private async status(): Promise<Status> {
     try {
-      return JSON.parse(await readFile(join(this.dir, 'status.json'), 'utf8')) as Status;
+      const object = await this.store.get(STATUS_KEY);
+      return object ? (JSON.parse((await readAll(object)).toString('utf8')) as Status) : { last_failure: null };
     } catch {
       return { last_failure: null };
     }
   }
 
   private async writeStatus(status: Status): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    await writeFile(join(this.dir, 'status.json'), `${JSON.stringify(status)}\n`);
+    const body = Buffer.from(`${JSON.stringify(status)}\n`);
+    await this.store.put(STATUS_KEY, body, { contentType: 'application/json', size: body.length });
   }
 }
