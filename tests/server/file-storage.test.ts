@@ -16,7 +16,7 @@ import { count } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
-import { ConfigError } from '../../server/config';
+import { ConfigError, type Config } from '../../server/config';
 import { ManualClock } from '../../server/lib/clock';
 import { ticketAttachments } from '../../server/db/schema';
 import { checkKey, createLocalStore, createS3Store, loadStorageConfig, readAll, type FileStore } from '../../server/lib/storage';
@@ -48,6 +48,26 @@ function multipart(files: Array<{ filename: string; bytes: Buffer; field?: strin
 /** The parts @fastify/multipart would hand over, for calling a service directly. */
 async function* parts(files: Array<{ filename: string; bytes: Buffer }>): AsyncIterable<UploadPart> {
   for (const f of files) yield { type: 'file', fieldname: 'files', filename: f.filename, file: Readable.from([f.bytes]) as never };
+}
+
+/**
+ * Node A (a test app) and node B on one bucket: B is another process in production, here another app on A's
+ * database with its own DATA_DIR. Both get the same config fields.
+ */
+async function twoNodes(s3: S3TestServer, config: Partial<Config> = {}, clock?: ManualClock) {
+  const a = await createTestApp({ clock, config: { dataDir: await mkdtemp(join(tmpdir(), 'isp-node-a-')), storage: s3.storage, ...config } });
+  const dataDirB = await mkdtemp(join(tmpdir(), 'isp-node-b-'));
+  const b = await buildApp({ config: testConfig({ dataDir: dataDirB, storage: s3.storage, ...config }), database: a.database, clock: a.clock, logger: false, mailer: null });
+  return {
+    a,
+    b,
+    dataDirB,
+    async close() {
+      await b.close();
+      await a.close();
+      for (const dir of [a.config.dataDir, dataDirB]) await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 describe('storage configuration', () => {
@@ -164,22 +184,20 @@ describe('S3 file store shared by two nodes', () => {
   let userId: string;
   const asUser = () => bearer(user);
 
+  let nodes: Awaited<ReturnType<typeof twoNodes>>;
+
   beforeAll(async () => {
     s3 = await startS3Server({ prefix: 'portal' });
-    a = await createTestApp({ config: { dataDir: await mkdtemp(join(tmpdir(), 'isp-node-a-')), storage: s3.storage } });
-    // Node B: another process in production; here another app on the same database, its own DATA_DIR, the same bucket.
-    dataDirB = await mkdtemp(join(tmpdir(), 'isp-node-b-'));
-    b = await buildApp({ config: testConfig({ dataDir: dataDirB, storage: s3.storage }), database: a.database, clock: a.clock, logger: false, mailer: null });
+    nodes = await twoNodes(s3);
+    ({ a, b, dataDirB } = nodes);
     await a.createUser({ email: 'admin@example.com', role: 'admin', name: 'Ada Admin' });
     userId = (await a.createUser({ email: 'user@example.com', role: 'user', name: 'Uma User' })).id;
     admin = (await a.login('admin@example.com')).token;
     user = (await a.login('user@example.com')).token;
   });
   afterAll(async () => {
-    await b?.close();
-    await a?.close();
+    await nodes?.close();
     await s3?.close();
-    await rm(dataDirB, { recursive: true, force: true });
   });
 
   it('an attachment uploaded through A is an object in the bucket, and B serves the same bytes and headers', async () => {
@@ -360,19 +378,18 @@ describe('kept backups in the S3 bucket', () => {
   let admin: string;
   const clock = new ManualClock('2026-06-01T03:00:00.000Z');
 
+  let nodes: Awaited<ReturnType<typeof twoNodes>>;
+
   beforeAll(async () => {
     s3 = await startS3Server();
-    a = await createTestApp({ clock, config: { dataDir: await mkdtemp(join(tmpdir(), 'isp-backups-a-')), storage: s3.storage, backupKeep: 1, accessTokenTtlSeconds: 86_400 } });
-    dataDirB = await mkdtemp(join(tmpdir(), 'isp-backups-b-'));
-    b = await buildApp({ config: testConfig({ dataDir: dataDirB, storage: s3.storage, backupKeep: 1, accessTokenTtlSeconds: 86_400 }), database: a.database, clock, logger: false, mailer: null });
+    nodes = await twoNodes(s3, { backupKeep: 1, accessTokenTtlSeconds: 86_400 }, clock);
+    ({ a, b, dataDirB } = nodes);
     await a.createUser({ email: 'admin@example.com', role: 'admin' });
     admin = (await a.login('admin@example.com')).token;
   });
   afterAll(async () => {
-    await b?.close();
-    await a?.close();
+    await nodes?.close();
     await s3?.close();
-    await rm(dataDirB, { recursive: true, force: true });
   });
 
   const archives = async () => (await s3.keys('backups/')).filter((k) => k.endsWith('.tar.gz'));
