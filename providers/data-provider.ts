@@ -1,12 +1,28 @@
 /**
- * Refine's data provider over the API's envelope {success, message, data} (spec §7). A factory taking its
- * http client, so tests inject one that answers in-process.
+ * Refine's data provider: `@refinedev/simple-rest`'s provider, built on the app's http client, with the methods
+ * overridden where this API differs from a plain REST server (spec §7, design card "Versions").
  *
- * Lists: Refine's pagination becomes page/limit (or limit/offset for offset-paged resources), filters become
- * plain query keys, the first sorter becomes sort/order; the total comes from data.pagination.total or
- * data.meta.total. Single records: data is the entity itself, except that {<singular>: {...}} (exactly one key,
- * named like the resource in the singular, or "item") is unwrapped to the object inside.
- * Failures carry the spec §8 fallback of the resource and operation when the server sends no message.
+ * From simple-rest, as it is:
+ * - `getApiUrl` (the API base, /api);
+ * - `custom`'s request: simple-rest picks the client's verb method (get/post/put/patch/delete) and where the
+ *   payload goes. It is handed a per-call view of OUR client (`forOneCall`), so the call still goes through the
+ *   bearer token and the refresh-on-401 interceptor of providers/http-client.ts; the view adds what simple-rest
+ *   cannot pass: the query as params (our filter and sort syntax, below, not simple-rest's `_like`/`_sort`) on
+ *   every method, and meta.fallbackMessage. Our `custom` then unwraps the envelope, as before: `{data}` is the
+ *   envelope's data, not the raw body simple-rest returns. (simple-rest sends `head`/`options` as GET; nothing
+ *   here uses them.)
+ *
+ * Overridden, because the API answers {success, message, data} and pages differently:
+ * - getList: Refine's pagination becomes page/limit (or limit/offset for `offsetPaged` resources), not
+ *   _start/_end; filters become plain query keys (ranges as from/to keys), the first sorter becomes
+ *   sort/order; the total comes from data.pagination.total or data.meta.total, not an X-Total-Count header.
+ * - getOne, create, update, deleteOne: the record is the envelope's data, except that {<singular>: {...}}
+ *   (exactly one key, named like the resource in the singular, or "item") is unwrapped to the object inside.
+ *   Paths come from RESOURCE_API (or meta.endpoint); updates are PUT, not PATCH; the fields the server owns are
+ *   left out of payloads; an update of the toggle field alone is a status change (its own error text).
+ * - getMany: the API has no batch read (simple-rest's ?id=…&id=…), so one getOne per id.
+ * Every call carries the spec §8 fallback of its resource and operation (errorFallback) for when the server
+ * sends no message. A factory taking its http client, so tests inject one that answers in-process.
  */
 import type {
   BaseKey,
@@ -19,7 +35,8 @@ import type {
   GetManyParams,
   MetaQuery,
 } from '@refinedev/core';
-import type { AxiosInstance } from 'axios';
+import simpleRest from '@refinedev/simple-rest';
+import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { API_BASE } from '../contract/product';
 import { translate } from '../src/i18n';
 import { errorKey } from '../src/i18n/en/errors';
@@ -204,12 +221,27 @@ interface Envelope<T> {
   meta?: unknown;
 }
 
+/**
+ * `http` as simple-rest sees it for one call: each verb method is the client's own, with `extra` added to the
+ * request's config. simple-rest ends a GET's url with "?" for the query it would append; that "?" is dropped.
+ */
+function forOneCall(http: AxiosInstance, extra: AxiosRequestConfig): AxiosInstance {
+  const tidy = (target: string) => target.replace(/\?$/, '');
+  return Object.assign(Object.create(http) as AxiosInstance, {
+    get: (target: string, config?: AxiosRequestConfig) => http.get(tidy(target), { ...config, ...extra }),
+    delete: (target: string, config?: AxiosRequestConfig) => http.delete(tidy(target), { ...config, ...extra }),
+    post: (target: string, data?: unknown, config?: AxiosRequestConfig) => http.post(target, data, { ...config, ...extra }),
+    put: (target: string, data?: unknown, config?: AxiosRequestConfig) => http.put(target, data, { ...config, ...extra }),
+    patch: (target: string, data?: unknown, config?: AxiosRequestConfig) => http.patch(target, data, { ...config, ...extra }),
+  });
+}
+
 export function createDataProvider(http: AxiosInstance): DataProvider {
   const url = (api: ResourceApi, id?: BaseKey) =>
     id === undefined ? `/${api.path}` : `/${api.path}/${encodeURIComponent(String(id))}`;
 
   const provider: DataProvider = {
-    getApiUrl: () => API_BASE,
+    ...simpleRest(API_BASE, http),
 
     async getList<TData extends BaseRecord = BaseRecord>({ resource, pagination, filters, sorters, meta }: GetListParams) {
       const api = resourceApi(resource, meta);
@@ -280,15 +312,16 @@ export function createDataProvider(http: AxiosInstance): DataProvider {
         ...sortersToQuery(sorters),
         ...(isPlainObject(query) ? query : {}),
       };
-      const res = await http.request<Envelope<unknown>>({
+      const fallbackMessage = typeof meta?.fallbackMessage === 'string' ? meta.fallbackMessage : undefined;
+      // simple-rest's request on our client; filters, sorters and query already travel as params.
+      const res = await simpleRest(API_BASE, forOneCall(http, { params, fallbackMessage })).custom({
         url: customPath(target),
         method,
-        params,
-        data: payload,
-        headers: headers as Record<string, string> | undefined,
-        fallbackMessage: typeof meta?.fallbackMessage === 'string' ? meta.fallbackMessage : undefined,
+        payload,
+        headers,
       });
-      return { data: res.data?.data as never };
+      const body = res.data as Envelope<unknown> | undefined;
+      return { data: body?.data as never };
     },
   };
   return provider;
