@@ -85,7 +85,8 @@ import { ACCESS_TOKEN_TTL_SECONDS } from '../contract/product';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const bool = (name: string) =>
+/** An environment flag: true/false, 1/0, yes/no (any case). Shared with the modules that read their own variables. */
+export const bool = (name: string) =>
   z
     .string()
     .trim()
@@ -93,7 +94,8 @@ const bool = (name: string) =>
     .refine((v) => ['true', 'false', '1', '0', 'yes', 'no'].includes(v), { message: `${name} must be true or false` })
     .transform((v) => ['true', '1', 'yes'].includes(v));
 
-const int = (name: string, min: number, max: number) =>
+/** A whole number within [min, max] from the environment. */
+export const int = (name: string, min: number, max: number) =>
   z
     .string()
     .trim()

@@ -12,7 +12,7 @@
  * Any S3_* variable without S3_BUCKET is refused rather than silently storing files on the local disk.
  */
 import { z } from 'zod';
-import { ConfigError } from '../../config';
+import { bool, ConfigError } from '../../config';
 
 export interface S3Settings {
   bucket: string;
@@ -37,12 +37,7 @@ const schema = z.object({
   S3_REGION: text.regex(/^[a-z0-9-]+$/, { message: 'S3_REGION must be a region name such as us-east-1' }).optional(),
   S3_ACCESS_KEY_ID: text.optional(),
   S3_SECRET_ACCESS_KEY: text.optional(),
-  S3_FORCE_PATH_STYLE: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .refine((v) => ['true', 'false', '1', '0', 'yes', 'no'].includes(v), { message: 'S3_FORCE_PATH_STYLE must be true or false' })
-    .transform((v) => ['true', '1', 'yes'].includes(v))
+  S3_FORCE_PATH_STYLE: bool('S3_FORCE_PATH_STYLE')
     .optional(),
   S3_PREFIX: z
     .string()

@@ -244,7 +244,7 @@ async function pgTableCount(url: string): Promise<number> {
   await client.connect();
   try {
     const { rows } = await client.query<{ n: string }>(
-      "select count(*) as n from information_schema.tables where table_schema in ('public', 'drizzle')",
+      "select count(*) as n from information_schema.tables where table_schema in ('public', 'drizzle', 'pgboss')",
     );
     return Number(rows[0].n);
   } finally {
@@ -256,7 +256,8 @@ async function pgReset(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query('drop schema if exists drizzle cascade; drop schema if exists public cascade; create schema public');
+    // The job queue's schema (pgboss) is in the dump too: its jobs come back with the data they belong to.
+    await client.query('drop schema if exists pgboss cascade; drop schema if exists drizzle cascade; drop schema if exists public cascade; create schema public');
   } finally {
     await client.end();
   }

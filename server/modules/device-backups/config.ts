@@ -8,6 +8,7 @@
  *                                 The configuration view, answered inside the browser's request, waits 12 s at most.
  */
 import { z } from 'zod';
+import { bool, int } from '../../config';
 
 export interface DeviceBackupConfig {
   scheduler: boolean;
@@ -16,22 +17,8 @@ export interface DeviceBackupConfig {
   timeoutMs: number;
 }
 
-const int = (name: string, min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, { message: `${name} must be a whole number` })
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, { message: `${name} must be between ${min} and ${max}` });
-
 const schema = z.object({
-  DEVICE_BACKUP_SCHEDULER: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .refine((v) => ['true', 'false', '1', '0', 'yes', 'no'].includes(v), { message: 'DEVICE_BACKUP_SCHEDULER must be true or false' })
-    .transform((v) => ['true', '1', 'yes'].includes(v))
-    .optional(),
+  DEVICE_BACKUP_SCHEDULER: bool('DEVICE_BACKUP_SCHEDULER').optional(),
   DEVICE_BACKUP_INTERVAL_HOURS: int('DEVICE_BACKUP_INTERVAL_HOURS', 1, 720).optional(),
   DEVICE_BACKUP_CONCURRENCY: int('DEVICE_BACKUP_CONCURRENCY', 1, 32).optional(),
   DEVICE_BACKUP_TIMEOUT_MS: int('DEVICE_BACKUP_TIMEOUT_MS', 200, 300_000).optional(),
