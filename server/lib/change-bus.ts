@@ -16,6 +16,14 @@ import type { Db } from '../db/client';
 export const CHANGE_CHANNEL = 'portal_changes';
 /** Handlers of this topic run after the listener (re)connected: whatever was missed must be read again. */
 export const RESYNC = 'resync';
+/**
+ * Notifications sent by the database itself (triggers, at commit, however the row was changed: API, CLI, SQL),
+ * by channel, with the topic they are dispatched as ({id: payload}). Listened to on PostgreSQL and PGlite alike.
+ */
+export const DATABASE_CHANNELS: Readonly<Record<string, string>> = {
+  portal_user_changes: 'user.changed',
+};
+export const USER_CHANGED = DATABASE_CHANNELS.portal_user_changes;
 
 /** `local`: the change was made by this process (which may have applied it already). */
 export type ChangeHandler = (data: Record<string, unknown>, meta: { local: boolean }) => void | Promise<void>;
@@ -76,9 +84,13 @@ class LocalDispatch {
   }
 }
 
-/** One process: handlers run in process. The embedded database, and PostgreSQL in tests that want no listener. */
-export function createLocalChangeBus(log: ChangeBusLog): ChangeBus {
+/**
+ * One process: handlers run in process. The embedded database (whose own trigger notifications are listened to
+ * when `pglite` is given), and PostgreSQL in tests that want no listener.
+ */
+export function createLocalChangeBus(log: ChangeBusLog, pglite?: import('@electric-sql/pglite').PGlite): ChangeBus {
   const local = new LocalDispatch(log);
+  const unlisten: Array<() => Promise<void>> = [];
   return {
     origin: randomUUID(),
     connected: true,
@@ -87,8 +99,14 @@ export function createLocalChangeBus(log: ChangeBusLog): ChangeBus {
     },
     subscribe: (topic, handler) => local.subscribe(topic, handler),
     idle: () => local.idle(),
-    async start() {},
+    async start() {
+      if (!pglite) return;
+      for (const [channel, topic] of Object.entries(DATABASE_CHANNELS)) {
+        unlisten.push(await pglite.listen(channel, (payload) => local.dispatch(topic, { id: payload }, false)));
+      }
+    },
     async close() {
+      for (const stop of unlisten.splice(0)) await stop().catch(() => {});
       await local.idle();
     },
   };
@@ -117,6 +135,11 @@ export function createPostgresChangeBus(options: { url: string; db: Db; log: Cha
       if (client === c) lost(new Error('listener connection ended'));
     });
     c.on('notification', (message) => {
+      const fromDatabase = DATABASE_CHANNELS[message.channel];
+      if (fromDatabase) {
+        if (message.payload) local.dispatch(fromDatabase, { id: message.payload }, false);
+        return;
+      }
       if (message.channel !== CHANGE_CHANNEL || !message.payload) return;
       let parsed: { o?: string; t?: string; d?: Record<string, unknown> };
       try {
@@ -129,6 +152,7 @@ export function createPostgresChangeBus(options: { url: string; db: Db; log: Cha
     });
     await c.connect();
     await c.query(`LISTEN ${CHANGE_CHANNEL}`);
+    for (const channel of Object.keys(DATABASE_CHANNELS)) await c.query(`LISTEN ${channel}`);
     client = c;
     connected = true;
     attempt = 0;

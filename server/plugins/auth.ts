@@ -5,7 +5,9 @@ import { allows, endpointAudience, type Role } from '../../contract/roles';
 import { isApiTokenSecret } from '../../contract/schemas/api-token';
 import type { UserStatus } from '../../contract/schemas/user';
 import { createAccessTokenIssuer, type AccessTokenIssuer } from '../lib/access-token';
+import { RESYNC, USER_CHANGED } from '../lib/change-bus';
 import { forbidden, unauthorized } from '../lib/errors';
+import { UserCache } from '../lib/user-cache';
 import { createApiTokenRepository } from '../modules/api-tokens/repository';
 import { ApiTokenService } from '../modules/api-tokens/service';
 import { inactiveAccountError } from '../modules/auth/messages';
@@ -65,6 +67,23 @@ export default fp(
     app.decorateRequest('user', null);
     app.decorateRequest('viaApiToken', false);
     const apiTokens = new ApiTokenService({ repository: createApiTokenRepository(app.db), clock: app.clock });
+    // The user behind an access token, without reading the row on every request (server/lib/user-cache.ts: forgotten
+    // on any change to the row, in every process, at commit).
+    const signedIn = new UserCache<AuthUser>(
+      async (id) => {
+        const row = await users.findById(id);
+        return row && { id: row.id, email: row.email, name: row.name, role: row.role, status: row.status, isVerified: row.isVerified };
+      },
+      { ttlMs: 30_000 },
+    );
+    const stopListening = [
+      app.changes.subscribe(USER_CHANGED, (data) => signedIn.invalidate(String(data.id))),
+      app.changes.subscribe(RESYNC, () => signedIn.clear()),
+    ];
+    app.addHook('onClose', async () => {
+      for (const stop of stopListening) stop();
+      signedIn.dispose();
+    });
 
     /** An API token's bearer: its creator, acting as the token's role (so the route guard applies that role). */
     const authenticateApiToken = async (request: FastifyRequest, secret: string): Promise<AuthUser> => {
@@ -97,21 +116,15 @@ export default fp(
       if (isApiTokenSecret(match[1])) return authenticateApiToken(request, match[1]);
       const claims = await accessTokens.verify(match[1]);
       if (!claims) throw unauthorized(INVALID_TOKEN);
-      const row = await users.findById(claims.sub);
-      if (!row) throw unauthorized(INVALID_TOKEN);
-      if (row.status !== 'active') throw inactiveAccountError(row.status);
-      // The role comes from the database, so a role change takes effect at once.
-      const user: AuthUser = {
-        id: row.id,
-        email: row.email,
-        name: row.name,
-        role: row.role,
-        status: row.status,
-        isVerified: row.isVerified,
-      };
+      const cached = await signedIn.get(claims.sub);
+      if (!cached) throw unauthorized(INVALID_TOKEN);
+      if (cached.status !== 'active') throw inactiveAccountError(cached.status);
+      // The role comes from the database (through the cache, which forgets a changed row), so a role change takes
+      // effect at once. Each request gets its own copy.
+      const user: AuthUser = { ...cached };
       request.user = user;
       return user;
     });
   },
-  { name: 'auth', dependencies: ['db'] },
+  { name: 'auth', dependencies: ['db', 'changes'] },
 );

@@ -93,6 +93,19 @@ describe.skipIf(!ADMIN_URL)('two nodes on one PostgreSQL', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it('a user suspended through A is refused by B (which had them cached) within a second', async () => {
+    const user = await createUserRepository(a.db).insert({ name: 'Cached Customer', email: 'cached@example.com', passwordHash: await hashPassword(TEST_PASSWORD), role: 'user', status: 'active', isVerified: true });
+    const login = await b.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'cached@example.com', password: TEST_PASSWORD, rememberMe: false } });
+    const customer = login.json().data.tokens.access.token;
+    const profileAtB = async () => (await b.inject({ method: 'GET', url: '/api/auth/profile', headers: bearer(customer) })).statusCode;
+    expect(await profileAtB()).toBe(200);
+    expect(await profileAtB()).toBe(200);
+    expect((await api(a, 'PATCH', `/users/${user.id}/status`, { status: 'suspended' })).statusCode).toBe(200);
+    const started = Date.now();
+    await expect.poll(profileAtB, { timeout: 1000, interval: 20 }).toBe(403);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
   let nas: Promise<void> | undefined;
   /** The NAS (127.0.0.1 with SECRET), added once through A. */
   const ensureNas = () =>

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, isNotNull, like, lt, or, sql, type SQL } fro
 import type { UserListQueryParsed } from '../../../contract/schemas/user';
 import type { Db } from '../../db/client';
 import { invoices, subscriptions, users, type NewUserRow, type UserRow } from '../../db/schema';
+import { userWritten } from '../../lib/user-cache';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -64,11 +65,13 @@ export function createUserRepository(db: Db) {
         .set(values.email ? { ...values, email: values.email.trim().toLowerCase() } : values)
         .where(eq(users.id, id))
         .returning();
+      userWritten(id);
       return row;
     },
 
     async delete(id: string): Promise<boolean> {
       const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+      userWritten(id);
       return rows.length > 0;
     },
 
