@@ -1,26 +1,13 @@
 import { z } from 'zod';
+import { JOB_STATUSES } from '../jobs';
 
 /**
  * Background jobs (issue 14): what admins see of the shared job queue (pg-boss on the portal's database) —
  * device backups, the billing run's check, database backups, e-mail delivery, device polls, traffic roll-ups,
  * RADIUS sweeps, audit retention. Newest first; done jobs are kept a week, failed ones a month.
  */
-export const JOB_STATUSES = ['queued', 'retrying', 'running', 'done', 'failed', 'cancelled'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-
-/** The queues, with the words admins read for them. */
-export const JOB_NAMES: Record<string, string> = {
-  'device-backup': 'Device configuration backup',
-  'device-backup-schedule': 'Scheduled device backups (check)',
-  'billing-run': 'Daily billing run (check)',
-  'database-backup': 'Scheduled database backup (check)',
-  'mail-delivery': 'E-mail delivery',
-  'mail-outbox-sweep': 'E-mail outbox sweep',
-  'device-poll': 'Device polling (SNMP)',
-  'traffic-roll-up': 'Traffic roll-up',
-  'radius-sweep': 'RADIUS stale-session sweep',
-  'audit-retention': 'Audit trail retention',
-};
+// The words live in a module without zod (the texts load on every page); kept here for the schema's readers.
+export { JOB_NAMES, JOB_STATUSES, type JobStatus } from '../jobs';
 
 export const jobListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),

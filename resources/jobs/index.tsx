@@ -1,5 +1,5 @@
 import { Typography } from 'antd';
-import { JOB_NAMES, JOB_STATUSES } from '../../contract/schemas/job';
+import { JOB_NAMES, JOB_STATUSES } from '../../contract/jobs';
 import type { ResourceDecl } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 

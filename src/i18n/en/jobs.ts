@@ -1,4 +1,4 @@
-import { JOB_NAMES } from '../../../contract/schemas/job';
+import { JOB_NAMES } from '../../../contract/jobs';
 
 /** Background jobs (issue 14, /dashboard/jobs). */
 export const jobs: Record<string, string> = {

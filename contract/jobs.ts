@@ -1,0 +1,20 @@
+/**
+ * The job queue's states and names in words, without zod: the texts module (src/i18n/en/jobs.ts) is loaded on
+ * every page, the public site included, and must not pull the schema library in with it.
+ */
+export const JOB_STATUSES = ['queued', 'retrying', 'running', 'done', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** The queues, with the words admins read for them. */
+export const JOB_NAMES: Record<string, string> = {
+  'device-backup': 'Device configuration backup',
+  'device-backup-schedule': 'Scheduled device backups (check)',
+  'billing-run': 'Daily billing run (check)',
+  'database-backup': 'Scheduled database backup (check)',
+  'mail-delivery': 'E-mail delivery',
+  'mail-outbox-sweep': 'E-mail outbox sweep',
+  'device-poll': 'Device polling (SNMP)',
+  'traffic-roll-up': 'Traffic roll-up',
+  'radius-sweep': 'RADIUS stale-session sweep',
+  'audit-retention': 'Audit trail retention',
+};
