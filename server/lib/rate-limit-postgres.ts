@@ -27,16 +27,16 @@ export class PostgresRateLimitBackend implements RateLimitBackend {
     private readonly onSweepError: (error: unknown) => void = () => {},
   ) {}
 
-  async increment(key: string, windowMs: number): Promise<RateLimitCount> {
+  async increment(key: string, windowMs: number, by = 1): Promise<RateLimitCount> {
     const now = this.clock.now();
     this.sweep(now);
     const at = now.toISOString();
     const resetAt = new Date(now.getTime() + windowMs).toISOString();
     const [row] = rowsOf<Row>(
       await this.db.execute(sql`
-        insert into rate_limits (key, count, reset_at) values (${storedKey(key)}, 1, ${resetAt}::timestamptz)
+        insert into rate_limits (key, count, reset_at) values (${storedKey(key)}, ${by}, ${resetAt}::timestamptz)
         on conflict (key) do update set
-          count = case when rate_limits.reset_at <= ${at}::timestamptz then 1 else least(rate_limits.count, 2147483646) + 1 end,
+          count = case when rate_limits.reset_at <= ${at}::timestamptz then ${by} else least(rate_limits.count, 2147483647 - ${by}) + ${by} end,
           reset_at = case when rate_limits.reset_at <= ${at}::timestamptz then excluded.reset_at else rate_limits.reset_at end
         returning count, (extract(epoch from reset_at) * 1000)::float8 as reset_ms`),
     );

@@ -13,11 +13,11 @@ import type { RateLimitBackend, RateLimitCount } from './rate-limit-store';
 
 export const REDIS_KEY_PREFIX = 'isp:rl:';
 
-/** INCR, and PEXPIRE when the key is new (or somehow has no expiry); returns { count, PTTL }. */
+/** INCRBY, and PEXPIRE when the key is new (or somehow has no expiry); returns { count, PTTL }. */
 const INCREMENT_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
-if n == 1 or ttl < 0 then
+if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1])
 end
@@ -35,7 +35,7 @@ export interface RedisRateLimitOptions {
   commandTimeoutMs?: number;
 }
 
-type IncrementingRedis = Redis & { rateLimitIncrement(key: string, windowMs: number): Promise<[number, number]> };
+type IncrementingRedis = Redis & { rateLimitIncrement(key: string, windowMs: number, by: number): Promise<[number, number]> };
 
 export class RedisRateLimitBackend implements RateLimitBackend {
   readonly redis: IncrementingRedis;
@@ -79,8 +79,8 @@ export class RedisRateLimitBackend implements RateLimitBackend {
     });
   }
 
-  async increment(key: string, windowMs: number): Promise<RateLimitCount> {
-    const [count, ttl] = await this.redis.rateLimitIncrement(key, Math.max(1, Math.round(windowMs)));
+  async increment(key: string, windowMs: number, by = 1): Promise<RateLimitCount> {
+    const [count, ttl] = await this.redis.rateLimitIncrement(key, Math.max(1, Math.round(windowMs)), by);
     return { count: Number(count), ttlMs: Math.max(0, Number(ttl)) };
   }
 

@@ -16,8 +16,8 @@ export interface RateLimitCount {
 }
 
 export interface RateLimitBackend {
-  /** Counts one attempt for the key and returns the window's state after it. */
-  increment(key: string, windowMs: number): Promise<RateLimitCount>;
+  /** Counts one attempt (or `by`) for the key and returns the window's state after it. */
+  increment(key: string, windowMs: number, by?: number): Promise<RateLimitCount>;
   /** The window's state without counting. */
   read(key: string, windowMs: number): Promise<RateLimitCount>;
   /** Forgets the key's window. */
@@ -34,7 +34,7 @@ export class MemoryRateLimitBackend implements RateLimitBackend {
     private readonly maxKeys = 100_000,
   ) {}
 
-  async increment(key: string, windowMs: number): Promise<RateLimitCount> {
+  async increment(key: string, windowMs: number, by = 1): Promise<RateLimitCount> {
     const now = this.clock.now().getTime();
     this.sweep(now, windowMs);
     let w = this.windows.get(key);
@@ -43,7 +43,7 @@ export class MemoryRateLimitBackend implements RateLimitBackend {
       w = { count: 0, resetAt: now + windowMs };
       this.windows.set(key, w);
     }
-    w.count += 1;
+    w.count += by;
     return { count: w.count, ttlMs: w.resetAt - now };
   }
 
@@ -77,10 +77,10 @@ export class FallbackRateLimitBackend implements RateLimitBackend {
     private readonly onFallback: (error: unknown) => void = () => {},
   ) {}
 
-  increment(key: string, windowMs: number): Promise<RateLimitCount> {
-    return this.primary.increment(key, windowMs).catch((error: unknown) => {
+  increment(key: string, windowMs: number, by = 1): Promise<RateLimitCount> {
+    return this.primary.increment(key, windowMs, by).catch((error: unknown) => {
       this.onFallback(error);
-      return this.fallback.increment(key, windowMs);
+      return this.fallback.increment(key, windowMs, by);
     });
   }
 
@@ -98,6 +98,96 @@ export class FallbackRateLimitBackend implements RateLimitBackend {
   }
 }
 
+/**
+ * A high-volume limit (the per-minute API limit) over a shared backend without a round trip per request (issue 15):
+ * attempts are counted in memory and added to the shared backend every `flushMs`, one write per key and interval;
+ * a request is refused once the shared count last seen plus what this process counted since reaches the limit. So
+ * the limit still counts across nodes, to within one interval's requests. The sign-in, registration, reset and
+ * contact limits stay exact (they use the shared backend directly).
+ */
+export class BatchedRateLimitBackend implements RateLimitBackend {
+  private readonly entries = new Map<string, { windowMs: number; pending: number; shared: number; resetAt: number }>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly shared: RateLimitBackend,
+    private readonly clock: Clock,
+    private readonly options: { flushMs?: number; onError?: (error: unknown) => void } = {},
+  ) {}
+
+  async increment(key: string, windowMs: number, by = 1): Promise<RateLimitCount> {
+    const now = this.clock.now().getTime();
+    let e = this.entries.get(key);
+    if (!e || e.resetAt <= now) {
+      e = { windowMs, pending: 0, shared: 0, resetAt: now + windowMs };
+      this.entries.set(key, e);
+    }
+    e.pending += by;
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.flush(), this.options.flushMs ?? 1000);
+      this.timer.unref();
+    }
+    return { count: e.shared + e.pending, ttlMs: e.resetAt - now };
+  }
+
+  async read(key: string): Promise<RateLimitCount> {
+    const now = this.clock.now().getTime();
+    const e = this.entries.get(key);
+    return e && e.resetAt > now ? { count: e.shared + e.pending, ttlMs: e.resetAt - now } : { count: 0, ttlMs: 0 };
+  }
+
+  async clear(key: string): Promise<void> {
+    this.entries.delete(key);
+    await this.shared.clear(key);
+  }
+
+  /** Adds what was counted here to the shared backend and takes the shared totals (every node's) back. */
+  flush(): Promise<void> {
+    this.flushing ??= (async () => {
+      try {
+        const now = this.clock.now().getTime();
+        for (const [key, e] of this.entries) {
+          if (e.resetAt <= now && e.pending === 0) {
+            this.entries.delete(key);
+            continue;
+          }
+          if (e.pending === 0) {
+            // Nothing new here: the other nodes' counts still come back.
+            try {
+              const r = await this.shared.read(key, e.windowMs);
+              if (r.count > e.shared) e.shared = r.count;
+            } catch (error) {
+              this.options.onError?.(error);
+            }
+            continue;
+          }
+          const n = e.pending;
+          e.pending = 0;
+          try {
+            const r = await this.shared.increment(key, e.windowMs, n);
+            e.shared = r.count;
+            e.resetAt = this.clock.now().getTime() + r.ttlMs;
+          } catch (error) {
+            e.pending += n;
+            this.options.onError?.(error);
+          }
+        }
+      } finally {
+        this.flushing = null;
+      }
+    })();
+    return this.flushing;
+  }
+
+  /** Stops the timer after a last flush. */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+}
+
 type StoreCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
 /** The options @fastify/rate-limit hands a store's child; `nameSpace` is ours, passed through its options. */
@@ -109,22 +199,27 @@ export interface StoreRouteOptions {
  * A store class for @fastify/rate-limit (it constructs the store itself, so the backend comes in by closure).
  * Each limiter gets a child whose keys are prefixed by its `nameSpace`, so limits never share counters.
  */
-export function rateLimitStore(backend: RateLimitBackend) {
+/** The store class @fastify/rate-limit is given; `byNameSpace` sends one limit's counting to another backend. */
+export function rateLimitStore(shared: RateLimitBackend, byNameSpace: Record<string, RateLimitBackend> = {}) {
   return class PortalRateLimitStore {
     constructor(
       _globalOptions?: unknown,
       readonly prefix = 'api:',
     ) {}
 
+    private get backend(): RateLimitBackend {
+      return byNameSpace[this.prefix] ?? shared;
+    }
+
     incr(key: string, callback: StoreCallback, timeWindow: number): void {
-      backend.increment(this.prefix + key, timeWindow).then(
+      this.backend.increment(this.prefix + key, timeWindow).then(
         (r) => callback(null, { current: r.count, ttl: r.ttlMs }),
         (error: Error) => callback(error),
       );
     }
 
     read(key: string, callback: StoreCallback, timeWindow: number): void {
-      backend.read(this.prefix + key, timeWindow).then(
+      this.backend.read(this.prefix + key, timeWindow).then(
         (r) => callback(null, { current: r.count, ttl: r.ttlMs }),
         (error: Error) => callback(error),
       );

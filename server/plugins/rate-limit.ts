@@ -21,7 +21,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { tooManyRequests } from '../lib/errors';
 import { PostgresRateLimitBackend } from '../lib/rate-limit-postgres';
 import { RedisRateLimitBackend } from '../lib/rate-limit-redis';
-import { FallbackRateLimitBackend, MemoryRateLimitBackend, rateLimitStore, type RateLimitBackend } from '../lib/rate-limit-store';
+import { BatchedRateLimitBackend, FallbackRateLimitBackend, MemoryRateLimitBackend, rateLimitStore, type RateLimitBackend } from '../lib/rate-limit-store';
+
+const API_NAME_SPACE = 'api:';
 import { isApiPath } from './access';
 
 export interface RequestLimitOptions {
@@ -95,8 +97,12 @@ export default fp<RateLimitPluginOptions>(
   async (app, opts) => {
     const backend = await chooseBackend(app, opts);
     app.decorate('rateLimitBackend', backend);
+    // The per-minute API limit counts every request: over a shared backend it is batched (one write per second and
+    // client, not one per request); in memory there is nothing to save.
+    const apiBackend = backend instanceof MemoryRateLimitBackend ? backend : new BatchedRateLimitBackend(backend, app.clock, { onError: (error) => app.log.warn({ err: error }, 'API rate-limit counts not shared; kept and retried') });
+    if (apiBackend instanceof BatchedRateLimitBackend) app.addHook('onClose', () => apiBackend.close());
     // global: false: limits apply where this plugin's hooks put them (the API), never to the SPA's files.
-    await app.register(fastifyRateLimit, { global: false, store: rateLimitStore(backend), skipOnError: false });
+    await app.register(fastifyRateLimit, { global: false, store: rateLimitStore(backend, { [API_NAME_SPACE]: apiBackend }), skipOnError: false });
 
     const limiter = (options: RequestLimitOptions) =>
       app.createRateLimit({
@@ -137,7 +143,7 @@ export default fp<RateLimitPluginOptions>(
 
     const perMinute = app.config.apiRateLimit;
     if (perMinute > 0) {
-      const check = limiter({ nameSpace: 'api:', max: perMinute, windowMs: API_WINDOW_MS });
+      const check = limiter({ nameSpace: API_NAME_SPACE, max: perMinute, windowMs: API_WINDOW_MS });
       app.addHook('onRequest', async (request, reply) => {
         if (!isApiPath(request.url)) return;
         const r = await check(request);
