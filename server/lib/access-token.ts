@@ -13,9 +13,17 @@ export interface AccessClaims {
   role: Role;
 }
 
-/** Short-lived HS256 bearer tokens (claims sub, role, iat, exp) signed with JWT_SECRET. */
+/** Tokens verified recently: at most this many are remembered (the oldest are forgotten first). */
+const VERIFIED_MAX = 10_000;
+
+/**
+ * Short-lived HS256 bearer tokens (claims sub, role, iat, exp) signed with JWT_SECRET. A token's signature is
+ * checked once: its claims are then remembered until it expires (a token never changes, and whether its user may
+ * still act is decided from the user, not the token), which saves a WebCrypto HMAC on every request (issue 15).
+ */
 export function createAccessTokenIssuer(options: { secret: string; ttlSeconds: number; clock: Clock }) {
   const key = new TextEncoder().encode(options.secret);
+  const verified = new Map<string, { claims: AccessClaims; expMs: number; nbfMs: number }>();
   return {
     async sign(user: { id: string; role: Role }): Promise<AccessToken> {
       const iat = Math.floor(options.clock.now().getTime() / 1000);
@@ -31,10 +39,20 @@ export function createAccessTokenIssuer(options: { secret: string; ttlSeconds: n
 
     /** The token's claims, or null when it is malformed, forged or expired. */
     async verify(token: string): Promise<AccessClaims | null> {
+      const now = options.clock.now();
+      const known = verified.get(token);
+      if (known) {
+        if (now.getTime() < known.expMs && now.getTime() >= known.nbfMs) return { ...known.claims };
+        verified.delete(token);
+        return null;
+      }
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: options.clock.now() });
-        if (typeof payload.sub !== 'string' || !isRole(payload.role)) return null;
-        return { sub: payload.sub, role: payload.role };
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: now });
+        if (typeof payload.sub !== 'string' || !isRole(payload.role) || typeof payload.exp !== 'number') return null;
+        const claims: AccessClaims = { sub: payload.sub, role: payload.role };
+        verified.set(token, { claims, expMs: payload.exp * 1000, nbfMs: typeof payload.nbf === 'number' ? payload.nbf * 1000 : -Infinity });
+        while (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+        return { ...claims };
       } catch {
         return null;
       }

@@ -25,6 +25,8 @@ describe('GET /api/auth/profile', () => {
     expect(forged.json().message).toBe('Invalid or expired token');
 
     const { token } = await t.login('pat@example.com');
+    // Used once (its signature checked and remembered), then past its 15 minutes: refused all the same.
+    expect((await getProfile(bearer(token))).statusCode).toBe(200);
     t.clock.advanceMinutes(16);
     const expired = await getProfile(bearer(token));
     expect(expired.statusCode).toBe(401);

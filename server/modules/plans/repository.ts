@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { totalOver, withTotal } from '../../db/paging';
+import { and, asc, count, desc, eq, getTableColumns, ilike, or, type SQL } from 'drizzle-orm';
 import type { PlanListQueryParsed } from '../../../contract/schemas/plan';
 import type { Db } from '../../db/client';
 import { plans, subscriptions, type NewPlanRow, type PlanRow } from '../../db/schema';
@@ -25,17 +26,15 @@ export function createPlanRepository(db: Db) {
       }
       const where = conditions.length ? and(...conditions) : undefined;
       const direction = query.order === 'desc' ? desc : asc;
-      const [items, [{ total }]] = await Promise.all([
-        db
-          .select()
-          .from(plans)
-          .where(where)
-          .orderBy(direction(SORT_COLUMNS[query.sort]), asc(plans.name), asc(plans.id))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(plans).where(where),
-      ]);
-      return { items, total: Number(total) };
+      const offset = (query.page - 1) * query.limit;
+      const rows = await db
+        .select({ ...getTableColumns(plans), total: totalOver() })
+        .from(plans)
+        .where(where)
+        .orderBy(direction(SORT_COLUMNS[query.sort]), asc(plans.name), asc(plans.id))
+        .limit(query.limit)
+        .offset(offset);
+      return withTotal(rows, offset, async () => Number((await db.select({ total: count() }).from(plans).where(where))[0].total));
     },
 
     async findById(id: string): Promise<PlanRow | undefined> {

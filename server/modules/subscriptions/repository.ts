@@ -1,3 +1,4 @@
+import { totalOver, withTotal } from '../../db/paging';
 import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import type { SubscriptionListQueryParsed } from '../../../contract/schemas/subscription';
 import type { Db } from '../../db/client';
@@ -32,16 +33,27 @@ export function createSubscriptionRepository(db: Db) {
         conditions.push(or(ilike(users.name, p), ilike(users.email, p), ilike(plans.name, p), ilike(subscriptions.location, p), ilike(subscriptions.note, p))!);
       }
       const where = conditions.length ? and(...conditions) : undefined;
-      const [items, [{ total }]] = await Promise.all([
-        joined().where(where).orderBy(desc(subscriptions.createdAt), desc(subscriptions.id)).limit(query.limit).offset(query.offset),
-        db
-          .select({ total: count() })
-          .from(subscriptions)
-          .innerJoin(plans, eq(plans.id, subscriptions.planId))
-          .innerJoin(users, eq(users.id, subscriptions.userId))
-          .where(where),
-      ]);
-      return { items, total: Number(total) };
+      const rows = await db
+        .select({ ...columns, total: totalOver() })
+        .from(subscriptions)
+        .innerJoin(plans, eq(plans.id, subscriptions.planId))
+        .innerJoin(users, eq(users.id, subscriptions.userId))
+        .where(where)
+        .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+        .limit(query.limit)
+        .offset(query.offset);
+      return withTotal(rows, query.offset, async () =>
+        Number(
+          (
+            await db
+              .select({ total: count() })
+              .from(subscriptions)
+              .innerJoin(plans, eq(plans.id, subscriptions.planId))
+              .innerJoin(users, eq(users.id, subscriptions.userId))
+              .where(where)
+          )[0].total,
+        ),
+      );
     },
 
     async findById(id: string): Promise<SubscriptionWithNames | undefined> {

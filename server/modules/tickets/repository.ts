@@ -1,4 +1,5 @@
 /** Reading and writing tickets, their replies and attachments (with the names of the people involved). */
+import { totalOver, withTotal } from '../../db/paging';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { TicketListQueryParsed } from '../../../contract/schemas/ticket';
@@ -43,15 +44,16 @@ export interface AttachmentWithUploader {
 export type TicketScope = SQL | undefined;
 
 export function createTicketRepository(db: Db) {
+  const joinedColumns = {
+    row: tickets,
+    creatorName: creator.name,
+    creatorEmail: creator.email,
+    assigneeName: assignee.name,
+    assigneeEmail: assignee.email,
+  };
   const joined = (conn: Db = db) =>
     conn
-      .select({
-        row: tickets,
-        creatorName: creator.name,
-        creatorEmail: creator.email,
-        assigneeName: assignee.name,
-        assigneeEmail: assignee.email,
-      })
+      .select(joinedColumns)
       .from(tickets)
       .innerJoin(creator, eq(creator.id, tickets.createdBy))
       .leftJoin(assignee, eq(assignee.id, tickets.assignedTo));
@@ -75,15 +77,19 @@ export function createTicketRepository(db: Db) {
     /** Newest activity first. */
     async page(scope: TicketScope, query: TicketListQueryParsed): Promise<{ items: TicketWithNames[]; total: number }> {
       const where = filters(scope, query);
-      const [items, [{ total }]] = await Promise.all([
-        joined()
-          .where(where)
-          .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(tickets).innerJoin(creator, eq(creator.id, tickets.createdBy)).where(where),
-      ]);
-      return { items, total: Number(total) };
+      const offset = (query.page - 1) * query.limit;
+      const rows = await db
+        .select({ ...joinedColumns, total: totalOver() })
+        .from(tickets)
+        .innerJoin(creator, eq(creator.id, tickets.createdBy))
+        .leftJoin(assignee, eq(assignee.id, tickets.assignedTo))
+        .where(where)
+        .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+        .limit(query.limit)
+        .offset(offset);
+      return withTotal(rows, offset, async () =>
+        Number((await db.select({ total: count() }).from(tickets).innerJoin(creator, eq(creator.id, tickets.createdBy)).where(where))[0].total),
+      );
     },
 
     async findById(id: string, conn: Db = db): Promise<TicketWithNames | undefined> {

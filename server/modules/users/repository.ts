@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, isNotNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
+import { totalOver, withTotal } from '../../db/paging';
+import { and, asc, count, desc, eq, getTableColumns, isNotNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { UserListQueryParsed } from '../../../contract/schemas/user';
 import type { Db } from '../../db/client';
 import { invoices, subscriptions, users, type NewUserRow, type UserRow } from '../../db/schema';
@@ -83,17 +84,15 @@ export function createUserRepository(db: Db) {
     /** One page of the user list, newest first, and the number of users matching the filters. */
     async page(query: UserListQueryParsed): Promise<{ items: UserRow[]; total: number }> {
       const where = filterConditions(query);
-      const [items, [{ total }]] = await Promise.all([
-        db
-          .select()
-          .from(users)
-          .where(where)
-          .orderBy(desc(users.createdAt), desc(users.id))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(users).where(where),
-      ]);
-      return { items, total: Number(total) };
+      const offset = (query.page - 1) * query.limit;
+      const rows = await db
+        .select({ ...getTableColumns(users), total: totalOver() })
+        .from(users)
+        .where(where)
+        .orderBy(desc(users.createdAt), desc(users.id))
+        .limit(query.limit)
+        .offset(offset);
+      return withTotal(rows, offset, async () => Number((await db.select({ total: count() }).from(users).where(where))[0].total));
     },
 
     /** Every matching user in batches (keyset on created_at, id: no growing offsets), for the CSV export. */
