@@ -43,6 +43,14 @@ describe('structured logs', () => {
 
     const log = lines.join('');
     expect(lines.map((l) => JSON.parse(l)).some((l) => l.reqId === 'req-login-1')).toBe(true);
+    // One line per request: method, route, status, duration, the user once known.
+    const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
+    expect(requests).toHaveLength(4);
+    expect(requests[0]).toMatchObject({ reqId: 'req-login-1', method: 'POST', url: '/api/auth/login', route: '/api/auth/login', status: 200 });
+    expect(typeof requests[0].ms).toBe('number');
+    expect(requests[1]).toMatchObject({ method: 'GET', url: '/api/auth/profile', status: 200, user: expect.any(String) });
+    expect(requests[3]).toMatchObject({ url: '/api/auth/login', status: 401 });
+    expect(lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'incoming request' || l.msg === 'request completed')).toEqual([]);
     expect(log).not.toContain(TEST_PASSWORD);
     expect(log).not.toContain('Wrong-Secret-77');
     expect(log).not.toContain(access);
