@@ -34,4 +34,20 @@ describe('list totals', () => {
     expect(past.items).toEqual([]);
     expect(past.pagination.total).toBe(8);
   });
+
+  it('subscriptions filtered by creation day, status and search (prepared once per filter shape)', async () => {
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url: `/api${url}`, headers: bearer(admin), payload });
+    const plan = (await call('POST', '/plans', { name: 'Paging Fiber', price: 1000, download_mbps: 10, upload_mbps: 5, billing_cycle: 'monthly' })).json().data;
+    const customer = await t.createUser({ email: 'subscriber@example.com', name: 'Olga Paging' });
+    expect((await call('POST', '/subscriptions', { plan_id: plan.id, user_id: customer.id })).statusCode).toBe(201);
+    const today = t.clock.now().toISOString().slice(0, 10);
+    const tomorrow = new Date(t.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+    const total = async (query: string) => (await call('GET', `/subscriptions?${query}`)).json().meta.total;
+    expect(await total(`from=${today}&to=${today}`)).toBe(1);
+    expect(await total(`from=${tomorrow}`)).toBe(0);
+    expect(await total(`to=${today}&search=olga`)).toBe(1);
+    expect(await total(`from=${today}&search=nobody`)).toBe(0);
+    expect(await total(`status=pending&from=${today}`)).toBe(1);
+    expect(await total(`status=active&from=${today}`)).toBe(0);
+  });
 });

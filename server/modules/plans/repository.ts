@@ -1,5 +1,5 @@
-import { totalOver, withTotal } from '../../db/paging';
-import { and, asc, count, desc, eq, getTableColumns, ilike, or, type SQL } from 'drizzle-orm';
+import { PreparedByShape, totalOver, withTotal } from '../../db/paging';
+import { and, asc, count, desc, eq, getTableColumns, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { PlanListQueryParsed } from '../../../contract/schemas/plan';
 import type { Db } from '../../db/client';
 import { plans, subscriptions, type NewPlanRow, type PlanRow } from '../../db/schema';
@@ -14,27 +14,42 @@ const SORT_COLUMNS = {
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** The page's filters with placeholders (values come at execution), and whether each is present (the shape). */
+function pageConditions(query: PlanListQueryParsed): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (query.status) conditions.push(eq(plans.status, sql.placeholder('status')));
+  if (query.billing_cycle) conditions.push(eq(plans.billingCycle, sql.placeholder('billing_cycle')));
+  if (query.search) {
+    const p = sql.placeholder('pattern');
+    conditions.push(or(ilike(plans.name, p), ilike(plans.slug, p), ilike(plans.description, p))!);
+  }
+  return conditions.length ? and(...conditions) : undefined;
+}
+
 export function createPlanRepository(db: Db) {
+  const pages = new PreparedByShape<ReturnType<typeof preparePage>>('plans_page');
+  const counts = new PreparedByShape<ReturnType<typeof prepareCount>>('plans_count');
+  function preparePage(query: PlanListQueryParsed, name: string) {
+    const direction = query.order === 'desc' ? desc : asc;
+    return db
+      .select({ ...getTableColumns(plans), total: totalOver() })
+      .from(plans)
+      .where(pageConditions(query))
+      .orderBy(direction(SORT_COLUMNS[query.sort]), asc(plans.name), asc(plans.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  }
+  function prepareCount(query: PlanListQueryParsed, name: string) {
+    return db.select({ total: count() }).from(plans).where(pageConditions(query)).prepare(name);
+  }
   return {
     async page(query: PlanListQueryParsed): Promise<{ items: PlanRow[]; total: number }> {
-      const conditions: SQL[] = [];
-      if (query.status) conditions.push(eq(plans.status, query.status));
-      if (query.billing_cycle) conditions.push(eq(plans.billingCycle, query.billing_cycle));
-      if (query.search) {
-        const p = likePattern(query.search);
-        conditions.push(or(ilike(plans.name, p), ilike(plans.slug, p), ilike(plans.description, p))!);
-      }
-      const where = conditions.length ? and(...conditions) : undefined;
-      const direction = query.order === 'desc' ? desc : asc;
+      const filters = [query.status ? 's' : '', query.billing_cycle ? 'b' : '', query.search ? 'q' : ''].join('');
+      const values = { status: query.status, billing_cycle: query.billing_cycle, pattern: query.search ? likePattern(query.search) : undefined };
       const offset = (query.page - 1) * query.limit;
-      const rows = await db
-        .select({ ...getTableColumns(plans), total: totalOver() })
-        .from(plans)
-        .where(where)
-        .orderBy(direction(SORT_COLUMNS[query.sort]), asc(plans.name), asc(plans.id))
-        .limit(query.limit)
-        .offset(offset);
-      return withTotal(rows, offset, async () => Number((await db.select({ total: count() }).from(plans).where(where))[0].total));
+      const rows = await pages.get(`${filters}|${query.sort}|${query.order}`, (name) => preparePage(query, name)).execute({ ...values, limit: query.limit, offset });
+      return withTotal(rows, offset, async () => Number((await counts.get(filters, (name) => prepareCount(query, name)).execute(values))[0].total));
     },
 
     async findById(id: string): Promise<PlanRow | undefined> {

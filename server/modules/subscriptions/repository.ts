@@ -1,5 +1,5 @@
-import { totalOver, withTotal } from '../../db/paging';
-import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
+import { PreparedByShape, totalOver, withTotal } from '../../db/paging';
+import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { SubscriptionListQueryParsed } from '../../../contract/schemas/subscription';
 import type { Db } from '../../db/client';
 import { plans, subscriptions, users, type PlanRow, type SubscriptionRow } from '../../db/schema';
@@ -15,45 +15,67 @@ export interface SubscriptionWithNames {
 
 const columns = { row: subscriptions, planName: plans.name, userName: users.name, userEmail: users.email };
 
+type PageValues = { status?: string; user_id?: string; plan_id?: string; from?: string; to?: string; pattern?: string };
+
+/** The list's filters as named placeholders, for those present (the shape of the prepared statement). */
+function pageConditions(values: PageValues): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (values.status) conditions.push(eq(subscriptions.status, sql.placeholder('status')));
+  if (values.user_id) conditions.push(eq(subscriptions.userId, sql.placeholder('user_id')));
+  if (values.plan_id) conditions.push(eq(subscriptions.planId, sql.placeholder('plan_id')));
+  if (values.from) conditions.push(gte(subscriptions.createdAt, sql`${sql.placeholder('from')}::timestamptz`));
+  if (values.to) conditions.push(lt(subscriptions.createdAt, sql`${sql.placeholder('to')}::timestamptz`));
+  if (values.pattern) {
+    const p = sql.placeholder('pattern');
+    conditions.push(or(ilike(users.name, p), ilike(users.email, p), ilike(plans.name, p), ilike(subscriptions.location, p), ilike(subscriptions.note, p))!);
+  }
+  return conditions.length ? and(...conditions) : undefined;
+}
+
 export function createSubscriptionRepository(db: Db) {
   const joined = () =>
     db.select(columns).from(subscriptions).innerJoin(plans, eq(plans.id, subscriptions.planId)).innerJoin(users, eq(users.id, subscriptions.userId));
+  const pages = new PreparedByShape<ReturnType<typeof preparePage>>('subscriptions_page');
+  const counts = new PreparedByShape<ReturnType<typeof prepareCount>>('subscriptions_count');
+  function preparePage(values: PageValues, name: string) {
+    return db
+      .select({ ...columns, total: totalOver() })
+      .from(subscriptions)
+      .innerJoin(plans, eq(plans.id, subscriptions.planId))
+      .innerJoin(users, eq(users.id, subscriptions.userId))
+      .where(pageConditions(values))
+      .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  }
+  function prepareCount(values: PageValues, name: string) {
+    return db
+      .select({ total: count() })
+      .from(subscriptions)
+      .innerJoin(plans, eq(plans.id, subscriptions.planId))
+      .innerJoin(users, eq(users.id, subscriptions.userId))
+      .where(pageConditions(values))
+      .prepare(name);
+  }
 
   return {
     async page(query: SubscriptionListQueryParsed): Promise<{ items: SubscriptionWithNames[]; total: number }> {
-      const conditions: SQL[] = [];
-      if (query.status) conditions.push(eq(subscriptions.status, query.status));
-      if (query.user_id) conditions.push(eq(subscriptions.userId, query.user_id));
-      if (query.plan_id) conditions.push(eq(subscriptions.planId, query.plan_id));
-      // Inclusive UTC days: from 00:00 of `from` to before 00:00 of the day after `to`.
-      if (query.from) conditions.push(gte(subscriptions.createdAt, new Date(`${query.from}T00:00:00Z`)));
-      if (query.to) conditions.push(lt(subscriptions.createdAt, new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000)));
-      if (query.search) {
-        const p = likePattern(query.search);
-        conditions.push(or(ilike(users.name, p), ilike(users.email, p), ilike(plans.name, p), ilike(subscriptions.location, p), ilike(subscriptions.note, p))!);
-      }
-      const where = conditions.length ? and(...conditions) : undefined;
-      const rows = await db
-        .select({ ...columns, total: totalOver() })
-        .from(subscriptions)
-        .innerJoin(plans, eq(plans.id, subscriptions.planId))
-        .innerJoin(users, eq(users.id, subscriptions.userId))
-        .where(where)
-        .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
-        .limit(query.limit)
-        .offset(query.offset);
-      return withTotal(rows, query.offset, async () =>
-        Number(
-          (
-            await db
-              .select({ total: count() })
-              .from(subscriptions)
-              .innerJoin(plans, eq(plans.id, subscriptions.planId))
-              .innerJoin(users, eq(users.id, subscriptions.userId))
-              .where(where)
-          )[0].total,
-        ),
-      );
+      const values = {
+        status: query.status,
+        user_id: query.user_id,
+        plan_id: query.plan_id,
+        // Inclusive UTC days: from 00:00 of `from` to before 00:00 of the day after `to`.
+        from: query.from ? new Date(`${query.from}T00:00:00Z`).toISOString() : undefined,
+        to: query.to ? new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString() : undefined,
+        pattern: query.search ? likePattern(query.search) : undefined,
+      };
+      const shape = Object.entries(values)
+        .filter(([, v]) => v !== undefined)
+        .map(([k]) => k)
+        .join(',');
+      const rows = await pages.get(shape, (name) => preparePage(values, name)).execute({ ...values, limit: query.limit, offset: query.offset });
+      return withTotal(rows, query.offset, async () => Number((await counts.get(shape, (name) => prepareCount(values, name)).execute(values))[0].total));
     },
 
     async findById(id: string): Promise<SubscriptionWithNames | undefined> {

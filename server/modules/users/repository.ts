@@ -1,4 +1,4 @@
-import { totalOver, withTotal } from '../../db/paging';
+import { PreparedByShape, totalOver, withTotal } from '../../db/paging';
 import { and, asc, count, desc, eq, getTableColumns, isNotNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { UserListQueryParsed } from '../../../contract/schemas/user';
 import type { Db } from '../../db/client';
@@ -17,28 +17,65 @@ export type UserFilterInput = Pick<UserListQueryParsed, 'search' | 'role' | 'sta
  * each has a pattern-ops btree index (migration 0007), so a page stays fast with 100 000 users; a number alone
  * ("123") also finds customer C-000123.
  */
-function filterConditions(filters: UserFilterInput): SQL | undefined {
+/** The values the filters compare with, by name (a number alone also names a customer number). */
+function filterValues(filters: UserFilterInput) {
+  const search = filters.search?.trim() || undefined;
+  return {
+    role: filters.role,
+    status: filters.status,
+    company: filters.company,
+    search,
+    lower: search && prefixPattern(search.toLowerCase()),
+    phone: search && prefixPattern(search),
+    customerPrefix: search && prefixPattern(search.toUpperCase()),
+    customer: search && /^\d{1,6}$/.test(search) ? `C-${search.padStart(6, '0')}` : undefined,
+  };
+}
+type FilterValues = ReturnType<typeof filterValues>;
+
+/** Which filters are present: one prepared statement per shape. */
+const filterShape = (v: FilterValues) => [v.role && 'r', v.status && 's', v.company && 'c', v.search && 'q', v.customer && 'n'].filter(Boolean).join('');
+
+/**
+ * The filters as SQL, with the values inline, or (`placeholders`) as named placeholders for a prepared statement.
+ */
+function filterConditions(filters: UserFilterInput, placeholders = false): SQL | undefined {
+  const v = filterValues(filters);
+  // A value, or a placeholder standing for it (typed loosely: Drizzle's operators take either).
+  const bind = (name: keyof FilterValues): any => (placeholders ? sql.placeholder(name) : v[name]);
   const conditions: SQL[] = [];
-  if (filters.role) conditions.push(eq(users.role, filters.role));
-  if (filters.status) conditions.push(eq(users.status, filters.status));
-  if (filters.company) conditions.push(eq(users.company, filters.company));
-  const search = filters.search?.trim();
-  if (search) {
-    const lower = search.toLowerCase();
-    const p = prefixPattern(lower);
+  if (v.role) conditions.push(eq(users.role, bind('role')));
+  if (v.status) conditions.push(eq(users.status, bind('status')));
+  if (v.company) conditions.push(eq(users.company, bind('company')));
+  if (v.search) {
     const alternatives: SQL[] = [
-      like(sql`lower(${users.name})`, p),
-      like(users.email, p),
-      like(users.phone, prefixPattern(search)),
-      like(users.customerNumber, prefixPattern(search.toUpperCase())),
+      like(sql`lower(${users.name})`, bind('lower')),
+      like(users.email, bind('lower')),
+      like(users.phone, bind('phone')),
+      like(users.customerNumber, bind('customerPrefix')),
     ];
-    if (/^\d{1,6}$/.test(search)) alternatives.push(eq(users.customerNumber, `C-${search.padStart(6, '0')}`));
+    if (v.customer) alternatives.push(eq(users.customerNumber, bind('customer')));
     conditions.push(or(...alternatives)!);
   }
   return conditions.length ? and(...conditions) : undefined;
 }
 
 export function createUserRepository(db: Db) {
+  const pages = new PreparedByShape<ReturnType<typeof preparePage>>('users_page');
+  const counts = new PreparedByShape<ReturnType<typeof prepareCount>>('users_count');
+  function preparePage(query: UserListQueryParsed, name: string) {
+    return db
+      .select({ ...getTableColumns(users), total: totalOver() })
+      .from(users)
+      .where(filterConditions(query, true))
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  }
+  function prepareCount(query: UserListQueryParsed, name: string) {
+    return db.select({ total: count() }).from(users).where(filterConditions(query, true)).prepare(name);
+  }
   return {
     async findById(id: string): Promise<UserRow | undefined> {
       // A malformed id can never match; asking PostgreSQL would raise invalid_text_representation.
@@ -83,16 +120,11 @@ export function createUserRepository(db: Db) {
 
     /** One page of the user list, newest first, and the number of users matching the filters. */
     async page(query: UserListQueryParsed): Promise<{ items: UserRow[]; total: number }> {
-      const where = filterConditions(query);
+      const values = filterValues(query);
+      const shape = filterShape(values);
       const offset = (query.page - 1) * query.limit;
-      const rows = await db
-        .select({ ...getTableColumns(users), total: totalOver() })
-        .from(users)
-        .where(where)
-        .orderBy(desc(users.createdAt), desc(users.id))
-        .limit(query.limit)
-        .offset(offset);
-      return withTotal(rows, offset, async () => Number((await db.select({ total: count() }).from(users).where(where))[0].total));
+      const rows = await pages.get(shape, (name) => preparePage(query, name)).execute({ ...values, limit: query.limit, offset });
+      return withTotal(rows, offset, async () => Number((await counts.get(shape, (name) => prepareCount(query, name)).execute(values))[0].total));
     },
 
     /** Every matching user in batches (keyset on created_at, id: no growing offsets), for the CSV export. */
