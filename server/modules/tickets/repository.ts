@@ -1,5 +1,5 @@
 /** Reading and writing tickets, their replies and attachments (with the names of the people involved). */
-import { totalOver, withTotal } from '../../db/paging';
+import { PreparedByShape, totalOver, withTotal } from '../../db/paging';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { TicketListQueryParsed } from '../../../contract/schemas/ticket';
@@ -43,6 +43,21 @@ export interface AttachmentWithUploader {
 /** Which tickets a caller may see, as a condition on the tickets table (undefined: all of them). */
 export type TicketScope = SQL | undefined;
 
+/**
+ * The tickets a list page may show, as data (the page is a prepared statement per shape, the caller's id a value):
+ * every ticket; or the caller's own and assigned ones, plus the categories of their queue; or (assignedOnly) only
+ * those assigned to them.
+ */
+export type TicketPageScope = { all: true } | { me: string; queue?: readonly string[]; assignedOnly?: boolean };
+
+function pageScopeCondition(scope: TicketPageScope): SQL | undefined {
+  if ('all' in scope) return undefined;
+  const me = sql.placeholder('me');
+  if (scope.assignedOnly) return eq(tickets.assignedTo, me);
+  const mine = or(eq(tickets.createdBy, me), eq(tickets.assignedTo, me))!;
+  return scope.queue?.length ? or(mine, inArray(tickets.category, [...scope.queue] as (typeof tickets.category.enumValues)[number][]))! : mine;
+}
+
 export function createTicketRepository(db: Db) {
   const joinedColumns = {
     row: tickets,
@@ -58,38 +73,59 @@ export function createTicketRepository(db: Db) {
       .innerJoin(creator, eq(creator.id, tickets.createdBy))
       .leftJoin(assignee, eq(assignee.id, tickets.assignedTo));
 
-  const filters = (scope: TicketScope, query: Partial<TicketListQueryParsed>): SQL | undefined => {
+  /** The page's filters, with placeholders for the values (see page()). */
+  const pageFilters = (scope: TicketPageScope, query: TicketListQueryParsed): SQL | undefined => {
     const conditions: SQL[] = [];
-    if (scope) conditions.push(scope);
-    if (query.status) conditions.push(eq(tickets.status, query.status));
-    if (query.priority) conditions.push(eq(tickets.priority, query.priority));
-    if (query.category) conditions.push(eq(tickets.category, query.category));
+    const scoped = pageScopeCondition(scope);
+    if (scoped) conditions.push(scoped);
+    if (query.status) conditions.push(eq(tickets.status, sql.placeholder('status')));
+    if (query.priority) conditions.push(eq(tickets.priority, sql.placeholder('priority')));
+    if (query.category) conditions.push(eq(tickets.category, sql.placeholder('category')));
     if (query.assigned_to === 'none') conditions.push(isNull(tickets.assignedTo));
-    else if (query.assigned_to) conditions.push(eq(tickets.assignedTo, query.assigned_to));
+    else if (query.assigned_to) conditions.push(eq(tickets.assignedTo, sql.placeholder('assigned_to')));
     if (query.search) {
-      const p = likePattern(query.search);
+      const p = sql.placeholder('pattern');
       conditions.push(or(ilike(tickets.number, p), ilike(tickets.subject, p), ilike(creator.name, p), ilike(creator.email, p))!);
     }
     return conditions.length ? and(...conditions) : undefined;
   };
+  const pages = new PreparedByShape<ReturnType<typeof preparePage>>('tickets_page');
+  const counts = new PreparedByShape<ReturnType<typeof prepareCount>>('tickets_count');
+  function preparePage(scope: TicketPageScope, query: TicketListQueryParsed, name: string) {
+    return db
+      .select({ ...joinedColumns, total: totalOver() })
+      .from(tickets)
+      .innerJoin(creator, eq(creator.id, tickets.createdBy))
+      .leftJoin(assignee, eq(assignee.id, tickets.assignedTo))
+      .where(pageFilters(scope, query))
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  }
+  function prepareCount(scope: TicketPageScope, query: TicketListQueryParsed, name: string) {
+    return db.select({ total: count() }).from(tickets).innerJoin(creator, eq(creator.id, tickets.createdBy)).where(pageFilters(scope, query)).prepare(name);
+  }
 
   return {
     /** Newest activity first. */
-    async page(scope: TicketScope, query: TicketListQueryParsed): Promise<{ items: TicketWithNames[]; total: number }> {
-      const where = filters(scope, query);
+    async page(scope: TicketPageScope, query: TicketListQueryParsed): Promise<{ items: TicketWithNames[]; total: number }> {
+      const values = {
+        me: 'me' in scope ? scope.me : undefined,
+        status: query.status,
+        priority: query.priority,
+        category: query.category,
+        assigned_to: query.assigned_to && query.assigned_to !== 'none' ? query.assigned_to : undefined,
+        pattern: query.search ? likePattern(query.search) : undefined,
+      };
+      const shape = [
+        'all' in scope ? 'all' : scope.assignedOnly ? 'assigned' : `mine:${(scope.queue ?? []).join('+')}`,
+        ...Object.entries(values).filter(([k, v]) => k !== 'me' && v !== undefined).map(([k]) => k),
+        query.assigned_to === 'none' ? 'unassigned' : '',
+      ].join(',');
       const offset = (query.page - 1) * query.limit;
-      const rows = await db
-        .select({ ...joinedColumns, total: totalOver() })
-        .from(tickets)
-        .innerJoin(creator, eq(creator.id, tickets.createdBy))
-        .leftJoin(assignee, eq(assignee.id, tickets.assignedTo))
-        .where(where)
-        .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-        .limit(query.limit)
-        .offset(offset);
-      return withTotal(rows, offset, async () =>
-        Number((await db.select({ total: count() }).from(tickets).innerJoin(creator, eq(creator.id, tickets.createdBy)).where(where))[0].total),
-      );
+      const rows = await pages.get(shape, (name) => preparePage(scope, query, name)).execute({ ...values, limit: query.limit, offset });
+      return withTotal(rows, offset, async () => Number((await counts.get(shape, (name) => prepareCount(scope, query, name)).execute(values))[0].total));
     },
 
     async findById(id: string, conn: Db = db): Promise<TicketWithNames | undefined> {

@@ -49,7 +49,7 @@ import { assignedMail, customerReplyMail, staffReplyMail, statusChangedMail, typ
 import { receiveUploads, storedFileRows, storeUploads, uploadMessages, type StoredFileRef, type UploadPart } from '../../lib/stored-files';
 import type { FileStore } from '../../lib/storage';
 import { removeTicketFiles, storedKey, TICKETS_AREA } from './files';
-import type { AttachmentWithUploader, ReplyWithAuthor, TicketRepository, TicketScope, TicketWithNames } from './repository';
+import type { AttachmentWithUploader, ReplyWithAuthor, TicketPageScope, TicketRepository, TicketScope, TicketWithNames } from './repository';
 
 export const TICKET_MESSAGES = {
   list: 'Tickets retrieved successfully',
@@ -93,6 +93,11 @@ const MANAGERS: readonly Role[] = ['admin', 'super_admin', 'support'];
 
 export function queueCategories(role: Role): readonly TicketCategory[] {
   return role === 'technician' || role === 'billing' ? TICKET_QUEUE_CATEGORIES[role] : [];
+}
+
+/** The tickets a caller may see, for a list page (the same rule as scopeFor, as data). */
+export function pageScopeFor(caller: Caller): TicketPageScope {
+  return seesAllTickets(caller.role) ? { all: true } : { me: caller.id, queue: queueCategories(caller.role) };
 }
 
 /** The tickets a caller may see, as a condition (undefined: all). */
@@ -208,12 +213,12 @@ export class TicketService {
   // Reading
 
   async list(caller: Caller, query: TicketListQueryParsed): Promise<{ items: Ticket[]; pagination: PagePagination }> {
-    const { items, total } = await this.deps.repository.page(scopeFor(caller), query);
+    const { items, total } = await this.deps.repository.page(pageScopeFor(caller), query);
     return { items: items.map(toTicket), pagination: pagePagination(query.page, query.limit, total) };
   }
 
   async assigned(caller: Caller, query: TicketListQueryParsed): Promise<{ items: Ticket[]; pagination: PagePagination }> {
-    const { items, total } = await this.deps.repository.page(eq(tickets.assignedTo, caller.id), { ...query, assigned_to: undefined });
+    const { items, total } = await this.deps.repository.page({ me: caller.id, assignedOnly: true }, { ...query, assigned_to: undefined });
     return { items: items.map(toTicket), pagination: pagePagination(query.page, query.limit, total) };
   }
 
