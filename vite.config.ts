@@ -1,10 +1,121 @@
-import { defineConfig } from 'vite';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { build, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
 
+/**
+ * Libraries reached only through exports we never use, which the bundler cannot drop because their packages
+ * do not declare `"sideEffects": false` (evaluating them has no effect beyond defining their exports):
+ * @refinedev/antd's MarkdownField (react-markdown, remark, micromark, mdast/hast, property-information, ~100 KB)
+ * and @refinedev/core's CSV import/export (papaparse). Saying so keeps them out of the staff dashboard's code;
+ * if one of those exports is ever used, its library is bundled as usual.
+ */
+const UNUSED_WITHOUT_SIDE_EFFECTS =
+  /[\\/]node_modules[\\/](react-markdown|remark-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unist-[^\\/]+|property-information|vfile[^\\/]*|unified|papaparse)[\\/]/;
+const treeshake = { moduleSideEffects: (id: string) => !UNUSED_WITHOUT_SIDE_EFFECTS.test(id) };
+
+/** Text files worth compressing: smaller ones gain less than the extra request headers cost. */
+const COMPRESSIBLE = /\.(js|mjs|css|svg|html|json|txt)$/;
+const MIN_BYTES = 1024;
+
+/**
+ * Writes `x.br` and `x.gz` next to each text file of the build, for @fastify/static's `preCompressed` (the
+ * server sends them to browsers that accept them; see server/plugins/static.ts). Hand-written on node:zlib
+ * because the maintained plugin (vite-plugin-compression2) declares neither the Vite majors nor the Node
+ * versions it supports, and this is a dozen lines without a dependency. Maximum levels: it runs once per build.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  const brotli = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? (e.name === '.vite' ? [] : files(join(dir, e.name))) : [join(dir, e.name)],
+    );
+  return {
+    name: 'isp-portal:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const targets = files(outDir).filter((f) => COMPRESSIBLE.test(f) && statSync(f).size > MIN_BYTES);
+      await Promise.all(
+        targets.map(async (file) => {
+          const raw = readFileSync(file);
+          const [br, gzipped] = await Promise.all([
+            brotli(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+            gz(raw, { level: zlib.Z_BEST_COMPRESSION }),
+          ]);
+          // A compressed copy that is not smaller would only cost the server a look-up.
+          if (br.length < raw.length) writeFileSync(`${file}.br`, br);
+          if (gzipped.length < raw.length) writeFileSync(`${file}.gz`, gzipped);
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * The portal shell, src/App.tsx and what it uses statically, as one chunk. Every portal route loads the whole
+ * shell before its own code, but the bundler cannot tell: it cut the shell into some thirty chunks by which
+ * lazy screens share each module, and thirty small files compress ~20 KB worse than one (bench:web, issue 15).
+ *
+ * Which modules the shell really uses (after tree-shaking: `import { Button } from 'antd'` reaches every antd
+ * component through the barrel, but only Button is kept) is known only from a bundle, so before the build a
+ * bundle of src/App.tsx alone is made in memory (~3 s) and its statically loaded modules become the `portal`
+ * group. Left out: what the entry chunk already has (react, the router, the HTTP client), and App.tsx itself,
+ * which stays the small chunk the entry's `import('./App')` loads (and which imports the shell).
+ */
+const APP = resolve(import.meta.dirname, 'src/App.tsx');
+const portalShell = new Set<string>();
+const entryModules = new Set<string>();
+function portalShellChunk(): Plugin {
+  return {
+    name: 'isp-portal:portal-shell',
+    apply: 'build',
+    async buildStart() {
+      const result = await build({
+        configFile: false,
+        root: import.meta.dirname,
+        logLevel: 'silent',
+        plugins: [react()],
+        build: { write: false, minify: false, copyPublicDir: false, rolldownOptions: { input: APP, treeshake, preserveEntrySignatures: 'strict' } },
+      });
+      const chunks = (Array.isArray(result) ? result : [result]).flatMap((r) => ('output' in r ? r.output : [])).filter((o) => o.type === 'chunk');
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      const pending = chunks.filter((c) => c.isEntry).map((c) => c.fileName);
+      const loaded = new Set<string>();
+      while (pending.length) {
+        const file = pending.pop()!;
+        if (loaded.has(file)) continue;
+        loaded.add(file);
+        pending.push(...(byFile.get(file)?.imports ?? []));
+      }
+      portalShell.clear();
+      for (const file of loaded) for (const id of Object.keys(byFile.get(file)!.modules)) portalShell.add(id);
+    },
+    buildEnd() {
+      // The entry's static imports, followed through barrels too: a module that might be in the entry chunk is
+      // left to the bundler rather than moved out of it.
+      entryModules.clear();
+      const pending = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry);
+      while (pending.length) {
+        const id = pending.pop()!;
+        if (entryModules.has(id)) continue;
+        entryModules.add(id);
+        pending.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress(), portalShellChunk()],
   server: {
     port: Number(process.env.PORT ?? 5173),
     proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
@@ -12,8 +123,17 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: false,
-    // scripts/bench-web.mjs reads the manifest to know which chunks a first visit to / downloads.
+    // scripts/bench-web.mjs reads the manifest to know which chunks each measured route downloads.
     manifest: true,
     chunkSizeWarningLimit: 2500,
+    rolldownOptions: {
+      treeshake,
+      output: {
+        codeSplitting: {
+          // Without its dependencies: those outside the shell are in the entry chunk, loaded first.
+          groups: [{ name: 'portal', test: (id) => portalShell.has(id) && !entryModules.has(id) && id !== APP, includeDependenciesRecursively: false }],
+        },
+      },
+    },
   },
 });

@@ -1,3 +1,5 @@
+// The portal's texts before anything that shows them.
+import './i18n/portal';
 import { App as AntdApp } from 'antd';
 import { Refine } from '@refinedev/core';
 import routerProvider, { DocumentTitleHandler } from '@refinedev/react-router';
@@ -9,19 +11,21 @@ import { dataProvider } from '../providers/data-provider';
 import { i18nProvider } from '../providers/i18n-provider';
 import { notificationProvider } from '../providers/notification-provider';
 import { resources } from '../resources';
-import { NotFound } from './components/NotFound';
 import { t } from './i18n';
 import { DashboardLayout } from './layout/DashboardLayout';
 import { NavigatorBridge } from './layout/NavigatorBridge';
 import { GuestOnly, RouteGuard } from './layout/RouteGuard';
 import { ColorModeProvider } from './layout/theme';
-import { LoginPage } from './pages/auth/LoginPage';
-import { PasswordResetPage } from './pages/auth/PasswordResetPage';
-import { RegisterPage } from './pages/auth/RegisterPage';
-import { VerificationSuccessPage } from './pages/auth/VerificationSuccessPage';
-import { VerifyEmailPage } from './pages/auth/VerifyEmailPage';
-import { InvoicePage } from './pages/invoice/InvoicePage';
-import { dashboardRoutes } from './routes';
+import { dashboardRoutes, lazyPage, notFoundPage } from './routes';
+
+// The sign-in screens and the public invoice page load on first use: a signed-in staff member opening
+// /dashboard needs none of their forms (issue 15, scripts/bench-web.mjs).
+const loginPage = lazyPage(() => import('./pages/auth/LoginPage'), 'LoginPage');
+const registerPage = lazyPage(() => import('./pages/auth/RegisterPage'), 'RegisterPage');
+const passwordResetPage = lazyPage(() => import('./pages/auth/PasswordResetPage'), 'PasswordResetPage');
+const verifyEmailPage = lazyPage(() => import('./pages/auth/VerifyEmailPage'), 'VerifyEmailPage');
+const verificationSuccessPage = lazyPage(() => import('./pages/auth/VerificationSuccessPage'), 'VerificationSuccessPage');
+const invoicePage = lazyPage(() => import('./pages/invoice/InvoicePage'), 'InvoicePage');
 
 /** The portal: sign-in screens, the customer portal and the staff back office (loaded only off the public site). */
 export default function PortalApp() {
@@ -47,18 +51,18 @@ export default function PortalApp() {
           <NavigatorBridge />
           <Routes>
             <Route element={<GuestOnly />}>
-              <Route path="/login" element={<LoginPage />} />
-              <Route path="/register" element={<RegisterPage />} />
+              <Route path="/login" element={loginPage} />
+              <Route path="/register" element={registerPage} />
             </Route>
-            <Route path="/password-reset/*" element={<PasswordResetPage />} />
-            <Route path="/verify-email" element={<VerifyEmailPage />} />
-            <Route path="/verification-success" element={<VerificationSuccessPage />} />
-            <Route path="/invoice" element={<InvoicePage />} />
-            <Route path="/invoice/:id" element={<InvoicePage />} />
+            <Route path="/password-reset/*" element={passwordResetPage} />
+            <Route path="/verify-email" element={verifyEmailPage} />
+            <Route path="/verification-success" element={verificationSuccessPage} />
+            <Route path="/invoice" element={invoicePage} />
+            <Route path="/invoice/:id" element={invoicePage} />
             <Route element={<RouteGuard />}>
               <Route element={<DashboardLayout />}>{dashboardRoutes}</Route>
             </Route>
-            <Route path="*" element={<NotFound />} />
+            <Route path="*" element={notFoundPage} />
           </Routes>
           <DocumentTitleHandler
             handler={({ resource }) => {

@@ -1,22 +1,27 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Spin } from 'antd';
 import { Route } from 'react-router';
-import { NotFound } from './components/NotFound';
 import { DashboardHome } from './pages/dashboard/DashboardHome';
-import { ProfilePage } from './pages/profile/ProfilePage';
 
 /**
  * Back-office screens load on first use, one chunk per resource, so signing in does not download every
  * screen's code (forms, uploads, schemas) at once.
  */
-function lazyPage<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
-  const Page = lazy(async () => ({ default: (await load())[name] as ComponentType }));
+export function lazyPage<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
+  // The screens' texts first (one chunk, fetched once): some screen modules read them while they load.
+  const Page = lazy(async () => {
+    await import('./i18n/screens');
+    return { default: (await load())[name] as ComponentType };
+  });
   return (
     <Suspense fallback={<Spin style={{ display: 'block', margin: '64px auto' }} />}>
       <Page />
     </Suspense>
   );
 }
+
+/** The not-found screen (antd's Result with its illustrations) is code no working page needs. */
+export const notFoundPage = lazyPage(() => import('./components/NotFound'), 'NotFound');
 
 /** The users list and a user's detail are one screen (spec §2): one element, so the list stays mounted. */
 const usersScreen = lazyPage(() => import('../resources/users/UsersPage'), 'UsersPage');
@@ -25,7 +30,7 @@ const usersScreen = lazyPage(() => import('../resources/users/UsersPage'), 'User
 export const dashboardRoutes = (
   <>
     <Route path="/dashboard" element={<DashboardHome />} />
-    <Route path="/dashboard/profile" element={<ProfilePage />} />
+    <Route path="/dashboard/profile" element={lazyPage(() => import('./pages/profile/ProfilePage'), 'ProfilePage')} />
     {/* The ticket route shows one of two views by role (spec §2, contract/roles.ts ticketView). */}
     <Route path="/dashboard/tickets" element={lazyPage(() => import('../resources/tickets'), 'TicketArea')} />
     <Route path="/dashboard/tickets/shared" element={lazyPage(() => import('../resources/tickets'), 'SharedTicketsPage')} />
@@ -49,7 +54,7 @@ export const dashboardRoutes = (
     <Route path="/dashboard/plans/edit/:id" element={lazyPage(() => import('../resources/plans/edit'), 'PlanEdit')} />
     <Route path="/dashboard/plans/show/:id" element={lazyPage(() => import('../resources/plans/show'), 'PlanShow')} />
     {/* Spec §2: /dashboard/payments is not built yet and shows the not-found screen. */}
-    <Route path="/dashboard/payments" element={<NotFound />} />
+    <Route path="/dashboard/payments" element={notFoundPage} />
     <Route path="/dashboard/billing/payment-gateways" element={lazyPage(() => import('../resources/gateways/list'), 'GatewayList')} />
     <Route path="/dashboard/billing/payment-gateways/create" element={lazyPage(() => import('../resources/gateways/create'), 'GatewayCreate')} />
     <Route path="/dashboard/billing/payment-gateways/edit/:id" element={lazyPage(() => import('../resources/gateways/edit'), 'GatewayEdit')} />
@@ -68,6 +73,6 @@ export const dashboardRoutes = (
     <Route path="/dashboard/nas/devices/show/:id" element={lazyPage(() => import('../resources/devices/show'), 'TechnicianDeviceShow')} />
     <Route path="/dashboard/installations" element={lazyPage(() => import('../resources/installations/InstallationsPage'), 'InstallationsPage')} />
     <Route path="/dashboard/installation/:id" element={lazyPage(() => import('../resources/installations/InstallationDetail'), 'InstallationDetail')} />
-    <Route path="/dashboard/*" element={<NotFound />} />
+    <Route path="/dashboard/*" element={notFoundPage} />
   </>
 );

@@ -31,6 +31,15 @@ export function overrideMessages(messages: Dictionary, forLocale = 'en'): void {
   listeners.forEach((fn) => fn());
 }
 
+/**
+ * Adds texts under the ones already there, so a later override of the same key (the company's name) stays. The
+ * portal's texts are added this way when its code loads (src/i18n/portal.ts, src/i18n/screens.ts).
+ */
+export function addMessages(messages: Dictionary, forLocale = 'en'): void {
+  dictionaries[forLocale] = { ...messages, ...dictionaries[forLocale] };
+  listeners.forEach((fn) => fn());
+}
+
 export function getLocale(): string {
   return locale;
 }

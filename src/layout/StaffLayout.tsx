@@ -1,36 +1,139 @@
-import { Layout as AntLayout, theme } from 'antd';
-import { ThemedLayout, ThemedSider, ThemedTitle } from '@refinedev/antd';
-import { WifiOutlined } from '@ant-design/icons';
-import { Outlet, useLocation } from 'react-router';
+/**
+ * Back office for staff: a sider menu filtered by the role matrix (the same decision as the access-control
+ * provider), a header with the user menu, the page. Built on antd's Layout and Menu rather than Refine's
+ * ThemedLayout: that one comes with @refinedev/antd's other parts (pro-layout's locale tables, forms), about
+ * 50 KB of compressed script before the dashboard could show (issue 15, scripts/bench-web.mjs).
+ *
+ * Wide screens: a sticky sider, collapsible to its icons. Below `lg`: the sider is hidden and a header button
+ * opens it over the page; choosing an entry or clicking beside it closes it.
+ */
+import { useMemo, useState, type ReactNode } from 'react';
+import { Button, Grid, Layout, Menu, theme, type MenuProps } from 'antd';
+import { LeftOutlined, MenuOutlined, RightOutlined, WifiOutlined } from '@ant-design/icons';
+import { Link, Outlet, useLocation } from 'react-router';
+import { isRole } from '../../contract/roles';
+import { canRole } from '../../providers/access-control-provider';
+import { useAuthState } from '../../providers/auth-store';
+import { resources } from '../../resources';
 import { t } from '../i18n';
 import { UserMenu } from './UserMenu';
 import { VerificationBanner } from './VerificationBanner';
 
-function StaffHeader() {
+const WIDTH = 200;
+const COLLAPSED_WIDTH = 80;
+const HEADER_HEIGHT = 64;
+
+type MenuItem = Required<MenuProps>['items'][number];
+
+/** The sider's entries the role may open, groups holding their allowed children, and the routes among them. */
+function useStaffMenu(): { items: MenuItem[]; routes: { route: string; group?: string }[] } {
+  const { user } = useAuthState();
+  return useMemo(() => {
+    const role = isRole(user?.role) ? user.role : null;
+    const allowed = (name: string) => canRole(role, { resource: name, action: 'list' }).can;
+    const routes: { route: string; group?: string }[] = [];
+    const entry = (r: (typeof resources)[number], group?: string): MenuItem | null => {
+      if (typeof r.list !== 'string' || !allowed(r.name)) return null;
+      routes.push({ route: r.list, group });
+      return { key: r.list, icon: r.meta?.icon as ReactNode, label: <Link to={r.list}>{String(r.meta?.label)}</Link> };
+    };
+    const items: MenuItem[] = [];
+    for (const r of resources.filter((x) => !x.meta?.parent)) {
+      if (typeof r.list === 'string') {
+        const item = entry(r);
+        if (item) items.push(item);
+        continue;
+      }
+      const children = resources.filter((c) => c.meta?.parent === r.name).map((c) => entry(c, r.name)).filter((c): c is MenuItem => c !== null);
+      if (children.length) items.push({ key: r.name, icon: r.meta?.icon as ReactNode, label: String(r.meta?.label), children });
+    }
+    return { items, routes };
+  }, [user?.role]);
+}
+
+function SiderTitle({ collapsed }: { collapsed: boolean }) {
   const { token } = theme.useToken();
   return (
-    <AntLayout.Header
-      style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', padding: '0 24px',
-        background: token.colorBgElevated, position: 'sticky', top: 0, zIndex: 10 }}
+    <Link
+      to="/"
+      style={{ display: 'flex', alignItems: 'center', justifyContent: collapsed ? 'center' : 'flex-start', gap: 8, height: HEADER_HEIGHT,
+        padding: collapsed ? 0 : '0 16px', background: token.colorBgElevated, color: token.colorText, fontWeight: 700, whiteSpace: 'nowrap', overflow: 'hidden' }}
     >
-      <UserMenu />
-    </AntLayout.Header>
+      <WifiOutlined style={{ color: token.colorPrimary, fontSize: 20 }} />
+      {!collapsed && <span>{t('app.name')}</span>}
+    </Link>
   );
 }
 
-/** Back office for staff: Refine's themed layout, sider menu filtered by the role matrix. */
 export function StaffLayout() {
   const { pathname } = useLocation();
+  const { token } = theme.useToken();
+  const screens = Grid.useBreakpoint();
+  // Until the first measurement, assume a wide screen (the breakpoint is unknown for one render).
+  const narrow = screens.lg === false;
+  const [collapsed, setCollapsed] = useState(false);
+  const [open, setOpen] = useState(false);
+  const { items, routes } = useStaffMenu();
+  const selected = routes
+    .filter((r) => pathname === r.route || pathname.startsWith(`${r.route}/`))
+    .sort((a, b) => b.route.length - a.route.length)[0];
+
   return (
-    <ThemedLayout
-      Header={StaffHeader}
-      Sider={(props) => <ThemedSider {...props} fixed render={({ items }) => <>{items}</>} />}
-      Title={({ collapsed }) => <ThemedTitle collapsed={collapsed} text={t('app.name')} icon={<WifiOutlined />} />}
-    >
-      <VerificationBanner />
-      <div className="page-fade" key={pathname}>
-        <Outlet />
-      </div>
-    </ThemedLayout>
+    <Layout style={{ minHeight: '100vh' }} hasSider>
+      {(!narrow || open) && (
+        <Layout.Sider
+          width={WIDTH}
+          collapsedWidth={COLLAPSED_WIDTH}
+          collapsed={!narrow && collapsed}
+          trigger={null}
+          style={{ background: token.colorBgContainer, borderRight: `1px solid ${token.colorBgElevated}`, height: '100vh', top: 0,
+            ...(narrow ? { position: 'fixed', left: 0, zIndex: 1000, boxShadow: token.boxShadowSecondary } : { position: 'sticky' }) }}
+        >
+          <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+            <SiderTitle collapsed={!narrow && collapsed} />
+            <Menu
+              mode="inline"
+              items={items}
+              selectedKeys={selected ? [selected.route] : []}
+              defaultOpenKeys={selected?.group ? [selected.group] : []}
+              onClick={() => setOpen(false)}
+              style={{ flex: 1, overflow: 'auto', border: 'none', paddingTop: 8 }}
+            />
+            {!narrow && (
+              <Button
+                type="text"
+                icon={collapsed ? <RightOutlined /> : <LeftOutlined />}
+                aria-label={collapsed ? t('menu.expand') : t('menu.collapse')}
+                aria-expanded={!collapsed}
+                onClick={() => setCollapsed(!collapsed)}
+                style={{ height: 48, borderRadius: 0, background: token.colorBgElevated, color: token.colorPrimary }}
+              />
+            )}
+          </div>
+        </Layout.Sider>
+      )}
+      {narrow && open && (
+        <div onClick={() => setOpen(false)} style={{ position: 'fixed', inset: 0, zIndex: 999, background: token.colorBgMask }} aria-hidden />
+      )}
+      <Layout style={{ minWidth: 0 }}>
+        <Layout.Header
+          // On a phone the user menu wraps: the header grows with it instead of cutting it off.
+          style={{ display: 'flex', justifyContent: narrow ? 'space-between' : 'flex-end', alignItems: 'center', gap: 12,
+            padding: narrow ? '8px 12px' : '0 24px', height: 'auto', minHeight: HEADER_HEIGHT, lineHeight: 'normal',
+            background: token.colorBgElevated, position: 'sticky', top: 0, zIndex: 10 }}
+        >
+          {narrow && <Button icon={<MenuOutlined />} aria-label={t('menu.open')} aria-expanded={open} onClick={() => setOpen(true)} />}
+          <UserMenu />
+        </Layout.Header>
+        <Layout.Content>
+          <div style={{ minHeight: 360, padding: screens.sm === false ? 12 : 24 }}>
+            <VerificationBanner />
+            <div className="page-fade" key={pathname}>
+              <Outlet />
+            </div>
+          </div>
+        </Layout.Content>
+      </Layout>
+    </Layout>
   );
 }

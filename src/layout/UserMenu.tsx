@@ -1,7 +1,8 @@
-import { Button, Space, Switch, Tag, Typography } from 'antd';
+import { Button, Space, Switch, Tag } from 'antd';
 import { LogoutOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { useLogout } from '@refinedev/core';
 import { useAuthState } from '../../providers/auth-store';
+import { StrongText } from '../components/Text';
 import { t } from '../i18n';
 import { useColorMode } from './theme';
 
@@ -21,7 +22,7 @@ export function UserMenu() {
       />
       {user && (
         <Space size="small" data-testid="current-user">
-          <Typography.Text strong>{user.name}</Typography.Text>
+          <StrongText>{user.name}</StrongText>
           <Tag color="blue">{t(`role.${user.role}`)}</Tag>
         </Space>
       )}

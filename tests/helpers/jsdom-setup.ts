@@ -1,4 +1,8 @@
 import { configure } from '@testing-library/react';
+// The portal's texts, as the portal adds them in the browser (src/App.tsx, src/routes.tsx): tests render its
+// screens alone.
+import '../../src/i18n/portal';
+import '../../src/i18n/screens';
 
 // antd reads matchMedia for responsive layout; jsdom does not implement it.
 if (typeof window !== 'undefined' && !window.matchMedia) {

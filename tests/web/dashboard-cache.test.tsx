@@ -137,9 +137,11 @@ describe('the dashboard screen and the cache', () => {
     );
   }
 
+  /** The time frame is a menu button: open it (named after the current frame) and pick the entry. */
   async function chooseTimeFrame(label: string) {
-    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Time frame' }));
-    fireEvent.click(await screen.findByTitle(label));
+    fireEvent.click(screen.getByRole('button', { name: /^Time frame: / }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: label }));
+    await waitFor(() => expect(screen.getByRole('button', { name: `Time frame: ${label}` })).toBeTruthy());
   }
 
   it('loads month first, reuses a cached frame, refetches after 5 minutes, and Refresh always fetches', async () => {

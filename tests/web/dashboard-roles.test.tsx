@@ -3,7 +3,7 @@
  * network groups explained instead of zeros; charts per series, with an explaining empty state.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { App as AntdApp } from 'antd';
 import { Refine } from '@refinedev/core';
 import { MemoryRouter } from 'react-router';
@@ -100,9 +100,10 @@ describe('dashboard composition by role', () => {
 
   it('charts draw series with data and explain the empty ones', async () => {
     await renderAs('admin');
-    expect((await screen.findByTestId('chart-revenue')).textContent).toContain('3 points');
+    // Each chart with data loads the chart library on its own (jsdom has no IntersectionObserver: at once).
+    await waitFor(() => expect(screen.getByTestId('chart-revenue').textContent).toContain('3 points'));
     // Two lines (opened, resolved) of three days each.
-    expect(screen.getByTestId('chart-tickets').textContent).toContain('6 points');
+    await waitFor(() => expect(screen.getByTestId('chart-tickets').textContent).toContain('6 points'));
     expect(screen.getByTestId('chart-subscriptions-empty').textContent).toContain('No new subscriptions in this period yet.');
     expect(screen.queryByTestId('chart-users-empty')).toBeNull();
   });

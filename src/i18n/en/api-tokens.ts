@@ -1,6 +1,5 @@
 /** Personal API tokens for integrations (issue 12): the admin's list, the new-token form and the one-time secret. */
 export const apiTokens: Record<string, string> = {
-  'menu.apiTokens': 'API tokens',
   'apiTokens.title': 'API tokens',
   'apiTokens.singular': 'API token',
   'apiTokens.newTitle': 'New API token',

@@ -1,6 +1,5 @@
 /** The audit trail (issue 13, /dashboard/audit): who did what, when, from where; and a record's history. */
 export const audit: Record<string, string> = {
-  'menu.audit': 'Audit trail',
   'audit.title': 'Audit trail',
   'audit.singular': 'Audit event',
   'audit.fields.at': 'Time',

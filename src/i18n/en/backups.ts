@@ -1,6 +1,5 @@
 /** The portal's own kept backups (issue 13, /dashboard/backups): schedule, last failure, back up now, downloads. */
 export const backups: Record<string, string> = {
-  'menu.backups': 'Backups',
   'backups.title': 'Backups',
   'backups.subtitle': "Copies of the portal's database and uploaded files, kept on its server. Download one to keep a copy somewhere else.",
   'backups.schedule.title': 'Schedule',

@@ -1,21 +1,10 @@
 import type { Dictionary } from '../index';
-import { apiTokens } from './api-tokens';
 import { app } from './app';
-import { audit } from './audit';
-import { auth } from './auth';
-import { backups } from './backups';
-import { dashboard } from './dashboard';
-import { devices } from './devices';
-import { deviceBackups } from './device-backups';
 import { errors } from './errors';
-import { installations } from './installations';
-import { invoices } from './invoices';
-import { jobs } from './jobs';
-import { resources } from './resources';
 import { site } from './site';
-import { subscriptions } from './subscriptions';
-import { tickets } from './tickets';
-import { traffic } from './traffic';
-import { users } from './users';
 
-export const en: Dictionary = { ...apiTokens, ...app, ...audit, ...auth, ...backups, ...dashboard, ...deviceBackups, ...devices, ...errors, ...installations, ...invoices, ...jobs, ...resources, ...site, ...subscriptions, ...tickets, ...traffic, ...users };
+/**
+ * The texts every page may show (splash, loading screen, the public site, request errors). They load with the
+ * first page, the public site included; the back office's texts come with its code (./back-office.ts).
+ */
+export const en: Dictionary = { ...app, ...errors, ...site };

@@ -2,7 +2,6 @@ import { JOB_NAMES } from '../../../contract/jobs';
 
 /** Background jobs (issue 14, /dashboard/jobs). */
 export const jobs: Record<string, string> = {
-  'menu.jobs': 'Background jobs',
   'jobs.title': 'Background jobs',
   'jobs.singular': 'Job',
   'jobs.fields.name': 'Job',

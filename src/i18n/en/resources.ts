@@ -90,7 +90,6 @@ export const resources: Record<string, string> = {
   'gateways.toast.activated': 'Payment gateway activated',
   'gateways.toast.deactivated': 'Payment gateway deactivated',
 
-  'menu.contactMessages': 'Contact messages',
   'contactMessages.title': 'Contact messages',
   'contactMessages.singular': 'contact message',
   'contactMessages.fields.received': 'Received',

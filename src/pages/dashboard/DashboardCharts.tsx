@@ -1,15 +1,20 @@
 /**
- * The dashboard's trend charts (@ant-design/charts), loaded lazily so the dashboard shell and its numbers do
- * not wait for the chart library. One chart per series the role was sent; a series with nothing in it shows
- * an explaining empty state instead of a flat line of zeros.
+ * The dashboard's trend charts: one card per series the role was sent; a series with nothing in it shows an
+ * explaining empty state instead of a flat line of zeros. The chart itself (TrendChart, with the chart
+ * library) is loaded only for a card with data, once that card is on screen: the cards and numbers above never
+ * wait for it, and a dashboard whose charts are all empty or scrolled away does not download it.
  */
-import { Card, Col, Empty, Row } from 'antd';
-import { Column, Line } from '@ant-design/charts';
-import { currencyDigits, formatMoney } from '../../../contract/money';
+import { lazy, Suspense } from 'react';
+import { Card, Col, Empty, Row, Spin } from 'antd';
 import type { DashboardSeries } from '../../../contract/schemas/dashboard';
+import { WhenOnScreen } from '../../components/WhenOnScreen';
 import { t } from '../../i18n';
 
-type SeriesName = 'revenue' | 'subscriptions' | 'tickets' | 'users';
+const TrendChart = lazy(() => import('./TrendChart'));
+/** The chart's height, kept by its placeholder so nothing moves when the chart arrives. */
+const CHART_HEIGHT = 240;
+
+export type SeriesName = 'revenue' | 'subscriptions' | 'tickets' | 'users';
 
 export interface ChartBlock {
   name: SeriesName;
@@ -26,35 +31,14 @@ export function chartBlocks(series: DashboardSeries): ChartBlock[] {
   return blocks;
 }
 
-function Chart({ name, series }: { name: SeriesName; series: DashboardSeries }) {
-  const common = { height: 240, autoFit: true, xField: 'date', axis: { x: { labelAutoHide: true, labelAutoRotate: false } } };
-  if (name === 'revenue') {
-    const currency = series.currency ?? 'USD';
-    const base = 10 ** currencyDigits(currency);
-    const data = (series.revenue ?? []).map((p) => ({ date: p.date, value: p.amount / base }));
-    return (
-      <Column
-        {...common}
-        data={data}
-        yField="value"
-        tooltip={{ items: [{ channel: 'y', name: t('dashboard.chart.revenue'), valueFormatter: (v: number) => formatMoney(Math.round(v * base), currency) }] }}
-      />
-    );
-  }
-  if (name === 'tickets') {
-    const data = (series.tickets ?? []).flatMap((p) => [
-      { date: p.date, value: p.opened, kind: t('dashboard.chart.opened') },
-      { date: p.date, value: p.resolved, kind: t('dashboard.chart.resolved') },
-    ]);
-    return <Line {...common} data={data} yField="value" colorField="kind" />;
-  }
-  const data = (series[name] ?? []).map((p) => ({ date: p.date, value: p.count }));
-  return <Column {...common} data={data} yField="value" />;
-}
-
 export function DashboardCharts({ series }: { series: DashboardSeries }) {
   const blocks = chartBlocks(series);
   if (!blocks.length) return null;
+  const loading = (
+    <Spin tip={t('dashboard.chart.loading')}>
+      <div style={{ height: CHART_HEIGHT }} />
+    </Spin>
+  );
   return (
     <Row gutter={[16, 16]} data-testid="dashboard-charts">
       {blocks.map((b) => (
@@ -63,7 +47,11 @@ export function DashboardCharts({ series }: { series: DashboardSeries }) {
             {b.empty ? (
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(`dashboard.chart.empty.${b.name}`)} data-testid={`chart-${b.name}-empty`} />
             ) : (
-              <Chart name={b.name} series={series} />
+              <WhenOnScreen minHeight={CHART_HEIGHT}>
+                <Suspense fallback={loading}>
+                  <TrendChart name={b.name} series={series} height={CHART_HEIGHT} />
+                </Suspense>
+              </WhenOnScreen>
             )}
           </Card>
         </Col>
@@ -71,5 +59,3 @@ export function DashboardCharts({ series }: { series: DashboardSeries }) {
     </Row>
   );
 }
-
-export default DashboardCharts;

@@ -1,22 +1,34 @@
 /**
  * The landing screen after sign-in (spec §2, §3, §6): the role's statistics for a time frame (default month;
  * custom: a date range), cached per time frame for 5 minutes with a refresh that skips the cache and the
- * time of the last update, stat cards per group and trend charts (loaded lazily).
+ * time of the last update, stat cards per group and trend charts (their library loaded only for a chart on screen).
  */
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Alert, Button, Card, DatePicker, Flex, Select, Space, Spin, Typography } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Alert, Button, Card, Dropdown, Flex, Space, Spin } from 'antd';
+import { DownOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { Dayjs } from 'dayjs';
 import { useAuthState } from '../../../providers/auth-store';
-import { DEFAULT_TIME_FRAME, TIME_FRAMES, type TimeFrame } from '../../../contract/schemas/dashboard';
+import { DEFAULT_TIME_FRAME, TIME_FRAMES, type TimeFrame } from '../../../contract/time-frames';
+import { PageTitle, SecondaryText } from '../../components/Text';
 import { t } from '../../i18n';
+import { DashboardCharts } from './DashboardCharts';
 import { seriesFor, StatCards } from './StatCards';
 import type { DashboardStatsCache, StatsRequest } from './stats-cache';
 import { useDashboardStats } from './useDashboardStats';
 
-const DashboardCharts = lazy(() => import('./DashboardCharts'));
+// The date picker (rc-picker) is fetched only when a custom range is chosen; the charts' library only for a
+// chart on screen (DashboardCharts).
+const RangePicker = lazy(() => import('./RangePicker'));
 
-const dayText = (iso: string) => dayjs(iso).format('D MMM YYYY');
+// Formatted by hand: dayjs itself comes with the range picker, not with the dashboard's first screen.
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** A YYYY-MM-DD day as "5 Nov 2026", the day as written (no time zone applied). */
+const dayText = (iso: string) => {
+  const [year, month, day] = iso.slice(0, 10).split('-').map(Number);
+  return `${day} ${MONTHS[month - 1]} ${year}`;
+};
+/** The local time of day, HH:mm:ss. */
+const clockText = (at: number) => new Date(at).toTimeString().slice(0, 8);
 
 export function DashboardHome({ cache }: { cache?: DashboardStatsCache } = {}) {
   const { user } = useAuthState();
@@ -36,28 +48,40 @@ export function DashboardHome({ cache }: { cache?: DashboardStatsCache } = {}) {
       <Card>
         <Flex wrap justify="space-between" align="center" gap={12}>
           <div>
-            <Typography.Title level={3} style={{ margin: 0 }}>
+            <PageTitle>
               {t('dashboard.welcome', { name: user.name })}
-            </Typography.Title>
-            <Typography.Text type="secondary">{t('dashboard.role', { role: t(`role.${user.role}`) })}</Typography.Text>
+            </PageTitle>
+            <SecondaryText>{t('dashboard.role', { role: t(`role.${user.role}`) })}</SecondaryText>
           </div>
           <Space wrap>
-            <Select
-              aria-label={t('dashboard.timeFrame')}
-              data-testid="time-frame"
-              value={timeFrame}
-              style={{ width: 160 }}
-              onChange={(v) => setTimeFrame(v)}
-              options={TIME_FRAMES.map((f) => ({ value: f, label: t(`dashboard.timeFrame.${f}`) }))}
-            />
+            {/* A menu button rather than a Select: the layouts already load the menu's code, a Select would add
+                its own (rc-select, a virtual list) to the first screen for seven fixed choices. */}
+            <Dropdown
+              trigger={['click']}
+              menu={{
+                items: TIME_FRAMES.map((f) => ({ key: f, label: t(`dashboard.timeFrame.${f}`) })),
+                selectable: true,
+                selectedKeys: [timeFrame],
+                onClick: ({ key }) => setTimeFrame(key as TimeFrame),
+              }}
+            >
+              <Button data-testid="time-frame" aria-label={`${t('dashboard.timeFrame')}: ${t(`dashboard.timeFrame.${timeFrame}`)}`} style={{ minWidth: 160 }}>
+                <Flex justify="space-between" align="center" gap={8} style={{ width: '100%' }}>
+                  {t(`dashboard.timeFrame.${timeFrame}`)}
+                  <DownOutlined />
+                </Flex>
+              </Button>
+            </Dropdown>
             {timeFrame === 'custom' && (
-              <DatePicker.RangePicker
-                aria-label={t('dashboard.customRange')}
-                data-testid="custom-range"
-                value={range}
-                allowClear={false}
-                onChange={(v) => setRange(v && v[0] && v[1] ? [v[0], v[1]] : null)}
-              />
+              <Suspense fallback={<Spin size="small" />}>
+                <RangePicker
+                  aria-label={t('dashboard.customRange')}
+                  data-testid="custom-range"
+                  value={range}
+                  allowClear={false}
+                  onChange={(v) => setRange(v && v[0] && v[1] ? [v[0], v[1]] : null)}
+                />
+              </Suspense>
             )}
             <Button icon={<ReloadOutlined />} onClick={stats.refresh} loading={stats.loading && !!data} disabled={!request} data-testid="dashboard-refresh">
               {t('dashboard.refresh')}
@@ -65,12 +89,12 @@ export function DashboardHome({ cache }: { cache?: DashboardStatsCache } = {}) {
           </Space>
         </Flex>
         {data && (
-          <Typography.Text type="secondary" data-testid="dashboard-meta">
+          <SecondaryText testId="dashboard-meta">
             {t('dashboard.range', { start: dayText(data.dateRange.startDate), end: dayText(data.dateRange.endDate) })}
             {' · '}
-            <span data-testid="last-updated">{t('dashboard.lastUpdated', { time: dayjs(stats.lastUpdated).format('HH:mm:ss') })}</span>
+            <span data-testid="last-updated">{t('dashboard.lastUpdated', { time: clockText(stats.lastUpdated ?? Date.now()) })}</span>
             {stats.fromCache && ` (${t('dashboard.fromCache')})`}
-          </Typography.Text>
+          </SecondaryText>
         )}
       </Card>
 
@@ -81,9 +105,7 @@ export function DashboardHome({ cache }: { cache?: DashboardStatsCache } = {}) {
       {data && (
         <>
           <StatCards role={user.role} data={data} />
-          <Suspense fallback={<Spin tip={t('dashboard.chart.loading')} style={{ display: 'block', margin: '24px auto' }} />}>
-            <DashboardCharts series={seriesFor(user.role, data.series)} />
-          </Suspense>
+          <DashboardCharts series={seriesFor(user.role, data.series)} />
         </>
       )}
     </Flex>

@@ -3,9 +3,10 @@
  * groups; the cards are also limited to statGroupsFor(role), so a wider answer never shows more. Groups fed
  * by network monitoring, which is not built yet, are one card that says so instead of showing zeros.
  */
-import { Alert, Card, Col, Row, Statistic, Typography } from 'antd';
+import { Alert, Card, Col, Row, Statistic } from 'antd';
 import { statGroupsFor, type Role, type StatGroup } from '../../../contract/roles';
 import type { DashboardData, DashboardSeries } from '../../../contract/schemas/dashboard';
+import { SecondaryText } from '../../components/Text';
 import { t } from '../../i18n';
 
 const FIELDS: Partial<Record<StatGroup, string[]>> = {
@@ -59,14 +60,14 @@ export function StatCards({ role, data }: { role: Role; data: DashboardData }) {
                 )}
               </Row>
               {group === 'revenue' && (
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                <SecondaryText small>
                   {t('dashboard.hint.revenue')}
-                </Typography.Text>
+                </SecondaryText>
               )}
               {group === 'tickets' && role === 'user' && (
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                <SecondaryText small>
                   {t('dashboard.hint.ticketsOwn')}
-                </Typography.Text>
+                </SecondaryText>
               )}
             </Card>
           </Col>

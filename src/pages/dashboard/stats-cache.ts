@@ -4,12 +4,8 @@
  * reopening the dashboard within 5 minutes reuses the numbers, and it belongs to one signed-in user: another
  * user's first call empties it.
  */
-import {
-  DASHBOARD_CACHE_MS,
-  dashboardCacheKey,
-  type DashboardData,
-  type TimeFrame,
-} from '../../../contract/schemas/dashboard';
+import type { DashboardData } from '../../../contract/schemas/dashboard';
+import { DASHBOARD_CACHE_MS, dashboardCacheKey, type TimeFrame } from '../../../contract/time-frames';
 
 export interface StatsRequest {
   timeFrame: TimeFrame;

@@ -1,0 +1,17 @@
+import type { Dictionary } from '../index';
+import { apiTokens } from './api-tokens';
+import { audit } from './audit';
+import { backups } from './backups';
+import { devices } from './devices';
+import { deviceBackups } from './device-backups';
+import { installations } from './installations';
+import { invoices } from './invoices';
+import { jobs } from './jobs';
+import { resources } from './resources';
+import { subscriptions } from './subscriptions';
+import { tickets } from './tickets';
+import { traffic } from './traffic';
+import { users } from './users';
+
+/** The texts of the portal's screens (every page but the dashboard), added when the first one opens. */
+export const screens: Dictionary = { ...apiTokens, ...audit, ...backups, ...deviceBackups, ...devices, ...installations, ...invoices, ...jobs, ...resources, ...subscriptions, ...tickets, ...traffic, ...users };
