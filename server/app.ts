@@ -140,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // External plugins.
   await app.register(fastifyCookie, { secret: config.cookieSecret });
+  await app.register(import('./plugins/compression')); // br/gzip answers above 1 KB, never downloads
 
   // The app's own plugins.
   await app.register(errorsPlugin);

@@ -2,6 +2,10 @@
  * The built web app (dist/) on the same port as the API: files from dist, /assets/* cached for a year (their
  * names carry a content hash), and index.html for every other non-API GET so the SPA handles its own routes
  * (including its not-found screen). Unknown /api paths always get the JSON 404 envelope, never the SPA.
+ *
+ * The build writes x.br and x.gz next to each text file (vite.config.ts): a browser that accepts brotli or gzip
+ * gets that file as it is, with Content-Encoding, the original Content-Type and Vary: Accept-Encoding; the
+ * rendered index.html is compressed per answer (server/plugins/compression.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,13 +48,16 @@ export default fp<SpaOptions>(
       await app.register(fastifyStatic, {
         root: distDir,
         wildcard: true,
-        // index.html is always rendered with the settings (below), never sent as the raw file.
+        // index.html is always rendered with the settings (below), never sent as the raw file (nor its .br/.gz).
         index: false,
-        allowedPath: (pathName) => pathName !== '/index.html',
+        allowedPath: (pathName) => !pathName.startsWith('/index.html'),
+        preCompressed: true,
         cacheControl: false,
         setHeaders(res, path) {
           const rel = path.slice(distDir.length).replace(/\\/g, '/');
           res.setHeader('cache-control', rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+          // Which bytes come back depends on Accept-Encoding (a compressed copy may exist): caches must know.
+          res.setHeader('vary', 'Accept-Encoding');
         },
       });
     }

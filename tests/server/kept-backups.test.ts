@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupFileName, verifyBackup } from '../../server/modules/backups/archive';
 import { ManualClock } from '../../server/lib/clock';
-import { createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
+import { bearer, createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 
 let t: TestApp;
 let as: CallAs;
@@ -38,8 +38,11 @@ describe('kept backups', () => {
     expect(data.last_failure).toBeNull();
     expect(data.schedule).toEqual({ enabled: false, interval_hours: 24, keep: 2 });
 
-    const download = await as('GET', data.items[0].download_url.replace(/^\/api/, ''), 'admin');
+    // Sent as stored even to a client that accepts brotli and gzip (issue 15): the .tar.gz is not encoded again.
+    const { token } = await t.login('admin@example.com');
+    const download = await t.app.inject({ method: 'GET', url: data.items[0].download_url, headers: { ...bearer(token), 'accept-encoding': 'br, gzip' } });
     expect(download.statusCode).toBe(200);
+    expect(download.headers['content-encoding']).toBeUndefined();
     expect(download.headers['content-disposition']).toBe(`attachment; filename="${data.items[0].name}"`);
     expect(download.rawPayload.equals(readFileSync(join(dataDir, 'backups', data.items[0].name)))).toBe(true);
     // It is a whole backup of this database.

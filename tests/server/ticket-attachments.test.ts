@@ -130,8 +130,15 @@ describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
     expect(res.headers['cache-control']).toBe('private, no-store');
     expect(res.headers['x-frame-options']).toBe('DENY');
 
-    const text = await call('GET', `/tickets/${ticket.id}/attachments/${log.id}/download`, 'support');
+    // Sent as stored even to a client that accepts brotli and gzip (issue 15): a download is never encoded.
+    const text = await t.app.inject({
+      method: 'GET',
+      url: `/api/tickets/${ticket.id}/attachments/${log.id}/download`,
+      headers: { ...bearer(tokens.support!), 'accept-encoding': 'br, gzip' },
+    });
     expect(text.statusCode).toBe(200);
+    expect(text.headers['content-encoding']).toBeUndefined();
+    expect(text.headers['content-length']).toBe(String(LOG.length));
     expect(text.rawPayload.equals(LOG)).toBe(true);
     expect(text.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(text.headers['content-disposition']).toMatch(/^attachment; /);
