@@ -4,7 +4,7 @@
  * in a throwaway database; and the embedded PGlite) it seeds the demo data, starts the real portal as a production
  * process (`node --import tsx server/server.ts`, logging at info to a pipe, rate limits counting) and the bare
  * server of scripts/bench-bare-server.ts (plain Fastify + pg or PGlite running the same two queries per page), and
- * fires autocannon (20 connections, 1 s warm-up, then `--seconds`, default 5; `--rounds`, default 2, alternating
+ * fires autocannon (20 connections, 1 s warm-up, then `--seconds`, default 3; `--rounds`, default 3, alternating
  * portal and bare, the better of each kept) at the signed-in admin's
  * GET /api/plans, /api/users, /api/tickets, /api/subscriptions and the public GET /api/plans. Prints req/s, p50
  * and p99 of both and the ratio; exits 1 when any ratio is under the target (0.7, `--target=`) or a request failed.
@@ -23,9 +23,9 @@ import { createSecretBox } from '../server/lib/secret-box';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const TARGET = Number(arg('target') ?? 0.7);
-const SECONDS = Number(arg('seconds') ?? 5);
+const SECONDS = Number(arg('seconds') ?? 3);
 const ONLY = arg('db');
-const ROUNDS = Number(arg('rounds') ?? 2);
+const ROUNDS = Number(arg('rounds') ?? 3);
 const ROOT = new URL('..', import.meta.url).pathname;
 const SECRETS = {
   JWT_SECRET: 'bench-http-jwt-secret-0123456789abcdefghij',
