@@ -105,6 +105,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         : {
             level: config.logLevel,
             redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+            // Readable lines for a person at a terminal (pino-pretty in a worker thread); JSON for collectors.
+            ...(config.logFormat === 'pretty' && typeof options.logger !== 'object'
+              ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true } } }
+              : {}),
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     // A hop count trusts that many proxies in front of us (Fastify's types do not list the number form).

@@ -31,6 +31,9 @@
  *                              written to the log and kept in the outbox (GET /api/mail/outbox).
  *   MAIL_FROM                  Sender of outgoing mail. Default "ISP Portal <no-reply@localhost>".
  *   LOG_LEVEL                  fatal | error | warn | info | debug | trace | silent. Default info.
+ *   LOG_FORMAT                 json | pretty. pretty: one readable, coloured line per event (pino-pretty), for a person
+ *                              at a terminal; json: one JSON object per line, for log collectors. Default pretty in
+ *                              development when the output is a terminal, else json.
  *   LOGIN_RATE_LIMIT           Failed login attempts allowed per IP address and per account in one window.
  *                              Default 10.
  *   LOGIN_RATE_WINDOW_MINUTES  Length of the login rate-limit window. Default 15.
@@ -140,6 +143,7 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().trim().min(3, { message: 'MAIL_FROM must be an address such as "ISP Portal <no-reply@example.com>"' }).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
+  LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'LOG_FORMAT must be json or pretty' }).optional(),
   LOGIN_RATE_LIMIT: int('LOGIN_RATE_LIMIT', 1, 100_000).optional(),
   LOGIN_RATE_WINDOW_MINUTES: int('LOGIN_RATE_WINDOW_MINUTES', 1, 1440).optional(),
   API_RATE_LIMIT: int('API_RATE_LIMIT', 0, 1_000_000).optional(),
@@ -198,6 +202,8 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** How log lines are written: JSON objects, or readable lines (pino-pretty). */
+  logFormat: 'json' | 'pretty';
   loginRateLimit: number;
   loginRateWindowMinutes: number;
   /** /api requests per client address per minute; 0: unlimited. */
@@ -331,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM ?? 'ISP Portal <no-reply@localhost>',
     logLevel: e.LOG_LEVEL ?? 'info',
+    logFormat: e.LOG_FORMAT ?? (nodeEnv === 'development' && process.stdout.isTTY ? 'pretty' : 'json'),
     loginRateLimit: e.LOGIN_RATE_LIMIT ?? 10,
     loginRateWindowMinutes: e.LOGIN_RATE_WINDOW_MINUTES ?? 15,
     apiRateLimit: e.API_RATE_LIMIT ?? 1000,

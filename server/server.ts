@@ -106,7 +106,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return { app, config, database, url, close };
 }
 
-async function main(): Promise<void> {
+/** Starts the server and stops it gracefully on SIGTERM/SIGINT (npm start: scripts/start.mjs; or run this file). */
+export async function main(): Promise<void> {
   let running: RunningServer;
   try {
     running = await startServer();

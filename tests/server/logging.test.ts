@@ -57,3 +57,42 @@ describe('structured logs', () => {
     expect(log).not.toContain(cookie.split('=')[1].split('.')[0]);
   });
 });
+
+describe('LOG_FORMAT', () => {
+  it('pretty: a person reads one line per request (time, level, method, URL, status), not JSON; a bad value is refused', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { freePort } = await import('../helpers/browser');
+    const { migratedPgliteFolder } = await import('../helpers/pglite-template');
+    const { loadConfig, ConfigError } = await import('../../server/config');
+    expect(() => loadConfig({ LOG_FORMAT: 'xml', DATA_DIR: '/tmp/isp-test-unused' })).toThrow(ConfigError);
+
+    const dataDir = mkdtempSync(join(tmpdir(), 'isp-log-format-'));
+    await migratedPgliteFolder(join(dataDir, 'db'));
+    const port = await freePort();
+    let out = '';
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', SERVE_SPA: 'false', SEED_DEMO: 'false', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health/live`).catch(() => null))?.status, { timeout: 60_000, interval: 200 }).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/api/plans`)).status).toBe(200);
+      await expect.poll(() => out.split('\n').find((l) => l.includes('/api/plans')) ?? '', { timeout: 5000, interval: 50 }).toMatch(/INFO.*request.*GET.*\/api\/plans.*200/);
+      const line = out.split('\n').find((l) => l.includes('/api/plans'))!;
+      expect(() => JSON.parse(line)).toThrow();
+      // Health checks are not logged at info.
+      expect(out).not.toContain('/api/health/live');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
