@@ -60,6 +60,7 @@ import installationRoutes, { serviceAccessRoutes } from './modules/installations
 import usageRoutes from './modules/usage/routes';
 import radiusPlugin from './modules/radius/plugin';
 import trafficPlugin from './modules/traffic/plugin';
+import metricsPlugin from './plugins/metrics';
 import trafficRoutes from './modules/traffic/routes';
 
 export interface BuildAppOptions {
@@ -161,6 +162,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(backupsPlugin);
   await app.register(auditRetentionPlugin);
   await app.register(trafficPlugin);
+  await app.register(metricsPlugin);
   await app.register(authPlugin);
   await app.register(accessPlugin);
   await app.register(securityHeadersPlugin);

@@ -31,6 +31,10 @@
  *                              written to the log and kept in the outbox (GET /api/mail/outbox).
  *   MAIL_FROM                  Sender of outgoing mail. Default "ISP Portal <no-reply@localhost>".
  *   LOG_LEVEL                  fatal | error | warn | info | debug | trace | silent. Default info.
+ *   METRICS_PORT               Serve Prometheus metrics at GET /metrics on this port (its own listener on METRICS_HOST,
+ *                              default 127.0.0.1). Unset: no metrics listener.
+ *   METRICS_TOKEN              Serve GET /metrics on the portal's port too, to `Authorization: Bearer <token>` only
+ *                              (at least 16 characters). Unset: not there. Neither set: no metrics at all.
  *   LOG_FORMAT                 json | pretty. pretty: one readable, coloured line per event (pino-pretty), for a person
  *                              at a terminal; json: one JSON object per line, for log collectors. Default pretty in
  *                              development when the output is a terminal, else json.
@@ -143,6 +147,9 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().trim().min(3, { message: 'MAIL_FROM must be an address such as "ISP Portal <no-reply@example.com>"' }).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
+  METRICS_PORT: int('METRICS_PORT', 1, 65535).optional(),
+  METRICS_HOST: z.string().trim().min(1).optional(),
+  METRICS_TOKEN: z.string().min(16, { message: 'METRICS_TOKEN must be at least 16 characters' }).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'LOG_FORMAT must be json or pretty' }).optional(),
   LOGIN_RATE_LIMIT: int('LOGIN_RATE_LIMIT', 1, 100_000).optional(),
   LOGIN_RATE_WINDOW_MINUTES: int('LOGIN_RATE_WINDOW_MINUTES', 1, 1440).optional(),
@@ -202,6 +209,11 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** /metrics on its own listener (null: none), on METRICS_HOST. */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** /metrics on the portal's port for this bearer token (null: not there). */
+  metricsToken: string | null;
   /** How log lines are written: JSON objects, or readable lines (pino-pretty). */
   logFormat: 'json' | 'pretty';
   loginRateLimit: number;
@@ -337,6 +349,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM ?? 'ISP Portal <no-reply@localhost>',
     logLevel: e.LOG_LEVEL ?? 'info',
+    metricsPort: e.METRICS_PORT ?? null,
+    metricsHost: e.METRICS_HOST ?? '127.0.0.1',
+    metricsToken: e.METRICS_TOKEN ?? null,
     logFormat: e.LOG_FORMAT ?? (nodeEnv === 'development' && process.stdout.isTTY ? 'pretty' : 'json'),
     loginRateLimit: e.LOGIN_RATE_LIMIT ?? 10,
     loginRateWindowMinutes: e.LOGIN_RATE_WINDOW_MINUTES ?? 15,

@@ -17,6 +17,8 @@ export interface Database {
   url?: string;
   /** PGlite: the embedded instance (backups dump its data folder). */
   pglite?: import('@electric-sql/pglite').PGlite;
+  /** PostgreSQL: this process's pool (connections open, idle, requests waiting for one). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   /** Applies pending migrations from server/db/migrations. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -57,6 +59,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       db: db as unknown as Db,
       kind: 'postgres',
       url: options.databaseUrl,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       close: () => pool.end(),
     };

@@ -49,6 +49,8 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
   readonly log: RadiusServiceDeps['log'];
   /** Access decisions by reason since start (logs and the bench). */
   readonly decisions: Record<string, number> = {};
+  /** Told about every answered request (the metrics plugin): its type, result and time taken. */
+  observe: ((type: 'access' | 'accounting', result: string, seconds: number) => void) | null = null;
 
   constructor(private readonly deps: RadiusServiceDeps) {
     this.log = deps.log;
@@ -75,14 +77,16 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
   }
 
   private login(username: string | undefined, check: (password: string) => boolean, client: ClientWithSecret): RadiusReply | Promise<RadiusReply> {
+    const started = this.observe ? performance.now() : 0;
     // The reconnect-storm path: an active subscriber in memory on a plan without a cap needs no I/O at all.
     const cached = username === undefined ? undefined : this.deps.subscribers.cachedActive(username);
-    if (cached && cached.dataCapBytes === null) return this.reply(username, client, this.judge(cached, check, 0));
-    return this.decide(username, check).then((decision) => this.reply(username, client, decision));
+    if (cached && cached.dataCapBytes === null) return this.reply(username, client, this.judge(cached, check, 0), started);
+    return this.decide(username, check).then((decision) => this.reply(username, client, decision, started));
   }
 
-  private reply(username: string | undefined, client: ClientWithSecret, decision: AuthDecision): RadiusReply {
+  private reply(username: string | undefined, client: ClientWithSecret, decision: AuthDecision, started: number): RadiusReply {
     this.decisions[decision.reason] = (this.decisions[decision.reason] ?? 0) + 1;
+    this.observe?.('access', decision.accept ? 'accept' : 'reject', (performance.now() - started) / 1000);
     if (!decision.accept) this.deps.log.debug({ nas: client.name, username, reason: decision.reason }, 'RADIUS Access-Reject');
     return { code: decision.accept ? 'Access-Accept' : 'Access-Reject', attributes: decision.attributes };
   }
@@ -105,6 +109,19 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
   }
 
   async accounting(request: RadiusPacket, client: ClientWithSecret, from: RemoteInfo): Promise<RadiusReply | null> {
+    if (!this.observe) return this.recordAccounting(request, client, from);
+    const started = performance.now();
+    let result = 'failed';
+    try {
+      const reply = await this.recordAccounting(request, client, from);
+      result = reply ? 'answered' : 'dropped';
+      return reply;
+    } finally {
+      this.observe?.('accounting', result, (performance.now() - started) / 1000);
+    }
+  }
+
+  private async recordAccounting(request: RadiusPacket, client: ClientWithSecret, from: RemoteInfo): Promise<RadiusReply | null> {
     const statusType = integerAttribute(request, ATTR.ACCT_STATUS_TYPE);
     const ack: RadiusReply = { code: 'Accounting-Response' };
     if (statusType === ACCT_STATUS.ACCOUNTING_ON || statusType === ACCT_STATUS.ACCOUNTING_OFF) {
