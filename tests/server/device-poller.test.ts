@@ -9,6 +9,8 @@ import { devices } from '../../server/db/schema/devices';
 import { deviceInterfaces, interfaceRatesDaily, interfaceRatesHourly, interfaceSamples } from '../../server/db/schema/traffic';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../server/lib/clock';
 import { DevicePoller } from '../../server/modules/traffic/poller';
+import { limitingSpeedMbps, readInterfaces } from '../../server/modules/traffic/if-mib';
+import { createSnmpSession } from '../../server/integrations/snmp';
 import { DEVICE_POLL_JOB, TRAFFIC_ROLLUP_JOB } from '../../server/modules/traffic/plugin';
 import { ratesOf, type CounterSample } from '../../server/modules/traffic/rates';
 import type { Role } from '../../contract/roles';
@@ -182,6 +184,24 @@ describe('the poll and roll-up jobs', () => {
     expect((await deviceRow(id)).lastSeenAt?.toISOString()).toBe('2026-03-02T12:00:00.000Z');
     const hourly = await t.app.db.select().from(interfaceRatesHourly);
     expect(hourly.some((h) => h.bucket.toISOString() === '2026-03-02T10:00:00.000Z' && h.sampleCount >= 1)).toBe(true);
+  });
+});
+
+describe('interface types', () => {
+  it("reads each interface's type: the loopback's nominal 10 Mbit/s does not limit its rates, a real port's speed does", async () => {
+    const session = createSnmpSession({ version: 'v2c', host: '127.0.0.1', port: agent.port, community: agent.community, timeoutMs: 1000, retries: 0 });
+    try {
+      const reading = await readInterfaces(session, { timeoutMs: 2000 });
+      const lo = reading.interfaces.find((i) => i.name === 'lo');
+      expect(lo).toBeDefined();
+      expect(lo!.ifType).toBe(24); // softwareLoopback
+      expect(limitingSpeedMbps(lo!)).toBeNull();
+      // An Ethernet port at 1 Gbit/s keeps its speed as the limit; an unknown speed does not limit.
+      expect(limitingSpeedMbps({ ifType: 6, highSpeedMbps: 1000 })).toBe(1000);
+      expect(limitingSpeedMbps({ ifType: 6, highSpeedMbps: 0 })).toBeNull();
+    } finally {
+      session.close();
+    }
   });
 });
 

@@ -17,6 +17,8 @@ export interface InterfaceReading {
   operStatus: string;
   adminStatus: string;
   highSpeedMbps: number;
+  /** IANA ifType (6 ethernetCsmacd, 24 softwareLoopback, 53 propVirtual…), or null when not reported. */
+  ifType: number | null;
   mac: string;
   inOctets: bigint | null;
   outOctets: bigint | null;
@@ -46,9 +48,21 @@ function byColumn(varbinds: SnmpVarbind[], columns: string[]): Map<string, Map<n
   return out;
 }
 
+/**
+ * Interface types whose reported speed is nominal, not a limit: a loopback (Linux reports `lo` at 10 Mbit/s and
+ * moves far more), virtual, tunnel, VLAN, bridge, PPP and aggregate interfaces. Their rates are not held to it.
+ */
+const NOMINAL_SPEED_TYPES = new Set([23, 24, 53, 131, 135, 161, 209]);
+
+/** The speed a rate may be checked against (Mbit/s), or null when the interface's speed says nothing. */
+export function limitingSpeedMbps(i: Pick<InterfaceReading, 'ifType' | 'highSpeedMbps'>): number | null {
+  if (i.ifType !== null && NOMINAL_SPEED_TYPES.has(i.ifType)) return null;
+  return i.highSpeedMbps > 0 ? i.highSpeedMbps : null;
+}
+
 export async function readInterfaces(session: SnmpSession, options: { timeoutMs?: number } = {}): Promise<DeviceReading> {
   const [uptime] = await snmpGet(session, [OID.sysUpTime], { timeoutMs: options.timeoutMs });
-  const ifTableColumns = [OID.ifDescr, OID.ifSpeed, OID.ifPhysAddress, OID.ifAdminStatus, OID.ifOperStatus, OID.ifInOctets, OID.ifOutOctets];
+  const ifTableColumns = [OID.ifDescr, OID.ifType, OID.ifSpeed, OID.ifPhysAddress, OID.ifAdminStatus, OID.ifOperStatus, OID.ifInOctets, OID.ifOutOctets];
   const ifXColumns = [OID.ifName, OID.ifHCInOctets, OID.ifHCOutOctets, OID.ifHighSpeed, OID.ifAlias];
   // One walk per column we use, side by side: a router with hundreds of (PPPoE) interfaces answers a dozen
   // columns far sooner than the two whole tables (41 columns). A device without IF-X-MIB answers those walks
@@ -75,6 +89,7 @@ export async function readInterfaces(session: SnmpSession, options: { timeoutMs?
       operStatus: OPER_STATUS[toNumber(get(ifTable, OID.ifOperStatus)) ?? 4] ?? 'unknown',
       adminStatus: ADMIN_STATUS[toNumber(get(ifTable, OID.ifAdminStatus)) ?? 0] ?? 'unknown',
       highSpeedMbps: highSpeed ?? (speedBps !== null ? Math.round(speedBps / 1e6) : 0),
+      ifType: toNumber(get(ifTable, OID.ifType)),
       mac: snmpMac(get(ifTable, OID.ifPhysAddress)),
       inOctets: has64 ? hcIn : toBigInt(get(ifTable, OID.ifInOctets)),
       outOctets: has64 ? hcOut : toBigInt(get(ifTable, OID.ifOutOctets)),

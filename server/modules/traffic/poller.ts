@@ -16,7 +16,7 @@ import type { Clock } from '../../lib/clock';
 import { HOUR_MS, MINUTE_MS } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
 import { getDeviceWithSecrets, type DeviceWithSecrets } from '../devices/repository';
-import { readInterfaces, type DeviceReading } from './if-mib';
+import { limitingSpeedMbps, readInterfaces, type DeviceReading } from './if-mib';
 import { rateBetween, type CounterSample } from './rates';
 
 export const MAX_BACKOFF_MS = HOUR_MS;
@@ -239,7 +239,7 @@ export class DevicePoller {
           ? rateBetween(
               { takenAt: p.takenAt, inOctets: p.inOctets, outOctets: p.outOctets, uptimeTicks: p.uptimeTicks, width: p.counterBits === 32 ? 32 : 64 },
               current,
-              { pollIntervalMs: this.pollIntervalMs, speedMbps: i.highSpeedMbps },
+              { pollIntervalMs: this.pollIntervalMs, speedMbps: limitingSpeedMbps(i) },
             )
           : null;
         values.push({
