@@ -17,6 +17,7 @@ import {
 import { unauthorized } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
 import { removeInstallationFiles } from '../installations/files';
+import { activePlanOf, ordersOf } from './customer-views';
 import { createSubscriptionRepository } from './repository';
 import { SUBSCRIPTION_MESSAGES as M, SubscriptionService, type Caller } from './service';
 
@@ -25,9 +26,10 @@ const idParams = z.object({ id: z.string() });
 const meta = z.object({ total: z.number(), limit: z.number(), offset: z.number() });
 
 const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const repository = createSubscriptionRepository(app.db);
   const service = new SubscriptionService({
     db: app.db,
-    repository: createSubscriptionRepository(app.db),
+    repository,
     clock: app.clock,
     taxRateBp: async () => (await app.settings.stored()).tax_rate_bp,
     onInvoiceIssued: () => app.settings.invalidate(),
@@ -56,11 +58,11 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/active-plan', { schema: { response: { 200: envelope(activePlanSchema) } } }, async (request) =>
-    ok(await service.activePlan(caller(request)), M.activePlan),
+    ok(await activePlanOf(repository, caller(request).id), M.activePlan),
   );
 
   app.get('/orders', { schema: { response: { 200: envelope(z.array(orderSchema)) } } }, async (request) =>
-    ok(await service.orders(caller(request)), M.orders),
+    ok(await ordersOf(app.db, repository, caller(request).id), M.orders),
   );
 
   app.patch(

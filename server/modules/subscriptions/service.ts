@@ -2,12 +2,10 @@
  * Subscriptions (core): creating one creates its first invoice in the same transaction; reading is limited
  * to the owner and the staff who handle subscriptions (admin, billing, support).
  */
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { allows, type Role } from '../../../contract/roles';
 import type { Invoice, InvoiceLineItem } from '../../../contract/schemas/invoice';
 import type {
-  ActivePlan,
-  Order,
   Subscription,
   SubscriptionCancelInputParsed,
   SubscriptionStatusInputParsed,
@@ -19,7 +17,7 @@ import type {
 } from '../../../contract/schemas/subscription';
 import type { OffsetMeta } from '../../../contract/envelope';
 import type { Db } from '../../db/client';
-import { installations, invoices, payments, plans, subscriptions, users, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../db/schema';
+import { installations, invoices, plans, subscriptions, users, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
@@ -445,70 +443,5 @@ export class SubscriptionService {
     });
     this.deps.onAccessChanged?.(id, 'status');
     if (jobs.length) await this.deps.onInstallationsDeleted?.(jobs);
-  }
-
-  /** GET /subscriptions/orders: the caller's subscriptions (newest first), each with its invoices and payments (newest first). */
-  async orders(caller: Caller): Promise<Order[]> {
-    const { db } = this.deps;
-    const subs = await this.deps.repository.ownedBy(caller.id);
-    if (!subs.length) return [];
-    const rows = await db
-      .select()
-      .from(invoices)
-      .where(inArray(invoices.subscriptionId, subs.map((s) => s.row.id)))
-      .orderBy(desc(invoices.createdAt), desc(invoices.number), asc(invoices.id));
-    const paid = rows.length
-      ? await db
-          .select()
-          .from(payments)
-          .where(inArray(payments.invoiceId, rows.map((i) => i.id)))
-          .orderBy(desc(payments.createdAt), desc(payments.id))
-      : [];
-    return subs.map((s) => {
-      const own = rows.filter((i) => i.subscriptionId === s.row.id);
-      const ownIds = new Set(own.map((i) => i.id));
-      return {
-        ...toSubscription(s),
-        invoices: own.map((i) => toInvoice(i) as Invoice),
-        payments: paid
-          .filter((p) => ownIds.has(p.invoiceId))
-          .map((p) => ({
-            id: p.id,
-            invoice_id: p.invoiceId,
-            user_id: p.userId,
-            gateway_id: p.gatewayId,
-            provider: p.provider,
-            transaction_id: p.transactionId,
-            status: p.status,
-            amount: p.amount,
-            currency: p.currency,
-            payment_method: p.paymentMethod,
-            payment_date: p.paymentDate ? p.paymentDate.toISOString() : null,
-            reference: p.reference,
-            failure_reason: p.failureReason,
-            created_at: p.createdAt.toISOString(),
-            updated_at: p.updatedAt.toISOString(),
-          })),
-      };
-    });
-  }
-
-  async activePlan(caller: Caller): Promise<ActivePlan> {
-    const found = await this.deps.repository.activeFor(caller.id);
-    if (!found) throw notFound(SUBSCRIPTION_MESSAGES.noActivePlan);
-    const { plan } = found;
-    return {
-      subscription: toSubscription(found.subscription),
-      plan: {
-        id: plan.id,
-        name: plan.name,
-        download_mbps: plan.downloadMbps,
-        upload_mbps: plan.uploadMbps,
-        data_cap_gb: plan.dataCapGb,
-        price: plan.price,
-        currency: plan.currency,
-        billing_cycle: plan.billingCycle,
-      },
-    };
   }
 }
