@@ -19,6 +19,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 
 export const JOBS_SCHEMA = 'pgboss';
+/** The portal's own queues (pg-boss keeps internal ones whose names begin with "__pgboss"). */
+const OWN_QUEUES = `name not like '\\_\\_pgboss%'`;
 
 /** What admins see of a job: pg-boss' states in words. */
 export type JobStatus = 'queued' | 'retrying' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -244,8 +246,7 @@ export class Jobs {
       values.push(STATES_OF[query.status]);
       where.push(`state = $${values.length}::${JOBS_SCHEMA}.job_state`);
     }
-    // Only the portal's own queues (pg-boss keeps internal ones beginning with "__pgboss").
-    where.push(`name not like '\\_\\_pgboss%'`);
+    where.push(OWN_QUEUES);
     const filter = `where ${where.join(' and ')}`;
     const columns = 'id, name, state::text as state, output, retry_count, retry_limit, created_on, started_on, completed_on, data';
     const union = `select ${columns} from ${JOBS_SCHEMA}.job ${filter} union all select ${columns} from ${JOBS_SCHEMA}.archive ${filter}`;
@@ -253,6 +254,31 @@ export class Jobs {
     values.push(query.limit, (query.page - 1) * query.limit);
     const page = await this.sql<RawJob>(`select * from (${union}) j order by created_on desc, id limit $${values.length - 1} offset $${values.length}`, values);
     return { items: page.rows.map(toJobRow), total: count.rows[0]?.n ?? 0 };
+  }
+
+  /**
+   * The queue at a glance (metrics): jobs by queue and pg-boss state, the queues' failures of the last 24 hours
+   * (live and archived), and how long the oldest job due to run has waited.
+   */
+  async summary(): Promise<{ byState: Array<{ name: string; state: string; n: number }>; failed24h: Array<{ name: string; n: number }>; oldestWaitingSeconds: number }> {
+    const byState = await this.sql<{ name: string; state: string; n: number }>(
+      `select name, state::text as state, count(*)::int as n from ${JOBS_SCHEMA}.job where ${OWN_QUEUES} group by name, state`,
+      [],
+    );
+    const failed = await this.sql<{ name: string; n: number }>(
+      `select name, count(*)::int as n from (select name, state, completed_on from ${JOBS_SCHEMA}.job union all select name, state, completed_on from ${JOBS_SCHEMA}.archive) j
+        where state = 'failed' and completed_on > now() - interval '24 hours' and ${OWN_QUEUES} group by name`,
+      [],
+    );
+    const oldest = await this.sql<{ s: number | null }>(
+      `select extract(epoch from now() - min(created_on))::float8 as s from ${JOBS_SCHEMA}.job where state in ('created', 'retry') and start_after <= now()`,
+      [],
+    );
+    return {
+      byState: byState.rows.map((r) => ({ name: r.name, state: r.state, n: Number(r.n) })),
+      failed24h: failed.rows.map((r) => ({ name: r.name, n: Number(r.n) })),
+      oldestWaitingSeconds: Math.max(0, Number(oldest.rows[0]?.s ?? 0)),
+    };
   }
 
   /** The last job of a queue (health and tests), or null. */

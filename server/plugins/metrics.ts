@@ -16,7 +16,6 @@ import fp from 'fastify-plugin';
 import client from 'prom-client';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../db/client';
-import { JOBS_SCHEMA } from '../lib/jobs';
 import { isApiPath } from './access';
 
 declare module 'fastify' {
@@ -81,24 +80,12 @@ export default fp(
     /** The shared figures, read once per scrape. */
     const readShared = async () => {
       const db = app.db;
-      const queueRows = rowsOf<{ name: string; state: string; n: number }>(
-        await db.execute(sql.raw(`select name, state::text as state, count(*)::int as n from ${JOBS_SCHEMA}.job where name not like '\\_\\_pgboss%' group by name, state`)),
-      );
+      const queue = await app.jobs.summary();
       jobs.reset();
-      for (const r of queueRows) jobs.set({ queue: r.name, state: r.state }, Number(r.n));
-      const failed = rowsOf<{ name: string; n: number }>(
-        await db.execute(
-          sql.raw(
-            `select name, count(*)::int as n from (select name, state, completed_on from ${JOBS_SCHEMA}.job union all select name, state, completed_on from ${JOBS_SCHEMA}.archive) j where state = 'failed' and completed_on > now() - interval '24 hours' group by name`,
-          ),
-        ),
-      );
+      for (const r of queue.byState) jobs.set({ queue: r.name, state: r.state }, r.n);
       jobFailures.reset();
-      for (const r of failed) jobFailures.set({ queue: r.name }, Number(r.n));
-      const [oldest] = rowsOf<{ s: number | null }>(
-        await db.execute(sql.raw(`select extract(epoch from now() - min(created_on))::float8 as s from ${JOBS_SCHEMA}.job where state in ('created', 'retry') and start_after <= now()`)),
-      );
-      oldestWaiting.set(Math.max(0, Number(oldest?.s ?? 0)));
+      for (const r of queue.failed24h) jobFailures.set({ queue: r.name }, r.n);
+      oldestWaiting.set(queue.oldestWaitingSeconds);
       const mail = rowsOf<{ status: string; n: number }>(await db.execute(sql`select status, count(*)::int as n from mail_outbox where status in ('queued', 'failed') group by status`));
       mailBacklog.reset();
       mailBacklog.set({ status: 'queued' }, 0);
