@@ -45,10 +45,11 @@ export default fp<{ mailer?: Mailer | null }>(
       deliveriesIdle: () => app.jobs.idle([MAIL_DELIVERY_JOB]),
     });
     app.decorate('mail', mail);
-    // Tried again after 1, 2, 4, 8 and 16 times MAIL_RETRY_SECONDS; then the message stays failed with the reason.
+    // One at a time per node, so messages leave in the order they were written (the queue hands out the oldest
+    // first). Tried again after 1, 2, 4, 8 and 16 times MAIL_RETRY_SECONDS; then the message stays failed.
     app.jobs.define<{ mailId: string }>(
       MAIL_DELIVERY_JOB,
-      { retryLimit: 5, retryDelay: app.config.mailRetrySeconds, retryBackoff: true, expireInSeconds: 300, concurrency: 2 },
+      { retryLimit: 5, retryDelay: app.config.mailRetrySeconds, retryBackoff: true, expireInSeconds: 300, concurrency: 1 },
       ({ mailId }) => mail.deliver(mailId),
     );
     app.jobs.every(MAIL_OUTBOX_SWEEP_JOB, 300, {}, () => mail.requeueStale());
