@@ -473,3 +473,4 @@ export * from './schema/installations';
 export * from './schema/api-tokens';
 export * from './schema/audit';
 export * from './schema/rate-limits';
+export * from './schema/system';
