@@ -80,6 +80,8 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/dashboard/audit', audience: ['admin'] },
   // Background jobs (issue 14): the same audience as GET /jobs.
   { pattern: '/dashboard/jobs', audience: ['admin'] },
+  // The system page (issue 18): the same audience as GET /system.
+  { pattern: '/dashboard/system', audience: ['admin'] },
   { pattern: '/dashboard/contact-messages', audience: ['admin', 'support'] },
   { pattern: '/dashboard/plans', audience: ['admin', 'billing'] },
   { pattern: '/dashboard/payments', audience: ['admin', 'billing'] },
@@ -163,6 +165,8 @@ export const ENDPOINT_ACCESS = {
   'GET /audit/:id': ['admin'],
   // The background jobs (issue 14): their state, tries and failures, read-only, admin only.
   'GET /jobs': ['admin'],
+  // The system page (issue 18): version, nodes, database, jobs, mail, RADIUS, billing and backups at a glance.
+  'GET /system': ['admin'],
 
   // The backups the portal keeps in DATA_DIR/backups: list, take one now, download (admin only).
   'GET /backups': ['admin'],

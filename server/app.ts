@@ -44,6 +44,8 @@ import backupsPlugin from './modules/backups/plugin';
 import backupRoutes from './modules/backups/routes';
 import auditRoutes from './modules/audit/routes';
 import jobRoutes from './modules/jobs/routes';
+import systemPlugin from './modules/system/plugin';
+import systemRoutes from './modules/system/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -162,6 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(backupsPlugin);
   await app.register(auditRetentionPlugin);
   await app.register(trafficPlugin);
+  await app.register(systemPlugin); // this node's heartbeat and RADIUS counts (the system page, /metrics)
   await app.register(metricsPlugin);
   await app.register(authPlugin);
   await app.register(accessPlugin);
@@ -196,6 +199,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(backupRoutes, { prefix: '/backups' });
       await api.register(auditRoutes, { prefix: '/audit' });
       await api.register(jobRoutes, { prefix: '/jobs' });
+      await api.register(systemRoutes, { prefix: '/system' });
       await api.register(apiTokenRoutes, { prefix: '/api-tokens' });
       for (const extra of options.extraRoutes ?? []) await api.register(extra);
     },

@@ -54,6 +54,8 @@
  *                              exits anyway (exit code 1). Default 10.
  *   JOBS_MAINTENANCE_SECONDS   Seconds between two passes of the job queue's maintenance, which retries a job
  *                              whose node stopped mid-run once its time-out has passed. Default 30.
+ *   NODE_HEARTBEAT_SECONDS     Seconds between two heartbeats of this node in the shared node list (the admin
+ *                              system page); a node silent for three beats shows as not responding. Default 15.
  *   MAIL_RETRY_SECONDS         Seconds before an e-mail the SMTP server refused or could not take is tried again;
  *                              the wait doubles with each of the five further tries. Default 60.
  *   BILLING_SCHEDULER          Run the recurring billing job once a day: true | false. Default true, except
@@ -159,6 +161,7 @@ const envSchema = z.object({
   DIST_DIR: z.string().trim().min(1).optional(),
   JOBS_MAINTENANCE_SECONDS: int('JOBS_MAINTENANCE_SECONDS', 1, 3600).optional(),
   MAIL_RETRY_SECONDS: int('MAIL_RETRY_SECONDS', 1, 86400).optional(),
+  NODE_HEARTBEAT_SECONDS: int('NODE_HEARTBEAT_SECONDS', 1, 3600).optional(),
   BILLING_SCHEDULER: bool('BILLING_SCHEDULER').optional(),
   BACKUP_SCHEDULER: bool('BACKUP_SCHEDULER').optional(),
   SHUTDOWN_DRAIN_SECONDS: int('SHUTDOWN_DRAIN_SECONDS', 0, 300).optional(),
@@ -225,6 +228,8 @@ export interface Config {
   distDir: string;
   /** Seconds between two passes of the job queue's maintenance (expiring runs of dead nodes). */
   jobsMaintenanceSeconds: number;
+  /** Seconds between this node's heartbeats in portal_nodes (NODE_HEARTBEAT_SECONDS). */
+  nodeHeartbeatSeconds: number;
   /** Seconds before a failed e-mail is tried again (doubled each time, five tries more). */
   mailRetrySeconds: number;
   /** Start the daily billing scheduler (default on, except NODE_ENV=test). */
@@ -360,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serveSpa: e.SERVE_SPA ?? true,
     distDir: resolve(e.DIST_DIR ?? './dist'),
     jobsMaintenanceSeconds: e.JOBS_MAINTENANCE_SECONDS ?? 30,
+    nodeHeartbeatSeconds: e.NODE_HEARTBEAT_SECONDS ?? 15,
     mailRetrySeconds: e.MAIL_RETRY_SECONDS ?? 60,
     billingScheduler: e.BILLING_SCHEDULER ?? nodeEnv !== 'test',
     backupScheduler: e.BACKUP_SCHEDULER ?? (nodeEnv !== 'test' && !e.DATABASE_URL),

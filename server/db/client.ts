@@ -3,8 +3,8 @@
  * given. Both are typed as Drizzle's common PgDatabase, so services do not care which one runs.
  */
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { projectPath } from '../lib/paths';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -32,7 +32,7 @@ export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
   return ((result as { rows?: unknown[] }).rows ?? result) as T[];
 }
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+export const MIGRATIONS_FOLDER = projectPath('server/db/migrations');
 
 export interface OpenDatabaseOptions {
   /** postgres:// URL; when set, PostgreSQL through a pg Pool. */

@@ -14,8 +14,7 @@ import { createServer, type Server } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import client from 'prom-client';
-import { sql } from 'drizzle-orm';
-import { rowsOf } from '../db/client';
+import { readSharedFigures } from '../modules/system/figures';
 import { isApiPath } from './access';
 
 declare module 'fastify' {
@@ -63,9 +62,12 @@ export default fp(
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers: [registry],
     });
+    // Every request answered here or by a RADIUS worker process (the pool forwards theirs to this callback).
+    const { heartbeat } = app.system;
     app.radius.service.observe = (type, result, seconds) => {
       radiusRequests.inc({ type, result });
       radiusLatency.observe({ type }, seconds);
+      heartbeat.countRadius(type, result);
     };
 
     const jobs = new client.Gauge({ name: 'isp_jobs', help: 'Jobs of the shared queue by queue and state (pg-boss)', labelNames: ['queue', 'state'] as const, registers: [registry] });
@@ -77,29 +79,30 @@ export default fp(
     const lastBillingDuration = new client.Gauge({ name: 'isp_billing_last_run_duration_seconds', help: 'How long the last billing run took', registers: [registry] });
     const pool = new client.Gauge({ name: 'isp_db_pool_connections', help: "This process's database connections by state (PostgreSQL)", labelNames: ['state'] as const, registers: [registry] });
 
-    /** The shared figures, read once per scrape. */
+    const radiusLastHour = new client.Gauge({ name: 'isp_radius_requests_last_hour', help: 'RADIUS requests answered by every node in the last 60 minutes, by type and result', labelNames: ['type', 'result'] as const, registers: [registry] });
+    const lastBackup = new client.Gauge({ name: 'isp_backup_last_success_timestamp_seconds', help: 'When the newest kept database backup was taken (Unix time; 0: none)', registers: [registry] });
+    const backupFailing = new client.Gauge({ name: 'isp_backup_failing', help: '1 while the last scheduled database backup failed (until one succeeds), else 0', registers: [registry] });
+    const nodesUp = new client.Gauge({ name: 'isp_nodes', help: 'Portal nodes in the shared list, by whether their heartbeat is recent', labelNames: ['responding'] as const, registers: [registry] });
+
+    /** The shared figures, read once per scrape by the same code as the system page (modules/system/figures.ts). */
     const readShared = async () => {
-      const db = app.db;
-      const queue = await app.jobs.summary();
+      const shared = await readSharedFigures(app);
       jobs.reset();
-      for (const r of queue.byState) jobs.set({ queue: r.name, state: r.state }, r.n);
+      for (const r of shared.jobs.byState) jobs.set({ queue: r.name, state: r.state }, r.n);
       jobFailures.reset();
-      for (const r of queue.failed24h) jobFailures.set({ queue: r.name }, r.n);
-      oldestWaiting.set(queue.oldestWaitingSeconds);
-      const mail = rowsOf<{ status: string; n: number }>(await db.execute(sql`select status, count(*)::int as n from mail_outbox where status in ('queued', 'failed') group by status`));
-      mailBacklog.reset();
-      mailBacklog.set({ status: 'queued' }, 0);
-      mailBacklog.set({ status: 'failed' }, 0);
-      for (const r of mail) mailBacklog.set({ status: r.status }, Number(r.n));
-      const [open] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from radius_sessions where status = 'open'`));
-      sessions.set(Number(open?.n ?? 0));
-      const [billing] = rowsOf<{ finished: number | null; took: number | null }>(
-        await db.execute(
-          sql`select extract(epoch from finished_at)::float8 as finished, extract(epoch from finished_at - started_at)::float8 as took from billing_runs where finished_at is not null order by finished_at desc limit 1`,
-        ),
-      );
-      lastBilling.set(Number(billing?.finished ?? 0));
-      lastBillingDuration.set(Number(billing?.took ?? 0));
+      for (const r of shared.jobs.failed24h) jobFailures.set({ queue: r.name }, r.n);
+      oldestWaiting.set(shared.jobs.oldestWaitingSeconds);
+      mailBacklog.set({ status: 'queued' }, shared.mail.queued);
+      mailBacklog.set({ status: 'failed' }, shared.mail.failed);
+      sessions.set(shared.radius.sessionsOpen);
+      radiusLastHour.reset();
+      for (const r of shared.radius.lastHour) radiusLastHour.set({ type: r.type, result: r.result }, r.n);
+      lastBilling.set(shared.billing.lastRunAt ? shared.billing.lastRunAt.getTime() / 1000 : 0);
+      lastBillingDuration.set(shared.billing.lastRunSeconds ?? 0);
+      lastBackup.set(shared.backups.lastAt ? shared.backups.lastAt.getTime() / 1000 : 0);
+      backupFailing.set(shared.backups.lastFailure ? 1 : 0);
+      nodesUp.set({ responding: 'true' }, shared.nodes.filter((n) => n.responding).length);
+      nodesUp.set({ responding: 'false' }, shared.nodes.filter((n) => !n.responding).length);
       const stats = app.database.poolStats?.();
       if (stats) {
         pool.set({ state: 'total' }, stats.total);
@@ -149,7 +152,7 @@ export default fp(
     }
     app.decorate('metricsAddress', () => (server?.address() as import('node:net').AddressInfo | null) ?? null);
   },
-  { name: 'metrics', dependencies: ['db', 'radius', 'jobs'] },
+  { name: 'metrics', dependencies: ['db', 'radius', 'jobs', 'system', 'backups'] },
 );
 
 declare module 'fastify' {

@@ -11,18 +11,17 @@
  * the failure envelope. Everything outside /api (the web app and its files) is left out.
  * The document is built once, on its first request (@fastify/swagger caches it); other routes pay nothing.
  */
-import { readFileSync } from 'node:fs';
 import fp from 'fastify-plugin';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { API_BASE, PRODUCT_NAME } from '../../contract/product';
+import { VERSION } from '../lib/paths';
 import { effectiveAudience, endpointAudience, type Audience } from '../../contract/roles';
 
 export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
 export const DOCS_PREFIX = `${API_BASE}/docs`;
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** x-roles of an operation: ['public'], ['authenticated'] or the roles allowed. */
 export function rolesOf(audience: Audience): string[] {

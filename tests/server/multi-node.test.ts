@@ -81,6 +81,20 @@ describe.skipIf(!ADMIN_URL)('two nodes on one PostgreSQL', () => {
     }
   });
 
+  it("each node's system page lists both nodes, responding, and marks itself as the one answering", async () => {
+    const ids: string[] = [];
+    for (const app of [a, b]) {
+      const res = await api(app, 'GET', '/system');
+      expect(res.statusCode, res.body).toBe(200);
+      const data = res.json().data;
+      expect(data.nodes).toHaveLength(2);
+      expect(data.nodes.every((n: { responding: boolean }) => n.responding)).toBe(true);
+      expect(data.nodes.filter((n: { current: boolean }) => n.current).map((n: { id: string }) => n.id)).toEqual([data.node.id]);
+      ids.push(data.node.id);
+    }
+    expect(new Set(ids).size).toBe(2);
+  });
+
   it('a settings change made through A is served by B within a second', async () => {
     // B has the settings cached.
     expect((await b.inject({ method: 'GET', url: '/api/settings/public' })).json().data.company.name).not.toBe('Node A Networks');

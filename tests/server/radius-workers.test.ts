@@ -90,4 +90,23 @@ describe.skipIf(!ADMIN_URL)('RADIUS worker processes (PostgreSQL)', () => {
     await expect.poll(async () => (await login()).code, { timeout: 5_000, interval: 100 }).toBe('Access-Reject');
     for (let i = 0; i < 4; i++) expect((await login()).code).toBe('Access-Reject');
   });
+
+  it("the requests the workers answered are counted by the app: its metrics and the system page's last hour", async () => {
+    // The test above: 4 accepted logins, at least 5 refused ones, one accounting request, all answered by workers
+    // (the app itself has no RADIUS socket); each worker reports what it answered to the app once a second.
+    const lastHour = async () => {
+      const res = await app.inject({ method: 'GET', url: '/api/system', headers: bearer(admin) });
+      expect(res.statusCode, res.body).toBe(200);
+      const rows = res.json().data.radius.last_hour as Array<{ type: string; result: string; n: number }>;
+      return Object.fromEntries(rows.map((r) => [`${r.type} ${r.result}`, r.n]));
+    };
+    // (A login polled while a worker had not re-read the suspension yet may have been accepted: at least 4.)
+    const complete = (c: Record<string, number>) => (c['access accept'] ?? 0) >= 4 && (c['access reject'] ?? 0) >= 5 && c['accounting answered'] === 1;
+    await expect.poll(async () => complete(await lastHour()), { timeout: 5_000, interval: 250 }).toBe(true);
+    const counts = await lastHour();
+    const metric = await app.metrics.getSingleMetricAsString('isp_radius_requests_total');
+    expect(metric).toContain(`isp_radius_requests_total{type="access",result="accept"} ${counts['access accept']}`);
+    expect(metric).toContain(`isp_radius_requests_total{type="access",result="reject"} ${counts['access reject']}`);
+    expect(metric).toContain('isp_radius_requests_total{type="accounting",result="answered"} 1');
+  });
 });

@@ -4,8 +4,8 @@
  * package leaves to its user: CHAP verification and numeric attributes read from the raw attribute list.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import radius from 'radius';
+import { projectPath } from '../../lib/paths';
 
 export type RadiusPacket = ReturnType<typeof radius.decode>;
 /**
@@ -26,7 +26,7 @@ function ensureDictionaries(): void {
   if (loaded) return;
   const lib = radius as unknown as { load_dictionaries(): void; load_dictionary(file: string): void };
   lib.load_dictionaries();
-  lib.load_dictionary(fileURLToPath(new URL('./dictionary.portal', import.meta.url)));
+  lib.load_dictionary(projectPath('server/integrations/radius/dictionary.portal'));
   loaded = true;
 }
 

@@ -24,6 +24,7 @@ import pg from 'pg';
 import * as tar from 'tar';
 import type { Config } from '../../config';
 import { assertDataFolderFree, loadPgliteDataDir, openDatabase, type Database, type DatabaseKind } from '../../db/client';
+import { VERSION } from '../../lib/paths';
 import { createSecretBox } from '../../lib/secret-box';
 
 export const BACKUP_FORMAT = 1;
@@ -74,7 +75,6 @@ interface Queryable {
   query<T = Record<string, unknown>>(text: string): Promise<{ rows: T[] }>;
 }
 
-const VERSION = (JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function sha256(file: string): Promise<string> {
   const hash = createHash('sha256');

@@ -1,19 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { fail, ok } from '../../../contract/envelope';
-import { MIGRATIONS_FOLDER, rowsOf } from '../../db/client';
-
-/** The migrations this build knows (drizzle's journal), read once. */
-function knownMigrations(): number {
-  try {
-    const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries?: unknown[] };
-    return journal.entries?.length ?? 0;
-  } catch {
-    return 0;
-  }
-}
+import { rowsOf } from '../../db/client';
+import { knownMigrations } from '../system/figures';
 
 /**
  * Health for people and load balancers:
@@ -26,7 +15,7 @@ function knownMigrations(): number {
  *                          then Fastify closes (new connections refused, requests in flight finished).
  */
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  const expected = knownMigrations();
+  const expected = knownMigrations().count;
 
   app.get('/health', async () => {
     await app.db.execute(sql`select 1`);

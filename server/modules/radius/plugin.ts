@@ -83,6 +83,7 @@ export default fp<RadiusPluginOptions>(
       ? new RadiusWorkerPool({
           count: config.radiusWorkers,
           log,
+          observe: (type, result, seconds) => service.observe?.(type, result, seconds),
           settings: {
             databaseUrl: config.databaseUrl!,
             secretsKey: config.secretsKey,

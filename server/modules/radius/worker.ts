@@ -24,7 +24,16 @@ export interface WorkerSettings extends RadiusSettings {
 /** Messages from the app to its workers. */
 export type WorkerCommand = { type: 'reload'; subscriptionId: string } | { type: 'reload-all' } | { type: 'reload-clients' } | { type: 'stop' };
 /** Messages from a worker to the app. */
-export type WorkerReport = { type: 'listening'; authPort: number; acctPort: number } | { type: 'failed'; message: string };
+export type WorkerReport =
+  | { type: 'listening'; authPort: number; acctPort: number }
+  | { type: 'failed'; message: string }
+  /** The requests this worker answered since its last report: [type, result, seconds] each (metrics, system page). */
+  | { type: 'observed'; items: Observation[] };
+
+export type Observation = ['access' | 'accounting', string, number];
+
+/** How often a worker reports what it answered to the app (batched: one IPC message a second at most). */
+const OBSERVED_EVERY_MS = 1_000;
 
 export const WORKER_SETTINGS_ENV = 'ISP_RADIUS_WORKER_SETTINGS';
 
@@ -47,6 +56,19 @@ async function main(): Promise<void> {
   const database = await openDatabase({ databaseUrl: settings.databaseUrl });
   const core = createRadiusCore({ db: database.db, clock: systemClock, box: createSecretBox(settings.secretsKey), config: settings, log });
   const server = new RadiusUdpServer<NasClient>(core.service);
+  // What this worker answered goes to the app, which counts it with its own (metrics, the system page).
+  let observed: Observation[] = [];
+  const report = () =>
+    new Promise<void>((resolve) => {
+      if (observed.length === 0 || !process.send) return resolve();
+      process.send({ type: 'observed', items: observed } satisfies WorkerReport, () => resolve());
+      observed = [];
+    });
+  core.service.observe = (type, result, seconds) => {
+    observed.push([type, result, seconds]);
+  };
+  const reporting = setInterval(() => void report(), OBSERVED_EVERY_MS);
+  reporting.unref();
   await Promise.all([core.subscribers.start(), core.clients.start()]);
   const ports = await server.listen({ host: settings.radiusHost, authPort: settings.radiusAuthPort, acctPort: settings.radiusAcctPort, exclusive: false });
   let stopping = false;
@@ -58,6 +80,8 @@ async function main(): Promise<void> {
     await server.close();
     await core.cutoff.idle();
     await core.dynauth.close();
+    clearInterval(reporting);
+    await report(); // sent before the exit, so the last second's requests are counted too
     await database.close().catch(() => {});
     process.exit(0);
   };

@@ -7,6 +7,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
+import { COMPILED } from '../../lib/paths';
 import type { RadiusLog } from './core';
 import { WORKER_SETTINGS_ENV, type WorkerCommand, type WorkerReport, type WorkerSettings } from './worker';
 
@@ -15,7 +16,15 @@ export class RadiusWorkerPool {
   private ports: { authPort: number; acctPort: number } | null = null;
   private closing = false;
 
-  constructor(private readonly options: { count: number; settings: WorkerSettings; log: RadiusLog }) {}
+  constructor(
+    private readonly options: {
+      count: number;
+      settings: WorkerSettings;
+      log: RadiusLog;
+      /** Told about every request a worker answered (the app's RadiusService.observe: metrics, system page). */
+      observe?: (type: 'access' | 'accounting', result: string, seconds: number) => void;
+    },
+  ) {}
 
   get listening(): { authPort: number; acctPort: number } | null {
     return this.ports;
@@ -23,7 +32,13 @@ export class RadiusWorkerPool {
 
   /** Forks the workers and waits until every one listens. */
   async start(): Promise<{ authPort: number; acctPort: number }> {
-    cluster.setupPrimary({ exec: fileURLToPath(new URL('./worker.ts', import.meta.url)), execArgv: workerExecArgv(process.execArgv), silent: false });
+    // From the sources, worker.ts under the app's TypeScript loader; compiled, the bundle built beside the
+    // server's (build/server/radius-worker.mjs), run by node alone.
+    cluster.setupPrimary(
+      COMPILED
+        ? { exec: fileURLToPath(new URL('./radius-worker.mjs', import.meta.url)), execArgv: [], silent: false }
+        : { exec: fileURLToPath(new URL('./worker.ts', import.meta.url)), execArgv: workerExecArgv(process.execArgv), silent: false },
+    );
     // The cluster shares one socket per address and port: a port 0 must become a real one first, or the auth and
     // accounting sockets would be the same handle.
     const settings = this.options.settings;
@@ -62,7 +77,8 @@ export class RadiusWorkerPool {
     this.workers.add(worker);
     return new Promise((resolve, reject) => {
       worker.on('message', (report: WorkerReport) => {
-        if (report.type === 'listening') resolve({ authPort: report.authPort, acctPort: report.acctPort });
+        if (report.type === 'observed') for (const [type, result, seconds] of report.items) this.options.observe?.(type, result, seconds);
+        else if (report.type === 'listening') resolve({ authPort: report.authPort, acctPort: report.acctPort });
         else if (report.type === 'failed') reject(new Error(`RADIUS worker failed to start: ${report.message}`));
       });
       worker.once('exit', (code) => {
