@@ -45,6 +45,10 @@
  *                              Behind a reverse proxy set TRUST_PROXY, or every client shares the proxy's address.
  *   SEED_DEMO                  Create the demo accounts on an empty database: true | false. Default true
  *                              outside production; never in production.
+ *   DEMO_DATA                  What the demo seed makes on an empty database: full (the living demo: a year of
+ *                              customers, billing, tickets, devices, traffic and RADIUS accounting, see
+ *                              server/db/demo/living.ts) | minimal (the demo accounts, plans and three tickets).
+ *                              Default full (minimal under NODE_ENV=test). Only with SEED_DEMO.
  *   SERVE_SPA                  Serve the built web app from DIST_DIR: true | false. Default true.
  *   DIST_DIR                   Folder of the built web app. Default ./dist.
  *   SHUTDOWN_DRAIN_SECONDS     On SIGTERM, seconds during which /api/health/ready answers 503 ("draining") while
@@ -157,6 +161,7 @@ const envSchema = z.object({
   LOGIN_RATE_WINDOW_MINUTES: int('LOGIN_RATE_WINDOW_MINUTES', 1, 1440).optional(),
   API_RATE_LIMIT: int('API_RATE_LIMIT', 0, 1_000_000).optional(),
   SEED_DEMO: bool('SEED_DEMO').optional(),
+  DEMO_DATA: z.enum(['full', 'minimal'], { message: 'DEMO_DATA must be full or minimal' }).optional(),
   SERVE_SPA: bool('SERVE_SPA').optional(),
   DIST_DIR: z.string().trim().min(1).optional(),
   JOBS_MAINTENANCE_SECONDS: int('JOBS_MAINTENANCE_SECONDS', 1, 3600).optional(),
@@ -224,6 +229,8 @@ export interface Config {
   /** /api requests per client address per minute; 0: unlimited. */
   apiRateLimit: number;
   seedDemo: boolean;
+  /** With seedDemo: the living demo (full) or only the demo accounts, plans and tickets (minimal). */
+  demoData: 'full' | 'minimal';
   serveSpa: boolean;
   distDir: string;
   /** Seconds between two passes of the job queue's maintenance (expiring runs of dead nodes). */
@@ -362,6 +369,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateWindowMinutes: e.LOGIN_RATE_WINDOW_MINUTES ?? 15,
     apiRateLimit: e.API_RATE_LIMIT ?? 1000,
     seedDemo: !isProduction && (e.SEED_DEMO ?? true),
+    demoData: e.DEMO_DATA ?? (nodeEnv === 'test' ? 'minimal' : 'full'),
     serveSpa: e.SERVE_SPA ?? true,
     distDir: resolve(e.DIST_DIR ?? './dist'),
     jobsMaintenanceSeconds: e.JOBS_MAINTENANCE_SECONDS ?? 30,

@@ -10,6 +10,8 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openAndMigrate } from './db/migrate';
 import { DatabaseInUseError, type Database } from './db/client';
 import { demoLoginsTable, seedDemoData } from './db/seed';
+import { seedLivingDemo } from './db/demo/living';
+import { createFileStore, storageConfigOf } from './lib/storage';
 import { createUserRepository } from './modules/users/repository';
 import { startupNotices } from './startup-notices';
 import { createSecretBox } from './lib/secret-box';
@@ -70,13 +72,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let app: FastifyInstance;
   try {
     if (config.seedDemo) {
-      const created = await seedDemoData(database.db, { clock: options.clock, box: createSecretBox(config.secretsKey) });
+      const box = createSecretBox(config.secretsKey);
+      const created = await seedDemoData(database.db, { clock: options.clock, box });
       if (print) {
         console.log(
           created.length
             ? `Demo accounts created (change their passwords before real use):\n${demoLoginsTable(created)}`
             : 'The database already has users: demo accounts not created.',
         );
+      }
+      // The living demo (DEMO_DATA=full) only right after the demo accounts were made: never on a database in use.
+      if (created.length && config.demoData === 'full') {
+        if (print) console.log('Creating the demo ISP: a year of customers, billing, tickets, devices and traffic (DEMO_DATA=minimal skips it)...');
+        const storage = createFileStore(storageConfigOf(config), config.dataDir);
+        const demo = await seedLivingDemo(database.db, { clock: options.clock, box, storage, dataDir: config.dataDir, appUrl: config.appUrl });
+        if (print && demo) {
+          console.log(`Demo ISP ready in ${(demo.ms / 1000).toFixed(1)} s: ${demo.customers} customers, ${demo.invoices} invoices, ${demo.tickets} tickets, ${demo.network.devices} NAS devices.`);
+        }
       }
     }
     for (const notice of startupNotices(config, await createUserRepository(database.db).activeAdministratorCount())) {
