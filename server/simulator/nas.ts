@@ -243,7 +243,7 @@ export class SimulatedNas {
   }
 
   /**
-   * Ends every session with a Stop (NAS-Reboot) within `deadlineMs`, tells the portal the NAS is off
+   * Ends every session with a Stop (Admin-Reboot) within `deadlineMs`, tells the portal the NAS is off
    * (Accounting-Off closes whatever a lost Stop left open), then closes the sockets and the agent.
    */
   async stop(deadlineMs = 3_000): Promise<void> {
@@ -252,7 +252,7 @@ export class SimulatedNas {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.started) {
-      const stops = [...this.cpes.values()].filter((c) => c.session).map((c) => this.endSession(c, 'NAS-Reboot', true));
+      const stops = [...this.cpes.values()].filter((c) => c.session).map((c) => this.endSession(c, 'Admin-Reboot', true));
       const off = Promise.allSettled(stops).then(() =>
         this.radius.request('Accounting-Request', [...this.nasAttributes(), ['Acct-Status-Type', 'Accounting-Off'], ['Acct-Session-Id', '0']]),
       );

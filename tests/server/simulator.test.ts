@@ -1,0 +1,223 @@
+/**
+ * The network simulator (issue 16) against a started portal: the real app listening on loopback (HTTP, its
+ * RADIUS server, its dynamic-authorization client and its SNMP poller), the simulated MikroTik NAS as its peer.
+ * The simulator registers itself through the API, dials in the active customers, reports growing usage; a
+ * suspension in the back office cuts the customer off through a Disconnect-Request (the NAS sends its Stop and
+ * the next login is refused), a plan change reaches the live session by CoA with the new rate, and the portal's
+ * SNMP poll of the simulated device reads interface counters that grow.
+ */
+import { createSocket } from 'node:dgram';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../server/db/client';
+import { interfaceSamples, radiusDisconnects, radiusSessions, radiusUsageDaily } from '../../server/db/schema';
+import { provisionCredentials } from '../../server/modules/radius/credentials';
+import { activateForPaidInvoice } from '../../server/modules/subscriptions/service';
+import { startSimulator, type RunningSimulator, type SimEvent } from '../../server/simulator';
+import { bearer, createTestApp, type TestApp } from '../helpers/server';
+
+const silent = { info() {}, warn() {}, debug() {}, error() {} };
+
+async function freeUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  const { port } = socket.address();
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  return port;
+}
+
+/** Polls `check` until it returns something truthy, or fails after `ms`. */
+async function eventually<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, ms = 8_000, what = 'condition'): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('network simulator against a started portal', () => {
+  let t: TestApp;
+  let sim: RunningSimulator;
+  let admin: string;
+  let url: string;
+  let fastPlan: { id: string };
+  const customers: Array<{ userId: string; subscriptionId: string; username: string }> = [];
+  const events: SimEvent[] = [];
+  const db = () => t.database.db;
+  const api = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, payload?: unknown) =>
+    t.app.inject({ method, url: `/api${path}`, headers: bearer(admin), payload: payload as object });
+
+  beforeAll(async () => {
+    const coaPort = await freeUdpPort();
+    t = await createTestApp({
+      config: {
+        accessTokenTtlSeconds: 86_400,
+        radiusEnabled: true,
+        radiusHost: '127.0.0.1',
+        radiusAuthPort: 0,
+        radiusAcctPort: 0,
+        radiusCoaPort: coaPort,
+        radiusDisconnectTimeoutMs: 3_000,
+      },
+    });
+    url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    await t.createUser({ email: 'admin@example.com', role: 'admin' });
+    admin = (await t.login('admin@example.com')).token;
+    const plan = async (body: object) => (await api('POST', '/plans', body)).json().data as { id: string };
+    const basicPlan = await plan({ name: 'Basic', price: 3000, download_mbps: 50, upload_mbps: 10, billing_cycle: 'monthly' });
+    fastPlan = await plan({ name: 'Fast', price: 6000, download_mbps: 200, upload_mbps: 40, billing_cycle: 'monthly' });
+    // Three active customers with PPPoE logins (created through the API, paid and activated by the services).
+    for (let n = 1; n <= 3; n++) {
+      const user = await t.createUser({ email: `customer${n}@example.com` });
+      const created = await api('POST', '/subscriptions', { plan_id: basicPlan.id, user_id: user.id });
+      expect(created.statusCode, created.body).toBe(201);
+      const { subscription, invoice } = created.json().data as { subscription: { id: string }; invoice: { id: string } };
+      const credentials = await provisionCredentials(db(), subscription.id, t.app.secretBox);
+      await db().transaction(async (txRaw) => {
+        const tx = txRaw as unknown as Db;
+        await tx.execute(sql`update invoices set status = 'paid', paid_date = ${t.clock.now().toISOString()} where id = ${invoice.id}`);
+        await activateForPaidInvoice(tx, invoice.id, t.clock.now());
+      });
+      customers.push({ userId: user.id, subscriptionId: subscription.id, username: credentials.username });
+    }
+    const ports = t.app.radius.ports()!;
+    sim = await startSimulator({
+      portalUrl: url,
+      auth: async () => admin,
+      radius: { host: '127.0.0.1', authPort: ports.authPort, acctPort: ports.acctPort, coaPort },
+      maxPacketsPerSecond: 100,
+      refreshSeconds: 3_600,
+      nas: { maxInterimSeconds: 1, startSpreadSeconds: 0, meanSessionMinutes: 24 * 60, redialSeconds: [0.3, 0.6], rejectRetrySeconds: 1, tickMs: 200, radiusTimeoutMs: 1_500 },
+      log: silent,
+    });
+    sim.nas.onEvent((e) => events.push(e));
+  }, 30_000);
+
+  afterAll(async () => {
+    await sim?.stop();
+    await t?.close();
+  });
+
+  const openSession = async (subscriptionId: string) =>
+    (await db().select().from(radiusSessions).where(and(eq(radiusSessions.subscriptionId, subscriptionId), eq(radiusSessions.status, 'open'))))[0];
+
+  it('registers itself as a MikroTik device with SNMP settings and a RADIUS secret, on loopback', async () => {
+    const device = (await api('GET', `/devices/${sim.deviceId}`)).json().data;
+    expect(device).toMatchObject({ name: 'Simulated NAS', vendor: 'mikrotik', host: '127.0.0.1', snmp_version: 'v2c', snmp_port: sim.snmpPort });
+    expect(device.radius_secret_last4).toBeTruthy();
+    // "Test connection" reaches its SNMP agent.
+    const check = (await api('POST', `/devices/${sim.deviceId}/test-connection`)).json().data;
+    expect(check.snmp).toMatchObject({ status: 'reachable' });
+    expect(check.snmp.details).toMatchObject({ sys_name: 'Simulated NAS' });
+  });
+
+  it('every active customer dials in: open sessions at this NAS with the plan rate', async () => {
+    for (const c of customers) {
+      const session = await eventually(() => openSession(c.subscriptionId), 8_000, `${c.username}'s session`);
+      expect(session).toMatchObject({ username: c.username, nasDeviceId: sim.deviceId, nasIp: '127.0.0.1' });
+      expect(session.framedIp).toMatch(/^100\.64\./);
+      expect(sim.nas.session(c.username)?.rate).toEqual({ downloadKbps: 50_000, uploadKbps: 10_000 });
+    }
+    expect(sim.nas.stats().online).toBe(3);
+  });
+
+  it('usage grows with each Interim-Update, in the session and in the customer\'s usage', async () => {
+    const c = customers[0];
+    const first = await eventually(async () => {
+      const s = await openSession(c.subscriptionId);
+      return s && s.outputOctets > 0 ? s : null;
+    }, 5_000, 'a first Interim-Update with bytes');
+    const later = await eventually(async () => {
+      const s = await openSession(c.subscriptionId);
+      return s && s.outputOctets > first.outputOctets && s.inputOctets > first.inputOctets ? s : null;
+    }, 5_000, 'growing totals');
+    expect(later.outputOctets).toBeGreaterThan(later.inputOctets); // customers download more than they send
+    const [{ booked }] = await db()
+      .select({ booked: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets} + ${radiusUsageDaily.outputOctets}), 0)` })
+      .from(radiusUsageDaily)
+      .where(eq(radiusUsageDaily.subscriptionId, c.subscriptionId));
+    expect(Number(booked)).toBeGreaterThan(0);
+    const usage = (await api('GET', `/usage?user_id=${c.userId}`)).json().data;
+    expect(usage.totals.total).toBeGreaterThan(0);
+    expect(usage.session).toMatchObject({ username: c.username });
+    expect(usage.session.download).toBeGreaterThan(0);
+  });
+
+  it('a suspension in the back office ends the session through a Disconnect-Request; the next login is refused', async () => {
+    const c = customers[1];
+    const session = await openSession(c.subscriptionId);
+    const startedAt = Date.now();
+    const res = await api('PATCH', `/subscriptions/${c.subscriptionId}/status`, { status: 'suspended', suspension_reason: 'Overdue invoice' });
+    expect(res.statusCode, res.body).toBe(200);
+    const disconnect = await eventually(() => events.find((e) => e.type === 'disconnect' && e.username === c.username), 5_000, 'the Disconnect-Request');
+    expect(disconnect.acctSessionId).toBe(session.acctSessionId);
+    const stop = await eventually(() => events.find((e) => e.type === 'stop' && e.username === c.username), 5_000, 'the Stop');
+    expect(stop.cause).toBe('Admin-Reset');
+    const closed = await eventually(async () => {
+      const [row] = await db().select().from(radiusSessions).where(eq(radiusSessions.id, session.id));
+      return row.status === 'closed' ? row : null;
+    }, 5_000, 'the session closed in the portal');
+    expect(closed.terminateCause).toBe('Admin-Reset');
+    expect(Date.now() - startedAt).toBeLessThan(5_000);
+    const [record] = await db().select().from(radiusDisconnects).where(eq(radiusDisconnects.sessionId, session.id));
+    expect(record).toMatchObject({ kind: 'disconnect', result: 'ack' });
+    // The Stop closed the cut-off: nothing left for the sweep to check or send again.
+    await eventually(async () => (await db().select().from(radiusDisconnects).where(eq(radiusDisconnects.id, record.id)))[0].completedAt, 5_000, 'the disconnect completed');
+    // The customer's router dials again and is turned away; the others stay online.
+    await eventually(() => events.find((e) => e.type === 'reject' && e.username === c.username && e.at > stop.at), 5_000, 'a refused redial');
+    expect(sim.nas.session(c.username)).toBeNull();
+    expect(sim.nas.session(customers[0].username)).not.toBeNull();
+  });
+
+  it('a plan change reaches the live session by CoA with the new rate', async () => {
+    const c = customers[2];
+    const session = await openSession(c.subscriptionId);
+    const res = await api('PATCH', `/subscriptions/${c.subscriptionId}/upgrade`, { plan_id: fastPlan.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const coa = await eventually(() => events.find((e) => e.type === 'coa' && e.username === c.username), 5_000, 'the CoA-Request');
+    expect(coa.rate).toEqual({ downloadKbps: 200_000, uploadKbps: 40_000 });
+    expect(sim.nas.session(c.username)).toMatchObject({ acctSessionId: session.acctSessionId, rate: { downloadKbps: 200_000, uploadKbps: 40_000 } });
+    const coaRecord = async () => (await db().select().from(radiusDisconnects).where(and(eq(radiusDisconnects.sessionId, session.id), eq(radiusDisconnects.kind, 'coa'))))[0];
+    const record = await eventually(async () => ((await coaRecord())?.result ? coaRecord() : null), 5_000, 'the CoA recorded');
+    expect(record.result).toBe('ack');
+    expect((await openSession(c.subscriptionId))?.id).toBe(session.id); // same session, not a reconnect
+  });
+
+  it('the portal\'s SNMP poll of the simulated device reads its interfaces, and their counters grow', async () => {
+    const first = await api('POST', `/devices/${sim.deviceId}/poll`);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data).toMatchObject({ status: 'up', interfaces: 4 });
+    const interfaces = (await api('GET', `/devices/${sim.deviceId}/interfaces`)).json().data.items as Array<{ id: string; name: string; high_speed_mbps: number; oper_status: string; counter_bits: number }>;
+    expect(interfaces.map((i) => i.name)).toEqual(['ether1', 'ether2', 'ether3', 'lo']);
+    const uplink = interfaces.find((i) => i.name === 'ether1')!;
+    expect(uplink).toMatchObject({ high_speed_mbps: 10_000, oper_status: 'up', counter_bits: 64 });
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    t.clock.advanceMinutes(1);
+    expect((await api('POST', `/devices/${sim.deviceId}/poll`)).statusCode).toBe(200);
+    const samples = await db().select().from(interfaceSamples).where(eq(interfaceSamples.interfaceId, uplink.id)).orderBy(interfaceSamples.takenAt);
+    expect(samples).toHaveLength(2);
+    expect(samples[1].inOctets).toBeGreaterThan(samples[0].inOctets);
+    expect(samples[1]).toMatchObject({ intervalKind: 'rate' });
+    expect(samples[1].inBytes).toBeGreaterThan(0);
+    const listed = (await api('GET', `/devices/${sim.deviceId}/interfaces`)).json().data.items.find((i: { name: string }) => i.name === 'ether1');
+    expect(listed.in_bps).toBeGreaterThan(0);
+  });
+
+  it('stops cleanly: every session gets its Stop and the portal has none open at this NAS', async () => {
+    const before = sim.nas.stats();
+    expect(before.online).toBeGreaterThanOrEqual(2);
+    await sim.stop();
+    const sessions = await db().select().from(radiusSessions).where(eq(radiusSessions.nasDeviceId, sim.deviceId));
+    expect(sessions.filter((s) => s.status === 'open')).toHaveLength(0);
+    // Each ended by its own Stop (Admin-Reboot), with its final totals; not merely by the Accounting-Off after them.
+    const rebooted = sessions.filter((s) => s.terminateCause === 'Admin-Reboot');
+    expect(rebooted).toHaveLength(before.online);
+    for (const s of rebooted) expect(s.outputOctets).toBeGreaterThan(0);
+    const after = sim.nas.stats();
+    expect(after.online).toBe(0);
+    // Bounded: never more packets than the budget allows over the test's run.
+    expect(after.radiusTimeouts).toBe(0);
+  });
+});
