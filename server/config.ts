@@ -89,6 +89,9 @@
  *   RADIUS_DISCONNECT_TIMEOUT_MS  How long to wait for a NAS's answer to a Disconnect/CoA-Request. Default 3000.
  *   RADIUS_WORKERS             Processes answering RADIUS (1-16). Above 1, that many worker processes share the
  *                              RADIUS ports (PostgreSQL only; with the embedded database it stays 1). Default 1.
+ *   SIMULATE                   Start the network simulator with the server (server/simulator): a simulated MikroTik
+ *                              NAS on loopback that registers itself as a device, answers SNMP and dials the active
+ *                              customers in over RADIUS. true | false. Default false; refused with NODE_ENV=production.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -191,6 +194,7 @@ const envSchema = z.object({
   RADIUS_INTERIM_INTERVAL: int('RADIUS_INTERIM_INTERVAL', 10, 86_400).optional(),
   RADIUS_DISCONNECT_TIMEOUT_MS: int('RADIUS_DISCONNECT_TIMEOUT_MS', 50, 60_000).optional(),
   RADIUS_WORKERS: int('RADIUS_WORKERS', 1, 16).optional(),
+  SIMULATE: bool('SIMULATE').optional(),
 });
 
 export type TrustProxy = boolean | number | string[];
@@ -274,6 +278,8 @@ export interface Config {
   radiusDisconnectTimeoutMs: number;
   /** Worker processes sharing the RADIUS ports (PostgreSQL only); 1: the app answers itself. */
   radiusWorkers: number;
+  /** Run the network simulator beside the server (never in production). */
+  simulate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -340,6 +346,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const nodeEnv = e.NODE_ENV ?? 'development';
   const isProduction = nodeEnv === 'production';
+  // Simulated sessions would be booked as real customers' usage: refused rather than silently ignored.
+  if (isProduction && e.SIMULATE) throw new ConfigError(['SIMULATE: the network simulator cannot run with NODE_ENV=production']);
   const port = e.PORT ?? 3000;
   const dataDir = resolve(e.DATA_DIR ?? './data');
   const generated = e.JWT_SECRET && e.COOKIE_SECRET && e.SECRETS_KEY ? null : loadOrCreateSecrets(dataDir);
@@ -395,5 +403,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     radiusInterimInterval: e.RADIUS_INTERIM_INTERVAL ?? 300,
     radiusDisconnectTimeoutMs: e.RADIUS_DISCONNECT_TIMEOUT_MS ?? 3000,
     radiusWorkers: e.RADIUS_WORKERS ?? 1,
+    simulate: e.SIMULATE ?? false,
   };
 }

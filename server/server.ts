@@ -15,6 +15,7 @@ import { createFileStore, storageConfigOf } from './lib/storage';
 import { createUserRepository } from './modules/users/repository';
 import { startupNotices } from './startup-notices';
 import { createSecretBox } from './lib/secret-box';
+import { startAppSimulator, type RunningSimulator } from './simulator';
 import type { Mailer } from './integrations/mail/mailer';
 import type { Clock } from './lib/clock';
 
@@ -105,10 +106,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // SIMULATE=true: the simulated NAS is a peer of the listening portal; it stops first, its sessions ended by Stops.
+  let simulator: RunningSimulator | null = null;
+  if (config.simulate) {
+    simulator = await startAppSimulator({ app, config, url }).catch((error: unknown) => {
+      app.log.error({ err: error }, 'the network simulator could not start (SIMULATE=true); the portal runs without it');
+      return null;
+    });
+  }
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       try {
+        await simulator?.stop().catch((error: unknown) => app.log.warn({ err: error }, 'the network simulator did not stop cleanly'));
         await app.close();
       } finally {
         await database.close();
