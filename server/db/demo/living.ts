@@ -337,9 +337,9 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
     for (const invoice of open) {
       const c = invoice.subscriptionId ? bySubscription.get(invoice.subscriptionId) : undefined;
       if (!c) continue;
-      if (!payAt.has(invoice.id)) payAt.set(invoice.id, paymentDay(rng, c, invoice, origin));
-      const due = payAt.get(invoice.id);
-      if (due === null || due === undefined || due > day) continue;
+      if (!payAt.has(invoice.id)) payAt.set(invoice.id, paymentTime(rng, c, invoice, origin));
+      const when = payAt.get(invoice.id);
+      if (when === null || when === undefined || when > clock.now().getTime()) continue;
       at(day, 330 + (eventCounter++ % 120));
       await pay(services, c, invoice, billingStaff, ++eventCounter);
     }
@@ -355,7 +355,7 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
         if (sub?.status === 'active') {
           const upgraded = await services.subscriptions.upgrade({ id: c.id!, role: 'user' }, c.subscriptionId, planBySlug.get(c.upgradeTo)!.id);
           // Paid at once online: the upgrade takes effect now.
-          payAt.set(upgraded.invoice.id, day);
+          payAt.set(upgraded.invoice.id, clock.now().getTime());
           const [row] = await db.select().from(invoices).where(eq(invoices.id, upgraded.invoice.id));
           await pay(services, c, row, billingStaff, ++eventCounter);
         }
@@ -430,18 +430,23 @@ async function installationOf(db: Db, c: Customer): Promise<string | undefined> 
   return row?.id;
 }
 
-/** The demo day on which a customer pays an invoice, or null for never. */
-function paymentDay(rng: DemoRandom, c: Customer, invoice: InvoiceRow, origin: Date): number | null {
+/**
+ * When a customer pays an invoice (a time), or null for never. A renewal is paid once its period has begun, not
+ * before: paying it early moves the subscription's current period on at once (activateForPaidInvoice), and the
+ * usage page would then show a period that has not started.
+ */
+function paymentTime(rng: DemoRandom, c: Customer, invoice: InvoiceRow, origin: Date): number | null {
   const dayOf = (date: string) => Math.floor((Date.parse(`${date}T12:00:00Z`) - origin.getTime()) / DAY_MS);
-  const issued = dayOf(invoice.issueDate);
+  const issuedAt = invoice.createdAt.getTime();
   const due = dayOf(invoice.dueDate);
   if (c.fate === 'pending' || c.fate === 'cancelled_pending') return null;
   if (c.stopPayingDay !== null && due >= c.stopPayingDay) return null;
-  if (c.cancelDay !== null && issued >= c.cancelDay - 7) return null;
-  const first = invoice.lineItems.some((l) => l.kind === 'plan');
-  if (first) return issued + rng.int(0, 2);
-  if (c.fate === 'late') return due + rng.int(2, 12);
-  return issued + rng.int(0, 6);
+  if (c.cancelDay !== null && dayOf(invoice.issueDate) >= c.cancelDay - 7) return null;
+  if (invoice.lineItems.some((l) => l.kind === 'plan' || l.kind === 'upgrade')) return issuedAt + rng.int(0, 48) * HOUR_MS;
+  const renewal = invoice.lineItems.find((l) => l.kind === 'renewal' && l.period_start);
+  const begins = Math.max(issuedAt, renewal ? Date.parse(renewal.period_start!) : issuedAt);
+  if (c.fate === 'late') return Date.parse(`${invoice.dueDate}T00:00:00Z`) + rng.int(2, 12) * DAY_MS;
+  return begins + rng.int(0, 30) * HOUR_MS;
 }
 
 /** The customer pays online (sandbox checkout, completed by the provider's webhook) or by bank transfer. */
