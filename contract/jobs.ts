@@ -5,6 +5,16 @@
 export const JOB_STATUSES = ['queued', 'retrying', 'running', 'done', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** pg-boss' job states (as /metrics and the system page count them) in the words admins read. */
+export const JOB_STATUS_OF_STATE: Record<string, JobStatus> = {
+  created: 'queued',
+  retry: 'retrying',
+  active: 'running',
+  completed: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
 /** The queues, with the words admins read for them. */
 export const JOB_NAMES: Record<string, string> = {
   'device-backup': 'Device configuration backup',

@@ -18,6 +18,7 @@ import {
   KeyOutlined,
   LineChartOutlined,
   MailOutlined,
+  MonitorOutlined,
   SettingOutlined,
   TeamOutlined,
   ToolOutlined,
@@ -51,6 +52,7 @@ const ICONS: Record<string, ReactNode> = {
   backups: <CloudDownloadOutlined />,
   audit: <AuditOutlined />,
   jobs: <ScheduleOutlined />,
+  system: <MonitorOutlined />,
   settings: <SettingOutlined />,
   profile: <UserOutlined />,
 };

@@ -39,6 +39,7 @@ export const MENU: MenuEntry[] = [
   { name: 'backups', route: '/dashboard/backups', labelKey: 'menu.backups' },
   { name: 'audit', route: '/dashboard/audit', show: '/dashboard/audit/show/:id', labelKey: 'menu.audit' },
   { name: 'jobs', route: '/dashboard/jobs', labelKey: 'menu.jobs' },
+  { name: 'system', route: '/dashboard/system', labelKey: 'menu.system' },
   { name: 'settings', route: '/dashboard/settings', labelKey: 'menu.settings' },
   { name: 'profile', route: '/dashboard/profile', labelKey: 'menu.profile', portal: true },
 ];

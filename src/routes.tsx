@@ -48,6 +48,7 @@ export const dashboardRoutes = (
     <Route path="/dashboard/audit" element={lazyPage(() => import('../resources/audit/list'), 'AuditList')} />
     <Route path="/dashboard/audit/show/:id" element={lazyPage(() => import('../resources/audit/show'), 'AuditShow')} />
     <Route path="/dashboard/jobs" element={lazyPage(() => import('../resources/jobs/list'), 'JobList')} />
+    <Route path="/dashboard/system" element={lazyPage(() => import('../resources/system/SystemPage'), 'SystemPage')} />
     <Route path="/dashboard/contact-messages" element={lazyPage(() => import('../resources/contact-messages/list'), 'ContactMessageList')} />
     <Route path="/dashboard/plans" element={lazyPage(() => import('../resources/plans/list'), 'PlanList')} />
     <Route path="/dashboard/plans/create" element={lazyPage(() => import('../resources/plans/create'), 'PlanCreate')} />

@@ -17,21 +17,15 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
+import { JOB_STATUS_OF_STATE, type JobStatus } from '../../contract/jobs';
 
 export const JOBS_SCHEMA = 'pgboss';
 /** The portal's own queues (pg-boss keeps internal ones whose names begin with "__pgboss"). */
 const OWN_QUEUES = `name not like '\\_\\_pgboss%'`;
 
 /** What admins see of a job: pg-boss' states in words. */
-export type JobStatus = 'queued' | 'retrying' | 'running' | 'done' | 'failed' | 'cancelled';
-const STATUS_OF: Record<string, JobStatus> = {
-  created: 'queued',
-  retry: 'retrying',
-  active: 'running',
-  completed: 'done',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
+const STATUS_OF = JOB_STATUS_OF_STATE;
+export type { JobStatus };
 const STATES_OF: Record<JobStatus, string> = Object.fromEntries(Object.entries(STATUS_OF).map(([k, v]) => [v, k])) as Record<JobStatus, string>;
 
 export interface JobOptions {

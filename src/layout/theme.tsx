@@ -21,7 +21,15 @@ export function ColorModeProvider({ children }: { children: ReactNode }) {
       <ConfigProvider
         theme={{
           algorithm: mode === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
-          token: { colorPrimary: '#1677ff', borderRadius: 6 },
+          // Secondary and description text (antd: 45 % black, 3.4:1 on white) and links (4.1:1) darkened to reach
+          // WCAG AA's 4.5:1 for normal text, found by axe-core on the system page; the dark mode's greys likewise.
+          token: {
+            colorPrimary: '#1677ff',
+            borderRadius: 6,
+            ...(mode === 'dark'
+              ? { colorTextDescription: 'rgba(255, 255, 255, 0.65)', colorTextTertiary: 'rgba(255, 255, 255, 0.65)', colorLink: '#4096ff' }
+              : { colorTextDescription: 'rgba(0, 0, 0, 0.65)', colorTextTertiary: 'rgba(0, 0, 0, 0.62)', colorLink: '#0958d9' }),
+          },
           // WCAG AA contrast (4.5:1) where antd's defaults miss it, found by axe-core on the back office: the
           // selected menu entry (primary blue on its light tint: 3.7, dark: 2.5) and breadcrumb links (the
           // description grey: 3.3 on the page background), and status tags in light mode (success, warning, error,

@@ -23,6 +23,8 @@ export const SPEC_ROUTES: Record<string, readonly Role[]> = {
   // Issue 13 (not in spec §2): the audit trail and one event, for admins.
   '/dashboard/audit': ['admin', 'super_admin'],
   '/dashboard/jobs': ['admin', 'super_admin'],
+  // Issue 18 (not in spec §2): the system page, for admins.
+  '/dashboard/system': ['admin', 'super_admin'],
   '/dashboard/audit/show/9': ['admin', 'super_admin'],
   '/dashboard/plans': ['admin', 'super_admin', 'billing'],
   '/dashboard/plans/create': ['admin', 'super_admin', 'billing'],

@@ -47,6 +47,7 @@ export const app: Record<string, string> = {
   'menu.audit': 'Audit trail',
   'menu.backups': 'Backups',
   'menu.jobs': 'Background jobs',
+  'menu.system': 'System',
   'menu.contactMessages': 'Contact messages',
   'menu.open': 'Open the menu',
   'menu.collapse': 'Collapse the menu',

@@ -7,6 +7,7 @@ import { deviceBackups } from './device-backups';
 import { installations } from './installations';
 import { invoices } from './invoices';
 import { jobs } from './jobs';
+import { system } from './system';
 import { resources } from './resources';
 import { subscriptions } from './subscriptions';
 import { tickets } from './tickets';
@@ -14,4 +15,4 @@ import { traffic } from './traffic';
 import { users } from './users';
 
 /** The texts of the portal's screens (every page but the dashboard), added when the first one opens. */
-export const screens: Dictionary = { ...apiTokens, ...audit, ...backups, ...deviceBackups, ...devices, ...installations, ...invoices, ...jobs, ...resources, ...subscriptions, ...tickets, ...traffic, ...users };
+export const screens: Dictionary = { ...apiTokens, ...audit, ...backups, ...deviceBackups, ...devices, ...installations, ...invoices, ...jobs, ...resources, ...subscriptions, ...system, ...tickets, ...traffic, ...users };
