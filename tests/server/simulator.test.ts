@@ -7,14 +7,21 @@
  * SNMP poll of the simulated device reads interface counters that grow.
  */
 import { createSocket } from 'node:dgram';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/client';
-import { interfaceSamples, radiusDisconnects, radiusSessions, radiusUsageDaily } from '../../server/db/schema';
+import { devices as devicesTable, interfaceSamples, radiusDisconnects, radiusSessions, radiusUsageDaily } from '../../server/db/schema';
 import { provisionCredentials } from '../../server/modules/radius/credentials';
 import { activateForPaidInvoice } from '../../server/modules/subscriptions/service';
 import { startSimulator, type RunningSimulator, type SimEvent } from '../../server/simulator';
-import { bearer, createTestApp, type TestApp } from '../helpers/server';
+import { ConfigError, loadConfig } from '../../server/config';
+import { createSnmpSession, snmpGet } from '../../server/integrations/snmp/session';
+import { OID } from '../../server/integrations/snmp/oids';
+import { startServer } from '../../server/server';
+import { bearer, createTestApp, createThrowawayPostgres, type TestApp } from '../helpers/server';
 
 const silent = { info() {}, warn() {}, debug() {}, error() {} };
 
@@ -220,4 +227,61 @@ describe('network simulator against a started portal', () => {
     // Bounded: never more packets than the budget allows over the test's run.
     expect(after.radiusTimeouts).toBe(0);
   });
+});
+
+describe('SIMULATE=true', () => {
+  it('is refused in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', SIMULATE: 'true', DATA_DIR: '/tmp/isp-test-unused' })).toThrow(ConfigError);
+  });
+
+  it('starts the simulated NAS with the portal (registered, answering SNMP) and stops it with the portal\'s close', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'isp-sim-start-'));
+    const coaPort = await freeUdpPort();
+    // The PostgreSQL run starts the portal on a throwaway database of its own; the default one on a PGlite folder.
+    const postgres = process.env.TEST_DATABASE_URL ? await createThrowawayPostgres(process.env.TEST_DATABASE_URL) : null;
+    const running = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      databaseUrl: postgres?.url,
+      distDir: null,
+      print: false,
+      logger: false,
+      env: { NODE_ENV: 'test', SIMULATE: 'true', RADIUS_ENABLED: 'true', RADIUS_HOST: '127.0.0.1', RADIUS_AUTH_PORT: '0', RADIUS_ACCT_PORT: '0', RADIUS_COA_PORT: String(coaPort) },
+    });
+    let snmp: { port: number; community: string };
+    try {
+      const login = await fetch(`${running.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@isp.local', password: 'Password123!', rememberMe: false }),
+      });
+      const token = (await login.json()).data.tokens.access.token as string;
+      const devices = (await (await fetch(`${running.url}/api/devices?search=Simulated`, { headers: bearer(token) })).json()).data.items;
+      expect(devices).toEqual([expect.objectContaining({ name: 'Simulated NAS', host: '127.0.0.1', vendor: 'mikrotik' })]);
+      const test = await (await fetch(`${running.url}/api/devices/${devices[0].id}/test-connection`, { method: 'POST', headers: bearer(token) })).json();
+      expect(test.data.snmp).toMatchObject({ status: 'reachable', details: { sys_name: 'Simulated NAS' } });
+      // Its community, as the portal keeps it (sealed), to ask the agent directly after the close.
+      const [row] = await running.database.db.select().from(devicesTable).where(eq(devicesTable.id, devices[0].id));
+      snmp = { port: row.snmpPort, community: running.app.secretBox.open(row.snmpCommunity!)! };
+      const direct = createSnmpSession({ version: 'v2c', host: '127.0.0.1', ...snmp });
+      const [name] = await snmpGet(direct, [OID.sysName]);
+      direct.close();
+      expect(String(name.value)).toBe('Simulated NAS');
+    } finally {
+      await running.close();
+    }
+    // Closed with the portal: the agent answers no more, and the Disconnect/CoA port is free again.
+    const session = createSnmpSession({ version: 'v2c', host: '127.0.0.1', ...snmp!, timeoutMs: 300, retries: 0 });
+    await expect(snmpGet(session, [OID.sysName])).rejects.toThrow();
+    session.close();
+    const socket = createSocket('udp4');
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(coaPort, '127.0.0.1', () => resolve());
+    });
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    await postgres?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
 });
