@@ -130,7 +130,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
 /** Starts the server and stops it gracefully on SIGTERM/SIGINT (npm start: scripts/start.mjs; or run this file). */
 export async function main(): Promise<void> {
-  let running: RunningServer;
+  let running: RunningServer | null = null;
+  let stopping = false;
+  // A signal while starting (migrations, the demo seed, connecting): the start finishes its step and the server
+  // then stops at once; a second one exits now. (Some libraries install their own handlers while they load, so
+  // without ours a SIGTERM during a long start was swallowed and the process went on to listen.)
+  let signalledWhileStarting: string | null = null;
+  const onSignal = (signal: string) => {
+    if (running) return void shutdown(signal);
+    if (signalledWhileStarting) {
+      console.error(`${signal} again: exiting now.`);
+      process.exit(1);
+    }
+    signalledWhileStarting = signal;
+    console.error(`${signal} while starting: stopping as soon as the start-up step in progress ends (send it again to exit now).`);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
   try {
     running = await startServer();
   } catch (error) {
@@ -138,9 +154,8 @@ export async function main(): Promise<void> {
     else console.error('Could not start the server:', error);
     process.exit(1);
   }
-  let stopping = false;
   const shutdown = async (signal: string) => {
-    const { app, config } = running;
+    const { app, config } = running!;
     if (stopping) {
       // A second signal: no more waiting for the drain.
       console.error(`${signal} again: closing now.`);
@@ -160,15 +175,14 @@ export async function main(): Promise<void> {
     try {
       // Fastify stops accepting connections, answers 503 on kept-alive ones, finishes the requests in flight;
       // every plugin's onClose then stops its timers and jobs, and the database closes last.
-      await running.close();
+      await running!.close();
       process.exit(0);
     } catch (error) {
       console.error('Error during shutdown:', error);
       process.exit(1);
     }
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  if (signalledWhileStarting) void shutdown(signalledWhileStarting);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

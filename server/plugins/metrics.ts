@@ -82,6 +82,7 @@ export default fp(
     const radiusLastHour = new client.Gauge({ name: 'isp_radius_requests_last_hour', help: 'RADIUS requests answered by every node in the last 60 minutes, by type and result', labelNames: ['type', 'result'] as const, registers: [registry] });
     const lastBackup = new client.Gauge({ name: 'isp_backup_last_success_timestamp_seconds', help: 'When the newest kept database backup was taken (Unix time; 0: none)', registers: [registry] });
     const backupFailing = new client.Gauge({ name: 'isp_backup_failing', help: '1 while the last scheduled database backup failed (until one succeeds), else 0', registers: [registry] });
+    const backupScheduled = new client.Gauge({ name: 'isp_backup_scheduled', help: '1 when this portal takes database backups on a schedule (BACKUP_SCHEDULER), else 0', registers: [registry] });
     const nodesUp = new client.Gauge({ name: 'isp_nodes', help: 'Portal nodes in the shared list, by whether their heartbeat is recent', labelNames: ['responding'] as const, registers: [registry] });
 
     /** The shared figures, read once per scrape by the same code as the system page (modules/system/figures.ts). */
@@ -101,6 +102,7 @@ export default fp(
       lastBillingDuration.set(shared.billing.lastRunSeconds ?? 0);
       lastBackup.set(shared.backups.lastAt ? shared.backups.lastAt.getTime() / 1000 : 0);
       backupFailing.set(shared.backups.lastFailure ? 1 : 0);
+      backupScheduled.set(shared.backups.scheduled ? 1 : 0);
       nodesUp.set({ responding: 'true' }, shared.nodes.filter((n) => n.responding).length);
       nodesUp.set({ responding: 'false' }, shared.nodes.filter((n) => !n.responding).length);
       const stats = app.database.poolStats?.();

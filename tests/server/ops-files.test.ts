@@ -61,9 +61,9 @@ describe('ops files', () => {
     }
   });
 
-  it('the systemd unit starts npm start and stops it with SIGTERM, giving the drain its time', () => {
+  it('the systemd unit runs the compiled server with node and stops it with SIGTERM, giving the drain its time', () => {
     const unit = read('isp-portal.service');
-    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/npm start$/m);
+    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node --enable-source-maps build\/server\/server\.mjs$/m);
     expect(unit).toMatch(/^KillSignal=SIGTERM$/m);
     const stop = Number(/^TimeoutStopSec=(\d+)$/m.exec(unit)?.[1]);
     expect(stop).toBeGreaterThan(t.config.shutdownDrainSeconds + t.config.shutdownTimeoutSeconds);
