@@ -20,7 +20,9 @@ import { createTestApp, type TestApp } from '../helpers/server';
 /** "Today" of the demo: mid-month, so the month's dashboard range holds two weeks of payments. */
 const END = new Date('2025-06-17T15:00:00.000Z');
 
-describe('living demo seed', () => {
+// The demo is made on the embedded database (what `npm start` uses); the PostgreSQL run, which repeats the API suite,
+// leaves out this minute of seeding (the same services write the same rows on both).
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () => {
   let t: TestApp;
   let dataDir: string;
   let summary: LivingDemoSummary | null;
@@ -179,7 +181,8 @@ describe('living demo seed', () => {
   it('registers two NAS devices with a week of traffic history', async () => {
     const devices = await get('admin', '/devices');
     const rows: Array<{ id: string; name: string }> = devices.items ?? devices;
-    expect(rows.map((d) => d.name).sort()).toEqual(['NAS Central', 'NAS North']);
+    // The first is the one the network simulator plays (same name, loopback): every open session is on it.
+    expect(rows.map((d) => d.name).sort()).toEqual(['NAS North', 'Simulated NAS']);
     const { items: interfaces } = await get('admin', `/devices/${rows[0].id}/interfaces`);
     const uplink = interfaces.find((i: { name: string }) => i.name === 'sfp-sfpplus1');
     const traffic = await get('admin', `/devices/${rows[0].id}/interfaces/${uplink.id}/traffic?range=week`);

@@ -18,6 +18,7 @@ import type { Db } from '../client';
 import { devices, deviceInterfaces, installations, interfaceSamples, plans, serviceCredentials, subscriptions } from '../schema';
 import type { DemoRandom } from './random';
 import type { DemoServices } from './services';
+import { DEFAULT_SIMULATED_NAS_NAME } from '../../simulator';
 
 export interface NetworkSummary {
   devices: number;
@@ -38,9 +39,16 @@ const GB = 1_000_000_000;
 /** Average download per day by plan, in GB (upload is a fifth of it). */
 const DAILY_GB: Record<string, number> = { 'basic-25': 4, 'home-100': 12, 'pro-300': 25, 'business-1000': 60, 'legacy-10-mbps': 2 };
 
+/**
+ * The first NAS is the one the network simulator plays (npm run simulate, SIMULATE=true): same name and loopback
+ * address, so the simulator takes it over (its SNMP port, community and RADIUS secret) and its Accounting-On ends
+ * the demo's open sessions there before it dials the same customers in again – the week of history then goes on
+ * live, and no customer is online twice. Without the simulator nothing answers on it (SNMP on a closed port).
+ * Every customer online now is on it; the second NAS, in a documentation range, holds only past sessions.
+ */
 const NAS = [
-  { name: 'NAS Central', host: '192.0.2.10', location: 'Central exchange, rack 2', model: 'CCR2004-16G-2S+' },
-  { name: 'NAS North', host: '192.0.2.20', location: 'North street cabinet 7', model: 'CCR2116-12G-4S+' },
+  { name: DEFAULT_SIMULATED_NAS_NAME, host: '127.0.0.1', snmpPort: 1161, location: 'Central exchange, rack 2', model: 'CCR2004-16G-2S+', notes: 'Played by the network simulator (npm run simulate, or SIMULATE=true npm start); without it, it does not answer.' },
+  { name: 'NAS North', host: '192.0.2.20', snmpPort: 161, location: 'North street cabinet 7', model: 'CCR2116-12G-4S+', notes: 'Demo device: its address is in a documentation range (TEST-NET-1), so it never answers.' },
 ];
 
 const INTERFACES = [
@@ -71,8 +79,9 @@ export async function seedDemoNetwork(db: Db, deps: { clock: ManualClock; servic
           location: nas.location,
           tags: ['nas', 'pppoe'],
           snmp_community: 'public',
+          snmp_port: nas.snmpPort,
           radius_secret: `demo-radius-secret-${i + 1}`,
-          notes: 'Demo device: its address is in a documentation range (TEST-NET-1), so it never answers.',
+          notes: nas.notes,
         }),
       ),
     );
@@ -161,8 +170,6 @@ export async function seedDemoNetwork(db: Db, deps: { clock: ManualClock; servic
   let sessions = 0;
   let packets = 0;
   for (const [n, s] of served.entries()) {
-    const nas = created[n % created.length];
-    const nasRef = { deviceId: nas.id, ip: NAS[n % NAS.length].host };
     const from = Math.max(end.getTime() - ACCOUNTING_DAYS * DAY_MS, (s.installedAt?.getTime() ?? end.getTime() - DAY_MS) + HOUR_MS);
     const perDay = (DAILY_GB[s.slug] ?? 8) * GB * (0.5 + rng.float());
     const mac = `02:de:m0:${String(n).padStart(2, '0')}`.replace('m0', '00');
@@ -172,6 +179,9 @@ export async function seedDemoNetwork(db: Db, deps: { clock: ManualClock; servic
       const length = rng.int(3, 8) * DAY_MS + rng.int(0, 600) * MINUTE_MS;
       const stop = start + length;
       const open = stop >= end.getTime() - 10 * MINUTE_MS;
+      // Online now: on the simulator's NAS; before: either.
+      const at = open ? 0 : (n + k) % created.length;
+      const nasRef = { deviceId: created[at].id, ip: NAS[at].host };
       const id = `demo-${s.username}-${++k}`;
       const framedIp = `100.64.${Math.floor(n / 200)}.${(n % 200) + 10}`;
       let input = 0;
