@@ -46,5 +46,7 @@ describe('startServer', () => {
       await second.close();
       await second.close();
     }
-  });
+    // Two real starts on a new data folder (creating the embedded cluster, every migration): 20 s when the suite
+    // runs beside the others, more on a loaded machine.
+  }, 90_000);
 });
