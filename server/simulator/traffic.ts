@@ -3,18 +3,10 @@
  * the morning, busiest in the evening), with bursts, never above the rate the NAS was given. Each customer has
  * a profile drawn from its login, so a restart of the simulator gives the same customers the same habits.
  */
+import { mulberry32 } from '../lib/seeded-random';
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same sequence. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRandom = mulberry32;
 
 /** A 32-bit FNV-1a hash of a text (a login → its seed). */
 export function hashText(text: string): number {

@@ -5,11 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/browser';
+import { freePort, listening } from '../helpers/browser';
 import { migratedPgliteFolder } from '../helpers/pglite-template';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -18,16 +17,6 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Whether something accepts connections on the port. */
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 describe('npm start and signals', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('%s to the npm process stops the server and frees the port within 10 s', async (signal) => {

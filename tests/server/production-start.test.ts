@@ -7,11 +7,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/browser';
+import { freePort, listening } from '../helpers/browser';
 import { migratedPgliteFolder } from '../helpers/pglite-template';
 import { ensureRadclient, radclient } from '../helpers/radclient';
 import { createThrowawayPostgres } from '../helpers/server';
@@ -31,15 +30,6 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 async function freshDataDir(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'isp-prod-start-'));
