@@ -184,7 +184,9 @@ export function usePortal(env: Record<string, string> = {}): PortalSession {
  * that open below them; a click that lands on a fading toast is lost, as a person's would be.
  */
 export async function toastsGone(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll('.ant-notification-notice').length === 0, undefined, { timeout: 20_000 });
+  // A toast under the pointer waits for it to leave (antd pauses the timer on hover): the pointer goes to a corner.
+  await page.mouse.move(0, 0);
+  await page.waitForFunction(() => document.querySelectorAll('.ant-notification-notice').length === 0, undefined, { timeout: 30_000 });
 }
 
 /**
