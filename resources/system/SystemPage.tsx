@@ -12,21 +12,10 @@ import { JOB_NAMES, JOB_STATUS_OF_STATE } from '../../contract/jobs';
 import type { SystemStatus } from '../../contract/schemas/system';
 import { DateCell } from '../../src/components/resource';
 import { t } from '../../src/i18n';
+import { formatBytes } from '../device-backups/format';
 import { useSystemStatus } from './api';
 
 type Node = SystemStatus['nodes'][number];
-
-/** Bytes in B, KB, MB or GB (one decimal). */
-export function bytesText(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
 
 /** A duration in words: "3 d 4 h", "2 h 5 min", "4 min 10 s", "12 s". */
 export function durationText(seconds: number): string {
@@ -93,7 +82,7 @@ function NodeCard({ status }: { status: SystemStatus }) {
         <Descriptions.Item label={t('system.database.kind')}>
           <span data-testid="system-database">{t(`system.database.${database.kind}`)}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('system.database.size')}><span data-testid="system-database-size">{bytesText(database.size_bytes)}</span></Descriptions.Item>
+        <Descriptions.Item label={t('system.database.size')}><span data-testid="system-database-size">{formatBytes(database.size_bytes)}</span></Descriptions.Item>
         <Descriptions.Item label={t('system.database.migrations')}>
           <Space size={4} wrap>
             <span data-testid="system-migrations">{t('system.database.applied', { applied: database.migrations.applied, known: database.migrations.known })}</span>
@@ -152,7 +141,7 @@ function BackupCard({ backups }: { backups: SystemStatus['backups'] }) {
       ) : null}
       <Descriptions size="small" column={1} colon={false}>
         <Descriptions.Item label={t('system.backups.last')}><span data-testid="backup-last">{when(backups.last_at)}</span></Descriptions.Item>
-        {backups.last_size_bytes !== null ? <Descriptions.Item label={t('system.backups.size')}>{bytesText(backups.last_size_bytes)}</Descriptions.Item> : null}
+        {backups.last_size_bytes !== null ? <Descriptions.Item label={t('system.backups.size')}>{formatBytes(backups.last_size_bytes)}</Descriptions.Item> : null}
         <Descriptions.Item label={t('system.backups.kept')}>{backups.kept}</Descriptions.Item>
         <Descriptions.Item label={t('system.backups.schedule')}>{t(backups.scheduled ? 'system.backups.scheduled' : 'system.backups.notScheduled')}</Descriptions.Item>
       </Descriptions>

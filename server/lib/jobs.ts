@@ -23,10 +23,8 @@ export const JOBS_SCHEMA = 'pgboss';
 /** The portal's own queues (pg-boss keeps internal ones whose names begin with "__pgboss"). */
 const OWN_QUEUES = `name not like '\\_\\_pgboss%'`;
 
-/** What admins see of a job: pg-boss' states in words. */
-const STATUS_OF = JOB_STATUS_OF_STATE;
 export type { JobStatus };
-const STATES_OF: Record<JobStatus, string> = Object.fromEntries(Object.entries(STATUS_OF).map(([k, v]) => [v, k])) as Record<JobStatus, string>;
+const STATES_OF: Record<JobStatus, string> = Object.fromEntries(Object.entries(JOB_STATUS_OF_STATE).map(([k, v]) => [v, k])) as Record<JobStatus, string>;
 
 export interface JobOptions {
   /** Tries after the first failure (default 3). */
@@ -328,7 +326,7 @@ interface RawJob {
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 function toJobRow(row: RawJob): JobRow {
-  const status = STATUS_OF[row.state] ?? 'queued';
+  const status = JOB_STATUS_OF_STATE[row.state] ?? 'queued';
   const output = row.output as { message?: unknown } | null;
   const error = (status === 'failed' || status === 'retrying') && output && typeof output.message === 'string' ? output.message : null;
   return {

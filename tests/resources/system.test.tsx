@@ -3,7 +3,8 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import type { SystemStatus } from '../../contract/schemas/system';
 import { resetAuthState, setAuthState } from '../../providers/auth-store';
 import { clearSession } from '../../providers/session';
-import { SystemPage, bytesText, durationText } from '../../resources/system/SystemPage';
+import { formatBytes } from '../../resources/device-backups/format';
+import { SystemPage, durationText } from '../../resources/system/SystemPage';
 import { FakeApi, fail, ok, sampleUser } from '../providers/support/fake-api';
 import { renderScreen, toastText } from './support/render';
 
@@ -104,9 +105,9 @@ describe('system page', () => {
   });
 
   it('writes sizes and durations the way people read them', () => {
-    expect(bytesText(512)).toBe('512 B');
-    expect(bytesText(1536)).toBe('1.5 KB');
-    expect(bytesText(5 * 1024 ** 3)).toBe('5.0 GB');
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(5 * 1024 ** 3)).toBe('5.0 GB');
     expect(durationText(12)).toBe('12 s');
     expect(durationText(90_061)).toBe('1 d 1 h');
   });

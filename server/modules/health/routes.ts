@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { fail, ok } from '../../../contract/envelope';
-import { rowsOf } from '../../db/client';
-import { knownMigrations } from '../system/figures';
+import { appliedMigrations, knownMigrations } from '../system/figures';
 
 /**
  * Health for people and load balancers:
@@ -34,10 +33,7 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     try {
       await app.db.execute(sql`select 1`);
       checks.database = true;
-      const [{ n }] = rowsOf(
-        await app.db.execute(sql`select case when to_regclass('drizzle.__drizzle_migrations') is null then 0 else (select count(*) from drizzle.__drizzle_migrations) end::int as n`),
-      );
-      checks.migrations = Number(n) >= expected;
+      checks.migrations = (await appliedMigrations(app)) >= expected;
     } catch {
       // Reported below as a failed check.
     }

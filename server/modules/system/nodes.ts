@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { portalNodes, radiusRequestCounts } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
@@ -107,7 +107,7 @@ export class NodeHeartbeat {
     this.stopped = true;
     await this.deps.db
       .delete(portalNodes)
-      .where(and(eq(portalNodes.id, this.self.id)))
+      .where(eq(portalNodes.id, this.self.id))
       .catch(this.deps.onError);
   }
 }
