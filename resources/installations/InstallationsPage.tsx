@@ -1,16 +1,19 @@
 /**
- * /dashboard/installations: technicians get their jobs for today and upcoming, grouped by status; admin and
- * support every job in a table with assignment, and a calendar of the scheduled slots.
+ * /dashboard/installations: technicians get their day as cards (made for a phone in the field): today's jobs
+ * in time order first, then the upcoming ones, then the finished ones; admin and support every job in a table
+ * with assignment, and a calendar of the scheduled slots.
  */
-import { Card, Empty, List, Space, Spin, Tabs, Typography } from 'antd';
+import { RightOutlined } from '@ant-design/icons';
+import { Card, Empty, Space, Spin, Tabs, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
-import type { Installation, InstallationStatus } from '../../contract/schemas/installation';
+import type { Installation } from '../../contract/schemas/installation';
 import { useViewer } from '../tickets/ui';
 import { t } from '../../src/i18n';
 import { useInstallations } from './api';
+import { isOverdue, planDay } from './day';
 import { InstallationCalendar, StaffInstallationTable } from './StaffInstallations';
-import { detailPath, formatSlot, InstallationStatusTag } from './ui';
+import { detailPath, formatSlot, formatTimes, InstallationStatusTag, MapsLink, TelLink, TOUCH } from './ui';
 
 export function InstallationsPage() {
   const viewer = useViewer();
@@ -18,55 +21,74 @@ export function InstallationsPage() {
   return viewer.role === 'technician' ? <TechnicianJobs /> : <StaffInstallations />;
 }
 
-/** The order a technician works through: what is under way first. */
-const WORK_ORDER: InstallationStatus[] = ['in_progress', 'en_route', 'scheduled', 'requested', 'failed', 'completed', 'cancelled'];
-
-export function groupByStatus(items: Installation[]): Array<{ status: InstallationStatus; items: Installation[] }> {
-  return WORK_ORDER.map((status) => ({ status, items: items.filter((i) => i.status === status) })).filter((g) => g.items.length > 0);
-}
+/** How far back the finished jobs go (the open ones come whatever their date). */
+const FINISHED_DAYS = 30;
 
 function TechnicianJobs() {
-  const { items, isLoading, error } = useInstallations({ upcoming: true, limit: 200 });
-  const today = dayjs().format('YYYY-MM-DD');
-  const todays = items.filter((i) => i.scheduled_start && dayjs(i.scheduled_start).format('YYYY-MM-DD') <= today);
-  const later = items.filter((i) => !todays.includes(i));
+  // Open jobs (overdue ones included) and today's finished ones; then the last weeks' finished jobs, which the
+  // first list leaves out. Two reads, as the list answers one status filter and the soonest slot first.
+  const open = useInstallations({ upcoming: true, limit: 200 });
+  const recent = useInstallations({ from: dayjs().subtract(FINISHED_DAYS, 'day').format('YYYY-MM-DD'), to: dayjs().format('YYYY-MM-DD'), limit: 200 });
+  const plan = planDay([...open.items, ...recent.items]);
+  const sections = [
+    { key: 'today', title: t('installations.today'), subtitle: dayjs().format('dddd D MMMM'), jobs: plan.today, empty: t('installations.noJobsToday') },
+    { key: 'upcoming', title: t('installations.upcoming'), jobs: plan.upcoming, empty: t('installations.noJobsUpcoming') },
+    { key: 'finished', title: t('installations.finished'), jobs: plan.finished, empty: null },
+  ];
+  const nothing = plan.today.length + plan.upcoming.length + plan.finished.length === 0;
   return (
-    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+    <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="technician-jobs">
       <Typography.Title level={3} style={{ margin: 0 }}>{t('installations.myJobs')}</Typography.Title>
-      {isLoading ? (
+      {open.isLoading ? (
         <Spin />
-      ) : error ? (
-        <Typography.Text type="danger">{error}</Typography.Text>
-      ) : items.length === 0 ? (
+      ) : open.error ? (
+        <Typography.Text type="danger">{open.error}</Typography.Text>
+      ) : nothing ? (
         <Empty description={t('installations.noJobs')} />
       ) : (
-        [
-          { key: 'today', title: t('installations.today'), jobs: todays },
-          { key: 'upcoming', title: t('installations.upcoming'), jobs: later },
-        ]
-          .filter((section) => section.jobs.length > 0)
-          .map((section) => (
-            <Card key={section.key} title={section.title} data-testid={`jobs-${section.key}`}>
-              {groupByStatus(section.jobs).map((g) => (
-                <div key={g.status} data-testid={`group-${g.status}`}>
-                  <Typography.Title level={5}><InstallationStatusTag status={g.status} /> ({g.items.length})</Typography.Title>
-                  <List
-                    dataSource={g.items}
-                    renderItem={(job) => (
-                      <List.Item actions={[<Link key="open" to={detailPath(job.id)}>{t('installations.open')}</Link>]}>
-                        <List.Item.Meta
-                          title={<Link to={detailPath(job.id)}>{`${job.number} · ${job.customer_name}`}</Link>}
-                          description={`${formatSlot(job.scheduled_start, job.scheduled_end)} · ${job.address}${job.contact_phone ? ` · ${job.contact_phone}` : ''}`}
-                        />
-                      </List.Item>
-                    )}
-                  />
-                </div>
-              ))}
-            </Card>
+        sections
+          .filter((s) => s.jobs.length > 0 || s.empty)
+          .map((s) => (
+            <section key={s.key} data-testid={`jobs-${s.key}`} aria-labelledby={`jobs-${s.key}-title`}>
+              <Typography.Title level={4} id={`jobs-${s.key}-title`} style={{ marginTop: 0, marginBottom: 8 }}>
+                {s.title} {s.jobs.length > 0 && <Typography.Text type="secondary">({s.jobs.length})</Typography.Text>}
+                {s.subtitle && <Typography.Text type="secondary" style={{ display: 'block', fontSize: 14, fontWeight: 'normal' }}>{s.subtitle}</Typography.Text>}
+              </Typography.Title>
+              {s.jobs.length === 0 ? (
+                <Typography.Text type="secondary">{s.empty}</Typography.Text>
+              ) : (
+                <Space direction="vertical" size={12} style={{ width: '100%' }}>
+                  {s.jobs.map((job) => <JobCard key={job.id} job={job} day={s.key === 'today' ? 'today' : 'other'} />)}
+                </Space>
+              )}
+            </section>
           ))
       )}
     </Space>
+  );
+}
+
+/** One job on the technician's list: when, who, where (maps) and how to reach them (tel:), and a way in. */
+function JobCard({ job, day }: { job: Installation; day: 'today' | 'other' }) {
+  const overdue = isOverdue(job);
+  const when = day === 'today' && !overdue ? formatTimes(job.scheduled_start, job.scheduled_end) : job.scheduled_start ? formatSlot(job.scheduled_start, job.scheduled_end) : t('installations.unscheduled');
+  return (
+    <Card size="small" data-testid="job-card" data-job={job.number} styles={{ body: { padding: 12 } }}>
+      <Space style={{ width: '100%', justifyContent: 'space-between' }} align="start" wrap>
+        <Typography.Text strong data-testid="job-time">{when}</Typography.Text>
+        <Space size={4} wrap>
+          {overdue && <Typography.Text type="danger">{t('installations.overdue')}</Typography.Text>}
+          <InstallationStatusTag status={job.status} />
+        </Space>
+      </Space>
+      <Link to={detailPath(job.id)} style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8, minHeight: TOUCH, fontSize: 16, fontWeight: 600, overflowWrap: 'anywhere' }}>
+        <span>{`${job.number} · ${job.customer_name}`}</span>
+        <RightOutlined aria-hidden />
+      </Link>
+      <Typography.Text type="secondary">{job.plan_name}</Typography.Text>
+      <MapsLink address={job.address} />
+      {job.contact_phone && <TelLink phone={job.contact_phone} />}
+    </Card>
   );
 }
 
@@ -83,4 +105,3 @@ function StaffInstallations() {
     </Space>
   );
 }
-

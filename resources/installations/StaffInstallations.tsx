@@ -30,17 +30,18 @@ export function StaffInstallationTable() {
   return (
     <Space direction="vertical" size={12} style={{ width: '100%' }}>
       <Space wrap>
-        <Input.Search allowClear placeholder={t('installations.filters.search')} onSearch={(v) => { setSearch(v); setPage(1); }} style={{ width: 280 }} aria-label={t('installations.filters.search')} />
-        <Select allowClear placeholder={t('installations.filters.status')} style={{ width: 170 }} value={status} onChange={(v) => { setStatus(v); setPage(1); }}
+        <Input.Search allowClear placeholder={t('installations.filters.search')} onSearch={(v) => { setSearch(v); setPage(1); }} style={{ width: 280, maxWidth: '100%' }} aria-label={t('installations.filters.search')} />
+        <Select allowClear placeholder={t('installations.filters.status')} style={{ width: 170, maxWidth: '100%' }} value={status} onChange={(v) => { setStatus(v); setPage(1); }}
           options={INSTALLATION_STATUSES.map((s) => ({ value: s, label: t(`installations.status.${s}`) }))} aria-label={t('installations.fields.status')} />
-        <Select allowClear placeholder={t('installations.filters.technician')} style={{ width: 200 }} value={technician} onChange={(v) => { setTechnician(v); setPage(1); }}
+        <Select allowClear placeholder={t('installations.filters.technician')} style={{ width: 200, maxWidth: '100%' }} value={technician} onChange={(v) => { setTechnician(v); setPage(1); }}
           options={technicians.map((u) => ({ value: u.id, label: u.name }))} aria-label={t('installations.fields.technician')} />
-        <DatePicker.RangePicker value={range} onChange={(v) => { setRange(v && v[0] && v[1] ? [v[0], v[1]] : null); setPage(1); }} />
+        <DatePicker.RangePicker style={{ maxWidth: '100%' }} value={range} onChange={(v) => { setRange(v && v[0] && v[1] ? [v[0], v[1]] : null); setPage(1); }} />
         <Button type="primary" onClick={() => setCreating(true)}>{t('installations.new')}</Button>
       </Space>
       <Table<Installation>
         rowKey="id"
         size="small"
+        scroll={{ x: 'max-content' }}
         loading={isLoading}
         dataSource={items}
         locale={{ emptyText: t('installations.empty') }}
@@ -48,7 +49,7 @@ export function StaffInstallationTable() {
         columns={[
           { key: 'number', title: t('installations.fields.number'), render: (_, r) => <Link to={detailPath(r.id)}>{r.number}</Link> },
           { key: 'customer', title: t('installations.fields.customer'), dataIndex: 'customer_name' },
-          { key: 'address', title: t('installations.fields.address'), dataIndex: 'address' },
+          { key: 'address', title: t('installations.fields.address'), dataIndex: 'address', responsive: ['md'] },
           { key: 'status', title: t('installations.fields.status'), render: (_, r) => <InstallationStatusTag status={r.status} /> },
           { key: 'slot', title: t('installations.fields.slot'), render: (_, r) => formatSlot(r.scheduled_start, r.scheduled_end) },
           { key: 'technician', title: t('installations.fields.technician'), render: (_, r) => r.technician_name ?? t('installations.unassigned') },
@@ -132,28 +133,32 @@ export function InstallationCalendar() {
     limit: 200,
   });
   const scheduled = items.filter((i) => i.scheduled_start);
+  // A month of seven columns needs about 700 px: on a phone it scrolls inside its own box, not the page.
   return (
-    <Calendar
-      value={month}
-      onPanelChange={(d) => setMonth(d.startOf('month'))}
-      onSelect={(d) => setMonth(d.startOf('month'))}
-      cellRender={(date, info) => {
-        if (info.type !== 'date') return info.originNode;
-        const jobs = scheduled.filter((j) => dayjs(j.scheduled_start!).isSame(date, 'day'));
-        return (
-          <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-            {jobs.map((j) => (
-              <li key={j.id}>
-                <Link to={detailPath(j.id)}>
-                  <Badge status={j.status === 'completed' ? 'success' : j.status === 'failed' ? 'error' : 'processing'}
-                    text={`${dayjs(j.scheduled_start!).format('HH:mm')} ${j.number} ${j.technician_name ?? ''}`} />
-                </Link>
-              </li>
-            ))}
-          </ul>
-        );
-      }}
-    />
+    <div style={{ overflowX: 'auto' }}>
+      <Calendar
+        value={month}
+        onPanelChange={(d) => setMonth(d.startOf('month'))}
+        onSelect={(d) => setMonth(d.startOf('month'))}
+        cellRender={(date, info) => {
+          if (info.type !== 'date') return info.originNode;
+          const jobs = scheduled.filter((j) => dayjs(j.scheduled_start!).isSame(date, 'day'));
+          return (
+            <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+              {jobs.map((j) => (
+                <li key={j.id}>
+                  <Link to={detailPath(j.id)}>
+                    <Badge status={j.status === 'completed' ? 'success' : j.status === 'failed' ? 'error' : 'processing'}
+                      text={`${dayjs(j.scheduled_start!).format('HH:mm')} ${j.number} ${j.technician_name ?? ''}`} />
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          );
+        }}
+        style={{ minWidth: 700 }}
+      />
+    </div>
   );
 }
 

@@ -1,5 +1,7 @@
-import { Tag } from 'antd';
+import { EnvironmentOutlined, PhoneOutlined } from '@ant-design/icons';
+import { Grid, Tag } from 'antd';
 import dayjs from 'dayjs';
+import type { CSSProperties } from 'react';
 import type { InstallationStatus } from '../../contract/schemas/installation';
 import { t } from '../../src/i18n';
 
@@ -24,4 +26,50 @@ export function formatSlot(start: string | null, end: string | null): string {
   return end ? `${s.format('D MMM YYYY HH:mm')}–${dayjs(end).format('HH:mm')}` : s.format('D MMM YYYY HH:mm');
 }
 
+/** "09:00–11:00": the slot's times only, for a list that is already headed by its day. */
+export function formatTimes(start: string | null, end: string | null): string {
+  if (!start) return t('installations.unscheduled');
+  return end ? `${dayjs(start).format('HH:mm')}–${dayjs(end).format('HH:mm')}` : dayjs(start).format('HH:mm');
+}
+
 export const detailPath = (id: string) => `/dashboard/installation/${id}`;
+
+/**
+ * Google Maps' universal search link: a browser opens the map, a phone with the maps app installed opens the
+ * app (Android and iOS both hand this address to it).
+ */
+export const mapsUrl = (address: string) => `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
+
+/** tel: with the number as dialled: spaces, dots, dashes and brackets dropped, a leading + kept. */
+export const telUrl = (phone: string) => `tel:${phone.replace(/[^\d+#*,;]/g, '')}`;
+
+/** The smallest comfortable touch target (WCAG 2.5.5, Apple's and Google's guidelines: 44–48 px). */
+export const TOUCH = 44;
+
+/** Below antd's sm breakpoint (576 px): a phone held upright. */
+export function useIsPhone(): boolean {
+  const screens = Grid.useBreakpoint();
+  return !screens.sm;
+}
+
+const tapLink: CSSProperties = { display: 'flex', alignItems: 'center', gap: 8, minHeight: TOUCH, overflowWrap: 'anywhere' };
+
+/** The job's address as a maps link (a new tab, or the maps app on a phone), a full-height touch target. */
+export function MapsLink({ address }: { address: string }) {
+  return (
+    <a href={mapsUrl(address)} target="_blank" rel="noopener noreferrer" style={tapLink} data-testid="maps-link" aria-label={t('installations.openMap', { address })}>
+      <EnvironmentOutlined aria-hidden />
+      <span>{address}</span>
+    </a>
+  );
+}
+
+/** The contact's phone as a tel: link (the phone offers to call), a full-height touch target. */
+export function TelLink({ phone }: { phone: string }) {
+  return (
+    <a href={telUrl(phone)} style={tapLink} data-testid="tel-link" aria-label={t('installations.call', { phone })}>
+      <PhoneOutlined aria-hidden />
+      <span>{phone}</span>
+    </a>
+  );
+}

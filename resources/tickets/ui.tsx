@@ -5,7 +5,7 @@
  */
 import { useRef, useState } from 'react';
 import { Button, Select, Tag, Typography, Upload, type UploadFile } from 'antd';
-import { PaperClipOutlined } from '@ant-design/icons';
+import { CameraOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { useNotification } from '@refinedev/core';
 import { canCallEndpoint, type Role } from '../../contract/roles';
 import {
@@ -19,6 +19,7 @@ import {
 } from '../../contract/schemas/ticket';
 import { useAuthState } from '../../providers/auth-store';
 import { isRole } from '../../contract/roles';
+import { resizeImage } from '../../src/components/resizeImage';
 import { t } from '../../src/i18n';
 import { downloadAttachment, ticketUrl, useAssignees, useTicketCall } from './api';
 import { PRIORITY_COLORS, STATUS_COLORS, attachmentProblem, formatBytes, formatDateTime, nextStatuses, type Viewer } from './rules';
@@ -41,32 +42,52 @@ export function PriorityTag({ priority }: { priority: TicketPriority }) {
 
 const ACCEPT = [...TICKET_ATTACHMENT_TYPES, '.log', '.txt'].join(',');
 
+/** A touch screen (a phone or tablet): where "Take photo" opens the camera rather than a file dialog. */
+const touchScreen = () => typeof window !== 'undefined' && !!window.matchMedia?.('(pointer: coarse)').matches;
+
 /**
  * Picks up to 5 files of at most 10 MB each (checked here before anything is sent; the server checks again,
- * and checks the type by content). The chosen files are kept by the caller.
+ * and checks the type by content). Photos are shrunk first (at most 1600 px, JPEG: resizeImage), so a phone's
+ * camera picture goes up quickly and the limits apply to what is sent. On a touch screen a second button takes
+ * a photo with the back camera. The chosen files are kept by the caller.
  */
 export function AttachmentPicker({ files, onChange, disabled }: { files: File[]; onChange: (files: File[]) => void; disabled?: boolean }) {
   const [problem, setProblem] = useState<string | null>(null);
-  // Several files chosen at once arrive one by one: the ref holds the list as it grows.
+  const [camera] = useState(touchScreen);
+  // Several files chosen at once arrive one by one: the ref holds the list as it grows, and the queue takes
+  // them in turn (one decoded photo in memory at a time, the list in the order chosen).
   const current = useRef(files);
   current.current = files;
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
   const fileList: UploadFile[] = files.map((f, i) => ({ uid: `${i}-${f.name}`, name: f.name, size: f.size, status: 'done' }));
+  const add = async (chosen: File) => {
+    const file = await resizeImage(chosen);
+    const next = [...current.current, file];
+    const found = attachmentProblem(next);
+    setProblem(found);
+    if (found) return;
+    current.current = next;
+    onChange(next);
+  };
+  const beforeUpload = (file: File) => {
+    queue.current = queue.current.then(() => add(file)).catch(() => undefined);
+    return false;
+  };
   return (
     <div>
+      {camera && (
+        <div style={{ marginBottom: 8 }}>
+          <Upload accept="image/*" capture="environment" showUploadList={false} disabled={disabled} beforeUpload={beforeUpload}>
+            <Button icon={<CameraOutlined />} disabled={disabled} size="large" style={{ minHeight: 44 }}>{t('tickets.attachments.camera')}</Button>
+          </Upload>
+        </div>
+      )}
       <Upload
         multiple
         accept={ACCEPT}
         fileList={fileList}
         disabled={disabled}
-        beforeUpload={(file) => {
-          const next = [...current.current, file as File];
-          const found = attachmentProblem(next);
-          setProblem(found);
-          if (found) return Upload.LIST_IGNORE;
-          current.current = next;
-          onChange(next);
-          return false;
-        }}
+        beforeUpload={beforeUpload}
         onRemove={(item) => {
           const index = fileList.findIndex((f) => f.uid === item.uid);
           const next = files.filter((_, i) => i !== index);
@@ -75,7 +96,7 @@ export function AttachmentPicker({ files, onChange, disabled }: { files: File[];
           onChange(next);
         }}
       >
-        <Button icon={<PaperClipOutlined />} disabled={disabled}>{t('tickets.attachments.add')}</Button>
+        <Button icon={<PaperClipOutlined />} disabled={disabled} size={camera ? 'large' : undefined} style={camera ? { minHeight: 44 } : undefined}>{t('tickets.attachments.add')}</Button>
       </Upload>
       <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
         {t('tickets.attachments.hint', { max: TICKET_ATTACHMENT_MAX_FILES, size: TICKET_ATTACHMENT_MAX_BYTES / 1024 / 1024 })}

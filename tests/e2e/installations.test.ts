@@ -45,15 +45,19 @@ describe('installation to first byte', () => {
     await page.getByText(`${job.number} · Casey Customer`).click();
     await page.waitForURL(`${portal.url}/dashboard/installation/${job.id}`);
     await page.getByTestId('installation-details').getByText('7 Meadow Road, flat 2').waitFor();
-    await page.getByRole('button', { name: 'On my way' }).click();
-    await page.getByRole('button', { name: 'Start work' }).waitFor();
-    await page.getByRole('button', { name: 'Start work' }).click();
-    await page.getByRole('button', { name: 'Complete installation' }).waitFor();
+    // Each status change asks first (issue 19): the dialog's button confirms it.
+    await page.getByTestId('status-actions').getByRole('button', { name: 'On my way' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'On my way' }).click();
+    await page.getByTestId('status-actions').getByRole('button', { name: 'Start work' }).waitFor();
+    await toastsGone(page);
+    await page.getByTestId('status-actions').getByRole('button', { name: 'Start work' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Start work' }).click();
+    await page.getByTestId('status-actions').getByRole('button', { name: 'Complete installation' }).waitFor();
     await page.getByRole('checkbox', { name: 'Mount and power the CPE / ONT' }).check();
     await page.getByLabel('Signal (dBm)').fill('-18.5');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved').first().waitFor();
-    await page.locator('input[type=file]').setInputFiles({ name: 'ont.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByTestId('photo-gallery-input').setInputFiles({ name: 'ont.png', mimeType: 'image/png', buffer: PNG });
     await page.getByText('Photos uploaded').waitFor();
     await page.getByTestId('installation-photos').locator('img[alt="ont.png"]').waitFor();
     const completing = page.waitForResponse(
@@ -62,9 +66,9 @@ describe('installation to first byte', () => {
     );
     // Should a step below fail first, the page closes under this wait: that is not a second, unhandled error.
     completing.catch(() => undefined);
-    await toastsGone(page); // 'Saved' and 'Photos uploaded' lie over the button and its confirmation
-    await page.getByRole('button', { name: 'Complete installation' }).click();
-    await page.locator('.ant-popconfirm .ant-btn-primary').click();
+    await toastsGone(page); // 'Saved' and 'Photos uploaded' lie over the button
+    await page.getByTestId('status-actions').getByRole('button', { name: 'Complete installation' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Complete installation' }).click();
     const completed = await completing;
     // On a failure, say what the server answered and logged rather than only that the tag did not change.
     expect(completed.status(), `${await completed.text()}\n${portal.output().slice(-3000)}`).toBe(200);

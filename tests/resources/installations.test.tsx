@@ -1,5 +1,5 @@
 /**
- * Installation screens (issue 8): the technician's jobs for today and upcoming grouped by status, the staff
+ * Installation screens (issue 8): the technician's jobs, today's first, as cards with maps and tel: links, the staff
  * table and calendar, the job detail's status actions and work form, and the customer's PPPoE login on the
  * subscription page.
  */
@@ -40,7 +40,7 @@ afterEach(() => {
 });
 
 describe('installations list', () => {
-  it('a technician sees today’s and upcoming jobs, grouped by status, asking only for upcoming ones', async () => {
+  it('a technician sees today’s jobs in time order, then the upcoming ones, as cards with maps and tel: links', async () => {
     signIn('technician');
     const api = new FakeApi().on(
       'GET /installations',
@@ -52,13 +52,15 @@ describe('installations list', () => {
     );
     renderScreen(api, '/dashboard/installations', routes);
     const todayCard = await screen.findByTestId('jobs-today');
-    expect(within(within(todayCard).getByTestId('group-in_progress')).getByText('I-000002 · Bo Busy')).toBeTruthy();
-    expect(within(within(todayCard).getByTestId('group-scheduled')).getByText('I-000001 · Ada Customer')).toBeTruthy();
-    // Under way first.
-    const groups = within(todayCard).getAllByTestId(/^group-/).map((g) => g.dataset.testid);
-    expect(groups).toEqual(['group-in_progress', 'group-scheduled']);
+    // Same slot: the one under way first.
+    const cards = within(todayCard).getAllByTestId('job-card').map((c) => c.dataset.job);
+    expect(cards).toEqual(['I-000002', 'I-000001']);
+    expect(within(todayCard).getByText('I-000001 · Ada Customer')).toBeTruthy();
+    const first = within(todayCard).getAllByTestId('job-card')[1];
+    expect(within(first).getByTestId('tel-link').getAttribute('href')).toBe('tel:+15550100');
+    expect(within(first).getByTestId('maps-link').getAttribute('href')).toBe('https://www.google.com/maps/search/?api=1&query=12%20Elm%20Street');
     expect(within(screen.getByTestId('jobs-upcoming')).getByText('I-000003 · Cy Later')).toBeTruthy();
-    expect(api.last('GET /installations')!.params).toMatchObject({ upcoming: true });
+    expect(api.calls.filter((c) => c.path === '/installations').some((c) => c.params.upcoming === true)).toBe(true);
   });
 
   it('admin/support get the table with technician and slot, a search filter and a calendar of the month’s slots', async () => {
@@ -115,6 +117,11 @@ describe('installation detail', () => {
     expect(screen.queryByRole('button', { name: 'Assign' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Complete installation' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'On my way' }));
+    // Nothing is sent before the confirmation, which names the change.
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Change I-000001 to “En route”?')).toBeTruthy();
+    expect(api.last('PATCH /installations/66666666-6666-4666-8666-666666666601/status')).toBeUndefined();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'On my way' }));
     await waitFor(() => expect(api.last('PATCH /installations/66666666-6666-4666-8666-666666666601/status')?.body).toEqual({ status: 'en_route' }));
   });
 

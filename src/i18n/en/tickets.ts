@@ -56,6 +56,7 @@ export const tickets: Record<string, string> = {
   'tickets.form.uploadFailed': 'The ticket was created, but its attachments could not be uploaded: {message}',
 
   'tickets.attachments.add': 'Attach files',
+  'tickets.attachments.camera': 'Take photo',
   'tickets.attachments.hint': 'Up to {max} files, {size} MB each: images, PDF, text and logs.',
   'tickets.attachments.tooMany': 'At most {max} files per upload',
   'tickets.attachments.tooLarge': '“{name}” is too large (max {max} MB per file)',
