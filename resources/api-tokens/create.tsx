@@ -88,6 +88,8 @@ export function ApiTokenCreate() {
 
   return (
     <Create
+      // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
+      goBack={false}
       title={t('apiTokens.newTitle')}
       resource={apiTokensResource.name}
       saveButtonProps={{ onClick: () => form.submit(), loading: isPending, children: t('apiTokens.create') }}

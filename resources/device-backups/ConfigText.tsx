@@ -3,22 +3,25 @@
  * masked secrets stand out. Used for the running configuration and for a stored version.
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { Checkbox, Input, Space, Typography } from 'antd';
+import { Checkbox, Input, Space, Typography, theme } from 'antd';
 import { CONFIG_MASK } from '../../contract/schemas/device-backup';
 import { t } from '../../src/i18n';
 
 const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
 /** The masked values of a line as marked elements, the rest as text. */
-function withMasks(text: string): ReactNode {
+function withMasks(text: string, style: { background: string; color: string }): ReactNode {
   if (!text.includes(CONFIG_MASK)) return text;
   const parts = text.split(CONFIG_MASK);
   return parts.flatMap((part, i) =>
-    i === 0 ? [part] : [<mark key={i} className="config-secret" style={{ background: '#f0f0f0', color: '#8c8c8c' }}>{CONFIG_MASK}</mark>, part],
+    i === 0 ? [part] : [<mark key={i} className="config-secret" style={style}>{CONFIG_MASK}</mark>, part],
   );
 }
 
 export function ConfigText({ content, testId = 'config-text' }: { content: string; testId?: string }) {
+  // Theme colours, readable in light and dark mode.
+  const { token } = theme.useToken();
+  const mask = { background: token.colorFillSecondary, color: token.colorTextSecondary };
   const [search, setSearch] = useState('');
   const [onlyMatches, setOnlyMatches] = useState(false);
   const lines = useMemo(() => {
@@ -50,13 +53,13 @@ export function ConfigText({ content, testId = 'config-text' }: { content: strin
           </Typography.Text>
         ) : null}
       </Space>
-      <div style={{ overflow: 'auto', maxHeight: '70vh', border: '1px solid #f0f0f0', borderRadius: 6 }}>
+      <div style={{ overflow: 'auto', maxHeight: '70vh', border: `1px solid ${token.colorBorderSecondary}`, borderRadius: 6 }}>
         <table data-testid={testId} style={{ borderCollapse: 'collapse', fontFamily: MONO, fontSize: 12, width: '100%' }}>
           <tbody>
             {shown.map((l) => (
-              <tr key={l.number} data-line={l.number} className={l.hit ? 'config-line config-line-hit' : 'config-line'} style={l.hit ? { background: '#fffbe6' } : undefined}>
-                <td style={{ textAlign: 'right', padding: '0 8px', color: '#999', userSelect: 'none', width: 1, whiteSpace: 'nowrap', borderRight: '1px solid #f0f0f0' }}>{l.number}</td>
-                <td style={{ padding: '0 8px', whiteSpace: 'pre' }}>{withMasks(l.text)}</td>
+              <tr key={l.number} data-line={l.number} className={l.hit ? 'config-line config-line-hit' : 'config-line'} style={l.hit ? { background: token.colorWarningBg } : undefined}>
+                <td style={{ textAlign: 'right', padding: '0 8px', color: token.colorTextDescription, userSelect: 'none', width: 1, whiteSpace: 'nowrap', borderRight: `1px solid ${token.colorBorderSecondary}` }}>{l.number}</td>
+                <td style={{ padding: '0 8px', whiteSpace: 'pre' }}>{withMasks(l.text, mask)}</td>
               </tr>
             ))}
           </tbody>

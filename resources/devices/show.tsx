@@ -16,6 +16,8 @@ function DevicePage({ decl, manage }: { decl: ResourceDecl; manage: boolean }) {
   const id = record?.id === undefined ? undefined : String(record.id);
   return (
     <Show
+      // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
+      goBack={false}
       title={record?.name ? String(record.name) : t(decl.singularKey)}
       resource={decl.name}
       isLoading={query.isLoading}

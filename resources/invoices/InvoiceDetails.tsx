@@ -65,6 +65,7 @@ export function InvoiceDetails({ invoice, extra }: { invoice: InvoiceView; extra
       <Table<InvoiceLineItem & { key: number }>
         size="small"
         pagination={false}
+        scroll={{ x: 'max-content' }}
         aria-label={t('invoices.fields.lineItems')}
         dataSource={invoice.line_items.map((item, i) => ({ ...item, key: i }))}
         columns={[

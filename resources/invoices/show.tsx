@@ -17,6 +17,8 @@ export function InvoiceShow() {
   const canManage = useCanManageInvoices();
   return (
     <Show
+      // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
+      goBack={false}
       title={t(decl.singularKey)}
       resource={decl.name}
       isLoading={query.isLoading}

@@ -1,4 +1,4 @@
-import { Button, Card, Form, Spin, Tabs } from 'antd';
+import { Button, Card, Collapse, Form, Grid, Spin, Tabs } from 'antd';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import type { AdminSettings } from '../../contract/schemas/settings';
 import { t } from '../../src/i18n';
@@ -7,6 +7,7 @@ import { toFormValues, toSettingsPayload, type SettingsFormValues } from './valu
 
 /** /dashboard/settings (admin): GET /settings into one form over five tabs, saved with PUT /settings. */
 export function SettingsPage() {
+  const narrow = Grid.useBreakpoint().md === false;
   const { query } = useCustom<AdminSettings>({
     url: '/settings',
     method: 'get',
@@ -37,19 +38,20 @@ export function SettingsPage() {
       },
     );
 
+  const sections = [
+    { key: 'company', label: t('settings.tabs.company'), children: <CompanyTab />, forceRender: true },
+    { key: 'billing', label: t('settings.tabs.billing'), children: <BillingTab />, forceRender: true },
+    { key: 'email', label: t('settings.tabs.email'), children: <EmailTab passwordSet={settings.smtp.password_set} />, forceRender: true },
+    { key: 'policies', label: t('settings.tabs.policies'), children: <PoliciesTab />, forceRender: true },
+    { key: 'content', label: t('settings.tabs.content'), children: <ContentTab />, forceRender: true },
+  ];
   return (
     <Card title={t('settings.title')} data-testid="settings-page"
       extra={<Button type="primary" onClick={() => form.submit()} loading={save.mutation.isPending}>{t('settings.save')}</Button>}>
       <Form<SettingsFormValues> form={form} layout="vertical" initialValues={toFormValues(settings)} onFinish={onFinish}>
-        <Tabs
-          items={[
-            { key: 'company', label: t('settings.tabs.company'), children: <CompanyTab />, forceRender: true },
-            { key: 'billing', label: t('settings.tabs.billing'), children: <BillingTab />, forceRender: true },
-            { key: 'email', label: t('settings.tabs.email'), children: <EmailTab passwordSet={settings.smtp.password_set} />, forceRender: true },
-            { key: 'policies', label: t('settings.tabs.policies'), children: <PoliciesTab />, forceRender: true },
-            { key: 'content', label: t('settings.tabs.content'), children: <ContentTab />, forceRender: true },
-          ]}
-        />
+        {/* Five tabs do not fit a phone's width (antd would hide some behind a "more" button): there the
+            sections are an accordion, every section's fields rendered either way so one Save sends them all. */}
+        {narrow ? <Collapse accordion defaultActiveKey="company" items={sections} /> : <Tabs items={sections} />}
       </Form>
     </Card>
   );

@@ -1,6 +1,6 @@
 /** Small shared pieces of the subscription screens: status tags, a plan's card and the invoice/payment tables. */
 import type { ReactNode } from 'react';
-import { Card, Space, Table, Tag, Typography } from 'antd';
+import { Card, Space, Table, Tag, Typography, theme } from 'antd';
 import { Link } from 'react-router';
 import { formatMoney } from '../../contract/money';
 import type { Invoice } from '../../contract/schemas/invoice';
@@ -61,6 +61,7 @@ export function PlanSummary({ plan }: { plan: PlanFacts }) {
 /** Plans as selectable cards (subscribe, change plan). */
 /** A form control (value/onChange come from the surrounding Form.Item). */
 export function PlanChoices({ plans, value, onChange, disabledId }: { plans: Plan[]; value?: string; onChange?: (id: string) => void; disabledId?: string }) {
+  const { token } = theme.useToken();
   return (
     <div role="radiogroup" aria-label={t('subscriptions.subscribe.choose')}
       style={{ display: 'grid', gap: 12, gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))' }}>
@@ -74,7 +75,7 @@ export function PlanChoices({ plans, value, onChange, disabledId }: { plans: Pla
             extra={disabled ? <Tag>{t('subscriptions.plan.current')}</Tag> : undefined}
             onClick={() => !disabled && onChange?.(plan.id)}
             onKeyDown={(e) => { if (!disabled && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); onChange?.(plan.id); } }}
-            style={{ cursor: disabled ? 'not-allowed' : 'pointer', opacity: disabled ? 0.6 : 1, borderColor: selected ? '#1677ff' : undefined, borderWidth: selected ? 2 : 1 }}>
+            style={{ cursor: disabled ? 'not-allowed' : 'pointer', opacity: disabled ? 0.6 : 1, borderColor: selected ? token.colorPrimary : undefined, borderWidth: selected ? 2 : 1 }}>
             <PlanSummary plan={plan} />
           </Card>
         );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Checkbox, Descriptions, Empty, Form, Input, Popconfirm, Progress, Result, Space, Spin, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Descriptions, Empty, Form, Input, Popconfirm, Progress, Result, Space, Spin, Tag, Typography, theme } from 'antd';
 import { ArrowLeftOutlined, DeleteOutlined, LockOutlined, UploadOutlined } from '@ant-design/icons';
 import { useCustom, useNotification, type HttpError } from '@refinedev/core';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -32,6 +32,7 @@ function useTicketList<T>(id: string, what: 'replies' | 'attachments', fallbackK
 }
 
 function ReplyItem({ reply }: { reply: TicketReply }) {
+  const { token } = theme.useToken();
   const staff = reply.author_role !== 'user';
   return (
     <li
@@ -42,8 +43,9 @@ function ReplyItem({ reply }: { reply: TicketReply }) {
         marginBottom: 12,
         padding: 12,
         borderRadius: 8,
-        border: reply.is_internal ? '1px dashed #faad14' : '1px solid #f0f0f0',
-        background: reply.is_internal ? '#fffbe6' : staff ? '#f6faff' : '#fff',
+        // Theme colours, so the text stays readable in dark mode (fixed light tints left white text on white).
+        border: reply.is_internal ? `1px dashed ${token.colorWarningBorder}` : `1px solid ${token.colorBorderSecondary}`,
+        background: reply.is_internal ? token.colorWarningBg : staff ? token.colorPrimaryBg : token.colorBgContainer,
       }}
     >
       <Space size="small" wrap>

@@ -90,12 +90,15 @@ export function UsagePage() {
           notFoundContent={t('traffic.noInterfaces')}
           options={items.map((i) => ({ value: i.id, label: i.alias ? `${i.name} — ${i.alias}` : i.name }))}
         />
-        <Segmented
-          data-testid="range-picker"
-          value={range}
-          onChange={(v) => update({ range: String(v) })}
-          options={TRAFFIC_RANGES.map((r) => ({ value: r, label: t(`traffic.range.${r}`) }))}
-        />
+        {/* Five ranges are wider than a phone: the picker scrolls sideways inside its own box. */}
+        <div style={{ maxWidth: 'calc(100vw - 24px)', overflowX: 'auto' }}>
+          <Segmented
+            data-testid="range-picker"
+            value={range}
+            onChange={(v) => update({ range: String(v) })}
+            options={TRAFFIC_RANGES.map((r) => ({ value: r, label: t(`traffic.range.${r}`) }))}
+          />
+        </div>
         {range === 'custom' ? (
           <DatePicker.RangePicker
             showTime

@@ -1,20 +1,32 @@
-import { Layout, Menu, theme } from 'antd';
+import { useState } from 'react';
+import { Button, Divider, Drawer, Grid, Layout, Menu, Space, theme } from 'antd';
+import { LogoutOutlined, MenuOutlined } from '@ant-design/icons';
+import { useLogout } from '@refinedev/core';
 import { Link, Outlet, useLocation } from 'react-router';
 import { canAccessRoute } from '../../contract/roles';
 import { useAuthState } from '../../providers/auth-store';
 import { resources } from '../../resources';
+import { SkipLink } from '../components/SkipLink';
 import { t } from '../i18n';
-import { UserMenu } from './UserMenu';
+import { CurrentUser, ThemeSwitch, UserMenu } from './UserMenu';
 import { VerificationBanner } from './VerificationBanner';
 
-/** Customers get a slimmer portal: top navigation and their own few pages, not the staff back office. */
+/**
+ * Customers get a slimmer portal: top navigation and their own few pages, not the staff back office. Below
+ * antd's `lg` (992 px: phones and tablets, where the five entries, the name and Log out do not fit one row) the
+ * navigation, who is signed in, the theme switch and Log out move into a drawer behind one menu button, so the
+ * header holds only the name of the ISP and that button.
+ */
 export function CustomerLayout() {
   const { user } = useAuthState();
   const { pathname } = useLocation();
   const { token } = theme.useToken();
-  const items = resources
-    .filter((r) => r.meta?.portal && typeof r.list === 'string' && canAccessRoute(user?.role, r.list as string))
-    .map((r) => ({ key: r.list as string, label: <Link to={r.list as string}>{String(r.meta?.label)}</Link>, icon: r.meta?.icon }));
+  const screens = Grid.useBreakpoint();
+  const narrow = screens.lg === false;
+  const [open, setOpen] = useState(false);
+  const { mutate: logout } = useLogout();
+  const entries = resources.filter((r) => r.meta?.portal && typeof r.list === 'string' && canAccessRoute(user?.role, r.list as string));
+  const items = entries.map((r) => ({ key: r.list as string, label: <Link to={r.list as string}>{String(r.meta?.label)}</Link>, icon: r.meta?.icon }));
   const selected = items
     .map((i) => i.key)
     .filter((k) => pathname === k || pathname.startsWith(`${k}/`))
@@ -22,16 +34,54 @@ export function CustomerLayout() {
     .slice(0, 1);
   return (
     <Layout style={{ minHeight: '100vh' }}>
+      <SkipLink />
       <Layout.Header
-        style={{ display: 'flex', alignItems: 'center', gap: 24, padding: '0 clamp(12px, 3vw, 32px)',
-          background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}` }}
+        style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: narrow ? 12 : 24,
+          padding: '0 clamp(12px, 3vw, 32px)', background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}`,
+          position: 'sticky', top: 0, zIndex: 10 }}
       >
-        <Link to="/" style={{ fontWeight: 700, fontSize: 18, whiteSpace: 'nowrap' }}>{t('app.name')}</Link>
-        <Menu mode="horizontal" selectedKeys={selected} items={items} style={{ flex: 1, minWidth: 0, borderBottom: 'none' }}
-          data-testid="portal-menu" />
-        <UserMenu />
+        <Link to="/" style={{ fontWeight: 700, fontSize: 18, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 }}>
+          {t('app.name')}
+        </Link>
+        {narrow ? (
+          <Button icon={<MenuOutlined />} size="large" aria-label={t('menu.open')} aria-expanded={open} aria-controls="portal-drawer"
+            onClick={() => setOpen(true)} data-testid="menu-button" />
+        ) : (
+          <>
+            <Menu mode="horizontal" selectedKeys={selected} items={items} style={{ flex: 1, minWidth: 0, borderBottom: 'none' }}
+              data-testid="portal-menu" />
+            <UserMenu />
+          </>
+        )}
       </Layout.Header>
-      <Layout.Content style={{ padding: 'clamp(12px, 3vw, 32px)', maxWidth: 1200, width: '100%', margin: '0 auto' }}>
+      {narrow && (
+        <Drawer
+          id="portal-drawer"
+          open={open}
+          onClose={() => setOpen(false)}
+          placement="right"
+          width="min(320px, 86vw)"
+          title={t('menu.title')}
+          styles={{ body: { padding: 0, display: 'flex', flexDirection: 'column' } }}
+        >
+          <div style={{ padding: '16px 24px' }}>
+            <CurrentUser />
+          </div>
+          <Menu mode="inline" selectedKeys={selected} items={items} onClick={() => setOpen(false)} style={{ borderInlineEnd: 'none' }}
+            data-testid="portal-menu" />
+          <Divider style={{ margin: '8px 0' }} />
+          <Space direction="vertical" size="middle" style={{ padding: '8px 24px 24px' }}>
+            <Space>
+              <ThemeSwitch />
+              <span aria-hidden>{t('app.theme.dark')}</span>
+            </Space>
+            <Button icon={<LogoutOutlined />} size="large" block onClick={() => logout()} data-testid="logout-button">
+              {t('app.logout')}
+            </Button>
+          </Space>
+        </Drawer>
+      )}
+      <Layout.Content id="main" style={{ padding: 'clamp(12px, 3vw, 32px)', maxWidth: 1200, width: '100%', margin: '0 auto' }}>
         <VerificationBanner />
         <div className="page-fade" key={pathname}>
           <Outlet />

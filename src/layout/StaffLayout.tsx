@@ -4,11 +4,12 @@
  * ThemedLayout: that one comes with @refinedev/antd's other parts (pro-layout's locale tables, forms), about
  * 50 KB of compressed script before the dashboard could show (issue 15, scripts/bench-web.mjs).
  *
- * Wide screens: a sticky sider, collapsible to its icons. Below `lg`: the sider is hidden and a header button
- * opens it over the page; choosing an entry or clicking beside it closes it.
+ * Wide screens: a sticky sider, collapsible to its icons, and the user menu spelled out. Below `lg` (phones and
+ * tablets): the sider's menu sits in a drawer behind a header button (choosing an entry, Escape or a click beside
+ * it closes it), and name, role, theme and Log out fold into one avatar menu, so the header never wraps.
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { Button, Grid, Layout, Menu, theme, type MenuProps } from 'antd';
+import { Button, Drawer, Grid, Layout, Menu, Space, theme, type MenuProps } from 'antd';
 import { LeftOutlined, MenuOutlined, RightOutlined, WifiOutlined } from '@ant-design/icons';
 import { Link, Outlet, useLocation } from 'react-router';
 import { isRole } from '../../contract/roles';
@@ -16,7 +17,8 @@ import { canRole } from '../../providers/access-control-provider';
 import { useAuthState } from '../../providers/auth-store';
 import { resources } from '../../resources';
 import { t } from '../i18n';
-import { UserMenu } from './UserMenu';
+import { SkipLink } from '../components/SkipLink';
+import { AvatarMenu, UserMenu } from './UserMenu';
 import { VerificationBanner } from './VerificationBanner';
 
 const WIDTH = 200;
@@ -77,55 +79,75 @@ export function StaffLayout() {
   const selected = routes
     .filter((r) => pathname === r.route || pathname.startsWith(`${r.route}/`))
     .sort((a, b) => b.route.length - a.route.length)[0];
+  const menu = (
+    <Menu
+      mode="inline"
+      items={items}
+      selectedKeys={selected ? [selected.route] : []}
+      defaultOpenKeys={selected?.group ? [selected.group] : []}
+      onClick={() => setOpen(false)}
+      style={{ flex: 1, overflow: 'auto', border: 'none', paddingTop: 8 }}
+      data-testid="staff-menu"
+    />
+  );
 
   return (
-    <Layout style={{ minHeight: '100vh' }} hasSider>
-      {(!narrow || open) && (
+    <Layout style={{ minHeight: '100vh' }} hasSider={!narrow}>
+      <SkipLink />
+      {!narrow && (
         <Layout.Sider
           width={WIDTH}
           collapsedWidth={COLLAPSED_WIDTH}
-          collapsed={!narrow && collapsed}
+          collapsed={collapsed}
           trigger={null}
-          style={{ background: token.colorBgContainer, borderRight: `1px solid ${token.colorBgElevated}`, height: '100vh', top: 0,
-            ...(narrow ? { position: 'fixed', left: 0, zIndex: 1000, boxShadow: token.boxShadowSecondary } : { position: 'sticky' }) }}
+          style={{ background: token.colorBgContainer, borderRight: `1px solid ${token.colorBgElevated}`, height: '100vh', top: 0, position: 'sticky' }}
         >
-          <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-            <SiderTitle collapsed={!narrow && collapsed} />
-            <Menu
-              mode="inline"
-              items={items}
-              selectedKeys={selected ? [selected.route] : []}
-              defaultOpenKeys={selected?.group ? [selected.group] : []}
-              onClick={() => setOpen(false)}
-              style={{ flex: 1, overflow: 'auto', border: 'none', paddingTop: 8 }}
+          <nav aria-label={t('menu.title')} style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+            <SiderTitle collapsed={collapsed} />
+            {menu}
+            <Button
+              type="text"
+              icon={collapsed ? <RightOutlined /> : <LeftOutlined />}
+              aria-label={collapsed ? t('menu.expand') : t('menu.collapse')}
+              aria-expanded={!collapsed}
+              onClick={() => setCollapsed(!collapsed)}
+              style={{ height: 48, borderRadius: 0, background: token.colorBgElevated, color: token.colorPrimary }}
             />
-            {!narrow && (
-              <Button
-                type="text"
-                icon={collapsed ? <RightOutlined /> : <LeftOutlined />}
-                aria-label={collapsed ? t('menu.expand') : t('menu.collapse')}
-                aria-expanded={!collapsed}
-                onClick={() => setCollapsed(!collapsed)}
-                style={{ height: 48, borderRadius: 0, background: token.colorBgElevated, color: token.colorPrimary }}
-              />
-            )}
-          </div>
+          </nav>
         </Layout.Sider>
       )}
-      {narrow && open && (
-        <div onClick={() => setOpen(false)} style={{ position: 'fixed', inset: 0, zIndex: 999, background: token.colorBgMask }} aria-hidden />
+      {narrow && (
+        // Phones and tablets: the sider's menu in a drawer (focus kept inside while open, Escape closes it).
+        <Drawer
+          id="staff-drawer"
+          open={open}
+          onClose={() => setOpen(false)}
+          placement="left"
+          width={`min(${WIDTH + 80}px, 86vw)`}
+          title={<SiderTitle collapsed={false} />}
+          styles={{ header: { padding: 0 }, body: { padding: 0 } }}
+        >
+          <nav aria-label={t('menu.title')}>{menu}</nav>
+        </Drawer>
       )}
       <Layout style={{ minWidth: 0 }}>
         <Layout.Header
-          // On a phone the user menu wraps: the header grows with it instead of cutting it off.
           style={{ display: 'flex', justifyContent: narrow ? 'space-between' : 'flex-end', alignItems: 'center', gap: 12,
-            padding: narrow ? '8px 12px' : '0 24px', height: 'auto', minHeight: HEADER_HEIGHT, lineHeight: 'normal',
+            padding: narrow ? '0 12px' : '0 24px', height: HEADER_HEIGHT, lineHeight: 'normal',
             background: token.colorBgElevated, position: 'sticky', top: 0, zIndex: 10 }}
         >
-          {narrow && <Button icon={<MenuOutlined />} aria-label={t('menu.open')} aria-expanded={open} onClick={() => setOpen(true)} />}
-          <UserMenu />
+          {narrow && (
+            <Space size="small" style={{ minWidth: 0 }}>
+              <Button icon={<MenuOutlined />} size="large" aria-label={t('menu.open')} aria-expanded={open} aria-controls="staff-drawer"
+                onClick={() => setOpen(true)} data-testid="menu-button" />
+              <Link to="/" style={{ fontWeight: 700, color: token.colorText, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+                {t('app.name')}
+              </Link>
+            </Space>
+          )}
+          {narrow ? <AvatarMenu /> : <UserMenu />}
         </Layout.Header>
-        <Layout.Content>
+        <Layout.Content id="main">
           <div style={{ minHeight: 360, padding: screens.sm === false ? 12 : 24 }}>
             <VerificationBanner />
             <div className="page-fade" key={pathname}>

@@ -52,6 +52,10 @@ export const app: Record<string, string> = {
   'menu.open': 'Open the menu',
   'menu.collapse': 'Collapse the menu',
   'menu.expand': 'Expand the menu',
+  'menu.close': 'Close the menu',
+  'menu.title': 'Menu',
+  'menu.account': 'Account menu of {name}',
+  'app.skipToContent': 'Skip to content',
 
   'screen.home': 'home',
   'screen.about': 'about',
