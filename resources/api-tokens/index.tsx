@@ -23,18 +23,18 @@ export const apiTokensResource: ResourceDecl = {
   meta: { fallbackMessage: t('apiTokens.errors.list') },
   rowExtra: (record: BaseRecord) => <RevokeButton record={record} />,
   fields: [
-    { name: 'name', type: 'text', labelKey: 'apiTokens.fields.name', column: true, form: true, schema: apiTokenCreateSchema.shape.name },
+    { name: 'name', type: 'text', labelKey: 'apiTokens.fields.name', column: true, priority: 1, form: true, schema: apiTokenCreateSchema.shape.name },
     { name: 'role', type: 'status', labelKey: 'apiTokens.fields.role', column: true, form: true, options: API_TOKEN_ROLE_OPTIONS },
     {
-      name: 'prefix', type: 'text', labelKey: 'apiTokens.fields.prefix', column: true,
+      name: 'prefix', type: 'text', labelKey: 'apiTokens.fields.prefix', column: true, priority: 3,
       render: (v) => <code data-testid="api-token-prefix">{apiTokenHint(String(v))}</code>,
     },
-    { name: 'created_by_name', type: 'text', labelKey: 'apiTokens.fields.createdBy', column: true },
-    { name: 'created_at', type: 'date', labelKey: 'apiTokens.fields.createdAt', column: true },
-    { name: 'last_used_at', type: 'date', labelKey: 'apiTokens.fields.lastUsedAt', column: true, emptyKey: 'apiTokens.notUsed' },
+    { name: 'created_by_name', type: 'text', labelKey: 'apiTokens.fields.createdBy', column: true, priority: 3 },
+    { name: 'created_at', type: 'date', labelKey: 'apiTokens.fields.createdAt', column: true, priority: 3 },
+    { name: 'last_used_at', type: 'date', labelKey: 'apiTokens.fields.lastUsedAt', column: true, priority: 3, emptyKey: 'apiTokens.notUsed' },
     { name: 'expires_at', type: 'date', labelKey: 'apiTokens.fields.expiresAt', column: true, emptyKey: 'apiTokens.never' },
     {
-      name: 'status', type: 'status', labelKey: 'apiTokens.fields.status', column: true,
+      name: 'status', type: 'status', labelKey: 'apiTokens.fields.status', column: true, priority: 1,
       options: [
         { value: 'active', labelKey: 'apiTokens.status.active', color: 'green' },
         { value: 'revoked', labelKey: 'apiTokens.status.revoked', color: 'red' },

@@ -21,7 +21,7 @@ export const auditResource: ResourceDecl = {
   listButtons: ({ filters }) => <DownloadCsvButton filters={filters} />,
   showExtra: (record) => <DiffTable changes={asEvent(record).changes} />,
   fields: [
-    { name: 'at', type: 'date', labelKey: 'audit.fields.at', column: true, filter: 'dateRange' },
+    { name: 'at', type: 'date', labelKey: 'audit.fields.at', column: true, priority: 1, filter: 'dateRange' },
     {
       // The e-mail and the role at that moment, as one cell.
       name: 'actor_email', type: 'text', labelKey: 'audit.fields.actor', column: true,
@@ -32,7 +32,7 @@ export const auditResource: ResourceDecl = {
       filterPlaceholderKey: 'audit.filters.actorIdPlaceholder',
     },
     {
-      name: 'action', type: 'text', labelKey: 'audit.fields.action', column: true, filter: 'text', schema: q.action,
+      name: 'action', type: 'text', labelKey: 'audit.fields.action', column: true, priority: 1, filter: 'text', schema: q.action,
       filterPlaceholderKey: 'audit.filters.actionPlaceholder', render: (v) => <ActionText action={String(v)} />,
     },
     {
@@ -45,7 +45,7 @@ export const auditResource: ResourceDecl = {
       render: (v) => targetTypeLabel(v as string | null),
     },
     { name: 'target_id', type: 'text', labelKey: 'audit.fields.targetId', filter: 'text', schema: q.target_id },
-    { name: 'ip', type: 'text', labelKey: 'audit.fields.ip', column: true },
+    { name: 'ip', type: 'text', labelKey: 'audit.fields.ip', column: true, priority: 3 },
     { name: 'request_id', type: 'text', labelKey: 'audit.fields.requestId' },
   ],
 };

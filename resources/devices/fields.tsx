@@ -89,22 +89,22 @@ const options = (values: readonly string[], prefix: string, colors?: Record<stri
   values.map((v) => ({ value: v, labelKey: `${prefix}.${v}`, color: colors?.[v] }));
 
 export const statusField: FieldDef = {
-  name: 'status', type: 'status', labelKey: 'devices.fields.status', column: true, filter: true, options: options(DEVICE_STATUSES, 'devices.status', STATUS_COLORS),
+  name: 'status', type: 'status', labelKey: 'devices.fields.status', column: true, priority: 1, filter: true, options: options(DEVICE_STATUSES, 'devices.status', STATUS_COLORS),
 };
 const vendorField: FieldDef = {
-  name: 'vendor', type: 'select', labelKey: 'devices.fields.vendor', column: true, filter: true, form: true, schema: s.vendor, defaultValue: 'mikrotik', options: options(DEVICE_VENDORS, 'devices.vendor'),
+  name: 'vendor', type: 'select', labelKey: 'devices.fields.vendor', column: true, priority: 3, filter: true, form: true, schema: s.vendor, defaultValue: 'mikrotik', options: options(DEVICE_VENDORS, 'devices.vendor'),
 };
 const lastSeen = (value: unknown) => (typeof value === 'string' ? new Date(value).toLocaleString() : t('devices.never'));
 
 /** What technicians see too: inventory and live state. */
 export const summaryFields: FieldDef[] = [
-  { name: 'name', type: 'text', labelKey: 'devices.fields.name', column: true, form: true, schema: s.name },
+  { name: 'name', type: 'text', labelKey: 'devices.fields.name', column: true, priority: 1, form: true, schema: s.name },
   statusField,
   vendorField,
   { name: 'model', type: 'text', labelKey: 'devices.fields.model', form: true, schema: s.model, emptyAsNull: true },
   { name: 'host', type: 'text', labelKey: 'devices.fields.host', column: true, form: true, schema: s.host },
   { name: 'location', type: 'text', labelKey: 'devices.fields.location', column: true, form: true, schema: s.location, emptyAsNull: true },
-  { name: 'last_seen_at', type: 'custom', labelKey: 'devices.fields.lastSeenAt', column: true, render: lastSeen },
+  { name: 'last_seen_at', type: 'custom', labelKey: 'devices.fields.lastSeenAt', column: true, priority: 3, render: lastSeen },
   { name: 'status_changed_at', type: 'date', labelKey: 'devices.fields.statusChangedAt' },
   { name: 'last_error', type: 'text', labelKey: 'devices.fields.lastError' },
   { name: 'tags', type: 'tags', labelKey: 'devices.fields.tags', form: true, schema: s.tags, defaultValue: [] },

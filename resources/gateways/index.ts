@@ -25,17 +25,17 @@ export const gatewaysResource: ResourceDecl = {
     offMessageKey: 'gateways.toast.deactivated',
   },
   fields: [
-    { name: 'name', type: 'text', labelKey: 'gateways.fields.name', column: true, form: true, schema: s.name },
+    { name: 'name', type: 'text', labelKey: 'gateways.fields.name', column: true, priority: 1, form: true, schema: s.name },
     {
       name: 'provider', type: 'status', labelKey: 'gateways.fields.provider', column: true, form: true, schema: s.provider,
       options: PAYMENT_PROVIDERS.map((p) => ({ value: p, labelKey: `gateways.provider.${p}`, color: PROVIDER_COLORS[p] })),
     },
     {
-      name: 'mode', type: 'status', labelKey: 'gateways.fields.mode', column: true, form: true, schema: s.mode, defaultValue: 'test',
+      name: 'mode', type: 'status', labelKey: 'gateways.fields.mode', column: true, priority: 1, form: true, schema: s.mode, defaultValue: 'test',
       options: GATEWAY_MODES.map((m) => ({ value: m, labelKey: `gateways.mode.${m}`, color: MODE_COLORS[m] })),
     },
     {
-      name: 'credentials', type: 'custom', labelKey: 'gateways.fields.credentials', column: true, form: true,
+      name: 'credentials', type: 'custom', labelKey: 'gateways.fields.credentials', column: true, priority: 3, form: true,
       render: (value) => credentialsCell(value),
       input: credentialsInput,
       // Write-only: the stored (masked) values are never form values.
@@ -43,7 +43,7 @@ export const gatewaysResource: ResourceDecl = {
       toPayload: credentialsPayload,
     },
     { name: 'is_default', type: 'boolean', labelKey: 'gateways.fields.default', column: true, form: true, defaultValue: false, render: (value) => defaultCell(value) },
-    { name: 'display_order', type: 'number', labelKey: 'gateways.fields.displayOrder', column: true, form: true, schema: s.display_order, defaultValue: 0 },
+    { name: 'display_order', type: 'number', labelKey: 'gateways.fields.displayOrder', column: true, priority: 3, form: true, schema: s.display_order, defaultValue: 0 },
     { name: 'is_active', type: 'boolean', labelKey: 'gateways.fields.active', form: true, defaultValue: true },
     { name: 'created_at', type: 'date', labelKey: 'gateways.fields.createdAt' },
     { name: 'updated_at', type: 'date', labelKey: 'gateways.fields.updatedAt' },

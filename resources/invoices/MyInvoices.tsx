@@ -1,7 +1,8 @@
-import { Card, Space, Table } from 'antd';
+import { Card, Space } from 'antd';
 import { useTable } from '@refinedev/antd';
 import type { BaseRecord } from '@refinedev/core';
 import { Link } from 'react-router';
+import { ResponsiveTable } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { invoicePagePath } from './api';
 import { dayText, money } from './format';
@@ -22,20 +23,21 @@ export function MyInvoices() {
   });
   return (
     <Card title={t('invoices.myTitle')} data-testid="my-invoices">
-      <Table<BaseRecord>
+      <ResponsiveTable<BaseRecord>
         {...tableProps}
         rowKey="id"
         size="small"
         locale={{ emptyText: t('invoices.my.empty') }}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
         columns={[
-          { key: 'number', title: t('invoices.fields.number'), render: (_, r) => <Link to={invoicePagePath(String(r.id))}>{String(r.number)}</Link> },
-          { key: 'status', title: t('invoices.fields.status'), render: (_, r) => <InvoiceStatusTag status={String(r.status)} /> },
+          { key: 'number', title: t('invoices.fields.number'), priority: 1, render: (_, r) => <Link to={invoicePagePath(String(r.id))}>{String(r.number)}</Link> },
+          { key: 'status', title: t('invoices.fields.status'), priority: 1, render: (_, r) => <InvoiceStatusTag status={String(r.status)} /> },
           { key: 'total', title: t('invoices.fields.total'), align: 'right', render: (_, r) => money(r.total_amount, r.currency) },
           { key: 'due', title: t('invoices.fields.dueDate'), render: (_, r) => dayText(r.due_date) },
           {
             key: 'actions',
             title: t('resource.actions'),
+            priority: 1,
             render: (_, r) => (
               <Space size="small">
                 <Link to={invoicePagePath(String(r.id))}>{t('invoices.actions.open')}</Link>

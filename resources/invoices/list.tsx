@@ -1,10 +1,9 @@
-import { Button, DatePicker, Form, Input, Select, Space, Table } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, DatePicker, Form, Input, Select, Space } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { DeleteButton, List, ShowButton, getDefaultFilter, useTable } from '@refinedev/antd';
 import type { BaseRecord, CrudFilter } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
-import { renderField } from '../../src/components/resource';
+import { FoldingFilters, ResponsiveTable, actionsColumn, fieldColumns, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { invoicePdfUrl } from './api';
 import { INVOICE_STATUS_OPTIONS, invoicesResource as decl, isDeletable, isPayable } from './index';
@@ -44,37 +43,45 @@ function InvoiceFilters({ filters, setFilters }: { filters: CrudFilter[]; setFil
   };
   const apply = (values: FilterValues) => setFilters(toFilters(values));
   return (
-    <Form
+    <FoldingFilters
       form={form}
-      layout="inline"
       initialValues={initialValues}
-      style={{ marginBottom: 16, rowGap: 8 }}
-      data-testid="filter-bar"
       onValuesChange={(changed, all) => {
         // Text boxes wait for Enter; selects and the date range apply at once.
         if (!('search' in changed) && !('user_id' in changed)) apply(all);
       }}
       onFinish={apply}
-    >
-      <Form.Item name="search">
-        <Input.Search allowClear placeholder={t('resource.search')} aria-label={t('resource.search')} onSearch={() => form.submit()} />
-      </Form.Item>
-      <Form.Item name="status">
-        <Select
-          allowClear
-          style={{ minWidth: 140 }}
-          placeholder={t('invoices.fields.status')}
-          aria-label={t('invoices.fields.status')}
-          options={INVOICE_STATUS_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))}
-        />
-      </Form.Item>
-      <Form.Item name="user_id">
-        <Input.Search allowClear placeholder={t('invoices.fields.userId')} aria-label={t('invoices.fields.userId')} onSearch={() => form.submit()} style={{ width: 240 }} />
-      </Form.Item>
-      <Form.Item name="range">
-        <DatePicker.RangePicker allowEmpty={[true, true]} aria-label={t('invoices.fields.dateRange')} placeholder={[t('invoices.fields.dateRange'), '']} />
-      </Form.Item>
-    </Form>
+      visible={[{
+        name: 'search',
+        label: t('resource.search'),
+        control: <Input.Search allowClear placeholder={t('resource.search')} aria-label={t('resource.search')} onSearch={() => form.submit()} />,
+      }]}
+      folded={[
+        {
+          name: 'status',
+          label: t('invoices.fields.status'),
+          control: (
+            <Select
+              allowClear
+              style={{ minWidth: 140 }}
+              placeholder={t('invoices.fields.status')}
+              aria-label={t('invoices.fields.status')}
+              options={INVOICE_STATUS_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))}
+            />
+          ),
+        },
+        {
+          name: 'user_id',
+          label: t('invoices.fields.userId'),
+          control: <Input.Search allowClear placeholder={t('invoices.fields.userId')} aria-label={t('invoices.fields.userId')} onSearch={() => form.submit()} style={{ width: 240 }} />,
+        },
+        {
+          name: 'range',
+          label: t('invoices.fields.dateRange'),
+          control: <DatePicker.RangePicker allowEmpty={[true, true]} aria-label={t('invoices.fields.dateRange')} placeholder={[t('invoices.fields.dateRange'), '']} />,
+        },
+      ]}
+    />
   );
 }
 
@@ -86,43 +93,39 @@ export function InvoiceList() {
     pagination: { mode: 'server', pageSize: 10 },
   });
   const canManage = useCanManageInvoices();
+  const { narrow } = useViewport();
 
-  const columns: ColumnsType<BaseRecord> = decl.fields
-    .filter((f) => f.column)
-    .map((f) => ({ key: f.name, dataIndex: f.name, title: t(f.labelKey), render: (value: unknown, record: BaseRecord) => renderField(f, value, record) }));
-  columns.push({
-    key: 'actions',
-    title: t('resource.actions'),
-    render: (_: unknown, record: BaseRecord) => (
-      <Space size="small" wrap>
-        <ShowButton hideText size="small" recordItemId={record.id} resource={decl.name} />
-        <Button size="small" icon={<DownloadOutlined />} href={invoicePdfUrl(String(record.id))} download={`${String(record.number)}.pdf`} aria-label={t('invoices.actions.pdf')}>
-          {t('invoices.actions.pdf')}
-        </Button>
-        {canManage && isPayable(record) && (
-          <RecordPaymentButton invoice={{ id: record.id!, number: record.number, total_amount: record.total_amount, currency: record.currency }} />
-        )}
-        {canManage && isDeletable(record) && (
-          <DeleteButton
-            hideText
-            size="small"
-            recordItemId={record.id}
-            resource={decl.name}
-            accessControl={{ enabled: false }}
-            confirmTitle={t('resource.confirmDelete')}
-            confirmOkText={t('resource.delete')}
-            confirmCancelText={t('resource.cancel')}
-            successNotification={() => ({ type: 'success', message: t('invoices.toast.deleted') })}
-          />
-        )}
-      </Space>
-    ),
-  });
+  const columns = fieldColumns(decl.fields);
+  columns.push(actionsColumn((record: BaseRecord) => (
+    <Space size={4} wrap>
+      <ShowButton hideText size="small" recordItemId={record.id} resource={decl.name} aria-label={t('resource.showOne', { name: t(decl.singularKey) })} />
+      <Button size="small" icon={<DownloadOutlined />} href={invoicePdfUrl(String(record.id))} download={`${String(record.number)}.pdf`} aria-label={t('invoices.actions.pdf')}>
+        {narrow ? null : t('invoices.actions.pdf')}
+      </Button>
+      {canManage && isPayable(record) && (
+        <RecordPaymentButton invoice={{ id: record.id!, number: record.number, total_amount: record.total_amount, currency: record.currency }} />
+      )}
+      {canManage && isDeletable(record) && (
+        <DeleteButton
+          hideText
+          size="small"
+          recordItemId={record.id}
+          resource={decl.name}
+          accessControl={{ enabled: false }}
+          aria-label={t('resource.deleteOne', { name: t(decl.singularKey) })}
+          confirmTitle={t('resource.confirmDelete')}
+          confirmOkText={t('resource.delete')}
+          confirmCancelText={t('resource.cancel')}
+          successNotification={() => ({ type: 'success', message: t('invoices.toast.deleted') })}
+        />
+      )}
+    </Space>
+  )));
 
   return (
     <List title={t(decl.titleKey)} canCreate={false} resource={decl.name} headerButtons={<RunBillingButton />}>
       <InvoiceFilters filters={filters} setFilters={(next) => setFilters(next, 'replace')} />
-      <Table<BaseRecord>
+      <ResponsiveTable<BaseRecord>
         {...tableProps}
         rowKey="id"
         size="middle"

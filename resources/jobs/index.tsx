@@ -25,12 +25,12 @@ export const jobsResource: ResourceDecl = {
   meta: { fallbackMessage: 'Failed to fetch jobs' },
   fields: [
     {
-      name: 'name', type: 'select', labelKey: 'jobs.fields.name', column: true, filter: true,
+      name: 'name', type: 'select', labelKey: 'jobs.fields.name', column: true, priority: 1, filter: true,
       options: Object.keys(JOB_NAMES).map((value) => ({ value, labelKey: `jobs.name.${value}` })),
       render: (v) => (JOB_NAMES[String(v)] ? t(`jobs.name.${String(v)}`) : String(v)),
     },
     {
-      name: 'status', type: 'status', labelKey: 'jobs.fields.status', column: true, filter: true,
+      name: 'status', type: 'status', labelKey: 'jobs.fields.status', column: true, priority: 1, filter: true,
       options: JOB_STATUSES.map((value) => ({ value, labelKey: `jobs.status.${value}`, color: STATUS_COLORS[value] })),
     },
     {
@@ -42,7 +42,7 @@ export const jobsResource: ResourceDecl = {
       render: (v) => (v ? <Typography.Text type="danger">{String(v)}</Typography.Text> : '—'),
     },
     { name: 'created_at', type: 'date', labelKey: 'jobs.fields.createdAt', column: true },
-    { name: 'started_at', type: 'date', labelKey: 'jobs.fields.startedAt', column: true },
-    { name: 'finished_at', type: 'date', labelKey: 'jobs.fields.finishedAt', column: true },
+    { name: 'started_at', type: 'date', labelKey: 'jobs.fields.startedAt', column: true, priority: 3 },
+    { name: 'finished_at', type: 'date', labelKey: 'jobs.fields.finishedAt', column: true, priority: 3 },
   ],
 };

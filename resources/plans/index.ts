@@ -20,11 +20,11 @@ export const plansResource: ResourceDecl = {
     offMessageKey: 'plans.toast.deactivated',
   },
   fields: [
-    { name: 'name', type: 'text', labelKey: 'plans.fields.name', column: true, sortable: true, form: true, schema: s.name },
+    { name: 'name', type: 'text', labelKey: 'plans.fields.name', column: true, priority: 1, sortable: true, form: true, schema: s.name },
     { name: 'slug', type: 'text', labelKey: 'plans.fields.slug', form: true, schema: s.slug },
     { name: 'description', type: 'textarea', labelKey: 'plans.fields.description', form: true, schema: s.description, emptyAsNull: true },
     { name: 'download_mbps', type: 'number', labelKey: 'plans.fields.download', unitKey: 'plans.units.mbps', column: true, form: true, schema: s.download_mbps },
-    { name: 'upload_mbps', type: 'number', labelKey: 'plans.fields.upload', unitKey: 'plans.units.mbps', column: true, form: true, schema: s.upload_mbps },
+    { name: 'upload_mbps', type: 'number', labelKey: 'plans.fields.upload', unitKey: 'plans.units.mbps', column: true, priority: 3, form: true, schema: s.upload_mbps },
     { name: 'data_cap_gb', type: 'number', labelKey: 'plans.fields.dataCap', unitKey: 'plans.units.gb', emptyKey: 'plans.unlimited', form: true, schema: s.data_cap_gb, emptyAsNull: true },
     {
       name: 'data_cap_action', type: 'select', labelKey: 'plans.fields.dataCapAction', form: true, schema: s.data_cap_action, defaultValue: 'reject',
@@ -42,15 +42,15 @@ export const plansResource: ResourceDecl = {
     },
     { name: 'features', type: 'tags', labelKey: 'plans.fields.features', form: true, schema: s.features },
     { name: 'is_featured', type: 'boolean', labelKey: 'plans.fields.featured', form: true, defaultValue: false },
-    { name: 'sort_order', type: 'number', labelKey: 'plans.fields.sortOrder', column: true, sortable: true, form: true, schema: s.sort_order, defaultValue: 0 },
+    { name: 'sort_order', type: 'number', labelKey: 'plans.fields.sortOrder', column: true, priority: 3, sortable: true, form: true, schema: s.sort_order, defaultValue: 0 },
     {
-      name: 'status', type: 'status', labelKey: 'plans.fields.status', column: true, filter: true, form: true, defaultValue: 'active',
+      name: 'status', type: 'status', labelKey: 'plans.fields.status', column: true, priority: 1, filter: true, form: true, defaultValue: 'active',
       options: [
         { value: 'active', labelKey: 'plans.status.active', color: 'green' },
         { value: 'inactive', labelKey: 'plans.status.inactive', color: 'default' },
       ],
     },
-    { name: 'created_at', type: 'date', labelKey: 'plans.fields.createdAt', column: true, sortable: true },
+    { name: 'created_at', type: 'date', labelKey: 'plans.fields.createdAt', column: true, priority: 3, sortable: true },
     { name: 'updated_at', type: 'date', labelKey: 'plans.fields.updatedAt' },
   ],
 };

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Collapse, Empty, Result, Space, Spin, Table, Tabs, Typography } from 'antd';
+import { Alert, Button, Card, Collapse, Empty, Result, Space, Spin, Tabs, Typography } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import type { Order } from '../../contract/schemas/subscription';
-import { DateCell } from '../../src/components/resource';
+import { DateCell, ResponsiveTable } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { MyInvoices } from '../invoices/MyInvoices';
 import { useActivePlan, useOrders } from './hooks';
@@ -45,15 +45,15 @@ function ActivePlanCard({ onSubscribe }: { onSubscribe: () => void }) {
 
 function MySubscriptions({ orders }: { orders: Order[] }) {
   return (
-    <Table<Order> rowKey="id" size="middle" pagination={false} dataSource={orders} locale={{ emptyText: t('subscriptions.mine.empty') }}
+    <ResponsiveTable<Order> rowKey="id" size="middle" pagination={false} dataSource={orders} locale={{ emptyText: t('subscriptions.mine.empty') }}
       data-testid="my-subscriptions"
       columns={[
-        { key: 'plan', title: t('subscriptions.fields.plan'), dataIndex: 'plan_name', render: (name: string, o) => <Link to={customerDetailPath(o.id)}>{name}</Link> },
-        { key: 'status', title: t('subscriptions.fields.status'), dataIndex: 'status', render: (_: unknown, o) => <SubscriptionStatusTag status={o.status} /> },
+        { key: 'plan', title: t('subscriptions.fields.plan'), dataIndex: 'plan_name', priority: 1, render: (name: string, o) => <Link to={customerDetailPath(o.id)}>{name}</Link> },
+        { key: 'status', title: t('subscriptions.fields.status'), dataIndex: 'status', priority: 1, render: (_: unknown, o) => <SubscriptionStatusTag status={o.status} /> },
         { key: 'end', title: t('subscriptions.fields.periodEnd'), dataIndex: 'current_period_end', render: (v: unknown) => <DateCell value={v} /> },
-        { key: 'location', title: t('subscriptions.fields.location'), dataIndex: 'location', render: (v: string | null) => v ?? '—' },
+        { key: 'location', title: t('subscriptions.fields.location'), dataIndex: 'location', priority: 3, render: (v: string | null) => v ?? '—' },
         {
-          key: 'actions', title: t('resource.actions'), render: (_: unknown, o) => {
+          key: 'actions', title: t('resource.actions'), priority: 1, render: (_: unknown, o) => {
             // An open invoice (the first one of a pending subscription, a renewal, an upgrade) is paid on its page.
             const open = o.invoices.find((i) => i.status === 'unpaid' || i.status === 'overdue');
             return (

@@ -1,11 +1,10 @@
-import { DatePicker, Form, Input, Select, Table } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { DatePicker, Form, Input, Select } from 'antd';
 import { List, getDefaultFilter, useTable } from '@refinedev/antd';
 import { useList, type BaseRecord, type CrudFilter } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useNavigate } from 'react-router';
 import type { Plan } from '../../contract/schemas/plan';
-import { renderField } from '../../src/components/resource';
+import { FoldingFilters, ResponsiveTable, fieldColumns } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { staffDetailPath, subscriptionsResource as decl } from './index';
 
@@ -63,32 +62,40 @@ export function StaffSubscriptionList() {
   const [form] = Form.useForm<FilterValues>();
   const apply = (values: FilterValues) => setFilters(toFilters(values), 'replace');
 
-  const columns: ColumnsType<BaseRecord> = decl.fields
-    .filter((f) => f.column)
-    .map((f) => ({ key: f.name, dataIndex: f.name, title: t(f.labelKey), render: (value: unknown, record: BaseRecord) => renderField(f, value, record) }));
+  const columns = fieldColumns(decl.fields);
 
   return (
     <List title={t(decl.titleKey)} canCreate={false} resource={decl.name}>
-      <Form form={form} layout="inline" initialValues={initialValues} style={{ marginBottom: 16, rowGap: 8 }} data-testid="filter-bar"
-        onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }} onFinish={apply}>
-        <Form.Item name="search">
-          <Input.Search allowClear placeholder={t('subscriptions.filters.search')} aria-label={t('subscriptions.filters.search')}
-            onSearch={() => form.submit()} style={{ minWidth: 240 }} />
-        </Form.Item>
-        <Form.Item name="status">
-          <Select allowClear style={{ minWidth: 150 }} placeholder={t('subscriptions.fields.status')} aria-label={t('subscriptions.fields.status')}
-            options={statusField.options!.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />
-        </Form.Item>
-        <Form.Item name="plan_id">
-          <Select allowClear showSearch optionFilterProp="label" style={{ minWidth: 180 }} placeholder={t('subscriptions.fields.plan')}
-            aria-label={t('subscriptions.fields.plan')} options={plans.map((p) => ({ value: p.id, label: p.name }))} />
-        </Form.Item>
-        <Form.Item name="range">
-          <DatePicker.RangePicker allowEmpty={[true, true]} format={DAY} aria-label={t('subscriptions.fields.dateRange')}
-            placeholder={[t('subscriptions.filters.from'), t('subscriptions.filters.to')]} />
-        </Form.Item>
-      </Form>
-      <Table<BaseRecord>
+      <FoldingFilters form={form} initialValues={initialValues}
+        onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }} onFinish={apply}
+        visible={[{
+          name: 'search',
+          label: t('subscriptions.filters.search'),
+          control: <Input.Search allowClear placeholder={t('subscriptions.filters.search')} aria-label={t('subscriptions.filters.search')}
+            onSearch={() => form.submit()} style={{ minWidth: 240 }} />,
+        }]}
+        folded={[
+          {
+            name: 'status',
+            label: t('subscriptions.fields.status'),
+            control: <Select allowClear style={{ minWidth: 150 }} placeholder={t('subscriptions.fields.status')} aria-label={t('subscriptions.fields.status')}
+              options={statusField.options!.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />,
+          },
+          {
+            name: 'plan_id',
+            label: t('subscriptions.fields.plan'),
+            control: <Select allowClear showSearch optionFilterProp="label" style={{ minWidth: 180 }} placeholder={t('subscriptions.fields.plan')}
+              aria-label={t('subscriptions.fields.plan')} options={plans.map((p) => ({ value: p.id, label: p.name }))} />,
+          },
+          {
+            name: 'range',
+            label: t('subscriptions.fields.dateRange'),
+            control: <DatePicker.RangePicker allowEmpty={[true, true]} format={DAY} aria-label={t('subscriptions.fields.dateRange')}
+              placeholder={[t('subscriptions.filters.from'), t('subscriptions.filters.to')]} />,
+          },
+        ]}
+      />
+      <ResponsiveTable<BaseRecord>
         {...tableProps}
         rowKey="id"
         size="middle"

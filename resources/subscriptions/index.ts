@@ -20,13 +20,13 @@ export const subscriptionsResource: ResourceDecl = {
   messages: { deleted: 'subscriptions.toast.deleted' },
   fields: [
     {
-      name: 'user_name', type: 'custom', labelKey: 'subscriptions.fields.customer', column: true,
+      name: 'user_name', type: 'custom', labelKey: 'subscriptions.fields.customer', column: true, priority: 1,
       render: (value, record) => createElement('span', null, String(value ?? '—'),
         record.user_email ? createElement('div', { style: { color: 'rgba(0,0,0,0.45)', fontSize: 12 } }, String(record.user_email)) : null),
     },
     { name: 'plan_name', type: 'text', labelKey: 'subscriptions.fields.plan', column: true },
     {
-      name: 'status', type: 'status', labelKey: 'subscriptions.fields.status', column: true, filter: true,
+      name: 'status', type: 'status', labelKey: 'subscriptions.fields.status', column: true, priority: 1, filter: true,
       options: SUBSCRIPTION_STATUSES.map((s) => ({ value: s, labelKey: `subscriptions.status.${s}`, color: STATUS_COLORS[s] })),
     },
     { name: 'current_period_start', type: 'date', labelKey: 'subscriptions.fields.periodStart' },
@@ -34,6 +34,6 @@ export const subscriptionsResource: ResourceDecl = {
     { name: 'location', type: 'text', labelKey: 'subscriptions.fields.location' },
     { name: 'note', type: 'textarea', labelKey: 'subscriptions.fields.note' },
     { name: 'suspension_reason', type: 'textarea', labelKey: 'subscriptions.fields.suspensionReason' },
-    { name: 'created_at', type: 'date', labelKey: 'subscriptions.fields.createdAt', column: true },
+    { name: 'created_at', type: 'date', labelKey: 'subscriptions.fields.createdAt', column: true, priority: 3 },
   ],
 };

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Form, Input, Modal, Select, Table, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Modal, Select, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { getDefaultFilter, useTable } from '@refinedev/antd';
 import type { Ticket } from '../../contract/schemas/ticket';
+import { FoldingFilters, ResponsiveTable } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { NewTicketForm } from './NewTicketForm';
 import { ticketColumns, ticketOptions } from './decl';
@@ -37,19 +38,22 @@ export function CustomerTickets() {
       title={<Typography.Title level={4} style={{ margin: 0 }}>{t('tickets.myTitle')}</Typography.Title>}
       extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t('tickets.new')}</Button>}
     >
-      <Form form={form} layout="inline" style={{ marginBottom: 16, rowGap: 8 }} data-testid="filter-bar"
+      <FoldingFilters form={form}
         initialValues={{ status: getDefaultFilter('status', filters, 'eq'), search: getDefaultFilter('search', filters, 'contains') }}
-        onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }} onFinish={apply}>
-        <Form.Item name="search">
-          <Input.Search allowClear placeholder={t('tickets.filters.search')} aria-label={t('tickets.filters.search')} onSearch={() => form.submit()} />
-        </Form.Item>
-        <Form.Item name="status">
-          <Select allowClear style={{ minWidth: 180 }} placeholder={t('tickets.fields.status')} aria-label={t('tickets.fields.status')}
-            options={ticketOptions('status')} />
-        </Form.Item>
-      </Form>
+        onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }} onFinish={apply}
+        visible={[{
+          name: 'search',
+          label: t('tickets.filters.search'),
+          control: <Input.Search allowClear placeholder={t('tickets.filters.search')} aria-label={t('tickets.filters.search')} onSearch={() => form.submit()} />,
+        }]}
+        folded={[{
+          name: 'status',
+          label: t('tickets.fields.status'),
+          control: <Select allowClear style={{ minWidth: 180 }} placeholder={t('tickets.fields.status')} aria-label={t('tickets.fields.status')} options={ticketOptions('status')} />,
+        }]}
+      />
       {tableQuery.isError && <Alert type="error" showIcon message={tableQuery.error?.message || t('errors.tickets.list')} style={{ marginBottom: 16 }} />}
-      <Table<Ticket>
+      <ResponsiveTable<Ticket>
         {...tableProps}
         rowKey="id"
         size="middle"

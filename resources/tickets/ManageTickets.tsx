@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Form, Input, Select, Space, Table, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Select, Space, Typography } from 'antd';
 import { getDefaultFilter, useTable } from '@refinedev/antd';
 import { useDataProvider, useNotification, type HttpError } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Ticket, TicketStatus } from '../../contract/schemas/ticket';
+import { FoldingFilters, ResponsiveTable } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { staleAfterChange, ticketUrl, useAssignees } from './api';
 import { ticketColumns, ticketOptions, ticketsResource } from './decl';
@@ -94,7 +95,7 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
       <Typography.Title level={4} style={{ margin: 0 }}>{t(ticketsResource.titleKey)}</Typography.Title>
       <StatsCards />
       <Card>
-        <Form form={form} layout="inline" style={{ marginBottom: 16, rowGap: 8 }} data-testid="filter-bar"
+        <FoldingFilters form={form}
           initialValues={{
             status: getDefaultFilter('status', filters, 'eq'),
             priority: getDefaultFilter('priority', filters, 'eq'),
@@ -102,24 +103,36 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
             assigned_to: getDefaultFilter('assigned_to', filters, 'eq'),
             search: getDefaultFilter('search', filters, 'contains'),
           }}
-          onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }} onFinish={apply}>
-          <Form.Item name="search">
-            <Input.Search allowClear placeholder={t('tickets.filters.search')} aria-label={t('tickets.filters.search')} onSearch={() => form.submit()} style={{ minWidth: 240 }} />
-          </Form.Item>
-          <Form.Item name="status">
-            <Select allowClear style={{ minWidth: 170 }} placeholder={t('tickets.fields.status')} aria-label={t('tickets.fields.status')} options={ticketOptions('status')} />
-          </Form.Item>
-          <Form.Item name="priority">
-            <Select allowClear style={{ minWidth: 130 }} placeholder={t('tickets.fields.priority')} aria-label={t('tickets.fields.priority')} options={ticketOptions('priority')} />
-          </Form.Item>
-          <Form.Item name="category">
-            <Select allowClear style={{ minWidth: 150 }} placeholder={t('tickets.fields.category')} aria-label={t('tickets.fields.category')} options={ticketOptions('category')} />
-          </Form.Item>
-          <Form.Item name="assigned_to">
-            <Select allowClear showSearch optionFilterProp="label" style={{ minWidth: 180 }} placeholder={t('tickets.filters.assignee')} aria-label={t('tickets.filters.assignee')}
-              options={[{ value: 'none', label: t('tickets.filters.unassigned') }, ...assignees.map((a) => ({ value: a.id, label: a.name }))]} />
-          </Form.Item>
-        </Form>
+          onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }} onFinish={apply}
+          visible={[{
+            name: 'search',
+            label: t('tickets.filters.search'),
+            control: <Input.Search allowClear placeholder={t('tickets.filters.search')} aria-label={t('tickets.filters.search')} onSearch={() => form.submit()} style={{ minWidth: 240 }} />,
+          }]}
+          folded={[
+            {
+              name: 'status',
+              label: t('tickets.fields.status'),
+              control: <Select allowClear style={{ minWidth: 170 }} placeholder={t('tickets.fields.status')} aria-label={t('tickets.fields.status')} options={ticketOptions('status')} />,
+            },
+            {
+              name: 'priority',
+              label: t('tickets.fields.priority'),
+              control: <Select allowClear style={{ minWidth: 130 }} placeholder={t('tickets.fields.priority')} aria-label={t('tickets.fields.priority')} options={ticketOptions('priority')} />,
+            },
+            {
+              name: 'category',
+              label: t('tickets.fields.category'),
+              control: <Select allowClear style={{ minWidth: 150 }} placeholder={t('tickets.fields.category')} aria-label={t('tickets.fields.category')} options={ticketOptions('category')} />,
+            },
+            {
+              name: 'assigned_to',
+              label: t('tickets.filters.assignee'),
+              control: <Select allowClear showSearch optionFilterProp="label" style={{ minWidth: 180 }} placeholder={t('tickets.filters.assignee')} aria-label={t('tickets.filters.assignee')}
+                options={[{ value: 'none', label: t('tickets.filters.unassigned') }, ...assignees.map((a) => ({ value: a.id, label: a.name }))]} />,
+            },
+          ]}
+        />
         {selected.length > 0 && (
           <Space style={{ marginBottom: 16 }} wrap data-testid="bulk-bar">
             <span>{t('tickets.bulk.selected', { count: selected.length })}</span>
@@ -141,7 +154,7 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
           />
         )}
         {tableQuery.isError && <Alert type="error" showIcon message={tableQuery.error?.message || t('errors.tickets.list')} style={{ marginBottom: 16 }} />}
-        <Table<Ticket>
+        <ResponsiveTable<Ticket>
           {...tableProps}
           rowKey="id"
           size="middle"

@@ -1,7 +1,7 @@
-import { Alert, Card, Space, Table, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Alert, Card, Space, Typography } from 'antd';
 import { useTable } from '@refinedev/antd';
 import { TICKET_QUEUE_CATEGORIES, type Ticket } from '../../contract/schemas/ticket';
+import { ResponsiveTable, type ResponsiveColumn } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { ticketColumns } from './decl';
 import type { Viewer } from './rules';
@@ -16,14 +16,15 @@ function TicketTable({ resource, meta, fallbackKey, viewer, testId }: { resource
     sorters: { mode: 'off' },
     meta: { ...meta, fallbackMessage: t(fallbackKey) },
   });
-  const columns: ColumnsType<Ticket> = [
+  const columns: ResponsiveColumn<Ticket>[] = [
     ...ticketColumns<Ticket>(['number', 'subject', 'created_by_name', 'category', 'priority', 'status', 'assigned_to_name', 'updated_at']),
-    { key: 'change', title: t('tickets.actions.status'), render: (_: unknown, r) => <StatusSelect ticket={r} viewer={viewer} size="small" /> },
+    // The row's action: always in view.
+    { key: 'change', title: t('tickets.actions.status'), priority: 1, render: (_: unknown, r) => <StatusSelect ticket={r} viewer={viewer} size="small" /> },
   ];
   return (
     <div data-testid={testId}>
       {tableQuery.isError && <Alert type="error" showIcon message={tableQuery.error?.message || t(fallbackKey)} style={{ marginBottom: 16 }} />}
-      <Table<Ticket>
+      <ResponsiveTable<Ticket>
         {...tableProps}
         rowKey="id"
         size="middle"

@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import type { BaseRecord } from '@refinedev/core';
-import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES } from '../../contract/schemas/ticket';
-import { renderField, type FieldDef, type ResourceDecl } from '../../src/components/resource';
+import { fieldColumns, type FieldDef, type ResourceDecl, type ResponsiveColumn } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { PRIORITY_COLORS, STATUS_COLORS, ticketPath } from './rules';
 
@@ -24,16 +23,16 @@ export const ticketsResource: ResourceDecl = {
   messages: { deleted: 'tickets.toast.deleted' },
   meta: { fallbackMessage: t('errors.tickets.list') },
   fields: [
-    { name: 'number', type: 'text', labelKey: 'tickets.fields.number', column: true, render: toTicket },
-    { name: 'subject', type: 'text', labelKey: 'tickets.fields.subject', column: true, render: toTicket },
+    { name: 'number', type: 'text', labelKey: 'tickets.fields.number', column: true, priority: 2, render: toTicket },
+    { name: 'subject', type: 'text', labelKey: 'tickets.fields.subject', column: true, priority: 1, render: toTicket },
     {
-      name: 'created_by_name', type: 'custom', labelKey: 'tickets.fields.creator', column: true,
+      name: 'created_by_name', type: 'custom', labelKey: 'tickets.fields.creator', column: true, priority: 3,
       render: (value, record) => (
         <span>{String(value ?? '—')}{record.created_by_email ? <div style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>{String(record.created_by_email)}</div> : null}</span>
       ),
     },
     {
-      name: 'category', type: 'select', labelKey: 'tickets.fields.category', column: true, filter: true,
+      name: 'category', type: 'select', labelKey: 'tickets.fields.category', column: true, priority: 3, filter: true,
       options: TICKET_CATEGORIES.map((c) => ({ value: c, labelKey: `tickets.category.${c}` })),
     },
     {
@@ -41,26 +40,22 @@ export const ticketsResource: ResourceDecl = {
       options: TICKET_PRIORITIES.map((p) => ({ value: p, labelKey: `tickets.priority.${p}`, color: PRIORITY_COLORS[p] })),
     },
     {
-      name: 'status', type: 'status', labelKey: 'tickets.fields.status', column: true, filter: true,
+      name: 'status', type: 'status', labelKey: 'tickets.fields.status', column: true, priority: 1, filter: true,
       options: TICKET_STATUSES.map((s) => ({ value: s, labelKey: `tickets.status.${s}`, color: STATUS_COLORS[s] })),
     },
     { name: 'assigned_to_name', type: 'text', labelKey: 'tickets.fields.assignee', column: true },
-    { name: 'updated_at', type: 'date', labelKey: 'tickets.fields.updated', column: true },
+    { name: 'updated_at', type: 'date', labelKey: 'tickets.fields.updated', column: true, priority: 3 },
   ],
 };
 
 export const ticketField = (name: string): FieldDef => ticketsResource.fields.find((f) => f.name === name)!;
 
-/** The declared columns (optionally only some, in declaration order), with per-view cell overrides. */
-export function ticketColumns<T extends BaseRecord>(only?: string[], overrides: Record<string, (value: unknown, record: T) => ReactNode> = {}): ColumnsType<T> {
-  return ticketsResource.fields
-    .filter((f) => f.column && (!only || only.includes(f.name)))
-    .map((f) => ({
-      key: f.name,
-      dataIndex: f.name,
-      title: t(f.labelKey),
-      render: (value: unknown, record: T) => (overrides[f.name] ? overrides[f.name](value, record) : renderField(f, value, record)),
-    }));
+/** The declared columns (optionally only some, in declaration order) with their priorities, and per-view cell overrides. */
+export function ticketColumns<T extends BaseRecord>(only?: string[], overrides: Record<string, (value: unknown, record: T) => ReactNode> = {}): ResponsiveColumn<T>[] {
+  const override = (f: FieldDef) => overrides[f.name];
+  return fieldColumns<T>(ticketsResource.fields.filter((f) => !only || only.includes(f.name)), (f) =>
+    override(f) ? { render: (value: unknown, record: T) => override(f)(value, record) } : {},
+  );
 }
 
 /** A declared select/status field's options for a filter or a select. */

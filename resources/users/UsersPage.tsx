@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Form, Input, Select, Space, Table } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { App, Button, Form, Input, Select, Space } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { List, getDefaultFilter, useTable } from '@refinedev/antd';
 import { stringifyTableParams, type BaseRecord, type CrudFilter } from '@refinedev/core';
@@ -8,7 +7,7 @@ import { useNavigate, useParams } from 'react-router';
 import { assignableRoles } from '../../contract/schemas/user';
 import { useAuthState } from '../../providers/auth-store';
 import { isRole } from '../../contract/roles';
-import { renderField } from '../../src/components/resource';
+import { FoldingFilters, ResponsiveTable, fieldColumns } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { downloadText, useCompanies, useUsersCsvExport } from './api';
 import { ROLE_OPTIONS, USER_STATUS_OPTIONS, USERS_PATH, userDetailPath, usersResource as decl } from './index';
@@ -81,9 +80,7 @@ export function UsersPage() {
     }
   };
 
-  const columns: ColumnsType<BaseRecord> = decl.fields
-    .filter((f) => f.column)
-    .map((f) => ({ key: f.name, dataIndex: f.name, title: t(f.labelKey), render: (value: unknown, record: BaseRecord) => renderField(f, value, record) }));
+  const columns = fieldColumns(decl.fields);
 
   return (
     <List
@@ -91,7 +88,7 @@ export function UsersPage() {
       resource={decl.name}
       canCreate={false}
       headerButtons={
-        <Space>
+        <Space wrap>
           <Button icon={<DownloadOutlined />} onClick={runExport} loading={!!exporting}>
             {exporting ?? t('users.actions.export')}
           </Button>
@@ -103,36 +100,40 @@ export function UsersPage() {
         </Space>
       }
     >
-      <Form
+      <FoldingFilters
         form={form}
         name="user-filters"
-        layout="inline"
         initialValues={initialValues}
-        style={{ marginBottom: 16, rowGap: 8 }}
-        data-testid="filter-bar"
-        onValuesChange={(changed, all) => {
-          // The search box waits for Enter; the selects apply at once.
-          if (!('search' in changed)) apply(all);
-        }}
+        // The search box waits for Enter; the selects apply at once.
+        onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }}
         onFinish={apply}
-      >
-        <Form.Item name="search">
-          <Input.Search allowClear placeholder={t('users.filters.search')} aria-label={t('users.filters.search')} onSearch={() => form.submit()} style={{ minWidth: 300 }} />
-        </Form.Item>
-        <Form.Item name="role">
-          <Select allowClear style={{ minWidth: 150 }} placeholder={t('users.filters.role')} aria-label={t('users.filters.role')}
-            options={ROLE_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />
-        </Form.Item>
-        <Form.Item name="status">
-          <Select allowClear style={{ minWidth: 140 }} placeholder={t('users.filters.status')} aria-label={t('users.filters.status')}
-            options={USER_STATUS_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />
-        </Form.Item>
-        <Form.Item name="company">
-          <Select allowClear showSearch style={{ minWidth: 180 }} placeholder={t('users.filters.company')} aria-label={t('users.filters.company')}
-            options={companies.map((c) => ({ value: c, label: c }))} />
-        </Form.Item>
-      </Form>
-      <Table<BaseRecord>
+        visible={[{
+          name: 'search',
+          label: t('users.filters.search'),
+          control: <Input.Search allowClear placeholder={t('users.filters.search')} aria-label={t('users.filters.search')} onSearch={() => form.submit()} style={{ minWidth: 300 }} />,
+        }]}
+        folded={[
+          {
+            name: 'role',
+            label: t('users.filters.role'),
+            control: <Select allowClear style={{ minWidth: 150 }} placeholder={t('users.filters.role')} aria-label={t('users.filters.role')}
+              options={ROLE_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />,
+          },
+          {
+            name: 'status',
+            label: t('users.filters.status'),
+            control: <Select allowClear style={{ minWidth: 140 }} placeholder={t('users.filters.status')} aria-label={t('users.filters.status')}
+              options={USER_STATUS_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />,
+          },
+          {
+            name: 'company',
+            label: t('users.filters.company'),
+            control: <Select allowClear showSearch style={{ minWidth: 180 }} placeholder={t('users.filters.company')} aria-label={t('users.filters.company')}
+              options={companies.map((c) => ({ value: c, label: c }))} />,
+          },
+        ]}
+      />
+      <ResponsiveTable<BaseRecord>
         {...tableProps}
         rowKey="id"
         size="middle"

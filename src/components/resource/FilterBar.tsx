@@ -3,6 +3,7 @@ import { getDefaultFilter } from '@refinedev/antd';
 import type { CrudFilter } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
 import { t } from '../../i18n';
+import { FoldingFilters, type FilterItem } from './FoldingFilters';
 import { zodRules } from './rules';
 import type { ResourceDecl } from './types';
 
@@ -17,7 +18,8 @@ function asDay(value: unknown): Dayjs | undefined {
  * The list's filters as a bar above the table: one select per filterable field with options (eq), a text box
  * per text filter (eq), a from and a to date per date-range filter (gte/lte) and a search box (contains on
  * "search"). Selects and dates apply at once, text boxes on Enter; every change replaces the table's filters,
- * which Refine keeps in the URL. A text box whose value its field's schema refuses keeps the old filters.
+ * which Refine keeps in the URL. A text box whose value its field's schema refuses keeps the old filters. On
+ * phones all but the search box fold into a "Filters" drawer (FoldingFilters).
  */
 export function FilterBar({ decl, filters, setFilters }: { decl: ResourceDecl; filters: CrudFilter[]; setFilters: (f: CrudFilter[]) => void }) {
   const selects = decl.fields.filter((f) => f.filter === true && f.options);
@@ -48,41 +50,45 @@ export function FilterBar({ decl, filters, setFilters }: { decl: ResourceDecl; f
   const [form] = Form.useForm();
   const typed = new Set(['search', ...texts.map((f) => f.name)]);
   if (selects.length === 0 && texts.length === 0 && ranges.length === 0 && !decl.search) return null;
+
+  const visible: FilterItem[] = decl.search
+    ? [{
+        name: 'search',
+        label: t('resource.search'),
+        control: <Input.Search allowClear placeholder={t('resource.search')} aria-label={t('resource.search')} onSearch={() => form.submit()} />,
+      }]
+    : [];
+  const folded: FilterItem[] = [
+    ...texts.map((f) => ({
+      name: f.name,
+      label: t(f.labelKey),
+      rules: zodRules(f.schema, f),
+      control: (
+        <Input.Search allowClear style={{ width: 220, maxWidth: '100%' }} placeholder={t(f.filterPlaceholderKey ?? f.labelKey)} aria-label={t(f.labelKey)}
+          onSearch={() => form.submit()} />
+      ),
+    })),
+    ...selects.map((f) => ({
+      name: f.name,
+      label: t(f.labelKey),
+      control: (
+        <Select allowClear style={{ minWidth: 160 }} placeholder={t(f.labelKey)} aria-label={t(f.labelKey)}
+          options={f.options!.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />
+      ),
+    })),
+    ...ranges.flatMap((f) => [
+      { name: f.name + FROM, label: t('resource.from', { field: t(f.labelKey) }), control: <DatePicker placeholder={t('resource.from', { field: t(f.labelKey) })} aria-label={t('resource.from', { field: t(f.labelKey) })} /> },
+      { name: f.name + TO, label: t('resource.to', { field: t(f.labelKey) }), control: <DatePicker placeholder={t('resource.to', { field: t(f.labelKey) })} aria-label={t('resource.to', { field: t(f.labelKey) })} /> },
+    ]),
+  ];
   return (
-    <Form form={form} layout="inline" initialValues={initialValues} style={{ marginBottom: 16, rowGap: 8 }} data-testid="filter-bar"
+    <FoldingFilters form={form} initialValues={initialValues} visible={visible} folded={folded}
       onValuesChange={(changed) => {
         // Typing in a text box waits for Enter or its search button; selects and dates apply at once (through
         // the form's checks, so a half-typed text box is not sent with them).
         if (!Object.keys(changed).some((k) => typed.has(k))) form.submit();
       }}
       onFinish={apply}
-    >
-      {decl.search && (
-        <Form.Item name="search">
-          <Input.Search allowClear placeholder={t('resource.search')} aria-label={t('resource.search')}
-            onSearch={() => form.submit()} />
-        </Form.Item>
-      )}
-      {texts.map((f) => (
-        <Form.Item key={f.name} name={f.name} rules={zodRules(f.schema, f)}>
-          <Input.Search allowClear style={{ width: 220, maxWidth: '100%' }} placeholder={t(f.filterPlaceholderKey ?? f.labelKey)} aria-label={t(f.labelKey)}
-            onSearch={() => form.submit()} />
-        </Form.Item>
-      ))}
-      {selects.map((f) => (
-        <Form.Item key={f.name} name={f.name}>
-          <Select allowClear style={{ minWidth: 160 }} placeholder={t(f.labelKey)} aria-label={t(f.labelKey)}
-            options={f.options!.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />
-        </Form.Item>
-      ))}
-      {ranges.flatMap((f) => [
-        <Form.Item key={f.name + FROM} name={f.name + FROM}>
-          <DatePicker placeholder={t('resource.from', { field: t(f.labelKey) })} aria-label={t('resource.from', { field: t(f.labelKey) })} />
-        </Form.Item>,
-        <Form.Item key={f.name + TO} name={f.name + TO}>
-          <DatePicker placeholder={t('resource.to', { field: t(f.labelKey) })} aria-label={t('resource.to', { field: t(f.labelKey) })} />
-        </Form.Item>,
-      ])}
-    </Form>
+    />
   );
 }

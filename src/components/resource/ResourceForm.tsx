@@ -1,9 +1,10 @@
-import { Form } from 'antd';
+import { Form, theme } from 'antd';
 import { Create, Edit, useForm } from '@refinedev/antd';
 import type { BaseRecord } from '@refinedev/core';
 import { t } from '../../i18n';
 import { FieldInput } from './inputs';
 import type { FieldDef, ResourceDecl } from './types';
+import { useViewport } from './viewport';
 
 /** The form values as the API wants them: blank optional values left out, or sent as null where declared. */
 export function toPayload(fields: FieldDef[], values: Record<string, unknown>): Record<string, unknown> {
@@ -36,9 +37,14 @@ export function toFormValues(fields: FieldDef[], record: BaseRecord | undefined)
   return out;
 }
 
-/** Create or edit a declared resource on Refine's useForm; success toasts from the declaration. */
+/**
+ * Create or edit a declared resource on Refine's useForm; success toasts from the declaration. One column at every
+ * width (vertical layout, full-width inputs); on phones the Save button stays in view.
+ */
 export function ResourceForm({ decl, action }: { decl: ResourceDecl; action: 'create' | 'edit' }) {
   const fields = decl.fields.filter((f) => f.form);
+  const { narrow } = useViewport();
+  const { token } = theme.useToken();
   const message = action === 'create' ? (decl.messages?.created ?? 'resource.created') : (decl.messages?.updated ?? 'resource.updated');
   const { formProps, saveButtonProps, query, form } = useForm<BaseRecord>({
     resource: decl.name,
@@ -65,9 +71,17 @@ export function ResourceForm({ decl, action }: { decl: ResourceDecl; action: 'cr
     </Form>
   );
   const title = t(action === 'create' ? 'resource.createTitle' : 'resource.editTitle', { name: t(decl.singularKey) });
+  // On a phone a long form puts Save screens away: the card's button bar sticks to the bottom of the viewport
+  // (on its own background, above a border) for as long as the form is on screen.
+  const contentProps = narrow
+    ? {
+        classNames: { actions: 'resource-form-save-bar' },
+        styles: { actions: { position: 'sticky' as const, bottom: 0, zIndex: 2, background: token.colorBgContainer, borderTop: `1px solid ${token.colorBorderSecondary}` } },
+      }
+    : undefined;
   return action === 'create' ? (
-    <Create title={title} resource={decl.name} saveButtonProps={saveButtonProps}>{body}</Create>
+    <Create title={title} resource={decl.name} saveButtonProps={saveButtonProps} contentProps={contentProps}>{body}</Create>
   ) : (
-    <Edit title={title} resource={decl.name} saveButtonProps={saveButtonProps} isLoading={query?.isLoading}>{body}</Edit>
+    <Edit title={title} resource={decl.name} saveButtonProps={saveButtonProps} isLoading={query?.isLoading} contentProps={contentProps}>{body}</Edit>
   );
 }

@@ -1,10 +1,9 @@
-import { Space, Table } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Space } from 'antd';
 import { DeleteButton, EditButton, List, ShowButton, getDefaultSortOrder, useTable } from '@refinedev/antd';
 import type { BaseRecord } from '@refinedev/core';
 import { t } from '../../i18n';
-import { renderField } from './cells';
 import { FilterBar } from './FilterBar';
+import { ResponsiveTable, actionsColumn, fieldColumns, type ResponsiveColumn } from './ResponsiveTable';
 import { StatusToggle } from './StatusToggle';
 import type { ResourceDecl } from './types';
 
@@ -21,17 +20,12 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
     pagination: { mode: 'server', pageSize: 10 },
   });
   const actions = decl.actions ?? ['show', 'edit', 'delete'];
+  const singular = t(decl.singularKey);
 
-  const columns: ColumnsType<BaseRecord> = decl.fields
-    .filter((f) => f.column)
-    .map((f) => ({
-      key: f.name,
-      dataIndex: f.name,
-      title: t(f.labelKey),
-      sorter: f.sortable ? true : undefined,
-      sortOrder: f.sortable ? (getDefaultSortOrder(f.name, sorters) ?? null) : undefined,
-      render: (value: unknown, record: BaseRecord) => renderField(f, value, record),
-    }));
+  const columns: ResponsiveColumn<BaseRecord>[] = fieldColumns(decl.fields, (f) => ({
+    sorter: f.sortable ? true : undefined,
+    sortOrder: f.sortable ? (getDefaultSortOrder(f.name, sorters) ?? null) : undefined,
+  }));
 
   if (decl.toggle) {
     const toggle = decl.toggle;
@@ -43,14 +37,12 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
   }
 
   if (actions.length > 0 || decl.rowExtra) {
-    columns.push({
-      key: 'actions',
-      title: t('resource.actions'),
-      render: (_: unknown, record: BaseRecord) => (
-        <Space size="small">
+    columns.push(
+      actionsColumn((record: BaseRecord) => (
+        <Space size={4}>
           {decl.rowExtra?.(record)}
-          {actions.includes('show') && <ShowButton hideText size="small" recordItemId={record.id} resource={decl.name} />}
-          {actions.includes('edit') && <EditButton hideText size="small" recordItemId={record.id} resource={decl.name} />}
+          {actions.includes('show') && <ShowButton hideText size="small" recordItemId={record.id} resource={decl.name} aria-label={t('resource.showOne', { name: singular })} />}
+          {actions.includes('edit') && <EditButton hideText size="small" recordItemId={record.id} resource={decl.name} aria-label={t('resource.editOne', { name: singular })} />}
           {actions.includes('delete') && (
             <DeleteButton
               hideText
@@ -58,6 +50,7 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
               recordItemId={record.id}
               resource={decl.name}
               meta={decl.meta}
+              aria-label={t('resource.deleteOne', { name: singular })}
               confirmTitle={t('resource.confirmDelete')}
               confirmOkText={t('resource.delete')}
               confirmCancelText={t('resource.cancel')}
@@ -65,8 +58,8 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
             />
           )}
         </Space>
-      ),
-    });
+      )),
+    );
   }
 
   return (
@@ -74,7 +67,7 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
       headerButtons={decl.listButtons ? ({ defaultButtons }) => <>{defaultButtons}{decl.listButtons!({ filters })}</> : undefined}
     >
       <FilterBar decl={decl} filters={filters} setFilters={(next) => setFilters(next, 'replace')} />
-      <Table<BaseRecord>
+      <ResponsiveTable<BaseRecord>
         {...tableProps}
         rowKey="id"
         size="middle"

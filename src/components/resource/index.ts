@@ -1,5 +1,8 @@
 export type { CustomInputContext, FieldDef, FieldOption, FieldType, ResourceDecl, RowAction, ToggleDef } from './types';
 export { ResourceList } from './ResourceList';
+export { ResponsiveTable, actionsColumn, fieldColumns, type ResponsiveColumn, type ResponsiveTableProps } from './ResponsiveTable';
+export { FoldingFilters, type FilterItem, type FoldingFiltersProps } from './FoldingFilters';
+export { useViewport, type ColumnPriority, type Viewport } from './viewport';
 export { ResourceShow } from './ResourceShow';
 export { ResourceForm, toFormValues, toPayload } from './ResourceForm';
 export { MoneyInput } from './MoneyInput';

@@ -29,6 +29,12 @@ export interface FieldDef {
   options?: FieldOption[];
   /** A list column (in declaration order). */
   column?: boolean;
+  /**
+   * From which width the column is shown (ResponsiveTable): 1 = a key column, always shown (at most two per
+   * resource, e.g. the name or number and the status); 2 = from tablet width (antd `md`, ≥768 px; the default);
+   * 3 = on wide screens only (`lg`, ≥992 px). A column not shown moves into the row's expandable details.
+   */
+  priority?: 1 | 2 | 3;
   /** Sortable on the server (the API's sort field has the same name). */
   sortable?: boolean;
   /**
