@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Descriptions, Space, Table, Tag, Typography } from 'antd';
+import { Descriptions, Grid, Space, Table, Tag, Typography } from 'antd';
 import type { InvoiceLineItem } from '../../contract/schemas/invoice';
 import { t } from '../../src/i18n';
 import { INVOICE_STATUS_COLORS } from './index';
@@ -44,6 +44,10 @@ function period(item: InvoiceLineItem): string | null {
 export function InvoiceDetails({ invoice, extra }: { invoice: InvoiceView; extra?: ReactNode }) {
   const c = invoice.currency;
   const billTo = invoice.customer_name ?? invoice.user_name ?? '—';
+  // On a phone four columns do not fit and the amounts (the total above all) scrolled out of sight: quantity and
+  // unit price go under the description, so description and amount share the width.
+  const phone = Grid.useBreakpoint().sm === false;
+  const labelSpan = phone ? 1 : 3;
   return (
     <div className="invoice-details" data-testid="invoice-details">
       <Space align="center" wrap style={{ justifyContent: 'space-between', width: '100%', marginBottom: 16 }}>
@@ -76,25 +80,30 @@ export function InvoiceDetails({ invoice, extra }: { invoice: InvoiceView; extra
               <>
                 {item.description}
                 {period(item) ? <div><Typography.Text type="secondary">{period(item)}</Typography.Text></div> : null}
+                {phone ? <div><Typography.Text type="secondary">{`${item.quantity} × ${money(item.unit_amount, c)}`}</Typography.Text></div> : null}
               </>
             ),
           },
-          { key: 'quantity', dataIndex: 'quantity', title: t('invoices.fields.quantity'), align: 'right' },
-          { key: 'unit', title: t('invoices.fields.unitAmount'), align: 'right', render: (_, item) => money(item.unit_amount, c) },
+          ...(phone
+            ? []
+            : [
+                { key: 'quantity', dataIndex: 'quantity', title: t('invoices.fields.quantity'), align: 'right' as const },
+                { key: 'unit', title: t('invoices.fields.unitAmount'), align: 'right' as const, render: (_: unknown, item: InvoiceLineItem) => money(item.unit_amount, c) },
+              ]),
           { key: 'amount', title: t('invoices.fields.amount'), align: 'right', render: (_, item) => money(item.amount, c) },
         ]}
         summary={() => (
           <>
             <Table.Summary.Row>
-              <Table.Summary.Cell index={0} colSpan={3} align="right">{t('invoices.fields.subtotal')}</Table.Summary.Cell>
+              <Table.Summary.Cell index={0} colSpan={labelSpan} align="right">{t('invoices.fields.subtotal')}</Table.Summary.Cell>
               <Table.Summary.Cell index={1} align="right"><span data-testid="invoice-subtotal">{money(invoice.subtotal, c)}</span></Table.Summary.Cell>
             </Table.Summary.Row>
             <Table.Summary.Row>
-              <Table.Summary.Cell index={0} colSpan={3} align="right">{t('invoices.fields.taxRate', { rate: percentOf(invoice.tax_rate_bp) })}</Table.Summary.Cell>
+              <Table.Summary.Cell index={0} colSpan={labelSpan} align="right">{t('invoices.fields.taxRate', { rate: percentOf(invoice.tax_rate_bp) })}</Table.Summary.Cell>
               <Table.Summary.Cell index={1} align="right"><span data-testid="invoice-tax">{money(invoice.tax, c)}</span></Table.Summary.Cell>
             </Table.Summary.Row>
             <Table.Summary.Row>
-              <Table.Summary.Cell index={0} colSpan={3} align="right"><strong>{t('invoices.fields.total')}</strong></Table.Summary.Cell>
+              <Table.Summary.Cell index={0} colSpan={labelSpan} align="right"><strong>{t('invoices.fields.total')}</strong></Table.Summary.Cell>
               <Table.Summary.Cell index={1} align="right"><strong data-testid="invoice-total">{money(invoice.total_amount, c)}</strong></Table.Summary.Cell>
             </Table.Summary.Row>
           </>

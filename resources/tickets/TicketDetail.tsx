@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Checkbox, Descriptions, Empty, Form, Input, Popconfirm, Progress, Result, Space, Spin, Tag, Typography, theme } from 'antd';
+import { Alert, Button, Card, Checkbox, Descriptions, Empty, Form, Grid, Input, Popconfirm, Progress, Result, Space, Spin, Tag, Typography, theme } from 'antd';
 import { ArrowLeftOutlined, DeleteOutlined, LockOutlined, UploadOutlined } from '@ant-design/icons';
 import { useCustom, useNotification, type HttpError } from '@refinedev/core';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -80,6 +80,8 @@ export function TicketDetail() {
   const [files, setFiles] = useState<File[]>([]);
   const [progress, setProgress] = useState<number | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
+  // Below md the card's one-line head leaves the subject a few pixels beside the controls: it goes above them.
+  const narrow = Grid.useBreakpoint().md === false;
 
   if (isLoading) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
   if (!ticket || !viewer) {
@@ -124,29 +126,38 @@ export function TicketDetail() {
     if (done !== undefined) navigate('/dashboard/tickets');
   };
 
+  const heading = (
+    <Space wrap>
+      <span>{ticket.number}</span>
+      <span>{ticket.subject}</span>
+    </Space>
+  );
+  const controls = (
+    <Space wrap>
+      {canEdit(viewer, ticket) && <EditTicket ticket={ticket} />}
+      <StatusSelect ticket={ticket} viewer={viewer} />
+      {canAssign(viewer.role) && <AssignSelect ticket={ticket} />}
+      {canDelete(viewer.role) && (
+        <Popconfirm title={t('tickets.actions.confirmDelete')} okText={t('tickets.actions.confirm')} cancelText={t('tickets.actions.cancel')} onConfirm={destroy}>
+          <Button danger icon={<DeleteOutlined />} loading={remove.isPending}>{t('tickets.actions.delete')}</Button>
+        </Popconfirm>
+      )}
+    </Space>
+  );
+
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       <Link to="/dashboard/tickets"><ArrowLeftOutlined /> {t('tickets.back')}</Link>
       <Card
-        title={
-          <Space wrap>
-            <span>{ticket.number}</span>
-            <span>{ticket.subject}</span>
-          </Space>
-        }
-        extra={
-          <Space wrap>
-            {canEdit(viewer, ticket) && <EditTicket ticket={ticket} />}
-            <StatusSelect ticket={ticket} viewer={viewer} />
-            {canAssign(viewer.role) && <AssignSelect ticket={ticket} />}
-            {canDelete(viewer.role) && (
-              <Popconfirm title={t('tickets.actions.confirmDelete')} okText={t('tickets.actions.confirm')} cancelText={t('tickets.actions.cancel')} onConfirm={destroy}>
-                <Button danger icon={<DeleteOutlined />} loading={remove.isPending}>{t('tickets.actions.delete')}</Button>
-              </Popconfirm>
-            )}
-          </Space>
-        }
+        title={narrow ? undefined : heading}
+        extra={narrow ? undefined : controls}
       >
+        {narrow && (
+          <Space direction="vertical" size="middle" style={{ width: '100%', marginBottom: 16 }}>
+            <Typography.Title level={4} style={{ margin: 0 }}>{heading}</Typography.Title>
+            {controls}
+          </Space>
+        )}
         {remove.error && <Alert type="error" showIcon message={remove.error} style={{ marginBottom: 16 }} />}
         <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3 }} data-testid="ticket-header">
           <Descriptions.Item label={t('tickets.fields.status')}><StatusTag status={ticket.status} /></Descriptions.Item>
