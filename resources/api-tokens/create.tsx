@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, DatePicker, Form, Input, Modal, Select, Space, Typography } from 'antd';
+import { Alert, Button, DatePicker, Form, Input, Modal, Space, Typography } from 'antd';
+import { FormSelect } from '../../src/components/FormSelect';
 import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
 import { Create } from '@refinedev/antd';
 import { useGo } from '@refinedev/core';
@@ -100,7 +101,7 @@ export function ApiTokenCreate() {
           <Input maxLength={100} placeholder={t('apiTokens.namePlaceholder')} />
         </Form.Item>
         <Form.Item name="role" label={t('apiTokens.fields.role')} rules={[{ required: true, message: t('resource.required', { field: t('apiTokens.fields.role') }) }]}>
-          <Select options={roles.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />
+          <FormSelect options={roles.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />
         </Form.Item>
         <Form.Item name="expires" label={t('apiTokens.fields.expiresAt')} extra={t('apiTokens.expiresHelp')}>
           <DatePicker disabledDate={(d) => d.isBefore(dayjs(), 'day')} style={{ width: '100%' }} />

@@ -1,5 +1,6 @@
 /** Admin/support: every installation job in a filterable table with assignment, and a calendar of the slots. */
-import { Badge, Button, Calendar, DatePicker, Form, Input, Modal, Select, Space, Table } from 'antd';
+import { Badge, Button, Calendar, DatePicker, Form, Input, Modal, Space, Table } from 'antd';
+import { FormSelect } from '../../src/components/FormSelect';
 import { useCustom } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
@@ -31,9 +32,9 @@ export function StaffInstallationTable() {
     <Space direction="vertical" size={12} style={{ width: '100%' }}>
       <Space wrap>
         <Input.Search allowClear placeholder={t('installations.filters.search')} onSearch={(v) => { setSearch(v); setPage(1); }} style={{ width: 280, maxWidth: '100%' }} aria-label={t('installations.filters.search')} />
-        <Select allowClear placeholder={t('installations.filters.status')} style={{ width: 170, maxWidth: '100%' }} value={status} onChange={(v) => { setStatus(v); setPage(1); }}
+        <FormSelect allowClear placeholder={t('installations.filters.status')} style={{ width: 170, maxWidth: '100%' }} value={status} onChange={(v) => { setStatus(v); setPage(1); }}
           options={INSTALLATION_STATUSES.map((s) => ({ value: s, label: t(`installations.status.${s}`) }))} aria-label={t('installations.fields.status')} />
-        <Select allowClear placeholder={t('installations.filters.technician')} style={{ width: 200, maxWidth: '100%' }} value={technician} onChange={(v) => { setTechnician(v); setPage(1); }}
+        <FormSelect allowClear placeholder={t('installations.filters.technician')} style={{ width: 200, maxWidth: '100%' }} value={technician} onChange={(v) => { setTechnician(v); setPage(1); }}
           options={technicians.map((u) => ({ value: u.id, label: u.name }))} aria-label={t('installations.fields.technician')} />
         <DatePicker.RangePicker style={{ maxWidth: '100%' }} value={range} onChange={(v) => { setRange(v && v[0] && v[1] ? [v[0], v[1]] : null); setPage(1); }} />
         <Button type="primary" onClick={() => setCreating(true)}>{t('installations.new')}</Button>
@@ -83,7 +84,7 @@ function ScheduleFields({ technicians }: { technicians: Array<{ id: string; name
   return (
     <>
       <Form.Item name="technician_id" label={t('installations.fields.technician')}>
-        <Select allowClear options={technicians.map((u) => ({ value: u.id, label: u.name }))} />
+        <FormSelect allowClear options={technicians.map((u) => ({ value: u.id, label: u.name }))} />
       </Form.Item>
       <Form.Item name="slot" label={t('installations.fields.slot')}>
         <DatePicker.RangePicker showTime={{ format: 'HH:mm', minuteStep: 15 }} format="YYYY-MM-DD HH:mm" />
@@ -195,7 +196,7 @@ export function NewInstallationModal({ onClose }: { onClose: () => void }) {
     <Modal open title={t('installations.new')} onCancel={onClose} onOk={() => form.submit()} okText={t('installations.save')} confirmLoading={isPending}>
       <Form form={form} layout="vertical" onFinish={submit}>
         <Form.Item name="subscription_id" label={t('installations.fields.subscription')} rules={[{ required: true, message: t('installations.subscriptionRequired') }]}>
-          <Select
+          <FormSelect
             showSearch
             filterOption={false}
             onSearch={setSearch}

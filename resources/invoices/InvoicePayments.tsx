@@ -35,6 +35,7 @@ export function InvoicePayments({ invoiceId, canRefund }: { invoiceId: string; c
           size="small"
           rowKey="id"
           pagination={false}
+          scroll={{ x: 'max-content' }}
           loading={query.isLoading}
           dataSource={rows}
           data-testid="invoice-payments"

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Form, Input, Modal, Select, Typography } from 'antd';
+import { Button, Form, Input, Modal, Typography } from 'antd';
+import { FormSelect } from '../../src/components/FormSelect';
 import { useCan, useInvalidate, useNotification } from '@refinedev/core';
 import { MANUAL_PAYMENT_METHODS, type ManualPaymentMethod } from '../../contract/schemas/payment';
 import { t } from '../../src/i18n';
@@ -71,7 +72,7 @@ export function RecordPaymentButton({ invoice, size = 'small' }: { invoice: Reco
         <Typography.Paragraph>{t('invoices.record.amount', { amount: money(invoice.total_amount, invoice.currency) })}</Typography.Paragraph>
         <Form form={form} layout="vertical" initialValues={{ payment_method: 'cash' }} onFinish={(v) => void submit(v)}>
           <Form.Item name="payment_method" label={t('invoices.record.method')} rules={[{ required: true }]}>
-            <Select
+            <FormSelect
               aria-label={t('invoices.record.method')}
               options={MANUAL_PAYMENT_METHODS.map((m) => ({ value: m, label: t(`invoices.record.method.${m}`) }))}
             />

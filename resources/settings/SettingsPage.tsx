@@ -50,8 +50,8 @@ export function SettingsPage() {
       extra={<Button type="primary" onClick={() => form.submit()} loading={save.mutation.isPending}>{t('settings.save')}</Button>}>
       <Form<SettingsFormValues> form={form} layout="vertical" initialValues={toFormValues(settings)} onFinish={onFinish}>
         {/* Five tabs do not fit a phone's width (antd would hide some behind a "more" button): there the
-            sections are an accordion, every section's fields rendered either way so one Save sends them all. */}
-        {narrow ? <Collapse accordion defaultActiveKey="company" items={sections} /> : <Tabs items={sections} />}
+            sections fold (antd's accordion mode would call them tabs, which axe refuses), every section's fields rendered either way so one Save sends them all. */}
+        {narrow ? <Collapse defaultActiveKey={['company']} items={sections} /> : <Tabs items={sections} />}
       </Form>
     </Card>
   );

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Form, Input, Modal, Popconfirm, Select, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, Modal, Popconfirm, Space, Spin, Typography } from 'antd';
+import { FormSelect } from '../../src/components/FormSelect';
 import { isRole, type Role } from '../../contract/roles';
 import {
   subscriptionCancelInputSchema,
@@ -156,7 +157,7 @@ function StatusDialog({ subscription, statuses, onClose }: { subscription: Subsc
       okButtonProps={{ loading: isPending }} onOk={() => form.submit()}>
       <Form form={form} layout="vertical" onFinish={submit}>
         <Form.Item name="status" label={t('subscriptions.status.next')} rules={[{ required: true, message: t('resource.required', { field: t('subscriptions.status.next') }) }]}>
-          <Select aria-label={t('subscriptions.status.next')} options={statuses.map((s) => ({ value: s, label: t(`subscriptions.status.${s}`) }))} />
+          <FormSelect aria-label={t('subscriptions.status.next')} options={statuses.map((s) => ({ value: s, label: t(`subscriptions.status.${s}`) }))} />
         </Form.Item>
         {status === 'suspended' && (
           <Form.Item name="suspension_reason" label={t('subscriptions.status.reason')}

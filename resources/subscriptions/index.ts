@@ -1,4 +1,5 @@
 import { createElement } from 'react';
+import { Typography } from 'antd';
 import { SUBSCRIPTION_STATUSES } from '../../contract/schemas/subscription';
 import type { ResourceDecl } from '../../src/components/resource';
 import { STATUS_COLORS } from './ui';
@@ -22,7 +23,7 @@ export const subscriptionsResource: ResourceDecl = {
     {
       name: 'user_name', type: 'custom', labelKey: 'subscriptions.fields.customer', column: true, priority: 1,
       render: (value, record) => createElement('span', null, String(value ?? '—'),
-        record.user_email ? createElement('div', { style: { color: 'rgba(0,0,0,0.45)', fontSize: 12 } }, String(record.user_email)) : null),
+        record.user_email ? createElement(Typography.Text, { type: 'secondary', style: { display: 'block', fontSize: 12 } }, String(record.user_email)) : null),
     },
     { name: 'plan_name', type: 'text', labelKey: 'subscriptions.fields.plan', column: true },
     {

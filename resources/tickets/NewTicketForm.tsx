@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Form, Progress, Select, Space } from 'antd';
+import { Alert, Button, Form, Progress, Space } from 'antd';
+import { FormSelect } from '../../src/components/FormSelect';
 import { useNotification, type HttpError } from '@refinedev/core';
 import { useNavigate } from 'react-router';
 import type { TicketCategory, TicketDetail, TicketPriority } from '../../contract/schemas/ticket';
@@ -66,7 +67,7 @@ export function NewTicketForm({ onCancel }: { onCancel?: () => void }) {
     <Form<Values> form={form} name="new-ticket" layout="vertical" initialValues={{ category: 'other', priority: 'normal', subscription_id: null }} onFinish={submit} disabled={busy}>
       <TicketFields>
         <Form.Item name="subscription_id" label={t('tickets.fields.subscription')}>
-          <Select
+          <FormSelect
             style={{ minWidth: 220 }}
             options={[
               { value: null as unknown as string, label: t('tickets.form.noSubscription') },

@@ -1,6 +1,7 @@
 /** The fields a ticket's creator fills in (new ticket form) and may change (edit dialog); children join the selects' row. */
 import type { ReactNode } from 'react';
-import { Form, Input, Select, Space } from 'antd';
+import { Form, Input, Space } from 'antd';
+import { FormSelect } from '../../src/components/FormSelect';
 import { TICKET_CATEGORIES, TICKET_PRIORITIES } from '../../contract/schemas/ticket';
 import { t } from '../../src/i18n';
 
@@ -15,10 +16,10 @@ export function TicketFields({ children }: { children?: ReactNode }) {
       </Form.Item>
       <Space wrap size="large">
         <Form.Item name="category" label={t('tickets.fields.category')}>
-          <Select style={{ minWidth: 180 }} options={TICKET_CATEGORIES.map((c) => ({ value: c, label: t(`tickets.category.${c}`) }))} />
+          <FormSelect style={{ minWidth: 180 }} options={TICKET_CATEGORIES.map((c) => ({ value: c, label: t(`tickets.category.${c}`) }))} />
         </Form.Item>
         <Form.Item name="priority" label={t('tickets.fields.priority')}>
-          <Select style={{ minWidth: 140 }} options={TICKET_PRIORITIES.map((p) => ({ value: p, label: t(`tickets.priority.${p}`) }))} />
+          <FormSelect style={{ minWidth: 140 }} options={TICKET_PRIORITIES.map((p) => ({ value: p, label: t(`tickets.priority.${p}`) }))} />
         </Form.Item>
         {children}
       </Space>

@@ -1,3 +1,4 @@
+import { Typography } from 'antd';
 import type { ReactNode } from 'react';
 import type { BaseRecord } from '@refinedev/core';
 import { Link } from 'react-router';
@@ -28,7 +29,7 @@ export const ticketsResource: ResourceDecl = {
     {
       name: 'created_by_name', type: 'custom', labelKey: 'tickets.fields.creator', column: true, priority: 3,
       render: (value, record) => (
-        <span>{String(value ?? '—')}{record.created_by_email ? <div style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>{String(record.created_by_email)}</div> : null}</span>
+        <span>{String(value ?? '—')}{record.created_by_email ? <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>{String(record.created_by_email)}</Typography.Text> : null}</span>
       ),
     },
     {

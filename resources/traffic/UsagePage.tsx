@@ -76,7 +76,7 @@ export function UsagePage() {
 
   return (
     <Card title={<Typography.Title level={4} style={{ margin: 0 }}>{t('traffic.usageTitle')}</Typography.Title>}>
-      <Space wrap style={{ marginBottom: 16 }}>
+      <Space wrap style={{ marginBottom: 16, maxWidth: '100%' }} styles={{ item: { maxWidth: '100%', minWidth: 0 } }}>
         <DevicePicker devices={devices} loading={devicesLoading} value={deviceId} onChange={(id) => update({ device: id, interface: undefined })} />
         <Select
           data-testid="interface-picker"
@@ -91,7 +91,7 @@ export function UsagePage() {
           options={items.map((i) => ({ value: i.id, label: i.alias ? `${i.name} — ${i.alias}` : i.name }))}
         />
         {/* Five ranges are wider than a phone: the picker scrolls sideways inside its own box. */}
-        <div style={{ maxWidth: 'calc(100vw - 24px)', overflowX: 'auto' }}>
+        <div style={{ maxWidth: '100%', overflowX: 'auto' }}>
           <Segmented
             data-testid="range-picker"
             value={range}

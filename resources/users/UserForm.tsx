@@ -1,4 +1,5 @@
-import { Form, Input, Modal, Select } from 'antd';
+import { Form, Input, Modal } from 'antd';
+import { FormSelect } from '../../src/components/FormSelect';
 import type { Role } from '../../contract/roles';
 import { assignableRoles, userCreateSchema, type ManagedUser } from '../../contract/schemas/user';
 import { zodRules } from '../../src/components/resource';
@@ -99,7 +100,7 @@ export function UserFormModal({ actor, actorId, user, onClose, onSaved }: {
           </Form.Item>
         )}
         <Form.Item name="role" label={t('users.fields.role')}>
-          <Select
+          <FormSelect
             aria-label={t('users.fields.role')}
             disabled={roleLocked && editing}
             options={choices.map((r) => ({ value: r, label: t(`role.${r}`) }))}

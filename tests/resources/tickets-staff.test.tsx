@@ -223,9 +223,8 @@ describe('bulk status change (view one)', () => {
       .on(`PATCH /tickets/${T2}/status`, fail(409, 'Cannot change the ticket status from open to resolved'));
     renderScreen(api, '/dashboard/tickets', routes);
     await screen.findByText('Wrong invoice');
-    const rows = screen.getAllByRole('checkbox').slice(1); // the first is "select all"
-    fireEvent.click(rows[0]);
-    fireEvent.click(rows[1]);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select T-000001: Internet drops at night' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select T-000002: Wrong invoice' }));
     const bar = await screen.findByTestId('bulk-bar');
     expect(within(bar).getByText('2 selected')).toBeTruthy();
     await chooseIn(bar, 'Resolved');

@@ -80,8 +80,9 @@ export function ResourceForm({ decl, action }: { decl: ResourceDecl; action: 'cr
       }
     : undefined;
   return action === 'create' ? (
-    <Create title={title} resource={decl.name} saveButtonProps={saveButtonProps} contentProps={contentProps}>{body}</Create>
+    // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
+    <Create goBack={false} title={title} resource={decl.name} saveButtonProps={saveButtonProps} contentProps={contentProps}>{body}</Create>
   ) : (
-    <Edit title={title} resource={decl.name} saveButtonProps={saveButtonProps} isLoading={query?.isLoading} contentProps={contentProps}>{body}</Edit>
+    <Edit goBack={false} title={title} resource={decl.name} saveButtonProps={saveButtonProps} isLoading={query?.isLoading} contentProps={contentProps}>{body}</Edit>
   );
 }

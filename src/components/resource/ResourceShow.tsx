@@ -1,5 +1,4 @@
 import { Descriptions } from 'antd';
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { DeleteButton, EditButton, ListButton, RefreshButton, Show } from '@refinedev/antd';
 import { useShow, type BaseRecord } from '@refinedev/core';
 import { t } from '../../i18n';
@@ -13,12 +12,11 @@ export function ResourceShow({ decl }: { decl: ResourceDecl }) {
   const actions = decl.actions ?? ['show', 'edit', 'delete'];
   return (
     <Show
+      // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
+      goBack={false}
       title={t(decl.singularKey)}
       resource={decl.name}
       isLoading={query.isLoading}
-      // An icon, not Refine's default text button: the header already wraps it in its own button, and a button
-      // inside a button is one control too many for keyboards and screen readers (axe nested-interactive).
-      goBack={<ArrowLeftOutlined />}
       headerButtons={() => (
         <>
           <ListButton resource={decl.name} />

@@ -1,4 +1,5 @@
-import { Input, InputNumber, Select, Switch, DatePicker, Form } from 'antd';
+import { Input, InputNumber, Switch, DatePicker, Form } from 'antd';
+import { FormSelect } from '../FormSelect';
 import type { BaseRecord } from '@refinedev/core';
 import dayjs from 'dayjs';
 import { t } from '../../i18n';
@@ -19,9 +20,9 @@ function control(field: FieldDef, currency: string) {
       return <Switch aria-label={label} />;
     case 'select':
     case 'status':
-      return <Select aria-label={label} options={(field.options ?? []).map((o) => ({ value: o.value, label: t(o.labelKey) }))} />;
+      return <FormSelect aria-label={label} options={(field.options ?? []).map((o) => ({ value: o.value, label: t(o.labelKey) }))} />;
     case 'tags':
-      return <Select mode="tags" aria-label={label} tokenSeparators={[',']} open={false} />;
+      return <FormSelect mode="tags" aria-label={label} tokenSeparators={[',']} open={false} />;
     case 'date':
       return <DatePicker showTime aria-label={label} />;
     default:

@@ -90,6 +90,9 @@ export const tickets: Record<string, string> = {
   'tickets.actions.cancel': 'Cancel',
 
   'tickets.bulk.selected': '{count} selected',
+  'tickets.bulk.select': 'Select {number}: {subject}',
+  'tickets.bulk.selectPage': 'Select all on this page',
+  'tickets.bulk.clear': 'Clear the selection',
   'tickets.bulk.apply': 'Apply',
   'tickets.bulk.status': 'New status',
   'tickets.bulk.done': 'Status changed on {ok} of {total} tickets',

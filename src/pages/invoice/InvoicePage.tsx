@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Card, Form, Input, Result, Space, Spin } from 'antd';
+import { Alert, Button, Card, Form, Input, Result, Space, Spin, theme } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { PublicInvoice } from '../../../contract/schemas/invoice';
@@ -24,9 +24,11 @@ function InvoiceFrame({ children }: { children: ReactNode }) {
   const settings = usePublicSettings();
   const { isAuthenticated } = useAuthState();
   const name = settings?.company?.name || t('app.name');
+  const { token } = theme.useToken();
   return (
-    <div className="invoice-page" style={{ minHeight: '100vh', background: '#f5f5f5' }}>
-      <header style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: '12px 24px', background: '#fff', borderBottom: '1px solid #eee' }}>
+    <div className="invoice-page" style={{ minHeight: '100vh', background: token.colorBgLayout, color: token.colorText }}>
+      <header style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: '12px 24px', background: token.colorBgContainer,
+        borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
         <Link to="/" style={{ display: 'flex', alignItems: 'center', gap: 8, color: 'inherit' }} data-testid="invoice-brand">
           {settings?.company?.logo_url ? <img src={settings.company.logo_url} alt="" style={{ height: 32 }} /> : null}
           <strong>{name}</strong>
