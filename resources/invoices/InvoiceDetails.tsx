@@ -46,7 +46,8 @@ export function InvoiceDetails({ invoice, extra }: { invoice: InvoiceView; extra
   const billTo = invoice.customer_name ?? invoice.user_name ?? '—';
   // On a phone four columns do not fit and the amounts (the total above all) scrolled out of sight: quantity and
   // unit price go under the description, so description and amount share the width.
-  const phone = Grid.useBreakpoint().sm === false;
+  // (xs: below 576 px; it matches only once a width is measured, so an unknown width keeps the four columns.)
+  const phone = Grid.useBreakpoint().xs === true;
   const labelSpan = phone ? 1 : 3;
   return (
     <div className="invoice-details" data-testid="invoice-details">

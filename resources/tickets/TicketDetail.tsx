@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Checkbox, Descriptions, Empty, Form, Grid, Input, Popconfirm, Progress, Result, Space, Spin, Tag, Typography, theme } from 'antd';
+import { Alert, Button, Card, Checkbox, Descriptions, Empty, Form, Input, Popconfirm, Progress, Result, Space, Spin, Tag, Typography, theme } from 'antd';
 import { ArrowLeftOutlined, DeleteOutlined, LockOutlined, UploadOutlined } from '@ant-design/icons';
 import { useCustom, useNotification, type HttpError } from '@refinedev/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { canAccessRoute, isStaff } from '../../contract/roles';
 import type { TicketAttachment, TicketReply } from '../../contract/schemas/ticket';
+import { useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { EditTicket, canEdit } from './EditTicket';
 import { errorToast, ticketUrl, uploadAttachments, useRefreshTickets, useTicket, useTicketCall } from './api';
@@ -81,7 +82,7 @@ export function TicketDetail() {
   const [progress, setProgress] = useState<number | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
   // Below md the card's one-line head leaves the subject a few pixels beside the controls: it goes above them.
-  const narrow = Grid.useBreakpoint().md === false;
+  const { narrow } = useViewport();
 
   if (isLoading) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
   if (!ticket || !viewer) {
