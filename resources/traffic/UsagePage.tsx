@@ -8,6 +8,7 @@ import { Alert, Card, Col, DatePicker, Empty, Row, Segmented, Select, Space, Spi
 import dayjs, { type Dayjs } from 'dayjs';
 import { useSearchParams } from 'react-router';
 import { TRAFFIC_RANGES, type Traffic, type TrafficRange } from '../../contract/schemas/traffic';
+import { ChartFigures } from '../../src/components/ChartFigures';
 import { t } from '../../src/i18n';
 import { useDeviceOptions, useInterfaces, useTraffic } from './api';
 import { DevicePicker } from './DevicePicker';
@@ -117,9 +118,13 @@ export function UsagePage() {
         <>
           <Card size="small" title={t('traffic.chartTitle')} extra={<Typography.Text type="secondary">{t('traffic.resolutionHint', { resolution: t(`traffic.resolution.${data.resolution}`) })}</Typography.Text>} data-testid="traffic-chart">
             {hasRates ? (
+              <>
               <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
                 <TrafficChart points={data.points} from={data.from} to={data.to} />
               </Suspense>
+              <ChartFigures caption={t('traffic.chartTitle')} columns={[t('traffic.time'), t('traffic.in'), t('traffic.out')]} testId="traffic-figures"
+                rows={data.points.map((p) => [dayjs(p.t).format('YYYY-MM-DD HH:mm'), formatBps(p.in_bps), formatBps(p.out_bps)])} />
+              </>
             ) : (
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('traffic.noData')} data-testid="traffic-empty" />
             )}

@@ -56,6 +56,7 @@ export const app: Record<string, string> = {
   'menu.title': 'Menu',
   'menu.account': 'Account menu of {name}',
   'app.skipToContent': 'Skip to content',
+  'chart.figures': 'Show the figures as a table',
 
   'screen.home': 'home',
   'screen.about': 'about',

@@ -52,6 +52,7 @@ export const dashboard: Record<string, string> = {
   'dashboard.chart.tickets': 'Tickets opened and resolved',
   'dashboard.chart.users': 'New customers',
   'dashboard.chart.opened': 'Opened',
+  'dashboard.chart.day': 'Day',
   'dashboard.chart.resolved': 'Resolved',
   'dashboard.chart.empty.revenue': 'No payments received in this period yet.',
   'dashboard.chart.empty.subscriptions': 'No new subscriptions in this period yet.',

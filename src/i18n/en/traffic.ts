@@ -43,6 +43,7 @@ export const traffic: Record<string, string> = {
   'traffic.range.month': 'Last month',
   'traffic.range.custom': 'Custom',
   'traffic.in': 'In',
+  'traffic.time': 'Time',
   'traffic.out': 'Out',
   'traffic.totalIn': 'Total in',
   'traffic.totalOut': 'Total out',

@@ -7,7 +7,9 @@
 import { lazy, Suspense } from 'react';
 import { Card, Col, Empty, Row, Spin } from 'antd';
 import type { DashboardSeries } from '../../../contract/schemas/dashboard';
+import { ChartFigures } from '../../components/ChartFigures';
 import { WhenOnScreen } from '../../components/WhenOnScreen';
+import { formatMoney } from '../../../contract/money';
 import { t } from '../../i18n';
 
 const TrendChart = lazy(() => import('./TrendChart'));
@@ -29,6 +31,19 @@ export function chartBlocks(series: DashboardSeries): ChartBlock[] {
   if (series.tickets) blocks.push({ name: 'tickets', empty: series.tickets.every((p) => p.opened === 0 && p.resolved === 0) });
   if (series.users) blocks.push({ name: 'users', empty: series.users.every((p) => p.count === 0) });
   return blocks;
+}
+
+/** The figures behind one chart, as its table alternative shows them. */
+function figures(name: SeriesName, series: DashboardSeries): { columns: string[]; rows: (string | number)[][] } {
+  const day = t('dashboard.chart.day');
+  if (name === 'revenue') {
+    const currency = series.currency ?? 'USD';
+    return { columns: [day, t('dashboard.chart.revenue')], rows: (series.revenue ?? []).map((p) => [p.date, formatMoney(p.amount, currency)]) };
+  }
+  if (name === 'tickets') {
+    return { columns: [day, t('dashboard.chart.opened'), t('dashboard.chart.resolved')], rows: (series.tickets ?? []).map((p) => [p.date, p.opened, p.resolved]) };
+  }
+  return { columns: [day, t(`dashboard.chart.${name}`)], rows: (series[name] ?? []).map((p) => [p.date, p.count]) };
 }
 
 export function DashboardCharts({ series }: { series: DashboardSeries }) {
@@ -53,6 +68,7 @@ export function DashboardCharts({ series }: { series: DashboardSeries }) {
                 </Suspense>
               </WhenOnScreen>
             )}
+            {!b.empty && <ChartFigures caption={t(`dashboard.chart.${b.name}`)} {...figures(b.name, series)} testId={`chart-${b.name}-figures`} />}
           </Card>
         </Col>
       ))}

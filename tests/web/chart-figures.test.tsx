@@ -1,0 +1,32 @@
+/**
+ * Each dashboard chart has its figures as a table (issue 19: a chart drawn on a canvas says nothing to a screen
+ * reader): the revenue card's table lists each day's amount in the series' currency, the tickets card's both
+ * lines, and an empty series draws neither chart nor table.
+ */
+import { describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import { DashboardCharts } from '../../src/pages/dashboard/DashboardCharts';
+
+const series = {
+  currency: 'USD',
+  revenue: [
+    { date: '2026-11-01', amount: 125000 },
+    { date: '2026-11-02', amount: 0 },
+  ],
+  tickets: [{ date: '2026-11-01', opened: 4, resolved: 3 }],
+  users: [{ date: '2026-11-01', count: 0 }],
+};
+
+describe('dashboard chart figures', () => {
+  it('lists every point of a chart in a table folded under it', () => {
+    render(<DashboardCharts series={series} />);
+    const revenue = screen.getByTestId('chart-revenue-figures');
+    expect(within(revenue).getByText('Show the figures as a table')).toBeTruthy();
+    const rows = within(revenue).getAllByRole('row').map((r) => r.textContent);
+    expect(rows).toEqual(['DayRevenue received', '2026-11-01$1,250.00', '2026-11-02$0.00']);
+    const tickets = within(screen.getByTestId('chart-tickets-figures')).getAllByRole('row').map((r) => r.textContent);
+    expect(tickets).toEqual(['DayOpenedResolved', '2026-11-0143']);
+    expect(screen.getByTestId('chart-users-empty')).toBeTruthy();
+    expect(screen.queryByTestId('chart-users-figures')).toBeNull();
+  });
+});
