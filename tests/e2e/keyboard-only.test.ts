@@ -312,12 +312,13 @@ describe('the admin by keyboard alone', () => {
       await searchPlans(page, name);
       await row.getByText('$52.00').waitFor();
 
-      // Delete it from its row and confirm the pop-up by keyboard (its buttons follow the page in Tab order).
+      // Delete it from its row and confirm the pop-up by keyboard: its Delete has the focus as soon as it opens.
       await tabTo(page, (s) => s.tag === 'button' && s.name === 'Delete plan' && s.row.includes(name));
       await page.keyboard.press('Enter');
       const confirm = page.locator('.ant-popconfirm');
       await confirm.getByText('Delete this record? This cannot be undone.').waitFor();
-      await tabTo(page, (s) => s.popup && s.tag === 'button' && s.name === 'Delete', 40);
+      await page.waitForFunction(() => document.activeElement?.closest('.ant-popconfirm') !== null);
+      await tabTo(page, (s) => s.popup && s.tag === 'button' && s.name === 'Delete', 0);
       await page.keyboard.press('Enter');
       await page.getByText('Plan deleted successfully').waitFor();
       await row.waitFor({ state: 'detached' });

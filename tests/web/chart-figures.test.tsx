@@ -8,6 +8,7 @@ import { render, screen, within } from '@testing-library/react';
 import { DashboardCharts } from '../../src/pages/dashboard/DashboardCharts';
 
 const series = {
+  interval: 'day' as const,
   currency: 'USD',
   revenue: [
     { date: '2026-11-01', amount: 125000 },

@@ -1,7 +1,8 @@
 import { Space } from 'antd';
-import { DeleteButton, EditButton, List, ShowButton, getDefaultSortOrder, useTable } from '@refinedev/antd';
+import { EditButton, List, ShowButton, getDefaultSortOrder, useTable } from '@refinedev/antd';
 import type { BaseRecord } from '@refinedev/core';
 import { t } from '../../i18n';
+import { ConfirmDelete } from './ConfirmDelete';
 import { FilterBar } from './FilterBar';
 import { ResponsiveTable, actionsColumn, fieldColumns, type ResponsiveColumn } from './ResponsiveTable';
 import { StatusToggle } from './StatusToggle';
@@ -44,18 +45,8 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
           {actions.includes('show') && <ShowButton hideText size="small" recordItemId={record.id} resource={decl.name} aria-label={t('resource.showOne', { name: singular })} />}
           {actions.includes('edit') && <EditButton hideText size="small" recordItemId={record.id} resource={decl.name} aria-label={t('resource.editOne', { name: singular })} />}
           {actions.includes('delete') && (
-            <DeleteButton
-              hideText
-              size="small"
-              recordItemId={record.id}
-              resource={decl.name}
-              meta={decl.meta}
-              aria-label={t('resource.deleteOne', { name: singular })}
-              confirmTitle={t('resource.confirmDelete')}
-              confirmOkText={t('resource.delete')}
-              confirmCancelText={t('resource.cancel')}
-              successNotification={() => ({ type: 'success', message: t(decl.messages?.deleted ?? 'resource.deleted') })}
-            />
+            <ConfirmDelete resource={decl.name} id={record.id} meta={decl.meta} label={t('resource.deleteOne', { name: singular })}
+              successMessage={t(decl.messages?.deleted ?? 'resource.deleted')} />
           )}
         </Space>
       )),
