@@ -16,7 +16,8 @@ function initialMode(): Mode {
  * every role (tests/e2e/screens-phone-a11y.test.ts). The contrast ratios are against the surfaces they sit on.
  *
  * Light: the primary blue one step darker (#0958d9: white on it 6.2, on the menu's grey 5.4; antd's #1677ff
- * gives 4.1 and 3.6), links darker when hovered rather than lighter, red, green and orange text colours
+ * gives 4.1 and 3.6), links and default buttons darker when hovered rather than lighter (antd's
+ * lighter hover blue is 4.2:1), red, green and orange text colours
  * darker likewise (#cf1322 5.6; antd's #ff4d4f 3.3; green and orange as text only, their tints as antd's), the
  * description greys at 65 % black, and the status tags' text on their tints a shade or two darker (green, gold,
  * orange, cyan, volcano, lime, yellow: 5.1–8.6 instead of 2.8–3.4).
@@ -34,7 +35,7 @@ export function themeConfig(mode: Mode): ThemeConfig {
       ? { colorPrimary: '#69b1ff', colorError: '#ff7875', colorLink: '#69b1ff', colorLinkHover: '#b2d6f3', borderRadius: 6,
           colorTextDescription: 'rgba(255, 255, 255, 0.65)', colorTextTertiary: 'rgba(255, 255, 255, 0.65)' }
       : { colorPrimary: '#0958d9', colorError: '#cf1322', colorSuccessText: '#237804', colorWarningText: '#ad4e00', colorLink: '#0958d9',
-          colorLinkHover: '#003eb3',
+          colorLinkHover: '#003eb3', colorPrimaryHover: '#003eb3', colorPrimaryActive: '#002c8c',
           borderRadius: 6, colorTextDescription: 'rgba(0, 0, 0, 0.65)', colorTextTertiary: 'rgba(0, 0, 0, 0.62)' },
     components: {
       Button: dark ? { primaryColor: '#000000', dangerColor: '#000000' } : {},
