@@ -35,7 +35,7 @@ function JobProgress({ job }: { job: DeviceJob }) {
         <Tag color={STATUS_COLOR[job.status]}>{t(`deviceBackups.status.${job.status}`)}</Tag>
         <Typography.Text type="secondary">{t(`deviceBackups.stage.${job.stage}`)}</Typography.Text>
       </Space>
-      <Progress percent={job.percent} status={status} />
+      <Progress percent={job.percent} status={status} aria-label={t('deviceBackups.backup.title')} />
       {job.status === 'failed' ? <Alert type="error" showIcon message={t('deviceBackups.backup.failed', { reason: job.error ?? '' })} /> : null}
       {job.status === 'succeeded' ? <Alert type="success" showIcon message={t('deviceBackups.backup.succeeded', { version: job.backup_version ?? '' })} /> : null}
       {job.status === 'unchanged' ? <Alert type="info" showIcon message={t('deviceBackups.backup.unchanged', { version: job.backup_version ?? '' })} /> : null}

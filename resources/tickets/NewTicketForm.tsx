@@ -82,7 +82,7 @@ export function NewTicketForm({ onCancel }: { onCancel?: () => void }) {
       {progress !== null && (
         <div role="status" aria-label={t('tickets.form.uploading')}>
           {t('tickets.form.uploading')}
-          <Progress percent={progress} />
+          <Progress percent={progress} aria-label={t('tickets.form.uploading')} />
         </div>
       )}
       {create.error && <Alert type="error" showIcon message={create.error} style={{ marginBottom: 16 }} />}

@@ -60,7 +60,7 @@ export function UsageView({ userId }: { userId?: string }) {
               </Space>
             ) : (
               <Space direction="vertical" style={{ width: '100%' }}>
-                <Progress percent={cap.percent ?? 0} status={cap.remaining === 0 ? 'exception' : 'normal'} />
+                <Progress percent={cap.percent ?? 0} status={cap.remaining === 0 ? 'exception' : 'normal'} aria-label={t('usage.cap')} />
                 <Typography.Text data-testid="usage-remaining">
                   {t('usage.remaining', { remaining: formatUsageBytes(cap.remaining ?? 0), limit: formatUsageBytes(cap.limit) })}
                 </Typography.Text>

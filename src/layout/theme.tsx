@@ -47,8 +47,9 @@ export function themeConfig(mode: Mode): ThemeConfig {
       Menu: dark ? { itemSelectedColor: '#ffffff', subMenuItemSelectedColor: '#85b8e8' } : { itemSelectedColor: '#0958d9', subMenuItemSelectedColor: '#0958d9' },
       Tabs: dark ? { itemSelectedColor: '#85b8e8', itemActiveColor: '#85b8e8', itemHoverColor: '#b2d6f3', inkBarColor: '#85b8e8' } : {},
       Breadcrumb: dark ? { linkColor: 'rgba(255, 255, 255, 0.65)' } : { linkColor: 'rgba(0, 0, 0, 0.65)' },
-      // "No data" in an empty table is antd's disabled grey (1.8:1); it is text to read, not a disabled control.
+      // "No data" in an empty table or list is antd's disabled grey (1.8:1); it is text to read, not a disabled control.
       Table: dark ? { colorTextDisabled: 'rgba(255, 255, 255, 0.6)' } : { colorTextDisabled: 'rgba(0, 0, 0, 0.6)' },
+      List: dark ? { colorTextDisabled: 'rgba(255, 255, 255, 0.6)' } : { colorTextDisabled: 'rgba(0, 0, 0, 0.6)' },
     },
   };
 }

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { axeViolations, overflowsViewport } from '../helpers/axe';
 import { portalApi, usePortal } from '../helpers/browser';
+import { drawnPhoto } from '../helpers/photos';
 
 const portal = usePortal();
 const { api, tokenOf } = portalApi(portal);
@@ -56,31 +57,6 @@ async function openSection(page: Page, entry: string, path: string) {
   await item.tap();
   await page.waitForURL((url) => url.pathname === path);
   await drawer.waitFor({ state: 'hidden' });
-}
-
-/** A 1200×900 JPEG photo-like picture drawn by the page's own canvas, as a phone camera would hand it over. */
-async function cameraPhoto(page: Page): Promise<Buffer> {
-  const base64 = await page.evaluate(async () => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 1200;
-    canvas.height = 900;
-    const g = canvas.getContext('2d')!;
-    const sky = g.createLinearGradient(0, 0, 0, 900);
-    sky.addColorStop(0, '#1d3557');
-    sky.addColorStop(1, '#a8dadc');
-    g.fillStyle = sky;
-    g.fillRect(0, 0, 1200, 900);
-    g.fillStyle = '#e63946'; // the router's red light
-    g.beginPath();
-    g.arc(600, 450, 60, 0, Math.PI * 2);
-    g.fill();
-    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', 0.9));
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    let text = '';
-    for (let k = 0; k < bytes.length; k += 0x8000) text += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
-    return btoa(text);
-  });
-  return Buffer.from(base64, 'base64');
 }
 
 describe('a new customer on a phone', () => {
@@ -182,7 +158,7 @@ describe('a new customer on a phone', () => {
       await form.getByLabel('Description').fill('Since this morning the router shows a red light and nothing loads.');
       const camera = form.getByRole('button', { name: 'Take photo' });
       await expectOnScreen(camera, 'Take photo', true);
-      const photo = await cameraPhoto(page);
+      const photo = await drawnPhoto(page, 1200, 900, 'image/jpeg');
       const [chooser] = await Promise.all([page.waitForEvent('filechooser'), camera.tap()]);
       expect(await chooser.element().getAttribute('capture')).toBe('environment');
       await chooser.setFiles({ name: 'router-light.jpg', mimeType: 'image/jpeg', buffer: photo });

@@ -147,10 +147,23 @@ async function routesOf(page: Page, role: Role): Promise<string[]> {
       const found = await page
         .locator('main a[href]')
         .evaluateAll((as, source) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname).find((p) => new RegExp(source).test(p)) ?? null, pattern.source);
-      if (found && canAccessRoute(role, found)) routes.push(found);
+      const route = found ?? (template === m.show ? await firstRecordRoute(role, m.name, template) : null);
+      if (route && canAccessRoute(role, route)) routes.push(route);
     }
   }
   return [...new Set(routes)];
+}
+
+/**
+ * A detail route for lists whose rows open it by script rather than by a link (the users list opens a drawer,
+ * the subscriptions lists navigate on a row's button): the first record the role's own API call returns.
+ */
+async function firstRecordRoute(role: Role, resource: string, template: string): Promise<string | null> {
+  const path = resource === 'users' ? '/users?limit=1' : resource === 'subscriptions' ? (role === 'user' ? '/subscriptions/orders' : '/subscriptions?limit=1') : null;
+  if (!path) return null;
+  const data = await api<{ items?: Array<{ id: string }> } | Array<{ id: string }>>('GET', path, await tokenOf(DEMO[role]));
+  const first = Array.isArray(data) ? data[0] : data.items?.[0];
+  return first ? template.replace(':id', first.id) : null;
 }
 
 /** Problems with the header at this size: controls outside the viewport or over the page's title. */
@@ -202,12 +215,13 @@ async function axeProblems(page: Page): Promise<string[]> {
   return (await axeViolations(page)).map((v) => `axe ${v.id} (${v.impact}): ${v.help}\n      ${v.nodes.slice(0, 6).join('\n      ')}`);
 }
 
-/** Switches the colour mode as a person does, with the wide header's switch (the page is left at 1366 px). */
+/** Switches the colour mode with the wide header's switch (the page is left at 1366 px). */
 async function setMode(page: Page, mode: Mode): Promise<void> {
   const current = await page.evaluate(() => localStorage.getItem('color_mode'));
   if (current === mode) return;
   await page.setViewportSize({ width: 1366, height: 800 });
-  await page.getByRole('switch', { name: /mode/i }).first().click();
+  // A click event on the switch itself: a detail drawer (a user's) may lie over the header at that moment.
+  await page.getByRole('switch', { name: /mode/i }).first().dispatchEvent('click');
   await page.waitForFunction((m) => localStorage.getItem('color_mode') === m, mode);
   await page.mouse.move(0, 0);
   await settled(page);

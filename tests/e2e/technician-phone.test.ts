@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations, overflowsViewport } from '../helpers/axe';
 import { portalApi, toastsGone, usePortal } from '../helpers/browser';
+import { drawnPhoto } from '../helpers/photos';
 
 const portal = usePortal();
 const { api, tokenOf } = portalApi(portal);
@@ -41,29 +42,6 @@ function imageSize(bytes: Buffer): { width: number; height: number; type: 'png' 
     i += 2 + bytes.readUInt16BE(i + 2);
   }
   throw new Error('no JPEG frame header');
-}
-
-/** A 3000×2000 PNG drawn by the page's own canvas (a gradient with shapes: a photo-like, compressible picture). */
-async function bigPhoto(page: Page): Promise<Buffer> {
-  const base64 = await page.evaluate(async () => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 3000;
-    canvas.height = 2000;
-    const g = canvas.getContext('2d')!;
-    const fill = g.createLinearGradient(0, 0, 3000, 2000);
-    fill.addColorStop(0, '#2a6f97');
-    fill.addColorStop(1, '#f4a261');
-    g.fillStyle = fill;
-    g.fillRect(0, 0, 3000, 2000);
-    g.fillStyle = '#264653';
-    for (let k = 0; k < 12; k++) g.fillRect(200 * k + 100, 300 + 80 * k, 150, 900);
-    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    let text = '';
-    for (let k = 0; k < bytes.length; k += 0x8000) text += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
-    return btoa(text);
-  });
-  return Buffer.from(base64, 'base64');
 }
 
 /**
@@ -159,7 +137,7 @@ describe('the technician’s day on a phone', () => {
       const camera = page.getByTestId('photo-camera-input');
       expect(await camera.getAttribute('accept')).toBe('image/*');
       expect(await camera.getAttribute('capture')).toBe('environment');
-      const photo = await bigPhoto(page);
+      const photo = await drawnPhoto(page, 3000, 2000, 'image/png');
       expect(imageSize(photo)).toEqual({ type: 'png', width: 3000, height: 2000 });
       await toastsGone(page);
       await camera.setInputFiles({ name: 'meter.png', mimeType: 'image/png', buffer: photo });

@@ -93,9 +93,10 @@ describe('network backup screen', () => {
     expect(rows.map((r) => r.getAttribute('data-type'))).toEqual(['context', 'removed', 'added', 'added', 'context']);
     const removed = rows[1] as HTMLElement;
     expect(removed.textContent).toContain('- add action=drop chain=input in-interface=ether1');
-    expect(removed.style.background).toBe('rgb(255, 235, 233)');
+    // Removed lines on the theme's red tint, added ones on its green tint (theme colours: readable in dark mode too).
+    expect(removed.style.background).toBe('rgb(255, 242, 240)');
     expect((rows[2] as HTMLElement).textContent).toContain('+ add action=accept chain=input dst-port=8291 protocol=tcp');
-    expect((rows[2] as HTMLElement).style.background).toBe('rgb(230, 255, 236)');
+    expect((rows[2] as HTMLElement).style.background).toBe('rgb(246, 255, 237)');
     // Old and new line numbers beside each line.
     expect(Array.from(rows[3].querySelectorAll('td')).slice(0, 2).map((td) => td.textContent)).toEqual(['', '12']);
   });

@@ -21,13 +21,13 @@ const series = {
 describe('dashboard chart figures', () => {
   it('lists every point of a chart in a table folded under it', () => {
     render(<DashboardCharts series={series} />);
-    const revenue = screen.getByTestId('chart-revenue-figures');
+    const revenue = screen.getByTestId('figures-revenue');
     expect(within(revenue).getByText('Show the figures as a table')).toBeTruthy();
     const rows = within(revenue).getAllByRole('row').map((r) => r.textContent);
     expect(rows).toEqual(['DayRevenue received', '2026-11-01$1,250.00', '2026-11-02$0.00']);
-    const tickets = within(screen.getByTestId('chart-tickets-figures')).getAllByRole('row').map((r) => r.textContent);
+    const tickets = within(screen.getByTestId('figures-tickets')).getAllByRole('row').map((r) => r.textContent);
     expect(tickets).toEqual(['DayOpenedResolved', '2026-11-0143']);
     expect(screen.getByTestId('chart-users-empty')).toBeTruthy();
-    expect(screen.queryByTestId('chart-users-figures')).toBeNull();
+    expect(screen.queryByTestId('figures-users')).toBeNull();
   });
 });

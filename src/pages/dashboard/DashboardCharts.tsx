@@ -68,7 +68,7 @@ export function DashboardCharts({ series }: { series: DashboardSeries }) {
                 </Suspense>
               </WhenOnScreen>
             )}
-            {!b.empty && <ChartFigures caption={t(`dashboard.chart.${b.name}`)} {...figures(b.name, series)} testId={`chart-${b.name}-figures`} />}
+            {!b.empty && <ChartFigures caption={t(`dashboard.chart.${b.name}`)} {...figures(b.name, series)} testId={`figures-${b.name}`} />}
           </Card>
         </Col>
       ))}
