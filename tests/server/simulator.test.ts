@@ -187,7 +187,8 @@ describe('network simulator against a started portal', () => {
     expect(coa.rate).toEqual({ downloadKbps: 200_000, uploadKbps: 40_000 });
     expect(sim.nas.session(c.username)).toMatchObject({ acctSessionId: session.acctSessionId, rate: { downloadKbps: 200_000, uploadKbps: 40_000 } });
     const coaRecord = async () => (await db().select().from(radiusDisconnects).where(and(eq(radiusDisconnects.sessionId, session.id), eq(radiusDisconnects.kind, 'coa'))))[0];
-    const record = await eventually(async () => ((await coaRecord())?.result ? coaRecord() : null), 5_000, 'the CoA recorded');
+    // The record is written 'pending' when the request leaves and gets the NAS's answer when it comes back.
+    const record = await eventually(async () => { const r = await coaRecord(); return r && r.result !== 'pending' ? r : null; }, 5_000, 'the CoA answer recorded');
     expect(record.result).toBe('ack');
     expect((await openSession(c.subscriptionId))?.id).toBe(session.id); // same session, not a reconnect
   });
