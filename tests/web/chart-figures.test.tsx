@@ -3,7 +3,7 @@
  * reader): the revenue card's table lists each day's amount in the series' currency, the tickets card's both
  * lines, and an empty series draws neither chart nor table.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import { DashboardCharts } from '../../src/pages/dashboard/DashboardCharts';
 
@@ -19,6 +19,16 @@ const series = {
 };
 
 describe('dashboard chart figures', () => {
+  // The charts themselves stay off screen: jsdom has no canvas, and a chart drawing into none throws later, in
+  // whichever test file the worker runs next. An observer that never reports keeps them unmounted.
+  const saved = globalThis.IntersectionObserver;
+  beforeEach(() => {
+    globalThis.IntersectionObserver = class { observe() {} unobserve() {} disconnect() {} takeRecords() { return []; } } as unknown as typeof IntersectionObserver;
+  });
+  afterEach(() => {
+    globalThis.IntersectionObserver = saved;
+  });
+
   it('lists every point of a chart in a table folded under it', () => {
     render(<DashboardCharts series={series} />);
     const revenue = screen.getByTestId('figures-revenue');
