@@ -1,13 +1,14 @@
-import { Button, Card, Collapse, Form, Grid, Spin, Tabs } from 'antd';
+import { Button, Card, Collapse, Form, Spin, Tabs } from 'antd';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import type { AdminSettings } from '../../contract/schemas/settings';
 import { t } from '../../src/i18n';
 import { BillingTab, CompanyTab, ContentTab, EmailTab, PoliciesTab } from './tabs';
 import { toFormValues, toSettingsPayload, type SettingsFormValues } from './values';
+import { useViewport } from '../../src/components/resource';
 
 /** /dashboard/settings (admin): GET /settings into one form over five tabs, saved with PUT /settings. */
 export function SettingsPage() {
-  const narrow = Grid.useBreakpoint().md === false;
+  const { narrow } = useViewport();
   const { query } = useCustom<AdminSettings>({
     url: '/settings',
     method: 'get',
