@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { build, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { resourceMeta } from './scripts/vite-resource-meta';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
 
@@ -72,8 +73,11 @@ function precompress(): Plugin {
  * which stays the small chunk the entry's `import('./App')` loads (and which imports the shell).
  */
 const APP = resolve(import.meta.dirname, 'src/App.tsx');
+const SITE = resolve(import.meta.dirname, 'src/site/SiteApp.tsx');
 const portalShell = new Set<string>();
 const entryModules = new Set<string>();
+/** What the public site loads statically: a module both use (e.g. contract/money.ts) stays out of the portal group. */
+const siteModules = new Set<string>();
 function portalShellChunk(): Plugin {
   return {
     name: 'isp-portal:portal-shell',
@@ -83,7 +87,7 @@ function portalShellChunk(): Plugin {
         configFile: false,
         root: import.meta.dirname,
         logLevel: 'silent',
-        plugins: [react()],
+        plugins: [react(), resourceMeta()],
         build: { write: false, minify: false, copyPublicDir: false, rolldownOptions: { input: APP, treeshake, preserveEntrySignatures: 'strict' } },
       });
       const chunks = (Array.isArray(result) ? result : [result]).flatMap((r) => ('output' in r ? r.output : [])).filter((o) => o.type === 'chunk');
@@ -102,20 +106,24 @@ function portalShellChunk(): Plugin {
     buildEnd() {
       // The entry's static imports, followed through barrels too: a module that might be in the entry chunk is
       // left to the bundler rather than moved out of it.
-      entryModules.clear();
-      const pending = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry);
-      while (pending.length) {
-        const id = pending.pop()!;
-        if (entryModules.has(id)) continue;
-        entryModules.add(id);
-        pending.push(...(this.getModuleInfo(id)?.importedIds ?? []));
-      }
+      const reach = (into: Set<string>, from: string[]) => {
+        into.clear();
+        const pending = [...from];
+        while (pending.length) {
+          const id = pending.pop()!;
+          if (into.has(id)) continue;
+          into.add(id);
+          pending.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+      };
+      reach(entryModules, [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry));
+      reach(siteModules, this.getModuleInfo(SITE) ? [SITE] : []);
     },
   };
 }
 
 export default defineConfig({
-  plugins: [react(), precompress(), portalShellChunk()],
+  plugins: [react(), resourceMeta(), precompress(), portalShellChunk()],
   server: {
     port: Number(process.env.PORT ?? 5173),
     proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
@@ -131,7 +139,7 @@ export default defineConfig({
       output: {
         codeSplitting: {
           // Without its dependencies: those outside the shell are in the entry chunk, loaded first.
-          groups: [{ name: 'portal', test: (id) => portalShell.has(id) && !entryModules.has(id) && id !== APP, includeDependenciesRecursively: false }],
+          groups: [{ name: 'portal', test: (id) => portalShell.has(id) && !entryModules.has(id) && !siteModules.has(id) && id !== APP, includeDependenciesRecursively: false }],
         },
       },
     },

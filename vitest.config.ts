@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { resourceMeta } from './scripts/vite-resource-meta';
 
 /**
  * Three projects: the API against a real database (PGlite, or PostgreSQL when TEST_DATABASE_URL is set),
@@ -36,7 +37,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [react()],
+        plugins: [react(), resourceMeta()],
         test: {
           name: 'web',
           environment: 'jsdom',
@@ -51,7 +52,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [react()],
+        plugins: [react(), resourceMeta()],
         test: {
           name: 'web-mocked',
           environment: 'jsdom',
@@ -62,6 +63,8 @@ export default defineConfig({
         },
       },
       {
+        // The browser tests read the menu (resources/menu.ts), which the declarations' light parts make.
+        plugins: [resourceMeta()],
         test: {
           name: 'e2e',
           environment: 'node',

@@ -46,7 +46,13 @@ export function allows(audience: Audience, role: Role | null | undefined): boole
 // "/dashboard/plans/create"); the most specific (longest) matching pattern decides.
 
 const SUBSCRIPTION_ROLES: Role[] = ['user', 'admin', 'billing', 'support'];
+const ADMIN_BILLING: Role[] = ['admin', 'billing'];
+const ADMIN_SUPPORT: Role[] = ['admin', 'support'];
 
+/**
+ * Screens and endpoints that are not a declared resource's (below): the public site, and paths outside a
+ * resource's own base path (a user's page is /dashboard/user/:id, not /dashboard/users/show/:id).
+ */
 export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }> = [
   { pattern: '/', audience: 'public' },
   { pattern: '/login', audience: 'public' },
@@ -62,41 +68,146 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/terms-condition', audience: 'public' },
   { pattern: '/refund-policy', audience: 'public' },
 
-  { pattern: '/dashboard', audience: 'authenticated' },
-  { pattern: '/dashboard/profile', audience: 'authenticated' },
-  { pattern: '/dashboard/tickets', audience: 'authenticated' },
-  { pattern: '/dashboard/usage', audience: 'authenticated' },
   // The spec lists the subscription routes both as open to all and as limited; the restricted reading is the
   // more specific one, so technician (the only role affected) does not reach them.
-  { pattern: '/dashboard/subscriptions', audience: SUBSCRIPTION_ROLES },
   { pattern: '/dashboard/subscription', audience: SUBSCRIPTION_ROLES },
   { pattern: '/subscription', audience: SUBSCRIPTION_ROLES },
-  { pattern: '/dashboard/users', audience: ['admin', 'support'] },
-  { pattern: '/dashboard/user', audience: ['admin', 'support'] },
-  { pattern: '/dashboard/settings', audience: ['admin'] },
-  { pattern: '/dashboard/api-tokens', audience: ['admin'] },
-  { pattern: '/dashboard/backups', audience: ['admin'] },
-  // The audit trail (issue 13): read-only, the same audience as GET /audit.
-  { pattern: '/dashboard/audit', audience: ['admin'] },
-  // Background jobs (issue 14): the same audience as GET /jobs.
-  { pattern: '/dashboard/jobs', audience: ['admin'] },
-  // The system page (issue 18): the same audience as GET /system.
-  { pattern: '/dashboard/system', audience: ['admin'] },
-  { pattern: '/dashboard/contact-messages', audience: ['admin', 'support'] },
-  { pattern: '/dashboard/plans', audience: ['admin', 'billing'] },
-  { pattern: '/dashboard/payments', audience: ['admin', 'billing'] },
-  { pattern: '/dashboard/billing/payment-gateways', audience: ['admin', 'billing'] },
-  { pattern: '/dashboard/billing/invoices', audience: ['admin', 'billing', 'support'] },
+  { pattern: '/dashboard/user', audience: ADMIN_SUPPORT },
+  { pattern: '/dashboard/payments', audience: ADMIN_BILLING },
   // Not a screen: who may delete invoices and record manual payments on the invoices screen (the same roles as
   // DELETE /payments/invoices/:id and POST /payments/invoices/:id/manual); asked through useCan params.route.
-  { pattern: '/dashboard/billing/invoices/manage', audience: ['admin', 'billing'] },
+  { pattern: '/dashboard/billing/invoices/manage', audience: ADMIN_BILLING },
   { pattern: '/dashboard/nas/router', audience: ['admin'] },
-  { pattern: '/dashboard/tickets/shared', audience: ['admin', 'support', 'technician', 'billing'] },
-  // The spec gives installations to technician alone; issue 8 lets admin and support see and schedule them too.
-  { pattern: '/dashboard/installations', audience: ['technician', 'admin', 'support'] },
   { pattern: '/dashboard/installation', audience: ['technician', 'admin', 'support'] },
-  { pattern: '/dashboard/nas/devices', audience: ['technician'] },
 ];
+
+// ---------------------------------------------------------------------------------------------------------
+// Resources (issue 20): one entry per resource of the signed-in area, named by its declaration
+// (resources/<name>/resource.ts, `access`, default its name). An entry gives the screens' base path and who
+// opens them; for a resource whose API the server's crudModule serves (server/crud), also the API's base path
+// and who may call each of its five endpoints. Screen routes and endpoint entries are derived from it:
+//
+//   route              → screen (default: list)       GET    api      → list
+//   route/show/:id     → show (a role list) or screen  GET    api/:id  → show
+//   route/create       → create (a role list) or screen POST  api      → create
+//   route/edit/:id     → update (a role list) or screen PUT   api/:id  → update (PATCH with updateMethod)
+//                                                      DELETE api/:id  → delete
+// An operation left out has neither its endpoint nor its screen (its route falls back to nobody).
+
+export interface ResourceAccess {
+  /** The list screen's path; the resource's other screens are below it. */
+  route: string;
+  /** Who opens the resource's screens and sees its menu item (default: list). */
+  screen?: Audience;
+  /** The API's base path under /api when the server's crudModule serves the resource. */
+  api?: string;
+  list?: Audience;
+  show?: Audience;
+  create?: Audience;
+  update?: Audience;
+  /** The update endpoint's method (default PUT). */
+  updateMethod?: 'PUT' | 'PATCH';
+  delete?: Audience;
+}
+
+const SHIPPED_RESOURCES = {
+  dashboard: { route: '/dashboard', screen: 'authenticated' },
+  subscriptions: { route: '/dashboard/subscriptions', screen: SUBSCRIPTION_ROLES },
+  usage: { route: '/dashboard/usage', screen: 'authenticated' },
+  tickets: { route: '/dashboard/tickets', screen: 'authenticated' },
+  'tickets-shared': { route: '/dashboard/tickets/shared', screen: ['admin', 'support', 'technician', 'billing'] },
+  users: { route: '/dashboard/users', screen: ADMIN_SUPPORT },
+  // Messages from the public contact form (POST /contact, not part of this resource): admin and support read them
+  // and mark them handled.
+  'contact-messages': { route: '/dashboard/contact-messages', screen: ADMIN_SUPPORT, api: '/contact-messages', list: ADMIN_SUPPORT, update: ADMIN_SUPPORT, updateMethod: 'PATCH' },
+  // Plans: the catalogue is public (staff, recognised by an optional token, also see inactive plans).
+  plans: { route: '/dashboard/plans', screen: ADMIN_BILLING, api: '/plans', list: 'public', show: 'public', create: ADMIN_BILLING, update: ADMIN_BILLING, delete: ADMIN_BILLING },
+  // Payment gateways: any signed-in user lists the active ones (no credentials) to choose how to pay; admin and
+  // billing manage them and see every gateway with masked credentials.
+  'payment-gateways': { route: '/dashboard/billing/payment-gateways', screen: ADMIN_BILLING, api: '/payments/gateways', list: 'authenticated', show: ADMIN_BILLING, create: ADMIN_BILLING, update: ADMIN_BILLING, delete: ADMIN_BILLING },
+  invoices: { route: '/dashboard/billing/invoices', screen: ['admin', 'billing', 'support'] },
+  'router-devices': { route: '/dashboard/nas/router/devices', screen: ['admin'] },
+  'router-usage': { route: '/dashboard/nas/router/usage', screen: ['admin'] },
+  'router-interfaces': { route: '/dashboard/nas/router/interfaces', screen: ['admin'] },
+  'router-config': { route: '/dashboard/nas/router/config', screen: ['admin'] },
+  'router-backup': { route: '/dashboard/nas/router/backup', screen: ['admin'] },
+  devices: { route: '/dashboard/nas/devices', screen: ['technician'] },
+  // The spec gives installations to technician alone; issue 8 lets admin and support see and schedule them too.
+  installations: { route: '/dashboard/installations', screen: ['technician', 'admin', 'support'] },
+  'api-tokens': { route: '/dashboard/api-tokens', screen: ['admin'] },
+  backups: { route: '/dashboard/backups', screen: ['admin'] },
+  // The audit trail (issue 13): read-only, the same audience as GET /audit.
+  audit: { route: '/dashboard/audit', screen: ['admin'] },
+  // Background jobs (issue 14): the same audience as GET /jobs.
+  jobs: { route: '/dashboard/jobs', screen: ['admin'] },
+  // The system page (issue 18): the same audience as GET /system.
+  system: { route: '/dashboard/system', screen: ['admin'] },
+  settings: { route: '/dashboard/settings', screen: ['admin'] },
+  profile: { route: '/dashboard/profile', screen: 'authenticated' },
+} as const satisfies Record<string, ResourceAccess>;
+
+export type ShippedResourceName = keyof typeof SHIPPED_RESOURCES;
+
+const resourceAccessByName = new Map<string, ResourceAccess>(Object.entries(SHIPPED_RESOURCES));
+let derived: { routes: { pattern: string; audience: Audience }[]; endpoints: Record<string, Audience> } | null = null;
+
+/** Every resource's entry, by name. */
+export function resourceAccessEntries(): ReadonlyMap<string, ResourceAccess> {
+  return resourceAccessByName;
+}
+
+/** The matrix entry a declaration names, or undefined. */
+export function resourceAccess(name: string): ResourceAccess | undefined {
+  return resourceAccessByName.get(name);
+}
+
+/**
+ * Adds an entry at run time (a plugin's resource, or a test's fixture resource that is never shipped); returns
+ * the function that removes it again. Refuses a name or a route already taken.
+ */
+export function registerResourceAccess(name: string, entry: ResourceAccess): () => void {
+  if (resourceAccessByName.has(name)) throw new Error(`The role matrix already has a resource named "${name}".`);
+  for (const [other, e] of resourceAccessByName) {
+    if (e.route === entry.route) throw new Error(`The route ${entry.route} is already resource "${other}"'s.`);
+  }
+  resourceAccessByName.set(name, entry);
+  derived = null;
+  return () => {
+    if (resourceAccessByName.get(name) === entry) resourceAccessByName.delete(name);
+    derived = null;
+  };
+}
+
+function derive() {
+  if (derived) return derived;
+  const routes: { pattern: string; audience: Audience }[] = [];
+  const endpoints: Record<string, Audience> = {};
+  const nobody: Audience = [];
+  for (const entry of resourceAccessByName.values()) {
+    const screen = entry.screen ?? entry.list ?? nobody;
+    const sub = (audience: Audience | undefined): Audience => (audience === undefined ? nobody : typeof audience === 'string' ? screen : audience);
+    routes.push({ pattern: entry.route, audience: screen });
+    // Only a CRUD resource's sub-screens are derived: a screen-only entry's paths below its route are its own.
+    if (entry.api) {
+      routes.push({ pattern: `${entry.route}/show`, audience: sub(entry.show) });
+      routes.push({ pattern: `${entry.route}/create`, audience: sub(entry.create) });
+      routes.push({ pattern: `${entry.route}/edit`, audience: sub(entry.update) });
+      const one = `${entry.api}/:id`;
+      if (entry.list !== undefined) endpoints[`GET ${entry.api}`] = entry.list;
+      if (entry.show !== undefined) endpoints[`GET ${one}`] = entry.show;
+      if (entry.create !== undefined) endpoints[`POST ${entry.api}`] = entry.create;
+      if (entry.update !== undefined) endpoints[`${entry.updateMethod ?? 'PUT'} ${one}`] = entry.update;
+      if (entry.delete !== undefined) endpoints[`DELETE ${one}`] = entry.delete;
+    }
+  }
+  derived = { routes, endpoints };
+  return derived;
+}
+
+/** Every screen pattern: ROUTE_ACCESS and those derived from the resources. */
+export function routeAccessEntries(): ReadonlyArray<{ pattern: string; audience: Audience }> {
+  return [...ROUTE_ACCESS, ...derive().routes];
+}
 
 function normalisePath(pathname: string): string {
   const p = pathname.split(/[?#]/)[0].replace(/\/+$/, '');
@@ -107,7 +218,7 @@ function normalisePath(pathname: string): string {
 export function routeAudience(pathname: string): Audience | null {
   const path = normalisePath(pathname);
   let best: { pattern: string; audience: Audience } | null = null;
-  for (const entry of ROUTE_ACCESS) {
+  for (const entry of routeAccessEntries()) {
     const matches =
       entry.pattern === '/' ? path === '/' : path === entry.pattern || path.startsWith(`${entry.pattern}/`);
     if (matches && (!best || entry.pattern.length > best.pattern.length)) best = entry;
@@ -181,21 +292,6 @@ export const ENDPOINT_ACCESS = {
   'GET /api-tokens': ['admin'],
   'POST /api-tokens': ['admin'],
   'DELETE /api-tokens/:id': ['admin'],
-
-  // Plans: the catalogue is public (staff, recognised by an optional token, also see inactive plans).
-  'GET /plans': 'public',
-  'GET /plans/:id': 'public',
-  'POST /plans': ['admin', 'billing'],
-  'PUT /plans/:id': ['admin', 'billing'],
-  'DELETE /plans/:id': ['admin', 'billing'],
-
-  // Payment gateways: any signed-in user lists the active ones (no credentials) to choose how to pay;
-  // admin and billing manage them and see every gateway with masked credentials.
-  'GET /payments/gateways': 'authenticated',
-  'GET /payments/gateways/:id': ['admin', 'billing'],
-  'POST /payments/gateways': ['admin', 'billing'],
-  'PUT /payments/gateways/:id': ['admin', 'billing'],
-  'DELETE /payments/gateways/:id': ['admin', 'billing'],
 
   // Subscriptions: customers subscribe for themselves, admin/billing/support for anyone (checked in the
   // service); detail for the owner or those staff (others get 404); the list is staff only.
@@ -314,8 +410,6 @@ export const ENDPOINT_ACCESS = {
   'GET /usage': 'authenticated',
 
   'POST /contact': 'public',
-  'GET /contact-messages': ['admin', 'support'],
-  'PATCH /contact-messages/:id': ['admin', 'support'],
 
   'GET /settings/public': 'public',
   'GET /settings/policies/:type': 'public',
@@ -334,8 +428,17 @@ export const ENDPOINT_ACCESS = {
 
 export type EndpointKey = keyof typeof ENDPOINT_ACCESS;
 
+/**
+ * Every endpoint: ENDPOINT_ACCESS and those derived from the resources' entries (the CRUD endpoints of plans,
+ * payment gateways, contact messages and any resource added since).
+ */
+export function endpointAccessEntries(): Readonly<Record<string, Audience>> {
+  return { ...(ENDPOINT_ACCESS as Record<string, Audience>), ...derive().endpoints };
+}
+
 export function endpointAudience(method: string, path: string): Audience | undefined {
-  return (ENDPOINT_ACCESS as Record<string, Audience>)[`${method.toUpperCase()} ${path}`];
+  const key = `${method.toUpperCase()} ${path}`;
+  return (ENDPOINT_ACCESS as Record<string, Audience>)[key] ?? derive().endpoints[key];
 }
 
 export function canCallEndpoint(role: Role | null | undefined, method: string, path: string): boolean {

@@ -8,7 +8,8 @@
  */
 import type { AccessControlProvider, CanParams, CanReturnType } from '@refinedev/core';
 import { isRole, routeAudience, allows, type Role } from '../contract/roles';
-import { MENU } from '../resources/menu';
+import { menuEntries } from '../resources/menu';
+import { findResource } from '../resources/registry';
 import { getAuthState } from './auth-store';
 
 const ROUTE_ACTIONS = ['list', 'create', 'edit', 'show', 'clone'] as const;
@@ -16,7 +17,7 @@ const ROUTE_ACTIONS = ['list', 'create', 'edit', 'show', 'clone'] as const;
 /**
  * The screen route of a resource action: the action's own route, else the resource's list route. Refine's
  * useCan strips list/show/… from params.resource before calling can(), so the resource's name is looked up
- * in the menu data (resources/menu.ts) when no route came with the call.
+ * in the declarations (resources/registry.ts) when no route came with the call.
  */
 export function routeOf({ resource, action, params }: CanParams): string | null {
   const item = params?.resource as Record<string, unknown> | undefined;
@@ -25,14 +26,15 @@ export function routeOf({ resource, action, params }: CanParams): string | null 
   if (typeof item?.list === 'string') return item.list;
   if (typeof params?.route === 'string') return params.route;
   if (typeof resource === 'string' && resource.startsWith('/')) return resource;
-  const entry = MENU.find((m) => m.name === resource);
-  if (entry?.route) return action === 'show' && entry.show ? entry.show : entry.route;
-  return null;
+  const entry = typeof resource === 'string' ? findResource(resource) : undefined;
+  if (!entry) return null;
+  const own2 = (ROUTE_ACTIONS as readonly string[]).includes(action) ? entry.paths[action as 'list' | 'show' | 'create' | 'edit'] : undefined;
+  return own2 ?? entry.paths.list;
 }
 
 /** The decision for one role (null: signed out). A menu group is allowed when one of its entries is. */
 export function canRole(role: Role | null, query: CanParams): CanReturnType {
-  const children = MENU.filter((m) => m.parent !== undefined && m.parent === query.resource);
+  const children = menuEntries().filter((m) => m.parent !== undefined && m.parent === query.resource);
   if (children.length > 0 && !routeOf(query)) {
     return children.some((c) => canRole(role, { resource: c.name, action: query.action }).can)
       ? { can: true }

@@ -1,68 +1,38 @@
-import type { ReactNode } from 'react';
+import { createElement } from 'react';
 import type { IResourceItem } from '@refinedev/core';
-import {
-  ApiOutlined,
-  AppstoreOutlined,
-  AuditOutlined,
-  ScheduleOutlined,
-  BarChartOutlined,
-  CloudDownloadOutlined,
-  CloudServerOutlined,
-  CreditCardOutlined,
-  CustomerServiceOutlined,
-  DashboardOutlined,
-  DatabaseOutlined,
-  DollarOutlined,
-  FileTextOutlined,
-  FileSyncOutlined,
-  KeyOutlined,
-  LineChartOutlined,
-  MailOutlined,
-  MonitorOutlined,
-  SettingOutlined,
-  TeamOutlined,
-  ToolOutlined,
-  UserOutlined,
-  WifiOutlined,
-} from '@ant-design/icons';
 import { t } from '../src/i18n';
-import { MENU } from './menu';
+import { MENU_GROUPS } from './groups';
+import { resourceEntries } from './registry';
 
-const ICONS: Record<string, ReactNode> = {
-  dashboard: <DashboardOutlined />,
-  subscriptions: <FileSyncOutlined />,
-  usage: <LineChartOutlined />,
-  tickets: <CustomerServiceOutlined />,
-  'tickets-shared': <TeamOutlined />,
-  users: <UserOutlined />,
-  'contact-messages': <MailOutlined />,
-  billing: <DollarOutlined />,
-  plans: <AppstoreOutlined />,
-  'payment-gateways': <CreditCardOutlined />,
-  invoices: <FileTextOutlined />,
-  network: <WifiOutlined />,
-  'router-devices': <CloudServerOutlined />,
-  'router-usage': <BarChartOutlined />,
-  'router-interfaces': <ApiOutlined />,
-  'router-config': <SettingOutlined />,
-  'router-backup': <DatabaseOutlined />,
-  devices: <CloudServerOutlined />,
-  installations: <ToolOutlined />,
-  'api-tokens': <KeyOutlined />,
-  backups: <CloudDownloadOutlined />,
-  audit: <AuditOutlined />,
-  jobs: <ScheduleOutlined />,
-  system: <MonitorOutlined />,
-  settings: <SettingOutlined />,
-  profile: <UserOutlined />,
-};
-
-/** The one typed list of Refine resources, built from the menu data. */
-export const resources: IResourceItem[] = MENU.map((m) => ({
-  name: m.name,
-  ...(m.route ? { list: m.route } : {}),
-  ...(m.show ? { show: m.show } : {}),
-  ...(m.create ? { create: m.create } : {}),
-  ...(m.edit ? { edit: m.edit } : {}),
-  meta: { label: t(m.labelKey), icon: ICONS[m.name], ...(m.parent ? { parent: m.parent } : {}), ...(m.portal ? { portal: true } : {}) },
-}));
+/**
+ * Refine's resource list, derived from the declarations (resources/registry.ts): every resource with its
+ * pages' paths, its label and icon; the menu groups as parents. A resource declared without a menu item is
+ * still a resource (meta.hide), so its pages get their title and Refine's hooks find it by route.
+ */
+export function refineResources(): IResourceItem[] {
+  const entries = resourceEntries();
+  const groups = MENU_GROUPS.filter((g) => entries.some((e) => e.decl.menu && e.decl.menu.group === g.name)).map((g) => ({
+    name: g.name,
+    meta: { label: t(g.labelKey), icon: createElement(g.icon), order: g.order },
+  }));
+  const items = entries.map((e): IResourceItem => {
+    const menu = e.decl.menu || undefined;
+    return {
+      name: e.decl.name,
+      list: e.paths.list,
+      ...(e.paths.show ? { show: e.paths.show } : {}),
+      ...(e.paths.create ? { create: e.paths.create } : {}),
+      ...(e.paths.edit ? { edit: e.paths.edit } : {}),
+      meta: {
+        label: t(menu?.labelKey ?? e.decl.titleKey),
+        ...(menu?.icon ? { icon: createElement(menu.icon) } : {}),
+        ...(menu?.group ? { parent: menu.group } : {}),
+        ...(menu?.portal ? { portal: true } : {}),
+        ...(menu ? { order: menu.order } : { hide: true }),
+      },
+    };
+  });
+  // Top-level items and groups in menu order, each group's children after it.
+  const top = [...groups, ...items.filter((i) => !i.meta?.parent)].sort((a, b) => Number(a.meta?.order ?? 1e9) - Number(b.meta?.order ?? 1e9));
+  return top.flatMap((i) => [i, ...items.filter((c) => c.meta?.parent === i.name)]);
+}

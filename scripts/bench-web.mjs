@@ -160,7 +160,7 @@ try {
   for (const row of table) console.log(row.map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
   for (const r of routes.slice(0, 3)) {
     console.log(`\n${r.name}: largest scripts`);
-    for (const f of r.files.slice(0, 5)) console.log(`  ${f.file.padEnd(44)} ${kb(f.wire).padStart(7)} KB ${f.encoding}  (${kb(f.raw)} KB on disk)`);
+    for (const f of r.files.slice(0, process.env.BENCH_ALL ? 99 : 5)) console.log(`  ${f.file.padEnd(44)} ${kb(f.wire).padStart(7)} KB ${f.encoding}  (${kb(f.raw)} KB on disk)`);
   }
   console.log('');
 

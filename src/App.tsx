@@ -10,7 +10,7 @@ import { authProvider } from '../providers/auth-provider';
 import { dataProvider } from '../providers/data-provider';
 import { i18nProvider } from '../providers/i18n-provider';
 import { notificationProvider } from '../providers/notification-provider';
-import { resources } from '../resources';
+import { refineResources } from '../resources';
 import { t } from './i18n';
 import { DashboardLayout } from './layout/DashboardLayout';
 import { NavigatorBridge } from './layout/NavigatorBridge';
@@ -39,7 +39,7 @@ export default function PortalApp() {
           accessControlProvider={accessControlProvider}
           notificationProvider={notificationProvider}
           i18nProvider={i18nProvider}
-          resources={resources}
+          resources={refineResources()}
           options={{
             disableTelemetry: true,
             syncWithLocation: true,
@@ -60,7 +60,7 @@ export default function PortalApp() {
             <Route path="/invoice" element={invoicePage} />
             <Route path="/invoice/:id" element={invoicePage} />
             <Route element={<RouteGuard />}>
-              <Route element={<DashboardLayout />}>{dashboardRoutes}</Route>
+              <Route element={<DashboardLayout />}>{dashboardRoutes()}</Route>
             </Route>
             <Route path="*" element={notFoundPage} />
           </Routes>

@@ -1,79 +1,124 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Spin } from 'antd';
 import { Route } from 'react-router';
-import { DashboardHome } from './pages/dashboard/DashboardHome';
+import type { PageAction, PageSpec, ResourceDecl } from './components/resource/types';
+import { resourceEntries, type ResourceEntry } from '../resources/registry';
+
+const fallback = <Spin style={{ display: 'block', margin: '64px auto' }} />;
+
+/** A lazily loaded screen; the screens' texts come first (one chunk, fetched once): some screens read them while they load. */
+function lazyScreen(load: () => Promise<ComponentType>): ReactNode {
+  const Page = lazy(async () => {
+    await import('./i18n/screens');
+    return { default: await load() };
+  });
+  return (
+    <Suspense fallback={fallback}>
+      <Page />
+    </Suspense>
+  );
+}
 
 /**
  * Back-office screens load on first use, one chunk per resource, so signing in does not download every
  * screen's code (forms, uploads, schemas) at once.
  */
 export function lazyPage<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
-  // The screens' texts first (one chunk, fetched once): some screen modules read them while they load.
-  const Page = lazy(async () => {
-    await import('./i18n/screens');
-    return { default: (await load())[name] as ComponentType };
-  });
-  return (
-    <Suspense fallback={<Spin style={{ display: 'block', margin: '64px auto' }} />}>
-      <Page />
-    </Suspense>
-  );
+  return lazyScreen(async () => (await load())[name] as ComponentType);
 }
 
 /** The not-found screen (antd's Result with its illustrations) is code no working page needs. */
 export const notFoundPage = lazyPage(() => import('./components/NotFound'), 'NotFound');
 
-/** The users list and a user's detail are one screen (spec §2): one element, so the list stays mounted. */
-const usersScreen = lazyPage(() => import('../resources/users/UsersPage'), 'UsersPage');
+const isComponent = (value: unknown): value is ComponentType =>
+  typeof value === 'function' || (typeof value === 'object' && value !== null && '$$typeof' in value);
+
+/** The component a page loader gave: itself, the module's default export, or the module's only component. */
+function componentOf(loaded: unknown, where: string): ComponentType {
+  if (isComponent(loaded)) return loaded;
+  const module = loaded as Record<string, unknown>;
+  if (isComponent(module.default)) return module.default;
+  const components = Object.entries(module).filter(([name, v]) => /^[A-Z]/.test(name) && isComponent(v));
+  if (components.length === 1) return components[0][1] as ComponentType;
+  throw new Error(`${where}: the page's module has ${components.length} components and no default export; pick one with .then((m) => m.Name)`);
+}
+
+/** The generated page of an action, for the whole declaration. */
+async function generatedPage(entry: ResourceEntry, action: PageAction): Promise<ComponentType> {
+  const [decl, generic] = await Promise.all([entry.load(), import('./components/resource')]);
+  const by: Record<PageAction, (d: ResourceDecl) => ComponentType> = {
+    list: (d) => () => createElement(generic.ResourceList, { decl: d }),
+    show: (d) => () => createElement(generic.ResourceShow, { decl: d }),
+    create: (d) => () => createElement(generic.ResourceForm, { decl: d, action: 'create' }),
+    edit: (d) => () => createElement(generic.ResourceForm, { decl: d, action: 'edit' }),
+  };
+  return by[action](decl);
+}
+
+const elementCache = new WeakMap<ResourceEntry, Partial<Record<PageAction, ReactNode>>>();
+
+/**
+ * One element per page, made once per resource (a page shared by two actions is one element, so it stays
+ * mounted between them; and the routes can be built on every render without remounting a screen).
+ */
+function pageElements(entry: ResourceEntry): Partial<Record<PageAction, ReactNode>> {
+  const cached = elementCache.get(entry);
+  if (cached) return cached;
+  const elements: Partial<Record<PageAction, ReactNode>> = {};
+  elementCache.set(entry, elements);
+  const where = `resource "${entry.decl.name}"`;
+  const elementOf = (action: PageAction, seen: PageAction[] = []): ReactNode => {
+    if (elements[action]) return elements[action];
+    const spec: PageSpec | undefined = entry.decl.pages?.[action];
+    let element: ReactNode;
+    if (typeof spec === 'string') {
+      if (seen.includes(spec)) throw new Error(`${where}: pages refer to each other in a circle`);
+      element = elementOf(spec, [...seen, action]);
+    } else if (spec && typeof spec === 'object' && 'component' in spec) {
+      element = createElement(spec.component);
+    } else if (typeof spec === 'function') {
+      const load = spec;
+      element = lazyScreen(async () => componentOf(await load(), where));
+    } else {
+      element = lazyScreen(() => generatedPage(entry, action));
+    }
+    elements[action] = element;
+    return element;
+  };
+  for (const action of Object.keys(entry.paths) as PageAction[]) elementOf(action);
+  for (const action of Object.values(entry.also)) elementOf(action);
+  return elements;
+}
+
+/** The routes of every declared resource (resources/registry.ts): nothing here names a resource. */
+export function resourceRoutes(entries: ResourceEntry[] = resourceEntries()): ReactNode[] {
+  return entries.flatMap((entry) => {
+    const elements = pageElements(entry);
+    const paths = [
+      ...(Object.entries(entry.paths) as [PageAction, string][]),
+      ...(Object.entries(entry.also) as [string, PageAction][]).map(([path, action]) => [action, path] as [PageAction, string]),
+    ];
+    return paths.map(([action, path]) => <Route key={`${entry.decl.name}:${path}`} path={path} element={elements[action]} />);
+  });
+}
 
 /** Every signed-in route of spec §2, rendered inside the role's layout and behind the route guard. */
-export const dashboardRoutes = (
-  <>
-    <Route path="/dashboard" element={<DashboardHome />} />
-    <Route path="/dashboard/profile" element={lazyPage(() => import('./pages/profile/ProfilePage'), 'ProfilePage')} />
-    {/* The ticket route shows one of two views by role (spec §2, contract/roles.ts ticketView). */}
-    <Route path="/dashboard/tickets" element={lazyPage(() => import('../resources/tickets'), 'TicketArea')} />
-    <Route path="/dashboard/tickets/shared" element={lazyPage(() => import('../resources/tickets'), 'SharedTicketsPage')} />
-    <Route path="/dashboard/tickets/:id" element={lazyPage(() => import('../resources/tickets'), 'TicketDetail')} />
-    <Route path="/dashboard/usage" element={lazyPage(() => import('../resources/usage/UsagePage'), 'UsagePage')} />
-    <Route path="/dashboard/subscriptions" element={lazyPage(() => import('../resources/subscriptions/SubscriptionsPage'), 'SubscriptionsPage')} />
-    <Route path="/dashboard/subscription/:id" element={lazyPage(() => import('../resources/subscriptions/SubscriptionDetail'), 'SubscriptionDetail')} />
-    <Route path="/subscription/:id" element={lazyPage(() => import('../resources/subscriptions/SubscriptionDetail'), 'SubscriptionDetail')} />
-    <Route path="/dashboard/users" element={usersScreen} />
-    <Route path="/dashboard/user/:id" element={usersScreen} />
-    <Route path="/dashboard/settings" element={lazyPage(() => import('../resources/settings/SettingsPage'), 'SettingsPage')} />
-    <Route path="/dashboard/api-tokens" element={lazyPage(() => import('../resources/api-tokens/list'), 'ApiTokenList')} />
-    <Route path="/dashboard/api-tokens/create" element={lazyPage(() => import('../resources/api-tokens/create'), 'ApiTokenCreate')} />
-    <Route path="/dashboard/backups" element={lazyPage(() => import('../resources/backups/BackupsPage'), 'BackupsPage')} />
-    <Route path="/dashboard/audit" element={lazyPage(() => import('../resources/audit/list'), 'AuditList')} />
-    <Route path="/dashboard/audit/show/:id" element={lazyPage(() => import('../resources/audit/show'), 'AuditShow')} />
-    <Route path="/dashboard/jobs" element={lazyPage(() => import('../resources/jobs/list'), 'JobList')} />
-    <Route path="/dashboard/system" element={lazyPage(() => import('../resources/system/SystemPage'), 'SystemPage')} />
-    <Route path="/dashboard/contact-messages" element={lazyPage(() => import('../resources/contact-messages/list'), 'ContactMessageList')} />
-    <Route path="/dashboard/plans" element={lazyPage(() => import('../resources/plans/list'), 'PlanList')} />
-    <Route path="/dashboard/plans/create" element={lazyPage(() => import('../resources/plans/create'), 'PlanCreate')} />
-    <Route path="/dashboard/plans/edit/:id" element={lazyPage(() => import('../resources/plans/edit'), 'PlanEdit')} />
-    <Route path="/dashboard/plans/show/:id" element={lazyPage(() => import('../resources/plans/show'), 'PlanShow')} />
-    {/* Spec §2: /dashboard/payments is not built yet and shows the not-found screen. */}
-    <Route path="/dashboard/payments" element={notFoundPage} />
-    <Route path="/dashboard/billing/payment-gateways" element={lazyPage(() => import('../resources/gateways/list'), 'GatewayList')} />
-    <Route path="/dashboard/billing/payment-gateways/create" element={lazyPage(() => import('../resources/gateways/create'), 'GatewayCreate')} />
-    <Route path="/dashboard/billing/payment-gateways/edit/:id" element={lazyPage(() => import('../resources/gateways/edit'), 'GatewayEdit')} />
-    <Route path="/dashboard/billing/payment-gateways/show/:id" element={lazyPage(() => import('../resources/gateways/show'), 'GatewayShow')} />
-    <Route path="/dashboard/billing/invoices" element={lazyPage(() => import('../resources/invoices/list'), 'InvoiceList')} />
-    <Route path="/dashboard/billing/invoices/show/:id" element={lazyPage(() => import('../resources/invoices/show'), 'InvoiceShow')} />
-    <Route path="/dashboard/nas/router/devices" element={lazyPage(() => import('../resources/devices/list'), 'DeviceList')} />
-    <Route path="/dashboard/nas/router/devices/create" element={lazyPage(() => import('../resources/devices/create'), 'DeviceCreate')} />
-    <Route path="/dashboard/nas/router/devices/edit/:id" element={lazyPage(() => import('../resources/devices/edit'), 'DeviceEdit')} />
-    <Route path="/dashboard/nas/router/devices/show/:id" element={lazyPage(() => import('../resources/devices/show'), 'DeviceShow')} />
-    <Route path="/dashboard/nas/router/usage" element={lazyPage(() => import('../resources/traffic'), 'UsagePage')} />
-    <Route path="/dashboard/nas/router/interfaces" element={lazyPage(() => import('../resources/traffic'), 'InterfacesPage')} />
-    <Route path="/dashboard/nas/router/config" element={lazyPage(() => import('../resources/device-backups'), 'ConfigPage')} />
-    <Route path="/dashboard/nas/router/backup" element={lazyPage(() => import('../resources/device-backups'), 'BackupPage')} />
-    <Route path="/dashboard/nas/devices" element={lazyPage(() => import('../resources/devices/list'), 'TechnicianDeviceList')} />
-    <Route path="/dashboard/nas/devices/show/:id" element={lazyPage(() => import('../resources/devices/show'), 'TechnicianDeviceShow')} />
-    <Route path="/dashboard/installations" element={lazyPage(() => import('../resources/installations/InstallationsPage'), 'InstallationsPage')} />
-    <Route path="/dashboard/installation/:id" element={lazyPage(() => import('../resources/installations/InstallationDetail'), 'InstallationDetail')} />
-    <Route path="/dashboard/*" element={notFoundPage} />
-  </>
-);
+export function dashboardRoutes(): ReactNode {
+  return (
+    <>
+      {resourceRoutes()}
+      {/* Spec §2: /dashboard/payments is not built yet and shows the not-found screen. */}
+      <Route path="/dashboard/payments" element={notFoundPage} />
+      <Route path="/dashboard/*" element={notFoundPage} />
+    </>
+  );
+}
+
+/** A resource's page as its route shows it, e.g. for a screen test: `const PlanList = resourcePage('plans', 'list')`. */
+export function resourcePage(name: string, action: PageAction): ComponentType {
+  const entry = resourceEntries().find((e) => e.decl.name === name);
+  if (!entry) throw new Error(`No resource named "${name}"`);
+  const element = pageElements(entry)[action];
+  if (!element) throw new Error(`Resource "${name}" has no ${action} page`);
+  return () => element;
+}

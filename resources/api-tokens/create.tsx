@@ -10,7 +10,7 @@ import { useAuthState } from '../../providers/auth-store';
 import { zodRules } from '../../src/components/resource';
 import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
-import { API_TOKEN_ROLE_OPTIONS, apiTokensResource } from './index';
+import { API_TOKEN_ROLE_OPTIONS, apiTokensResource } from './resource';
 
 interface FormValues {
   name: string;

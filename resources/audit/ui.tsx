@@ -2,7 +2,7 @@
 import { Space, Tag, Typography } from 'antd';
 import type { AuditEvent } from '../../contract/schemas/audit';
 import { t } from '../../src/i18n';
-import { ROLE_COLORS } from '../users';
+import { ROLE_COLORS } from '../users/resource';
 
 /** The target types the server records (contract: dotted actions name them first, e.g. plan.updated). */
 export const AUDIT_TARGET_TYPES = [

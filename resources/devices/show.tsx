@@ -9,7 +9,7 @@ import { renderField, type ResourceDecl } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { DeviceInterfaces } from './components/DeviceInterfaces';
 import { TestConnection } from './components/TestConnection';
-import { routerDevicesResource, technicianDevicesResource } from './index';
+import { routerDevicesResource, technicianDevicesResource } from './resource';
 
 function DevicePage({ decl, manage }: { decl: ResourceDecl; manage: boolean }) {
   const { query, result: record } = useShow<BaseRecord>({ resource: decl.name, meta: decl.meta });
@@ -18,7 +18,7 @@ function DevicePage({ decl, manage }: { decl: ResourceDecl; manage: boolean }) {
     <Show
       // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
       goBack={false}
-      title={record?.name ? String(record.name) : t(decl.singularKey)}
+      title={record?.name ? String(record.name) : t(decl.singularKey ?? decl.titleKey)}
       resource={decl.name}
       isLoading={query.isLoading}
       headerButtons={() => (
@@ -41,7 +41,7 @@ function DevicePage({ decl, manage }: { decl: ResourceDecl; manage: boolean }) {
       {record && id && (
         <Space direction="vertical" size="large" style={{ width: '100%' }}>
           <Descriptions bordered column={1} size="small" data-testid="device-details">
-            {decl.fields
+            {(decl.fields ?? [])
               .filter((f) => f.show !== false)
               .map((f) => (
                 <Descriptions.Item key={f.name} label={t(f.labelKey)}>

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Descriptions, Grid, Space, Table, Tag, Typography } from 'antd';
 import type { InvoiceLineItem } from '../../contract/schemas/invoice';
 import { t } from '../../src/i18n';
-import { INVOICE_STATUS_COLORS } from './index';
+import { INVOICE_STATUS_COLORS } from './resource';
 import { dayText, money, percentOf } from './format';
 
 /** What the invoice views need (the public invoice, or a staff list row). */

@@ -7,7 +7,7 @@ import { t } from '../../src/i18n';
 import { invoicePagePath } from './api';
 import { dayText, money } from './format';
 import { InvoiceStatusTag } from './InvoiceDetails';
-import { isPayable } from './index';
+import { isPayable } from './resource';
 import { PayButton } from './PayButton';
 
 /**

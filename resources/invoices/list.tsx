@@ -6,7 +6,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { FoldingFilters, ResponsiveTable, actionsColumn, fieldColumns, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { invoicePdfUrl } from './api';
-import { INVOICE_STATUS_OPTIONS, invoicesResource as decl, isDeletable, isPayable } from './index';
+import { INVOICE_STATUS_OPTIONS, invoicesResource as decl, isDeletable, isPayable } from './resource';
 import { RecordPaymentButton, useCanManageInvoices } from './RecordPayment';
 import { RunBillingButton } from './RunBilling';
 

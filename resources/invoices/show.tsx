@@ -7,7 +7,7 @@ import { t } from '../../src/i18n';
 import { invoicePagePath, invoicePdfUrl } from './api';
 import { InvoiceDetails, type InvoiceView } from './InvoiceDetails';
 import { InvoicePayments } from './InvoicePayments';
-import { invoicesResource as decl, isDeletable, isPayable } from './index';
+import { invoicesResource as decl, isDeletable, isPayable } from './resource';
 import { RecordPaymentButton, useCanManageInvoices } from './RecordPayment';
 
 /** One invoice for staff: the document, its payments (with refunds for admin and billing), the PDF and the public page. */

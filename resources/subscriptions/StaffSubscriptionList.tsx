@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import type { Plan } from '../../contract/schemas/plan';
 import { FoldingFilters, ResponsiveTable, fieldColumns } from '../../src/components/resource';
 import { t } from '../../src/i18n';
-import { staffDetailPath, subscriptionsResource as decl } from './index';
+import { staffDetailPath, subscriptionsResource as decl } from './resource';
 
 const DAY = 'YYYY-MM-DD';
 

@@ -6,7 +6,7 @@ import type { Ticket } from '../../contract/schemas/ticket';
 import { FoldingFilters, ResponsiveTable } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { NewTicketForm } from './NewTicketForm';
-import { ticketColumns, ticketOptions } from './decl';
+import { ticketColumns, ticketOptions } from './resource';
 
 /**
  * /dashboard/tickets for a customer: their tickets (newest activity first, as the server orders them) with a

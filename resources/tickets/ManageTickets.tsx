@@ -7,7 +7,7 @@ import type { Ticket, TicketStatus } from '../../contract/schemas/ticket';
 import { FoldingFilters, ResponsiveTable } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { staleAfterChange, ticketUrl, useAssignees } from './api';
-import { ticketColumns, ticketOptions, ticketsResource } from './decl';
+import { ticketColumns, ticketOptions, ticketsResource } from './resource';
 import { canMove, type Viewer } from './rules';
 import { StatsCards } from './StatsCards';
 import { AssignSelect, canAssign } from './ui';

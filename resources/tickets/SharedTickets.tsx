@@ -3,7 +3,7 @@ import { useTable } from '@refinedev/antd';
 import { TICKET_QUEUE_CATEGORIES, type Ticket } from '../../contract/schemas/ticket';
 import { ResponsiveTable, type ResponsiveColumn } from '../../src/components/resource';
 import { t } from '../../src/i18n';
-import { ticketColumns } from './decl';
+import { ticketColumns } from './resource';
 import type { Viewer } from './rules';
 import { StatusSelect } from './ui';
 

@@ -14,10 +14,10 @@ import {
 } from '../../contract/schemas/user';
 import { renderField, zodRules } from '../../src/components/resource';
 import { t } from '../../src/i18n';
-import { invoicesResource } from '../invoices';
-import { subscriptionsResource } from '../subscriptions';
+import { invoicesResource } from '../invoices/resource';
+import { subscriptionsResource } from '../subscriptions/resource';
 import { userUrl, useUserCall } from './api';
-import { usersResource as decl } from './index';
+import { usersResource as decl } from './resource';
 import { UserFormModal } from './UserForm';
 import { UsageView } from '../usage/UsageView';
 import { AuditHistory } from '../audit/AuditHistory';

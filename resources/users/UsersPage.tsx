@@ -10,7 +10,7 @@ import { isRole } from '../../contract/roles';
 import { FoldingFilters, ResponsiveTable, fieldColumns } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { downloadText, useCompanies, useUsersCsvExport } from './api';
-import { ROLE_OPTIONS, USER_STATUS_OPTIONS, USERS_PATH, userDetailPath, usersResource as decl } from './index';
+import { ROLE_OPTIONS, USER_STATUS_OPTIONS, USERS_PATH, userDetailPath, usersResource as decl } from './resource';
 import { UserDrawer } from './UserDetail';
 import { UserFormModal } from './UserForm';
 

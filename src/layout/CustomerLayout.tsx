@@ -1,15 +1,18 @@
-import { useState } from 'react';
-import { Button, Divider, Drawer, Grid, Layout, Menu, Space, theme } from 'antd';
-import { LogoutOutlined, MenuOutlined } from '@ant-design/icons';
+import { lazy, Suspense, useState } from 'react';
+import { Button, Grid, Layout, Menu, theme } from 'antd';
+import { MenuOutlined } from '@ant-design/icons';
 import { useLogout } from '@refinedev/core';
 import { Link, Outlet, useLocation } from 'react-router';
 import { canAccessRoute } from '../../contract/roles';
 import { useAuthState } from '../../providers/auth-store';
-import { resources } from '../../resources';
+import { refineResources } from '../../resources';
 import { SkipLink } from '../components/SkipLink';
 import { t } from '../i18n';
-import { CurrentUser, ThemeSwitch, UserMenu } from './UserMenu';
+import { UserMenu } from './UserMenu';
 import { VerificationBanner } from './VerificationBanner';
+
+/** The phone menu's drawer: loaded only below lg, so a customer at a desk does not download it. */
+const PortalMenuDrawer = lazy(() => import('./PortalMenuDrawer').then((m) => ({ default: m.PortalMenuDrawer })));
 
 /**
  * Customers get a slimmer portal: top navigation and their own few pages, not the staff back office. Below
@@ -25,7 +28,7 @@ export function CustomerLayout() {
   const narrow = screens.lg === false;
   const [open, setOpen] = useState(false);
   const { mutate: logout } = useLogout();
-  const entries = resources.filter((r) => r.meta?.portal && typeof r.list === 'string' && canAccessRoute(user?.role, r.list as string));
+  const entries = refineResources().filter((r) => r.meta?.portal && !r.meta?.hide && typeof r.list === 'string' && canAccessRoute(user?.role, r.list as string));
   const items = entries.map((r) => ({ key: r.list as string, label: <Link to={r.list as string}>{String(r.meta?.label)}</Link>, icon: r.meta?.icon }));
   const selected = items
     .map((i) => i.key)
@@ -55,31 +58,9 @@ export function CustomerLayout() {
         )}
       </Layout.Header>
       {narrow && (
-        <Drawer
-          id="portal-drawer"
-          open={open}
-          onClose={() => setOpen(false)}
-          placement="right"
-          width="min(320px, 86vw)"
-          title={t('menu.title')}
-          styles={{ body: { padding: 0, display: 'flex', flexDirection: 'column' } }}
-        >
-          <div style={{ padding: '16px 24px' }}>
-            <CurrentUser />
-          </div>
-          <Menu mode="inline" selectedKeys={selected} items={items} onClick={() => setOpen(false)} style={{ borderInlineEnd: 'none' }}
-            data-testid="portal-menu" />
-          <Divider style={{ margin: '8px 0' }} />
-          <Space direction="vertical" size="middle" style={{ padding: '8px 24px 24px' }}>
-            <Space>
-              <ThemeSwitch />
-              <span aria-hidden>{t('app.theme.dark')}</span>
-            </Space>
-            <Button icon={<LogoutOutlined />} size="large" block onClick={() => logout()} data-testid="logout-button">
-              {t('app.logout')}
-            </Button>
-          </Space>
-        </Drawer>
+        <Suspense fallback={null}>
+          <PortalMenuDrawer open={open} onClose={() => setOpen(false)} selected={selected} items={items} onLogout={() => logout()} />
+        </Suspense>
       )}
       <Layout.Content id="main" style={{ padding: 'clamp(12px, 3vw, 32px)', maxWidth: 1200, width: '100%', margin: '0 auto' }}>
         <VerificationBanner />

@@ -15,7 +15,8 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { isRole } from '../../contract/roles';
 import { canRole } from '../../providers/access-control-provider';
 import { useAuthState } from '../../providers/auth-store';
-import { resources } from '../../resources';
+import { refineResources } from '../../resources';
+import { registryVersion } from '../../resources/registry';
 import { t } from '../i18n';
 import { SkipLink } from '../components/SkipLink';
 import { AvatarMenu, UserMenu } from './UserMenu';
@@ -30,11 +31,13 @@ type MenuItem = Required<MenuProps>['items'][number];
 /** The sider's entries the role may open, groups holding their allowed children, and the routes among them. */
 function useStaffMenu(): { items: MenuItem[]; routes: { route: string; group?: string }[] } {
   const { user } = useAuthState();
+  const version = registryVersion();
   return useMemo(() => {
+    const resources = refineResources().filter((r) => !r.meta?.hide);
     const role = isRole(user?.role) ? user.role : null;
     const allowed = (name: string) => canRole(role, { resource: name, action: 'list' }).can;
     const routes: { route: string; group?: string }[] = [];
-    const entry = (r: (typeof resources)[number], group?: string): MenuItem | null => {
+    const entry = (r: ReturnType<typeof refineResources>[number], group?: string): MenuItem | null => {
       if (typeof r.list !== 'string' || !allowed(r.name)) return null;
       routes.push({ route: r.list, group });
       return { key: r.list, icon: r.meta?.icon as ReactNode, label: <Link to={r.list}>{String(r.meta?.label)}</Link> };
@@ -50,7 +53,7 @@ function useStaffMenu(): { items: MenuItem[]; routes: { route: string; group?: s
       if (children.length) items.push({ key: r.name, icon: r.meta?.icon as ReactNode, label: String(r.meta?.label), children });
     }
     return { items, routes };
-  }, [user?.role]);
+  }, [user?.role, version]);
 }
 
 function SiderTitle({ collapsed }: { collapsed: boolean }) {

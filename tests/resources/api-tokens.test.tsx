@@ -2,9 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { resetAuthState, setAuthState } from '../../providers/auth-store';
 import { ApiTokenCreate } from '../../resources/api-tokens/create';
-import { ApiTokenList } from '../../resources/api-tokens/list';
 import { FakeApi, fail, sampleUser } from '../providers/support/fake-api';
 import { currentUrl, renderScreen, toastText } from './support/render';
+import { resourcePage } from '../../src/routes';
+
+/** The pages as their routes show them (generated from the declaration). */
+const ApiTokenList = resourcePage('api-tokens', 'list');
 
 const ID = '44444444-4444-4444-8444-444444444444';
 const SECRET = 'isp_AbCdEf12' + 'x'.repeat(35);

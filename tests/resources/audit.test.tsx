@@ -5,10 +5,13 @@ import type { AuditEvent } from '../../contract/schemas/audit';
 import { resetAuthState, setAuthState } from '../../providers/auth-store';
 import { httpClient } from '../../providers/http-client';
 import { clearSession, saveSession } from '../../providers/session';
-import { AuditList } from '../../resources/audit/list';
-import { AuditShow } from '../../resources/audit/show';
 import { FakeApi, fail, ok, sampleUser } from '../providers/support/fake-api';
 import { currentUrl, renderScreen, toastText } from './support/render';
+import { resourcePage } from '../../src/routes';
+
+/** The pages as their routes show them (generated from the declaration). */
+const AuditList = resourcePage('audit', 'list');
+const AuditShow = resourcePage('audit', 'show');
 
 const BASE = '/dashboard/audit';
 const routes = [

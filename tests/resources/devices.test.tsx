@@ -6,11 +6,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { FakeApi, ok } from '../providers/support/fake-api';
-import { DeviceCreate } from '../../resources/devices/create';
-import { DeviceEdit } from '../../resources/devices/edit';
-import { DeviceList, TechnicianDeviceList } from '../../resources/devices/list';
 import { DeviceShow, TechnicianDeviceShow } from '../../resources/devices/show';
 import { renderScreen, toastText } from './support/render';
+import { resourcePage } from '../../src/routes';
+
+/** The pages as their routes show them (generated from the declaration). */
+const DeviceCreate = resourcePage('router-devices', 'create');
+const DeviceEdit = resourcePage('router-devices', 'edit');
+const DeviceList = resourcePage('router-devices', 'list');
+const TechnicianDeviceList = resourcePage('devices', 'list');
 
 const ID = '44444444-4444-4444-8444-444444444444';
 const summary = (over: Record<string, unknown> = {}) => ({

@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { FakeApi, fail, ok } from '../providers/support/fake-api';
-import { GatewayCreate } from '../../resources/gateways/create';
-import { GatewayEdit } from '../../resources/gateways/edit';
-import { GatewayList } from '../../resources/gateways/list';
-import { GatewayShow } from '../../resources/gateways/show';
 import { renderScreen, toastText } from './support/render';
+import { resourcePage } from '../../src/routes';
+
+/** The pages as their routes show them (generated from the declaration). */
+const GatewayCreate = resourcePage('payment-gateways', 'create');
+const GatewayEdit = resourcePage('payment-gateways', 'edit');
+const GatewayList = resourcePage('payment-gateways', 'list');
+const GatewayShow = resourcePage('payment-gateways', 'show');
 
 const ID = '22222222-2222-4222-8222-222222222222';
 const gateway = (over: Record<string, unknown> = {}) => ({
@@ -106,7 +109,7 @@ describe('payment gateway forms (credentials are write-only)', () => {
       .on('POST /payments/gateways', ok(gateway(), 'Payment gateway created successfully'))
       .on('GET /payments/gateways', page([gateway()]));
     renderScreen(api, `${BASE}/create`, routes);
-    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Stripe EU' } });
+    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Stripe EU' } });
     await choose('Provider', 'Stripe');
     // One password field per Stripe key; only the secret key is typed.
     const secret = await screen.findByLabelText('Secret key');

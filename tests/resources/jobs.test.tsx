@@ -4,9 +4,12 @@ import type { JobItem } from '../../contract/schemas/job';
 import { resetAuthState, setAuthState } from '../../providers/auth-store';
 import { httpClient } from '../../providers/http-client';
 import { clearSession } from '../../providers/session';
-import { JobList } from '../../resources/jobs/list';
 import { FakeApi, ok, sampleUser } from '../providers/support/fake-api';
 import { renderScreen } from './support/render';
+import { resourcePage } from '../../src/routes';
+
+/** The pages as their routes show them (generated from the declaration). */
+const JobList = resourcePage('jobs', 'list');
 
 const BASE = '/dashboard/jobs';
 const routes = [{ path: BASE, element: <JobList /> }];

@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { FakeApi, fail, ok } from '../providers/support/fake-api';
-import { PlanCreate } from '../../resources/plans/create';
-import { PlanList } from '../../resources/plans/list';
 import { currentUrl, renderScreen, toastText } from './support/render';
+import { resourcePage } from '../../src/routes';
+
+/** The pages as their routes show them (generated from the declaration). */
+const PlanCreate = resourcePage('plans', 'create');
+const PlanList = resourcePage('plans', 'list');
 
 const plan = (over: Record<string, unknown> = {}) => ({
   id: '11111111-1111-4111-8111-111111111111', name: 'Fiber 100', slug: 'fiber-100', description: null,
@@ -81,6 +84,7 @@ describe('plan create form (generic ResourceForm)', () => {
   it('sends 39.99 as 3999 minor units and says "Plan created successfully"', async () => {
     const api = new FakeApi().on('POST /plans', ok(plan(), 'Plan created successfully')).on('GET /plans', page([plan()]));
     renderScreen(api, '/dashboard/plans/create', listRoutes);
+    await screen.findByLabelText('Name'); // the generated page loads with its route
     fill('Name', 'Fiber 100');
     fill('Download', '100');
     fill('Upload', '50');
@@ -96,6 +100,7 @@ describe('plan create form (generic ResourceForm)', () => {
   it('blocks a missing name and a negative price before anything is sent', async () => {
     const api = new FakeApi().on('POST /plans', ok(plan()));
     renderScreen(api, '/dashboard/plans/create', listRoutes);
+    await screen.findByLabelText('Download');
     fill('Download', '100');
     fill('Upload', '50');
     fill('Price', '-5');

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINT_ACCESS, ROLES, allows, type Audience } from '../../contract/roles';
+import { ROLES, allows, endpointAccessEntries } from '../../contract/roles';
 import { createTestApp, signInEveryRole, type ApiMethod, type CallAs, type TestApp } from '../helpers/server';
 
 let t: TestApp;
@@ -43,7 +43,7 @@ function concretePath(pattern: string): string {
   });
 }
 
-const entries = Object.entries(ENDPOINT_ACCESS as Record<string, Audience>).map(([key, audience]) => {
+const entries = Object.entries(endpointAccessEntries()).map(([key, audience]) => {
   const [method, pattern] = key.split(' ') as [ApiMethod, string];
   return { key, method, pattern, audience };
 });

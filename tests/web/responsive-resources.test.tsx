@@ -6,12 +6,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Role } from '../../contract/roles';
 import { resetAuthState, setAuthState } from '../../providers/auth-store';
-import { PlanCreate } from '../../resources/plans/create';
-import { PlanList } from '../../resources/plans/list';
 import { UsersPage } from '../../resources/users/UsersPage';
 import { FakeApi, ok, sampleUser } from '../providers/support/fake-api';
 import { renderScreen } from '../resources/support/render';
 import { resetViewport, setViewportWidth } from '../helpers/viewport';
+import { resourcePage } from '../../src/routes';
+
+/** The pages as their routes show them (generated from the declaration). */
+const PlanCreate = resourcePage('plans', 'create');
+const PlanList = resourcePage('plans', 'list');
 
 const PLAN_ID = '11111111-1111-4111-8111-111111111111';
 const plan = {

@@ -22,9 +22,9 @@ function asDay(value: unknown): Dayjs | undefined {
  * phones all but the search box fold into a "Filters" drawer (FoldingFilters).
  */
 export function FilterBar({ decl, filters, setFilters }: { decl: ResourceDecl; filters: CrudFilter[]; setFilters: (f: CrudFilter[]) => void }) {
-  const selects = decl.fields.filter((f) => f.filter === true && f.options);
-  const texts = decl.fields.filter((f) => f.filter === 'text');
-  const ranges = decl.fields.filter((f) => f.filter === 'dateRange');
+  const selects = (decl.fields ?? []).filter((f) => f.filter === true && f.options);
+  const texts = (decl.fields ?? []).filter((f) => f.filter === 'text');
+  const ranges = (decl.fields ?? []).filter((f) => f.filter === 'dateRange');
   const initialValues: Record<string, unknown> = { search: getDefaultFilter('search', filters, 'contains') };
   for (const f of [...selects, ...texts]) initialValues[f.name] = getDefaultFilter(f.name, filters, 'eq');
   for (const f of ranges) {

@@ -42,7 +42,7 @@ export function toFormValues(fields: FieldDef[], record: BaseRecord | undefined)
  * width (vertical layout, full-width inputs); on phones the Save button stays in view.
  */
 export function ResourceForm({ decl, action }: { decl: ResourceDecl; action: 'create' | 'edit' }) {
-  const fields = decl.fields.filter((f) => f.form);
+  const fields = (decl.fields ?? []).filter((f) => f.form);
   const { narrow } = useViewport();
   const { token } = theme.useToken();
   const message = action === 'create' ? (decl.messages?.created ?? 'resource.created') : (decl.messages?.updated ?? 'resource.updated');
@@ -70,7 +70,7 @@ export function ResourceForm({ decl, action }: { decl: ResourceDecl; action: 'cr
       ))}
     </Form>
   );
-  const title = t(action === 'create' ? 'resource.createTitle' : 'resource.editTitle', { name: t(decl.singularKey) });
+  const title = t(action === 'create' ? 'resource.createTitle' : 'resource.editTitle', { name: t(decl.singularKey ?? decl.titleKey) });
   // On a phone a long form puts Save screens away: the card's button bar sticks to the bottom of the viewport
   // (on its own background, above a border) for as long as the form is on screen.
   const contentProps = narrow

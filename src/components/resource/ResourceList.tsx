@@ -21,9 +21,9 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
     pagination: { mode: 'server', pageSize: 10 },
   });
   const actions = decl.actions ?? ['show', 'edit', 'delete'];
-  const singular = t(decl.singularKey);
+  const singular = t(decl.singularKey ?? decl.titleKey);
 
-  const columns: ResponsiveColumn<BaseRecord>[] = fieldColumns(decl.fields, (f) => ({
+  const columns: ResponsiveColumn<BaseRecord>[] = fieldColumns(decl.fields ?? [], (f) => ({
     sorter: f.sortable ? true : undefined,
     sortOrder: f.sortable ? (getDefaultSortOrder(f.name, sorters) ?? null) : undefined,
   }));

@@ -14,7 +14,7 @@ export function ResourceShow({ decl }: { decl: ResourceDecl }) {
     <Show
       // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
       goBack={false}
-      title={t(decl.singularKey)}
+      title={t(decl.singularKey ?? decl.titleKey)}
       resource={decl.name}
       isLoading={query.isLoading}
       headerButtons={() => (
@@ -36,7 +36,7 @@ export function ResourceShow({ decl }: { decl: ResourceDecl }) {
     >
       {record && (
         <Descriptions bordered column={1} size="small">
-          {decl.fields
+          {(decl.fields ?? [])
             .filter((f) => f.show !== false)
             .map((f) => (
               <Descriptions.Item key={f.name} label={t(f.labelKey)}>

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { BaseRecord, CrudFilter } from '@refinedev/core';
 import type { ZodType } from 'zod';
 
@@ -93,17 +93,52 @@ export interface ToggleDef {
 
 export type RowAction = 'show' | 'edit' | 'delete';
 
+/** The pages of a resource: the generic ones are generated from its fields; a page given here replaces one. */
+export type PageAction = 'list' | 'show' | 'create' | 'edit';
+
 /**
- * One resource, declared once (design.md "Resources are declared, pages generated"). The generic
- * ResourceList/ResourceShow/ResourceForm render any resource from this.
+ * A page of one's own: `{ component }` (loaded with the shell, e.g. the dashboard's first screen), or a loader of the module that has it (`() => import('./TicketDetail')`,
+ * its default export or its only component export; or `.then((m) => m.TicketDetail)`), or the name of another
+ * action whose page this one shares (the users list and a user's page are one screen: `show: 'list'`).
+ */
+export type PageSpec = { component: ComponentType } | (() => Promise<unknown>) | PageAction;
+
+/** Where the resource sits in the menu. */
+export interface MenuSpec {
+  /** Ordering among the menu's items (and a group's children); ties keep the files' order. */
+  order: number;
+  /** i18n key of the label (default: the declaration's titleKey). */
+  labelKey?: string;
+  /** An @ant-design/icons component, e.g. ReadOutlined. */
+  icon?: ComponentType;
+  /** The group it sits in (resources/groups.ts: billing, network). */
+  group?: string;
+  /** Also in the customers' slimmer portal navigation. */
+  portal?: boolean;
+}
+
+/**
+ * One resource, declared once (design.md "Resources are declared, pages generated"; docs/adding-a-resource.md),
+ * in `resources/<folder>/resource.ts` with defineResource. The menu item, the Refine resource, the routes and
+ * the generic ResourceList/ResourceShow/ResourceForm pages are derived from it; who sees and opens them comes
+ * from the role matrix entry it names (contract/roles.ts, `access`).
  */
 export interface ResourceDecl {
-  /** The Refine resource name (resources/menu.ts). */
+  /** The Refine resource name, unique. */
   name: string;
+  /** The role matrix entry (contract/roles.ts SHIPPED_RESOURCES) that gives its route and audiences (default: name). */
+  access?: string;
   /** i18n keys of the titles. */
   titleKey: string;
-  singularKey: string;
-  fields: FieldDef[];
+  singularKey?: string;
+  /** The menu item; false or absent: no item (the routes exist all the same). */
+  menu?: MenuSpec | false;
+  /** Paths that are not below the matrix route (e.g. a user's page is /dashboard/user/:id); `also` adds more paths for a page. */
+  routes?: { show?: string; also?: Record<string, PageAction> };
+  /** Pages of its own, replacing generated ones. A resource without fields has only the pages given here. */
+  pages?: Partial<Record<PageAction, PageSpec>>;
+  /** The fields: with them the list, show, create and edit pages are generated (as actions and canCreate allow). */
+  fields?: FieldDef[];
   /** Adds a free-text search box to the filter bar (?search=). */
   search?: boolean;
   /** Row actions (default: show, edit, delete). */

@@ -13,7 +13,7 @@ import {
   startedPayment,
   useInvoiceApi,
 } from '../../../resources/invoices/api';
-import { isPayable } from '../../../resources/invoices';
+import { isPayable } from '../../../resources/invoices/resource';
 import { InvoiceDetails } from '../../../resources/invoices/InvoiceDetails';
 import { PayButton } from '../../../resources/invoices/PayButton';
 import { t } from '../../i18n';

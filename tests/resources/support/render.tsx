@@ -8,7 +8,7 @@ import { accessControlProvider } from '../../../providers/access-control-provide
 import { createDataProvider } from '../../../providers/data-provider';
 import { createHttpClient } from '../../../providers/http-client';
 import { notificationProvider } from '../../../providers/notification-provider';
-import { resources } from '../../../resources';
+import { refineResources } from '../../../resources';
 import { FakeApi } from '../../providers/support/fake-api';
 
 export let currentUrl = '';
@@ -36,7 +36,7 @@ export function renderScreen(api: FakeApi, path: string, routes: { path: string;
           dataProvider={createDataProvider(http)}
           notificationProvider={notificationProvider}
           accessControlProvider={opts.accessControl ? accessControlProvider : undefined}
-          resources={resources}
+          resources={refineResources()}
           options={{ disableTelemetry: true, syncWithLocation: opts.syncWithLocation ?? true, warnWhenUnsavedChanges: false, reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } } }}
         >
           <UrlProbe />

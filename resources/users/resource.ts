@@ -1,6 +1,8 @@
 import { ROLES } from '../../contract/roles';
 import { USER_STATUSES } from '../../contract/schemas/user';
-import type { FieldOption, ResourceDecl } from '../../src/components/resource';
+import type { FieldOption } from '../../src/components/resource';
+import { UserOutlined } from '@ant-design/icons';
+import { defineResource } from '../../src/components/resource/define';
 
 /** The list route and the detail route (the same screen, spec §2; resources/menu.ts). */
 export const USERS_PATH = '/dashboard/users';
@@ -25,8 +27,12 @@ export const ROLE_OPTIONS: FieldOption[] = ROLES.map((r) => ({ value: r, labelKe
  * search, role, status and company kept in the URL. Created and edited in a modal; status and password
  * have their own calls.
  */
-export const usersResource: ResourceDecl = {
+export const usersResource = defineResource({
   name: 'users',
+  menu: { order: 60, labelKey: 'menu.users', icon: UserOutlined },
+  // The list and a user's page are one screen (spec §2): one element, so the list stays mounted.
+  pages: { list: () => import('./UsersPage').then((m) => m.UsersPage), show: 'list' },
+  routes: { show: '/dashboard/user/:id' },
   titleKey: 'users.title',
   singularKey: 'users.singular',
   search: true,
@@ -46,4 +52,4 @@ export const usersResource: ResourceDecl = {
     { name: 'isVerified', type: 'boolean', labelKey: 'users.fields.verified' },
     { name: 'last_login_at', type: 'date', labelKey: 'users.fields.lastLogin' },
   ],
-};
+});

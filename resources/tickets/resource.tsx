@@ -3,9 +3,11 @@ import type { ReactNode } from 'react';
 import type { BaseRecord } from '@refinedev/core';
 import { Link } from 'react-router';
 import { TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES } from '../../contract/schemas/ticket';
-import { fieldColumns, type FieldDef, type ResourceDecl, type ResponsiveColumn } from '../../src/components/resource';
+import { fieldColumns, type FieldDef, type ResponsiveColumn } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { PRIORITY_COLORS, STATUS_COLORS, ticketPath } from './rules';
+import { CustomerServiceOutlined, TeamOutlined } from '@ant-design/icons';
+import { defineResource } from '../../src/components/resource/define';
 
 const toTicket = (value: unknown, record: BaseRecord) => <Link to={ticketPath(String(record.id))}>{String(value ?? '')}</Link>;
 
@@ -14,8 +16,12 @@ const toTicket = (value: unknown, record: BaseRecord) => <Link to={ticketPath(St
  * fields (columns, tags and colours, filter options). Tickets are opened from the customer's form and worked on
  * in the conversation view, never through a generic form.
  */
-export const ticketsResource: ResourceDecl = {
+export const ticketsResource = defineResource({
   name: 'tickets',
+  menu: { order: 40, portal: true, labelKey: 'menu.tickets', icon: CustomerServiceOutlined },
+  // One route, two views by role (spec §2, contract/roles.ts ticketView).
+  pages: { list: () => import('./TicketArea').then((m) => m.TicketArea), show: () => import('./TicketDetail').then((m) => m.TicketDetail) },
+  routes: { show: '/dashboard/tickets/:id' },
   titleKey: 'tickets.title',
   singularKey: 'tickets.singular',
   search: true,
@@ -47,7 +53,7 @@ export const ticketsResource: ResourceDecl = {
     { name: 'assigned_to_name', type: 'text', labelKey: 'tickets.fields.assignee', column: true },
     { name: 'updated_at', type: 'date', labelKey: 'tickets.fields.updated', column: true, priority: 3 },
   ],
-};
+});
 
 export const ticketField = (name: string): FieldDef => ticketsResource.fields.find((f) => f.name === name)!;
 
@@ -61,3 +67,11 @@ export function ticketColumns<T extends BaseRecord>(only?: string[], overrides: 
 
 /** A declared select/status field's options for a filter or a select. */
 export const ticketOptions = (name: string) => (ticketField(name).options ?? []).map((o) => ({ value: o.value, label: t(o.labelKey) }));
+
+/** The second ticket view (spec §2) for the four staff roles: tickets shared with their team. */
+export const sharedTicketsResource = defineResource({
+  name: 'tickets-shared',
+  titleKey: 'menu.sharedTickets',
+  menu: { order: 50, labelKey: 'menu.sharedTickets', icon: TeamOutlined },
+  pages: { list: () => import('./TicketArea').then((m) => m.SharedTicketsPage) },
+});

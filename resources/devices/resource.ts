@@ -1,7 +1,9 @@
-import type { FieldDef, ResourceDecl } from '../../src/components/resource';
+import type { FieldDef } from '../../src/components/resource';
 import { createElement } from 'react';
 import { FormTestConnection } from './components/FormTestConnection';
 import { adminFields, summaryFields } from './fields';
+import { CloudServerOutlined } from '@ant-design/icons';
+import { defineResource } from '../../src/components/resource/define';
 
 /** The form's "Test connection" (not a value). */
 const testField: FieldDef = {
@@ -20,18 +22,22 @@ const testField: FieldDef = {
  * interfaces) with no secret, no configuration and no edit button. Both read /api/devices: the server decides
  * what each role receives.
  */
-export const routerDevicesResource: ResourceDecl = {
+export const routerDevicesResource = defineResource({
   name: 'router-devices',
+  menu: { order: 91, group: 'network', labelKey: 'menu.routerDevices', icon: CloudServerOutlined },
+  pages: { show: () => import('./show').then((m) => m.DeviceShow) },
   titleKey: 'devices.title',
   singularKey: 'devices.singular',
   search: true,
   meta: { endpoint: 'devices' },
   messages: { created: 'devices.toast.created', updated: 'devices.toast.updated', deleted: 'devices.toast.deleted' },
   fields: [...adminFields, testField],
-};
+});
 
-export const technicianDevicesResource: ResourceDecl = {
+export const technicianDevicesResource = defineResource({
   name: 'devices',
+  menu: { order: 100, labelKey: 'menu.devices', icon: CloudServerOutlined },
+  pages: { show: () => import('./show').then((m) => m.TechnicianDeviceShow) },
   titleKey: 'devices.title',
   singularKey: 'devices.singular',
   search: true,
@@ -39,5 +45,5 @@ export const technicianDevicesResource: ResourceDecl = {
   actions: ['show'],
   canCreate: false,
   fields: summaryFields.map((f) => ({ ...f, form: false })),
-};
+});
 

@@ -1,6 +1,8 @@
 import { GATEWAY_MODES, PAYMENT_PROVIDERS, gatewayInputSchema } from '../../contract/schemas/gateway';
-import type { ResourceDecl } from '../../src/components/resource';
+
 import { credentialsCell, credentialsInput, credentialsPayload, defaultCell } from './credentials';
+import { CreditCardOutlined } from '@ant-design/icons';
+import { defineResource } from '../../src/components/resource/define';
 
 const s = gatewayInputSchema.shape;
 
@@ -11,8 +13,9 @@ const MODE_COLORS: Record<string, string> = { test: 'orange', live: 'green' };
  * Payment gateways (spec §3, §4, §7, §8): the back office's providers customers pay through. Credentials are
  * write-only: shown masked, never pre-filled, and only the keys the user typed are sent.
  */
-export const gatewaysResource: ResourceDecl = {
+export const gatewaysResource = defineResource({
   name: 'payment-gateways',
+  menu: { order: 82, group: 'billing', labelKey: 'menu.paymentGateways', icon: CreditCardOutlined },
   titleKey: 'gateways.title',
   singularKey: 'gateways.singular',
   messages: { created: 'gateways.toast.created', updated: 'gateways.toast.updated', deleted: 'gateways.toast.deleted' },
@@ -48,4 +51,4 @@ export const gatewaysResource: ResourceDecl = {
     { name: 'created_at', type: 'date', labelKey: 'gateways.fields.createdAt' },
     { name: 'updated_at', type: 'date', labelKey: 'gateways.fields.updatedAt' },
   ],
-};
+});

@@ -1,7 +1,9 @@
 import { Typography } from 'antd';
 import { JOB_NAMES, JOB_STATUSES } from '../../contract/jobs';
-import type { ResourceDecl } from '../../src/components/resource';
+
 import { t } from '../../src/i18n';
+import { ScheduleOutlined } from '@ant-design/icons';
+import { defineResource } from '../../src/components/resource/define';
 
 const STATUS_COLORS: Record<string, string> = {
   queued: 'default',
@@ -16,8 +18,9 @@ const STATUS_COLORS: Record<string, string> = {
  * Background jobs (issue 14, /dashboard/jobs, admin): the shared queue's jobs newest first, filtered by kind and
  * state, each with its tries and, when it failed, the reason. Read-only: jobs are made by the portal itself.
  */
-export const jobsResource: ResourceDecl = {
+export const jobsResource = defineResource({
   name: 'jobs',
+  menu: { order: 150, labelKey: 'menu.jobs', icon: ScheduleOutlined },
   titleKey: 'jobs.title',
   singularKey: 'jobs.singular',
   actions: [],
@@ -45,4 +48,4 @@ export const jobsResource: ResourceDecl = {
     { name: 'started_at', type: 'date', labelKey: 'jobs.fields.startedAt', column: true, priority: 3 },
     { name: 'finished_at', type: 'date', labelKey: 'jobs.fields.finishedAt', column: true, priority: 3 },
   ],
-};
+});

@@ -1,7 +1,9 @@
 import type { BaseRecord } from '@refinedev/core';
 import { INVOICE_STATUSES } from '../../contract/schemas/invoice';
-import type { FieldOption, ResourceDecl } from '../../src/components/resource';
+import type { FieldOption } from '../../src/components/resource';
 import { dayText } from './format';
+import { FileTextOutlined } from '@ant-design/icons';
+import { defineResource } from '../../src/components/resource/define';
 
 export const INVOICE_STATUS_COLORS: Record<string, string> = {
   unpaid: 'gold',
@@ -28,8 +30,10 @@ export const isDeletable = (record: BaseRecord | undefined) => record?.status ==
  * Invoices (spec §3, §7, issue 4): the staff list of GET /payments/invoices (page/limit; filters status,
  * user_id, from, to, search) and its show page. Invoices are created by subscriptions, never by hand.
  */
-export const invoicesResource: ResourceDecl = {
+export const invoicesResource = defineResource({
   name: 'invoices',
+  menu: { order: 83, group: 'billing', labelKey: 'menu.invoices', icon: FileTextOutlined },
+  pages: { list: () => import('./list').then((m) => m.InvoiceList), show: () => import('./show').then((m) => m.InvoiceShow) },
   titleKey: 'invoices.title',
   singularKey: 'invoices.singular',
   search: true,
@@ -49,4 +53,4 @@ export const invoicesResource: ResourceDecl = {
     { name: 'due_date', type: 'date', render: (v) => dayText(v), labelKey: 'invoices.fields.dueDate', column: true },
     { name: 'paid_date', type: 'date', render: (v) => dayText(v), labelKey: 'invoices.fields.paidDate', column: true, priority: 3 },
   ],
-};
+});

@@ -1,12 +1,15 @@
 import { Typography } from 'antd';
 import type { BaseRecord } from '@refinedev/core';
-import type { ResourceDecl } from '../../src/components/resource';
+
 import { t } from '../../src/i18n';
 import { MarkHandledButton } from './MarkHandledButton';
+import { MailOutlined } from '@ant-design/icons';
+import { defineResource } from '../../src/components/resource/define';
 
 /** Messages sent through the public contact form, read and handled by admin and support. */
-export const contactMessagesResource: ResourceDecl = {
+export const contactMessagesResource = defineResource({
   name: 'contact-messages',
+  menu: { order: 70, labelKey: 'menu.contactMessages', icon: MailOutlined },
   titleKey: 'contactMessages.title',
   singularKey: 'contactMessages.singular',
   search: true,
@@ -38,4 +41,4 @@ export const contactMessagesResource: ResourceDecl = {
     },
     { name: 'handled_at', type: 'date', labelKey: 'contactMessages.fields.handledAt' },
   ],
-};
+});

@@ -1,11 +1,14 @@
 import { BILLING_CYCLES, DATA_CAP_ACTIONS, planInputSchema } from '../../contract/schemas/plan';
-import type { ResourceDecl } from '../../src/components/resource';
+
+import { AppstoreOutlined } from '@ant-design/icons';
+import { defineResource } from '../../src/components/resource/define';
 
 const s = planInputSchema.shape;
 
 /** Plans (spec §3, §4, §7): the back office's catalogue of internet plans. Money in integer minor units. */
-export const plansResource: ResourceDecl = {
+export const plansResource = defineResource({
   name: 'plans',
+  menu: { order: 81, group: 'billing', labelKey: 'menu.plans', icon: AppstoreOutlined },
   titleKey: 'plans.title',
   singularKey: 'plans.singular',
   search: true,
@@ -53,4 +56,4 @@ export const plansResource: ResourceDecl = {
     { name: 'created_at', type: 'date', labelKey: 'plans.fields.createdAt', column: true, priority: 3, sortable: true },
     { name: 'updated_at', type: 'date', labelKey: 'plans.fields.updatedAt' },
   ],
-};
+});

@@ -1,8 +1,10 @@
 import { createElement } from 'react';
 import { Typography } from 'antd';
 import { SUBSCRIPTION_STATUSES } from '../../contract/schemas/subscription';
-import type { ResourceDecl } from '../../src/components/resource';
+
 import { STATUS_COLORS } from './ui';
+import { FileSyncOutlined } from '@ant-design/icons';
+import { defineResource } from '../../src/components/resource/define';
 
 /** The staff detail route of one subscription (resources/menu.ts "show"). */
 export const staffDetailPath = (id: string) => `/dashboard/subscription/${id}`;
@@ -11,8 +13,11 @@ export const staffDetailPath = (id: string) => `/dashboard/subscription/${id}`;
  * Subscriptions (spec §3, §4, §7, issue 4) as the back office lists and shows them. Offset-paged on the server
  * (limit/offset, meta.total); created by customers (or through their flow), never from a generic form.
  */
-export const subscriptionsResource: ResourceDecl = {
+export const subscriptionsResource = defineResource({
   name: 'subscriptions',
+  menu: { order: 20, portal: true, labelKey: 'menu.subscriptions', icon: FileSyncOutlined },
+  pages: { list: () => import('./SubscriptionsPage').then((m) => m.SubscriptionsPage), show: () => import('./SubscriptionDetail').then((m) => m.SubscriptionDetail) },
+  routes: { show: '/dashboard/subscription/:id', also: { '/subscription/:id': 'show' } },
   titleKey: 'subscriptions.title',
   singularKey: 'subscriptions.singular',
   search: true,
@@ -37,4 +42,4 @@ export const subscriptionsResource: ResourceDecl = {
     { name: 'suspension_reason', type: 'textarea', labelKey: 'subscriptions.fields.suspensionReason' },
     { name: 'created_at', type: 'date', labelKey: 'subscriptions.fields.createdAt', column: true, priority: 3 },
   ],
-};
+});

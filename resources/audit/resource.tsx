@@ -1,9 +1,11 @@
 import type { BaseRecord } from '@refinedev/core';
 import { auditListQuerySchema, type AuditEvent } from '../../contract/schemas/audit';
-import type { ResourceDecl } from '../../src/components/resource';
+
 import { DiffTable } from './diff';
 import { DownloadCsvButton } from './DownloadCsvButton';
 import { AUDIT_TARGET_TYPES, ActionText, ActorCell, TargetCell, targetTypeLabel } from './ui';
+import { AuditOutlined } from '@ant-design/icons';
+import { defineResource } from '../../src/components/resource/define';
 
 const q = auditListQuerySchema.shape;
 const asEvent = (record: BaseRecord) => record as unknown as AuditEvent;
@@ -12,8 +14,9 @@ const asEvent = (record: BaseRecord) => record as unknown as AuditEvent;
  * The audit trail (issue 13, /dashboard/audit): read-only, newest first (the API's order), filtered by action,
  * target, actor and a date range (the data provider sends `at` gte/lte as from/to), and exported as CSV.
  */
-export const auditResource: ResourceDecl = {
+export const auditResource = defineResource({
   name: 'audit',
+  menu: { order: 140, labelKey: 'menu.audit', icon: AuditOutlined },
   titleKey: 'audit.title',
   singularKey: 'audit.singular',
   actions: ['show'],
@@ -48,4 +51,4 @@ export const auditResource: ResourceDecl = {
     { name: 'ip', type: 'text', labelKey: 'audit.fields.ip', column: true, priority: 3 },
     { name: 'request_id', type: 'text', labelKey: 'audit.fields.requestId' },
   ],
-};
+});

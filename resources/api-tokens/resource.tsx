@@ -1,8 +1,10 @@
 import type { BaseRecord } from '@refinedev/core';
 import { apiTokenCreateSchema, apiTokenHint } from '../../contract/schemas/api-token';
-import type { FieldOption, ResourceDecl } from '../../src/components/resource';
+import type { FieldOption } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { RevokeButton } from './RevokeButton';
+import { KeyOutlined } from '@ant-design/icons';
+import { defineResource } from '../../src/components/resource/define';
 
 /** The roles a token may act as, as tags (super_admin offered only to super admins, see create.tsx). */
 export const API_TOKEN_ROLE_OPTIONS: FieldOption[] = [
@@ -14,8 +16,10 @@ export const API_TOKEN_ROLE_OPTIONS: FieldOption[] = [
 ];
 
 /** Personal API tokens for integrations (issue 12): admins list, create and revoke them; secrets never listed. */
-export const apiTokensResource: ResourceDecl = {
+export const apiTokensResource = defineResource({
   name: 'api-tokens',
+  menu: { order: 120, labelKey: 'menu.apiTokens', icon: KeyOutlined },
+  pages: { create: () => import('./create').then((m) => m.ApiTokenCreate) },
   titleKey: 'apiTokens.title',
   singularKey: 'apiTokens.singular',
   actions: [],
@@ -42,4 +46,4 @@ export const apiTokensResource: ResourceDecl = {
       ],
     },
   ],
-};
+});

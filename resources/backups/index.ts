@@ -1,2 +1,0 @@
-/** The portal's own kept backups (issue 13, /dashboard/backups). */
-export { BackupsPage } from './BackupsPage';

@@ -1,4 +1,0 @@
-import { ResourceForm } from '../../src/components/resource';
-import { plansResource } from './index';
-
-export const PlanCreate = () => <ResourceForm decl={plansResource} action="create" />;
