@@ -38,6 +38,7 @@ import type {
 import simpleRest from '@refinedev/simple-rest';
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { API_BASE } from '../contract/product';
+import { resourceAccess } from '../contract/roles';
 import { translate } from '../src/i18n';
 import { errorKey } from '../src/i18n/en/errors';
 import { httpClient } from './http-client';
@@ -81,7 +82,9 @@ export const RESOURCE_API: Record<string, ResourceApi> = {
 
 /** A resource's API, with meta.endpoint (path under /api) taking precedence over the table. */
 export function resourceApi(resource: string, meta?: MetaQuery): ResourceApi {
-  const known = RESOURCE_API[resource] ?? { path: resource, errors: resource };
+  // A declared resource's API is where its role-matrix entry says (contract/roles.ts `api`), else its name.
+  const api = resourceAccess(resource)?.api;
+  const known = RESOURCE_API[resource] ?? { path: api ? api.replace(/^\/+/, '') : resource, errors: resource, serverOwned: SERVER_OWNED };
   const endpoint = typeof meta?.endpoint === 'string' ? meta.endpoint.replace(/^\/+/, '') : undefined;
   return endpoint ? { ...known, path: endpoint } : known;
 }
