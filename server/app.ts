@@ -26,8 +26,7 @@ import authRoutes from './modules/auth/routes';
 import healthRoutes from './modules/health/routes';
 import mailRoutes from './modules/mail/routes';
 import contactRoutes from './modules/contact/routes';
-import gatewayRoutes from './modules/gateways/routes';
-import planRoutes from './modules/plans/routes';
+import { CRUD_MODULES } from './crud';
 import settingsRoutes from './modules/settings/routes';
 import apiTokenRoutes from './modules/api-tokens/routes';
 import subscriptionRoutes from './modules/subscriptions/routes';
@@ -180,8 +179,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(mailRoutes, { prefix: '/mail' });
-      await api.register(planRoutes, { prefix: '/plans' });
-      await api.register(gatewayRoutes, { prefix: '/payments/gateways' });
+      // The plain resources (plans, payment gateways, contact messages): each at its own paths from the role matrix.
+      for (const crud of CRUD_MODULES) await api.register(crud);
       await api.register(subscriptionRoutes, { prefix: '/subscriptions' });
       await api.register(invoiceRoutes, { prefix: '/payments' });
       await api.register(paymentRoutes, { prefix: '/payments', stripeApi: options.stripeApi });

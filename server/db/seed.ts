@@ -6,11 +6,11 @@ import type { SecretBox } from '../lib/secret-box';
 import { createGatewayRepository } from '../modules/gateways/repository';
 import { GatewayService, seedDefaultGateway } from '../modules/gateways/service';
 import { createUserRepository } from '../modules/users/repository';
-import { createPlanRepository } from '../modules/plans/repository';
 import { createSettingsRepository } from '../modules/settings/repository';
 import { seedDefaultSettings } from '../modules/settings/service';
 import { seedDemoTickets } from '../modules/tickets/seed';
-import type { NewPlanRow } from './schema';
+import { count } from 'drizzle-orm';
+import { plans, type NewPlanRow } from './schema';
 import type { Db } from './client';
 
 export const DEMO_PASSWORD = 'Password123!';
@@ -133,14 +133,14 @@ export async function seedDemoData(db: Db, options: { clock?: Clock; box?: Secre
     }
     // The default settings (FAQ, coverage, policies...) and demo plans, on the same empty database.
     await seedDefaultSettings(createSettingsRepository(tx as unknown as Db), now);
-    const plans = createPlanRepository(tx as unknown as Db);
-    if ((await plans.count()) === 0) {
-      for (const plan of DEMO_PLANS) await plans.insert({ ...plan, currency: 'USD', createdAt: now, updatedAt: now });
+    const [{ planCount }] = await tx.select({ planCount: count() }).from(plans);
+    if (Number(planCount) === 0) {
+      for (const plan of DEMO_PLANS) await tx.insert(plans).values({ ...plan, currency: 'USD', createdAt: now, updatedAt: now });
     }
     // One active default Sandbox gateway (its webhook secret sealed with SECRETS_KEY, hence the box).
     if (options.box) {
       const gateways = createGatewayRepository(tx as unknown as Db);
-      await seedDefaultGateway(new GatewayService({ repository: gateways, clock, box: options.box }), gateways);
+      await seedDefaultGateway(new GatewayService({ box: options.box }), gateways, now);
     }
     // Sample support tickets for the demo customer (one answered by support, with an internal note).
     await seedDemoTickets(tx as unknown as Db, now);

@@ -54,7 +54,7 @@ export function demoServices({ db, clock, box, store, dataDir, appUrl }: DemoSer
     payments: new PaymentService({
       db,
       repository: createPaymentRepository(db),
-      gateways: new GatewayService({ repository: gatewayRepository, clock, box }),
+      gateways: new GatewayService({ box }),
       gatewayRepository,
       providers: createPaymentProviders({ baseUrl: appUrl, now: () => clock.now() }),
       clock,

@@ -28,7 +28,7 @@ const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal
 
 const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = async (app, opts) => {
   const gatewayRepository = createGatewayRepository(app.db);
-  const gateways = new GatewayService({ repository: gatewayRepository, clock: app.clock, box: app.secretBox });
+  const gateways = new GatewayService({ box: app.secretBox });
   const appUrl = app.config.appUrl.replace(/\/+$/, '');
   const stripe = opts.stripeApi ?? (app.config.stripeApiBase ? parseStripeApiBase(app.config.stripeApiBase) : undefined);
   const providers = createPaymentProviders({ baseUrl: appUrl, now: () => app.clock.now(), stripe });

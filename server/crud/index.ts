@@ -1,0 +1,11 @@
+/**
+ * The shipped CRUD resources: each a crudModule (server/crud/crud-module.ts) serving the API of its entry in the
+ * role matrix (contract/roles.ts). server/app.ts mounts them under /api; a new plain resource is one entry there
+ * and one module here.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import contactMessagesModule from '../modules/contact/module';
+import gatewaysModule from '../modules/gateways/module';
+import plansModule from '../modules/plans/module';
+
+export const CRUD_MODULES: readonly FastifyPluginAsync[] = [plansModule, gatewaysModule, contactMessagesModule];

@@ -1,0 +1,96 @@
+/**
+ * /api/payments/gateways on the CRUD factory, managed by admin and billing. Any signed-in user lists the active
+ * gateways (to choose how to pay) without credentials; managers get every gateway with masked credentials.
+ * What is special: credentials sealed at rest and checked against the provider, one default at a time (the
+ * first gateway is it; the default is deleted only last), the toggle's wording, and an audit diff that names
+ * a changed credential but never its value.
+ */
+import { and, count, eq, ne } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { allows } from '../../../contract/roles';
+import { gatewayInputSchema, gatewaySchema, gatewayUpdateSchema, publicGatewaySchema } from '../../../contract/schemas/gateway';
+import { crudModule, onlySent } from '../../crud/crud-module';
+import { paymentGateways } from '../../db/schema';
+import type { Db } from '../../db/client';
+import { conflict } from '../../lib/errors';
+import { GatewayService } from './service';
+
+export const GATEWAY_MESSAGES = {
+  list: 'Payment gateways retrieved successfully',
+  detail: 'Payment gateway retrieved successfully',
+  created: 'Payment gateway created successfully',
+  updated: 'Payment gateway updated successfully',
+  activated: 'Payment gateway activated',
+  deactivated: 'Payment gateway deactivated',
+  deleted: 'Payment gateway deleted successfully',
+  notFound: 'Payment gateway not found',
+  nameTaken: 'A payment gateway with this name already exists',
+  deleteDefault: 'Make another gateway the default first',
+  defaultRace: 'Another gateway was made the default at the same time; try again',
+} as const;
+
+/** Who manages gateways (and sees their masked credentials). */
+export const GATEWAY_MANAGERS = ['admin', 'billing'] as const;
+const manager = (request: FastifyRequest) => allows(GATEWAY_MANAGERS, request.user?.role);
+
+const service = (app: FastifyInstance) => new GatewayService({ box: app.secretBox });
+
+/** Making a gateway the default: the others stop being it, in the same transaction. */
+const clearOtherDefaults = (db: Db, exceptId?: string) =>
+  db
+    .update(paymentGateways)
+    .set({ isDefault: false })
+    .where(exceptId ? and(eq(paymentGateways.isDefault, true), ne(paymentGateways.id, exceptId)) : eq(paymentGateways.isDefault, true));
+
+const gatewayCount = async (db: Db) => Number((await db.select({ total: count() }).from(paymentGateways))[0].total);
+
+const toggled = (input: object | null) => onlySent(input, 'is_active');
+
+export default crudModule({
+  name: 'payment-gateways',
+  table: paymentGateways,
+  schemas: { record: gatewaySchema, input: gatewayInputSchema, update: gatewayUpdateSchema, listItem: z.union([gatewaySchema, publicGatewaySchema]) },
+  label: 'Payment gateway',
+  messages: { notFound: GATEWAY_MESSAGES.notFound, conflict: GATEWAY_MESSAGES.nameTaken },
+  // A handful of gateways, shown in their display order: one unpaginated list.
+  paginate: false,
+  defaultSort: { field: 'display_order', order: 'asc' },
+  tieBreak: ['name'],
+  audit: { targetType: 'gateway' },
+  hooks: {
+    scope: (request) => (manager(request) ? undefined : { is_active: true }),
+    toRecord: (row, { app }) => service(app).toGateway(row),
+    toListItem: (row, { app, request }) => (manager(request) ? service(app).toGateway(row) : service(app).toPublic(row)),
+    beforeCreate: async (values, input, { app, db }) => {
+      const gateways = service(app);
+      gateways.checkKeys(input.provider, input.credentials);
+      values.credentials = gateways.seal(gateways.merge(input.provider, {}, input.credentials));
+      // The very first gateway becomes the default.
+      values.isDefault = input.is_default || (await gatewayCount(db)) === 0;
+      if (values.isDefault) await clearOtherDefaults(db);
+      return values;
+    },
+    beforeUpdate: async (before, values, input, { app, db }) => {
+      const gateways = service(app);
+      const provider = input.provider ?? before.provider;
+      gateways.checkKeys(provider, input.credentials);
+      delete values.credentials;
+      if (input.credentials !== undefined || input.provider !== undefined) {
+        values.credentials = gateways.seal(gateways.merge(provider, gateways.openCredentials(before), input.credentials));
+      }
+      if (values.isDefault) await clearOtherDefaults(db, before.id);
+      return values;
+    },
+    beforeDelete: async (before, { db }) => {
+      if (before.isDefault && (await gatewayCount(db)) > 1) throw conflict(GATEWAY_MESSAGES.deleteDefault);
+    },
+    message: (action, gateway, input) =>
+      action === 'updated' && toggled(input) ? (gateway.is_active ? GATEWAY_MESSAGES.activated : GATEWAY_MESSAGES.deactivated) : undefined,
+    auditAction: (action, gateway, input) =>
+      action === 'updated' && toggled(input) ? (gateway.is_active ? 'gateway.enabled' : 'gateway.disabled') : undefined,
+    auditChanges: (before, after, { app }) => service(app).auditDiff(before, after),
+    // Two gateways made the default at once: the partial unique index refuses the second.
+    conflictMessage: (constraint) => (constraint.includes('default') ? GATEWAY_MESSAGES.defaultRace : undefined),
+  },
+});
