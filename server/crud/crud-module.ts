@@ -20,6 +20,7 @@ import type { Clock } from '../lib/clock';
 import { conflict, notFound } from '../lib/errors';
 import { auditContext, changedFields, recordAudit, type AuditContext } from '../modules/audit/trail';
 import { columnsBySqlName, inputToRow, rowToRecord } from './mapping';
+import { defaultListQuery, defaultMessages, envelope, idParams, lowerFirst, pagination, partialWithoutDefaults, withArticle } from './schemas';
 
 /** A table the factory serves: a uuid primary key `id` (defaultRandom); created_at/updated_at optional. */
 export type CrudTable = PgTable & { id: PgColumn };
@@ -131,39 +132,8 @@ export interface CrudModuleOptions<TTable extends CrudTable, TRecord extends z.Z
 
 type UpdateOf<TInput extends z.ZodObject, TUpdate extends z.ZodType> = unknown extends z.output<TUpdate> ? Partial<z.output<TInput>> : z.output<TUpdate>;
 
-/** The fields a parsed body really sent (present and not undefined). */
-export function sentFields(input: object | null): string[] {
-  return input ? Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) : [];
-}
-
-/** Was this body only `field` (a toggle)? */
-export function onlySent(input: object | null, field: string): boolean {
-  const sent = sentFields(input);
-  return sent.length === 1 && sent[0] === field;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
-const pagination = z.object({ page: z.number(), totalPages: z.number(), total: z.number(), hasNext: z.boolean(), hasPrev: z.boolean() });
-const idParams = z.object({ id: z.string() });
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** "Payment gateway" → "payment gateway"; "API token" stays. */
-const lowerFirst = (label: string) => (/^[A-Z][a-z]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label);
-const withArticle = (label: string) => `${/^[aeiou]/i.test(label) ? 'An' : 'A'} ${lowerFirst(label)}`;
-
-export function defaultMessages(label: string): CrudMessages {
-  return {
-    list: `${label}s retrieved successfully`,
-    detail: `${label} retrieved successfully`,
-    created: `${label} created successfully`,
-    updated: `${label} updated successfully`,
-    deleted: `${label} deleted successfully`,
-    notFound: `${label} not found`,
-    conflict: `${withArticle(label)} with the same details already exists`,
-    inUse: `This ${lowerFirst(label)} is in use and cannot be deleted`,
-  };
-}
 
 /** The PostgreSQL error of this code in an error's cause chain (node-postgres and PGlite, possibly wrapped). */
 function pgError(error: unknown, code: string): { constraint?: string } | null {
@@ -173,44 +143,6 @@ function pgError(error: unknown, code: string): { constraint?: string } | null {
     e = (e as { cause?: unknown }).cause;
   }
   return null;
-}
-
-/** The innermost schema under optional/nullable/default wrappers. */
-function baseOf(schema: z.ZodType): z.ZodType {
-  let s = schema;
-  for (let i = 0; i < 8; i++) {
-    const inner = (s as unknown as { def?: { innerType?: z.ZodType } }).def?.innerType;
-    if (!inner) break;
-    s = inner;
-  }
-  return s;
-}
-
-/**
- * The default update body: every field of the create body optional and without its default (zod applies a
- * default inside .partial(), which would reset the fields a partial update leaves out).
- */
-function partialWithoutDefaults(input: z.ZodObject): z.ZodObject {
-  const shape = Object.fromEntries(
-    Object.entries(input.shape as Record<string, z.ZodType>).map(([field, schema]) => {
-      let s = schema;
-      for (let i = 0; i < 4; i++) {
-        const def = (s as unknown as { def: { type: string; innerType?: z.ZodType } }).def;
-        if ((def.type !== 'default' && def.type !== 'prefault') || !def.innerType) break;
-        s = def.innerType;
-      }
-      return [field, s.optional()];
-    }),
-  );
-  return z.object(shape);
-}
-
-/** A query parameter checked as the record's field: numbers and booleans arrive as text. */
-function filterParam(field: z.ZodType): z.ZodType {
-  const base = baseOf(field);
-  if (base instanceof z.ZodNumber) return z.coerce.number().pipe(base).optional();
-  if (base instanceof z.ZodBoolean) return z.enum(['true', 'false']).transform((v) => v === 'true').optional();
-  return base.optional();
 }
 
 export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject, TInput extends z.ZodObject, TUpdate extends z.ZodType = z.ZodType>(
@@ -255,24 +187,7 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
     const defaultRecord = rowToRecord(loose, options.schemas.record) as (row: Row) => Rec;
     const defaultRow = inputToRow(loose);
     const updateSchema = options.schemas.update ?? partialWithoutDefaults(options.schemas.input);
-    const listQuery =
-      options.schemas.listQuery ??
-      z.object({
-        ...(paginate
-          ? {
-              page: z.coerce.number().int().min(1).optional().default(1),
-              limit: z.coerce.number().int().min(1).max(100).optional().default(20),
-            }
-          : {}),
-        ...(sorters.length
-          ? {
-              sort: z.enum(sorters as [string, ...string[]]).optional(),
-              order: z.enum(['asc', 'desc']).optional(),
-            }
-          : {}),
-        ...(search.length ? { search: z.string().trim().max(100).optional() } : {}),
-        ...Object.fromEntries(filters.map((f) => [f, filterParam(recordShape[f])])),
-      });
+    const listQuery = options.schemas.listQuery ?? defaultListQuery({ paginate, sorters, search, filters, record: recordShape });
     const listItem = options.schemas.listItem ?? options.schemas.record;
     const targetType = options.audit === false ? null : (options.audit?.targetType ?? options.name);
 
@@ -489,5 +404,4 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
   return plugin;
 }
 
-/** Re-exported for modules whose own code maps rows the same way (e.g. a presenter used elsewhere). */
-export { rowToRecord, inputToRow } from './mapping';
+export { onlySent, sentFields } from './schemas';
