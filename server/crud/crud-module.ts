@@ -103,7 +103,7 @@ export interface CrudModuleOptions<TTable extends CrudTable, TRecord extends z.Z
     record: TRecord;
     /** The create body. */
     input: TInput;
-    /** The update body (default: input.partial()). */
+    /** The update body (default: every input field optional, without its default: a field left out stays unchanged). */
     update?: TUpdate;
     /** The list's query (default: page, limit, sort, order, search and the filters, from the options below). */
     listQuery?: z.ZodType;
