@@ -19,10 +19,7 @@ export function refineResources(): IResourceItem[] {
     const menu = e.decl.menu || undefined;
     return {
       name: e.decl.name,
-      list: e.paths.list,
-      ...(e.paths.show ? { show: e.paths.show } : {}),
-      ...(e.paths.create ? { create: e.paths.create } : {}),
-      ...(e.paths.edit ? { edit: e.paths.edit } : {}),
+      ...e.paths,
       meta: {
         label: t(menu?.labelKey ?? e.decl.titleKey),
         ...(menu?.icon ? { icon: createElement(menu.icon) } : {}),

@@ -38,12 +38,11 @@ export function menuEntries(): MenuEntry[] {
 
 function toEntry(e: ReturnType<typeof resourceEntries>[number], parent?: string): MenuEntry {
   const menu = e.decl.menu || undefined;
+  const { list, ...pages } = e.paths;
   return {
     name: e.decl.name,
-    route: e.paths.list,
-    ...(e.paths.show ? { show: e.paths.show } : {}),
-    ...(e.paths.create ? { create: e.paths.create } : {}),
-    ...(e.paths.edit ? { edit: e.paths.edit } : {}),
+    route: list,
+    ...pages,
     labelKey: menu?.labelKey ?? e.decl.titleKey,
     ...(parent ? { parent } : {}),
     ...(menu?.portal ? { portal: true } : {}),

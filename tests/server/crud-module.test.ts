@@ -13,6 +13,7 @@ import { registerResourceAccess } from '../../contract/roles';
 import { crudModule } from '../../server/crud/crud-module';
 import { rowsOf } from '../helpers/audit';
 import { createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
+import { FIXTURE_NOTES_ACCESS } from '../helpers/fixture-resource';
 
 const STATUSES = ['draft', 'published'] as const;
 
@@ -63,15 +64,7 @@ let call: CallAs;
 let unregister: () => void;
 
 beforeAll(async () => {
-  unregister = registerResourceAccess('fixture-notes', {
-    route: '/dashboard/fixture-notes',
-    api: '/fixture-notes',
-    list: ['admin', 'support'],
-    show: ['admin', 'support'],
-    create: ['admin'],
-    update: ['admin'],
-    delete: ['admin'],
-  });
+  unregister = registerResourceAccess('fixture-notes', FIXTURE_NOTES_ACCESS);
   t = await createTestApp({ extraRoutes: [notesModule] });
   await t.database.db.execute(sql`
     create table fixture_notes (

@@ -28,6 +28,7 @@ import { RouteGuard } from '../../src/layout/RouteGuard';
 import { StaffLayout } from '../../src/layout/StaffLayout';
 import { resourceRoutes } from '../../src/routes';
 import { FakeApi, ok, sampleUser } from '../providers/support/fake-api';
+import { FIXTURE_NOTES_ACCESS } from '../helpers/fixture-resource';
 
 const NAME = 'fixture-notes';
 const BASE = `/dashboard/${NAME}`;
@@ -54,15 +55,7 @@ beforeAll(() => {
     'fixtureNotes.fields.pinned': 'Pinned',
     'fixtureNotes.fields.createdAt': 'Created',
   });
-  removeAccess = registerResourceAccess(NAME, {
-    route: BASE,
-    api: '/fixture-notes',
-    list: ['admin', 'support'],
-    show: ['admin', 'support'],
-    create: ['admin'],
-    update: ['admin'],
-    delete: ['admin'],
-  });
+  removeAccess = registerResourceAccess(NAME, FIXTURE_NOTES_ACCESS);
   removeResource = registerResource(
     defineResource({
       name: NAME,
