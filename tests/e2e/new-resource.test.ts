@@ -117,7 +117,8 @@ describe('npm run new:resource', () => {
     // The generated tests, as a contributor runs them: the browser test needs the copy's own build.
     const build = run('npx', ['vite', 'build', '--logLevel', 'error']);
     expect(build.status, build.stdout + build.stderr).toBe(0);
-    const tests = run('npx', ['vitest', 'run', '--retry', '0', 'tests/server/articles.test.ts', 'tests/e2e/articles.test.ts']);
+    // One file at a time, with the hooks' time the browser suite allows (this runs beside the outer suite's workers).
+    const tests = run('npx', ['vitest', 'run', '--retry', '0', '--maxWorkers', '1', '--hookTimeout', '180000', 'tests/server/articles.test.ts', 'tests/e2e/articles.test.ts'], 540_000);
     const out = (tests.stdout + tests.stderr).replace(/\x1b\[[0-9;]*m/g, '');
     expect(tests.status, out.slice(-4000)).toBe(0);
     expect(out).toMatch(/Tests\s+6 passed \(6\)/);
