@@ -28,8 +28,7 @@ export function routeOf({ resource, action, params }: CanParams): string | null 
   if (typeof resource === 'string' && resource.startsWith('/')) return resource;
   const entry = typeof resource === 'string' ? findResource(resource) : undefined;
   if (!entry) return null;
-  const own2 = (ROUTE_ACTIONS as readonly string[]).includes(action) ? entry.paths[action as 'list' | 'show' | 'create' | 'edit'] : undefined;
-  return own2 ?? entry.paths.list;
+  return entry.paths[action as keyof typeof entry.paths] ?? entry.paths.list;
 }
 
 /** The decision for one role (null: signed out). A menu group is allowed when one of its entries is. */

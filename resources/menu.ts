@@ -4,7 +4,7 @@
  * the same list. A role sees an entry only when contract/roles.ts lets it open the entry's route.
  */
 import { MENU_GROUPS } from './groups';
-import { resourceEntries } from './registry';
+import { registryVersion, resourceEntries } from './registry';
 
 export interface MenuEntry {
   name: string;
@@ -18,8 +18,18 @@ export interface MenuEntry {
   portal?: boolean;
 }
 
-/** The menu now (groups that hold an entry, then entries, in menu order; a group's children after it). */
+let cached: { version: number; entries: MenuEntry[] } | null = null;
+
+/**
+ * The menu now (groups that hold an entry, then entries, in menu order; a group's children after it). Made once
+ * per set of resources: the access-control provider asks it on every permission check.
+ */
 export function menuEntries(): MenuEntry[] {
+  if (cached?.version !== registryVersion()) cached = { version: registryVersion(), entries: buildMenu() };
+  return cached.entries;
+}
+
+function buildMenu(): MenuEntry[] {
   const items = resourceEntries().filter((e) => e.decl.menu);
   const top: { order: number; entries: MenuEntry[] }[] = [];
   for (const group of MENU_GROUPS) {

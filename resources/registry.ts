@@ -92,7 +92,8 @@ export function resourceEntries(): ResourceEntry[] {
       if (names.has(e.decl.name)) throw new Error(`Two resource declarations are named "${e.decl.name}".`);
       names.add(e.decl.name);
     }
-    sorted = all.map((e, i) => ({ e, i })).sort((a, b) => orderOf(a.e) - orderOf(b.e) || a.i - b.i).map(({ e }) => e);
+    // Array.prototype.sort is stable: equal orders keep the files' order.
+    sorted = all.sort((a, b) => orderOf(a) - orderOf(b));
   }
   return sorted;
 }
