@@ -8,7 +8,8 @@ import { CONTACT_STATUSES } from '../../contract/schemas/contact';
 import { GATEWAY_MODES, PAYMENT_PROVIDERS } from '../../contract/schemas/gateway';
 import { INVOICE_STATUSES, type InvoiceLineItem } from '../../contract/schemas/invoice';
 import { PAYMENT_STATUSES } from '../../contract/schemas/payment';
-import { pgSequence } from 'drizzle-orm/pg-core';
+import { pgSequence, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { paymentMethods } from './schema/money';
 import { TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES } from '../../contract/schemas/ticket';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -177,6 +178,9 @@ export const subscriptions = pgTable(
     suspensionReason: text('suspension_reason'),
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true }),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    /** Autopay (issue 21): the saved method each new invoice is charged to; null = paid by hand. Removing the
+     *  method (payment_methods row deleted) sets this null, which stops autopay. */
+    autopayMethodId: uuid('autopay_method_id').references((): AnyPgColumn => paymentMethods.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -236,6 +240,8 @@ export const invoices = pgTable(
     taxRateBp: integer('tax_rate_bp').notNull().default(0),
     tax: integer('tax').notNull(),
     totalAmount: integer('total_amount').notNull(),
+    /** Customer credit used for this invoice when it was issued (issue 21); amount due = total − credit applied. */
+    creditApplied: integer('credit_applied').notNull().default(0),
     issueDate: date('issue_date', { mode: 'string' }).notNull(),
     dueDate: date('due_date', { mode: 'string' }).notNull(),
     paidDate: timestamp('paid_date', { withTimezone: true }),
@@ -253,6 +259,7 @@ export const invoices = pgTable(
       .on(t.issueDate, t.status, t.currency, t.dueDate, t.totalAmount)
       .where(sql`${t.status} in ('unpaid', 'overdue')`),
     check('invoices_total_consistent', sql`${t.totalAmount} = ${t.subtotal} + ${t.tax}`),
+    check('invoices_credit_applied_range', sql`${t.creditApplied} >= 0 and ${t.creditApplied} <= greatest(${t.totalAmount}, 0)`),
   ],
 );
 
@@ -474,3 +481,4 @@ export * from './schema/api-tokens';
 export * from './schema/audit';
 export * from './schema/rate-limits';
 export * from './schema/system';
+export * from './schema/money';
