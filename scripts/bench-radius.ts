@@ -138,6 +138,7 @@ async function servePortal(args: { databaseUrl?: string; dataDir?: string }): Pr
     print: false,
     env: {
       NODE_ENV: 'production',
+      APP_URL: 'http://127.0.0.1',
       SECRETS_KEY,
       JWT_SECRET: randomBytes(32).toString('hex'),
       COOKIE_SECRET: randomBytes(32).toString('hex'),

@@ -32,6 +32,8 @@ import apiTokenRoutes from './modules/api-tokens/routes';
 import subscriptionRoutes from './modules/subscriptions/routes';
 import invoiceRoutes from './modules/invoices/routes';
 import paymentRoutes from './modules/payments/routes';
+import creditRoutes from './modules/credit/routes';
+import sandboxGuardPlugin from './plugins/sandbox-guard';
 import type { StripeApiAddress } from './integrations/payments';
 import billingPlugin from './modules/billing/plugin';
 import billingRoutes from './modules/billing/routes';
@@ -169,6 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authPlugin);
   await app.register(accessPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(sandboxGuardPlugin); // production: the Sandbox provider's routes answer 404 unless allowed
   // Before the routes: the API reference collects them as they are added.
   await app.register(openApiPlugin);
   await app.register(spaPlugin, { distDir: config.serveSpa ? config.distDir : null });
@@ -187,6 +190,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(billingRoutes, { prefix: '/billing' });
       await api.register(ticketRoutes, { prefix: '/tickets' });
       await api.register(userRoutes, { prefix: '/users' });
+      await api.register(creditRoutes); // /credit and /users/:id/credit (the customer credit ledger)
       await api.register(deviceRoutes, { prefix: '/devices' });
       await api.register(deviceBackupRoutes);
       await api.register(dashboardRoutes, { prefix: '/dashboard' });

@@ -15,8 +15,17 @@
  *                              its own memory. Unset: they count in PostgreSQL (DATABASE_URL), or in memory with
  *                              the embedded database.
  *   NODE_ENV                   development | test | production. Default development.
- *   APP_URL                    Public address of the portal, used in e-mailed links. Default
- *                              http://localhost:PORT.
+ *   APP_URL                    Public address of the portal, used in e-mailed links and as the address customers
+ *                              return to after a checkout (see ALLOWED_ORIGINS). Required with NODE_ENV=production;
+ *                              elsewhere default http://localhost:PORT, and a customer returns to the origin they
+ *                              paid from.
+ *   ALLOWED_ORIGINS            Comma-separated http(s) origins (e.g. http://10.0.0.5:3000,https://portal.lan) besides
+ *                              APP_URL's from which customers may pay and be sent back to after a checkout; a payment
+ *                              started from any other origin returns to APP_URL. Default: none.
+ *   ALLOW_SANDBOX_PAYMENTS     With NODE_ENV=production, let the Sandbox gateway be created, enabled and paid
+ *                              through (anyone holding a checkout link can approve a payment): true | false. Default
+ *                              false; every back-office page then shows a red banner. Outside production the
+ *                              sandbox is always allowed.
  *   JWT_SECRET                 Key for signing access tokens (at least 32 characters). When unset, one is
  *                              generated once and kept in DATA_DIR/secrets.json.
  *   COOKIE_SECRET              Key for signing the refresh-token cookie (at least 32 characters). Same
@@ -144,6 +153,16 @@ const envSchema = z.object({
     .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { message: 'APP_URL must be an http:// or https:// URL' })
     .transform((v) => v.replace(/\/+$/, ''))
     .optional(),
+  ALLOWED_ORIGINS: z
+    .string()
+    .trim()
+    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .refine((list) => list.every((o) => /^https?:\/\//.test(o) && URL.canParse(o) && new URL(o).origin === o.replace(/\/+$/, '')), {
+      message: 'ALLOWED_ORIGINS must be a comma-separated list of http:// or https:// origins (scheme, host and port, no path)',
+    })
+    .transform((list) => [...new Set(list.map((o) => new URL(o).origin))])
+    .optional(),
+  ALLOW_SANDBOX_PAYMENTS: bool('ALLOW_SANDBOX_PAYMENTS').optional(),
   JWT_SECRET: secret('JWT_SECRET').optional(),
   COOKIE_SECRET: secret('COOKIE_SECRET').optional(),
   SECRETS_KEY: secret('SECRETS_KEY').optional(),
@@ -209,7 +228,16 @@ export interface Config {
   redisUrl: string | null;
   nodeEnv: 'development' | 'test' | 'production';
   isProduction: boolean;
+  /** Public address (APP_URL): e-mailed links, and the fallback return address after a checkout. */
   appUrl: string;
+  /** APP_URL was set (else appUrl is the development default and customers return to the origin they paid from). */
+  appUrlExplicit: boolean;
+  /** Origins besides APP_URL's a customer may be sent back to after a checkout (ALLOWED_ORIGINS). */
+  allowedOrigins: string[];
+  /** The Sandbox gateway may take payments: always outside production; in production only with ALLOW_SANDBOX_PAYMENTS. */
+  sandboxPaymentsAllowed: boolean;
+  /** Production with ALLOW_SANDBOX_PAYMENTS=true: the back office shows a red banner. */
+  sandboxPaymentsWarning: boolean;
   jwtSecret: string;
   cookieSecret: string;
   /** Encrypts secrets at rest (the SMTP password). */
@@ -348,6 +376,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const isProduction = nodeEnv === 'production';
   // Simulated sessions would be booked as real customers' usage: refused rather than silently ignored.
   if (isProduction && e.SIMULATE) throw new ConfigError(['SIMULATE: the network simulator cannot run with NODE_ENV=production']);
+  // Links in e-mails and the address customers return to after paying would otherwise point at localhost.
+  if (isProduction && !e.APP_URL) {
+    throw new ConfigError(['APP_URL: set the public address of the portal (e.g. https://portal.example.com); it is required with NODE_ENV=production']);
+  }
   const port = e.PORT ?? 3000;
   const dataDir = resolve(e.DATA_DIR ?? './data');
   const generated = e.JWT_SECRET && e.COOKIE_SECRET && e.SECRETS_KEY ? null : loadOrCreateSecrets(dataDir);
@@ -360,6 +392,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv,
     isProduction,
     appUrl: e.APP_URL ?? `http://localhost:${port}`,
+    appUrlExplicit: e.APP_URL !== undefined,
+    allowedOrigins: e.ALLOWED_ORIGINS ?? [],
+    sandboxPaymentsAllowed: !isProduction || e.ALLOW_SANDBOX_PAYMENTS === true,
+    sandboxPaymentsWarning: isProduction && e.ALLOW_SANDBOX_PAYMENTS === true,
     jwtSecret: e.JWT_SECRET ?? generated!.jwtSecret,
     cookieSecret: e.COOKIE_SECRET ?? generated!.cookieSecret,
     secretsKey: e.SECRETS_KEY ?? generated!.secretsKey,

@@ -41,7 +41,7 @@ afterAll(async () => {
   await client.end();
 });
 
-const env = () => ({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+const env = () => ({ NODE_ENV: 'production', APP_URL: 'https://portal.example.com', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
 
 /** Runs `npm run admin:create -- …` as an operator would, without a terminal (password from ADMIN_PASSWORD). */
 const adminCreate = (args: string[], password: string) => runCli('admin-create', args, { DATABASE_URL: '', ...env(), ADMIN_PASSWORD: password });

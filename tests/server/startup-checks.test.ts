@@ -75,7 +75,7 @@ describe('configuration', () => {
       seedDemo: true,
       trustProxy: false,
     });
-    expect(loadConfig({ JWT_SECRET: 'j'.repeat(32), COOKIE_SECRET: 'c'.repeat(32), NODE_ENV: 'production', SEED_DEMO: 'true' }).seedDemo).toBe(false);
+    expect(loadConfig({ JWT_SECRET: 'j'.repeat(32), COOKIE_SECRET: 'c'.repeat(32), NODE_ENV: 'production', APP_URL: 'https://portal.example.com', SEED_DEMO: 'true' }).seedDemo).toBe(false);
   });
 
   it('generates the secrets once into DATA_DIR/secrets.json (mode 0600) and reuses them', () => {

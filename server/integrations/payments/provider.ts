@@ -4,6 +4,7 @@
  * stateless: the gateway's opened credentials are passed in on each call.
  */
 import type { PaymentProvider } from '../../../contract/schemas/gateway';
+import type { SavedCard, SavedMethodOperations } from './saved-methods';
 
 /** What an adapter needs to know of the invoice being paid (amounts in minor units). */
 export interface CheckoutInvoice {
@@ -24,6 +25,11 @@ export interface CheckoutRequest {
   payment: CheckoutPayment;
   /** Where the provider sends the customer back after paying. */
   returnUrl: string;
+  /**
+   * The portal's origin the customer is using (server/lib/return-origin.ts); pages the portal hosts for a provider
+   * (the sandbox's checkout) are addressed on it. Unset: the adapter's configured base URL.
+   */
+  origin?: string;
   /** The gateway's credentials in plain text (opened from the secret box). */
   credentials: Record<string, string>;
   mode: 'test' | 'live';
@@ -36,7 +42,8 @@ export interface CheckoutResult {
   transactionId: string;
 }
 
-export const PAYMENT_EVENT_TYPES = ['payment.succeeded', 'payment.failed', 'payment.refunded'] as const;
+/** method.saved: a saved-method set-up (autopay) completed; the card is in the event or read with readSetup. */
+export const PAYMENT_EVENT_TYPES = ['payment.succeeded', 'payment.failed', 'payment.refunded', 'method.saved'] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
 /** A verified webhook event, normalised. eventId makes processing idempotent. */
@@ -48,6 +55,10 @@ export interface PaymentEvent {
   amount?: number;
   /** ISO 4217 code, when the provider states it. */
   currency?: string;
+  /** The local payment id the provider carries back (an autopay charge's metadata.payment_id). */
+  paymentId?: string;
+  /** method.saved: the card (sandbox), or the SetupIntent to read it from (Stripe). */
+  setup?: { card?: SavedCard; setupIntentId?: string };
 }
 
 export type ProviderPaymentStatus = 'pending' | 'succeeded' | 'failed' | 'refunded';
@@ -68,7 +79,7 @@ export class UnsupportedOperationError extends Error {
   }
 }
 
-export interface PaymentProviderAdapter {
+export interface PaymentProviderAdapter extends Partial<SavedMethodOperations> {
   id: PaymentProvider;
   createCheckout(request: CheckoutRequest): Promise<CheckoutResult>;
   /** Checks the signature over the raw body and returns the event, or throws WebhookVerificationError. */

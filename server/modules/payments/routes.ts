@@ -17,6 +17,7 @@ import {
 import { createPaymentProviders, parseStripeApiBase, WebhookEventIgnored, type StripeApiAddress } from '../../integrations/payments';
 import { buildSandboxWebhook } from '../../integrations/payments/sandbox';
 import { unauthorized } from '../../lib/errors';
+import { returnOrigin } from '../../lib/return-origin';
 import { auditContext, SYSTEM } from '../audit/trail';
 import { createGatewayRepository } from '../gateways/repository';
 import { GatewayService } from '../gateways/service';
@@ -40,6 +41,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
     providers,
     clock: app.clock,
     appUrl,
+    sandboxAllowed: app.config.sandboxPaymentsAllowed,
     onInvoicePaid: (invoiceId) => app.billing.notices.paymentReceived(invoiceId),
     log: app.log,
   });
@@ -51,7 +53,8 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
   app.post(
     '/initiate',
     { schema: { body: paymentInitiateInputSchema, response: { 201: envelope(paymentInitiatedSchema) } } },
-    async (request, reply) => reply.code(201).send(ok(await service.initiate(caller(request), request.body), M.initiated)),
+    // The customer comes back to the origin they paid from when it is allowed (server/lib/return-origin.ts).
+    async (request, reply) => reply.code(201).send(ok(await service.initiate(caller(request), request.body, returnOrigin(request, app.config)), M.initiated)),
   );
 
   app.get('/status/:id', { schema: { params: z.object({ id: z.string() }), response: { 200: envelope(paymentStatusSchema) } } }, async (request) => {
@@ -136,7 +139,9 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
           if (answer.statusCode >= 500) request.log.error({ status: answer.statusCode, body: answer.body }, 'sandbox webhook failed');
         }
         const after = (await service.paymentByTransaction('sandbox', payment.transactionId)) ?? payment;
-        return reply.redirect(`${appUrl}/invoice/${invoice.id}?payment=${after.status}`, 303);
+        // Back to the portal origin the payer is on: the form posts to the checkout page's own origin, which
+        // initiate chose by the same rule; the return_url query is never trusted (no open redirect).
+        return reply.redirect(`${returnOrigin(request, app.config)}/invoice/${invoice.id}?payment=${after.status}`, 303);
       });
     }
   });

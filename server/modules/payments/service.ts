@@ -94,6 +94,8 @@ export class PaymentService {
       providers: PaymentProviderRegistry;
       clock: Clock;
       appUrl: string;
+      /** The Sandbox gateway may take payments (config.sandboxPaymentsAllowed); false: it is treated as unavailable. Default true. */
+      sandboxAllowed?: boolean;
       /** Called after a payment was committed as paid (the "payment received" e-mail); must not throw. */
       onInvoicePaid?: (invoiceId: string) => Promise<void>;
       /** Where a failed automatic refund is reported (the payment stays "failed: refund needed"). */
@@ -112,16 +114,21 @@ export class PaymentService {
 
   /** The active gateway for a provider id (the default first), or the default active gateway. */
   private async chooseGateway(method: string | undefined): Promise<PaymentGatewayRow> {
-    const active = await this.deps.gatewayRepository.all({ activeOnly: true });
+    // In production the sandbox takes no money unless ALLOW_SANDBOX_PAYMENTS says so: as if it were switched off.
+    const active = (await this.deps.gatewayRepository.all({ activeOnly: true })).filter((g) => g.provider !== 'sandbox' || this.deps.sandboxAllowed !== false);
     const candidates = method ? active.filter((g) => g.provider === method) : active;
     const gateway = candidates.find((g) => g.isDefault) ?? (method ? candidates[0] : undefined);
     if (!gateway) throw badRequest(method ? M.providerUnavailable : M.noGateway);
     return gateway;
   }
 
-  /** Creates a pending payment with the provider; the caller is sent to paymentUrl to pay. */
-  async initiate(caller: Caller, input: PaymentInitiateInputParsed): Promise<PaymentInitiated> {
+  /**
+   * Creates a pending payment with the provider; the caller is sent to paymentUrl to pay. `origin` is where the
+   * customer returns afterwards (server/lib/return-origin.ts: the origin they paid from when allowed); default APP_URL.
+   */
+  async initiate(caller: Caller, input: PaymentInitiateInputParsed, origin?: string): Promise<PaymentInitiated> {
     const { repository, providers, clock, appUrl } = this.deps;
+    const base = (origin ?? appUrl).replace(/\/+$/, '');
     const invoice = await this.payableInvoice(caller, input.invoice_id);
     const gateway = await this.chooseGateway(input.payment_method);
     const adapter = providers.get(gateway.provider);
@@ -130,7 +137,8 @@ export class PaymentService {
     const checkout = await adapter.createCheckout({
       invoice: { id: invoice.id, number: invoice.number, total_amount: invoice.totalAmount, currency: invoice.currency },
       payment: { id: paymentId, amount: invoice.totalAmount },
-      returnUrl: `${appUrl.replace(/\/+$/, '')}/invoice/${invoice.id}`,
+      returnUrl: `${base}/invoice/${invoice.id}`,
+      origin: base,
       credentials: this.deps.gateways.openCredentials(gateway),
       mode: gateway.mode,
     });
