@@ -132,6 +132,25 @@ export function createStripeProvider(options: { api?: StripeApiAddress; now?: ()
         amount: typeof object.amount_total === 'number' ? object.amount_total : undefined,
         currency: typeof object.currency === 'string' ? object.currency.toUpperCase() : undefined,
       });
+      // Autopay (issue 21): a set-up session saved a card; an off-session PaymentIntent (metadata.autopay) settled.
+      // PaymentIntent events without that metadata stay ignored: checkout payments complete through the session.
+      if (event.type === 'checkout.session.completed' && object.mode === 'setup') {
+        const intent = typeof object.setup_intent === 'string' ? object.setup_intent : object.setup_intent?.id;
+        if (!intent) throw new WebhookEventIgnored(event.id, event.type);
+        return { ...base, type: 'method.saved', setup: { setupIntentId: intent } };
+      }
+      if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
+        const pi = (event.data?.object ?? {}) as Partial<Stripe.PaymentIntent>;
+        if (pi.metadata?.autopay !== '1') throw new WebhookEventIgnored(event.id, event.type);
+        const ref = { eventId: event.id, transactionId: String(pi.id ?? ''), ...(pi.metadata?.payment_id ? { paymentId: pi.metadata.payment_id } : {}) };
+        if (event.type === 'payment_intent.payment_failed') return { ...ref, type: 'payment.failed' };
+        return {
+          ...ref,
+          type: 'payment.succeeded',
+          amount: typeof pi.amount_received === 'number' ? pi.amount_received : pi.amount,
+          currency: typeof pi.currency === 'string' ? pi.currency.toUpperCase() : undefined,
+        };
+      }
       switch (event.type) {
         case 'checkout.session.completed':
           if (object.payment_status === 'paid') return paid();
@@ -143,6 +162,79 @@ export function createStripeProvider(options: { api?: StripeApiAddress; now?: ()
           return { ...base, type: 'payment.failed' };
       }
       throw new WebhookEventIgnored(event.id, event.type);
+    },
+
+    // Saved cards (autopay): a Stripe Customer per portal customer, a Checkout Session in setup mode to save a
+    // card on it, off-session PaymentIntents to charge it.
+    async createSetup({ setupId, customer, subscriptionId, returnUrl, credentials }) {
+      const stripe = client(credentials);
+      const customerId =
+        customer.providerCustomerId ??
+        (
+          await call(() =>
+            stripe.customers.create(
+              { email: customer.email, name: customer.name, metadata: { user_id: customer.id } },
+              { idempotencyKey: `customer_${customer.id}` },
+            ),
+          )
+        ).id;
+      const metadata = { setup_id: setupId, user_id: customer.id, subscription_id: subscriptionId };
+      const session = await call(() =>
+        stripe.checkout.sessions.create(
+          {
+            mode: 'setup',
+            customer: customerId,
+            allowed_payment_method_types: ['card'],
+            success_url: withQuery(returnUrl, 'autopay', 'saved'),
+            cancel_url: withQuery(returnUrl, 'autopay', 'cancelled'),
+            client_reference_id: subscriptionId,
+            metadata,
+            setup_intent_data: { metadata },
+          },
+          { idempotencyKey: `setup_${setupId}` },
+        ),
+      );
+      if (!session.url) throw new AppError(502, STRIPE_UNAVAILABLE);
+      return { paymentUrl: session.url, transactionId: session.id };
+    },
+
+    async readSetup({ setupIntentId }, credentials) {
+      const stripe = client(credentials);
+      const intent = await call(() => stripe.setupIntents.retrieve(setupIntentId, { expand: ['payment_method'] }));
+      const pm = intent.payment_method;
+      if (!pm || typeof pm === 'string' || !pm.card) throw new AppError(502, 'The saved payment method is not a card');
+      const customer = typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? (typeof pm.customer === 'string' ? pm.customer : null));
+      return { providerMethodId: pm.id, providerCustomerId: customer, brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
+    },
+
+    async chargeSaved({ invoiceId, paymentId, amount, currency, method, idempotencyKey, credentials }) {
+      const stripe = client(credentials);
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount,
+            currency: currency.toLowerCase(),
+            ...(method.providerCustomerId ? { customer: method.providerCustomerId } : {}),
+            payment_method: method.providerMethodId,
+            off_session: true,
+            confirm: true,
+            metadata: { invoice_id: invoiceId, payment_id: paymentId, autopay: '1' },
+          },
+          { idempotencyKey },
+        );
+        if (intent.status === 'succeeded' || intent.status === 'processing') return { ok: true, transactionId: intent.id };
+        return { ok: false, transactionId: intent.id, code: intent.last_payment_error?.code ?? intent.status, message: intent.last_payment_error?.message ?? `Payment ${intent.status}` };
+      } catch (error) {
+        // A refused card is Stripe's 402 card error carrying the PaymentIntent; anything else is the provider's trouble.
+        if (error instanceof Stripe.errors.StripeCardError || (error instanceof Stripe.errors.StripeError && error.statusCode === 402)) {
+          const e = error as Stripe.errors.StripeError & { payment_intent?: { id?: string } };
+          const raw = (e.raw ?? {}) as { payment_intent?: { id?: string } };
+          return { ok: false, transactionId: e.payment_intent?.id ?? raw.payment_intent?.id ?? null, code: e.code ?? e.decline_code ?? 'card_declined', message: e.message };
+        }
+        const wrapped = new AppError(502, STRIPE_UNAVAILABLE);
+        wrapped.cause = error;
+        throw wrapped;
+      }
     },
 
     async fetchStatus(transactionId, credentials): Promise<ProviderPaymentStatus> {
