@@ -278,6 +278,8 @@ export const ENDPOINT_ACCESS = {
   'GET /jobs': ['admin'],
   // The system page (issue 18): version, nodes, database, jobs, mail, RADIUS, billing and backups at a glance.
   'GET /system': ['admin'],
+  // What every back-office page warns about (the sandbox-payments banner), for every staff role.
+  'GET /system/notices': STAFF_ROLES,
 
   // The backups the portal keeps in DATA_DIR/backups: list, take one now, download (admin only).
   'GET /backups': ['admin'],

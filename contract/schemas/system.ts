@@ -54,6 +54,14 @@ export const systemStatusSchema = z.object({
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;
 
+/**
+ * GET /api/system/notices (every staff role): what every back-office page warns about. sandbox_payments_allowed:
+ * NODE_ENV=production with ALLOW_SANDBOX_PAYMENTS=true (anyone holding a checkout link can approve a payment).
+ */
+export const systemNoticesSchema = z.object({ sandbox_payments_allowed: z.boolean() });
+export type SystemNotices = z.infer<typeof systemNoticesSchema>;
+
 export const SYSTEM_MESSAGES = {
   status: 'System status retrieved successfully',
+  notices: 'System notices retrieved successfully',
 } as const;

@@ -20,6 +20,7 @@ import { registryVersion } from '../../resources/registry';
 import { t } from '../i18n';
 import { SkipLink } from '../components/SkipLink';
 import { AvatarMenu, UserMenu } from './UserMenu';
+import { SandboxBanner } from './SandboxBanner';
 import { VerificationBanner } from './VerificationBanner';
 
 const WIDTH = 200;
@@ -152,6 +153,7 @@ export function StaffLayout() {
         </Layout.Header>
         <Layout.Content id="main">
           <div style={{ minHeight: 360, padding: screens.sm === false ? 12 : 24 }}>
+            <SandboxBanner />
             <VerificationBanner />
             <div className="page-fade" key={pathname}>
               <Outlet />

@@ -13,7 +13,7 @@ import { gatewayInputSchema, gatewaySchema, gatewayUpdateSchema, publicGatewaySc
 import { crudModule, onlySent } from '../../crud/crud-module';
 import { paymentGateways } from '../../db/schema';
 import type { Db } from '../../db/client';
-import { conflict } from '../../lib/errors';
+import { badRequest, conflict } from '../../lib/errors';
 import { GatewayService } from './service';
 
 export const GATEWAY_MESSAGES = {
@@ -28,6 +28,8 @@ export const GATEWAY_MESSAGES = {
   nameTaken: 'A payment gateway with this name already exists',
   deleteDefault: 'Make another gateway the default first',
   defaultRace: 'Another gateway was made the default at the same time; try again',
+  sandboxInProduction:
+    'The Sandbox gateway cannot be used in production: anyone holding a checkout link could approve a payment. Set ALLOW_SANDBOX_PAYMENTS=true to allow it anyway.',
 } as const;
 
 /** Who manages gateways (and sees their masked credentials). */
@@ -47,6 +49,11 @@ const gatewayCount = async (db: Db) => Number((await db.select({ total: count() 
 
 const toggled = (input: object | null) => onlySent(input, 'is_active');
 
+/** In production without ALLOW_SANDBOX_PAYMENTS: no Sandbox gateway may be created, or enabled by an update. */
+const refuseSandbox = (app: FastifyInstance, field: 'provider' | 'is_active') => {
+  if (!app.config.sandboxPaymentsAllowed) throw badRequest(GATEWAY_MESSAGES.sandboxInProduction, [{ field, message: GATEWAY_MESSAGES.sandboxInProduction }]);
+};
+
 export default crudModule({
   name: 'payment-gateways',
   table: paymentGateways,
@@ -63,6 +70,7 @@ export default crudModule({
     toRecord: (row, { app }) => service(app).toGateway(row),
     toListItem: (row, { app, request }) => (manager(request) ? service(app).toGateway(row) : service(app).toPublic(row)),
     beforeCreate: async (values, input, { app, db }) => {
+      if (input.provider === 'sandbox') refuseSandbox(app, 'provider');
       const gateways = service(app);
       gateways.checkKeys(input.provider, input.credentials);
       values.credentials = gateways.seal(gateways.merge(input.provider, {}, input.credentials));
@@ -74,6 +82,12 @@ export default crudModule({
     beforeUpdate: async (before, values, input, { app, db }) => {
       const gateways = service(app);
       const provider = input.provider ?? before.provider;
+      // Enabling a sandbox gateway (switching it on, or turning an active gateway into one); editing or switching
+      // off one that is already on stays possible (it takes no payments anyway).
+      const activeAfter = input.is_active ?? before.isActive;
+      if (provider === 'sandbox' && activeAfter && (!before.isActive || before.provider !== 'sandbox')) {
+        refuseSandbox(app, input.provider !== undefined && before.provider !== 'sandbox' ? 'provider' : 'is_active');
+      }
       gateways.checkKeys(provider, input.credentials);
       delete values.credentials;
       if (input.credentials !== undefined || input.provider !== undefined) {

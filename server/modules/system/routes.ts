@@ -1,12 +1,22 @@
-/** GET /api/system (admin): the system page's figures; see contract/schemas/system.ts. */
+/** GET /api/system (admin): the system page's figures; GET /api/system/notices (staff): the back office's banners. See contract/schemas/system.ts. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../../contract/envelope';
-import { SYSTEM_MESSAGES, type SystemStatus } from '../../../contract/schemas/system';
+import { z } from 'zod';
+import { SYSTEM_MESSAGES, systemNoticesSchema, type SystemStatus } from '../../../contract/schemas/system';
 import { VERSION } from '../../lib/paths';
 import { appliedMigrations, databaseSize, knownMigrations, readSharedFigures } from './figures';
 
 const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   const known = knownMigrations();
+  // Every staff page's banners: sandbox payments allowed in production (ALLOW_SANDBOX_PAYMENTS=true).
+  app.get(
+    '/notices',
+    { schema: { response: { 200: z.object({ success: z.literal(true), message: z.string(), data: systemNoticesSchema }) } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok({ sandbox_payments_allowed: app.config.sandboxPaymentsWarning }, SYSTEM_MESSAGES.notices);
+    },
+  );
   app.get('/', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     const shared = await readSharedFigures(app);

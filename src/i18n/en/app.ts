@@ -22,6 +22,9 @@ export const app: Record<string, string> = {
   'app.emailNotVerified': 'Your e-mail address is not verified yet. Check your inbox for the verification link.',
   'app.resendVerification': 'Resend e-mail',
   'app.verificationSent': 'Verification e-mail sent. Check your inbox.',
+  'app.sandboxPaymentsAllowed.title': 'Sandbox payments are allowed in production',
+  'app.sandboxPaymentsAllowed.text':
+    'ALLOW_SANDBOX_PAYMENTS=true is set: anyone holding a sandbox checkout link can approve a payment, and its invoice counts as paid without any money. Remove the setting (and switch the Sandbox gateway off) before taking real customers.',
 
   'menu.dashboard': 'Dashboard',
   'menu.profile': 'Profile',
