@@ -330,6 +330,11 @@ export const ENDPOINT_ACCESS = {
   'POST /payments/invoices/:id/manual': ['admin', 'billing'],
   'POST /payments/:id/refund': ['admin', 'billing'],
   'GET /payments/invoices/:id/payments': ['admin', 'billing', 'support'],
+  // The customer credit ledger (issue 21): a customer reads their own; staff who read invoices read anyone's;
+  // admin and billing add or take credit (with a reason, audited).
+  'GET /credit': 'authenticated',
+  'GET /users/:id/credit': ['admin', 'billing', 'support'],
+  'POST /users/:id/credit': ['admin', 'billing'],
 
   // The recurring billing job: admin runs it now (once a day at most; a second run answers alreadyRan);
   // admin and billing read the past runs.

@@ -36,6 +36,10 @@ export const invoiceSchema = z.object({
   tax_rate_bp: z.number().int(),
   tax: z.number().int(),
   total_amount: z.number().int(),
+  /** Customer credit used when the invoice was issued (issue 21); 0 when none. */
+  credit_applied: z.number().int(),
+  /** What is still to pay: total_amount − credit_applied (0 when credit covered it all). */
+  amount_due: z.number().int(),
   issue_date: z.string(),
   due_date: z.string(),
   paid_date: z.string().nullable(),

@@ -14,6 +14,8 @@ export interface InvoiceMailContext {
     id: string;
     number: string;
     totalAmount: number;
+    /** Customer credit used when it was issued (issue 21); absent or 0 when none. */
+    creditApplied?: number;
     currency: string;
     dueDate: string;
     /** What the invoice is for (its first line item). */
@@ -24,11 +26,53 @@ export interface InvoiceMailContext {
 export const invoiceLink = (appUrl: string, invoiceId: string) => `${appUrl.replace(/\/+$/, '')}/invoice/${invoiceId}`;
 const amount = (c: InvoiceMailContext) => formatMoney(c.invoice.totalAmount, c.invoice.currency, 'en-US');
 const greeting = (c: InvoiceMailContext) => `Hello ${c.name},`;
+const credit = (c: InvoiceMailContext) => Math.max(0, c.invoice.creditApplied ?? 0);
+const due = (c: InvoiceMailContext) => Math.max(0, c.invoice.totalAmount - credit(c));
+const money = (c: InvoiceMailContext, minor: number) => formatMoney(minor, c.invoice.currency, 'en-US');
 const details = (c: InvoiceMailContext) =>
-  [`Invoice: ${c.invoice.number}`, `For: ${c.invoice.description}`, `Amount: ${amount(c)}`, `Due date: ${c.invoice.dueDate}`].join('\n');
+  [
+    `Invoice: ${c.invoice.number}`,
+    `For: ${c.invoice.description}`,
+    `Amount: ${amount(c)}`,
+    ...(credit(c) > 0 ? [`Credit applied: -${money(c, credit(c))}`, `Amount due: ${money(c, due(c))}`] : []),
+    `Due date: ${c.invoice.dueDate}`,
+  ].join('\n');
 const signature = (c: InvoiceMailContext) => `\n${c.company}\n`;
 
 export function invoiceIssuedMail(c: InvoiceMailContext): MailMessage {
+  if (credit(c) > 0 && due(c) === 0) {
+    // Paid in full with the customer's credit when it was issued: nothing to pay.
+    return {
+      to: c.to,
+      subject: `Invoice ${c.invoice.number} issued (${amount(c)}, paid with your credit)`,
+      text: [
+        greeting(c),
+        '',
+        `Invoice ${c.invoice.number} of ${amount(c)} has been issued and paid in full with your account credit. There is nothing to pay.`,
+        '',
+        details(c),
+        '',
+        `View it online: ${invoiceLink(c.appUrl, c.invoice.id)}`,
+        signature(c),
+      ].join('\n'),
+    };
+  }
+  if (credit(c) > 0) {
+    return {
+      to: c.to,
+      subject: `Invoice ${c.invoice.number} issued (${money(c, due(c))} to pay, due ${c.invoice.dueDate})`,
+      text: [
+        greeting(c),
+        '',
+        `Invoice ${c.invoice.number} of ${amount(c)} has been issued. Your account credit of ${money(c, credit(c))} was applied; please pay the remaining ${money(c, due(c))} by ${c.invoice.dueDate}.`,
+        '',
+        details(c),
+        '',
+        `View and pay it online: ${invoiceLink(c.appUrl, c.invoice.id)}`,
+        signature(c),
+      ].join('\n'),
+    };
+  }
   return {
     to: c.to,
     subject: `Invoice ${c.invoice.number} issued (${amount(c)}, due ${c.invoice.dueDate})`,

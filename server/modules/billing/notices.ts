@@ -27,6 +27,7 @@ export function invoiceContext(
       id: invoice.id,
       number: invoice.number,
       totalAmount: invoice.totalAmount,
+      creditApplied: invoice.creditApplied,
       currency: invoice.currency,
       dueDate: invoice.dueDate,
       description: invoice.lineItems[0]?.description ?? 'Internet service',
@@ -64,11 +65,16 @@ export class BillingNotices {
     }
   }
 
-  /** "Invoice issued" for an invoice that is still open (nothing is sent for one already paid or cancelled). */
+  /**
+   * "Invoice issued" for an invoice that is still open, or one paid in full by the customer's credit when it was
+   * issued (the e-mail says there is nothing to pay); nothing is sent for one paid otherwise or cancelled.
+   */
   invoiceIssued(invoiceId: string): Promise<void> {
     return this.guarded('invoice_issued', invoiceId, async () => {
       const found = await this.load(invoiceId);
-      if (found && (found.invoice.status === 'unpaid' || found.invoice.status === 'overdue')) this.deps.send(invoiceIssuedMail(found.context));
+      const open = found && (found.invoice.status === 'unpaid' || found.invoice.status === 'overdue');
+      const paidByCredit = found && found.invoice.status === 'paid' && found.invoice.creditApplied > 0 && found.invoice.creditApplied >= found.invoice.totalAmount;
+      if (found && (open || paidByCredit)) this.deps.send(invoiceIssuedMail(found.context));
     });
   }
 

@@ -125,6 +125,13 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     ['Subtotal', money(invoice.subtotal, invoice.currency), false],
     [taxLabel, money(invoice.tax, invoice.currency), false],
     ['Total', money(invoice.total_amount, invoice.currency), true],
+    // Customer credit used when it was issued (issue 21), and what is left to pay.
+    ...(invoice.credit_applied > 0
+      ? ([
+          ['Credit applied', money(-invoice.credit_applied, invoice.currency), false],
+          ['Amount due', money(invoice.amount_due, invoice.currency), true],
+        ] as Array<[string, string, boolean]>)
+      : []),
   ];
   for (const [label, value, bold] of totals) {
     doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 12 : 10).fillColor('#111111');
@@ -138,9 +145,10 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   doc.font('Helvetica-Bold').fontSize(10).fillColor('#111111').text('Payment', left, y);
   doc.font('Helvetica').fontSize(9).fillColor(grey);
   if (invoice.status === 'paid') {
-    doc.text(`Paid${invoice.paid_date ? ` on ${day(invoice.paid_date)}` : ''}. Thank you.`, { width });
+    const byCredit = invoice.credit_applied > 0 && invoice.amount_due === 0 ? ' with your account credit' : '';
+    doc.text(`Paid${byCredit}${invoice.paid_date ? ` on ${day(invoice.paid_date)}` : ''}. Thank you.`, { width });
   } else if (invoice.status === 'unpaid' || invoice.status === 'overdue') {
-    doc.text(`Please pay ${money(invoice.total_amount, invoice.currency)} by ${day(invoice.due_date)}, online at the address below, or by bank transfer or cash quoting ${invoice.number}.`, { width });
+    doc.text(`Please pay ${money(invoice.amount_due, invoice.currency)} by ${day(invoice.due_date)}, online at the address below, or by bank transfer or cash quoting ${invoice.number}.`, { width });
   } else {
     doc.text(`This invoice is ${STATUS_LABELS[invoice.status].toLowerCase()}: nothing is due.`, { width });
   }

@@ -19,6 +19,8 @@ import { invoices, settings, type InvoiceRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/errors';
 import { changedFields, recordAudit, type AuditContext } from '../audit/trail';
+import { amountDue } from '../credit/amount-due';
+import { applyCreditToInvoice } from '../credit/ledger';
 import { defaultSettings } from '../settings/defaults';
 import type { InvoiceRepository, InvoiceWithNames } from './repository';
 
@@ -51,6 +53,8 @@ export function toInvoice(row: InvoiceRow): Invoice {
     tax_rate_bp: row.taxRateBp,
     tax: row.tax,
     total_amount: row.totalAmount,
+    credit_applied: row.creditApplied,
+    amount_due: amountDue(row),
     issue_date: row.issueDate,
     due_date: row.dueDate,
     paid_date: row.paidDate ? row.paidDate.toISOString() : null,
@@ -85,7 +89,12 @@ export interface IssueInvoiceInput {
   now: Date;
 }
 
-/** Writes an unpaid invoice with the next number; must run inside a transaction. */
+/**
+ * Writes an invoice with the next number; must run inside a transaction. The customer's credit in the
+ * invoice's currency is used first (issue 21): min(balance, total) is applied (credit ledger entry and
+ * credit_applied). When credit covers the whole invoice it is paid at once and its subscription is activated or
+ * renewed exactly as by a payment (activateForPaidInvoice); otherwise it is unpaid for the amount due.
+ */
 export async function issueInvoice(tx: Db, input: IssueInvoiceInput): Promise<InvoiceRow> {
   const subtotal = input.lineItems.reduce((sum, item) => sum + item.amount, 0);
   const tax = taxFor(subtotal, input.taxRateBp);
@@ -110,7 +119,17 @@ export async function issueInvoice(tx: Db, input: IssueInvoiceInput): Promise<In
       updatedAt: input.now,
     })
     .returning();
-  return row;
+  const credited = await applyCreditToInvoice(tx, row, input.now);
+  if (credited.creditApplied === 0 || amountDue(credited) > 0) return credited;
+  const [paid] = await tx
+    .update(invoices)
+    .set({ status: 'paid', paidDate: input.now, updatedAt: input.now })
+    .where(eq(invoices.id, credited.id))
+    .returning();
+  // Imported here: subscriptions/service imports this module (issueInvoice) at load time.
+  const { activateForPaidInvoice } = await import('../subscriptions/service');
+  if (paid.subscriptionId) await activateForPaidInvoice(tx, paid.id, input.now);
+  return paid;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import {
   paymentSchema,
   paymentStatusSchema,
 } from '../../../contract/schemas/payment';
+import { CREDIT_MESSAGES, refundInputSchema } from '../../../contract/schemas/credit';
 import { createPaymentProviders, parseStripeApiBase, WebhookEventIgnored, type StripeApiAddress } from '../../integrations/payments';
 import { buildSandboxWebhook } from '../../integrations/payments/sandbox';
 import { unauthorized } from '../../lib/errors';
@@ -68,11 +69,21 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
     async (request, reply) => reply.code(201).send(ok(await service.recordManual(caller(request), request.params.id, request.body, auditContext(request)), M.manualRecorded)),
   );
 
-  // Staff refund a paid payment through its provider; the payment and its invoice become refunded.
+  // Staff refund a paid payment through its provider, or with {"to": "credit"} to the customer's credit;
+  // the payment and its invoice become refunded.
   app.post(
     '/:id/refund',
-    { schema: { params: z.object({ id: z.string().uuid({ message: 'id must be a valid payment id' }) }), response: { 200: envelope(paymentSchema) } } },
-    async (request) => ok(await service.refundByStaff(request.params.id, auditContext(request)), M.refunded),
+    {
+      schema: {
+        params: z.object({ id: z.string().uuid({ message: 'id must be a valid payment id' }) }),
+        body: refundInputSchema,
+        response: { 200: envelope(paymentSchema) },
+      },
+    },
+    async (request) => {
+      const to = request.body?.to ?? 'provider';
+      return ok(await service.refundByStaff(request.params.id, auditContext(request), to), to === 'credit' ? CREDIT_MESSAGES.refundedToCredit : M.refunded);
+    },
   );
 
   app.get(

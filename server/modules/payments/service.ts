@@ -28,6 +28,8 @@ import { recordAudit, SYSTEM, type AuditContext } from '../audit/trail';
 import type { GatewayRepository } from '../gateways/repository';
 import type { GatewayService } from '../gateways/service';
 import { activateForPaidInvoice } from '../subscriptions/service';
+import { amountDue } from '../credit/amount-due';
+import { addCredit } from '../credit/ledger';
 import type { PaymentRepository } from './repository';
 
 /** Staff who may pay, record and read any customer's payments. */
@@ -130,13 +132,16 @@ export class PaymentService {
     const { repository, providers, clock, appUrl } = this.deps;
     const base = (origin ?? appUrl).replace(/\/+$/, '');
     const invoice = await this.payableInvoice(caller, input.invoice_id);
+    // What is left after the customer's credit (issue 21); an invoice credit covered in full is not charged.
+    const due = amountDue(invoice);
+    if (due <= 0) throw conflict(M.invoicePaid);
     const gateway = await this.chooseGateway(input.payment_method);
     const adapter = providers.get(gateway.provider);
     if (!adapter) throw badRequest(M.providerUnavailable);
     const paymentId = randomUUID();
     const checkout = await adapter.createCheckout({
-      invoice: { id: invoice.id, number: invoice.number, total_amount: invoice.totalAmount, currency: invoice.currency },
-      payment: { id: paymentId, amount: invoice.totalAmount },
+      invoice: { id: invoice.id, number: invoice.number, total_amount: due, currency: invoice.currency },
+      payment: { id: paymentId, amount: due },
       returnUrl: `${base}/invoice/${invoice.id}`,
       origin: base,
       credentials: this.deps.gateways.openCredentials(gateway),
@@ -151,7 +156,7 @@ export class PaymentService {
       provider: gateway.provider,
       transactionId: checkout.transactionId,
       status: 'pending',
-      amount: invoice.totalAmount,
+      amount: due,
       currency: invoice.currency,
       paymentMethod: gateway.provider,
       createdAt: now,
@@ -200,7 +205,11 @@ export class PaymentService {
 
         const amount = input.amount ?? payment.amount;
         const currency = (input.currency ?? payment.currency).toUpperCase();
-        if (amount !== invoice.totalAmount || currency !== invoice.currency) {
+        // The amount due (total less credit applied). A manual payment above it pays the invoice and the
+        // excess becomes the customer's credit (an overpayment entry); less than it is a mismatch (no partial payments).
+        const due = amountDue(invoice);
+        const overpaid = input.provider === 'manual' && PAYABLE.includes(invoice.status) ? Math.max(0, amount - due) : 0;
+        if ((amount !== due && overpaid === 0) || currency !== invoice.currency) {
           const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.amountMismatch, updatedAt: now });
           return { outcome: 'mismatch', payment: failed };
         }
@@ -213,6 +222,19 @@ export class PaymentService {
         await repository.markInvoicePaid(tx, invoice.id, now);
         // The subscription lifecycle decides: pending → active (first period), suspended → active, renewal period moves on.
         if (invoice.subscriptionId) await activateForPaidInvoice(tx, invoice.id, now);
+        if (overpaid > 0) {
+          await addCredit(tx, {
+            userId: invoice.userId,
+            kind: 'overpayment',
+            amount: overpaid,
+            currency: invoice.currency,
+            reason: `Overpayment of invoice ${invoice.number}`,
+            invoiceId: invoice.id,
+            paymentId: paid.id,
+            createdBy: audit?.actor.id ?? null,
+            now,
+          });
+        }
         if (audit) {
           await recordAudit(tx, clock, audit, {
             action: input.provider === 'manual' ? 'payment.recorded_manually' : 'payment.completed',
@@ -227,6 +249,7 @@ export class PaymentService {
               ...(paid.paymentMethod ? { payment_method: { from: null, to: paid.paymentMethod } } : {}),
               ...(paid.reference ? { reference: { from: null, to: paid.reference } } : {}),
               ...(input.eventId ? { event_id: { from: null, to: input.eventId } } : {}),
+              ...(overpaid > 0 ? { overpayment_credit: { from: null, to: overpaid } } : {}),
             },
           });
         }
@@ -315,8 +338,9 @@ export class PaymentService {
    * subscription is left as it is (staff suspend or cancel it separately).
    * Not refundable → 409; already being refunded → 409; provider failure → 502 and the claim is released.
    */
-  async refundByStaff(paymentId: string, audit?: AuditContext): Promise<Payment> {
+  async refundByStaff(paymentId: string, audit?: AuditContext, to: 'provider' | 'credit' = 'provider'): Promise<Payment> {
     const { db, repository, clock } = this.deps;
+    if (to === 'credit') return this.refundToCredit(paymentId, audit);
     const payment = await repository.findById(paymentId);
     if (!payment) throw notFound(M.paymentNotFound);
     if (payment.failureReason === REFUND_IN_PROGRESS) throw conflict(M.refundInProgress);
@@ -344,6 +368,55 @@ export class PaymentService {
       return row;
     });
     return toPayment(refunded);
+  }
+
+  /**
+   * Staff refund a paid payment to the customer's credit instead of to the card (POST /payments/{id}/refund
+   * {"to": "credit"}): no money moves at the provider; the payment and its invoice become refunded and the
+   * amount becomes a refund_to_credit entry, in one transaction under the payment's row lock. A second click
+   * finds it refunded → 409 (and one entry per payment and kind is a unique index besides).
+   */
+  private async refundToCredit(paymentId: string, audit?: AuditContext): Promise<Payment> {
+    const { db, repository, clock } = this.deps;
+    const found = await repository.findById(paymentId);
+    if (!found) throw notFound(M.paymentNotFound);
+    try {
+      const row = await db.transaction(async (txRaw) => {
+        const tx = txRaw as unknown as Db;
+        const now = clock.now();
+        const payment = await repository.findByTransaction(found.provider, found.transactionId, tx, true);
+        if (!payment) throw notFound(M.paymentNotFound);
+        if (payment.failureReason === REFUND_IN_PROGRESS) throw conflict(M.refundInProgress);
+        if (payment.status !== 'paid') throw conflict(M.refundNotPaid);
+        const invoice = await repository.findInvoice(payment.invoiceId, tx, true);
+        const refunded = await repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: 'Refunded to credit by staff', updatedAt: now });
+        await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
+        const entry = await addCredit(tx, {
+          userId: payment.userId,
+          kind: 'refund_to_credit',
+          amount: payment.amount,
+          currency: payment.currency,
+          reason: `Refund of invoice ${invoice?.number ?? ''} to credit`.replace('  ', ' '),
+          invoiceId: payment.invoiceId,
+          paymentId: payment.id,
+          createdBy: audit?.actor.id ?? null,
+          now,
+        });
+        if (audit) {
+          await recordAudit(tx, clock, audit, {
+            action: 'payment.refunded',
+            targetType: 'payment',
+            targetId: payment.id,
+            changes: { ...refundChanges(payment, null, 'staff'), refunded_to: { from: null, to: 'credit' }, credit_entry: { from: null, to: entry.id } },
+          });
+        }
+        return refunded;
+      });
+      return toPayment(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(M.refundNotPaid);
+      throw error;
+    }
   }
 
   /** An invoice's payments for staff (GET /payments/invoices/{id}/payments), newest first; 404 for no invoice. */

@@ -199,6 +199,8 @@ export class SubscriptionService {
       ];
       if (plan.setupFee > 0) lineItems.push({ description: 'Setup fee', quantity: 1, unit_amount: plan.setupFee, amount: plan.setupFee, kind: 'setup_fee' });
       const invoice = await issue(tx, { userId, subscriptionId: row.id, currency: plan.currency, lineItems, taxRateBp, now });
+      // Credit that covered the whole first invoice paid it at once, and paying activated the subscription.
+      const [current] = invoice.status === 'paid' ? await tx.select().from(subscriptions).where(eq(subscriptions.id, row.id)).limit(1) : [row];
       await this.record(tx, audit, {
         action: 'subscription.created',
         targetId: row.id,
@@ -211,7 +213,7 @@ export class SubscriptionService {
         },
       });
       return {
-        subscription: toSubscription({ row, planName: plan.name, userName: user.name, userEmail: user.email }),
+        subscription: toSubscription({ row: current ?? row, planName: plan.name, userName: user.name, userEmail: user.email }),
         invoice: toInvoice(invoice) as Invoice,
       };
     })
