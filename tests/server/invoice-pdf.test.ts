@@ -112,6 +112,21 @@ describe('invoice PDF', () => {
     expect(text).not.toContain('Please pay');
   });
 
+  it('an invoice that used the customer\'s credit shows "Credit applied" and "Amount due", and asks only for the amount due', async () => {
+    const found = await call('GET', '/users?search=other%40example.com', 'admin');
+    const otherId = found.json().data.items[0].id as string;
+    expect((await call('POST', `/users/${otherId}/credit`, 'admin', { amount: 3000, reason: 'Goodwill credit' })).statusCode).toBe(201);
+    const plans = await call('GET', '/plans', 'admin');
+    const planId = (plans.json().data.items ?? plans.json().data)[0].id as string;
+    const sub = await call('POST', '/subscriptions', 'other', { plan_id: planId });
+    const credited: Invoice = sub.json().data.invoice;
+    expect(credited.credit_applied).toBe(3000);
+    const text = await textOf(await download(credited.id));
+    expect(text).toMatch(new RegExp(`Credit applied ${escape(formatMoney(-3000, credited.currency, 'en-US'))}`));
+    expect(text).toMatch(new RegExp(`Amount due ${escape(formatMoney(credited.amount_due, credited.currency, 'en-US'))}`));
+    expect(text).toContain(`Please pay ${formatMoney(credited.amount_due, credited.currency, 'en-US')} by`);
+  });
+
   it('an unknown invoice answers the 404 envelope; a malformed id 400', async () => {
     const missing = await download('00000000-0000-4000-8000-000000000000');
     expect(missing.statusCode).toBe(404);
