@@ -16,6 +16,9 @@ export interface InvoiceView {
   tax_rate_bp: number;
   tax: number;
   total_amount: number;
+  /** Customer credit used when it was issued, and what is left to pay (issue 21). */
+  credit_applied?: number;
+  amount_due?: number;
   issue_date: string;
   due_date: string;
   paid_date: string | null;
@@ -34,6 +37,10 @@ export function InvoiceStatusTag({ status }: { status: string }) {
     </Tag>
   );
 }
+
+/** Paid in full by the customer's credit when it was issued (nothing was charged). */
+export const paidWithCredit = (invoice: Pick<InvoiceView, 'status' | 'credit_applied' | 'amount_due'>) =>
+  invoice.status === 'paid' && (invoice.credit_applied ?? 0) > 0 && invoice.amount_due === 0;
 
 function period(item: InvoiceLineItem): string | null {
   if (!item.period_start || !item.period_end) return null;
@@ -54,6 +61,7 @@ export function InvoiceDetails({ invoice, extra }: { invoice: InvoiceView; extra
       <Space align="center" wrap style={{ justifyContent: 'space-between', width: '100%', marginBottom: 16 }}>
         <Typography.Title level={3} style={{ margin: 0 }}>
           {t('invoices.public.invoice', { number: invoice.number })} <InvoiceStatusTag status={invoice.status} />
+          {paidWithCredit(invoice) ? <Tag color="green" data-testid="invoice-paid-with-credit">{t('credit.invoice.paidWithCredit')}</Tag> : null}
         </Typography.Title>
         {extra}
       </Space>
@@ -107,6 +115,18 @@ export function InvoiceDetails({ invoice, extra }: { invoice: InvoiceView; extra
               <Table.Summary.Cell index={0} colSpan={labelSpan} align="right"><strong>{t('invoices.fields.total')}</strong></Table.Summary.Cell>
               <Table.Summary.Cell index={1} align="right"><strong data-testid="invoice-total">{money(invoice.total_amount, c)}</strong></Table.Summary.Cell>
             </Table.Summary.Row>
+            {(invoice.credit_applied ?? 0) > 0 ? (
+              <>
+                <Table.Summary.Row>
+                  <Table.Summary.Cell index={0} colSpan={labelSpan} align="right">{t('credit.invoice.applied')}</Table.Summary.Cell>
+                  <Table.Summary.Cell index={1} align="right"><span data-testid="invoice-credit-applied">{money(-(invoice.credit_applied ?? 0), c)}</span></Table.Summary.Cell>
+                </Table.Summary.Row>
+                <Table.Summary.Row>
+                  <Table.Summary.Cell index={0} colSpan={labelSpan} align="right"><strong>{t('credit.invoice.amountDue')}</strong></Table.Summary.Cell>
+                  <Table.Summary.Cell index={1} align="right"><strong data-testid="invoice-amount-due">{money(invoice.amount_due ?? invoice.total_amount, c)}</strong></Table.Summary.Cell>
+                </Table.Summary.Row>
+              </>
+            ) : null}
           </>
         )}
       />

@@ -1,4 +1,4 @@
-import { Button, Popconfirm, Table, Tag, Typography } from 'antd';
+import { Button, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useCustom } from '@refinedev/core';
 import { isRefundable, type Payment } from '../../contract/schemas/payment';
 import { useToastedCall } from '../../src/components/toastedCall';
@@ -24,6 +24,9 @@ export function InvoicePayments({ invoiceId, canRefund }: { invoiceId: string; c
 
   const refund = (p: Payment) =>
     run({ url: `/payments/${encodeURIComponent(p.id)}/refund`, method: 'post', success: t('invoices.toast.refunded'), fallbackKey: 'errors.invoices.refund' });
+  // Issue 21: keep the money as the customer's credit instead of giving it back to the card.
+  const refundToCredit = (p: Payment) =>
+    run({ url: `/payments/${encodeURIComponent(p.id)}/refund`, method: 'post', values: { to: 'credit' }, success: t('credit.refund.done'), fallbackKey: 'errors.credit.refund' });
 
   return (
     <>
@@ -62,15 +65,28 @@ export function InvoicePayments({ invoiceId, canRefund }: { invoiceId: string; c
                     title: '',
                     render: (_: unknown, p: Payment) =>
                       isRefundable(p.status, p.failure_reason) ? (
-                        <Popconfirm
-                          title={t('invoices.payments.refundConfirm', { amount: money(p.amount, p.currency) })}
-                          description={p.status === 'paid' ? t('invoices.payments.refundPaidNote') : t('invoices.payments.refundOwedNote')}
-                          okText={t('invoices.payments.refund')}
-                          cancelText={t('resource.cancel')}
-                          onConfirm={() => refund(p)}
-                        >
-                          <Button size="small" danger loading={isPending}>{t('invoices.payments.refund')}</Button>
-                        </Popconfirm>
+                        <Space size="small" wrap>
+                          <Popconfirm
+                            title={t('invoices.payments.refundConfirm', { amount: money(p.amount, p.currency) })}
+                            description={p.status === 'paid' ? t('invoices.payments.refundPaidNote') : t('invoices.payments.refundOwedNote')}
+                            okText={t('invoices.payments.refund')}
+                            cancelText={t('resource.cancel')}
+                            onConfirm={() => refund(p)}
+                          >
+                            <Button size="small" danger loading={isPending}>{t('invoices.payments.refund')}</Button>
+                          </Popconfirm>
+                          {p.status === 'paid' ? (
+                            <Popconfirm
+                              title={t('credit.refund.toCreditConfirm', { amount: money(p.amount, p.currency) })}
+                              description={t('credit.refund.toCreditNote')}
+                              okText={t('credit.refund.toCredit')}
+                              cancelText={t('resource.cancel')}
+                              onConfirm={() => refundToCredit(p)}
+                            >
+                              <Button size="small" loading={isPending}>{t('credit.refund.toCredit')}</Button>
+                            </Popconfirm>
+                          ) : null}
+                        </Space>
                       ) : null,
                   },
                 ]

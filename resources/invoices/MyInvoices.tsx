@@ -1,4 +1,4 @@
-import { Card, Space } from 'antd';
+import { Card, Space, Typography } from 'antd';
 import { useTable } from '@refinedev/antd';
 import type { BaseRecord } from '@refinedev/core';
 import { Link } from 'react-router';
@@ -32,7 +32,19 @@ export function MyInvoices() {
         columns={[
           { key: 'number', title: t('invoices.fields.number'), priority: 1, render: (_, r) => <Link to={invoicePagePath(String(r.id))}>{String(r.number)}</Link> },
           { key: 'status', title: t('invoices.fields.status'), priority: 1, render: (_, r) => <InvoiceStatusTag status={String(r.status)} /> },
-          { key: 'total', title: t('invoices.fields.total'), align: 'right', render: (_, r) => money(r.total_amount, r.currency) },
+          {
+            key: 'total',
+            title: t('invoices.fields.total'),
+            align: 'right',
+            render: (_, r) => (
+              <>
+                {money(r.total_amount, r.currency)}
+                {Number(r.credit_applied) > 0 ? (
+                  <div><Typography.Text type="secondary">{`${t('credit.invoice.amountDue')}: ${money(r.amount_due, r.currency)}`}</Typography.Text></div>
+                ) : null}
+              </>
+            ),
+          },
           { key: 'due', title: t('invoices.fields.dueDate'), render: (_, r) => dayText(r.due_date) },
           {
             key: 'actions',

@@ -20,6 +20,8 @@ interface RecordTarget {
   id: string | number;
   number?: string;
   total_amount?: number;
+  /** What is left after credit (issue 21); the manual payment records this. */
+  amount_due?: number;
   currency?: string;
 }
 
@@ -39,7 +41,7 @@ export function RecordPaymentButton({ invoice, size = 'small' }: { invoice: Reco
     setBusy(true);
     try {
       await api.recordManual(String(invoice.id), {
-        amount: Number(invoice.total_amount),
+        amount: Number(invoice.amount_due ?? invoice.total_amount),
         payment_method: values.payment_method,
         reference: values.reference.trim(),
       });
@@ -69,7 +71,7 @@ export function RecordPaymentButton({ invoice, size = 'small' }: { invoice: Reco
         onCancel={() => setVisible(false)}
         forceRender
       >
-        <Typography.Paragraph>{t('invoices.record.amount', { amount: money(invoice.total_amount, invoice.currency) })}</Typography.Paragraph>
+        <Typography.Paragraph>{t('invoices.record.amount', { amount: money(invoice.amount_due ?? invoice.total_amount, invoice.currency) })}</Typography.Paragraph>
         <Form form={form} layout="vertical" initialValues={{ payment_method: 'cash' }} onFinish={(v) => void submit(v)}>
           <Form.Item name="payment_method" label={t('invoices.record.method')} rules={[{ required: true }]}>
             <FormSelect

@@ -103,7 +103,7 @@ export function InvoiceList() {
         {narrow ? null : t('invoices.actions.pdf')}
       </Button>
       {canManage && isPayable(record) && (
-        <RecordPaymentButton invoice={{ id: record.id!, number: record.number, total_amount: record.total_amount, currency: record.currency }} />
+        <RecordPaymentButton invoice={{ id: record.id!, number: record.number, total_amount: record.total_amount, amount_due: record.amount_due, currency: record.currency }} />
       )}
       {canManage && isDeletable(record) && (
         <DeleteButton

@@ -5,6 +5,7 @@ import type { Order } from '../../contract/schemas/subscription';
 import { DateCell, ResponsiveTable } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { MyInvoices } from '../invoices/MyInvoices';
+import { CreditPanel } from '../credit/CreditPanel';
 import { useActivePlan, useOrders } from './hooks';
 import { SubscribeModal } from './SubscribeModal';
 import { SubscriptionActions } from './SubscriptionActions';
@@ -120,6 +121,7 @@ export function CustomerSubscriptions() {
               label: t('subscriptions.tabs.invoices'),
               children: <MyInvoices />,
             },
+            { key: 'credit', label: t('credit.title'), children: <CreditPanel title={t('credit.myTitle')} /> },
           ]}
         />
       </Card>

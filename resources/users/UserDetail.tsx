@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Descriptions, Drawer, Form, Input, Modal, Popconfirm, Space, Spin, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useCustom, useList, useOne, type BaseRecord } from '@refinedev/core';
-import type { Role } from '../../contract/roles';
+import { allows, ENDPOINT_ACCESS, type Role } from '../../contract/roles';
 import {
   USER_STATUSES,
   canDeleteRole,
@@ -21,6 +21,7 @@ import { usersResource as decl } from './resource';
 import { UserFormModal } from './UserForm';
 import { UsageView } from '../usage/UsageView';
 import { AuditHistory } from '../audit/AuditHistory';
+import { CreditPanel } from '../credit/CreditPanel';
 
 const field = (fields: typeof decl.fields, name: string) => fields.find((f) => f.name === name)!;
 const columnsOf = (fields: typeof decl.fields, names: string[]) =>
@@ -69,6 +70,9 @@ function UserDetail({ user, actor, actorId, onDeleted }: { user: ManagedUser; ac
       </section>
       <UserSubscriptions userId={user.id} />
       <UserInvoices userId={user.id} />
+      {user.role === 'user' && allows(ENDPOINT_ACCESS['GET /users/:id/credit'], actor) && (
+        <CreditPanel userId={user.id} canAdjust={allows(ENDPOINT_ACCESS['POST /users/:id/credit'], actor)} title={t('credit.balance')} />
+      )}
       <UserTickets user={user} />
       {user.role === 'user' && (
         <section data-testid="user-usage">
