@@ -51,13 +51,21 @@ export interface RunningPortal {
   stop: () => Promise<void>;
 }
 
-/** Starts the real server (built SPA + API on one port) on a free port with a fresh data folder. */
-export async function startPortal(env: Record<string, string> = {}): Promise<RunningPortal> {
+/** The server's environment: fixed, or made from the port it will listen on (e.g. APP_URL on another host name). */
+export type PortalEnv = Record<string, string> | ((port: number) => Record<string, string>);
+
+/**
+ * Starts the real server (built SPA + API on one port) on a free port with a fresh data folder. `prepare` runs on
+ * the migrated data folder before the start (e.g. `npm run admin:create` for a production start, which seeds nothing).
+ */
+export async function startPortal(envOrFn: PortalEnv = {}, prepare?: (dataDir: string, port: number) => Promise<void>): Promise<RunningPortal> {
   const port = await freePort();
+  const env = typeof envOrFn === 'function' ? envOrFn(port) : envOrFn;
   const dataDir = mkdtempSync(join(tmpdir(), 'isp-e2e-'));
   // The embedded database starts migrated (from the tests' template) rather than from initdb; demo data and
   // everything else are the server's own first start. With DATABASE_URL the folder is not used.
   if (!env.DATABASE_URL) await migratedPgliteFolder(join(dataDir, 'db'));
+  await prepare?.(dataDir, port);
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
     cwd: new URL('../..', import.meta.url).pathname,
@@ -131,11 +139,11 @@ export interface PortalSession {
  * One real server (fresh data folder) and one Chromium per test file: registers the beforeAll/afterAll hooks
  * and returns accessors valid inside the tests.
  */
-export function usePortal(env: Record<string, string> = {}): PortalSession {
+export function usePortal(env: PortalEnv = {}, prepare?: (dataDir: string, port: number) => Promise<void>): PortalSession {
   let portal: RunningPortal | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    portal = await startPortal(env);
+    portal = await startPortal(env, prepare);
     browser = await launchBrowser();
   });
   afterAll(async () => {
