@@ -28,9 +28,11 @@ export function CreditPanel({ userId, canAdjust = false, title }: { userId?: str
     meta: { fallbackMessage: t('errors.credit.load') },
     errorNotification: false,
   });
-  const account = result.data as CreditAccount | undefined;
-  const balances = account?.balances?.length ? account.balances : [];
-  const entries = account?.entries ?? [];
+  // While loading, result.data is not the account yet (an empty object).
+  const account = result.data as Partial<CreditAccount> | undefined;
+  const balances = Array.isArray(account?.balances) ? account.balances : [];
+  const entries = Array.isArray(account?.entries) ? account.entries : [];
+  const pagination = account?.pagination;
   return (
     <Card title={title ?? t('credit.title')} data-testid="credit-panel" size="small">
       {query.isError ? (
@@ -56,8 +58,8 @@ export function CreditPanel({ userId, canAdjust = false, title }: { userId?: str
             data-testid="credit-history"
             locale={{ emptyText: t('credit.empty') }}
             pagination={
-              account && account.pagination.totalPages > 1
-                ? { current: page, pageSize: PAGE_SIZE, total: account.pagination.total, showSizeChanger: false, onChange: (p) => setPage(p) }
+              pagination && pagination.totalPages > 1
+                ? { current: page, pageSize: PAGE_SIZE, total: pagination.total, showSizeChanger: false, onChange: (p) => setPage(p) }
                 : false
             }
             columns={[
