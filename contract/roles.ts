@@ -330,6 +330,17 @@ export const ENDPOINT_ACCESS = {
   'POST /payments/invoices/:id/manual': ['admin', 'billing'],
   'POST /payments/:id/refund': ['admin', 'billing'],
   'GET /payments/invoices/:id/payments': ['admin', 'billing', 'support'],
+
+  // Autopay (issue 21): everybody their own saved cards (admin/billing anyone's, ?user_id=); the owner or
+  // admin/billing remove a card or turn a subscription's autopay on/off (checked in the service, others 404);
+  // only the owner saves a card (set-up); the sandbox's set-up page is public (unguessable set-up id).
+  'GET /payments/methods': 'authenticated',
+  'DELETE /payments/methods/:id': 'authenticated',
+  'GET /subscriptions/:id/autopay': SUBSCRIPTION_ROLES,
+  'PATCH /subscriptions/:id/autopay': SUBSCRIPTION_ROLES,
+  'POST /subscriptions/:id/autopay/setup': ['user'],
+  'GET /payments/sandbox/setup/:transactionId': 'public',
+  'POST /payments/sandbox/setup/:transactionId/:choice': 'public',
   // The customer credit ledger (issue 21): a customer reads their own; staff who read invoices read anyone's;
   // admin and billing add or take credit (with a reason, audited).
   'GET /credit': 'authenticated',

@@ -36,6 +36,8 @@ import creditRoutes from './modules/credit/routes';
 import sandboxGuardPlugin from './plugins/sandbox-guard';
 import type { StripeApiAddress } from './integrations/payments';
 import billingPlugin from './modules/billing/plugin';
+import autopayPlugin from './modules/autopay/plugin';
+import autopayRoutes from './modules/autopay/routes';
 import billingRoutes from './modules/billing/routes';
 import ticketRoutes from './modules/tickets/routes';
 import userRoutes from './modules/users/routes';
@@ -162,6 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mailPlugin, { mailer: options.mailer });
   await app.register(radiusPlugin);
   await app.register(billingPlugin);
+  await app.register(autopayPlugin, { stripeApi: options.stripeApi }); // saved cards, off-session charges (issue 21)
   await app.register(deviceBackupsPlugin);
   await app.register(backupsPlugin);
   await app.register(auditRetentionPlugin);
@@ -188,6 +191,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(invoiceRoutes, { prefix: '/payments' });
       await api.register(paymentRoutes, { prefix: '/payments', stripeApi: options.stripeApi });
       await api.register(billingRoutes, { prefix: '/billing' });
+      await api.register(autopayRoutes); // /payments/methods, /subscriptions/:id/autopay, the sandbox's set-up page
       await api.register(ticketRoutes, { prefix: '/tickets' });
       await api.register(userRoutes, { prefix: '/users' });
       await api.register(creditRoutes); // /credit and /users/:id/credit (the customer credit ledger)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { autopayRetryDaysSchema } from './autopay';
 
 /** Site settings (spec §3, §7). */
 export const POLICY_TYPES = ['privacy-policy', 'terms-condition', 'refund-policy'] as const;
@@ -49,6 +50,8 @@ export const billingSettingsSchema = z.object({
   grace_days: z.number().int().min(0).max(90),
   /** The billing job issues the next period's invoice this many days before the current period ends. */
   renewal_days_before: z.number().int().min(0).max(60),
+  /** Autopay: a failed automatic payment is tried again this many days after the first attempt (issue 21). */
+  autopay_retry_days: z.array(z.number().int()).optional(),
 });
 
 /** SMTP as the admin sees it: the password itself is never returned, only whether one is set. */
@@ -130,6 +133,7 @@ export const settingsUpdateSchema = z.object({
         .int({ message: 'Renewal days must be a whole number' })
         .min(0, { message: 'Renewal invoices must be issued between 0 and 60 days before the period ends' })
         .max(60, { message: 'Renewal invoices must be issued between 0 and 60 days before the period ends' }),
+      autopay_retry_days: autopayRetryDaysSchema,
     })
     .partial()
     .optional(),

@@ -25,6 +25,8 @@ export function createBillingJob(app: FastifyInstance, overrides: Partial<Billin
     send: (message) => app.mail.send(message),
     onInvoicesIssued: () => app.settings.invalidate(),
     onAccessChanged: (subscriptionId, change) => app.radius?.accessChanged(subscriptionId, change),
+    // app.autopay is registered after billing; looked up when a run ends.
+    afterRun: async () => (app.hasDecorator('autopay') ? app.autopay.processDue() : undefined),
     ...overrides,
   });
 }

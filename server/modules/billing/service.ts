@@ -19,6 +19,10 @@
  *      current period end, e.g. from PATCH /renew) means nothing is issued. Due date: the usual 7 days after
  *      issue (with the default N = 7, the first day of the new period). The customer gets "invoice issued".
  *
+ *   5. Autopay (issue 21): each renewal invoice of a subscription with a saved card (amount due > 0) gets its
+ *      first charge attempt scheduled in this transaction; cards that expire before their subscription's next
+ *      invoice get one reminder each. After the commit, afterRun makes the due charges (server/modules/autopay).
+ *
  * Exactly once per day, also across processes: a PostgreSQL advisory transaction lock serialises runs and the
  * billing_runs row (run_date unique) is written in the same transaction, so a second run waits, then finds the
  * day's row and does nothing. Anything that fails rolls everything back, run row included; the next trigger
@@ -48,6 +52,7 @@ import { issueInvoice, pagePagination, type IssueInvoiceInput } from '../invoice
 import { defaultSettings, type StoredSettings } from '../settings/defaults';
 import { addBillingCycle, assertTransition, renewalLineItem } from '../subscriptions/lifecycle';
 import { overdueMail, suspendedMail, invoiceIssuedMail } from './emails';
+import { cardExpiryReminders, scheduleFirstCharge } from '../autopay/in-run';
 import { invoiceContext } from './notices';
 
 const DAY_MS = 86_400_000;
@@ -96,6 +101,11 @@ export interface BillingJobDeps {
   issueInvoice?: (tx: Db, input: IssueInvoiceInput) => Promise<InvoiceRow>;
   /** Called after the run committed, once per subscription it suspended or expired (RADIUS cut-off). */
   onAccessChanged?: (subscriptionId: string, change: 'status') => void;
+  /**
+   * Autopay (issue 21): called after every run (also one that already ran today) to make the due automatic
+   * charges — the first attempts the run scheduled, retries that came due, charges a crashed run left behind.
+   */
+  afterRun?: () => Promise<unknown>;
 }
 
 interface Notice {
@@ -139,7 +149,7 @@ export class BillingJob {
       await this.suspend(tx, now, s, counts, notices, changed);
       await this.expire(tx, now, s, counts, changed);
       await this.renew(tx, now, s, counts, notices);
-      const mails = await this.compose(tx, notices, s);
+      const mails = [...(await this.compose(tx, notices, s)), ...(await cardExpiryReminders(tx, now, s.company, this.deps.appUrl))];
       counts.emails = mails.length;
       const [row] = await tx.update(billingRuns).set({ finishedAt: clock.now(), counts }).where(eq(billingRuns.id, started.id)).returning();
       return { alreadyRan: false, row, mails, changed };
@@ -150,6 +160,8 @@ export class BillingJob {
       for (const id of outcome.changed) this.deps.onAccessChanged?.(id, 'status');
       if (outcome.row.counts.renewal_invoices) this.deps.onInvoicesIssued?.();
     }
+    // Committed: the automatic charges (each claimed once, whoever runs; the webhook marks the invoice paid).
+    await this.deps.afterRun?.();
     return { alreadyRan: outcome.alreadyRan, run: toBillingRun(outcome.row) };
   }
 
@@ -286,6 +298,8 @@ export class BillingJob {
       });
       counts.renewal_invoices++;
       notices.push({ kind: 'issued', invoice, planName: plan.name });
+      // Autopay: attempt 1 of the charge, made after the commit.
+      await scheduleFirstCharge(tx, invoice, sub, now);
     }
   }
 

@@ -45,6 +45,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
     sandboxAllowed: app.config.sandboxPaymentsAllowed,
     onInvoicePaid: (invoiceId) => app.billing.notices.paymentReceived(invoiceId),
     log: app.log,
+    autopay: app.autopay,
   });
   const caller = (request: { user?: { id: string; role: Caller['role'] } | null }): Caller => {
     if (!request.user) throw unauthorized();

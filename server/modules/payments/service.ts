@@ -102,6 +102,16 @@ export class PaymentService {
       onInvoicePaid?: (invoiceId: string) => Promise<void>;
       /** Where a failed automatic refund is reported (the payment stays "failed: refund needed"). */
       log?: { warn: (obj: object, msg: string) => void };
+      /**
+       * Autopay (issue 21, server/modules/autopay/service.ts): method.saved events save a card; an autopay charge's
+       * webhook first gives its pending payment the provider's id (beforeSettle), then the charge follows the
+       * outcome (afterSettle). The payment itself is settled here like every other.
+       */
+      autopay?: {
+        methodSaved(provider: string, event: PaymentEvent, credentials: Record<string, string>, audit: AuditContext): Promise<'saved' | 'duplicate'>;
+        beforeSettle(provider: string, event: PaymentEvent): Promise<void>;
+        afterSettle(event: PaymentEvent, payment: PaymentRow | null): Promise<void>;
+      };
     },
   ) {}
 
@@ -487,9 +497,11 @@ export class PaymentService {
     if (!adapter || provider === 'manual') throw notFound(M.unknownProvider);
     const gateways = (await this.deps.gatewayRepository.all()).filter((g) => g.provider === provider);
     let event: PaymentEvent | null = null;
+    let credentials: Record<string, string> = {};
     for (const gateway of gateways) {
       try {
-        event = adapter.verifyWebhook(rawBody, headers, this.deps.gateways.openCredentials(gateway));
+        credentials = this.deps.gateways.openCredentials(gateway);
+        event = adapter.verifyWebhook(rawBody, headers, credentials);
         break;
       } catch (error) {
         if (!(error instanceof WebhookVerificationError)) throw error;
@@ -497,10 +509,18 @@ export class PaymentService {
     }
     if (!event) throw badRequest(M.badSignature);
     const ref = { provider, transactionId: event.transactionId, eventId: event.eventId };
+    const autopay = this.deps.autopay;
+    if (event.type === 'method.saved') {
+      if (!autopay) throw notFound(M.unknownProvider);
+      const saved = await autopay.methodSaved(provider, event, credentials, audit);
+      return { result: { outcome: saved === 'saved' ? 'unchanged' : 'duplicate', payment: null }, message: saved === 'saved' ? 'Card saved' : M.webhookDuplicate };
+    }
+    if (event.paymentId) await autopay?.beforeSettle(provider, event);
     let result: CompletionResult;
     if (event.type === 'payment.succeeded') result = await this.completePayment({ ...ref, amount: event.amount, currency: event.currency }, audit);
     else if (event.type === 'payment.failed') result = await this.failPayment(ref);
     else result = await this.refundPayment(ref, audit);
+    if (event.paymentId) await autopay?.afterSettle(event, result.payment);
     return { result, message: this.answer(result) };
   }
 

@@ -34,7 +34,14 @@ export interface StoredSettings {
   achievements: Array<{ label: string; value: string }>;
   faq: Array<{ question: string; answer: string }>;
   coverage_areas: Array<{ name: string; postcode: string; note: string }>;
-  billing: { invoice_prefix: string; invoice_next_number: number; grace_days: number; renewal_days_before: number };
+  billing: {
+    invoice_prefix: string;
+    invoice_next_number: number;
+    grace_days: number;
+    renewal_days_before: number;
+    /** Autopay (issue 21): a failed automatic payment is tried again this many days after the first attempt. */
+    autopay_retry_days: number[];
+  };
   smtp: StoredSmtp;
   policies: Record<PolicyType, { markdown: string; updated_at: string | null }>;
 }
@@ -82,7 +89,7 @@ export function defaultSettings(): StoredSettings {
       { name: 'Springfield North', postcode: '10002', note: 'Fiber to the home' },
       { name: 'Shelbyville', postcode: '10010', note: 'Fixed wireless; fiber coming soon' },
     ],
-    billing: { invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7, renewal_days_before: 7 },
+    billing: { invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7, renewal_days_before: 7, autopay_retry_days: [1, 3, 5] },
     smtp: { host: '', port: 587, secure: false, user: '', from: '', password: null },
     policies: {
       'privacy-policy': policy(
