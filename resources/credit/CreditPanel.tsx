@@ -112,7 +112,7 @@ function AdjustCreditForm({ userId }: { userId: string }) {
     <section aria-labelledby={`adjust-credit-${userId}`} data-testid="adjust-credit">
       <Typography.Title level={5} id={`adjust-credit-${userId}`} style={{ marginTop: 0 }}>{t('credit.adjust.title')}</Typography.Title>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} data-testid="adjust-credit-error" />}
-      <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
+      <Form form={form} name={`adjust-credit-${userId}`} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
         <Form.Item
           name="amount"
           label={t('credit.adjust.amount', { currency })}
