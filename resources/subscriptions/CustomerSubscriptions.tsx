@@ -121,10 +121,13 @@ export function CustomerSubscriptions() {
               label: t('subscriptions.tabs.invoices'),
               children: <MyInvoices />,
             },
-            { key: 'credit', label: t('credit.title'), children: <CreditPanel title={t('credit.myTitle')} /> },
           ]}
         />
       </Card>
+      {/* A card of its own, not a fourth tab: on a phone a fourth tab folds into antd's "more" button. */}
+      <div style={{ marginTop: 16 }}>
+        <CreditPanel title={t('credit.myTitle')} />
+      </div>
       <SubscribeModal open={subscribing} initialPlanId={initialPlanId} onClose={() => setSubscribing(false)} />
     </div>
   );
