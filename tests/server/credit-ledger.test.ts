@@ -218,4 +218,23 @@ describe('customer credit ledger', () => {
     const [{ applied: sqlApplied }] = await rows<{ applied: string | number }>(sql`select coalesce(sum(credit_applied), 0) as applied from invoices where user_id = ${id}`);
     expect(Number(sqlApplied)).toBe(21_500);
   });
+
+  it("the billing run's renewal invoice uses the credit too: covered in full, it is paid and the period moves on", async () => {
+    // 'full' has an active subscription (paid by credit above) and 2501 left; the renewal is 4999. (Last: it moves the clock.)
+    expect((await adjust(users.full, 3000, 'Loyalty credit')).statusCode).toBe(201);
+    const [sub] = await rows<{ id: string; current_period_end: string | Date }>(sql`select id, current_period_end from subscriptions where user_id = ${users.full}`);
+    const end = new Date(sub.current_period_end);
+    t.clock.set(new Date(end.getTime() - 3 * 86_400_000));
+    tokens.admin = (await t.login('admin@example.com')).token; // the earlier token expired on the way
+    const run = await call('POST', '/billing/run', 'admin');
+    expect(run.statusCode, run.body).toBe(200);
+    const renewals = await rows<{ status: string; credit_applied: number; total_amount: number }>(
+      sql`select status, credit_applied, total_amount from invoices where subscription_id = ${sub.id} and line_items::text like '%renewal%'`,
+    );
+    expect(renewals).toEqual([{ status: 'paid', credit_applied: 4999, total_amount: 4999 }]);
+    const [after] = await rows<{ status: string; current_period_end: string | Date }>(sql`select status, current_period_end from subscriptions where id = ${sub.id}`);
+    expect(after.status).toBe('active');
+    expect(new Date(after.current_period_end).getTime()).toBeGreaterThan(end.getTime());
+    expect(await ledgerSum(users.full)).toBe(2501 + 3000 - 4999);
+  });
 });
