@@ -115,6 +115,18 @@ describe('the production start (compiled JavaScript)', () => {
     }
   }, 120_000);
 
+  it('NODE_ENV=production without APP_URL: the compiled server refuses to start and names APP_URL (issue 21)', async () => {
+    const port = await freePort();
+    const server = start(process.execPath, [SERVER], { PORT: String(port), DATA_DIR: await freshDataDir(), NODE_ENV: 'production', APP_URL: '' });
+    try {
+      expect(await server.exited, server.log()).toBe(1);
+      expect(server.log()).toMatch(/APP_URL: .*required with NODE_ENV=production/);
+      expect(await listening(port)).toBe(false);
+    } finally {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('npm run start:prod passes SIGTERM on to the compiled server', async () => {
     const port = await freePort();
     const npm = start('npm', ['run', '--silent', 'start:prod'], { PORT: String(port), DATA_DIR: await freshDataDir() });
