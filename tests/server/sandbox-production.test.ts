@@ -16,7 +16,7 @@ import { returnOrigin } from '../../server/lib/return-origin';
 import { createGatewayRepository } from '../../server/modules/gateways/repository';
 import { GatewayService, seedDefaultGateway } from '../../server/modules/gateways/service';
 import { createPaymentRepository } from '../../server/modules/payments/repository';
-import { bearer, createTestApp, type TestApp } from '../helpers/server';
+import { bearer, createTestApp } from '../helpers/server';
 
 const SECRETS = { JWT_SECRET: 'j'.repeat(32), COOKIE_SECRET: 'c'.repeat(32), SECRETS_KEY: 's'.repeat(32), DATA_DIR: '/tmp/isp-test-unused' };
 const WEBHOOK_SECRET = 'whsec_sandbox_production_test_1';
