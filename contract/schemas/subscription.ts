@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { autopayStateSchema } from './autopay';
 import { invoiceSchema } from './invoice';
 import { paymentSchema } from './payment';
 
@@ -25,6 +26,8 @@ export const subscriptionSchema = z.object({
   user_email: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** Autopay (issue 21): on the detail (GET /subscriptions/:id) only. */
+  autopay: autopayStateSchema.optional(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 

@@ -30,6 +30,7 @@ const PARAMS: Record<string, () => string> = {
   interfaceId: () => randomUUID(),
   provider: () => 'sandbox',
   transactionId: () => 'sbx_does_not_exist',
+  choice: () => 'ok',
   type: () => 'privacy-policy',
 };
 

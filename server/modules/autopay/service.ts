@@ -18,7 +18,7 @@ import { and, asc, desc, eq, inArray, isNotNull, lt, lte, or, sql } from 'drizzl
 import { allows, type Role } from '../../../contract/roles';
 import { AUTOPAY_MESSAGES as M, type AutopayState, type PaymentMethod } from '../../../contract/schemas/autopay';
 import type { Db } from '../../db/client';
-import { invoices, payments, settings, subscriptions, users, webhookEvents, type PaymentGatewayRow } from '../../db/schema';
+import { invoices, payments, settings, subscriptions, users, webhookEvents } from '../../db/schema';
 import { autopayCharges, paymentMethodSetups, paymentMethods, type AutopayChargeRow, type PaymentMethodRow } from '../../db/schema/money';
 import type { PaymentEvent, PaymentProviderRegistry } from '../../integrations/payments';
 import type { MailMessage } from '../../integrations/mail/mailer';
@@ -85,12 +85,6 @@ export class AutopayService {
   private usable(provider: string): boolean {
     const adapter = this.deps.providers.get(provider);
     return Boolean(adapter?.createSetup && adapter.chargeSaved) && (provider !== 'sandbox' || this.deps.sandboxAllowed);
-  }
-
-  /** The gateway a card was saved with (or another of its provider), with opened credentials. */
-  private async gatewayFor(provider: string, gatewayId: string | null): Promise<PaymentGatewayRow | undefined> {
-    const all = await this.deps.gatewayRepository.all();
-    return all.find((g) => g.id === gatewayId) ?? all.find((g) => g.provider === provider && g.isActive) ?? all.find((g) => g.provider === provider);
   }
 
   private async subscriptionFor(caller: Caller, id: string, staff: readonly Role[]) {
@@ -351,6 +345,8 @@ export class AutopayService {
   /** One claimed charge: re-checked under lock, the pending payment, the provider's charge. */
   private async charge(claimed: AutopayChargeRow): Promise<'submitted' | 'failed' | 'skipped'> {
     const { db, clock } = this.deps;
+    // Read before the transaction (the gateway repository uses its own connection).
+    const gateways = await this.deps.gatewayRepository.all();
     const prepared = await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
@@ -366,7 +362,7 @@ export class AutopayService {
       if (due <= 0) return skip('Nothing to pay');
       if (!sub || !method || ['cancelled', 'expired'].includes(sub.status)) return skip('Autopay is off');
       if (!this.usable(method.provider)) return skip('The card provider is not available');
-      const gateway = await this.gatewayFor(method.provider, method.gatewayId);
+      const gateway = gateways.find((g) => g.id === method.gatewayId) ?? gateways.find((g) => g.provider === method.provider && g.isActive);
       if (!gateway) return skip('The card provider is not available');
       // A charge picked up again after a crash keeps its payment (and so its idempotency key's parameters).
       const [earlier] = claimed.paymentId ? await tx.select().from(payments).where(eq(payments.id, claimed.paymentId)).for('update') : [];

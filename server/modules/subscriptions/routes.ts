@@ -92,9 +92,11 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null, M.deleted);
   });
 
-  app.get('/:id', { schema: { params: idParams, response: { 200: envelope(subscriptionSchema) } } }, async (request) =>
-    ok(await service.get(caller(request), request.params.id), M.detail),
-  );
+  // The detail carries its autopay state (issue 21) for the customer and staff.
+  app.get('/:id', { schema: { params: idParams, response: { 200: envelope(subscriptionSchema) } } }, async (request) => {
+    const subscription = await service.get(caller(request), request.params.id);
+    return ok({ ...subscription, autopay: await app.autopay.state(subscription.id) }, M.detail);
+  });
 };
 
 export default subscriptionRoutes;
