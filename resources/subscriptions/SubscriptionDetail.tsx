@@ -11,6 +11,7 @@ import { seesStaffView } from './lifecycle';
 import { SubscriptionActions, useRole } from './SubscriptionActions';
 import { InvoicesTable, PaymentsTable, SubscriptionStatusTag } from './ui';
 import { ServiceAccessCard } from '../installations/ServiceAccessCard';
+import { AutopayCard } from './AutopayCard';
 import { AuditHistory } from '../audit/AuditHistory';
 
 const LIST_PATH = '/dashboard/subscriptions';
@@ -84,6 +85,7 @@ export function SubscriptionDetail() {
               <Descriptions.Item label={t('subscriptions.fields.createdAt')}><DateCell value={sub.created_at} /></Descriptions.Item>
             </Descriptions>
           </Card>
+          <AutopayCard subscription={sub} owner={!staff} />
           <ServiceAccessCard subscriptionId={sub.id} role={role} />
           <Card title={t('subscriptions.detail.invoices')}>
             {staff ? <StaffInvoices subscription={sub} /> : <OwnInvoices subscription={sub} />}

@@ -2,6 +2,7 @@ import type { Dictionary } from '../index';
 import { apiTokens } from './api-tokens';
 import { audit } from './audit';
 import { backups } from './backups';
+import { autopay } from './autopay';
 import { credit } from './credit';
 import { devices } from './devices';
 import { deviceBackups } from './device-backups';
@@ -16,4 +17,4 @@ import { traffic } from './traffic';
 import { users } from './users';
 
 /** The texts of the portal's screens (every page but the dashboard), added when the first one opens. */
-export const screens: Dictionary = { ...apiTokens, ...audit, ...backups, ...credit, ...deviceBackups, ...devices, ...installations, ...invoices, ...jobs, ...resources, ...subscriptions, ...system, ...tickets, ...traffic, ...users };
+export const screens: Dictionary = { ...apiTokens, ...audit, ...autopay, ...backups, ...credit, ...deviceBackups, ...devices, ...installations, ...invoices, ...jobs, ...resources, ...subscriptions, ...system, ...tickets, ...traffic, ...users };
