@@ -1,7 +1,7 @@
 /**
  * The customer credit ledger (issue 21): a customer's balance per currency is SUM(amount) of their
  * credit_entries — never a stored figure. Every writer runs inside the caller's transaction and first locks the
- * customer's users row (SELECT … FOR UPDATE), then reads the balance, then writes: two writers for the same
+ * customer's users row (SELECT … FOR NO KEY UPDATE), then reads the balance, then writes: two writers for the same
  * customer wait for each other, so the same credit is never spent twice and the balance never goes below zero.
  * Lock order: whatever the caller already holds (settings counter, subscription, payment, invoice), then the
  * users row last.
@@ -13,9 +13,15 @@ import type { Db } from '../../db/client';
 import { creditEntries, invoices, users, type CreditEntryKind, type CreditEntryRow, type InvoiceRow } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 
-/** Locks the customer's users row for the rest of the transaction; 404 when there is no such user. */
+/**
+ * Locks the customer's users row for the rest of the transaction; 404 when there is no such user. FOR NO KEY
+ * UPDATE, not FOR UPDATE: two ledger writers still wait for each other, but it does not conflict with the KEY
+ * SHARE lock every insert referencing the user takes (a new subscription or invoice row). With FOR UPDATE two
+ * subscribes deadlocked on PostgreSQL: each had inserted a row referencing the user (KEY SHARE), one held the
+ * invoice-number lock and wanted the user row, the other held KEY SHARE and wanted the invoice-number lock.
+ */
 export async function lockCustomer(tx: Db, userId: string): Promise<void> {
-  const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
   if (!row) throw notFound('User not found');
 }
 
