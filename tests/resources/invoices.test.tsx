@@ -283,6 +283,38 @@ describe('staff invoice show page', () => {
   });
 });
 
+describe('credit on the staff invoice page (issue 21)', () => {
+  it('shows Credit applied and Amount due, and "Paid with credit" for an invoice credit covered', async () => {
+    const { user_name: _n, user_email: _e, user_id: _u, ...rest } = row({ status: 'paid', paid_date: '2026-11-02', total_amount: 3999, credit_applied: 3999, amount_due: 0 });
+    const api = new FakeApi().on(`GET /payments/invoices/${UNPAID}`, ok(rest)).on(`GET /payments/invoices/${UNPAID}/payments`, ok([]));
+    renderAs('admin', api, `${BASE}/show/${UNPAID}`, listRoutes);
+    expect(await screen.findByTestId('invoice-paid-with-credit')).toBeTruthy();
+    expect(screen.getByTestId('invoice-credit-applied').textContent).toBe(formatMoney(-3999, 'USD'));
+    expect(screen.getByTestId('invoice-amount-due').textContent).toBe(formatMoney(0, 'USD'));
+  });
+
+  it('billing refunds a paid payment to the customer\'s credit after confirming: POST {to: "credit"}', async () => {
+    const { user_name: _n, user_email: _e, user_id: _u, ...rest } = row({ status: 'paid', paid_date: '2026-11-02' });
+    let paid = payment({ id: P_PAID });
+    const api = new FakeApi()
+      .on(`GET /payments/invoices/${UNPAID}`, ok(rest))
+      .on(`GET /payments/invoices/${UNPAID}/payments`, () => ok([paid]))
+      .on(`POST /payments/${P_PAID}/refund`, () => {
+        paid = { ...paid, status: 'refunded', failure_reason: 'Refunded to credit by staff' };
+        return ok(paid, 'Payment refunded to the customer\u2019s credit');
+      });
+    renderAs('billing', api, `${BASE}/show/${UNPAID}`, listRoutes);
+    const payments = await screen.findByTestId('invoice-payments');
+    fireEvent.click(await within(payments).findByRole('button', { name: 'Refund to credit' }));
+    const confirm = await screen.findByText(`Refund ${formatMoney(3999, 'USD')} to the customer\u2019s credit?`);
+    expect(screen.getByText(/No money goes back to the card/)).toBeTruthy();
+    expect(api.count(`POST /payments/${P_PAID}/refund`)).toBe(0);
+    fireEvent.click(within(confirm.closest('.ant-popover') as HTMLElement).getByRole('button', { name: 'Refund to credit' }));
+    await waitFor(() => expect(api.last(`POST /payments/${P_PAID}/refund`)?.body).toEqual({ to: 'credit' }));
+    await waitFor(() => expect(within(payments).getByText('Refunded to credit by staff')).toBeTruthy());
+  });
+});
+
 describe('MyInvoices (the customer’s own invoices)', () => {
   it('lists GET /payments/user/invoices with page/limit, links to the public page, and offers Pay only on unpaid ones', async () => {
     const api = new FakeApi().on('GET /payments/user/invoices', page([
