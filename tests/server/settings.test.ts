@@ -64,7 +64,7 @@ describe('settings', () => {
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/settings' })).statusCode).toBe(401);
     const full = (await t.app.inject({ method: 'GET', url: '/api/settings', headers: admin() })).json().data;
-    expect(full.billing).toEqual({ invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7, renewal_days_before: 7 });
+    expect(full.billing).toEqual({ invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7, renewal_days_before: 7, autopay_retry_days: [1, 3, 5] });
     expect(full.smtp.password_set).toBe(false);
   });
 
