@@ -2,7 +2,8 @@
  * A local fake of the Stripe API for the saved-card (autopay) tests, answering in Stripe's wire format
  * (form-encoded requests with a Bearer secret key, JSON objects and Stripe's error JSON): Customers, Checkout
  * Sessions in setup mode, SetupIntents (retrieve, expand payment_method), off-session PaymentIntents that succeed,
- * are declined or require authentication (402 card_error with the PaymentIntent), and Idempotency-Key replays.
+ * are declined or require authentication (402 card_error with the PaymentIntent), Refunds on a PaymentIntent, and
+ * Idempotency-Key replays.
  * Webhooks are signed by the tests with Stripe.webhooks.generateTestHeaderString.
  */
 import { randomBytes } from 'node:crypto';
@@ -32,6 +33,7 @@ export function stripeSetupFake(secretKey: string) {
   const methods = new Map<string, Record<string, unknown> & { behaviour: FakeCardBehaviour }>();
   const intents = new Map<string, Record<string, unknown>>();
   const idempotent = new Map<string, { status: number; body: unknown }>();
+  const refunds: Array<{ id: string; amount: number; payment_intent: unknown }> = [];
   const requests: FakeStripeRequest[] = [];
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
   const now = () => Math.floor(Date.now() / 1000);
@@ -106,6 +108,15 @@ export function stripeSetupFake(secretKey: string) {
       Object.assign(intent, { status: code === 'authentication_required' ? 'requires_action' : 'requires_payment_method', last_payment_error: lastError });
       return error(402, { ...lastError, doc_url: `https://docs.stripe.com/error-codes/${code.replace(/_/g, '-')}`, request_log_url: 'https://dashboard.stripe.com/test/logs/req_x', payment_intent: intent, payment_method: { id: pm.id, object: 'payment_method' } });
     }
+    if (req.method === 'POST' && req.path === '/v1/refunds') {
+      const intent = intents.get(f.get('payment_intent') ?? '');
+      if (!intent) return error(400, { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${f.get('payment_intent')}'`, param: 'payment_intent' });
+      if (intent.status !== 'succeeded') return error(400, { type: 'invalid_request_error', code: 'charge_not_refundable', message: 'This PaymentIntent has no successful charge to refund.' });
+      const amount = Number(f.get('amount') ?? intent.amount);
+      const refund = { id: id('re'), object: 'refund', amount, currency: intent.currency, payment_intent: intent.id, status: 'succeeded', created: now() };
+      refunds.push(refund);
+      return { status: 200, body: refund };
+    }
     return error(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path})` });
   }
 
@@ -133,6 +144,8 @@ export function stripeSetupFake(secretKey: string) {
     customers,
     sessions,
     intents,
+    /** Refunds made (POST /v1/refunds on a succeeded PaymentIntent). */
+    refunds,
     /** The customer entered a card on the set-up page: a succeeded SetupIntent with that card on the session. */
     completeSetup(sessionId: string, card: { brand?: string; last4?: string; exp_month?: number; exp_year?: number; behaviour?: FakeCardBehaviour } = {}) {
       const session = sessions.get(sessionId)!;

@@ -247,8 +247,9 @@ export function createStripeProvider(options: { api?: StripeApiAddress; now?: ()
 
     async refund(transactionId, amount, credentials) {
       const stripe = client(credentials);
-      const session = await call(() => stripe.checkout.sessions.retrieve(transactionId));
-      const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+      // An autopay payment's transaction id is its PaymentIntent (pi_…); a checkout payment's is the session (cs_…).
+      const session = transactionId.startsWith('pi_') ? null : await call(() => stripe.checkout.sessions.retrieve(transactionId));
+      const intent = !session ? transactionId : typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
       if (!intent) throw new AppError(409, 'This Stripe payment has nothing to refund');
       const refund = await call(() => stripe.refunds.create({ payment_intent: intent, amount }));
       return { refundId: refund.id };
