@@ -1,11 +1,12 @@
 import { Button, Col, Form, Input, InputNumber, Row, Space, Switch, Tag } from 'antd';
 import { useCustomMutation } from '@refinedev/core';
+import { autopayRetryDaysSchema } from '../../contract/schemas/autopay';
 import { settingsUpdateSchema, testEmailSchema } from '../../contract/schemas/settings';
 import { zodRules } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { ListEditor } from './ListEditor';
 import { LogoUpload } from './LogoUpload';
-import { percentToBp } from './values';
+import { parseRetryDays, percentToBp } from './values';
 
 const shape = settingsUpdateSchema.shape;
 const company = shape.company.unwrap().shape;
@@ -54,6 +55,16 @@ export function BillingTab() {
         <Form.Item name={['billing', 'invoice_next_number']} label={t('settings.billing.nextNumber')} rules={rules(billing.invoice_next_number.unwrap(), 'settings.billing.nextNumber')}><InputNumber style={{ width: '100%' }} /></Form.Item>
         <Form.Item name={['billing', 'grace_days']} label={t('settings.billing.graceDays')} rules={rules(billing.grace_days.unwrap(), 'settings.billing.graceDays')}><InputNumber style={{ width: '100%' }} /></Form.Item>
         <Form.Item name={['billing', 'renewal_days_before']} label={t('settings.billing.renewalDaysBefore')} extra={t('settings.billing.renewalDaysBeforeHelp')} rules={rules(billing.renewal_days_before.unwrap(), 'settings.billing.renewalDaysBefore')}><InputNumber style={{ width: '100%' }} /></Form.Item>
+        {/* Kept as the API's array of days; typed as "1, 3, 5" (anything not a number is kept as text and refused). */}
+        <Form.Item name={['billing', 'autopay_retry_days']} label={t('settings.billing.autopayRetryDays')} extra={t('settings.billing.autopayRetryDaysHelp')}
+          getValueProps={(v: unknown) => ({ value: Array.isArray(v) ? v.join(', ') : (v ?? '') })}
+          normalize={(text: string) => parseRetryDays(text) ?? text}
+          rules={[{ validator: async (_r, v: unknown) => {
+            const parsed = autopayRetryDaysSchema.safeParse(v);
+            if (!parsed.success) throw new Error(typeof v === 'string' ? t('settings.billing.autopayRetryDaysInvalid') : parsed.error.issues[0].message);
+          } }]}>
+          <Input inputMode="numeric" placeholder="1, 3, 5" />
+        </Form.Item>
       </Col>
     </Row>
   );

@@ -17,6 +17,12 @@ export function percentToBp(text: string): number | null {
   return toMinorUnits(text, 'USD');
 }
 
+/** "1, 3, 5" → [1, 3, 5]; "" → []; null when a part is not a whole number. */
+export function parseRetryDays(text: string): number[] | null {
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  return parts.every((p) => /^\d+$/.test(p)) ? parts.map(Number) : null;
+}
+
 /** GET /settings → form. The SMTP password is never pre-filled (the API does not send it). */
 export function toFormValues(s: AdminSettings): SettingsFormValues {
   const { tax_rate_bp, smtp, ...rest } = s;
