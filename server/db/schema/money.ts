@@ -4,8 +4,8 @@
  * - credit_entries is the ledger: a customer's credit balance (per currency) is the SUM of their entries,
  *   never a mutable column. Positive entries add credit (overpayment, refund to credit, staff adjustment),
  *   negative ones use it (applied to an invoice, staff adjustment). Writers lock the customer's users row
- *   (SELECT … FOR UPDATE) before reading the balance, so two writers never spend the same credit; at most one
- *   "applied" entry per invoice (partial unique index).
+ *   (SELECT … FOR NO KEY UPDATE, see credit/ledger.ts) before reading the balance, so two writers never spend the
+ *   same credit; at most one "applied" entry per invoice (partial unique index).
  * - payment_methods: a card (or the sandbox's test card) saved with the provider for off-session charges;
  *   the card number never reaches us, only the provider's ids and brand / last four / expiry. One per
  *   customer and gateway is "current"; removing it deletes the row, which stops autopay (subscriptions'
