@@ -4,6 +4,7 @@
  * Time is a ManualClock, mail goes to a capturing mailer, and helpers sign users in through the real API.
  */
 import { randomBytes } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyPluginAsync, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { REFRESH_COOKIE_NAME } from '../../contract/product';
@@ -103,6 +104,8 @@ export interface TestApp {
   sentMail(): Promise<Array<MailMessage & { from: string }>>;
   /** The newest message sent to an address. */
   lastMailTo(email: string): Promise<MailMessage & { from: string }>;
+  /** The rows of a raw SQL query, the same on PGlite and PostgreSQL (for checking what the API wrote). */
+  rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -249,6 +252,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       const all = (await t.sentMail()).filter((m) => m.to === email);
       if (!all.length) throw new Error(`no mail to ${email}`);
       return all[all.length - 1];
+    },
+    async rows<T>(query: SQL) {
+      const result = await database.db.execute(query);
+      return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
     },
     async close() {
       await app.close();

@@ -7,6 +7,7 @@
  * Webhooks are signed by the tests with Stripe.webhooks.generateTestHeaderString.
  */
 import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -170,4 +171,12 @@ export function stripeSetupFake(secretKey: string) {
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     },
   };
+}
+
+/** A Stripe webhook as Stripe sends it: the event envelope around `object`, signed with the SDK's test header generator. */
+export function stripeEvent(type: string, object: Record<string, unknown>, secret: string, at: Date, eventId = `evt_${randomBytes(12).toString('hex')}`) {
+  const created = Math.floor(at.getTime() / 1000);
+  const payload = JSON.stringify({ id: eventId, object: 'event', api_version: '2026-10-28.endive', created, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } });
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: created });
+  return { payload, headers: { 'content-type': 'application/json', 'stripe-signature': signature } };
 }

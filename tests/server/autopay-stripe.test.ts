@@ -5,12 +5,10 @@
  * off-session PaymentIntent (idempotency key per invoice and attempt) and only the signed payment_intent.succeeded
  * webhook marks the invoice paid; declines and "authentication required" come back as Stripe's 402 card errors.
  */
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/lib/clock';
-import { stripeSetupFake, type FakeCardBehaviour } from '../helpers/stripe-fake';
+import { stripeEvent, stripeSetupFake, type FakeCardBehaviour } from '../helpers/stripe-fake';
 import { bearer, createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 
 const SECRET_KEY = 'sk_test_51FakeKeyForTheAutopayTests000';
@@ -24,17 +22,14 @@ describe('autopay with Stripe (local fake)', () => {
   let planId: string;
   const tokens: Record<string, string> = {};
 
-  async function rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]> {
-    const result = await t.database.db.execute(query);
-    return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
-  }
+  const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
   const as = (email: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
     t.app.inject({ method, url: `/api${url}`, headers: bearer(tokens[email]), payload: payload as object });
-  function webhook(type: string, object: Record<string, unknown>, eventId = `evt_${randomBytes(12).toString('hex')}`) {
-    const payload = JSON.stringify({ id: eventId, object: 'event', api_version: '2026-10-28.endive', created: Math.floor(clock.now().getTime() / 1000), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } });
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(clock.now().getTime() / 1000) });
-    return () => t.app.inject({ method: 'POST', url: '/api/payments/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
+  function webhook(type: string, object: Record<string, unknown>, eventId?: string) {
+    const { payload, headers } = stripeEvent(type, object, WEBHOOK_SECRET, clock.now(), eventId);
+    return () => t.app.inject({ method: 'POST', url: '/api/payments/webhooks/stripe', headers, payload });
   }
+
   const renewalOf = async (subscriptionId: string) =>
     (await rows<{ id: string; status: string; total_amount: number }>(sql`select id, status, total_amount from invoices where subscription_id = ${subscriptionId} order by number`))[1];
 

@@ -20,10 +20,7 @@ describe('autopay (sandbox) through the billing run', () => {
   let planId: string;
   const tokens: Record<string, string> = {};
 
-  async function rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]> {
-    const result = await t.database.db.execute(query);
-    return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
-  }
+  const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
   const as = (email: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
     t.app.inject({ method, url: `/api${url}`, headers: bearer(tokens[email]), payload: payload as object });
 

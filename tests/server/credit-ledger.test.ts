@@ -38,10 +38,7 @@ describe('customer credit ledger', () => {
   function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who?: string, payload?: unknown) {
     return t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(tokens[who]) : {}, payload: payload as object });
   }
-  async function rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]> {
-    const result = await t.database.db.execute(query);
-    return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
-  }
+  const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
   /** The balance as SQL sees it: the sum of the entries. */
   async function ledgerSum(userId: string, currency = 'USD'): Promise<number> {
     const [r] = await rows<{ total: string | number }>(sql`select coalesce(sum(amount), 0) as total from credit_entries where user_id = ${userId} and currency = ${currency}`);
@@ -237,10 +234,7 @@ describe("customer credit ledger: the billing run's renewals", () => {
   });
   afterAll(() => t.close());
 
-  async function rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]> {
-    const result = await t.database.db.execute(query);
-    return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
-  }
+  const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
 
   it('a renewal invoice covered in full by credit is paid at once and the period moves on', async () => {
     const credit = await t.app.inject({ method: 'POST', url: `/api/users/${tok.customerId}/credit`, headers: bearer(tok.admin), payload: { amount: 12_000, reason: 'Prepaid two months' } });

@@ -9,12 +9,10 @@
  * Stripe is the local fake speaking Stripe's wire format (tests/helpers/stripe-fake.ts); webhooks are signed with
  * the SDK's own test header generator.
  */
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/lib/clock';
-import { stripeSetupFake } from '../helpers/stripe-fake';
+import { stripeEvent, stripeSetupFake } from '../helpers/stripe-fake';
 import { bearer, createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 
 const SECRET_KEY = 'sk_test_51FakeKeyForTheRaceTests00000000';
@@ -28,19 +26,16 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
   let planId: string;
   const tokens: Record<string, string> = {};
 
-  async function rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]> {
-    const result = await t.database.db.execute(query);
-    return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
-  }
+  const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
   const as = (email: string, method: 'GET' | 'POST', url: string, payload?: unknown) =>
     t.app.inject({ method, url: `/api${url}`, headers: bearer(tokens[email]), payload: payload as object });
-  /** A signed Stripe webhook for a PaymentIntent (Stripe's event envelope). */
-  function intentWebhook(intent: Record<string, unknown>, eventId = `evt_${randomBytes(12).toString('hex')}`) {
-    const at = Math.floor(clock.now().getTime() / 1000);
-    const payload = JSON.stringify({ id: eventId, object: 'event', api_version: '2026-10-28.endive', created: at, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type: 'payment_intent.succeeded', data: { object: intent } });
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: at });
-    return () => t.app.inject({ method: 'POST', url: '/api/payments/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
+  /** Stripe's signed webhook (as Stripe sends it) posted to the portal. */
+  function stripeWebhook(type: string, object: Record<string, unknown>, eventId?: string) {
+    const { payload, headers } = stripeEvent(type, object, WEBHOOK_SECRET, clock.now(), eventId);
+    return () => t.app.inject({ method: 'POST', url: '/api/payments/webhooks/stripe', headers, payload });
   }
+  const intentWebhook = (intent: Record<string, unknown>, eventId?: string) => stripeWebhook('payment_intent.succeeded', intent, eventId);
+
   const manual = (invoiceId: string, amount: number, i: number) =>
     call('POST', `/payments/invoices/${invoiceId}/manual`, i % 2 ? 'billing' : 'admin', { amount, payment_method: 'cash', reference: `RACE-${i}` });
 
@@ -58,9 +53,7 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
     expect(started.statusCode, started.body).toBe(201);
     const session = [...fake.sessions.values()].find((s) => s.url === started.json().data.paymentUrl)!;
     const { session: done } = fake.completeSetup(session.id as string, { behaviour: 'succeeds' });
-    const at = Math.floor(clock.now().getTime() / 1000);
-    const payload = JSON.stringify({ id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', api_version: '2026-10-28.endive', created: at, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type: 'checkout.session.completed', data: { object: done } });
-    const saved = await t.app.inject({ method: 'POST', url: '/api/payments/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: at }) }, payload });
+    const saved = await stripeWebhook('checkout.session.completed', done)();
     expect(saved.statusCode, saved.body).toBe(200);
     expect((await as(email, 'GET', `/subscriptions/${subscription.id}`)).json().data.autopay).toMatchObject({ enabled: true, card: { last4: '4242' } });
     await t.database.db.execute(

@@ -164,10 +164,7 @@ describe('Stripe provider', () => {
   function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who?: string, payload?: unknown) {
     return t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(tokens[who]) : {}, payload: payload as object });
   }
-  async function rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]> {
-    const result = await t.database.db.execute(query);
-    return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
-  }
+  const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
   async function subscribe() {
     const r = await call('POST', '/subscriptions', 'user', { plan_id: planId });
     expect(r.statusCode, r.body).toBe(201);
