@@ -40,52 +40,29 @@ const details = (c: InvoiceMailContext) =>
 const signature = (c: InvoiceMailContext) => `\n${c.company}\n`;
 
 export function invoiceIssuedMail(c: InvoiceMailContext): MailMessage {
-  if (credit(c) > 0 && due(c) === 0) {
-    // Paid in full with the customer's credit when it was issued: nothing to pay.
-    return {
-      to: c.to,
-      subject: `Invoice ${c.invoice.number} issued (${amount(c)}, paid with your credit)`,
-      text: [
-        greeting(c),
-        '',
+  // Three cases: paid in full with the customer's credit (nothing to pay), partly covered by credit, no credit.
+  const covered = credit(c) > 0 && due(c) === 0;
+  const [subject, lead, linkLabel] = covered
+    ? [
+        `Invoice ${c.invoice.number} issued (${amount(c)}, paid with your credit)`,
         `Invoice ${c.invoice.number} of ${amount(c)} has been issued and paid in full with your account credit. There is nothing to pay.`,
-        '',
-        details(c),
-        '',
-        `View it online: ${invoiceLink(c.appUrl, c.invoice.id)}`,
-        signature(c),
-      ].join('\n'),
-    };
-  }
-  if (credit(c) > 0) {
-    return {
-      to: c.to,
-      subject: `Invoice ${c.invoice.number} issued (${money(c, due(c))} to pay, due ${c.invoice.dueDate})`,
-      text: [
-        greeting(c),
-        '',
-        `Invoice ${c.invoice.number} of ${amount(c)} has been issued. Your account credit of ${money(c, credit(c))} was applied; please pay the remaining ${money(c, due(c))} by ${c.invoice.dueDate}.`,
-        '',
-        details(c),
-        '',
-        `View and pay it online: ${invoiceLink(c.appUrl, c.invoice.id)}`,
-        signature(c),
-      ].join('\n'),
-    };
-  }
+        'View it online',
+      ]
+    : credit(c) > 0
+      ? [
+          `Invoice ${c.invoice.number} issued (${money(c, due(c))} to pay, due ${c.invoice.dueDate})`,
+          `Invoice ${c.invoice.number} of ${amount(c)} has been issued. Your account credit of ${money(c, credit(c))} was applied; please pay the remaining ${money(c, due(c))} by ${c.invoice.dueDate}.`,
+          'View and pay it online',
+        ]
+      : [
+          `Invoice ${c.invoice.number} issued (${amount(c)}, due ${c.invoice.dueDate})`,
+          `Invoice ${c.invoice.number} of ${amount(c)} has been issued. Please pay it by ${c.invoice.dueDate}.`,
+          'View and pay it online',
+        ];
   return {
     to: c.to,
-    subject: `Invoice ${c.invoice.number} issued (${amount(c)}, due ${c.invoice.dueDate})`,
-    text: [
-      greeting(c),
-      '',
-      `Invoice ${c.invoice.number} of ${amount(c)} has been issued. Please pay it by ${c.invoice.dueDate}.`,
-      '',
-      details(c),
-      '',
-      `View and pay it online: ${invoiceLink(c.appUrl, c.invoice.id)}`,
-      signature(c),
-    ].join('\n'),
+    subject,
+    text: [greeting(c), '', lead, '', details(c), '', `${linkLabel}: ${invoiceLink(c.appUrl, c.invoice.id)}`, signature(c)].join('\n'),
   };
 }
 
