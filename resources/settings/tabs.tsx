@@ -60,6 +60,7 @@ export function BillingTab() {
           getValueProps={(v: unknown) => ({ value: Array.isArray(v) ? v.join(', ') : (v ?? '') })}
           normalize={(text: string) => parseRetryDays(text) ?? text}
           rules={[{ validator: async (_r, v: unknown) => {
+            if (v === undefined) return; // not sent by an older server: nothing to check, nothing changes
             const parsed = autopayRetryDaysSchema.safeParse(v);
             if (!parsed.success) throw new Error(typeof v === 'string' ? t('settings.billing.autopayRetryDaysInvalid') : parsed.error.issues[0].message);
           } }]}>

@@ -74,6 +74,8 @@ describe('Content-Security-Policy in the browser', () => {
     try {
       await page.goto(`${portal.url}/api/docs`);
       await page.locator('.swagger-ui .info .title').filter({ hasText: 'ISP Portal API' }).waitFor({ timeout: 30_000 });
+      // Tags start collapsed; opening one draws its operations.
+      await page.locator('.opblock-tag', { hasText: /^plans/ }).first().click();
       await page.locator('.opblock-summary-path', { hasText: '/api/plans' }).first().waitFor();
       await page.waitForLoadState('networkidle');
       const reported = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
