@@ -482,3 +482,4 @@ export * from './schema/audit';
 export * from './schema/rate-limits';
 export * from './schema/system';
 export * from './schema/money';
+export * from './schema/ipam';

@@ -70,6 +70,8 @@ export const radiusSessions = pgTable(
   },
   (t) => [
     uniqueIndex('radius_sessions_nas_session_unique').on(t.nasDeviceId, t.acctSessionId),
+    // IP address history (issue 22): who had an address at a time = the session with that framed_ip started last before it.
+    index('radius_sessions_framed_ip_started_idx').on(t.framedIp, t.startedAt),
     index('radius_sessions_subscription_started_idx').on(t.subscriptionId, t.startedAt),
     index('radius_sessions_status_updated_idx').on(t.status, t.updatedAt),
     index('radius_sessions_username_idx').on(t.username),
