@@ -109,6 +109,15 @@ export function stripeSetupFake(secretKey: string) {
       Object.assign(intent, { status: code === 'authentication_required' ? 'requires_action' : 'requires_payment_method', last_payment_error: lastError });
       return error(402, { ...lastError, doc_url: `https://docs.stripe.com/error-codes/${code.replace(/_/g, '-')}`, request_log_url: 'https://dashboard.stripe.com/test/logs/req_x', payment_intent: intent, payment_method: { id: pm.id, object: 'payment_method' } });
     }
+    const detach = /^\/v1\/payment_methods\/([^/]+)\/detach$/.exec(req.path);
+    if (req.method === 'POST' && detach) {
+      const pm = methods.get(decodeURIComponent(detach[1]));
+      if (!pm) return error(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such PaymentMethod: '${detach[1]}'`, param: 'payment_method' });
+      if (!pm.customer) return error(400, { type: 'invalid_request_error', code: 'payment_method_unexpected_state', message: 'The payment method you provided is not attached to a customer so detachment is impossible.' });
+      pm.customer = null;
+      const { behaviour: _b, ...wire } = pm;
+      return { status: 200, body: wire };
+    }
     if (req.method === 'POST' && req.path === '/v1/refunds') {
       const intent = intents.get(f.get('payment_intent') ?? '');
       if (!intent) return error(400, { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${f.get('payment_intent')}'`, param: 'payment_intent' });
@@ -145,6 +154,8 @@ export function stripeSetupFake(secretKey: string) {
     customers,
     sessions,
     intents,
+    /** Saved cards by id (customer null once detached). */
+    methods,
     /** Refunds made (POST /v1/refunds on a succeeded PaymentIntent). */
     refunds,
     /** The customer entered a card on the set-up page: a succeeded SetupIntent with that card on the session. */

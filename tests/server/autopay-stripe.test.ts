@@ -155,4 +155,24 @@ describe('autopay with Stripe (local fake)', () => {
     const res = await webhook('payment_intent.succeeded', { id: 'pi_checkout_123', object: 'payment_intent', amount: 100, currency: 'usd', metadata: { invoice_id: 'x' } })();
     expect(res.json().data.outcome).toBe('ignored');
   });
+
+  it('a card replaced or removed in the portal is detached from the Stripe Customer, so it can never be charged again', async () => {
+    const email = 'swap@example.com';
+    const first = await customerWithCard(email, 'succeeds');
+    const firstCard = [...fake.methods.values()].at(-1)!;
+    expect(firstCard.customer).toMatch(/^cus_/);
+    // Replace card: a second set-up for the same subscription; the older card is removed and detached.
+    const again = await as(email, 'POST', `/subscriptions/${first.subscriptionId}/autopay/setup`);
+    const session = [...fake.sessions.values()].find((s) => s.url === again.json().data.paymentUrl)!;
+    const { session: done, paymentMethodId } = fake.completeSetup(session.id as string, { last4: '1881' });
+    expect((await webhook('checkout.session.completed', done)()).statusCode).toBe(200);
+    expect(fake.methods.get(firstCard.id as string)!.customer).toBeNull();
+    expect(fake.requests.some((r) => r.path === `/v1/payment_methods/${firstCard.id}/detach`)).toBe(true);
+    const cards = (await as(email, 'GET', '/payments/methods')).json().data;
+    expect(cards.map((c: { last4: string }) => c.last4)).toEqual(['1881']);
+    // Remove card: autopay stops and Stripe no longer holds it for this customer.
+    expect((await as(email, 'DELETE', `/payments/methods/${cards[0].id}`)).statusCode).toBe(200);
+    expect(fake.methods.get(paymentMethodId)!.customer).toBeNull();
+    expect((await as(email, 'GET', `/subscriptions/${first.subscriptionId}`)).json().data.autopay).toMatchObject({ enabled: false, card: null });
+  });
 });

@@ -56,4 +56,6 @@ export interface SavedMethodOperations {
   /** The card saved by a completed set-up (Stripe: the SetupIntent's payment_method). */
   readSetup(reference: { setupIntentId: string }, credentials: Record<string, string>): Promise<SavedCard>;
   chargeSaved(charge: OffSessionCharge): Promise<OffSessionResult>;
+  /** Detaches a card the customer removed (or replaced) from the provider's customer, so it can never be charged again. */
+  forgetSaved?(method: { providerMethodId: string }, credentials: Record<string, string>): Promise<void>;
 }

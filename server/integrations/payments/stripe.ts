@@ -207,6 +207,11 @@ export function createStripeProvider(options: { api?: StripeApiAddress; now?: ()
       return { providerMethodId: pm.id, providerCustomerId: customer, brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
     },
 
+    async forgetSaved({ providerMethodId }, credentials) {
+      const stripe = client(credentials);
+      await call(() => stripe.paymentMethods.detach(providerMethodId));
+    },
+
     async chargeSaved({ invoiceId, paymentId, amount, currency, method, idempotencyKey, credentials }) {
       const stripe = client(credentials);
       try {

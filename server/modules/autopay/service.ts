@@ -114,9 +114,29 @@ export class AutopayService {
   }
 
   /** Owner or payment staff delete a card: autopay stops on every subscription that used it (FK set null). */
+  /**
+   * After a card was removed or replaced here: the provider detaches it too (Stripe: paymentMethods.detach), so it
+   * can never be charged again. The card is already gone from the portal; a provider that cannot be reached is
+   * logged, not retried (the card stays attached at the provider, unused).
+   */
+  private async forget(cards: PaymentMethodRow[]): Promise<void> {
+    for (const card of cards) {
+      const adapter = this.deps.providers.get(card.provider);
+      if (!adapter?.forgetSaved) continue;
+      try {
+        const gateway =
+          (card.gatewayId ? await this.deps.gatewayRepository.findById(card.gatewayId) : undefined) ??
+          (await this.deps.gatewayRepository.all()).find((g) => g.provider === card.provider);
+        if (gateway) await adapter.forgetSaved({ providerMethodId: card.providerMethodId }, this.deps.gateways.openCredentials(gateway));
+      } catch (error) {
+        this.deps.log?.warn({ err: error, paymentMethodId: card.id }, 'autopay: the provider could not detach a removed card');
+      }
+    }
+  }
+
   async removeMethod(caller: Caller, id: string, audit: AuditContext): Promise<void> {
     if (!UUID.test(id)) throw notFound(M.methodNotFound);
-    await this.deps.db.transaction(async (txRaw) => {
+    const removed = await this.deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const [row] = await tx.select().from(paymentMethods).where(eq(paymentMethods.id, id)).for('update');
       if (!row || (row.userId !== caller.id && !allows(AUTOPAY_STAFF, caller.role))) throw notFound(M.methodNotFound);
@@ -131,7 +151,9 @@ export class AutopayService {
           ...(using.length ? { autopay_stopped_for: { from: null, to: using.map((s) => s.id).join(', ') } } : {}),
         },
       });
+      return row;
     });
+    await this.forget([removed]);
   }
 
   /** Turns autopay on (with the customer's saved card) or off for a subscription: owner or payment staff. */
@@ -219,7 +241,8 @@ export class AutopayService {
       .limit(1);
     if (!setup) throw notFound('Card set-up not found');
     const card = event.setup?.card ?? (await this.deps.providers.get(provider)!.readSetup!({ setupIntentId: event.setup?.setupIntentId ?? '' }, credentials));
-    return db.transaction(async (txRaw) => {
+    const replaced: PaymentMethodRow[] = [];
+    const outcome = await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
       const [fresh] = await tx
@@ -242,6 +265,7 @@ export class AutopayService {
         const ids = older.map((m) => m.id);
         await tx.update(subscriptions).set({ autopayMethodId: saved.id, updatedAt: now }).where(inArray(subscriptions.autopayMethodId, ids));
         await tx.delete(paymentMethods).where(inArray(paymentMethods.id, ids));
+        replaced.push(...older);
       }
       if (setup.subscriptionId) await tx.update(subscriptions).set({ autopayMethodId: saved.id, updatedAt: now }).where(eq(subscriptions.id, setup.subscriptionId));
       await tx.update(paymentMethodSetups).set({ status: 'completed', paymentMethodId: saved.id, updatedAt: now }).where(eq(paymentMethodSetups.id, setup.id));
@@ -255,8 +279,10 @@ export class AutopayService {
           event_id: { from: null, to: event.eventId },
         },
       });
-      return 'saved';
+      return 'saved' as const;
     });
+    if (outcome === 'saved') await this.forget(replaced);
+    return outcome;
   }
 
   /**
