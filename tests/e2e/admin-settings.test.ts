@@ -29,11 +29,7 @@ describe('admin settings', () => {
 
   it('sets the autopay retry days as "2, 4, 6": refused while not whole days, kept after a reload', async () => {
     const page = await portal.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${portal.url}/login`);
-    await page.getByLabel('E-mail').fill('admin@isp.local');
-    await page.getByLabel('Password').fill('Password123!');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${portal.url}/dashboard`);
+    await portal.signIn(page, 'admin@isp.local');
     await portal.open(page, `/dashboard/settings`);
     await page.getByRole('tab', { name: 'Billing' }).click();
     const days = page.getByLabel('Autopay retries (days after the first attempt)');
