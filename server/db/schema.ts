@@ -483,3 +483,4 @@ export * from './schema/rate-limits';
 export * from './schema/system';
 export * from './schema/money';
 export * from './schema/ipam';
+export * from './schema/vouchers';
