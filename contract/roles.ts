@@ -442,6 +442,19 @@ export const ENDPOINT_ACCESS = {
   'GET /devices/:id/interfaces': ['admin', 'technician'],
   'GET /devices/:id/interfaces/:interfaceId/traffic': ['admin'],
   'POST /devices/:id/poll': ['admin'],
+
+  // IP address management (issue 22): admin and technicians manage networks and subscriptions' addresses;
+  // support reads them and the address history (abuse reports come to support).
+  'GET /ipam/networks': ['admin', 'technician', 'support'],
+  'GET /ipam/networks/:id': ['admin', 'technician', 'support'],
+  'GET /ipam/networks/:id/addresses': ['admin', 'technician', 'support'],
+  'POST /ipam/networks': ['admin', 'technician'],
+  'PUT /ipam/networks/:id': ['admin', 'technician'],
+  'DELETE /ipam/networks/:id': ['admin', 'technician'],
+  'GET /ipam/history': ['admin', 'technician', 'support'],
+  'GET /subscriptions/:id/address': ['admin', 'technician', 'support'],
+  'PUT /subscriptions/:id/address': ['admin', 'technician'],
+  'DELETE /subscriptions/:id/address': ['admin', 'technician'],
 } as const satisfies Record<string, Audience>;
 
 export type EndpointKey = keyof typeof ENDPOINT_ACCESS;

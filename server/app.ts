@@ -67,6 +67,7 @@ import radiusPlugin from './modules/radius/plugin';
 import trafficPlugin from './modules/traffic/plugin';
 import metricsPlugin from './plugins/metrics';
 import trafficRoutes from './modules/traffic/routes';
+import { ipamRoutes, subscriptionAddressRoutes } from './modules/ipam/routes';
 
 export interface BuildAppOptions {
   config: Config;
@@ -202,6 +203,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(serviceAccessRoutes, { prefix: '/subscriptions' });
       await api.register(usageRoutes, { prefix: '/usage' });
       await api.register(trafficRoutes, { prefix: '/devices' });
+      await api.register(ipamRoutes, { prefix: '/ipam' });
+      await api.register(subscriptionAddressRoutes, { prefix: '/subscriptions' });
       await api.register(contactRoutes);
       await api.register(settingsRoutes, { prefix: '/settings' });
       await api.register(backupRoutes, { prefix: '/backups' });

@@ -13,6 +13,7 @@
  * attributes carry the same in bits per second for other vendors.
  */
 import { MIKROTIK_VENDOR, WISPR_VENDOR, type RadiusAttribute } from '../../integrations/radius/codec';
+import { parseIp, parsePrefix } from '../../../contract/ip';
 import type { Subscriber } from './directory';
 
 export interface AuthContext {
@@ -129,6 +130,34 @@ export function authorize(sub: Subscriber, ctx: AuthContext): AuthDecision {
       ['Acct-Interim-Interval', ctx.interimInterval],
       ['Framed-Protocol', 'PPP'],
       ['Service-Type', 'Framed-User'],
+      ...addressAttributes(sub),
     ],
   };
+}
+
+// Addressing (issue 22), written in wire format so the PAP fast path sends them as they are.
+const FRAMED_IP_ADDRESS = 8;
+const FRAMED_IPV6_PREFIX = 97;
+const DELEGATED_IPV6_PREFIX = 123;
+
+/** Framed-IP-Address for a static address, else Framed-Pool for a pool; the IPv6 prefixes where set. */
+export function addressAttributes(sub: Pick<Subscriber, 'framedIp' | 'framedPool' | 'framedIpv6Prefix' | 'delegatedIpv6Prefix'>): RadiusAttribute[] {
+  const out: RadiusAttribute[] = [];
+  const ip = sub.framedIp ? parseIp(sub.framedIp) : null;
+  if (ip?.family === 4) out.push([FRAMED_IP_ADDRESS, uint32(Number(ip.value))]);
+  else if (sub.framedPool) out.push(['Framed-Pool', sub.framedPool]);
+  if (sub.framedIpv6Prefix) pushPrefix(out, FRAMED_IPV6_PREFIX, sub.framedIpv6Prefix);
+  if (sub.delegatedIpv6Prefix) pushPrefix(out, DELEGATED_IPV6_PREFIX, sub.delegatedIpv6Prefix);
+  return out;
+}
+
+/** RFC 3162 §2.3: reserved byte, prefix length, then the prefix's significant octets. */
+function pushPrefix(out: RadiusAttribute[], type: number, text: string): void {
+  const p = parsePrefix(text, false);
+  if (!p || p.family !== 6) return;
+  const octets = Math.ceil(p.length / 8);
+  const b = Buffer.alloc(2 + octets);
+  b[1] = p.length;
+  for (let i = 0; i < octets; i++) b[2 + i] = Number((p.start >> BigInt(8 * (15 - i))) & 0xffn);
+  out.push([type, b]);
 }

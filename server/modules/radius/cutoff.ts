@@ -27,7 +27,9 @@ import type { Subscriber, SubscriberDirectory } from './directory';
 import type { UsageMeter } from './usage';
 import { periodFirstDay } from './usage';
 
-export type AccessChange = 'status' | 'plan';
+/** address: its static address, pool or IPv6 prefixes changed (issue 22); a NAS cannot move a live PPP session
+ *  to another address, so its sessions are disconnected and the next login gets the new one. */
+export type AccessChange = 'status' | 'plan' | 'address';
 
 export interface CutoffDeps {
   db: Db;
@@ -91,6 +93,10 @@ export class CutoffService {
     if (!sub || !servesNow(sub, now)) {
       const reason = sub?.status ?? 'deleted';
       for (const session of sessions) await this.disconnect(session, reason);
+      return;
+    }
+    if (change === 'address') {
+      for (const session of sessions) await this.disconnect(session, 'address_change');
       return;
     }
     if (change === 'plan') {

@@ -11,10 +11,11 @@
  *     entries are served from memory alone.
  * Concurrent look-ups of one login share one database read.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { plans, subscriptions } from '../../db/schema';
 import { serviceCredentials, type DataCapAction } from '../../db/schema/radius';
+import { ipAssignments, ipNetworks, subscriptionAddressing } from '../../db/schema/ipam';
 import type { SecretBox } from '../../lib/secret-box';
 
 export interface Subscriber {
@@ -33,6 +34,12 @@ export interface Subscriber {
   dataCapAction: DataCapAction;
   throttleDownloadKbps: number;
   throttleUploadKbps: number;
+  /** IP address management (issue 22): the static address (Framed-IP-Address) or the pool (Framed-Pool), and
+   *  the IPv6 prefixes; null when not set (the NAS chooses). */
+  framedIp: string | null;
+  framedPool: string | null;
+  framedIpv6Prefix: string | null;
+  delegatedIpv6Prefix: string | null;
 }
 
 /** Throttled rate when a plan says "throttle" without its own numbers. */
@@ -53,6 +60,10 @@ const columns = {
   dataCapAction: plans.dataCapAction,
   throttleDownloadKbps: plans.throttleDownloadKbps,
   throttleUploadKbps: plans.throttleUploadKbps,
+  framedIp: ipAssignments.address,
+  framedPool: ipNetworks.poolName,
+  framedIpv6Prefix: subscriptionAddressing.framedIpv6Prefix,
+  delegatedIpv6Prefix: subscriptionAddressing.delegatedIpv6Prefix,
 };
 
 export class SubscriberDirectory {
@@ -216,6 +227,9 @@ export class SubscriberDirectory {
       .from(serviceCredentials)
       .innerJoin(subscriptions, eq(subscriptions.id, serviceCredentials.subscriptionId))
       .innerJoin(plans, eq(plans.id, subscriptions.planId))
+      .leftJoin(ipAssignments, and(eq(ipAssignments.subscriptionId, serviceCredentials.subscriptionId), eq(ipAssignments.state, 'static')))
+      .leftJoin(subscriptionAddressing, eq(subscriptionAddressing.subscriptionId, serviceCredentials.subscriptionId))
+      .leftJoin(ipNetworks, eq(ipNetworks.id, subscriptionAddressing.poolNetworkId))
       .$dynamic();
   }
 
@@ -233,6 +247,10 @@ export class SubscriberDirectory {
     dataCapAction: string;
     throttleDownloadKbps: number | null;
     throttleUploadKbps: number | null;
+    framedIp: string | null;
+    framedPool: string | null;
+    framedIpv6Prefix: string | null;
+    delegatedIpv6Prefix: string | null;
   }): Subscriber {
     return {
       subscriptionId: row.subscriptionId,
@@ -248,6 +266,10 @@ export class SubscriberDirectory {
       dataCapAction: row.dataCapAction === 'throttle' ? 'throttle' : 'reject',
       throttleDownloadKbps: row.throttleDownloadKbps ?? DEFAULT_THROTTLE_KBPS,
       throttleUploadKbps: row.throttleUploadKbps ?? DEFAULT_THROTTLE_KBPS,
+      framedIp: row.framedIp,
+      framedPool: row.framedPool,
+      framedIpv6Prefix: row.framedIpv6Prefix,
+      delegatedIpv6Prefix: row.delegatedIpv6Prefix,
     };
   }
 }

@@ -1,0 +1,660 @@
+/**
+ * IP address management (issue 22). Networks never overlap (checked under an advisory transaction lock: PGlite
+ * has no inet type nor exclusion constraints); an address is held once per network (unique index), so two
+ * allocations at once can never hand out the same address: each takes the first candidate it sees free and
+ * inserts it with ON CONFLICT … DO UPDATE only when the row there is a quarantine that has run out; when the
+ * insert gives no row, somebody else took it and the next candidate is tried.
+ *
+ * A released address (staff release, subscription cancelled or expired) is quarantined for the network's
+ * quarantine_days before it is handed out again. A subscription has a static address or a pool (Framed-Pool),
+ * and optionally IPv6 prefixes; the RADIUS module reads them into its Access-Accept.
+ */
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { FieldError } from '../../../contract/envelope';
+import { pagePagination } from '../../../contract/envelope';
+import { formatIp, formatPrefix, parseIp, parsePrefix, type IpFamily } from '../../../contract/ip';
+import type {
+  IpAddress,
+  IpNetwork,
+  IpNetworkInputParsed,
+  IpNetworkUpdateParsed,
+  SubscriptionAddress,
+  SubscriptionAddressInputParsed,
+} from '../../../contract/schemas/ipam';
+import type { Db } from '../../db/client';
+import { subscriptions, users } from '../../db/schema';
+import { devices } from '../../db/schema/devices';
+import { ipAssignments, ipNetworks, subscriptionAddressing, type IpAssignmentRow, type IpNetworkRow, type IpReservedRange } from '../../db/schema/ipam';
+import { radiusSessions } from '../../db/schema/radius';
+import type { Clock } from '../../lib/clock';
+import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors';
+import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
+
+export const IPAM_MESSAGES = {
+  list: 'Networks retrieved successfully',
+  detail: 'Network retrieved successfully',
+  created: 'Network created successfully',
+  updated: 'Network updated successfully',
+  deleted: 'Network deleted successfully',
+  addresses: 'Addresses retrieved successfully',
+  address: 'Subscription address retrieved successfully',
+  assigned: 'Subscription address saved successfully',
+  released: 'Subscription address released successfully',
+  history: 'Address history retrieved successfully',
+  notFound: 'Network not found',
+  subscriptionNotFound: 'Subscription not found',
+  nameTaken: 'A network with this name already exists',
+  full: 'No free address is left in this network',
+} as const;
+
+const M = IPAM_MESSAGES;
+const DAY_MS = 86_400_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Statuses whose subscription no longer holds its address (cancelled only once its paid period is over). */
+const ENDED_STATUSES = ['expired', 'cancelled'] as const;
+
+const invalid = (field: string, message: string) => badRequest(message, [{ field, message }]);
+
+interface Interval {
+  from: bigint;
+  to: bigint;
+}
+
+/** The addresses of a network that may be handed out: IPv4 without network and broadcast (/30 and larger),
+ *  IPv6 without the subnet-router anycast address (shorter than /127). */
+export function usableRange(row: Pick<IpNetworkRow, 'family' | 'prefixLength' | 'rangeStart' | 'rangeEnd'>): Interval {
+  const start = BigInt(row.rangeStart);
+  const end = BigInt(row.rangeEnd);
+  if (row.family === 4) return row.prefixLength <= 30 ? { from: start + 1n, to: end - 1n } : { from: start, to: end };
+  return row.prefixLength < 127 ? { from: start + 1n, to: end } : { from: start, to: end };
+}
+
+/** Gateway and reserved ranges as sorted, merged intervals. */
+function blockedIntervals(row: Pick<IpNetworkRow, 'family' | 'gateway' | 'reservedRanges'>): Interval[] {
+  const list: Interval[] = [];
+  if (row.gateway) {
+    const g = parseIp(row.gateway);
+    if (g) list.push({ from: g.value, to: g.value });
+  }
+  for (const r of row.reservedRanges) {
+    const a = parseIp(r.from);
+    const b = parseIp(r.to);
+    if (a && b) list.push({ from: a.value, to: b.value });
+  }
+  return merge(list);
+}
+
+function merge(list: Interval[]): Interval[] {
+  const sorted = [...list].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+  const out: Interval[] = [];
+  for (const i of sorted) {
+    const last = out[out.length - 1];
+    if (last && i.from <= last.to + 1n) {
+      if (i.to > last.to) last.to = i.to;
+    } else out.push({ ...i });
+  }
+  return out;
+}
+
+function clippedSize(list: Interval[], range: Interval): bigint {
+  let n = 0n;
+  for (const i of list) {
+    const from = i.from > range.from ? i.from : range.from;
+    const to = i.to < range.to ? i.to : range.to;
+    if (from <= to) n += to - from + 1n;
+  }
+  return n;
+}
+
+type AssignmentCounts = { static: number; reserved: number; quarantined: number };
+
+export class IpamService {
+  constructor(private readonly deps: { db: Db; clock: Clock }) {}
+
+  private audited<T>(audit: AuditContext | undefined, targetType: string, work: (tx: Db, record: (entry: AuditEntry) => Promise<void>) => Promise<T>): Promise<T> {
+    const { db, clock } = this.deps;
+    return db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      return work(tx, async (entry) => {
+        if (audit) await recordAudit(tx, clock, audit, { targetType, ...entry });
+      });
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Networks
+
+  present(row: IpNetworkRow, counts: AssignmentCounts): IpNetwork {
+    const usable = usableRange(row);
+    const size = usable.to >= usable.from ? usable.to - usable.from + 1n : 0n;
+    const blocked = clippedSize(blockedIntervals(row), usable);
+    const used = BigInt(counts.static + counts.reserved + counts.quarantined);
+    const free = size - blocked - used;
+    return {
+      id: row.id,
+      name: row.name,
+      cidr: row.cidr,
+      family: row.family === 6 ? 6 : 4,
+      prefix_length: row.prefixLength,
+      purpose: row.purpose,
+      pool_name: row.poolName,
+      gateway: row.gateway,
+      dns_servers: row.dnsServers,
+      device_id: row.deviceId,
+      site: row.site,
+      reserved_ranges: row.reservedRanges.map((r) => ({ from: r.from, to: r.to, note: r.note ?? null })),
+      quarantine_days: row.quarantineDays,
+      notes: row.notes,
+      size: size.toString(),
+      counts: { static: counts.static, reserved: counts.reserved + Number(blocked), quarantined: counts.quarantined, free: (free > 0n ? free : 0n).toString() },
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+
+  /** Per network: addresses held static, reserved and in a quarantine that has not run out. */
+  private async counts(db: Db, ids: string[]): Promise<Map<string, AssignmentCounts>> {
+    const map = new Map<string, AssignmentCounts>(ids.map((id) => [id, { static: 0, reserved: 0, quarantined: 0 }]));
+    if (!ids.length) return map;
+    const now = this.deps.clock.now();
+    const rows = await db
+      .select({ networkId: ipAssignments.networkId, state: ipAssignments.state, n: count() })
+      .from(ipAssignments)
+      .where(and(inArray(ipAssignments.networkId, ids), or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now))))
+      .groupBy(ipAssignments.networkId, ipAssignments.state);
+    for (const r of rows) map.get(r.networkId)![r.state] = Number(r.n);
+    return map;
+  }
+
+  async list(query: { purpose?: string; page: number; limit: number }) {
+    const { db } = this.deps;
+    const where = query.purpose ? eq(ipNetworks.purpose, query.purpose as IpNetworkRow['purpose']) : undefined;
+    const [{ total }] = await db.select({ total: count() }).from(ipNetworks).where(where);
+    const rows = await db
+      .select()
+      .from(ipNetworks)
+      .where(where)
+      .orderBy(asc(ipNetworks.family), asc(ipNetworks.rangeStart))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit);
+    const counts = await this.counts(db, rows.map((r) => r.id));
+    return { items: rows.map((r) => this.present(r, counts.get(r.id)!)), pagination: pagePagination(query.page, query.limit, Number(total)) };
+  }
+
+  private async find(db: Db, id: string, lock = false): Promise<IpNetworkRow> {
+    if (!UUID.test(id)) throw notFound(M.notFound);
+    const q = db.select().from(ipNetworks).where(eq(ipNetworks.id, id)).limit(1);
+    const [row] = lock ? await q.for('update') : await q;
+    if (!row) throw notFound(M.notFound);
+    return row;
+  }
+
+  async get(id: string): Promise<IpNetwork> {
+    const row = await this.find(this.deps.db, id);
+    return this.present(row, (await this.counts(this.deps.db, [id])).get(id)!);
+  }
+
+  /** Checks a network as it will be stored; answers the columns to write. */
+  private async validate(db: Db, input: IpNetworkInputParsed, selfId: string | null) {
+    const prefix = parsePrefix(input.cidr)!;
+    const errors: FieldError[] = [];
+    const inside = (field: string, text: string) => {
+      const ip = parseIp(text)!;
+      if (ip.family !== prefix.family || ip.value < prefix.start || ip.value > prefix.end) {
+        errors.push({ field, message: `${field} ${text} is not inside ${formatPrefix(prefix)}` });
+        return null;
+      }
+      return ip.value;
+    };
+    if (input.purpose === 'ipv6_delegation' && prefix.family !== 6) errors.push({ field: 'purpose', message: 'An ipv6_delegation network must be an IPv6 prefix' });
+    if (input.purpose === 'pool' && !input.pool_name) errors.push({ field: 'pool_name', message: 'pool_name is required for a pool: the name of the pool on the NAS' });
+    if (input.purpose !== 'pool' && input.purpose !== 'walled_garden' && input.pool_name) {
+      errors.push({ field: 'pool_name', message: 'pool_name is only for pool and walled_garden networks' });
+    }
+    if (input.gateway) {
+      const g = inside('gateway', input.gateway);
+      if (g !== null && prefix.family === 4 && prefix.length <= 30 && (g === prefix.start || g === prefix.end)) {
+        errors.push({ field: 'gateway', message: 'gateway cannot be the network or broadcast address' });
+      }
+    }
+    (input.reserved_ranges ?? []).forEach((r, i) => {
+      const a = inside(`reserved_ranges.${i}.from`, r.from);
+      const b = inside(`reserved_ranges.${i}.to`, r.to);
+      if (a !== null && b !== null && a > b) errors.push({ field: `reserved_ranges.${i}`, message: `reserved range ${r.from} – ${r.to} ends before it starts` });
+    });
+    if (input.device_id) {
+      const [device] = await db.select({ id: devices.id }).from(devices).where(eq(devices.id, input.device_id)).limit(1);
+      if (!device) errors.push({ field: 'device_id', message: 'device_id is not a known device' });
+    }
+    if (errors.length) throw badRequest(errors[0].message, errors);
+
+    // Overlaps: one lock for every network change, so two creates at once cannot both pass the check.
+    await db.execute(sql`select pg_advisory_xact_lock(hashtext('ipam.networks'))`);
+    const [other] = await db
+      .select({ name: ipNetworks.name, cidr: ipNetworks.cidr })
+      .from(ipNetworks)
+      .where(
+        and(
+          eq(ipNetworks.family, prefix.family),
+          lte(ipNetworks.rangeStart, prefix.end.toString()),
+          sql`${ipNetworks.rangeEnd} >= ${prefix.start.toString()}`,
+          selfId ? ne(ipNetworks.id, selfId) : undefined,
+        ),
+      )
+      .limit(1);
+    if (other) throw conflict(`${formatPrefix(prefix)} overlaps the network "${other.name}" (${other.cidr})`);
+    const [sameName] = await db
+      .select({ id: ipNetworks.id })
+      .from(ipNetworks)
+      .where(and(sql`lower(${ipNetworks.name}) = lower(${input.name})`, selfId ? ne(ipNetworks.id, selfId) : undefined))
+      .limit(1);
+    if (sameName) throw conflict(M.nameTaken);
+
+    return {
+      name: input.name,
+      cidr: formatPrefix(prefix),
+      family: prefix.family,
+      prefixLength: prefix.length,
+      rangeStart: prefix.start.toString(),
+      rangeEnd: prefix.end.toString(),
+      purpose: input.purpose,
+      poolName: input.pool_name ?? null,
+      gateway: input.gateway ?? null,
+      dnsServers: input.dns_servers ?? [],
+      deviceId: input.device_id ?? null,
+      site: input.site ?? null,
+      reservedRanges: (input.reserved_ranges ?? []).map((r): IpReservedRange => ({ from: r.from, to: r.to, note: r.note ?? null })),
+      quarantineDays: input.quarantine_days ?? 30,
+      notes: input.notes ?? null,
+    };
+  }
+
+  private auditView(row: IpNetworkRow | null): Record<string, unknown> {
+    if (!row) return {};
+    return {
+      name: row.name,
+      cidr: row.cidr,
+      purpose: row.purpose,
+      pool_name: row.poolName,
+      gateway: row.gateway,
+      dns_servers: row.dnsServers,
+      device_id: row.deviceId,
+      site: row.site,
+      reserved_ranges: row.reservedRanges,
+      quarantine_days: row.quarantineDays,
+      notes: row.notes,
+    };
+  }
+
+  async create(input: IpNetworkInputParsed, audit?: AuditContext): Promise<IpNetwork> {
+    const row = await this.audited(audit, 'ip_network', async (tx, record) => {
+      const values = await this.validate(tx, input, null);
+      const [created] = await tx.insert(ipNetworks).values(values).returning();
+      await record({ action: 'ip_network.create', targetId: created.id, changes: changedFields({}, this.auditView(created)) });
+      return created;
+    });
+    return this.present(row, { static: 0, reserved: 0, quarantined: 0 });
+  }
+
+  async update(id: string, input: IpNetworkUpdateParsed, audit?: AuditContext): Promise<IpNetwork> {
+    const row = await this.audited(audit, 'ip_network', async (tx, record) => {
+      const before = await this.find(tx, id, true);
+      const merged: IpNetworkInputParsed = {
+        name: input.name ?? before.name,
+        cidr: input.cidr ?? before.cidr,
+        purpose: input.purpose ?? before.purpose,
+        pool_name: input.pool_name !== undefined ? input.pool_name : before.poolName,
+        gateway: input.gateway !== undefined ? input.gateway : before.gateway,
+        dns_servers: input.dns_servers ?? before.dnsServers,
+        device_id: input.device_id !== undefined ? input.device_id : before.deviceId,
+        site: input.site !== undefined ? input.site : before.site,
+        reserved_ranges: input.reserved_ranges ?? before.reservedRanges.map((r) => ({ from: r.from, to: r.to, note: r.note ?? null })),
+        quarantine_days: input.quarantine_days ?? before.quarantineDays,
+        notes: input.notes !== undefined ? input.notes : before.notes,
+      };
+      const values = await this.validate(tx, merged, id);
+      // Addresses in use must stay inside, and a network that hands out addresses keeps its purpose.
+      const [outside] = await tx
+        .select({ address: ipAssignments.address })
+        .from(ipAssignments)
+        .where(and(eq(ipAssignments.networkId, id), or(sql`${ipAssignments.addressNum} < ${values.rangeStart}`, sql`${ipAssignments.addressNum} > ${values.rangeEnd}`)))
+        .limit(1);
+      if (outside) throw conflict(`${outside.address} is in use in this network and would be outside ${values.cidr}`);
+      if (values.purpose !== before.purpose) {
+        const [held] = await tx.select({ n: count() }).from(ipAssignments).where(and(eq(ipAssignments.networkId, id), eq(ipAssignments.state, 'static')));
+        const [pooled] = await tx.select({ n: count() }).from(subscriptionAddressing).where(eq(subscriptionAddressing.poolNetworkId, id));
+        if (Number(held.n) || Number(pooled.n)) throw conflict('The purpose of a network with subscriptions on it cannot change');
+      }
+      const [updated] = await tx.update(ipNetworks).set({ ...values, updatedAt: this.deps.clock.now() }).where(eq(ipNetworks.id, id)).returning();
+      await record({ action: 'ip_network.update', targetId: id, changes: changedFields(this.auditView(before), this.auditView(updated)) });
+      return updated;
+    });
+    return this.present(row, (await this.counts(this.deps.db, [id])).get(id)!);
+  }
+
+  async delete(id: string, audit?: AuditContext): Promise<void> {
+    await this.audited(audit, 'ip_network', async (tx, record) => {
+      const before = await this.find(tx, id, true);
+      const [held] = await tx.select({ n: count() }).from(ipAssignments).where(and(eq(ipAssignments.networkId, id), eq(ipAssignments.state, 'static')));
+      const [pooled] = await tx.select({ n: count() }).from(subscriptionAddressing).where(eq(subscriptionAddressing.poolNetworkId, id));
+      const inUse = Number(held.n) + Number(pooled.n);
+      if (inUse) throw conflict(`The network is in use by ${inUse} subscription${inUse === 1 ? '' : 's'}: release their addresses first`);
+      await tx.delete(ipAssignments).where(eq(ipAssignments.networkId, id));
+      await tx.delete(ipNetworks).where(eq(ipNetworks.id, id));
+      await record({ action: 'ip_network.delete', targetId: id, changes: changedFields(this.auditView(before), {}) });
+    });
+  }
+
+  /** The address map: the network with its counts and one page of its addresses in use, by address. */
+  async addresses(id: string, query: { state?: string; page: number; limit: number }) {
+    const { db } = this.deps;
+    const network = await this.get(id);
+    const now = this.deps.clock.now();
+    const live = or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now));
+    const where = and(eq(ipAssignments.networkId, id), live, query.state ? eq(ipAssignments.state, query.state as IpAssignmentRow['state']) : undefined);
+    const [{ total }] = await db.select({ total: count() }).from(ipAssignments).where(where);
+    const rows = await db
+      .select()
+      .from(ipAssignments)
+      .where(where)
+      .orderBy(asc(ipAssignments.addressNum))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit);
+    const items: IpAddress[] = rows.map((r) => ({
+      address: r.address,
+      state: r.state,
+      subscription_id: r.subscriptionId,
+      quarantine_until: r.quarantineUntil?.toISOString() ?? null,
+      note: r.note,
+      updated_at: r.updatedAt.toISOString(),
+    }));
+    return { network, items, pagination: pagePagination(query.page, query.limit, Number(total)) };
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // A subscription's addressing
+
+  async subscriptionAddress(subscriptionId: string, db: Db = this.deps.db): Promise<SubscriptionAddress> {
+    const [assignment] = await db
+      .select({ address: ipAssignments.address, networkId: ipAssignments.networkId })
+      .from(ipAssignments)
+      .where(and(eq(ipAssignments.subscriptionId, subscriptionId), eq(ipAssignments.state, 'static')))
+      .limit(1);
+    const [addressing] = await db
+      .select({ settings: subscriptionAddressing, poolName: ipNetworks.poolName })
+      .from(subscriptionAddressing)
+      .leftJoin(ipNetworks, eq(ipNetworks.id, subscriptionAddressing.poolNetworkId))
+      .where(eq(subscriptionAddressing.subscriptionId, subscriptionId))
+      .limit(1);
+    return {
+      subscription_id: subscriptionId,
+      address: assignment?.address ?? null,
+      network_id: assignment?.networkId ?? null,
+      pool_network_id: addressing?.settings.poolNetworkId ?? null,
+      pool_name: addressing?.settings.poolNetworkId ? (addressing.poolName ?? null) : null,
+      framed_ipv6_prefix: addressing?.settings.framedIpv6Prefix ?? null,
+      delegated_ipv6_prefix: addressing?.settings.delegatedIpv6Prefix ?? null,
+    };
+  }
+
+  private async lockSubscription(tx: Db, subscriptionId: string): Promise<void> {
+    if (!UUID.test(subscriptionId)) throw notFound(M.subscriptionNotFound);
+    const [sub] = await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1).for('update');
+    if (!sub) throw notFound(M.subscriptionNotFound);
+  }
+
+  async getSubscriptionAddress(subscriptionId: string): Promise<SubscriptionAddress> {
+    if (!UUID.test(subscriptionId)) throw notFound(M.subscriptionNotFound);
+    const [sub] = await this.deps.db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1);
+    if (!sub) throw notFound(M.subscriptionNotFound);
+    return this.subscriptionAddress(subscriptionId);
+  }
+
+  /** Quarantines the subscription's static address (if any) until now + the network's quarantine days. */
+  private async quarantineStatic(tx: Db, subscriptionId: string, keep?: { networkId: string; address: string }): Promise<string | null> {
+    const [held] = await tx
+      .select({ assignment: ipAssignments, days: ipNetworks.quarantineDays })
+      .from(ipAssignments)
+      .innerJoin(ipNetworks, eq(ipNetworks.id, ipAssignments.networkId))
+      .where(and(eq(ipAssignments.subscriptionId, subscriptionId), eq(ipAssignments.state, 'static')))
+      .limit(1);
+    if (!held) return null;
+    if (keep && held.assignment.networkId === keep.networkId && held.assignment.address === keep.address) return null;
+    const now = this.deps.clock.now();
+    await tx
+      .update(ipAssignments)
+      .set({ state: 'quarantined', quarantineUntil: new Date(now.getTime() + held.days * DAY_MS), updatedAt: now })
+      .where(eq(ipAssignments.id, held.assignment.id));
+    return held.assignment.address;
+  }
+
+  /**
+   * Sets a subscription's addressing. network_id of a static network: that address (address given) or the first
+   * free one; of a pool: the pool (the static address, if any, is released). network_id null: both released.
+   * Answers the addressing and whether what a NAS is told changed.
+   */
+  async setSubscriptionAddress(subscriptionId: string, input: SubscriptionAddressInputParsed, audit?: AuditContext): Promise<{ address: SubscriptionAddress; changed: boolean }> {
+    try {
+      return await this.audited(audit, 'subscription', async (tx, record) => {
+        await this.lockSubscription(tx, subscriptionId);
+        const before = await this.subscriptionAddress(subscriptionId, tx);
+        const now = this.deps.clock.now();
+        let poolNetworkId = before.pool_network_id;
+        if (input.network_id === null) {
+          if (input.address) throw invalid('address', 'address needs a network_id');
+          await this.quarantineStatic(tx, subscriptionId);
+          poolNetworkId = null;
+        } else if (input.network_id !== undefined) {
+          const network = await this.find(tx, input.network_id).catch(() => {
+            throw invalid('network_id', 'network_id is not a known network');
+          });
+          if (network.purpose === 'pool') {
+            if (input.address) throw invalid('address', `"${network.name}" is a pool: the NAS gives the address, leave address out`);
+            await this.quarantineStatic(tx, subscriptionId);
+            poolNetworkId = network.id;
+          } else if (network.purpose === 'static') {
+            poolNetworkId = null;
+            await this.assignStatic(tx, network, subscriptionId, input.address ?? null);
+          } else {
+            throw invalid('network_id', `"${network.name}" is a ${network.purpose.replace('_', ' ')} network: subscriptions get addresses from static or pool networks`);
+          }
+        } else if (input.address) {
+          throw invalid('network_id', 'network_id is required with an address');
+        }
+        const framed = input.framed_ipv6_prefix !== undefined ? (input.framed_ipv6_prefix ? formatPrefix(parsePrefix(input.framed_ipv6_prefix)!) : null) : before.framed_ipv6_prefix;
+        const delegated =
+          input.delegated_ipv6_prefix !== undefined ? (input.delegated_ipv6_prefix ? formatPrefix(parsePrefix(input.delegated_ipv6_prefix)!) : null) : before.delegated_ipv6_prefix;
+        if (delegated && delegated !== before.delegated_ipv6_prefix) {
+          const [taken] = await tx
+            .select({ id: subscriptionAddressing.subscriptionId })
+            .from(subscriptionAddressing)
+            .where(and(eq(subscriptionAddressing.delegatedIpv6Prefix, delegated), ne(subscriptionAddressing.subscriptionId, subscriptionId)))
+            .limit(1);
+          if (taken) throw conflict(`${delegated} is delegated to another subscription`);
+        }
+        await tx
+          .insert(subscriptionAddressing)
+          .values({ subscriptionId, poolNetworkId, framedIpv6Prefix: framed, delegatedIpv6Prefix: delegated, updatedAt: now })
+          .onConflictDoUpdate({
+            target: subscriptionAddressing.subscriptionId,
+            set: { poolNetworkId, framedIpv6Prefix: framed, delegatedIpv6Prefix: delegated, updatedAt: now },
+          });
+        const after = await this.subscriptionAddress(subscriptionId, tx);
+        const changes = changedFields(before as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>);
+        const changed = Object.keys(changes).length > 0;
+        if (changed) await record({ action: 'subscription.address', targetId: subscriptionId, changes });
+        return { address: after, changed };
+      });
+    } catch (error) {
+      // The same subscription given two static addresses at once: the second waits for the row lock on
+      // PostgreSQL, so this is only a safety net.
+      if (isUniqueViolation(error)) throw conflict('The address was changed at the same time: try again');
+      throw error;
+    }
+  }
+
+  async releaseSubscriptionAddress(subscriptionId: string, audit?: AuditContext) {
+    return this.setSubscriptionAddress(subscriptionId, { network_id: null, framed_ipv6_prefix: null, delegated_ipv6_prefix: null }, audit);
+  }
+
+  /** Gives the subscription `wanted` (checked) or the first free address of a static network. */
+  private async assignStatic(tx: Db, network: IpNetworkRow, subscriptionId: string, wanted: string | null): Promise<string> {
+    const usable = usableRange(network);
+    const blocked = blockedIntervals(network);
+    const family = network.family as IpFamily;
+    if (wanted) {
+      const ip = parseIp(wanted)!;
+      const start = BigInt(network.rangeStart);
+      const end = BigInt(network.rangeEnd);
+      if (ip.family !== family || ip.value < start || ip.value > end) throw invalid('address', `${wanted} is not inside ${network.cidr}`);
+      if (ip.value < usable.from || ip.value > usable.to) throw invalid('address', `${wanted} is the network or broadcast address of ${network.cidr}`);
+      if (network.gateway === wanted) throw conflict(`${wanted} is the gateway of "${network.name}"`);
+      const reserved = network.reservedRanges.find((r) => parseIp(r.from)!.value <= ip.value && ip.value <= parseIp(r.to)!.value);
+      if (reserved) throw conflict(`${wanted} is in a reserved range of "${network.name}" (${reserved.from} – ${reserved.to}${reserved.note ? `: ${reserved.note}` : ''})`);
+      const [current] = await tx
+        .select()
+        .from(ipAssignments)
+        .where(and(eq(ipAssignments.networkId, network.id), eq(ipAssignments.address, wanted)))
+        .limit(1);
+      if (current?.state === 'static' && current.subscriptionId === subscriptionId) return wanted;
+      await this.quarantineStatic(tx, subscriptionId);
+      if (!(await this.take(tx, network.id, subscriptionId, wanted, ip.value))) {
+        const [holder] = await tx.select().from(ipAssignments).where(and(eq(ipAssignments.networkId, network.id), eq(ipAssignments.address, wanted))).limit(1);
+        if (holder?.state === 'quarantined') throw conflict(`${wanted} is in quarantine until ${holder.quarantineUntil!.toISOString()}`);
+        if (holder?.state === 'reserved') throw conflict(`${wanted} is reserved`);
+        throw conflict(`${wanted} is already assigned to another subscription`);
+      }
+      return wanted;
+    }
+    await this.quarantineStatic(tx, subscriptionId);
+    // The addresses taken now, by number; the walk skips them, the gateway and the reserved ranges.
+    const now = this.deps.clock.now();
+    const taken = await tx
+      .select({ n: ipAssignments.addressNum })
+      .from(ipAssignments)
+      .where(and(eq(ipAssignments.networkId, network.id), or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now))))
+      .orderBy(asc(ipAssignments.addressNum));
+    const skip = merge([...blocked, ...taken.map((t) => ({ from: BigInt(t.n), to: BigInt(t.n) }))]);
+    let candidate = usable.from;
+    let k = 0;
+    for (let attempts = 0; attempts < 100_000 && candidate <= usable.to; ) {
+      while (k < skip.length && skip[k].to < candidate) k++;
+      if (k < skip.length && skip[k].from <= candidate) {
+        candidate = skip[k].to + 1n;
+        continue;
+      }
+      attempts++;
+      const address = formatIp(family, candidate);
+      if (await this.take(tx, network.id, subscriptionId, address, candidate)) return address;
+      candidate++; // taken meanwhile by a concurrent allocation: the next one
+    }
+    throw conflict(`${M.full} "${network.name}" (${network.cidr})`);
+  }
+
+  /** Inserts the static row; over a quarantine that has run out it takes the row. False: the address is held. */
+  private async take(tx: Db, networkId: string, subscriptionId: string, address: string, num: bigint): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const rows = await tx
+      .insert(ipAssignments)
+      .values({ networkId, address, addressNum: num.toString(), subscriptionId, state: 'static', createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({
+        target: [ipAssignments.networkId, ipAssignments.address],
+        set: { state: 'static', subscriptionId, quarantineUntil: null, note: null, updatedAt: now },
+        setWhere: sql`${ipAssignments.state} = 'quarantined' and ${ipAssignments.quarantineUntil} <= ${now}`,
+      })
+      .returning({ id: ipAssignments.id });
+    return rows.length > 0;
+  }
+
+  /**
+   * Subscriptions no longer served (expired, or cancelled with their period over) give their static address
+   * to quarantine and leave their pool. Answers the subscriptions changed. Run on every subscription change and
+   * periodically (a cancellation takes effect when its period ends, with no change then).
+   */
+  async quarantineEnded(subscriptionId?: string): Promise<string[]> {
+    const now = this.deps.clock.now();
+    const ended = and(
+      inArray(subscriptions.status, [...ENDED_STATUSES]),
+      or(eq(subscriptions.status, 'expired'), sql`${subscriptions.currentPeriodEnd} is null`, lte(subscriptions.currentPeriodEnd, now)),
+      subscriptionId ? eq(subscriptions.id, subscriptionId) : undefined,
+    );
+    const holders = await this.deps.db
+      .select({ id: ipAssignments.subscriptionId })
+      .from(ipAssignments)
+      .innerJoin(subscriptions, eq(subscriptions.id, ipAssignments.subscriptionId))
+      .where(and(eq(ipAssignments.state, 'static'), ended));
+    const pooled = await this.deps.db
+      .select({ id: subscriptionAddressing.subscriptionId })
+      .from(subscriptionAddressing)
+      .innerJoin(subscriptions, eq(subscriptions.id, subscriptionAddressing.subscriptionId))
+      .where(and(isNotNull(subscriptionAddressing.poolNetworkId), ended));
+    const ids = [...new Set([...holders.map((h) => h.id!), ...pooled.map((p) => p.id)])];
+    for (const id of ids) {
+      await this.deps.db.transaction(async (txRaw) => {
+        const tx = txRaw as unknown as Db;
+        const released = await this.quarantineStatic(tx, id);
+        await tx.update(subscriptionAddressing).set({ poolNetworkId: null, updatedAt: now }).where(eq(subscriptionAddressing.subscriptionId, id));
+        await recordAudit(tx, this.deps.clock, { actor: { id: null, email: null, role: 'system' }, ip: null, requestId: null }, {
+          action: 'subscription.address_released',
+          targetType: 'subscription',
+          targetId: id,
+          changes: { address: { from: released, to: null }, reason: { from: null, to: 'subscription ended' } },
+        });
+      });
+    }
+    return ids;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // History
+
+  /** Who had an address: the sessions with that Framed-IP-Address, the one at `at` (or the latest) first. */
+  async history(query: { address: string; at?: Date; limit: number }) {
+    const { db } = this.deps;
+    const base = db
+      .select({
+        session: radiusSessions,
+        userId: subscriptions.userId,
+        customerName: users.name,
+        customerNumber: users.customerNumber,
+        nasName: devices.name,
+      })
+      .from(radiusSessions)
+      .leftJoin(subscriptions, eq(subscriptions.id, radiusSessions.subscriptionId))
+      .leftJoin(users, eq(users.id, subscriptions.userId))
+      .leftJoin(devices, eq(devices.id, radiusSessions.nasDeviceId))
+      .$dynamic();
+    const at = query.at;
+    // At a time: the sessions that started at or before it (newest first, from the (framed_ip, started_at)
+    // index) and had not stopped before it.
+    const rows = at
+      ? await base
+          .where(
+            and(
+              eq(radiusSessions.framedIp, query.address),
+              lte(radiusSessions.startedAt, at),
+              or(sql`${radiusSessions.stoppedAt} is null`, sql`${radiusSessions.stoppedAt} >= ${at}`),
+            ),
+          )
+          .orderBy(desc(radiusSessions.startedAt))
+          .limit(query.limit)
+      : await base.where(eq(radiusSessions.framedIp, query.address)).orderBy(desc(radiusSessions.startedAt)).limit(query.limit);
+    return {
+      items: rows.map((r) => ({
+        address: query.address,
+        subscription_id: r.session.subscriptionId,
+        user_id: r.userId,
+        customer_name: r.customerName,
+        customer_number: r.customerNumber,
+        username: r.session.username,
+        acct_session_id: r.session.acctSessionId,
+        nas_device_id: r.session.nasDeviceId,
+        nas_name: r.nasName,
+        nas_ip: r.session.nasIp,
+        started_at: r.session.startedAt.toISOString(),
+        stopped_at: r.session.stoppedAt?.toISOString() ?? null,
+      })),
+    };
+  }
+}
+
