@@ -295,6 +295,16 @@ export const ENDPOINT_ACCESS = {
   'POST /api-tokens': ['admin'],
   'DELETE /api-tokens/:id': ['admin'],
 
+  // Prepaid vouchers (issue 22): admin and billing manage batches; customers redeem a code.
+  'POST /vouchers/batches': ADMIN_BILLING,
+  'GET /vouchers/batches': ADMIN_BILLING,
+  'GET /vouchers/batches/:id': ADMIN_BILLING,
+  'GET /vouchers/batches/:id/vouchers': ADMIN_BILLING,
+  'GET /vouchers/batches/:id/codes.csv': ADMIN_BILLING,
+  'POST /vouchers/batches/:id/revoke': ADMIN_BILLING,
+  'POST /vouchers/:id/revoke': ADMIN_BILLING,
+  'POST /vouchers/redeem': ['user'],
+
   // Subscriptions: customers subscribe for themselves, admin/billing/support for anyone (checked in the
   // service); detail for the owner or those staff (others get 404); the list is staff only.
   'POST /subscriptions': SUBSCRIPTION_ROLES,

@@ -29,6 +29,7 @@ import contactRoutes from './modules/contact/routes';
 import { CRUD_MODULES } from './crud';
 import settingsRoutes from './modules/settings/routes';
 import apiTokenRoutes from './modules/api-tokens/routes';
+import voucherRoutes from './modules/vouchers/routes';
 import subscriptionRoutes from './modules/subscriptions/routes';
 import invoiceRoutes from './modules/invoices/routes';
 import paymentRoutes from './modules/payments/routes';
@@ -212,6 +213,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(jobRoutes, { prefix: '/jobs' });
       await api.register(systemRoutes, { prefix: '/system' });
       await api.register(apiTokenRoutes, { prefix: '/api-tokens' });
+      await api.register(voucherRoutes, { prefix: '/vouchers' });
       for (const extra of options.extraRoutes ?? []) await api.register(extra);
     },
     { prefix: API_BASE },

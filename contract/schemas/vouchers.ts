@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Prepaid vouchers (issue 22): staff generate a batch of single-use codes for a plan; a customer redeems one in
  * the portal, or a MikroTik hotspot logs in with one through RADIUS. Codes use an alphabet without look-alikes
- * (no 0/O, 1/I/L) and end in a check character (Luhn mod 31), so a typo is refused before any look-up.
+ * (no 0/O, 1/I/L) and end in a check character (weighted sum mod 31), so a typo is refused before any look-up.
  */
 export const VOUCHER_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 export const VOUCHER_STATES = ['unused', 'active', 'used_up', 'expired', 'revoked'] as const;
@@ -13,24 +13,24 @@ export const VOUCHER_MAX_BATCH = 100_000;
 /** Upper-case, without spaces and dashes (a printed card may group the code as XXXX-XXXX). */
 export const normalizeVoucherCode = (code: string): string => code.toUpperCase().replace(/[\s-]/g, '');
 
-function luhnMod31(payload: string, forCheck: boolean): number {
+/**
+ * Weighted sum mod 31 (a prime): the character at distance d from the right end counts d + 1 times. Weights 1..16
+ * are distinct and non-zero mod 31, so every single wrong character and every swap of two neighbours is caught.
+ */
+function weightedSum(chars: string, firstWeight: number): number {
   const n = VOUCHER_ALPHABET.length;
-  let factor = forCheck ? 1 : 2;
   let sum = 0;
-  for (let i = payload.length - 1; i >= 0; i--) {
-    const code = VOUCHER_ALPHABET.indexOf(payload[i]!);
-    if (code < 0) return -1;
-    let addend = factor * code;
-    factor = factor === 2 ? 1 : 2;
-    addend = Math.floor(addend / n) + (addend % n);
-    sum += addend;
+  for (let i = chars.length - 1, w = firstWeight; i >= 0; i--, w++) {
+    const value = VOUCHER_ALPHABET.indexOf(chars[i]!);
+    if (value < 0) return -1;
+    sum = (sum + w * value) % n;
   }
-  return sum % n;
+  return sum;
 }
 
 /** The check character for a code's payload (all characters but the last). */
 export function voucherCheckCharacter(payload: string): string {
-  const sum = luhnMod31(payload, false);
+  const sum = weightedSum(payload, 2);
   if (sum < 0) throw new Error('Not a voucher payload');
   const n = VOUCHER_ALPHABET.length;
   return VOUCHER_ALPHABET[(n - sum) % n]!;
@@ -38,7 +38,7 @@ export function voucherCheckCharacter(payload: string): string {
 
 /** True when a (normalized) code is made of the alphabet and its last character checks out. */
 export function isWellFormedVoucherCode(code: string): boolean {
-  return code.length >= 8 && code.length <= 16 && luhnMod31(code, true) === 0;
+  return code.length >= 8 && code.length <= 16 && weightedSum(code, 1) === 0;
 }
 
 const minutes = z.number().int().min(1, { message: 'Validity must be at least 1 minute' }).max(5_256_000, { message: 'Validity must be at most 10 years' });

@@ -15,6 +15,7 @@ import { CutoffService } from './cutoff';
 import { SubscriberDirectory } from './directory';
 import { RadiusService, type RadiusServiceDeps } from './service';
 import { UsageMeter } from './usage';
+import { VoucherAuthenticator } from '../vouchers/hotspot';
 
 export type RadiusLog = RadiusServiceDeps['log'];
 
@@ -89,6 +90,7 @@ export function createRadiusCore(deps: {
     cutoff,
     walledGardenPool: () => config.radiusWalledGardenPool,
     interimInterval: config.radiusInterimInterval,
+    vouchers: new VoucherAuthenticator({ db, box, clock, interimInterval: config.radiusInterimInterval }),
     log,
   });
   return { subscribers, clients, usage, accounting, dynauth, cutoff, service };

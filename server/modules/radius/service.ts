@@ -23,6 +23,7 @@ import { plainAddress, type NasClient, type NasClientDirectory } from './clients
 import type { CutoffService } from './cutoff';
 import type { Subscriber, SubscriberDirectory } from './directory';
 import { periodFirstDay, utcDay, type UsageMeter } from './usage';
+import type { VoucherAuthenticator } from '../vouchers/hotspot';
 
 export interface RadiusServiceDeps {
   clock: Clock;
@@ -33,6 +34,8 @@ export interface RadiusServiceDeps {
   cutoff: CutoffService;
   walledGardenPool: () => string | null;
   interimInterval: number;
+  /** Hotspot logins with a prepaid voucher code (issue 22), tried when the name is no PPPoE login. */
+  vouchers?: VoucherAuthenticator;
   log: RadiusHandlers<NasClient & { secret: string; name: string }>['log'] & { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
@@ -95,7 +98,7 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
   async decide(username: string | undefined, check: (password: string) => boolean): Promise<AuthDecision> {
     if (!username) return loginIncorrect('unknown_user');
     const sub = await this.deps.subscribers.get(username);
-    if (!sub) return loginIncorrect('unknown_user');
+    if (!sub) return (await this.deps.vouchers?.decide(username, check)) ?? loginIncorrect('unknown_user');
     const usageBytes =
       sub.dataCapBytes === null || sub.password === null ? 0 : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, this.deps.clock.now()));
     return this.judge(sub, check, usageBytes);
@@ -157,6 +160,7 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       const subId = session.subscriptionId;
       const added = outcome.added.input + outcome.added.output;
       if (subId && added > 0) this.deps.usage.add(subId, utcDay(this.deps.clock.now()), added);
+      if (!subId && added > 0 && this.deps.vouchers) await this.deps.vouchers.addUsage(username, added);
       if (outcome.ended || session.status !== 'open') await this.deps.cutoff.sessionEnded(session.id);
       // What talks to the NAS runs after the Accounting-Response: the NAS must not wait on its own answer to us.
       else if (outcome.alive) this.deps.cutoff.inBackground(() => this.deps.cutoff.sessionAlive(session.id));

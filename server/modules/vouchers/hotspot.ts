@@ -1,0 +1,136 @@
+/**
+ * Hotspot login with a voucher through the RADIUS server (issue 22): a MikroTik hotspot sends the code as
+ * User-Name and as the password (PAP, or CHAP with the code as the secret — which is why the code is kept
+ * sealed, not only hashed). The answer:
+ *
+ *   unknown code, wrong password            → reject "Login incorrect" / "Unknown voucher code"
+ *   revoked (voucher or batch)              → reject "This voucher has been revoked"
+ *   redeemed to a customer account          → reject "This voucher was redeemed to a customer account"
+ *   validity over (expires_at ≤ now)        → reject "This voucher has expired" (state → expired)
+ *   data allowance used (used_bytes ≥ MB)   → reject "This voucher's data allowance is used up" (state → used_up)
+ *   otherwise                               → accept: the plan's Mikrotik-Rate-Limit (and WISPr), Session-Timeout
+ *                                             = seconds of validity left (else 86 400), Acct-Interim-Interval
+ *
+ * The first accepted login starts the clock: first_used_at and expires_at are set once (a conditional update, so
+ * two first logins at once agree on one start). Accounting for a voucher login adds to its used_bytes.
+ */
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { RadiusAttribute } from '../../integrations/radius/codec';
+import type { Db } from '../../db/client';
+import { plans } from '../../db/schema';
+import { voucherBatches, vouchers } from '../../db/schema/vouchers';
+import type { Clock } from '../../lib/clock';
+import type { SecretBox } from '../../lib/secret-box';
+import { FALLBACK_SESSION_TIMEOUT, rateAttributes, type AuthDecision } from '../radius/authorize';
+import { parseVoucherCode, voucherCodeHash } from './codes';
+import type { VoucherState } from '../../../contract/schemas/vouchers';
+
+export interface HotspotVoucher {
+  id: string;
+  code: string | null;
+  state: VoucherState;
+  expiresAt: Date | null;
+  firstUsedAt: Date | null;
+  usedBytes: number;
+  redeemedBy: string | null;
+  validityMinutes: number | null;
+  dataAllowanceMb: number | null;
+  batchRevoked: boolean;
+  downloadMbps: number;
+  uploadMbps: number;
+}
+
+export const HOTSPOT_MESSAGES = {
+  unknown: 'Unknown voucher code',
+  revoked: 'This voucher has been revoked',
+  redeemed: 'This voucher was redeemed to a customer account',
+  expired: 'This voucher has expired',
+  usedUp: "This voucher's data allowance is used up",
+} as const;
+
+const MB = 1_000_000;
+
+type Reject = Extract<AuthDecision, { accept: false }>;
+const reject = (reason: Reject['reason'], message: string): AuthDecision => ({ accept: false, reason, attributes: [['Reply-Message', message]] });
+
+/** The decision for a voucher whose password checked out (pure). `state` the voucher should be moved to, if any. */
+export function authorizeVoucher(v: HotspotVoucher, now: Date, interimInterval: number): { decision: AuthDecision; state?: 'expired' | 'used_up' } {
+  if (v.state === 'revoked' || v.batchRevoked) return { decision: reject('not_active', HOTSPOT_MESSAGES.revoked) };
+  if (v.redeemedBy) return { decision: reject('not_active', HOTSPOT_MESSAGES.redeemed) };
+  const expiresAt = v.expiresAt ?? (v.validityMinutes !== null ? new Date(now.getTime() + v.validityMinutes * 60_000) : null);
+  if (v.state === 'expired' || (expiresAt && expiresAt.getTime() <= now.getTime())) return { decision: reject('not_active', HOTSPOT_MESSAGES.expired), state: 'expired' };
+  if (v.state === 'used_up' || (v.dataAllowanceMb !== null && v.usedBytes >= v.dataAllowanceMb * MB)) {
+    return { decision: reject('data_cap', HOTSPOT_MESSAGES.usedUp), state: 'used_up' };
+  }
+  const left = expiresAt ? Math.floor((expiresAt.getTime() - now.getTime()) / 1000) : FALLBACK_SESSION_TIMEOUT;
+  const attributes: RadiusAttribute[] = [
+    ...rateAttributes(v.downloadMbps * 1000, v.uploadMbps * 1000),
+    ['Session-Timeout', Math.max(1, Math.min(left, 0x7fff_ffff))],
+    ['Acct-Interim-Interval', interimInterval],
+  ];
+  return { decision: { accept: true, reason: 'active', attributes } };
+}
+
+export class VoucherAuthenticator {
+  constructor(private readonly deps: { db: Db; box: SecretBox; clock: Clock; interimInterval: number }) {}
+
+  /** Null when the user name is not shaped like a voucher code (then it is not one of ours either). */
+  async decide(username: string, check: (password: string) => boolean): Promise<AuthDecision | null> {
+    const code = parseVoucherCode(username);
+    if (!code) return null;
+    const { db, box, clock } = this.deps;
+    const [row] = await db
+      .select({
+        id: vouchers.id,
+        sealed: vouchers.codeSealed,
+        state: vouchers.state,
+        expiresAt: vouchers.expiresAt,
+        firstUsedAt: vouchers.firstUsedAt,
+        usedBytes: vouchers.usedBytes,
+        redeemedBy: vouchers.redeemedBy,
+        validityMinutes: voucherBatches.validityMinutes,
+        dataAllowanceMb: voucherBatches.dataAllowanceMb,
+        batchRevokedAt: voucherBatches.revokedAt,
+        downloadMbps: plans.downloadMbps,
+        uploadMbps: plans.uploadMbps,
+      })
+      .from(vouchers)
+      .innerJoin(voucherBatches, eq(voucherBatches.id, vouchers.batchId))
+      .innerJoin(plans, eq(plans.id, voucherBatches.planId))
+      .where(eq(vouchers.codeHash, voucherCodeHash(box, code)))
+      .limit(1);
+    if (!row) return reject('unknown_user', HOTSPOT_MESSAGES.unknown);
+    const plain = box.open(row.sealed);
+    if (plain === null) return reject('sealed_password_unreadable', 'Login incorrect');
+    if (!check(plain)) return reject('bad_password', 'Login incorrect');
+    const now = clock.now();
+    const v: HotspotVoucher = { ...row, code: plain, usedBytes: Number(row.usedBytes), batchRevoked: row.batchRevokedAt !== null };
+    const { decision, state } = authorizeVoucher(v, now, this.deps.interimInterval);
+    if (state && v.state !== state && v.state !== 'revoked') {
+      await db.update(vouchers).set({ state }).where(and(eq(vouchers.id, v.id), eq(vouchers.state, v.state)));
+    }
+    if (decision.accept && v.firstUsedAt === null) {
+      // The first login starts the voucher's time; a concurrent first login loses the update and reads the winner's.
+      const expiresAt = v.validityMinutes !== null ? new Date(now.getTime() + v.validityMinutes * 60_000) : null;
+      const started = await db
+        .update(vouchers)
+        .set({ state: 'active', firstUsedAt: now, expiresAt })
+        .where(and(eq(vouchers.id, v.id), isNull(vouchers.firstUsedAt), eq(vouchers.state, 'unused')))
+        .returning({ id: vouchers.id });
+      if (started.length === 0) return this.decide(username, check);
+    }
+    return decision;
+  }
+
+  /** Accounting for a voucher login: adds the octets to its used_bytes (false when the name is no voucher). */
+  async addUsage(username: string, bytes: number): Promise<boolean> {
+    const code = parseVoucherCode(username);
+    if (!code || bytes <= 0) return false;
+    const updated = await this.deps.db
+      .update(vouchers)
+      .set({ usedBytes: sql`${vouchers.usedBytes} + ${bytes}` })
+      .where(eq(vouchers.codeHash, voucherCodeHash(this.deps.box, code)))
+      .returning({ id: vouchers.id });
+    return updated.length > 0;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * /api/vouchers (issue 22): batches for admin and billing (create → the plain codes once; list; a batch's
+ * vouchers by state; revoke a voucher or a batch; the CSV of a new batch's unused codes), and redemption for
+ * customers, limited per account and per address: REDEEM_FAILURES wrong codes in REDEEM_WINDOW_MS and every
+ * attempt waits (a right one too), as sign-in does.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../../contract/envelope';
+import {
+  createdVoucherBatchSchema,
+  voucherBatchCreateSchema,
+  voucherBatchListQuerySchema,
+  voucherBatchSchema,
+  voucherListQuerySchema,
+  voucherRedeemSchema,
+  voucherRedeemedSchema,
+  voucherSchema,
+} from '../../../contract/schemas/vouchers';
+import { AppError, tooManyRequests, unauthorized } from '../../lib/errors';
+import { auditContext } from '../audit/trail';
+import { VOUCHER_MESSAGES as M, VoucherService } from './service';
+
+const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
+const pagination = z.object({ page: z.number(), totalPages: z.number(), total: z.number(), hasNext: z.boolean(), hasPrev: z.boolean() });
+const idParams = z.object({ id: z.string() });
+
+export const REDEEM_FAILURES = 5;
+export const REDEEM_WINDOW_MS = 15 * 60_000;
+export const REDEEM_TOO_MANY = 'Too many wrong voucher codes. Please try again later.';
+
+const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = new VoucherService({
+    db: app.db,
+    clock: app.clock,
+    box: app.secretBox,
+    onAccessChanged: (subscriptionId) => app.radius?.accessChanged(subscriptionId, 'status'),
+  });
+  const paged = (page: number, limit: number, total: number) => {
+    const totalPages = Math.max(1, Math.ceil(total / limit));
+    return { page, totalPages, total, hasNext: page < totalPages, hasPrev: page > 1 };
+  };
+
+  app.post('/batches', { schema: { body: voucherBatchCreateSchema, response: { 201: envelope(createdVoucherBatchSchema) } } }, async (request, reply) => {
+    const user = request.user;
+    if (!user) throw unauthorized();
+    return reply.code(201).send(ok(await service.createBatch(request.body, user.id, auditContext(request)), M.created));
+  });
+
+  app.get('/batches', { schema: { querystring: voucherBatchListQuerySchema, response: { 200: envelope(z.object({ items: z.array(voucherBatchSchema), pagination })) } } }, async (request) => {
+    const { page, limit } = request.query;
+    const { items, total } = await service.listBatches({ page, limit });
+    return ok({ items, pagination: paged(page, limit, total) }, M.list);
+  });
+
+  app.get('/batches/:id', { schema: { params: idParams, response: { 200: envelope(voucherBatchSchema) } } }, async (request) => ok(await service.getBatch(request.params.id), M.detail));
+
+  app.get(
+    '/batches/:id/vouchers',
+    { schema: { params: idParams, querystring: voucherListQuerySchema, response: { 200: envelope(z.object({ items: z.array(voucherSchema), pagination })) } } },
+    async (request) => {
+      const q = request.query;
+      const { items, total } = await service.listVouchers(request.params.id, q);
+      return ok({ items, pagination: paged(q.page, q.limit, total) }, M.vouchers);
+    },
+  );
+
+  app.get('/batches/:id/codes.csv', { schema: { params: idParams } }, async (request, reply) => {
+    const { filename, csv } = await service.exportCsv(request.params.id, auditContext(request));
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).header('cache-control', 'no-store').send(csv);
+  });
+
+  app.post('/batches/:id/revoke', { schema: { params: idParams, response: { 200: envelope(voucherBatchSchema) } } }, async (request) =>
+    ok(await service.revokeBatch(request.params.id, auditContext(request)), M.batchRevoked),
+  );
+
+  app.post('/:id/revoke', { schema: { params: idParams, response: { 200: envelope(voucherSchema) } } }, async (request) =>
+    ok(await service.revokeVoucher(request.params.id, auditContext(request)), M.revoked),
+  );
+
+  const window = { max: REDEEM_FAILURES, windowMs: REDEEM_WINDOW_MS };
+  const byIp = app.limitFailures({ nameSpace: 'voucher-ip:', ...window });
+  const byAccount = app.limitFailures({ nameSpace: 'voucher-account:', ...window, key: (request) => request.user?.id ?? '' });
+
+  app.post('/redeem', { schema: { body: voucherRedeemSchema, response: { 201: envelope(voucherRedeemedSchema) } } }, async (request, reply) => {
+    const user = request.user;
+    if (!user) throw unauthorized();
+    const wait = Math.max(await byIp.blockedFor(request), await byAccount.blockedFor(request));
+    if (wait > 0) throw tooManyRequests(REDEEM_TOO_MANY, wait);
+    try {
+      const redeemed = await service.redeem(user.id, request.body.code, auditContext(request));
+      return reply.code(201).send(ok(redeemed, M.redeemed));
+    } catch (error) {
+      // A wrong or mistyped code is what a guesser produces: it counts; a used one (a lost race) does not.
+      if (error instanceof AppError && (error.statusCode === 400 || error.statusCode === 404)) {
+        await byIp.failed(request);
+        await byAccount.failed(request);
+      }
+      throw error;
+    }
+  });
+};
+
+export default voucherRoutes;

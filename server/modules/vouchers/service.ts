@@ -1,0 +1,306 @@
+/**
+ * Voucher batches and redemption (issue 22).
+ *
+ * - Creating a batch generates its codes, stores each only as a keyed hash (look-up, unique across all batches:
+ *   a collision is regenerated) and sealed (for the hotspot's CHAP), and answers the plain codes once. For
+ *   printing, the batch's unused codes can be exported as CSV during EXPORT_WINDOW_MINUTES after creation (an
+ *   audited staff action); after that no one gets a plain code out of the portal again.
+ * - Redeeming in the portal: one transaction, the voucher row locked (FOR UPDATE), so of two redemptions at once
+ *   one wins and the other is told the voucher was used. It starts a subscription on the batch's plan (active
+ *   at once, the period = the voucher's validity, else the plan's billing cycle) or extends the caller's active
+ *   subscription of that plan. No invoice: the card was paid for when it was sold.
+ */
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { plans, subscriptions } from '../../db/schema';
+import { voucherBatches, vouchers, type VoucherBatchRow, type VoucherRow } from '../../db/schema/vouchers';
+import type { Clock } from '../../lib/clock';
+import { addMs } from '../../lib/clock';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import type { SecretBox } from '../../lib/secret-box';
+import type { VoucherBatch, Voucher, VoucherBatchCreateParsed, VoucherState } from '../../../contract/schemas/vouchers';
+import { recordAudit, type AuditContext } from '../audit/trail';
+import { addBillingCycle } from '../subscriptions/lifecycle';
+import { generateVoucherCodes, parseVoucherCode, voucherCodeHash, voucherCodeHint } from './codes';
+
+export const EXPORT_WINDOW_MINUTES = 60;
+const INSERT_CHUNK = 2_000;
+
+export const VOUCHER_MESSAGES = {
+  created: 'Voucher batch created successfully!',
+  list: 'Voucher batches retrieved successfully',
+  detail: 'Voucher batch retrieved successfully',
+  vouchers: 'Vouchers retrieved successfully',
+  batchNotFound: 'Voucher batch not found',
+  voucherNotFound: 'Voucher not found',
+  planNotFound: 'Plan not found',
+  revoked: 'Voucher revoked successfully!',
+  batchRevoked: 'Voucher batch revoked successfully!',
+  alreadyRevoked: 'This voucher is already revoked',
+  cannotRevoke: (state: string) => `A voucher that is ${state.replace('_', ' ')} cannot be revoked`,
+  exportOver: `The codes of a batch can be exported only during the first ${EXPORT_WINDOW_MINUTES} minutes after it was created`,
+  invalidCode: 'This is not a valid voucher code: please check it and try again',
+  unknownCode: 'Voucher code not found: please check it and try again',
+  used: 'This voucher has already been used',
+  revokedCode: 'This voucher has been revoked',
+  expired: 'This voucher has expired',
+  redeemed: 'Voucher redeemed successfully!',
+} as const;
+
+export interface VoucherServiceDeps {
+  db: Db;
+  clock: Clock;
+  box: SecretBox;
+  onAccessChanged?: (subscriptionId: string) => void;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toVoucher(row: VoucherRow): Voucher {
+  return {
+    id: row.id,
+    batch_id: row.batchId,
+    code_hint: row.codeHint,
+    state: row.state as VoucherState,
+    first_used_at: iso(row.firstUsedAt),
+    expires_at: iso(row.expiresAt),
+    used_bytes: Number(row.usedBytes),
+    redeemed_by: row.redeemedBy,
+    subscription_id: row.subscriptionId,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export class VoucherService {
+  constructor(private readonly deps: VoucherServiceDeps) {}
+
+  private exportUntil(batch: VoucherBatchRow): Date {
+    return addMs(batch.createdAt, EXPORT_WINDOW_MINUTES * 60_000);
+  }
+
+  private async toBatch(db: Db, batch: VoucherBatchRow, planName?: string): Promise<VoucherBatch> {
+    const states = Object.fromEntries(
+      (await db.select({ state: vouchers.state, n: count() }).from(vouchers).where(eq(vouchers.batchId, batch.id)).groupBy(vouchers.state)).map((r) => [r.state, Number(r.n)]),
+    );
+    const name = planName ?? (await db.select({ name: plans.name }).from(plans).where(eq(plans.id, batch.planId)))[0]?.name ?? '';
+    const until = this.exportUntil(batch);
+    return {
+      id: batch.id,
+      plan_id: batch.planId,
+      plan_name: name,
+      count: batch.count,
+      validity_minutes: batch.validityMinutes,
+      data_allowance_mb: batch.dataAllowanceMb,
+      price: batch.price,
+      currency: batch.currency,
+      code_length: batch.codeLength,
+      created_by: batch.createdBy,
+      created_at: batch.createdAt.toISOString(),
+      revoked_at: iso(batch.revokedAt),
+      export_until: !batch.revokedAt && until.getTime() > this.deps.clock.now().getTime() ? until.toISOString() : null,
+      states,
+    };
+  }
+
+  async createBatch(input: VoucherBatchCreateParsed, actorId: string, audit: AuditContext): Promise<VoucherBatch & { codes: string[] }> {
+    const { db, clock, box } = this.deps;
+    const now = clock.now();
+    return db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const [plan] = await tx.select().from(plans).where(eq(plans.id, input.plan_id)).limit(1);
+      if (!plan) throw notFound(VOUCHER_MESSAGES.planNotFound);
+      const [batch] = await tx
+        .insert(voucherBatches)
+        .values({
+          planId: plan.id,
+          count: input.count,
+          validityMinutes: input.validity_minutes ?? null,
+          dataAllowanceMb: input.data_allowance_mb ?? null,
+          price: input.price,
+          currency: input.currency ?? plan.currency,
+          codeLength: input.code_length,
+          createdBy: actorId,
+          createdAt: now,
+        })
+        .returning();
+      const codes: string[] = [];
+      let wanted = input.count;
+      // Codes already in this batch (a repeat within the batch is dropped before the insert).
+      const seen = new Set<string>();
+      for (let round = 0; wanted > 0; round++) {
+        if (round > 50) throw new Error('Could not generate unique voucher codes: use a longer code length');
+        const fresh = generateVoucherCodes(wanted, input.code_length).filter((c) => !seen.has(c) && (seen.add(c), true));
+        for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
+          const chunk = fresh.slice(i, i + INSERT_CHUNK);
+          const byHash = new Map(chunk.map((code) => [voucherCodeHash(box, code), code]));
+          const inserted = await tx
+            .insert(vouchers)
+            .values([...byHash].map(([codeHash, code]) => ({ batchId: batch!.id, codeHash, codeSealed: box.seal(code), codeHint: voucherCodeHint(code), createdAt: now })))
+            .onConflictDoNothing({ target: vouchers.codeHash })
+            .returning({ codeHash: vouchers.codeHash });
+          // A code some other batch already has is simply not inserted: a new one is generated for it.
+          for (const r of inserted) codes.push(byHash.get(r.codeHash)!);
+        }
+        wanted = input.count - codes.length;
+      }
+      await recordAudit(tx, clock, audit, {
+        action: 'voucher_batch.created',
+        targetType: 'voucher_batch',
+        targetId: batch!.id,
+        changes: { plan_id: plan.id, count: input.count, validity_minutes: batch!.validityMinutes, data_allowance_mb: batch!.dataAllowanceMb, price: batch!.price },
+      });
+      return { ...(await this.toBatch(tx, batch!, plan.name)), codes };
+    });
+  }
+
+  async listBatches(q: { page: number; limit: number }): Promise<{ items: VoucherBatch[]; total: number }> {
+    const { db } = this.deps;
+    const rows = await db
+      .select({ batch: voucherBatches, planName: plans.name })
+      .from(voucherBatches)
+      .innerJoin(plans, eq(plans.id, voucherBatches.planId))
+      .orderBy(desc(voucherBatches.createdAt), desc(voucherBatches.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
+    const [{ n }] = (await db.select({ n: count() }).from(voucherBatches)) as [{ n: number }];
+    return { items: await Promise.all(rows.map((r) => this.toBatch(db, r.batch, r.planName))), total: Number(n) };
+  }
+
+  async getBatch(id: string): Promise<VoucherBatch> {
+    return this.toBatch(this.deps.db, await this.batchRow(this.deps.db, id));
+  }
+
+  private async batchRow(db: Db, id: string, lock = false): Promise<VoucherBatchRow> {
+    if (!UUID.test(id)) throw notFound(VOUCHER_MESSAGES.batchNotFound);
+    const query = db.select().from(voucherBatches).where(eq(voucherBatches.id, id));
+    const [row] = lock ? await query.for('update') : await query;
+    if (!row) throw notFound(VOUCHER_MESSAGES.batchNotFound);
+    return row;
+  }
+
+  async listVouchers(batchId: string, q: { page: number; limit: number; state?: VoucherState }): Promise<{ items: Voucher[]; total: number }> {
+    const { db } = this.deps;
+    await this.batchRow(db, batchId);
+    const where = and(eq(vouchers.batchId, batchId), q.state ? eq(vouchers.state, q.state) : undefined);
+    const rows = await db.select().from(vouchers).where(where).orderBy(vouchers.id).limit(q.limit).offset((q.page - 1) * q.limit);
+    const [{ n }] = (await db.select({ n: count() }).from(vouchers).where(where)) as [{ n: number }];
+    return { items: rows.map(toVoucher), total: Number(n) };
+  }
+
+  /** The batch's unused codes as CSV (code, plan, validity, data, price), while the export window is open. */
+  async exportCsv(batchId: string, audit: AuditContext): Promise<{ filename: string; csv: string }> {
+    const { db, clock, box } = this.deps;
+    const batch = await this.batchRow(db, batchId);
+    if (batch.revokedAt || this.exportUntil(batch).getTime() <= clock.now().getTime()) throw conflict(VOUCHER_MESSAGES.exportOver);
+    const [plan] = await db.select({ name: plans.name }).from(plans).where(eq(plans.id, batch.planId));
+    const rows = await db.select({ sealed: vouchers.codeSealed }).from(vouchers).where(and(eq(vouchers.batchId, batchId), eq(vouchers.state, 'unused'))).orderBy(vouchers.id);
+    const cell = (v: string | number | null) => {
+      const s = v === null ? '' : String(v);
+      return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replace(/^([=+\-@])/, "'$1").replace(/"/g, '""')}"` : s;
+    };
+    const lines = ['code,plan,validity_minutes,data_allowance_mb,price,currency'];
+    for (const r of rows) {
+      lines.push([box.open(r.sealed) ?? '', plan?.name ?? '', batch.validityMinutes, batch.dataAllowanceMb, batch.price, batch.currency].map(cell).join(','));
+    }
+    await recordAudit(db, clock, audit, { action: 'voucher_batch.exported', targetType: 'voucher_batch', targetId: batch.id, changes: { codes: rows.length } });
+    return { filename: `vouchers-${batch.createdAt.toISOString().slice(0, 10)}-${batch.id.slice(0, 8)}.csv`, csv: `${lines.join('\r\n')}\r\n` };
+  }
+
+  /** Revokes every unused or active voucher of the batch (and the batch). */
+  async revokeBatch(batchId: string, audit: AuditContext): Promise<VoucherBatch> {
+    const { db, clock } = this.deps;
+    return db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const batch = await this.batchRow(tx, batchId, true);
+      if (batch.revokedAt) return this.toBatch(tx, batch);
+      const now = clock.now();
+      const [updated] = await tx.update(voucherBatches).set({ revokedAt: now }).where(eq(voucherBatches.id, batchId)).returning();
+      const revoked = await tx
+        .update(vouchers)
+        .set({ state: 'revoked' })
+        .where(and(eq(vouchers.batchId, batchId), inArray(vouchers.state, ['unused', 'active'])))
+        .returning({ id: vouchers.id });
+      await recordAudit(tx, clock, audit, { action: 'voucher_batch.revoked', targetType: 'voucher_batch', targetId: batchId, changes: { vouchers: revoked.length } });
+      return this.toBatch(tx, updated!);
+    });
+  }
+
+  async revokeVoucher(id: string, audit: AuditContext): Promise<Voucher> {
+    const { db, clock } = this.deps;
+    if (!UUID.test(id)) throw notFound(VOUCHER_MESSAGES.voucherNotFound);
+    return db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const [row] = await tx.select().from(vouchers).where(eq(vouchers.id, id)).for('update');
+      if (!row) throw notFound(VOUCHER_MESSAGES.voucherNotFound);
+      if (row.state === 'revoked') throw conflict(VOUCHER_MESSAGES.alreadyRevoked);
+      if (row.state !== 'unused' && row.state !== 'active') throw conflict(VOUCHER_MESSAGES.cannotRevoke(row.state));
+      const [updated] = await tx.update(vouchers).set({ state: 'revoked' }).where(eq(vouchers.id, id)).returning();
+      await recordAudit(tx, clock, audit, { action: 'voucher.revoked', targetType: 'voucher', targetId: id, changes: { state: [row.state, 'revoked'] } });
+      return toVoucher(updated!);
+    });
+  }
+
+  /**
+   * Redeems a code for the caller. Throws 400 (malformed, typo: the check character), 404 (no such code),
+   * 409 (used, revoked, expired). The winner of a race holds the row lock; the loser then reads it as used.
+   */
+  async redeem(userId: string, input: string, audit: AuditContext) {
+    const { db, clock, box } = this.deps;
+    const code = parseVoucherCode(input);
+    if (!code) throw badRequest(VOUCHER_MESSAGES.invalidCode, [{ field: 'code', message: VOUCHER_MESSAGES.invalidCode }]);
+    const hash = voucherCodeHash(box, code);
+    const result = await db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const now = clock.now();
+      const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.codeHash, hash)).for('update');
+      if (!voucher) throw notFound(VOUCHER_MESSAGES.unknownCode);
+      if (voucher.state === 'revoked') throw conflict(VOUCHER_MESSAGES.revokedCode);
+      if (voucher.state === 'expired') throw conflict(VOUCHER_MESSAGES.expired);
+      if (voucher.state !== 'unused') throw conflict(VOUCHER_MESSAGES.used);
+      const [batch] = await tx.select().from(voucherBatches).where(eq(voucherBatches.id, voucher.batchId));
+      if (!batch || batch.revokedAt) throw conflict(VOUCHER_MESSAGES.revokedCode);
+      const [plan] = await tx.select().from(plans).where(eq(plans.id, batch.planId));
+      if (!plan) throw notFound(VOUCHER_MESSAGES.planNotFound);
+      const periodFrom = (start: Date) => (batch.validityMinutes !== null ? addMs(start, batch.validityMinutes * 60_000) : addBillingCycle(start, plan.billingCycle));
+      const [current] = await tx
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.userId, userId), eq(subscriptions.planId, plan.id), eq(subscriptions.status, 'active')))
+        .orderBy(desc(subscriptions.currentPeriodEnd))
+        .limit(1)
+        .for('update');
+      let subscriptionId: string;
+      let periodEnd: Date;
+      const extended = current !== undefined;
+      if (current) {
+        const from = current.currentPeriodEnd && current.currentPeriodEnd.getTime() > now.getTime() ? current.currentPeriodEnd : now;
+        periodEnd = periodFrom(from);
+        await tx.update(subscriptions).set({ currentPeriodEnd: periodEnd, updatedAt: now }).where(eq(subscriptions.id, current.id));
+        subscriptionId = current.id;
+      } else {
+        periodEnd = periodFrom(now);
+        const [created] = await tx
+          .insert(subscriptions)
+          .values({ userId, planId: plan.id, status: 'active', currentPeriodStart: now, currentPeriodEnd: periodEnd, note: 'Prepaid voucher', createdAt: now, updatedAt: now })
+          .returning({ id: subscriptions.id });
+        subscriptionId = created!.id;
+      }
+      await tx
+        .update(vouchers)
+        .set({ state: 'used_up', firstUsedAt: now, redeemedBy: userId, subscriptionId })
+        .where(eq(vouchers.id, voucher.id));
+      await recordAudit(tx, clock, audit, {
+        action: 'voucher.redeemed',
+        targetType: 'voucher',
+        targetId: voucher.id,
+        changes: { subscription_id: subscriptionId, extended, period_end: periodEnd.toISOString() },
+      });
+      return { voucher_id: voucher.id, subscription_id: subscriptionId, plan_id: plan.id, extended, period_end: periodEnd.toISOString() };
+    });
+    this.deps.onAccessChanged?.(result.subscription_id);
+    return result;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+void sql;
