@@ -625,19 +625,16 @@ export class IpamService {
       .leftJoin(devices, eq(devices.id, radiusSessions.nasDeviceId))
       .$dynamic();
     const at = query.at;
-    // At a time: the sessions that started at or before it (newest first, from the (framed_ip, started_at)
-    // index) and had not stopped before it.
+    // At a time: of the last sessions with the address that started at or before it (a bounded range of the
+    // (framed_ip, started_at) index, newest first), those that had not stopped before it. Filtering the stop in
+    // SQL would walk every older session of a busy pool address when fewer than `limit` match.
     const rows = at
-      ? await base
-          .where(
-            and(
-              eq(radiusSessions.framedIp, query.address),
-              lte(radiusSessions.startedAt, at),
-              or(sql`${radiusSessions.stoppedAt} is null`, sql`${radiusSessions.stoppedAt} >= ${at}`),
-            ),
-          )
-          .orderBy(desc(radiusSessions.startedAt))
-          .limit(query.limit)
+      ? (
+          await base
+            .where(and(eq(radiusSessions.framedIp, query.address), lte(radiusSessions.startedAt, at)))
+            .orderBy(desc(radiusSessions.startedAt))
+            .limit(query.limit)
+        ).filter((r) => r.session.stoppedAt === null || r.session.stoppedAt.getTime() >= at.getTime())
       : await base.where(eq(radiusSessions.framedIp, query.address)).orderBy(desc(radiusSessions.startedAt)).limit(query.limit);
     return {
       items: rows.map((r) => ({
