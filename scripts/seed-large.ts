@@ -1,7 +1,9 @@
 /**
  * `npm run seed:large`: fills a PostgreSQL database with a large data set for `npm run bench:api` — 100 000
  * customers, 150 000 subscriptions, 1 000 000 invoices each with a payment, 200 000 tickets — spread over the
- * last two years, with set-based INSERT … SELECT generate_series (a minute or two, not hours).
+ * last two years, with set-based INSERT … SELECT generate_series (a minute or two, not hours) — and 10 000 000
+ * RADIUS accounting sessions (`--sessions=N` for another count) whose Framed-IP-Address comes from a /16 pool,
+ * each address reused ~150 times over the two years, for the address history ("who had this address then").
  *
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/isp_bench): created and migrated if needed.
  * Already seeded → nothing to do; `--reset` empties the tables first. Also creates the bench admin
@@ -15,6 +17,9 @@ export const DEFAULT_BENCH_URL = 'postgres://postgres@127.0.0.1:5432/isp_bench';
 export const BENCH_ADMIN = { email: 'bench-admin@bench.local', password: 'Password123!' };
 
 const SIZES = { users: 100_000, subscriptions: 150_000, payments: 1_000_000, tickets: 200_000 };
+const SESSIONS = Number(process.argv.find((a) => a.startsWith('--sessions='))?.slice(11) ?? 10_000_000);
+/** The pool the bench sessions' addresses come from (100.64.0.0/16) and its size. */
+export const BENCH_SESSION_POOL = { first: '100.64.0.0', size: 65_536 };
 
 /** Creates the database named in the URL when it does not exist, then applies the migrations. */
 export async function prepareDatabase(url: string): Promise<void> {
@@ -141,6 +146,42 @@ async function seed(client: pg.Client): Promise<void> {
   for (const table of ['users', 'subscriptions', 'invoices', 'payments', 'tickets']) await step(client, `vacuum analyze ${table}`, `VACUUM ANALYZE ${table}`);
 }
 
+/**
+ * RADIUS sessions for the address history: session g has address g mod 65 536 of 100.64.0.0/16 in its round
+ * g / 65 536; the rounds split the last two years, so one address's sessions follow each other (a dynamic pool),
+ * each by another subscription. In chunks of 1 000 000 so progress shows.
+ */
+async function seedSessions(client: pg.Client, total: number): Promise<void> {
+  const { rows } = await client.query(`SELECT count(*)::int AS n FROM radius_sessions WHERE acct_session_id LIKE 'bench-%'`);
+  if (rows[0].n >= total) {
+    console.log(`already ${rows[0].n.toLocaleString('en-US')} bench RADIUS sessions`);
+    return;
+  }
+  await client.query(`DELETE FROM radius_sessions WHERE acct_session_id LIKE 'bench-%'`);
+  await client.query(`CREATE TEMP TABLE IF NOT EXISTS bench_subs AS SELECT row_number() OVER (ORDER BY id) AS rn, id FROM subscriptions`);
+  await client.query('CREATE UNIQUE INDEX IF NOT EXISTS bench_subs_rn ON bench_subs (rn)');
+  const { rows: subs } = await client.query('SELECT count(*)::int AS n FROM bench_subs');
+  const rounds = Math.max(1, Math.ceil(total / BENCH_SESSION_POOL.size));
+  const slot = `(interval '730 days' / ${rounds})`;
+  for (let from = 1; from <= total; from += 1_000_000) {
+    const to = Math.min(total, from + 999_999);
+    await step(
+      client,
+      `radius sessions ${from.toLocaleString('en-US')}–${to.toLocaleString('en-US')}`,
+      `INSERT INTO radius_sessions (acct_session_id, nas_ip, username, subscription_id, framed_ip, started_at, updated_at, stopped_at,
+                                    session_time, input_octets, output_octets, status)
+       SELECT 'bench-' || g, '192.0.2.1', 'bench' || s.rn, s.id,
+              '100.64.' || ((g % ${BENCH_SESSION_POOL.size}) / 256) || '.' || (g % 256),
+              x.started, x.stopped, x.stopped, extract(epoch FROM x.stopped - x.started)::int, g % 1000000, (g % 1000000) * 8, 'closed'
+       FROM generate_series(${from}, ${to}) g
+       JOIN bench_subs s ON s.rn = 1 + ((g % ${BENCH_SESSION_POOL.size}) * 7 + (g / ${BENCH_SESSION_POOL.size}) * 104729) % ${subs[0].n}
+       CROSS JOIN LATERAL (SELECT now() - interval '730 days' + (g / ${BENCH_SESSION_POOL.size}) * ${slot} AS started) b
+       CROSS JOIN LATERAL (SELECT b.started AS started, b.started + (0.1 + 0.8 * ((hashtext(g::text || 'rs') & 2147483647)::float8 / 2147483647)) * ${slot} AS stopped) x`,
+    );
+  }
+  await step(client, 'vacuum analyze radius_sessions', 'VACUUM ANALYZE radius_sessions');
+}
+
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL || DEFAULT_BENCH_URL;
   const reset = process.argv.includes('--reset');
@@ -159,11 +200,12 @@ async function main(): Promise<void> {
       await seed(client);
       console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
+    await seedSessions(client, SESSIONS);
     await ensureBenchAdmin(client);
     const counts = await client.query(
       `SELECT (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM subscriptions)::int AS subscriptions,
               (SELECT count(*) FROM invoices)::int AS invoices, (SELECT count(*) FROM payments)::int AS payments,
-              (SELECT count(*) FROM tickets)::int AS tickets`,
+              (SELECT count(*) FROM tickets)::int AS tickets, (SELECT count(*) FROM radius_sessions)::int AS radius_sessions`,
     );
     console.log(`${new URL(url).pathname.slice(1)}:`, counts.rows[0]);
   } finally {
