@@ -21,6 +21,7 @@ import {
 } from '../../../contract/schemas/ipam';
 import { RADIUS_SUBSCRIPTION_CHANGED } from '../radius/plugin';
 import { auditContext } from '../audit/trail';
+import { addressHistory } from './history';
 import { IPAM_MESSAGES as M, IpamService } from './service';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
@@ -58,7 +59,7 @@ export const ipamRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ok(await service.addresses(request.params.id, request.query), M.addresses),
   );
   app.get('/history', { schema: { querystring: ipHistoryQuerySchema, response: { 200: envelope(ipHistorySchema) } } }, async (request) =>
-    ok(await service.history(request.query), M.history),
+    ok(await addressHistory(app.db, request.query), M.history),
   );
 };
 

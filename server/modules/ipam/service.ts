@@ -9,7 +9,7 @@
  * quarantine_days before it is handed out again. A subscription has a static address or a pool (Framed-Pool),
  * and optionally IPv6 prefixes; the RADIUS module reads them into its Access-Accept.
  */
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { FieldError } from '../../../contract/envelope';
 import { pagePagination } from '../../../contract/envelope';
 import { formatIp, formatPrefix, parseIp, parsePrefix, type IpFamily } from '../../../contract/ip';
@@ -22,12 +22,12 @@ import type {
   SubscriptionAddressInputParsed,
 } from '../../../contract/schemas/ipam';
 import type { Db } from '../../db/client';
-import { subscriptions, users } from '../../db/schema';
+import { subscriptions } from '../../db/schema';
 import { devices } from '../../db/schema/devices';
 import { ipAssignments, ipNetworks, subscriptionAddressing, type IpAssignmentRow, type IpNetworkRow, type IpReservedRange } from '../../db/schema/ipam';
-import { radiusSessions } from '../../db/schema/radius';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors';
+import { blockedIntervals, clippedSize, merge, usableRange } from './ranges';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 
 export const IPAM_MESSAGES = {
@@ -54,57 +54,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENDED_STATUSES = ['expired', 'cancelled'] as const;
 
 const invalid = (field: string, message: string) => badRequest(message, [{ field, message }]);
-
-interface Interval {
-  from: bigint;
-  to: bigint;
-}
-
-/** The addresses of a network that may be handed out: IPv4 without network and broadcast (/30 and larger),
- *  IPv6 without the subnet-router anycast address (shorter than /127). */
-export function usableRange(row: Pick<IpNetworkRow, 'family' | 'prefixLength' | 'rangeStart' | 'rangeEnd'>): Interval {
-  const start = BigInt(row.rangeStart);
-  const end = BigInt(row.rangeEnd);
-  if (row.family === 4) return row.prefixLength <= 30 ? { from: start + 1n, to: end - 1n } : { from: start, to: end };
-  return row.prefixLength < 127 ? { from: start + 1n, to: end } : { from: start, to: end };
-}
-
-/** Gateway and reserved ranges as sorted, merged intervals. */
-function blockedIntervals(row: Pick<IpNetworkRow, 'family' | 'gateway' | 'reservedRanges'>): Interval[] {
-  const list: Interval[] = [];
-  if (row.gateway) {
-    const g = parseIp(row.gateway);
-    if (g) list.push({ from: g.value, to: g.value });
-  }
-  for (const r of row.reservedRanges) {
-    const a = parseIp(r.from);
-    const b = parseIp(r.to);
-    if (a && b) list.push({ from: a.value, to: b.value });
-  }
-  return merge(list);
-}
-
-function merge(list: Interval[]): Interval[] {
-  const sorted = [...list].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
-  const out: Interval[] = [];
-  for (const i of sorted) {
-    const last = out[out.length - 1];
-    if (last && i.from <= last.to + 1n) {
-      if (i.to > last.to) last.to = i.to;
-    } else out.push({ ...i });
-  }
-  return out;
-}
-
-function clippedSize(list: Interval[], range: Interval): bigint {
-  let n = 0n;
-  for (const i of list) {
-    const from = i.from > range.from ? i.from : range.from;
-    const to = i.to < range.to ? i.to : range.to;
-    if (from <= to) n += to - from + 1n;
-  }
-  return n;
-}
 
 type AssignmentCounts = { static: number; reserved: number; quarantined: number };
 
@@ -604,54 +553,4 @@ export class IpamService {
     }
     return ids;
   }
-
-  // ---------------------------------------------------------------------------------------------------------
-  // History
-
-  /** Who had an address: the sessions with that Framed-IP-Address, the one at `at` (or the latest) first. */
-  async history(query: { address: string; at?: Date; limit: number }) {
-    const { db } = this.deps;
-    const base = db
-      .select({
-        session: radiusSessions,
-        userId: subscriptions.userId,
-        customerName: users.name,
-        customerNumber: users.customerNumber,
-        nasName: devices.name,
-      })
-      .from(radiusSessions)
-      .leftJoin(subscriptions, eq(subscriptions.id, radiusSessions.subscriptionId))
-      .leftJoin(users, eq(users.id, subscriptions.userId))
-      .leftJoin(devices, eq(devices.id, radiusSessions.nasDeviceId))
-      .$dynamic();
-    const at = query.at;
-    // At a time: of the last sessions with the address that started at or before it (a bounded range of the
-    // (framed_ip, started_at) index, newest first), those that had not stopped before it. Filtering the stop in
-    // SQL would walk every older session of a busy pool address when fewer than `limit` match.
-    const rows = at
-      ? (
-          await base
-            .where(and(eq(radiusSessions.framedIp, query.address), lte(radiusSessions.startedAt, at)))
-            .orderBy(desc(radiusSessions.startedAt))
-            .limit(query.limit)
-        ).filter((r) => r.session.stoppedAt === null || r.session.stoppedAt.getTime() >= at.getTime())
-      : await base.where(eq(radiusSessions.framedIp, query.address)).orderBy(desc(radiusSessions.startedAt)).limit(query.limit);
-    return {
-      items: rows.map((r) => ({
-        address: query.address,
-        subscription_id: r.session.subscriptionId,
-        user_id: r.userId,
-        customer_name: r.customerName,
-        customer_number: r.customerNumber,
-        username: r.session.username,
-        acct_session_id: r.session.acctSessionId,
-        nas_device_id: r.session.nasDeviceId,
-        nas_name: r.nasName,
-        nas_ip: r.session.nasIp,
-        started_at: r.session.startedAt.toISOString(),
-        stopped_at: r.session.stoppedAt?.toISOString() ?? null,
-      })),
-    };
-  }
 }
-
