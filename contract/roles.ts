@@ -1,53 +1,18 @@
 /**
  * The role matrix: the single source of truth for who may open which screen (spec §2, §6), who may call
  * which API endpoint, and which dashboard statistics each role is sent. Imported by the server's route
- * guards and by the front end's accessControlProvider. Dependency-free on purpose.
+ * guards and by the front end's accessControlProvider. Dependency-free on purpose: roles and audiences live in
+ * audience.ts, the resources' entries in resource-access.ts, and this file re-exports both.
  */
-export const ROLES = ['user', 'admin', 'super_admin', 'support', 'technician', 'billing'] as const;
-export type Role = (typeof ROLES)[number];
+import { ADMIN_BILLING, ADMIN_SUPPORT, STAFF_ROLES, SUBSCRIPTION_ROLES, allows, type Audience, type Role } from './audience';
+import { derivedAccess } from './resource-access';
 
-export const STAFF_ROLES: readonly Role[] = ['admin', 'super_admin', 'support', 'technician', 'billing'];
-
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}
-
-export function isStaff(role: Role): boolean {
-  return role !== 'user';
-}
-
-/** Who may reach something: everybody, any signed-in user, or a list of roles. */
-export type Audience = 'public' | 'authenticated' | readonly Role[];
-
-/**
- * super_admin may do everything admin may (the spec lists super_admin with admin for statistics and the
- * users issue says "super_admin everything"), so it is added wherever admin is listed.
- */
-function withSuperAdmin(audience: Audience): Audience {
-  if (typeof audience === 'string') return audience;
-  return audience.includes('admin') && !audience.includes('super_admin') ? [...audience, 'super_admin'] : audience;
-}
-
-/** Who an audience really lets in (super_admin added where admin is listed), e.g. for the API reference. */
-export function effectiveAudience(audience: Audience): Audience {
-  return withSuperAdmin(audience);
-}
-
-export function allows(audience: Audience, role: Role | null | undefined): boolean {
-  const a = withSuperAdmin(audience);
-  if (a === 'public') return true;
-  if (!role) return false;
-  if (a === 'authenticated') return true;
-  return a.includes(role);
-}
+export * from './audience';
+export * from './resource-access';
 
 // ---------------------------------------------------------------------------------------------------------
 // Screens (spec §2). A pattern matches its path and everything below it ("/dashboard/plans" covers
 // "/dashboard/plans/create"); the most specific (longest) matching pattern decides.
-
-const SUBSCRIPTION_ROLES: Role[] = ['user', 'admin', 'billing', 'support'];
-const ADMIN_BILLING: Role[] = ['admin', 'billing'];
-const ADMIN_SUPPORT: Role[] = ['admin', 'support'];
 
 /**
  * Screens and endpoints that are not a declared resource's (below): the public site, and paths outside a
@@ -80,133 +45,9 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/dashboard/nas/router', audience: ['admin'] },
   { pattern: '/dashboard/installation', audience: ['technician', 'admin', 'support'] },
 ];
-
-// ---------------------------------------------------------------------------------------------------------
-// Resources (issue 20): one entry per resource of the signed-in area, named by its declaration
-// (resources/<name>/resource.ts, `access`, default its name). An entry gives the screens' base path and who
-// opens them; for a resource whose API the server's crudModule serves (server/crud), also the API's base path
-// and who may call each of its five endpoints. Screen routes and endpoint entries are derived from it:
-//
-//   route              → screen (default: list)       GET    api      → list
-//   route/show/:id     → show (a role list) or screen  GET    api/:id  → show
-//   route/create       → create (a role list) or screen POST  api      → create
-//   route/edit/:id     → update (a role list) or screen PUT   api/:id  → update (PATCH with updateMethod)
-//                                                      DELETE api/:id  → delete
-// An operation left out has neither its endpoint nor its screen (its route falls back to nobody).
-
-export interface ResourceAccess {
-  /** The list screen's path; the resource's other screens are below it. */
-  route: string;
-  /** Who opens the resource's screens and sees its menu item (default: list). */
-  screen?: Audience;
-  /** The API's base path under /api when the server's crudModule serves the resource. */
-  api?: string;
-  list?: Audience;
-  show?: Audience;
-  create?: Audience;
-  update?: Audience;
-  /** The update endpoint's method (default PUT). */
-  updateMethod?: 'PUT' | 'PATCH';
-  delete?: Audience;
-}
-
-const SHIPPED_RESOURCES = {
-  dashboard: { route: '/dashboard', screen: 'authenticated' },
-  subscriptions: { route: '/dashboard/subscriptions', screen: SUBSCRIPTION_ROLES },
-  usage: { route: '/dashboard/usage', screen: 'authenticated' },
-  tickets: { route: '/dashboard/tickets', screen: 'authenticated' },
-  'tickets-shared': { route: '/dashboard/tickets/shared', screen: ['admin', 'support', 'technician', 'billing'] },
-  users: { route: '/dashboard/users', screen: ADMIN_SUPPORT },
-  // Messages from the public contact form (POST /contact, not part of this resource): admin and support read them
-  // and mark them handled.
-  'contact-messages': { route: '/dashboard/contact-messages', screen: ADMIN_SUPPORT, api: '/contact-messages', list: ADMIN_SUPPORT, update: ADMIN_SUPPORT, updateMethod: 'PATCH' },
-  // Plans: the catalogue is public (staff, recognised by an optional token, also see inactive plans).
-  plans: { route: '/dashboard/plans', screen: ADMIN_BILLING, api: '/plans', list: 'public', show: 'public', create: ADMIN_BILLING, update: ADMIN_BILLING, delete: ADMIN_BILLING },
-  // Payment gateways: any signed-in user lists the active ones (no credentials) to choose how to pay; admin and
-  // billing manage them and see every gateway with masked credentials.
-  'payment-gateways': { route: '/dashboard/billing/payment-gateways', screen: ADMIN_BILLING, api: '/payments/gateways', list: 'authenticated', show: ADMIN_BILLING, create: ADMIN_BILLING, update: ADMIN_BILLING, delete: ADMIN_BILLING },
-  invoices: { route: '/dashboard/billing/invoices', screen: ['admin', 'billing', 'support'] },
-  'router-devices': { route: '/dashboard/nas/router/devices', screen: ['admin'] },
-  'router-usage': { route: '/dashboard/nas/router/usage', screen: ['admin'] },
-  'router-interfaces': { route: '/dashboard/nas/router/interfaces', screen: ['admin'] },
-  'router-config': { route: '/dashboard/nas/router/config', screen: ['admin'] },
-  'router-backup': { route: '/dashboard/nas/router/backup', screen: ['admin'] },
-  devices: { route: '/dashboard/nas/devices', screen: ['technician'] },
-  // The spec gives installations to technician alone; issue 8 lets admin and support see and schedule them too.
-  installations: { route: '/dashboard/installations', screen: ['technician', 'admin', 'support'] },
-  'api-tokens': { route: '/dashboard/api-tokens', screen: ['admin'] },
-  backups: { route: '/dashboard/backups', screen: ['admin'] },
-  // The audit trail (issue 13): read-only, the same audience as GET /audit.
-  audit: { route: '/dashboard/audit', screen: ['admin'] },
-  // Background jobs (issue 14): the same audience as GET /jobs.
-  jobs: { route: '/dashboard/jobs', screen: ['admin'] },
-  // The system page (issue 18): the same audience as GET /system.
-  system: { route: '/dashboard/system', screen: ['admin'] },
-  settings: { route: '/dashboard/settings', screen: ['admin'] },
-  profile: { route: '/dashboard/profile', screen: 'authenticated' },
-} as const satisfies Record<string, ResourceAccess>;
-
-export type ShippedResourceName = keyof typeof SHIPPED_RESOURCES;
-
-const resourceAccessByName = new Map<string, ResourceAccess>(Object.entries(SHIPPED_RESOURCES));
-let derived: { routes: { pattern: string; audience: Audience }[]; endpoints: Record<string, Audience> } | null = null;
-
-/** Every resource's entry, by name. */
-export function resourceAccessEntries(): ReadonlyMap<string, ResourceAccess> {
-  return resourceAccessByName;
-}
-
-/** The matrix entry a declaration names, or undefined. */
-export function resourceAccess(name: string): ResourceAccess | undefined {
-  return resourceAccessByName.get(name);
-}
-
-/**
- * Adds an entry at run time (a plugin's resource, or a test's fixture resource that is never shipped); returns
- * the function that removes it again. Refuses a name or a route already taken.
- */
-export function registerResourceAccess(name: string, entry: ResourceAccess): () => void {
-  if (resourceAccessByName.has(name)) throw new Error(`The role matrix already has a resource named "${name}".`);
-  for (const [other, e] of resourceAccessByName) {
-    if (e.route === entry.route) throw new Error(`The route ${entry.route} is already resource "${other}"'s.`);
-  }
-  resourceAccessByName.set(name, entry);
-  derived = null;
-  return () => {
-    if (resourceAccessByName.get(name) === entry) resourceAccessByName.delete(name);
-    derived = null;
-  };
-}
-
-function derive() {
-  if (derived) return derived;
-  const routes: { pattern: string; audience: Audience }[] = [];
-  const endpoints: Record<string, Audience> = {};
-  const nobody: Audience = [];
-  for (const entry of resourceAccessByName.values()) {
-    const screen = entry.screen ?? entry.list ?? nobody;
-    const sub = (audience: Audience | undefined): Audience => (audience === undefined ? nobody : typeof audience === 'string' ? screen : audience);
-    routes.push({ pattern: entry.route, audience: screen });
-    // Only a CRUD resource's sub-screens are derived: a screen-only entry's paths below its route are its own.
-    if (entry.api) {
-      routes.push({ pattern: `${entry.route}/show`, audience: sub(entry.show) });
-      routes.push({ pattern: `${entry.route}/create`, audience: sub(entry.create) });
-      routes.push({ pattern: `${entry.route}/edit`, audience: sub(entry.update) });
-      const one = `${entry.api}/:id`;
-      if (entry.list !== undefined) endpoints[`GET ${entry.api}`] = entry.list;
-      if (entry.show !== undefined) endpoints[`GET ${one}`] = entry.show;
-      if (entry.create !== undefined) endpoints[`POST ${entry.api}`] = entry.create;
-      if (entry.update !== undefined) endpoints[`${entry.updateMethod ?? 'PUT'} ${one}`] = entry.update;
-      if (entry.delete !== undefined) endpoints[`DELETE ${one}`] = entry.delete;
-    }
-  }
-  derived = { routes, endpoints };
-  return derived;
-}
-
 /** Every screen pattern: ROUTE_ACCESS and those derived from the resources. */
 export function routeAccessEntries(): ReadonlyArray<{ pattern: string; audience: Audience }> {
-  return [...ROUTE_ACCESS, ...derive().routes];
+  return [...ROUTE_ACCESS, ...derivedAccess().routes];
 }
 
 function normalisePath(pathname: string): string {
@@ -474,12 +315,12 @@ export type EndpointKey = keyof typeof ENDPOINT_ACCESS;
  * payment gateways, contact messages and any resource added since).
  */
 export function endpointAccessEntries(): Readonly<Record<string, Audience>> {
-  return { ...(ENDPOINT_ACCESS as Record<string, Audience>), ...derive().endpoints };
+  return { ...(ENDPOINT_ACCESS as Record<string, Audience>), ...derivedAccess().endpoints };
 }
 
 export function endpointAudience(method: string, path: string): Audience | undefined {
   const key = `${method.toUpperCase()} ${path}`;
-  return (ENDPOINT_ACCESS as Record<string, Audience>)[key] ?? derive().endpoints[key];
+  return (ENDPOINT_ACCESS as Record<string, Audience>)[key] ?? derivedAccess().endpoints[key];
 }
 
 export function canCallEndpoint(role: Role | null | undefined, method: string, path: string): boolean {
