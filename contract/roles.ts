@@ -142,6 +142,7 @@ export const ENDPOINT_ACCESS = {
   'GET /vouchers/batches/:id': ADMIN_BILLING,
   'GET /vouchers/batches/:id/vouchers': ADMIN_BILLING,
   'GET /vouchers/batches/:id/codes.csv': ADMIN_BILLING,
+  'GET /vouchers/batches/:id/cards.pdf': ADMIN_BILLING,
   'POST /vouchers/batches/:id/revoke': ADMIN_BILLING,
   'POST /vouchers/:id/revoke': ADMIN_BILLING,
   'POST /vouchers/redeem': ['user'],
