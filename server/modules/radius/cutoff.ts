@@ -114,6 +114,22 @@ export class CutoffService {
     }
   }
 
+  /**
+   * A hotspot voucher ran out (data allowance used, validity over) during a session (issue 22): every open
+   * session of that login without a disconnect under way gets a Disconnect-Request (reason voucher_used_up or
+   * voucher_expired). A session already being disconnected is left to that request's checks.
+   */
+  async voucherRunOut(username: string, why: 'used_up' | 'expired'): Promise<void> {
+    for (const session of await this.openSessionsOfLogin(username)) {
+      const [pending] = await this.deps.db
+        .select({ id: radiusDisconnects.id })
+        .from(radiusDisconnects)
+        .where(and(eq(radiusDisconnects.sessionId, session.id), eq(radiusDisconnects.kind, 'disconnect'), isNull(radiusDisconnects.completedAt)))
+        .limit(1);
+      if (!pending) await this.disconnect(session, `voucher_${why}`);
+    }
+  }
+
   /** Sends a Disconnect-Request for one session and records it. */
   async disconnect(session: RadiusSessionRow, reason: string): Promise<RadiusDisconnectRow> {
     const now = this.deps.clock.now();

@@ -160,7 +160,9 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       const subId = session.subscriptionId;
       const added = outcome.added.input + outcome.added.output;
       if (subId && added > 0) this.deps.usage.add(subId, utcDay(this.deps.clock.now()), added);
-      if (!subId && added > 0 && this.deps.vouchers) await this.deps.vouchers.addUsage(username, added);
+      // A hotspot voucher's login: its usage counts, and a voucher that ran out has its live sessions cut off.
+      const runOut = !subId && this.deps.vouchers ? await this.deps.vouchers.recordUsage(username, added) : null;
+      if (runOut && session.status === 'open') this.deps.cutoff.inBackground(() => this.deps.cutoff.voucherRunOut(username, runOut));
       if (outcome.ended || session.status !== 'open') await this.deps.cutoff.sessionEnded(session.id);
       // What talks to the NAS runs after the Accounting-Response: the NAS must not wait on its own answer to us.
       else if (outcome.alive) this.deps.cutoff.inBackground(() => this.deps.cutoff.sessionAlive(session.id));

@@ -12,9 +12,11 @@
  *                                             = seconds of validity left (else 86 400), Acct-Interim-Interval
  *
  * The first accepted login starts the clock: first_used_at and expires_at are set once (a conditional update, so
- * two first logins at once agree on one start). Accounting for a voucher login adds to its used_bytes.
+ * two first logins at once agree on one start). Accounting for a voucher login adds to its used_bytes; an
+ * Interim-Update that finds the data allowance used or the validity over has the live session disconnected
+ * (RadiusService → CutoffService.voucherRunOut), so a voucher never runs past what was bought.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { RadiusAttribute } from '../../integrations/radius/codec';
 import type { Db } from '../../db/client';
 import { plans } from '../../db/schema';
@@ -122,15 +124,36 @@ export class VoucherAuthenticator {
     return decision;
   }
 
-  /** Accounting for a voucher login: adds the octets to its used_bytes (false when the name is no voucher). */
-  async addUsage(username: string, bytes: number): Promise<boolean> {
+  /**
+   * Accounting for a voucher login: adds the octets to its used_bytes, then says whether the voucher has run out
+   * (data allowance used, or validity over) — the session must then be cut off (issue 22). The voucher's state
+   * moves to used_up / expired on the way. Null when the name is no voucher or it still has time and data.
+   */
+  async recordUsage(username: string, bytes: number): Promise<VoucherRunOut | null> {
     const code = parseVoucherCode(username);
-    if (!code || bytes <= 0) return false;
-    const updated = await this.deps.db
-      .update(vouchers)
-      .set({ usedBytes: sql`${vouchers.usedBytes} + ${bytes}` })
-      .where(eq(vouchers.codeHash, voucherCodeHash(this.deps.box, code)))
-      .returning({ id: vouchers.id });
-    return updated.length > 0;
+    if (!code) return null;
+    const { db, box, clock } = this.deps;
+    const hash = voucherCodeHash(box, code);
+    if (bytes > 0) await db.update(vouchers).set({ usedBytes: sql`${vouchers.usedBytes} + ${bytes}` }).where(eq(vouchers.codeHash, hash));
+    const [row] = await db
+      .select({ id: vouchers.id, state: vouchers.state, usedBytes: vouchers.usedBytes, expiresAt: vouchers.expiresAt, dataAllowanceMb: voucherBatches.dataAllowanceMb })
+      .from(vouchers)
+      .innerJoin(voucherBatches, eq(voucherBatches.id, vouchers.batchId))
+      .where(eq(vouchers.codeHash, hash))
+      .limit(1);
+    if (!row) return null;
+    const runOut: VoucherRunOut | null =
+      row.dataAllowanceMb !== null && Number(row.usedBytes) >= row.dataAllowanceMb * MB
+        ? 'used_up'
+        : row.expiresAt && row.expiresAt.getTime() <= clock.now().getTime()
+          ? 'expired'
+          : null;
+    if (runOut && (row.state === 'unused' || row.state === 'active')) {
+      await db.update(vouchers).set({ state: runOut }).where(and(eq(vouchers.id, row.id), inArray(vouchers.state, ['unused', 'active'])));
+    }
+    return runOut;
   }
 }
+
+/** Why a voucher's live session is cut off. */
+export type VoucherRunOut = 'used_up' | 'expired';

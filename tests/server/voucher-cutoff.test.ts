@@ -1,0 +1,132 @@
+/**
+ * A hotspot voucher that runs out during a session is cut off (issue 22): radclient plays the MikroTik hotspot
+ * (login and accounting), and a UDP listener the test runs plays the hotspot's dynamic-authorization port,
+ * answering the portal's RFC 5176 Disconnect-Request with an ACK. An Interim-Update that takes the voucher over its
+ * data allowance, or one that arrives after its validity ended, makes the portal disconnect the session; before
+ * that, nothing is sent.
+ */
+import { createSocket, type Socket } from 'node:dgram';
+import { eq, sql } from 'drizzle-orm';
+import radius from 'radius';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { devices, radiusDisconnects, radiusSessions } from '../../server/db/schema';
+import { ManualClock } from '../../server/lib/clock';
+import { ensureRadclient, radclient } from '../helpers/radclient';
+import { createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
+
+const SECRET = 'hotspot-coa-secret';
+
+/** The hotspot's Disconnect/CoA port: records each request and answers ACK. */
+class HotspotCoaPort {
+  socket!: Socket;
+  port = 0;
+  readonly received: Array<{ code: string; attributes: Record<string, unknown> }> = [];
+
+  async start(): Promise<void> {
+    this.socket = createSocket('udp4');
+    this.socket.on('message', (msg, rinfo) => {
+      const request = radius.decode({ packet: msg, secret: SECRET });
+      this.received.push({ code: request.code, attributes: request.attributes });
+      const response = radius.encode_response({ packet: request, code: request.code === 'CoA-Request' ? 'CoA-ACK' : 'Disconnect-ACK', secret: SECRET });
+      this.socket.send(response, rinfo.port, rinfo.address);
+    });
+    await new Promise<void>((resolve) => this.socket.bind(0, '127.0.0.1', resolve));
+    this.port = this.socket.address().port;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.socket.close(() => resolve()));
+  }
+}
+
+describe('hotspot vouchers: a live session is cut off when the voucher runs out', () => {
+  let t: TestApp;
+  let as: CallAs;
+  const clock = new ManualClock('2026-06-01T09:00:00.000Z');
+  const coa = new HotspotCoaPort();
+  let ports: { authPort: number; acctPort: number };
+  let planId: string;
+
+  beforeAll(async () => {
+    ensureRadclient();
+    await coa.start();
+    t = await createTestApp({
+      clock,
+      config: {
+        accessTokenTtlSeconds: 365 * 86_400,
+        radiusEnabled: true,
+        radiusHost: '127.0.0.1',
+        radiusAuthPort: 0,
+        radiusAcctPort: 0,
+        radiusCoaPort: coa.port,
+        radiusDisconnectTimeoutMs: 3_000,
+      },
+    });
+    ports = t.app.radius.ports()!;
+    as = await signInEveryRole(t, ['admin']);
+    planId = (await as('POST', '/plans', 'admin', { name: 'Day pass', price: 300, download_mbps: 20, upload_mbps: 5, billing_cycle: 'monthly' })).json().data.id;
+    await t.database.db.insert(devices).values({ name: 'hotspot-cafe', vendor: 'mikrotik', host: '127.0.0.1', radiusSecret: t.app.secretBox.seal(SECRET) });
+    await t.app.radius.clients.reload();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await coa.stop();
+  });
+
+  const code = async (body: Record<string, unknown>) => {
+    const res = await as('POST', '/vouchers/batches', 'admin', { plan_id: planId, price: 300, count: 1, ...body });
+    expect(res.statusCode, res.body).toBe(201);
+    return (res.json().data.codes as string[])[0]!;
+  };
+  const chapLogin = (username: string) => radclient({ port: ports.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': username, 'CHAP-Password': username });
+  const account = async (attributes: Record<string, string | number>) => {
+    expect((await radclient({ port: ports.acctPort, secret: SECRET, type: 'acct' }, attributes)).code).toBe('Accounting-Response');
+    await t.app.radius.idle();
+  };
+  const disconnectsOf = async (acctSessionId: string) => {
+    const [session] = await t.database.db.select().from(radiusSessions).where(eq(radiusSessions.acctSessionId, acctSessionId));
+    return t.database.db.select().from(radiusDisconnects).where(eq(radiusDisconnects.sessionId, session!.id));
+  };
+  const voucherState = async (c: string) =>
+    (await t.rows<{ state: string }>(sql`select state from vouchers where code_hash = ${t.app.secretBox.mac('voucher-code', c)}`))[0]!.state;
+
+  it('data allowance: the Interim-Update that crosses it sends a Disconnect-Request for that session; the Stop completes it', async () => {
+    const c = await code({ data_allowance_mb: 1 });
+    expect((await chapLogin(c)).code).toBe('Access-Accept');
+    const base = { 'User-Name': c, 'Acct-Session-Id': 'hs-data-1', 'Framed-IP-Address': '10.5.50.7', 'Calling-Station-Id': '48:A9:8A:00:00:07' };
+    await account({ ...base, 'Acct-Status-Type': 'Start' });
+    await account({ ...base, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60, 'Acct-Input-Octets': 300_000, 'Acct-Output-Octets': 400_000 });
+    expect(coa.received).toEqual([]);
+    expect(await voucherState(c)).toBe('active');
+
+    await account({ ...base, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 120, 'Acct-Input-Octets': 450_000, 'Acct-Output-Octets': 600_000 });
+    expect(coa.received.map((r) => [r.code, r.attributes['User-Name'], r.attributes['Acct-Session-Id'], r.attributes['Framed-IP-Address']])).toEqual([
+      ['Disconnect-Request', c, 'hs-data-1', '10.5.50.7'],
+    ]);
+    expect(await disconnectsOf('hs-data-1')).toMatchObject([{ kind: 'disconnect', reason: 'voucher_used_up', result: 'ack', attempts: 1, completedAt: null }]);
+    expect(await voucherState(c)).toBe('used_up');
+
+    // The hotspot's Stop ends the session: the disconnect is complete, and nothing more is sent.
+    await account({ ...base, 'Acct-Status-Type': 'Stop', 'Acct-Session-Time': 125, 'Acct-Input-Octets': 450_000, 'Acct-Output-Octets': 610_000, 'Acct-Terminate-Cause': 'Admin-Reset' });
+    const [record] = await disconnectsOf('hs-data-1');
+    expect(record!.completedAt).not.toBeNull();
+    expect(coa.received).toHaveLength(1);
+    expect((await chapLogin(c)).attributes['Reply-Message']).toBe("This voucher's data allowance is used up");
+  });
+
+  it('validity: an Interim-Update after the voucher expired sends a Disconnect-Request; one still within it sends nothing', async () => {
+    coa.received.length = 0;
+    const c = await code({ validity_minutes: 30 });
+    expect((await chapLogin(c)).code).toBe('Access-Accept');
+    const base = { 'User-Name': c, 'Acct-Session-Id': 'hs-time-1', 'Framed-IP-Address': '10.5.50.8' };
+    await account({ ...base, 'Acct-Status-Type': 'Start' });
+    clock.advanceMinutes(29);
+    await account({ ...base, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 29 * 60, 'Acct-Input-Octets': 1_000, 'Acct-Output-Octets': 5_000 });
+    expect(coa.received).toEqual([]);
+    clock.advanceMinutes(2);
+    await account({ ...base, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 31 * 60, 'Acct-Input-Octets': 2_000, 'Acct-Output-Octets': 9_000 });
+    expect(coa.received.map((r) => [r.code, r.attributes['Acct-Session-Id']])).toEqual([['Disconnect-Request', 'hs-time-1']]);
+    expect(await disconnectsOf('hs-time-1')).toMatchObject([{ reason: 'voucher_expired', result: 'ack' }]);
+    expect(await voucherState(c)).toBe('expired');
+  });
+});
