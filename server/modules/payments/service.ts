@@ -10,9 +10,6 @@ import { allows, type Role } from '../../../contract/roles';
 import {
   PAYMENT_FAILURE_REASONS,
   PAYMENT_MESSAGES as M,
-  REFUND_IN_PROGRESS,
-  REFUND_NEEDED_REASONS,
-  isRefundable,
   type ManualPaymentInputParsed,
   type Payment,
   type PaymentInitiated,
@@ -31,6 +28,7 @@ import { activateForPaidInvoice } from '../subscriptions/service';
 import { amountDue } from '../credit/amount-due';
 import { addCredit } from '../credit/ledger';
 import type { PaymentRepository } from './repository';
+import { PaymentRefunds } from './refunds';
 
 /** Staff who may pay, record and read any customer's payments. */
 export const PAYMENT_STAFF = ['admin', 'billing'] as const;
@@ -74,17 +72,6 @@ export function statusMessage(status: Payment['status']): string {
 
 const PAYABLE: ReadonlyArray<InvoiceRow['status']> = ['unpaid', 'overdue'];
 
-/** What a refund changed: the status, the amount given back, the provider's refund id and who started it. */
-function refundChanges(payment: PaymentRow, refundId: string | null, by: 'staff' | 'automatic' | 'provider'): Record<string, unknown> {
-  return {
-    status: { from: payment.status, to: 'refunded' },
-    amount: { from: null, to: payment.amount },
-    currency: { from: null, to: payment.currency },
-    provider: { from: null, to: payment.provider },
-    refunded_by: { from: null, to: by },
-    ...(refundId ? { refund_id: { from: null, to: refundId } } : {}),
-  };
-}
 
 export class PaymentService {
   constructor(
@@ -113,7 +100,22 @@ export class PaymentService {
         afterSettle(event: PaymentEvent, payment: PaymentRow | null): Promise<void>;
       };
     },
-  ) {}
+  ) {
+    this.refunds = new PaymentRefunds(deps);
+  }
+
+  /** Refunds: automatic, by staff (to the card or to credit) and reported by a provider (refunds.ts). */
+  private readonly refunds: PaymentRefunds;
+
+  /** Staff refund a payment (POST /payments/{id}/refund), through its provider or to the customer's credit. */
+  refundByStaff(paymentId: string, audit?: AuditContext, to: 'provider' | 'credit' = 'provider'): Promise<Payment> {
+    return this.refunds.refundByStaff(paymentId, audit, to);
+  }
+
+  /** A provider reports a refund: a paid payment becomes refunded and so does its invoice. */
+  refundPayment(input: { provider: string; transactionId: string; eventId?: string | null }, audit?: AuditContext): Promise<CompletionResult> {
+    return this.refunds.refundPayment(input, audit);
+  }
 
   private async payableInvoice(caller: Caller, invoiceId: string): Promise<InvoiceRow> {
     const invoice = await this.deps.repository.findInvoice(invoiceId);
@@ -274,159 +276,8 @@ export class PaymentService {
     // Committed: only now is the customer told.
     if (result.outcome === 'paid' && result.payment) await this.deps.onInvoicePaid?.(result.payment.invoiceId);
     // A second payment for an invoice already paid took the payer's money: give it back through the provider.
-    if (result.outcome === 'not_counted' && result.payment) result = { ...result, payment: await this.refundNotCounted(result.payment, audit) };
+    if (result.outcome === 'not_counted' && result.payment) result = { ...result, payment: await this.refunds.refundNotCounted(result.payment, audit) };
     return result;
-  }
-
-  /** The provider adapter and the opened credentials of the gateway a payment went through. */
-  private async providerFor(payment: PaymentRow) {
-    const adapter = this.deps.providers.get(payment.provider);
-    if (!adapter) throw new AppError(502, M.refundUnavailable);
-    const gateway =
-      (payment.gatewayId ? await this.deps.gatewayRepository.findById(payment.gatewayId) : undefined) ??
-      (await this.deps.gatewayRepository.all()).find((g) => g.provider === payment.provider);
-    return { adapter, credentials: gateway ? this.deps.gateways.openCredentials(gateway) : {} };
-  }
-
-  /**
-   * Claims a payment for a refund and asks its provider to give the money back; returns the provider's refund
-   * id, or null when the payment could not be claimed (not refundable, or a refund already under way). If the
-   * provider refuses or cannot be reached, the claim is released and the error thrown on.
-   */
-  private async claimAndRefund(payment: PaymentRow): Promise<string | null> {
-    if (!(await this.deps.repository.claimForRefund(payment.id, REFUND_IN_PROGRESS, REFUND_NEEDED_REASONS))) return null;
-    try {
-      const { adapter, credentials } = await this.providerFor(payment);
-      return (await adapter.refund(payment.transactionId, payment.amount, credentials)).refundId;
-    } catch (error) {
-      await this.deps.repository.releaseRefundClaim(payment.id, REFUND_IN_PROGRESS, payment.failureReason);
-      throw error;
-    }
-  }
-
-  /**
-   * Refunds a payment that was not counted (the invoice was already paid) after its transaction committed.
-   * On success it becomes "refunded" with the provider's refund id; if the provider refuses or cannot be
-   * reached it stays "failed: refund needed" for staff to handle, and the failure is logged.
-   */
-  private async refundNotCounted(payment: PaymentRow, audit?: AuditContext): Promise<PaymentRow> {
-    if (payment.provider === 'manual') return payment; // staff record manual refunds themselves
-    const { repository } = this.deps;
-    let refundId: string | null;
-    try {
-      refundId = await this.claimAndRefund(payment);
-    } catch (error) {
-      this.deps.log?.warn({ err: error, paymentId: payment.id, transactionId: payment.transactionId }, 'automatic refund of a payment that was not counted failed');
-      return payment;
-    }
-    if (!refundId) return payment;
-    const now = this.deps.clock.now();
-    return this.deps.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
-      const row = await repository.updatePayment(tx, payment.id, {
-        status: 'refunded',
-        failureReason: `${payment.failureReason ?? PAYMENT_FAILURE_REASONS.alreadyPaid}; refunded automatically (${refundId})`,
-        updatedAt: now,
-      });
-      // The portal itself gave the money back: the system is the actor, whatever request brought the payment in.
-      await recordAudit(tx, this.deps.clock, { ...SYSTEM, ip: audit?.ip ?? null, requestId: audit?.requestId ?? null }, {
-        action: 'payment.refunded',
-        targetType: 'payment',
-        targetId: payment.id,
-        changes: refundChanges(payment, refundId, 'automatic'),
-      });
-      return row;
-    });
-  }
-
-  /**
-   * Staff refund a paid payment, or one the provider took but that was not counted (invoice already paid,
-   * wrong amount) whose automatic refund failed (POST /payments/{id}/refund). The payment is first claimed
-   * (marked "refund in progress" only if it is refundable and not already claimed), so two clicks, two staff or
-   * staff and the automatic refund never refund twice at the provider; then the provider gives the money back;
-   * then the payment (and, for a counted payment, its invoice) become refunded in one transaction. The
-   * subscription is left as it is (staff suspend or cancel it separately).
-   * Not refundable → 409; already being refunded → 409; provider failure → 502 and the claim is released.
-   */
-  async refundByStaff(paymentId: string, audit?: AuditContext, to: 'provider' | 'credit' = 'provider'): Promise<Payment> {
-    const { db, repository, clock } = this.deps;
-    if (to === 'credit') return this.refundToCredit(paymentId, audit);
-    const payment = await repository.findById(paymentId);
-    if (!payment) throw notFound(M.paymentNotFound);
-    if (payment.failureReason === REFUND_IN_PROGRESS) throw conflict(M.refundInProgress);
-    if (!isRefundable(payment.status, payment.failureReason)) throw conflict(M.refundNotPaid);
-    let refundId: string | null;
-    try {
-      refundId = await this.claimAndRefund(payment);
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      this.deps.log?.warn({ err: error, paymentId }, 'provider refused or could not be reached for a refund');
-      throw new AppError(502, M.refundUnavailable);
-    }
-    if (!refundId) throw conflict(M.refundInProgress);
-    const refunded = await db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
-      const now = clock.now();
-      await repository.findInvoice(payment.invoiceId, tx, true);
-      if (audit) await recordAudit(tx, clock, audit, { action: 'payment.refunded', targetType: 'payment', targetId: payment.id, changes: refundChanges(payment, refundId, 'staff') });
-      if (payment.status !== 'paid') {
-        // Taken but never counted: the money goes back, the invoice stays as it is.
-        return repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: `${payment.failureReason}; refunded by staff (${refundId})`, updatedAt: now });
-      }
-      const row = await repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: `Refunded by staff (${refundId})`, updatedAt: now });
-      await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
-      return row;
-    });
-    return toPayment(refunded);
-  }
-
-  /**
-   * Staff refund a paid payment to the customer's credit instead of to the card (POST /payments/{id}/refund
-   * {"to": "credit"}): no money moves at the provider; the payment and its invoice become refunded and the
-   * amount becomes a refund_to_credit entry, in one transaction under the payment's row lock. A second click
-   * finds it refunded → 409 (and one entry per payment and kind is a unique index besides).
-   */
-  private async refundToCredit(paymentId: string, audit?: AuditContext): Promise<Payment> {
-    const { db, repository, clock } = this.deps;
-    const found = await repository.findById(paymentId);
-    if (!found) throw notFound(M.paymentNotFound);
-    try {
-      const row = await db.transaction(async (txRaw) => {
-        const tx = txRaw as unknown as Db;
-        const now = clock.now();
-        const payment = await repository.findByTransaction(found.provider, found.transactionId, tx, true);
-        if (!payment) throw notFound(M.paymentNotFound);
-        if (payment.failureReason === REFUND_IN_PROGRESS) throw conflict(M.refundInProgress);
-        if (payment.status !== 'paid') throw conflict(M.refundNotPaid);
-        const invoice = await repository.findInvoice(payment.invoiceId, tx, true);
-        const refunded = await repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: 'Refunded to credit by staff', updatedAt: now });
-        await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
-        const entry = await addCredit(tx, {
-          userId: payment.userId,
-          kind: 'refund_to_credit',
-          amount: payment.amount,
-          currency: payment.currency,
-          reason: `Refund of invoice ${invoice?.number ?? ''} to credit`.replace('  ', ' '),
-          invoiceId: payment.invoiceId,
-          paymentId: payment.id,
-          createdBy: audit?.actor.id ?? null,
-          now,
-        });
-        if (audit) {
-          await recordAudit(tx, clock, audit, {
-            action: 'payment.refunded',
-            targetType: 'payment',
-            targetId: payment.id,
-            changes: { ...refundChanges(payment, null, 'staff'), refunded_to: { from: null, to: 'credit' }, credit_entry: { from: null, to: entry.id } },
-          });
-        }
-        return refunded;
-      });
-      return toPayment(row);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(M.refundNotPaid);
-      throw error;
-    }
   }
 
   /** An invoice's payments for staff (GET /payments/invoices/{id}/payments), newest first; 404 for no invoice. */
@@ -451,35 +302,6 @@ export class PaymentService {
       if (payment.status !== 'pending') return { outcome: 'unchanged', payment };
       const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.declined, updatedAt: now });
       return { outcome: 'unchanged', payment: failed };
-    });
-  }
-
-  /** A provider reports a refund: a paid payment becomes refunded and so does its invoice. */
-  async refundPayment(input: { provider: string; transactionId: string; eventId?: string | null }, audit?: AuditContext): Promise<CompletionResult> {
-    const { db, repository, clock } = this.deps;
-    return db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
-      const now = clock.now();
-      if (input.eventId) {
-        const fresh = await repository.recordEvent(tx, { provider: input.provider, eventId: input.eventId, type: 'payment.refunded', transactionId: input.transactionId, now });
-        if (!fresh) return { outcome: 'duplicate', payment: (await repository.findByTransaction(input.provider, input.transactionId, tx)) ?? null };
-      }
-      const payment = await repository.findByTransaction(input.provider, input.transactionId, tx, true);
-      if (!payment) throw notFound(M.paymentNotFound);
-      await repository.findInvoice(payment.invoiceId, tx, true);
-      if (payment.status === 'refunded') return { outcome: 'unchanged', payment };
-      const wasPaid = payment.status === 'paid';
-      const refunded = await repository.updatePayment(tx, payment.id, { status: 'refunded', updatedAt: now });
-      if (wasPaid) await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
-      if (audit) {
-        await recordAudit(tx, clock, audit, {
-          action: 'payment.refunded',
-          targetType: 'payment',
-          targetId: payment.id,
-          changes: { ...refundChanges(payment, null, 'provider'), ...(input.eventId ? { event_id: { from: null, to: input.eventId } } : {}) },
-        });
-      }
-      return { outcome: 'unchanged', payment: refunded };
     });
   }
 
