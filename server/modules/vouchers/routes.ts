@@ -1,6 +1,6 @@
 /**
  * /api/vouchers (issue 22): batches for admin and billing (create → the plain codes once; list; a batch's
- * vouchers by state; revoke a voucher or a batch; the CSV of a new batch's unused codes), and redemption for
+ * vouchers by state; revoke a voucher or a batch; the CSV and the printable cards of a new batch's unused codes), and redemption for
  * customers, limited per account and per address: REDEEM_FAILURES wrong codes in REDEEM_WINDOW_MS and every
  * attempt waits (a right one too), as sign-in does.
  */
@@ -19,6 +19,7 @@ import {
 } from '../../../contract/schemas/vouchers';
 import { AppError, tooManyRequests, unauthorized } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
+import { renderVoucherCards } from './cards';
 import { VOUCHER_MESSAGES as M, VoucherService } from './service';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
@@ -68,6 +69,27 @@ const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/batches/:id/codes.csv', { schema: { params: idParams } }, async (request, reply) => {
     const { filename, csv } = await service.exportCsv(request.params.id, auditContext(request));
     return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).header('cache-control', 'no-store').send(csv);
+  });
+
+  // The printable cards (cards.ts): the same window, unused codes and audit as the CSV.
+  app.get('/batches/:id/cards.pdf', { schema: { params: idParams } }, async (request, reply) => {
+    const { batch, planName, codes } = await service.exportCodes(request.params.id, 'pdf', auditContext(request));
+    const { company } = await app.settings.stored();
+    const pdf = renderVoucherCards({
+      company: company.name,
+      planName,
+      validityMinutes: batch.validityMinutes,
+      dataAllowanceMb: batch.dataAllowanceMb,
+      price: batch.price,
+      currency: batch.currency,
+      codes,
+      appUrl: app.config.appUrl,
+    });
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${VoucherService.exportFilename(batch, 'pdf')}"`)
+      .header('cache-control', 'no-store')
+      .send(pdf);
   });
 
   app.post('/batches/:id/revoke', { schema: { params: idParams, response: { 200: envelope(voucherBatchSchema) } } }, async (request) =>

@@ -187,23 +187,38 @@ export class VoucherService {
     return { items: rows.map(toVoucher), total: Number(n) };
   }
 
-  /** The batch's unused codes as CSV (code, plan, validity, data, price), while the export window is open. */
-  async exportCsv(batchId: string, audit: AuditContext): Promise<{ filename: string; csv: string }> {
+  /**
+   * The plain unused codes of a batch, for an export (CSV or the printed cards), while the export window is open;
+   * the export is audited (with its format). After the window (or once revoked): 409.
+   */
+  async exportCodes(batchId: string, format: 'csv' | 'pdf', audit: AuditContext): Promise<{ batch: VoucherBatchRow; planName: string; codes: string[] }> {
     const { db, clock, box } = this.deps;
     const batch = await this.batchRow(db, batchId);
     if (batch.revokedAt || this.exportUntil(batch).getTime() <= clock.now().getTime()) throw conflict(VOUCHER_MESSAGES.exportOver);
     const [plan] = await db.select({ name: plans.name }).from(plans).where(eq(plans.id, batch.planId));
     const rows = await db.select({ sealed: vouchers.codeSealed }).from(vouchers).where(and(eq(vouchers.batchId, batchId), eq(vouchers.state, 'unused'))).orderBy(vouchers.id);
+    const codes = rows.map((r) => box.open(r.sealed) ?? '').filter((c) => c !== '');
+    await recordAudit(db, clock, audit, { action: 'voucher_batch.exported', targetType: 'voucher_batch', targetId: batch.id, changes: { codes: codes.length, format } });
+    return { batch, planName: plan?.name ?? '', codes };
+  }
+
+  /** A file name for an export of the batch: vouchers-<created day>-<id prefix>.<ext>. */
+  static exportFilename(batch: VoucherBatchRow, ext: string): string {
+    return `vouchers-${batch.createdAt.toISOString().slice(0, 10)}-${batch.id.slice(0, 8)}.${ext}`;
+  }
+
+  /** The batch's unused codes as CSV (code, plan, validity, data, price), while the export window is open. */
+  async exportCsv(batchId: string, audit: AuditContext): Promise<{ filename: string; csv: string }> {
+    const { batch, planName, codes } = await this.exportCodes(batchId, 'csv', audit);
     const cell = (v: string | number | null) => {
       const s = v === null ? '' : String(v);
       return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replace(/^([=+\-@])/, "'$1").replace(/"/g, '""')}"` : s;
     };
     const lines = ['code,plan,validity_minutes,data_allowance_mb,price,currency'];
-    for (const r of rows) {
-      lines.push([box.open(r.sealed) ?? '', plan?.name ?? '', batch.validityMinutes, batch.dataAllowanceMb, batch.price, batch.currency].map(cell).join(','));
+    for (const code of codes) {
+      lines.push([code, planName, batch.validityMinutes, batch.dataAllowanceMb, batch.price, batch.currency].map(cell).join(','));
     }
-    await recordAudit(db, clock, audit, { action: 'voucher_batch.exported', targetType: 'voucher_batch', targetId: batch.id, changes: { codes: rows.length } });
-    return { filename: `vouchers-${batch.createdAt.toISOString().slice(0, 10)}-${batch.id.slice(0, 8)}.csv`, csv: `${lines.join('\r\n')}\r\n` };
+    return { filename: VoucherService.exportFilename(batch, 'csv'), csv: `${lines.join('\r\n')}\r\n` };
   }
 
   /** Revokes every unused or active voucher of the batch (and the batch). */
