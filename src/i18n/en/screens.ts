@@ -15,6 +15,7 @@ import { subscriptions } from './subscriptions';
 import { tickets } from './tickets';
 import { traffic } from './traffic';
 import { users } from './users';
+import { vouchers } from './vouchers';
 
 /** The texts of the portal's screens (every page but the dashboard), added when the first one opens. */
-export const screens: Dictionary = { ...apiTokens, ...audit, ...autopay, ...backups, ...credit, ...deviceBackups, ...devices, ...installations, ...invoices, ...jobs, ...resources, ...subscriptions, ...system, ...tickets, ...traffic, ...users };
+export const screens: Dictionary = { ...apiTokens, ...audit, ...autopay, ...backups, ...credit, ...deviceBackups, ...devices, ...installations, ...invoices, ...jobs, ...resources, ...subscriptions, ...system, ...tickets, ...traffic, ...users, ...vouchers };
