@@ -81,10 +81,13 @@ export const ipNetworkSchema = z.object({
   reserved_ranges: z.array(z.object({ from: z.string(), to: z.string(), note: z.string().nullable().optional() })),
   quarantine_days: z.number().int(),
   notes: z.string().nullable(),
+  /** The NAS's name (device_id), for the list. */
+  device_name: z.string().nullable().optional(),
   /** Addresses of the network (IPv4: without the network and broadcast addresses of a /30 or larger); a string,
    *  since an IPv6 prefix holds more than 2^53. */
   size: z.string(),
-  counts: z.object({ static: z.number().int(), reserved: z.number().int(), quarantined: z.number().int(), free: z.string() }),
+  /** dynamic: addresses of the network in open RADIUS sessions (pool and walled-garden networks). */
+  counts: z.object({ static: z.number().int(), dynamic: z.number().int().optional(), reserved: z.number().int(), quarantined: z.number().int(), free: z.string() }),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -113,20 +116,38 @@ export const ipAddressSchema = z.object({
   subscription_id: z.string().nullable(),
   quarantine_until: z.string().nullable(),
   note: z.string().nullable(),
+  /** The holder's customer (user page), when a subscription holds it. */
+  user_id: z.string().nullable().optional(),
+  customer_name: z.string().nullable().optional(),
   updated_at: z.string(),
 });
 export type IpAddress = z.infer<typeof ipAddressSchema>;
 
 export const ipAddressListQuerySchema = z.object({
   state: z.preprocess((v) => (v === '' ? undefined : v), z.enum(IP_ADDRESS_STATES, { message: `state must be one of ${IP_ADDRESS_STATES.join(', ')}` }).optional()),
+  /** Only the addresses from … to (inclusive): one block of a big network's map. */
+  from: z.preprocess((v) => (v === '' ? undefined : v), ip('from').optional()),
+  to: z.preprocess((v) => (v === '' ? undefined : v), ip('to').optional()),
   page,
   limit: limit(500, 100),
 });
+/** An address given out by a NAS from a pool: an open accounting session with it. */
+export const ipDynamicAddressSchema = z.object({
+  address: z.string(),
+  subscription_id: z.string().nullable(),
+  user_id: z.string().nullable(),
+  customer_name: z.string().nullable(),
+  username: z.string(),
+  started_at: z.string(),
+});
+export type IpDynamicAddress = z.infer<typeof ipDynamicAddressSchema>;
 /** The address map: counts of the whole network and one page of the addresses in use (by address). */
 export const ipAddressMapSchema = z.object({
   network: ipNetworkSchema,
   items: z.array(ipAddressSchema),
   pagination: pagePaginationSchema,
+  /** With from and to (IPv4): the addresses in open sessions in that block. */
+  dynamic: z.array(ipDynamicAddressSchema).optional(),
 });
 
 /**

@@ -191,7 +191,7 @@ describe('IP address management', () => {
     expect(full.json().message).toBe('No free address is left in this network "Tiny" (192.0.2.0/29)');
 
     const map = (await api('GET', `/ipam/networks/${net.id}/addresses`, undefined, 'support')).json().data;
-    expect(map.network.counts).toEqual({ static: 3, reserved: 3, quarantined: 0, free: '0' });
+    expect(map.network.counts).toEqual({ static: 3, dynamic: 0, reserved: 3, quarantined: 0, free: '0' });
     expect(map.items.map((i: { address: string }) => i.address)).toEqual(['192.0.2.4', '192.0.2.5', '192.0.2.6']);
   });
 

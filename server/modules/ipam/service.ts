@@ -26,8 +26,9 @@ import { subscriptions } from '../../db/schema';
 import { devices } from '../../db/schema/devices';
 import { ipAssignments, ipNetworks, subscriptionAddressing, type IpAssignmentRow, type IpNetworkRow, type IpReservedRange } from '../../db/schema/ipam';
 import type { Clock } from '../../lib/clock';
-import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { blockedIntervals, clippedSize, merge, usableRange } from './ranges';
+import { deviceNames, dynamicAddresses, dynamicCounts, holders } from './usage';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 
 export const IPAM_MESSAGES = {
@@ -55,7 +56,7 @@ const ENDED_STATUSES = ['expired', 'cancelled'] as const;
 
 const invalid = (field: string, message: string) => badRequest(message, [{ field, message }]);
 
-type AssignmentCounts = { static: number; reserved: number; quarantined: number };
+type AssignmentCounts = { static: number; reserved: number; quarantined: number; dynamic?: number };
 
 export class IpamService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
@@ -73,11 +74,11 @@ export class IpamService {
   // ---------------------------------------------------------------------------------------------------------
   // Networks
 
-  present(row: IpNetworkRow, counts: AssignmentCounts): IpNetwork {
+  present(row: IpNetworkRow, counts: AssignmentCounts, deviceName: string | null = null): IpNetwork {
     const usable = usableRange(row);
     const size = usable.to >= usable.from ? usable.to - usable.from + 1n : 0n;
     const blocked = clippedSize(blockedIntervals(row), usable);
-    const used = BigInt(counts.static + counts.reserved + counts.quarantined);
+    const used = BigInt(counts.static + counts.reserved + counts.quarantined + (counts.dynamic ?? 0));
     const free = size - blocked - used;
     return {
       id: row.id,
@@ -94,8 +95,9 @@ export class IpamService {
       reserved_ranges: row.reservedRanges.map((r) => ({ from: r.from, to: r.to, note: r.note ?? null })),
       quarantine_days: row.quarantineDays,
       notes: row.notes,
+      device_name: deviceName,
       size: size.toString(),
-      counts: { static: counts.static, reserved: counts.reserved + Number(blocked), quarantined: counts.quarantined, free: (free > 0n ? free : 0n).toString() },
+      counts: { static: counts.static, dynamic: counts.dynamic ?? 0, reserved: counts.reserved + Number(blocked), quarantined: counts.quarantined, free: (free > 0n ? free : 0n).toString() },
       created_at: row.createdAt.toISOString(),
       updated_at: row.updatedAt.toISOString(),
     };
@@ -112,6 +114,7 @@ export class IpamService {
       .where(and(inArray(ipAssignments.networkId, ids), or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now))))
       .groupBy(ipAssignments.networkId, ipAssignments.state);
     for (const r of rows) map.get(r.networkId)![r.state] = Number(r.n);
+    for (const [id, n] of await dynamicCounts(db, ids)) map.get(id)!.dynamic = n;
     return map;
   }
 
@@ -127,7 +130,8 @@ export class IpamService {
       .limit(query.limit)
       .offset((query.page - 1) * query.limit);
     const counts = await this.counts(db, rows.map((r) => r.id));
-    return { items: rows.map((r) => this.present(r, counts.get(r.id)!)), pagination: pagePagination(query.page, query.limit, Number(total)) };
+    const names = await deviceNames(db, rows.map((r) => r.deviceId));
+    return { items: rows.map((r) => this.present(r, counts.get(r.id)!, names.get(r.deviceId ?? '') ?? null)), pagination: pagePagination(query.page, query.limit, Number(total)) };
   }
 
   private async find(db: Db, id: string, lock = false): Promise<IpNetworkRow> {
@@ -140,7 +144,8 @@ export class IpamService {
 
   async get(id: string): Promise<IpNetwork> {
     const row = await this.find(this.deps.db, id);
-    return this.present(row, (await this.counts(this.deps.db, [id])).get(id)!);
+    const names = await deviceNames(this.deps.db, [row.deviceId]);
+    return this.present(row, (await this.counts(this.deps.db, [id])).get(id)!, names.get(row.deviceId ?? '') ?? null);
   }
 
   /** Checks a network as it will be stored; answers the columns to write. */
@@ -191,13 +196,16 @@ export class IpamService {
         ),
       )
       .limit(1);
-    if (other) throw conflict(`${formatPrefix(prefix)} overlaps the network "${other.name}" (${other.cidr})`);
+    if (other) {
+      const message = `${formatPrefix(prefix)} overlaps the network "${other.name}" (${other.cidr})`;
+      throw new AppError(409, message, [{ field: 'cidr', message }]);
+    }
     const [sameName] = await db
       .select({ id: ipNetworks.id })
       .from(ipNetworks)
       .where(and(sql`lower(${ipNetworks.name}) = lower(${input.name})`, selfId ? ne(ipNetworks.id, selfId) : undefined))
       .limit(1);
-    if (sameName) throw conflict(M.nameTaken);
+    if (sameName) throw new AppError(409, M.nameTaken, [{ field: 'name', message: M.nameTaken }]);
 
     return {
       name: input.name,
@@ -295,12 +303,20 @@ export class IpamService {
   }
 
   /** The address map: the network with its counts and one page of its addresses in use, by address. */
-  async addresses(id: string, query: { state?: string; page: number; limit: number }) {
+  async addresses(id: string, query: { state?: string; from?: string; to?: string; page: number; limit: number }) {
     const { db } = this.deps;
     const network = await this.get(id);
     const now = this.deps.clock.now();
     const live = or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now));
-    const where = and(eq(ipAssignments.networkId, id), live, query.state ? eq(ipAssignments.state, query.state as IpAssignmentRow['state']) : undefined);
+    const from = query.from ? parseIp(query.from) : null;
+    const to = query.to ? parseIp(query.to) : null;
+    const where = and(
+      eq(ipAssignments.networkId, id),
+      live,
+      query.state ? eq(ipAssignments.state, query.state as IpAssignmentRow['state']) : undefined,
+      from ? sql`${ipAssignments.addressNum} >= ${from.value.toString()}` : undefined,
+      to ? sql`${ipAssignments.addressNum} <= ${to.value.toString()}` : undefined,
+    );
     const [{ total }] = await db.select({ total: count() }).from(ipAssignments).where(where);
     const rows = await db
       .select()
@@ -309,15 +325,20 @@ export class IpamService {
       .orderBy(asc(ipAssignments.addressNum))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit);
+    const who = await holders(db, rows.flatMap((r) => (r.subscriptionId ? [r.subscriptionId] : [])));
     const items: IpAddress[] = rows.map((r) => ({
       address: r.address,
       state: r.state,
       subscription_id: r.subscriptionId,
       quarantine_until: r.quarantineUntil?.toISOString() ?? null,
       note: r.note,
+      user_id: r.subscriptionId ? (who.get(r.subscriptionId)?.userId ?? null) : null,
+      customer_name: r.subscriptionId ? (who.get(r.subscriptionId)?.name ?? null) : null,
       updated_at: r.updatedAt.toISOString(),
     }));
-    return { network, items, pagination: pagePagination(query.page, query.limit, Number(total)) };
+    // A block of a pool's map also shows the addresses the NAS gave out (open sessions).
+    const dynamic = from && to && (network.purpose === 'pool' || network.purpose === 'walled_garden') ? await dynamicAddresses(db, query.from!, query.to!) : undefined;
+    return { network, items, pagination: pagePagination(query.page, query.limit, Number(total)), ...(dynamic ? { dynamic } : {}) };
   }
 
   // ---------------------------------------------------------------------------------------------------------
