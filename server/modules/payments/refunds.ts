@@ -206,11 +206,9 @@ export class PaymentRefunds {
     return db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
-      if (input.eventId) {
-        const fresh = await repository.recordEvent(tx, { provider: input.provider, eventId: input.eventId, type: 'payment.refunded', transactionId: input.transactionId, now });
-        if (!fresh) return { outcome: 'duplicate', payment: (await repository.findByTransaction(input.provider, input.transactionId, tx)) ?? null };
-      }
-      const payment = await repository.findByTransaction(input.provider, input.transactionId, tx, true);
+      const seen = await repository.paymentForEvent(tx, input, 'payment.refunded', now);
+      if (seen.duplicate) return { outcome: 'duplicate', payment: seen.payment };
+      const payment = seen.payment;
       if (!payment) throw notFound(M.paymentNotFound);
       await repository.findInvoice(payment.invoiceId, tx, true);
       if (payment.status === 'refunded') return { outcome: 'unchanged', payment };

@@ -101,6 +101,22 @@ export function createPaymentRepository(db: Db) {
         .returning({ id: webhookEvents.id });
       return rows.length > 0;
     },
+
+    /**
+     * A provider's event about a payment, inside its transaction: the event id is recorded (when given) and the
+     * payment row locked. A redelivery answers { duplicate: true } with the payment as it is, and changes nothing.
+     */
+    async paymentForEvent(
+      tx: Db,
+      input: { provider: string; transactionId: string; eventId?: string | null },
+      type: string,
+      now: Date,
+    ): Promise<{ duplicate: true; payment: PaymentRow | null } | { duplicate: false; payment: PaymentRow | undefined }> {
+      if (input.eventId && !(await this.recordEvent(tx, { provider: input.provider, eventId: input.eventId, type, transactionId: input.transactionId, now }))) {
+        return { duplicate: true, payment: (await this.findByTransaction(input.provider, input.transactionId, tx)) ?? null };
+      }
+      return { duplicate: false, payment: await this.findByTransaction(input.provider, input.transactionId, tx, true) };
+    },
   };
 }
 

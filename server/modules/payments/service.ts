@@ -198,17 +198,9 @@ export class PaymentService {
       result = await db.transaction(async (txRaw): Promise<CompletionResult> => {
         const tx = txRaw as unknown as Db;
         const now = clock.now();
-        if (input.eventId) {
-          const fresh = await repository.recordEvent(tx, {
-            provider: input.provider,
-            eventId: input.eventId,
-            type: 'payment.succeeded',
-            transactionId: input.transactionId,
-            now,
-          });
-          if (!fresh) return { outcome: 'duplicate', payment: (await repository.findByTransaction(input.provider, input.transactionId, tx)) ?? null };
-        }
-        const payment = await repository.findByTransaction(input.provider, input.transactionId, tx, true);
+        const seen = await repository.paymentForEvent(tx, input, 'payment.succeeded', now);
+        if (seen.duplicate) return { outcome: 'duplicate', payment: seen.payment };
+        const payment = seen.payment;
         if (!payment) throw notFound(M.paymentNotFound);
         const invoice = await repository.findInvoice(payment.invoiceId, tx, true);
         if (!invoice) throw notFound(M.invoiceNotFound);
@@ -293,11 +285,9 @@ export class PaymentService {
     return db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
-      if (input.eventId) {
-        const fresh = await repository.recordEvent(tx, { provider: input.provider, eventId: input.eventId, type: 'payment.failed', transactionId: input.transactionId, now });
-        if (!fresh) return { outcome: 'duplicate', payment: (await repository.findByTransaction(input.provider, input.transactionId, tx)) ?? null };
-      }
-      const payment = await repository.findByTransaction(input.provider, input.transactionId, tx, true);
+      const seen = await repository.paymentForEvent(tx, input, 'payment.failed', now);
+      if (seen.duplicate) return { outcome: 'duplicate', payment: seen.payment };
+      const payment = seen.payment;
       if (!payment) throw notFound(M.paymentNotFound);
       if (payment.status !== 'pending') return { outcome: 'unchanged', payment };
       const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.declined, updatedAt: now });
