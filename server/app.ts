@@ -69,6 +69,7 @@ import trafficPlugin from './modules/traffic/plugin';
 import metricsPlugin from './plugins/metrics';
 import trafficRoutes from './modules/traffic/routes';
 import { ipamRoutes, subscriptionAddressRoutes } from './modules/ipam/routes';
+import hotspotRoutes from './modules/hotspot/routes';
 
 export interface BuildAppOptions {
   config: Config;
@@ -180,6 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before the routes: the API reference collects them as they are added.
   await app.register(openApiPlugin);
   await app.register(spaPlugin, { distDir: config.serveSpa ? config.distDir : null });
+  await app.register(hotspotRoutes); // /hotspot/login: the MikroTik hotspot's external login page (outside /api)
 
   // Routes.
   await app.register(
