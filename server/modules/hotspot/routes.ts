@@ -1,0 +1,51 @@
+/**
+ * The hotspot pages outside /api (issue 22), served by the portal next to the web app:
+ *   GET|POST /hotspot/login          the themed login page (page.ts); 400 when not opened by a hotspot
+ *   GET /hotspot/login.js            its script (login.js beside this file)
+ *   GET /hotspot/md5.min.js          js-md5's browser build, for the HTTP-CHAP password
+ *   GET /hotspot/mikrotik-login.html the login.html to upload to the router, pointing at this portal
+ * The login page has its own Content-Security-Policy (hotspotPageCsp): its form posts to the router.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { projectPath } from '../../lib/paths';
+import { returnOrigin } from '../../lib/return-origin';
+import { hotspotPageCsp, mikrotikLoginHtml, readHotspotParams, renderHotspotLogin, renderHotspotProblem } from './page';
+
+export const HOTSPOT_LOGIN_PATH = '/hotspot/login';
+
+const hotspotRoutes: FastifyPluginAsync = async (app) => {
+  const loginScript = readFileSync(projectPath('server/modules/hotspot/login.js'), 'utf8');
+  const md5Script = readFileSync(createRequire(import.meta.url).resolve('js-md5/build/md5.min.js'), 'utf8');
+
+  // A router's login.html may post its variables instead of sending them in the address.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  const page = async (input: Record<string, unknown>, reply: FastifyReply) => {
+    const settings = await app.settings.publicSettings();
+    const read = readHotspotParams(input);
+    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    if ('error' in read) return reply.code(400).header('content-security-policy', hotspotPageCsp(null)).send(renderHotspotProblem(settings, read.error));
+    return reply.header('content-security-policy', hotspotPageCsp(read.router)).send(renderHotspotLogin(settings, read.params));
+  };
+  app.get(HOTSPOT_LOGIN_PATH, async (request, reply) => page(request.query as Record<string, unknown>, reply));
+  app.post(HOTSPOT_LOGIN_PATH, async (request: FastifyRequest, reply) => page({ ...(request.query as object), ...((request.body as object | null) ?? {}) }, reply));
+
+  const script = (source: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(source);
+  app.get('/hotspot/login.js', script(loginScript));
+  app.get('/hotspot/md5.min.js', script(md5Script));
+
+  app.get('/hotspot/mikrotik-login.html', async (request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', 'attachment; filename="login.html"')
+      .type('text/html; charset=utf-8')
+      .send(mikrotikLoginHtml(returnOrigin(request, app.config))),
+  );
+};
+
+export default hotspotRoutes;
