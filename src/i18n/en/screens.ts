@@ -7,6 +7,7 @@ import { credit } from './credit';
 import { devices } from './devices';
 import { deviceBackups } from './device-backups';
 import { installations } from './installations';
+import { ipam } from './ipam';
 import { invoices } from './invoices';
 import { jobs } from './jobs';
 import { system } from './system';
@@ -18,4 +19,4 @@ import { users } from './users';
 import { vouchers } from './vouchers';
 
 /** The texts of the portal's screens (every page but the dashboard), added when the first one opens. */
-export const screens: Dictionary = { ...apiTokens, ...audit, ...autopay, ...backups, ...credit, ...deviceBackups, ...devices, ...installations, ...invoices, ...jobs, ...resources, ...subscriptions, ...system, ...tickets, ...traffic, ...users, ...vouchers };
+export const screens: Dictionary = { ...apiTokens, ...audit, ...autopay, ...backups, ...credit, ...deviceBackups, ...devices, ...installations, ...ipam, ...invoices, ...jobs, ...resources, ...subscriptions, ...system, ...tickets, ...traffic, ...users, ...vouchers };
