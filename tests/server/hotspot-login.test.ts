@@ -72,7 +72,7 @@ describe('hotspot login page', () => {
   });
 
   it('answers 400 with a readable page when link-login-only is missing or not a web address, or the CHAP challenge is half there', async () => {
-    for (const query of [
+    const queries: Array<Record<string, string>> = [
       {},
       { 'link-login-only': 'javascript:alert(1)' },
       { 'link-login-only': 'ftp://10.5.50.1/login' },
@@ -80,7 +80,8 @@ describe('hotspot login page', () => {
       { 'link-login-only': '/login' },
       { 'link-login-only': ROUTER, 'chap-id': '\\371' },
       { 'link-login-only': ROUTER, 'chap-id': '\\371', 'chap-challenge': '\u00e9\u00e9' },
-    ]) {
+    ];
+    for (const query of queries) {
       const res = await open(query);
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
