@@ -4,7 +4,6 @@
  * a suspension sends a real RFC 5176 Disconnect-Request to a UDP listener the test runs as the NAS, which
  * answers ACK or NAK; a NAS that keeps the session up is cleaned through the RouterOS API (the local fake).
  */
-import { createSocket, type Socket } from 'node:dgram';
 import { eq, sql } from 'drizzle-orm';
 import radius from 'radius';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,48 +17,17 @@ import { decodeRequest, encodeResponse, type RadiusAttribute } from '../../serve
 import { rateAttributes } from '../../server/modules/radius/authorize';
 import { ensureRadclient, radclient, type RadclientAnswer } from '../helpers/radclient';
 import { RouterOsFake } from '../helpers/routeros-fake';
+import { radiusTestConfig, TestNas } from '../helpers/test-nas';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
 const SECRET = 'nas-shared-secret-1';
 const GIGA = 2 ** 32;
 const START = '2026-03-01T10:00:00.000Z';
 
-/** The NAS's dynamic-authorization port: decodes each request with the shared secret and answers as told. */
-class TestNas {
-  socket!: Socket;
-  port = 0;
-  answer: 'ack' | 'nak' | 'silent' = 'ack';
-  readonly received: Array<{ code: string; attributes: Record<string, unknown> }> = [];
-
-  async start(): Promise<this> {
-    this.socket = createSocket('udp4');
-    this.socket.on('message', (msg, rinfo) => {
-      const request = radius.decode({ packet: msg, secret: SECRET });
-      this.received.push({ code: request.code, attributes: request.attributes });
-      if (this.answer === 'silent') return;
-      const base = request.code === 'CoA-Request' ? 'CoA' : 'Disconnect';
-      const response = radius.encode_response({
-        packet: request,
-        code: `${base}-${this.answer === 'ack' ? 'ACK' : 'NAK'}`,
-        secret: SECRET,
-        attributes: this.answer === 'nak' ? [['Error-Cause', 503]] : [],
-      });
-      this.socket.send(response, rinfo.port, rinfo.address);
-    });
-    await new Promise<void>((resolve) => this.socket.bind(0, '127.0.0.1', resolve));
-    this.port = this.socket.address().port;
-    return this;
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.socket.close(() => resolve()));
-  }
-}
-
 describe('RADIUS: PPPoE access, accounting and cut-off', () => {
   let t: TestApp;
   const clock = new ManualClock(START);
-  const nas = new TestNas();
+  const nas = new TestNas(SECRET);
   const router = new RouterOsFake();
   let admin: string;
   let ports: { authPort: number; acctPort: number };
@@ -76,13 +44,8 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
       clock,
       config: {
         accessTokenTtlSeconds: 365 * 86_400,
-        radiusEnabled: true,
-        radiusHost: '127.0.0.1',
-        radiusAuthPort: 0,
-        radiusAcctPort: 0,
-        radiusCoaPort: nas.port,
-        // The test's NAS answers from this process's event loop, which PGlite also runs on: give it time.
-        radiusDisconnectTimeoutMs: 3_000,
+        // The test's NAS answers from this process's event loop, which PGlite also runs on: 3 s to answer.
+        ...radiusTestConfig(nas.port),
       },
     });
     ports = t.app.radius.ports()!;
