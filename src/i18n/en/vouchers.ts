@@ -18,6 +18,8 @@ export const vouchers: Record<string, string> = {
   'vouchers.fields.priceHelp': 'What one card sells for.',
   'vouchers.fields.codeLength': 'Code length',
   'vouchers.fields.codeLengthHelp': '8 to 16 characters, the last one a check character; no 0/O or 1/I/L.',
+  'vouchers.fields.termsRequired': 'A validity or a data allowance is required',
+  'vouchers.createNote': 'The codes can be downloaded (as CSV or as printable cards) only during the 60 minutes after the batch is created.',
   'vouchers.fields.states': 'Vouchers',
   'vouchers.fields.created': 'Created',
   'vouchers.fields.terms': 'Gives',

@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import { Alert, Button, Space, Tag } from 'antd';
+import { DownloadOutlined, PrinterOutlined } from '@ant-design/icons';
+import { useNotification, type HttpError } from '@refinedev/core';
+import { VOUCHER_STATES, type VoucherBatch, type VoucherState } from '../../contract/schemas/vouchers';
+import { t } from '../../src/i18n';
+import { canDownload, downloadCodes } from './api';
+
+export const STATE_COLORS: Record<VoucherState, string> = { unused: 'blue', active: 'green', used_up: 'default', expired: 'orange', revoked: 'red' };
+
+export function VoucherStateTag({ state }: { state: VoucherState }) {
+  return <Tag color={STATE_COLORS[state]}>{t(`vouchers.state.${state}`)}</Tag>;
+}
+
+/** A batch's vouchers per state ("Unused 7", "Used up 2"…), the states it has only. */
+export function StateCounts({ states }: { states: Record<string, number> }) {
+  const present = VOUCHER_STATES.filter((s) => (states[s] ?? 0) > 0);
+  return (
+    <Space size={[4, 4]} wrap>
+      {present.map((s) => (
+        <Tag key={s} color={STATE_COLORS[s]}>{`${t(`vouchers.state.${s}`)} ${states[s]}`}</Tag>
+      ))}
+    </Space>
+  );
+}
+
+const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/**
+ * "Download CSV" and "Print cards (PDF)" while the batch's 60-minute window is open, with the time it closes;
+ * after it, a note that the codes are gone for good.
+ */
+export function DownloadCodes({ batch, note = 'vouchers.download.note' }: { batch: Pick<VoucherBatch, 'id' | 'export_until'>; note?: string }) {
+  const { open } = useNotification();
+  const [busy, setBusy] = useState<'csv' | 'pdf' | null>(null);
+  const [closed, setClosed] = useState(false);
+  if (!canDownload(batch) || closed) return <Alert type="info" showIcon message={t('vouchers.download.over')} data-testid="download-over" />;
+  const download = async (kind: 'csv' | 'pdf') => {
+    setBusy(kind);
+    try {
+      await downloadCodes(batch.id, kind);
+    } catch (error) {
+      // The body of a failed file download is not read: 409 is the closed window.
+      if ((error as HttpError).statusCode === 409) setClosed(true);
+      else open?.({ type: 'error', message: (error as HttpError).message || t('vouchers.download.failed') });
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      data-testid="download-codes"
+      message={t(note, { time: time(batch.export_until!) })}
+      description={
+        <Space wrap style={{ marginTop: 8 }}>
+          <Button icon={<PrinterOutlined />} type="primary" loading={busy === 'pdf'} onClick={() => void download('pdf')}>{t('vouchers.download.pdf')}</Button>
+          <Button icon={<DownloadOutlined />} loading={busy === 'csv'} onClick={() => void download('csv')}>{t('vouchers.download.csv')}</Button>
+        </Space>
+      }
+    />
+  );
+}
