@@ -38,6 +38,8 @@ export const ipNetworks = pgTable(
     reservedRanges: jsonb('reserved_ranges').$type<IpReservedRange[]>().notNull().default([]),
     /** Days a released address is held before it is handed out again. */
     quarantineDays: integer('quarantine_days').notNull().default(30),
+    /** purpose ipv6_delegation: the length of the prefixes handed out as "next free" (null: /56). */
+    delegationPrefixLength: integer('delegation_prefix_length'),
     notes: text('notes'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -50,6 +52,7 @@ export const ipNetworks = pgTable(
     check('ip_networks_family', sql`${t.family} in (4, 6)`),
     check('ip_networks_range', sql`${t.rangeStart} <= ${t.rangeEnd}`),
     check('ip_networks_quarantine_days', sql`${t.quarantineDays} between 0 and 3650`),
+    check('ip_networks_delegation_length', sql`${t.delegationPrefixLength} is null or ${t.delegationPrefixLength} between 1 and 128`),
   ],
 );
 
@@ -99,7 +102,11 @@ export const subscriptionAddressing = pgTable(
     delegatedIpv6Prefix: varchar('delegated_ipv6_prefix', { length: 64 }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('subscription_addressing_pool_idx').on(t.poolNetworkId)],
+  (t) => [
+    index('subscription_addressing_pool_idx').on(t.poolNetworkId),
+    // A delegated prefix belongs to one subscription: what makes "next free" allocation conflict-free.
+    uniqueIndex('subscription_addressing_delegated_unique').on(t.delegatedIpv6Prefix),
+  ],
 );
 
 export type IpNetworkRow = typeof ipNetworks.$inferSelect;

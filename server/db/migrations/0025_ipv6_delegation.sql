@@ -1,0 +1,3 @@
+ALTER TABLE "ip_networks" ADD COLUMN "delegation_prefix_length" integer;--> statement-breakpoint
+CREATE UNIQUE INDEX "subscription_addressing_delegated_unique" ON "subscription_addressing" USING btree ("delegated_ipv6_prefix");--> statement-breakpoint
+ALTER TABLE "ip_networks" ADD CONSTRAINT "ip_networks_delegation_length" CHECK ("ip_networks"."delegation_prefix_length" is null or "ip_networks"."delegation_prefix_length" between 1 and 128);
