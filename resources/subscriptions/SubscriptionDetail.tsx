@@ -12,6 +12,7 @@ import { SubscriptionActions, useRole } from './SubscriptionActions';
 import { InvoicesTable, PaymentsTable, SubscriptionStatusTag } from './ui';
 import { ServiceAccessCard } from '../installations/ServiceAccessCard';
 import { AutopayCard } from './AutopayCard';
+import { AddressCard } from './AddressCard';
 import { AuditHistory } from '../audit/AuditHistory';
 
 const LIST_PATH = '/dashboard/subscriptions';
@@ -87,6 +88,7 @@ export function SubscriptionDetail() {
           </Card>
           <AutopayCard subscription={sub} owner={!staff} />
           <ServiceAccessCard subscriptionId={sub.id} role={role} />
+          <AddressCard subscriptionId={sub.id} role={role} />
           <Card title={t('subscriptions.detail.invoices')}>
             {staff ? <StaffInvoices subscription={sub} /> : <OwnInvoices subscription={sub} />}
           </Card>
