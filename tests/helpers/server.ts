@@ -290,3 +290,21 @@ export async function signInEveryRole(
   return (method, url, role, payload) =>
     t.app.inject({ method, url: `/api${url}`, headers: role ? bearer(tokens[role]!) : {}, payload: payload as object });
 }
+
+/**
+ * Customers signed in by e-mail for tests that follow several of them: `signIn` creates one (named after the
+ * address) and signs them in, `as` calls the API under /api with that customer's bearer token.
+ */
+export function customersOf(app: () => TestApp) {
+  const tokens: Record<string, string> = {};
+  return {
+    async signIn(email: string) {
+      const user = await app().createUser({ email, name: email.split('@')[0] });
+      tokens[email] = (await app().login(email)).token;
+      return user;
+    },
+    as(email: string, method: ApiMethod, url: string, payload?: unknown) {
+      return app().app.inject({ method, url: `/api${url}`, headers: bearer(tokens[email]), payload: payload as object });
+    },
+  };
+}

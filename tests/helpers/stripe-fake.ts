@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
+import type { Response as LightMyRequestResponse } from 'light-my-request';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -190,4 +191,15 @@ export function stripeEvent(type: string, object: Record<string, unknown>, secre
   const payload = JSON.stringify({ id: eventId, object: 'event', api_version: '2026-10-28.endive', created, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } });
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: created });
   return { payload, headers: { 'content-type': 'application/json', 'stripe-signature': signature } };
+}
+
+/**
+ * Stripe's signed webhooks posted to the portal: `webhook(type, object, eventId?)` gives the request to send
+ * (a function, so a test can send it several times or race it), signed with `secret` at the clock's time.
+ */
+export function stripeWebhooks(app: () => { inject: (options: { method: 'POST'; url: string; headers: Record<string, string>; payload: string }) => Promise<LightMyRequestResponse> }, secret: string, clock: { now(): Date }) {
+  return (type: string, object: Record<string, unknown>, eventId?: string) => {
+    const { payload, headers } = stripeEvent(type, object, secret, clock.now(), eventId);
+    return () => app().inject({ method: 'POST', url: '/api/payments/webhooks/stripe', headers, payload });
+  };
 }

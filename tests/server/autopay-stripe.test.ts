@@ -8,8 +8,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/lib/clock';
-import { stripeEvent, stripeSetupFake, type FakeCardBehaviour } from '../helpers/stripe-fake';
-import { bearer, createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
+import { stripeSetupFake, stripeWebhooks, type FakeCardBehaviour } from '../helpers/stripe-fake';
+import { createTestApp, customersOf, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 
 const SECRET_KEY = 'sk_test_51FakeKeyForTheAutopayTests000';
 const WEBHOOK_SECRET = 'whsec_portal_autopay_test_secret_0123';
@@ -20,23 +20,18 @@ describe('autopay with Stripe (local fake)', () => {
   let t: TestApp;
   let call: CallAs;
   let planId: string;
-  const tokens: Record<string, string> = {};
 
   const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
-  const as = (email: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url: `/api${url}`, headers: bearer(tokens[email]), payload: payload as object });
-  function webhook(type: string, object: Record<string, unknown>, eventId?: string) {
-    const { payload, headers } = stripeEvent(type, object, WEBHOOK_SECRET, clock.now(), eventId);
-    return () => t.app.inject({ method: 'POST', url: '/api/payments/webhooks/stripe', headers, payload });
-  }
+  const customers = customersOf(() => t);
+  const as = customers.as;
+  const webhook = stripeWebhooks(() => t.app, WEBHOOK_SECRET, clock);
 
   const renewalOf = async (subscriptionId: string) =>
     (await rows<{ id: string; status: string; total_amount: number }>(sql`select id, status, total_amount from invoices where subscription_id = ${subscriptionId} order by number`))[1];
 
   /** A customer with an active subscription who saves a card (with the given behaviour) through Stripe. */
   async function customerWithCard(email: string, behaviour: FakeCardBehaviour) {
-    await t.createUser({ email, name: email.split('@')[0] });
-    tokens[email] = (await t.login(email)).token;
+    await customers.signIn(email);
     const created = (await as(email, 'POST', '/subscriptions', { plan_id: planId })).json().data;
     expect((await call('POST', `/payments/invoices/${created.invoice.id}/manual`, 'admin', { amount: created.invoice.total_amount, payment_method: 'cash', reference: `R-${email}` })).statusCode).toBe(201);
     const started = await as(email, 'POST', `/subscriptions/${created.subscription.id}/autopay/setup`);

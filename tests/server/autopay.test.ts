@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/lib/clock';
-import { bearer, createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
+import { createTestApp, customersOf, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 
 const WEBHOOK_SECRET = 'sandbox-autopay-test-secret-0123456789';
 const LONG_TOKENS = { accessTokenTtlSeconds: 5 * 365 * 86_400 };
@@ -18,16 +18,14 @@ describe('autopay (sandbox) through the billing run', () => {
   let t: TestApp;
   let call: CallAs;
   let planId: string;
-  const tokens: Record<string, string> = {};
 
   const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
-  const as = (email: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url: `/api${url}`, headers: bearer(tokens[email]), payload: payload as object });
+  const customers = customersOf(() => t);
+  const as = customers.as;
 
   /** A customer with an active subscription (first invoice paid in cash) and, when given, a saved sandbox test card. */
   async function customer(email: string, card?: 'ok' | 'declined' | 'auth' | 'expiring') {
-    const user = await t.createUser({ email, name: email.split('@')[0] });
-    tokens[email] = (await t.login(email)).token;
+    const user = await customers.signIn(email);
     const created = await as(email, 'POST', '/subscriptions', { plan_id: planId });
     expect(created.statusCode, created.body).toBe(201);
     const { subscription, invoice } = created.json().data;

@@ -12,8 +12,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/lib/clock';
-import { stripeEvent, stripeSetupFake } from '../helpers/stripe-fake';
-import { bearer, createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
+import { stripeSetupFake, stripeWebhooks } from '../helpers/stripe-fake';
+import { createTestApp, customersOf, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 
 const SECRET_KEY = 'sk_test_51FakeKeyForTheRaceTests00000000';
 const WEBHOOK_SECRET = 'whsec_portal_race_test_secret_0123456';
@@ -24,16 +24,12 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
   let t: TestApp;
   let call: CallAs;
   let planId: string;
-  const tokens: Record<string, string> = {};
 
   const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
-  const as = (email: string, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.app.inject({ method, url: `/api${url}`, headers: bearer(tokens[email]), payload: payload as object });
+  const customers = customersOf(() => t);
+  const as = customers.as;
   /** Stripe's signed webhook (as Stripe sends it) posted to the portal. */
-  function stripeWebhook(type: string, object: Record<string, unknown>, eventId?: string) {
-    const { payload, headers } = stripeEvent(type, object, WEBHOOK_SECRET, clock.now(), eventId);
-    return () => t.app.inject({ method: 'POST', url: '/api/payments/webhooks/stripe', headers, payload });
-  }
+  const stripeWebhook = stripeWebhooks(() => t.app, WEBHOOK_SECRET, clock);
   const intentWebhook = (intent: Record<string, unknown>, eventId?: string) => stripeWebhook('payment_intent.succeeded', intent, eventId);
 
   const manual = (invoiceId: string, amount: number, i: number) =>
@@ -44,8 +40,7 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
    * with attempt 1 of an autopay charge for it scheduled now (what the billing run writes for an autopay invoice).
    */
   async function customerWithScheduledCharge(email: string) {
-    await t.createUser({ email, name: email.split('@')[0] });
-    tokens[email] = (await t.login(email)).token;
+    await customers.signIn(email);
     const created = await as(email, 'POST', '/subscriptions', { plan_id: planId });
     expect(created.statusCode, created.body).toBe(201);
     const { subscription, invoice } = created.json().data;
