@@ -23,10 +23,12 @@ import { installations, invoices, payments, plans, subscriptions, users, type In
 import type { Db } from '../client';
 import { DEMO_ACCOUNTS } from '../seed';
 import { seedDemoNetwork, type NetworkSummary } from './network';
+import { seedDemoIpam } from './ipam';
 import { FIRST_NAMES, LAST_NAMES, STREETS } from './people';
 import { DemoRandom } from './random';
 import { demoServices, type DemoServices } from './services';
 import { demoTicketScripts, DEMO_ATTACHMENT_PNG } from './tickets';
+import { seedDemoVouchers } from './vouchers';
 
 export const DEMO_SEED = 20_240_616;
 export const DEMO_DAYS = 365;
@@ -401,7 +403,9 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
   clock.set(end);
   phase('installations');
   const network = await seedDemoNetwork(db, { clock, services, rng, end });
+  await seedDemoIpam(db, { clock });
   phase('network');
+  await seedDemoVouchers(db, { clock, box: options.box, end, by: billingStaff });
 
   const statusCounts = await db.select({ status: subscriptions.status, n: count() }).from(subscriptions).groupBy(subscriptions.status);
   const counts = { pending: 0, active: 0, suspended: 0, cancelled: 0, expired: 0 } as Record<SubscriptionStatus, number>;
