@@ -6,6 +6,7 @@ import { DateCell, ResponsiveTable } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { MyInvoices } from '../invoices/MyInvoices';
 import { CreditPanel } from '../credit/CreditPanel';
+import { RedeemVoucherCard } from '../vouchers/RedeemVoucherCard';
 import { useActivePlan, useOrders } from './hooks';
 import { SubscribeModal } from './SubscribeModal';
 import { SubscriptionActions } from './SubscriptionActions';
@@ -124,6 +125,9 @@ export function CustomerSubscriptions() {
           ]}
         />
       </Card>
+      <div style={{ marginTop: 16 }}>
+        <RedeemVoucherCard planNameOf={(id) => orders.find((o) => o.id === id)?.plan_name} />
+      </div>
       {/* A card of its own, not a fourth tab: on a phone a fourth tab folds into antd's "more" button. */}
       <div style={{ marginTop: 16 }}>
         <CreditPanel title={t('credit.myTitle')} />

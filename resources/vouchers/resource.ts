@@ -11,10 +11,7 @@ export const vouchersResource = defineResource({
   titleKey: 'vouchers.title',
   singularKey: 'vouchers.singular',
   menu: { order: 84, group: 'billing', labelKey: 'menu.vouchers', icon: QrcodeOutlined },
-  pages: {
-    list: () => import('./BatchList').then((m) => m.BatchList),
-    create: () => import('./CreateBatch').then((m) => m.CreateBatch),
-    show: () => import('./BatchShow').then((m) => m.BatchShow),
-  },
+  // One loader for the three screens (VoucherPages picks by the route): less for the shell every customer loads.
+  pages: { list: () => import('./VoucherPages').then((m) => m.VoucherPages), create: 'list', show: 'list' },
   meta: { endpoint: 'vouchers/batches' },
 });
