@@ -59,6 +59,14 @@ const networkFields = {
     .max(3650, { message: 'quarantine_days must be between 0 and 3650' })
     .optional(),
   notes: optionalText('notes', 2000),
+  /** ipv6_delegation networks: the length of the prefixes handed out as "next free" (default 56). */
+  delegation_prefix_length: z
+    .number({ message: 'delegation_prefix_length must be a number' })
+    .int({ message: 'delegation_prefix_length must be a whole number' })
+    .min(1, { message: 'delegation_prefix_length must be between 1 and 128' })
+    .max(128, { message: 'delegation_prefix_length must be between 1 and 128' })
+    .nullable()
+    .optional(),
 };
 
 export const ipNetworkInputSchema = z.object(networkFields);
@@ -81,6 +89,8 @@ export const ipNetworkSchema = z.object({
   reserved_ranges: z.array(z.object({ from: z.string(), to: z.string(), note: z.string().nullable().optional() })),
   quarantine_days: z.number().int(),
   notes: z.string().nullable(),
+  /** ipv6_delegation networks: the length of the prefixes it delegates (56 unless set); null for the others. */
+  delegation_prefix_length: z.number().int().nullable().optional(),
   /** The NAS's name (device_id), for the list. */
   device_name: z.string().nullable().optional(),
   /** Addresses of the network (IPv4: without the network and broadcast addresses of a /30 or larger); a string,
@@ -152,7 +162,8 @@ export const ipAddressMapSchema = z.object({
 
 /**
  * PUT /subscriptions/:id/address. A static address: network_id of a static network and address (or none: the
- * first free one). A pool: network_id of a pool network. IPv6 prefixes are set or cleared alongside.
+ * first free one). A pool: network_id of a pool network. IPv6 prefixes are set or cleared alongside; the
+ * delegated one can instead be the first free prefix of an ipv6_delegation network (delegated_from_network_id).
  */
 export const subscriptionAddressInputSchema = z.object({
   network_id: z.string().uuid({ message: 'network_id must be a valid id' }).nullable().optional(),
@@ -165,6 +176,8 @@ export const subscriptionAddressInputSchema = z.object({
     (v) => (v === '' ? null : v),
     z.string().trim().refine((v) => parsePrefix(v)?.family === 6, { message: 'delegated_ipv6_prefix must be an IPv6 prefix such as 2001:db8:100::/56' }).nullable().optional(),
   ),
+  /** Delegate the first free prefix (of the network's delegation length) of this ipv6_delegation network. */
+  delegated_from_network_id: z.string().uuid({ message: 'delegated_from_network_id must be a valid id' }).optional(),
 });
 export type SubscriptionAddressInputParsed = z.output<typeof subscriptionAddressInputSchema>;
 

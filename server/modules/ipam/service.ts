@@ -28,6 +28,7 @@ import { ipAssignments, ipNetworks, subscriptionAddressing, type IpAssignmentRow
 import type { Clock } from '../../lib/clock';
 import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { blockedIntervals, clippedSize, merge, usableRange } from './ranges';
+import { delegationLength, delegationLengthError, nextFreeDelegatedPrefix } from './delegation';
 import { deviceNames, dynamicAddresses, dynamicCounts, holders } from './usage';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 
@@ -80,6 +81,7 @@ export class IpamService {
     const blocked = clippedSize(blockedIntervals(row), usable);
     const used = BigInt(counts.static + counts.reserved + counts.quarantined + (counts.dynamic ?? 0));
     const free = size - blocked - used;
+    // The reserved count is a number: an IPv6 network's reserved ranges can hold more than 2^53 addresses.
     return {
       id: row.id,
       name: row.name,
@@ -95,9 +97,10 @@ export class IpamService {
       reserved_ranges: row.reservedRanges.map((r) => ({ from: r.from, to: r.to, note: r.note ?? null })),
       quarantine_days: row.quarantineDays,
       notes: row.notes,
+      delegation_prefix_length: delegationLength(row),
       device_name: deviceName,
       size: size.toString(),
-      counts: { static: counts.static, dynamic: counts.dynamic ?? 0, reserved: counts.reserved + Number(blocked), quarantined: counts.quarantined, free: (free > 0n ? free : 0n).toString() },
+      counts: { static: counts.static, dynamic: counts.dynamic ?? 0, reserved: Math.min(counts.reserved + Number(blocked), Number.MAX_SAFE_INTEGER), quarantined: counts.quarantined, free: (free > 0n ? free : 0n).toString() },
       created_at: row.createdAt.toISOString(),
       updated_at: row.updatedAt.toISOString(),
     };
@@ -165,6 +168,8 @@ export class IpamService {
     if (input.purpose !== 'pool' && input.purpose !== 'walled_garden' && input.pool_name) {
       errors.push({ field: 'pool_name', message: 'pool_name is only for pool and walled_garden networks' });
     }
+    const delegationError = delegationLengthError(input.purpose, prefix.length, input.delegation_prefix_length);
+    if (delegationError) errors.push(delegationError);
     if (input.gateway) {
       const g = inside('gateway', input.gateway);
       if (g !== null && prefix.family === 4 && prefix.length <= 30 && (g === prefix.start || g === prefix.end)) {
@@ -223,6 +228,7 @@ export class IpamService {
       reservedRanges: (input.reserved_ranges ?? []).map((r): IpReservedRange => ({ from: r.from, to: r.to, note: r.note ?? null })),
       quarantineDays: input.quarantine_days ?? 30,
       notes: input.notes ?? null,
+      delegationPrefixLength: input.purpose === 'ipv6_delegation' ? (input.delegation_prefix_length ?? null) : null,
     };
   }
 
@@ -240,6 +246,7 @@ export class IpamService {
       reserved_ranges: row.reservedRanges,
       quarantine_days: row.quarantineDays,
       notes: row.notes,
+      delegation_prefix_length: row.delegationPrefixLength,
     };
   }
 
@@ -268,6 +275,7 @@ export class IpamService {
         reserved_ranges: input.reserved_ranges ?? before.reservedRanges.map((r) => ({ from: r.from, to: r.to, note: r.note ?? null })),
         quarantine_days: input.quarantine_days ?? before.quarantineDays,
         notes: input.notes !== undefined ? input.notes : before.notes,
+        delegation_prefix_length: input.delegation_prefix_length !== undefined ? input.delegation_prefix_length : before.delegationPrefixLength,
       };
       const values = await this.validate(tx, merged, id);
       // Addresses in use must stay inside, and a network that hands out addresses keeps its purpose.
@@ -432,8 +440,23 @@ export class IpamService {
           throw invalid('network_id', 'network_id is required with an address');
         }
         const framed = input.framed_ipv6_prefix !== undefined ? (input.framed_ipv6_prefix ? formatPrefix(parsePrefix(input.framed_ipv6_prefix)!) : null) : before.framed_ipv6_prefix;
-        const delegated =
-          input.delegated_ipv6_prefix !== undefined ? (input.delegated_ipv6_prefix ? formatPrefix(parsePrefix(input.delegated_ipv6_prefix)!) : null) : before.delegated_ipv6_prefix;
+        if (input.delegated_from_network_id && input.delegated_ipv6_prefix !== undefined) {
+          throw invalid('delegated_ipv6_prefix', 'Give delegated_ipv6_prefix or delegated_from_network_id, not both');
+        }
+        const delegated = input.delegated_from_network_id
+          ? await nextFreeDelegatedPrefix(
+              tx,
+              await this.find(tx, input.delegated_from_network_id).catch(() => {
+                throw invalid('delegated_from_network_id', 'delegated_from_network_id is not a known network');
+              }),
+              subscriptionId,
+              before.delegated_ipv6_prefix,
+            )
+          : input.delegated_ipv6_prefix !== undefined
+            ? input.delegated_ipv6_prefix
+              ? formatPrefix(parsePrefix(input.delegated_ipv6_prefix)!)
+              : null
+            : before.delegated_ipv6_prefix;
         if (delegated && delegated !== before.delegated_ipv6_prefix) {
           const [taken] = await tx
             .select({ id: subscriptionAddressing.subscriptionId })
