@@ -178,6 +178,19 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
     expect(Number(attachments)).toBe(1);
   });
 
+  it('gives the IP address screens their networks: static addresses (one in quarantine), a pool in use, and an address history', async () => {
+    type Net = { id: string; purpose: string; counts: { static: number; dynamic: number; quarantined: number } };
+    const nets = (await get('technician', '/ipam/networks')).items as Net[];
+    expect(nets.map((n) => n.purpose).sort()).toEqual(['ipv6_delegation', 'pool', 'static', 'walled_garden']);
+    const statics = nets.find((n) => n.purpose === 'static')!;
+    expect(statics.counts).toMatchObject({ static: 6, quarantined: 1 });
+    expect(nets.find((n) => n.purpose === 'pool')!.counts.dynamic).toBeGreaterThan(10);
+    const held = ((await get('support', `/ipam/networks/${statics.id}/addresses`)).items as Array<{ address: string; state: string; subscription_id: string }>).find((i) => i.state === 'static')!;
+    const history = (await get('support', `/ipam/history?address=${held.address}`)).items as Array<{ subscription_id: string }>;
+    expect(history.length).toBeGreaterThan(0);
+    expect(history[0].subscription_id).toBe(held.subscription_id);
+  });
+
   it('registers two NAS devices with a week of traffic history', async () => {
     const devices = await get('admin', '/devices');
     const rows: Array<{ id: string; name: string }> = devices.items ?? devices;
