@@ -30,25 +30,21 @@ const rules = (schema: (typeof s)[keyof typeof s], labelKey: string) => zodRules
 /** The validity in minutes, as the server checks it. */
 const toMinutes = (v: FormValues) => (v.validity == null ? null : Math.round(v.validity * UNIT_MINUTES[v.unit]));
 
-/** The batch just created: how many, the one-hour downloads, then on to the batch or another one. */
-function Created({ batch, onAnother }: { batch: VoucherBatch; onAnother: () => void }) {
-  const go = useGo();
+/** The batch just created: how many, and the one-hour downloads. */
+function Created({ batch }: { batch: VoucherBatch }) {
   return (
-    <Result
-      status="success"
-      title={t('vouchers.created.title', { count: batch.count })}
-      subTitle={`${batch.plan_name}`}
-      data-testid="batch-created"
-      extra={
-        <Space direction="vertical" style={{ width: '100%', maxWidth: 560, textAlign: 'left' }}>
-          <DownloadCodes batch={batch} note="vouchers.created.note" />
-          <Space wrap>
-            <Button onClick={() => go({ to: { resource: decl.name, action: 'show', id: batch.id } })}>{t('vouchers.open')}</Button>
-            <Button onClick={onAnother}>{t('vouchers.another')}</Button>
-          </Space>
-        </Space>
-      }
-    />
+    <div data-testid="batch-created">
+      <Result
+        status="success"
+        title={t('vouchers.created.title', { count: batch.count })}
+        subTitle={batch.plan_name}
+        extra={
+          <div style={{ maxWidth: 560, margin: '0 auto', textAlign: 'left' }}>
+            <DownloadCodes batch={batch} note="vouchers.created.note" />
+          </div>
+        }
+      />
+    </div>
   );
 }
 
@@ -57,6 +53,7 @@ export function CreateBatch() {
   const [form] = Form.useForm<FormValues>();
   const { run, isPending } = useToastedCall();
   const [created, setCreated] = useState<VoucherBatch | null>(null);
+  const go = useGo();
   const { result } = useList<Plan>({ resource: 'plans', pagination: { currentPage: 1, pageSize: 100, mode: 'server' }, sorters: [{ field: 'sort_order', order: 'asc' }] });
   const plans = result.data ?? [];
   const planId = Form.useWatch('plan_id', form);
@@ -86,11 +83,17 @@ export function CreateBatch() {
       goBack={false}
       title={t('vouchers.createTitle')}
       resource={decl.name}
-      footerButtons={created ? () => null : undefined}
+      // Once created, the footer leads on: to the batch, or to another one.
+      footerButtons={created ? (
+        <Space wrap>
+          <Button onClick={() => { form.resetFields(); setCreated(null); }}>{t('vouchers.another')}</Button>
+          <Button onClick={() => go({ to: { resource: decl.name, action: 'show', id: created.id } })}>{t('vouchers.open')}</Button>
+        </Space>
+      ) : undefined}
       saveButtonProps={{ onClick: () => form.submit(), loading: isPending, children: t('vouchers.create') }}
     >
       {created ? (
-        <Created batch={created} onAnother={() => { form.resetFields(); setCreated(null); }} />
+        <Created batch={created} />
       ) : (
         <Form<FormValues> form={form} layout="vertical" onFinish={submit} style={{ maxWidth: 520 }}
           initialValues={{ count: 100, unit: 'days', validity: 30, code_length: 10, price: 0 }}>

@@ -17,7 +17,7 @@ interface Redeemed {
  * code opens this page with ?voucher=CODE: the code is filled in and the card scrolled to.
  */
 export function RedeemVoucherCard({ planNameOf }: { planNameOf: (subscriptionId: string) => string | undefined }) {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const fromLink = params.get('voucher')?.slice(0, 40) ?? '';
   const [code, setCode] = useState(fromLink);
   const [done, setDone] = useState<Redeemed | null>(null);
@@ -33,6 +33,12 @@ export function RedeemVoucherCard({ planNameOf }: { planNameOf: (subscriptionId:
     if (redeemed) {
       setDone(redeemed);
       setCode('');
+      // A used code is not filled in again on a reload.
+      if (params.has('voucher')) {
+        const next = new URLSearchParams(params);
+        next.delete('voucher');
+        setParams(next, { replace: true });
+      }
     }
   };
   const plan = done ? (planNameOf(done.subscription_id) ?? '') : '';
