@@ -5,45 +5,22 @@
  * data allowance, or one that arrives after its validity ended, makes the portal disconnect the session; before
  * that, nothing is sent.
  */
-import { createSocket, type Socket } from 'node:dgram';
 import { eq, sql } from 'drizzle-orm';
-import radius from 'radius';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices, radiusDisconnects, radiusSessions } from '../../server/db/schema';
 import { ManualClock } from '../../server/lib/clock';
 import { ensureRadclient, radclient } from '../helpers/radclient';
 import { createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
+import { radiusTestConfig, TestNas } from '../helpers/test-nas';
 
 const SECRET = 'hotspot-coa-secret';
-
-/** The hotspot's Disconnect/CoA port: records each request and answers ACK. */
-class HotspotCoaPort {
-  socket!: Socket;
-  port = 0;
-  readonly received: Array<{ code: string; attributes: Record<string, unknown> }> = [];
-
-  async start(): Promise<void> {
-    this.socket = createSocket('udp4');
-    this.socket.on('message', (msg, rinfo) => {
-      const request = radius.decode({ packet: msg, secret: SECRET });
-      this.received.push({ code: request.code, attributes: request.attributes });
-      const response = radius.encode_response({ packet: request, code: request.code === 'CoA-Request' ? 'CoA-ACK' : 'Disconnect-ACK', secret: SECRET });
-      this.socket.send(response, rinfo.port, rinfo.address);
-    });
-    await new Promise<void>((resolve) => this.socket.bind(0, '127.0.0.1', resolve));
-    this.port = this.socket.address().port;
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.socket.close(() => resolve()));
-  }
-}
 
 describe('hotspot vouchers: a live session is cut off when the voucher runs out', () => {
   let t: TestApp;
   let as: CallAs;
   const clock = new ManualClock('2026-06-01T09:00:00.000Z');
-  const coa = new HotspotCoaPort();
+  /** The hotspot's Disconnect/CoA port: records each request and answers ACK. */
+  const coa = new TestNas(SECRET);
   let ports: { authPort: number; acctPort: number };
   let planId: string;
 
@@ -54,12 +31,7 @@ describe('hotspot vouchers: a live session is cut off when the voucher runs out'
       clock,
       config: {
         accessTokenTtlSeconds: 365 * 86_400,
-        radiusEnabled: true,
-        radiusHost: '127.0.0.1',
-        radiusAuthPort: 0,
-        radiusAcctPort: 0,
-        radiusCoaPort: coa.port,
-        radiusDisconnectTimeoutMs: 3_000,
+        ...radiusTestConfig(coa.port),
       },
     });
     ports = t.app.radius.ports()!;
