@@ -25,7 +25,8 @@ export function useAddressMap(id: string, block: { from: string; to: string } | 
     queryOptions: { enabled: !!id, retry: retryUnlessClientError },
   });
   return {
-    map: query.isError ? undefined : (result.data as AddressMap | undefined),
+    // Refine answers an empty object until the data is there.
+    map: query.isError || !query.data ? undefined : (result.data as AddressMap),
     isLoading: query.isLoading,
     error: query.isError ? query.error?.message || t('ipam.map.loadFailed') : null,
   };
@@ -57,7 +58,7 @@ export function useSubscriptionAddress(subscriptionId: string, enabled: boolean)
     queryOptions: { enabled: enabled && !!subscriptionId, retry: retryUnlessClientError },
   });
   return {
-    address: query.isError ? undefined : (result.data as SubscriptionAddress | undefined),
+    address: query.isError || !query.data ? undefined : (result.data as SubscriptionAddress),
     isLoading: query.isLoading && enabled,
     error: query.isError ? query.error?.message || t('ipam.address.loadFailed') : null,
   };
