@@ -103,6 +103,8 @@ export class RouterOsFake {
     { '.id': '*9', name: 'bob', service: 'pppoe', 'caller-id': '48:A9:8A:44:55:66', address: '100.64.0.13', uptime: '12m', encoding: '', 'session-id': '0x81C00009', 'limit-bytes-in': '0', 'limit-bytes-out': '0', radius: 'true' },
   ];
 
+  hotspotActive: Array<Record<string, string>> = [];
+
   private server: http.Server | https.Server | null = null;
   private readonly hanging = new Set<http.ServerResponse>();
   private port = 0;
@@ -185,6 +187,15 @@ export class RouterOsFake {
       const index = this.pppActive.findIndex((s) => s['.id'] === pppId[1]);
       if (index === -1) return send(res, 404, { detail: 'no such item', error: 404, message: 'Not Found' });
       this.pppActive.splice(index, 1);
+      res.statusCode = 204;
+      return void res.end();
+    }
+    if (method === 'GET' && path === '/rest/ip/hotspot/active') return send(res, 200, this.hotspotActive);
+    const hotspotId = /^\/rest\/ip\/hotspot\/active\/(\*[0-9A-Fa-f]+)$/.exec(path);
+    if (method === 'DELETE' && hotspotId) {
+      const index = this.hotspotActive.findIndex((s) => s['.id'] === hotspotId[1]);
+      if (index === -1) return send(res, 404, { detail: 'no such item', error: 404, message: 'Not Found' });
+      this.hotspotActive.splice(index, 1);
       res.statusCode = 204;
       return void res.end();
     }

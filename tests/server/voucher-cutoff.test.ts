@@ -12,6 +12,7 @@ import { ManualClock } from '../../server/lib/clock';
 import { ensureRadclient, radclient } from '../helpers/radclient';
 import { createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 import { radiusTestConfig, TestNas } from '../helpers/test-nas';
+import { RouterOsFake } from '../helpers/routeros-fake';
 
 const SECRET = 'hotspot-coa-secret';
 
@@ -21,12 +22,14 @@ describe('hotspot vouchers: a live session is cut off when the voucher runs out'
   const clock = new ManualClock('2026-06-01T09:00:00.000Z');
   /** The hotspot's Disconnect/CoA port: records each request and answers ACK. */
   const coa = new TestNas(SECRET);
+  /** The hotspot's RouterOS REST API, for the last resort when it never acknowledges. */
+  const router = new RouterOsFake();
   let ports: { authPort: number; acctPort: number };
   let planId: string;
 
   beforeAll(async () => {
     ensureRadclient();
-    await coa.start();
+    await Promise.all([coa.start(), router.start()]);
     t = await createTestApp({
       clock,
       config: {
@@ -37,12 +40,22 @@ describe('hotspot vouchers: a live session is cut off when the voucher runs out'
     ports = t.app.radius.ports()!;
     as = await signInEveryRole(t, ['admin']);
     planId = (await as('POST', '/plans', 'admin', { name: 'Day pass', price: 300, download_mbps: 20, upload_mbps: 5, billing_cycle: 'monthly' })).json().data.id;
-    await t.database.db.insert(devices).values({ name: 'hotspot-cafe', vendor: 'mikrotik', host: '127.0.0.1', radiusSecret: t.app.secretBox.seal(SECRET) });
+    await t.database.db.insert(devices).values({
+      name: 'hotspot-cafe',
+      vendor: 'mikrotik',
+      host: '127.0.0.1',
+      radiusSecret: t.app.secretBox.seal(SECRET),
+      apiType: 'rest',
+      apiPort: router.connection.port,
+      apiTls: false,
+      apiUsername: router.username,
+      apiPassword: t.app.secretBox.seal(router.password),
+    });
     await t.app.radius.clients.reload();
   });
   afterAll(async () => {
     await t?.close();
-    await coa.stop();
+    await Promise.all([coa.stop(), router.stop()]);
   });
 
   const code = async (body: Record<string, unknown>) => {
@@ -100,5 +113,35 @@ describe('hotspot vouchers: a live session is cut off when the voucher runs out'
     expect(coa.received.map((r) => [r.code, r.attributes['Acct-Session-Id']])).toEqual([['Disconnect-Request', 'hs-time-1']]);
     expect(await disconnectsOf('hs-time-1')).toMatchObject([{ reason: 'voucher_expired', result: 'ack' }]);
     expect(await voucherState(c)).toBe('expired');
+  });
+
+  it('a hotspot that never acknowledges: after the retry the voucher\'s hotspot active entry is removed through the RouterOS API, not a PPP one', async () => {
+    coa.received.length = 0;
+    coa.answer = 'nak';
+    try {
+      const c = await code({ data_allowance_mb: 1 });
+      expect((await chapLogin(c)).code).toBe('Access-Accept');
+      router.hotspotActive.push({ '.id': '*3C', user: c, address: '10.5.50.9', 'mac-address': '48:A9:8A:00:00:09', uptime: '4m', radius: 'true' });
+      const pppBefore = router.pppActive.length;
+      const base = { 'User-Name': c, 'Acct-Session-Id': 'hs-nak-1', 'Framed-IP-Address': '10.5.50.9' };
+      await account({ ...base, 'Acct-Status-Type': 'Start' });
+      await account({ ...base, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60, 'Acct-Input-Octets': 600_000, 'Acct-Output-Octets': 600_000 });
+      expect(await disconnectsOf('hs-nak-1')).toMatchObject([{ reason: 'voucher_used_up', result: 'nak', attempts: 1 }]);
+
+      clock.advance(31_000);
+      await t.app.radius.sweep();
+      expect(await disconnectsOf('hs-nak-1')).toMatchObject([{ result: 'nak', attempts: 2, completedAt: null }]);
+      expect(router.hotspotActive.some((e) => e.user === c)).toBe(true);
+
+      clock.advance(31_000);
+      await t.app.radius.sweep();
+      const [record] = await disconnectsOf('hs-nak-1');
+      expect(record).toMatchObject({ result: 'fallback_removed', detail: expect.stringContaining('hotspot active entry') });
+      expect(router.hotspotActive.some((e) => e.user === c)).toBe(false);
+      expect(router.requests.some((r) => r.method === 'DELETE' && r.path === '/rest/ip/hotspot/active/*3C')).toBe(true);
+      expect(router.pppActive).toHaveLength(pppBefore);
+    } finally {
+      coa.answer = 'ack';
+    }
   });
 });

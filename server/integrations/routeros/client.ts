@@ -67,6 +67,18 @@ export interface RouterOsInterface {
   [key: string]: string | undefined;
 }
 
+/** One row of GET /rest/ip/hotspot/active: a hotspot login (a voucher's code is its user). */
+export interface RouterOsHotspotActive {
+  '.id': string;
+  user: string;
+  address?: string;
+  'mac-address'?: string;
+  uptime?: string;
+  'session-time-left'?: string;
+  radius?: string;
+  [key: string]: string | undefined;
+}
+
 /** One row of GET /rest/ppp/active. */
 export interface RouterOsPppActive {
   '.id': string;
@@ -91,6 +103,10 @@ export interface RouterOsClient {
   pppActive(): Promise<RouterOsPppActive[]>;
   /** Disconnects one PPP session by its `.id` ("*1A"). */
   removePppActive(id: string): Promise<void>;
+  /** GET /rest/ip/hotspot/active: the hotspot's logins. */
+  hotspotActive(): Promise<RouterOsHotspotActive[]>;
+  /** DELETE /rest/ip/hotspot/active/{id}: logs a hotspot user out. */
+  removeHotspotActive(id: string): Promise<void>;
 }
 
 export const ROUTEROS_DEFAULT_TIMEOUT_MS = 10_000;
@@ -270,6 +286,12 @@ export function createRouterOsClient(options: RouterOsClientOptions): RouterOsCl
     },
     async removePppActive(id: string) {
       await call('DELETE', `/ppp/active/${encodeId(id)}`);
+    },
+    async hotspotActive() {
+      return expectArray<RouterOsHotspotActive>(await call('GET', '/ip/hotspot/active'), '/ip/hotspot/active');
+    },
+    async removeHotspotActive(id: string) {
+      await call('DELETE', `/ip/hotspot/active/${encodeId(id)}`);
     },
   };
 }

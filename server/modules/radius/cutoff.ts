@@ -218,7 +218,10 @@ export class CutoffService {
     return updated ?? row;
   }
 
-  /** Still up after every Disconnect-Request: remove the PPP active entry through the RouterOS API. */
+  /**
+   * Still up after every Disconnect-Request: remove the login through the RouterOS API: the PPP active entry of a
+   * subscription's session, the hotspot active entry of a voucher's (a session with no subscription).
+   */
   private async fallback(row: RadiusDisconnectRow, session: RadiusSessionRow): Promise<void> {
     const client = session.nasDeviceId ? this.deps.clients.device(session.nasDeviceId) : undefined;
     const ros = client ? this.deps.routerOs(client) : null;
@@ -233,8 +236,12 @@ export class CutoffService {
       return;
     }
     try {
-      const entries = (await ros.pppActive()).filter((e) => e.name === session.username);
-      for (const entry of entries) await ros.removePppActive(entry['.id']);
+      const hotspot = session.subscriptionId === null;
+      const entries = hotspot
+        ? (await ros.hotspotActive()).filter((e) => e.user === session.username)
+        : (await ros.pppActive()).filter((e) => e.name === session.username);
+      for (const entry of entries) await (hotspot ? ros.removeHotspotActive(entry['.id']) : ros.removePppActive(entry['.id']));
+      const what = hotspot ? 'hotspot active entr' : 'PPP active entr';
       const now = this.deps.clock.now();
       await this.deps.db
         .update(radiusSessions)
@@ -243,10 +250,10 @@ export class CutoffService {
       await finish({
         result: 'fallback_removed',
         detail: entries.length
-          ? `Removed ${entries.length} PPP active entr${entries.length === 1 ? 'y' : 'ies'} for ${session.username} through ${ros.target}.`
-          : `No PPP active entry for ${session.username} at ${ros.target}: the session is gone.`,
+          ? `Removed ${entries.length} ${what}${entries.length === 1 ? 'y' : 'ies'} for ${session.username} through ${ros.target}.`
+          : `No ${what}y for ${session.username} at ${ros.target}: the session is gone.`,
       });
-      this.deps.log.info({ session: session.acctSessionId, username: session.username, removed: entries.length }, 'RADIUS cut-off: PPP active entry removed through the RouterOS API');
+      this.deps.log.info({ session: session.acctSessionId, username: session.username, removed: entries.length }, `RADIUS cut-off: ${what}y removed through the RouterOS API`);
     } catch (error) {
       await finish({ result: 'failed', detail: `RouterOS API: ${(error as Error).message}` });
       this.deps.log.warn({ err: error, session: session.acctSessionId }, 'RADIUS cut-off fallback through the RouterOS API failed');
