@@ -54,7 +54,7 @@ export function BatchShow() {
           <Descriptions bordered column={1} size="small" data-testid="batch-details">
             <Descriptions.Item label={t('vouchers.fields.plan')}>{batch.plan_name}</Descriptions.Item>
             <Descriptions.Item label={t('vouchers.fields.validity')}>{validityLabel(batch.validity_minutes)}</Descriptions.Item>
-            <Descriptions.Item label={t('vouchers.fields.data')}>{allowanceLabel(batch.data_allowance_mb)}</Descriptions.Item>
+            <Descriptions.Item label={t('vouchers.fields.allowance')}>{allowanceLabel(batch.data_allowance_mb)}</Descriptions.Item>
             <Descriptions.Item label={t('vouchers.fields.price')}><MoneyCell minor={batch.price} currency={batch.currency} /></Descriptions.Item>
             <Descriptions.Item label={t('vouchers.fields.count')}>{batch.count}</Descriptions.Item>
             <Descriptions.Item label={t('vouchers.fields.states')}><StateCounts states={batch.states} /></Descriptions.Item>

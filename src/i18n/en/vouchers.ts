@@ -13,6 +13,7 @@ export const vouchers: Record<string, string> = {
   'vouchers.fields.validityHelp': 'Time from the first use (a hotspot login or a redemption). Leave empty for no time limit.',
   'vouchers.fields.validityUnit': 'Validity unit',
   'vouchers.fields.data': 'Data allowance (MB)',
+  'vouchers.fields.allowance': 'Data allowance',
   'vouchers.fields.dataHelp': 'Leave empty for no data limit. A validity or a data allowance is required.',
   'vouchers.fields.price': 'Price',
   'vouchers.fields.priceHelp': 'What one card sells for.',
