@@ -14,6 +14,7 @@ import { useAddressMap, type AddressMap as Map } from './api';
 import { CELL_STATES, STATE_LETTER, StateSwatch, useSwatches, type CellState } from './ui';
 
 const BLOCK_BITS = 8n;
+const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, margin: -1, padding: 0, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', border: 0 } as const;
 
 interface Cell {
   address: string;
@@ -184,7 +185,6 @@ export function AddressMap({ network }: { network: IpNetwork }) {
                 <button
                   key={c.address}
                   type="button"
-                  aria-label={cellLabel(c)}
                   aria-pressed={isSelected}
                   data-state={c.state}
                   data-address={c.address}
@@ -192,13 +192,15 @@ export function AddressMap({ network }: { network: IpNetwork }) {
                   onMouseEnter={() => setSelected(c)}
                   onFocus={() => setSelected(c)}
                   style={{
-                    background: s.bg, color: s.fg, border: `1px solid ${s.border}`, borderRadius: 3, padding: '2px 0', minWidth: 0,
+                    position: 'relative', background: s.bg, color: s.fg, border: `1px solid ${s.border}`, borderRadius: 3, padding: '2px 0', minWidth: 0,
                     font: 'inherit', fontSize: 12, lineHeight: 1.2, cursor: 'pointer', fontVariantNumeric: 'tabular-nums',
                     outline: isSelected ? `2px solid ${swatches.network.bg}` : undefined, outlineOffset: 1,
                   }}
                 >
-                  <span style={{ display: 'block' }}>{octet}</span>
+                  {/* Its name is the whole sentence (address, state, holder); the octet and letter are what the eye reads. */}
+                  <span aria-hidden style={{ display: 'block' }}>{octet}</span>
                   <span aria-hidden style={{ display: 'block', fontWeight: 700, fontSize: 10, minHeight: 12 }}>{STATE_LETTER[c.state]}</span>
+                  <span style={VISUALLY_HIDDEN}>{cellLabel(c)}</span>
                 </button>
               );
             })}
