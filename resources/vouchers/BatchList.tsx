@@ -1,4 +1,4 @@
-import { Space, Typography } from 'antd';
+import { Space, Tag, Typography } from 'antd';
 import { List, ShowButton, useTable } from '@refinedev/antd';
 import type { VoucherBatch } from '../../contract/schemas/vouchers';
 import { DateCell, MoneyCell, ResponsiveTable, actionsColumn, type ResponsiveColumn } from '../../src/components/resource';
@@ -24,12 +24,13 @@ export function BatchList() {
         <Space direction="vertical" size={0}>
           <Typography.Text strong>{name}</Typography.Text>
           <Typography.Text type="secondary">{termsLabel(b)}</Typography.Text>
+          {b.revoked_at && <Tag color="red">{t('vouchers.state.revoked')}</Tag>}
         </Space>
       ),
     },
-    { key: 'count', title: t('vouchers.fields.count'), dataIndex: 'count', priority: 2, align: 'right' },
+    { key: 'count', title: t('vouchers.fields.count'), dataIndex: 'count', priority: 3, align: 'right' },
     {
-      key: 'states', title: t('vouchers.fields.states'), dataIndex: 'states', priority: 2,
+      key: 'states', title: t('vouchers.fields.states'), dataIndex: 'states', priority: 1,
       render: (states: Record<string, number>) => <StateCounts states={states} />,
     },
     { key: 'price', title: t('vouchers.fields.price'), dataIndex: 'price', priority: 3, render: (p: number, b) => <MoneyCell minor={p} currency={b.currency} /> },

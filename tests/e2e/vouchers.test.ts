@@ -35,6 +35,8 @@ async function checkEverywhere(page: Page, name: string, ready: (p: Page) => Loc
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       await ready(page).waitFor();
       await toastsGone(page);
+      // The theme's colours fade in (CSS transitions): axe reads the colours once they have settled.
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5_000 }).catch(() => undefined);
       expect(await overflowsViewport(page), `${name} scrolls sideways at ${width} px (${mode})`).toBe(false);
       expect(await axeViolations(page), `axe on ${name} at ${width} px, ${mode}`).toEqual([]);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}-${width}-${mode}.png`, fullPage: true });

@@ -24,7 +24,7 @@ export const vouchers: Record<string, string> = {
   'vouchers.fields.states': 'Vouchers',
   'vouchers.fields.created': 'Created',
   'vouchers.fields.terms': 'Gives',
-  'vouchers.fields.code': 'Code ends in',
+  'vouchers.fields.code': 'Code',
   'vouchers.fields.state': 'State',
   'vouchers.fields.firstUsed': 'First used',
   'vouchers.fields.expires': 'Expires',
