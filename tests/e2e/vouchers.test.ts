@@ -1,7 +1,7 @@
 /**
  * Prepaid vouchers in real Chromium (issue 22): billing creates a batch on the Vouchers screen, prints it (the
  * cards PDF fetched by the page's own button holds the codes of the CSV the other button saves), a customer
- * arrives through a card's QR link (?voucher=CODE) with the code filled in, redeems it and sees the new
+ * arrives through a card's QR link (?voucher=CODE), signed out, signs in and finds the code filled in, redeems it and sees the new
  * subscription; the same code again says it was used, a mistyped one says so. The batch's page then shows the
  * used voucher, revokes another after a confirmation, and revokes the batch. Every screen fits 390 px and passes
  * axe-core at 390 and 1366 px, light and dark (VOUCHER_SHOTS_DIR=<dir> keeps screenshots).
@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, overflowsViewport } from '../helpers/axe';
-import { toastsGone, usePortal } from '../helpers/browser';
+import { DEMO_PASSWORD, toastsGone, usePortal } from '../helpers/browser';
 import { pdfText } from '../helpers/pdf-text';
 
 const portal = usePortal();
@@ -112,8 +112,14 @@ describe('prepaid vouchers', () => {
     const code = codes[0]!;
     const printed = `${code.slice(0, 5)}-${code.slice(5)}`.toLowerCase();
     try {
-      await portal.signIn(customer, 'customer@isp.local');
-      await portal.open(customer, `/dashboard/subscriptions?voucher=${printed}`);
+      // Signed out, the link goes through the sign-in and back to the page with the code.
+      await customer.goto(`${portal.url}/dashboard/subscriptions?voucher=${printed}`);
+      await customer.getByTestId('login-page').waitFor();
+      expect(new URL(customer.url()).searchParams.get('to')).toBe(`/dashboard/subscriptions?voucher=${printed}`);
+      await customer.getByLabel('E-mail').fill('customer@isp.local');
+      await customer.getByLabel('Password').fill(DEMO_PASSWORD);
+      await customer.getByRole('button', { name: 'Sign in' }).click();
+      await customer.waitForURL(`${portal.url}/dashboard/subscriptions?voucher=${printed}`);
       await customer.getByTestId('my-subscriptions').waitFor();
       const card = customer.getByTestId('redeem-voucher');
       const input = card.getByLabel('Voucher code');
