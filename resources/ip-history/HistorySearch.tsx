@@ -11,7 +11,7 @@ import { Link, useSearchParams } from 'react-router';
 import { canonicalIp } from '../../contract/ip';
 import type { z } from 'zod';
 import type { ipHistoryEntrySchema } from '../../contract/schemas/ipam';
-import { DateCell, ResponsiveTable, type ResponsiveColumn } from '../../src/components/resource';
+import { DateCell, ResponsiveTable, useViewport, type ResponsiveColumn } from '../../src/components/resource';
 import { retryUnlessClientError } from '../../src/components/retry';
 import { t } from '../../src/i18n';
 
@@ -77,6 +77,7 @@ export function HistorySearch() {
   const answer = useHistory(address, at, 20);
   const recent = useHistory(address, null, 10);
   const atText = at ? dayjs(at).format(AT_FORMAT) : '';
+  const { narrow } = useViewport();
 
   const search = ({ address: a, at: when }: { address: string; at?: Dayjs | null }) => {
     const next = new URLSearchParams();
@@ -110,7 +111,7 @@ export function HistorySearch() {
           <Form.Item name="at" label={t('ipam.history.at')} extra={t('ipam.history.atHelp')} style={{ flex: '1 1 220px', minWidth: 0 }}>
             <DatePicker showTime={{ format: 'HH:mm' }} format={AT_FORMAT} style={{ width: '100%' }} />
           </Form.Item>
-          <Form.Item style={{ flex: '0 0 auto', marginTop: 30 }}>
+          <Form.Item style={{ flex: '0 0 auto', marginTop: narrow ? 0 : 30 }}>
             <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>{t('ipam.history.search')}</Button>
           </Form.Item>
         </Form>

@@ -131,7 +131,7 @@ export function AddressMap({ network }: { network: IpNetwork }) {
   const to = range ? formatIp(4, range.end) : '';
   const { map, isLoading, error } = useAddressMap(network.id, range ? { from, to } : null);
   const [selected, setSelected] = useState<Cell | null>(null);
-  const cells = useMemo(() => (range && map ? cellsOf(map.network, range.start, range.end, map) : []), [map, range?.start, range?.end]); // eslint-disable-line react-hooks/exhaustive-deps
+  const cells = useMemo(() => (range && map ? cellsOf(map.network, range.start, range.end, map) : []), [map, range?.start, range?.end]);
 
   if (!blocks) {
     return (

@@ -92,7 +92,7 @@ export function UsageBar({ network }: { network: IpNetwork }) {
   const detail = parts.filter(([, n]) => n > 0).map(([s, n]) => `${t(`ipam.state.${s}`)}: ${fmt(n)}`).join(' · ');
   return (
     <Tooltip title={detail || undefined}>
-      <div style={{ minWidth: 120, maxWidth: 260 }} data-testid="usage-bar">
+      <div style={{ minWidth: 80, maxWidth: 260 }} data-testid="usage-bar">
         <div
           role="img"
           aria-label={detail ? `${label}. ${detail}` : label}
@@ -101,7 +101,7 @@ export function UsageBar({ network }: { network: IpNetwork }) {
           {u.size > 0 &&
             parts.map(([s, n]) => (n > 0 ? <span key={s} style={{ width: `${Math.max(1, (n / u.size) * 100)}%`, background: swatches[s].border }} /> : null))}
         </div>
-        <div style={{ fontSize: 12, whiteSpace: 'nowrap' }}>{t('ipam.usage.short', { used: fmt(u.used), free: fmt(u.free) })}</div>
+        <div style={{ fontSize: 12 }}>{t('ipam.usage.short', { used: fmt(u.used), free: fmt(u.free) })}</div>
       </div>
     </Tooltip>
   );

@@ -7,13 +7,15 @@ import { useState } from 'react';
 import { Alert, Button, Card, Descriptions, Form, Input, Popconfirm, Radio, Space, Typography } from 'antd';
 import { Link } from 'react-router';
 import { canCallEndpoint, type Role } from '../../contract/roles';
-import type { SubscriptionAddress } from '../../contract/schemas/ipam';
+import type { IpNetwork, SubscriptionAddress } from '../../contract/schemas/ipam';
 import { FormSelect } from '../../src/components/FormSelect';
 import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 import { addressUrl, useNetworks, useSubscriptionAddress } from '../ip-networks/api';
 
-const networkLink = (id: string, text: string) => <Link to={`/dashboard/nas/ip-networks/show/${encodeURIComponent(id)}`}>{text}</Link>;
+const networkLink = (id: string, network: IpNetwork | undefined) => (
+  <Link to={`/dashboard/nas/ip-networks/show/${encodeURIComponent(id)}`}>{network ? `${network.name} (${network.cidr})` : t('ipam.address.network')}</Link>
+);
 
 type Values = { kind: 'static' | 'pool' | 'keep'; network_id?: string; address?: string; framed_ipv6_prefix?: string; delegated_ipv6_prefix?: string };
 
@@ -94,6 +96,8 @@ export function AddressCard({ subscriptionId, role }: { subscriptionId: string; 
   const { address, isLoading, error } = useSubscriptionAddress(subscriptionId, allowed);
   const [editing, setEditing] = useState(false);
   const release = useToastedCall();
+  const { networks } = useNetworks(['static', 'pool'], allowed);
+  const named = (id: string) => networks.find((n) => n.id === id);
   if (!allowed) return null;
   const set = address && (address.address || address.pool_network_id || address.framed_ipv6_prefix || address.delegated_ipv6_prefix);
   return (
@@ -130,14 +134,14 @@ export function AddressCard({ subscriptionId, role }: { subscriptionId: string; 
             <Descriptions.Item label={t('ipam.address.static')}>
               <Space wrap>
                 <Typography.Text copyable code data-testid="static-address">{address.address}</Typography.Text>
-                {address.network_id && networkLink(address.network_id, t('ipam.address.network'))}
+                {address.network_id && networkLink(address.network_id, named(address.network_id))}
               </Space>
             </Descriptions.Item>
           ) : address.pool_network_id ? (
             <Descriptions.Item label={t('ipam.address.pool')}>
               <Space wrap>
                 <Typography.Text code>{address.pool_name ?? '—'}</Typography.Text>
-                {networkLink(address.pool_network_id, t('ipam.address.network'))}
+                {networkLink(address.pool_network_id, named(address.pool_network_id))}
               </Space>
             </Descriptions.Item>
           ) : (
