@@ -24,7 +24,7 @@ export function RedeemVoucherCard({ planNameOf }: { planNameOf: (subscriptionId:
   const { run, isPending, error, reset } = useToastedCall();
   const card = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (fromLink) card.current?.scrollIntoView({ block: 'center' });
+    if (fromLink) card.current?.scrollIntoView?.({ block: 'center' });
   }, [fromLink]);
 
   const submit = async () => {

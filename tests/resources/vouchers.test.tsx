@@ -1,0 +1,105 @@
+/**
+ * The voucher screens under jsdom (issue 22): the create form sends what the server takes (validity in minutes,
+ * price in minor units) and refuses a batch with neither validity nor data allowance before asking the server;
+ * the created batch offers the one-hour downloads. The customer's Redeem a voucher card fills in a QR link's
+ * code, sends it as typed and shows the server's message for a typo, an unknown, a used code and too many tries,
+ * and what was started on success.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { resetAuthState, setAuthState } from '../../providers/auth-store';
+import { CreateBatch } from '../../resources/vouchers/CreateBatch';
+import { RedeemVoucherCard } from '../../resources/vouchers/RedeemVoucherCard';
+import { FakeApi, fail, ok, sampleUser, type Call } from '../providers/support/fake-api';
+import { currentUrl, renderScreen } from './support/render';
+
+const PLAN = '11111111-1111-4111-8111-111111111111';
+const SUB = '22222222-2222-4222-8222-222222222222';
+const BATCH = '33333333-3333-4333-8333-333333333333';
+const plan = { id: PLAN, name: 'Hotspot Day', slug: 'hotspot-day', price: 300, currency: 'EUR', status: 'active', sort_order: 1 };
+
+afterEach(() => {
+  cleanup();
+  resetAuthState();
+});
+
+async function choose(label: string, option: string) {
+  fireEvent.mouseDown(screen.getByRole('combobox', { name: label }));
+  const items = await screen.findAllByText(option, { selector: '.ant-select-item-option-content' });
+  fireEvent.click(items[items.length - 1]!);
+}
+
+describe('create a voucher batch', () => {
+  it('sends the validity in minutes and the price in minor units; then offers the downloads for the hour', async () => {
+    setAuthState({ user: { ...sampleUser, role: 'billing' } as never, isAuthenticated: true, isLoading: false });
+    const exportUntil = new Date(Date.now() + 60 * 60_000).toISOString();
+    const fake = new FakeApi()
+      .on('GET /plans', ok({ items: [plan], pagination: { page: 1, totalPages: 1, total: 1, hasNext: false, hasPrev: false } }))
+      .on('POST /vouchers/batches', (call: Call) => ({
+        status: 201,
+        body: {
+          success: true,
+          message: 'Voucher batch created successfully!',
+          data: { id: BATCH, plan_id: PLAN, plan_name: 'Hotspot Day', ...(call.body as object), created_by: null, created_at: new Date().toISOString(), revoked_at: null, export_until: exportUntil, states: { unused: 25 }, codes: [] },
+        },
+      }));
+    renderScreen(fake, '/dashboard/billing/vouchers/create', [{ path: '/dashboard/billing/vouchers/create', element: <CreateBatch /> }]);
+    await choose('Plan', 'Hotspot Day');
+    fireEvent.change(screen.getByLabelText('Number of vouchers'), { target: { value: '25' } });
+    // Neither a validity nor a data allowance: refused here.
+    fireEvent.change(screen.getByLabelText('Validity'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: /Create batch/ }));
+    expect(await screen.findByText('A validity or a data allowance is required')).toBeTruthy();
+    expect(fake.count('POST /vouchers/batches')).toBe(0);
+
+    fireEvent.change(screen.getByLabelText('Validity'), { target: { value: '2' } });
+    await choose('Validity unit', 'hours');
+    fireEvent.change(screen.getByLabelText('Price'), { target: { value: '2.50' } });
+    fireEvent.change(screen.getByLabelText('Code length'), { target: { value: '12' } });
+    fireEvent.click(screen.getByRole('button', { name: /Create batch/ }));
+    await waitFor(() =>
+      expect(fake.last('POST /vouchers/batches')?.body).toEqual({ plan_id: PLAN, count: 25, validity_minutes: 120, data_allowance_mb: null, price: 250, currency: 'EUR', code_length: 12 }),
+    );
+    const created = await screen.findByTestId('batch-created');
+    expect(within(created).getByText('25 vouchers created')).toBeTruthy();
+    expect(within(created).getByText(/can be downloaded for 60 minutes only/)).toBeTruthy();
+    expect(within(created).getByRole('button', { name: /Print cards \(PDF\)/ })).toBeTruthy();
+    expect(within(created).getByRole('button', { name: /Download CSV/ })).toBeTruthy();
+  });
+});
+
+describe('redeem a voucher', () => {
+  const answers: Record<string, ReturnType<typeof fail>> = {
+    'ABCDEFGHJX': fail(400, 'This is not a valid voucher code: please check it and try again'),
+    'ABCDEFGHJK': fail(404, 'Voucher code not found: please check it and try again'),
+    'USEDUSEDUS': fail(409, 'This voucher has already been used'),
+    'MANYMANYMA': fail(429, 'Too many wrong voucher codes. Please try again later.'),
+  };
+  const redeemed = ok({ voucher_id: BATCH, subscription_id: SUB, plan_id: PLAN, extended: true, period_end: '2026-12-03T10:00:00.000Z' }, 'Voucher redeemed successfully!');
+
+  it("fills in the QR link's code, shows the server's reason for each refusal, and what a redemption extended", async () => {
+    setAuthState({ user: { ...sampleUser, role: 'user' } as never, isAuthenticated: true, isLoading: false });
+    const fake = new FakeApi().on('POST /vouchers/redeem', (call: Call) => answers[(call.body as { code: string }).code] ?? { ...redeemed, status: 201 });
+    renderScreen(fake, '/dashboard/subscriptions?voucher=abcde-fghjk', [
+      { path: '/dashboard/subscriptions', element: <RedeemVoucherCard planNameOf={(id) => (id === SUB ? 'Hotspot Day' : undefined)} /> },
+    ]);
+    const card = await screen.findByTestId('redeem-voucher');
+    const input = within(card).getByLabelText('Voucher code') as HTMLInputElement;
+    expect(input.value).toBe('abcde-fghjk');
+
+    for (const [code, reply] of Object.entries(answers)) {
+      fireEvent.change(input, { target: { value: ` ${code} ` } });
+      fireEvent.click(within(card).getByRole('button', { name: 'Redeem' }));
+      const message = (reply.body as { message: string }).message;
+      expect(await within(card).findByText(message)).toBeTruthy();
+      expect(fake.last('POST /vouchers/redeem')?.body).toEqual({ code });
+    }
+    // Typing again clears the last refusal.
+    fireEvent.change(input, { target: { value: 'good-code' } });
+    expect(within(card).queryByTestId('redeem-error')).toBeNull();
+    fireEvent.click(within(card).getByRole('button', { name: 'Redeem' }));
+    expect(await within(card).findByText('Voucher redeemed: your Hotspot Day subscription was extended until 2026-12-03.')).toBeTruthy();
+    expect(input.value).toBe('');
+    expect(currentUrl).toBe('/dashboard/subscriptions');
+  });
+});
