@@ -41,7 +41,7 @@ export function blocksOf(network: IpNetwork) {
   return { prefix: p, count: Number(count), block };
 }
 
-function cellsOf(network: IpNetwork, start: bigint, end: bigint, map: Map | undefined): Cell[] {
+export function cellsOf(network: IpNetwork, start: bigint, end: bigint, map: Map | undefined): Cell[] {
   const p = parsePrefix(network.cidr)!;
   const assigned = new globalThis.Map((map?.items ?? []).map((i) => [i.address, i]));
   const dynamic = new globalThis.Map((map?.dynamic ?? []).map((d) => [d.address, d]));
