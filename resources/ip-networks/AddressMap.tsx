@@ -3,7 +3,7 @@
  * with its colour, its letter and an accessible name saying its state and holder; pointing at or selecting a cell
  * shows who holds it (customer and subscription links, session start, quarantine end, note).
  */
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Alert, Card, Descriptions, Flex, Pagination, Space, Spin, Typography } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import { formatIp, parseIp, parsePrefix } from '../../contract/ip';
@@ -99,7 +99,7 @@ function Holder({ cell }: { cell: Cell | null }) {
   if (!cell) return <Typography.Text type="secondary">{t('ipam.map.pick')}</Typography.Text>;
   return (
     <Descriptions size="small" column={1} bordered data-testid="address-holder" title={cell.address}>
-      <Descriptions.Item label={t('ipam.fields.purpose')}>
+      <Descriptions.Item label={t('ipam.map.state')}>
         <Space><StateSwatch state={cell.state} />{t(`ipam.state.${cell.state}`)}</Space>
       </Descriptions.Item>
       {cell.customer && (
@@ -131,6 +131,12 @@ export function AddressMap({ network }: { network: IpNetwork }) {
   const to = range ? formatIp(4, range.end) : '';
   const { map, isLoading, error } = useAddressMap(network.id, range ? { from, to } : null);
   const [selected, setSelected] = useState<Cell | null>(null);
+  const holderRef = useRef<HTMLDivElement>(null);
+  // On a phone the holder sits below 32 rows of cells: a tap brings it into view.
+  const pick = (c: Cell) => {
+    setSelected(c);
+    if (narrow) requestAnimationFrame(() => holderRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
+  };
   const cells = useMemo(() => (range && map ? cellsOf(map.network, range.start, range.end, map) : []), [map, range?.start, range?.end]);
 
   if (!blocks) {
@@ -188,7 +194,7 @@ export function AddressMap({ network }: { network: IpNetwork }) {
                   aria-pressed={isSelected}
                   data-state={c.state}
                   data-address={c.address}
-                  onClick={() => setSelected(c)}
+                  onClick={() => pick(c)}
                   onMouseEnter={() => setSelected(c)}
                   onFocus={() => setSelected(c)}
                   style={{
@@ -206,7 +212,9 @@ export function AddressMap({ network }: { network: IpNetwork }) {
             })}
           </div>
         )}
-        <Holder cell={selected} />
+        <div ref={holderRef}>
+          <Holder cell={selected} />
+        </div>
       </Space>
     </Card>
   );

@@ -59,6 +59,7 @@ export const ipam: Record<string, string> = {
   'ipam.map.cell': '{address}: {state}',
   'ipam.map.cellHeld': '{address}: {state}, {customer}',
   'ipam.map.ipv6': 'IPv6 prefixes are too large to draw address by address. The prefixes delegated to subscriptions show on each subscription’s IP address card.',
+  'ipam.map.state': 'State',
   'ipam.map.customer': 'Customer',
   'ipam.map.subscription': 'Subscription',
   'ipam.map.openSubscription': 'Open the subscription',
