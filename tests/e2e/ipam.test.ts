@@ -39,6 +39,16 @@ async function checkEverywhere(page: Page, name: string, ready: (p: Page) => Loc
   await ready(page).waitFor();
 }
 
+/** A state a reload would lose (a form open, an address picked): no sideways scroll and axe clean at both widths, light. */
+async function openStateIsClean(page: Page, name: string): Promise<void> {
+  for (const width of [390, 1366]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await toastsGone(page);
+    expect(await overflowsViewport(page), `${name} scrolls sideways at ${width} px`).toBe(false);
+    expect(await axeViolations(page), `axe on ${name} at ${width} px`).toEqual([]);
+  }
+}
+
 type Net = { id: string; name: string; cidr: string; purpose: string };
 
 describe('IP address management screens', () => {
@@ -109,6 +119,8 @@ describe('IP address management screens', () => {
       await portal.open(page, `/dashboard/subscription/${subscription!.id}`);
       const card = page.getByTestId('address-card');
       await card.getByRole('button', { name: 'Change' }).click();
+      await card.getByTestId('address-form').waitFor();
+      await openStateIsClean(page, 'the address form');
       await card.getByRole('combobox', { name: 'Network' }).click();
       await page.locator('.ant-select-item-option', { hasText: 'E2E statics' }).click();
       await card.getByLabel('Address', { exact: true }).fill('198.51.100.1');
@@ -127,6 +139,7 @@ describe('IP address management screens', () => {
       const named = page.getByTestId('address-grid').getByRole('button', { name: `198.51.100.20: Static, ${subscription!.user_name}`, exact: true });
       await named.click();
       await page.getByTestId('address-holder').getByRole('link', { name: subscription!.user_name }).waitFor();
+      await openStateIsClean(page, 'the address map with a holder shown');
 
       // A big pool's map pages by /24, with the addresses in open sessions.
       await portal.open(page, `/dashboard/nas/ip-networks/show/${demoPool.id}`);
