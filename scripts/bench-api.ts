@@ -1,10 +1,11 @@
 /**
  * `npm run bench:api`: starts the app in-process on the PostgreSQL database of DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/isp_bench, filled by `npm run seed:large`), signs in as the bench admin
- * and prints the median and p95 of N requests (default 30, `--n=50`) for every time frame of
- * GET /api/dashboard/stats and for GET /api/users pages with and without search, as a table. Targets: median
- * and p95 under 300 ms (`--target=ms`) for every request measured (every stats time frame, users pages with and without
- * search; the IP address history at a time, from `seed:large`'s 10 000 000 RADIUS sessions). Exits 0 when every target is met, 1 naming each missed one (or on an error). Requests go through
+ * and prints the median and p95 of N requests (default 30, `--n=50`) as a table: every time frame of
+ * GET /api/dashboard/stats; the users, subscriptions and tickets lists (first and a deep page, searches); the IP
+ * address history at a time, from `seed:large`'s 10 000 000 RADIUS sessions. Target: median and p95 under 300 ms
+ * (`--target=ms`) for every request but those shown without a target (the reason printed beside them). Exits 0
+ * when every target is met, 1 naming each missed one (or on an error). Requests go through
  * app.inject (the whole Fastify pipeline, no sockets). Not part of `npm test` or CI.
  */
 import { mkdtempSync } from 'node:fs';
@@ -63,8 +64,9 @@ async function main(): Promise<void> {
     const token = login.json().data.tokens.access.token as string;
     const headers = { authorization: `Bearer ${token}` };
 
-    const results: Array<{ name: string; median?: number; p95?: number; note?: string }> = [];
-    async function measure(name: string, path: string): Promise<void> {
+    const results: Array<{ name: string; median?: number; p95?: number; note?: string; noTarget?: string }> = [];
+    /** noTarget: measured and shown, but not held to the target (the reason is printed with it). */
+    async function measure(name: string, path: string, noTarget?: string): Promise<void> {
       const first = await app.inject({ method: 'GET', url: path, headers });
       if (first.statusCode === 404 && path.startsWith('/api/users')) {
         results.push({ name, note: 'users endpoint not available' });
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
         if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode}`);
       }
       times.sort((a, b) => a - b);
-      results.push({ name, median: percentile(times, 50), p95: percentile(times, 95) });
+      results.push({ name, median: percentile(times, 50), p95: percentile(times, 95), noTarget });
     }
 
     for (const tf of ['today', 'tomorrow', 'week', 'month', 'quarter', 'year']) await measure(`stats ${tf}`, `/api/dashboard/stats?timeFrame=${tf}`);
@@ -90,6 +92,16 @@ async function main(): Promise<void> {
     await measure('users search (e-mail prefix)', `/api/users?page=1&limit=20&search=${encodeURIComponent('bulk4242')}`);
     await measure('users search (name)', `/api/users?page=1&limit=20&search=${encodeURIComponent('Bulk Customer 77')}`);
     await measure('users search + role + status', `/api/users?page=1&limit=20&search=bulk9&role=user&status=active`);
+    // The other big staff lists: 150 000 subscriptions and 200 000 tickets, first page and a deep one.
+    await measure('subscriptions page 1', '/api/subscriptions?limit=20&offset=0');
+    await measure('subscriptions offset 10 000', '/api/subscriptions?limit=20&offset=10000');
+    await measure('tickets page 1', '/api/tickets?page=1&limit=20');
+    await measure('tickets page 500', '/api/tickets?page=500&limit=20');
+    await measure(
+      'tickets search',
+      `/api/tickets?page=1&limit=20&search=${encodeURIComponent('Bench ticket 4242')}`,
+      'no target yet: a contains-search reads every ticket (needs a trigram index)',
+    );
     // The address history (issue 22): who had an address of the bench pool a year ago, and its latest sessions.
     const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString();
     await measure('ip history at a time', `/api/ipam/history?address=100.64.12.34&at=${encodeURIComponent(yearAgo)}`);
@@ -105,6 +117,10 @@ async function main(): Promise<void> {
         console.log(row([r.name, '-', '-', r.note]));
         continue;
       }
+      if (r.noTarget) {
+        console.log(row([r.name, r.median!.toFixed(1), r.p95!.toFixed(1), r.noTarget]));
+        continue;
+      }
       const over = [r.median! >= TARGET_MS ? `median ${r.median!.toFixed(1)} ms` : '', r.p95! >= TARGET_MS ? `p95 ${r.p95!.toFixed(1)} ms` : ''].filter(Boolean);
       if (over.length) missed.push(`${r.name}: ${over.join(', ')} ≥ ${TARGET_MS} ms`);
       console.log(row([r.name, r.median!.toFixed(1), r.p95!.toFixed(1), over.length ? 'MISSED' : 'ok']));
@@ -114,7 +130,8 @@ async function main(): Promise<void> {
       for (const m of missed) console.log(`  - ${m}`);
       process.exitCode = 1;
     } else {
-      console.log(`\nAll targets met: every request's median and p95 under ${TARGET_MS} ms.`);
+      const shown = results.filter((r) => r.noTarget).length;
+      console.log(`\nAll targets met: every request's median and p95 under ${TARGET_MS} ms${shown ? ` (${shown} shown without a target)` : ''}.`);
     }
   } finally {
     await app.close().catch(() => {});

@@ -1,9 +1,20 @@
 /**
- * One query per list page (issue 15): the page's rows carry `count(*) over ()`, the number of rows matching the
- * filters, instead of a second count query. A page past the end has no row to carry it, so only then is it counted.
+ * List pages. A small table's page (the CRUD factory's resources) is one query: its rows carry `count(*) over ()`,
+ * the number of rows matching the filters, instead of a second count query; a page past the end has no row to
+ * carry it, so only then is it counted. The big lists (users, subscriptions, tickets) are two statements, a page
+ * and a count: a window over the matches makes PostgreSQL read (and join) every one of them before the LIMIT,
+ * 0.3 to 1.1 s at seed:large's sizes, where the page alone stops at its 20th row.
  */
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+
+/**
+ * Newest first, in the order of the portal's `(column DESC, id DESC)` indexes, which Drizzle creates NULLS LAST:
+ * Drizzle's desc() asks for PostgreSQL's default NULLS FIRST, which such an index cannot give, so the page was
+ * sorted from every row instead of read from the index (tickets: 420 ms for the first page of 200 000). The
+ * columns are NOT NULL: the order is the same.
+ */
+export const newestFirst = (column: AnyColumn): SQL => sql`${column} desc nulls last`;
 
 /** The total of matching rows, on every row of the page (select it as `total`). */
 export const totalOver = () => sql<number>`count(*) over ()`.mapWith(Number);

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, count, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { newestFirst } from '../../db/paging';
 import { apiTokens, users, type ApiTokenRow, type NewApiTokenRow } from '../../db/schema';
 
 /** A token with the creator's name and e-mail, for the list. */
@@ -31,7 +32,7 @@ export function createApiTokenRepository(db: Db) {
           .select(withCreator)
           .from(apiTokens)
           .innerJoin(users, eq(users.id, apiTokens.createdBy))
-          .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
+          .orderBy(newestFirst(apiTokens.createdAt), newestFirst(apiTokens.id))
           .limit(q.limit)
           .offset((q.page - 1) * q.limit),
         db.select({ total: count() }).from(apiTokens),

@@ -1,5 +1,6 @@
 /** /api/audit: the trail for admins: filters, page pagination, CSV export. Nothing can change or delete an event. */
-import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { newestFirst } from '../../db/paging';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../../contract/envelope';
 import { AUDIT_MESSAGES, auditListQuerySchema, type AuditEvent, type AuditListQuery } from '../../../contract/schemas/audit';
@@ -46,7 +47,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     const q = request.query;
     const filter = where(q);
     if (q.format === 'csv') {
-      const rows = await app.db.select().from(auditEvents).where(filter).orderBy(desc(auditEvents.at), desc(auditEvents.seq)).limit(CSV_LIMIT);
+      const rows = await app.db.select().from(auditEvents).where(filter).orderBy(newestFirst(auditEvents.at), newestFirst(auditEvents.seq)).limit(CSV_LIMIT);
       const header = ['at', 'actor_email', 'actor_role', 'actor_id', 'action', 'target_type', 'target_id', 'changes', 'ip', 'request_id'];
       const lines = rows.map(toEvent).map((e) => header.map((h) => csvCell(e[h as keyof AuditEvent])).join(','));
       return reply
@@ -55,7 +56,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(`${header.join(',')}\n${lines.join('\n')}${lines.length ? '\n' : ''}`);
     }
     const [rows, [{ n }]] = await Promise.all([
-      app.db.select().from(auditEvents).where(filter).orderBy(desc(auditEvents.at), desc(auditEvents.seq)).limit(q.limit).offset((q.page - 1) * q.limit),
+      app.db.select().from(auditEvents).where(filter).orderBy(newestFirst(auditEvents.at), newestFirst(auditEvents.seq)).limit(q.limit).offset((q.page - 1) * q.limit),
       app.db.select({ n: count() }).from(auditEvents).where(filter),
     ]);
     const total = Number(n);

@@ -1,5 +1,6 @@
 /** Reading and writing configuration versions and backup jobs (with the names of the people who asked). */
 import { and, count, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
+import { newestFirst } from '../../db/paging';
 import type { DeviceJobKind, DeviceJobStatus } from '../../../contract/schemas/device-backup';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
@@ -138,7 +139,7 @@ export function createDeviceBackupRepository(db: Db) {
       const [rows, [{ total }]] = await Promise.all([
         jobSelect()
           .where(where)
-          .orderBy(desc(deviceBackupJobs.createdAt), desc(deviceBackupJobs.id))
+          .orderBy(newestFirst(deviceBackupJobs.createdAt), newestFirst(deviceBackupJobs.id))
           .limit(query.limit)
           .offset((query.page - 1) * query.limit),
         db.select({ total: count() }).from(deviceBackupJobs).where(where),

@@ -1,5 +1,6 @@
 /** Reading and writing installation jobs and their photos, with the names of the people and plan involved. */
 import { and, asc, count, desc, eq, gte, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { newestFirst } from '../../db/paging';
 import { alias } from 'drizzle-orm/pg-core';
 import { OPEN_INSTALLATION_STATUSES, type InstallationListQueryParsed } from '../../../contract/schemas/installation';
 import type { Db } from '../../db/client';
@@ -131,7 +132,7 @@ export function createInstallationRepository(db: Db) {
         .select()
         .from(installations)
         .where(eq(installations.subscriptionId, subscriptionId))
-        .orderBy(desc(installations.createdAt), desc(installations.id))
+        .orderBy(newestFirst(installations.createdAt), newestFirst(installations.id))
         .limit(1);
       return row;
     },

@@ -1,6 +1,6 @@
 /** Reading and writing tickets, their replies and attachments (with the names of the people involved). */
-import { PreparedByShape, totalOver, withTotal } from '../../db/paging';
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { PreparedByShape, newestFirst } from '../../db/paging';
+import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { TicketListQueryParsed } from '../../../contract/schemas/ticket';
 import type { Db } from '../../db/client';
@@ -93,18 +93,20 @@ export function createTicketRepository(db: Db) {
   const counts = new PreparedByShape<ReturnType<typeof prepareCount>>('tickets_count');
   function preparePage(scope: TicketPageScope, query: TicketListQueryParsed, name: string) {
     return db
-      .select({ ...joinedColumns, total: totalOver() })
+      .select(joinedColumns)
       .from(tickets)
       .innerJoin(creator, eq(creator.id, tickets.createdBy))
       .leftJoin(assignee, eq(assignee.id, tickets.assignedTo))
       .where(pageFilters(scope, query))
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .orderBy(newestFirst(tickets.updatedAt), newestFirst(tickets.id))
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
       .prepare(name);
   }
   function prepareCount(scope: TicketPageScope, query: TicketListQueryParsed, name: string) {
-    return db.select({ total: count() }).from(tickets).innerJoin(creator, eq(creator.id, tickets.createdBy)).where(pageFilters(scope, query)).prepare(name);
+    // The creator is joined only for a search (which matches their name and e-mail); every ticket has one.
+    const base = db.select({ total: count() }).from(tickets);
+    return (query.search ? base.innerJoin(creator, eq(creator.id, tickets.createdBy)) : base).where(pageFilters(scope, query)).prepare(name);
   }
 
   return {
@@ -124,8 +126,13 @@ export function createTicketRepository(db: Db) {
         query.assigned_to === 'none' ? 'unassigned' : '',
       ].join(',');
       const offset = (query.page - 1) * query.limit;
-      const rows = await pages.get(shape, (name) => preparePage(scope, query, name)).execute({ ...values, limit: query.limit, offset });
-      return withTotal(rows, offset, async () => Number((await counts.get(shape, (name) => prepareCount(scope, query, name)).execute(values))[0].total));
+      // Two statements, not a count(*) over () on the page's: that makes PostgreSQL read and join every matching
+      // row before the LIMIT (0.7 s for the first page of 200 000 tickets in bench:api).
+      const [items, counted] = await Promise.all([
+        pages.get(shape, (name) => preparePage(scope, query, name)).execute({ ...values, limit: query.limit, offset }),
+        counts.get(shape, (name) => prepareCount(scope, query, name)).execute(values),
+      ]);
+      return { items, total: Number(counted[0].total) };
     },
 
     async findById(id: string, conn: Db = db): Promise<TicketWithNames | undefined> {
