@@ -2,33 +2,12 @@
  * GET /api/payments/invoices/{id}/pdf: a real PDF (read back with pdf.js's text extractor), reached like the
  * public invoice page through the unguessable uuid; the customer's e-mail only for the owner and staff.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../contract/money';
 import type { Invoice } from '../../contract/schemas/invoice';
+import { pdfText } from '../helpers/pdf-text';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
-
-const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
-
-/** The text of every page, one string per page, items joined by spaces and runs of spaces collapsed. */
-async function pdfText(bytes: Buffer): Promise<string[]> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, standardFontDataUrl: STANDARD_FONTS }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const content = await (await pdf.getPage(n)).getTextContent();
-    pages.push(
-      content.items
-        .map((item) => ('str' in item ? item.str : ''))
-        .join(' ')
-        .replace(/\s+/g, ' '),
-    );
-  }
-  await pdf.destroy();
-  return pages;
-}
 
 describe('invoice PDF', () => {
   let t: TestApp;
