@@ -42,6 +42,17 @@ function PoolName() {
   );
 }
 
+/** The length of the prefixes an IPv6 delegation network hands out as "next free". */
+function DelegationLength() {
+  const purpose = Form.useWatch('purpose') as string | undefined;
+  if (purpose !== 'ipv6_delegation') return null;
+  return (
+    <Form.Item name="delegation_prefix_length" label={t('ipam.fields.delegationLength')} extra={t('ipam.fields.delegationLengthHelp')} rules={zodRules(s.delegation_prefix_length, { labelKey: 'ipam.fields.delegationLength' })}>
+      <InputNumber min={1} max={128} prefix="/" style={{ width: '100%' }} aria-label={t('ipam.fields.delegationLength')} />
+    </Form.Item>
+  );
+}
+
 /** The NAS the network is routed to: the registered devices (admin and technicians read them). */
 function DeviceSelect() {
   const { result } = useCustom<{ items: Array<{ id: string; name: string }> }>({
@@ -103,6 +114,10 @@ export const networkFormFields: FieldDef[] = [
     defaultValue: 'static',
   },
   { name: 'pool_name', type: 'custom', labelKey: 'ipam.fields.poolName', form: true, input: () => <PoolName />, toPayload: (v, all) => (all.purpose === 'pool' || all.purpose === 'walled_garden' ? blankToNull(v) : null) },
+  {
+    name: 'delegation_prefix_length', type: 'custom', labelKey: 'ipam.fields.delegationLength', form: true, input: () => <DelegationLength />,
+    toPayload: (v, all) => (all.purpose === 'ipv6_delegation' && typeof v === 'number' ? v : all.purpose === 'ipv6_delegation' ? null : undefined),
+  },
   { ...item('gateway', 'ipam.fields.gateway', <Input aria-label={t('ipam.fields.gateway')} />), toPayload: blankToNull },
   {
     ...item('dns_servers', 'ipam.fields.dns', <FormSelect mode="tags" open={false} tokenSeparators={[',', ' ']} aria-label={t('ipam.fields.dns')} />, { helpKey: 'ipam.fields.dnsHelp' }),

@@ -17,21 +17,21 @@ const networkLink = (id: string, network: IpNetwork | undefined) => (
   <Link to={`/dashboard/nas/ip-networks/show/${encodeURIComponent(id)}`}>{network ? `${network.name} (${network.cidr})` : t('ipam.address.network')}</Link>
 );
 
-type Values = { kind: 'static' | 'pool' | 'keep'; network_id?: string; address?: string; framed_ipv6_prefix?: string; delegated_ipv6_prefix?: string };
+type Values = { kind: 'static' | 'pool' | 'keep'; network_id?: string; address?: string; framed_ipv6_prefix?: string; delegated_ipv6_prefix?: string; delegated_from_network_id?: string };
 
 function AddressForm({ subscriptionId, current, onDone }: { subscriptionId: string; current: SubscriptionAddress; onDone: () => void }) {
   const [form] = Form.useForm<Values>();
   const kind = Form.useWatch('kind', form) ?? 'static';
-  const { networks } = useNetworks(['static', 'pool']);
+  const { networks } = useNetworks(['static', 'pool', 'ipv6_delegation']);
+  const delegations = networks.filter((n) => n.purpose === 'ipv6_delegation').map((n) => ({ value: n.id, label: `${n.name} (${n.cidr})` }));
   // A refusal (address taken, in quarantine, outside the network…) shows in the form, where it is being fixed.
   const { run, isPending, error } = useToastedCall();
   const options = networks.filter((n) => n.purpose === kind).map((n) => ({ value: n.id, label: `${n.name} (${n.cidr}${n.pool_name ? `, ${n.pool_name}` : ''})` }));
 
   const save = async (v: Values) => {
-    const values: Record<string, unknown> = {
-      framed_ipv6_prefix: v.framed_ipv6_prefix?.trim() || null,
-      delegated_ipv6_prefix: v.delegated_ipv6_prefix?.trim() || null,
-    };
+    const values: Record<string, unknown> = { framed_ipv6_prefix: v.framed_ipv6_prefix?.trim() || null };
+    if (v.delegated_from_network_id) values.delegated_from_network_id = v.delegated_from_network_id;
+    else values.delegated_ipv6_prefix = v.delegated_ipv6_prefix?.trim() || null;
     if (v.kind !== 'keep') values.network_id = v.network_id;
     if (v.kind === 'static' && v.address?.trim()) values.address = v.address.trim();
     const done = await run({ url: addressUrl(subscriptionId), method: 'put', values, success: t('ipam.address.saved'), fallbackKey: 'ipam.address.failed', notifyError: false });
@@ -81,6 +81,11 @@ function AddressForm({ subscriptionId, current, onDone }: { subscriptionId: stri
       <Form.Item name="delegated_ipv6_prefix" label={t('ipam.address.delegated')}>
         <Input autoComplete="off" placeholder="2001:db8:100::/56" />
       </Form.Item>
+      {delegations.length > 0 && (
+        <Form.Item name="delegated_from_network_id" label={t('ipam.address.delegateFrom')} extra={t('ipam.address.delegateFromHelp')}>
+          <FormSelect allowClear aria-label={t('ipam.address.delegateFrom')} options={delegations} />
+        </Form.Item>
+      )}
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="address-error" />}
       <Space wrap>
         <Button type="primary" htmlType="submit" loading={isPending}>{t('ipam.address.save')}</Button>

@@ -127,8 +127,12 @@ describe('IP address management screens', () => {
       await card.getByRole('button', { name: 'Save' }).click();
       await card.getByTestId('address-error').getByText('198.51.100.1 is the gateway of "E2E statics"').waitFor();
       await card.getByLabel('Address', { exact: true }).fill('198.51.100.20');
+      // …and the next free /56 of the demo's IPv6 delegation network.
+      await card.getByRole('combobox', { name: 'Or delegate the next free prefix of' }).click();
+      await page.locator('.ant-select-item-option', { hasText: 'IPv6 delegation' }).click();
       await card.getByRole('button', { name: 'Save' }).click();
       await card.getByTestId('static-address').getByText('198.51.100.20').waitFor();
+      await card.getByText(/^2001:db8:100:[0-9a-f:]*\/56$/).waitFor();
       await checkEverywhere(page, 'subscription-address', (p) => p.getByTestId('static-address'));
 
       // …and on the map, with its customer.
