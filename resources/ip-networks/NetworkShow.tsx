@@ -43,6 +43,9 @@ export function NetworkShow() {
                 <Space wrap><PurposeTag purpose={network.purpose} />{network.pool_name && <Typography.Text code>{network.pool_name}</Typography.Text>}</Space>
               </Descriptions.Item>
               <Descriptions.Item label={t('ipam.fields.usage')}><UsageBar network={network} /></Descriptions.Item>
+              {network.purpose === 'ipv6_delegation' && (
+                <Descriptions.Item label={t('ipam.fields.delegationLength')}>/{network.delegation_prefix_length ?? 56}</Descriptions.Item>
+              )}
               <Descriptions.Item label={t('ipam.fields.gateway')}>{network.gateway ?? '—'}</Descriptions.Item>
               <Descriptions.Item label={t('ipam.fields.dns')}>{network.dns_servers.join(', ') || '—'}</Descriptions.Item>
               <Descriptions.Item label={t('ipam.fields.nasSite')}>{[network.device_name, network.site].filter(Boolean).join(' · ') || '—'}</Descriptions.Item>
