@@ -4,9 +4,7 @@
  * what a NAS sees: radclient's Access-Accept carries Framed-IP-Address / Framed-Pool / the IPv6 prefixes, an
  * address change disconnects the live session, and the address history answers who had an address at a time.
  */
-import { createSocket, type Socket } from 'node:dgram';
 import { sql } from 'drizzle-orm';
-import radius from 'radius';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/client';
 import { devices, subscriptions } from '../../server/db/schema';
@@ -15,37 +13,17 @@ import { provisionCredentials } from '../../server/modules/radius/credentials';
 import { activateForPaidInvoice } from '../../server/modules/subscriptions/service';
 import { ensureRadclient, radclient, type RadclientAnswer } from '../helpers/radclient';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
+import { radiusTestConfig, TestNas } from '../helpers/test-nas';
 
 const SECRET = 'nas-shared-secret-ipam';
 const START = '2026-11-20T10:00:00.000Z';
 const DAY = 86_400_000;
 
-/** The NAS's dynamic-authorization port: records each request and ACKs it. */
-class TestNas {
-  socket!: Socket;
-  port = 0;
-  readonly received: Array<{ code: string; attributes: Record<string, unknown> }> = [];
-  async start(): Promise<this> {
-    this.socket = createSocket('udp4');
-    this.socket.on('message', (msg, rinfo) => {
-      const request = radius.decode({ packet: msg, secret: SECRET });
-      this.received.push({ code: request.code, attributes: request.attributes });
-      const base = request.code === 'CoA-Request' ? 'CoA' : 'Disconnect';
-      this.socket.send(radius.encode_response({ packet: request, code: `${base}-ACK`, secret: SECRET, attributes: [] }), rinfo.port, rinfo.address);
-    });
-    await new Promise<void>((resolve) => this.socket.bind(0, '127.0.0.1', resolve));
-    this.port = this.socket.address().port;
-    return this;
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.socket.close(() => resolve()));
-  }
-}
-
 describe('IP address management', () => {
   let t: TestApp;
   const clock = new ManualClock(START);
-  const nas = new TestNas();
+  /** The NAS's dynamic-authorization port: records each request and ACKs it. */
+  const nas = new TestNas(SECRET);
   const tokens: Record<string, string> = {};
   let planId: string;
   let ports: { authPort: number; acctPort: number };
@@ -58,12 +36,7 @@ describe('IP address management', () => {
       clock,
       config: {
         accessTokenTtlSeconds: 365 * 86_400,
-        radiusEnabled: true,
-        radiusHost: '127.0.0.1',
-        radiusAuthPort: 0,
-        radiusAcctPort: 0,
-        radiusCoaPort: nas.port,
-        radiusDisconnectTimeoutMs: 3_000,
+        ...radiusTestConfig(nas.port),
       },
     });
     ports = t.app.radius.ports()!;

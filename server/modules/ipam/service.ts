@@ -10,7 +10,6 @@
  * and optionally IPv6 prefixes; the RADIUS module reads them into its Access-Accept.
  */
 import { and, asc, count, eq, gt, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
-import type { FieldError } from '../../../contract/envelope';
 import { pagePagination } from '../../../contract/envelope';
 import { formatIp, formatPrefix, parseIp, parsePrefix, type IpFamily } from '../../../contract/ip';
 import type {
@@ -23,12 +22,12 @@ import type {
 } from '../../../contract/schemas/ipam';
 import type { Db } from '../../db/client';
 import { subscriptions } from '../../db/schema';
-import { devices } from '../../db/schema/devices';
-import { ipAssignments, ipNetworks, subscriptionAddressing, type IpAssignmentRow, type IpNetworkRow, type IpReservedRange } from '../../db/schema/ipam';
+import { ipAssignments, ipNetworks, subscriptionAddressing, type IpAssignmentRow, type IpNetworkRow } from '../../db/schema/ipam';
 import type { Clock } from '../../lib/clock';
-import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors';
-import { blockedIntervals, clippedSize, merge, usableRange } from './ranges';
-import { delegationLength, delegationLengthError, nextFreeDelegatedPrefix } from './delegation';
+import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors';
+import { blockedIntervals, merge, usableRange } from './ranges';
+import { nextFreeDelegatedPrefix } from './delegation';
+import { NAME_TAKEN, networkAuditView, presentNetwork, validateNetwork, type AssignmentCounts } from './networks';
 import { deviceNames, dynamicAddresses, dynamicCounts, holders } from './usage';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 
@@ -45,7 +44,7 @@ export const IPAM_MESSAGES = {
   history: 'Address history retrieved successfully',
   notFound: 'Network not found',
   subscriptionNotFound: 'Subscription not found',
-  nameTaken: 'A network with this name already exists',
+  nameTaken: NAME_TAKEN,
   full: 'No free address is left in this network',
 } as const;
 
@@ -56,8 +55,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENDED_STATUSES = ['expired', 'cancelled'] as const;
 
 const invalid = (field: string, message: string) => badRequest(message, [{ field, message }]);
-
-type AssignmentCounts = { static: number; reserved: number; quarantined: number; dynamic?: number };
 
 export class IpamService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
@@ -74,37 +71,6 @@ export class IpamService {
 
   // ---------------------------------------------------------------------------------------------------------
   // Networks
-
-  present(row: IpNetworkRow, counts: AssignmentCounts, deviceName: string | null = null): IpNetwork {
-    const usable = usableRange(row);
-    const size = usable.to >= usable.from ? usable.to - usable.from + 1n : 0n;
-    const blocked = clippedSize(blockedIntervals(row), usable);
-    const used = BigInt(counts.static + counts.reserved + counts.quarantined + (counts.dynamic ?? 0));
-    const free = size - blocked - used;
-    // The reserved count is a number: an IPv6 network's reserved ranges can hold more than 2^53 addresses.
-    return {
-      id: row.id,
-      name: row.name,
-      cidr: row.cidr,
-      family: row.family === 6 ? 6 : 4,
-      prefix_length: row.prefixLength,
-      purpose: row.purpose,
-      pool_name: row.poolName,
-      gateway: row.gateway,
-      dns_servers: row.dnsServers,
-      device_id: row.deviceId,
-      site: row.site,
-      reserved_ranges: row.reservedRanges.map((r) => ({ from: r.from, to: r.to, note: r.note ?? null })),
-      quarantine_days: row.quarantineDays,
-      notes: row.notes,
-      delegation_prefix_length: delegationLength(row),
-      device_name: deviceName,
-      size: size.toString(),
-      counts: { static: counts.static, dynamic: counts.dynamic ?? 0, reserved: Math.min(counts.reserved + Number(blocked), Number.MAX_SAFE_INTEGER), quarantined: counts.quarantined, free: (free > 0n ? free : 0n).toString() },
-      created_at: row.createdAt.toISOString(),
-      updated_at: row.updatedAt.toISOString(),
-    };
-  }
 
   /** Per network: addresses held static, reserved and in a quarantine that has not run out. */
   private async counts(db: Db, ids: string[]): Promise<Map<string, AssignmentCounts>> {
@@ -134,7 +100,7 @@ export class IpamService {
       .offset((query.page - 1) * query.limit);
     const counts = await this.counts(db, rows.map((r) => r.id));
     const names = await deviceNames(db, rows.map((r) => r.deviceId));
-    return { items: rows.map((r) => this.present(r, counts.get(r.id)!, names.get(r.deviceId ?? '') ?? null)), pagination: pagePagination(query.page, query.limit, Number(total)) };
+    return { items: rows.map((r) => presentNetwork(r, counts.get(r.id)!, names.get(r.deviceId ?? '') ?? null)), pagination: pagePagination(query.page, query.limit, Number(total)) };
   }
 
   private async find(db: Db, id: string, lock = false): Promise<IpNetworkRow> {
@@ -148,116 +114,17 @@ export class IpamService {
   async get(id: string): Promise<IpNetwork> {
     const row = await this.find(this.deps.db, id);
     const names = await deviceNames(this.deps.db, [row.deviceId]);
-    return this.present(row, (await this.counts(this.deps.db, [id])).get(id)!, names.get(row.deviceId ?? '') ?? null);
-  }
-
-  /** Checks a network as it will be stored; answers the columns to write. */
-  private async validate(db: Db, input: IpNetworkInputParsed, selfId: string | null) {
-    const prefix = parsePrefix(input.cidr)!;
-    const errors: FieldError[] = [];
-    const inside = (field: string, text: string) => {
-      const ip = parseIp(text)!;
-      if (ip.family !== prefix.family || ip.value < prefix.start || ip.value > prefix.end) {
-        errors.push({ field, message: `${field} ${text} is not inside ${formatPrefix(prefix)}` });
-        return null;
-      }
-      return ip.value;
-    };
-    if (input.purpose === 'ipv6_delegation' && prefix.family !== 6) errors.push({ field: 'purpose', message: 'An ipv6_delegation network must be an IPv6 prefix' });
-    if (input.purpose === 'pool' && !input.pool_name) errors.push({ field: 'pool_name', message: 'pool_name is required for a pool: the name of the pool on the NAS' });
-    if (input.purpose !== 'pool' && input.purpose !== 'walled_garden' && input.pool_name) {
-      errors.push({ field: 'pool_name', message: 'pool_name is only for pool and walled_garden networks' });
-    }
-    const delegationError = delegationLengthError(input.purpose, prefix.length, input.delegation_prefix_length);
-    if (delegationError) errors.push(delegationError);
-    if (input.gateway) {
-      const g = inside('gateway', input.gateway);
-      if (g !== null && prefix.family === 4 && prefix.length <= 30 && (g === prefix.start || g === prefix.end)) {
-        errors.push({ field: 'gateway', message: 'gateway cannot be the network or broadcast address' });
-      }
-    }
-    (input.reserved_ranges ?? []).forEach((r, i) => {
-      const a = inside(`reserved_ranges.${i}.from`, r.from);
-      const b = inside(`reserved_ranges.${i}.to`, r.to);
-      if (a !== null && b !== null && a > b) errors.push({ field: `reserved_ranges.${i}`, message: `reserved range ${r.from} – ${r.to} ends before it starts` });
-    });
-    if (input.device_id) {
-      const [device] = await db.select({ id: devices.id }).from(devices).where(eq(devices.id, input.device_id)).limit(1);
-      if (!device) errors.push({ field: 'device_id', message: 'device_id is not a known device' });
-    }
-    if (errors.length) throw badRequest(errors[0].message, errors);
-
-    // Overlaps: one lock for every network change, so two creates at once cannot both pass the check.
-    await db.execute(sql`select pg_advisory_xact_lock(hashtext('ipam.networks'))`);
-    const [other] = await db
-      .select({ name: ipNetworks.name, cidr: ipNetworks.cidr })
-      .from(ipNetworks)
-      .where(
-        and(
-          eq(ipNetworks.family, prefix.family),
-          lte(ipNetworks.rangeStart, prefix.end.toString()),
-          sql`${ipNetworks.rangeEnd} >= ${prefix.start.toString()}`,
-          selfId ? ne(ipNetworks.id, selfId) : undefined,
-        ),
-      )
-      .limit(1);
-    if (other) {
-      const message = `${formatPrefix(prefix)} overlaps the network "${other.name}" (${other.cidr})`;
-      throw new AppError(409, message, [{ field: 'cidr', message }]);
-    }
-    const [sameName] = await db
-      .select({ id: ipNetworks.id })
-      .from(ipNetworks)
-      .where(and(sql`lower(${ipNetworks.name}) = lower(${input.name})`, selfId ? ne(ipNetworks.id, selfId) : undefined))
-      .limit(1);
-    if (sameName) throw new AppError(409, M.nameTaken, [{ field: 'name', message: M.nameTaken }]);
-
-    return {
-      name: input.name,
-      cidr: formatPrefix(prefix),
-      family: prefix.family,
-      prefixLength: prefix.length,
-      rangeStart: prefix.start.toString(),
-      rangeEnd: prefix.end.toString(),
-      purpose: input.purpose,
-      poolName: input.pool_name ?? null,
-      gateway: input.gateway ?? null,
-      dnsServers: input.dns_servers ?? [],
-      deviceId: input.device_id ?? null,
-      site: input.site ?? null,
-      reservedRanges: (input.reserved_ranges ?? []).map((r): IpReservedRange => ({ from: r.from, to: r.to, note: r.note ?? null })),
-      quarantineDays: input.quarantine_days ?? 30,
-      notes: input.notes ?? null,
-      delegationPrefixLength: input.purpose === 'ipv6_delegation' ? (input.delegation_prefix_length ?? null) : null,
-    };
-  }
-
-  private auditView(row: IpNetworkRow | null): Record<string, unknown> {
-    if (!row) return {};
-    return {
-      name: row.name,
-      cidr: row.cidr,
-      purpose: row.purpose,
-      pool_name: row.poolName,
-      gateway: row.gateway,
-      dns_servers: row.dnsServers,
-      device_id: row.deviceId,
-      site: row.site,
-      reserved_ranges: row.reservedRanges,
-      quarantine_days: row.quarantineDays,
-      notes: row.notes,
-      delegation_prefix_length: row.delegationPrefixLength,
-    };
+    return presentNetwork(row, (await this.counts(this.deps.db, [id])).get(id)!, names.get(row.deviceId ?? '') ?? null);
   }
 
   async create(input: IpNetworkInputParsed, audit?: AuditContext): Promise<IpNetwork> {
     const row = await this.audited(audit, 'ip_network', async (tx, record) => {
-      const values = await this.validate(tx, input, null);
+      const values = await validateNetwork(tx, input, null);
       const [created] = await tx.insert(ipNetworks).values(values).returning();
-      await record({ action: 'ip_network.create', targetId: created.id, changes: changedFields({}, this.auditView(created)) });
+      await record({ action: 'ip_network.create', targetId: created.id, changes: changedFields({}, networkAuditView(created)) });
       return created;
     });
-    return this.present(row, { static: 0, reserved: 0, quarantined: 0 });
+    return presentNetwork(row, { static: 0, reserved: 0, quarantined: 0 });
   }
 
   async update(id: string, input: IpNetworkUpdateParsed, audit?: AuditContext): Promise<IpNetwork> {
@@ -277,7 +144,7 @@ export class IpamService {
         notes: input.notes !== undefined ? input.notes : before.notes,
         delegation_prefix_length: input.delegation_prefix_length !== undefined ? input.delegation_prefix_length : before.delegationPrefixLength,
       };
-      const values = await this.validate(tx, merged, id);
+      const values = await validateNetwork(tx, merged, id);
       // Addresses in use must stay inside, and a network that hands out addresses keeps its purpose.
       const [outside] = await tx
         .select({ address: ipAssignments.address })
@@ -291,10 +158,10 @@ export class IpamService {
         if (Number(held.n) || Number(pooled.n)) throw conflict('The purpose of a network with subscriptions on it cannot change');
       }
       const [updated] = await tx.update(ipNetworks).set({ ...values, updatedAt: this.deps.clock.now() }).where(eq(ipNetworks.id, id)).returning();
-      await record({ action: 'ip_network.update', targetId: id, changes: changedFields(this.auditView(before), this.auditView(updated)) });
+      await record({ action: 'ip_network.update', targetId: id, changes: changedFields(networkAuditView(before), networkAuditView(updated)) });
       return updated;
     });
-    return this.present(row, (await this.counts(this.deps.db, [id])).get(id)!);
+    return presentNetwork(row, (await this.counts(this.deps.db, [id])).get(id)!);
   }
 
   async delete(id: string, audit?: AuditContext): Promise<void> {
@@ -306,7 +173,7 @@ export class IpamService {
       if (inUse) throw conflict(`The network is in use by ${inUse} subscription${inUse === 1 ? '' : 's'}: release their addresses first`);
       await tx.delete(ipAssignments).where(eq(ipAssignments.networkId, id));
       await tx.delete(ipNetworks).where(eq(ipNetworks.id, id));
-      await record({ action: 'ip_network.delete', targetId: id, changes: changedFields(this.auditView(before), {}) });
+      await record({ action: 'ip_network.delete', targetId: id, changes: changedFields(networkAuditView(before), {}) });
     });
   }
 
