@@ -36,18 +36,20 @@ function refundChanges(payment: PaymentRow, refundId: string | null, by: 'staff'
   };
 }
 
+/** What both payment services are built on. */
+export interface PaymentDeps {
+  db: Db;
+  repository: PaymentRepository;
+  gateways: GatewayService;
+  gatewayRepository: GatewayRepository;
+  providers: PaymentProviderRegistry;
+  clock: Clock;
+  /** Where a failed automatic refund is reported (the payment stays "failed: refund needed"). */
+  log?: { warn: (obj: object, msg: string) => void };
+}
+
 export class PaymentRefunds {
-  constructor(
-    private readonly deps: {
-      db: Db;
-      repository: PaymentRepository;
-      gateways: GatewayService;
-      gatewayRepository: GatewayRepository;
-      providers: PaymentProviderRegistry;
-      clock: Clock;
-      log?: { warn: (obj: object, msg: string) => void };
-    },
-  ) {}
+  constructor(private readonly deps: PaymentDeps) {}
 
   /** The provider adapter and the opened credentials of the gateway a payment went through. */
   private async providerFor(payment: PaymentRow) {

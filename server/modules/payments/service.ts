@@ -17,18 +17,14 @@ import {
 } from '../../../contract/schemas/payment';
 import type { Db } from '../../db/client';
 import type { InvoiceRow, PaymentGatewayRow, PaymentRow } from '../../db/schema';
-import type { PaymentEvent, PaymentProviderRegistry } from '../../integrations/payments';
+import type { PaymentEvent } from '../../integrations/payments';
 import { WebhookVerificationError } from '../../integrations/payments';
-import type { Clock } from '../../lib/clock';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { recordAudit, SYSTEM, type AuditContext } from '../audit/trail';
-import type { GatewayRepository } from '../gateways/repository';
-import type { GatewayService } from '../gateways/service';
 import { activateForPaidInvoice } from '../subscriptions/service';
 import { amountDue } from '../credit/amount-due';
 import { addCredit } from '../credit/ledger';
-import type { PaymentRepository } from './repository';
-import { PaymentRefunds } from './refunds';
+import { PaymentRefunds, type PaymentDeps } from './refunds';
 
 /** Staff who may pay, record and read any customer's payments. */
 export const PAYMENT_STAFF = ['admin', 'billing'] as const;
@@ -75,20 +71,12 @@ const PAYABLE: ReadonlyArray<InvoiceRow['status']> = ['unpaid', 'overdue'];
 
 export class PaymentService {
   constructor(
-    private readonly deps: {
-      db: Db;
-      repository: PaymentRepository;
-      gateways: GatewayService;
-      gatewayRepository: GatewayRepository;
-      providers: PaymentProviderRegistry;
-      clock: Clock;
+    private readonly deps: PaymentDeps & {
       appUrl: string;
       /** The Sandbox gateway may take payments (config.sandboxPaymentsAllowed); false: it is treated as unavailable. Default true. */
       sandboxAllowed?: boolean;
       /** Called after a payment was committed as paid (the "payment received" e-mail); must not throw. */
       onInvoicePaid?: (invoiceId: string) => Promise<void>;
-      /** Where a failed automatic refund is reported (the payment stays "failed: refund needed"). */
-      log?: { warn: (obj: object, msg: string) => void };
       /**
        * Autopay (issue 21, server/modules/autopay/service.ts): method.saved events save a card; an autopay charge's
        * webhook first gives its pending payment the provider's id (beforeSettle), then the charge follows the
