@@ -49,7 +49,7 @@ export function planResource(name: string, fieldSpec: string, accessSpec: string
     throw new RefusedError(`"${name}" is a reserved word or a path the portal already uses; choose another name.`);
   }
   const n = namesOf(name);
-  if (resourceAccessEntries().has(name)) throw new RefusedError(`A resource named "${name}" already exists (contract/roles.ts). Nothing was written.`);
+  if (resourceAccessEntries().has(name)) throw new RefusedError(`A resource named "${name}" already exists (contract/resource-access.ts). Nothing was written.`);
   const targets = {
     contract: `contract/schemas/${n.contractFile}.ts`,
     table: `server/db/schema/${name}.ts`,
@@ -70,9 +70,9 @@ export function planResource(name: string, fieldSpec: string, accessSpec: string
   const fields = parseFields(fieldSpec);
   const ops = parseAccess(accessSpec);
 
-  const roles = read('contract/roles.ts');
+  const roles = read('contract/resource-access.ts');
   const anchor = '} as const satisfies Record<string, ResourceAccess>;';
-  if (!roles.includes(anchor)) throw new RefusedError('contract/roles.ts has no SHIPPED_RESOURCES list to add the entry to.');
+  if (!roles.includes(anchor)) throw new RefusedError('contract/resource-access.ts has no SHIPPED_RESOURCES list to add the entry to.');
   const crud = read('server/crud/index.ts');
   const listAnchor = /export const CRUD_MODULES: readonly FastifyPluginAsync\[\] = \[([\s\S]*?)\];/;
   if (!listAnchor.test(crud)) throw new RefusedError('server/crud/index.ts has no CRUD_MODULES list to add the module to.');
@@ -101,7 +101,7 @@ export function planResource(name: string, fieldSpec: string, accessSpec: string
       { path: targets.browserTest, content: browserTestFile(n, fields, ops) },
     ],
     edits: [
-      { path: 'contract/roles.ts', content: roles.replace(anchor, `${matrixEntry(n, ops)}${anchor}`) },
+      { path: 'contract/resource-access.ts', content: roles.replace(anchor, `${matrixEntry(n, ops)}${anchor}`) },
       { path: 'server/db/schema.ts', content: `${schema.trimEnd()}\nexport * from './schema/${name}';\n` },
       { path: 'server/crud/index.ts', content: withFactory },
     ],

@@ -169,7 +169,7 @@ const s = ${n.singular}InputSchema.shape;
 
 /**
  * ${n.labelPlural} (written by npm run new:resource): the menu item, the routes and the list, show, create and
- * edit pages come from this declaration; who sees them from its entry in contract/roles.ts.
+ * edit pages come from this declaration; who sees them from its entry in contract/resource-access.ts (the role matrix's resources).
  */
 export const ${n.tableVar}Resource = defineResource({
   name: '${n.name}',

@@ -94,7 +94,7 @@ describe('npm run new:resource', () => {
       expect(existsSync(join(copy, file)), file).toBe(true);
     }
     expect(first.stdout).toMatch(/\+ server\/db\/migrations\/\d{4}_articles\.sql/);
-    for (const edited of ['contract/roles.ts', 'server/db/schema.ts', 'server/crud/index.ts']) expect(first.stdout).toContain(`~ ${edited}`);
+    for (const edited of ['contract/resource-access.ts', 'server/db/schema.ts', 'server/crud/index.ts']) expect(first.stdout).toContain(`~ ${edited}`);
     // No route line, no page file, no server module: the declaration, the schema, the table and the texts.
     expect(readFileSync(join(copy, 'src/routes.tsx'), 'utf8')).not.toContain('articles');
     expect(readdirSync(join(copy, 'resources/articles')).sort()).toEqual(['i18n.ts', 'resource.tsx']);
@@ -109,7 +109,7 @@ describe('npm run new:resource', () => {
     // Typecheck: what it wrote and edited, with everything those files import, under the project's settings.
     writeFileSync(
       join(copy, 'tsconfig.scaffold.json'),
-      JSON.stringify({ extends: './tsconfig.json', include: [], files: [...written, 'contract/roles.ts', 'server/db/schema.ts', 'server/crud/index.ts'] }),
+      JSON.stringify({ extends: './tsconfig.json', include: [], files: [...written, 'contract/resource-access.ts', 'server/db/schema.ts', 'server/crud/index.ts'] }),
     );
     const tsc = run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.scaffold.json']);
     expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
