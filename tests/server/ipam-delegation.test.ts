@@ -104,4 +104,25 @@ describe('IPv6 prefix delegation from a network', () => {
     expect(full.statusCode).toBe(409);
     expect(full.json().message).toBe('No free /62 is left in "Delegation C" (2001:db8:8000::/60)');
   });
+  it('a delegation network cannot shrink away from, change the purpose of, or be deleted under the prefixes it delegated', async () => {
+    const net = await network({ name: 'Delegation D', cidr: '2001:db8:9000::/44', purpose: 'ipv6_delegation' });
+    const [sub] = await newSubscriptions(1);
+    expect((await delegate(sub!.id, net.id)).json().data.delegated_ipv6_prefix).toBe('2001:db8:9000::/56');
+
+    const shrink = await api('PUT', `/ipam/networks/${net.id}`, { cidr: '2001:db8:9008::/45' });
+    expect(shrink.statusCode).toBe(409);
+    expect(shrink.json().message).toBe('2001:db8:9000::/56 is delegated from this network and would be outside 2001:db8:9008::/45');
+    const repurpose = await api('PUT', `/ipam/networks/${net.id}`, { purpose: 'static', delegation_prefix_length: null });
+    expect(repurpose.statusCode).toBe(409);
+    expect(repurpose.json().message).toBe('The purpose of a network with subscriptions on it cannot change');
+    const gone = await api('DELETE', `/ipam/networks/${net.id}`);
+    expect(gone.statusCode).toBe(409);
+    expect(gone.json().message).toBe('The network is in use by 1 subscription: release their addresses first');
+    expect((await api('GET', `/ipam/networks/${net.id}`)).json().data.cidr).toBe('2001:db8:9000::/44');
+
+    // A shrink that keeps the prefix inside is fine; once released, the network can go.
+    expect((await api('PUT', `/ipam/networks/${net.id}`, { cidr: '2001:db8:9000::/45' })).statusCode).toBe(200);
+    expect((await api('DELETE', `/subscriptions/${sub!.id}/address`)).statusCode).toBe(200);
+    expect((await api('DELETE', `/ipam/networks/${net.id}`)).statusCode).toBe(200);
+  });
 });

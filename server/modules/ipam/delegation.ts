@@ -88,3 +88,21 @@ export function firstFreeBlock(used: Interval[], start: bigint, end: bigint, siz
   }
   return candidate + size - 1n <= end ? candidate : null;
 }
+
+/**
+ * The prefixes subscriptions hold inside [start, end] (a delegation network's range): the network's update and
+ * delete refuse to leave them behind, as they do for static addresses and pool members. Delegated prefixes
+ * keep no link to their network (one can be typed by hand), so this reads them by range.
+ */
+export async function delegatedPrefixesInside(tx: Db, start: bigint, end: bigint): Promise<{ prefix: string; start: bigint; end: bigint }[]> {
+  const rows = await tx
+    .select({ prefix: subscriptionAddressing.delegatedIpv6Prefix })
+    .from(subscriptionAddressing)
+    .where(isNotNull(subscriptionAddressing.delegatedIpv6Prefix));
+  const inside: { prefix: string; start: bigint; end: bigint }[] = [];
+  for (const { prefix } of rows) {
+    const p = prefix ? parsePrefix(prefix) : null;
+    if (p && p.family === 6 && p.start >= start && p.end <= end) inside.push({ prefix: prefix!, start: p.start, end: p.end });
+  }
+  return inside;
+}

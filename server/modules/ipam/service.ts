@@ -26,7 +26,7 @@ import { ipAssignments, ipNetworks, subscriptionAddressing, type IpAssignmentRow
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { blockedIntervals, merge, usableRange } from './ranges';
-import { nextFreeDelegatedPrefix } from './delegation';
+import { delegatedPrefixesInside, nextFreeDelegatedPrefix } from './delegation';
 import { NAME_TAKEN, networkAuditView, presentNetwork, validateNetwork, type AssignmentCounts } from './networks';
 import { deviceNames, dynamicAddresses, dynamicCounts, holders } from './usage';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
@@ -152,10 +152,14 @@ export class IpamService {
         .where(and(eq(ipAssignments.networkId, id), or(sql`${ipAssignments.addressNum} < ${values.rangeStart}`, sql`${ipAssignments.addressNum} > ${values.rangeEnd}`)))
         .limit(1);
       if (outside) throw conflict(`${outside.address} is in use in this network and would be outside ${values.cidr}`);
+      // Prefixes delegated from it likewise stay inside, and keep it a delegation network.
+      const delegated = before.purpose === 'ipv6_delegation' ? await delegatedPrefixesInside(tx, BigInt(before.rangeStart), BigInt(before.rangeEnd)) : [];
+      const left = delegated.find((p) => p.start < BigInt(values.rangeStart) || p.end > BigInt(values.rangeEnd));
+      if (left && values.purpose === before.purpose) throw conflict(`${left.prefix} is delegated from this network and would be outside ${values.cidr}`);
       if (values.purpose !== before.purpose) {
         const [held] = await tx.select({ n: count() }).from(ipAssignments).where(and(eq(ipAssignments.networkId, id), eq(ipAssignments.state, 'static')));
         const [pooled] = await tx.select({ n: count() }).from(subscriptionAddressing).where(eq(subscriptionAddressing.poolNetworkId, id));
-        if (Number(held.n) || Number(pooled.n)) throw conflict('The purpose of a network with subscriptions on it cannot change');
+        if (Number(held.n) || Number(pooled.n) || delegated.length) throw conflict('The purpose of a network with subscriptions on it cannot change');
       }
       const [updated] = await tx.update(ipNetworks).set({ ...values, updatedAt: this.deps.clock.now() }).where(eq(ipNetworks.id, id)).returning();
       await record({ action: 'ip_network.update', targetId: id, changes: changedFields(networkAuditView(before), networkAuditView(updated)) });
@@ -169,7 +173,8 @@ export class IpamService {
       const before = await this.find(tx, id, true);
       const [held] = await tx.select({ n: count() }).from(ipAssignments).where(and(eq(ipAssignments.networkId, id), eq(ipAssignments.state, 'static')));
       const [pooled] = await tx.select({ n: count() }).from(subscriptionAddressing).where(eq(subscriptionAddressing.poolNetworkId, id));
-      const inUse = Number(held.n) + Number(pooled.n);
+      const delegated = before.purpose === 'ipv6_delegation' ? await delegatedPrefixesInside(tx, BigInt(before.rangeStart), BigInt(before.rangeEnd)) : [];
+      const inUse = Number(held.n) + Number(pooled.n) + delegated.length;
       if (inUse) throw conflict(`The network is in use by ${inUse} subscription${inUse === 1 ? '' : 's'}: release their addresses first`);
       await tx.delete(ipAssignments).where(eq(ipAssignments.networkId, id));
       await tx.delete(ipNetworks).where(eq(ipNetworks.id, id));
@@ -248,10 +253,11 @@ export class IpamService {
     if (!sub) throw notFound(M.subscriptionNotFound);
   }
 
-  async getSubscriptionAddress(subscriptionId: string): Promise<SubscriptionAddress> {
+  /** `ownerId`: a customer reads only their own subscriptions' addressing (another's is "not found"). */
+  async getSubscriptionAddress(subscriptionId: string, ownerId?: string): Promise<SubscriptionAddress> {
     if (!UUID.test(subscriptionId)) throw notFound(M.subscriptionNotFound);
-    const [sub] = await this.deps.db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1);
-    if (!sub) throw notFound(M.subscriptionNotFound);
+    const [sub] = await this.deps.db.select({ id: subscriptions.id, userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1);
+    if (!sub || (ownerId !== undefined && sub.userId !== ownerId)) throw notFound(M.subscriptionNotFound);
     return this.subscriptionAddress(subscriptionId);
   }
 
