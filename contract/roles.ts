@@ -304,7 +304,8 @@ export const ENDPOINT_ACCESS = {
   'PUT /ipam/networks/:id': ['admin', 'technician'],
   'DELETE /ipam/networks/:id': ['admin', 'technician'],
   'GET /ipam/history': ['admin', 'technician', 'support'],
-  'GET /subscriptions/:id/address': ['admin', 'technician', 'support'],
+  // Customers read their own subscriptions' addressing (the server checks ownership).
+  'GET /subscriptions/:id/address': ['admin', 'technician', 'support', 'user'],
   'PUT /subscriptions/:id/address': ['admin', 'technician'],
   'DELETE /subscriptions/:id/address': ['admin', 'technician'],
 } as const satisfies Record<string, Audience>;

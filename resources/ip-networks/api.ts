@@ -48,7 +48,7 @@ export function useNetworks(purposes: IpNetworkPurpose[], enabled = true) {
 
 export const addressUrl = (subscriptionId: string) => `/subscriptions/${encodeURIComponent(subscriptionId)}/address`;
 
-/** GET /subscriptions/{id}/address (staff). */
+/** GET /subscriptions/{id}/address (staff; a customer for their own subscription). */
 export function useSubscriptionAddress(subscriptionId: string, enabled: boolean) {
   const { query, result } = useCustom<SubscriptionAddress>({
     url: addressUrl(subscriptionId),

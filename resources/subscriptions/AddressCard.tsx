@@ -1,7 +1,8 @@
 /**
- * The subscription's "IP address" card (issue 22, staff): its static address and network, or its pool, and its
- * IPv6 prefixes. Admin and technicians assign a static address (a chosen one, or the network's first free one),
- * move it to a pool, set the prefixes or release it all (confirmed); support reads.
+ * The subscription's "IP address" card (issue 22): its static address and network, or its pool, and its IPv6
+ * prefixes. Admin and technicians assign a static address (a chosen one, or the network's first free one), move
+ * it to a pool, set the prefixes or release it all (confirmed); support reads; the customer sees their own
+ * address and prefixes.
  */
 import { useState } from 'react';
 import { Alert, Button, Card, Descriptions, Form, Input, Popconfirm, Radio, Space, Typography } from 'antd';
@@ -95,15 +96,48 @@ function AddressForm({ subscriptionId, current, onDone }: { subscriptionId: stri
   );
 }
 
+/**
+ * The customer's own view: the fixed address to give a server or a firewall rule, or that it is dynamic, and
+ * the IPv6 prefixes; no networks, pools or buttons. Shown only when something was set.
+ */
+function OwnAddressCard({ address }: { address: SubscriptionAddress }) {
+  if (!address.address && !address.pool_network_id && !address.framed_ipv6_prefix && !address.delegated_ipv6_prefix) return null;
+  return (
+    <Card title={t('ipam.address.title')} data-testid="address-card">
+      <Descriptions bordered column={1} size="small" data-testid="address-details">
+        <Descriptions.Item label={t('ipam.address.ownIpv4')}>
+          {address.address ? (
+            <Space direction="vertical" size={0}>
+              <Typography.Text copyable code data-testid="static-address">{address.address}</Typography.Text>
+              <Typography.Text type="secondary">{t('ipam.address.ownStaticHelp')}</Typography.Text>
+            </Space>
+          ) : (
+            t('ipam.address.ownDynamic')
+          )}
+        </Descriptions.Item>
+        {address.framed_ipv6_prefix && (
+          <Descriptions.Item label={t('ipam.address.framed')}><Typography.Text copyable code>{address.framed_ipv6_prefix}</Typography.Text></Descriptions.Item>
+        )}
+        {address.delegated_ipv6_prefix && (
+          <Descriptions.Item label={t('ipam.address.delegated')}><Typography.Text copyable code>{address.delegated_ipv6_prefix}</Typography.Text></Descriptions.Item>
+        )}
+      </Descriptions>
+    </Card>
+  );
+}
+
 export function AddressCard({ subscriptionId, role }: { subscriptionId: string; role: Role | null | undefined }) {
   const allowed = canCallEndpoint(role, 'GET', '/subscriptions/:id/address');
   const manage = canCallEndpoint(role, 'PUT', '/subscriptions/:id/address');
+  const staff = role !== 'user';
   const { address, isLoading, error } = useSubscriptionAddress(subscriptionId, allowed);
   const [editing, setEditing] = useState(false);
   const release = useToastedCall();
-  const { networks } = useNetworks(['static', 'pool'], allowed);
+  const { networks } = useNetworks(['static', 'pool'], allowed && staff);
   const named = (id: string) => networks.find((n) => n.id === id);
   if (!allowed) return null;
+  // A customer's card waits quietly: one whose subscription has no address set shows nothing at all.
+  if (!staff) return address && !error ? <OwnAddressCard address={address} /> : null;
   const set = address && (address.address || address.pool_network_id || address.framed_ipv6_prefix || address.delegated_ipv6_prefix);
   return (
     <Card

@@ -205,4 +205,25 @@ describe('IP address management screens', () => {
       await page.close();
     }
   }, 120_000);
+  it('a customer with a static address sees it (and their delegated prefix) on their subscription, and no networks', async () => {
+    const admin = await tokenOf('admin@isp.local');
+    const statics = (await api<{ items: Net[] }>('GET', '/ipam/networks', admin)).items.find((n) => n.name === 'Static customers')!;
+    const held = (await api<{ items: Array<{ address: string; state: string; subscription_id: string; user_id: string }> }>('GET', `/ipam/networks/${statics.id}/addresses`, admin)).items.find((i) => i.state === 'static')!;
+    const own = await api<{ delegated_ipv6_prefix: string | null }>('GET', `/subscriptions/${held.subscription_id}/address`, admin);
+    const { email } = await api<{ email: string }>('GET', `/users/${held.user_id}`, admin);
+    const page = await portal.browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await portal.signIn(page, email);
+      await portal.open(page, `/dashboard/subscription/${held.subscription_id}`);
+      const card = page.getByTestId('address-card');
+      await card.getByTestId('static-address').getByText(held.address).waitFor();
+      await card.getByText('Fixed: your connection keeps this public address every time it connects.').waitFor();
+      if (own.delegated_ipv6_prefix) await card.getByText(own.delegated_ipv6_prefix, { exact: true }).waitFor();
+      expect(await card.getByRole('button', { name: /Change|Release/ }).count()).toBe(0);
+      expect(await card.getByRole('link').count()).toBe(0);
+      await checkEverywhere(page, 'customer-subscription-address', (p) => p.getByTestId('static-address'));
+    } finally {
+      await page.close();
+    }
+  });
 });

@@ -76,7 +76,7 @@ describe('IP address management', () => {
       await tx.execute(sql`update invoices set status = 'paid', paid_date = ${clock.now().toISOString()} where id = ${invoice.id}`);
       await activateForPaidInvoice(tx, invoice.id, clock.now());
     });
-    return { subscriptionId: subscription.id, userId: user.id, username: credentials.username, password: credentials.password! };
+    return { subscriptionId: subscription.id, userId: user.id, email: user.email, username: credentials.username, password: credentials.password! };
   }
   const assign = (subscriptionId: string, body: Record<string, unknown>, role = 'admin') => api('PUT', `/subscriptions/${subscriptionId}/address`, body, role);
   const login = (username: string, password: string) =>
@@ -130,7 +130,12 @@ describe('IP address management', () => {
     expect((await api('GET', '/ipam/networks', undefined, 'user')).statusCode).toBe(403);
     const c = await customer();
     expect((await assign(c.subscriptionId, { network_id: null }, 'support')).statusCode).toBe(403);
-    expect((await api('GET', `/subscriptions/${c.subscriptionId}/address`, undefined, 'user')).statusCode).toBe(403);
+    // A customer reads their own subscription's addressing, not another's (not found), and changes nothing.
+    expect((await api('GET', `/subscriptions/${c.subscriptionId}/address`, undefined, 'user')).statusCode).toBe(404);
+    expect((await assign(c.subscriptionId, { network_id: null }, 'user')).statusCode).toBe(403);
+    const own = await t.app.inject({ method: 'GET', url: `/api/subscriptions/${c.subscriptionId}/address`, headers: bearer((await t.login(c.email)).token) });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json().data).toMatchObject({ subscription_id: c.subscriptionId, address: null });
   });
 
   it('hands out the first free address, skipping network, gateway and reserved addresses; a staff choice of those is refused; a full network answers 409', async () => {
@@ -237,6 +242,15 @@ describe('IP address management', () => {
     expect(pooled.attributes['Framed-Pool']).toBe('pppoe-dyn');
     expect(pooled.attributes['Framed-IP-Address']).toBeUndefined();
     expect(pooled.attributes['Delegated-IPv6-Prefix']).toBeUndefined();
+    // A prefix delegated as "the next free one" of a delegation network reaches the NAS the same way.
+    const v6 = await network({ name: 'Radius delegation', cidr: '2001:db8:300::/48', purpose: 'ipv6_delegation' });
+    const delegated = await assign(a.subscriptionId, { delegated_from_network_id: v6.id });
+    expect(delegated.json().data, delegated.body).toMatchObject({ pool_network_id: pool.id, delegated_ipv6_prefix: '2001:db8:300::/56' });
+    await t.app.radius.idle();
+    const withPrefix = await login(a.username, a.password);
+    accepted(withPrefix);
+    expect(withPrefix.attributes['Delegated-IPv6-Prefix']).toBe('2001:db8:300::/56');
+    expect(withPrefix.attributes['Framed-Pool']).toBe('pppoe-dyn');
     // The static address it left is quarantined, not free.
     const map = (await api('GET', `/ipam/networks/${statics.id}/addresses`)).json().data.items;
     expect(map).toEqual([expect.objectContaining({ address: '10.20.0.2', state: 'quarantined' })]);

@@ -68,7 +68,8 @@ export const subscriptionAddressRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = new IpamService({ db: app.db, clock: app.clock });
 
   app.get('/:id/address', { schema: { params: idParams, response: { 200: envelope(subscriptionAddressSchema) } } }, async (request) =>
-    ok(await service.getSubscriptionAddress(request.params.id), M.address),
+    // Customers read their own subscription's address (to set up a server or a firewall rule); staff any.
+    ok(await service.getSubscriptionAddress(request.params.id, request.user?.role === 'user' ? request.user.id : undefined), M.address),
   );
   app.put(
     '/:id/address',
