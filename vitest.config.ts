@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import react from '@vitejs/plugin-react';
 import { resourceMeta } from './scripts/vite-resource-meta';
 
@@ -21,8 +22,35 @@ const MOCKING_WEB_TESTS = [
   'tests/resources/usage.test.tsx',
 ];
 
+/**
+ * The longest files, started first. Vitest orders files by their last duration when it has run them before, but a
+ * clean clone (CI) has no such record and ran them in name order: the two screen matrices (8 minutes each) came
+ * last, and the run's last 8 minutes had two of three workers on them. Started first, they run beside the rest.
+ */
+const LONGEST_FIRST = [
+  'tests/e2e/screens-phone-a11y.test.ts',
+  'tests/e2e/screens-phone-a11y-staff.test.ts',
+  'tests/e2e/new-resource.test.ts',
+  'tests/e2e/ipam.test.ts',
+  'tests/e2e/keyboard-only.test.ts',
+  'tests/e2e/vouchers.test.ts',
+  'tests/e2e/sign-in-by-role.test.ts',
+];
+
+class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
+      return i < 0 ? LONGEST_FIRST.length : i;
+    };
+    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirstSequencer },
     // Vitest's default on a 2-core machine is one worker: every file in turn, the second core idle while a
     // test waits on Chromium or PostgreSQL. Each file has its own database and ports, so several run side by
     // side; three rather than two because a browser file spends much of its time waiting (the 2 s start-up
