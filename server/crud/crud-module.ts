@@ -9,7 +9,7 @@
  * special about a resource (rules, masking, its toggle's wording) is a hook; see CrudHooks.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { and, asc, count, desc, eq, getTableColumns, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { ok, pagePagination } from '../../contract/envelope';
@@ -59,8 +59,8 @@ type Awaitable<T> = T | Promise<T>;
 
 export interface CrudHooks<Row, NewRow, Rec, Input, Update> {
   /**
-   * Limits what this caller sees: API field → value (e.g. non-staff see { status: 'active' } plans). The list
-   * is filtered by it (over a filter of the same field); an id outside it answers 404 (show, update, delete).
+   * Limits what this caller sees: API field → value, or → the values allowed (e.g. non-staff see
+   * { status: 'active' } plans). The list is filtered by it (over a filter of the same field); an id outside it answers 404 (show, update, delete).
    */
   scope?(request: FastifyRequest): Record<string, unknown> | undefined;
   /** The record of a row (show, create, update answers). Default: by the columns' SQL names (mapping.ts). */
@@ -192,7 +192,9 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
     const targetType = options.audit === false ? null : (options.audit?.targetType ?? options.name);
 
     const context = (request: FastifyRequest, db: Db = app.db): CrudContext => ({ app, request, db, clock: app.clock, audit: auditContext(request) });
-    const equal = (field: string, value: unknown): SQL => (value === null ? isNull(column(field)) : eq(column(field), value));
+    // A scope's array value is "one of these" (e.g. the providers customers may pay with).
+    const equal = (field: string, value: unknown): SQL =>
+      value === null ? isNull(column(field)) : Array.isArray(value) ? inArray(column(field), value) : eq(column(field), value);
     const scopeConditions = (request: FastifyRequest): SQL[] =>
       Object.entries(hooks.scope?.(request) ?? {}).map(([field, value]) => equal(field, value));
 

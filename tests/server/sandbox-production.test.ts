@@ -144,6 +144,12 @@ describe('NODE_ENV=production without ALLOW_SANDBOX_PAYMENTS', () => {
   });
 
   it('an existing sandbox gateway takes no payment, and its checkout, approve, decline and webhook answer 404', async () => {
+    // Customers are not offered it (staff still see it, to remove it).
+    const offered = await p.call('GET', '/payments/gateways', 'user');
+    expect(offered.statusCode).toBe(200);
+    expect(offered.json().data.map((g: { provider: string }) => g.provider)).not.toContain('sandbox');
+    const managed = (await p.call('GET', '/payments/gateways', 'admin')).json().data as Array<{ provider: string; is_active: boolean }>;
+    expect(managed).toContainEqual(expect.objectContaining({ provider: 'sandbox', is_active: true }));
     const invoice = await p.subscribe();
     const initiate = await p.call('POST', '/payments/initiate', 'user', { invoice_id: invoice.id, payment_method: 'sandbox' });
     expect(initiate.statusCode).toBe(400);

@@ -9,7 +9,7 @@ import { and, count, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { allows } from '../../../contract/roles';
-import { gatewayInputSchema, gatewaySchema, gatewayUpdateSchema, publicGatewaySchema } from '../../../contract/schemas/gateway';
+import { gatewayInputSchema, gatewaySchema, gatewayUpdateSchema, PAYMENT_PROVIDERS, publicGatewaySchema } from '../../../contract/schemas/gateway';
 import { crudModule, onlySent } from '../../crud/crud-module';
 import { paymentGateways } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -66,7 +66,14 @@ export default crudModule({
   tieBreak: ['name'],
   audit: { targetType: 'gateway' },
   hooks: {
-    scope: (request) => (manager(request) ? undefined : { is_active: true }),
+    // Customers see the active gateways they can pay with: in production (without ALLOW_SANDBOX_PAYMENTS) a
+    // Sandbox gateway left from before takes no payment, so it is not offered. Managers see it, to remove it.
+    scope: (request) =>
+      manager(request)
+        ? undefined
+        : request.server.config.sandboxPaymentsAllowed
+          ? { is_active: true }
+          : { is_active: true, provider: PAYMENT_PROVIDERS.filter((p) => p !== 'sandbox') },
     toRecord: (row, { app }) => service(app).toGateway(row),
     toListItem: (row, { app, request }) => (manager(request) ? service(app).toGateway(row) : service(app).toPublic(row)),
     beforeCreate: async (values, input, { app, db }) => {
