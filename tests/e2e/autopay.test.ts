@@ -43,7 +43,12 @@ describe('autopay', () => {
       expect(await axeViolations(page, '[data-testid="autopay-card"]'), 'axe on the autopay card').toEqual([]);
 
       await card.getByRole('button', { name: 'Remove card' }).click();
+      // The removal's answer is awaited by itself: CI once saw no toast within 30 s, and could not tell a click
+      // that missed the confirmation from a refused request.
+      const removal = page.waitForResponse((r) => r.request().method() === 'DELETE' && r.url().includes('/api/payments/methods/'));
       await page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();
+      const answer = await removal;
+      expect(answer.status(), await answer.text()).toBe(200);
       await page.getByText('Card removed; automatic payment is off').first().waitFor();
       await card.getByTestId('autopay-off').waitFor();
       expect(await card.getByTestId('autopay-saved-card').count()).toBe(0);

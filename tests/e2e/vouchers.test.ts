@@ -6,44 +6,14 @@
  * used voucher, revokes another after a confirmation, and revokes the batch. Every screen fits 390 px and passes
  * axe-core at 390 and 1366 px, light and dark (VOUCHER_SHOTS_DIR=<dir> keeps screenshots).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import type { Locator, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { axeViolations, overflowsViewport } from '../helpers/axe';
+import { checkEverywhere } from '../helpers/everywhere';
 import { DEMO_PASSWORD, toastsGone, usePortal } from '../helpers/browser';
 import { pdfText } from '../helpers/pdf-text';
 
 const portal = usePortal();
 const SHOTS = process.env.VOUCHER_SHOTS_DIR;
-const WIDTHS = [390, 1366] as const;
-
-/**
- * The screen as it is now at both widths, light then dark (the header's theme switch, so what is on screen, e.g.
- * a message, stays), then back to light.
- */
-async function checkEverywhere(page: Page, name: string, ready: (p: Page) => Locator): Promise<void> {
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-  const setMode = async (dark: boolean) => {
-    await page.setViewportSize({ width: 1366, height: 900 });
-    const toggle = page.getByRole('switch').first();
-    if ((await toggle.getAttribute('aria-checked')) !== String(dark)) await toggle.click();
-    expect(await toggle.getAttribute('aria-checked')).toBe(String(dark));
-  };
-  for (const mode of ['light', 'dark'] as const) {
-    await setMode(mode === 'dark');
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await ready(page).waitFor();
-      await toastsGone(page);
-      // The theme's colours fade in (CSS transitions): axe reads the colours once they have settled.
-      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5_000 }).catch(() => undefined);
-      expect(await overflowsViewport(page), `${name} scrolls sideways at ${width} px (${mode})`).toBe(false);
-      expect(await axeViolations(page), `axe on ${name} at ${width} px, ${mode}`).toEqual([]);
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}-${width}-${mode}.png`, fullPage: true });
-    }
-  }
-  await setMode(false);
-}
 
 describe('prepaid vouchers', () => {
   it('billing creates and prints a batch; a customer redeems a code once; billing revokes', async () => {
@@ -58,7 +28,7 @@ describe('prepaid vouchers', () => {
       await staff.getByText('No voucher batches yet').waitFor();
       await staff.getByRole('button', { name: 'Create batch' }).click();
       await staff.waitForURL(`${portal.url}/dashboard/billing/vouchers/create`);
-      await checkEverywhere(staff, 'voucher-create', (p) => p.getByLabel('Number of vouchers'));
+      await checkEverywhere(staff, 'voucher-create', (p) => p.getByLabel('Number of vouchers'), SHOTS);
 
       // Plan, 3 cards, 7 days from first use, $5.00 each.
       await staff.getByLabel('Plan').click();
@@ -96,7 +66,7 @@ describe('prepaid vouchers', () => {
       for (const code of codes) expect(pages[0]!.replace(/-/g, '')).toContain(code);
       expect(pages[0]).toContain('Basic 25');
       expect(pages[0]).toContain('$5.00');
-      await checkEverywhere(staff, 'voucher-created', (p) => p.getByTestId('batch-created'));
+      await checkEverywhere(staff, 'voucher-created', (p) => p.getByTestId('batch-created'), SHOTS);
 
       await staff.getByRole('button', { name: 'Open the batch' }).click();
       await staff.waitForURL(/\/dashboard\/billing\/vouchers\/show\//);
@@ -140,7 +110,7 @@ describe('prepaid vouchers', () => {
       await input.fill(typo);
       await card.getByRole('button', { name: 'Redeem' }).click();
       await card.getByTestId('redeem-error').getByText('This is not a valid voucher code: please check it and try again').waitFor();
-      await checkEverywhere(customer, 'voucher-redeem', (p) => p.getByTestId('redeem-voucher'));
+      await checkEverywhere(customer, 'voucher-redeem', (p) => p.getByTestId('redeem-voucher'), SHOTS);
     } finally {
       await customer.close();
     }
@@ -152,7 +122,7 @@ describe('prepaid vouchers', () => {
       const row = back.locator('tbody tr', { hasText: 'Basic 25' }).first();
       await row.getByText('Used up 1').waitFor();
       await row.getByText('Unused 2').waitFor();
-      await checkEverywhere(back, 'voucher-batches', (p) => p.locator('tbody tr', { hasText: 'Basic 25' }).first());
+      await checkEverywhere(back, 'voucher-batches', (p) => p.locator('tbody tr', { hasText: 'Basic 25' }).first(), SHOTS);
 
       await portal.open(back, batchPath);
       const table = back.getByTestId('batch-vouchers');
@@ -166,7 +136,7 @@ describe('prepaid vouchers', () => {
       await back.getByTestId('voucher-state-filter').click();
       await back.locator('.ant-select-dropdown').getByText('Unused', { exact: true }).click();
       await table.locator('tbody tr.ant-table-row').nth(1).waitFor();
-      await checkEverywhere(back, 'voucher-batch', (p) => p.getByTestId('batch-vouchers').locator('tbody tr.ant-table-row').first());
+      await checkEverywhere(back, 'voucher-batch', (p) => p.getByTestId('batch-vouchers').locator('tbody tr.ant-table-row').first(), SHOTS);
 
       // Revoke one unused voucher (confirmed), then the batch.
       const hint = codes[1]!.slice(-3);
