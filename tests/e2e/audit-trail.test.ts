@@ -81,6 +81,8 @@ describe('audit trail', () => {
         await priceRow.waitFor();
         // The theme switch shows which mode the page is in.
         expect(await page.getByRole('switch').first().getAttribute('aria-checked')).toBe(String(mode === 'dark'));
+        // Colours are measured once the page's fade-in has finished (CI once read them halfway: a contrast failure).
+        await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 10_000 }).catch(() => undefined);
         expect(await axeViolations(page), `axe on /dashboard/audit/show/:id at 1366 px, ${mode}`).toEqual([]);
       }
     } finally {

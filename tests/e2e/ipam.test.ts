@@ -7,37 +7,15 @@
  * customer, says so when nobody had an address, and refuses a malformed one. Support sees it all read-only. Every
  * screen fits 390 px and passes axe-core at 390 and 1366 px, light and dark (IPAM_SHOTS_DIR=<dir> keeps screenshots).
  */
-import { mkdirSync } from 'node:fs';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, overflowsViewport } from '../helpers/axe';
+import { checkEverywhere } from '../helpers/everywhere';
 import { portalApi, toastsGone, usePortal } from '../helpers/browser';
 
 const portal = usePortal({ DEMO_DATA: 'full' });
 const { api, tokenOf } = portalApi(portal);
 const SHOTS = process.env.IPAM_SHOTS_DIR;
-
-/** The screen at 390 and 1366 px, light and dark (the mode is kept in localStorage; a reload applies it). */
-async function checkEverywhere(page: Page, name: string, ready: (p: Page) => Locator): Promise<void> {
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-  for (const mode of ['light', 'dark'] as const) {
-    await page.evaluate((m) => localStorage.setItem('color_mode', m), mode);
-    await page.reload();
-    for (const width of [390, 1366]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await ready(page).waitFor();
-      await toastsGone(page);
-      // Colours are measured once the page's fade-ins and transitions have finished.
-      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 10_000 }).catch(() => undefined);
-      expect(await overflowsViewport(page), `${name} scrolls sideways at ${width} px (${mode})`).toBe(false);
-      expect(await axeViolations(page), `axe on ${name} at ${width} px, ${mode}`).toEqual([]);
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}-${width}-${mode}.png`, fullPage: true });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem('color_mode', 'light'));
-  await page.reload();
-  await ready(page).waitFor();
-}
 
 /** A state a reload would lose (a form open, an address picked): no sideways scroll and axe clean at both widths, light. */
 async function openStateIsClean(page: Page, name: string): Promise<void> {
@@ -79,12 +57,12 @@ describe('IP address management screens', () => {
       await page.waitForURL(`${portal.url}/dashboard/nas/ip-networks`);
       const staticRow = page.locator('tr', { hasText: demoStatics.cidr });
       await staticRow.getByTestId('usage-bar').waitFor();
-      await checkEverywhere(page, 'ip-networks', (p) => p.locator('tr', { hasText: demoPool.cidr }).getByTestId('usage-bar'));
+      await checkEverywhere(page, 'ip-networks', (p) => p.locator('tr', { hasText: demoPool.cidr }).getByTestId('usage-bar'), { shotsDir: SHOTS, reload: true });
 
       // A new network through the form.
       await page.getByRole('button', { name: 'Add network' }).click();
       await page.waitForURL(`${portal.url}/dashboard/nas/ip-networks/create`);
-      await checkEverywhere(page, 'ip-network-create', (p) => p.getByLabel('Network (CIDR)'));
+      await checkEverywhere(page, 'ip-network-create', (p) => p.getByLabel('Network (CIDR)'), { shotsDir: SHOTS, reload: true });
       await page.getByLabel('Name', { exact: true }).fill('E2E statics');
       await page.getByLabel('Network (CIDR)').fill('198.51.100.0/24');
       await page.getByLabel('Gateway').fill('198.51.100.1');
@@ -133,7 +111,7 @@ describe('IP address management screens', () => {
       await card.getByRole('button', { name: 'Save' }).click();
       await card.getByTestId('static-address').getByText('198.51.100.20').waitFor();
       await card.getByText(/^2001:db8:100:[0-9a-f:]*\/56$/).waitFor();
-      await checkEverywhere(page, 'subscription-address', (p) => p.getByTestId('static-address'));
+      await checkEverywhere(page, 'subscription-address', (p) => p.getByTestId('static-address'), { shotsDir: SHOTS, reload: true });
 
       // …and on the map, with its customer.
       await card.getByRole('link', { name: 'E2E statics (198.51.100.0/24)' }).click();
@@ -149,7 +127,7 @@ describe('IP address management screens', () => {
       await portal.open(page, `/dashboard/nas/ip-networks/show/${demoPool.id}`);
       await page.getByText('Block 1 of 4').waitFor();
       await expect.poll(() => page.getByTestId('address-grid').locator('[data-state="dynamic"]').count()).toBeGreaterThan(5);
-      await checkEverywhere(page, 'ip-network-map', (p) => p.getByTestId('address-grid').locator('[data-state="dynamic"]').first());
+      await checkEverywhere(page, 'ip-network-map', (p) => p.getByTestId('address-grid').locator('[data-state="dynamic"]').first(), { shotsDir: SHOTS, reload: true });
 
       // The address history: who had a demo customer's static address now.
       await page.getByRole('menuitem', { name: 'Address history' }).click();
@@ -175,7 +153,7 @@ describe('IP address management screens', () => {
       await answer.getByRole('link', { name: held.customer_name }).waitFor();
       await answer.getByText('Still online').waitFor();
       await page.getByTestId('history-recent').getByRole('link', { name: held.customer_name }).first().waitFor();
-      await checkEverywhere(page, 'ip-history', (p) => p.getByTestId('history-answer').getByRole('link', { name: held.customer_name }));
+      await checkEverywhere(page, 'ip-history', (p) => p.getByTestId('history-answer').getByRole('link', { name: held.customer_name }), { shotsDir: SHOTS, reload: true });
       await answer.getByRole('link', { name: held.customer_name }).click();
       await page.waitForURL(`${portal.url}/dashboard/user/${held.user_id}`);
     } finally {
@@ -221,7 +199,7 @@ describe('IP address management screens', () => {
       if (own.delegated_ipv6_prefix) await card.getByText(own.delegated_ipv6_prefix, { exact: true }).waitFor();
       expect(await card.getByRole('button', { name: /Change|Release/ }).count()).toBe(0);
       expect(await card.getByRole('link').count()).toBe(0);
-      await checkEverywhere(page, 'customer-subscription-address', (p) => p.getByTestId('static-address'));
+      await checkEverywhere(page, 'customer-subscription-address', (p) => p.getByTestId('static-address'), { shotsDir: SHOTS, reload: true });
     } finally {
       await page.close();
     }

@@ -28,7 +28,7 @@ describe('prepaid vouchers', () => {
       await staff.getByText('No voucher batches yet').waitFor();
       await staff.getByRole('button', { name: 'Create batch' }).click();
       await staff.waitForURL(`${portal.url}/dashboard/billing/vouchers/create`);
-      await checkEverywhere(staff, 'voucher-create', (p) => p.getByLabel('Number of vouchers'), SHOTS);
+      await checkEverywhere(staff, 'voucher-create', (p) => p.getByLabel('Number of vouchers'), { shotsDir: SHOTS });
 
       // Plan, 3 cards, 7 days from first use, $5.00 each.
       await staff.getByLabel('Plan').click();
@@ -66,7 +66,7 @@ describe('prepaid vouchers', () => {
       for (const code of codes) expect(pages[0]!.replace(/-/g, '')).toContain(code);
       expect(pages[0]).toContain('Basic 25');
       expect(pages[0]).toContain('$5.00');
-      await checkEverywhere(staff, 'voucher-created', (p) => p.getByTestId('batch-created'), SHOTS);
+      await checkEverywhere(staff, 'voucher-created', (p) => p.getByTestId('batch-created'), { shotsDir: SHOTS });
 
       await staff.getByRole('button', { name: 'Open the batch' }).click();
       await staff.waitForURL(/\/dashboard\/billing\/vouchers\/show\//);
@@ -110,7 +110,7 @@ describe('prepaid vouchers', () => {
       await input.fill(typo);
       await card.getByRole('button', { name: 'Redeem' }).click();
       await card.getByTestId('redeem-error').getByText('This is not a valid voucher code: please check it and try again').waitFor();
-      await checkEverywhere(customer, 'voucher-redeem', (p) => p.getByTestId('redeem-voucher'), SHOTS);
+      await checkEverywhere(customer, 'voucher-redeem', (p) => p.getByTestId('redeem-voucher'), { shotsDir: SHOTS });
     } finally {
       await customer.close();
     }
@@ -122,7 +122,7 @@ describe('prepaid vouchers', () => {
       const row = back.locator('tbody tr', { hasText: 'Basic 25' }).first();
       await row.getByText('Used up 1').waitFor();
       await row.getByText('Unused 2').waitFor();
-      await checkEverywhere(back, 'voucher-batches', (p) => p.locator('tbody tr', { hasText: 'Basic 25' }).first(), SHOTS);
+      await checkEverywhere(back, 'voucher-batches', (p) => p.locator('tbody tr', { hasText: 'Basic 25' }).first(), { shotsDir: SHOTS });
 
       await portal.open(back, batchPath);
       const table = back.getByTestId('batch-vouchers');
@@ -136,7 +136,7 @@ describe('prepaid vouchers', () => {
       await back.getByTestId('voucher-state-filter').click();
       await back.locator('.ant-select-dropdown').getByText('Unused', { exact: true }).click();
       await table.locator('tbody tr.ant-table-row').nth(1).waitFor();
-      await checkEverywhere(back, 'voucher-batch', (p) => p.getByTestId('batch-vouchers').locator('tbody tr.ant-table-row').first(), SHOTS);
+      await checkEverywhere(back, 'voucher-batch', (p) => p.getByTestId('batch-vouchers').locator('tbody tr.ant-table-row').first(), { shotsDir: SHOTS });
 
       // Revoke one unused voucher (confirmed), then the batch.
       const hint = codes[1]!.slice(-3);
