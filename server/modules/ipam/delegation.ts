@@ -59,15 +59,7 @@ export async function nextFreeDelegatedPrefix(tx: Db, network: IpNetworkRow, sub
   if (held && held.length === length && inside(held)) return current!;
 
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`ipam.delegation.${network.id}`}))`);
-  const rows = await tx
-    .select({ prefix: subscriptionAddressing.delegatedIpv6Prefix })
-    .from(subscriptionAddressing)
-    .where(and(isNotNull(subscriptionAddressing.delegatedIpv6Prefix), ne(subscriptionAddressing.subscriptionId, subscriptionId)));
-  const taken: Interval[] = [];
-  for (const { prefix } of rows) {
-    const p = prefix ? parsePrefix(prefix) : null;
-    if (p && p.family === 6 && p.end >= start && p.start <= end) taken.push({ from: p.start, to: p.end });
-  }
+  const taken: Interval[] = (await heldPrefixes(tx, subscriptionId)).filter((p) => p.end >= start && p.start <= end).map((p) => ({ from: p.start, to: p.end }));
   const found = firstFreeBlock(merge([...taken, ...blockedIntervals(network)]), start, end, 1n << BigInt(128 - length));
   if (found === null) {
     const message = `No free /${length} is left in "${network.name}" (${network.cidr})`;
@@ -89,20 +81,25 @@ export function firstFreeBlock(used: Interval[], start: bigint, end: bigint, siz
   return candidate + size - 1n <= end ? candidate : null;
 }
 
+/** The IPv6 prefixes subscriptions hold (but `exceptSubscriptionId`'s), parsed. */
+async function heldPrefixes(tx: Db, exceptSubscriptionId?: string): Promise<{ prefix: string; start: bigint; end: bigint }[]> {
+  const rows = await tx
+    .select({ prefix: subscriptionAddressing.delegatedIpv6Prefix })
+    .from(subscriptionAddressing)
+    .where(and(isNotNull(subscriptionAddressing.delegatedIpv6Prefix), exceptSubscriptionId ? ne(subscriptionAddressing.subscriptionId, exceptSubscriptionId) : undefined));
+  const held: { prefix: string; start: bigint; end: bigint }[] = [];
+  for (const { prefix } of rows) {
+    const p = prefix ? parsePrefix(prefix) : null;
+    if (p && p.family === 6) held.push({ prefix: prefix!, start: p.start, end: p.end });
+  }
+  return held;
+}
+
 /**
  * The prefixes subscriptions hold inside [start, end] (a delegation network's range): the network's update and
  * delete refuse to leave them behind, as they do for static addresses and pool members. Delegated prefixes
  * keep no link to their network (one can be typed by hand), so this reads them by range.
  */
 export async function delegatedPrefixesInside(tx: Db, start: bigint, end: bigint): Promise<{ prefix: string; start: bigint; end: bigint }[]> {
-  const rows = await tx
-    .select({ prefix: subscriptionAddressing.delegatedIpv6Prefix })
-    .from(subscriptionAddressing)
-    .where(isNotNull(subscriptionAddressing.delegatedIpv6Prefix));
-  const inside: { prefix: string; start: bigint; end: bigint }[] = [];
-  for (const { prefix } of rows) {
-    const p = prefix ? parsePrefix(prefix) : null;
-    if (p && p.family === 6 && p.start >= start && p.end <= end) inside.push({ prefix: prefix!, start: p.start, end: p.end });
-  }
-  return inside;
+  return (await heldPrefixes(tx)).filter((p) => p.start >= start && p.end <= end);
 }
