@@ -93,6 +93,10 @@ export default defineConfig({
           setupFiles: ['tests/helpers/jsdom-setup.ts'],
           server: { deps: { inline: [/@refinedev\//] } },
           testTimeout: 20_000,
+          // The fixture resource's form (declared-resource.test.tsx) has shown no rule message within 15 s twice on a
+          // loaded CI machine and never alone; the cause is not found. Run once more, it shows as FLAKY in .ci/run's
+          // report instead of hiding or failing the run.
+          retry: 1,
         },
       },
       {

@@ -27,4 +27,5 @@ export const JOB_NAMES: Record<string, string> = {
   'traffic-roll-up': 'Traffic roll-up',
   'radius-sweep': 'RADIUS stale-session sweep',
   'audit-retention': 'Audit trail retention',
+  'payment-expiry': 'Pending payments expiry',
 };

@@ -48,6 +48,10 @@ const SHIPPED_RESOURCES = {
   // billing manage them and see every gateway with masked credentials.
   'payment-gateways': { route: '/dashboard/billing/payment-gateways', screen: ADMIN_BILLING, api: '/payments/gateways', list: 'authenticated', show: ADMIN_BILLING, create: ADMIN_BILLING, update: ADMIN_BILLING, delete: ADMIN_BILLING },
   invoices: { route: '/dashboard/billing/invoices', screen: ['admin', 'billing', 'support'] },
+  // Every payment for the billing team (issue 31): the same audience as GET /payments (support reads it).
+  payments: { route: '/dashboard/billing/payments', screen: ['admin', 'billing', 'support'] },
+  // Reconciliation (issue 31): the same audience as GET /billing/reconciliation.
+  reconciliation: { route: '/dashboard/billing/reconciliation', screen: ADMIN_BILLING },
   'router-devices': { route: '/dashboard/nas/router/devices', screen: ['admin'] },
   'router-usage': { route: '/dashboard/nas/router/usage', screen: ['admin'] },
   'router-interfaces': { route: '/dashboard/nas/router/interfaces', screen: ['admin'] },

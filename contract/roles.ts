@@ -23,6 +23,7 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/login', audience: 'public' },
   { pattern: '/register', audience: 'public' },
   { pattern: '/verify-email', audience: 'public' },
+  { pattern: '/confirm-email', audience: 'public' },
   { pattern: '/verification-success', audience: 'public' },
   { pattern: '/password-reset', audience: 'public' },
   { pattern: '/about', audience: 'public' },
@@ -105,6 +106,7 @@ export const ENDPOINT_ACCESS = {
   'POST /auth/logout': 'public',
   'POST /auth/refresh-token': 'public',
   'GET /auth/verify-email': 'public',
+  'POST /auth/confirm-email': 'public',
   'POST /auth/resend-verification': 'public',
   'POST /auth/forgot-password': 'public',
   'POST /auth/reset-password': 'public',
@@ -182,6 +184,8 @@ export const ENDPOINT_ACCESS = {
   'POST /payments/invoices/:id/manual': ['admin', 'billing'],
   'POST /payments/:id/refund': ['admin', 'billing'],
   'GET /payments/invoices/:id/payments': ['admin', 'billing', 'support'],
+  // The billing team's payments screen (issue 31): every payment, paged and filtered; support reads it too.
+  'GET /payments': ['admin', 'billing', 'support'],
 
   // Autopay (issue 21): everybody their own saved cards (admin/billing anyone's, ?user_id=); the owner or
   // admin/billing remove a card or turn a subscription's autopay on/off (checked in the service, others 404);
@@ -203,6 +207,10 @@ export const ENDPOINT_ACCESS = {
   // admin and billing read the past runs.
   'POST /billing/run': ['admin'],
   'GET /billing/runs': ['admin', 'billing'],
+  // Reconciliation (issue 31): the period's money by method and gateway, credit, refunds, and the customers whose
+  // books do not balance; as JSON and as CSV.
+  'GET /billing/reconciliation': ['admin', 'billing'],
+  'GET /billing/reconciliation/export.csv': ['admin', 'billing'],
 
   // Tickets: any signed-in user opens tickets and works on those they may see (creator, assignee, or staff
   // whose ticket view covers it: admin/support all, technician technical+installation, billing billing; the

@@ -140,6 +140,17 @@ export function createAccountApi(client: HttpClient = httpClient) {
       });
       markEmailVerified();
     },
+    /** Follows the link sent to a new e-mail address (issue 32); resolves with the server's message. */
+    async confirmEmailChange(token: string | null | undefined): Promise<string> {
+      if (!token) throw toHttpError(new Error('missing token'), translate('auth.confirmEmail.failed'));
+      const res = await client.post<ApiSuccess<UserData>>('/auth/confirm-email', { token }, {
+        skipAuthRefresh: true,
+        fallbackMessage: translate('auth.confirmEmail.failed'),
+      });
+      const user = res.data.data.user;
+      setAuthState((s) => (s.user && s.user.id === user.id ? { user } : {}));
+      return res.data.message;
+    },
     async resendVerification(email: string): Promise<string> {
       const res = await client.post<ApiSuccess<unknown>>('/auth/resend-verification', { email }, {
         fallbackMessage: translate('errors.auth.resendVerification'),
@@ -202,15 +213,29 @@ export function createAuthProvider(client: HttpClient = httpClient): AuthProvide
       }
     },
 
+    // Registration answers alike for a new and a taken address and signs nobody in (issue 32): the new customer is
+    // then signed in with the password just chosen. If that is refused (the address already had an account), the
+    // registration's own message is shown on the login page; the address's owner has been told by e-mail.
     async register(params: RegisterBody & WithRedirect & { confirmPassword?: string }) {
       const { to, redirectTo, confirmPassword: _confirm, ...body } = params;
+      let message: string;
       try {
-        const res = await client.post<ApiSuccess<AuthData>>('/auth/register', body, {
+        const res = await client.post<ApiSuccess<null>>('/auth/register', body, {
           fallbackMessage: translate('errors.auth.register'),
         });
-        return sessionStart(res.data.data, redirectTo ?? to);
+        message = res.data.message;
       } catch (error) {
         return failure(error, 'errors.auth.register');
+      }
+      try {
+        const res = await client.post<ApiSuccess<AuthData>>(
+          '/auth/login',
+          { email: body.email, password: body.password, rememberMe: !!body.rememberMe },
+          { fallbackMessage: translate('errors.auth.register'), skipAuthRefresh: true },
+        );
+        return sessionStart(res.data.data, redirectTo ?? to);
+      } catch {
+        return { success: true, redirectTo: '/login', successNotification: { message } };
       }
     },
 

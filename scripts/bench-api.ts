@@ -102,7 +102,18 @@ async function main(): Promise<void> {
       `/api/tickets?page=1&limit=20&search=${encodeURIComponent('Bench ticket 4242')}`,
       'no target yet: a contains-search reads every ticket (needs a trigram index)',
     );
-    // The address history (issue 22): who had an address of the bench pool a year ago, and its latest sessions.
+    // The billing team's payments list and reconciliation (issue 31): 300 000+ payments, first and a deep page, a
+    // status filter; the month's reconciliation report, whose alarm reads every customer's books.
+    await measure('payments page 1', '/api/payments?page=1&limit=20');
+    await measure('payments page 500', '/api/payments?page=500&limit=20');
+    await measure('payments paid, by provider', '/api/payments?page=1&limit=20&status=paid&provider=manual');
+    const month = new Date().toISOString().slice(0, 7);
+    await measure(
+      'reconciliation (this month)',
+      `/api/billing/reconciliation?from=${month}-01&to=${new Date().toISOString().slice(0, 10)}`,
+      'no target: a staff report whose alarm reads every customer\'s payments, invoices and credit',
+    );
+        // The address history (issue 22): who had an address of the bench pool a year ago, and its latest sessions.
     const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString();
     await measure('ip history at a time', `/api/ipam/history?address=100.64.12.34&at=${encodeURIComponent(yearAgo)}`);
     await measure('ip history (latest 20)', '/api/ipam/history?address=100.64.200.7');

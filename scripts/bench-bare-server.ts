@@ -2,7 +2,8 @@
  * The bare baseline of `npm run bench:http`: a plain Fastify server (no auth, no validation, no hooks, no logging)
  * on the same database as the portal, answering the same list pages with the same two queries each (the page and
  * its count, in parallel, like the portal's repositories) in the same envelope. PostgreSQL through a `pg` Pool of
- * the portal's size when DATABASE_URL is set, else PGlite on PGLITE_DIR. Listens on PORT, prints "ready".
+ * the portal's size when DATABASE_URL is set, else PGlite on PGLITE_DIR in its own thread, as the portal runs it.
+ * Listens on PORT, prints "ready".
  */
 import Fastify from 'fastify';
 
@@ -14,9 +15,10 @@ async function connect(): Promise<{ query: Query; close(): Promise<void> }> {
     const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
     return { query: (text) => pool.query(text), close: () => pool.end() };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pg = await PGlite.create(process.env.PGLITE_DIR!);
-  return { query: (text) => pg.query(text), close: () => pg.close() };
+  // The embedded database as the portal runs it: PGlite in its own thread (server/db/pglite-remote.ts).
+  const { RemotePGlite } = await import('../server/db/pglite-remote');
+  const pg = await RemotePGlite.create({ dataDir: process.env.PGLITE_DIR! });
+  return { query: (text) => pg.query<Record<string, unknown>>(text), close: () => pg.close() };
 }
 
 const PAGES: Record<string, { items: string; count: string }> = {

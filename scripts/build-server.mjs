@@ -5,7 +5,7 @@
 // packages in node_modules as imports. Files the server reads at run time (migrations, the RADIUS dictionary,
 // package.json) are found from the portal's folder (server/lib/paths.ts), so they stay where they are.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const outdir = `${root}build/server`;
@@ -37,4 +37,6 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+// The embedded database's thread is plain JavaScript, started by name from beside the server (pglite-remote.ts).
+copyFileSync(`${root}server/db/pglite-thread.mjs`, `${outdir}/pglite-thread.mjs`);
 console.log(`Server compiled to build/server/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);

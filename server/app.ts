@@ -15,7 +15,8 @@ import { systemClock, type Clock } from './lib/clock';
 import accessPlugin, { isApiPath } from './plugins/access';
 import authPlugin from './plugins/auth';
 import dbPlugin from './plugins/db';
-import errorsPlugin from './plugins/errors';
+import errorsPlugin, { frameworkErrorReply } from './plugins/errors';
+import inputBoundaryPlugin from './plugins/input-boundary';
 import mailPlugin from './plugins/mail';
 import rateLimitPlugin from './plugins/rate-limit';
 import securityHeadersPlugin from './plugins/security-headers';
@@ -40,6 +41,7 @@ import billingPlugin from './modules/billing/plugin';
 import autopayPlugin from './modules/autopay/plugin';
 import autopayRoutes from './modules/autopay/routes';
 import billingRoutes from './modules/billing/routes';
+import reconciliationRoutes from './modules/reconciliation/routes';
 import ticketRoutes from './modules/tickets/routes';
 import userRoutes from './modules/users/routes';
 import deviceRoutes from './modules/devices/routes';
@@ -60,6 +62,7 @@ declare module 'fastify' {
 import changesPlugin from './plugins/changes';
 import jobsPlugin from './plugins/jobs';
 import { auditRetentionPlugin } from './modules/audit/retention';
+import { paymentExpiryPlugin } from './modules/payments/expiry';
 import deviceBackupRoutes from './modules/device-backups/routes';
 import dashboardRoutes from './modules/dashboard/routes';
 import installationRoutes, { serviceAccessRoutes } from './modules/installations/routes';
@@ -129,12 +132,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // A malformed %-escape or an over-long path parameter: the failure envelope too (see frameworkErrorReply).
+    frameworkErrors: frameworkErrorReply,
     // One line per completed request instead of Fastify's two (see the onResponse hook below). Through Fastify's
     // LogController (its top-level disableRequestLogging is deprecated, FSTDEP023).
     logController: new LogController({ disableRequestLogging: true }),
+    // A drain loses nothing (issue 33): a request that reached us while the server closes is served (with
+    // Connection: close, see the hook below), not answered 503 — it was sent before the listener closed, and a POST
+    // is not retried by anyone. New connections are refused at connect once the listener is closed.
+    return503OnClosing: false,
   };
   const app = Fastify(fastifyOptions);
   app.decorate('draining', false);
+  // While draining (and closing), every answer tells a keep-alive client to close its connection: its next request
+  // goes out on a new connection, to a node that is not going away, instead of racing the close of this one.
+  app.addHook('onRequest', async (_request, reply) => {
+    if (app.draining) reply.header('connection', 'close');
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createResponseSerializer({ check: !config.isProduction }));
   app.addHook('onRequest', async (request, reply) => {
@@ -158,6 +172,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // The app's own plugins.
   await app.register(errorsPlugin);
+  await app.register(inputBoundaryPlugin); // NUL bytes and lone surrogates: 400 naming the field, before any route
   await app.register(dbPlugin, { config, database: options.database, clock: options.clock ?? systemClock });
   await app.register(import('./plugins/storage')); // app.storage: the file store (DATA_DIR or S3_BUCKET)
   await app.register(changesPlugin);
@@ -171,6 +186,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(deviceBackupsPlugin);
   await app.register(backupsPlugin);
   await app.register(auditRetentionPlugin);
+  await app.register(paymentExpiryPlugin); // abandoned checkouts expire, dead manual recordings fail (issue 31)
   await app.register(trafficPlugin);
   await app.register(systemPlugin); // this node's heartbeat and RADIUS counts (the system page, /metrics)
   await app.register(metricsPlugin);
@@ -195,6 +211,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(invoiceRoutes, { prefix: '/payments' });
       await api.register(paymentRoutes, { prefix: '/payments', stripeApi: options.stripeApi });
       await api.register(billingRoutes, { prefix: '/billing' });
+      await api.register(reconciliationRoutes, { prefix: '/billing/reconciliation' });
       await api.register(autopayRoutes); // /payments/methods, /subscriptions/:id/autopay, the sandbox's set-up page
       await api.register(ticketRoutes, { prefix: '/tickets' });
       await api.register(userRoutes, { prefix: '/users' });

@@ -4,7 +4,8 @@
  *
  * Environment variables:
  *   PORT                       Port to listen on. Default 3000.
- *   HOST                       Interface to listen on. Default 0.0.0.0.
+ *   HOST                       Interface to listen on. Default 0.0.0.0 with NODE_ENV=production, else 127.0.0.1 (a
+ *                              development portal with its demo passwords is reachable from this machine only).
  *   DATA_DIR                   Folder for local data: the embedded database (DATA_DIR/db) and generated
  *                              secrets (DATA_DIR/secrets.json). Default ./data.
  *   DATABASE_URL               postgres:// or postgresql:// URL. When set, PostgreSQL is used instead of the
@@ -34,8 +35,9 @@
  *                              (AES-256-GCM; at least 32 characters). Same fallback as JWT_SECRET. Changing it
  *                              makes stored secrets unreadable (they must be entered again).
  *   ACCESS_TOKEN_TTL_SECONDS   Lifetime of an access token. Default 900 (15 minutes).
- *   TRUST_PROXY                Trust X-Forwarded-* headers: true, false, a hop count, or a comma-separated
- *                              list of proxy addresses/CIDRs. Default false.
+ *   TRUST_PROXY                Trust X-Forwarded-* headers: false, a hop count (the number of proxies in front), or
+ *                              a comma-separated list of proxy addresses/CIDRs; true (trust anyone's header) is
+ *                              refused with NODE_ENV=production. Default false.
  *   SMTP_URL                   smtp:// or smtps:// URL of the mail server. When unset, mail is not sent but
  *                              written to the log and kept in the outbox (GET /api/mail/outbox).
  *   MAIL_FROM                  Sender of outgoing mail. Default "ISP Portal <no-reply@localhost>".
@@ -80,6 +82,8 @@
  *   AUDIT_RETENTION_DAYS       Audit events older than this many days are pruned by an hourly job (itself audited);
  *                              0 keeps them forever. Default 0.
  *   BILLING_RUN_HOUR           Hour of the day (UTC, 0-23) from which the daily billing run starts. Default 2.
+ *   PAYMENT_CHECKOUT_HOURS     Hours after which a checkout the customer did not finish is marked expired by the
+ *                              payment-expiry sweep (1-720). Default 24 (a Stripe Checkout Session's lifetime).
  *   STRIPE_API_BASE            Address of the Stripe API (http:// or https://), for a local fake or mock
  *                              server. Default: Stripe's own (https://api.stripe.com).
  *   DEVICE_POLLER              Poll network devices over SNMP (interfaces, traffic counters, up/down) and roll
@@ -104,9 +108,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../contract/product';
+import { CHECKOUT_LIFETIME_HOURS } from '../contract/schemas/payment';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -167,7 +173,15 @@ const envSchema = z.object({
   COOKIE_SECRET: secret('COOKIE_SECRET').optional(),
   SECRETS_KEY: secret('SECRETS_KEY').optional(),
   ACCESS_TOKEN_TTL_SECONDS: int('ACCESS_TOKEN_TTL_SECONDS', 30, 86_400).optional(),
-  TRUST_PROXY: z.string().trim().min(1).optional(),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .min(1)
+    .refine((v) => isTrustProxyValue(v), {
+      message:
+        'TRUST_PROXY must be false, true, a hop count (e.g. 1) or a comma-separated list of proxy addresses or CIDRs (e.g. 10.0.0.5,192.168.0.0/16)',
+    })
+    .optional(),
   SMTP_URL: z
     .string()
     .trim()
@@ -197,6 +211,7 @@ const envSchema = z.object({
   BACKUP_KEEP: int('BACKUP_KEEP', 1, 365).optional(),
   AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 0, 36_500).optional(),
   BILLING_RUN_HOUR: int('BILLING_RUN_HOUR', 0, 23).optional(),
+  PAYMENT_CHECKOUT_HOURS: int('PAYMENT_CHECKOUT_HOURS', 1, 720).optional(),
   STRIPE_API_BASE: z
     .string()
     .trim()
@@ -286,6 +301,8 @@ export interface Config {
   auditRetentionDays: number;
   /** UTC hour from which the day's billing run starts. */
   billingRunHour: number;
+  /** Hours after which an unfinished checkout is marked expired (server/modules/payments/expiry.ts). */
+  paymentCheckoutHours: number;
   /** Where the Stripe SDK sends its requests; null: Stripe's own API. */
   stripeApiBase: string | null;
   /** Run the device poller and the traffic roll-up (default on, except NODE_ENV=test). */
@@ -315,6 +332,26 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** proxy-addr's names for address ranges (what Fastify's trustProxy accepts besides addresses and CIDRs). */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One address, CIDR or range name Fastify's trustProxy accepts. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function isTrustProxyValue(value: string): boolean {
+  const v = value.toLowerCase();
+  if (v === 'true' || v === 'false' || /^\d+$/.test(v)) return true;
+  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  return list.length > 0 && list.every(isProxyAddress);
 }
 
 function parseTrustProxy(value: string | undefined): TrustProxy {
@@ -380,12 +417,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && !e.APP_URL) {
     throw new ConfigError(['APP_URL: set the public address of the portal (e.g. https://portal.example.com); it is required with NODE_ENV=production']);
   }
+  // Trusting every X-Forwarded-For lets any client pick its own address, and with it escape every per-address
+  // limit (sign-in, registration) by changing the header on each try (issue 32).
+  if (isProduction && e.TRUST_PROXY?.toLowerCase() === 'true') {
+    throw new ConfigError([
+      'TRUST_PROXY: true would trust an X-Forwarded-For header from anyone (a client could escape every per-address limit by sending its own); set the number of proxies in front of the portal (e.g. TRUST_PROXY=1) or their addresses (e.g. TRUST_PROXY=10.0.0.5 or 10.0.0.0/24)',
+    ]);
+  }
   const port = e.PORT ?? 3000;
   const dataDir = resolve(e.DATA_DIR ?? './data');
   const generated = e.JWT_SECRET && e.COOKIE_SECRET && e.SECRETS_KEY ? null : loadOrCreateSecrets(dataDir);
   return {
     port,
-    host: e.HOST ?? '0.0.0.0',
+    // Development (with its well-known demo passwords) is reachable from this machine only unless HOST says otherwise.
+    host: e.HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1'),
     dataDir,
     databaseUrl: e.DATABASE_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
@@ -427,6 +472,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backupKeep: e.BACKUP_KEEP ?? 7,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS ?? 0,
     billingRunHour: e.BILLING_RUN_HOUR ?? 2,
+    paymentCheckoutHours: e.PAYMENT_CHECKOUT_HOURS ?? CHECKOUT_LIFETIME_HOURS,
     stripeApiBase: e.STRIPE_API_BASE ?? null,
     devicePoller: e.DEVICE_POLLER ?? nodeEnv !== 'test',
     devicePollMinutes: e.DEVICE_POLL_MINUTES ?? 5,

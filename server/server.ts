@@ -18,6 +18,10 @@ import { createSecretBox } from './lib/secret-box';
 import { startAppSimulator, type RunningSimulator } from './simulator';
 import type { Mailer } from './integrations/mail/mailer';
 import type { Clock } from './lib/clock';
+import { trackConnections, type ConnectionTracker } from './lib/drain';
+
+/** How long a connection must have been idle, once the listener closed, before it is closed. */
+const CLOSE_IDLE_GRACE_MS = 500;
 
 export interface StartServerOptions {
   /** 0 picks a free port. Default PORT or 3000. */
@@ -71,6 +75,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const print = options.print ?? true;
   const database = await openAndMigrate(config);
   let app: FastifyInstance;
+  let connections: ConnectionTracker;
   try {
     if (config.seedDemo) {
       const box = createSecretBox(config.secretsKey);
@@ -96,6 +101,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       if (print) console.warn(notice);
     }
     app = await buildApp({ config, database, clock: options.clock, mailer: options.mailer, logger: options.logger });
+    // Every connection from the first one on (the simulator's too), for the close (server/lib/drain.ts).
+    connections = trackConnections(app.server);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await database.close().catch(() => {});
@@ -119,6 +126,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     (closing ??= (async () => {
       try {
         await simulator?.stop().catch((error: unknown) => app.log.warn({ err: error }, 'the network simulator did not stop cleanly'));
+        // Connections end once idle, not at once: a request already on its way is served (server/lib/drain.ts), with
+        // Connection: close.
+        app.draining = true;
+        connections.closeIdleGently(CLOSE_IDLE_GRACE_MS);
+        await connections.stopListening();
         await app.close();
       } finally {
         await database.close();
@@ -145,6 +157,13 @@ export async function main(): Promise<void> {
     signalledWhileStarting = signal;
     console.error(`${signal} while starting: stopping as soon as the start-up step in progress ends (send it again to exit now).`);
   };
+  // A library's promise nobody awaits (pg-boss completes a finished job that way) rejecting while the database is
+  // away must not take the whole portal down with it (issue 33: an outage is a 503, then recovery): logged, and the
+  // process goes on.
+  process.on('unhandledRejection', (reason) => {
+    if (running) running.app.log.error({ err: reason }, 'unhandled promise rejection (the portal keeps running)');
+    else console.error('Unhandled promise rejection:', reason);
+  });
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
   try {
@@ -169,12 +188,14 @@ export async function main(): Promise<void> {
       process.exit(1);
     }, (drain + config.shutdownTimeoutSeconds) * 1000);
     force.unref();
-    // Draining: readiness says 503 so the load balancer moves traffic away; requests are still served meanwhile.
+    // Draining: readiness says 503 so the load balancer moves traffic away; requests are still served meanwhile,
+    // each answer with Connection: close, so kept-alive clients move to new connections.
     app.draining = true;
     if (drain > 0) await new Promise((resolve) => setTimeout(resolve, drain * 1000));
     try {
-      // Fastify stops accepting connections, answers 503 on kept-alive ones, finishes the requests in flight;
-      // every plugin's onClose then stops its timers and jobs, and the database closes last.
+      // Fastify stops accepting connections (a new one is refused at connect), serves what reached it on the open
+      // ones and finishes the requests in flight; every plugin's onClose then stops its timers and jobs, and the
+      // database closes last.
       await running!.close();
       process.exit(0);
     } catch (error) {

@@ -24,6 +24,7 @@ const loginPage = lazyPage(() => import('./pages/auth/LoginPage'), 'LoginPage');
 const registerPage = lazyPage(() => import('./pages/auth/RegisterPage'), 'RegisterPage');
 const passwordResetPage = lazyPage(() => import('./pages/auth/PasswordResetPage'), 'PasswordResetPage');
 const verifyEmailPage = lazyPage(() => import('./pages/auth/VerifyEmailPage'), 'VerifyEmailPage');
+const confirmEmailPage = lazyPage(() => import('./pages/auth/ConfirmEmailPage'), 'ConfirmEmailPage');
 const verificationSuccessPage = lazyPage(() => import('./pages/auth/VerificationSuccessPage'), 'VerificationSuccessPage');
 const invoicePage = lazyPage(() => import('./pages/invoice/InvoicePage'), 'InvoicePage');
 
@@ -56,6 +57,7 @@ export default function PortalApp() {
             </Route>
             <Route path="/password-reset/*" element={passwordResetPage} />
             <Route path="/verify-email" element={verifyEmailPage} />
+            <Route path="/confirm-email" element={confirmEmailPage} />
             <Route path="/verification-success" element={verificationSuccessPage} />
             <Route path="/invoice" element={invoicePage} />
             <Route path="/invoice/:id" element={invoicePage} />

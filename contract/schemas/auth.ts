@@ -44,9 +44,15 @@ export const changePasswordBodySchema = z.object({
   newPassword: password,
 });
 export const verifyEmailQuerySchema = z.object({ token: z.string().min(10).max(200) });
+/** POST /auth/confirm-email: the token of the link sent to a new e-mail address. */
+export const confirmEmailBodySchema = z.object({ token: z.string().min(10).max(200) });
 
-/** What a user may change on their own profile (not e-mail, role or status). */
+/**
+ * What a user may change on their own profile (not role or status). A new e-mail address is only pending until it
+ * is confirmed from a link sent to it (issue 32).
+ */
 export const updateProfileBodySchema = z.object({
+  email: email.optional(),
   name: z.string().trim().min(2, { message: 'Name must be at least 2 characters' }).max(120).optional(),
   phone: z.string().trim().min(5).max(32).regex(/^[+0-9 ()-]+$/, { message: 'Enter a valid phone number' }).optional(),
   address: z.string().trim().min(3).max(300).optional(),

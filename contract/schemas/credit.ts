@@ -4,9 +4,11 @@ import { pagePaginationSchema } from './invoice';
 /**
  * The customer credit ledger (issue 21). A customer's balance per currency is the sum of their entries; money
  * is integer minor units. Kinds: overpayment (+), refund_to_credit (+), adjustment (± by staff, with a
- * reason), applied_to_invoice (− when an invoice is issued and uses the credit).
+ * reason), applied_to_invoice (− when an invoice is issued and uses the credit), overpayment_reversed (− when
+ * a payment that overpaid is refunded to its payer: its excess goes back with it), released_from_invoice (+ when an
+ * invoice that had used credit is cancelled or deleted).
  */
-export const CREDIT_KINDS = ['overpayment', 'refund_to_credit', 'adjustment', 'applied_to_invoice'] as const;
+export const CREDIT_KINDS = ['overpayment', 'refund_to_credit', 'adjustment', 'applied_to_invoice', 'overpayment_reversed', 'released_from_invoice'] as const;
 export type CreditKind = (typeof CREDIT_KINDS)[number];
 
 export const CREDIT_PAGE_DEFAULT_LIMIT = 20;

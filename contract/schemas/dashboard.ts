@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STAT_GROUPS, type StatGroup } from '../roles';
-import { TIME_FRAMES, normaliseTimeFrame } from '../time-frames';
+import { DEFAULT_TIME_FRAME, TIME_FRAMES } from '../time-frames';
 
 /**
  * Dashboard statistics (spec §3 "Dashboard stats", §5 time frames, §6 stats by role, §9 cache).
@@ -31,7 +31,9 @@ export const DASHBOARD_MESSAGES = {
 } as const;
 
 export const dashboardStatsQuerySchema = z.object({
-  timeFrame: z.preprocess((v) => normaliseTimeFrame(v), z.enum(TIME_FRAMES)),
+  // The OpenAPI document says enum, so an unknown value is refused (400, issue 32); none (or empty) is this month.
+  // The client never sends another value: its own fallback to month (spec §5) is in its time-frame state.
+  timeFrame: z.preprocess(emptyAsAbsent, z.enum(TIME_FRAMES).default(DEFAULT_TIME_FRAME)),
   startDate: z.preprocess(emptyAsAbsent, z.string().max(40).optional()),
   endDate: z.preprocess(emptyAsAbsent, z.string().max(40).optional()),
 });

@@ -81,6 +81,8 @@ export const deviceSchema = deviceSummarySchema.extend({
   api_username: z.string().nullable(),
   api_password_last4: z.string().nullable(),
   radius_secret_last4: z.string().nullable(),
+  /** The hotspot's login address (link-login-only); the hotspot page posts codes only to its origin. */
+  hotspot_url: z.string().nullable(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 
@@ -106,6 +108,7 @@ export const DEVICE_ADMIN_ONLY_FIELDS = [
   'api_username',
   'api_password_last4',
   'radius_secret_last4',
+  'hotspot_url',
 ] as const;
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
@@ -152,6 +155,27 @@ const tags = z
   .max(20, { message: 'At most 20 tags' })
   .transform((list) => [...new Set(list)]);
 
+/**
+ * A hotspot's login address as MikroTik gives it in `link-login-only` (http://10.5.50.1/login, or https:// with a
+ * certificate): an absolute http(s) address without a user name or password in it.
+ */
+const hotspotUrl = z.preprocess(
+  emptyAsNull,
+  z
+    .string({ message: 'Hotspot login URL must be text' })
+    .trim()
+    .max(2048, { message: 'Hotspot login URL must be at most 2048 characters' })
+    .refine(
+      (v) => {
+        if (!URL.canParse(v)) return false;
+        const url = new URL(v);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+      },
+      { message: 'Hotspot login URL must be an http:// or https:// address such as http://10.5.50.1/login' },
+    )
+    .nullable(),
+);
+
 /** The fields of a device a form sends. Secrets follow `secret` above; USM keys need 8 characters. */
 const deviceFields = {
   name,
@@ -181,6 +205,7 @@ const deviceFields = {
   api_username: optionalText('API user name', 120),
   api_password: secret('API password'),
   radius_secret: secret('RADIUS secret'),
+  hotspot_url: hotspotUrl,
 };
 
 /**
@@ -209,6 +234,7 @@ export const deviceInputSchema = z.object({
   api_username: deviceFields.api_username.optional().default(null),
   api_password: deviceFields.api_password.optional(),
   radius_secret: deviceFields.radius_secret.optional(),
+  hotspot_url: deviceFields.hotspot_url.optional().default(null),
 });
 export type DeviceInput = z.input<typeof deviceInputSchema>;
 export type DeviceInputParsed = z.output<typeof deviceInputSchema>;

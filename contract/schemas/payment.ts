@@ -1,8 +1,26 @@
 import { z } from 'zod';
 
 /** Payments (spec §3, §4, §7, issue 4). Money is integer minor units; JSON is snake_case. */
-export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const;
+/**
+ * expired (issue 31): a checkout the customer abandoned, closed by the payment-expiry sweep after
+ * PAYMENT_CHECKOUT_HOURS (CHECKOUT_LIFETIME_HOURS, 24); no money was taken, and a late success from the provider still counts it.
+ */
+export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'refunded', 'expired'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/**
+ * How long a checkout (POST /payments/initiate) stays open before the payment-expiry sweep marks it expired:
+ * 24 hours, the lifetime of a Stripe Checkout Session (its default and its maximum), so the portal never shows
+ * as pending a checkout the provider has already closed, nor closes one the customer could still finish. A
+ * success reported later still counts (PaymentService.completePayment). PAYMENT_CHECKOUT_HOURS overrides it.
+ */
+export const CHECKOUT_LIFETIME_HOURS = 24;
+
+/**
+ * A staff recording (cash, bank transfer) writes its pending row and completes it within one request, in
+ * seconds; one still pending after this long belongs to a request that died (a node killed in between).
+ */
+export const MANUAL_RECORDING_TIMEOUT_MINUTES = 10;
 
 /** How staff record a manual payment. */
 export const MANUAL_PAYMENT_METHODS = ['cash', 'bank_transfer'] as const;
@@ -18,6 +36,8 @@ export const PAYMENT_FAILURE_REASONS = {
   alreadyPaid: 'Invoice already paid: not counted, refund needed',
   notPayable: 'Invoice not payable: not counted, refund needed',
   declined: 'Declined by the payer or the provider',
+  /** A staff recording whose request died between writing the pending row and completing it (the expiry sweep). */
+  recordingDied: 'Recording did not finish; no money was counted',
 } as const;
 
 /** Failed payments whose money the provider did take: they are owed back (automatically, or by staff). */
@@ -58,6 +78,44 @@ export type Payment = z.infer<typeof paymentSchema>;
 const optionalUuid = (name: string) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().uuid({ message: `${name} must be a valid id` }).optional());
 
+/** A row of the staff payments list (GET /payments): the payment with its customer, invoice and gateway. */
+export const paymentListItemSchema = paymentSchema.extend({
+  user_name: z.string(),
+  user_email: z.string(),
+  invoice_number: z.string(),
+  /** The gateway's name; null for a payment whose gateway was deleted (or a manual one recorded without one). */
+  gateway_name: z.string().nullable(),
+});
+export type PaymentListItem = z.infer<typeof paymentListItemSchema>;
+
+export const PAYMENT_PAGE_DEFAULT_LIMIT = 20;
+const emptyAsAbsent = (v: unknown) => (v === '' || v === null ? undefined : v);
+/** A day (YYYY-MM-DD, UTC: from its start / to its end) or an ISO date-time with offset (as the list's date filter sends). */
+const dayOrInstant = z.union([
+  z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  z.iso.datetime({ offset: true }),
+], { message: 'Use a date (YYYY-MM-DD) or an ISO date-time, e.g. 2026-01-31T00:00:00Z' });
+
+/**
+ * GET /payments (admin, billing, support): every payment, newest first (created_at, then id), filtered by status,
+ * provider, method, gateway, customer, a created_at range (inclusive) and a search on the reference, the
+ * provider's transaction id, the customer's e-mail or the invoice number.
+ */
+export const paymentListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).optional().default(1),
+  limit: z.coerce.number().int().min(1).max(100).optional().default(PAYMENT_PAGE_DEFAULT_LIMIT),
+  status: z.preprocess(emptyAsAbsent, z.enum(PAYMENT_STATUSES, { message: `status must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional()),
+  provider: z.preprocess(emptyAsAbsent, z.string().trim().min(1).max(32).optional()),
+  payment_method: z.preprocess(emptyAsAbsent, z.string().trim().min(1).max(32).optional()),
+  gateway_id: optionalUuid('gateway_id'),
+  user_id: optionalUuid('user_id'),
+  from: z.preprocess(emptyAsAbsent, dayOrInstant.optional()),
+  to: z.preprocess(emptyAsAbsent, dayOrInstant.optional()),
+  search: z.preprocess(emptyAsAbsent, z.string().trim().max(200).optional()),
+});
+export type PaymentListQuery = z.input<typeof paymentListQuerySchema>;
+export type PaymentListQueryParsed = z.output<typeof paymentListQuerySchema>;
+
 /** POST /payments/initiate. Only invoice_id matters; the others are accepted as the client sends them. */
 export const paymentInitiateInputSchema = z.object({
   invoice_id: z.string({ message: 'invoice_id is required' }).uuid({ message: 'invoice_id must be a valid id' }),
@@ -97,6 +155,7 @@ export const PAYMENT_MESSAGES = {
   statusPaid: 'Payment completed successfully',
   statusFailed: 'Payment failed',
   statusRefunded: 'Payment refunded',
+  statusExpired: 'Payment expired',
   manualRecorded: 'Payment recorded successfully',
   webhookProcessed: 'Webhook processed',
   webhookDuplicate: 'Event already processed',
@@ -105,8 +164,11 @@ export const PAYMENT_MESSAGES = {
   notCountedRefunded: 'The invoice was already paid; this payment was not counted and was refunded',
   refunded: 'Payment refunded successfully',
   invoicePayments: 'Payments retrieved successfully',
+  list: 'Payments retrieved successfully',
   refundNotPaid: 'Only a paid payment, or one taken but not counted, can be refunded',
   refundInProgress: 'A refund of this payment is already in progress',
+  overpaymentSpent: (overpaid: string, balance: string) =>
+    `This payment left ${overpaid} of credit, and only ${balance} of credit is left: refund it to credit instead, or add the spent credit back first`,
   refundUnavailable: 'The payment provider could not make the refund; nothing was changed',
   invoiceNotFound: 'Invoice not found',
   notYourInvoice: 'You can only pay your own invoices',

@@ -38,6 +38,8 @@ export const planSchema = z.object({
   billing_cycle: z.enum(BILLING_CYCLES),
   features: z.array(z.string()),
   is_featured: z.boolean(),
+  /** Installed at the customer's address: an order must give the service address (issue 31). */
+  requires_installation: z.boolean().optional(),
   sort_order: z.number().int(),
   status: z.enum(PLAN_STATUSES),
   created_at: z.string(),
@@ -100,6 +102,7 @@ export const planInputSchema = z.object({
   billing_cycle: z.enum(BILLING_CYCLES, { message: `Billing cycle must be one of ${BILLING_CYCLES.join(', ')}` }),
   features: z.array(z.string().trim().min(1).max(200)).max(50).optional().default([]),
   is_featured: z.boolean().optional().default(false),
+  requires_installation: z.boolean().optional().default(false),
   sort_order: z.number().int().min(-100_000).max(100_000).optional().default(0),
   status: z.enum(PLAN_STATUSES).optional().default('active'),
 });
@@ -129,6 +132,7 @@ export const planUpdateSchema = z.object({
   billing_cycle: z.enum(BILLING_CYCLES, { message: `Billing cycle must be one of ${BILLING_CYCLES.join(', ')}` }).optional(),
   features: z.array(z.string().trim().min(1).max(200)).max(50).optional(),
   is_featured: z.boolean().optional(),
+  requires_installation: z.boolean().optional(),
   sort_order: z.number().int().min(-100_000).max(100_000).optional(),
   status: z.enum(PLAN_STATUSES).optional(),
 });

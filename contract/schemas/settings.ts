@@ -54,6 +54,13 @@ export const billingSettingsSchema = z.object({
   autopay_retry_days: z.array(z.number().int()).optional(),
 });
 
+/** Upload quotas in MB (issue 32): all attachments of a ticket, all photos of an installation, a customer's 24 hours. */
+export const uploadQuotasSchema = z.object({
+  ticket_mb: z.number().int().min(1).max(10_240),
+  installation_mb: z.number().int().min(1).max(10_240),
+  customer_daily_mb: z.number().int().min(1).max(10_240),
+});
+
 /** SMTP as the admin sees it: the password itself is never returned, only whether one is set. */
 export const smtpSettingsSchema = z.object({
   host: z.string(),
@@ -73,6 +80,7 @@ export const policiesSchema = z.object({
 /** GET /settings (admin). */
 export const adminSettingsSchema = publicSettingsSchema.extend({
   billing: billingSettingsSchema,
+  uploads: uploadQuotasSchema,
   smtp: smtpSettingsSchema,
   policies: policiesSchema,
 });
@@ -134,6 +142,14 @@ export const settingsUpdateSchema = z.object({
         .min(0, { message: 'Renewal invoices must be issued between 0 and 60 days before the period ends' })
         .max(60, { message: 'Renewal invoices must be issued between 0 and 60 days before the period ends' }),
       autopay_retry_days: autopayRetryDaysSchema,
+    })
+    .partial()
+    .optional(),
+  uploads: z
+    .object({
+      ticket_mb: z.number().int({ message: 'The quota per ticket must be a whole number of MB' }).min(1, { message: 'The quota per ticket must be between 1 and 10240 MB' }).max(10_240, { message: 'The quota per ticket must be between 1 and 10240 MB' }),
+      installation_mb: z.number().int({ message: 'The quota per installation must be a whole number of MB' }).min(1, { message: 'The quota per installation must be between 1 and 10240 MB' }).max(10_240, { message: 'The quota per installation must be between 1 and 10240 MB' }),
+      customer_daily_mb: z.number().int({ message: "A customer's daily quota must be a whole number of MB" }).min(1, { message: "A customer's daily quota must be between 1 and 10240 MB" }).max(10_240, { message: "A customer's daily quota must be between 1 and 10240 MB" }),
     })
     .partial()
     .optional(),

@@ -20,6 +20,10 @@ export const subscriptionSchema = z.object({
   suspension_reason: z.string().nullable(),
   current_period_start: z.string().nullable(),
   current_period_end: z.string().nullable(),
+  /** A line bought with data vouchers (issue 31): its data allowance in bytes (both directions) and what it used;
+   *  the line ends when the use reaches the allowance. null: no allowance. */
+  data_allowance_bytes: z.number().int().nullable(),
+  data_used_bytes: z.number().int(),
   /** Denormalised for lists and detail screens. */
   plan_name: z.string(),
   user_name: z.string(),

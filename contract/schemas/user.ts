@@ -19,6 +19,8 @@ export const publicUserSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   last_login_at: z.string().nullable(),
+  /** An e-mail change waiting for confirmation from the new address (issue 32); `email` is still the address in use. */
+  pending_email: z.string().nullable().optional(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 

@@ -124,7 +124,11 @@ export const voucherRedeemedSchema = z.object({
   voucher_id: z.string().uuid(),
   subscription_id: z.string().uuid(),
   plan_id: z.string().uuid(),
-  /** true: an existing subscription of this plan was extended; false: a new one started. */
+  /** true: an existing subscription of this plan was extended (or its data line topped up); false: a new one started. */
   extended: z.boolean(),
-  period_end: z.string(),
+  /** null: a data line without a time limit (it ends when its data is used). */
+  period_end: z.string().nullable(),
+  /** A voucher with data (issue 31): the line's allowance and use in bytes after the redemption; null for time only. */
+  data_allowance_bytes: z.number().int().nullable(),
+  data_used_bytes: z.number().int(),
 });

@@ -10,7 +10,7 @@ import { usePublicSettings } from '../../src/site/portal-settings';
 import { invoicePagePath } from '../invoices/api';
 import { dayText, money } from '../invoices/format';
 
-const KIND_COLORS: Record<string, string> = { overpayment: 'green', refund_to_credit: 'purple', adjustment: 'blue', applied_to_invoice: 'gold' };
+const KIND_COLORS: Record<string, string> = { overpayment: 'green', refund_to_credit: 'purple', adjustment: 'blue', applied_to_invoice: 'gold', overpayment_reversed: 'volcano', released_from_invoice: 'cyan' };
 const PAGE_SIZE = 10;
 
 /**

@@ -150,6 +150,7 @@ export const adminFields: FieldDef[] = [
   section('radius', 'devices.section.radius'),
   secret('radius_secret', 'devices.fields.radiusSecret'),
   secretShown('radius_secret', 'devices.fields.radiusSecret'),
+  { name: 'hotspot_url', type: 'text', labelKey: 'devices.fields.hotspotUrl', form: true, schema: s.hotspot_url, emptyAsNull: true },
 
   { name: 'created_at', type: 'date', labelKey: 'devices.fields.createdAt' },
   { name: 'updated_at', type: 'date', labelKey: 'devices.fields.updatedAt' },

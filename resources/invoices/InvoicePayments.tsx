@@ -5,7 +5,7 @@ import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 import { dayText, money } from './format';
 
-const STATUS_COLORS: Record<string, string> = { paid: 'green', pending: 'gold', failed: 'red', refunded: 'purple' };
+const STATUS_COLORS: Record<string, string> = { paid: 'green', pending: 'gold', failed: 'red', refunded: 'purple', expired: 'default' };
 
 /**
  * An invoice's payments for staff (GET /payments/invoices/{id}/payments): each attempt with its method,

@@ -45,6 +45,7 @@ export const plansResource = defineResource({
     },
     { name: 'features', type: 'tags', labelKey: 'plans.fields.features', form: true, schema: s.features },
     { name: 'is_featured', type: 'boolean', labelKey: 'plans.fields.featured', form: true, defaultValue: false },
+    { name: 'requires_installation', type: 'boolean', labelKey: 'plans.fields.requiresInstallation', form: true, defaultValue: false },
     { name: 'sort_order', type: 'number', labelKey: 'plans.fields.sortOrder', column: true, priority: 3, sortable: true, form: true, schema: s.sort_order, defaultValue: 0 },
     {
       name: 'status', type: 'status', labelKey: 'plans.fields.status', column: true, priority: 1, filter: true, form: true, defaultValue: 'active',

@@ -12,6 +12,7 @@ const shape = settingsUpdateSchema.shape;
 const company = shape.company.unwrap().shape;
 const billing = shape.billing.unwrap().shape;
 const smtp = shape.smtp.unwrap().shape;
+const uploads = shape.uploads.unwrap().shape;
 const rules = (schema: Parameters<typeof zodRules>[0], labelKey: string) => zodRules(schema, { labelKey });
 
 export function CompanyTab() {
@@ -114,6 +115,16 @@ export function PoliciesTab() {
           <Input.TextArea rows={10} style={{ fontFamily: 'monospace' }} />
         </Form.Item>
       ))}
+      {/* Upload quotas (issue 32): what tickets, installations and each customer per day may hold. */}
+      <Row gutter={16}>
+        {(['ticket_mb', 'installation_mb', 'customer_daily_mb'] as const).map((k) => (
+          <Col xs={24} md={8} key={k}>
+            <Form.Item name={['uploads', k]} label={t(`settings.uploads.${k}`)} rules={rules(uploads[k], `settings.uploads.${k}`)}>
+              <InputNumber style={{ width: '100%' }} addonAfter="MB" />
+            </Form.Item>
+          </Col>
+        ))}
+      </Row>
     </>
   );
 }

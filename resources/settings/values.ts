@@ -38,6 +38,7 @@ export function toSettingsPayload(v: SettingsFormValues): SettingsUpdate {
     currency: v.currency,
     tax_rate_bp: percentToBp(String(v.tax_rate_percent ?? '')) ?? undefined,
     billing: v.billing,
+    uploads: v.uploads,
     smtp: { ...v.smtp, password: v.smtp.password ?? '' },
     policies: v.policies,
     achievements: v.achievements ?? [],

@@ -7,15 +7,52 @@ import { t } from '../../src/i18n';
 import { MyInvoices } from '../invoices/MyInvoices';
 import { CreditPanel } from '../credit/CreditPanel';
 import { RedeemVoucherCard } from '../vouchers/RedeemVoucherCard';
+import { formatBytes } from '../traffic/format';
 import { useActivePlan, useOrders } from './hooks';
 import { SubscribeModal } from './SubscribeModal';
 import { SubscriptionActions } from './SubscriptionActions';
 import { InvoicesTable, PaymentsTable, PlanSummary, SubscriptionStatusTag, invoicePath } from './ui';
 
+/** A data line's (issue 31: bought with data vouchers) data left, or null for a line without an allowance. */
+export function dataLeftText(s: Pick<Order, 'data_allowance_bytes' | 'data_used_bytes'>): string | null {
+  if (s.data_allowance_bytes === null || s.data_allowance_bytes === undefined) return null;
+  return t('subscriptions.data.left', { left: formatBytes(Math.max(0, s.data_allowance_bytes - s.data_used_bytes)), total: formatBytes(s.data_allowance_bytes) });
+}
+
+/** The period end of a line, and a data line's data left under it. */
+function PeriodEnd({ order }: { order: Order }) {
+  const data = dataLeftText(order);
+  if (!data) return <DateCell value={order.current_period_end} />;
+  return (
+    <Space direction="vertical" size={0}>
+      {order.current_period_end ? <DateCell value={order.current_period_end} /> : <Typography.Text>{t('subscriptions.data.noTimeLimit')}</Typography.Text>}
+      <Typography.Text type="secondary" data-testid="data-left">{data}</Typography.Text>
+    </Space>
+  );
+}
+
 /** The customer's detail page (inside the signed-in layout). */
 export const customerDetailPath = (id: string) => `/subscription/${id}`;
 
-function ActivePlanCard({ onSubscribe }: { onSubscribe: () => void }) {
+/**
+ * An order waiting for payment (issue 31: one open order at a time): what it is, its invoice to pay and the way
+ * to cancel it. While it waits there is no "Subscribe" (the server would refuse a second order).
+ */
+function PendingOrder({ order }: { order: Order }) {
+  const open = order.invoices.find((i) => i.status === 'unpaid' || i.status === 'overdue');
+  return (
+    <Alert type="warning" showIcon style={{ marginBottom: 16 }} data-testid="pending-order"
+      message={t('subscriptions.pendingOrder', { plan: order.plan_name })}
+      description={
+        <Space wrap size="small" style={{ marginTop: 8 }}>
+          {open && <Link to={invoicePath(open.id)}>{t('subscriptions.invoice.pay')}</Link>}
+          <SubscriptionActions subscription={order} size="small" />
+        </Space>
+      } />
+  );
+}
+
+function ActivePlanCard({ onSubscribe }: { onSubscribe?: () => void }) {
   const { activePlan, none, isLoading, failed } = useActivePlan();
   if (isLoading) return <Card style={{ marginBottom: 16 }}><Spin /></Card>;
   if (failed) {
@@ -25,11 +62,12 @@ function ActivePlanCard({ onSubscribe }: { onSubscribe: () => void }) {
     return (
       <Card style={{ marginBottom: 16 }} data-testid="active-plan">
         <Result status="info" title={t('subscriptions.activePlan.none')} subTitle={t('subscriptions.activePlan.noneHint')}
-          extra={<Button type="primary" onClick={onSubscribe}>{t('subscriptions.subscribe.button')}</Button>} />
+          extra={onSubscribe && <Button type="primary" onClick={onSubscribe}>{t('subscriptions.subscribe.button')}</Button>} />
       </Card>
     );
   }
   const { subscription, plan } = activePlan;
+  const dataLeft = dataLeftText(subscription);
   return (
     <Card data-testid="active-plan" style={{ marginBottom: 16 }}
       title={<Space>{t('subscriptions.activePlan.title')}<SubscriptionStatusTag status={subscription.status} /></Space>}
@@ -40,6 +78,9 @@ function ActivePlanCard({ onSubscribe }: { onSubscribe: () => void }) {
         <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
           {t('subscriptions.activePlan.renewsOn', { date: subscription.current_period_end.slice(0, 10) })}
         </Typography.Paragraph>
+      )}
+      {dataLeft && (
+        <Typography.Paragraph strong style={{ marginTop: 8, marginBottom: 0 }} data-testid="active-data-left">{dataLeft}</Typography.Paragraph>
       )}
     </Card>
   );
@@ -52,7 +93,7 @@ function MySubscriptions({ orders }: { orders: Order[] }) {
       columns={[
         { key: 'plan', title: t('subscriptions.fields.plan'), dataIndex: 'plan_name', priority: 1, render: (name: string, o) => <Link to={customerDetailPath(o.id)}>{name}</Link> },
         { key: 'status', title: t('subscriptions.fields.status'), dataIndex: 'status', priority: 1, render: (_: unknown, o) => <SubscriptionStatusTag status={o.status} /> },
-        { key: 'end', title: t('subscriptions.fields.periodEnd'), dataIndex: 'current_period_end', render: (v: unknown) => <DateCell value={v} /> },
+        { key: 'end', title: t('subscriptions.fields.periodEnd'), dataIndex: 'current_period_end', render: (_: unknown, o) => <PeriodEnd order={o} /> },
         { key: 'location', title: t('subscriptions.fields.location'), dataIndex: 'location', priority: 3, render: (v: string | null) => v ?? '—' },
         {
           key: 'actions', title: t('resource.actions'), priority: 1, render: (_: unknown, o) => {
@@ -104,13 +145,16 @@ export function CustomerSubscriptions() {
   const initialPlanId = wanted && /^[0-9a-f-]{36}$/i.test(wanted) ? wanted : undefined;
   const [subscribing, setSubscribing] = useState(!!initialPlanId);
   const { orders, isLoading, failed } = useOrders();
+  const pending = orders.find((o) => o.status === 'pending');
+  const subscribe = pending ? undefined : () => setSubscribing(true);
   return (
     <div>
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
         <Typography.Title level={2} style={{ margin: 0 }}>{t('subscriptions.title')}</Typography.Title>
-        <Button type="primary" onClick={() => setSubscribing(true)}>{t('subscriptions.subscribe.title')}</Button>
+        {subscribe && <Button type="primary" onClick={subscribe}>{t('subscriptions.subscribe.title')}</Button>}
       </Space>
-      <ActivePlanCard onSubscribe={() => setSubscribing(true)} />
+      {pending && <PendingOrder order={pending} />}
+      <ActivePlanCard onSubscribe={subscribe} />
       <Card>
         {failed && <Alert type="error" showIcon message={t('errors.subscriptions.orders')} style={{ marginBottom: 16 }} />}
         <Tabs
@@ -132,7 +176,7 @@ export function CustomerSubscriptions() {
       <div style={{ marginTop: 16 }}>
         <CreditPanel title={t('credit.myTitle')} />
       </div>
-      <SubscribeModal open={subscribing} initialPlanId={initialPlanId} onClose={() => setSubscribing(false)} />
+      <SubscribeModal open={subscribing && !pending} initialPlanId={initialPlanId} onClose={() => setSubscribing(false)} />
     </div>
   );
 }

@@ -18,6 +18,8 @@ export function SubscribeModal({ open, onClose, initialPlanId }: { open: boolean
   const navigate = useNavigate();
   const [form] = Form.useForm<{ plan_id?: string; location?: string; note?: string }>();
   const planId = Form.useWatch('plan_id', form);
+  // A plan installed at the customer's address needs it (the server refuses the order without it: 400).
+  const addressRequired = plans.find((p) => p.id === planId)?.requires_installation === true;
 
   const submit = async (values: { plan_id?: string; location?: string; note?: string }) => {
     const created = await run<SubscriptionCreated>({
@@ -48,7 +50,11 @@ export function SubscribeModal({ open, onClose, initialPlanId }: { open: boolean
             <PlanChoices plans={plans} />
           </Form.Item>
           <Form.Item name="location" label={t('subscriptions.fields.location')} extra={t('subscriptions.subscribe.locationHint')}
-            rules={zodRules(s.location, { labelKey: 'subscriptions.fields.location' })}>
+            required={addressRequired}
+            rules={[
+              ...zodRules(s.location, { labelKey: 'subscriptions.fields.location' }),
+              ...(addressRequired ? [{ required: true, whitespace: true, message: t('resource.required', { field: t('subscriptions.fields.location') }) }] : []),
+            ]}>
             <Input maxLength={300} />
           </Form.Item>
           <Form.Item name="note" label={t('subscriptions.fields.note')} rules={zodRules(s.note, { labelKey: 'subscriptions.fields.note' })}>

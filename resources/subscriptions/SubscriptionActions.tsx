@@ -33,7 +33,8 @@ export function SubscriptionActions({ subscription, onDeleted, size = 'middle' }
   const role = useRole();
   const [dialog, setDialog] = useState<Dialog>(null);
   const { run, isPending } = useSubscriptionCall();
-  const actions = actionsFor(subscription.status);
+  // A data line (issue 31) is topped up with a voucher: the server refuses to renew it or change its plan.
+  const actions = actionsFor(subscription.status).filter((a) => subscription.data_allowance_bytes == null || a === 'cancel');
   const statuses = canChangeStatus(role) ? nextStaffStatuses(subscription.status) : [];
 
   const renew = () =>

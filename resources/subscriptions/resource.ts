@@ -37,7 +37,8 @@ export const subscriptionsResource = defineResource({
     },
     { name: 'current_period_start', type: 'date', labelKey: 'subscriptions.fields.periodStart' },
     { name: 'current_period_end', type: 'date', labelKey: 'subscriptions.fields.periodEnd', column: true },
-    { name: 'location', type: 'text', labelKey: 'subscriptions.fields.location' },
+    // The service address (issue 31): shown in the staff list, from tablet width up.
+    { name: 'location', type: 'text', labelKey: 'subscriptions.fields.location', column: true, priority: 2 },
     { name: 'note', type: 'textarea', labelKey: 'subscriptions.fields.note' },
     { name: 'suspension_reason', type: 'textarea', labelKey: 'subscriptions.fields.suspensionReason' },
     { name: 'created_at', type: 'date', labelKey: 'subscriptions.fields.createdAt', column: true, priority: 3 },

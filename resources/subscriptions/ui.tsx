@@ -18,7 +18,7 @@ export const STATUS_COLORS: Record<SubscriptionStatus, string> = {
   expired: 'red',
 };
 const INVOICE_COLORS: Record<string, string> = { unpaid: 'gold', paid: 'green', overdue: 'red', cancelled: 'default', refunded: 'purple' };
-const PAYMENT_COLORS: Record<string, string> = { pending: 'gold', paid: 'green', failed: 'red', refunded: 'purple' };
+const PAYMENT_COLORS: Record<string, string> = { pending: 'gold', paid: 'green', failed: 'red', refunded: 'purple', expired: 'default' };
 
 const label = (prefix: string, value: string) => t(`${prefix}.${value}`, undefined, value);
 
@@ -102,9 +102,20 @@ export function InvoicesTable({ invoices }: { invoices: Invoice[] }) {
   );
 }
 
+/**
+ * The payments a customer sees (issue 31): once an invoice is paid (or refunded), its attempts that never took
+ * money — a checkout still pending or expired — are left out, so an abandoned checkout does not look like a second
+ * charge next to the paid one. Before that an expired checkout shows as "Expired" (pay again from the invoice).
+ * Failed and refunded attempts always stay: a payment taken but not counted shows as refunded once given back.
+ */
+export function customerPayments(payments: Payment[]): Payment[] {
+  const settled = new Set(payments.filter((p) => p.status === 'paid' || p.status === 'refunded').map((p) => p.invoice_id));
+  return payments.filter((p) => !(settled.has(p.invoice_id) && (p.status === 'pending' || p.status === 'expired')));
+}
+
 export function PaymentsTable({ payments }: { payments: Payment[] }) {
   return (
-    <Table<Payment> size="small" rowKey="id" pagination={false} scroll={{ x: 'max-content' }} dataSource={payments} locale={{ emptyText: t('subscriptions.orders.noPayments') }}
+    <Table<Payment> size="small" rowKey="id" pagination={false} scroll={{ x: 'max-content' }} dataSource={customerPayments(payments)} locale={{ emptyText: t('subscriptions.orders.noPayments') }}
       columns={[
         { key: 'date', title: t('subscriptions.payment.date'), render: (_: unknown, p) => <DateCell value={p.payment_date ?? p.created_at} /> },
         { key: 'amount', title: t('subscriptions.payment.amount'), render: (_: unknown, p) => formatMoney(p.amount, p.currency) },

@@ -91,7 +91,13 @@ export function UserFormModal({ actor, actorId, user, onClose, onSaved }: {
         <Form.Item name="name" label={t('users.fields.name')} rules={rules(S.name, 'users.fields.name')}>
           <Input maxLength={120} />
         </Form.Item>
-        <Form.Item name="email" label={t('users.fields.email')} rules={rules(S.email, 'users.fields.email')}>
+        <Form.Item
+          name="email"
+          label={t('users.fields.email')}
+          rules={rules(S.email, 'users.fields.email')}
+          // A change waits for the new address to confirm it (issue 32): staff see what is pending.
+          extra={user?.pending_email ? t('users.pendingEmail', { email: user.pending_email }) : undefined}
+        >
           <Input type="email" maxLength={254} />
         </Form.Item>
         {!editing && (

@@ -3,11 +3,23 @@ import { Alert, Button, Card, Form, Input, Space, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
+import { formatBytes } from '../traffic/format';
 
 interface Redeemed {
   subscription_id: string;
   extended: boolean;
-  period_end: string;
+  period_end: string | null;
+  data_allowance_bytes: number | null;
+  data_used_bytes: number;
+}
+
+/** What a redemption gave, in words: the new end of a time voucher's period, or a data line's data left. */
+function redeemedText(done: Redeemed, plan: string): string {
+  const date = done.period_end?.slice(0, 10) ?? '';
+  if (done.data_allowance_bytes == null) return t(done.extended ? 'vouchers.redeem.extended' : 'vouchers.redeem.started', { plan, date });
+  const until = done.period_end ? t('vouchers.redeem.dataUntil', { date }) : '';
+  const data = formatBytes(Math.max(0, done.data_allowance_bytes - done.data_used_bytes));
+  return t(done.extended ? 'vouchers.redeem.dataExtended' : 'vouchers.redeem.dataStarted', { plan, data, until });
 }
 
 /**
@@ -66,7 +78,7 @@ export function RedeemVoucherCard({ planNameOf }: { planNameOf: (subscriptionId:
         {error && <Alert type="error" showIcon message={error} data-testid="redeem-error" />}
         {done && (
           <Alert type="success" showIcon data-testid="redeem-done"
-            message={t(done.extended ? 'vouchers.redeem.extended' : 'vouchers.redeem.started', { plan, date: done.period_end.slice(0, 10) }).replace(/\s+/g, ' ')} />
+            message={redeemedText(done, plan).replace(/\s+/g, ' ')} />
         )}
       </div>
     </Card>

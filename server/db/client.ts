@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { projectPath } from '../lib/paths';
+import { RemotePGlite } from './pglite-remote';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -15,8 +16,8 @@ export interface Database {
   kind: DatabaseKind;
   /** PostgreSQL: the connection URL (backups run pg_dump on it). */
   url?: string;
-  /** PGlite: the embedded instance (backups dump its data folder). */
-  pglite?: import('@electric-sql/pglite').PGlite;
+  /** PGlite: the embedded instance in its thread (backups dump its data folder, the change bus listens on it). */
+  pglite?: RemotePGlite;
   /** PostgreSQL: this process's pool (connections open, idle, requests waiting for one). */
   poolStats?: () => { total: number; idle: number; waiting: number };
   /** Applies pending migrations from server/db/migrations. */
@@ -64,7 +65,6 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       close: () => pool.end(),
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   let release = () => {};
@@ -72,18 +72,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     mkdirSync(options.pgliteDir, { recursive: true });
     release = lockDataFolder(options.pgliteDir);
   }
-  let client: InstanceType<typeof PGlite>;
+  // PGlite runs in the database thread (pglite-remote.ts), off the server's event loop (issue 33).
+  let client: RemotePGlite;
   try {
-    client = options.pgliteDir
-      ? await PGlite.create(options.pgliteDir)
-      : options.pgliteDump
-        ? await PGlite.create({ loadDataDir: options.pgliteDump })
-        : await PGlite.create();
+    client = await RemotePGlite.create(options.pgliteDir ? { dataDir: options.pgliteDir } : options.pgliteDump ? { loadDataDir: options.pgliteDump } : {});
   } catch (error) {
     release();
     throw error;
   }
-  const db = drizzle({ client, schema });
+  const db = drizzle({ client: client as unknown as import('@electric-sql/pglite').PGlite, schema });
   return {
     db: db as unknown as Db,
     kind: 'pglite',

@@ -1,6 +1,6 @@
 /** The database schema (Drizzle). Migrations in ./migrations are generated from this file by drizzle-kit. */
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { ROLES } from '../../contract/roles';
 import { USER_STATUSES } from '../../contract/schemas/user';
 import { BILLING_CYCLES, PLAN_STATUSES } from '../../contract/schemas/plan';
@@ -37,11 +37,24 @@ export const users = pgTable(
     isVerified: boolean('is_verified').notNull().default(false),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    /**
+     * Raised whenever every access token of the user must stop working (sign-out, a password change or reset, a
+     * suspension, a role change): access tokens carry the version they were signed with (issue 32).
+     */
+    sessionVersion: integer('session_version').notNull().default(0),
+    /**
+     * An e-mail change waiting for the owner to confirm it from the new address (issue 32): the address, the
+     * SHA-256 of the e-mailed token and when the link expires. `email` stays the confirmed address until then.
+     */
+    pendingEmail: varchar('pending_email', { length: 254 }),
+    pendingEmailTokenHash: varchar('pending_email_token_hash', { length: 64 }),
+    pendingEmailExpiresAt: timestamp('pending_email_expires_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('users_email_unique').on(t.email),
+    uniqueIndex('users_pending_email_token_unique').on(t.pendingEmailTokenHash),
     check('users_email_lower_case', sql`${t.email} = lower(${t.email})`),
     index('users_role_idx').on(t.role),
     index('users_status_idx').on(t.status),
@@ -148,6 +161,8 @@ export const plans = pgTable(
     billingCycle: varchar('billing_cycle', { length: 16, enum: BILLING_CYCLES }).notNull(),
     features: jsonb('features').$type<string[]>().notNull().default([]),
     isFeatured: boolean('is_featured').notNull().default(false),
+    /** A plan installed at the customer's address (fiber, fixed wireless): an order needs the service address (issue 31). */
+    requiresInstallation: boolean('requires_installation').notNull().default(false),
     sortOrder: integer('sort_order').notNull().default(0),
     status: varchar('status', { length: 16, enum: PLAN_STATUSES }).notNull().default('active'),
     createdAt: createdAt(),
@@ -181,6 +196,15 @@ export const subscriptions = pgTable(
     /** Autopay (issue 21): the saved method each new invoice is charged to; null = paid by hand. Removing the
      *  method (payment_methods row deleted) sets this null, which stops autopay. */
     autopayMethodId: uuid('autopay_method_id').references((): AnyPgColumn => paymentMethods.id, { onDelete: 'set null' }),
+    /** What was paid for the current period (minor units, the plan line of the invoice that paid it): the basis of
+     *  the unused-days credit when the plan changes (issue 31). 0 while the period is unpaid (an upgrade whose
+     *  invoice is open) or was not paid in money (a prepaid voucher): such a period earns no credit. */
+    periodPaidAmount: integer('period_paid_amount').notNull().default(0),
+    /** A line bought with data vouchers (issue 31): the bytes it may use in all (both directions), and the bytes used
+     *  so far (counted by RADIUS accounting). null: no allowance (a paid period, or a time-only voucher). When the
+     *  use reaches the allowance the line ends (status expired) and its sessions are disconnected. */
+    dataAllowanceBytes: bigint('data_allowance_bytes', { mode: 'number' }),
+    dataUsedBytes: bigint('data_used_bytes', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -191,6 +215,10 @@ export const subscriptions = pgTable(
     // Dashboard statistics: new per day, active now, cancelled in a period.
     index('subscriptions_stats_created_idx').on(t.createdAt),
     index('subscriptions_stats_status_updated_idx').on(t.status, t.updatedAt, t.createdAt),
+    // One open order per customer (issue 31): a second pending subscription is refused by the database, so two
+    // parallel orders cannot both pass a read-then-write check.
+    uniqueIndex('subscriptions_one_pending_per_user').on(t.userId).where(sql`${t.status} = 'pending'`),
+    check('subscriptions_data_allowance_non_negative', sql`${t.dataUsedBytes} >= 0 AND (${t.dataAllowanceBytes} IS NULL OR ${t.dataAllowanceBytes} >= 0)`),
   ],
 );
 
@@ -296,6 +324,8 @@ export const payments = pgTable(
     index('payments_invoice_idx').on(t.invoiceId),
     index('payments_user_idx').on(t.userId),
     index('payments_status_idx').on(t.status),
+    // The staff payments list (issue 31): newest first, its default order, read from the index.
+    index('payments_created_at_id_idx').on(t.createdAt.desc(), t.id.desc()),
     // Dashboard statistics: revenue per day from paid payments (index-only sums).
     index('payments_stats_paid_date_idx').on(t.paymentDate, t.currency, t.amount).where(sql`${t.status} = 'paid'`),
   ],

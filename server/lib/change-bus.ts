@@ -88,7 +88,7 @@ class LocalDispatch {
  * One process: handlers run in process. The embedded database (whose own trigger notifications are listened to
  * when `pglite` is given), and PostgreSQL in tests that want no listener.
  */
-export function createLocalChangeBus(log: ChangeBusLog, pglite?: import('@electric-sql/pglite').PGlite): ChangeBus {
+export function createLocalChangeBus(log: ChangeBusLog, pglite?: { listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> }): ChangeBus {
   const local = new LocalDispatch(log);
   const unlisten: Array<() => Promise<void>> = [];
   return {

@@ -1,3 +1,5 @@
+// The declaration of pg-boss' untyped Manager module, referenced here so any tsconfig that compiles this file sees it.
+/// <reference path="../pg-boss-manager.d.ts" />
 /**
  * Background jobs on PostgreSQL through pg-boss (issue 14): every job is a row in the pgboss schema of the portal's
  * own database, so a job runs exactly once across nodes (fetched with SKIP LOCKED), survives a restart, and a job
@@ -14,9 +16,14 @@
  * and the schedules; stop() stops fetching, lets running handlers finish (up to a time-out) and releases the rest
  * (pg-boss retries what was left active once it expires).
  */
-import type { PGlite } from '@electric-sql/pglite';
+/** What pg-boss needs of the embedded database (server/db/pglite-remote.ts, or PGlite itself). */
+export interface PgliteQueryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  exec(text: string): Promise<Array<{ rows: any[] }>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
+import PgBossManager from 'pg-boss/src/manager.js';
 import { JOB_STATUS_OF_STATE, type JobStatus } from '../../contract/jobs';
 
 export const JOBS_SCHEMA = 'pgboss';
@@ -68,7 +75,7 @@ export interface JobList {
 }
 
 /** pg-boss' database interface over an embedded PGlite. */
-export function pgliteBossDb(pg: PGlite): PgBoss.Db {
+export function pgliteBossDb(pg: PgliteQueryable): PgBoss.Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
       if (values && values.length) return pg.query(text, values);
@@ -78,9 +85,24 @@ export function pgliteBossDb(pg: PGlite): PgBoss.Db {
   };
 }
 
+/**
+ * pg-boss 10 completes or fails a finished job without awaiting the call (manager.js, onFetch): when the database is
+ * away at that moment (an outage, a restart, the app closing) the rejection had no handler, and an unhandled
+ * rejection ends a Node process. Here each such call's failure is passed to the queue's 'error' event instead
+ * (logged by Jobs, like pg-boss' other failures); the job stays active and pg-boss runs it again once it expires.
+ */
+for (const method of ['complete', 'fail'] as const) {
+  const original = PgBossManager.prototype[method];
+  PgBossManager.prototype[method] = function (this: { emit(event: string, error: unknown): boolean }, ...args: unknown[]) {
+    const result: Promise<unknown> = original.apply(this, args);
+    result.catch((error: unknown) => this.emit('error', error));
+    return result;
+  };
+}
+
 export interface JobsOptions {
   /** PostgreSQL connection URL, or an embedded PGlite. */
-  connection: { url: string } | { pglite: PGlite };
+  connection: { url: string } | { pglite: PgliteQueryable };
   log: FastifyBaseLogger;
   /** Seconds between two maintenance passes (expiring dead runs, archiving); default 30. */
   maintenanceSeconds?: number;

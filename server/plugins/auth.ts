@@ -69,10 +69,20 @@ export default fp(
     const apiTokens = new ApiTokenService({ repository: createApiTokenRepository(app.db), clock: app.clock });
     // The user behind an access token, without reading the row on every request (server/lib/user-cache.ts: forgotten
     // on any change to the row, in every process, at commit).
-    const signedIn = new UserCache<AuthUser>(
+    const signedIn = new UserCache<AuthUser & { sessionVersion: number }>(
       async (id) => {
         const row = await users.findById(id);
-        return row && { id: row.id, email: row.email, name: row.name, role: row.role, status: row.status, isVerified: row.isVerified };
+        return (
+          row && {
+            id: row.id,
+            email: row.email,
+            name: row.name,
+            role: row.role,
+            status: row.status,
+            isVerified: row.isVerified,
+            sessionVersion: row.sessionVersion,
+          }
+        );
       },
       { ttlMs: 30_000 },
     );
@@ -119,9 +129,11 @@ export default fp(
       const cached = await signedIn.get(claims.sub);
       if (!cached) throw unauthorized(INVALID_TOKEN);
       if (cached.status !== 'active') throw inactiveAccountError(cached.status);
+      // Signed before the user's sessions were ended (sign-out, password change or reset, suspension, role change).
+      if (claims.sv !== cached.sessionVersion) throw unauthorized(INVALID_TOKEN);
       // The role comes from the database (through the cache, which forgets a changed row), so a role change takes
       // effect at once. Each request gets its own copy.
-      const user: AuthUser = { ...cached };
+      const { sessionVersion: _version, ...user } = cached;
       request.user = user;
       return user;
     });

@@ -3,10 +3,10 @@
  * Validation failures name their fields; 5xx details are logged, never sent.
  */
 import fp from 'fastify-plugin';
-import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodFastifySchemaValidationError } from 'fastify-type-provider-zod';
 import { fail, type FieldError } from '../../contract/envelope';
-import { AppError } from '../lib/errors';
+import { AppError, isDatabaseUnavailable, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../lib/errors';
 
 function valueAt(root: unknown, path: string[]): unknown {
   let v = root;
@@ -53,6 +53,17 @@ const CLIENT_ERROR_TEXT: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Invalid content length',
 };
 
+/**
+ * Fastify's own answers for an address its router cannot read (a malformed %-escape: FST_ERR_BAD_URL, 400) or a
+ * path parameter over its length limit (FST_ERR_MAX_PARAM_LENGTH, 414) are sent before any route or error
+ * handler; given as the `frameworkErrors` option, this sends them in the failure envelope like every other.
+ */
+export function frameworkErrorReply(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A part of the address is too long' : 'The address is not valid';
+  return reply.code(status).type('application/json; charset=utf-8').send(fail(message));
+}
+
 export default fp(
   async (app) => {
     // An empty body with a JSON content type (a bodiless POST from some clients) counts as no body.
@@ -78,6 +89,13 @@ export default fp(
         if (error.headers) reply.headers(error.headers);
         if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
         return reply.code(error.statusCode).send(fail(error.message, error.errors));
+      }
+      if (isDatabaseUnavailable(error)) {
+        // Not a bug: the database is down, restarting or failing over (issue 33). 503 + Retry-After, which
+        // balancers retry elsewhere and clients later; the log names the dependency.
+        request.log.error({ err: error, dependency: 'database' }, 'database unavailable');
+        reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        return reply.code(503).send(fail(UNAVAILABLE_MESSAGE));
       }
       const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
       if (status >= 500) {

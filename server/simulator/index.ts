@@ -150,7 +150,7 @@ export async function startAppSimulator(running: { app: FastifyInstance; config:
     auth: async () => {
       const user = await admin();
       if (!user) throw new Error('No active administrator left for the network simulator');
-      return (await app.accessTokens.sign({ id: user.id, role: user.role })).token;
+      return (await app.accessTokens.sign(user)).token;
     },
     radius: { host: config.radiusHost, authPort: ports.authPort, acctPort: ports.acctPort, coaPort: config.radiusCoaPort },
     log,

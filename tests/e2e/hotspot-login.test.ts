@@ -4,6 +4,8 @@
  * chap-challenge (octal escapes, as MikroTik writes them) the password posted must be the hex MD5 of the octets
  * chap-id + code + chap-challenge, computed here with Node's crypto; without them (PAP) the code itself. The page
  * passes axe-core at 390 and 1366 px, light and dark, without scrolling sideways, and with no CSP violation.
+ * Issue 32: the hotspot is registered under Devices (its hotspot URL); a second listener that is not registered
+ * gets no form and nothing posted, and the router's `error` shows only as our text for a known message.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -12,9 +14,10 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, overflowsViewport } from '../helpers/axe';
-import { usePortal } from '../helpers/browser';
+import { portalApi, usePortal } from '../helpers/browser';
 
 const portal = usePortal();
+const { api, tokenOf } = portalApi(portal);
 const SHOTS = process.env.HOTSPOT_SHOTS_DIR;
 
 /** The hotspot: answers every login POST with a small page, keeping the form fields it was sent. */
@@ -46,8 +49,14 @@ const octal = (bytes: Buffer) => [...bytes].map((b) => `\\${b.toString(8).padSta
 
 describe('hotspot login page in the browser', () => {
   const hotspot = new FakeHotspot();
-  beforeAll(() => hotspot.start());
-  afterAll(() => hotspot.stop());
+  // A page that is no registered hotspot (someone's laptop on the same Wi-Fi, or a phishing site).
+  const stranger = new FakeHotspot();
+  beforeAll(async () => {
+    await Promise.all([hotspot.start(), stranger.start()]);
+    const admin = await tokenOf('admin@isp.local');
+    await api('POST', '/devices', admin, { name: 'Hotspot (browser test)', host: '127.0.0.1', snmp_community: 'public', hotspot_url: hotspot.url });
+  });
+  afterAll(() => Promise.all([hotspot.stop(), stranger.stop()]));
 
   async function openLogin(query: Record<string, string>): Promise<{ page: Page; violations: string[] }> {
     const page = await portal.browser.newPage();
@@ -100,11 +109,13 @@ describe('hotspot login page in the browser', () => {
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const width of [390, 1366]) {
-        const { page, violations } = await openLogin({ error: "This voucher's data allowance is used up", 'chap-id': '\\371', 'chap-challenge': '\\357\\015' });
+        const { page, violations } = await openLogin({ error: 'Voucher code not accepted', 'chap-id': '\\371', 'chap-challenge': '\\357\\015' });
         try {
           await page.emulateMedia({ colorScheme });
           await page.setViewportSize({ width, height: 800 });
-          await expect(page.getByRole('alert').textContent()).resolves.toBe("This voucher's data allowance is used up");
+          await expect(page.getByRole('alert').textContent()).resolves.toBe(
+            'That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.',
+          );
           await page.getByLabel('Voucher code').fill('K7P4X9M2Q');
           expect(await axeViolations(page), `${colorScheme} ${width}`).toEqual([]);
           expect(await overflowsViewport(page)).toBe(false);
@@ -114,6 +125,28 @@ describe('hotspot login page in the browser', () => {
           await page.close();
         }
       }
+    }
+  });
+
+  it('a made-up error text is not shown; a link-login-only that is no registered hotspot gets a message and no form', async () => {
+    const { page } = await openLogin({ error: 'Your card is blocked: call +1 900 555 0100 now' });
+    try {
+      await expect(page.getByRole('alert').textContent()).resolves.toBe('The login did not succeed. Please try again.');
+      expect(await page.getByText('+1 900 555 0100').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+    const other = await portal.browser.newPage({ viewport: { width: 390, height: 800 } });
+    try {
+      const response = await other.goto(`${portal.url}/hotspot/login?${new URLSearchParams({ 'link-login-only': stranger.url, username: 'K7P4X9M2Q' })}`);
+      expect(response?.status()).toBe(403);
+      await expect(other.getByRole('alert').textContent()).resolves.toContain('This Wi-Fi hotspot is not one of ours');
+      expect(await other.getByLabel('Voucher code').count()).toBe(0);
+      expect(await other.getByRole('button', { name: 'Connect' }).count()).toBe(0);
+      expect(await axeViolations(other)).toEqual([]);
+      expect(stranger.posts).toEqual([]);
+    } finally {
+      await other.close();
     }
   });
 

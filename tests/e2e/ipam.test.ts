@@ -159,7 +159,8 @@ describe('IP address management screens', () => {
     } finally {
       await page.close();
     }
-  }, 240_000);
+    // Five screen checks, each reloading for its colour mode: 220 s alone here, so room for a loaded CI.
+  }, 420_000);
 
   it('support reads the networks, the map and a subscription address without any button to change them', async () => {
     const admin = await tokenOf('admin@isp.local');

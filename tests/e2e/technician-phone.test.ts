@@ -63,7 +63,9 @@ describe('the technician’s day on a phone', () => {
 
     // Two jobs for the technician: one tomorrow (made first), one today.
     const jobFor = async (location: string) => {
-      const { subscription } = await api<{ subscription: { id: string } }>('POST', '/subscriptions', customer, { plan_id: plan.id, location });
+      const { subscription, invoice } = await api<{ subscription: { id: string }; invoice: { id: string; amount_due: number } }>('POST', '/subscriptions', customer, { plan_id: plan.id, location });
+      // Paid at once (cash, by admin): a customer has one open order at a time (issue 31), and the second job is theirs too.
+      await api('POST', `/payments/invoices/${invoice.id}/manual`, admin, { amount: invoice.amount_due, payment_method: 'cash', reference: `E2E ${location}` });
       const found = await api<{ items: Job[] }>('GET', `/installations?search=${encodeURIComponent(location)}`, admin);
       return found.items.find((j) => j.subscription_id === subscription.id)!;
     };

@@ -157,5 +157,6 @@ describe('prepaid vouchers', () => {
     } finally {
       await back.close();
     }
-  });
+    // Four screen checks (390 and 1366 px, light and dark) and a PDF: about 110 s alone, more beside other browser files.
+  }, 240_000);
 });

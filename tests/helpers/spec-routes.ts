@@ -33,6 +33,8 @@ export const SPEC_ROUTES: Record<string, readonly Role[]> = {
   // Issue 4 (not in spec §2): the staff invoices screen, for the roles that may list invoices.
   '/dashboard/billing/invoices': ['admin', 'super_admin', 'billing', 'support'],
   '/dashboard/billing/invoices/show/5': ['admin', 'super_admin', 'billing', 'support'],
+  // Issue 31 (not in spec §2): the billing team's payments screen, for the roles that may list payments.
+  '/dashboard/billing/payments': ['admin', 'super_admin', 'billing', 'support'],
   '/dashboard/subscriptions': ['user', 'admin', 'super_admin', 'billing', 'support'],
   '/dashboard/subscription/7': ['user', 'admin', 'super_admin', 'billing', 'support'],
   '/subscription/7': ['user', 'admin', 'super_admin', 'billing', 'support'],

@@ -66,19 +66,29 @@ describe('auth provider', () => {
     expect(result.error?.message).toBe('Network error');
   });
 
-  it('register posts the fields (not the confirmation), stores the session; failure falls back to its spec text', async () => {
+  it('register posts the fields (not the confirmation), then signs in with them and stores the session; failure falls back to its spec text', async () => {
     const { api, auth } = setup();
-    api.on('POST /auth/register', ok(authData('tok-r')));
+    const registered = 'Registration successful. Please check your email to verify your account.';
+    api.on('POST /auth/register', ok(null, registered));
+    api.on('POST /auth/login', ok(authData('tok-r')));
     const fields = { name: 'Ada', email: 'a@b.co', password: 'secret123', phone: '+1 555', address: 'Main St 1' };
     const result = await auth.register!({ ...fields, confirmPassword: 'secret123' });
     expect(api.last('POST /auth/register')!.body).toEqual(fields);
+    expect(api.last('POST /auth/login')!.body).toEqual({ email: 'a@b.co', password: 'secret123', rememberMe: false });
     expect(result).toEqual({ success: true, redirectTo: '/dashboard' });
     expect(getAuthState().isAuthenticated).toBe(true);
 
+    // The address already had an account (the server answers alike and mails its owner): the sign-in is refused,
+    // and the registration's message is shown on the login page.
+    resetAuthState();
+    api.on('POST /auth/login', fail(401, 'Invalid email or password'));
+    expect(await auth.register!(fields)).toEqual({ success: true, redirectTo: '/login', successNotification: { message: registered } });
+    expect(getAuthState().isAuthenticated).toBe(false);
+
     api.on('POST /auth/register', fail(500));
     expect((await auth.register!(fields)).error?.message).toBe('Registration failed. Please try again.');
-    api.on('POST /auth/register', fail(409, 'Email already registered', [{ field: 'email', message: 'Email already registered' }]));
-    expect((await auth.register!(fields)).error).toMatchObject({ errors: { email: 'Email already registered' } });
+    api.on('POST /auth/register', fail(400, 'Validation failed', [{ field: 'email', message: 'Enter a valid e-mail address' }]));
+    expect((await auth.register!(fields)).error).toMatchObject({ errors: { email: 'Enter a valid e-mail address' } });
   });
 
   it('logout clears local state even when the server call fails, logging the spec text', async () => {

@@ -11,6 +11,7 @@ const settings = {
   currency: 'USD', tax_rate_bp: 750,
   achievements: [{ label: 'Customers', value: '10k' }], faq: [], coverage_areas: [],
   billing: { invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7, renewal_days_before: 7 },
+  uploads: { ticket_mb: 25, installation_mb: 50, customer_daily_mb: 50 },
   smtp: { host: 'smtp.acme.test', port: 587, secure: false, user: 'mailer', from: 'no-reply@acme.test', password_set: true },
   policies: { 'privacy-policy': '# Privacy', 'terms-condition': '', 'refund-policy': '' },
 };
@@ -41,6 +42,24 @@ describe('settings screen', () => {
     expect(body.company).not.toHaveProperty('logo_url');
     expect(body.achievements).toEqual([{ label: 'Customers', value: '10k' }]);
     await waitFor(() => expect(toastText()).toContain('Settings saved'));
+  });
+
+  it('the upload quotas are set on the Policies tab: shown in MB, sent with the rest, out of range refused', async () => {
+    const api = new FakeApi().on('GET /settings', ok(settings)).on('PUT /settings', ok(settings, 'Settings saved'));
+    renderScreen(api, '/dashboard/settings', [{ path: '/dashboard/settings', element: <SettingsPage /> }]);
+    await screen.findByTestId('smtp-password-state');
+    const perTicket = screen.getByLabelText('Attachments per ticket') as HTMLInputElement;
+    expect(perTicket.value).toBe('25');
+    fireEvent.change(perTicket, { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(document.querySelector('.ant-form-item-explain-error')?.textContent).toBeTruthy());
+    expect(document.querySelector('.ant-form-item-explain-error')!.textContent).toBe('The quota per ticket must be between 1 and 10240 MB');
+    expect(api.count('PUT /settings')).toBe(0);
+    fireEvent.change(perTicket, { target: { value: '10' } });
+    fireEvent.change(screen.getByLabelText('Uploads per customer a day'), { target: { value: '100' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(api.count('PUT /settings')).toBe(1));
+    expect((api.last('PUT /settings')!.body as Record<string, unknown>).uploads).toEqual({ ticket_mb: 10, installation_mb: 50, customer_daily_mb: 100 });
   });
 
   it('converts percentages to basis points exactly', () => {

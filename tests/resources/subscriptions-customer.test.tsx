@@ -158,6 +158,22 @@ describe('customer subscriptions view', () => {
     expect(screen.getByRole('tab', { name: 'Invoices' })).toBeTruthy();
   });
 
+  it('a data line (issue 31) shows its data left and no time limit, and offers no renewal or plan change', async () => {
+    const line = subscription({ current_period_end: null, data_allowance_bytes: 1_000_000, data_used_bytes: 400_000, plan_name: 'Hotspot bundle' });
+    const api = new FakeApi()
+      .on('GET /subscriptions/active-plan', ok({ subscription: line, plan: { id: PLAN, name: 'Hotspot bundle', download_mbps: 20, upload_mbps: 5, data_cap_gb: null, price: 300, currency: 'USD', billing_cycle: 'monthly' } }))
+      .on('GET /subscriptions/orders', ok([{ ...line, invoices: [], payments: [] }]));
+    renderScreen(api, '/dashboard/subscriptions', routes);
+    expect(await within(await screen.findByTestId('active-plan')).findByText('600 kB of 1.00 MB data left')).toBeTruthy();
+    const table = await screen.findByTestId('my-subscriptions');
+    const row = (await within(table).findByText('Hotspot bundle')).closest('tr')!;
+    expect(within(row).getByText('Until the data is used')).toBeTruthy();
+    expect(within(row).getByTestId('data-left').textContent).toBe('600 kB of 1.00 MB data left');
+    expect(within(row).queryByRole('button', { name: 'Renew' })).toBeNull();
+    expect(within(row).queryByRole('button', { name: 'Change plan' })).toBeNull();
+    expect(within(row).getByRole('button', { name: 'Cancel subscription' })).toBeTruthy();
+  });
+
   it('a customer cancels at period end (no "immediately" choice) with an optional reason', async () => {
     const api = new FakeApi()
       .on('GET /subscriptions/active-plan', fail(404, 'No active plan'))

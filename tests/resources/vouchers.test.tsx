@@ -100,6 +100,25 @@ describe('redeem a voucher', () => {
     fireEvent.click(within(card).getByRole('button', { name: 'Redeem' }));
     expect(await within(card).findByText('Voucher redeemed: your Hotspot Day subscription was extended until 2026-12-03.')).toBeTruthy();
     expect(input.value).toBe('');
-    expect(currentUrl).toBe('/dashboard/subscriptions');
+    // The router commits the cleaned URL in its own render, possibly after the message shows.
+    await waitFor(() => expect(currentUrl).toBe('/dashboard/subscriptions'));
+  });
+
+  it('a data voucher (issue 31) says how much data the line has and until when', async () => {
+    setAuthState({ user: { ...sampleUser, role: 'user' } as never, isAuthenticated: true, isLoading: false });
+    const answer = { voucher_id: BATCH, subscription_id: SUB, plan_id: PLAN, extended: false, period_end: null, data_allowance_bytes: 1_000_000_000, data_used_bytes: 0 };
+    const fake = new FakeApi()
+      .on('POST /vouchers/redeem', (call: Call) => ({ status: 201, body: { success: true, message: 'Voucher redeemed successfully!', data: (call.body as { code: string }).code === 'TOPUP' ? { ...answer, extended: true, period_end: '2026-12-03T10:00:00.000Z', data_allowance_bytes: 3_000_000_000, data_used_bytes: 500_000_000 } : answer } }));
+    renderScreen(fake, '/dashboard/subscriptions', [
+      { path: '/dashboard/subscriptions', element: <RedeemVoucherCard planNameOf={() => 'Hotspot bundle'} /> },
+    ]);
+    const card = await screen.findByTestId('redeem-voucher');
+    const input = within(card).getByLabelText('Voucher code');
+    fireEvent.change(input, { target: { value: 'FIRST' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Redeem' }));
+    expect(await within(card).findByText('Voucher redeemed: your Hotspot bundle data line has started with 1.00 GB. It ends when the data is used.')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'TOPUP' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Redeem' }));
+    expect(await within(card).findByText('Voucher redeemed: your Hotspot bundle data line now has 2.50 GB left. It ends when the data is used or on 2026-12-03, whichever comes first.')).toBeTruthy();
   });
 });

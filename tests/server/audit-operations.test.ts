@@ -364,9 +364,16 @@ describe('installations', () => {
   let technicianId: string;
   let planId: string;
 
-  /** A customer's subscription with a location, and the installation job it gets (requested). */
+  let customers = 0;
+  /**
+   * A new customer's subscription with a location, and the installation job it gets (requested). A new customer
+   * each time: a customer may have only one open order at a time (issue 31).
+   */
   const newJob = async (location: string): Promise<string> => {
-    const sub = await as('POST', '/subscriptions', 'user', { plan_id: planId, location });
+    const email = `customer${++customers}@example.com`;
+    await t.createUser({ email });
+    const { token } = await t.login(email);
+    const sub = await t.app.inject({ method: 'POST', url: '/api/subscriptions', headers: bearer(token), payload: { plan_id: planId, location } });
     expect(sub.statusCode, sub.body).toBe(201);
     const list = (await as('GET', '/installations?limit=200', 'admin')).json().data.items as Array<{ id: string; subscription_id: string }>;
     return list.find((i) => i.subscription_id === sub.json().data.subscription.id)!.id;

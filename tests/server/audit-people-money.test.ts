@@ -110,11 +110,12 @@ describe('passwords and sessions', () => {
       remoteAddress: '192.0.2.33',
     });
     expect(changed.statusCode, changed.body).toBe(200);
-    // A wrong current password changes nothing and records nothing.
+    // A wrong current password changes nothing and records nothing (the change ended the old access token).
+    const again = await t.login('self.service@example.com', 'Changed-Pass-5521');
     const wrong = await t.app.inject({
       method: 'POST',
       url: '/api/auth/change-password',
-      headers: { authorization: `Bearer ${signedIn.token}` },
+      headers: { authorization: `Bearer ${again.token}` },
       payload: { currentPassword: 'not-the-password', newPassword: 'Other-Pass-9912', confirmPassword: 'Other-Pass-9912' },
     });
     expect(wrong.statusCode).toBe(400);

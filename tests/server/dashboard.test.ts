@@ -274,8 +274,10 @@ describe('tickets are the caller\'s own for a customer', () => {
 });
 
 describe('time frames and custom ranges (spec §5)', () => {
-  it('an unknown or missing time frame falls back to month', async () => {
-    for (const q of ['?timeFrame=fortnight', '', '?timeFrame=']) {
+  it('a missing time frame is this month; an unknown one is refused (400, as the OpenAPI enum says)', async () => {
+    const unknown = await call('GET', '/dashboard/stats?timeFrame=fortnight', 'admin');
+    expect([unknown.statusCode, unknown.json().errors?.[0]?.field]).toEqual([400, 'timeFrame']);
+    for (const q of ['', '?timeFrame=']) {
       const data = await stats('admin', q);
       expect(data.timeFrame).toBe('month');
       expect(data.dateRange).toEqual({ startDate: '2026-05-01', endDate: '2026-05-31' });

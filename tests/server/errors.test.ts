@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/server';
 
@@ -38,7 +39,20 @@ describe('the API error envelope', () => {
 });
 
 describe('server faults', () => {
-  it('hide their details behind "Internal server error" (here: the database has gone away)', async () => {
+  it('hide their details behind "Internal server error" (here: a table the query needs is gone)', async () => {
+    const broken = await createTestApp();
+    try {
+      await broken.database.db.execute(sql`drop table plans cascade`);
+      const res = await broken.app.inject({ method: 'GET', url: '/api/plans' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ success: false, message: 'Internal server error' });
+      expect(res.body).not.toContain('plans');
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('a database that has gone away is a 503 to retry, not a fault: the same generic words, with Retry-After (issue 33)', async () => {
     const broken = await createTestApp();
     try {
       // The job queue stops first: on PostgreSQL, dropping the database mid-job made pg-boss 10 fail the job with a
@@ -46,8 +60,9 @@ describe('server faults', () => {
       await broken.app.jobs.stop();
       await broken.database.close();
       const res = await broken.app.inject({ method: 'GET', url: '/api/health' });
-      expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ success: false, message: 'Internal server error' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json()).toEqual({ success: false, message: 'The service is temporarily unavailable. Please try again in a moment.' });
     } finally {
       await broken.close();
     }

@@ -3,8 +3,11 @@
  * The portal's name, every variable written into the page HTML-escaped, the form posting to the router's
  * link-login-only, a Content-Security-Policy whose form-action is that router and nothing else; a page not opened
  * by a hotspot (no, or no web, link-login-only) is a 400; and the login.html to put on the router.
+ * Issue 32: the form posts only to a registered NAS's hotspot (devices' hotspot_url, matched by origin), else the
+ * page says so without a form (403); the router's `error` shows only as our text for the router's known messages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNKNOWN_ROUTER_ERROR } from '../../server/modules/hotspot/page';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
 const ROUTER = 'http://10.5.50.1/login';
@@ -28,7 +31,15 @@ describe('hotspot login page', () => {
     const { token } = await t.login('admin@example.com');
     const put = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: bearer(token), payload: { company: { name: 'Fibre & "Sons" <Net>' } } });
     expect(put.statusCode, put.body).toBe(200);
+    // The two hotspots this ISP runs, registered under Devices with their login address.
+    for (const [name, hotspot_url] of [['hs-main', ROUTER], ['hs-cafe', 'https://hotspot.cafe.example:8443/login']]) {
+      const added = await t.app.inject({ method: 'POST', url: '/api/devices', headers: bearer(token), payload: { name, host: '10.5.50.1', snmp_community: 'public', hotspot_url } });
+      expect(added.statusCode, added.body).toBe(201);
+      expect(added.json().data.hotspot_url).toBe(hotspot_url);
+    }
+    adminToken = token;
   });
+  let adminToken: string;
   afterAll(() => t.close());
 
   const open = (query: Record<string, string>) => t.app.inject({ method: 'GET', url: `/hotspot/login?${new URLSearchParams(query)}` });
@@ -52,7 +63,9 @@ describe('hotspot login page', () => {
     expect(html).toContain(`<form id="hotspot-login" method="post" action="${ROUTER}"`);
     expect(html).toContain('data-chap-id="\\371" data-chap-challenge="\\357\\015\\330&quot;&lt;x&gt;"');
     expect(html).toContain('<input type="hidden" name="dst" value="http://example.com/news?a=1&amp;b=2">');
-    expect(html).toContain('<p class="error" role="alert">RADIUS server is not responding &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>');
+    // An error text the router never writes is not shown, only that the login did not succeed.
+    expect(html).toContain(`<p class="error" role="alert">${UNKNOWN_ROUTER_ERROR}</p>`);
+    expect(html).not.toContain('alert(1)&lt;/script&gt;</p>');
     expect(html).toContain('name="username" value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
     expect(html).not.toContain('<script>alert');
     // Only the page's own script files, not the web app's bundle.
@@ -103,7 +116,51 @@ describe('hotspot login page', () => {
       payload: new URLSearchParams({ 'link-login-only': ROUTER, error: 'invalid username or password' }).toString(),
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.body).toContain('role="alert">invalid username or password</p>');
+    expect(res.body).toContain('role="alert">That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.</p>');
+  });
+
+  it("shows the router's known messages as our own text, and nothing of any other text", async () => {
+    const shown = async (error: string) => {
+      const res = await open({ 'link-login-only': ROUTER, error });
+      expect(res.statusCode).toBe(200);
+      return /role="alert">([^<]*)<\/p>/.exec(res.body)?.[1] ?? null;
+    };
+    expect(await shown('Voucher code not accepted')).toBe('That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.');
+    expect(await shown('RADIUS server is not responding')).toBe('The login service is not answering right now. Please try again in a minute.');
+    expect(await shown('user 7KQ2MZ9PXA has reached uptime limit')).toBe('The time on this code is used up.');
+    expect(await shown('no more sessions are allowed for user 7KQ2MZ9PXA')).toBe('This code is already in use on another device.');
+    expect(await shown('Your account is blocked: call 0800 EVIL and read out your card number')).toBe(UNKNOWN_ROUTER_ERROR);
+    expect(await shown('')).toBeNull();
+  });
+
+  it('a link-login-only that is no registered hotspot gets no form: a message instead (403), nothing posted anywhere', async () => {
+    for (const link of ['https://evil.example/steal', 'http://10.5.50.2/login', 'https://10.5.50.1/login', 'http://10.5.50.1:8080/login']) {
+      const res = await open({ 'link-login-only': link, username: 'ABCD', error: 'invalid username or password' });
+      expect(res.statusCode, link).toBe(403);
+      expect(res.body).not.toContain('<form');
+      expect(res.body).not.toContain('<script');
+      expect(res.body).toContain('This Wi-Fi hotspot is not one of ours');
+      expect(csp(res.headers['content-security-policy']).get('form-action')).toBe("'self'");
+    }
+    // Another path on a registered hotspot's origin is that hotspot (MikroTik's login path may change).
+    expect((await open({ 'link-login-only': 'http://10.5.50.1/other-login' })).statusCode).toBe(200);
+  });
+
+  it('devices: hotspot_url must be an http(s) address, can be cleared, and is not shown to technicians', async () => {
+    const bad = await t.app.inject({ method: 'POST', url: '/api/devices', headers: bearer(adminToken), payload: { name: 'hs-bad', host: '10.5.50.9', snmp_community: 'public', hotspot_url: 'javascript:alert(1)' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([expect.objectContaining({ field: 'hotspot_url' })]);
+    const list = (await t.app.inject({ method: 'GET', url: '/api/devices?search=hs-cafe', headers: bearer(adminToken) })).json().data;
+    const cafe = (Array.isArray(list) ? list : list.items)[0];
+    const cleared = await t.app.inject({ method: 'PUT', url: `/api/devices/${cafe.id}`, headers: bearer(adminToken), payload: { hotspot_url: '' } });
+    expect([cleared.statusCode, cleared.json().data.hotspot_url]).toEqual([200, null]);
+    expect((await open({ 'link-login-only': 'https://hotspot.cafe.example:8443/login' })).statusCode).toBe(403);
+    const back = await t.app.inject({ method: 'PUT', url: `/api/devices/${cafe.id}`, headers: bearer(adminToken), payload: { hotspot_url: 'https://hotspot.cafe.example:8443/login' } });
+    expect(back.statusCode).toBe(200);
+    await t.createUser({ email: 'tech@example.com', role: 'technician' });
+    const tech = (await t.login('tech@example.com')).token;
+    const seen = (await t.app.inject({ method: 'GET', url: `/api/devices/${cafe.id}`, headers: bearer(tech) })).json().data;
+    expect(seen).not.toHaveProperty('hotspot_url');
   });
 
   it('serves its scripts (js-md5 and the page script), and the login.html for the router pointing at this portal', async () => {

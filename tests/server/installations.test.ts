@@ -46,7 +46,15 @@ describe.each(STORE_KINDS)('installations (%s store)', (kind) => {
   const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, who?: Who, payload?: unknown) =>
     t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(tokens[who]!) : {}, payload: payload as object });
 
-  const subscribe = async (who: Who, location: string | null) => {
+  let customers = 0;
+  /**
+   * An order by a new customer named "<who> person", who becomes `who` ('user' or 'other') from then on: a customer
+   * may have only one open order at a time (issue 31), and most jobs here are done while the order is unpaid.
+   */
+  const subscribe = async (who: 'user' | 'other', location: string | null) => {
+    const email = `${who}${++customers}@example.com`;
+    ids[who] = (await t.createUser({ email, name: `${who} person` })).id;
+    tokens[who] = (await t.login(email)).token;
     const res = await call('POST', '/subscriptions', who, { plan_id: planId, location });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data as { subscription: { id: string }; invoice: { id: string; total_amount: number } };
@@ -313,6 +321,27 @@ describe.each(STORE_KINDS)('installations (%s store)', (kind) => {
       expect(await photoRows()).toBe(before.rows);
       expect(await storedFiles()).toHaveLength(before.files);
       expect(incoming()).toEqual([]);
+    });
+
+    it('the photos of one installation have a quota (settings uploads.installation_mb): over it → 413 naming it, nothing stored', async () => {
+      const set = await call('PUT', '/settings', 'admin', { uploads: { installation_mb: 1 } });
+      expect(set.statusCode, set.body).toBe(200);
+      try {
+        const before = { rows: await photoRows(), files: (await storedFiles()).length };
+        const photo = (n: number) => ({ filename: `wall${n}.png`, bytes: Buffer.concat([PNG, Buffer.alloc(400 * 1024, n)]) });
+        const over = await upload('technician', [photo(1), photo(2), photo(3)]);
+        expect(over.statusCode).toBe(413);
+        expect(over.json().message).toMatch(/^The photos of an installation are limited to 1 MB in all \(0\.0 MB already used\)/);
+        expect(await photoRows()).toBe(before.rows);
+        expect(await storedFiles()).toHaveLength(before.files);
+        expect(incoming()).toEqual([]);
+        expect((await upload('technician', [photo(1), photo(2)])).statusCode).toBe(201);
+        const third = await upload('technician', [photo(3)]);
+        expect(third.statusCode).toBe(413);
+        expect(third.json().message).toMatch(/limited to 1 MB in all \(0\.8 MB already used\)/);
+      } finally {
+        await call('PUT', '/settings', 'admin', { uploads: { installation_mb: 50 } });
+      }
     });
   });
 

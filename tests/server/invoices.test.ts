@@ -14,7 +14,11 @@ describe('invoices API', () => {
   let t: TestApp;
   const clock = new ManualClock('2026-03-01T10:00:00.000Z');
   let plan: { id: string };
-  /** user: 3 invoices (Mar 1, Mar 5, Mar 9); other: 2 (Mar 3, Mar 7). */
+  /**
+   * user: 3 invoices (Mar 1, Mar 5, Mar 9); other: 2 (Mar 3, Mar 7). A customer may have only one open order at a
+   * time (issue 31): each cancels the order before ordering again, so mine[0], mine[1] and theirs[0] are cancelled
+   * with their subscriptions, mine[2] and theirs[1] unpaid.
+   */
   const mine: Array<{ id: string; number: string }> = [];
   const theirs: Array<{ id: string; number: string }> = [];
 
@@ -27,11 +31,15 @@ describe('invoices API', () => {
     people.other = await t.createUser({ email: 'olga@example.com', role: 'user', name: 'Olga Other', company: 'Secret Corp' });
     tokens.other = (await t.login('olga@example.com')).token;
     plan = (await call('POST', '/plans', 'admin', { name: 'Home 100', download_mbps: 100, upload_mbps: 20, price: 2500, billing_cycle: 'monthly' })).json().data;
+    const pending: Partial<Record<Who, string>> = {};
     for (let i = 0; i < 5; i++) {
       clock.set(new Date(Date.UTC(2026, 2, 1 + 2 * i, 10)));
       const who = i % 2 === 0 ? 'user' : 'other';
-      const invoice = (await call('POST', '/subscriptions', who, { plan_id: plan.id })).json().data.invoice;
-      (who === 'user' ? mine : theirs).push(invoice);
+      if (pending[who]) expect((await call('POST', `/subscriptions/${pending[who]}/cancel`, who)).statusCode).toBe(200);
+      const order = await call('POST', '/subscriptions', who, { plan_id: plan.id });
+      expect(order.statusCode, order.body).toBe(201);
+      pending[who] = order.json().data.subscription.id;
+      (who === 'user' ? mine : theirs).push(order.json().data.invoice);
     }
   });
   afterAll(() => t.close());
@@ -75,8 +83,10 @@ describe('invoices API', () => {
     expect(ids(page2)).toEqual([mine[1].id, theirs[0].id]);
     expect(page2.json().data.pagination).toEqual({ page: 2, totalPages: 3, total: 5, hasNext: true, hasPrev: true });
     expect((await q('limit=2&page=3')).json().data.pagination).toMatchObject({ hasNext: false, hasPrev: true });
+    expect(ids(await q('status=cancelled'))).toEqual([mine[1].id, theirs[0].id]);
+    expect(ids(await q('status=unpaid'))).toEqual([mine[2].id, theirs[1].id]);
     for (const bad of ['status=bogus', 'user_id=nope', 'from=2026-3-1', 'page=0', 'limit=101']) expect((await q(bad)).statusCode, bad).toBe(400);
-    await t.database.db.execute(sql`update invoices set status = 'unpaid', paid_date = null where id = ${mine[0].id}`);
+    await t.database.db.execute(sql`update invoices set status = 'cancelled', paid_date = null where id = ${mine[0].id}`);
   });
 
   it("user invoices: every signed-in user gets only their own, paginated; visitors 401", async () => {
@@ -97,12 +107,13 @@ describe('invoices API', () => {
   });
 
   it('one invoice is public through its uuid: the invoice, the customer name and the plan name, no other personal data', async () => {
+    // theirs[1]: Olga's open invoice (theirs[0] was cancelled with her first order).
     for (const who of [undefined, ...ROLES] as const) {
-      const res = await call('GET', `/payments/invoices/${theirs[0].id}`, who);
+      const res = await call('GET', `/payments/invoices/${theirs[1].id}`, who);
       expect(res.statusCode).toBe(200);
       const data = res.json().data;
       expect(res.json().message).toBe('Invoice retrieved successfully');
-      expect(data).toMatchObject({ id: theirs[0].id, number: theirs[0].number, status: 'unpaid', total_amount: 2500, customer_name: 'Olga Other', plan_name: 'Home 100' });
+      expect(data).toMatchObject({ id: theirs[1].id, number: theirs[1].number, status: 'unpaid', total_amount: 2500, customer_name: 'Olga Other', plan_name: 'Home 100' });
       expect(data).not.toHaveProperty('user_id');
       expect(JSON.stringify(data)).not.toMatch(/olga@example\.com|Secret Corp|user_email/);
     }
@@ -127,7 +138,8 @@ describe('invoices API', () => {
     expect((await call('DELETE', `/payments/invoices/${target}`, 'admin')).json().message).toBe('A refunded invoice cannot be deleted');
     expect((await call('GET', `/payments/invoices/${target}`)).statusCode).toBe(200);
 
-    const victims = [mine[0].id, mine[1].id, theirs[1].id];
+    // Unpaid (mine[2], theirs[1]) and overdue (mine[1], cancelled with its order, set overdue here).
+    const victims = [mine[2].id, mine[1].id, theirs[1].id];
     await t.database.db.execute(sql`update invoices set status = 'overdue' where id = ${mine[1].id}`);
     for (const [i, who] of (['admin', 'billing', 'super_admin'] as const).entries()) {
       const res = await call('DELETE', `/payments/invoices/${victims[i]}`, who);

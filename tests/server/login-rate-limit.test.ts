@@ -32,16 +32,45 @@ describe('login rate limit', () => {
     expect((await attempt('other@example.com', TEST_PASSWORD, ip)).statusCode).toBe(200);
   });
 
-  it('blocks an account after 10 failed attempts from many addresses, even with the right password', async () => {
+  it('strangers cannot lock an account out: 10 failures from 10 addresses leave its owner in from their own', async () => {
     for (let i = 0; i < 10; i++) expect((await attempt('target@example.com', 'wrong-password', `198.51.100.${i}`)).statusCode).toBe(401);
-    const blocked = await attempt('target@example.com', TEST_PASSWORD, '198.51.100.200');
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toEqual(TOO_MANY);
-    expect(blocked.headers['retry-after']).toBeDefined();
-    // Another account from the same addresses still works.
-    expect((await attempt('other@example.com', TEST_PASSWORD, '198.51.100.1')).statusCode).toBe(200);
-    t.clock.advanceMinutes(15);
     expect((await attempt('target@example.com', TEST_PASSWORD, '198.51.100.200')).statusCode).toBe(200);
+    // Each of those addresses may go on guessing (its own count is low), but only up to its own limits.
+    expect((await attempt('target@example.com', 'wrong-password', '198.51.100.1')).statusCode).toBe(401);
+  });
+
+  it('one address guessing one account waits longer and longer: a minute after 5, 15 minutes after 10, a day after 20', async () => {
+    const ip = '198.51.100.77';
+    const guess = () => attempt('guessed@example.com', 'wrong-password', ip);
+    await t.createUser({ email: 'guessed@example.com' });
+    const waitAfter = async () => {
+      const blocked = await attempt('guessed@example.com', TEST_PASSWORD, ip);
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json()).toEqual(TOO_MANY);
+      return Number(blocked.headers['retry-after']);
+    };
+    for (let i = 0; i < 5; i++) expect((await guess()).statusCode).toBe(401);
+    const first = await waitAfter();
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(60);
+    // The owner, elsewhere, is not held up at all.
+    expect((await attempt('guessed@example.com', TEST_PASSWORD, '198.51.100.78')).statusCode).toBe(200);
+
+    t.clock.advance(first * 1000);
+    for (let i = 0; i < 5; i++) expect((await guess()).statusCode).toBe(401);
+    const second = await waitAfter();
+    expect(second).toBeGreaterThan(60);
+    expect(second).toBeLessThanOrEqual(15 * 60);
+
+    t.clock.advance(second * 1000);
+    // The address's own limit (10 failures in 15 minutes, any accounts) has ended too; 10 more reach the day step.
+    for (let i = 0; i < 5; i++) expect((await guess()).statusCode).toBe(401);
+    t.clock.advance((await waitAfter()) * 1000);
+    for (let i = 0; i < 5; i++) expect((await guess()).statusCode).toBe(401);
+    const third = await waitAfter();
+    expect(third).toBeGreaterThan(15 * 60);
+    expect(third).toBeLessThanOrEqual(24 * 3600);
+    expect((await attempt('guessed@example.com', TEST_PASSWORD, '198.51.100.79')).statusCode).toBe(200);
   });
 
   it('does not count successful sign-ins', async () => {

@@ -81,6 +81,22 @@ describe.skipIf(!ADMIN_URL)('two nodes on one PostgreSQL', () => {
     }
   });
 
+  it('orders for one customer sent to both nodes at once (issue 31): one pending order and one invoice; the rest are refused naming it', async () => {
+    const customer = await createUserRepository(a.db).insert({ name: 'Two-node Customer', email: 'twonode@example.com', passwordHash: 'x', role: 'user', status: 'active', isVerified: true });
+    const plan = (await api(a, 'POST', '/plans', { name: 'Two-node Plan', price: 2500, download_mbps: 50, upload_mbps: 10, billing_cycle: 'monthly' })).json().data;
+    // Staff order for the customer through either node (the customer's own token would work on both too).
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => api(i % 2 ? b : a, 'POST', '/subscriptions', { plan_id: plan.id, user_id: customer.id })));
+    const codes = answers.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 201), answers.map((r) => r.body).join('\n')).toHaveLength(1);
+    expect(codes.filter((c) => c === 409)).toHaveLength(19);
+    const number = answers.find((r) => r.statusCode === 201)!.json().data.invoice.number;
+    for (const r of answers.filter((x) => x.statusCode === 409)) expect(r.json().message).toBe(`You already have an order waiting: Two-node Plan (invoice ${number}). Pay or cancel it before ordering again`);
+    const [counts] = rowsOf<{ subs: number; invoices: number }>(
+      await a.db.execute(sql`select (select count(*)::int from subscriptions where user_id = ${customer.id}) as subs, (select count(*)::int from invoices where user_id = ${customer.id}) as invoices`),
+    );
+    expect(counts).toEqual({ subs: 1, invoices: 1 });
+  });
+
   it("each node's system page lists both nodes, responding, and marks itself as the one answering", async () => {
     const ids: string[] = [];
     for (const app of [a, b]) {

@@ -35,9 +35,17 @@ describe('payments API', () => {
     const result = await t.database.db.execute(query);
     return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
   }
-  /** A fresh pending subscription and its unpaid invoice for the 'user' account. */
-  async function subscribe(who = 'user') {
-    const r = await call('POST', '/subscriptions', who, { plan_id: planId });
+  let customers = 0;
+  /**
+   * A fresh pending subscription and its unpaid invoice for a new customer, who becomes the 'user' account of the
+   * test that called it (a customer may have only one open order at a time, issue 31; earlier tests leave theirs
+   * pending, declined or refunded).
+   */
+  async function subscribe() {
+    const email = `customer${++customers}@example.com`;
+    users.user = (await t.createUser({ email })).id;
+    tokens.user = (await t.login(email)).token;
+    const r = await call('POST', '/subscriptions', 'user', { plan_id: planId });
     expect(r.statusCode).toBe(201);
     return r.json().data as { subscription: { id: string; status: string }; invoice: { id: string; total_amount: number; currency: string; number: string } };
   }

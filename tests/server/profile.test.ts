@@ -48,7 +48,7 @@ describe('GET /api/auth/profile', () => {
 });
 
 describe('PUT /api/auth/profile', () => {
-  it('updates name, phone, address and company, but never role or e-mail', async () => {
+  it('updates name, phone, address and company at once, never the role, and the e-mail only once confirmed', async () => {
     const { token } = await t.login('pat@example.com');
     const res = await t.app.inject({
       method: 'PUT',
@@ -57,10 +57,15 @@ describe('PUT /api/auth/profile', () => {
       payload: { name: 'Pat Updated', phone: '+44 20 7946 0000', address: '10 New Road', company: null, role: 'admin', email: 'boss@example.com', status: 'active' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().message).toBe('Profile updated successfully');
-    expect(res.json().data.user).toMatchObject({ name: 'Pat Updated', phone: '+44 20 7946 0000', address: '10 New Road', company: null, role: 'user', email: 'pat@example.com' });
+    // The new address is pending (issue 32): a link goes to it, and the account keeps its address until it is followed.
+    expect(res.json().message).toBe(
+      'Profile updated successfully. A confirmation link was sent to boss@example.com. The e-mail address changes once it is confirmed from there.',
+    );
+    expect(res.json().data.user).toMatchObject({ name: 'Pat Updated', phone: '+44 20 7946 0000', address: '10 New Road', company: null, role: 'user', email: 'pat@example.com', pending_email: 'boss@example.com' });
     const again = await getProfile(bearer(token));
-    expect(again.json().data.user).toMatchObject({ name: 'Pat Updated', role: 'user', email: 'pat@example.com' });
+    expect(again.json().data.user).toMatchObject({ name: 'Pat Updated', role: 'user', email: 'pat@example.com', pending_email: 'boss@example.com' });
+    const plain = await t.app.inject({ method: 'PUT', url: '/api/auth/profile', headers: bearer(token), payload: { name: 'Pat Again' } });
+    expect(plain.json().message).toBe('Profile updated successfully');
   });
 
   it('checks the fields', async () => {

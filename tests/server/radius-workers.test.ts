@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { openDatabase, type Database, type Db } from '../../server/db/client';
-import { devices, radiusSessions } from '../../server/db/schema';
+import { devices, radiusSessions, subscriptions } from '../../server/db/schema';
 import { ManualClock } from '../../server/lib/clock';
 import { hashPassword } from '../../server/lib/passwords';
 import { provisionCredentials } from '../../server/modules/radius/credentials';
@@ -108,5 +108,34 @@ describe.skipIf(!ADMIN_URL)('RADIUS worker processes (PostgreSQL)', () => {
     expect(metric).toContain(`isp_radius_requests_total{type="access",result="accept"} ${counts['access accept']}`);
     expect(metric).toContain(`isp_radius_requests_total{type="access",result="reject"} ${counts['access reject']}`);
     expect(metric).toContain('isp_radius_requests_total{type="accounting",result="answered"} 1');
+  });
+
+  it('a data line (issue 31) whose allowance a worker sees used is ended, and every worker refuses its next login', async () => {
+    const users = createUserRepository(database.db);
+    const user = await users.insert({ name: 'Bundle', email: 'bundle@example.com', passwordHash: 'x', role: 'user', status: 'active', isVerified: true });
+    const plan = (await api('POST', '/plans', { name: 'Bundle', price: 500, download_mbps: 20, upload_mbps: 5, billing_cycle: 'monthly' })).json().data;
+    const { subscription, invoice } = (await api('POST', '/subscriptions', { plan_id: plan.id, user_id: user.id })).json().data;
+    await database.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      await tx.execute(sql`update invoices set status = 'paid', paid_date = now() where id = ${invoice.id}`);
+      await activateForPaidInvoice(tx, invoice.id);
+      // As a data voucher leaves it: 1 MB, no time limit.
+      await tx.execute(sql`update subscriptions set data_allowance_bytes = 1000000, current_period_end = null where id = ${subscription.id}`);
+    });
+    const credentials = await provisionCredentials(database.db, subscription.id, app.secretBox);
+    const login = () => radclient({ port: ports.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': credentials.username, 'User-Password': credentials.password! });
+    for (let i = 0; i < 4; i++) expect((await login()).code).toBe('Access-Accept');
+    const interim = (octets: number) =>
+      radclient(
+        { port: ports.acctPort, secret: SECRET, type: 'acct' },
+        { 'User-Name': credentials.username, 'Acct-Session-Id': 'wk-bundle', 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60, 'Acct-Input-Octets': octets },
+      );
+    expect((await interim(600_000)).code).toBe('Accounting-Response');
+    expect((await interim(1_100_000)).code).toBe('Accounting-Response');
+    const line = async () => (await database.db.select({ status: subscriptions.status, used: subscriptions.dataUsedBytes }).from(subscriptions).where(eq(subscriptions.id, subscription.id)))[0]!;
+    await expect.poll(async () => (await line()).status, { timeout: 5_000, interval: 100 }).toBe('expired');
+    expect((await line()).used).toBe(1_100_000);
+    await expect.poll(async () => (await login()).code, { timeout: 5_000, interval: 100 }).toBe('Access-Reject');
+    for (let i = 0; i < 4; i++) expect((await login()).code).toBe('Access-Reject');
   });
 });

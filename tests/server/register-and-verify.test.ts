@@ -20,39 +20,44 @@ const register = (payload: object) => t.app.inject({ method: 'POST', url: '/api/
 const verify = (token: string) => t.app.inject({ method: 'GET', url: `/api/auth/verify-email?token=${encodeURIComponent(token)}` });
 
 describe('POST /api/auth/register', () => {
-  it('creates an unverified customer, signs them in and e-mails a verification link', async () => {
+  it('creates an unverified customer and e-mails a verification link; the customer signs in with the new password', async () => {
     const res = await register(registration('Rita@Example.com'));
     expect(res.statusCode).toBe(201);
-    const body = res.json();
-    expect(body.message).toBe('Registration successful. Please check your email to verify your account.');
-    expect(body.data.user).toMatchObject({
-      email: 'rita@example.com',
-      role: 'user',
-      status: 'active',
-      isVerified: false,
-      company: null,
-      name: 'Rita Register',
-    });
-    expect(body.data.tokens.access.token).toBeTruthy();
-    expect(setCookie(res)?.value).toBeTruthy();
+    // Nobody is signed in by registering (issue 32): the answer must not differ from a taken address's.
+    expect(res.json()).toEqual({ success: true, message: 'Registration successful. Please check your email to verify your account.', data: null });
+    expect(setCookie(res)).toBeUndefined();
 
     const mail = await t.lastMailTo('rita@example.com');
     const { url, token } = linkIn(mail);
     expect(`${url.origin}${url.pathname}`).toBe('http://portal.test/verify-email');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(mail.html).toContain(url.pathname);
+
+    const signedIn = await t.login('rita@example.com', 'long-enough-1');
+    expect(signedIn.user).toMatchObject({ email: 'rita@example.com', role: 'user', status: 'active', isVerified: false, company: null, name: 'Rita Register' });
   });
 
-  it('refuses an e-mail that is already registered (409), whatever its case', async () => {
-    const res = await register(registration('RITA@example.com'));
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ success: false, message: 'Email is already registered' });
+  it('answers a taken address exactly as a new one, whatever its case, and tells its owner instead', async () => {
+    const fresh = await register(registration('brand.new@example.com'));
+    const before = (await t.sentMail()).length;
+    const taken = await register({ ...registration('RITA@example.com'), password: 'attacker-pass-1' });
+    expect(taken.statusCode).toBe(fresh.statusCode);
+    expect(taken.body).toBe(fresh.body);
+    expect(setCookie(taken)).toBeUndefined();
+
+    const sent = (await t.sentMail()).slice(before);
+    expect(sent.map((m) => [m.to, m.subject])).toEqual([['rita@example.com', 'Someone tried to register with your ISP Portal address']]);
+    expect(sent[0].text).toContain('No new account was created.');
+    expect(linkIn(sent[0]).url.toString()).toBe('http://portal.test/login');
+    // The account is untouched: its own password signs in, the one just tried does not.
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'rita@example.com', password: 'attacker-pass-1', rememberMe: false } })).statusCode).toBe(401);
+    await t.login('rita@example.com', 'long-enough-1');
   });
 
   it('cannot be used to pick a role', async () => {
     const res = await register({ ...registration('sneaky@example.com'), role: 'admin', status: 'active', isVerified: true });
     expect(res.statusCode).toBe(201);
-    expect(res.json().data.user).toMatchObject({ role: 'user', isVerified: false });
+    expect((await t.login('sneaky@example.com', 'long-enough-1')).user).toMatchObject({ role: 'user', isVerified: false });
   });
 
   it.each(['name', 'email', 'password', 'phone', 'address'])('requires %s', async (field) => {

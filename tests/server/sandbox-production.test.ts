@@ -95,7 +95,12 @@ async function portal(config: Partial<Config>, options: { gateway: 'api' | 'seed
   }
   const plan = await call('POST', '/plans', 'admin', { name: 'Fiber 100', download_mbps: 100, upload_mbps: 20, price: 2999, setup_fee: 0, billing_cycle: 'monthly' });
   expect(plan.statusCode, plan.body).toBe(201);
+  let customers = 0;
+  /** An order by a new customer, who becomes 'user' from then on (one open order per customer, issue 31). */
   const subscribe = async () => {
+    const email = `customer${++customers}@example.com`;
+    ids.user = (await t.createUser({ email })).id;
+    tokens.user = (await t.login(email)).token;
     const r = await call('POST', '/subscriptions', 'user', { plan_id: plan.json().data.id });
     expect(r.statusCode, r.body).toBe(201);
     return r.json().data.invoice as { id: string; total_amount: number; currency: string };

@@ -65,7 +65,8 @@ describe('configuration', () => {
     const c = loadConfig({ JWT_SECRET: 'j'.repeat(32), COOKIE_SECRET: 'c'.repeat(32) });
     expect(c).toMatchObject({
       port: 3000,
-      host: '0.0.0.0',
+      // Outside production without HOST: only this machine (issue 32: the demo passwords are well known).
+      host: '127.0.0.1',
       databaseUrl: null,
       appUrl: 'http://localhost:3000',
       mailFrom: 'ISP Portal <no-reply@localhost>',
@@ -75,7 +76,9 @@ describe('configuration', () => {
       seedDemo: true,
       trustProxy: false,
     });
-    expect(loadConfig({ JWT_SECRET: 'j'.repeat(32), COOKIE_SECRET: 'c'.repeat(32), NODE_ENV: 'production', APP_URL: 'https://portal.example.com', SEED_DEMO: 'true' }).seedDemo).toBe(false);
+    const production = loadConfig({ JWT_SECRET: 'j'.repeat(32), COOKIE_SECRET: 'c'.repeat(32), NODE_ENV: 'production', APP_URL: 'https://portal.example.com', SEED_DEMO: 'true' });
+    expect(production.seedDemo).toBe(false);
+    expect(production.host).toBe('0.0.0.0');
   });
 
   it('generates the secrets once into DATA_DIR/secrets.json (mode 0600) and reuses them', () => {

@@ -43,6 +43,16 @@ describe('subscriptions API (core)', () => {
     const r = (await t.database.db.execute(sql.raw(`select count(*)::int as n from ${table}`))) as unknown as { rows: Array<{ n: number }> };
     return Number(r.rows[0].n);
   };
+  /** Calls the API with a customer's own token (the customers made by newCustomer). */
+  function callWith(token: string, method: 'GET' | 'POST', url: string, payload?: unknown) {
+    return t.app.inject({ method, url: `/api${url}`, headers: bearer(token), payload: payload as object });
+  }
+  let customers = 0;
+  /** A new signed-in customer: a customer may have only one open order at a time (issue 31). */
+  async function newCustomer(name = 'Nina New', email = `customer${++customers}@example.com`) {
+    const user = await t.createUser({ email, role: 'user', name });
+    return { id: user.id, token: (await t.login(email)).token };
+  }
   const nextNumber = async () => {
     const r = (await t.database.db.execute(sql`select value from settings where key = 'billing'`)) as unknown as { rows: Array<{ value: { invoice_next_number: number } }> };
     return r.rows[0]?.value.invoice_next_number ?? 1;
@@ -88,12 +98,22 @@ describe('subscriptions API (core)', () => {
     const forOther = await call('POST', '/subscriptions', 'user', { user_id: people.other!.id, plan_id: plan.id });
     expect(forOther.statusCode).toBe(403);
     expect(forOther.json().message).toBe('You can only subscribe for yourself');
-    expect((await call('POST', '/subscriptions', 'user', { user_id: people.user!.id, plan_id: plan.id })).statusCode).toBe(201);
+    // 'user' has the order of the test above waiting: a new customer subscribes themselves, naming their own id.
+    const self = await newCustomer('Sam Self');
+    const own = await callWith(self.token, 'POST', '/subscriptions', { user_id: self.id, plan_id: plan.id });
+    expect(own.statusCode).toBe(201);
     for (const role of ['admin', 'billing', 'support', 'super_admin'] as Role[]) {
-      const res = await call('POST', '/subscriptions', role, { user_id: people.other!.id, plan_id: plan.id });
+      const customer = await newCustomer(`${role} customer`);
+      const res = await call('POST', '/subscriptions', role, { user_id: customer.id, plan_id: plan.id });
       expect(res.statusCode).toBe(201);
-      expect(res.json().data.subscription.user_id).toBe(people.other!.id);
+      expect(res.json().data.subscription.user_id).toBe(customer.id);
     }
+    // One open order per customer (issue 31), also when staff order for them: the second names the first.
+    const again = await call('POST', '/subscriptions', 'billing', { user_id: self.id, plan_id: plan.id });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(
+      `You already have an order waiting: Fiber 200 (invoice ${own.json().data.invoice.number}). Pay or cancel it before ordering again`,
+    );
     expect((await call('POST', '/subscriptions', 'technician', { plan_id: plan.id })).statusCode).toBe(403);
     expect((await call('POST', '/subscriptions', undefined, { plan_id: plan.id })).statusCode).toBe(401);
   });
@@ -128,18 +148,20 @@ describe('subscriptions API (core)', () => {
         throw new Error('disk on fire');
       },
     });
-    await expect(failing.create({ id: people.user!.id, role: 'user' }, { plan_id: plan.id, location: null, note: null })).rejects.toThrow('disk on fire');
+    const customer = await newCustomer();
+    await expect(failing.create({ id: customer.id, role: 'user' }, { plan_id: plan.id, location: null, note: null })).rejects.toThrow('disk on fire');
     expect([await count('subscriptions'), await count('invoices'), await nextNumber()]).toEqual(before);
-    // The next invoice takes the number the failed one would have had.
-    const ok = (await call('POST', '/subscriptions', 'user', { plan_id: plan.id })).json().data.invoice;
+    // The next invoice takes the number the failed one would have had (the failed order left nothing waiting).
+    const ok = (await callWith(customer.token, 'POST', '/subscriptions', { plan_id: plan.id })).json().data.invoice;
     expect(ok.number).toBe(`INV-${String(before[2]).padStart(6, '0')}`);
   });
 
   it('50 concurrent subscriptions get 50 distinct, consecutive invoice numbers', async () => {
+    // 50 customers ordering at once (one open order per customer, issue 31), all through billing.
+    const crowd: string[] = [];
+    for (let i = 0; i < 50; i++) crowd.push((await t.createUser({ email: `crowd${i}@example.com`, role: 'user', name: `Crowd ${i}` })).id);
     const first = await nextNumber();
-    const responses = await Promise.all(
-      Array.from({ length: 50 }, () => call('POST', '/subscriptions', 'billing', { user_id: people.other!.id, plan_id: plan.id })),
-    );
+    const responses = await Promise.all(crowd.map((userId) => call('POST', '/subscriptions', 'billing', { user_id: userId, plan_id: plan.id })));
     expect(responses.map((r) => r.statusCode)).toEqual(Array(50).fill(201));
     const numbers = responses.map((r) => r.json().data.invoice.number as string).sort();
     expect(new Set(numbers).size).toBe(50);
@@ -161,13 +183,17 @@ describe('subscriptions API (core)', () => {
     for (const role of ['user', 'technician'] as Role[]) expect((await call('GET', '/subscriptions', role)).statusCode).toBe(403);
     expect((await call('GET', '/subscriptions')).statusCode).toBe(401);
 
-    const mine = await call('GET', `/subscriptions?user_id=${people.user!.id}&status=pending&plan_id=${plan.id}&search=&limit=2&offset=1`, 'billing');
+    // A customer has one pending order (issue 31): the filters together find the one of 'user'; paging runs over all pending ones.
+    const mine = await call('GET', `/subscriptions?user_id=${people.user!.id}&status=pending&plan_id=${plan.id}&search=&limit=2&offset=0`, 'billing');
     expect(mine.statusCode).toBe(200);
-    expect(mine.json().meta).toEqual({ total: 3, limit: 2, offset: 1 });
-    expect(mine.json().data.every((s: { user_id: string }) => s.user_id === people.user!.id)).toBe(true);
+    expect(mine.json().meta).toEqual({ total: 1, limit: 2, offset: 0 });
+    expect(mine.json().data.map((s: { user_id: string }) => s.user_id)).toEqual([people.user!.id]);
+    const pending = await call('GET', `/subscriptions?status=pending&plan_id=${plan.id}&search=&limit=2&offset=1`, 'billing');
+    expect(pending.json().meta).toEqual({ total: await count('subscriptions'), limit: 2, offset: 1 });
+    expect(pending.json().data).toHaveLength(2);
     const searched = await call('GET', '/subscriptions?search=elm%20street', 'support');
     expect(searched.json().meta.total).toBe(1);
-    expect((await call('GET', '/subscriptions?search=olga', 'admin')).json().meta.total).toBeGreaterThan(50);
+    expect((await call('GET', '/subscriptions?search=crowd', 'admin')).json().meta.total).toBe(50);
     expect((await call('GET', '/subscriptions?status=active', 'admin')).json()).toMatchObject({ data: [], meta: { total: 0 } });
     const invalid = await call('GET', '/subscriptions?status=bogus&limit=0', 'admin');
     expect(invalid.statusCode).toBe(400);
@@ -177,6 +203,8 @@ describe('subscriptions API (core)', () => {
   it('filters the list by creation date range (inclusive days) and refuses malformed dates', async () => {
     // Creation dates set directly (advancing the clock by days would expire the signed-in tokens).
     const first = (await call('POST', '/subscriptions', 'other', { plan_id: plan.id })).json().data.subscription;
+    // One open order per customer (issue 31): Olga cancels the first before ordering the second.
+    expect((await call('POST', `/subscriptions/${first.id}/cancel`, 'other')).statusCode).toBe(200);
     const second = (await call('POST', '/subscriptions', 'other', { plan_id: plan.id })).json().data.subscription;
     await t.database.db.execute(sql`update subscriptions set created_at = '2031-01-10T23:59:00Z' where id = ${first.id}`);
     await t.database.db.execute(sql`update subscriptions set created_at = '2031-01-13T00:00:00Z' where id = ${second.id}`);
@@ -193,8 +221,12 @@ describe('subscriptions API (core)', () => {
   });
 
   it('shows a subscription to its owner and subscription staff; 404 to other customers, 403 to technicians', async () => {
-    const s = (await call('POST', '/subscriptions', 'user', { plan_id: plan.id })).json().data.subscription;
-    for (const who of ['user', 'admin', 'billing', 'support', 'super_admin'] as Who[]) {
+    const owner = await newCustomer();
+    const s = (await callWith(owner.token, 'POST', '/subscriptions', { plan_id: plan.id })).json().data.subscription;
+    const own = await callWith(owner.token, 'GET', `/subscriptions/${s.id}`);
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ message: 'Subscription retrieved successfully', data: { id: s.id } });
+    for (const who of ['admin', 'billing', 'support', 'super_admin'] as Who[]) {
       const res = await call('GET', `/subscriptions/${s.id}`, who);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ message: 'Subscription retrieved successfully', data: { id: s.id } });
@@ -207,13 +239,15 @@ describe('subscriptions API (core)', () => {
   });
 
   it("answers the caller's active plan, or 404 'No active plan'", async () => {
-    const none = await call('GET', '/subscriptions/active-plan', 'user');
+    // A new customer ('user' has an order waiting from above, and one open order at a time is the rule, issue 31).
+    const customer = await newCustomer();
+    const none = await callWith(customer.token, 'GET', '/subscriptions/active-plan');
     expect(none.statusCode).toBe(404);
     expect(none.json()).toEqual({ success: false, message: 'No active plan' });
-    const s = (await call('POST', '/subscriptions', 'user', { plan_id: plan.id })).json().data.subscription;
+    const s = (await callWith(customer.token, 'POST', '/subscriptions', { plan_id: plan.id })).json().data.subscription;
     // Activation comes with payments (not built yet): set it directly.
     await t.database.db.execute(sql`update subscriptions set status = 'active', current_period_start = now() where id = ${s.id}`);
-    const active = await call('GET', '/subscriptions/active-plan', 'user');
+    const active = await callWith(customer.token, 'GET', '/subscriptions/active-plan');
     expect(active.statusCode).toBe(200);
     expect(active.json().data).toMatchObject({ subscription: { id: s.id, status: 'active' }, plan: { id: plan.id, name: 'Fiber 200', price: 4999 } });
     expect((await call('GET', '/subscriptions/active-plan', 'other')).statusCode).toBe(404);
@@ -246,11 +280,13 @@ describe('subscriptions API (core)', () => {
     const current = await nextNumber();
     await call('PUT', '/settings', 'admin', { billing: { invoice_next_number: 1 } });
     const before = [await count('subscriptions'), await count('invoices')];
-    const res = await call('POST', '/subscriptions', 'user', { plan_id: plan.id });
+    // A customer with no order waiting (one open order per customer, issue 31: 'user' has one).
+    const customer = await newCustomer();
+    const res = await callWith(customer.token, 'POST', '/subscriptions', { plan_id: plan.id });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/invoice number is already used/);
     expect([await count('subscriptions'), await count('invoices'), await nextNumber()]).toEqual([...before, 1]);
     await call('PUT', '/settings', 'admin', { billing: { invoice_next_number: current } });
-    expect((await call('POST', '/subscriptions', 'user', { plan_id: plan.id })).statusCode).toBe(201);
+    expect((await callWith(customer.token, 'POST', '/subscriptions', { plan_id: plan.id })).statusCode).toBe(201);
   });
 });

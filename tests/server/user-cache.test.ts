@@ -21,7 +21,7 @@ afterAll(() => t?.close());
 const get = (token: string, url: string) => t.app.inject({ method: 'GET', url: `/api${url}`, headers: bearer(token) });
 
 describe('the signed-in user cache', () => {
-  it('a customer suspended through the API is refused on the very next request, and let in again once active', async () => {
+  it('a customer suspended through the API is refused on the very next request; once active again, only a new sign-in lets them in', async () => {
     const casey = await t.createUser({ email: 'casey@example.com' });
     const { token } = await t.login('casey@example.com');
     expect((await get(token, '/auth/profile')).statusCode).toBe(200);
@@ -34,7 +34,9 @@ describe('the signed-in user cache', () => {
     expect(refused.json().message).toBe('Your account is suspended. Please contact support.');
 
     await t.app.inject({ method: 'PATCH', url: `/api/users/${casey.id}/status`, headers: bearer(admin), payload: { status: 'active' } });
-    expect((await get(token, '/auth/profile')).statusCode).toBe(200);
+    // The suspension ended the access token for good (issue 32).
+    expect((await get(token, '/auth/profile')).statusCode).toBe(401);
+    expect((await get((await t.login('casey@example.com')).token, '/auth/profile')).statusCode).toBe(200);
   });
 
   it('a role taken away straight in the database (another node, the CLI, psql) is refused within a second', async () => {

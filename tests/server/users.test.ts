@@ -3,6 +3,7 @@ import type { Role } from '../../contract/roles';
 import { invoices, plans, subscriptions, tickets } from '../../server/db/schema';
 import { userUpdateSchema } from '../../contract/schemas/user';
 import { createUserRepository } from '../../server/modules/users/repository';
+import { EmailChanges } from '../../server/modules/auth/email-change';
 import { UserService } from '../../server/modules/users/service';
 import { bearer, createTestApp, signInEveryRole, TEST_PASSWORD, type CallAs, type TestApp } from '../helpers/server';
 
@@ -133,13 +134,16 @@ describe('users API: access and rules', () => {
     expect((await call('PUT', `/users/${customer.id}`, 'super_admin', { role: 'admin' })).json().data.role).toBe('admin');
   });
 
-  it('a role change applies to the next request of the changed user', async () => {
+  it('a role change applies to the next request of the changed user: the old token ends, a refreshed one has the new role', async () => {
     const u = await create('support');
-    const { token } = await t.login(u.email, 'Long-enough-1');
-    const get = () => t.app.inject({ method: 'GET', url: '/api/users', headers: bearer(token) });
-    expect((await get()).statusCode).toBe(200);
+    const { token, cookie } = await t.login(u.email, 'Long-enough-1');
+    const get = (bearerToken: string) => t.app.inject({ method: 'GET', url: '/api/users', headers: bearer(bearerToken) });
+    expect((await get(token)).statusCode).toBe(200);
     await call('PUT', `/users/${u.id}`, 'admin', { role: 'user' });
-    expect((await get()).statusCode).toBe(403);
+    expect((await get(token)).statusCode).toBe(401);
+    const refreshed = await t.app.inject({ method: 'POST', url: '/api/auth/refresh-token', headers: { cookie } });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    expect((await get(refreshed.json().data.tokens.access.token)).statusCode).toBe(403);
   });
 
   it('nobody changes their own role or status, resets their own password here, or deletes themself', async () => {
@@ -271,6 +275,7 @@ describe('UserService: concurrent demotions past authentication', () => {
         createRepository: createUserRepository,
         clock: t.clock,
         revokeSessions: async () => {},
+        emailChanges: new EmailChanges({ config: t.config, clock: t.clock, mail: t.app.mail }),
       });
       const results = await Promise.allSettled([
         service.update({ id: a.id, role: 'super_admin' }, b.id, userUpdateSchema.parse({ role: 'admin' })),

@@ -9,6 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices, radiusDisconnects, radiusSessions } from '../../server/db/schema';
 import { ManualClock } from '../../server/lib/clock';
+import { VOUCHER_REFUSED } from '../../server/modules/vouchers/hotspot';
 import { ensureRadclient, radclient } from '../helpers/radclient';
 import { createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 import { radiusTestConfig, TestNas } from '../helpers/test-nas';
@@ -38,7 +39,7 @@ describe('hotspot vouchers: a live session is cut off when the voucher runs out'
       },
     });
     ports = t.app.radius.ports()!;
-    as = await signInEveryRole(t, ['admin']);
+    as = await signInEveryRole(t, ['admin', 'user']);
     planId = (await as('POST', '/plans', 'admin', { name: 'Day pass', price: 300, download_mbps: 20, upload_mbps: 5, billing_cycle: 'monthly' })).json().data.id;
     await t.database.db.insert(devices).values({
       name: 'hotspot-cafe',
@@ -96,7 +97,7 @@ describe('hotspot vouchers: a live session is cut off when the voucher runs out'
     const [record] = await disconnectsOf('hs-data-1');
     expect(record!.completedAt).not.toBeNull();
     expect(coa.received).toHaveLength(1);
-    expect((await chapLogin(c)).attributes['Reply-Message']).toBe("This voucher's data allowance is used up");
+    expect((await chapLogin(c)).attributes['Reply-Message']).toBe(VOUCHER_REFUSED);
   });
 
   it('validity: an Interim-Update after the voucher expired sends a Disconnect-Request; one still within it sends nothing', async () => {
@@ -143,5 +144,41 @@ describe('hotspot vouchers: a live session is cut off when the voucher runs out'
     } finally {
       coa.answer = 'ack';
     }
+  });
+
+  it('a data voucher redeemed in the portal (issue 31): a line with its allowance and a login; the Interim-Update that uses the data ends the line and disconnects it; its login is refused after', async () => {
+    coa.received.length = 0;
+    const c = await code({ data_allowance_mb: 1 });
+    const redeemed = await as('POST', '/vouchers/redeem', 'user', { code: c });
+    expect(redeemed.statusCode, redeemed.body).toBe(201);
+    expect(redeemed.json().data).toMatchObject({ extended: false, period_end: null, data_allowance_bytes: 1_000_000, data_used_bytes: 0 });
+    const id: string = redeemed.json().data.subscription_id;
+    // The voucher is the customer's now: the hotspot no longer takes it.
+    expect((await chapLogin(c)).attributes['Reply-Message']).toBe(VOUCHER_REFUSED);
+    const access = await as('GET', `/subscriptions/${id}/credentials`, 'user');
+    expect(access.statusCode, access.body).toBe(200);
+    const { username, password } = access.json().data.credentials as { username: string; password: string };
+    const login = () => radclient({ port: ports.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': username, 'User-Password': password });
+    expect((await login()).code).toBe('Access-Accept');
+
+    const base = { 'User-Name': username, 'Acct-Session-Id': 'ppp-bundle-1', 'Framed-IP-Address': '10.9.0.7' };
+    await account({ ...base, 'Acct-Status-Type': 'Start' });
+    await account({ ...base, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60, 'Acct-Input-Octets': 300_000, 'Acct-Output-Octets': 400_000 });
+    // A replayed Interim-Update adds nothing.
+    await account({ ...base, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60, 'Acct-Input-Octets': 300_000, 'Acct-Output-Octets': 400_000 });
+    expect(coa.received).toEqual([]);
+    const line = async () => (await as('GET', '/subscriptions/orders', 'user')).json().data.find((o: { id: string }) => o.id === id);
+    expect(await line()).toMatchObject({ status: 'active', data_allowance_bytes: 1_000_000, data_used_bytes: 700_000 });
+
+    await account({ ...base, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 120, 'Acct-Input-Octets': 450_000, 'Acct-Output-Octets': 600_000 });
+    expect(coa.received.map((r) => [r.code, r.attributes['User-Name'], r.attributes['Acct-Session-Id']])).toEqual([['Disconnect-Request', username, 'ppp-bundle-1']]);
+    expect(await disconnectsOf('ppp-bundle-1')).toMatchObject([{ kind: 'disconnect', reason: 'data_allowance_used', result: 'ack' }]);
+    expect(await line()).toMatchObject({ status: 'expired', data_used_bytes: 1_050_000, current_period_end: clock.now().toISOString() });
+    const refused = await login();
+    expect(refused.code).toBe('Access-Reject');
+    // Another voucher starts a new line rather than reviving the one that ended.
+    const next = await as('POST', '/vouchers/redeem', 'user', { code: await code({ data_allowance_mb: 2, validity_minutes: 60 }) });
+    expect(next.json().data).toMatchObject({ extended: false, data_allowance_bytes: 2_000_000, period_end: new Date(clock.now().getTime() + 3_600_000).toISOString() });
+    expect(next.json().data.subscription_id).not.toBe(id);
   });
 });

@@ -50,6 +50,11 @@ export const devices = pgTable(
 
     /** Sealed RADIUS shared secret between this NAS and the portal's RADIUS server. */
     radiusSecret: text('radius_secret'),
+    /**
+     * The hotspot's login address (MikroTik's `link-login-only`, e.g. http://10.5.50.1/login): the portal's hotspot
+     * page posts voucher codes only to the origin of a registered device's hotspot URL (issue 32). null: no hotspot.
+     */
+    hotspotUrl: varchar('hotspot_url', { length: 2048 }),
 
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     notes: text('notes'),

@@ -18,7 +18,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { invoices, paymentGateways, payments, subscriptions, users } from '../schema';
 
-export const CREDIT_ENTRY_KINDS = ['overpayment', 'refund_to_credit', 'adjustment', 'applied_to_invoice'] as const;
+export const CREDIT_ENTRY_KINDS = ['overpayment', 'refund_to_credit', 'adjustment', 'applied_to_invoice', 'overpayment_reversed', 'released_from_invoice'] as const;
 export type CreditEntryKind = (typeof CREDIT_ENTRY_KINDS)[number];
 
 export const creditEntries = pgTable(
@@ -43,11 +43,72 @@ export const creditEntries = pgTable(
     index('credit_entries_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('credit_entries_invoice_idx').on(t.invoiceId),
     uniqueIndex('credit_entries_one_apply_per_invoice').on(t.invoiceId).where(sql`${t.kind} = 'applied_to_invoice'`),
+    uniqueIndex('credit_entries_one_release_per_invoice').on(t.invoiceId).where(sql`${t.kind} = 'released_from_invoice'`),
     uniqueIndex('credit_entries_one_per_payment_kind').on(t.paymentId, t.kind).where(sql`${t.paymentId} is not null`),
     check('credit_entries_amount_nonzero', sql`${t.amount} <> 0`),
-    check('credit_entries_sign', sql`(${t.kind} = 'applied_to_invoice' and ${t.amount} < 0) or (${t.kind} in ('overpayment', 'refund_to_credit') and ${t.amount} > 0) or ${t.kind} = 'adjustment'`),
+    check('credit_entries_sign', sql`(${t.kind} in ('applied_to_invoice', 'overpayment_reversed') and ${t.amount} < 0) or (${t.kind} in ('overpayment', 'refund_to_credit', 'released_from_invoice') and ${t.amount} > 0) or ${t.kind} = 'adjustment'`),
   ],
 );
+
+/**
+ * The double-entry ledger under every money module (issue 31). Each movement of money is one transfer: two or
+ * more postings with the same transfer_id whose amounts sum to zero (server/modules/ledger writes them and
+ * refuses any other). Per customer and currency, an account's balance is the sum of its postings:
+ * - payer: the world outside (cash, card, bank). Money received is a negative posting, money given back positive.
+ * - grants: credit staff gave or took (adjustments), on the same side as the payer.
+ * - revenue: applied to invoices (paid by money or by credit; a refund or a cancelled invoice's released credit
+ *   takes it back).
+ * - credit: the customer's credit balance (credit_entries is its customer-facing history, written with it).
+ * - held: money a provider took that no invoice counted (a second payment, a wrong amount) until it is given back.
+ * - shortfall: money given back that was no longer there (a provider refund after the payment's overpayment credit
+ *   was spent). Non-zero only in a fault: the reconciliation screen's alarm.
+ * So −payer − grants − shortfall = revenue + credit + held for every customer, by construction; the alarm compares
+ * each account with what the modules' own rows say (payments, invoices, credit_entries).
+ */
+export const LEDGER_ACCOUNTS = ['payer', 'grants', 'revenue', 'credit', 'held', 'shortfall'] as const;
+export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
+export const LEDGER_KINDS = [
+  'opening_balance',
+  'payment_received',
+  'payment_held',
+  'held_refunded',
+  'refund_to_provider',
+  'refund_to_credit',
+  'credit_applied',
+  'credit_released',
+  'credit_adjustment',
+] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+export const ledgerPostings = pgTable(
+  'ledger_postings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    transferId: uuid('transfer_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    currency: varchar('currency', { length: 3 }).notNull(),
+    account: varchar('account', { length: 16, enum: LEDGER_ACCOUNTS }).notNull(),
+    kind: varchar('kind', { length: 24, enum: LEDGER_KINDS }).notNull(),
+    /** Signed minor units; the postings of one transfer sum to zero. */
+    amount: integer('amount').notNull(),
+    paymentId: uuid('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+    invoiceId: uuid('invoice_id').references(() => invoices.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Balances per customer, currency and account (the reconciliation's per-customer sums read this index).
+    index('ledger_postings_user_account_idx').on(t.userId, t.currency, t.account, t.amount),
+    index('ledger_postings_transfer_idx').on(t.transferId),
+    index('ledger_postings_payment_idx').on(t.paymentId),
+    index('ledger_postings_invoice_idx').on(t.invoiceId),
+    index('ledger_postings_created_idx').on(t.createdAt),
+    check('ledger_postings_amount_nonzero', sql`${t.amount} <> 0`),
+  ],
+);
+
+export type LedgerPostingRow = typeof ledgerPostings.$inferSelect;
 
 export const paymentMethods = pgTable(
   'payment_methods',

@@ -42,8 +42,11 @@ export interface CheckoutResult {
   transactionId: string;
 }
 
-/** method.saved: a saved-method set-up (autopay) completed; the card is in the event or read with readSetup. */
-export const PAYMENT_EVENT_TYPES = ['payment.succeeded', 'payment.failed', 'payment.refunded', 'method.saved'] as const;
+/**
+ * method.saved: a saved-method set-up (autopay) completed; the card is in the event or read with readSetup.
+ * payment.expired: the provider closed a checkout nobody finished (Stripe's checkout.session.expired).
+ */
+export const PAYMENT_EVENT_TYPES = ['payment.succeeded', 'payment.failed', 'payment.expired', 'payment.refunded', 'method.saved'] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
 /** A verified webhook event, normalised. eventId makes processing idempotent. */

@@ -7,7 +7,7 @@
  *
  * Events: checkout.session.completed with payment_status "paid" and checkout.session.async_payment_succeeded
  * complete the payment (amount_total and currency are checked against the invoice by the shared completion
- * path); checkout.session.async_payment_failed and checkout.session.expired fail it. Any other validly signed
+ * path); checkout.session.async_payment_failed fails it and checkout.session.expired expires it. Any other validly signed
  * event (including checkout.session.completed still "unpaid", which an async_payment_* event follows) throws
  * WebhookEventIgnored: the webhook route answers 200 so Stripe does not retry it, and nothing is recorded.
  *
@@ -158,8 +158,11 @@ export function createStripeProvider(options: { api?: StripeApiAddress; now?: ()
         case 'checkout.session.async_payment_succeeded':
           return paid();
         case 'checkout.session.async_payment_failed':
-        case 'checkout.session.expired':
           return { ...base, type: 'payment.failed' };
+        // Nobody paid before the session's end (24 hours by default at Stripe): the checkout shows as Expired,
+        // as the portal's own sweep marks it (issue 31), not as a declined payment.
+        case 'checkout.session.expired':
+          return { ...base, type: 'payment.expired' };
       }
       throw new WebhookEventIgnored(event.id, event.type);
     },

@@ -15,6 +15,7 @@ import { RadiusDecodeError, type RadiusAttribute } from './codec';
 const USER_NAME = 1;
 const USER_PASSWORD = 2;
 const CHAP_PASSWORD = 3;
+const CALLING_STATION_ID = 31;
 const PROXY_STATE = 33;
 const MESSAGE_AUTHENTICATOR = 80;
 
@@ -25,6 +26,8 @@ export interface PapAccessRequest {
   password: string;
   messageAuthenticator: boolean;
   proxyStates: Buffer[];
+  /** Calling-Station-Id (a hotspot sends the device's MAC), or null. */
+  callingStationId: string | null;
 }
 
 /**
@@ -38,6 +41,7 @@ export function parsePapAccessRequest(msg: Buffer, secret: string): PapAccessReq
   let username: string | null = null;
   let hidden: Buffer | null = null;
   let maOffset = -1;
+  let callingStationId: string | null = null;
   const proxyStates: Buffer[] = [];
   for (let off = 20; off < length; ) {
     if (off + 2 > length) return null;
@@ -48,6 +52,7 @@ export function parsePapAccessRequest(msg: Buffer, secret: string): PapAccessReq
     else if (type === USER_PASSWORD) hidden = msg.subarray(off + 2, off + len);
     else if (type === CHAP_PASSWORD) return null;
     else if (type === PROXY_STATE) proxyStates.push(msg.subarray(off + 2, off + len));
+    else if (type === CALLING_STATION_ID) callingStationId = msg.toString('utf8', off + 2, off + len);
     else if (type === MESSAGE_AUTHENTICATOR) {
       if (len !== 18) return null;
       maOffset = off + 2;
@@ -62,7 +67,7 @@ export function parsePapAccessRequest(msg: Buffer, secret: string): PapAccessReq
     if (!timingSafeEqual(expected, msg.subarray(maOffset, maOffset + 16))) throw new RadiusDecodeError('Message-Authenticator mismatch', true);
   }
   const authenticator = msg.subarray(4, 20);
-  return { identifier: msg[1], authenticator, username, password: unhidePassword(hidden, authenticator, secret), messageAuthenticator: maOffset >= 0, proxyStates };
+  return { identifier: msg[1], authenticator, username, password: unhidePassword(hidden, authenticator, secret), messageAuthenticator: maOffset >= 0, proxyStates, callingStationId };
 }
 
 /** RFC 2865 §5.2: p_i = c_i xor MD5(secret + c_(i-1)), c_0 = the request authenticator; trailing NULs removed. */

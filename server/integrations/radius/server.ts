@@ -27,7 +27,7 @@ export interface RadiusHandlers<C extends RadiusClientInfo> {
   access(request: RadiusPacket, client: C, from: RemoteInfo): RadiusReply | null | Promise<RadiusReply | null>;
   accounting(request: RadiusPacket, client: C, from: RemoteInfo): RadiusReply | null | Promise<RadiusReply | null>;
   /** PAP logins parsed by the fast path (pap-fast-path.ts); without it every request goes through access(). */
-  accessPap?(username: string, password: string, client: C, from: RemoteInfo): RadiusReply | Promise<RadiusReply>;
+  accessPap?(username: string, password: string, client: C, from: RemoteInfo, callingStationId?: string): RadiusReply | Promise<RadiusReply>;
   log: {
     warn(obj: object, msg: string): void;
     error(obj: object, msg: string): void;
@@ -179,7 +179,7 @@ export class RadiusUdpServer<C extends RadiusClientInfo> {
     this.remember(dupKey, null);
     let reply: RadiusReply | Promise<RadiusReply>;
     try {
-      reply = this.handlers.accessPap!(pap.username, pap.password, client, rinfo);
+      reply = this.handlers.accessPap!(pap.username, pap.password, client, rinfo, pap.callingStationId ?? undefined);
     } catch (error) {
       this.forget(dupKey);
       throw error;

@@ -1,21 +1,23 @@
-import { and, count, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, count, eq, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { newestFirst } from '../../db/paging';
-import { apiTokens, users, type ApiTokenRow, type NewApiTokenRow } from '../../db/schema';
+import { apiTokens, users, type ApiTokenRow, type NewApiTokenRow, type UserRow } from '../../db/schema';
 
-/** A token with the creator's name and e-mail, for the list. */
-export type ApiTokenWithCreator = ApiTokenRow & { creatorName: string; creatorEmail: string };
+/** A token with the creator's name, e-mail and role, for the list. */
+export type ApiTokenWithCreator = ApiTokenRow & { creatorName: string; creatorEmail: string; creatorRole: UserRow['role'] };
 
 const withCreator = {
   token: apiTokens,
   creatorName: users.name,
   creatorEmail: users.email,
+  creatorRole: users.role,
 };
 
-const flatten = (r: { token: ApiTokenRow; creatorName: string; creatorEmail: string }): ApiTokenWithCreator => ({
+const flatten = (r: { token: ApiTokenRow; creatorName: string; creatorEmail: string; creatorRole: UserRow['role'] }): ApiTokenWithCreator => ({
   ...r.token,
   creatorName: r.creatorName,
   creatorEmail: r.creatorEmail,
+  creatorRole: r.creatorRole,
 });
 
 export function createApiTokenRepository(db: Db) {
@@ -25,17 +27,19 @@ export function createApiTokenRepository(db: Db) {
       return row;
     },
 
-    /** Newest first. */
-    async page(q: { page: number; limit: number }): Promise<{ items: ApiTokenWithCreator[]; total: number }> {
+    /** Newest first; without the tokens of super_admins unless `withSuperAdmins`. */
+    async page(q: { page: number; limit: number }, withSuperAdmins = true): Promise<{ items: ApiTokenWithCreator[]; total: number }> {
+      const visible = withSuperAdmins ? undefined : ne(users.role, 'super_admin');
       const [rows, [{ total }]] = await Promise.all([
         db
           .select(withCreator)
           .from(apiTokens)
           .innerJoin(users, eq(users.id, apiTokens.createdBy))
+          .where(visible)
           .orderBy(newestFirst(apiTokens.createdAt), newestFirst(apiTokens.id))
           .limit(q.limit)
           .offset((q.page - 1) * q.limit),
-        db.select({ total: count() }).from(apiTokens),
+        db.select({ total: count() }).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.createdBy)).where(visible),
       ]);
       return { items: rows.map(flatten), total: Number(total) };
     },

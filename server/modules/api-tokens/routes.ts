@@ -26,7 +26,7 @@ const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { querystring: apiTokenListQuerySchema, response: { 200: envelope(z.object({ items: z.array(apiTokenSchema), pagination })) } } },
     async (request) => {
       const q = request.query;
-      const { items, total } = await tokens.list(q);
+      const { items, total } = await tokens.list(q, request.user!);
       const totalPages = Math.max(1, Math.ceil(total / q.limit));
       return ok({ items, pagination: { page: q.page, totalPages, total, hasNext: q.page < totalPages, hasPrev: q.page > 1 } }, M.list);
     },
@@ -37,7 +37,7 @@ const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.delete('/:id', { schema: { params: z.object({ id: z.string() }), response: { 200: envelope(apiTokenSchema) } } }, async (request) => {
-    const { token, already } = await tokens.revoke(request.params.id, auditContext(request));
+    const { token, already } = await tokens.revoke(request.params.id, request.user!, auditContext(request));
     return ok(token, already ? M.alreadyRevoked : M.revoked);
   });
 };

@@ -88,8 +88,9 @@ export class ApiTokenService {
     };
   }
 
-  async list(q: { page: number; limit: number }): Promise<{ items: ApiToken[]; total: number }> {
-    const { items, total } = await this.deps.repository.page(q);
+  /** The tokens the viewer may see: a super_admin's tokens are for super_admins only. */
+  async list(q: { page: number; limit: number }, viewer: { role: Role }): Promise<{ items: ApiToken[]; total: number }> {
+    const { items, total } = await this.deps.repository.page(q, viewer.role === 'super_admin');
     return { items: items.map((r) => this.toApiToken(r)), total };
   }
 
@@ -126,11 +127,11 @@ export class ApiTokenService {
     return { ...this.toApiToken(stored!), secret };
   }
 
-  /** Revokes a token (again: no change). 404 for an unknown id. */
-  async revoke(id: string, audit?: AuditContext): Promise<{ token: ApiToken; already: boolean }> {
+  /** Revokes a token (again: no change). 404 for an unknown id, and for a super_admin's token unless the viewer is one. */
+  async revoke(id: string, viewer: { role: Role }, audit?: AuditContext): Promise<{ token: ApiToken; already: boolean }> {
     const { repository, clock } = this.deps;
     const current = UUID.test(id) ? await repository.findById(id) : undefined;
-    if (!current) throw notFound(API_TOKEN_MESSAGES.notFound);
+    if (!current || (current.creatorRole === 'super_admin' && viewer.role !== 'super_admin')) throw notFound(API_TOKEN_MESSAGES.notFound);
     if (current.revokedAt) return { token: this.toApiToken(current), already: true };
     await this.audited(audit, async (repo, record) => {
       await repo.revoke(id, clock.now());

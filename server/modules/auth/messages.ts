@@ -7,7 +7,6 @@ export const AUTH_MESSAGES = {
   tooManyLogins: 'Too many login attempts. Please try again later.',
   tooManyRequests: 'Too many requests. Please try again later.',
   registered: 'Registration successful. Please check your email to verify your account.',
-  emailTaken: 'Email is already registered',
   refreshed: 'Token refreshed successfully',
   loggedOut: 'Logged out successfully',
   profile: 'Profile retrieved successfully',

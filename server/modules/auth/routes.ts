@@ -7,6 +7,7 @@ import { REFRESH_COOKIE_NAME, REFRESH_COOKIE_PATH } from '../../../contract/prod
 import {
   authDataSchema,
   changePasswordBodySchema,
+  confirmEmailBodySchema,
   emailBodySchema,
   loginBodySchema,
   registerBodySchema,
@@ -14,14 +15,16 @@ import {
   updateProfileBodySchema,
   verifyEmailQuerySchema,
 } from '../../../contract/schemas/auth';
+import { isApiTokenSecret } from '../../../contract/schemas/api-token';
 import { publicUserSchema } from '../../../contract/schemas/user';
 import { AppError, unauthorized } from '../../lib/errors';
 import { auditContext, recordAudit } from '../audit/trail';
 import { AUTH_MESSAGES } from './messages';
+import { EMAIL_CHANGE_MESSAGES, EmailChanges } from './email-change';
 import type { Db } from '../../db/client';
 import { createUserRepository } from '../users/repository';
 import { createAuthRepository } from './repository';
-import { AuthService, MAIL_RATE_LIMIT, REGISTER_RATE_LIMIT, type LoginLimits, type SignedIn } from './service';
+import { AuthService, loginSteps, MAIL_RATE_LIMIT, REGISTER_RATE_LIMIT, type LoginLimits, type SignedIn } from './service';
 import { PERSISTENT_REFRESH_TTL_MS, SessionService, type IssuedRefreshToken, type RequestContext } from './sessions';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
@@ -88,21 +91,34 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     sessions,
     accessTokens: app.accessTokens,
     mail: app.mail,
+    emailChanges: new EmailChanges({ config: app.config, clock: app.clock, mail: app.mail }),
     transaction: (work) => app.db.transaction((tx) => work(createUserRepository(tx as unknown as Db), tx as unknown as Db)),
   });
 
-  // Sign-in: failed attempts per address and per account (LOGIN_RATE_LIMIT in LOGIN_RATE_WINDOW_MINUTES); once
-  // either is used up every attempt, even a right one, waits; a success clears the account's count.
+  // Sign-in: failed attempts per address (LOGIN_RATE_LIMIT in LOGIN_RATE_WINDOW_MINUTES, any accounts), and per
+  // account and address together in growing steps (loginSteps). Once one is used up every attempt from there, even a
+  // right one, waits; a success clears the account's count at that address. No limit is the account's alone, so
+  // failures from other addresses never lock its owner out (issue 32).
   const loginWindow = { max: app.config.loginRateLimit, windowMs: app.config.loginRateWindowMinutes * 60_000 };
   const loginByIp = app.limitFailures({ nameSpace: 'login-ip:', ...loginWindow });
-  const loginByAccount = app.limitFailures({ nameSpace: 'login-account:', ...loginWindow, key: (request) => emailOf(request) });
+  // The address first, so every key of an account ends with its e-mail address.
+  const accountAtAddress = (request: FastifyRequest) => `${request.ip}|${emailOf(request)}`;
+  const loginByAccountAtAddress = loginSteps(loginWindow).map((step, i) =>
+    app.limitFailures({ nameSpace: `login-account-ip-${i + 1}:`, ...step, key: accountAtAddress }),
+  );
   const loginLimits = (request: FastifyRequest): LoginLimits => ({
-    blockedFor: async () => Math.max(await loginByIp.blockedFor(request), await loginByAccount.blockedFor(request)),
+    blockedFor: async () => {
+      let wait = await loginByIp.blockedFor(request);
+      for (const step of loginByAccountAtAddress) wait = Math.max(wait, await step.blockedFor(request));
+      return wait;
+    },
     failed: async () => {
       await loginByIp.failed(request);
-      await loginByAccount.failed(request);
+      for (const step of loginByAccountAtAddress) await step.failed(request);
     },
-    succeeded: () => loginByAccount.clear(request),
+    succeeded: async () => {
+      for (const step of loginByAccountAtAddress) await step.clear(request);
+    },
   });
 
   // Mail-sending endpoints: per IP address (before anything is read) and per e-mail address (once the body is).
@@ -110,6 +126,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const mailRateLimit = app.limitRequests({ nameSpace: 'mail-ip:', ...mailLimit });
   const mailAccountLimit = app.limitRequests({ nameSpace: 'mail-account:', ...mailLimit, key: (request) => emailOf(request) });
   const registerRateLimit = app.limitRequests({ nameSpace: 'register-ip:', ...REGISTER_RATE_LIMIT, message: AUTH_MESSAGES.tooManyRequests });
+  // A taken address's owner is mailed on every attempt: at most as often as "forgot password" mails them.
+  const registerAccountLimit = app.limitRequests({ nameSpace: 'register-account:', ...mailLimit, key: (request) => emailOf(request) });
 
   const respond = (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) => {
     setRefreshCookie(request, reply, signedIn.refresh);
@@ -142,12 +160,13 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // The same answer for a new and a taken address (issue 32), so it signs nobody in: the client signs in next.
   app.post(
     '/register',
-    { onRequest: registerRateLimit, schema: { body: registerBodySchema, response: { 201: envelope(authDataSchema) } } },
+    { onRequest: registerRateLimit, preHandler: registerAccountLimit, schema: { body: registerBodySchema, response: { 201: noData } } },
     async (request, reply) => {
-      const signedIn = await auth.register(request.body, context(request));
-      return reply.code(201).send(ok(respond(request, reply, signedIn), AUTH_MESSAGES.registered));
+      await auth.register(request.body);
+      return reply.code(201).send(ok(null, AUTH_MESSAGES.registered));
     },
   );
 
@@ -164,7 +183,15 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/logout', { schema: { response: { 200: noData } } }, async (request, reply) => {
-    await sessions.end(readRefreshCookie(request));
+    // The session ends (its refresh token) and so does every access token of its user, on every node: a copied
+    // access token must not outlive the sign-out. Other sessions of the user get new ones from their refresh tokens.
+    const owners = new Set<string>();
+    const sessionOwner = await sessions.end(readRefreshCookie(request));
+    if (sessionOwner) owners.add(sessionOwner);
+    const bearerToken = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    const claims = bearerToken && !isApiTokenSecret(bearerToken) ? await app.accessTokens.verify(bearerToken) : null;
+    if (claims) owners.add(claims.sub);
+    for (const id of owners) await app.users.endAccessTokens(id);
     clearRefreshCookie(request, reply);
     return ok(null, AUTH_MESSAGES.loggedOut);
   });
@@ -173,8 +200,14 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     ok({ user: await auth.profile(request.user!.id) }, AUTH_MESSAGES.profile),
   );
 
-  app.put('/profile', { schema: { body: updateProfileBodySchema, response: { 200: userData } } }, async (request) =>
-    ok({ user: await auth.updateProfile(request.user!.id, request.body) }, AUTH_MESSAGES.profileUpdated),
+  app.put('/profile', { schema: { body: updateProfileBodySchema, response: { 200: userData } } }, async (request) => {
+    const user = await auth.updateProfile(request.user!.id, request.body);
+    const pending = request.body.email !== undefined && user.pending_email ? EMAIL_CHANGE_MESSAGES.pending(user.pending_email) : null;
+    return ok({ user }, pending ? `${AUTH_MESSAGES.profileUpdated}. ${pending}` : AUTH_MESSAGES.profileUpdated);
+  });
+
+  app.post('/confirm-email', { schema: { body: confirmEmailBodySchema, response: { 200: userData } } }, async (request) =>
+    ok({ user: await auth.confirmEmailChange(request.body.token, { ip: request.ip.slice(0, 64), requestId: String(request.id) }) }, EMAIL_CHANGE_MESSAGES.confirmed),
   );
 
   app.post('/change-password', { schema: { body: changePasswordBodySchema, response: { 200: noData } } }, async (request) => {

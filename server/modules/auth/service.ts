@@ -7,13 +7,14 @@ import { recordAudit, type AuditContext } from '../audit/trail';
 import type { AuthTokenKind, UserRow } from '../../db/schema';
 import type { AccessToken, AccessTokenIssuer } from '../../lib/access-token';
 import { addMs, HOUR_MS, MINUTE_MS, type Clock } from '../../lib/clock';
-import { badRequest, conflict, isUniqueViolation, tooManyRequests, unauthorized } from '../../lib/errors';
+import { badRequest, isUniqueViolation, tooManyRequests, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
 import { hashToken, randomToken } from '../../lib/tokens';
 import type { MailService } from '../mail/service';
 import { toPublicUser } from '../users/presenter';
 import type { UserRepository } from '../users/repository';
-import { passwordResetEmail, verificationEmail } from './emails';
+import type { EmailChanges } from './email-change';
+import { passwordResetEmail, registrationAttemptEmail, verificationEmail } from './emails';
 import { AUTH_MESSAGES, inactiveAccountError } from './messages';
 import type { AuthRepository } from './repository';
 import type { IssuedRefreshToken, RequestContext, SessionService } from './sessions';
@@ -26,7 +27,20 @@ export const MAIL_RATE_LIMIT = { max: 5, windowMs: 15 * MINUTE_MS };
 export const REGISTER_RATE_LIMIT = { max: 20, windowMs: 60 * MINUTE_MS };
 
 /**
- * The sign-in limits of one attempt (per address and per account, failed attempts only), kept by the
+ * The steps of failed sign-ins one account may have from one address, each waiting longer once used up: a short
+ * pause after 5 quick failures, the configured window (LOGIN_RATE_LIMIT in LOGIN_RATE_WINDOW_MINUTES), then a day
+ * after twice that many. Counted per account and address together, so guesses from elsewhere never lock the owner out.
+ */
+export function loginSteps(configured: { max: number; windowMs: number }): Array<{ max: number; windowMs: number }> {
+  return [
+    { max: Math.min(5, configured.max), windowMs: MINUTE_MS },
+    configured,
+    { max: configured.max * 2, windowMs: 24 * HOUR_MS },
+  ];
+}
+
+/**
+ * The sign-in limits of one attempt (per address, and per account at that address; failed attempts only), kept by the
  * route's rate limiter: how long the attempt must wait, and what its outcome counts.
  */
 export interface LoginLimits {
@@ -50,6 +64,7 @@ export interface AuthServiceDeps {
   sessions: SessionService;
   accessTokens: AccessTokenIssuer;
   mail: MailService;
+  emailChanges: EmailChanges;
   /** Runs a change with the users repository and the database handle of one transaction (with its audit event). */
   transaction: <T>(work: (users: UserRepository, db: Db) => Promise<T>) => Promise<T>;
 }
@@ -58,8 +73,9 @@ export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
 
   /**
-   * Failed attempts count against the IP address and the account; once either is used up, every attempt
-   * (even a correct one) is refused until the window ends. A success clears the account's count.
+   * Failed attempts count against the IP address and against the account at that address; once one is used up,
+   * every attempt from there (even a correct one) is refused until its window ends. A success clears the account's
+   * count at that address.
    */
   async login(body: LoginBody, ctx: RequestContext, limits: LoginLimits): Promise<SignedIn> {
     const { users, clock } = this.deps;
@@ -78,32 +94,44 @@ export class AuthService {
     return this.signIn(updated, body.rememberMe, ctx);
   }
 
-  async register(body: RegisterBody, ctx: RequestContext): Promise<SignedIn> {
+  /**
+   * Registration answers alike for a new and a taken address (issue 32): a new one gets an unverified account and
+   * a verification link; the owner of a taken one gets a message saying someone tried (the password is hashed
+   * either way, so the time taken tells nothing). Nobody is signed in here: the new customer signs in with the
+   * password just chosen, which only works for the account's owner.
+   */
+  async register(body: RegisterBody): Promise<void> {
     const { users, clock } = this.deps;
-    if (await users.findByEmail(body.email)) throw conflict(AUTH_MESSAGES.emailTaken);
+    const passwordHash = await hashPassword(body.password);
+    const existing = await users.findByEmail(body.email);
+    if (existing) return this.tellOwnerOfRegistrationAttempt(existing);
     const now = clock.now();
     let user: UserRow;
     try {
       user = await users.insert({
         name: body.name.trim(),
         email: body.email,
-        passwordHash: await hashPassword(body.password),
+        passwordHash,
         phone: body.phone,
         address: body.address,
         company: body.company ?? null,
         role: 'user',
         status: 'active',
         isVerified: false,
-        lastLoginAt: now,
         createdAt: now,
         updatedAt: now,
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(AUTH_MESSAGES.emailTaken);
+      // Registered a moment ago by someone else.
+      const raced = isUniqueViolation(error) ? await users.findByEmail(body.email) : undefined;
+      if (raced) return this.tellOwnerOfRegistrationAttempt(raced);
       throw error;
     }
     await this.sendVerification(user);
-    return this.signIn(user, body.rememberMe ?? false, ctx);
+  }
+
+  private tellOwnerOfRegistrationAttempt(owner: UserRow): void {
+    this.deps.mail.send(registrationAttemptEmail(owner.email, owner.name, `${this.deps.config.appUrl}/login`));
   }
 
   /** A new access token for a session presented by its refresh token (which rotates). */
@@ -118,18 +146,37 @@ export class AuthService {
     return toPublicUser(user);
   }
 
+  /** Profile fields change at once; a new e-mail address is only pending until confirmed from it (EmailChanges). */
   async updateProfile(userId: string, body: UpdateProfileBody): Promise<PublicUser> {
     const changes: Partial<UserRow> = { updatedAt: this.deps.clock.now() };
     if (body.name !== undefined) changes.name = body.name.trim();
     if (body.phone !== undefined) changes.phone = body.phone;
     if (body.address !== undefined) changes.address = body.address;
     if (body.company !== undefined) changes.company = body.company ?? null;
+    let notify = () => {};
+    if (body.email !== undefined) {
+      const current = await this.deps.users.findById(userId);
+      if (!current) throw unauthorized('Invalid or expired token');
+      // The same answer whether or not another account has the address: the link to it will say so if it does.
+      const change = this.deps.emailChanges.request(current, body.email, false);
+      Object.assign(changes, change.values);
+      notify = change.notify;
+    }
     const user = await this.deps.users.update(userId, changes);
     if (!user) throw unauthorized('Invalid or expired token');
+    notify();
     return toPublicUser(user);
   }
 
-  /** Changes the password and signs out every other session (the caller's own, if known, stays). */
+  /** Follows the link sent to a new e-mail address: the address becomes the account's. */
+  async confirmEmailChange(token: string, audit: { ip: string | null; requestId: string | null }): Promise<PublicUser> {
+    return toPublicUser(await this.deps.emailChanges.confirm(token, this.deps.users, this.deps.transaction, audit));
+  }
+
+  /**
+   * Changes the password and signs out every other session (the caller's own, if known, stays: its refresh token
+   * gets it a new access token). Every access token of the user ends, the caller's too.
+   */
   async changePassword(
     userId: string,
     body: { currentPassword: string; newPassword: string },
@@ -143,6 +190,7 @@ export class AuthService {
     const passwordHash = await hashPassword(body.newPassword);
     await this.deps.transaction(async (repo, db) => {
       await repo.update(user.id, { passwordHash, updatedAt: clock.now() });
+      await repo.endAccessTokens(user.id);
       if (audit) await recordAudit(db, clock, audit, { action: 'auth.password_changed', targetType: 'user', targetId: user.id, changes: { password: { changed: true } } });
     });
     const own = await sessions.familyOf(callerRefreshToken);
@@ -190,6 +238,7 @@ export class AuthService {
     const passwordHash = await hashPassword(password);
     await this.deps.transaction(async (repo, db) => {
       await repo.update(user.id, { passwordHash, updatedAt: now, ...(user.isVerified ? {} : { isVerified: true, emailVerifiedAt: now }) });
+      await repo.endAccessTokens(user.id);
       // The e-mailed link proved who the caller is: the account's owner is the actor.
       if (audit) {
         const actor = { actor: { id: user.id, email: user.email, role: user.role }, ...audit };

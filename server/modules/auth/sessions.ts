@@ -90,11 +90,13 @@ export class SessionService {
     return row && !row.revokedAt ? { familyId: row.familyId, userId: row.userId } : undefined;
   }
 
-  /** Signs out: revokes the token's whole family. Unknown tokens are ignored. */
-  async end(token: string | undefined): Promise<void> {
-    if (!token) return;
+  /** Signs out: revokes the token's whole family. Unknown tokens are ignored. The id of the session's user, if any. */
+  async end(token: string | undefined): Promise<string | undefined> {
+    if (!token) return undefined;
     const row = await this.deps.repository.findRefreshToken(hashToken(token));
-    if (row) await this.deps.repository.revokeFamily(row.familyId, this.deps.clock.now());
+    if (!row) return undefined;
+    await this.deps.repository.revokeFamily(row.familyId, this.deps.clock.now());
+    return row.userId;
   }
 
   /** Revokes every session of a user, except optionally one family (the caller's). */

@@ -29,7 +29,7 @@
  * redoes the day. E-mails are collected during the run and handed to the mailer only after the commit, so no
  * e-mail is ever sent for work that was rolled back. All days are UTC.
  */
-import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { PagePagination } from '../../../contract/envelope';
 import type { BillingRun, BillingRunCounts, BillingRunListQueryParsed, BillingRunResult } from '../../../contract/schemas/billing';
 import type { SubscriptionStatus } from '../../../contract/schemas/subscription';
@@ -48,7 +48,7 @@ import {
 } from '../../db/schema';
 import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
-import { issueInvoice, pagePagination, type IssueInvoiceInput } from '../invoices/service';
+import { cancelInvoices, issueInvoice, pagePagination, type IssueInvoiceInput } from '../invoices/service';
 import { defaultSettings, type StoredSettings } from '../settings/defaults';
 import { addBillingCycle, assertTransition, renewalLineItem } from '../subscriptions/lifecycle';
 import { overdueMail, suspendedMail, invoiceIssuedMail } from './emails';
@@ -248,6 +248,8 @@ export class BillingJob {
         or(
           and(eq(subscriptions.status, 'cancelled'), or(isNull(subscriptions.currentPeriodEnd), lte(subscriptions.currentPeriodEnd, now))),
           and(inArray(subscriptions.status, ['active', 'suspended']), lt(subscriptions.currentPeriodEnd, unpaidBefore)),
+          // A data line (data vouchers, issue 31) with a time limit ends at it: nothing is billed to carry it on.
+          and(eq(subscriptions.status, 'active'), isNotNull(subscriptions.dataAllowanceBytes), lte(subscriptions.currentPeriodEnd, now)),
         ),
       )
       .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id))
@@ -266,7 +268,7 @@ export class BillingJob {
         .filter((i) => i.lineItems.some((l) => l.kind === 'renewal' && l.period_start && new Date(l.period_start).getTime() >= end))
         .map((i) => i.id);
       if (unserved.length) {
-        await tx.update(invoices).set({ status: 'cancelled', updatedAt: now }).where(inArray(invoices.id, unserved));
+        await cancelInvoices(tx, unserved, now);
         counts.cancelled_invoices += unserved.length;
       }
     }
@@ -279,7 +281,7 @@ export class BillingJob {
       .select({ sub: subscriptions, plan: plans })
       .from(subscriptions)
       .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .where(and(eq(subscriptions.status, 'active'), lt(subscriptions.currentPeriodEnd, endsBefore)))
+      .where(and(eq(subscriptions.status, 'active'), lt(subscriptions.currentPeriodEnd, endsBefore), isNull(subscriptions.dataAllowanceBytes)))
       .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
       .for('update', { of: subscriptions });
     const issue = this.deps.issueInvoice ?? issueInvoice;

@@ -9,7 +9,8 @@ import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { conflict } from '../../lib/errors';
 import { recordAudit, type AuditContext } from '../audit/trail';
-import { balanceOf, creditAccount, insertEntry, lockCustomer, toCreditEntry } from './ledger';
+import { creditAdjusted } from '../ledger/movements';
+import { balanceOf, creditAccount, lockCustomer, toCreditEntry } from './ledger';
 
 export class CreditService {
   constructor(private readonly deps: { db: Db; clock: Clock; defaultCurrency: () => Promise<string> }) {}
@@ -30,15 +31,7 @@ export class CreditService {
       const before = await balanceOf(tx, userId, currency);
       const after = before + input.amount;
       if (after < 0) throw conflict(M.belowZero(formatMoney(before, currency, 'en-US')));
-      const row = await insertEntry(tx, {
-        userId,
-        kind: 'adjustment',
-        amount: input.amount,
-        currency,
-        reason: input.reason,
-        createdBy: audit.actor.id,
-        now,
-      });
+      const row = await creditAdjusted(tx, { userId, amount: input.amount, currency, reason: input.reason, createdBy: audit.actor.id, now });
       await recordAudit(tx, clock, audit, {
         action: 'credit.adjusted',
         targetType: 'user',

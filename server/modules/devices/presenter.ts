@@ -45,5 +45,6 @@ export function toDevice(row: DeviceRow, box: SecretBox): Device {
     api_username: row.apiUsername,
     api_password_last4: last4(row.apiPassword),
     radius_secret_last4: last4(row.radiusSecret),
+    hotspot_url: row.hotspotUrl,
   };
 }

@@ -88,6 +88,7 @@ export function deviceAuditDiff(before: DeviceRow | null, after: DeviceRow | nul
       api_port: row.apiPort,
       api_tls: row.apiTls,
       api_username: row.apiUsername,
+      hotspot_url: row.hotspotUrl,
     };
     for (const field of DEVICE_SECRET_FIELDS) {
       const sealed = row[SECRET_COLUMNS[field]];
@@ -250,6 +251,7 @@ export class DeviceService {
       apiPort: pick(input.api_port, c.apiPort, null),
       apiTls: pick(input.api_tls, c.apiTls, true),
       apiUsername: pick(input.api_username, c.apiUsername, null),
+      hotspotUrl: pick(input.hotspot_url, c.hotspotUrl, null),
     };
     // Settings that no longer apply are cleared, so a stale v3 key or API user never lingers unseen.
     if (plain.snmpVersion === 'v2c') {

@@ -9,7 +9,10 @@
  *   chap-id, chap-challenge  present when the hotspot profile allows HTTP-CHAP: octets written as octal escapes
  *                    ("\371\357..."); the password sent is then hex MD5(chap-id + code + chap-challenge)
  *   mac, ip          the customer's device (shown on nothing; kept for support), error (the router's message after
- *                    a failed login, e.g. the RADIUS Reply-Message), username (the code typed last time)
+ *                    a failed login, e.g. the RADIUS Reply-Message: shown only as our text for a known message,
+ *                    routerErrorText), username (the code typed last time)
+ * The page posts only to a registered hotspot: the origin of `link-login-only` must be that of a device's
+ * hotspot URL (routes.ts), else it shows why instead of the form.
  * Every value is HTML-escaped where it is written; the CHAP values travel in data- attributes to the page's
  * script (/hotspot/login.js), which computes the password with js-md5 (/hotspot/md5.min.js).
  */
@@ -35,7 +38,44 @@ const CHAP_VALUE = /^(\\[0-7]{1,3}|[\x20-\x5b\x5d-\x7e])*$/;
 export const HOTSPOT_PAGE_MESSAGES = {
   badLink: 'This page is opened by the Wi-Fi hotspot: connect to the hotspot and open any web page to sign in.',
   badChap: 'The hotspot sent an incomplete login challenge: open any web page again to sign in.',
+  unknownRouter:
+    'This Wi-Fi hotspot is not one of ours, so this page will not send your voucher code to it. If you are at one of our hotspots, please tell us where.',
 } as const;
+
+/**
+ * What the page says for the router's `error` (issue 32): only the messages a MikroTik hotspot itself writes (its
+ * errors.txt, with the user name or details it fills in) and the portal's own RADIUS Reply-Messages are known,
+ * each shown as our own text; any other text (anyone can put anything in the address) is not shown, only that the
+ * login did not succeed.
+ */
+const ROUTER_ERRORS: Array<[RegExp, string]> = [
+  // The portal's own Reply-Messages, which the router passes on (radius-reply).
+  [/^Voucher code not accepted$/, 'That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.'],
+  [/^Login incorrect$/, 'That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.'],
+  [/^Service suspended: please pay your open invoice$/, 'This account is suspended until its open invoice is paid.'],
+  // MikroTik's hotspot messages.
+  [/^invalid username or password$/, 'That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.'],
+  [/^RADIUS server is not responding$/, 'The login service is not answering right now. Please try again in a minute.'],
+  [/^no more sessions are allowed for user /, 'This code is already in use on another device.'],
+  [/^user .* has reached uptime limit$/, 'The time on this code is used up.'],
+  [/^user .* has reached traffic limit$/, 'The data on this code is used up.'],
+  [/^user .* is not allowed to log in from this MAC address$|^invalid username \(.*\): this MAC address is not yours$/, 'This code cannot be used on this device.'],
+  [/^web browser did not send challenge response/, 'Your browser did not finish the login. Reload the page and try again.'],
+  [/^already authorizing, retry later$/, 'A login is already under way. Wait a moment and try again.'],
+  [/^cannot assign ip address - no more free addresses from pool$/, 'The hotspot is full right now. Please try again later.'],
+  [/^hotspot service is shutting down$/, 'The hotspot is restarting. Please try again in a minute.'],
+  [/^(internal error|configuration error|session limit reached)( \(.*\))?$/, 'The hotspot could not log you in. Please try again, or contact us if it keeps happening.'],
+  [/^you are not logged in$/, ''],
+];
+export const UNKNOWN_ROUTER_ERROR = 'The login did not succeed. Please try again.';
+
+/** Our text for the router's error message; '' for none (or nothing worth showing). */
+export function routerErrorText(error: string): string {
+  const message = error.trim();
+  if (!message) return '';
+  for (const [pattern, text] of ROUTER_ERRORS) if (pattern.test(message)) return text;
+  return UNKNOWN_ROUTER_ERROR;
+}
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -78,7 +118,7 @@ export function readHotspotParams(input: Record<string, unknown>): { params: Hot
       chapChallenge,
       mac: field(input, 'mac', 64),
       ip: field(input, 'ip', 64),
-      error: field(input, 'error'),
+      error: routerErrorText(field(input, 'error')),
       username: field(input, 'username', 64),
     },
   };

@@ -1,6 +1,7 @@
 /**
  * The hotspot pages outside /api (issue 22), served by the portal next to the web app:
- *   GET|POST /hotspot/login          the themed login page (page.ts); 400 when not opened by a hotspot
+ *   GET|POST /hotspot/login          the themed login page (page.ts); 400 when not opened by a hotspot, 403 (a
+ *                                    message, no form) for a hotspot no device is registered with
  *   GET /hotspot/login.js            its script (login.js beside this file)
  *   GET /hotspot/md5.min.js          js-md5's browser build, for the HTTP-CHAP password
  *   GET /hotspot/mikrotik-login.html the login.html to upload to the router, pointing at this portal
@@ -8,10 +9,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { isNotNull } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { devices } from '../../db/schema';
 import { projectPath } from '../../lib/paths';
 import { returnOrigin } from '../../lib/return-origin';
-import { hotspotPageCsp, mikrotikLoginHtml, readHotspotParams, renderHotspotLogin, renderHotspotProblem } from './page';
+import { HOTSPOT_PAGE_MESSAGES, hotspotPageCsp, mikrotikLoginHtml, readHotspotParams, renderHotspotLogin, renderHotspotProblem } from './page';
 
 export const HOTSPOT_LOGIN_PATH = '/hotspot/login';
 
@@ -24,15 +27,27 @@ const hotspotRoutes: FastifyPluginAsync = async (app) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  const page = async (input: Record<string, unknown>, reply: FastifyReply) => {
+  /** Whether a device is registered with a hotspot URL of this origin (the only place a code may be posted to). */
+  const registeredHotspot = async (router: URL): Promise<boolean> => {
+    const rows = await app.db.select({ url: devices.hotspotUrl }).from(devices).where(isNotNull(devices.hotspotUrl));
+    return rows.some((row) => URL.canParse(row.url!) && new URL(row.url!).origin === router.origin);
+  };
+
+  const page = async (input: Record<string, unknown>, reply: FastifyReply, request: FastifyRequest) => {
     const settings = await app.settings.publicSettings();
     const read = readHotspotParams(input);
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
     if ('error' in read) return reply.code(400).header('content-security-policy', hotspotPageCsp(null)).send(renderHotspotProblem(settings, read.error));
+    // A link-login-only that is no registered NAS's hotspot: someone's page (or a hotspot not added under
+    // Devices yet) would receive the customer's voucher code. No form, and a line in the log for staff.
+    if (!(await registeredHotspot(read.router))) {
+      request.log.warn({ origin: read.router.origin }, 'hotspot login page opened for a hotspot no device is registered with (Devices → Hotspot login URL)');
+      return reply.code(403).header('content-security-policy', hotspotPageCsp(null)).send(renderHotspotProblem(settings, HOTSPOT_PAGE_MESSAGES.unknownRouter));
+    }
     return reply.header('content-security-policy', hotspotPageCsp(read.router)).send(renderHotspotLogin(settings, read.params));
   };
-  app.get(HOTSPOT_LOGIN_PATH, async (request, reply) => page(request.query as Record<string, unknown>, reply));
-  app.post(HOTSPOT_LOGIN_PATH, async (request: FastifyRequest, reply) => page({ ...(request.query as object), ...((request.body as object | null) ?? {}) }, reply));
+  app.get(HOTSPOT_LOGIN_PATH, async (request, reply) => page(request.query as Record<string, unknown>, reply, request));
+  app.post(HOTSPOT_LOGIN_PATH, async (request: FastifyRequest, reply) => page({ ...(request.query as object), ...((request.body as object | null) ?? {}) }, reply, request));
 
   const script = (source: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
     reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(source);

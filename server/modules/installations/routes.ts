@@ -52,6 +52,7 @@ function createService(app: FastifyInstance): InstallationService {
       return { name: company.name, supportEmail: company.support_email };
     },
     send: (message) => app.mail.send(message),
+    uploadQuotas: async () => (await app.settings.stored()).uploads,
   });
 }
 

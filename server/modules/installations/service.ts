@@ -39,6 +39,7 @@ import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { receiveUploads, storedFileRows, storeUploads, uploadMessages, type StoredFileRef, type UploadPart } from '../../lib/stored-files';
+import { checkStagedUploadQuota, checkUploadQuota, DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '../../lib/upload-quotas';
 import type { FileStore } from '../../lib/storage';
 import { INSTALLATIONS_AREA, storedKey } from './files';
 import { changedFields, recordAudit, type AuditContext } from '../audit/trail';
@@ -145,6 +146,8 @@ export interface InstallationServiceDeps {
   /** Company name and support address for the e-mails. */
   company: () => Promise<{ name: string; supportEmail: string }>;
   send: (message: MailMessage) => void;
+  /** The upload quotas in force (settings; issue 32). Absent: the defaults. */
+  uploadQuotas?: () => Promise<UploadQuotas>;
 }
 
 export class InstallationService {
@@ -432,10 +435,14 @@ export class InstallationService {
       messages: M,
     });
     const now = clock.now();
+    const quotas = (await this.deps.uploadQuotas?.()) ?? DEFAULT_UPLOAD_QUOTAS;
+    const quota = await checkStagedUploadQuota(db, quotas, { area: 'installations', ownerId: id, uploaderId: caller.id, customer: caller.role === 'user', now }, staged);
     await storeUploads(store, INSTALLATIONS_AREA, id, staged, () =>
       db.transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
         if (!(await repository.lock(tx, id))) throw notFound(M.notFound);
+        // Again under the installation's lock: two uploads at once cannot both pass the quota.
+        await checkUploadQuota(tx, quotas, quota);
         await repository.insertPhotos(tx, storedFileRows(staged, caller.id, now).map((f) => ({ ...f, installationId: id })));
         await repository.update(tx, id, { updatedAt: now });
       }),

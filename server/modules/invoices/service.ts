@@ -3,7 +3,7 @@
  * advanced under a row lock (SELECT … FOR UPDATE) in the caller's transaction: two concurrent invoices wait
  * for each other, and a transaction that rolls back gives its number back, so numbers are unique and gap-free.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { pagePagination, type PagePagination } from '../../../contract/envelope';
 import {
   INVOICE_DUE_DAYS,
@@ -15,12 +15,12 @@ import {
   type UserInvoiceQueryParsed,
 } from '../../../contract/schemas/invoice';
 import type { Db } from '../../db/client';
-import { invoices, settings, type InvoiceRow } from '../../db/schema';
+import { invoices, ledgerPostings, settings, type InvoiceRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/errors';
 import { changedFields, recordAudit, type AuditContext } from '../audit/trail';
 import { amountDue } from '../credit/amount-due';
-import { applyCreditToInvoice } from '../credit/ledger';
+import { applyCreditToInvoice, releaseInvoiceCredit } from '../ledger/movements';
 import { defaultSettings } from '../settings/defaults';
 import type { InvoiceRepository, InvoiceWithNames } from './repository';
 
@@ -120,7 +120,9 @@ export async function issueInvoice(tx: Db, input: IssueInvoiceInput): Promise<In
     })
     .returning();
   const credited = await applyCreditToInvoice(tx, row, input.now);
-  if (credited.creditApplied === 0 || amountDue(credited) > 0) return credited;
+  // Nothing left to pay (credit covered it, or the total is zero: a free plan, a plan change whose credit equals
+  // the new price) → paid at issue, never an "unpaid" invoice of 0 (issue 31).
+  if (amountDue(credited) > 0) return credited;
   const [paid] = await tx
     .update(invoices)
     .set({ status: 'paid', paidDate: input.now, updatedAt: input.now })
@@ -130,6 +132,21 @@ export async function issueInvoice(tx: Db, input: IssueInvoiceInput): Promise<In
   const { activateForPaidInvoice } = await import('../subscriptions/service');
   if (paid.subscriptionId) await activateForPaidInvoice(tx, paid.id, input.now);
   return paid;
+}
+
+/**
+ * Cancels open (unpaid or overdue) invoices among ids, in the caller's transaction: each gives back the credit it
+ * had applied (issue 31: credit used by an invoice that will never be paid is not lost). Returns those cancelled.
+ */
+export async function cancelInvoices(tx: Db, ids: string[], now: Date): Promise<InvoiceRow[]> {
+  if (ids.length === 0) return [];
+  const cancelled = await tx
+    .update(invoices)
+    .set({ status: 'cancelled', updatedAt: now })
+    .where(and(inArray(invoices.id, ids), inArray(invoices.status, ['unpaid', 'overdue'])))
+    .returning();
+  for (const invoice of cancelled) await releaseInvoiceCredit(tx, invoice, now);
+  return cancelled;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -143,6 +160,7 @@ export const INVOICE_MESSAGES = {
   notFound: 'Invoice not found',
   paidNotDeletable: 'A paid invoice cannot be deleted',
   refundedNotDeletable: 'A refunded invoice cannot be deleted',
+  moneyNotDeletable: 'Money was received for this invoice (a payment held or given back): it cannot be deleted',
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -186,6 +204,10 @@ export class InvoiceService {
       if (!row) throw notFound(INVOICE_MESSAGES.notFound);
       if (row.status === 'paid') throw conflict(INVOICE_MESSAGES.paidNotDeletable);
       if (row.status === 'refunded') throw conflict(INVOICE_MESSAGES.refundedNotDeletable);
+      // Its payments would go with it (cascade), and with them the record of money a provider took for it (issue 31).
+      const [moved] = await tx.select({ id: ledgerPostings.id }).from(ledgerPostings).where(and(eq(ledgerPostings.invoiceId, id), eq(ledgerPostings.account, 'payer'))).limit(1);
+      if (moved) throw conflict(INVOICE_MESSAGES.moneyNotDeletable);
+      await releaseInvoiceCredit(tx, row, this.deps.clock.now());
       await tx.delete(invoices).where(eq(invoices.id, id));
       if (audit) {
         await recordAudit(tx, this.deps.clock, audit, {

@@ -20,7 +20,9 @@ import { AppError, conflict, isUniqueViolation, notFound } from '../../lib/error
 import { recordAudit, SYSTEM, type AuditContext } from '../audit/trail';
 import type { GatewayRepository } from '../gateways/repository';
 import type { GatewayService } from '../gateways/service';
-import { addCredit } from '../credit/ledger';
+import { balanceOf, overpaidBy } from '../credit/ledger';
+import { heldRefunded, paymentHeld, refundedToCredit, refundedToPayer } from '../ledger/movements';
+import { formatMoney } from '../../../contract/money';
 import type { PaymentRepository } from './repository';
 import { toPayment, type CompletionResult } from './service';
 
@@ -34,6 +36,25 @@ function refundChanges(payment: PaymentRow, refundId: string | null, by: 'staff'
     refunded_by: { from: null, to: by },
     ...(refundId ? { refund_id: { from: null, to: refundId } } : {}),
   };
+}
+
+/** Money a provider took that no invoice counted, not yet given back (the ledger's held account). */
+function isHeld(payment: PaymentRow): boolean {
+  return (
+    payment.status === 'failed' &&
+    payment.provider !== 'manual' &&
+    [...REFUND_NEEDED_REASONS, REFUND_IN_PROGRESS].includes((payment.failureReason ?? '') as (typeof REFUND_NEEDED_REASONS)[number])
+  );
+}
+
+/**
+ * An uncounted payment given back: held money leaves for the payer. A payment never counted as taken (a manual
+ * recording refused for its amount, a checkout still pending or declined that the provider refunds) was taken
+ * after all: it is held and given back in the same transaction.
+ */
+async function giveBackUncounted(tx: Db, payment: PaymentRow, now: Date): Promise<void> {
+  if (!isHeld(payment)) await paymentHeld(tx, payment, now);
+  await heldRefunded(tx, payment, now);
 }
 
 /** What both payment services are built on. */
@@ -101,6 +122,7 @@ export class PaymentRefunds {
         failureReason: `${payment.failureReason ?? PAYMENT_FAILURE_REASONS.alreadyPaid}; refunded automatically (${refundId})`,
         updatedAt: now,
       });
+      await giveBackUncounted(tx, payment, now);
       // The portal itself gave the money back: the system is the actor, whatever request brought the payment in.
       await recordAudit(tx, this.deps.clock, { ...SYSTEM, ip: audit?.ip ?? null, requestId: audit?.requestId ?? null }, {
         action: 'payment.refunded',
@@ -128,6 +150,13 @@ export class PaymentRefunds {
     if (!payment) throw notFound(M.paymentNotFound);
     if (payment.failureReason === REFUND_IN_PROGRESS) throw conflict(M.refundInProgress);
     if (!isRefundable(payment.status, payment.failureReason)) throw conflict(M.refundNotPaid);
+    // The credit this payment left must go back with it (issue 31); once it was spent on another invoice the
+    // payer would get it twice: refused before the provider is asked (a refund to credit is still possible).
+    const overpaid = payment.status === 'paid' ? await overpaidBy(db, payment.id) : 0;
+    if (overpaid > 0) {
+      const balance = await balanceOf(db, payment.userId, payment.currency);
+      if (balance < overpaid) throw conflict(M.overpaymentSpent(formatMoney(overpaid, payment.currency, 'en-US'), formatMoney(balance, payment.currency, 'en-US')));
+    }
     let refundId: string | null;
     try {
       refundId = await this.claimAndRefund(payment);
@@ -144,10 +173,13 @@ export class PaymentRefunds {
       if (audit) await recordAudit(tx, clock, audit, { action: 'payment.refunded', targetType: 'payment', targetId: payment.id, changes: refundChanges(payment, refundId, 'staff') });
       if (payment.status !== 'paid') {
         // Taken but never counted: the money goes back, the invoice stays as it is.
+        await giveBackUncounted(tx, payment, now);
         return repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: `${payment.failureReason}; refunded by staff (${refundId})`, updatedAt: now });
       }
       const row = await repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: `Refunded by staff (${refundId})`, updatedAt: now });
       await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
+      const reversed = await refundedToPayer(tx, payment, now, audit?.actor.id ?? null, 'Overpayment refunded with its payment');
+      if (reversed < overpaid) this.deps.log?.warn({ paymentId, overpaid, reversed }, 'the overpayment credit was spent while its payment was being refunded');
       return row;
     });
     return toPayment(refunded);
@@ -174,17 +206,9 @@ export class PaymentRefunds {
         const invoice = await repository.findInvoice(payment.invoiceId, tx, true);
         const refunded = await repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: 'Refunded to credit by staff', updatedAt: now });
         await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
-        const entry = await addCredit(tx, {
-          userId: payment.userId,
-          kind: 'refund_to_credit',
-          amount: payment.amount,
-          currency: payment.currency,
-          reason: `Refund of invoice ${invoice?.number ?? ''} to credit`.replace('  ', ' '),
-          invoiceId: payment.invoiceId,
-          paymentId: payment.id,
-          createdBy: audit?.actor.id ?? null,
-          now,
-        });
+        // Only what the invoice kept becomes credit: an overpayment is credit already (issue 31).
+        const entry = await refundedToCredit(tx, payment, invoice?.number ?? null, now, audit?.actor.id ?? null);
+        if (!entry) throw conflict(M.refundNotPaid);
         if (audit) {
           await recordAudit(tx, clock, audit, {
             action: 'payment.refunded',
@@ -216,7 +240,13 @@ export class PaymentRefunds {
       if (payment.status === 'refunded') return { outcome: 'unchanged', payment };
       const wasPaid = payment.status === 'paid';
       const refunded = await repository.updatePayment(tx, payment.id, { status: 'refunded', updatedAt: now });
-      if (wasPaid) await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
+      if (wasPaid) {
+        await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
+        await refundedToPayer(tx, payment, now, null, 'Overpayment refunded with its payment');
+      } else {
+        // Money the provider gave back that no invoice counted.
+        await giveBackUncounted(tx, payment, now);
+      }
       if (audit) {
         await recordAudit(tx, clock, audit, {
           action: 'payment.refunded',

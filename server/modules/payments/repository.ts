@@ -1,9 +1,33 @@
 /** Payments storage: payments, processed webhook events, and the row locks the completion path takes. */
-import { and, desc, eq, inArray, isNull, ne, or } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, ne, or, type SQL } from 'drizzle-orm';
+import type { PaymentListQueryParsed } from '../../../contract/schemas/payment';
 import type { Db } from '../../db/client';
-import { invoices, payments, webhookEvents, type InvoiceRow, type NewPaymentRow, type PaymentRow } from '../../db/schema';
+import { newestFirst } from '../../db/paging';
+import { invoices, paymentGateways, payments, users, webhookEvents, type InvoiceRow, type NewPaymentRow, type PaymentRow } from '../../db/schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A row of the staff payments list: the payment, its customer, its invoice's number and its gateway's name. */
+export interface PaymentWithNames {
+  row: PaymentRow;
+  userName: string;
+  userEmail: string;
+  invoiceNumber: string;
+  gatewayName: string | null;
+}
+
+/** The created_at conditions of a from/to filter: a day counts whole (UTC), an instant as given; both inclusive. */
+function createdBetween(from: string | undefined, to: string | undefined): SQL[] {
+  const c: SQL[] = [];
+  if (from) c.push(gte(payments.createdAt, new Date(DAY.test(from) ? `${from}T00:00:00Z` : from)));
+  if (to) {
+    if (DAY.test(to)) c.push(lt(payments.createdAt, new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000)));
+    else c.push(lte(payments.createdAt, new Date(to)));
+  }
+  return c;
+}
 
 export function createPaymentRepository(db: Db) {
   return {
@@ -16,6 +40,43 @@ export function createPaymentRepository(db: Db) {
       if (!UUID.test(id)) return undefined;
       const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
       return row;
+    },
+
+    /**
+     * The staff list (GET /payments): a page, newest first in the order of payments_created_at_id_idx, and the
+     * number of matches (two statements: a window count would read every match before the LIMIT). The count joins
+     * customers and invoices only when the search needs them.
+     */
+    async page(query: PaymentListQueryParsed): Promise<{ items: PaymentWithNames[]; total: number }> {
+      const conditions: SQL[] = [];
+      if (query.status) conditions.push(eq(payments.status, query.status));
+      if (query.provider) conditions.push(eq(payments.provider, query.provider));
+      if (query.payment_method) conditions.push(eq(payments.paymentMethod, query.payment_method));
+      if (query.gateway_id) conditions.push(eq(payments.gatewayId, query.gateway_id));
+      if (query.user_id) conditions.push(eq(payments.userId, query.user_id));
+      conditions.push(...createdBetween(query.from, query.to));
+      if (query.search) {
+        const p = likePattern(query.search);
+        conditions.push(or(ilike(payments.reference, p), ilike(payments.transactionId, p), ilike(users.email, p), ilike(invoices.number, p))!);
+      }
+      const where = conditions.length ? and(...conditions) : undefined;
+      const counted = db.select({ total: count() }).from(payments);
+      const [items, [{ total }]] = await Promise.all([
+        db
+          .select({ row: payments, userName: users.name, userEmail: users.email, invoiceNumber: invoices.number, gatewayName: paymentGateways.name })
+          .from(payments)
+          .innerJoin(users, eq(users.id, payments.userId))
+          .innerJoin(invoices, eq(invoices.id, payments.invoiceId))
+          .leftJoin(paymentGateways, eq(paymentGateways.id, payments.gatewayId))
+          .where(where)
+          .orderBy(newestFirst(payments.createdAt), newestFirst(payments.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        query.search
+          ? counted.innerJoin(users, eq(users.id, payments.userId)).innerJoin(invoices, eq(invoices.id, payments.invoiceId)).where(where)
+          : counted.where(where),
+      ]);
+      return { items, total: Number(total) };
     },
 
     /** An invoice's payments, newest first (staff's view of what was paid, failed or refunded on it). */

@@ -11,9 +11,12 @@ import {
   manualPaymentInputSchema,
   paymentInitiatedSchema,
   paymentInitiateInputSchema,
+  paymentListItemSchema,
+  paymentListQuerySchema,
   paymentSchema,
   paymentStatusSchema,
 } from '../../../contract/schemas/payment';
+import { pagePaginationSchema } from '../../../contract/schemas/invoice';
 import { CREDIT_MESSAGES, refundInputSchema } from '../../../contract/schemas/credit';
 import { createPaymentProviders, parseStripeApiBase, WebhookEventIgnored, type StripeApiAddress } from '../../integrations/payments';
 import { buildSandboxWebhook } from '../../integrations/payments/sandbox';
@@ -23,6 +26,7 @@ import { auditContext, SYSTEM } from '../audit/trail';
 import { createGatewayRepository } from '../gateways/repository';
 import { GatewayService } from '../gateways/service';
 import { sandboxCheckoutPage, sandboxNotFoundPage } from './checkout-page';
+import { listPayments } from './list';
 import { createPaymentRepository } from './repository';
 import { PaymentService, statusMessage, toPayment, type Caller } from './service';
 
@@ -34,9 +38,10 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
   const appUrl = app.config.appUrl.replace(/\/+$/, '');
   const stripe = opts.stripeApi ?? (app.config.stripeApiBase ? parseStripeApiBase(app.config.stripeApiBase) : undefined);
   const providers = createPaymentProviders({ baseUrl: appUrl, now: () => app.clock.now(), stripe });
+  const repository = createPaymentRepository(app.db);
   const service = new PaymentService({
     db: app.db,
-    repository: createPaymentRepository(app.db),
+    repository,
     gateways,
     gatewayRepository,
     providers,
@@ -51,6 +56,13 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
     if (!request.user) throw unauthorized();
     return { id: request.user.id, role: request.user.role };
   };
+
+  // The billing team's payments screen (admin, billing, support): every payment, newest first, paged and filtered.
+  app.get(
+    '/',
+    { schema: { querystring: paymentListQuerySchema, response: { 200: envelope(z.object({ items: z.array(paymentListItemSchema), pagination: pagePaginationSchema })) } } },
+    async (request) => ok(await listPayments(repository, request.query), M.list),
+  );
 
   app.post(
     '/initiate',

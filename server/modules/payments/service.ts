@@ -23,7 +23,7 @@ import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound 
 import { recordAudit, SYSTEM, type AuditContext } from '../audit/trail';
 import { activateForPaidInvoice } from '../subscriptions/service';
 import { amountDue } from '../credit/amount-due';
-import { addCredit } from '../credit/ledger';
+import { paymentHeld, paymentReceived } from '../ledger/movements';
 import { PaymentRefunds, type PaymentDeps } from './refunds';
 
 /** Staff who may pay, record and read any customer's payments. */
@@ -63,7 +63,7 @@ export function toPayment(row: PaymentRow): Payment {
 }
 
 export function statusMessage(status: Payment['status']): string {
-  return { pending: M.statusPending, paid: M.statusPaid, failed: M.statusFailed, refunded: M.statusRefunded }[status];
+  return { pending: M.statusPending, paid: M.statusPaid, failed: M.statusFailed, refunded: M.statusRefunded, expired: M.statusExpired }[status];
 }
 
 const PAYABLE: ReadonlyArray<InvoiceRow['status']> = ['unpaid', 'overdue'];
@@ -193,7 +193,8 @@ export class PaymentService {
         const invoice = await repository.findInvoice(payment.invoiceId, tx, true);
         if (!invoice) throw notFound(M.invoiceNotFound);
         if (payment.status === 'paid') return { outcome: 'already_paid', payment };
-        if (payment.status !== 'pending') return { outcome: 'unchanged', payment };
+        // A checkout the expiry sweep closed (expiry.ts) whose money came after all counts like a pending one.
+        if (payment.status !== 'pending' && payment.status !== 'expired') return { outcome: 'unchanged', payment };
 
         const amount = input.amount ?? payment.amount;
         const currency = (input.currency ?? payment.currency).toUpperCase();
@@ -203,30 +204,22 @@ export class PaymentService {
         const overpaid = input.provider === 'manual' && PAYABLE.includes(invoice.status) ? Math.max(0, amount - due) : 0;
         if ((amount !== due && overpaid === 0) || currency !== invoice.currency) {
           const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.amountMismatch, updatedAt: now });
+          // A provider took it (a manual recording of the wrong amount took nothing): held until given back.
+          if (payment.provider !== 'manual') await paymentHeld(tx, failed, now);
           return { outcome: 'mismatch', payment: failed };
         }
         if (!PAYABLE.includes(invoice.status)) {
           const reason = invoice.status === 'paid' ? PAYMENT_FAILURE_REASONS.alreadyPaid : PAYMENT_FAILURE_REASONS.notPayable;
           const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: reason, paymentDate: now, updatedAt: now });
+          if (payment.provider !== 'manual') await paymentHeld(tx, failed, now);
           return { outcome: 'not_counted', payment: failed };
         }
         const paid = await repository.updatePayment(tx, payment.id, { status: 'paid', paymentDate: now, failureReason: null, updatedAt: now });
         await repository.markInvoicePaid(tx, invoice.id, now);
         // The subscription lifecycle decides: pending → active (first period), suspended → active, renewal period moves on.
         if (invoice.subscriptionId) await activateForPaidInvoice(tx, invoice.id, now);
-        if (overpaid > 0) {
-          await addCredit(tx, {
-            userId: invoice.userId,
-            kind: 'overpayment',
-            amount: overpaid,
-            currency: invoice.currency,
-            reason: `Overpayment of invoice ${invoice.number}`,
-            invoiceId: invoice.id,
-            paymentId: paid.id,
-            createdBy: audit?.actor.id ?? null,
-            now,
-          });
-        }
+        // The payer's money: the amount due to the invoice, an overpayment to the customer's credit.
+        await paymentReceived(tx, paid, invoice, overpaid, now, audit?.actor.id ?? null);
         if (audit) {
           await recordAudit(tx, clock, audit, {
             action: input.provider === 'manual' ? 'payment.recorded_manually' : 'payment.completed',
@@ -267,19 +260,26 @@ export class PaymentService {
     return (await this.deps.repository.listForInvoice(invoice.id)).map(toPayment);
   }
 
-  /** A provider says the payment failed (declined): a pending payment becomes failed; nothing else changes. */
-  async failPayment(input: { provider: string; transactionId: string; eventId?: string | null }): Promise<CompletionResult> {
+  /**
+   * A provider says the payment failed (declined) or its checkout expired unpaid: a pending payment becomes failed
+   * or expired; nothing else changes (neither is money received).
+   */
+  async failPayment(input: { provider: string; transactionId: string; eventId?: string | null }, type: 'payment.failed' | 'payment.expired' = 'payment.failed'): Promise<CompletionResult> {
     const { db, repository, clock } = this.deps;
     return db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
-      const seen = await repository.paymentForEvent(tx, input, 'payment.failed', now);
+      const seen = await repository.paymentForEvent(tx, input, type, now);
       if (seen.duplicate) return { outcome: 'duplicate', payment: seen.payment };
       const payment = seen.payment;
       if (!payment) throw notFound(M.paymentNotFound);
       if (payment.status !== 'pending') return { outcome: 'unchanged', payment };
-      const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.declined, updatedAt: now });
-      return { outcome: 'unchanged', payment: failed };
+      const closed = await repository.updatePayment(
+        tx,
+        payment.id,
+        type === 'payment.expired' ? { status: 'expired', updatedAt: now } : { status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.declined, updatedAt: now },
+      );
+      return { outcome: 'unchanged', payment: closed };
     });
   }
 
@@ -318,7 +318,7 @@ export class PaymentService {
     if (event.paymentId) await autopay?.beforeSettle(provider, event);
     let result: CompletionResult;
     if (event.type === 'payment.succeeded') result = await this.completePayment({ ...ref, amount: event.amount, currency: event.currency }, audit);
-    else if (event.type === 'payment.failed') result = await this.failPayment(ref);
+    else if (event.type === 'payment.failed' || event.type === 'payment.expired') result = await this.failPayment(ref, event.type);
     else result = await this.refundPayment(ref, audit);
     if (event.paymentId) await autopay?.afterSettle(event, result.payment);
     return { result, message: this.answer(result) };

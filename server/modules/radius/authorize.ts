@@ -15,6 +15,7 @@
 import { MIKROTIK_VENDOR, WISPR_VENDOR, type RadiusAttribute } from '../../integrations/radius/codec';
 import { parseIp, parsePrefix } from '../../../contract/ip';
 import type { Subscriber } from './directory';
+import { allowanceUsed } from './allowance';
 
 export interface AuthContext {
   now: Date;
@@ -27,7 +28,7 @@ export interface AuthContext {
 
 export type AuthDecision =
   | { accept: true; reason: 'active' | 'cancelled_until_period_end' | 'walled_garden' | 'throttled'; attributes: RadiusAttribute[] }
-  | { accept: false; reason: 'unknown_user' | 'bad_password' | 'not_active' | 'data_cap' | 'sealed_password_unreadable'; attributes: RadiusAttribute[] };
+  | { accept: false; reason: 'unknown_user' | 'bad_password' | 'not_active' | 'data_cap' | 'sealed_password_unreadable' | 'too_many_attempts'; attributes: RadiusAttribute[] };
 
 /** Session-Timeout when the period end is unknown or already past (a subscription in its grace days). */
 export const FALLBACK_SESSION_TIMEOUT = 86_400;
@@ -116,6 +117,9 @@ export function authorize(sub: Subscriber, ctx: AuthContext): AuthDecision {
     }
     return reject('not_active', sub.status === 'suspended' ? 'Service suspended' : `Subscription ${sub.status}`);
   }
+  if (allowanceUsed(sub)) return reject('data_cap', 'Data allowance used');
+  // A data line with a time limit ends at it (the billing run marks it expired; until then this refuses it).
+  if (sub.dataAllowanceBytes !== null && sub.periodEnd && sub.periodEnd.getTime() <= now) return reject('not_active', 'Subscription expired');
   const throttled = capReached(sub, ctx.usageBytes);
   if (throttled && sub.dataCapAction === 'reject') return reject('data_cap', 'Data cap reached for this period');
   const untilEnd = sub.periodEnd ? Math.floor((sub.periodEnd.getTime() - now) / 1000) : 0;

@@ -8,8 +8,10 @@ import type { Db } from '../../db/client';
 import { DynAuthClient } from '../../integrations/radius/dynauth';
 import { createRouterOsClient, type RouterOsClient } from '../../integrations/routeros/client';
 import type { Clock } from '../../lib/clock';
+import type { RateLimitBackend } from '../../lib/rate-limit-store';
 import type { SecretBox } from '../../lib/secret-box';
 import { AccountingStore } from './accounting';
+import { DataAllowanceMeter } from './allowance';
 import { NasClientDirectory, type NasClient } from './clients';
 import { CutoffService } from './cutoff';
 import { SubscriberDirectory } from './directory';
@@ -56,6 +58,8 @@ export function createRadiusCore(deps: {
   log: RadiusLog;
   routerOs?: (client: NasClient) => RouterOsClient | null;
   verifyAfterSeconds?: number;
+  /** Where failed voucher logins are counted (per NAS and device); the app's rate-limit store, shared by its nodes. */
+  attempts?: RateLimitBackend;
 }): RadiusCore {
   const { db, clock, box, config, log } = deps;
   const onError = (error: unknown) => log.error({ err: error }, 'RADIUS cache refresh failed');
@@ -90,7 +94,8 @@ export function createRadiusCore(deps: {
     cutoff,
     walledGardenPool: () => config.radiusWalledGardenPool,
     interimInterval: config.radiusInterimInterval,
-    vouchers: new VoucherAuthenticator({ db, box, clock, interimInterval: config.radiusInterimInterval }),
+    allowance: new DataAllowanceMeter({ db, clock }),
+    vouchers: new VoucherAuthenticator({ db, box, clock, interimInterval: config.radiusInterimInterval, attempts: deps.attempts }),
     log,
   });
   return { subscribers, clients, usage, accounting, dynauth, cutoff, service };

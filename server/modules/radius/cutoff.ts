@@ -22,6 +22,7 @@ import type { DynAuthAnswer, DynAuthClient, DynAuthKind } from '../../integratio
 import type { RadiusAttribute } from '../../integrations/radius/codec';
 import type { RouterOsClient } from '../../integrations/routeros/client';
 import { rateAttributes, servesNow, subscriberRate, capReached } from './authorize';
+import { allowanceUsed } from './allowance';
 import type { NasClient, NasClientDirectory } from './clients';
 import type { Subscriber, SubscriberDirectory } from './directory';
 import type { UsageMeter } from './usage';
@@ -91,7 +92,7 @@ export class CutoffService {
     if (!sessions.length) return;
     const now = this.deps.clock.now();
     if (!sub || !servesNow(sub, now)) {
-      const reason = sub?.status ?? 'deleted';
+      const reason = sub && allowanceUsed(sub) ? 'data_allowance_used' : (sub?.status ?? 'deleted');
       for (const session of sessions) await this.disconnect(session, reason);
       return;
     }

@@ -34,6 +34,9 @@ export interface Subscriber {
   dataCapAction: DataCapAction;
   throttleDownloadKbps: number;
   throttleUploadKbps: number;
+  /** A data-voucher line's allowance and use in bytes (issue 31, allowance.ts); null: none. */
+  dataAllowanceBytes: number | null;
+  dataUsedBytes: number;
   /** IP address management (issue 22): the static address (Framed-IP-Address) or the pool (Framed-Pool), and
    *  the IPv6 prefixes; null when not set (the NAS chooses). */
   framedIp: string | null;
@@ -60,6 +63,8 @@ const columns = {
   dataCapAction: plans.dataCapAction,
   throttleDownloadKbps: plans.throttleDownloadKbps,
   throttleUploadKbps: plans.throttleUploadKbps,
+  dataAllowanceBytes: subscriptions.dataAllowanceBytes,
+  dataUsedBytes: subscriptions.dataUsedBytes,
   framedIp: ipAssignments.address,
   framedPool: ipNetworks.poolName,
   framedIpv6Prefix: subscriptionAddressing.framedIpv6Prefix,
@@ -247,6 +252,8 @@ export class SubscriberDirectory {
     dataCapAction: string;
     throttleDownloadKbps: number | null;
     throttleUploadKbps: number | null;
+    dataAllowanceBytes: number | null;
+    dataUsedBytes: number;
     framedIp: string | null;
     framedPool: string | null;
     framedIpv6Prefix: string | null;
@@ -266,6 +273,8 @@ export class SubscriberDirectory {
       dataCapAction: row.dataCapAction === 'throttle' ? 'throttle' : 'reject',
       throttleDownloadKbps: row.throttleDownloadKbps ?? DEFAULT_THROTTLE_KBPS,
       throttleUploadKbps: row.throttleUploadKbps ?? DEFAULT_THROTTLE_KBPS,
+      dataAllowanceBytes: row.dataAllowanceBytes === null ? null : Number(row.dataAllowanceBytes),
+      dataUsedBytes: Number(row.dataUsedBytes),
       framedIp: row.framedIp,
       framedPool: row.framedPool,
       framedIpv6Prefix: row.framedIpv6Prefix,

@@ -72,7 +72,7 @@ export default fp<RadiusPluginOptions>(
     const { config, db, clock } = app;
     const log = app.log.child({ module: 'radius' });
     registerCredentialsBox(app.secretBox);
-    const core = createRadiusCore({ db, clock, box: app.secretBox, config, log, routerOs: opts.routerOs, verifyAfterSeconds: opts.verifyAfterSeconds });
+    const core = createRadiusCore({ db, clock, box: app.secretBox, config, log, routerOs: opts.routerOs, verifyAfterSeconds: opts.verifyAfterSeconds, attempts: app.rateLimitBackend });
     const { subscribers, clients, accounting, cutoff, dynauth, service } = core;
     const useWorkers = config.radiusEnabled && config.radiusWorkers > 1 && config.databaseUrl !== null;
     if (config.radiusEnabled && config.radiusWorkers > 1 && !useWorkers) {
@@ -84,6 +84,10 @@ export default fp<RadiusPluginOptions>(
           count: config.radiusWorkers,
           log,
           observe: (type, result, seconds) => service.observe?.(type, result, seconds),
+          accessChanged: (subscriptionId) => {
+            void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId });
+            reloadOne(subscriptionId);
+          },
           settings: {
             databaseUrl: config.databaseUrl!,
             secretsKey: config.secretsKey,
@@ -156,6 +160,7 @@ export default fp<RadiusPluginOptions>(
       },
     };
     app.decorate('radius', runtime);
+    service.onEnded = (subscriptionId) => runtime.accessChanged(subscriptionId, 'status');
     app.jobs.every(RADIUS_SWEEP_JOB, SWEEP_EVERY_MS / 1000, { expireInSeconds: 300 }, () => sweep(), config.radiusEnabled);
 
     const stopListening = onCredentialsChanged((subscriptionId) => void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId, credentials: true }));

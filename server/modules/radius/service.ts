@@ -23,7 +23,8 @@ import { plainAddress, type NasClient, type NasClientDirectory } from './clients
 import type { CutoffService } from './cutoff';
 import type { Subscriber, SubscriberDirectory } from './directory';
 import { periodFirstDay, utcDay, type UsageMeter } from './usage';
-import type { VoucherAuthenticator } from '../vouchers/hotspot';
+import type { VoucherAttemptOrigin, VoucherAuthenticator } from '../vouchers/hotspot';
+import type { DataAllowanceMeter } from './allowance';
 
 export interface RadiusServiceDeps {
   clock: Clock;
@@ -34,6 +35,8 @@ export interface RadiusServiceDeps {
   cutoff: CutoffService;
   walledGardenPool: () => string | null;
   interimInterval: number;
+  /** Data-voucher lines' allowances (issue 31): accounting adds to their use and ends a line that used it. */
+  allowance?: DataAllowanceMeter;
   /** Hotspot logins with a prepaid voucher code (issue 22), tried when the name is no PPPoE login. */
   vouchers?: VoucherAuthenticator;
   log: RadiusHandlers<NasClient & { secret: string; name: string }>['log'] & { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
@@ -54,6 +57,12 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
   readonly decisions: Record<string, number> = {};
   /** Told about every answered request (the metrics plugin): its type, result and time taken. */
   observe: ((type: 'access' | 'accounting', result: string, seconds: number) => void) | null = null;
+  /**
+   * Told when accounting ended a line (its data allowance used, committed): its sessions must be disconnected and
+   * every RADIUS process must re-read it. The app sets it to its accessChanged; a worker process to its own cut-off
+   * plus a report to the app. Without one, this process's cut-off alone.
+   */
+  onEnded: ((subscriptionId: string) => void) | null = null;
 
   constructor(private readonly deps: RadiusServiceDeps) {
     this.log = deps.log;
@@ -71,20 +80,25 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
         : rawAttribute(request, ATTR.CHAP_PASSWORD)
           ? (password: string) => verifyChap(request, password)
           : () => false;
-    return this.login(stringAttribute(request, 'User-Name'), check, client);
+    return this.login(stringAttribute(request, 'User-Name'), check, client, stringAttribute(request, 'Calling-Station-Id'));
   }
 
   /** A PAP login from the server's fast path (already decoded). */
-  accessPap(username: string, password: string, client: ClientWithSecret): RadiusReply | Promise<RadiusReply> {
-    return this.login(username, (stored) => samePassword(password, stored), client);
+  accessPap(username: string, password: string, client: ClientWithSecret, _from?: RemoteInfo, callingStationId?: string): RadiusReply | Promise<RadiusReply> {
+    return this.login(username, (stored) => samePassword(password, stored), client, callingStationId);
   }
 
-  private login(username: string | undefined, check: (password: string) => boolean, client: ClientWithSecret): RadiusReply | Promise<RadiusReply> {
+  private login(
+    username: string | undefined,
+    check: (password: string) => boolean,
+    client: ClientWithSecret,
+    callingStationId: string | undefined,
+  ): RadiusReply | Promise<RadiusReply> {
     const started = this.observe ? performance.now() : 0;
     // The reconnect-storm path: an active subscriber in memory on a plan without a cap needs no I/O at all.
     const cached = username === undefined ? undefined : this.deps.subscribers.cachedActive(username);
     if (cached && cached.dataCapBytes === null) return this.reply(username, client, this.judge(cached, check, 0), started);
-    return this.decide(username, check).then((decision) => this.reply(username, client, decision, started));
+    return this.decide(username, check, { nas: client.deviceId, device: callingStationId }).then((decision) => this.reply(username, client, decision, started));
   }
 
   private reply(username: string | undefined, client: ClientWithSecret, decision: AuthDecision, started: number): RadiusReply {
@@ -95,10 +109,10 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
   }
 
   /** The decision for a login, reading the database when memory has no active entry for it. */
-  async decide(username: string | undefined, check: (password: string) => boolean): Promise<AuthDecision> {
+  async decide(username: string | undefined, check: (password: string) => boolean, from: VoucherAttemptOrigin = { nas: 'unknown' }): Promise<AuthDecision> {
     if (!username) return loginIncorrect('unknown_user');
     const sub = await this.deps.subscribers.get(username);
-    if (!sub) return (await this.deps.vouchers?.decide(username, check)) ?? loginIncorrect('unknown_user');
+    if (!sub) return (await this.deps.vouchers?.decide(username, check, from)) ?? loginIncorrect('unknown_user');
     const usageBytes =
       sub.dataCapBytes === null || sub.password === null ? 0 : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, this.deps.clock.now()));
     return this.judge(sub, check, usageBytes);
@@ -160,6 +174,14 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       const subId = session.subscriptionId;
       const added = outcome.added.input + outcome.added.output;
       if (subId && added > 0) this.deps.usage.add(subId, utcDay(this.deps.clock.now()), added);
+      // A data-voucher line: the packet that uses up its allowance ends it (only lines with one are written to).
+      if (subId && added > 0 && this.deps.allowance && this.deps.subscribers.bySubscription(subId)?.dataAllowanceBytes != null) {
+        if (await this.deps.allowance.record(subId, added)) {
+          this.log.info({ subscriptionId: subId, username }, 'Data allowance used: the line ends');
+          if (this.onEnded) this.onEnded(subId);
+          else this.deps.cutoff.accessChanged(subId, 'status');
+        }
+      }
       // A hotspot voucher's login: its usage counts, and a voucher that ran out has its live sessions cut off.
       const runOut = !subId && this.deps.vouchers ? await this.deps.vouchers.recordUsage(username, added) : null;
       if (runOut && session.status === 'open') this.deps.cutoff.inBackground(() => this.deps.cutoff.voucherRunOut(username, runOut));

@@ -8,6 +8,7 @@ import cluster from 'node:cluster';
 import { openDatabase } from '../../db/client';
 import { RadiusUdpServer } from '../../integrations/radius/server';
 import { systemClock } from '../../lib/clock';
+import { PostgresRateLimitBackend } from '../../lib/rate-limit-postgres';
 import { createSecretBox } from '../../lib/secret-box';
 import type { NasClient } from './clients';
 import { createRadiusCore, type RadiusLog, type RadiusSettings } from './core';
@@ -28,7 +29,9 @@ export type WorkerReport =
   | { type: 'listening'; authPort: number; acctPort: number }
   | { type: 'failed'; message: string }
   /** The requests this worker answered since its last report: [type, result, seconds] each (metrics, system page). */
-  | { type: 'observed'; items: Observation[] };
+  | { type: 'observed'; items: Observation[] }
+  /** This worker's accounting ended a line (data allowance used): it disconnected its sessions; the app tells the rest. */
+  | { type: 'access-changed'; subscriptionId: string };
 
 export type Observation = ['access' | 'accounting', string, number];
 
@@ -54,7 +57,9 @@ async function main(): Promise<void> {
   const send = (report: WorkerReport) => process.send?.(report);
   const log = workerLog(settings.logLevel);
   const database = await openDatabase({ databaseUrl: settings.databaseUrl });
-  const core = createRadiusCore({ db: database.db, clock: systemClock, box: createSecretBox(settings.secretsKey), config: settings, log });
+  // Workers run with PostgreSQL only: failed voucher logins count in its rate_limits table, shared by every worker.
+  const attempts = new PostgresRateLimitBackend(database.db, systemClock, (error) => log.warn({ err: error }, 'sweeping ended rate-limit windows failed'));
+  const core = createRadiusCore({ db: database.db, clock: systemClock, box: createSecretBox(settings.secretsKey), config: settings, log, attempts });
   const server = new RadiusUdpServer<NasClient>(core.service);
   // What this worker answered goes to the app, which counts it with its own (metrics, the system page).
   let observed: Observation[] = [];
@@ -66,6 +71,10 @@ async function main(): Promise<void> {
     });
   core.service.observe = (type, result, seconds) => {
     observed.push([type, result, seconds]);
+  };
+  core.service.onEnded = (subscriptionId) => {
+    core.cutoff.accessChanged(subscriptionId, 'status');
+    send({ type: 'access-changed', subscriptionId });
   };
   const reporting = setInterval(() => void report(), OBSERVED_EVERY_MS);
   reporting.unref();

@@ -23,6 +23,8 @@ export class RadiusWorkerPool {
       log: RadiusLog;
       /** Told about every request a worker answered (the app's RadiusService.observe: metrics, system page). */
       observe?: (type: 'access' | 'accounting', result: string, seconds: number) => void;
+      /** A worker's accounting ended a line (it disconnected the sessions itself): the others must re-read it. */
+      accessChanged?: (subscriptionId: string) => void;
     },
   ) {}
 
@@ -50,6 +52,7 @@ export class RadiusWorkerPool {
   }
 
   broadcast(command: WorkerCommand): void {
+    // (A worker that sent a change gets its own reload back: one extra read, and its entry is certainly fresh.)
     for (const w of this.workers) if (w.isConnected()) w.send(command);
   }
 
@@ -78,6 +81,7 @@ export class RadiusWorkerPool {
     return new Promise((resolve, reject) => {
       worker.on('message', (report: WorkerReport) => {
         if (report.type === 'observed') for (const [type, result, seconds] of report.items) this.options.observe?.(type, result, seconds);
+        else if (report.type === 'access-changed') this.options.accessChanged?.(report.subscriptionId);
         else if (report.type === 'listening') resolve({ authPort: report.authPort, acctPort: report.acctPort });
         else if (report.type === 'failed') reject(new Error(`RADIUS worker failed to start: ${report.message}`));
       });

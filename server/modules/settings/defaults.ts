@@ -1,5 +1,6 @@
 /** Settings used when nothing is stored yet, and the demo content written on a fresh database. */
 import type { PolicyType } from '../../../contract/schemas/settings';
+import { DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '../../lib/upload-quotas';
 
 export interface CompanySettings {
   name: string;
@@ -43,6 +44,8 @@ export interface StoredSettings {
     autopay_retry_days: number[];
   };
   smtp: StoredSmtp;
+  /** Upload quotas in MB (issue 32): per ticket, per installation, per customer in 24 hours. */
+  uploads: UploadQuotas;
   policies: Record<PolicyType, { markdown: string; updated_at: string | null }>;
 }
 
@@ -91,6 +94,7 @@ export function defaultSettings(): StoredSettings {
     ],
     billing: { invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7, renewal_days_before: 7, autopay_retry_days: [1, 3, 5] },
     smtp: { host: '', port: 587, secure: false, user: '', from: '', password: null },
+    uploads: { ...DEFAULT_UPLOAD_QUOTAS },
     policies: {
       'privacy-policy': policy(
         'Privacy Policy',

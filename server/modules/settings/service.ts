@@ -96,6 +96,9 @@ export function settingsChanges(
       case 'billing':
         add(key, changedFields(object(d.billing, before), object(d.billing, after)));
         break;
+      case 'uploads':
+        add(key, changedFields(object(d.uploads as unknown as Record<string, unknown>, before), object(d.uploads as unknown as Record<string, unknown>, after)));
+        break;
       case 'smtp': {
         const opened = (value: unknown) => {
           const smtp = object(d.smtp as unknown as Record<string, unknown>, value);
@@ -214,6 +217,9 @@ export class SettingsService {
         case 'billing':
           s.billing = merge(s.billing, row.value);
           break;
+        case 'uploads':
+          s.uploads = merge(s.uploads, row.value);
+          break;
         case 'smtp':
           s.smtp = merge(s.smtp, row.value);
           break;
@@ -240,6 +246,7 @@ export class SettingsService {
     return {
       ...(await this.publicSettings()),
       billing: s.billing,
+      uploads: s.uploads,
       smtp: { ...smtp, password_set: Boolean(password) },
       policies: Object.fromEntries(POLICY_TYPES.map((t) => [t, s.policies[t].markdown])) as AdminSettings['policies'],
     };
@@ -271,6 +278,7 @@ export class SettingsService {
     if (input.coverage_areas) entries.push({ key: 'coverage_areas', value: input.coverage_areas });
     // Merged with the stored row under its lock (not the cache): invoices advance invoice_next_number meanwhile.
     if (input.billing) entries.push({ key: 'billing', value: input.billing, merge: defaultSettings().billing });
+    if (input.uploads) entries.push({ key: 'uploads', value: input.uploads, merge: defaultSettings().uploads as unknown as Record<string, unknown> });
     if (input.smtp) {
       const { password, ...rest } = input.smtp;
       // '' or absent keeps the stored password, null clears it, anything else replaces it (sealed).

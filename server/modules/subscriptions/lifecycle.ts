@@ -15,7 +15,8 @@ export const transitionMessage = (from: string, to: string) => `Cannot change a 
 //   via 'staff':   PATCH /subscriptions/{id}/status (admin, billing, support)
 //   via 'cancel':  POST /subscriptions/{id}/cancel (owner or staff)
 //   via 'job':     the recurring billing job (overdue → suspended, period over → expired)
-export type TransitionVia = 'payment' | 'staff' | 'cancel' | 'job';
+//   via 'usage':   RADIUS accounting: a data-voucher line used its allowance (→ expired, issue 31)
+export type TransitionVia = 'payment' | 'staff' | 'cancel' | 'job' | 'usage';
 export const SUBSCRIPTION_TRANSITIONS: ReadonlyArray<{ from: SubscriptionStatus; to: SubscriptionStatus; via: readonly TransitionVia[] }> = [
   { from: 'pending', to: 'active', via: ['payment'] },
   { from: 'active', to: 'suspended', via: ['staff', 'job'] },
@@ -23,8 +24,8 @@ export const SUBSCRIPTION_TRANSITIONS: ReadonlyArray<{ from: SubscriptionStatus;
   { from: 'active', to: 'cancelled', via: ['staff', 'cancel'] },
   { from: 'suspended', to: 'cancelled', via: ['staff', 'cancel'] },
   { from: 'pending', to: 'cancelled', via: ['staff', 'cancel'] },
-  { from: 'cancelled', to: 'expired', via: ['job'] },
-  { from: 'active', to: 'expired', via: ['job'] },
+  { from: 'cancelled', to: 'expired', via: ['job', 'usage'] },
+  { from: 'active', to: 'expired', via: ['job', 'usage'] },
   { from: 'suspended', to: 'expired', via: ['job'] },
 ];
 

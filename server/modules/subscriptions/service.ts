@@ -19,14 +19,15 @@ import type { OffsetMeta } from '../../../contract/envelope';
 import type { Db } from '../../db/client';
 import { installations, invoices, plans, subscriptions, users, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound, violatedConstraint } from '../../lib/errors';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
-import { issueInvoice, toInvoice, type IssueInvoiceInput } from '../invoices/service';
+import { cancelInvoices, issueInvoice, toInvoice, type IssueInvoiceInput } from '../invoices/service';
 import { requestInstallation } from '../installations/request';
 import { addBillingCycle, assertTransition, proRataCredit, renewalLineItem, transitionMessage } from './lifecycle';
 import type { SubscriptionRepository, SubscriptionWithNames } from './repository';
 
 export { addBillingCycle, assertTransition, canTransition, proRataCredit, SUBSCRIPTION_TRANSITIONS, type TransitionVia } from './lifecycle';
+export { activateForPaidInvoice } from './activation';
 
 export const SUBSCRIPTION_MESSAGES = {
   created: 'Subscription created successfully!',
@@ -55,51 +56,15 @@ export const SUBSCRIPTION_MESSAGES = {
   unpaidInvoices: 'This subscription has unpaid invoices and cannot be deleted',
   invoiceNotFound: 'Invoice not found',
   invoiceNotPaid: 'The invoice is not paid',
+  addressRequired: 'This plan is installed at your address: enter the service address',
+  dataLine: 'This line was bought with data vouchers: top it up with another voucher',
+  orderPending: (plan: string, invoice: string | null) =>
+    `You already have an order waiting: ${plan}${invoice ? ` (invoice ${invoice})` : ''}. Pay or cancel it before ordering again`,
 } as const;
 
 const cycleLabel = (cycle: string) => cycle.replace('_', '-');
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const OPEN_INVOICE = ['unpaid', 'overdue'] as const;
-
-/**
- * Called by the payments work inside its transaction once an invoice is marked paid: activates a pending
- * subscription (period = paid date + the plan's billing cycle), reactivates a suspended one, and moves the
- * period on when the invoice paid a renewal for the period that follows the current one. Anything else
- * (an upgrade invoice, a cancelled or expired subscription, an invoice without a subscription) changes
- * nothing. Idempotent: calling it again for the same invoice changes nothing more.
- */
-export async function activateForPaidInvoice(tx: Db, invoiceId: string, now: Date = new Date()): Promise<SubscriptionRow | undefined> {
-  const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
-  if (!invoice) throw notFound(SUBSCRIPTION_MESSAGES.invoiceNotFound);
-  if (invoice.status !== 'paid') throw conflict(SUBSCRIPTION_MESSAGES.invoiceNotPaid);
-  if (!invoice.subscriptionId) return undefined;
-  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, invoice.subscriptionId)).for('update');
-  if (!sub) return undefined;
-  const [plan] = await tx.select().from(plans).where(eq(plans.id, sub.planId)).limit(1);
-  const at = invoice.paidDate ?? now;
-  const status = sub.status as SubscriptionStatus;
-  const renewal = invoice.lineItems.find((l) => l.kind === 'renewal' && l.period_start && l.period_end);
-  const patch: Partial<SubscriptionRow> = {};
-  if (status === 'pending') {
-    assertTransition(status, 'active', 'payment');
-    patch.status = 'active';
-    patch.currentPeriodStart = at;
-    patch.currentPeriodEnd = addBillingCycle(at, plan.billingCycle);
-  } else if (status === 'suspended') {
-    assertTransition(status, 'active', 'payment');
-    patch.status = 'active';
-    patch.suspensionReason = null;
-  } else if (status !== 'active') {
-    return sub;
-  }
-  if (renewal && sub.currentPeriodEnd && new Date(renewal.period_start!).getTime() === sub.currentPeriodEnd.getTime()) {
-    patch.currentPeriodStart = new Date(renewal.period_start!);
-    patch.currentPeriodEnd = new Date(renewal.period_end!);
-  }
-  if (Object.keys(patch).length === 0) return sub;
-  const [row] = await tx.update(subscriptions).set({ ...patch, updatedAt: now }).where(eq(subscriptions.id, sub.id)).returning();
-  return row;
-}
 
 /** Staff who see and create every customer's subscriptions. */
 export const SUBSCRIPTION_STAFF = ['admin', 'billing', 'support'] as const;
@@ -118,6 +83,8 @@ export function toSubscription({ row, planName, userName, userEmail }: Subscript
     suspension_reason: row.suspensionReason,
     current_period_start: row.currentPeriodStart ? row.currentPeriodStart.toISOString() : null,
     current_period_end: row.currentPeriodEnd ? row.currentPeriodEnd.toISOString() : null,
+    data_allowance_bytes: row.dataAllowanceBytes,
+    data_used_bytes: row.dataUsedBytes,
     plan_name: planName,
     user_name: userName,
     user_email: userEmail,
@@ -187,6 +154,11 @@ export class SubscriptionService {
       const [plan] = await tx.select().from(plans).where(eq(plans.id, input.plan_id)).limit(1);
       if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.planNotFound);
       if (plan.status !== 'active') throw conflict(SUBSCRIPTION_MESSAGES.planInactive);
+      // A plan installed at the customer's address is ordered with that address: the technician's job needs it.
+      if (plan.requiresInstallation && !input.location) {
+        throw badRequest(SUBSCRIPTION_MESSAGES.addressRequired, [{ field: 'location', message: SUBSCRIPTION_MESSAGES.addressRequired }]);
+      }
+      await this.refuseSecondOrder(tx, userId);
 
       const [row]: SubscriptionRow[] = await tx
         .insert(subscriptions)
@@ -217,7 +189,9 @@ export class SubscriptionService {
         invoice: toInvoice(invoice) as Invoice,
       };
     })
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
+        // Two orders at once: the database let one in (subscriptions_one_pending_per_user); the other is told which.
+        if (violatedConstraint(error) === 'subscriptions_one_pending_per_user') await this.refuseSecondOrder(db, userId);
         // The counter was set back (settings) below a number already issued: nothing is written.
         if (isUniqueViolation(error)) throw conflict(SUBSCRIPTION_MESSAGES.numberTaken);
         throw error;
@@ -225,6 +199,24 @@ export class SubscriptionService {
     this.deps.onInvoiceIssued?.();
     await this.deps.onInvoiceCommitted?.(result.invoice.id);
     return result;
+  }
+
+  /**
+   * One open order per customer (issue 31): while a subscription is pending (ordered, not yet paid or cancelled) a
+   * second order is refused with 409 naming it; the customer pays or cancels it. The partial unique index
+   * subscriptions_one_pending_per_user enforces it under concurrency; this read only finds the words.
+   */
+  private async refuseSecondOrder(db: Db, userId: string): Promise<void> {
+    const [pending] = await db
+      .select({ id: subscriptions.id, planName: plans.name, number: invoices.number })
+      .from(subscriptions)
+      .innerJoin(plans, eq(plans.id, subscriptions.planId))
+      .leftJoin(invoices, and(eq(invoices.subscriptionId, subscriptions.id), inArray(invoices.status, [...OPEN_INVOICE])))
+      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'pending')))
+      .limit(1);
+    if (!pending) return;
+    const message = SUBSCRIPTION_MESSAGES.orderPending(pending.planName, pending.number);
+    throw conflict(message, [{ field: 'plan_id', message }, { field: 'pending_subscription_id', message: pending.id }]);
   }
 
   async list(query: SubscriptionListQueryParsed): Promise<{ items: Subscription[]; meta: OffsetMeta }> {
@@ -295,10 +287,11 @@ export class SubscriptionService {
     const patch: Partial<SubscriptionRow> = {};
     if (immediate && row.currentPeriodEnd && row.currentPeriodEnd.getTime() > now.getTime()) patch.currentPeriodEnd = now;
     if (row.status === 'pending') {
-      await tx
-        .update(invoices)
-        .set({ status: 'cancelled', updatedAt: now })
+      const open = await tx
+        .select({ id: invoices.id })
+        .from(invoices)
         .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
+      await cancelInvoices(tx, open.map((i) => i.id), now);
     }
     return patch;
   }
@@ -329,6 +322,7 @@ export class SubscriptionService {
     const issue = this.deps.issueInvoice ?? issueInvoice;
     const invoice = await this.transaction(async (tx) => {
       const row = await this.lockFor(tx, caller, id);
+      if (row.dataAllowanceBytes !== null) throw conflict(SUBSCRIPTION_MESSAGES.dataLine);
       if ((row.status !== 'active' && row.status !== 'suspended') || !row.currentPeriodEnd) throw conflict(SUBSCRIPTION_MESSAGES.renewOnlyActive);
       const [plan] = await tx.select().from(plans).where(eq(plans.id, row.planId)).limit(1);
       const start = row.currentPeriodEnd;
@@ -371,6 +365,7 @@ export class SubscriptionService {
     const issue = this.deps.issueInvoice ?? issueInvoice;
     const invoice = await this.transaction(async (tx) => {
       const row = await this.lockFor(tx, caller, id);
+      if (row.dataAllowanceBytes !== null) throw conflict(SUBSCRIPTION_MESSAGES.dataLine);
       if (row.status !== 'active') throw conflict(SUBSCRIPTION_MESSAGES.upgradeOnlyActive);
       if (row.planId === planId) throw conflict(SUBSCRIPTION_MESSAGES.samePlan);
       const [oldPlan] = await tx.select().from(plans).where(eq(plans.id, row.planId)).limit(1);
@@ -389,8 +384,30 @@ export class SubscriptionService {
           period_end: end.toISOString(),
         },
       ];
-      if (row.currentPeriodStart && row.currentPeriodEnd) {
-        const credit = Math.min(plan.price, proRataCredit(oldPlan.price, row.currentPeriodStart, row.currentPeriodEnd, now));
+      const open = await tx
+        .select({ id: invoices.id, number: invoices.number, lineItems: invoices.lineItems })
+        .from(invoices)
+        .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
+      // The period that runs now started with a plan change whose invoice is still open: that change is cancelled
+      // with its invoice (issue 31), the days used on it are charged, and it earns no credit (nothing was paid).
+      const unpaidChange = row.currentPeriodStart
+        ? open.find((i) => i.lineItems.some((l) => l.kind === 'upgrade' && l.period_start === row.currentPeriodStart!.toISOString()))
+        : undefined;
+      const unpaidLine = unpaidChange?.lineItems.find((l) => l.kind === 'upgrade');
+      if (unpaidChange && unpaidLine && row.currentPeriodStart && row.currentPeriodEnd) {
+        const used = unpaidLine.amount - proRataCredit(unpaidLine.amount, row.currentPeriodStart, row.currentPeriodEnd, now);
+        if (used > 0) {
+          lineItems.push({
+            description: `${oldPlan.name} ${day(row.currentPeriodStart)} – ${day(now)} (invoice ${unpaidChange.number}, cancelled)`,
+            quantity: 1,
+            unit_amount: used,
+            amount: used,
+          });
+        }
+      }
+      if (row.currentPeriodStart && row.currentPeriodEnd && row.periodPaidAmount > 0) {
+        // Unused days are credited on what was paid for this period, never on a price that was not paid.
+        const credit = Math.min(plan.price, proRataCredit(row.periodPaidAmount, row.currentPeriodStart, row.currentPeriodEnd, now));
         if (credit > 0) {
           lineItems.push({
             description: `Credit for unused days of ${oldPlan.name} until ${day(row.currentPeriodEnd)}`,
@@ -401,15 +418,12 @@ export class SubscriptionService {
           });
         }
       }
-      const open = await tx
-        .select({ id: invoices.id, lineItems: invoices.lineItems })
-        .from(invoices)
-        .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
-      const stale = open.filter((i) => i.lineItems.some((l) => l.kind === 'renewal')).map((i) => i.id);
-      if (stale.length) await tx.update(invoices).set({ status: 'cancelled', updatedAt: now }).where(inArray(invoices.id, stale));
+      const stale = open.filter((i) => i.lineItems.some((l) => l.kind === 'renewal' || l.kind === 'upgrade')).map((i) => i.id);
+      await cancelInvoices(tx, stale, now);
+      // The new period is unpaid until its invoice is (activateForPaidInvoice; at once when credit covers it).
       await tx
         .update(subscriptions)
-        .set({ planId: plan.id, currentPeriodStart: now, currentPeriodEnd: end, updatedAt: now })
+        .set({ planId: plan.id, currentPeriodStart: now, currentPeriodEnd: end, periodPaidAmount: 0, updatedAt: now })
         .where(eq(subscriptions.id, row.id));
       const issued = await issue(tx, { userId: row.userId, subscriptionId: row.id, currency: plan.currency, lineItems, taxRateBp, now });
       await this.record(tx, audit, {

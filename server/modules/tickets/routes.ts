@@ -56,6 +56,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     appUrl: app.config.appUrl,
     companyName: async () => (await app.settings.stored()).company.name,
     send: (message) => app.mail.send(message),
+    uploadQuotas: async () => (await app.settings.stored()).uploads,
   });
 
   app.get('/', { schema: { querystring: ticketListQuerySchema, response: { 200: pageOf } } }, async (request) =>

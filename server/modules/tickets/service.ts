@@ -47,6 +47,7 @@ import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { assignedMail, customerReplyMail, staffReplyMail, statusChangedMail, type TicketMailContext } from './emails';
 import { receiveUploads, storedFileRows, storeUploads, uploadMessages, type StoredFileRef, type UploadPart } from '../../lib/stored-files';
+import { checkStagedUploadQuota, checkUploadQuota, DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '../../lib/upload-quotas';
 import type { FileStore } from '../../lib/storage';
 import { removeTicketFiles, storedKey, TICKETS_AREA } from './files';
 import type { AttachmentWithUploader, ReplyWithAuthor, TicketPageScope, TicketRepository, TicketScope, TicketWithNames } from './repository';
@@ -204,6 +205,8 @@ export interface TicketServiceDeps {
   appUrl: string;
   companyName: () => Promise<string>;
   send: (message: MailMessage) => void;
+  /** The upload quotas in force (settings; issue 32). Absent: the defaults. */
+  uploadQuotas?: () => Promise<UploadQuotas>;
 }
 
 export class TicketService {
@@ -424,11 +427,15 @@ export class TicketService {
     });
 
     const now = clock.now();
+    const quotas = (await this.deps.uploadQuotas?.()) ?? DEFAULT_UPLOAD_QUOTAS;
+    const quota = await checkStagedUploadQuota(db, quotas, { area: 'tickets', ownerId: id, uploaderId: caller.id, customer: caller.role === 'user', now }, staged);
     const ids = await storeUploads(store, TICKETS_AREA, id, staged, () =>
       db.transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
         const row = await repository.lock(tx, id);
         if (!row) throw notFound(M.notFound);
+        // Again under the ticket's lock: two uploads at once cannot both pass the quota.
+        await checkUploadQuota(tx, quotas, quota);
         const rows = await repository.insertAttachments(tx, storedFileRows(staged, caller.id, now).map((f) => ({ ...f, ticketId: id })));
         await repository.update(tx, id, { updatedAt: now });
         return rows.map((r) => r.id);

@@ -16,6 +16,7 @@ export function toPublicUser(row: UserRow): PublicUser {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
+    pending_email: row.pendingEmail,
   };
 }
 

@@ -89,6 +89,34 @@ export function createUserRepository(db: Db) {
       return row;
     },
 
+    /** The user a pending e-mail change's token (its SHA-256) belongs to. */
+    async findByPendingEmailToken(tokenHash: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.pendingEmailTokenHash, tokenHash)).limit(1);
+      return row;
+    },
+
+    /**
+     * Makes the pending address the account's (confirmed by the link, so verified) and clears the pending change,
+     * unless the change was replaced or withdrawn meanwhile (then undefined).
+     */
+    async confirmPendingEmail(id: string, tokenHash: string, at: Date): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set({
+          email: sql`${users.pendingEmail}`,
+          pendingEmail: null,
+          pendingEmailTokenHash: null,
+          pendingEmailExpiresAt: null,
+          isVerified: true,
+          emailVerifiedAt: at,
+          updatedAt: at,
+        })
+        .where(and(eq(users.id, id), eq(users.pendingEmailTokenHash, tokenHash), isNotNull(users.pendingEmail)))
+        .returning();
+      userWritten(id);
+      return row;
+    },
+
     async insert(values: NewUserRow): Promise<UserRow> {
       const [row] = await db
         .insert(users)
@@ -105,6 +133,18 @@ export function createUserRepository(db: Db) {
         .returning();
       userWritten(id);
       return row;
+    },
+
+    /**
+     * Ends every access token of the user (issue 32): raises the session version the tokens must carry. Every
+     * process forgets its cached row at commit (the users trigger), this one at once.
+     */
+    async endAccessTokens(id: string): Promise<void> {
+      await db
+        .update(users)
+        .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+        .where(eq(users.id, id));
+      userWritten(id);
     },
 
     async delete(id: string): Promise<boolean> {

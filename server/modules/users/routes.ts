@@ -14,6 +14,7 @@ import {
 } from '../../../contract/schemas/user';
 import { unauthorized } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
+import { EmailChanges } from '../auth/email-change';
 import { createAuthRepository } from '../auth/repository';
 import { USER_CSV_HEADER, csvLine, userCsvLine } from './csv';
 import { createUserRepository } from './repository';
@@ -26,7 +27,7 @@ const filterQuery = userListQuerySchema.pick({ search: true, role: true, status:
 
 function actorOf(request: FastifyRequest): Actor {
   if (!request.user) throw unauthorized();
-  return { id: request.user.id, role: request.user.role };
+  return { id: request.user.id, role: request.user.role, viaApiToken: request.viaApiToken };
 }
 
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -36,6 +37,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     createRepository: createUserRepository,
     clock: app.clock,
     revokeSessions: (userId) => auth.revokeUserSessions(userId, app.clock.now()),
+    emailChanges: new EmailChanges({ config: app.config, clock: app.clock, mail: app.mail }),
   });
 
   app.get(
@@ -71,9 +73,11 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     reply.code(201).send(ok(await users.create(actorOf(request), request.body, auditContext(request)), M.created)),
   );
 
-  app.put('/:id', { schema: { params: idParams, body: userUpdateSchema, response: { 200: envelope(managedUserSchema) } } }, async (request) =>
-    ok(await users.update(actorOf(request), request.params.id, request.body, auditContext(request)), M.updated),
-  );
+  app.put('/:id', { schema: { params: idParams, body: userUpdateSchema, response: { 200: envelope(managedUserSchema) } } }, async (request) => {
+    const user = await users.update(actorOf(request), request.params.id, request.body, auditContext(request));
+    const pending = request.body.email !== undefined && user.pending_email;
+    return ok(user, pending ? M.emailPending(pending) : M.updated);
+  });
 
   app.patch(
     '/:id/status',

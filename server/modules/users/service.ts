@@ -22,6 +22,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
+import type { EmailChanges } from '../auth/email-change';
 import { toManagedUser } from './presenter';
 import type { UserFilterInput, UserRepository } from './repository';
 
@@ -43,6 +44,8 @@ export const USER_MESSAGES = {
   ownStatus: 'You cannot change your own status',
   ownPassword: 'Change your own password from your profile',
   ownDelete: 'You cannot delete your own account',
+  tokenCreator: 'An API token cannot change the account of the person who made it; sign in as yourself to do this',
+  emailPending: (to: string) => `User updated. A confirmation link was sent to ${to}; the e-mail address changes once it is confirmed from there.`,
   hasHistory: 'This user has invoices or subscriptions and cannot be deleted. Disable the account instead.',
   hasRecords: 'This user has tickets or other records and cannot be deleted. Disable the account instead.',
 } as const;
@@ -52,6 +55,8 @@ const M = USER_MESSAGES;
 export interface Actor {
   id: string;
   role: Role;
+  /** The request was signed with an API token made by this user (issue 12): it may not change its creator. */
+  viaApiToken?: boolean;
 }
 
 /** PostgreSQL's foreign_key_violation or restrict_violation (a row elsewhere still points at the user). */
@@ -66,8 +71,8 @@ function isForeignKeyViolation(error: unknown): boolean {
 
 /** The fields of a user the trail shows (never the password hash: a password change is only "changed"). */
 function auditView(row: Partial<UserRow>): Record<string, unknown> {
-  const { name, email, role, status, phone, address, company } = row;
-  return { name, email, role, status, phone, address, company };
+  const { name, email, role, status, phone, address, company, pendingEmail } = row;
+  return { name, email, role, status, phone, address, company, pending_email: pendingEmail ?? null };
 }
 
 type Record_ = (entry: AuditEntry) => Promise<void>;
@@ -81,6 +86,8 @@ export class UserService {
       clock: Clock;
       /** Revokes every refresh token (session) of a user. */
       revokeSessions: (userId: string) => Promise<void>;
+      /** A new e-mail address is pending until confirmed from it (issue 32). */
+      emailChanges: EmailChanges;
     },
   ) {}
 
@@ -139,6 +146,7 @@ export class UserService {
   async update(actor: Actor, id: string, input: UserUpdateParsed, audit?: AuditContext): Promise<ManagedUser> {
     const target = await this.find(id);
     const self = target.id === actor.id;
+    if (self && actor.viaApiToken) throw forbidden(M.tokenCreator);
     const roleChange = input.role !== undefined && input.role !== target.role;
     // One's own profile fields may be edited here; one's own role never.
     if (!self && !canManageRole(actor.role, target.role)) throw forbidden(M.notManageable);
@@ -149,7 +157,16 @@ export class UserService {
     }
     const values: Partial<UserRow> = { updatedAt: this.deps.clock.now() };
     if (input.name !== undefined) values.name = input.name;
-    if (input.email !== undefined) values.email = input.email;
+    // Staff may see every account, so an address in use is named (409); the change itself waits for the new
+    // address's owner: the account keeps its address (and "forgot password" keeps going there) until confirmed.
+    let notify = () => {};
+    if (input.email !== undefined) {
+      const owner = input.email !== target.email ? await this.deps.repository.findByEmail(input.email) : undefined;
+      if (owner && owner.id !== target.id) throw conflict(M.emailTaken);
+      const change = this.deps.emailChanges.request(target, input.email, !self);
+      Object.assign(values, change.values);
+      notify = change.notify;
+    }
     if (input.role !== undefined) values.role = input.role;
     if (input.phone !== undefined) values.phone = input.phone;
     if (input.address !== undefined) values.address = input.address;
@@ -158,11 +175,14 @@ export class UserService {
       const row = await this.write(target, roleChange && input.role !== 'super_admin', audit, async (repo, record) => {
         const updated = await repo.update(id, values);
         if (!updated) throw notFound(M.notFound);
+        // A new role: the access tokens signed for the old one end (the sessions get new ones by refreshing).
+        if (roleChange) await repo.endAccessTokens(id);
         const changes = changedFields(auditView(target), auditView(updated));
         // A role change is its own action (the one an auditor looks for), with every field that changed with it.
         if (Object.keys(changes).length) await record({ action: roleChange ? 'user.role_changed' : 'user.updated', targetId: id, changes });
         return updated;
       });
+      notify();
       return toManagedUser(row);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(M.emailTaken);
@@ -173,6 +193,7 @@ export class UserService {
   /** Suspended and disabled users cannot sign in; their sessions end at once. */
   async setStatus(actor: Actor, id: string, status: UserStatus, audit?: AuditContext): Promise<ManagedUser> {
     const target = await this.find(id);
+    if (target.id === actor.id && actor.viaApiToken) throw forbidden(M.tokenCreator);
     if (target.id === actor.id) {
       if (status !== 'active') await this.guardLastSuperAdmin(target);
       throw forbidden(M.ownStatus);
@@ -182,6 +203,7 @@ export class UserService {
     const row = await this.write(target, status !== 'active', audit, async (repo, record) => {
       const updated = await repo.update(id, { status, updatedAt: this.deps.clock.now() });
       if (!updated) throw notFound(M.notFound);
+      if (status !== 'active') await repo.endAccessTokens(id);
       if (target.status !== status) await record({ action: 'user.status_changed', targetId: id, changes: { status: { from: target.status, to: status } } });
       return updated;
     });
@@ -192,12 +214,13 @@ export class UserService {
   /** Sets a new password and signs the user out everywhere. */
   async setPassword(actor: Actor, id: string, newPassword: string, audit?: AuditContext): Promise<void> {
     const target = await this.find(id);
-    if (target.id === actor.id) throw forbidden(M.ownPassword);
+    if (target.id === actor.id) throw forbidden(actor.viaApiToken ? M.tokenCreator : M.ownPassword);
     if (!canResetPasswordOf(actor.role, target.role)) throw forbidden(M.notManageable);
     const passwordHash = await hashPassword(newPassword);
     await this.audited(audit, async (repo, record) => {
       const row = await repo.update(id, { passwordHash, updatedAt: this.deps.clock.now() });
       if (!row) throw notFound(M.notFound);
+      await repo.endAccessTokens(id);
       await record({ action: 'user.password_reset', targetId: id, changes: { password: { changed: true } } });
     });
     await this.deps.revokeSessions(id);

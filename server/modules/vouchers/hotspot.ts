@@ -3,13 +3,20 @@
  * User-Name and as the password (PAP, or CHAP with the code as the secret — which is why the code is kept
  * sealed, not only hashed). The answer:
  *
- *   unknown code, wrong password            → reject "Login incorrect" / "Unknown voucher code"
- *   revoked (voucher or batch)              → reject "This voucher has been revoked"
- *   redeemed to a customer account          → reject "This voucher was redeemed to a customer account"
- *   validity over (expires_at ≤ now)        → reject "This voucher has expired" (state → expired)
- *   data allowance used (used_bytes ≥ MB)   → reject "This voucher's data allowance is used up" (state → used_up)
+ *   unknown code, wrong password            → reject
+ *   revoked (voucher or batch)              → reject
+ *   redeemed to a customer account          → reject
+ *   validity over (expires_at ≤ now)        → reject (state → expired)
+ *   data allowance used (used_bytes ≥ MB)   → reject (state → used_up)
+ *   too many failures from this device      → reject, without looking the code up
  *   otherwise                               → accept: the plan's Mikrotik-Rate-Limit (and WISPr), Session-Timeout
  *                                             = seconds of validity left (else 86 400), Acct-Interim-Interval
+ *
+ * Every reject carries the same Reply-Message (VOUCHER_REFUSED, issue 32): a guesser cannot tell a code that does
+ * not exist from one that was used, so a used card found on the floor teaches nothing, and the reason stays in the
+ * log (the decision's reason). Failures count per NAS and device (Calling-Station-Id, the MAC a hotspot sends):
+ * after VOUCHER_ATTEMPTS.max in VOUCHER_ATTEMPTS.windowMs every attempt from that device on that NAS is refused,
+ * a right code too, until the window ends. The counts are in the rate-limit store, shared by every node.
  *
  * The first accepted login starts the clock: first_used_at and expires_at are set once (a conditional update, so
  * two first logins at once agree on one start). Accounting for a voucher login adds to its used_bytes; an
@@ -22,6 +29,7 @@ import type { Db } from '../../db/client';
 import { plans } from '../../db/schema';
 import { voucherBatches, vouchers } from '../../db/schema/vouchers';
 import type { Clock } from '../../lib/clock';
+import type { RateLimitBackend } from '../../lib/rate-limit-store';
 import type { SecretBox } from '../../lib/secret-box';
 import { FALLBACK_SESSION_TIMEOUT, rateAttributes, type AuthDecision } from '../radius/authorize';
 import { parseVoucherCode, voucherCodeHash } from './codes';
@@ -42,27 +50,37 @@ export interface HotspotVoucher {
   uploadMbps: number;
 }
 
-export const HOTSPOT_MESSAGES = {
-  unknown: 'Unknown voucher code',
-  revoked: 'This voucher has been revoked',
-  redeemed: 'This voucher was redeemed to a customer account',
-  expired: 'This voucher has expired',
-  usedUp: "This voucher's data allowance is used up",
-} as const;
+/** The one Reply-Message of a refused voucher login, whatever the reason (the hotspot page shows its own text for it). */
+export const VOUCHER_REFUSED = 'Voucher code not accepted';
+
+/** Failed voucher logins allowed per NAS and device in one window (as many as the portal's redeem form allows). */
+export const VOUCHER_ATTEMPTS = { max: 5, windowMs: 15 * 60_000 } as const;
+
+/** Where a voucher login came from: the NAS (its device id) and the customer's device (Calling-Station-Id). */
+export interface VoucherAttemptOrigin {
+  nas: string;
+  device?: string;
+}
+
+/** The rate-limit key of a NAS and device; a MAC is compared without case and separators. */
+export function voucherAttemptKey(origin: VoucherAttemptOrigin): string {
+  const device = (origin.device ?? '').toLowerCase().replace(/[^0-9a-z]/g, '').slice(0, 64) || 'unknown-device';
+  return `hotspot-voucher:${origin.nas}:${device}`;
+}
 
 const MB = 1_000_000;
 
 type Reject = Extract<AuthDecision, { accept: false }>;
-const reject = (reason: Reject['reason'], message: string): AuthDecision => ({ accept: false, reason, attributes: [['Reply-Message', message]] });
+const reject = (reason: Reject['reason']): AuthDecision => ({ accept: false, reason, attributes: [['Reply-Message', VOUCHER_REFUSED]] });
 
 /** The decision for a voucher whose password checked out (pure). `state` the voucher should be moved to, if any. */
 export function authorizeVoucher(v: HotspotVoucher, now: Date, interimInterval: number): { decision: AuthDecision; state?: 'expired' | 'used_up' } {
-  if (v.state === 'revoked' || v.batchRevoked) return { decision: reject('not_active', HOTSPOT_MESSAGES.revoked) };
-  if (v.redeemedBy) return { decision: reject('not_active', HOTSPOT_MESSAGES.redeemed) };
+  if (v.state === 'revoked' || v.batchRevoked) return { decision: reject('not_active') };
+  if (v.redeemedBy) return { decision: reject('not_active') };
   const expiresAt = v.expiresAt ?? (v.validityMinutes !== null ? new Date(now.getTime() + v.validityMinutes * 60_000) : null);
-  if (v.state === 'expired' || (expiresAt && expiresAt.getTime() <= now.getTime())) return { decision: reject('not_active', HOTSPOT_MESSAGES.expired), state: 'expired' };
+  if (v.state === 'expired' || (expiresAt && expiresAt.getTime() <= now.getTime())) return { decision: reject('not_active'), state: 'expired' };
   if (v.state === 'used_up' || (v.dataAllowanceMb !== null && v.usedBytes >= v.dataAllowanceMb * MB)) {
-    return { decision: reject('data_cap', HOTSPOT_MESSAGES.usedUp), state: 'used_up' };
+    return { decision: reject('data_cap'), state: 'used_up' };
   }
   const left = expiresAt ? Math.floor((expiresAt.getTime() - now.getTime()) / 1000) : FALLBACK_SESSION_TIMEOUT;
   const attributes: RadiusAttribute[] = [
@@ -74,12 +92,27 @@ export function authorizeVoucher(v: HotspotVoucher, now: Date, interimInterval: 
 }
 
 export class VoucherAuthenticator {
-  constructor(private readonly deps: { db: Db; box: SecretBox; clock: Clock; interimInterval: number }) {}
+  constructor(private readonly deps: { db: Db; box: SecretBox; clock: Clock; interimInterval: number; attempts?: RateLimitBackend }) {}
 
-  /** Null when the user name is not shaped like a voucher code (then it is not one of ours either). */
-  async decide(username: string, check: (password: string) => boolean): Promise<AuthDecision | null> {
+  /**
+   * Null when the user name is not shaped like a voucher code (then it is not one of ours either: a mistyped code
+   * fails its check character before any look-up, so it is no guess worth counting).
+   */
+  async decide(username: string, check: (password: string) => boolean, from: VoucherAttemptOrigin = { nas: 'unknown' }): Promise<AuthDecision | null> {
     const code = parseVoucherCode(username);
     if (!code) return null;
+    const { attempts } = this.deps;
+    const key = voucherAttemptKey(from);
+    if (attempts && (await attempts.read(key, VOUCHER_ATTEMPTS.windowMs)).count >= VOUCHER_ATTEMPTS.max) return reject('too_many_attempts');
+    const decision = await this.check(username, code, check);
+    if (attempts) {
+      if (decision.accept) await attempts.clear(key);
+      else await attempts.increment(key, VOUCHER_ATTEMPTS.windowMs);
+    }
+    return decision;
+  }
+
+  private async check(username: string, code: string, check: (password: string) => boolean): Promise<AuthDecision> {
     const { db, box, clock } = this.deps;
     const [row] = await db
       .select({
@@ -101,10 +134,10 @@ export class VoucherAuthenticator {
       .innerJoin(plans, eq(plans.id, voucherBatches.planId))
       .where(eq(vouchers.codeHash, voucherCodeHash(box, code)))
       .limit(1);
-    if (!row) return reject('unknown_user', HOTSPOT_MESSAGES.unknown);
+    if (!row) return reject('unknown_user');
     const plain = box.open(row.sealed);
-    if (plain === null) return reject('sealed_password_unreadable', 'Login incorrect');
-    if (!check(plain)) return reject('bad_password', 'Login incorrect');
+    if (plain === null) return reject('sealed_password_unreadable');
+    if (!check(plain)) return reject('bad_password');
     const now = clock.now();
     const v: HotspotVoucher = { ...row, code: plain, usedBytes: Number(row.usedBytes), batchRevoked: row.batchRevokedAt !== null };
     const { decision, state } = authorizeVoucher(v, now, this.deps.interimInterval);
@@ -119,7 +152,7 @@ export class VoucherAuthenticator {
         .set({ state: 'active', firstUsedAt: now, expiresAt })
         .where(and(eq(vouchers.id, v.id), isNull(vouchers.firstUsedAt), eq(vouchers.state, 'unused')))
         .returning({ id: vouchers.id });
-      if (started.length === 0) return this.decide(username, check);
+      if (started.length === 0) return this.check(username, code, check);
     }
     return decision;
   }

@@ -6,11 +6,12 @@
  *   printing, the batch's unused codes can be exported as CSV during EXPORT_WINDOW_MINUTES after creation (an
  *   audited staff action); after that no one gets a plain code out of the portal again.
  * - Redeeming in the portal: one transaction, the voucher row locked (FOR UPDATE), so of two redemptions at once
- *   one wins and the other is told the voucher was used. It starts a subscription on the batch's plan (active
- *   at once, the period = the voucher's validity, else the plan's billing cycle) or extends the caller's active
- *   subscription of that plan. No invoice: the card was paid for when it was sold.
+ *   one wins and the other is told the voucher was used. A time-only voucher starts a subscription on the batch's
+ *   plan (active at once, the period = the voucher's validity) or extends the caller's active one of that plan; a
+ *   voucher with a data allowance starts or tops up a data line, which RADIUS ends when the data is used (issue
+ *   31; see redeem). No invoice: the card was paid for when it was sold.
  */
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { plans, subscriptions } from '../../db/schema';
 import { voucherBatches, vouchers, type VoucherBatchRow, type VoucherRow } from '../../db/schema/vouchers';
@@ -20,7 +21,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
 import type { VoucherBatch, Voucher, VoucherBatchCreateParsed, VoucherState } from '../../../contract/schemas/vouchers';
 import { recordAudit, type AuditContext } from '../audit/trail';
-import { addBillingCycle } from '../subscriptions/lifecycle';
+import { provisionCredentials } from '../radius/credentials';
 import { generateVoucherCodes, parseVoucherCode, voucherCodeHash, voucherCodeHint } from './codes';
 
 export const EXPORT_WINDOW_MINUTES = 60;
@@ -276,29 +277,68 @@ export class VoucherService {
       if (!batch || batch.revokedAt) throw conflict(VOUCHER_MESSAGES.revokedCode);
       const [plan] = await tx.select().from(plans).where(eq(plans.id, batch.planId));
       if (!plan) throw notFound(VOUCHER_MESSAGES.planNotFound);
-      const periodFrom = (start: Date) => (batch.validityMinutes !== null ? addMs(start, batch.validityMinutes * 60_000) : addBillingCycle(start, plan.billingCycle));
+      // Vouchers keep their terms (issue 31). A time-only voucher adds its validity to the caller's line of the plan
+      // that has no data allowance (a paid one, or one of earlier time vouchers). A voucher with data (data-only, or
+      // data and time) is a data bundle: it goes to the caller's data line of the plan (one with an allowance, still
+      // active), adding its megabytes, or starts one. A data line ends when its data is used (RADIUS accounting,
+      // radius/allowance.ts) or its time is over; topping up takes the later of the two ends, no end being later
+      // than any (a data-only bundle has no time limit).
+      const allowance = batch.dataAllowanceMb !== null ? batch.dataAllowanceMb * MB : null;
+      const validityMs = batch.validityMinutes !== null ? batch.validityMinutes * 60_000 : null;
       const [current] = await tx
         .select()
         .from(subscriptions)
-        .where(and(eq(subscriptions.userId, userId), eq(subscriptions.planId, plan.id), eq(subscriptions.status, 'active')))
-        .orderBy(desc(subscriptions.currentPeriodEnd))
+        .where(
+          and(
+            eq(subscriptions.userId, userId),
+            eq(subscriptions.planId, plan.id),
+            eq(subscriptions.status, 'active'),
+            allowance === null ? isNull(subscriptions.dataAllowanceBytes) : isNotNull(subscriptions.dataAllowanceBytes),
+          ),
+        )
+        .orderBy(sql`${subscriptions.currentPeriodEnd} desc nulls first`, desc(subscriptions.createdAt))
         .limit(1)
         .for('update');
       let subscriptionId: string;
-      let periodEnd: Date;
+      let periodEnd: Date | null;
+      let dataAllowanceBytes: number | null = null;
+      let dataUsedBytes = 0;
       const extended = current !== undefined;
       if (current) {
-        const from = current.currentPeriodEnd && current.currentPeriodEnd.getTime() > now.getTime() ? current.currentPeriodEnd : now;
-        periodEnd = periodFrom(from);
-        await tx.update(subscriptions).set({ currentPeriodEnd: periodEnd, updatedAt: now }).where(eq(subscriptions.id, current.id));
+        if (allowance === null) {
+          const from = current.currentPeriodEnd && current.currentPeriodEnd.getTime() > now.getTime() ? current.currentPeriodEnd : now;
+          periodEnd = addMs(from, validityMs!);
+        } else {
+          periodEnd = current.currentPeriodEnd === null || validityMs === null ? null : new Date(Math.max(current.currentPeriodEnd.getTime(), now.getTime() + validityMs));
+          dataAllowanceBytes = (current.dataAllowanceBytes ?? 0) + allowance;
+          dataUsedBytes = current.dataUsedBytes;
+        }
+        await tx
+          .update(subscriptions)
+          .set({ currentPeriodEnd: periodEnd, ...(allowance === null ? {} : { dataAllowanceBytes }), updatedAt: now })
+          .where(eq(subscriptions.id, current.id));
         subscriptionId = current.id;
       } else {
-        periodEnd = periodFrom(now);
+        periodEnd = validityMs !== null ? addMs(now, validityMs) : null;
+        dataAllowanceBytes = allowance;
         const [created] = await tx
           .insert(subscriptions)
-          .values({ userId, planId: plan.id, status: 'active', currentPeriodStart: now, currentPeriodEnd: periodEnd, note: 'Prepaid voucher', createdAt: now, updatedAt: now })
+          .values({
+            userId,
+            planId: plan.id,
+            status: 'active',
+            currentPeriodStart: now,
+            currentPeriodEnd: periodEnd,
+            dataAllowanceBytes,
+            note: allowance === null ? 'Prepaid voucher' : 'Prepaid data voucher',
+            createdAt: now,
+            updatedAt: now,
+          })
           .returning({ id: subscriptions.id });
         subscriptionId = created!.id;
+        // A plan the customer sets up themselves has its login at once (an installed plan's comes with the
+        // technician's visit, which a voucher does not book).
+        if (!plan.requiresInstallation) await provisionCredentials(tx, subscriptionId, box, now);
       }
       await tx
         .update(vouchers)
@@ -308,14 +348,23 @@ export class VoucherService {
         action: 'voucher.redeemed',
         targetType: 'voucher',
         targetId: voucher.id,
-        changes: { subscription_id: subscriptionId, extended, period_end: periodEnd.toISOString() },
+        changes: { subscription_id: subscriptionId, extended, period_end: iso(periodEnd), data_allowance_bytes: dataAllowanceBytes },
       });
-      return { voucher_id: voucher.id, subscription_id: subscriptionId, plan_id: plan.id, extended, period_end: periodEnd.toISOString() };
+      return {
+        voucher_id: voucher.id,
+        subscription_id: subscriptionId,
+        plan_id: plan.id,
+        extended,
+        period_end: iso(periodEnd),
+        data_allowance_bytes: dataAllowanceBytes,
+        data_used_bytes: dataUsedBytes,
+      };
     });
     this.deps.onAccessChanged?.(result.subscription_id);
     return result;
   }
 }
 
+const MB = 1_000_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 void sql;

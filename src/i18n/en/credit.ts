@@ -19,6 +19,8 @@ export const credit: Record<string, string> = {
   'credit.kind.refund_to_credit': 'Refund to credit',
   'credit.kind.adjustment': 'Adjustment',
   'credit.kind.applied_to_invoice': 'Applied to invoice',
+  'credit.kind.overpayment_reversed': 'Overpayment refunded',
+  'credit.kind.released_from_invoice': 'Returned (invoice cancelled)',
   'credit.invoice': 'Invoice {number}',
   'credit.adjust.title': 'Adjust credit',
   'credit.adjust.amount': 'Amount ({currency})',

@@ -29,6 +29,7 @@ export const devices: Record<string, string> = {
   'devices.fields.apiUsername': 'API user name',
   'devices.fields.apiPassword': 'API password',
   'devices.fields.radiusSecret': 'RADIUS shared secret',
+  'devices.fields.hotspotUrl': 'Hotspot login URL',
 
   'devices.section.general': 'Device',
   'devices.section.snmp': 'SNMP',

@@ -90,6 +90,7 @@ export const invoices: Record<string, string> = {
   'invoices.payments.status.paid': 'Paid',
   'invoices.payments.status.failed': 'Failed',
   'invoices.payments.status.refunded': 'Refunded',
+  'invoices.payments.status.expired': 'Expired',
   'invoices.payments.refund': 'Refund',
   'invoices.payments.refundConfirm': 'Refund {amount} to the payer?',
   'invoices.payments.refundPaidNote': 'The money goes back through the provider and the invoice becomes refunded. The subscription is left as it is.',

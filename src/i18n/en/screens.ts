@@ -10,6 +10,7 @@ import { installations } from './installations';
 import { ipam } from './ipam';
 import { invoices } from './invoices';
 import { jobs } from './jobs';
+import { payments } from './payments';
 import { system } from './system';
 import { resources } from './resources';
 import { subscriptions } from './subscriptions';
@@ -19,4 +20,4 @@ import { users } from './users';
 import { vouchers } from './vouchers';
 
 /** The texts of the portal's screens (every page but the dashboard), added when the first one opens. */
-export const screens: Dictionary = { ...apiTokens, ...audit, ...autopay, ...backups, ...credit, ...deviceBackups, ...devices, ...installations, ...ipam, ...invoices, ...jobs, ...resources, ...subscriptions, ...system, ...tickets, ...traffic, ...users, ...vouchers };
+export const screens: Dictionary = { ...apiTokens, ...audit, ...autopay, ...backups, ...credit, ...deviceBackups, ...devices, ...installations, ...ipam, ...invoices, ...jobs, ...payments, ...resources, ...subscriptions, ...system, ...tickets, ...traffic, ...users, ...vouchers };

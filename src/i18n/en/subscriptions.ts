@@ -34,6 +34,7 @@ export const subscriptions: Record<string, string> = {
   'subscriptions.paymentStatus.paid': 'Paid',
   'subscriptions.paymentStatus.failed': 'Failed',
   'subscriptions.paymentStatus.refunded': 'Refunded',
+  'subscriptions.paymentStatus.expired': 'Expired',
 
   'subscriptions.filters.search': 'Customer name or e-mail',
   'subscriptions.filters.from': 'From',
@@ -43,8 +44,11 @@ export const subscriptions: Record<string, string> = {
   'subscriptions.activePlan.none': 'You have no active plan',
   'subscriptions.activePlan.noneHint': 'Choose a plan to get connected.',
   'subscriptions.activePlan.renewsOn': 'Current period ends {date}',
+  'subscriptions.data.left': '{left} of {total} data left',
+  'subscriptions.data.noTimeLimit': 'Until the data is used',
 
   'subscriptions.subscribe.button': 'Subscribe',
+  'subscriptions.pendingOrder': 'Your order for {plan} is waiting for payment. Pay its invoice to start the service, or cancel it to choose another plan.',
   'subscriptions.subscribe.title': 'Subscribe to a plan',
   'subscriptions.subscribe.choose': 'Choose a plan',
   'subscriptions.subscribe.noPlans': 'No plans are available right now.',

@@ -8,6 +8,7 @@ export const users: Record<string, string> = {
 
   'users.fields.name': 'Name',
   'users.fields.email': 'E-mail',
+  'users.pendingEmail': 'Waiting for confirmation from {email}; the address above stays in use until then.',
   'users.fields.phone': 'Phone',
   'users.fields.customerNumber': 'Customer number',
   'users.fields.company': 'Company',

@@ -77,5 +77,8 @@ export const vouchers: Record<string, string> = {
   'vouchers.redeem.required': 'Enter the code from your card',
   'vouchers.redeem.started': 'Voucher redeemed: your {plan} subscription has started and runs until {date}.',
   'vouchers.redeem.extended': 'Voucher redeemed: your {plan} subscription was extended until {date}.',
+  'vouchers.redeem.dataStarted': 'Voucher redeemed: your {plan} data line has started with {data}. It ends when the data is used{until}.',
+  'vouchers.redeem.dataExtended': 'Voucher redeemed: your {plan} data line now has {data} left. It ends when the data is used{until}.',
+  'vouchers.redeem.dataUntil': ' or on {date}, whichever comes first',
   'vouchers.redeem.failed': 'The voucher could not be redeemed. Please try again.',
 };

@@ -82,7 +82,8 @@ type Outcome = 'paid' | 'declined' | 'pending';
 export function outcomeOf(value: string): Outcome {
   const v = value.toLowerCase();
   if (isCompletePaymentStatus(v)) return 'paid';
-  if (['failed', 'declined', 'cancelled', 'canceled', 'refunded', 'error'].includes(v)) return 'declined';
+  // expired: a checkout left unfinished past its lifetime (issue 31); no money was taken.
+  if (['failed', 'declined', 'cancelled', 'canceled', 'refunded', 'error', 'expired'].includes(v)) return 'declined';
   return 'pending';
 }
 

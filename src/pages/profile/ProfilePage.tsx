@@ -7,7 +7,7 @@ import { setAuthState, useAuthState } from '../../../providers/auth-store';
 import { t } from '../../i18n';
 import { confirmRules, newPasswordRules, required } from '../auth/rules';
 
-type ProfileValues = Pick<PublicUser, 'name' | 'phone' | 'address' | 'company'>;
+type ProfileValues = Pick<PublicUser, 'name' | 'email' | 'phone' | 'address' | 'company'>;
 
 export function ProfilePage() {
   const { user } = useAuthState();
@@ -18,19 +18,25 @@ export function ProfilePage() {
   const [passwordForm] = Form.useForm();
   if (!user) return null;
 
-  const saveProfile = (values: ProfileValues) =>
+  const saveProfile = (values: ProfileValues) => {
+    // A new address is only asked for (issue 32): the account keeps the current one until the link e-mailed to the
+    // new one is followed, so it is sent only when it changed.
+    const newEmail = values.email?.trim() && values.email.trim().toLowerCase() !== user.email.toLowerCase() ? values.email.trim() : undefined;
+    const { email: _email, ...rest } = values;
     profile.mutate(
-      { url: '/auth/profile', method: 'put', values, successNotification: false, errorNotification: false },
+      { url: '/auth/profile', method: 'put', values: newEmail ? { ...rest, email: newEmail } : rest, successNotification: false, errorNotification: false },
       {
         onSuccess: (res) => {
           const updated = (res.data as { user?: PublicUser }).user ?? (res.data as unknown as PublicUser);
           setAuthState({ user: updated });
           setEditing(false);
-          open?.({ type: 'success', message: t('profile.updated') });
+          if (newEmail) open?.({ type: 'success', message: t('profile.emailPending', { email: newEmail }) });
+          else open?.({ type: 'success', message: t('profile.updated') });
         },
         onError: (e) => open?.({ type: 'error', message: e.message || t('profile.updateFailed') }),
       },
     );
+  };
 
   const changePassword = (values: { currentPassword: string; newPassword: string }) =>
     password.mutate(
@@ -52,6 +58,10 @@ export function ProfilePage() {
           {editing ? (
             <Form<ProfileValues> layout="vertical" initialValues={user} onFinish={saveProfile} requiredMark={false}>
               <Form.Item name="name" label={t('auth.fields.name')} rules={[required('auth.fields.name'), { min: 2 }]}><Input /></Form.Item>
+              <Form.Item name="email" label={t('auth.fields.email')} extra={t('profile.emailHelp')}
+                rules={[required('auth.fields.email'), { type: 'email', message: t('profile.emailInvalid') }]}>
+                <Input type="email" autoComplete="email" />
+              </Form.Item>
               <Form.Item name="phone" label={t('auth.fields.phone')}><Input /></Form.Item>
               <Form.Item name="address" label={t('auth.fields.address')}><Input /></Form.Item>
               <Form.Item name="company" label={t('auth.fields.company')}><Input /></Form.Item>
@@ -63,7 +73,12 @@ export function ProfilePage() {
           ) : (
             <Descriptions column={1} bordered size="small">
               <Descriptions.Item label={t('auth.fields.name')}>{user.name}</Descriptions.Item>
-              <Descriptions.Item label={t('auth.fields.email')}>{user.email}</Descriptions.Item>
+              <Descriptions.Item label={t('auth.fields.email')}>
+                <Space direction="vertical" size={2}>
+                  <span>{user.email}</span>
+                  {user.pending_email ? <Tag color="orange" data-testid="pending-email">{t('profile.emailWaiting', { email: user.pending_email })}</Tag> : null}
+                </Space>
+              </Descriptions.Item>
               <Descriptions.Item label={t('auth.fields.phone')}>{user.phone ?? '—'}</Descriptions.Item>
               <Descriptions.Item label={t('auth.fields.address')}>{user.address ?? '—'}</Descriptions.Item>
               <Descriptions.Item label={t('auth.fields.company')}>{user.company ?? '—'}</Descriptions.Item>

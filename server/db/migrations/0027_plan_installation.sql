@@ -1,0 +1,1 @@
+ALTER TABLE "plans" ADD COLUMN "requires_installation" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE "devices" ADD COLUMN "hotspot_url" varchar(2048);

@@ -1,0 +1,3 @@
+ALTER TABLE "subscriptions" ADD COLUMN "data_allowance_bytes" bigint;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "data_used_bytes" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_data_allowance_non_negative" CHECK ("subscriptions"."data_used_bytes" >= 0 AND ("subscriptions"."data_allowance_bytes" IS NULL OR "subscriptions"."data_allowance_bytes" >= 0));

@@ -1,0 +1,208 @@
+/**
+ * The embedded database in its own thread (issue 33): `RemotePGlite` answers the part of PGlite's interface the
+ * portal uses — query, exec, transaction, listen, dumpDataDir, close — by messages to server/db/pglite-thread.mjs,
+ * where the real PGlite runs. Drizzle's PGlite driver, pg-boss' adapter, the change bus and the backups use it as
+ * they used PGlite, while the WebAssembly work of every query runs off the server's event loop, so one heavy
+ * request no longer holds up the others' parsing and answering, nor RADIUS.
+ *
+ * One thread per process (started on first use, and not keeping the process alive once no database is open).
+ * If the thread dies, every pending and later call fails with "embedded database is not running", which the
+ * error handler answers as 503 (server/lib/errors.ts).
+ */
+import { Worker } from 'node:worker_threads';
+import type { Results, Transaction } from '@electric-sql/pglite';
+
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+interface ErrorData {
+  message: string;
+  name?: string;
+  [key: string]: unknown;
+}
+
+let thread: DatabaseThread | null = null;
+let nextId = 1;
+
+class DatabaseThread {
+  readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  readonly listeners = new Map<number, (payload: string) => void>();
+  private open = 0;
+  dead: Error | null = null;
+
+  constructor() {
+    this.worker = new Worker(new URL('./pglite-thread.mjs', import.meta.url));
+    this.worker.unref();
+    this.worker.on('message', (message: { id?: number; ok?: boolean; result?: unknown; error?: ErrorData; notify?: number; payload?: string }) => {
+      if (message.notify !== undefined) return this.listeners.get(message.notify)?.(message.payload ?? '');
+      const waiting = this.pending.get(message.id!);
+      if (!waiting) return;
+      this.pending.delete(message.id!);
+      if (message.ok) waiting.resolve(message.result);
+      else waiting.reject(toError(message.error!));
+    });
+    const fail = (error: Error) => {
+      this.dead = new Error(`The embedded database is not running (${error.message})`, { cause: error });
+      for (const waiting of this.pending.values()) waiting.reject(this.dead);
+      this.pending.clear();
+      if (thread === this) thread = null;
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`its thread exited with ${code}`)));
+  }
+
+  call<T>(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  /** The thread keeps the process alive only while a database is open in it. */
+  opened(): void {
+    if (this.open++ === 0) this.worker.ref();
+  }
+
+  closed(): void {
+    if (--this.open === 0) this.worker.unref();
+  }
+}
+
+function threadOf(): DatabaseThread {
+  thread ??= new DatabaseThread();
+  return thread;
+}
+
+/** A PGlite error as PGlite threw it: message, code (SQLSTATE), constraint, detail… */
+function toError(data: ErrorData): Error {
+  const error = new Error(data.message) as Error & Record<string, unknown>;
+  for (const [key, value] of Object.entries(data)) if (key !== 'message') error[key] = value;
+  if (data.name) error.name = data.name;
+  return error;
+}
+
+interface QueryOptions {
+  rowMode?: 'array' | 'object';
+  parsers?: Record<number, (value: string, typeId: number) => unknown>;
+}
+
+/** Type parsers cannot cross threads: Drizzle's (return the text as is) are sent as their type ids. */
+function portable(options?: QueryOptions): Record<string, unknown> | undefined {
+  if (!options) return undefined;
+  const { parsers, ...rest } = options;
+  if (!parsers) return rest;
+  const identity = Object.entries(parsers)
+    .filter(([, parse]) => parse('x', 0) === 'x')
+    .map(([oid]) => Number(oid));
+  if (identity.length !== Object.keys(parsers).length) throw new Error('Only type parsers that return the text as is can be used with the embedded database');
+  return { ...rest, identity };
+}
+
+/** The PGlite calls the portal makes, answered by the database thread. */
+export class RemotePGlite {
+  private readonly thread = threadOf();
+  private readonly db = nextId++;
+  private closing: Promise<void> | null = null;
+
+  private constructor() {}
+
+  /** Opens PGlite in the database thread: on a data folder, from a dump (loadDataDir), or empty in memory. */
+  static async create(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<RemotePGlite> {
+    const remote = new RemotePGlite();
+    const dump = options.loadDataDir ? await options.loadDataDir.arrayBuffer() : undefined;
+    remote.thread.opened();
+    try {
+      await remote.thread.call({ op: 'open', db: remote.db, dataDir: options.dataDir, dump }, dump ? [dump] : []);
+    } catch (error) {
+      remote.thread.closed();
+      throw error;
+    }
+    return remote;
+  }
+
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<Results<T>> {
+    return this.thread.call<Results<T>>({ op: 'query', db: this.db, sql, params, options: portable(options), tx });
+  }
+
+  exec(sql: string, _options?: unknown, tx?: number): Promise<Array<Results>> {
+    return this.thread.call<Array<Results>>({ op: 'exec', db: this.db, sql, tx });
+  }
+
+  /**
+   * Runs fn in one transaction: PGlite begins it in its thread and holds its lock until fn's promise settles, then
+   * commits (or rolls back when fn throws or called rollback()).
+   */
+  async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    const id = nextId++;
+    await this.thread.call({ op: 'begin', db: this.db, tx: id });
+    let closed = false;
+    let rolledBack = false;
+    const tx = {
+      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => this.query<R>(sql, params, options, id),
+      sql: () => {
+        throw new Error('tx.sql is not available on the embedded database thread');
+      },
+      exec: (sql: string) => this.exec(sql, undefined, id),
+      rollback: async () => {
+        rolledBack = true;
+        closed = true;
+        await this.thread.call({ op: 'end', db: this.db, tx: id, commit: false });
+      },
+      listen: () => {
+        throw new Error('listen inside a transaction is not supported');
+      },
+      get closed() {
+        return closed;
+      },
+    } as unknown as Transaction;
+    let result: T;
+    try {
+      result = await fn(tx);
+    } catch (error) {
+      if (!closed) {
+        closed = true;
+        await this.thread.call({ op: 'end', db: this.db, tx: id, commit: false }).catch(() => {});
+      }
+      throw error;
+    }
+    if (!closed) {
+      closed = true;
+      await this.thread.call({ op: 'end', db: this.db, tx: id, commit: !rolledBack });
+    }
+    return result;
+  }
+
+  /** LISTEN on a channel; the returned function stops listening. */
+  async listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> {
+    const listener = nextId++;
+    this.thread.listeners.set(listener, callback);
+    try {
+      await this.thread.call({ op: 'listen', db: this.db, channel, listener });
+    } catch (error) {
+      this.thread.listeners.delete(listener);
+      throw error;
+    }
+    return async () => {
+      this.thread.listeners.delete(listener);
+      await this.thread.call({ op: 'unlisten', db: this.db, listener }).catch(() => {});
+    };
+  }
+
+  /** PGlite's dumpDataDir: the data folder as a tarball. */
+  async dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob> {
+    const bytes = await this.thread.call<Uint8Array>({ op: 'dump', db: this.db, compression });
+    return new Blob([bytes as Uint8Array<ArrayBuffer>]);
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= (async () => {
+      try {
+        await this.thread.call({ op: 'close', db: this.db });
+      } finally {
+        this.thread.closed();
+      }
+    })());
+  }
+}
+
