@@ -6,8 +6,11 @@
  * request no longer holds up the others' parsing and answering, nor RADIUS.
  *
  * One thread per process (started on first use, and not keeping the process alive once no database is open).
- * If the thread dies, every pending and later call fails with "embedded database is not running", which the
- * error handler answers as 503 (server/lib/errors.ts).
+ * If the thread dies, every pending call fails with "embedded database is not running", which the error handler
+ * answers as 503 (server/lib/errors.ts). A database on a data folder is then reopened in a new thread at once
+ * (PostgreSQL's own crash recovery replays its log), its LISTENs made again; calls made meanwhile fail the same
+ * way, so the server answers 503 while it recovers and serves again without a restart. An in-memory database
+ * (tests) died with its thread and stays closed.
  */
 import { Worker } from 'node:worker_threads';
 import type { Results, Transaction } from '@electric-sql/pglite';
@@ -74,6 +77,14 @@ function threadOf(): DatabaseThread {
   return thread;
 }
 
+/** Tests: kills the database thread as a crash would (a WebAssembly abort, an out-of-memory). */
+export async function killDatabaseThreadForTests(): Promise<void> {
+  await thread?.worker.terminate();
+}
+
+/** How long after a failed reopen the next try waits. */
+const REOPEN_RETRY_MS = 1000;
+
 /** A PGlite error as PGlite threw it: message, code (SQLSTATE), constraint, detail… */
 function toError(data: ErrorData): Error {
   const error = new Error(data.message) as Error & Record<string, unknown>;
@@ -101,15 +112,19 @@ function portable(options?: QueryOptions): Record<string, unknown> | undefined {
 
 /** The PGlite calls the portal makes, answered by the database thread. */
 export class RemotePGlite {
-  private readonly thread = threadOf();
+  private thread = threadOf();
   private readonly db = nextId++;
   private closing: Promise<void> | null = null;
+  /** LISTENs to make again in a new thread: listener id → channel and callback. */
+  private readonly listens = new Map<number, { channel: string; callback: (payload: string) => void }>();
+  private reopening: Promise<void> | null = null;
+  private reopenAfter = 0;
 
-  private constructor() {}
+  private constructor(private readonly dataDir?: string) {}
 
   /** Opens PGlite in the database thread: on a data folder, from a dump (loadDataDir), or empty in memory. */
   static async create(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<RemotePGlite> {
-    const remote = new RemotePGlite();
+    const remote = new RemotePGlite(options.dataDir);
     const dump = options.loadDataDir ? await options.loadDataDir.arrayBuffer() : undefined;
     remote.thread.opened();
     try {
@@ -118,15 +133,58 @@ export class RemotePGlite {
       remote.thread.closed();
       throw error;
     }
+    remote.watch(remote.thread);
     return remote;
   }
 
-  query<T>(sql: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<Results<T>> {
-    return this.thread.call<Results<T>>({ op: 'query', db: this.db, sql, params, options: portable(options), tx });
+  /** A data folder's database is reopened as soon as its thread dies. */
+  private watch(on: DatabaseThread): void {
+    if (!this.dataDir) return;
+    on.worker.once('exit', () => {
+      if (!this.closing) void this.reopen();
+    });
   }
 
-  exec(sql: string, _options?: unknown, tx?: number): Promise<Array<Results>> {
-    return this.thread.call<Array<Results>>({ op: 'exec', db: this.db, sql, tx });
+  /** Opens the data folder again in a new thread and makes its LISTENs again; one try at a time. */
+  private reopen(): Promise<void> {
+    return (this.reopening ??= (async () => {
+      const wait = this.reopenAfter - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const next = threadOf();
+      next.opened();
+      try {
+        await next.call({ op: 'open', db: this.db, dataDir: this.dataDir });
+        for (const [listener, { channel, callback }] of this.listens) {
+          next.listeners.set(listener, callback);
+          await next.call({ op: 'listen', db: this.db, channel, listener });
+        }
+      } catch {
+        next.closed();
+        this.reopenAfter = Date.now() + REOPEN_RETRY_MS;
+        return;
+      } finally {
+        this.reopening = null;
+      }
+      const dead = this.thread;
+      this.thread = next;
+      // The dead thread no longer holds the process open.
+      if (dead !== next) dead.closed();
+      this.watch(next);
+    })());
+  }
+
+  /** The thread to call: the live one, or the dead one's error (a reopen is then tried in the background). */
+  private live(): DatabaseThread {
+    if (this.thread.dead && this.dataDir && !this.closing && !this.reopening) void this.reopen();
+    return this.thread;
+  }
+
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions, tx?: { id: number; on: DatabaseThread }): Promise<Results<T>> {
+    return (tx?.on ?? this.live()).call<Results<T>>({ op: 'query', db: this.db, sql, params, options: portable(options), tx: tx?.id });
+  }
+
+  exec(sql: string, _options?: unknown, tx?: { id: number; on: DatabaseThread }): Promise<Array<Results>> {
+    return (tx?.on ?? this.live()).call<Array<Results>>({ op: 'exec', db: this.db, sql, tx: tx?.id });
   }
 
   /**
@@ -135,19 +193,22 @@ export class RemotePGlite {
    */
   async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const id = nextId++;
-    await this.thread.call({ op: 'begin', db: this.db, tx: id });
+    // A transaction stays on the thread it began in: if that thread dies, its statements fail with it.
+    const on = this.live();
+    const ref = { id, on };
+    await on.call({ op: 'begin', db: this.db, tx: id });
     let closed = false;
     let rolledBack = false;
     const tx = {
-      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => this.query<R>(sql, params, options, id),
+      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => this.query<R>(sql, params, options, ref),
       sql: () => {
         throw new Error('tx.sql is not available on the embedded database thread');
       },
-      exec: (sql: string) => this.exec(sql, undefined, id),
+      exec: (sql: string) => this.exec(sql, undefined, ref),
       rollback: async () => {
         rolledBack = true;
         closed = true;
-        await this.thread.call({ op: 'end', db: this.db, tx: id, commit: false });
+        await on.call({ op: 'end', db: this.db, tx: id, commit: false });
       },
       listen: () => {
         throw new Error('listen inside a transaction is not supported');
@@ -162,13 +223,13 @@ export class RemotePGlite {
     } catch (error) {
       if (!closed) {
         closed = true;
-        await this.thread.call({ op: 'end', db: this.db, tx: id, commit: false }).catch(() => {});
+        await on.call({ op: 'end', db: this.db, tx: id, commit: false }).catch(() => {});
       }
       throw error;
     }
     if (!closed) {
       closed = true;
-      await this.thread.call({ op: 'end', db: this.db, tx: id, commit: !rolledBack });
+      await on.call({ op: 'end', db: this.db, tx: id, commit: !rolledBack });
     }
     return result;
   }
@@ -176,14 +237,17 @@ export class RemotePGlite {
   /** LISTEN on a channel; the returned function stops listening. */
   async listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> {
     const listener = nextId++;
-    this.thread.listeners.set(listener, callback);
+    const on = this.live();
+    on.listeners.set(listener, callback);
     try {
-      await this.thread.call({ op: 'listen', db: this.db, channel, listener });
+      await on.call({ op: 'listen', db: this.db, channel, listener });
     } catch (error) {
-      this.thread.listeners.delete(listener);
+      on.listeners.delete(listener);
       throw error;
     }
+    this.listens.set(listener, { channel, callback });
     return async () => {
+      this.listens.delete(listener);
       this.thread.listeners.delete(listener);
       await this.thread.call({ op: 'unlisten', db: this.db, listener }).catch(() => {});
     };
@@ -191,14 +255,15 @@ export class RemotePGlite {
 
   /** PGlite's dumpDataDir: the data folder as a tarball. */
   async dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob> {
-    const bytes = await this.thread.call<Uint8Array>({ op: 'dump', db: this.db, compression });
+    const bytes = await this.live().call<Uint8Array>({ op: 'dump', db: this.db, compression });
     return new Blob([bytes as Uint8Array<ArrayBuffer>]);
   }
 
   close(): Promise<void> {
     return (this.closing ??= (async () => {
+      await this.reopening;
       try {
-        await this.thread.call({ op: 'close', db: this.db });
+        if (!this.thread.dead) await this.thread.call({ op: 'close', db: this.db });
       } finally {
         this.thread.closed();
       }

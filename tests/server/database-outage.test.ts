@@ -5,9 +5,14 @@
  * restores: the same app answers again without a restart. On the embedded database the database is closed under
  * the running app.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
-import { openDatabase } from '../../server/db/client';
+import { openDatabase, rowsOf } from '../../server/db/client';
+import { killDatabaseThreadForTests } from '../../server/db/pglite-remote';
 import { createTestApp, createThrowawayPostgres, testConfig } from '../helpers/server';
 import { TcpProxy } from '../helpers/tcp-proxy';
 
@@ -37,6 +42,37 @@ describe('database unavailable', () => {
       expect(res.json()).toEqual(UNAVAILABLE);
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
+  });
+
+  it.skipIf(!!ADMIN_URL)("the embedded database's thread dies under the app: 503 with Retry-After while it reopens, then the same app serves again with its data and its LISTENs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pglite-crash-'));
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const database = await openDatabase({ pgliteDir: join(dir, 'data') });
+    await database.migrate();
+    const app = await buildApp({ config: testConfig(), database, logger: false, mailer: null });
+    cleanup.push(async () => {
+      await app.close();
+      await database.close();
+    });
+    await app.ready();
+    await database.db.execute(sql`insert into plans (name, slug, download_mbps, upload_mbps, price, currency, billing_cycle) values ('Before the crash', 'before-crash', 10, 5, 1500, 'USD', 'monthly')`);
+    const heard: string[] = [];
+    await database.pglite!.listen('crash_drill', (payload) => heard.push(payload));
+    expect((await app.inject({ method: 'GET', url: '/api/plans' })).statusCode).toBe(200);
+
+    await killDatabaseThreadForTests();
+    const during = await app.inject({ method: 'GET', url: '/api/plans' });
+    expect(during.statusCode, during.body).toBe(503);
+    expect(during.headers['retry-after']).toBe('5');
+    expect(during.json()).toEqual(UNAVAILABLE);
+    expect((await app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
+
+    await expect.poll(async () => (await app.inject({ method: 'GET', url: '/api/plans' })).statusCode, { timeout: 20_000, interval: 200 }).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
+    const kept = rowsOf<{ name: string }>(await database.db.execute(sql`select name from plans where slug = 'before-crash'`));
+    expect(kept).toEqual([{ name: 'Before the crash' }]);
+    await database.db.execute(sql`select pg_notify('crash_drill', 'after')`);
+    await expect.poll(() => heard).toEqual(['after']);
   });
 
   it.skipIf(!ADMIN_URL)('PostgreSQL cut off under a running app: 503 with Retry-After while it is away, the same app serves again once it is back', async () => {
