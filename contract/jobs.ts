@@ -28,4 +28,5 @@ export const JOB_NAMES: Record<string, string> = {
   'radius-sweep': 'RADIUS stale-session sweep',
   'audit-retention': 'Audit trail retention',
   'payment-expiry': 'Pending payments expiry',
+  'voucher-batch': 'Voucher batch generation',
 };

@@ -9,6 +9,12 @@ export const VOUCHER_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 export const VOUCHER_STATES = ['unused', 'active', 'used_up', 'expired', 'revoked'] as const;
 export type VoucherState = (typeof VOUCHER_STATES)[number];
 export const VOUCHER_MAX_BATCH = 100_000;
+/**
+ * A batch up to this many codes is made in its create request (201, with the codes); a larger one by a job
+ * (202): its `generated` count grows until its status is "ready" (issue 33).
+ */
+export const VOUCHER_INLINE_BATCH = 1_000;
+export const VOUCHER_BATCH_STATUSES = ['generating', 'ready'] as const;
 
 /** Upper-case, without spaces and dashes (a printed card may group the code as XXXX-XXXX). */
 export const normalizeVoucherCode = (code: string): string => code.toUpperCase().replace(/[\s-]/g, '');
@@ -83,13 +89,17 @@ export const voucherBatchSchema = z.object({
   created_by: z.string().uuid().nullable(),
   created_at: z.string(),
   revoked_at: z.string().nullable(),
-  /** Until when the plain codes can be exported (CSV); null once that is over. */
+  /** "generating" while a job makes its codes (see `generated`), then "ready". */
+  status: z.enum(VOUCHER_BATCH_STATUSES),
+  /** Codes made so far: `count` once ready (fewer only when it was revoked while being made). */
+  generated: z.number(),
+  /** Until when the plain codes can be exported (CSV, cards): an hour from when the batch was ready; null before and after. */
   export_until: z.string().nullable(),
   states: z.record(z.string(), z.number()),
 });
 export type VoucherBatch = z.infer<typeof voucherBatchSchema>;
 
-/** The create answer: the batch and, this once, its plain codes. */
+/** The create answer: the batch and, this once, its plain codes (none yet for a batch a job makes: 202). */
 export const createdVoucherBatchSchema = voucherBatchSchema.extend({ codes: z.array(z.string()) });
 
 export const voucherSchema = z.object({

@@ -25,6 +25,9 @@ export function BatchList() {
           <Typography.Text strong>{name}</Typography.Text>
           <Typography.Text type="secondary">{termsLabel(b)}</Typography.Text>
           {b.revoked_at && <Tag color="red">{t('vouchers.state.revoked')}</Tag>}
+          {!b.revoked_at && b.status === 'generating' && (
+            <Tag color="processing" data-testid="batch-generating">{`${t('vouchers.status.generating')} ${Math.floor((100 * b.generated) / Math.max(1, b.count))}%`}</Tag>
+          )}
         </Space>
       ),
     },

@@ -9,7 +9,7 @@ import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 import { BATCHES, allowanceLabel, validityLabel } from './api';
 import { vouchersResource as decl } from './resource';
-import { DownloadCodes, StateCounts } from './ui';
+import { BATCH_POLL_MS, BatchProgress, DownloadCodes, StateCounts } from './ui';
 import { VouchersTable } from './VouchersTable';
 
 /** Revoke the batch (POST /vouchers/batches/:id/revoke): its unused and active vouchers stop working. */
@@ -32,7 +32,13 @@ function RevokeBatch({ batch }: { batch: VoucherBatch }) {
 /** One batch: its terms and states, the downloads while the hour lasts, revoke, and its vouchers by state. */
 export function BatchShow() {
   const { id = '' } = useParams();
-  const { query, result } = useShow<VoucherBatch>({ resource: decl.name, id, meta: { endpoint: BATCHES, fallbackMessage: t('errors.vouchers.one') } });
+  const { query, result } = useShow<VoucherBatch>({
+    resource: decl.name,
+    id,
+    meta: { endpoint: BATCHES, fallbackMessage: t('errors.vouchers.one') },
+    // A batch a job is still making is read again until it is ready (its progress, then the downloads).
+    queryOptions: { refetchInterval: (q) => ((q.state.data as { data?: VoucherBatch } | undefined)?.data?.status === 'generating' ? BATCH_POLL_MS : false) },
+  });
   const batch = query.isError ? undefined : (result as VoucherBatch | undefined);
   return (
     <Show
@@ -63,7 +69,7 @@ export function BatchShow() {
               <Descriptions.Item label={t('vouchers.fields.revoked')}><Tag color="red"><DateCell value={batch.revoked_at} /></Tag></Descriptions.Item>
             )}
           </Descriptions>
-          {!batch.revoked_at && <DownloadCodes batch={batch} />}
+          {batch.status === 'generating' && !batch.revoked_at ? <BatchProgress batch={batch} /> : !batch.revoked_at && <DownloadCodes batch={batch} />}
           <Card title={t('vouchers.fields.states')} size="small">
             <VouchersTable batchId={batch.id} />
           </Card>

@@ -10,7 +10,7 @@ import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 import { BATCHES } from './api';
 import { vouchersResource as decl } from './resource';
-import { DownloadCodes } from './ui';
+import { BatchProgress, DownloadCodes, useLiveBatch } from './ui';
 
 type Unit = 'minutes' | 'hours' | 'days';
 const UNIT_MINUTES: Record<Unit, number> = { minutes: 1, hours: 60, days: 1440 };
@@ -30,17 +30,22 @@ const rules = (schema: (typeof s)[keyof typeof s], labelKey: string) => zodRules
 /** The validity in minutes, as the server checks it. */
 const toMinutes = (v: FormValues) => (v.validity == null ? null : Math.round(v.validity * UNIT_MINUTES[v.unit]));
 
-/** The batch just created: how many, and the one-hour downloads. */
-function Created({ batch }: { batch: VoucherBatch }) {
+/**
+ * The batch just created: how many, and the one-hour downloads; a large batch (202) shows its progress first,
+ * read again every second, and the downloads once its job has made every code.
+ */
+function Created({ batch: created }: { batch: VoucherBatch }) {
+  const batch = useLiveBatch(created);
+  const ready = batch.status === 'ready';
   return (
     <div data-testid="batch-created">
       <Result
-        status="success"
-        title={t('vouchers.created.title', { count: batch.count })}
+        status={ready ? 'success' : 'info'}
+        title={t(ready ? 'vouchers.created.title' : 'vouchers.generating.accepted', { count: batch.count })}
         subTitle={batch.plan_name}
         extra={
           <div style={{ maxWidth: 560, margin: '0 auto', textAlign: 'left' }}>
-            <DownloadCodes batch={batch} note="vouchers.created.note" />
+            {ready ? <DownloadCodes batch={batch} note="vouchers.created.note" /> : <BatchProgress batch={batch} />}
           </div>
         }
       />

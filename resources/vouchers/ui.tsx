@@ -1,10 +1,50 @@
 import { useState } from 'react';
-import { Alert, Button, Space, Tag } from 'antd';
+import { Alert, Button, Progress, Space, Tag } from 'antd';
 import { DownloadOutlined, PrinterOutlined } from '@ant-design/icons';
-import { useNotification, type HttpError } from '@refinedev/core';
+import { useNotification, useOne, type HttpError } from '@refinedev/core';
 import { VOUCHER_STATES, type VoucherBatch, type VoucherState } from '../../contract/schemas/vouchers';
 import { t } from '../../src/i18n';
-import { canDownload, downloadCodes } from './api';
+import { BATCHES, canDownload, downloadCodes } from './api';
+
+/** How often a batch that is still being made is read again. */
+export const BATCH_POLL_MS = 1_000;
+
+/**
+ * The batch as it is now: a batch that a job is still making (status "generating") is read again every
+ * BATCH_POLL_MS until it is ready; a ready one is taken as given.
+ */
+export function useLiveBatch<T extends VoucherBatch>(batch: T): T | VoucherBatch {
+  const generating = batch.status === 'generating';
+  const { result } = useOne<VoucherBatch>({
+    resource: 'vouchers',
+    id: batch.id,
+    meta: { endpoint: BATCHES },
+    queryOptions: {
+      enabled: generating,
+      refetchInterval: (q) => ((q.state.data as { data?: VoucherBatch } | undefined)?.data?.status === 'ready' || q.state.status === 'error' ? false : BATCH_POLL_MS),
+    },
+  });
+  return generating && result?.id === batch.id ? result : batch;
+}
+
+/** A batch a job is making: how many codes so far, as a bar (the downloads come once it is ready). */
+export function BatchProgress({ batch }: { batch: Pick<VoucherBatch, 'count' | 'generated'> }) {
+  const percent = Math.floor((100 * batch.generated) / Math.max(1, batch.count));
+  return (
+    <Alert
+      type="info"
+      showIcon
+      data-testid="batch-progress"
+      message={t('vouchers.generating.title', { generated: batch.generated, count: batch.count })}
+      description={
+        <>
+          <Progress percent={percent} status="active" aria-label={t('vouchers.generating.progress')} />
+          <div>{t('vouchers.generating.note')}</div>
+        </>
+      }
+    />
+  );
+}
 
 export const STATE_COLORS: Record<VoucherState, string> = { unused: 'blue', active: 'green', used_up: 'default', expired: 'orange', revoked: 'red' };
 

@@ -40,7 +40,7 @@ describe('create a voucher batch', () => {
         body: {
           success: true,
           message: 'Voucher batch created successfully!',
-          data: { id: BATCH, plan_id: PLAN, plan_name: 'Hotspot Day', ...(call.body as object), created_by: null, created_at: new Date().toISOString(), revoked_at: null, export_until: exportUntil, states: { unused: 25 }, codes: [] },
+          data: { id: BATCH, plan_id: PLAN, plan_name: 'Hotspot Day', ...(call.body as object), created_by: null, created_at: new Date().toISOString(), revoked_at: null, status: 'ready', generated: 25, export_until: exportUntil, states: { unused: 25 }, codes: [] },
         },
       }));
     renderScreen(fake, '/dashboard/billing/vouchers/create', [{ path: '/dashboard/billing/vouchers/create', element: <CreateBatch /> }]);
@@ -66,6 +66,37 @@ describe('create a voucher batch', () => {
     expect(within(created).getByRole('button', { name: /Print cards \(PDF\)/ })).toBeTruthy();
     expect(within(created).getByRole('button', { name: /Download CSV/ })).toBeTruthy();
   });
+});
+
+describe('a large voucher batch', () => {
+  it('shows the progress of the job that makes it, read again every second, and the downloads once it is ready', async () => {
+    setAuthState({ user: { ...sampleUser, role: 'billing' } as never, isAuthenticated: true, isLoading: false });
+    const base = { id: BATCH, plan_id: PLAN, plan_name: 'Hotspot Day', count: 20_000, validity_minutes: 1440, data_allowance_mb: null, price: 300, currency: 'EUR', code_length: 10, created_by: null, created_at: new Date().toISOString(), revoked_at: null };
+    const progress = [{ generated: 0 }, { generated: 8_000 }, { generated: 20_000, status: 'ready', export_until: new Date(Date.now() + 3_600_000).toISOString(), states: { unused: 20_000 } }];
+    let reads = 0;
+    const fake = new FakeApi()
+      .on('GET /plans', ok({ items: [plan], pagination: { page: 1, totalPages: 1, total: 1, hasNext: false, hasPrev: false } }))
+      .on('POST /vouchers/batches', () => ({
+        status: 202,
+        body: { success: true, message: 'Voucher batch accepted: its codes are being generated', data: { ...base, status: 'generating', generated: 0, export_until: null, states: {}, codes: [] } },
+      }))
+      .on(`GET /vouchers/batches/${BATCH}`, () => ok({ ...base, status: 'generating', export_until: null, states: {}, ...progress[Math.min(reads++, progress.length - 1)] }));
+    renderScreen(fake, '/dashboard/billing/vouchers/create', [{ path: '/dashboard/billing/vouchers/create', element: <CreateBatch /> }]);
+    await choose('Plan', 'Hotspot Day');
+    fireEvent.change(screen.getByLabelText('Number of vouchers'), { target: { value: '20000' } });
+    fireEvent.click(screen.getByRole('button', { name: /Create batch/ }));
+    const created = await screen.findByTestId('batch-created');
+    expect(within(created).getByText('20000 vouchers are being generated')).toBeTruthy();
+    expect(within(created).queryByRole('button', { name: /Download CSV/ })).toBeNull();
+    expect(await within(created).findByText('8000 of 20000 codes generated', undefined, { timeout: 4_000 })).toBeTruthy();
+    expect(within(created).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('40');
+    expect(await within(created).findByText('20000 vouchers created', undefined, { timeout: 4_000 })).toBeTruthy();
+    expect(within(created).getByRole('button', { name: /Download CSV/ })).toBeTruthy();
+    // Ready: no more reading.
+    const after = fake.count(`GET /vouchers/batches/${BATCH}`);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(fake.count(`GET /vouchers/batches/${BATCH}`)).toBe(after);
+  }, 20_000);
 });
 
 describe('redeem a voucher', () => {

@@ -26,11 +26,19 @@ export const voucherBatches = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * Codes made so far (issue 33): a large batch is made by a job, a chunk per short transaction, so the embedded
+     * database is never held for the whole batch; this is its progress.
+     */
+    generated: integer('generated').notNull().default(0),
+    /** When the last code was made; null while the batch is being generated. The export window starts here. */
+    generatedAt: timestamp('generated_at', { withTimezone: true }),
   },
   (t) => [
     index('voucher_batches_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
     check('voucher_batches_limit', sql`${t.validityMinutes} is not null or ${t.dataAllowanceMb} is not null`),
     check('voucher_batches_price_non_negative', sql`${t.price} >= 0`),
+    check('voucher_batches_generated_range', sql`${t.generated} >= 0 and ${t.generated} <= ${t.count}`),
   ],
 );
 

@@ -26,6 +26,8 @@ const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal
 const pagination = z.object({ page: z.number(), totalPages: z.number(), total: z.number(), hasNext: z.boolean(), hasPrev: z.boolean() });
 const idParams = z.object({ id: z.string() });
 
+/** The job that makes a large batch's codes (issue 33). */
+export const VOUCHER_BATCH_JOB = 'voucher-batch';
 export const REDEEM_FAILURES = 5;
 export const REDEEM_WINDOW_MS = 15 * 60_000;
 export const REDEEM_TOO_MANY = 'Too many wrong voucher codes. Please try again later.';
@@ -36,17 +38,30 @@ const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
     clock: app.clock,
     box: app.secretBox,
     onAccessChanged: (subscriptionId) => app.radius?.accessChanged(subscriptionId, 'status'),
+    enqueueGeneration: (batchId) => app.jobs.send(VOUCHER_BATCH_JOB, { batchId }, { singletonKey: batchId }),
   });
+  // 100 000 codes take tens of seconds in chunks; a run still active after 10 minutes belongs to a node that is
+  // gone, and another node goes on from the batch's count.
+  app.jobs.define<{ batchId: string }>(VOUCHER_BATCH_JOB, { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 600 }, ({ batchId }) => service.generatePending(batchId));
   const paged = (page: number, limit: number, total: number) => {
     const totalPages = Math.max(1, Math.ceil(total / limit));
     return { page, totalPages, total, hasNext: page < totalPages, hasPrev: page > 1 };
   };
 
-  app.post('/batches', { schema: { body: voucherBatchCreateSchema, response: { 201: envelope(createdVoucherBatchSchema) } } }, async (request, reply) => {
-    const user = request.user;
-    if (!user) throw unauthorized();
-    return reply.code(201).send(ok(await service.createBatch(request.body, user.id, auditContext(request)), M.created));
-  });
+  // 201 with the codes; 202 (no codes yet) for a batch its job makes: GET /batches/:id shows the progress.
+  app.post(
+    '/batches',
+    { schema: { body: voucherBatchCreateSchema, response: { 201: envelope(createdVoucherBatchSchema), 202: envelope(createdVoucherBatchSchema) } } },
+    async (request, reply) => {
+      const user = request.user;
+      if (!user) throw unauthorized();
+      const { queued, ...batch } = await service.createBatch(request.body, user.id, auditContext(request));
+      return reply
+        .code(queued ? 202 : 201)
+        .header('location', `/api/vouchers/batches/${batch.id}`)
+        .send(ok(batch, queued ? M.generating : M.created));
+    },
+  );
 
   app.get('/batches', { schema: { querystring: voucherBatchListQuerySchema, response: { 200: envelope(z.object({ items: z.array(voucherBatchSchema), pagination })) } } }, async (request) => {
     const { page, limit } = request.query;

@@ -5,12 +5,18 @@
  *   a collision is regenerated) and sealed (for the hotspot's CHAP), and answers the plain codes once. For
  *   printing, the batch's unused codes can be exported as CSV during EXPORT_WINDOW_MINUTES after creation (an
  *   audited staff action); after that no one gets a plain code out of the portal again.
+ * - A batch of more than VOUCHER_INLINE_BATCH codes is made by a job (issue 33), a chunk of INSERT_CHUNK codes per
+ *   short transaction that locks the batch row and adds to its `generated` count: no request and no RADIUS
+ *   packet waits behind one long transaction (on the embedded database one transaction holds the whole
+ *   database), a run that dies is picked up where it stopped, and two runs at once never overshoot the count.
+ *   Its export window opens when the last code is made.
  * - Redeeming in the portal: one transaction, the voucher row locked (FOR UPDATE), so of two redemptions at once
  *   one wins and the other is told the voucher was used. A time-only voucher starts a subscription on the batch's
  *   plan (active at once, the period = the voucher's validity) or extends the caller's active one of that plan; a
  *   voucher with a data allowance starts or tops up a data line, which RADIUS ends when the data is used (issue
  *   31; see redeem). No invoice: the card was paid for when it was sold.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { plans, subscriptions } from '../../db/schema';
@@ -19,13 +25,18 @@ import type { Clock } from '../../lib/clock';
 import { addMs } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
-import type { VoucherBatch, Voucher, VoucherBatchCreateParsed, VoucherState } from '../../../contract/schemas/vouchers';
+import { VOUCHER_INLINE_BATCH, type VoucherBatch, type Voucher, type VoucherBatchCreateParsed, type VoucherState } from '../../../contract/schemas/vouchers';
 import { recordAudit, type AuditContext } from '../audit/trail';
 import { provisionCredentials } from '../radius/credentials';
 import { generateVoucherCodes, parseVoucherCode, voucherCodeHash, voucherCodeHint } from './codes';
 
 export const EXPORT_WINDOW_MINUTES = 60;
-const INSERT_CHUNK = 2_000;
+/** Codes made per transaction by the batch job: a few tens of milliseconds of database work each. */
+const INSERT_CHUNK = 500;
+/** Chunks in a row that made no code (each collided with an existing one) before giving up: a bug, not luck. */
+const MAX_IDLE_CHUNKS = 50;
+/** Codes opened (decrypted) per event-loop turn for an export. */
+const OPEN_CHUNK = 1_000;
 
 export const VOUCHER_MESSAGES = {
   created: 'Voucher batch created successfully!',
@@ -40,6 +51,8 @@ export const VOUCHER_MESSAGES = {
   alreadyRevoked: 'This voucher is already revoked',
   cannotRevoke: (state: string) => `A voucher that is ${state.replace('_', ' ')} cannot be revoked`,
   exportOver: `The codes of a batch can be exported only during the first ${EXPORT_WINDOW_MINUTES} minutes after it was created`,
+  generating: 'Voucher batch accepted: its codes are being generated',
+  stillGenerating: 'The codes of this batch are still being generated: export them once it is ready',
   invalidCode: 'This is not a valid voucher code: please check it and try again',
   unknownCode: 'Voucher code not found: please check it and try again',
   used: 'This voucher has already been used',
@@ -53,6 +66,8 @@ export interface VoucherServiceDeps {
   clock: Clock;
   box: SecretBox;
   onAccessChanged?: (subscriptionId: string) => void;
+  /** Queues the job that makes a large batch's codes (generatePending); absent: made in the request whatever the size. */
+  enqueueGeneration?: (batchId: string) => Promise<unknown>;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -75,8 +90,9 @@ export function toVoucher(row: VoucherRow): Voucher {
 export class VoucherService {
   constructor(private readonly deps: VoucherServiceDeps) {}
 
-  private exportUntil(batch: VoucherBatchRow): Date {
-    return addMs(batch.createdAt, EXPORT_WINDOW_MINUTES * 60_000);
+  /** An hour from when the batch was ready; null while it is being made. */
+  private exportUntil(batch: VoucherBatchRow): Date | null {
+    return batch.generatedAt ? addMs(batch.generatedAt, EXPORT_WINDOW_MINUTES * 60_000) : null;
   }
 
   private async toBatch(db: Db, batch: VoucherBatchRow, planName?: string): Promise<VoucherBatch> {
@@ -98,19 +114,27 @@ export class VoucherService {
       created_by: batch.createdBy,
       created_at: batch.createdAt.toISOString(),
       revoked_at: iso(batch.revokedAt),
-      export_until: !batch.revokedAt && until.getTime() > this.deps.clock.now().getTime() ? until.toISOString() : null,
+      status: batch.generatedAt ? 'ready' : 'generating',
+      generated: batch.generated,
+      export_until: !batch.revokedAt && until && until.getTime() > this.deps.clock.now().getTime() ? until.toISOString() : null,
       states,
     };
   }
 
-  async createBatch(input: VoucherBatchCreateParsed, actorId: string, audit: AuditContext): Promise<VoucherBatch & { codes: string[] }> {
-    const { db, clock, box } = this.deps;
+  /**
+   * Creates a batch. Up to VOUCHER_INLINE_BATCH codes: made in one transaction with the batch, answered with the
+   * plain codes (queued: false). More: the batch row is written and a job makes the codes (queued: true, no codes
+   * yet); GET shows its progress and the codes are exported once it is ready.
+   */
+  async createBatch(input: VoucherBatchCreateParsed, actorId: string, audit: AuditContext): Promise<VoucherBatch & { codes: string[]; queued: boolean }> {
+    const { db, clock, enqueueGeneration } = this.deps;
     const now = clock.now();
-    return db.transaction(async (t) => {
+    const queued = !!enqueueGeneration && input.count > VOUCHER_INLINE_BATCH;
+    const result = await db.transaction(async (t) => {
       const tx = t as unknown as Db;
       const [plan] = await tx.select().from(plans).where(eq(plans.id, input.plan_id)).limit(1);
       if (!plan) throw notFound(VOUCHER_MESSAGES.planNotFound);
-      const [batch] = await tx
+      const [row] = await tx
         .insert(voucherBatches)
         .values({
           planId: plan.id,
@@ -124,34 +148,81 @@ export class VoucherService {
           createdAt: now,
         })
         .returning();
-      const codes: string[] = [];
-      let wanted = input.count;
-      // Codes already in this batch (a repeat within the batch is dropped before the insert).
-      const seen = new Set<string>();
-      for (let round = 0; wanted > 0; round++) {
-        if (round > 50) throw new Error('Could not generate unique voucher codes: use a longer code length');
-        const fresh = generateVoucherCodes(wanted, input.code_length).filter((c) => !seen.has(c) && (seen.add(c), true));
-        for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
-          const chunk = fresh.slice(i, i + INSERT_CHUNK);
-          const byHash = new Map(chunk.map((code) => [voucherCodeHash(box, code), code]));
-          const inserted = await tx
-            .insert(vouchers)
-            .values([...byHash].map(([codeHash, code]) => ({ batchId: batch!.id, codeHash, codeSealed: box.seal(code), codeHint: voucherCodeHint(code), createdAt: now })))
-            .onConflictDoNothing({ target: vouchers.codeHash })
-            .returning({ codeHash: vouchers.codeHash });
-          // A code some other batch already has is simply not inserted: a new one is generated for it.
-          for (const r of inserted) codes.push(byHash.get(r.codeHash)!);
-        }
-        wanted = input.count - codes.length;
-      }
       await recordAudit(tx, clock, audit, {
         action: 'voucher_batch.created',
         targetType: 'voucher_batch',
-        targetId: batch!.id,
-        changes: { plan_id: plan.id, count: input.count, validity_minutes: batch!.validityMinutes, data_allowance_mb: batch!.dataAllowanceMb, price: batch!.price },
+        targetId: row!.id,
+        changes: { plan_id: plan.id, count: input.count, validity_minutes: row!.validityMinutes, data_allowance_mb: row!.dataAllowanceMb, price: row!.price },
       });
-      return { ...(await this.toBatch(tx, batch!, plan.name)), codes };
+      if (queued) return { batch: row!, codes: [] as string[], planName: plan.name };
+      const codes: string[] = [];
+      for (let idle = 0; ; ) {
+        const chunk = await this.makeChunk(tx, row!.id);
+        if (chunk === null) break;
+        codes.push(...chunk);
+        idle = chunk.length ? 0 : idle + 1;
+        if (idle > MAX_IDLE_CHUNKS) throw new Error('Could not generate unique voucher codes: use a longer code length');
+      }
+      const [ready] = await tx.select().from(voucherBatches).where(eq(voucherBatches.id, row!.id));
+      return { batch: ready!, codes, planName: plan.name };
     });
+    if (queued) {
+      try {
+        await enqueueGeneration!(result.batch.id);
+      } catch (error) {
+        // Without its job the batch would stay "generating" for ever: it goes, and the caller may try again.
+        await db.delete(voucherBatches).where(eq(voucherBatches.id, result.batch.id));
+        throw error;
+      }
+    }
+    return { ...(await this.toBatch(db, result.batch, result.planName)), codes: result.codes, queued };
+  }
+
+  /**
+   * Makes the next chunk of a batch's codes in the caller's transaction: locks the batch row, inserts up to
+   * INSERT_CHUNK codes it still lacks (a code some batch already has is skipped: the next chunk makes up for it),
+   * adds them to `generated`, and stamps `generated_at` when the count is reached or the batch was revoked
+   * meanwhile. Answers the plain codes made, or null when there was nothing left to make.
+   */
+  private async makeChunk(tx: Db, batchId: string): Promise<string[] | null> {
+    const { clock, box } = this.deps;
+    const [batch] = await tx.select().from(voucherBatches).where(eq(voucherBatches.id, batchId)).for('update');
+    if (!batch || batch.generatedAt) return null;
+    const wanted = batch.revokedAt ? 0 : Math.min(INSERT_CHUNK, batch.count - batch.generated);
+    const codes: string[] = [];
+    if (wanted > 0) {
+      const byHash = new Map(generateVoucherCodes(wanted, batch.codeLength).map((code) => [voucherCodeHash(box, code), code]));
+      const now = clock.now();
+      const inserted = await tx
+        .insert(vouchers)
+        .values([...byHash].map(([codeHash, code]) => ({ batchId, codeHash, codeSealed: box.seal(code), codeHint: voucherCodeHint(code), createdAt: now })))
+        .onConflictDoNothing({ target: vouchers.codeHash })
+        .returning({ codeHash: vouchers.codeHash });
+      for (const r of inserted) codes.push(byHash.get(r.codeHash)!);
+    }
+    const generated = batch.generated + codes.length;
+    const done = generated >= batch.count || !!batch.revokedAt;
+    await tx
+      .update(voucherBatches)
+      .set({ generated, ...(done ? { generatedAt: clock.now() } : {}) })
+      .where(eq(voucherBatches.id, batchId));
+    return codes;
+  }
+
+  /**
+   * The batch job: makes the codes a batch still lacks, a chunk per transaction, letting the event loop turn
+   * between chunks. Safe to run again (a retry after a crash goes on from `generated`) and twice at once.
+   */
+  async generatePending(batchId: string): Promise<void> {
+    const { db } = this.deps;
+    for (let idle = 0; idle <= MAX_IDLE_CHUNKS; ) {
+      const chunk = await db.transaction((t) => this.makeChunk(t as unknown as Db, batchId));
+      if (chunk === null) return;
+      // A chunk whose every code collided with another batch's makes no progress; many in a row is a bug.
+      idle = chunk.length ? 0 : idle + 1;
+      await nextTurn();
+    }
+    throw new Error(`Could not generate unique voucher codes for batch ${batchId}: use a longer code length`);
   }
 
   async listBatches(q: { page: number; limit: number }): Promise<{ items: VoucherBatch[]; total: number }> {
@@ -195,10 +266,18 @@ export class VoucherService {
   async exportCodes(batchId: string, format: 'csv' | 'pdf', audit: AuditContext): Promise<{ batch: VoucherBatchRow; planName: string; codes: string[] }> {
     const { db, clock, box } = this.deps;
     const batch = await this.batchRow(db, batchId);
-    if (batch.revokedAt || this.exportUntil(batch).getTime() <= clock.now().getTime()) throw conflict(VOUCHER_MESSAGES.exportOver);
+    const until = this.exportUntil(batch);
+    if (!batch.revokedAt && !until) throw conflict(VOUCHER_MESSAGES.stillGenerating);
+    if (batch.revokedAt || until!.getTime() <= clock.now().getTime()) throw conflict(VOUCHER_MESSAGES.exportOver);
     const [plan] = await db.select({ name: plans.name }).from(plans).where(eq(plans.id, batch.planId));
     const rows = await db.select({ sealed: vouchers.codeSealed }).from(vouchers).where(and(eq(vouchers.batchId, batchId), eq(vouchers.state, 'unused'))).orderBy(vouchers.id);
-    const codes = rows.map((r) => box.open(r.sealed) ?? '').filter((c) => c !== '');
+    // Opening 100 000 sealed codes is a second of CPU: a chunk per event-loop turn, so other requests go on.
+    const codes: string[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const code = box.open(rows[i]!.sealed);
+      if (code) codes.push(code);
+      if (i % OPEN_CHUNK === OPEN_CHUNK - 1) await nextTurn();
+    }
     await recordAudit(db, clock, audit, { action: 'voucher_batch.exported', targetType: 'voucher_batch', targetId: batch.id, changes: { codes: codes.length, format } });
     return { batch, planName: plan?.name ?? '', codes };
   }
