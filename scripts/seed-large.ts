@@ -46,8 +46,13 @@ export async function prepareDatabase(url: string): Promise<void> {
   }
 }
 
+/** What the seed needs of a database client: node-postgres' Client or Pool, or an adapter over PGlite (bench:stall). */
+export interface SqlClient {
+  query(text: string, params?: unknown[]): Promise<{ rows: any[]; rowCount?: number | null }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
 /** The bench admin account (idempotent). */
-export async function ensureBenchAdmin(client: pg.Client | pg.Pool): Promise<void> {
+export async function ensureBenchAdmin(client: SqlClient): Promise<void> {
   const hash = await hashPassword(BENCH_ADMIN.password);
   await client.query(
     `INSERT INTO users (name, email, password_hash, role, status, is_verified, email_verified_at)
@@ -57,14 +62,14 @@ export async function ensureBenchAdmin(client: pg.Client | pg.Pool): Promise<voi
   );
 }
 
-async function step(client: pg.Client, label: string, text: string, params: unknown[] = []): Promise<void> {
+async function step(client: SqlClient, label: string, text: string, params: unknown[] = []): Promise<void> {
   const started = performance.now();
   const result = await client.query(text, params);
-  const rows = result.rowCount === null ? '' : ` (${result.rowCount.toLocaleString('en-US')} rows)`;
+  const rows = result.rowCount == null ? '' : ` (${result.rowCount.toLocaleString('en-US')} rows)`;
   console.log(`${label}${rows}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-async function seed(client: pg.Client): Promise<void> {
+async function seed(client: SqlClient): Promise<void> {
   const hash = await hashPassword('Password123!');
   // One pseudo-random value per row and purpose, reproducible: hashtext of the row number and a salt.
   const rnd = (salt: string, g = 'g') => `((hashtext(${g}::text || '${salt}') & 2147483647)::float8 / 2147483647)`;
@@ -96,7 +101,9 @@ async function seed(client: pg.Client): Promise<void> {
     `INSERT INTO subscriptions (user_id, plan_id, status, created_at, updated_at)
      SELECT u.id, p.id,
             CASE WHEN ${rnd('ss')} < 0.70 THEN 'active' WHEN ${rnd('ss')} < 0.80 THEN 'suspended'
-                 WHEN ${rnd('ss')} < 0.95 THEN 'cancelled' ELSE 'pending' END,
+                 -- A customer has at most one pending order (subscriptions_one_pending_per_user): g up to the number
+                 -- of customers meets each customer once, later g meet them again.
+                 WHEN ${rnd('ss')} < 0.95 OR g > ${SIZES.users} THEN 'cancelled' ELSE 'pending' END,
             ${ago('s')}, least(now(), ${ago('s')} + ${rnd('su')} * interval '90 days')
      FROM generate_series(1, ${SIZES.subscriptions}) g
      JOIN bulk_users u ON u.rn = 1 + (g::bigint * 7919) % ${SIZES.users}
@@ -182,6 +189,19 @@ async function seedSessions(client: pg.Client, total: number): Promise<void> {
   await step(client, 'vacuum analyze radius_sessions', 'VACUUM ANALYZE radius_sessions');
 }
 
+/** The large data set (customers, subscriptions, invoices, payments, tickets) and the bench admin, unless already there. */
+export async function seedLargeData(client: SqlClient): Promise<void> {
+  const { rows } = await client.query(`SELECT count(*)::int AS n FROM users WHERE email LIKE 'bulk%@bench.local'`);
+  if (rows[0].n > 0) {
+    console.log(`already seeded (${rows[0].n.toLocaleString('en-US')} bulk customers); run with --reset to start again`);
+  } else {
+    const started = performance.now();
+    await seed(client);
+    console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  await ensureBenchAdmin(client);
+}
+
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL || DEFAULT_BENCH_URL;
   const reset = process.argv.includes('--reset');
@@ -192,16 +212,8 @@ async function main(): Promise<void> {
     if (reset) {
       await step(client, 'reset', 'TRUNCATE payments, invoices, ticket_attachments, ticket_replies, tickets, subscriptions, refresh_tokens, auth_tokens, users CASCADE');
     }
-    const { rows } = await client.query(`SELECT count(*)::int AS n FROM users WHERE email LIKE 'bulk%@bench.local'`);
-    if (rows[0].n > 0) {
-      console.log(`already seeded (${rows[0].n.toLocaleString('en-US')} bulk customers); run with --reset to start again`);
-    } else {
-      const started = performance.now();
-      await seed(client);
-      console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    }
+    await seedLargeData(client);
     await seedSessions(client, SESSIONS);
-    await ensureBenchAdmin(client);
     const counts = await client.query(
       `SELECT (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM subscriptions)::int AS subscriptions,
               (SELECT count(*) FROM invoices)::int AS invoices, (SELECT count(*) FROM payments)::int AS payments,

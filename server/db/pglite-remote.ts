@@ -32,7 +32,8 @@ class DatabaseThread {
   private open = 0;
   dead: Error | null = null;
 
-  constructor() {
+  /** shared: the process's one database thread (threadOf), forgotten when it dies so the next call starts another. */
+  constructor(private readonly shared = true) {
     this.worker = new Worker(new URL('./pglite-thread.mjs', import.meta.url));
     this.worker.unref();
     this.worker.on('message', (message: { id?: number; ok?: boolean; result?: unknown; error?: ErrorData; notify?: number; payload?: string }) => {
@@ -47,7 +48,7 @@ class DatabaseThread {
       this.dead = new Error(`The embedded database is not running (${error.message})`, { cause: error });
       for (const waiting of this.pending.values()) waiting.reject(this.dead);
       this.pending.clear();
-      if (thread === this) thread = null;
+      if (this.shared && thread === this) thread = null;
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`its thread exited with ${code}`)));
@@ -112,7 +113,7 @@ function portable(options?: QueryOptions): Record<string, unknown> | undefined {
 
 /** The PGlite calls the portal makes, answered by the database thread. */
 export class RemotePGlite {
-  private thread = threadOf();
+  private thread: DatabaseThread;
   private readonly db = nextId++;
   private closing: Promise<void> | null = null;
   /** LISTENs to make again in a new thread: listener id → channel and callback. */
@@ -120,11 +121,26 @@ export class RemotePGlite {
   private reopening: Promise<void> | null = null;
   private reopenAfter = 0;
 
-  private constructor(private readonly dataDir?: string) {}
+  private constructor(
+    private readonly dataDir: string | undefined,
+    /** A thread of its own (a backup's copy), ended with close() and never reopened. */
+    private readonly own: boolean,
+  ) {
+    this.thread = own ? new DatabaseThread(false) : threadOf();
+  }
 
-  /** Opens PGlite in the database thread: on a data folder, from a dump (loadDataDir), or empty in memory. */
-  static async create(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<RemotePGlite> {
-    const remote = new RemotePGlite(options.dataDir);
+  /** The data folder (undefined: in memory). */
+  get dataDirectory(): string | undefined {
+    return this.dataDir;
+  }
+
+  /**
+   * Opens PGlite in the database thread: on a data folder, from a dump (loadDataDir), or empty in memory.
+   * ownThread: in a thread of its own, so its work (a backup's recovery, counting and tarball) never waits for
+   * nor holds up the portal's database.
+   */
+  static async create(options: { dataDir?: string; loadDataDir?: Blob; ownThread?: boolean } = {}): Promise<RemotePGlite> {
+    const remote = new RemotePGlite(options.dataDir, !!options.ownThread);
     const dump = options.loadDataDir ? await options.loadDataDir.arrayBuffer() : undefined;
     remote.thread.opened();
     try {
@@ -139,7 +155,7 @@ export class RemotePGlite {
 
   /** A data folder's database is reopened as soon as its thread dies. */
   private watch(on: DatabaseThread): void {
-    if (!this.dataDir) return;
+    if (!this.dataDir || this.own) return;
     on.worker.once('exit', () => {
       if (!this.closing) void this.reopen();
     });
@@ -175,7 +191,7 @@ export class RemotePGlite {
 
   /** The thread to call: the live one, or the dead one's error (a reopen is then tried in the background). */
   private live(): DatabaseThread {
-    if (this.thread.dead && this.dataDir && !this.closing && !this.reopening) void this.reopen();
+    if (this.thread.dead && this.dataDir && !this.own && !this.closing && !this.reopening) void this.reopen();
     return this.thread;
   }
 
@@ -266,6 +282,7 @@ export class RemotePGlite {
         if (!this.thread.dead) await this.thread.call({ op: 'close', db: this.db });
       } finally {
         this.thread.closed();
+        if (this.own) await this.thread.worker.terminate();
       }
     })());
   }

@@ -1,9 +1,13 @@
 /**
  * Backups that restore: one .tar.gz holding the database, the uploaded files and a manifest.
  *
- * - The database: PGlite's data folder as dumpDataDir writes it (taken while holding PGlite's transaction lock,
- *   so no transaction is half-way), or a pg_dump custom-format dump of PostgreSQL taken on an exported snapshot
- *   (the row counts in the manifest come from that same snapshot).
+ * - The database: PGlite's data folder as dumpDataDir writes it, or a pg_dump custom-format dump of PostgreSQL
+ *   taken on an exported snapshot (the row counts in the manifest come from that same snapshot). A PGlite data
+ *   folder is copied online, as PostgreSQL's base backups are (issue 33): pg_backup_start, a copy of the files
+ *   while the portal goes on writing, pg_backup_stop, the log written meanwhile and the backup label; that copy,
+ *   opened in a database thread of its own, replays the log to a consistent state, and is counted and dumped
+ *   there. The live database is held only for the checkpoint that starts the backup. (An in-memory database —
+ *   tests — has no folder: it is counted and dumped under its transaction lock.)
  * - The files: what the portal stored in DATA_DIR (logo, ticket attachments, installation photos); never
  *   secrets.json: the keys are kept apart from the data they protect.
  * - manifest.json: format, portal version, when, the last migration, rows per table, size and SHA-256 of every
@@ -17,13 +21,14 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import pg from 'pg';
 import * as tar from 'tar';
 import type { Config } from '../../config';
 import { assertDataFolderFree, loadPgliteDataDir, openDatabase, type Database, type DatabaseKind } from '../../db/client';
+import { RemotePGlite } from '../../db/pglite-remote';
 import { VERSION } from '../../lib/paths';
 import { createSecretBox } from '../../lib/secret-box';
 
@@ -110,8 +115,72 @@ function run(command: string, args: string[]): Promise<void> {
   });
 }
 
+const WAL_SEGMENT = /^[0-9A-F]{24}$/;
+
+/**
+ * Copies a folder that PostgreSQL keeps writing: a file that goes away meanwhile (a dropped table, a temporary
+ * file) is skipped — the log replayed on the copy makes it right. Top-level names in `skip` are left out.
+ */
+async function copyLiveFolder(from: string, to: string, skip = new Set<string>()): Promise<void> {
+  await mkdir(to, { recursive: true });
+  let entries;
+  try {
+    entries = await readdir(from, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  for (const entry of entries) {
+    if (skip.has(entry.name)) continue;
+    if (entry.isDirectory()) await copyLiveFolder(join(from, entry.name), join(to, entry.name));
+    else if (entry.isFile()) await copyFile(join(from, entry.name), join(to, entry.name)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+}
+
+/**
+ * An online copy of a PGlite data folder (see the top of this file): the files copied between pg_backup_start and
+ * pg_backup_stop, the log segments from the backup's start to its end, and the backup label; then, in a thread of
+ * its own, the copy is opened (PostgreSQL replays the log from the label's checkpoint), counted and dumped.
+ */
+async function copyPgliteOnline(live: RemotePGlite, folder: string): Promise<{ tables: Record<string, number>; migrations: number; dump: Buffer }> {
+  const source = live.dataDirectory!;
+  const copy = join(folder, '.pglite-copy');
+  await rm(copy, { recursive: true, force: true });
+  // A fast checkpoint: the one moment the live database is held.
+  await live.query("select pg_backup_start('isp-portal backup', true)");
+  let stopped: { labelfile: string; last_wal: string };
+  try {
+    await copyLiveFolder(source, copy, new Set(['pg_wal', 'postmaster.pid']));
+  } finally {
+    stopped = (await live.query<{ labelfile: string; last_wal: string }>('select labelfile, pg_walfile_name(lsn) as last_wal from pg_backup_stop(false)')).rows[0]!;
+  }
+  const first = /\(file ([0-9A-F]{24})\)/.exec(stopped.labelfile)?.[1];
+  if (!first) throw new BackupError('The embedded database did not say where its backup starts');
+  await mkdir(join(copy, 'pg_wal'), { recursive: true });
+  for (const name of await readdir(join(source, 'pg_wal'))) {
+    if (WAL_SEGMENT.test(name) && name >= first && name <= stopped.last_wal) await cp(join(source, 'pg_wal', name), join(copy, 'pg_wal', name));
+  }
+  await writeFile(join(copy, 'backup_label'), stopped.labelfile);
+  const opened = await RemotePGlite.create({ dataDir: copy, ownThread: true });
+  try {
+    const counted = await countRows(opened);
+    const dump = Buffer.from(await (await opened.dumpDataDir('gzip')).arrayBuffer());
+    return { ...counted, dump };
+  } finally {
+    await opened.close();
+    await rm(copy, { recursive: true, force: true });
+  }
+}
+
 /** Dumps the database into folder; returns the file name and the counts of the very same state. */
 async function dumpDatabase(database: Database, folder: string): Promise<{ file: string; tables: Record<string, number>; migrations: number }> {
+  if (database.kind === 'pglite' && database.pglite!.dataDirectory) {
+    const { tables, migrations, dump } = await copyPgliteOnline(database.pglite!, folder);
+    await writeFile(join(folder, PGLITE_FILE), dump);
+    return { file: PGLITE_FILE, tables, migrations };
+  }
   if (database.kind === 'pglite') {
     const client = database.pglite!;
     // Inside PGlite's transaction lock no other transaction is half-way through: the rows counted there and the
