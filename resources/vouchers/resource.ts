@@ -3,7 +3,8 @@ import { defineResource } from '../../src/components/resource/define';
 
 /**
  * Prepaid voucher batches (issue 22) for admin and billing: the batches with their vouchers' states, creating one
- * (its codes downloadable as CSV or printable cards for the first 60 minutes), and a batch's vouchers by state
+ * (its codes downloadable as CSV or printable cards for the first 60 minutes after it is ready; a large one shows
+ * its progress while a job makes it), and a batch's vouchers by state
  * with revoke. API: /api/vouchers/batches (server/modules/vouchers). Customers redeem a code on Subscriptions.
  */
 export const vouchersResource = defineResource({

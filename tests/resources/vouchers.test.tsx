@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { resetAuthState, setAuthState } from '../../providers/auth-store';
+import { BatchShow } from '../../resources/vouchers/BatchShow';
 import { CreateBatch } from '../../resources/vouchers/CreateBatch';
 import { RedeemVoucherCard } from '../../resources/vouchers/RedeemVoucherCard';
 import { FakeApi, fail, ok, sampleUser, type Call } from '../providers/support/fake-api';
@@ -96,6 +97,27 @@ describe('a large voucher batch', () => {
     const after = fake.count(`GET /vouchers/batches/${BATCH}`);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(fake.count(`GET /vouchers/batches/${BATCH}`)).toBe(after);
+  }, 20_000);
+});
+
+describe("a batch's page while its job runs", () => {
+  it('shows the progress bar instead of the downloads, reads the batch again, then offers the downloads', async () => {
+    setAuthState({ user: { ...sampleUser, role: 'admin' } as never, isAuthenticated: true, isLoading: false });
+    const base = { id: BATCH, plan_id: PLAN, plan_name: 'Hotspot Day', count: 5_000, validity_minutes: 60, data_allowance_mb: null, price: 300, currency: 'EUR', code_length: 10, created_by: null, created_at: new Date().toISOString(), revoked_at: null };
+    let reads = 0;
+    const fake = new FakeApi()
+      .on(`GET /vouchers/batches/${BATCH}`, () =>
+        ok(reads++ < 1
+          ? { ...base, status: 'generating', generated: 1_000, export_until: null, states: { unused: 1_000 } }
+          : { ...base, status: 'ready', generated: 5_000, export_until: new Date(Date.now() + 3_600_000).toISOString(), states: { unused: 5_000 } }),
+      )
+      .on(`GET /vouchers/batches/${BATCH}/vouchers`, ok({ items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } }));
+    renderScreen(fake, `/dashboard/billing/vouchers/show/${BATCH}`, [{ path: '/dashboard/billing/vouchers/show/:id', element: <BatchShow /> }]);
+    const progress = await screen.findByTestId('batch-progress');
+    expect(within(progress).getByText('1000 of 5000 codes generated')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Download CSV/ })).toBeNull();
+    expect(await screen.findByRole('button', { name: /Download CSV/ }, { timeout: 4_000 })).toBeTruthy();
+    expect(screen.queryByTestId('batch-progress')).toBeNull();
   }, 20_000);
 });
 
