@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { openDatabase } from '../server/db/client';
+import { postgresAnswers } from './bench-common';
 import { DEMO_PASSWORD, seedDemoData } from '../server/db/seed';
 import { createSecretBox } from '../server/lib/secret-box';
 
@@ -190,17 +191,6 @@ async function runDb(kind: 'postgres' | 'pglite', rows: Row[]): Promise<void> {
   } finally {
     await dropDb();
     rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-async function postgresAnswers(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
   }
 }
 

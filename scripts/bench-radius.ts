@@ -19,7 +19,7 @@
  * BENCH_CPU_PROF=<dir> (profile the portal process).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -33,6 +33,7 @@ import { devices, plans, subscriptions, users } from '../server/db/schema';
 import { serviceCredentials } from '../server/db/schema/radius';
 import { createSecretBox } from '../server/lib/secret-box';
 import { generateAccessPassword, usernameBase } from '../server/modules/radius/credentials';
+import { serveBenchPortal } from './bench-common';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
@@ -126,37 +127,9 @@ async function seed(target: Awaited<ReturnType<typeof prepareDatabase>>): Promis
 // The portal, in its own process (as in production: the load generator does not share its event loop)
 
 async function servePortal(args: { databaseUrl?: string; dataDir?: string }): Promise<void> {
-  const { startServer } = await import('../server/server');
-  const running = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    databaseUrl: args.databaseUrl,
-    dataDir: args.dataDir,
-    distDir: null,
-    seedDemo: false,
-    logLevel: 'warn',
-    print: false,
-    env: {
-      NODE_ENV: 'production',
-      APP_URL: 'http://127.0.0.1',
-      SECRETS_KEY,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      COOKIE_SECRET: randomBytes(32).toString('hex'),
-      RADIUS_ENABLED: 'true',
-      RADIUS_HOST: '127.0.0.1',
-      RADIUS_AUTH_PORT: '0',
-      RADIUS_ACCT_PORT: '0',
-      RADIUS_WORKERS: String(args.databaseUrl ? WORKERS : 1),
-      BILLING_SCHEDULER: 'false',
-      DEVICE_POLLER: 'false',
-      DEVICE_BACKUP_SCHEDULER: 'false',
-    },
-  });
+  const running = await serveBenchPortal({ ...args, secretsKey: SECRETS_KEY, env: { RADIUS_WORKERS: String(args.databaseUrl ? WORKERS : 1) } });
   const ports = running.app.radius.ports()!;
   process.stdout.write(`READY ${ports.authPort} ${running.app.radius.subscribers.size}\n`);
-  const stop = () => void running.close().finally(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
 }
 
 function startPortal(target: Awaited<ReturnType<typeof prepareDatabase>>): Promise<{ child: ChildProcess; port: number; loaded: number }> {

@@ -21,7 +21,6 @@
  * isp_bench_stall, seeded once). `--db=pglite|postgres` runs one. Seeding takes minutes the first time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +34,7 @@ import { openDatabase, type Database } from '../server/db/client';
 import { devices, plans, subscriptions, users } from '../server/db/schema';
 import { serviceCredentials } from '../server/db/schema/radius';
 import { createSecretBox } from '../server/lib/secret-box';
+import { postgresAnswers, serveBenchPortal } from './bench-common';
 import { BENCH_ADMIN, prepareDatabase, seedLargeData, type SqlClient } from './seed-large';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -143,38 +143,9 @@ async function preparePostgres(): Promise<Prepared> {
 // The portal, in its own process
 
 async function servePortal(args: { databaseUrl?: string; dataDir: string }): Promise<void> {
-  const { startServer } = await import('../server/server');
-  const running = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    databaseUrl: args.databaseUrl,
-    dataDir: args.dataDir,
-    distDir: null,
-    seedDemo: false,
-    logLevel: 'warn',
-    print: false,
-    env: {
-      NODE_ENV: 'production',
-      APP_URL: 'http://127.0.0.1',
-      SECRETS_KEY,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      COOKIE_SECRET: randomBytes(32).toString('hex'),
-      API_RATE_LIMIT: '1000000',
-      RADIUS_ENABLED: 'true',
-      RADIUS_HOST: '127.0.0.1',
-      RADIUS_AUTH_PORT: '0',
-      RADIUS_ACCT_PORT: '0',
-      BILLING_SCHEDULER: 'false',
-      BACKUP_SCHEDULER: 'false',
-      DEVICE_POLLER: 'false',
-      DEVICE_BACKUP_SCHEDULER: 'false',
-    },
-  });
+  const running = await serveBenchPortal({ ...args, secretsKey: SECRETS_KEY, env: { API_RATE_LIMIT: '1000000', BACKUP_SCHEDULER: 'false' } });
   const port = (running.app.server.address() as { port: number }).port;
   process.stdout.write(`READY ${port} ${running.app.radius.ports()!.authPort}\n`);
-  const stop = () => void running.close().finally(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
 }
 
 function startPortal(args: { databaseUrl?: string; dataDir: string }): Promise<{ child: ChildProcess; base: string; radiusPort: number }> {
@@ -396,22 +367,11 @@ async function runDb(kind: 'pglite' | 'postgres', rows: Row[]): Promise<void> {
   }
 }
 
-async function postgresAnswers(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function main(): Promise<void> {
   const kinds: Array<'pglite' | 'postgres'> = [];
   if (!ONLY || ONLY === 'pglite') kinds.push('pglite');
   if (!ONLY || ONLY === 'postgres') {
-    if (await postgresAnswers()) kinds.push('postgres');
+    if (await postgresAnswers(ADMIN_URL)) kinds.push('postgres');
     else console.log(`PostgreSQL does not answer at ${ADMIN_URL}: skipped`);
   }
   const rows: Row[] = [];
