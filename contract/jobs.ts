@@ -29,4 +29,5 @@ export const JOB_NAMES: Record<string, string> = {
   'audit-retention': 'Audit trail retention',
   'payment-expiry': 'Pending payments expiry',
   'voucher-batch': 'Voucher batch generation',
+  'embedded-vacuum': 'Embedded database vacuum',
 };

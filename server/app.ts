@@ -62,6 +62,7 @@ declare module 'fastify' {
 import changesPlugin from './plugins/changes';
 import jobsPlugin from './plugins/jobs';
 import { auditRetentionPlugin } from './modules/audit/retention';
+import { embeddedVacuumPlugin } from './modules/system/embedded-vacuum';
 import { paymentExpiryPlugin } from './modules/payments/expiry';
 import deviceBackupRoutes from './modules/device-backups/routes';
 import dashboardRoutes from './modules/dashboard/routes';
@@ -186,6 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(deviceBackupsPlugin);
   await app.register(backupsPlugin);
   await app.register(auditRetentionPlugin);
+  await app.register(embeddedVacuumPlugin);
   await app.register(paymentExpiryPlugin); // abandoned checkouts expire, dead manual recordings fail (issue 31)
   await app.register(trafficPlugin);
   await app.register(systemPlugin); // this node's heartbeat and RADIUS counts (the system page, /metrics)

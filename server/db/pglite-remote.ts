@@ -269,6 +269,11 @@ export class RemotePGlite {
     };
   }
 
+  /** PGlite's dumpDataDir written to a file by the database thread itself (nothing large crosses threads). */
+  async dumpDataDirToFile(path: string, compression?: 'none' | 'gzip' | 'auto'): Promise<void> {
+    await this.live().call({ op: 'dump', db: this.db, compression, path });
+  }
+
   /** PGlite's dumpDataDir: the data folder as a tarball. */
   async dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob> {
     const bytes = await this.live().call<Uint8Array>({ op: 'dump', db: this.db, compression });

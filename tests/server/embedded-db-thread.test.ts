@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMBEDDED_VACUUM_JOB } from '../../server/modules/system/embedded-vacuum';
 import { createTestApp, type TestApp } from '../helpers/server';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
@@ -27,6 +28,20 @@ describe.skipIf(!!ADMIN_URL)('the embedded database thread', () => {
     expect(live.statusCode).toBe(200);
     await heavy;
     expect(order).toEqual(['liveness', 'heavy query']);
+  });
+
+  it("the roll-up tables' dead row versions, which no autovacuum clears on the embedded database, are vacuumed by the periodic job", async () => {
+    await t.database.db.execute(sql`insert into dashboard_daily_revenue (day, currency, amount, n) values ('2026-01-01', 'USD', 0, 0) on conflict do nothing`);
+    for (let i = 0; i < 300; i++) await t.database.db.execute(sql`update dashboard_daily_revenue set amount = amount + 1, n = n + 1 where day = '2026-01-01' and currency = 'USD'`);
+    // The statistics are flushed at the end of a statement once asked to (PostgreSQL 15's shared-memory statistics).
+    const dead = async () => {
+      await t.database.db.execute(sql`select pg_stat_force_next_flush()`);
+      return ((await t.database.db.execute(sql`select n_dead_tup::int as n from pg_stat_user_tables where relname = 'dashboard_daily_revenue'`)) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n;
+    };
+    expect(await dead()).toBeGreaterThan(0);
+    expect(t.app.jobs.names).toContain(EMBEDDED_VACUUM_JOB);
+    await t.app.embeddedVacuum();
+    expect(await dead()).toBe(0);
   });
 
   it("a database error keeps PGlite's code and constraint, and a transaction that throws is rolled back", async () => {

@@ -20,9 +20,11 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { dirname, join, relative, sep } from 'node:path';
 import pg from 'pg';
 import * as tar from 'tar';
@@ -144,7 +146,7 @@ async function copyLiveFolder(from: string, to: string, skip = new Set<string>()
  * pg_backup_stop, the log segments from the backup's start to its end, and the backup label; then, in a thread of
  * its own, the copy is opened (PostgreSQL replays the log from the label's checkpoint), counted and dumped.
  */
-async function copyPgliteOnline(live: RemotePGlite, folder: string): Promise<{ tables: Record<string, number>; migrations: number; dump: Buffer }> {
+async function copyPgliteOnline(live: RemotePGlite, folder: string, out: string): Promise<{ tables: Record<string, number>; migrations: number }> {
   const source = live.dataDirectory!;
   const copy = join(folder, '.pglite-copy');
   await rm(copy, { recursive: true, force: true });
@@ -166,8 +168,8 @@ async function copyPgliteOnline(live: RemotePGlite, folder: string): Promise<{ t
   const opened = await RemotePGlite.create({ dataDir: copy, ownThread: true });
   try {
     const counted = await countRows(opened);
-    const dump = Buffer.from(await (await opened.dumpDataDir('gzip')).arrayBuffer());
-    return { ...counted, dump };
+    await opened.dumpDataDirToFile(out, 'gzip');
+    return counted;
   } finally {
     await opened.close();
     await rm(copy, { recursive: true, force: true });
@@ -177,9 +179,7 @@ async function copyPgliteOnline(live: RemotePGlite, folder: string): Promise<{ t
 /** Dumps the database into folder; returns the file name and the counts of the very same state. */
 async function dumpDatabase(database: Database, folder: string): Promise<{ file: string; tables: Record<string, number>; migrations: number }> {
   if (database.kind === 'pglite' && database.pglite!.dataDirectory) {
-    const { tables, migrations, dump } = await copyPgliteOnline(database.pglite!, folder);
-    await writeFile(join(folder, PGLITE_FILE), dump);
-    return { file: PGLITE_FILE, tables, migrations };
+    return { file: PGLITE_FILE, ...(await copyPgliteOnline(database.pglite!, folder, join(folder, PGLITE_FILE))) };
   }
   if (database.kind === 'pglite') {
     const client = database.pglite!;
@@ -259,7 +259,13 @@ export async function createBackup(options: { database: Database; config: Pick<C
     await mkdir(dirname(out), { recursive: true });
     // Written beside its final name first, so a half-written archive never carries the real name.
     const partial = `${out}.partial`;
-    await tar.create({ gzip: true, file: partial, cwd: scratch, portable: true }, ['manifest.json', dumped.file, ...(files.length ? ['files'] : [])]);
+    // Compressed by Node's zlib stream, which deflates in libuv's thread pool: tar's own gzip deflates on the event
+    // loop, 16 MB at a time, and held every request up for a second at a time on a large database (issue 33).
+    await pipeline(
+      tar.create({ cwd: scratch, portable: true, maxReadSize: 1024 * 1024 }, ['manifest.json', dumped.file, ...(files.length ? ['files'] : [])]),
+      createGzip(),
+      createWriteStream(partial),
+    );
     await rename(partial, out);
     return { file: out, manifest, bytes: (await stat(out)).size };
   } finally {

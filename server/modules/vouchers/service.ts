@@ -31,8 +31,8 @@ import { provisionCredentials } from '../radius/credentials';
 import { generateVoucherCodes, parseVoucherCode, voucherCodeHash, voucherCodeHint } from './codes';
 
 export const EXPORT_WINDOW_MINUTES = 60;
-/** Codes made per transaction by the batch job: a few tens of milliseconds of database work each. */
-const INSERT_CHUNK = 500;
+/** Codes made per transaction: a few milliseconds of database work each (measured by bench:stall). */
+const INSERT_CHUNK = 250;
 /** Chunks in a row that made no code (each collided with an existing one) before giving up: a bug, not luck. */
 const MAX_IDLE_CHUNKS = 50;
 /** Codes opened (decrypted) per event-loop turn for an export. */
@@ -60,6 +60,12 @@ export const VOUCHER_MESSAGES = {
   expired: 'This voucher has expired',
   redeemed: 'Voucher redeemed successfully!',
 } as const;
+
+interface PreparedCode {
+  code: string;
+  codeHash: string;
+  codeSealed: string;
+}
 
 export interface VoucherServiceDeps {
   db: Db;
@@ -184,21 +190,24 @@ export class VoucherService {
    * adds them to `generated`, and stamps `generated_at` when the count is reached or the batch was revoked
    * meanwhile. Answers the plain codes made, or null when there was nothing left to make.
    */
-  private async makeChunk(tx: Db, batchId: string): Promise<string[] | null> {
-    const { clock, box } = this.deps;
+  private async makeChunk(tx: Db, batchId: string, prepared?: PreparedCode[]): Promise<string[] | null> {
+    const { clock } = this.deps;
     const [batch] = await tx.select().from(voucherBatches).where(eq(voucherBatches.id, batchId)).for('update');
     if (!batch || batch.generatedAt) return null;
     const wanted = batch.revokedAt ? 0 : Math.min(INSERT_CHUNK, batch.count - batch.generated);
     const codes: string[] = [];
     if (wanted > 0) {
-      const byHash = new Map(generateVoucherCodes(wanted, batch.codeLength).map((code) => [voucherCodeHash(box, code), code]));
+      const chosen = (prepared ?? this.prepareCodes(wanted, batch.codeLength)).slice(0, wanted);
+      const byHash = new Map(chosen.map((c) => [c.codeHash, c]));
       const now = clock.now();
-      const inserted = await tx
-        .insert(vouchers)
-        .values([...byHash].map(([codeHash, code]) => ({ batchId, codeHash, codeSealed: box.seal(code), codeHint: voucherCodeHint(code), createdAt: now })))
-        .onConflictDoNothing({ target: vouchers.codeHash })
-        .returning({ codeHash: vouchers.codeHash });
-      for (const r of inserted) codes.push(byHash.get(r.codeHash)!);
+      const inserted = chosen.length
+        ? await tx
+            .insert(vouchers)
+            .values([...byHash.values()].map((c) => ({ batchId, codeHash: c.codeHash, codeSealed: c.codeSealed, codeHint: voucherCodeHint(c.code), createdAt: now })))
+            .onConflictDoNothing({ target: vouchers.codeHash })
+            .returning({ codeHash: vouchers.codeHash })
+        : [];
+      for (const r of inserted) codes.push(byHash.get(r.codeHash)!.code);
     }
     const generated = batch.generated + codes.length;
     const done = generated >= batch.count || !!batch.revokedAt;
@@ -209,6 +218,12 @@ export class VoucherService {
     return codes;
   }
 
+  /** Fresh codes with their look-up hash and sealed copy: the CPU part of a chunk, done before its transaction. */
+  private prepareCodes(count: number, length: number): PreparedCode[] {
+    const { box } = this.deps;
+    return generateVoucherCodes(count, length).map((code) => ({ code, codeHash: voucherCodeHash(box, code), codeSealed: box.seal(code) }));
+  }
+
   /**
    * The batch job: makes the codes a batch still lacks, a chunk per transaction, letting the event loop turn
    * between chunks. Safe to run again (a retry after a crash goes on from `generated`) and twice at once.
@@ -216,7 +231,12 @@ export class VoucherService {
   async generatePending(batchId: string): Promise<void> {
     const { db } = this.deps;
     for (let idle = 0; idle <= MAX_IDLE_CHUNKS; ) {
-      const chunk = await db.transaction((t) => this.makeChunk(t as unknown as Db, batchId));
+      // The codes are made, hashed and sealed before the transaction, which then only locks, inserts and counts.
+      const [batch] = await db.select().from(voucherBatches).where(eq(voucherBatches.id, batchId));
+      if (!batch || batch.generatedAt) return;
+      const prepared = this.prepareCodes(Math.min(INSERT_CHUNK, Math.max(0, batch.count - batch.generated)), batch.codeLength);
+      await nextTurn();
+      const chunk = await db.transaction((t) => this.makeChunk(t as unknown as Db, batchId, prepared));
       if (chunk === null) return;
       // A chunk whose every code collided with another batch's makes no progress; many in a row is a bug.
       idle = chunk.length ? 0 : idle + 1;
