@@ -39,4 +39,5 @@ await build({
 });
 // The embedded database's thread is plain JavaScript, started by name from beside the server (pglite-remote.ts).
 copyFileSync(`${root}server/db/pglite-thread.mjs`, `${outdir}/pglite-thread.mjs`);
+copyFileSync(`${root}server/db/pglite-dump.mjs`, `${outdir}/pglite-dump.mjs`);
 console.log(`Server compiled to build/server/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);

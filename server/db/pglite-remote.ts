@@ -12,6 +12,7 @@
  * way, so the server answers 503 while it recovers and serves again without a restart. An in-memory database
  * (tests) died with its thread and stays closed.
  */
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Results, Transaction } from '@electric-sql/pglite';
 
@@ -21,6 +22,9 @@ interface ErrorData {
   name?: string;
   [key: string]: unknown;
 }
+
+/** The script that opens, counts and dumps a backup's copy in a process of its own (backups/archive.ts). */
+export const PGLITE_DUMP_SCRIPT = fileURLToPath(new URL('./pglite-dump.mjs', import.meta.url));
 
 let thread: DatabaseThread | null = null;
 let nextId = 1;
@@ -32,8 +36,7 @@ class DatabaseThread {
   private open = 0;
   dead: Error | null = null;
 
-  /** shared: the process's one database thread (threadOf), forgotten when it dies so the next call starts another. */
-  constructor(private readonly shared = true) {
+  constructor() {
     this.worker = new Worker(new URL('./pglite-thread.mjs', import.meta.url));
     this.worker.unref();
     this.worker.on('message', (message: { id?: number; ok?: boolean; result?: unknown; error?: ErrorData; notify?: number; payload?: string }) => {
@@ -48,7 +51,7 @@ class DatabaseThread {
       this.dead = new Error(`The embedded database is not running (${error.message})`, { cause: error });
       for (const waiting of this.pending.values()) waiting.reject(this.dead);
       this.pending.clear();
-      if (this.shared && thread === this) thread = null;
+      if (thread === this) thread = null;
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`its thread exited with ${code}`)));
@@ -121,12 +124,8 @@ export class RemotePGlite {
   private reopening: Promise<void> | null = null;
   private reopenAfter = 0;
 
-  private constructor(
-    private readonly dataDir: string | undefined,
-    /** A thread of its own (a backup's copy), ended with close() and never reopened. */
-    private readonly own: boolean,
-  ) {
-    this.thread = own ? new DatabaseThread(false) : threadOf();
+  private constructor(private readonly dataDir: string | undefined) {
+    this.thread = threadOf();
   }
 
   /** The data folder (undefined: in memory). */
@@ -134,13 +133,9 @@ export class RemotePGlite {
     return this.dataDir;
   }
 
-  /**
-   * Opens PGlite in the database thread: on a data folder, from a dump (loadDataDir), or empty in memory.
-   * ownThread: in a thread of its own, so its work (a backup's recovery, counting and tarball) never waits for
-   * nor holds up the portal's database.
-   */
-  static async create(options: { dataDir?: string; loadDataDir?: Blob; ownThread?: boolean } = {}): Promise<RemotePGlite> {
-    const remote = new RemotePGlite(options.dataDir, !!options.ownThread);
+  /** Opens PGlite in the database thread: on a data folder, from a dump (loadDataDir), or empty in memory. */
+  static async create(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<RemotePGlite> {
+    const remote = new RemotePGlite(options.dataDir);
     const dump = options.loadDataDir ? await options.loadDataDir.arrayBuffer() : undefined;
     remote.thread.opened();
     try {
@@ -155,7 +150,7 @@ export class RemotePGlite {
 
   /** A data folder's database is reopened as soon as its thread dies. */
   private watch(on: DatabaseThread): void {
-    if (!this.dataDir || this.own) return;
+    if (!this.dataDir) return;
     on.worker.once('exit', () => {
       if (!this.closing) void this.reopen();
     });
@@ -191,7 +186,7 @@ export class RemotePGlite {
 
   /** The thread to call: the live one, or the dead one's error (a reopen is then tried in the background). */
   private live(): DatabaseThread {
-    if (this.thread.dead && this.dataDir && !this.own && !this.closing && !this.reopening) void this.reopen();
+    if (this.thread.dead && this.dataDir && !this.closing && !this.reopening) void this.reopen();
     return this.thread;
   }
 
@@ -269,11 +264,6 @@ export class RemotePGlite {
     };
   }
 
-  /** PGlite's dumpDataDir written to a file by the database thread itself (nothing large crosses threads). */
-  async dumpDataDirToFile(path: string, compression?: 'none' | 'gzip' | 'auto'): Promise<void> {
-    await this.live().call({ op: 'dump', db: this.db, compression, path });
-  }
-
   /** PGlite's dumpDataDir: the data folder as a tarball. */
   async dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob> {
     const bytes = await this.live().call<Uint8Array>({ op: 'dump', db: this.db, compression });
@@ -287,7 +277,6 @@ export class RemotePGlite {
         if (!this.thread.dead) await this.thread.call({ op: 'close', db: this.db });
       } finally {
         this.thread.closed();
-        if (this.own) await this.thread.worker.terminate();
       }
     })());
   }

@@ -7,9 +7,6 @@
 // transaction, listen/unlisten, dump, close. Every one is handed to PGlite at once; PGlite's own lock keeps a
 // transaction's statements together, exactly as when it ran in the server's thread. Plain JavaScript, so the
 // sources and the compiled server load it alike (scripts/build-server.mjs copies it beside server.mjs).
-import { createWriteStream } from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { parentPort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -108,11 +105,6 @@ async function handle(message) {
     }
     case 'dump': {
       const file = await db.dumpDataDir(message.compression);
-      // To a file: the tarball (hundreds of megabytes on a large database) never crosses to the server's thread.
-      if (message.path) {
-        await pipeline(Readable.fromWeb(file.stream()), createWriteStream(message.path));
-        return undefined;
-      }
       return new Uint8Array(await file.arrayBuffer());
     }
     case 'close': {

@@ -5,8 +5,8 @@
  *   taken on an exported snapshot (the row counts in the manifest come from that same snapshot). A PGlite data
  *   folder is copied online, as PostgreSQL's base backups are (issue 33): pg_backup_start, a copy of the files
  *   while the portal goes on writing, pg_backup_stop, the log written meanwhile and the backup label; that copy,
- *   opened in a database thread of its own, replays the log to a consistent state, and is counted and dumped
- *   there. The live database is held only for the checkpoint that starts the backup. (An in-memory database —
+ *   opened by a child process at the lowest CPU priority (server/db/pglite-dump.mjs), replays the log to a
+ *   consistent state, and is counted and dumped there. The live database is held only for the checkpoint that starts the backup. (An in-memory database —
  *   tests — has no folder: it is counted and dumped under its transaction lock.)
  * - The files: what the portal stored in DATA_DIR (logo, ticket attachments, installation photos); never
  *   secrets.json: the keys are kept apart from the data they protect.
@@ -22,7 +22,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { dirname, join, relative, sep } from 'node:path';
@@ -30,7 +30,7 @@ import pg from 'pg';
 import * as tar from 'tar';
 import type { Config } from '../../config';
 import { assertDataFolderFree, loadPgliteDataDir, openDatabase, type Database, type DatabaseKind } from '../../db/client';
-import { RemotePGlite } from '../../db/pglite-remote';
+import { PGLITE_DUMP_SCRIPT, type RemotePGlite } from '../../db/pglite-remote';
 import { VERSION } from '../../lib/paths';
 import { createSecretBox } from '../../lib/secret-box';
 
@@ -143,7 +143,7 @@ async function copyLiveFolder(from: string, to: string, skip = new Set<string>()
 
 /**
  * An online copy of a PGlite data folder (see the top of this file): the files copied between pg_backup_start and
- * pg_backup_stop, the log segments from the backup's start to its end, and the backup label; then, in a thread of
+ * pg_backup_stop, the log segments from the backup's start to its end, and the backup label; then, in a process of
  * its own, the copy is opened (PostgreSQL replays the log from the label's checkpoint), counted and dumped.
  */
 async function copyPgliteOnline(live: RemotePGlite, folder: string, out: string): Promise<{ tables: Record<string, number>; migrations: number }> {
@@ -165,15 +165,39 @@ async function copyPgliteOnline(live: RemotePGlite, folder: string, out: string)
     if (WAL_SEGMENT.test(name) && name >= first && name <= stopped.last_wal) await cp(join(source, 'pg_wal', name), join(copy, 'pg_wal', name));
   }
   await writeFile(join(copy, 'backup_label'), stopped.labelfile);
-  const opened = await RemotePGlite.create({ dataDir: copy, ownThread: true });
   try {
-    const counted = await countRows(opened);
-    await opened.dumpDataDirToFile(out, 'gzip');
-    return counted;
+    return await dumpCopy(copy, out);
   } finally {
-    await opened.close();
     await rm(copy, { recursive: true, force: true });
   }
+}
+
+/**
+ * Opens the copy (PostgreSQL replays its log), counts its rows and writes its tarball, in a child process at the
+ * lowest CPU priority (server/db/pglite-dump.mjs): minutes of CPU on a large database that give way to requests.
+ */
+function dumpCopy(copy: string, out: string): Promise<{ tables: Record<string, number>; migrations: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [PGLITE_DUMP_SCRIPT, copy, out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      setPriority(child.pid!, 19);
+    } catch {
+      // Not allowed here: it runs at the portal's priority.
+    }
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', (error) => reject(new BackupError(`The backup's copy of the database could not be opened (${error.message})`)));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new BackupError(`The backup's copy of the database could not be opened (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`));
+      try {
+        resolve(JSON.parse(stdout.trim().split('\n').pop()!) as { tables: Record<string, number>; migrations: number });
+      } catch {
+        reject(new BackupError(`The backup's copy of the database gave no row counts: ${stdout.slice(-300)}`));
+      }
+    });
+  });
 }
 
 /** Dumps the database into folder; returns the file name and the counts of the very same state. */
@@ -263,7 +287,8 @@ export async function createBackup(options: { database: Database; config: Pick<C
     // loop, 16 MB at a time, and held every request up for a second at a time on a large database (issue 33).
     await pipeline(
       tar.create({ cwd: scratch, portable: true, maxReadSize: 1024 * 1024 }, ['manifest.json', dumped.file, ...(files.length ? ['files'] : [])]),
-      createGzip(),
+      // Level 1: the database file in it is compressed already; this mostly wraps it.
+      createGzip({ level: 1 }),
       createWriteStream(partial),
     );
     await rename(partial, out);
