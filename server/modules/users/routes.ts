@@ -16,6 +16,7 @@ import { unauthorized } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
 import { EmailChanges } from '../auth/email-change';
 import { createAuthRepository } from '../auth/repository';
+import { Pace } from '../../lib/pace';
 import { USER_CSV_HEADER, csvLine, userCsvLine } from './csv';
 import { createUserRepository } from './repository';
 import { USER_MESSAGES as M, UserService, type Actor } from './service';
@@ -55,7 +56,12 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     const filters = request.query;
     async function* lines() {
       yield `\uFEFF${csvLine(USER_CSV_HEADER)}`;
-      for await (const batch of users.scan(filters)) yield batch.map(userCsvLine).join('');
+      // On the embedded database the export gives way to other requests between its batches (lib/pace.ts).
+      const pace = new Pace(app.dbKind === 'pglite');
+      for await (const batch of users.scan(filters)) {
+        yield batch.map(userCsvLine).join('');
+        await pace.step();
+      }
     }
     const day = app.clock.now().toISOString().slice(0, 10);
     return reply

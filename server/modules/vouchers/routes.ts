@@ -38,6 +38,7 @@ const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
     clock: app.clock,
     box: app.secretBox,
     onAccessChanged: (subscriptionId) => app.radius?.accessChanged(subscriptionId, 'status'),
+    pace: app.dbKind === 'pglite',
     enqueueGeneration: (batchId) => app.jobs.send(VOUCHER_BATCH_JOB, { batchId }, { singletonKey: batchId }),
   });
   // 100 000 codes take tens of seconds in chunks; a run still active after 10 minutes belongs to a node that is

@@ -24,6 +24,7 @@ import { voucherBatches, vouchers, type VoucherBatchRow, type VoucherRow } from 
 import type { Clock } from '../../lib/clock';
 import { addMs } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/errors';
+import { Pace } from '../../lib/pace';
 import type { SecretBox } from '../../lib/secret-box';
 import { VOUCHER_INLINE_BATCH, type VoucherBatch, type Voucher, type VoucherBatchCreateParsed, type VoucherState } from '../../../contract/schemas/vouchers';
 import { recordAudit, type AuditContext } from '../audit/trail';
@@ -72,6 +73,8 @@ export interface VoucherServiceDeps {
   clock: Clock;
   box: SecretBox;
   onAccessChanged?: (subscriptionId: string) => void;
+  /** The batch job gives way to other requests between its chunks (the embedded database: lib/pace.ts). */
+  pace?: boolean;
   /** Queues the job that makes a large batch's codes (generatePending); absent: made in the request whatever the size. */
   enqueueGeneration?: (batchId: string) => Promise<unknown>;
 }
@@ -230,6 +233,7 @@ export class VoucherService {
    */
   async generatePending(batchId: string): Promise<void> {
     const { db } = this.deps;
+    const pace = new Pace(!!this.deps.pace);
     for (let idle = 0; idle <= MAX_IDLE_CHUNKS; ) {
       // The codes are made, hashed and sealed before the transaction, which then only locks, inserts and counts.
       const [batch] = await db.select().from(voucherBatches).where(eq(voucherBatches.id, batchId));
@@ -240,7 +244,7 @@ export class VoucherService {
       if (chunk === null) return;
       // A chunk whose every code collided with another batch's makes no progress; many in a row is a bug.
       idle = chunk.length ? 0 : idle + 1;
-      await nextTurn();
+      await pace.step();
     }
     throw new Error(`Could not generate unique voucher codes for batch ${batchId}: use a longer code length`);
   }
