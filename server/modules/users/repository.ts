@@ -176,7 +176,7 @@ export function createUserRepository(db: Db) {
     },
 
     /** Every matching user in batches (keyset on created_at, id: no growing offsets), for the CSV export. */
-    async *scan(filters: UserFilterInput, batchSize = 200): AsyncGenerator<UserRow[]> {
+    async *scan(filters: UserFilterInput, batchSize = 1000): AsyncGenerator<UserRow[]> {
       const base = filterConditions(filters);
       let after: { createdAt: Date; id: string } | undefined;
       for (;;) {

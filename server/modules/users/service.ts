@@ -104,8 +104,8 @@ export class UserService {
     return this.deps.repository.companies();
   }
 
-  scan(filters: UserFilterInput): AsyncGenerator<UserRow[]> {
-    return this.deps.repository.scan(filters);
+  scan(filters: UserFilterInput, batchSize?: number): AsyncGenerator<UserRow[]> {
+    return this.deps.repository.scan(filters, batchSize);
   }
 
   async get(id: string): Promise<ManagedUser> {
