@@ -23,6 +23,7 @@ import securityHeadersPlugin from './plugins/security-headers';
 import openApiPlugin from './plugins/openapi';
 import settingsPlugin from './plugins/settings';
 import spaPlugin from './plugins/static';
+import siteIndexPlugin from './plugins/site-index';
 import authRoutes from './modules/auth/routes';
 import healthRoutes from './modules/health/routes';
 import mailRoutes from './modules/mail/routes';
@@ -199,6 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before the routes: the API reference collects them as they are added.
   await app.register(openApiPlugin);
   await app.register(spaPlugin, { distDir: config.serveSpa ? config.distDir : null });
+  await app.register(siteIndexPlugin); // /robots.txt and /sitemap.xml (issue 34)
   await app.register(hotspotRoutes); // /hotspot/login: the MikroTik hotspot's external login page (outside /api)
 
   // Routes.

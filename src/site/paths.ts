@@ -1,8 +1,2 @@
-import type { PolicyType } from '../../contract/schemas/settings';
-
-/**
- * Public site pages served by the light site entry (no Refine, no antd). The policy list mirrors
- * contract/schemas/settings.ts POLICY_TYPES without importing zod into the public bundle; the type keeps them equal.
- */
-export const POLICY_TYPES = ['privacy-policy', 'terms-condition', 'refund-policy'] as const satisfies readonly PolicyType[];
-export const SITE_PATHS = ['/', '/about', '/contact', '/plans', ...POLICY_TYPES.map((p) => `/${p}`)];
+// The public site's pages live in contract/ (the server lists them in sitemap.xml).
+export { POLICY_TYPES, SITE_PATHS } from '../../contract/site-paths';
