@@ -11,6 +11,7 @@ import { dataProvider } from '../providers/data-provider';
 import { i18nProvider } from '../providers/i18n-provider';
 import { notificationProvider } from '../providers/notification-provider';
 import { refineResources } from '../resources';
+import { aliasRoutes } from './aliases';
 import { t } from './i18n';
 import { DashboardLayout } from './layout/DashboardLayout';
 import { NavigatorBridge } from './layout/NavigatorBridge';
@@ -61,6 +62,7 @@ export default function PortalApp() {
             <Route path="/verification-success" element={verificationSuccessPage} />
             <Route path="/invoice" element={invoicePage} />
             <Route path="/invoice/:id" element={invoicePage} />
+            {aliasRoutes()}
             <Route element={<RouteGuard />}>
               <Route element={<DashboardLayout />}>{dashboardRoutes()}</Route>
             </Route>
