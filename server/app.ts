@@ -143,105 +143,115 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Connection: close, see the hook below), not answered 503 — it was sent before the listener closed, and a POST
     // is not retried by anyone. New connections are refused at connect once the listener is closed.
     return503OnClosing: false,
+    // Plugins read the database as they start, and the job queue creates its schema and queues on the first start:
+    // on the embedded database of a small or busy machine that passed Fastify's 10 s default (a CI run under load
+    // failed a production start with "Plugin did not start in time").
+    pluginTimeout: 60_000,
   };
   const app = Fastify(fastifyOptions);
-  app.decorate('draining', false);
-  // While draining (and closing), every answer tells a keep-alive client to close its connection: its next request
-  // goes out on a new connection, to a node that is not going away, instead of racing the close of this one.
-  app.addHook('onRequest', async (_request, reply) => {
-    if (app.draining) reply.header('connection', 'close');
-  });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(createResponseSerializer({ check: !config.isProduction }));
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  // One line per completed request: method, route, status, duration, user and (as reqId) the request id. The web
-  // app's files and the health checks only at debug, so the log shows what people and integrations did.
-  app.addHook('onResponse', async (request, reply) => {
-    const url = request.url.split('?')[0];
-    const quiet = !isApiPath(url) || url.startsWith(`${API_BASE}/health`);
-    const level = reply.statusCode >= 500 ? 'error' : quiet ? 'debug' : 'info';
-    request.log[level](
-      { method: request.method, url, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.user?.id },
-      'request',
+  // A start that fails half-way closes what did start (RADIUS sockets, the job queue), so it holds no port.
+  try {
+    app.decorate('draining', false);
+    // While draining (and closing), every answer tells a keep-alive client to close its connection: its next request
+    // goes out on a new connection, to a node that is not going away, instead of racing the close of this one.
+    app.addHook('onRequest', async (_request, reply) => {
+      if (app.draining) reply.header('connection', 'close');
+    });
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(createResponseSerializer({ check: !config.isProduction }));
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
+    // One line per completed request: method, route, status, duration, user and (as reqId) the request id. The web
+    // app's files and the health checks only at debug, so the log shows what people and integrations did.
+    app.addHook('onResponse', async (request, reply) => {
+      const url = request.url.split('?')[0];
+      const quiet = !isApiPath(url) || url.startsWith(`${API_BASE}/health`);
+      const level = reply.statusCode >= 500 ? 'error' : quiet ? 'debug' : 'info';
+      request.log[level](
+        { method: request.method, url, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.user?.id },
+        'request',
+      );
+    });
+
+    // External plugins.
+    await app.register(fastifyCookie, { secret: config.cookieSecret });
+    await app.register(import('./plugins/compression')); // br/gzip answers above 1 KB, never downloads
+
+    // The app's own plugins.
+    await app.register(errorsPlugin);
+    await app.register(inputBoundaryPlugin); // NUL bytes and lone surrogates: 400 naming the field, before any route
+    await app.register(dbPlugin, { config, database: options.database, clock: options.clock ?? systemClock });
+    await app.register(import('./plugins/storage')); // app.storage: the file store (DATA_DIR or S3_BUCKET)
+    await app.register(changesPlugin);
+    await app.register(jobsPlugin);
+    await app.register(rateLimitPlugin);
+    await app.register(settingsPlugin);
+    await app.register(mailPlugin, { mailer: options.mailer });
+    await app.register(radiusPlugin);
+    await app.register(billingPlugin);
+    await app.register(autopayPlugin, { stripeApi: options.stripeApi }); // saved cards, off-session charges (issue 21)
+    await app.register(deviceBackupsPlugin);
+    await app.register(backupsPlugin);
+    await app.register(auditRetentionPlugin);
+    await app.register(embeddedVacuumPlugin);
+    await app.register(paymentExpiryPlugin); // abandoned checkouts expire, dead manual recordings fail (issue 31)
+    await app.register(trafficPlugin);
+    await app.register(systemPlugin); // this node's heartbeat and RADIUS counts (the system page, /metrics)
+    await app.register(metricsPlugin);
+    await app.register(authPlugin);
+    await app.register(accessPlugin);
+    await app.register(securityHeadersPlugin);
+    await app.register(sandboxGuardPlugin); // production: the Sandbox provider's routes answer 404 unless allowed
+    // Before the routes: the API reference collects them as they are added.
+    await app.register(openApiPlugin);
+    await app.register(spaPlugin, { distDir: config.serveSpa ? config.distDir : null });
+    await app.register(siteIndexPlugin); // /robots.txt and /sitemap.xml (issue 34)
+    await app.register(hotspotRoutes); // /hotspot/login: the MikroTik hotspot's external login page (outside /api)
+
+    // Routes.
+    await app.register(
+      async (api) => {
+        await api.register(healthRoutes);
+        await api.register(authRoutes, { prefix: '/auth' });
+        await api.register(mailRoutes, { prefix: '/mail' });
+        // The plain resources (plans, payment gateways, contact messages): each at its own paths from the role matrix.
+        for (const crud of CRUD_MODULES) await api.register(crud);
+        await api.register(subscriptionRoutes, { prefix: '/subscriptions' });
+        await api.register(invoiceRoutes, { prefix: '/payments' });
+        await api.register(paymentRoutes, { prefix: '/payments', stripeApi: options.stripeApi });
+        await api.register(billingRoutes, { prefix: '/billing' });
+        await api.register(reconciliationRoutes, { prefix: '/billing/reconciliation' });
+        await api.register(autopayRoutes); // /payments/methods, /subscriptions/:id/autopay, the sandbox's set-up page
+        await api.register(ticketRoutes, { prefix: '/tickets' });
+        await api.register(userRoutes, { prefix: '/users' });
+        await api.register(creditRoutes); // /credit and /users/:id/credit (the customer credit ledger)
+        await api.register(deviceRoutes, { prefix: '/devices' });
+        await api.register(deviceBackupRoutes);
+        await api.register(dashboardRoutes, { prefix: '/dashboard' });
+        await api.register(installationRoutes, { prefix: '/installations' });
+        await api.register(serviceAccessRoutes, { prefix: '/subscriptions' });
+        await api.register(usageRoutes, { prefix: '/usage' });
+        await api.register(trafficRoutes, { prefix: '/devices' });
+        await api.register(ipamRoutes, { prefix: '/ipam' });
+        await api.register(subscriptionAddressRoutes, { prefix: '/subscriptions' });
+        await api.register(contactRoutes);
+        await api.register(settingsRoutes, { prefix: '/settings' });
+        await api.register(backupRoutes, { prefix: '/backups' });
+        await api.register(auditRoutes, { prefix: '/audit' });
+        await api.register(jobRoutes, { prefix: '/jobs' });
+        await api.register(systemRoutes, { prefix: '/system' });
+        await api.register(apiTokenRoutes, { prefix: '/api-tokens' });
+        await api.register(voucherRoutes, { prefix: '/vouchers' });
+        for (const extra of options.extraRoutes ?? []) await api.register(extra);
+      },
+      { prefix: API_BASE },
     );
-  });
 
-  // External plugins.
-  await app.register(fastifyCookie, { secret: config.cookieSecret });
-  await app.register(import('./plugins/compression')); // br/gzip answers above 1 KB, never downloads
-
-  // The app's own plugins.
-  await app.register(errorsPlugin);
-  await app.register(inputBoundaryPlugin); // NUL bytes and lone surrogates: 400 naming the field, before any route
-  await app.register(dbPlugin, { config, database: options.database, clock: options.clock ?? systemClock });
-  await app.register(import('./plugins/storage')); // app.storage: the file store (DATA_DIR or S3_BUCKET)
-  await app.register(changesPlugin);
-  await app.register(jobsPlugin);
-  await app.register(rateLimitPlugin);
-  await app.register(settingsPlugin);
-  await app.register(mailPlugin, { mailer: options.mailer });
-  await app.register(radiusPlugin);
-  await app.register(billingPlugin);
-  await app.register(autopayPlugin, { stripeApi: options.stripeApi }); // saved cards, off-session charges (issue 21)
-  await app.register(deviceBackupsPlugin);
-  await app.register(backupsPlugin);
-  await app.register(auditRetentionPlugin);
-  await app.register(embeddedVacuumPlugin);
-  await app.register(paymentExpiryPlugin); // abandoned checkouts expire, dead manual recordings fail (issue 31)
-  await app.register(trafficPlugin);
-  await app.register(systemPlugin); // this node's heartbeat and RADIUS counts (the system page, /metrics)
-  await app.register(metricsPlugin);
-  await app.register(authPlugin);
-  await app.register(accessPlugin);
-  await app.register(securityHeadersPlugin);
-  await app.register(sandboxGuardPlugin); // production: the Sandbox provider's routes answer 404 unless allowed
-  // Before the routes: the API reference collects them as they are added.
-  await app.register(openApiPlugin);
-  await app.register(spaPlugin, { distDir: config.serveSpa ? config.distDir : null });
-  await app.register(siteIndexPlugin); // /robots.txt and /sitemap.xml (issue 34)
-  await app.register(hotspotRoutes); // /hotspot/login: the MikroTik hotspot's external login page (outside /api)
-
-  // Routes.
-  await app.register(
-    async (api) => {
-      await api.register(healthRoutes);
-      await api.register(authRoutes, { prefix: '/auth' });
-      await api.register(mailRoutes, { prefix: '/mail' });
-      // The plain resources (plans, payment gateways, contact messages): each at its own paths from the role matrix.
-      for (const crud of CRUD_MODULES) await api.register(crud);
-      await api.register(subscriptionRoutes, { prefix: '/subscriptions' });
-      await api.register(invoiceRoutes, { prefix: '/payments' });
-      await api.register(paymentRoutes, { prefix: '/payments', stripeApi: options.stripeApi });
-      await api.register(billingRoutes, { prefix: '/billing' });
-      await api.register(reconciliationRoutes, { prefix: '/billing/reconciliation' });
-      await api.register(autopayRoutes); // /payments/methods, /subscriptions/:id/autopay, the sandbox's set-up page
-      await api.register(ticketRoutes, { prefix: '/tickets' });
-      await api.register(userRoutes, { prefix: '/users' });
-      await api.register(creditRoutes); // /credit and /users/:id/credit (the customer credit ledger)
-      await api.register(deviceRoutes, { prefix: '/devices' });
-      await api.register(deviceBackupRoutes);
-      await api.register(dashboardRoutes, { prefix: '/dashboard' });
-      await api.register(installationRoutes, { prefix: '/installations' });
-      await api.register(serviceAccessRoutes, { prefix: '/subscriptions' });
-      await api.register(usageRoutes, { prefix: '/usage' });
-      await api.register(trafficRoutes, { prefix: '/devices' });
-      await api.register(ipamRoutes, { prefix: '/ipam' });
-      await api.register(subscriptionAddressRoutes, { prefix: '/subscriptions' });
-      await api.register(contactRoutes);
-      await api.register(settingsRoutes, { prefix: '/settings' });
-      await api.register(backupRoutes, { prefix: '/backups' });
-      await api.register(auditRoutes, { prefix: '/audit' });
-      await api.register(jobRoutes, { prefix: '/jobs' });
-      await api.register(systemRoutes, { prefix: '/system' });
-      await api.register(apiTokenRoutes, { prefix: '/api-tokens' });
-      await api.register(voucherRoutes, { prefix: '/vouchers' });
-      for (const extra of options.extraRoutes ?? []) await api.register(extra);
-    },
-    { prefix: API_BASE },
-  );
-
-  await app.ready();
-  return app;
+    await app.ready();
+    return app;
+  } catch (error) {
+    await app.close().catch(() => {});
+    throw error;
+  }
 }

@@ -74,7 +74,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const config = loadConfig(env);
   const print = options.print ?? true;
   const database = await openAndMigrate(config);
-  let app: FastifyInstance;
+  let app: FastifyInstance | undefined;
   let connections: ConnectionTracker;
   try {
     if (config.seedDemo) {
@@ -105,6 +105,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     connections = trackConnections(app.server);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    // What did start (the RADIUS sockets, the job queue) is closed too: a failed start must not hold the ports.
+    await app?.close().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }
