@@ -10,15 +10,11 @@
 // - a staff member's usable /dashboard (cards and numbers): at most 350 KB, without the charts library, which
 //   the cards' charts load afterwards (src/pages/dashboard/TrendChart.tsx);
 // - a customer's /dashboard: at most 300 KB.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-
-const root = new URL('..', import.meta.url).pathname;
+import { root, startDemoPortal } from './bench-portal.mjs';
 const KB = 1024;
 
 if (!process.argv.includes('--no-build')) {
@@ -61,59 +57,11 @@ const BACK_OFFICE_SOURCE = /^(resources\/|src\/layout\/|src\/components\/|src\/p
 const leaks = [...home].filter((k) => k === portalKey || manifest[k].name === 'portal' || BACK_OFFICE_SOURCE.test(manifest[k].src ?? ''));
 
 // ---- The real portal ----
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(join(tmpdir(), 'isp-bench-web-'));
-let log = '';
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
-  cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', APP_URL: base, DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn', SEED_DEMO: 'true', SERVE_SPA: 'true' },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-server.stdout.on('data', (d) => (log += d));
-server.stderr.on('data', (d) => (log += d));
-const stop = async () => {
-  if (server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  }
-  rmSync(dataDir, { recursive: true, force: true });
-};
-
-/** GET with the browser's Accept-Encoding; the body is kept as received (not decoded). */
-const get = (path) =>
-  new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
-      const parts = [];
-      res.on('data', (d) => parts.push(d));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(parts) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+const portal = await startDemoPortal();
+const { base, get } = portal;
 
 let exitCode = 0;
 try {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the portal exited early:\n${log}`);
-    if ((await get('/api/health').catch(() => null))?.status === 200) break;
-    if (Date.now() > deadline) throw new Error(`the portal did not start in time:\n${log}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-
   // The page the portal serves must load the entry the manifest names (else the numbers describe another build).
   const page = await get('/');
   const decode = { br: brotliDecompressSync, gzip: gunzipSync }[page.headers['content-encoding']] ?? ((b) => b);
@@ -178,6 +126,6 @@ try {
   console.error(e instanceof Error ? e.message : e);
   exitCode = 1;
 } finally {
-  await stop();
+  await portal.stop();
 }
 process.exit(exitCode);

@@ -60,7 +60,7 @@ export function PlansPage() {
     <section className="site-section">
       <h1>{t('site.pricing.title')}</h1>
       <p>{t('site.pricing.text')}</p>
-      <PlanCards />
+      <PlanCards headingLevel={2} />
     </section>
   );
 }

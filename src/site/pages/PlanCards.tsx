@@ -6,8 +6,12 @@ import { useAuthState } from '../../../providers/auth-store';
 import { t } from '../../i18n';
 import { siteApi } from '../api';
 
-/** Live active plans from the API; the featured plan is highlighted. */
-export function PlanCards() {
+/**
+ * Live active plans from the API; the featured plan is highlighted. Each plan's name is a heading one level
+ * below the section's (h3 under the home page's "Pricing" h2, h2 under the plans page's h1).
+ */
+export function PlanCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const [plans, setPlans] = useState<Plan[] | null>(null);
   const [failed, setFailed] = useState(false);
   const { isAuthenticated } = useAuthState();
@@ -26,7 +30,7 @@ export function PlanCards() {
       {plans.map((plan) => (
         <article key={plan.id} className={`plan-card${plan.is_featured ? ' featured' : ''}`} data-testid="plan-card">
           {plan.is_featured && <span className="plan-badge">{t('site.pricing.featured')}</span>}
-          <h3>{plan.name}</h3>
+          <Heading>{plan.name}</Heading>
           <p className="plan-price">
             <strong>{formatMoney(plan.price, plan.currency)}</strong> <span>{t(`site.cycle.${plan.billing_cycle}`)}</span>
           </p>
