@@ -98,7 +98,7 @@ function scoreWithout(lhr, category, excluded) {
   return Math.round((refs.reduce((s, r) => s + r.weight * lhr.audits[r.id].score, 0) / weight) * 100);
 }
 
-async function audit(url, { keepStorage = false } = {}) {
+async function audit(name, url, { keepStorage = false } = {}) {
   if (keepStorage) {
     // The session stays; the cache goes, so the page's scripts are counted as a first visit downloads them.
     const page = context.pages()[0] ?? (await context.newPage());
@@ -114,7 +114,7 @@ async function audit(url, { keepStorage = false } = {}) {
     disableStorageReset: keepStorage,
   });
   const lhr = result.lhr;
-  reports[url] = lhr;
+  reports[name] = lhr;
   const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]));
   if (keepStorage) scores.seo = scoreWithout(lhr, 'seo', ['is-crawlable']);
   const scripts = lhr.audits['resource-summary']?.details?.items?.find((i) => i.resourceType === 'script');
@@ -137,13 +137,13 @@ const rows = [];
 let exitCode = 0;
 try {
   const measured = [];
-  measured.push({ name: 'baseline (bare page)', ...(await audit(baseline.url)), targets: false });
-  measured.push({ name: '/', ...(await audit(`${portal.base}/`)), targets: true });
-  measured.push({ name: '/plans', ...(await audit(`${portal.base}/plans`)), targets: true });
+  measured.push({ name: 'baseline (bare page)', ...(await audit('baseline', baseline.url)), targets: false });
+  measured.push({ name: '/', ...(await audit('/', `${portal.base}/`)), targets: true });
+  measured.push({ name: '/plans', ...(await audit('/plans', `${portal.base}/plans`)), targets: true });
   await signIn('customer@isp.local');
-  measured.push({ name: "customer's home", ...(await audit(`${portal.base}/dashboard`, { keepStorage: true })), targets: true, expectPath: '/dashboard', scriptBudget: 300 });
+  measured.push({ name: "customer's home", ...(await audit('customer', `${portal.base}/dashboard`, { keepStorage: true })), targets: true, expectPath: '/dashboard', scriptBudget: 300 });
   await signIn('admin@isp.local');
-  measured.push({ name: "staff: admin's dashboard", ...(await audit(`${portal.base}/dashboard`, { keepStorage: true })), targets: false, expectPath: '/dashboard', scriptBudget: 350 });
+  measured.push({ name: "staff: admin's dashboard", ...(await audit('admin', `${portal.base}/dashboard`, { keepStorage: true })), targets: false, expectPath: '/dashboard', scriptBudget: 350 });
 
   for (const m of measured) {
     if (m.runtimeError) failures.push(`${m.name}: Lighthouse could not measure it (${m.runtimeError})`);

@@ -11,19 +11,31 @@ import './styles.css';
 
 // Two entries: the public site stays light; the Refine back office (antd, tables, charts) loads only when a
 // portal route is opened.
-const SiteApp = lazy(() => import('./site/SiteApp'));
+const loadSiteApp = () => import('./site/SiteApp');
+const SiteApp = lazy(loadSiteApp);
 const loadPortalApp = () => import('./App');
 const PortalApp = lazy(loadPortalApp);
 
+/**
+ * The start-up splash (spec §4) covers the start-up itself: the session sequence and the code of the page opened
+ * (the public site's or the back office's, fetched during the splash rather than after it). It ends when both
+ * are done and never lasts longer than the spec's 2 s. Issue 34 set the first screen's largest paint at 2.5 s at
+ * most (Lighthouse, mobile), which a splash held for a fixed 2 s then faded for 0.5 s could never meet; the issue
+ * wins over the spec's fixed duration, which stays as the upper bound.
+ */
 function Root() {
   const [splashDone, setSplashDone] = useState(false);
   useEffect(() => {
-    // The startup session sequence runs during the splash; its failures are only logged (spec §4).
-    void bootstrapSession();
-    // Outside the public site the back office is needed as soon as the splash ends: fetch it during the splash
-    // instead of after it (the same module promise the lazy route awaits).
-    if (!SITE_PATHS.includes(window.location.pathname)) void loadPortalApp();
-    const id = setTimeout(() => setSplashDone(true), SPLASH_DURATION_MS);
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      setSplashDone(true);
+    };
+    // The startup session sequence's failures are only logged (spec §4); a failed chunk shows its error after.
+    const page = SITE_PATHS.includes(window.location.pathname) ? loadSiteApp() : loadPortalApp();
+    void Promise.allSettled([bootstrapSession(), page]).then(end);
+    const id = setTimeout(end, SPLASH_DURATION_MS);
     return () => clearTimeout(id);
   }, []);
   if (!splashDone) return <Splash />;
