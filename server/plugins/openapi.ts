@@ -41,6 +41,26 @@ function tagOf(path: string): string {
   return path.split('/').filter(Boolean)[0] ?? 'api';
 }
 
+const pascal = (word: string) =>
+  word
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
+
+/**
+ * A stable operationId from the method and the path, unless the route names its own: "GET /plans/{id}" →
+ * "getPlansById", "POST /payments/invoices/{id}/manual" → "postPaymentsInvoicesByIdManual". The path is unique per
+ * method, so the id is too; renaming a path is the only thing that changes it.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const parts = path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith(':') || segment.startsWith('{') ? `By${pascal(segment.replace(/[:{}]/g, ''))}` : pascal(segment)));
+  return method.toLowerCase() + parts.join('');
+}
+
 /** Routes that are the reference itself: served, guarded (public), but not described. */
 function isReferenceRoute(url: string): boolean {
   return url === OPENAPI_PATH || url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`);
@@ -96,6 +116,15 @@ const COMMON_FAILURES = {
   ValidationFailed: failure('The input is invalid; `errors` names each invalid field.'),
   Unauthorized: failure('No valid bearer token: missing, malformed, expired or revoked.'),
   Forbidden: failure("The signed-in user's role may not call this operation."),
+  NotFound: failure('No such record (or one the caller may not see).'),
+  TooManyRequests: {
+    ...failure('Too many requests from this client address (or for this account); try again after `Retry-After` seconds.'),
+    headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } } },
+  },
+  ServiceUnavailable: {
+    ...failure('The database cannot be reached for the moment (or the server is shutting down); nothing was written. Try again after `Retry-After` seconds.'),
+    headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } } },
+  },
 };
 
 type Operation = {
@@ -122,6 +151,11 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
       if (operation.parameters?.length || operation.requestBody) add('400', 'ValidationFailed');
       if (!roles.includes('public')) add('401', 'Unauthorized');
       if (!roles.includes('public') && !roles.includes('authenticated')) add('403', 'Forbidden');
+      // A path parameter names a record: one that does not exist (or that the caller may not see) is a 404.
+      if ((operation.parameters as Array<{ in?: string }> | undefined)?.some((p) => p.in === 'path')) add('404', 'NotFound');
+      // Every route is rate-limited (@fastify/rate-limit, per client address) and may meet a database outage.
+      add('429', 'TooManyRequests');
+      add('503', 'ServiceUnavailable');
     }
   }
   return {
@@ -167,8 +201,10 @@ export default fp(
             ...schema,
             tags: [tagOf(path)],
             description: [schema.description, whoMayCall(audience)].filter(Boolean).join('\n\n'),
+            operationId: (schema.operationId as string | undefined) ?? operationIdOf(method, path),
             'x-roles': rolesOf(audience),
-            ...(effectiveAudience(audience) === 'public' ? {} : { security: [{ bearerAuth: [] }] }),
+            // A public operation says so: an empty requirement (no sign-in), rather than no word on it.
+            security: effectiveAudience(audience) === 'public' ? [] : [{ bearerAuth: [] }],
           },
         };
       },

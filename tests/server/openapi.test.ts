@@ -73,7 +73,8 @@ describe('GET /api/openapi.json', () => {
 
     const list = doc.paths['/api/plans'].get;
     expect(list['x-roles']).toEqual(['public']);
-    expect(list.security).toBeUndefined();
+    // A public operation says so: an empty requirement, no sign-in.
+    expect(list.security).toEqual([]);
     expect(doc.paths['/api/auth/profile'].get['x-roles']).toEqual(['authenticated']);
     expect(doc.paths['/api/users'].get['x-roles']).toEqual(expect.arrayContaining(['admin', 'support', 'super_admin']));
     expect(doc.paths['/api/users'].get['x-roles']).not.toContain('user');
@@ -113,11 +114,21 @@ describe('GET /api/openapi.json', () => {
       400: { $ref: '#/components/responses/ValidationFailed' },
       401: { $ref: '#/components/responses/Unauthorized' },
       403: { $ref: '#/components/responses/Forbidden' },
+      429: { $ref: '#/components/responses/TooManyRequests' },
     });
-    // Public, with a query: only invalid input.
-    expect(Object.keys(failures('/api/plans', 'get'))).toEqual(['400']);
-    // Any signed-in user, no input: only the missing sign-in.
-    expect(Object.keys(failures('/api/auth/profile', 'get'))).toEqual(['401']);
+    // Public, with a query: invalid input, and the rate limit every route has.
+    expect(Object.keys(failures('/api/plans', 'get'))).toEqual(['400', '429']);
+    // Any signed-in user, no input: the missing sign-in.
+    expect(Object.keys(failures('/api/auth/profile', 'get'))).toEqual(['401', '429']);
+    // A record named in the path may not exist.
+    expect(failures('/api/plans/{id}', 'get')['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+    // Every operation may meet the rate limit and a database outage, both with Retry-After.
+    for (const operations of Object.values(doc.paths)) {
+      for (const operation of Object.values(operations)) {
+        expect(operation.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+        expect(operation.responses['503']).toEqual({ $ref: '#/components/responses/ServiceUnavailable' });
+      }
+    }
 
     const { components } = doc as unknown as { components: { responses: Record<string, { content: Record<string, { schema: unknown }> }>; schemas: Record<string, { required: string[] }> } };
     expect(components.responses.Forbidden.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ApiFailure' });
@@ -127,6 +138,33 @@ describe('GET /api/openapi.json', () => {
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/plans', payload: {} });
     expect(anonymous.statusCode).toBe(401);
     expect(Object.keys(anonymous.json())).toEqual(expect.arrayContaining(components.schemas.ApiFailure.required));
+  });
+});
+
+describe('the document for integrators (issue 35)', () => {
+  it('names every operation with a stable, unique operationId from its method and path', () => {
+    const ids: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations) as Array<[string, Operation & { operationId?: string }]>) {
+        expect(operation.operationId, `${method} ${path}`).toMatch(/^(get|post|put|patch|delete)[A-Z][A-Za-z0-9]*$/);
+        ids.push(operation.operationId!);
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((doc.paths['/api/plans/{id}'].get as { operationId?: string }).operationId).toBe('getPlansById');
+    expect((doc.paths['/api/payments/invoices/{id}/manual'].post as { operationId?: string }).operationId).toBe('postPaymentsInvoicesByIdManual');
+  });
+
+  it('passes redocly\'s recommended rules that it has been brought to (no rule switched off quietly)', async () => {
+    const { createConfig, lintFromString } = await import('@redocly/openapi-core');
+    // Rules still to be met (issue 35 is open): listed here so that meeting one is seen, and no other can regress.
+    const notYet = ['operation-summary', 'info-license', 'no-ambiguous-paths', 'no-required-schema-properties-undefined'];
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    const met = problems.filter((p) => !notYet.includes(p.ruleId)).map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    expect(met).toEqual([]);
+    // Each rule still listed as not yet met is really still broken (else it belongs out of the list).
+    for (const rule of notYet) expect(problems.some((p) => p.ruleId === rule), rule).toBe(true);
   });
 });
 
