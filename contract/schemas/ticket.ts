@@ -158,11 +158,19 @@ export const ticketListQuerySchema = z.object({
 export type TicketListQuery = z.input<typeof ticketListQuerySchema>;
 export type TicketListQueryParsed = z.output<typeof ticketListQuerySchema>;
 
+/**
+ * A count per value of an enum, every value present: an object with one integer property per value (a record
+ * keyed by the enum says the same to zod, but its JSON Schema requires properties it never declares).
+ */
+function countsOf<const T extends readonly string[]>(values: T) {
+  return z.object(Object.fromEntries(values.map((v) => [v, z.number().int()])) as { [K in T[number]]: z.ZodNumber });
+}
+
 /** GET /tickets/stats, over the tickets the caller may see. Times in seconds (null: no ticket yet). */
 export const ticketStatsSchema = z.object({
   total: z.number().int(),
-  by_status: z.record(z.enum(TICKET_STATUSES), z.number().int()),
-  by_priority: z.record(z.enum(TICKET_PRIORITIES), z.number().int()),
+  by_status: countsOf(TICKET_STATUSES),
+  by_priority: countsOf(TICKET_PRIORITIES),
   avg_first_response_seconds: z.number().nullable(),
   avg_resolution_seconds: z.number().nullable(),
 });
