@@ -100,6 +100,13 @@ describe('the customer home', () => {
     expect(within(order).getByRole('link', { name: 'Order details' }).getAttribute('href')).toBe(`/subscription/${ORDER}`);
   });
 
+  it('a first order and no line yet: no second "Choose a plan" beside the order', async () => {
+    show({ ...empty, order: full.order });
+    await screen.findByTestId('home-order');
+    expect(screen.getByTestId('home-service').textContent).toContain('You have no internet service yet.');
+    expect(screen.queryByRole('link', { name: 'Choose a plan' })).toBeNull();
+  });
+
   it('an order whose invoice is paid waits for the installation, without a Pay button', async () => {
     show({ ...full, order: { ...full.order!, next_step: 'installation', invoice: null, installation: { status: 'requested', scheduled_start: null } } });
     const order = await screen.findByTestId('home-order');

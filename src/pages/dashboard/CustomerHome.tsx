@@ -69,12 +69,13 @@ function OrderCard({ order }: { order: NonNullable<Home['order']> }) {
   );
 }
 
-function ServiceCard({ service }: { service: Home['service'] }) {
+function ServiceCard({ service, ordered }: { service: Home['service']; ordered: boolean }) {
   if (!service) {
     return (
       <HomeCard title={t('home.service.title')} testId="home-service">
         <span>{t('home.service.none')}</span>
-        <Link to={SUBSCRIPTIONS}>{t('home.service.choosePlan')}</Link>
+        {/* One open order at a time: with one waiting, its next step is the way to a service. */}
+        {!ordered && <Link to={SUBSCRIPTIONS}>{t('home.service.choosePlan')}</Link>}
       </HomeCard>
     );
   }
@@ -221,7 +222,7 @@ export function CustomerHome() {
         <>
           {home.order && <OrderCard order={home.order} />}
           <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 300px), 1fr))', gap: 16 }}>
-            <ServiceCard service={home.service} />
+            <ServiceCard service={home.service} ordered={!!home.order} />
             {home.usage && <UsageCard usage={home.usage} />}
             <BillCard bill={home.bill} orderInvoice={!!home.order?.invoice} />
             <CreditCard credit={home.credit} />
