@@ -18,6 +18,7 @@ const MOCKING_WEB_TESTS = [
   'tests/web/dashboard-roles.test.tsx',
   'tests/web/dashboard-cache.test.tsx',
   'tests/web/invoice-page.test.tsx',
+  'tests/web/customer-home.test.tsx',
   'tests/resources/traffic-usage.test.tsx',
   'tests/resources/usage.test.tsx',
 ];

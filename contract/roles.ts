@@ -286,6 +286,9 @@ export const ENDPOINT_ACCESS = {
   'GET /subscriptions/:id/credentials': ['user', 'admin', 'support', 'technician'],
   // Data usage from RADIUS accounting: everybody their own; admin, support and technicians anyone's (?user_id=).
   'GET /usage': 'authenticated',
+  // The customer's home (issue 34): their order, service, usage, bill, credit and tickets in one answer. Customers
+  // only: staff land on their dashboard, and a staff account's own "service" means nothing.
+  'GET /me/home': ['user'],
 
   'POST /contact': 'public',
 

@@ -69,6 +69,7 @@ import deviceBackupRoutes from './modules/device-backups/routes';
 import dashboardRoutes from './modules/dashboard/routes';
 import installationRoutes, { serviceAccessRoutes } from './modules/installations/routes';
 import usageRoutes from './modules/usage/routes';
+import homeRoutes from './modules/home/routes';
 import radiusPlugin from './modules/radius/plugin';
 import trafficPlugin from './modules/traffic/plugin';
 import metricsPlugin from './plugins/metrics';
@@ -232,6 +233,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await api.register(installationRoutes, { prefix: '/installations' });
         await api.register(serviceAccessRoutes, { prefix: '/subscriptions' });
         await api.register(usageRoutes, { prefix: '/usage' });
+        await api.register(homeRoutes); // /me/home: the customer's home in one answer (issue 34)
         await api.register(trafficRoutes, { prefix: '/devices' });
         await api.register(ipamRoutes, { prefix: '/ipam' });
         await api.register(subscriptionAddressRoutes, { prefix: '/subscriptions' });

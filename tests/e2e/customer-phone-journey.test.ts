@@ -80,7 +80,9 @@ describe('a new customer on a phone', () => {
       await expectOnScreen(signIn, 'Sign in');
       await signIn.tap();
       await page.waitForURL(`${portal.url}/dashboard`);
-      await expectPhoneScreen(page, 'the dashboard');
+      // The customer's home: no service yet, and the way to a plan.
+      await page.getByTestId('home-service').getByText('You have no internet service yet.').waitFor();
+      await expectPhoneScreen(page, 'the home');
       expect(await page.getByTestId('portal-menu').count(), 'no top navigation on a phone').toBe(0);
 
       // Choose a plan and subscribe.
@@ -137,6 +139,12 @@ describe('a new customer on a phone', () => {
       // Back into the portal (the invoice page's own link), then through the menu: the plan active, the invoice paid.
       await page.getByRole('link', { name: 'My account' }).tap();
       await page.waitForURL(`${portal.url}/dashboard`);
+      // The home now shows the line, nothing left to pay, and the order waiting for its installation visit (the
+      // location given asked for one).
+      await page.getByTestId('home-service').getByText('Home 100').waitFor();
+      await page.getByTestId('home-bill').getByText('Nothing to pay').waitFor();
+      await page.getByTestId('home-order').getByText('Your order for Home 100 is waiting for installation.').waitFor();
+      expect(await page.getByTestId('home-order').getByRole('button', { name: 'Pay now' }).count(), 'the paid order has nothing to pay').toBe(0);
       await openSection(page, 'Subscriptions', '/dashboard/subscriptions');
       await page.getByText('Your active plan').waitFor();
       await page.getByTestId('active-plan').getByText('Home 100').waitFor();

@@ -1,7 +1,8 @@
 /**
  * The living demo in a real browser (issue 16): a portal started on an empty database with DEMO_DATA=full, then
- * every role signs in and its dashboard shows cards with something in them (each card group has a non-zero
- * figure) and trend charts that are drawn (a canvas with coloured pixels, no "nothing yet" placeholder).
+ * every staff role signs in and its dashboard shows cards with something in them (each card group has a non-zero
+ * figure) and trend charts that are drawn (a canvas with coloured pixels, no "nothing yet" placeholder); the demo
+ * customer's home (issue 34) shows their line, its usage so far and their tickets.
  */
 import { describe, expect, it } from 'vitest';
 import { usePortal } from '../helpers/browser';
@@ -14,7 +15,6 @@ const ROLES = [
   { email: 'support@isp.local', groups: ['tickets', 'bandwidth'] },
   { email: 'technician@isp.local', groups: ['tickets', 'bandwidth', 'networkDevices', 'activeConnections'] },
   { email: 'billing@isp.local', groups: ['revenue', 'subscriptions', 'tickets', 'bandwidth'] },
-  { email: 'customer@isp.local', groups: ['tickets', 'bandwidth'] },
 ];
 
 /** A figure such as "0", "$0.00" or "0 B" is zero; anything with a non-zero digit is not. */
@@ -63,4 +63,20 @@ describe('the living demo on every dashboard', () => {
       await page.close();
     });
   }
+});
+
+describe('the living demo on the customer’s home', () => {
+  it('Casey sees the Home 100 line, usage above zero this cycle and the open tickets', async () => {
+    const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await portal.signIn(page, 'customer@isp.local');
+    await page.getByTestId('customer-home').waitFor();
+    const service = page.getByTestId('home-service');
+    await service.getByText('Home 100').waitFor();
+    expect(await service.innerText()).toContain('Active');
+    const used = (await page.getByTestId('home-usage').innerText()).split(' used')[0].split(' of ')[0];
+    expect(nonZero(used), `usage this cycle: ${used}`).toBe(true);
+    expect(await page.getByTestId('home-tickets').innerText()).toMatch(/[1-9]\d* open tickets?/);
+    expect(await page.getByTestId('dashboard-charts').count()).toBe(0);
+    await page.close();
+  });
 });

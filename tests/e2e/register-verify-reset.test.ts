@@ -44,7 +44,8 @@ describe('a new customer', () => {
     await page.getByText('Your e-mail address is verified').waitFor();
 
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByTestId('dashboard-home').waitFor();
+    // A new customer's home: no service yet, the way to a plan.
+    await page.getByTestId('customer-home').getByText('You have no internet service yet.').waitFor();
     expect(await page.getByText('Your e-mail address is not verified yet').count()).toBe(0);
     await page.close();
   });

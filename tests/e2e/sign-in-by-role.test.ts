@@ -58,10 +58,10 @@ describe('a customer session', () => {
 
     await portal.open(page, `/dashboard/settings`);
     await page.waitForURL(`${portal.url}/dashboard`);
-    await page.getByTestId('dashboard-home').waitFor();
+    await page.getByTestId('customer-home').waitFor();
 
     await page.reload();
-    await page.getByTestId('dashboard-home').waitFor();
+    await page.getByTestId('customer-home').waitFor();
     expect(page.url()).toBe(`${portal.url}/dashboard`);
     expect(await page.getByTestId('current-user').textContent()).toContain('Casey Customer');
 

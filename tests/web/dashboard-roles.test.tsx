@@ -92,11 +92,7 @@ describe('dashboard composition by role', () => {
     expect(screen.queryByTestId('chart-users')).toBeNull();
   });
 
-  it('a customer sees their tickets and the network note only', async () => {
-    await renderAs('user', { ...full, stats: { tickets: full.stats.tickets, bandwidth: full.stats.bandwidth }, unavailable: ['bandwidth'] });
-    expect(groupsShown()).toEqual(['tickets', 'network']);
-    expect(screen.getByText('Your own tickets.')).toBeTruthy();
-  });
+  // A customer's /dashboard is their home (issue 34): tests/web/customer-home.test.tsx.
 
   it('charts draw series with data and explain the empty ones', async () => {
     await renderAs('admin');

@@ -1,0 +1,235 @@
+/**
+ * The customer's home (issue 34): what a customer opens the portal for, at a glance on a phone, in order of
+ * importance: an open order's next step, their service (online now?), this cycle's usage against the cap, the
+ * next bill with Pay (or the autopay card), their credit and open tickets. One request (GET /me/home). No chart
+ * library and no date library: the customer's first screen stays light (npm run bench:web).
+ */
+import type { ReactNode } from 'react';
+import { Alert, Badge, Button, Card, Flex, Progress, Spin, Tag, theme } from 'antd';
+import { useCustom } from '@refinedev/core';
+import { Link } from 'react-router';
+import type { CustomerHome as Home, HomeInvoice } from '../../../contract/schemas/home';
+import { retryUnlessClientError } from '../../components/retry';
+import { SecondaryText, StrongText } from '../../components/Text';
+import { t } from '../../i18n';
+import { useAuthState } from '../../../providers/auth-store';
+import { dayText, money } from '../../../resources/invoices/format';
+import { PayButton } from '../../../resources/invoices/PayButton';
+import { formatBytes } from '../../../resources/traffic/format';
+
+/** An ISO timestamp as the local day and time, "2026-11-09 08:00" (the back office's date format). */
+function dateTimeText(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '—';
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+const brandName = (brand: string) => brand.charAt(0).toUpperCase() + brand.slice(1);
+const subscriptionPath = (id: string) => `/subscription/${encodeURIComponent(id)}`;
+const ticketPath = (id: string) => `/dashboard/tickets/${encodeURIComponent(id)}`;
+const SUBSCRIPTIONS = '/dashboard/subscriptions';
+
+function Heading({ children, level = 2 }: { children: ReactNode; level?: 1 | 2 }) {
+  const { token } = theme.useToken();
+  const Tag = level === 1 ? 'h1' : 'h2';
+  const size = level === 1 ? token.fontSizeHeading3 : token.fontSizeHeading5;
+  return <Tag style={{ margin: 0, color: token.colorTextHeading, fontSize: size, fontWeight: token.fontWeightStrong, lineHeight: 1.35 }}>{children}</Tag>;
+}
+
+function HomeCard({ title, testId, extra, children }: { title: string; testId: string; extra?: ReactNode; children: ReactNode }) {
+  return (
+    <Card title={<Heading>{title}</Heading>} extra={extra} data-testid={testId} size="small" styles={{ body: { display: 'flex', flexDirection: 'column', gap: 8 } }}>
+      {children}
+    </Card>
+  );
+}
+
+function OrderCard({ order }: { order: NonNullable<Home['order']> }) {
+  const visit = order.installation;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      data-testid="home-order"
+      message={<StrongText>{t(order.next_step === 'payment' ? 'home.order.waitingPayment' : 'home.order.waitingInstallation', { plan: order.plan_name })}</StrongText>}
+      description={
+        <Flex vertical gap={8} style={{ marginTop: 4 }}>
+          {order.invoice && (
+            <span>{t('home.order.invoice', { number: order.invoice.number, amount: money(order.invoice.amount_due, order.invoice.currency), date: dayText(order.invoice.due_date) })}</span>
+          )}
+          {visit && <span>{visit.scheduled_start ? t('home.order.visit', { date: dateTimeText(visit.scheduled_start) }) : t('home.order.visitToBook')}</span>}
+          <Flex wrap gap={12} align="center">
+            {order.invoice && <PayButton invoice={{ id: order.invoice.id, subscription_id: order.invoice.subscription_id }} />}
+            <Link to={subscriptionPath(order.subscription_id)}>{t('home.order.details')}</Link>
+          </Flex>
+        </Flex>
+      }
+    />
+  );
+}
+
+function ServiceCard({ service, ordered }: { service: Home['service']; ordered: boolean }) {
+  if (!service) {
+    return (
+      <HomeCard title={t('home.service.title')} testId="home-service">
+        <span>{t('home.service.none')}</span>
+        {/* One open order at a time: with one waiting, its next step is the way to a service. */}
+        {!ordered && <Link to={SUBSCRIPTIONS}>{t('home.service.choosePlan')}</Link>}
+      </HomeCard>
+    );
+  }
+  const suspended = service.status === 'suspended';
+  return (
+    <HomeCard title={t('home.service.title')} testId="home-service"
+      extra={<Tag color={suspended ? 'red' : 'green'} style={{ marginInlineEnd: 0 }}>{t(`home.service.status.${service.status}`)}</Tag>}>
+      <StrongText>{service.plan_name}</StrongText>
+      <span>{t('home.service.speed', { down: String(service.download_mbps), up: String(service.upload_mbps) })}</span>
+      {suspended && (
+        <Alert type="error" showIcon
+          message={service.suspension_reason ? t('home.service.suspended', { reason: service.suspension_reason }) : t('home.service.suspendedNoReason')} />
+      )}
+      {service.online ? (
+        <div data-testid="home-online">
+          <Badge status="success" text={t('home.service.online', { since: dateTimeText(service.online.since) })} />
+          {service.online.ip && <div><SecondaryText>{t('home.service.ip', { ip: service.online.ip })}</SecondaryText></div>}
+        </div>
+      ) : (
+        <Badge status="default" data-testid="home-offline"
+          text={service.last_seen ? t('home.service.offline', { date: dateTimeText(service.last_seen) }) : t('home.service.neverOnline')} />
+      )}
+      <Link to={subscriptionPath(service.subscription_id)}>{t('home.service.details')}</Link>
+    </HomeCard>
+  );
+}
+
+function UsageCard({ usage }: { usage: NonNullable<Home['usage']> }) {
+  const used = formatBytes(usage.used_bytes);
+  // The period's end is exclusive: its last day is the day before.
+  const lastDay = dayText(new Date(Date.parse(`${usage.period_end}T00:00:00Z`) - 86_400_000).toISOString());
+  const left =
+    usage.days_left === 0 ? t('home.usage.lastDay') : usage.days_left === 1 ? t('home.usage.dayLeft', { date: lastDay }) : t('home.usage.daysLeft', { days: String(usage.days_left), date: lastDay });
+  return (
+    <HomeCard title={t('home.usage.title')} testId="home-usage">
+      <StrongText>{usage.cap_bytes === null ? t('home.usage.unlimited', { used }) : t('home.usage.ofCap', { used, cap: formatBytes(usage.cap_bytes) })}</StrongText>
+      {usage.percent !== null && (
+        <Progress percent={usage.percent} status={usage.percent >= 100 ? 'exception' : 'normal'} aria-label={t('home.usage.progress')} />
+      )}
+      <SecondaryText>{left}</SecondaryText>
+      <Link to="/dashboard/usage">{t('home.usage.details')}</Link>
+    </HomeCard>
+  );
+}
+
+function InvoiceLines({ invoice }: { invoice: HomeInvoice }) {
+  return (
+    <>
+      <Flex wrap gap={8} align="baseline" justify="space-between">
+        <span style={{ fontSize: 24, fontWeight: 600 }} data-testid="home-bill-amount">{money(invoice.amount_due, invoice.currency)}</span>
+        {invoice.status === 'overdue' && <Tag color="red">{t('home.bill.overdue')}</Tag>}
+      </Flex>
+      <span>{t('home.bill.invoice', { number: invoice.number })}</span>
+      <SecondaryText>{t('home.bill.due', { date: dayText(invoice.due_date) })}</SecondaryText>
+    </>
+  );
+}
+
+function BillCard({ bill, orderInvoice }: { bill: Home['bill']; orderInvoice: boolean }) {
+  const card = bill.autopay_card;
+  const cardArgs = card ? { brand: brandName(card.brand), last4: card.last4 } : undefined;
+  return (
+    <HomeCard title={t('home.bill.title')} testId="home-bill" extra={<Link to={SUBSCRIPTIONS}>{t('home.bill.all')}</Link>}>
+      {bill.invoice ? (
+        <>
+          <InvoiceLines invoice={bill.invoice} />
+          {cardArgs && <span data-testid="home-autopay">{t('home.bill.autopay', cardArgs)}</span>}
+          {bill.more_unpaid > 0 && <SecondaryText>{t('home.bill.more', { count: String(bill.more_unpaid) })}</SecondaryText>}
+          <div><PayButton invoice={{ id: bill.invoice.id, subscription_id: bill.invoice.subscription_id }} /></div>
+        </>
+      ) : (
+        <>
+          <StrongText>{t(orderInvoice ? 'home.bill.nothingElse' : 'home.bill.nothing')}</StrongText>
+          {cardArgs && <span data-testid="home-autopay">{t('home.bill.autopayNext', cardArgs)}</span>}
+        </>
+      )}
+    </HomeCard>
+  );
+}
+
+function CreditCard({ credit }: { credit: Home['credit'] }) {
+  return (
+    <HomeCard title={t('home.credit.title')} testId="home-credit">
+      {credit.length === 0 ? (
+        <span>{t('home.credit.none')}</span>
+      ) : (
+        <>
+          {credit.map((c) => (
+            <span key={c.currency} style={{ fontSize: 20, fontWeight: 600 }}>{money(c.amount, c.currency)}</span>
+          ))}
+          <SecondaryText>{t('home.credit.help')}</SecondaryText>
+        </>
+      )}
+    </HomeCard>
+  );
+}
+
+function TicketsCard({ tickets }: { tickets: Home['tickets'] }) {
+  const count = tickets.open === 0 ? t('home.tickets.none') : tickets.open === 1 ? t('home.tickets.one') : t('home.tickets.count', { count: String(tickets.open) });
+  return (
+    <HomeCard title={t('home.tickets.title')} testId="home-tickets" extra={<Link to="/dashboard/tickets">{t('home.tickets.all')}</Link>}>
+      <StrongText>{count}</StrongText>
+      {tickets.latest.length > 0 && (
+        <ul style={{ margin: 0, paddingInlineStart: 0, listStyle: 'none', display: 'flex', flexDirection: 'column', gap: 6 }}>
+          {tickets.latest.map((ticket) => (
+            <li key={ticket.id} style={{ overflowWrap: 'anywhere' }}>
+              <Link to={ticketPath(ticket.id)}>{`${ticket.number} · ${ticket.subject}`}</Link>{' '}
+              <Tag>{t(`home.tickets.status.${ticket.status}`)}</Tag>
+            </li>
+          ))}
+        </ul>
+      )}
+      {tickets.open === 0 && <Link to="/dashboard/tickets">{t('home.tickets.new')}</Link>}
+    </HomeCard>
+  );
+}
+
+/** /dashboard for a customer (role user). */
+export function CustomerHome() {
+  const { user } = useAuthState();
+  const { query, result } = useCustom<Home>({
+    url: '/me/home',
+    method: 'get',
+    meta: { fallbackMessage: t('home.error') },
+    errorNotification: false,
+    queryOptions: { retry: retryUnlessClientError },
+  });
+  // Refine's result holds an empty placeholder until the answer is in: only a successful answer is drawn.
+  const home = query.isSuccess ? (result.data as Home) : undefined;
+  const name = home?.name ?? user?.name ?? '';
+
+  return (
+    <Flex vertical gap={16} data-testid="customer-home">
+      <div>
+        <Heading level={1}>{t('home.welcome', { name })}</Heading>
+        <SecondaryText>{t('home.subtitle')}</SecondaryText>
+      </div>
+      {query.isLoading && <Spin style={{ display: 'block', margin: '48px auto' }} />}
+      {query.isError && (
+        <Alert type="error" showIcon message={t('home.error')} data-testid="home-error"
+          action={<Button size="small" onClick={() => void query.refetch()}>{t('home.retry')}</Button>} />
+      )}
+      {home && (
+        <>
+          {home.order && <OrderCard order={home.order} />}
+          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 300px), 1fr))', gap: 16 }}>
+            <ServiceCard service={home.service} ordered={!!home.order} />
+            {home.usage && <UsageCard usage={home.usage} />}
+            <BillCard bill={home.bill} orderInvoice={!!home.order?.invoice} />
+            <CreditCard credit={home.credit} />
+            <TicketsCard tickets={home.tickets} />
+          </div>
+        </>
+      )}
+    </Flex>
+  );
+}
