@@ -286,6 +286,8 @@ export const ENDPOINT_ACCESS = {
   'GET /subscriptions/:id/credentials': ['user', 'admin', 'support', 'technician'],
   // Data usage from RADIUS accounting: everybody their own; admin, support and technicians anyone's (?user_id=).
   'GET /usage': 'authenticated',
+  // Staff's overview (issue 34): every customer's usage this month, the heaviest first; the staff who read anyone's.
+  'GET /usage/customers': ['admin', 'support', 'technician'],
 
   'POST /contact': 'public',
 
