@@ -26,7 +26,9 @@ function useCustomersUsage(page: number, search: string) {
     errorNotification: false,
     queryOptions: { retry: false },
   });
-  const data = query.isError ? undefined : (result.data as UsageCustomers | undefined);
+  const answer = result.data as UsageCustomers | undefined;
+  // Until the answer is in, Refine's result holds no page of customers.
+  const data = !query.isError && answer && Array.isArray(answer.items) && answer.pagination ? answer : undefined;
   return { data, isLoading: query.isLoading, error: query.isError ? query.error?.message || t('errors.usage.customers') : null };
 }
 
