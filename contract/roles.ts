@@ -289,6 +289,8 @@ export const ENDPOINT_ACCESS = {
   // The customer's home (issue 34): their order, service, usage, bill, credit and tickets in one answer. Customers
   // only: staff land on their dashboard, and a staff account's own "service" means nothing.
   'GET /me/home': ['user'],
+  // Staff's overview (issue 34): every customer's usage this month, the heaviest first; the staff who read anyone's.
+  'GET /usage/customers': ['admin', 'support', 'technician'],
 
   'POST /contact': 'public',
 

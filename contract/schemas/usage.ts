@@ -30,6 +30,11 @@ export const usageSchema = z.object({
   subscription: z
     .object({ id: z.string().uuid(), status: z.string(), plan_name: z.string(), data_cap_gb: z.number().int().nullable() })
     .nullable(),
+  /**
+   * Every line (subscription) of the user, in the order the default is picked (active, suspended, pending, then
+   * the rest; newest first within each), so a screen can offer to show another one (issue 34).
+   */
+  lines: z.array(z.object({ id: z.string().uuid(), status: z.string(), plan_name: z.string(), created_at: z.string() })),
   /** Newest first; periods[0] is the current one. */
   periods: z.array(usagePeriodSchema),
   period: usagePeriodSchema,
@@ -50,3 +55,37 @@ export const usageSchema = z.object({
     .nullable(),
 });
 export type Usage = z.infer<typeof usageSchema>;
+
+/**
+ * Staff's overview (issue 34, GET /usage/customers): the customers with a line, by their data used this calendar
+ * month (UTC, from its first day to today), the heaviest first, searchable by name or e-mail, paged.
+ */
+export const usageCustomersQuerySchema = z.object({
+  page: z.coerce.number().int().min(1, { message: 'page must be 1 or more' }).default(1),
+  limit: z.coerce.number().int().min(1).max(100, { message: 'limit must be at most 100' }).default(20),
+  search: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(100, { message: 'search must be at most 100 characters' }).optional()),
+});
+export type UsageCustomersQuery = z.output<typeof usageCustomersQuerySchema>;
+
+const bytesTotals = { download: z.number(), upload: z.number(), total: z.number() };
+export const usageCustomerSchema = z.object({
+  user_id: z.string().uuid(),
+  name: z.string(),
+  email: z.string(),
+  /** How many lines (subscriptions, in any status) the customer has. */
+  lines: z.number().int(),
+  /** Sessions open now. */
+  online: z.number().int(),
+  ...bytesTotals,
+});
+export type UsageCustomer = z.infer<typeof usageCustomerSchema>;
+
+export const usageCustomersSchema = z.object({
+  /** The month counted: its first day and the day after today (exclusive), UTC. */
+  period: z.object({ start: day, end: day }),
+  /** The whole network this month (every customer, whatever the search), and the sessions open now. */
+  totals: z.object({ ...bytesTotals, customers: z.number().int(), online: z.number().int() }),
+  items: z.array(usageCustomerSchema),
+  pagination: z.object({ page: z.number().int(), totalPages: z.number().int(), total: z.number().int(), hasNext: z.boolean(), hasPrev: z.boolean() }),
+});
+export type UsageCustomers = z.infer<typeof usageCustomersSchema>;

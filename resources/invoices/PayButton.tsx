@@ -23,7 +23,7 @@ function messageOf(error: unknown, fallbackKey: string): string {
  * preselected; no choice when there is only one), initiate, then go to the checkout. Signed out: "Sign in to
  * pay" goes to /login remembering the invoice page, like the route guard does.
  */
-export function PayButton({ invoice, size, onNoCheckout }: { invoice: PayableInvoice; size?: 'small' | 'middle' | 'large'; onNoCheckout?: () => void }) {
+export function PayButton({ invoice, size, block, onNoCheckout }: { invoice: PayableInvoice; size?: 'small' | 'middle' | 'large'; block?: boolean; onNoCheckout?: () => void }) {
   const auth = useAuthState();
   const navigate = useNavigate();
   const api = useInvoiceApi();
@@ -87,7 +87,7 @@ export function PayButton({ invoice, size, onNoCheckout }: { invoice: PayableInv
   if (!auth.isAuthenticated) {
     const waiting = auth.isLoading || auth.isRefreshing;
     return (
-      <Button type="primary" size={size} loading={waiting} onClick={() => navigate(loginPathFor(invoicePagePath(invoice.id)))}>
+      <Button type="primary" size={size} block={block} loading={waiting} onClick={() => navigate(loginPathFor(invoicePagePath(invoice.id)))}>
         {t('invoices.actions.signInToPay')}
       </Button>
     );
@@ -95,7 +95,7 @@ export function PayButton({ invoice, size, onNoCheckout }: { invoice: PayableInv
 
   return (
     <>
-      <Button type="primary" size={size} loading={busy} onClick={() => void start()}>
+      <Button type="primary" size={size} block={block} loading={busy} onClick={() => void start()}>
         {t('invoices.actions.payNow')}
       </Button>
       <Modal

@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Collapse, Empty, Result, Space, Spin, Tabs, Typography } from 'antd';
-import { Link, useSearchParams } from 'react-router';
+import { Alert, Button, Card, Collapse, Descriptions, Empty, Flex, Result, Space, Spin, Tabs, Typography } from 'antd';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { formatMoney } from '../../contract/money';
 import type { Order } from '../../contract/schemas/subscription';
-import { DateCell, ResponsiveTable } from '../../src/components/resource';
+import { PhoneCard, PhoneCardList } from '../../src/components/PhoneCards';
+import { DateCell, ResponsiveTable, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { MyInvoices } from '../invoices/MyInvoices';
 import { CreditPanel } from '../credit/CreditPanel';
@@ -11,7 +13,7 @@ import { formatBytes } from '../traffic/format';
 import { useActivePlan, useOrders } from './hooks';
 import { SubscribeModal } from './SubscribeModal';
 import { SubscriptionActions } from './SubscriptionActions';
-import { InvoicesTable, PaymentsTable, PlanSummary, SubscriptionStatusTag, invoicePath } from './ui';
+import { InvoiceStatusTag, InvoicesTable, PaymentsTable, PlanSummary, SubscriptionStatusTag, invoicePath } from './ui';
 
 /** A data line's (issue 31: bought with data vouchers) data left, or null for a line without an allowance. */
 export function dataLeftText(s: Pick<Order, 'data_allowance_bytes' | 'data_used_bytes'>): string | null {
@@ -34,30 +36,60 @@ function PeriodEnd({ order }: { order: Order }) {
 /** The customer's detail page (inside the signed-in layout). */
 export const customerDetailPath = (id: string) => `/subscription/${id}`;
 
-/**
- * An order waiting for payment (issue 31: one open order at a time): what it is, its invoice to pay and the way
- * to cancel it. While it waits there is no "Subscribe" (the server would refuse a second order).
- */
-function PendingOrder({ order }: { order: Order }) {
-  const open = order.invoices.find((i) => i.status === 'unpaid' || i.status === 'overdue');
+/** A line's open invoice (the first one of a pending order, a renewal, an upgrade): paid on its page. */
+const openInvoiceOf = (order: Order) => order.invoices.find((i) => i.status === 'unpaid' || i.status === 'overdue');
+
+/** "Pay now" for a line's open invoice: a button (full width on a phone) that opens the invoice page. */
+function PayOpenInvoice({ order, block }: { order: Order; block?: boolean }) {
+  const navigate = useNavigate();
+  const open = openInvoiceOf(order);
+  if (!open) return null;
   return (
-    <Alert type="warning" showIcon style={{ marginBottom: 16 }} data-testid="pending-order"
-      message={t('subscriptions.pendingOrder', { plan: order.plan_name })}
-      description={
-        <Space wrap size="small" style={{ marginTop: 8 }}>
-          {open && <Link to={invoicePath(open.id)}>{t('subscriptions.invoice.pay')}</Link>}
-          <SubscriptionActions subscription={order} size="small" />
-        </Space>
-      } />
+    <Button type="primary" block={block} href={invoicePath(open.id)}
+      onClick={(e) => { e.preventDefault(); navigate(invoicePath(open.id)); }}>
+      {t('subscriptions.invoice.payAmount', { amount: formatMoney(open.amount_due ?? open.total_amount, open.currency) })}
+    </Button>
   );
 }
 
-function ActivePlanCard({ onSubscribe }: { onSubscribe?: () => void }) {
+/**
+ * An order waiting for payment (issue 31: one open order at a time), shown in place of "You have no active
+ * plan" (issue 34): the plan ordered, its status, the invoice to pay (amount and due date) as the next step, and
+ * the way to cancel it. While it waits there is no "Subscribe" (the server refuses a second order with 409).
+ */
+function PendingOrder({ order }: { order: Order }) {
+  const { narrow } = useViewport();
+  const open = openInvoiceOf(order);
+  return (
+    <Card style={{ marginBottom: 16 }} data-testid="pending-order"
+      title={<Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}>{t('subscriptions.pending.title')}<SubscriptionStatusTag status={order.status} /></Flex>}>
+      <Typography.Title level={3} style={{ marginTop: 0 }}>{order.plan_name}</Typography.Title>
+      <Typography.Paragraph>{t('subscriptions.pendingOrder', { plan: order.plan_name })}</Typography.Paragraph>
+      {open && (
+        <Descriptions size="small" column={1} style={{ marginBottom: 12 }}
+          items={[
+            { key: 'number', label: t('subscriptions.invoice.number'), children: <Link to={invoicePath(open.id)}>{open.number}</Link> },
+            { key: 'due-amount', label: t('subscriptions.invoice.amountDue'), children: formatMoney(open.amount_due ?? open.total_amount, open.currency) },
+            { key: 'due', label: t('subscriptions.invoice.due'), children: open.due_date.slice(0, 10) },
+            { key: 'status', label: t('subscriptions.invoice.status'), children: <InvoiceStatusTag status={open.status} /> },
+          ]} />
+      )}
+      <Flex wrap vertical={narrow} gap={8}>
+        <PayOpenInvoice order={order} block={narrow} />
+        <SubscriptionActions subscription={order} block={narrow} />
+      </Flex>
+    </Card>
+  );
+}
+
+function ActivePlanCard({ onSubscribe, pending }: { onSubscribe?: () => void; pending: boolean }) {
   const { activePlan, none, isLoading, failed } = useActivePlan();
   if (isLoading) return <Card style={{ marginBottom: 16 }}><Spin /></Card>;
   if (failed) {
     return <Alert type="error" showIcon style={{ marginBottom: 16 }} data-testid="active-plan" message={t('errors.subscriptions.activePlan')} />;
   }
+  // An order waiting for payment is what the customer has: it shows instead (PendingOrder), not "no active plan".
+  if ((none || !activePlan) && pending) return null;
   if (none || !activePlan) {
     return (
       <Card style={{ marginBottom: 16 }} data-testid="active-plan">
@@ -70,7 +102,7 @@ function ActivePlanCard({ onSubscribe }: { onSubscribe?: () => void }) {
   const dataLeft = dataLeftText(subscription);
   return (
     <Card data-testid="active-plan" style={{ marginBottom: 16 }}
-      title={<Space>{t('subscriptions.activePlan.title')}<SubscriptionStatusTag status={subscription.status} /></Space>}
+      title={<Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}>{t('subscriptions.activePlan.title')}<SubscriptionStatusTag status={subscription.status} /></Flex>}
       extra={<Link to={customerDetailPath(subscription.id)}>{t('subscriptions.actions.view')}</Link>}>
       <Typography.Title level={3} style={{ marginTop: 0 }}>{plan.name}</Typography.Title>
       <PlanSummary plan={plan} />
@@ -86,7 +118,37 @@ function ActivePlanCard({ onSubscribe }: { onSubscribe?: () => void }) {
   );
 }
 
+/** A line as a card (phones): plan, status, period end or data left, location, an open invoice and the actions. */
+function SubscriptionCard({ order }: { order: Order }) {
+  const open = openInvoiceOf(order);
+  return (
+    <PhoneCard testId="subscription-card"
+      title={<Link to={customerDetailPath(order.id)}>{order.plan_name}</Link>}
+      status={<SubscriptionStatusTag status={order.status} />}
+      facts={[
+        { key: 'end', label: t('subscriptions.fields.periodEnd'), value: <PeriodEnd order={order} /> },
+        ...(order.location ? [{ key: 'location', label: t('subscriptions.fields.location'), value: order.location }] : []),
+        ...(open
+          ? [
+              { key: 'due-amount', label: t('subscriptions.invoice.amountDue'), value: formatMoney(open.amount_due ?? open.total_amount, open.currency) },
+              { key: 'due', label: t('subscriptions.invoice.due'), value: open.due_date.slice(0, 10) },
+            ]
+          : []),
+      ]}
+      actions={
+        <Flex vertical gap={8}>
+          <PayOpenInvoice order={order} block />
+          <SubscriptionActions subscription={order} block />
+        </Flex>
+      } />
+  );
+}
+
 function MySubscriptions({ orders }: { orders: Order[] }) {
+  const { narrow } = useViewport();
+  if (narrow) {
+    return <PhoneCardList testId="my-subscriptions" items={orders} rowKey={(o) => o.id} empty={t('subscriptions.mine.empty')} render={(o) => <SubscriptionCard order={o} />} />;
+  }
   return (
     <ResponsiveTable<Order> rowKey="id" size="middle" pagination={false} dataSource={orders} locale={{ emptyText: t('subscriptions.mine.empty') }}
       data-testid="my-subscriptions"
@@ -98,7 +160,7 @@ function MySubscriptions({ orders }: { orders: Order[] }) {
         {
           key: 'actions', title: t('resource.actions'), priority: 1, render: (_: unknown, o) => {
             // An open invoice (the first one of a pending subscription, a renewal, an upgrade) is paid on its page.
-            const open = o.invoices.find((i) => i.status === 'unpaid' || i.status === 'overdue');
+            const open = openInvoiceOf(o);
             return (
               <Space wrap size="small">
                 {open && <Link to={invoicePath(open.id)}>{t('subscriptions.invoice.pay')}</Link>}
@@ -154,7 +216,7 @@ export function CustomerSubscriptions() {
         {subscribe && <Button type="primary" onClick={subscribe}>{t('subscriptions.subscribe.title')}</Button>}
       </Space>
       {pending && <PendingOrder order={pending} />}
-      <ActivePlanCard onSubscribe={subscribe} />
+      <ActivePlanCard onSubscribe={subscribe} pending={!!pending} />
       <Card>
         {failed && <Alert type="error" showIcon message={t('errors.subscriptions.orders')} style={{ marginBottom: 16 }} />}
         <Tabs

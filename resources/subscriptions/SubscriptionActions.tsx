@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Form, Input, Modal, Popconfirm, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Checkbox, Flex, Form, Input, Modal, Popconfirm, Spin, Typography } from 'antd';
 import { FormSelect } from '../../src/components/FormSelect';
 import { isRole, type Role } from '../../contract/roles';
 import {
@@ -26,11 +26,22 @@ const base = (id: string) => `/subscriptions/${encodeURIComponent(id)}`;
 type Dialog = 'upgrade' | 'cancel' | 'status' | null;
 
 /**
+ * Every confirmation names the line it acts on (issue 34): "Cancel your Home 100 subscription?" for the owner,
+ * "Cancel Ada Customer's Home 100 subscription?" for staff, so a list of lines never leaves a doubt which one.
+ */
+export function named(key: string, subscription: Pick<Subscription, 'plan_name' | 'user_name'>, own: boolean): string {
+  return own || !subscription.user_name
+    ? t(`${key}Own`, { plan: subscription.plan_name })
+    : t(`${key}Staff`, { plan: subscription.plan_name, customer: subscription.user_name });
+}
+
+/**
  * What may be done with one subscription, by its status and the caller's role: change plan, renew, cancel
  * (owner and staff); change status and delete (only the roles the role matrix lets call those endpoints).
  */
-export function SubscriptionActions({ subscription, onDeleted, size = 'middle' }: { subscription: Subscription; onDeleted?: () => void; size?: 'small' | 'middle' }) {
+export function SubscriptionActions({ subscription, onDeleted, size = 'middle', block = false }: { subscription: Subscription; onDeleted?: () => void; size?: 'small' | 'middle'; block?: boolean }) {
   const role = useRole();
+  const own = useAuthState((s) => s.user?.id) === subscription.user_id;
   const [dialog, setDialog] = useState<Dialog>(null);
   const { run, isPending } = useSubscriptionCall();
   // A data line (issue 31) is topped up with a voucher: the server refuses to renew it or change its plan.
@@ -47,30 +58,31 @@ export function SubscriptionActions({ subscription, onDeleted, size = 'middle' }
 
   return (
     <>
-      <Space wrap size="small">
-        {actions.includes('upgrade') && <Button size={size} onClick={() => setDialog('upgrade')}>{t('subscriptions.actions.upgrade')}</Button>}
+      {/* On a phone (block) the buttons stack full width, each within the card. */}
+      <Flex wrap vertical={block} gap={8}>
+        {actions.includes('upgrade') && <Button size={size} block={block} onClick={() => setDialog('upgrade')}>{t('subscriptions.actions.upgrade')}</Button>}
         {actions.includes('renew') && (
-          <Popconfirm title={t('subscriptions.renew.confirm')} okText={t('subscriptions.actions.renew')} cancelText={t('resource.cancel')} onConfirm={renew}>
-            <Button size={size} loading={isPending && dialog === null}>{t('subscriptions.actions.renew')}</Button>
+          <Popconfirm title={named('subscriptions.renew.confirm', subscription, own)} okText={t('subscriptions.actions.renew')} cancelText={t('resource.cancel')} onConfirm={renew}>
+            <Button size={size} block={block} loading={isPending && dialog === null}>{t('subscriptions.actions.renew')}</Button>
           </Popconfirm>
         )}
-        {statuses.length > 0 && <Button size={size} onClick={() => setDialog('status')}>{t('subscriptions.actions.changeStatus')}</Button>}
-        {actions.includes('cancel') && <Button size={size} danger onClick={() => setDialog('cancel')}>{t('subscriptions.actions.cancel')}</Button>}
+        {statuses.length > 0 && <Button size={size} block={block} onClick={() => setDialog('status')}>{t('subscriptions.actions.changeStatus')}</Button>}
+        {actions.includes('cancel') && <Button size={size} block={block} danger onClick={() => setDialog('cancel')}>{t('subscriptions.actions.cancel')}</Button>}
         {canDelete(role) && (
-          <Popconfirm title={t('subscriptions.delete.confirm')} okText={t('subscriptions.actions.delete')} okButtonProps={{ danger: true }}
+          <Popconfirm title={named('subscriptions.delete.confirm', subscription, own)} okText={t('subscriptions.actions.delete')} okButtonProps={{ danger: true }}
             cancelText={t('resource.cancel')} onConfirm={remove}>
-            <Button size={size} danger type="primary">{t('subscriptions.actions.delete')}</Button>
+            <Button size={size} block={block} danger type="primary">{t('subscriptions.actions.delete')}</Button>
           </Popconfirm>
         )}
-      </Space>
-      {dialog === 'upgrade' && <UpgradeDialog subscription={subscription} onClose={() => setDialog(null)} />}
-      {dialog === 'cancel' && <CancelDialog subscription={subscription} immediateAllowed={canCancelImmediately(role)} onClose={() => setDialog(null)} />}
+      </Flex>
+      {dialog === 'upgrade' && <UpgradeDialog subscription={subscription} own={own} onClose={() => setDialog(null)} />}
+      {dialog === 'cancel' && <CancelDialog subscription={subscription} own={own} immediateAllowed={canCancelImmediately(role)} onClose={() => setDialog(null)} />}
       {dialog === 'status' && <StatusDialog subscription={subscription} statuses={statuses} onClose={() => setDialog(null)} />}
     </>
   );
 }
 
-function UpgradeDialog({ subscription, onClose }: { subscription: Subscription; onClose: () => void }) {
+function UpgradeDialog({ subscription, own, onClose }: { subscription: Subscription; own: boolean; onClose: () => void }) {
   const { plans, isLoading } = useActivePlans();
   const { run, isPending } = useSubscriptionCall();
   const [form] = Form.useForm<{ plan_id?: string }>();
@@ -84,7 +96,7 @@ function UpgradeDialog({ subscription, onClose }: { subscription: Subscription; 
   };
 
   return (
-    <Modal open title={t('subscriptions.upgrade.title')} onCancel={onClose} width={760} okText={t('subscriptions.upgrade.submit')}
+    <Modal open title={named('subscriptions.upgrade.title', subscription, own)} onCancel={onClose} width={760} okText={t('subscriptions.upgrade.submit')}
       cancelText={t('resource.cancel')} okButtonProps={{ loading: isPending, disabled: !planId }} onOk={() => form.submit()}>
       {isLoading ? (
         <Spin style={{ display: 'block', margin: '32px auto' }} />
@@ -102,7 +114,7 @@ function UpgradeDialog({ subscription, onClose }: { subscription: Subscription; 
   );
 }
 
-function CancelDialog({ subscription, immediateAllowed, onClose }: { subscription: Subscription; immediateAllowed: boolean; onClose: () => void }) {
+function CancelDialog({ subscription, own, immediateAllowed, onClose }: { subscription: Subscription; own: boolean; immediateAllowed: boolean; onClose: () => void }) {
   const { run, isPending } = useSubscriptionCall();
   const [form] = Form.useForm<{ reason?: string; immediate?: boolean }>();
 
@@ -118,7 +130,7 @@ function CancelDialog({ subscription, immediateAllowed, onClose }: { subscriptio
   };
 
   return (
-    <Modal open title={t('subscriptions.cancel.title')} onCancel={onClose} okText={t('subscriptions.cancel.submit')} okButtonProps={{ danger: true, loading: isPending }}
+    <Modal open title={named('subscriptions.cancel.title', subscription, own)} onCancel={onClose} okText={t('subscriptions.cancel.submit')} okButtonProps={{ danger: true, loading: isPending }}
       cancelText={t('subscriptions.cancel.keep')} onOk={() => form.submit()}>
       <Form form={form} layout="vertical" onFinish={submit} initialValues={{ immediate: false }}>
         {!immediateAllowed && <Typography.Paragraph>{t('subscriptions.cancel.atPeriodEnd')}</Typography.Paragraph>}

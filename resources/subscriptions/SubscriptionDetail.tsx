@@ -1,10 +1,10 @@
-import { Alert, Card, Descriptions, Space, Spin, Typography } from 'antd';
+import { Alert, Card, Descriptions, Flex, Space, Spin, Typography } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useList, useOne } from '@refinedev/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { InvoiceListItem } from '../../contract/schemas/invoice';
 import type { Subscription } from '../../contract/schemas/subscription';
-import { DateCell } from '../../src/components/resource';
+import { DateCell, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { retryUnlessClientError, useOrders } from './hooks';
 import { seesStaffView } from './lifecycle';
@@ -52,6 +52,7 @@ export function SubscriptionDetail() {
   const role = useRole();
   const staff = seesStaffView(role);
   const navigate = useNavigate();
+  const { narrow } = useViewport();
   const { result, query } = useOne<Subscription>({ resource: 'subscriptions', id, queryOptions: { enabled: id !== '', retry: retryUnlessClientError } });
   const sub = query.isError ? undefined : (result as Subscription | undefined);
 
@@ -64,10 +65,11 @@ export function SubscriptionDetail() {
         <Alert type="error" showIcon message={query.error?.message || t('subscriptions.detail.notFound')} />
       ) : (
         <>
-          <Card
-            title={<Space wrap><span>{sub.plan_name}</span><SubscriptionStatusTag status={sub.status} /></Space>}
-            extra={<SubscriptionActions subscription={sub} onDeleted={() => navigate(LIST_PATH)} />}
-          >
+          {/* The actions sit under the title, not beside it: beside it they squeezed the plan's name to nothing on a phone. */}
+          <Card title={<Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}><span>{sub.plan_name}</span><SubscriptionStatusTag status={sub.status} /></Flex>}>
+            <div style={{ marginBottom: 16 }}>
+              <SubscriptionActions subscription={sub} block={narrow} onDeleted={() => navigate(LIST_PATH)} />
+            </div>
             <Descriptions bordered column={1} size="small" data-testid="subscription-details">
               {staff && (
                 <Descriptions.Item label={t('subscriptions.fields.customer')}>

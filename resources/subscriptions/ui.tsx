@@ -7,7 +7,8 @@ import type { Invoice } from '../../contract/schemas/invoice';
 import type { Payment } from '../../contract/schemas/payment';
 import type { Plan } from '../../contract/schemas/plan';
 import type { SubscriptionStatus } from '../../contract/schemas/subscription';
-import { DateCell } from '../../src/components/resource';
+import { PhoneCard, PhoneCardList } from '../../src/components/PhoneCards';
+import { DateCell, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 
 export const STATUS_COLORS: Record<SubscriptionStatus, string> = {
@@ -84,7 +85,24 @@ export function PlanChoices({ plans, value, onChange, disabledId }: { plans: Pla
   );
 }
 
+const payable = (inv: Pick<Invoice, 'status'>) => inv.status === 'unpaid' || inv.status === 'overdue';
+
 export function InvoicesTable({ invoices }: { invoices: Invoice[] }) {
+  const { narrow } = useViewport();
+  if (narrow) {
+    return (
+      <PhoneCardList testId="invoice-cards" items={invoices} rowKey={(i) => i.id} empty={t('subscriptions.orders.noInvoices')}
+        render={(inv) => (
+          <PhoneCard testId="invoice-card" title={<Link to={invoicePath(inv.id)}>{inv.number}</Link>} status={<InvoiceStatusTag status={inv.status} />}
+            facts={[
+              { key: 'total', label: t('subscriptions.invoice.total'), value: formatMoney(inv.total_amount, inv.currency) },
+              { key: 'issued', label: t('subscriptions.invoice.issued'), value: inv.issue_date },
+              { key: 'due', label: t('subscriptions.invoice.due'), value: inv.due_date },
+            ]}
+            actions={<Link to={invoicePath(inv.id)}>{payable(inv) ? t('subscriptions.invoice.pay') : t('subscriptions.invoice.open')}</Link>} />
+        )} />
+    );
+  }
   return (
     <Table<Invoice> size="small" rowKey="id" pagination={false} scroll={{ x: 'max-content' }} dataSource={invoices} locale={{ emptyText: t('subscriptions.orders.noInvoices') }}
       columns={[
@@ -95,7 +113,7 @@ export function InvoicesTable({ invoices }: { invoices: Invoice[] }) {
         { key: 'due', title: t('subscriptions.invoice.due'), dataIndex: 'due_date' },
         {
           key: 'open', title: '', render: (_: unknown, inv) => (
-            <Link to={invoicePath(inv.id)}>{inv.status === 'unpaid' || inv.status === 'overdue' ? t('subscriptions.invoice.pay') : t('subscriptions.invoice.open')}</Link>
+            <Link to={invoicePath(inv.id)}>{payable(inv) ? t('subscriptions.invoice.pay') : t('subscriptions.invoice.open')}</Link>
           ),
         },
       ]} />
@@ -113,7 +131,25 @@ export function customerPayments(payments: Payment[]): Payment[] {
   return payments.filter((p) => !(settled.has(p.invoice_id) && (p.status === 'pending' || p.status === 'expired')));
 }
 
+function PaymentStatusTag({ status }: { status: string }) {
+  return <Tag color={PAYMENT_COLORS[status] ?? 'default'}>{label('subscriptions.paymentStatus', status)}</Tag>;
+}
+
 export function PaymentsTable({ payments }: { payments: Payment[] }) {
+  const { narrow } = useViewport();
+  if (narrow) {
+    return (
+      <PhoneCardList testId="payment-cards" items={customerPayments(payments)} rowKey={(p) => p.id} empty={t('subscriptions.orders.noPayments')}
+        render={(p) => (
+          <PhoneCard title={formatMoney(p.amount, p.currency)} status={<PaymentStatusTag status={p.status} />}
+            facts={[
+              { key: 'date', label: t('subscriptions.payment.date'), value: <DateCell value={p.payment_date ?? p.created_at} /> },
+              { key: 'method', label: t('subscriptions.payment.method'), value: p.payment_method },
+              { key: 'tx', label: t('subscriptions.payment.transaction'), value: <Typography.Text code style={{ overflowWrap: 'anywhere' }}>{p.transaction_id}</Typography.Text> },
+            ]} />
+        )} />
+    );
+  }
   return (
     <Table<Payment> size="small" rowKey="id" pagination={false} scroll={{ x: 'max-content' }} dataSource={customerPayments(payments)} locale={{ emptyText: t('subscriptions.orders.noPayments') }}
       columns={[
@@ -121,7 +157,7 @@ export function PaymentsTable({ payments }: { payments: Payment[] }) {
         { key: 'amount', title: t('subscriptions.payment.amount'), render: (_: unknown, p) => formatMoney(p.amount, p.currency) },
         { key: 'method', title: t('subscriptions.payment.method'), dataIndex: 'payment_method' },
         { key: 'status', title: t('subscriptions.payment.status'), dataIndex: 'status',
-          render: (s: string) => <Tag color={PAYMENT_COLORS[s] ?? 'default'}>{label('subscriptions.paymentStatus', s)}</Tag> },
+          render: (s: string) => <PaymentStatusTag status={s} /> },
         { key: 'tx', title: t('subscriptions.payment.transaction'), dataIndex: 'transaction_id', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
       ]} />
   );

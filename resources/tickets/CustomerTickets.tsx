@@ -3,10 +3,27 @@ import { Alert, Button, Card, Form, Input, Modal, Select, Typography } from 'ant
 import { PlusOutlined } from '@ant-design/icons';
 import { getDefaultFilter, useTable } from '@refinedev/antd';
 import type { Ticket } from '../../contract/schemas/ticket';
-import { FoldingFilters, ResponsiveTable } from '../../src/components/resource';
+import { PhoneCard, PhoneCardList } from '../../src/components/PhoneCards';
+import { FoldingFilters, renderField, ResponsiveTable, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { NewTicketForm } from './NewTicketForm';
-import { ticketColumns, ticketOptions } from './resource';
+import { ticketColumns, ticketField, ticketOptions } from './resource';
+import { ticketPath } from './rules';
+import { Link } from 'react-router';
+
+/** A ticket as a card (phones): its number and subject, status and priority as labels, and when it last moved. */
+function TicketCard({ ticket }: { ticket: Ticket }) {
+  const cell = (name: string) => renderField(ticketField(name), (ticket as unknown as Record<string, unknown>)[name], ticket as never);
+  return (
+    <PhoneCard testId="ticket-card"
+      title={<Link to={ticketPath(ticket.id)}>{`${ticket.number} · ${ticket.subject}`}</Link>}
+      status={cell('status')}
+      facts={[
+        { key: 'priority', label: t('tickets.fields.priority'), value: cell('priority') },
+        { key: 'updated', label: t('tickets.fields.updated'), value: cell('updated_at') },
+      ]} />
+  );
+}
 
 /**
  * /dashboard/tickets for a customer: their tickets (newest activity first, as the server orders them) with a
@@ -14,7 +31,8 @@ import { ticketColumns, ticketOptions } from './resource';
  */
 export function CustomerTickets() {
   const [creating, setCreating] = useState(false);
-  const { tableProps, tableQuery, filters, setFilters } = useTable<Ticket>({
+  const { narrow } = useViewport();
+  const { tableProps, tableQuery, filters, setFilters, currentPage, setCurrentPage } = useTable<Ticket>({
     resource: 'tickets',
     syncWithLocation: true,
     pagination: { mode: 'server', pageSize: 10 },
@@ -53,14 +71,26 @@ export function CustomerTickets() {
         }]}
       />
       {tableQuery.isError && <Alert type="error" showIcon message={tableQuery.error?.message || t('errors.tickets.list')} style={{ marginBottom: 16 }} />}
-      <ResponsiveTable<Ticket>
-        {...tableProps}
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        locale={{ emptyText: t('tickets.empty') }}
-        pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
-      />
+      {narrow ? (
+        <PhoneCardList<Ticket>
+          testId="ticket-cards"
+          items={tableProps.dataSource ?? []}
+          rowKey={(r) => r.id}
+          loading={!!tableProps.loading}
+          empty={t('tickets.empty')}
+          pagination={{ current: currentPage, pageSize: 10, total: tableProps.pagination ? Number(tableProps.pagination.total ?? 0) : 0, onChange: setCurrentPage }}
+          render={(r) => <TicketCard ticket={r} />}
+        />
+      ) : (
+        <ResponsiveTable<Ticket>
+          {...tableProps}
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          locale={{ emptyText: t('tickets.empty') }}
+          pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
+        />
+      )}
       <Modal open={creating} title={t('tickets.form.title')} footer={null} onCancel={() => setCreating(false)} destroyOnHidden width={720}>
         <NewTicketForm onCancel={() => setCreating(false)} />
       </Modal>

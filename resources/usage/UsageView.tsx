@@ -1,6 +1,7 @@
 /**
- * A customer's data usage: the period picker, the cap progress bar with what remains, the current session and
- * the daily chart. The customer's /dashboard/usage shows their own; staff see a customer's from the user detail.
+ * A customer's data usage: the line (subscription) and period pickers, the cap progress bar with what remains,
+ * the current session and the daily chart. The customer's /dashboard/usage shows their own; staff see a
+ * customer's from the user detail and from their own usage page (StaffUsage).
  */
 import { Card, Col, Empty, Progress, Row, Select, Space, Spin, Statistic, Table, Typography } from 'antd';
 import { useCustom } from '@refinedev/core';
@@ -12,11 +13,11 @@ import { formatUsageBytes } from './format';
 
 const UsageChart = lazy(() => import('./UsageChart'));
 
-export function useUsage(userId: string | undefined, period: number) {
+export function useUsage(userId: string | undefined, period: number, subscriptionId?: string) {
   const { query, result } = useCustom<Usage>({
     url: '/usage',
     method: 'get',
-    config: { query: { ...(userId ? { user_id: userId } : {}), period } },
+    config: { query: { ...(userId ? { user_id: userId } : {}), ...(subscriptionId ? { subscription_id: subscriptionId } : {}), period } },
     meta: { fallbackMessage: t('errors.usage') },
     errorNotification: false,
     queryOptions: { retry: false },
@@ -27,20 +28,44 @@ export function useUsage(userId: string | undefined, period: number) {
 /** The period's last day (its end is exclusive). */
 const lastDay = (end: string) => dayjs(end).subtract(1, 'day').format('YYYY-MM-DD');
 
+const lineLabel = (line: Usage['lines'][number]) =>
+  t('usage.lineOption', { plan: line.plan_name, status: t(`subscriptions.status.${line.status}`, undefined, line.status) });
+
 export function UsageView({ userId }: { userId?: string }) {
   const [period, setPeriod] = useState(0);
-  const { usage, isLoading, error } = useUsage(userId, period);
+  // The line shown: the server's default (the active one, else suspended, pending, then the newest) until one is picked.
+  const [line, setLine] = useState<string | undefined>();
+  const { usage, isLoading, error } = useUsage(userId, period, line);
   if (isLoading && !usage) return <Spin />;
   if (error) return <Typography.Text type="danger">{error}</Typography.Text>;
   if (!usage?.period || !Array.isArray(usage.days)) return null;
   const { cap, totals, session } = usage;
+  const lines = Array.isArray(usage.lines) ? usage.lines : [];
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="usage-view">
-      {!usage.subscription && <Typography.Text type="secondary">{t('usage.noSubscription')}</Typography.Text>}
+      {!usage.subscription && <Typography.Text type="secondary">{t(userId ? 'usage.noSubscriptionStaff' : 'usage.noSubscription')}</Typography.Text>}
+      {lines.length > 1 ? (
+        <Space wrap>
+          <span>{t('usage.line')}</span>
+          <Select
+            style={{ minWidth: 240, maxWidth: '100%' }}
+            value={usage.subscription?.id}
+            onChange={(id: string) => {
+              setLine(id);
+              setPeriod(0);
+            }}
+            aria-label={t('usage.line')}
+            data-testid="usage-line"
+            options={lines.map((l) => ({ value: l.id, label: lineLabel(l) }))}
+          />
+        </Space>
+      ) : usage.subscription ? (
+        <Typography.Text data-testid="usage-line">{t('usage.lineOne', { line: lineLabel({ ...usage.subscription, created_at: '' }) })}</Typography.Text>
+      ) : null}
       <Space wrap>
         <span>{t('usage.period')}</span>
         <Select
-          style={{ minWidth: 260 }}
+          style={{ minWidth: 240, maxWidth: '100%' }}
           value={usage.period.index}
           onChange={setPeriod}
           aria-label={t('usage.period')}

@@ -9,6 +9,7 @@ import { MyInvoices } from '../../resources/invoices/MyInvoices';
 import { InvoiceShow } from '../../resources/invoices/show';
 import { FakeApi, fail, ok, sampleUser } from '../providers/support/fake-api';
 import { currentUrl, renderScreen } from './support/render';
+import { resetViewport, setViewportWidth } from '../helpers/viewport';
 
 const BASE = '/dashboard/billing/invoices';
 const UNPAID = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -334,6 +335,30 @@ describe('MyInvoices (the customer’s own invoices)', () => {
     expect(within(rowOf('INV-000002')).queryByRole('button', { name: 'Pay now' })).toBeNull();
     // Staying on the page: the list does not write its paging into the embedding screen's URL.
     expect(currentUrl).toBe('/dashboard/subscriptions');
+  });
+
+  it('on a phone (390 px) each invoice is a card with its number, status, amount, due date and a full-width Pay now', async () => {
+    setViewportWidth(390);
+    try {
+      const api = new FakeApi().on('GET /payments/user/invoices', page([
+        row({ total_amount: 5749, amount_due: 5749, credit_applied: 0 }),
+        row({ id: PAID, number: 'INV-000002', status: 'paid', paid_date: '2026-11-03' }),
+      ]));
+      renderAs('user', api, '/dashboard/subscriptions', [{ path: '/dashboard/subscriptions', element: <MyInvoices /> }]);
+      const cards = await screen.findAllByTestId('invoice-card');
+      expect(cards).toHaveLength(2);
+      expect(screen.getByTestId('my-invoices').querySelector('.ant-table')).toBeNull();
+      const [unpaid, paid] = cards;
+      expect(within(unpaid).getByRole('link', { name: 'INV-000001' }).getAttribute('href')).toBe(`/invoice/${UNPAID}`);
+      expect(within(unpaid).getByText('Unpaid')).toBeTruthy();
+      expect(within(unpaid).getByText('Total').closest('tr')!.textContent).toContain(formatMoney(5749, 'USD'));
+      expect(within(unpaid).getByText('Due date').closest('tr')!.textContent).toContain('2026-11-08');
+      expect(within(unpaid).getByRole('button', { name: 'Pay now' }).className).toContain('ant-btn-block');
+      expect(within(paid).getByText('Paid')).toBeTruthy();
+      expect(within(paid).queryByRole('button', { name: 'Pay now' })).toBeNull();
+    } finally {
+      resetViewport();
+    }
   });
 
   it("says 'Failed to fetch user invoices' when the list fails without a server message", async () => {

@@ -5,6 +5,7 @@ import { FakeApi, fail, ok, sampleUser } from '../providers/support/fake-api';
 import { SubscriptionsPage } from '../../resources/subscriptions/SubscriptionsPage';
 import { SubscriptionDetail } from '../../resources/subscriptions/SubscriptionDetail';
 import { currentUrl, renderScreen, toastText } from './support/render';
+import { resetViewport, setViewportWidth } from '../helpers/viewport';
 
 const PLAN = '11111111-1111-4111-8111-111111111111';
 const PLAN2 = '33333333-3333-4333-8333-333333333333';
@@ -39,6 +40,7 @@ beforeEach(() => setAuthState({ user: { ...sampleUser, role: 'user' }, isAuthent
 afterEach(() => {
   cleanup();
   resetAuthState();
+  resetViewport();
 });
 
 describe('customer subscriptions view', () => {
@@ -182,6 +184,8 @@ describe('customer subscriptions view', () => {
     renderScreen(api, '/dashboard/subscriptions', routes);
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
     const dialog = await screen.findByRole('dialog');
+    // The dialog names the line it cancels.
+    expect(within(dialog).getByText('Cancel your Fiber 100 subscription?')).toBeTruthy();
     expect(within(dialog).getByText('The service continues until the end of the current period.')).toBeTruthy();
     expect(within(dialog).queryByRole('checkbox')).toBeNull();
     fireEvent.change(within(dialog).getByLabelText('Reason (optional)'), { target: { value: 'Moving abroad' } });
@@ -200,6 +204,7 @@ describe('customer subscriptions view', () => {
     renderScreen(api, '/dashboard/subscriptions', routes);
     fireEvent.click(await screen.findByRole('button', { name: 'Change plan' }));
     const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Change the plan of your Fiber 100 subscription')).toBeTruthy();
     // The current plan cannot be picked.
     const current = await within(dialog).findByRole('radio', { name: 'Fiber 100' });
     expect(current.getAttribute('aria-disabled')).toBe('true');
@@ -218,7 +223,7 @@ describe('customer subscriptions view', () => {
     renderScreen(api, '/dashboard/subscriptions', routes);
     fireEvent.click(await screen.findByRole('button', { name: 'Renew' }));
     expect(api.count(`PATCH /subscriptions/${SUB}/renew`)).toBe(0);
-    const confirm = await screen.findByText('Issue the invoice for the next period?');
+    const confirm = await screen.findByText('Renew your Fiber 100 subscription? This issues the invoice for the next period.');
     fireEvent.click(within(confirm.closest('.ant-popover')! as HTMLElement).getByRole('button', { name: 'Renew' }));
     await waitFor(() => expect(api.count(`PATCH /subscriptions/${SUB}/renew`)).toBe(1));
     await waitFor(() => expect(toastText()).toContain('Subscription renewed successfully!'));
@@ -249,5 +254,82 @@ describe('customer subscriptions view', () => {
     expect((await screen.findByRole('link', { name: 'INV-000042' })).getAttribute('href')).toBe(`/invoice/${INV}`);
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
     expect(screen.queryByText('Customer')).toBeNull();
+  });
+});
+
+describe('customer subscriptions on a phone (390 px, issue 34)', () => {
+  const OLD = '55555555-5555-4555-8555-555555555555';
+  const orders = () => ok([
+    { ...subscription(), invoices: [invoice({ amount_due: 6499 })], payments: [] },
+    { ...subscription({ id: OLD, status: 'cancelled', plan_name: 'Old DSL', location: null }), invoices: [], payments: [] },
+  ]);
+
+  it('shows each line as a card naming its plan, status, amount due and due date, with its actions in the card', async () => {
+    setViewportWidth(390);
+    const api = new FakeApi()
+      .on('GET /subscriptions/active-plan', ok({ subscription: subscription(), plan: { id: PLAN, name: 'Fiber 100', download_mbps: 100, upload_mbps: 50, data_cap_gb: null, price: 3999, currency: 'USD', billing_cycle: 'monthly' } }))
+      .on('GET /subscriptions/orders', orders());
+    renderScreen(api, '/dashboard/subscriptions', routes);
+    const list = await screen.findByTestId('my-subscriptions');
+    await waitFor(() => expect(within(list).getAllByTestId('subscription-card')).toHaveLength(2));
+    // No table: nothing scrolls sideways.
+    expect(list.querySelector('.ant-table')).toBeNull();
+    const [active, old] = within(list).getAllByTestId('subscription-card');
+    expect(within(active).getByRole('link', { name: 'Fiber 100' }).getAttribute('href')).toBe(`/subscription/${SUB}`);
+    expect(within(active).getByText('Active')).toBeTruthy();
+    expect(within(active).getByText('Amount due').closest('tr')!.textContent).toContain('$64.99');
+    expect(within(active).getByText('Due').closest('tr')!.textContent).toContain('2025-03-08');
+    expect(within(active).getByRole('link', { name: 'Pay $64.99' }).getAttribute('href')).toBe(`/invoice/${INV}`);
+    for (const name of ['Change plan', 'Renew', 'Cancel subscription']) {
+      expect(within(active).getByRole('button', { name }).className).toContain('ant-btn-block');
+    }
+    expect(within(old).getByText('Old DSL')).toBeTruthy();
+    expect(within(old).getByText('Cancelled')).toBeTruthy();
+    expect(within(old).queryAllByRole('button')).toHaveLength(0);
+
+    // Cancelling from a card names that card's plan.
+    fireEvent.click(within(active).getByRole('button', { name: 'Cancel subscription' }));
+    expect(within(await screen.findByRole('dialog')).getByText('Cancel your Fiber 100 subscription?')).toBeTruthy();
+  });
+
+  it('the order history lists invoices as cards with number, total and due date', async () => {
+    setViewportWidth(390);
+    const api = new FakeApi().on('GET /subscriptions/active-plan', fail(404, 'No active plan')).on('GET /subscriptions/orders', orders());
+    renderScreen(api, '/dashboard/subscriptions', routes);
+    await screen.findByTestId('my-subscriptions');
+    fireEvent.click(screen.getByRole('tab', { name: 'Order history' }));
+    const card = await within(await screen.findByTestId('order-history')).findByTestId('invoice-card');
+    expect(within(card).getByRole('link', { name: 'INV-000042' })).toBeTruthy();
+    expect(card.textContent).toContain('$64.99');
+    expect(card.textContent).toContain('2025-03-08');
+    expect(within(card).getByText('Unpaid')).toBeTruthy();
+  });
+
+  it('a pending order shows as such (plan, invoice to pay, amount, due date) instead of "You have no active plan", with no Subscribe', async () => {
+    setViewportWidth(390);
+    const pending = { ...subscription({ status: 'pending', current_period_start: null, current_period_end: null }), invoices: [invoice({ amount_due: 6499 })], payments: [] };
+    const api = new FakeApi()
+      .on('GET /subscriptions/active-plan', fail(404, 'No active plan'))
+      .on('GET /subscriptions/orders', ok([pending]));
+    renderScreen(api, '/dashboard/subscriptions', routes);
+    const order = await screen.findByTestId('pending-order');
+    expect(within(order).getByRole('heading', { name: 'Fiber 100' })).toBeTruthy();
+    expect(within(order).getByText('Pending')).toBeTruthy();
+    expect(order.textContent).toContain('Your order for Fiber 100 is waiting for payment.');
+    expect(order.textContent).toContain('2025-03-08');
+    expect(within(order).getByRole('link', { name: 'Pay $64.99' }).getAttribute('href')).toBe(`/invoice/${INV}`);
+    expect(within(order).getByRole('button', { name: 'Cancel subscription' })).toBeTruthy();
+    await waitFor(() => expect(api.count('GET /subscriptions/active-plan')).toBe(1));
+    expect(screen.queryByText('You have no active plan')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Subscribe/ })).toBeNull();
+  });
+
+  it('wide screens keep the table', async () => {
+    setViewportWidth(1366);
+    const api = new FakeApi().on('GET /subscriptions/active-plan', fail(404, 'No active plan')).on('GET /subscriptions/orders', orders());
+    renderScreen(api, '/dashboard/subscriptions', routes);
+    const list = await screen.findByTestId('my-subscriptions');
+    await waitFor(() => expect(within(list).getByText('Old DSL').closest('tr')).toBeTruthy());
+    expect(within(list).queryAllByTestId('subscription-card')).toHaveLength(0);
   });
 });

@@ -191,7 +191,7 @@ describe('staff subscription detail', () => {
     await screen.findByTestId('subscription-details');
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     expect(api.count(`DELETE /subscriptions/${SUB}`)).toBe(0);
-    const confirm = await screen.findByText('Delete this subscription? Its invoices are kept.');
+    const confirm = await screen.findByText("Delete Bob Customer's Fiber 100 subscription? Its invoices are kept.");
     fireEvent.click(within(confirm.closest('.ant-popover') as HTMLElement).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(api.count(`DELETE /subscriptions/${SUB}`)).toBe(1));
     await waitFor(() => expect(toastText()).toContain('Subscription deleted successfully!'));
@@ -204,7 +204,7 @@ describe('staff subscription detail', () => {
     renderScreen(api, `/dashboard/subscription/${SUB}`, routes);
     await screen.findByTestId('subscription-details');
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
-    const confirm = await screen.findByText('Delete this subscription? Its invoices are kept.');
+    const confirm = await screen.findByText("Delete Bob Customer's Fiber 100 subscription? Its invoices are kept.");
     fireEvent.click(within(confirm.closest('.ant-popover') as HTMLElement).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(toastText()).toContain('This subscription has unpaid invoices and cannot be deleted'));
     expect(currentUrl).toBe(`/dashboard/subscription/${SUB}`);

@@ -8,6 +8,7 @@ import { clearSession, saveSession } from '../../providers/session';
 import { TicketArea, TicketDetail } from '../../resources/tickets';
 import { FakeApi, fail, ok, sampleUser } from '../providers/support/fake-api';
 import { currentUrl, renderScreen, toastText } from './support/render';
+import { resetViewport, setViewportWidth } from '../helpers/viewport';
 
 const ME = sampleUser.id;
 const T1 = '11111111-1111-4111-8111-111111111111';
@@ -89,6 +90,26 @@ describe('customer ticket list', () => {
 
     fireEvent.click(screen.getByTitle('Next Page'));
     expect(await screen.findByText('Page 2 resolved')).toBeTruthy();
+  });
+
+  it('on a phone (390 px) each ticket is a card with its number and subject, status and priority as labels, paged', async () => {
+    setViewportWidth(390);
+    try {
+      const api = new FakeApi()
+        .on('GET /subscriptions/orders', ok([]))
+        .on('GET /tickets', (call) => page([ticket({ subject: `Page ${String(call.params.page)}`, priority: 'urgent' })], 25, Number(call.params.page)));
+      renderScreen(api, '/dashboard/tickets', routes);
+      const card = await screen.findByTestId('ticket-card');
+      expect(document.querySelector('.ant-table')).toBeNull();
+      expect(within(card).getByRole('link', { name: 'T-000001 · Page 1' }).getAttribute('href')).toBe(`/dashboard/tickets/${T1}`);
+      expect(within(card).getByText('Open')).toBeTruthy();
+      expect(within(card).getByText('Urgent')).toBeTruthy();
+      fireEvent.click(screen.getByTitle('Next Page'));
+      expect(await within(await screen.findByTestId('ticket-cards')).findByText('T-000001 · Page 2')).toBeTruthy();
+      expect(api.last('GET /tickets')!.params).toMatchObject({ page: '2' });
+    } finally {
+      resetViewport();
+    }
   });
 
   it('shows the server message, else "Failed to fetch tickets"', async () => {

@@ -191,4 +191,75 @@ describe('usage', () => {
     ]);
     expect(p).toHaveLength(4); // 2025-11-30 → 2026-02-28 still overlaps January's creation
   });
+  it('lists the customer’s lines so another can be picked, and shows the picked one (issue 34)', async () => {
+    const u = (await call('/usage', 'dana')).json().data;
+    expect(u.lines).toEqual([{ id: subscriptionId, status: 'active', plan_name: 'Capped 50', created_at: '2026-09-15T10:00:00.000Z' }]);
+    expect((await call(`/usage?subscription_id=${subscriptionId}`, 'dana')).json().data.subscription.id).toBe(subscriptionId);
+    // Someone else's line is not found for a customer.
+    expect((await call(`/usage?subscription_id=${subscriptionId}`, 'eve')).statusCode).toBe(404);
+    expect((await call('/usage', 'eve')).json().data.lines).toEqual([]);
+  });
+
+  describe('staff overview GET /usage/customers (issue 34)', () => {
+    const november = () => ({ download: A.stop.output + B.interim.output, upload: A.stop.input + B.interim.input });
+    let fayId: string;
+
+    beforeAll(async () => {
+      // A second customer with a line and no traffic yet, so there is something to page through.
+      const fay = await t.createUser({ email: 'fay@example.com', name: 'Fay Newline' });
+      fayId = fay.id;
+      const plans = await t.app.inject({ method: 'GET', url: '/api/plans', headers: bearer(tokens.admin) });
+      const planId = plans.json().data.items[0].id;
+      const sub = await t.app.inject({ method: 'POST', url: '/api/subscriptions', headers: bearer(tokens.admin), payload: { plan_id: planId, user_id: fayId } });
+      expect(sub.statusCode, sub.body).toBe(201);
+    });
+
+    it('admin, support and technicians get the customers with a line, the heaviest first, with this month’s network totals', async () => {
+      for (const who of ['admin', 'support', 'technician']) {
+        const res = await call('/usage/customers', who);
+        expect(res.statusCode, `${who}: ${res.body}`).toBe(200);
+        const d = res.json().data;
+        const { download, upload } = november();
+        expect(d.period).toEqual({ start: '2026-11-01', end: '2026-11-08' });
+        expect(d.totals).toEqual({ download, upload, total: download + upload, customers: 2, online: 1 });
+        // Eve has no line: not listed. Dana used data this month: first.
+        expect(d.items).toEqual([
+          { user_id: customerId, name: 'Dana Doe', email: 'dana@example.com', lines: 1, online: 1, download, upload, total: download + upload },
+          { user_id: fayId, name: 'Fay Newline', email: 'fay@example.com', lines: 1, online: 0, download: 0, upload: 0, total: 0 },
+        ]);
+        expect(d.pagination).toEqual({ page: 1, totalPages: 1, total: 2, hasNext: false, hasPrev: false });
+      }
+    });
+
+    it('pages and searches by name or e-mail; the network totals stay the whole network’s', async () => {
+      const second = (await call('/usage/customers?limit=1&page=2', 'admin')).json().data;
+      expect(second.items.map((i: { name: string }) => i.name)).toEqual(['Fay Newline']);
+      expect(second.pagination).toEqual({ page: 2, totalPages: 2, total: 2, hasNext: false, hasPrev: true });
+      const found = (await call('/usage/customers?search=FAY%40example', 'support')).json().data;
+      expect(found.items.map((i: { user_id: string }) => i.user_id)).toEqual([fayId]);
+      expect(found.totals.customers).toBe(2);
+      // A LIKE wildcard is a literal character, not "anything".
+      expect((await call('/usage/customers?search=%25', 'admin')).json().data.items).toEqual([]);
+    });
+
+    it('billing and customers are refused (403), a signed-out caller 401', async () => {
+      for (const who of ['billing', 'dana']) {
+        const res = await call('/usage/customers', who);
+        expect(res.statusCode, who).toBe(403);
+        expect(res.json().success).toBe(false);
+      }
+      expect((await t.app.inject({ method: 'GET', url: '/api/usage/customers' })).statusCode).toBe(401);
+    });
+
+    it('refuses a page below 1, a limit above 100 and a search over 100 characters (400, naming the field)', async () => {
+      for (const query of ['page=0', 'limit=101', 'limit=abc', `search=${'x'.repeat(101)}`]) {
+        const res = await call(`/usage/customers?${query}`, 'admin');
+        expect(res.statusCode, query).toBe(400);
+        const body = res.json();
+        expect(body.success).toBe(false);
+        expect(body.errors.length, query).toBeGreaterThan(0);
+        expect(body.errors[0].field).toBe(query.split('=')[0]);
+      }
+    });
+  });
 });

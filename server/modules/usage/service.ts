@@ -12,11 +12,12 @@
  * subscription without a period yet (pending) counts calendar months, as the data cap check does.
  * The cap counts both directions against the plan's data_cap_gb (1 GB = 10^9 bytes).
  */
-import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, lt, or, sql } from 'drizzle-orm';
+import { pagePagination } from '../../../contract/envelope';
 import { allows, type Role } from '../../../contract/roles';
-import { BYTES_PER_GB, USAGE_MAX_PAST_PERIODS, type Usage, type UsagePeriod, type UsageQueryParsed } from '../../../contract/schemas/usage';
+import { BYTES_PER_GB, USAGE_MAX_PAST_PERIODS, type Usage, type UsageCustomers, type UsageCustomersQuery, type UsagePeriod, type UsageQueryParsed } from '../../../contract/schemas/usage';
 import type { Db } from '../../db/client';
-import { plans, subscriptions } from '../../db/schema';
+import { plans, subscriptions, users } from '../../db/schema';
 import { radiusSessions, radiusUsageDaily } from '../../db/schema/radius';
 import { addMonths, type Clock } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/errors';
@@ -24,6 +25,7 @@ import { cycleMonths } from '../subscriptions/lifecycle';
 
 export const USAGE_MESSAGES = {
   usage: 'Usage retrieved successfully',
+  customers: 'Customers usage retrieved successfully',
   othersStaffOnly: 'You can only see your own usage',
   subscriptionNotFound: 'Subscription not found',
 } as const;
@@ -133,6 +135,7 @@ export class UsageService {
 
     return {
       user_id: userId,
+      lines: subs.map((s) => ({ id: s.sub.id, status: s.sub.status, plan_name: s.planName, created_at: s.sub.createdAt.toISOString() })),
       subscription: chosen ? { id: chosen.sub.id, status: chosen.sub.status, plan_name: chosen.planName, data_cap_gb: chosen.capGb } : null,
       periods,
       period,
@@ -145,6 +148,79 @@ export class UsageService {
         percent: limit === null ? null : Math.min(100, Math.round((used / limit) * 1000) / 10),
       },
       session,
+    };
+  }
+  /**
+   * Staff's overview (issue 34): the customers with at least one line, by the bytes their lines booked this UTC
+   * calendar month (heaviest first, then by name), with how many lines they have and how many sessions are open;
+   * and the whole network's totals for the month, whatever the search.
+   */
+  async customers(query: UsageCustomersQuery): Promise<UsageCustomers> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const start = utcDay(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
+    const end = utcDay(new Date(dayStart(now).getTime() + DAY));
+    const inMonth = and(gte(radiusUsageDaily.day, start), lt(radiusUsageDaily.day, end));
+
+    const lineCounts = db
+      .select({ userId: subscriptions.userId, lines: sql<number>`count(*)::int`.as('lines') })
+      .from(subscriptions)
+      .groupBy(subscriptions.userId)
+      .as('line_counts');
+    const used = db
+      .select({
+        userId: subscriptions.userId,
+        download: sql<string>`coalesce(sum(${radiusUsageDaily.outputOctets}), 0)`.as('download'),
+        upload: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets}), 0)`.as('upload'),
+      })
+      .from(radiusUsageDaily)
+      .innerJoin(subscriptions, eq(subscriptions.id, radiusUsageDaily.subscriptionId))
+      .where(inMonth)
+      .groupBy(subscriptions.userId)
+      .as('used');
+    const open = db
+      .select({ userId: subscriptions.userId, online: sql<number>`count(*)::int`.as('online') })
+      .from(radiusSessions)
+      .innerJoin(subscriptions, eq(subscriptions.id, radiusSessions.subscriptionId))
+      .where(eq(radiusSessions.status, 'open'))
+      .groupBy(subscriptions.userId)
+      .as('open_sessions');
+
+    const pattern = query.search ? `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    const where = and(eq(users.role, 'user'), pattern ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined);
+    const total = sql<string>`coalesce(${used.download}, 0) + coalesce(${used.upload}, 0)`;
+
+    const [rows, [counted], [network], [online], [customers]] = await Promise.all([
+      db
+        .select({ id: users.id, name: users.name, email: users.email, lines: lineCounts.lines, download: used.download, upload: used.upload, online: open.online })
+        .from(users)
+        .innerJoin(lineCounts, eq(lineCounts.userId, users.id))
+        .leftJoin(used, eq(used.userId, users.id))
+        .leftJoin(open, eq(open.userId, users.id))
+        .where(where)
+        .orderBy(desc(total), asc(users.name), asc(users.id))
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit),
+      db.select({ n: count() }).from(users).innerJoin(lineCounts, eq(lineCounts.userId, users.id)).where(where),
+      db
+        .select({ download: sql<string>`coalesce(sum(${radiusUsageDaily.outputOctets}), 0)`, upload: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets}), 0)` })
+        .from(radiusUsageDaily)
+        .where(inMonth),
+      db.select({ n: count() }).from(radiusSessions).where(eq(radiusSessions.status, 'open')),
+      db.select({ n: count() }).from(users).innerJoin(lineCounts, eq(lineCounts.userId, users.id)).where(eq(users.role, 'user')),
+    ]);
+
+    const download = Number(network?.download ?? 0);
+    const upload = Number(network?.upload ?? 0);
+    return {
+      period: { start, end },
+      totals: { download, upload, total: download + upload, customers: Number(customers?.n ?? 0), online: Number(online?.n ?? 0) },
+      items: rows.map((r) => {
+        const d = Number(r.download ?? 0);
+        const u = Number(r.upload ?? 0);
+        return { user_id: r.id, name: r.name, email: r.email, lines: Number(r.lines), online: Number(r.online ?? 0), download: d, upload: u, total: d + u };
+      }),
+      pagination: pagePagination(query.page, query.limit, Number(counted?.n ?? 0)),
     };
   }
 }
