@@ -1,7 +1,7 @@
 import { Card, Space, Typography } from 'antd';
 import { useTable } from '@refinedev/antd';
 import type { BaseRecord } from '@refinedev/core';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { ResponsiveTable } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { invoicePagePath } from './api';
@@ -15,6 +15,7 @@ import { PayButton } from './PayButton';
  * public invoice page and a Pay shortcut for unpaid ones. Self-contained, to be embedded in other screens.
  */
 export function MyInvoices() {
+  const navigate = useNavigate();
   const { tableProps } = useTable({
     resource: 'invoices',
     syncWithLocation: false,
@@ -27,6 +28,7 @@ export function MyInvoices() {
         {...tableProps}
         rowKey="id"
         size="small"
+        onOpen={(r) => navigate(invoicePagePath(String(r.id)))}
         locale={{ emptyText: t('invoices.my.empty') }}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
         columns={[

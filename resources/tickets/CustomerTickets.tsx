@@ -7,12 +7,15 @@ import { FoldingFilters, ResponsiveTable } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { NewTicketForm } from './NewTicketForm';
 import { ticketColumns, ticketOptions } from './resource';
+import { ticketPath } from './rules';
+import { useNavigate } from 'react-router';
 
 /**
  * /dashboard/tickets for a customer: their tickets (newest activity first, as the server orders them) with a
  * status filter and a search, server paging kept in the URL, and the "New ticket" form.
  */
 export function CustomerTickets() {
+  const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
   const { tableProps, tableQuery, filters, setFilters } = useTable<Ticket>({
     resource: 'tickets',
@@ -58,6 +61,7 @@ export function CustomerTickets() {
         rowKey="id"
         size="middle"
         columns={columns}
+        onOpen={(r) => navigate(ticketPath(r.id))}
         locale={{ emptyText: t('tickets.empty') }}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
       />
