@@ -167,6 +167,11 @@ export const installationStatusInputSchema = z.object({
   status: z.enum(INSTALLATION_STATUSES, { message: `Status must be one of ${INSTALLATION_STATUSES.join(', ')}` }),
   /** Required when failing a job. */
   failure_reason: optionalText(1000, 'Failure reason'),
+  /**
+   * Completing: every checklist item counts as required, so a job with unticked items is refused (409 naming
+   * them) unless the technician confirms completing without them (true); which ones is then kept in the audit.
+   */
+  confirm_unticked: z.boolean({ message: 'confirm_unticked must be true or false' }).optional(),
 });
 export type InstallationStatusInput = z.input<typeof installationStatusInputSchema>;
 

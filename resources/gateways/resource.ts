@@ -1,7 +1,9 @@
 import { GATEWAY_MODES, PAYMENT_PROVIDERS, gatewayInputSchema } from '../../contract/schemas/gateway';
 
 import { credentialsCell, credentialsInput, credentialsPayload, defaultCell } from './credentials';
+import { createElement } from 'react';
 import { CreditCardOutlined } from '@ant-design/icons';
+import { DefaultGatewayOff } from './DefaultGatewayOff';
 import { defineResource } from '../../src/components/resource/define';
 
 const s = gatewayInputSchema.shape;
@@ -26,6 +28,9 @@ export const gatewaysResource = defineResource({
     labelKey: 'gateways.fields.active',
     onMessageKey: 'gateways.toast.activated',
     offMessageKey: 'gateways.toast.deactivated',
+    // Customers pay through the active gateways: switching one off asks first; the default cannot go off as it is.
+    confirmOff: { titleKey: 'gateways.off.title', contentKey: 'gateways.off.content', okKey: 'gateways.off.ok' },
+    offBlocked: ({ record, close }) => (record.is_default === true ? createElement(DefaultGatewayOff, { record, close }) : null),
   },
   fields: [
     { name: 'name', type: 'text', labelKey: 'gateways.fields.name', column: true, priority: 1, form: true, schema: s.name },

@@ -5,7 +5,8 @@
  */
 import { ArrowLeftOutlined, DeleteOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Checkbox, Descriptions, Form, Input, InputNumber, Space, Spin, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useCustomMutation, type HttpError } from '@refinedev/core';
+import { useEffect, useRef, useState, type MutableRefObject } from 'react';
 import { Link, useParams } from 'react-router';
 import type { InstallationDetail as Job } from '../../contract/schemas/installation';
 import { t } from '../../src/i18n';
@@ -13,7 +14,7 @@ import { useViewer } from '../tickets/ui';
 import { installationUrl, useInstallation, useInstallationCall } from './api';
 import { JobPhotos } from './JobPhotos';
 import { AssignModal } from './StaffInstallations';
-import { StatusActions } from './StatusActions';
+import { StatusActions, type PendingWork } from './StatusActions';
 import { formatSlot, InstallationStatusTag, MapsLink, TelLink, TOUCH, useIsPhone } from './ui';
 
 export function InstallationDetail() {
@@ -33,6 +34,8 @@ function JobView({ job }: { job: Job }) {
   const staff = viewer?.role !== 'technician';
   const closed = job.status === 'completed' || job.status === 'cancelled';
   const [assigning, setAssigning] = useState(false);
+  // The work form's unsaved notes and fields, and its ticks, for the status change to save and check first.
+  const work = useRef<PendingWork | null>(null);
   return (
     <>
       <Card
@@ -57,10 +60,10 @@ function JobView({ job }: { job: Job }) {
             {job.failure_reason && <Descriptions.Item label={t('installations.fields.failureReason')}>{job.failure_reason}</Descriptions.Item>}
             {job.completed_at && <Descriptions.Item label={t('installations.fields.completedAt')}>{new Date(job.completed_at).toLocaleString()}</Descriptions.Item>}
           </Descriptions>
-          <StatusActions job={job} />
+          <StatusActions job={job} work={work} />
         </Space>
       </Card>
-      <WorkForm job={job} readOnly={closed} />
+      <WorkForm job={job} readOnly={closed} work={work} />
       <JobPhotos job={job} readOnly={job.status === 'cancelled'} />
       {assigning && <AssignModal job={job} onClose={() => setAssigning(false)} />}
     </>
@@ -70,25 +73,64 @@ function JobView({ job }: { job: Job }) {
 const READINGS = ['signal_dbm', 'download_mbps', 'upload_mbps', 'latency_ms'] as const;
 
 interface WorkValues {
-  checklist: Job['checklist'];
   notes: string | null;
   equipment: Array<{ type: string; serial: string; mac: string | null }>;
   readings: Partial<Record<(typeof READINGS)[number], number | null>>;
 }
 
-function WorkForm({ job, readOnly }: { job: Job; readOnly: boolean }) {
+function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: MutableRefObject<PendingWork | null> }) {
   const phone = useIsPhone();
   const [form] = Form.useForm<WorkValues>();
   const { run, isPending } = useInstallationCall();
+  const [dirty, setDirty] = useState(false);
   useEffect(() => {
-    form.setFieldsValue({ checklist: job.checklist, notes: job.notes, equipment: job.equipment, readings: job.readings });
+    form.setFieldsValue({ notes: job.notes, equipment: job.equipment, readings: job.readings });
   }, [form, job]);
-  const save = (values: WorkValues) =>
-    run({
+
+  // The checklist saves each tick as it is ticked (PATCH, shown at once; on failure the tick is undone and
+  // the reason shown). Ticks go out one after another, each with the whole list as it then stands.
+  const [checklist, setChecklist] = useState(job.checklist);
+  const latest = useRef(job.checklist);
+  const ticking = useRef(0);
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const [tickError, setTickError] = useState<string | null>(null);
+  const { mutateAsync: patch } = useCustomMutation();
+  const show = (next: Job['checklist']) => {
+    latest.current = next;
+    setChecklist(next);
+  };
+  useEffect(() => {
+    if (ticking.current === 0) show(job.checklist);
+  }, [job.checklist]);
+  const tick = (index: number, done: boolean) => {
+    setTickError(null);
+    show(latest.current.map((c, i) => (i === index ? { ...c, done } : c)));
+    ticking.current += 1;
+    queue.current = queue.current.then(async () => {
+      try {
+        await patch({
+          url: installationUrl(job.id),
+          method: 'patch',
+          values: { checklist: latest.current },
+          meta: { fallbackMessage: t('errors.installations.update') },
+          successNotification: false,
+          errorNotification: false,
+        });
+      } catch (error) {
+        const item = latest.current[index]?.item ?? '';
+        show(latest.current.map((c, i) => (i === index ? { ...c, done: !done } : c)));
+        setTickError(t('installations.tickFailed', { item, reason: (error as HttpError)?.message || t('errors.installations.update') }));
+      } finally {
+        ticking.current -= 1;
+      }
+    });
+  };
+
+  const save = async (values: WorkValues): Promise<boolean> => {
+    const done = await run({
       url: installationUrl(job.id),
       method: 'put',
       values: {
-        checklist: values.checklist,
         notes: values.notes || null,
         equipment: (values.equipment ?? []).map((e) => ({ type: e.type, serial: e.serial, mac: e.mac || null })),
         readings: Object.fromEntries(READINGS.map((k) => [k, values.readings?.[k] ?? null])),
@@ -96,18 +138,29 @@ function WorkForm({ job, readOnly }: { job: Job; readOnly: boolean }) {
       success: t('installations.saved'),
       fallbackKey: 'errors.installations.update',
     });
+    if (done) setDirty(false);
+    return done !== undefined;
+  };
+  work.current = {
+    unticked: () => latest.current.filter((c) => !c.done).map((c) => c.item),
+    savePending: async () => {
+      await queue.current;
+      if (!dirty) return true;
+      const values = await form.validateFields().catch(() => null);
+      return values ? save({ ...form.getFieldsValue(true), ...values }) : false;
+    },
+  };
   return (
-    <Form form={form} layout="vertical" onFinish={save} disabled={readOnly} initialValues={{ checklist: job.checklist, notes: job.notes, equipment: job.equipment, readings: job.readings }}>
-      <Card title={t('installations.checklist')} size="small" style={{ marginBottom: 16 }}>
-        <Form.List name="checklist">
-          {(fields) =>
-            fields.map((f) => (
-              <Form.Item key={f.key} name={[f.name, 'done']} valuePropName="checked" style={{ marginBottom: 0 }}>
-                <Checkbox style={{ display: 'flex', alignItems: 'center', minHeight: TOUCH }}>{job.checklist[f.name]?.item ?? form.getFieldValue(['checklist', f.name, 'item'])}</Checkbox>
-              </Form.Item>
-            ))
-          }
-        </Form.List>
+    <Form form={form} layout="vertical" onFinish={(values) => void save(values)} onValuesChange={() => setDirty(true)} disabled={readOnly}
+      initialValues={{ notes: job.notes, equipment: job.equipment, readings: job.readings }}>
+      <Card title={t('installations.checklist')} size="small" style={{ marginBottom: 16 }} data-testid="installation-checklist">
+        {!readOnly && checklist.length > 0 && <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>{t('installations.checklistHint')}</Typography.Paragraph>}
+        {tickError && <Alert type="error" showIcon role="alert" message={tickError} style={{ marginBottom: 8 }} closable onClose={() => setTickError(null)} />}
+        {checklist.map((c, i) => (
+          <div key={`${i}-${c.item}`}>
+            <Checkbox checked={c.done} disabled={readOnly} onChange={(e) => tick(i, e.target.checked)} style={{ display: 'flex', alignItems: 'center', minHeight: TOUCH }}>{c.item}</Checkbox>
+          </div>
+        ))}
       </Card>
       <Card title={t('installations.equipment')} size="small" style={{ marginBottom: 16 }}>
         <Form.List name="equipment">

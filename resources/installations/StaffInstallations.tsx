@@ -4,13 +4,15 @@ import { FormSelect } from '../../src/components/FormSelect';
 import { useCustom } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { openingRow } from '../../src/components/resource';
 import { INSTALLATION_STATUSES, type Installation, type InstallationStatus } from '../../contract/schemas/installation';
 import { t } from '../../src/i18n';
 import { installationUrl, useInstallationCall, useInstallations, useTechnicians } from './api';
 import { detailPath, formatSlot, InstallationStatusTag } from './ui';
 
 export function StaffInstallationTable() {
+  const navigate = useNavigate();
   const [status, setStatus] = useState<InstallationStatus | undefined>();
   const [technician, setTechnician] = useState<string | undefined>();
   const [search, setSearch] = useState('');
@@ -45,6 +47,7 @@ export function StaffInstallationTable() {
         scroll={{ x: 'max-content' }}
         loading={isLoading}
         dataSource={items}
+        onRow={openingRow((r) => navigate(detailPath(r.id)))}
         locale={{ emptyText: t('installations.empty') }}
         pagination={{ current: page, pageSize: 20, total: pagination?.total ?? 0, onChange: setPage, showSizeChanger: false }}
         columns={[

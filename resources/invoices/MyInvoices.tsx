@@ -1,7 +1,7 @@
 import { Card, Space, Typography } from 'antd';
 import { useTable } from '@refinedev/antd';
 import type { BaseRecord } from '@refinedev/core';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { PhoneCard, PhoneCardList } from '../../src/components/PhoneCards';
 import { ResponsiveTable, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
@@ -17,6 +17,7 @@ import { PayButton } from './PayButton';
  */
 export function MyInvoices() {
   const { narrow } = useViewport();
+  const navigate = useNavigate();
   const { tableProps, currentPage, setCurrentPage } = useTable({
     resource: 'invoices',
     syncWithLocation: false,
@@ -64,6 +65,7 @@ export function MyInvoices() {
         {...tableProps}
         rowKey="id"
         size="small"
+        onOpen={(r) => navigate(invoicePagePath(String(r.id)))}
         locale={{ emptyText: t('invoices.my.empty') }}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
         columns={[

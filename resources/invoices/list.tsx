@@ -1,7 +1,7 @@
 import { Button, DatePicker, Form, Input, Select, Space } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { DeleteButton, List, ShowButton, getDefaultFilter, useTable } from '@refinedev/antd';
-import type { BaseRecord, CrudFilter } from '@refinedev/core';
+import { useNavigation, type BaseRecord, type CrudFilter } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
 import { FoldingFilters, ResponsiveTable, actionsColumn, fieldColumns, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
@@ -94,6 +94,7 @@ export function InvoiceList() {
   });
   const canManage = useCanManageInvoices();
   const { narrow } = useViewport();
+  const { show } = useNavigation();
 
   const columns = fieldColumns(decl.fields);
   columns.push(actionsColumn((record: BaseRecord) => (
@@ -130,6 +131,7 @@ export function InvoiceList() {
         rowKey="id"
         size="middle"
         columns={columns}
+        onOpen={(record) => show(decl.name, record.id!)}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: true } : false}
       />
     </List>

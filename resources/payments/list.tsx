@@ -2,6 +2,7 @@ import { DatePicker, Form, Input, Select } from 'antd';
 import { List, getDefaultFilter, useTable } from '@refinedev/antd';
 import { useList, type BaseRecord, type CrudFilter } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
+import { useNavigate } from 'react-router';
 import type { Gateway } from '../../contract/schemas/gateway';
 import { FoldingFilters, ResponsiveTable, fieldColumns } from '../../src/components/resource';
 import { t } from '../../src/i18n';
@@ -87,6 +88,7 @@ function PaymentFilters({ filters, setFilters }: { filters: CrudFilter[]; setFil
 
 /** The payments list (admin, billing, support): read-only; a row's invoice link leads to where refunds are made. */
 export function PaymentList() {
+  const navigate = useNavigate();
   const { tableProps, filters, setFilters } = useTable({
     resource: decl.name,
     syncWithLocation: true,
@@ -102,6 +104,8 @@ export function PaymentList() {
         size="middle"
         data-testid="payments-table"
         columns={fieldColumns(decl.fields)}
+        // A payment has no page of its own: its invoice's page shows it (and refunds it).
+        onOpen={(record) => navigate(`/dashboard/billing/invoices/show/${encodeURIComponent(String(record.invoice_id))}`)}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: true } : false}
       />
     </List>

@@ -21,6 +21,7 @@ export const plansResource = defineResource({
     labelKey: 'plans.fields.active',
     onMessageKey: 'plans.toast.activated',
     offMessageKey: 'plans.toast.deactivated',
+    confirmOff: { titleKey: 'plans.off.title', contentKey: 'plans.off.content', okKey: 'plans.off.ok' },
   },
   fields: [
     { name: 'name', type: 'text', labelKey: 'plans.fields.name', column: true, priority: 1, sortable: true, form: true, schema: s.name },

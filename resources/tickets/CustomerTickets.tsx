@@ -9,7 +9,7 @@ import { t } from '../../src/i18n';
 import { NewTicketForm } from './NewTicketForm';
 import { ticketColumns, ticketField, ticketOptions } from './resource';
 import { ticketPath } from './rules';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 
 /** A ticket as a card (phones): its number and subject, status and priority as labels, and when it last moved. */
 function TicketCard({ ticket }: { ticket: Ticket }) {
@@ -30,6 +30,7 @@ function TicketCard({ ticket }: { ticket: Ticket }) {
  * status filter and a search, server paging kept in the URL, and the "New ticket" form.
  */
 export function CustomerTickets() {
+  const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
   const { narrow } = useViewport();
   const { tableProps, tableQuery, filters, setFilters, currentPage, setCurrentPage } = useTable<Ticket>({
@@ -87,6 +88,7 @@ export function CustomerTickets() {
           rowKey="id"
           size="middle"
           columns={columns}
+          onOpen={(r) => navigate(ticketPath(r.id))}
           locale={{ emptyText: t('tickets.empty') }}
           pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
         />

@@ -8,7 +8,8 @@ import { FoldingFilters, ResponsiveTable } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { staleAfterChange, ticketUrl, useAssignees } from './api';
 import { ticketColumns, ticketOptions, ticketsResource } from './resource';
-import { canMove, type Viewer } from './rules';
+import { canMove, ticketPath, type Viewer } from './rules';
+import { useNavigate } from 'react-router';
 import { StatsCards } from './StatsCards';
 import { AssignSelect, canAssign } from './ui';
 
@@ -36,6 +37,7 @@ export function toFilters(values: FilterValues) {
  * change over the selected rows (one PATCH each; the outcome reports successes and failures).
  */
 export function ManageTickets({ viewer }: { viewer: Viewer }) {
+  const navigate = useNavigate();
   const { tableProps, tableQuery, filters, setFilters } = useTable<Ticket>({
     resource: ticketsResource.name,
     syncWithLocation: true,
@@ -164,6 +166,7 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
           rowKey="id"
           size="middle"
           columns={columns}
+          onOpen={(r) => navigate(ticketPath(r.id))}
           locale={{ emptyText: t('tickets.empty') }}
           // Each row's box is named after its ticket. antd's "select all" box in the header is left out: the
           // table copies its column titles into a hidden measuring row, where the copy stays focusable (axe

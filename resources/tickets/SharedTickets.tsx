@@ -6,9 +6,12 @@ import { t } from '../../src/i18n';
 import { ticketColumns } from './resource';
 import type { Viewer } from './rules';
 import { StatusSelect } from './ui';
+import { ticketPath } from './rules';
+import { useNavigate } from 'react-router';
 
 /** One staff table (no URL sync: two of them share the page) with a status change per row. */
 function TicketTable({ resource, meta, fallbackKey, viewer, testId }: { resource: string; meta: Record<string, unknown>; fallbackKey: string; viewer: Viewer; testId: string }) {
+  const navigate = useNavigate();
   const { tableProps, tableQuery } = useTable<Ticket>({
     resource,
     syncWithLocation: false,
@@ -29,6 +32,7 @@ function TicketTable({ resource, meta, fallbackKey, viewer, testId }: { resource
         rowKey="id"
         size="middle"
         columns={columns}
+        onOpen={(r) => navigate(ticketPath(r.id))}
         locale={{ emptyText: t('tickets.empty') }}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
       />

@@ -138,7 +138,7 @@ export function UsersPage() {
         rowKey="id"
         size="middle"
         columns={columns}
-        onRow={(record) => ({ onClick: () => navigate(`${userDetailPath(String(record.id))}${currentSearch()}`), style: { cursor: 'pointer' } })}
+        onOpen={(record) => navigate(`${userDetailPath(String(record.id))}${currentSearch()}`)}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: true } : false}
       />
       {id && <UserDrawer id={id} actor={actor} actorId={me?.id} onClose={() => navigate(`${USERS_PATH}${currentSearch()}`)} />}

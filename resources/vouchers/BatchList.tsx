@@ -1,5 +1,6 @@
 import { Space, Tag, Typography } from 'antd';
 import { List, ShowButton, useTable } from '@refinedev/antd';
+import { useNavigation } from '@refinedev/core';
 import type { VoucherBatch } from '../../contract/schemas/vouchers';
 import { DateCell, MoneyCell, ResponsiveTable, actionsColumn, type ResponsiveColumn } from '../../src/components/resource';
 import { t } from '../../src/i18n';
@@ -9,6 +10,7 @@ import { StateCounts } from './ui';
 
 /** The voucher batches, newest first (GET /vouchers/batches, server paged): plan, terms, count, states, price. */
 export function BatchList() {
+  const { show } = useNavigation();
   const { tableProps } = useTable<VoucherBatch>({
     resource: decl.name,
     meta: { endpoint: BATCHES, fallbackMessage: t('errors.vouchers.list') },
@@ -49,6 +51,7 @@ export function BatchList() {
         rowKey="id"
         size="middle"
         columns={columns}
+        onOpen={(b) => show(decl.name, b.id)}
         locale={{ emptyText: t('vouchers.empty') }}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: true } : false}
       />

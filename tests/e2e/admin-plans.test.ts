@@ -32,6 +32,9 @@ describe('an admin managing plans', () => {
     const row = page.locator('tr', { hasText: 'Gigabit Gamer' });
     await row.waitFor();
     await row.locator('.ant-switch').click();
+    // Switching a plan off stops selling it: it asks first, naming the plan.
+    await page.getByRole('dialog').getByText('Stop selling Gigabit Gamer?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Stop selling' }).click();
     await page.getByText('Plan deactivated successfully').waitFor();
 
     expect(await publicPlanNames(visitor)).not.toContain('Gigabit Gamer');

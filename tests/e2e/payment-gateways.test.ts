@@ -26,8 +26,13 @@ describe('payment gateways in the back office', () => {
     expect(await stripeRow.textContent()).toContain('9876');
     expect(await page.content()).not.toContain('sk_test_51HsecretVALUE9876');
 
+    // Sandbox is the default: switching it off offers making the other active gateway the default first.
     await page.locator('tr', { hasText: 'Sandbox' }).first().locator('.ant-switch').click();
-    await page.getByText('Payment gateway deactivated').waitFor();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Turn off Sandbox?').waitFor();
+    await dialog.getByRole('button', { name: 'Make Stripe EU the default and turn Sandbox off' }).click();
+    await page.getByText('Stripe EU is now the default; Sandbox is off').waitFor();
+    await page.locator('tr', { hasText: 'Sandbox' }).first().locator('.ant-switch[aria-checked="false"]').waitFor();
     await page.close();
   });
 

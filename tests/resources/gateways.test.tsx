@@ -58,19 +58,64 @@ describe('payment gateways list (generic ResourceList with the gateways declarat
     expect(api.last('GET /payments/gateways')!.params).toMatchObject({ page: '1', limit: '10' });
   });
 
-  it('toggles an active gateway with a body of only {is_active: false} and says "Payment gateway deactivated"', async () => {
+  it('asks before turning a gateway off, naming it; Cancel leaves it on; confirmed, it sends only {is_active: false} and says "Payment gateway deactivated"', async () => {
     const api = new FakeApi()
-      .on('GET /payments/gateways', page([gateway()]))
-      .on(`PUT /payments/gateways/${ID}`, ok(gateway({ is_active: false }), 'Payment gateway deactivated'));
+      .on('GET /payments/gateways', page([gateway({ is_default: false })]))
+      .on(`PUT /payments/gateways/${ID}`, ok(gateway({ is_active: false, is_default: false }), 'Payment gateway deactivated'));
     renderScreen(api, BASE, routes);
     await screen.findByText('Stripe EU');
     fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
+    let dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Turn off Stripe EU?')).toBeTruthy();
+    expect(within(dialog).getByText('Customers can no longer pay through Stripe EU. Payments already made are kept.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.count(`PUT /payments/gateways/${ID}`)).toBe(0);
+    expect(screen.getByRole('switch', { name: 'Active' }).getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
+    dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Turn off' }));
     await waitFor(() => expect(api.count(`PUT /payments/gateways/${ID}`)).toBe(1));
     expect(api.last(`PUT /payments/gateways/${ID}`)!.body).toEqual({ is_active: false });
     await waitFor(() => expect(toastText()).toContain('Payment gateway deactivated'));
   });
 
-  it('activates an inactive gateway with {is_active: true} and "Payment gateway activated"', async () => {
+  it('the default gateway is not simply turned off: the dialog offers making another active gateway the default, then turns it off', async () => {
+    const OTHER = '33333333-3333-4333-8333-333333333333';
+    const other = gateway({ id: OTHER, name: 'Bank transfer', provider: 'manual', credentials: {}, is_default: false });
+    const api = new FakeApi()
+      .on('GET /payments/gateways', page([gateway(), other, gateway({ id: '44444444-4444-4444-8444-444444444444', name: 'Old PayCo', is_active: false, is_default: false })]))
+      .on(`PUT /payments/gateways/${OTHER}`, ok({ ...other, is_default: true }, 'Payment gateway updated successfully'))
+      .on(`PUT /payments/gateways/${ID}`, ok(gateway({ is_active: false, is_default: false }), 'Payment gateway deactivated'));
+    renderScreen(api, BASE, routes);
+    await screen.findByText('Bank transfer');
+    fireEvent.click(screen.getAllByRole('switch', { name: 'Active' })[0]);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Turn off Stripe EU?')).toBeTruthy();
+    expect(await within(dialog).findByText('Stripe EU is the default gateway, the one customers are offered. Choose another default first:')).toBeTruthy();
+    // No plain "Turn off"; only the other active gateway is offered (not the inactive one).
+    expect(within(dialog).queryByRole('button', { name: 'Turn off' })).toBeNull();
+    expect(within(dialog).queryByText(/Old PayCo/)).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Make Bank transfer the default and turn Stripe EU off' }));
+    await waitFor(() => expect(api.count(`PUT /payments/gateways/${ID}`)).toBe(1));
+    expect(api.last(`PUT /payments/gateways/${OTHER}`)!.body).toEqual({ is_default: true });
+    expect(api.last(`PUT /payments/gateways/${ID}`)!.body).toEqual({ is_active: false });
+    const order = api.calls.filter((c) => c.method === 'put').map((c) => c.path);
+    expect(order).toEqual([`/payments/gateways/${OTHER}`, `/payments/gateways/${ID}`]);
+    await waitFor(() => expect(toastText()).toContain('Bank transfer is now the default; Stripe EU is off'));
+  });
+
+  it('the only active gateway, the default: the dialog says to add or turn on another one and sends nothing', async () => {
+    const api = new FakeApi().on('GET /payments/gateways', page([gateway()]));
+    renderScreen(api, BASE, routes);
+    await screen.findByText('Stripe EU');
+    fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('Stripe EU is the only active gateway: without it no customer can pay. Add or turn on another gateway first.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep it on' }));
+    expect(api.calls.filter((c) => c.method === 'put')).toHaveLength(0);
+  });
+
+  it('activates an inactive gateway at once (no question) with {is_active: true} and "Payment gateway activated"', async () => {
     const api = new FakeApi()
       .on('GET /payments/gateways', page([gateway({ is_active: false })]))
       .on(`PUT /payments/gateways/${ID}`, ok(gateway(), 'Payment gateway activated'));
@@ -82,7 +127,7 @@ describe('payment gateways list (generic ResourceList with the gateways declarat
   });
 
   it('shows "Failed to update gateway status" when the toggle fails without a server message', async () => {
-    const api = new FakeApi().on('GET /payments/gateways', page([gateway()])).on(`PUT /payments/gateways/${ID}`, fail(500));
+    const api = new FakeApi().on('GET /payments/gateways', page([gateway({ is_active: false })])).on(`PUT /payments/gateways/${ID}`, fail(500));
     renderScreen(api, BASE, routes);
     await screen.findByText('Stripe EU');
     fireEvent.click(screen.getByRole('switch', { name: 'Active' }));

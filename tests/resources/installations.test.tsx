@@ -10,7 +10,7 @@ import { resetAuthState, setAuthState } from '../../providers/auth-store';
 import { InstallationDetail } from '../../resources/installations/InstallationDetail';
 import { InstallationsPage } from '../../resources/installations/InstallationsPage';
 import { SubscriptionDetail } from '../../resources/subscriptions/SubscriptionDetail';
-import { FakeApi, ok, sampleUser } from '../providers/support/fake-api';
+import { FakeApi, fail, ok, sampleUser } from '../providers/support/fake-api';
 import { renderScreen, toastText } from './support/render';
 
 const SUB = '22222222-2222-4222-8222-222222222222';
@@ -138,24 +138,86 @@ describe('installation detail', () => {
     await waitFor(() => expect(api.last('PATCH /installations/66666666-6666-4666-8666-666666666601/status')?.body).toEqual({ status: 'failed', failure_reason: 'No line of sight' }));
   });
 
-  it('saving the work sends the ticked checklist, notes and readings', async () => {
+  it('saving the work sends the notes and readings; the checklist is not part of it (each tick saves itself)', async () => {
     signIn('technician');
     const api = new FakeApi()
       .on('GET /installations/66666666-6666-4666-8666-666666666601', ok({ ...job({ status: 'in_progress' }), photos: [], next_statuses: ['completed', 'failed'] }))
+      .on('PATCH /installations/66666666-6666-4666-8666-666666666601', (c) => ok({ ...job(c.body as Record<string, unknown>), photos: [], next_statuses: [] }))
       .on('PUT /installations/66666666-6666-4666-8666-666666666601', (c) => ok({ ...job(c.body as Record<string, unknown>), photos: [], next_statuses: [] }, 'Installation updated successfully'));
     renderScreen(api, '/dashboard/installation/66666666-6666-4666-8666-666666666601', routes);
-    fireEvent.click(await screen.findByRole('checkbox', { name: 'Mount the ONT' }));
-    fireEvent.change(screen.getByLabelText('Notes'), { target: { value: 'Cable via garage' } });
+    fireEvent.change(await screen.findByLabelText('Notes'), { target: { value: 'Cable via garage' } });
     fireEvent.change(screen.getByLabelText('Signal (dBm)'), { target: { value: '-19' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.last('PUT /installations/66666666-6666-4666-8666-666666666601')).toBeTruthy());
     expect(api.last('PUT /installations/66666666-6666-4666-8666-666666666601')!.body).toEqual({
-      checklist: [{ item: 'Mount the ONT', done: true }, { item: 'Speed test', done: false }],
       notes: 'Cable via garage',
       equipment: [],
       readings: { signal_dbm: -19, download_mbps: null, upload_mbps: null, latency_ms: null },
     });
     await waitFor(() => expect(toastText()).toContain('Saved'));
+  });
+
+  it('saves each checklist tick at once (PATCH of the whole list), without pressing Save', async () => {
+    signIn('technician');
+    const api = new FakeApi()
+      .on('GET /installations/66666666-6666-4666-8666-666666666601', ok({ ...job({ status: 'in_progress' }), photos: [], next_statuses: ['completed', 'failed'] }))
+      .on('PATCH /installations/66666666-6666-4666-8666-666666666601', (c) => ok({ ...job(c.body as Record<string, unknown>), photos: [], next_statuses: [] }));
+    renderScreen(api, '/dashboard/installation/66666666-6666-4666-8666-666666666601', routes);
+    expect(await screen.findByText('Each tick is saved as you tick it.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Mount the ONT' }));
+    await waitFor(() => expect(api.count('PATCH /installations/66666666-6666-4666-8666-666666666601')).toBe(1));
+    expect(api.last('PATCH /installations/66666666-6666-4666-8666-666666666601')!.body).toEqual({
+      checklist: [{ item: 'Mount the ONT', done: true }, { item: 'Speed test', done: false }],
+    });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Speed test' }));
+    await waitFor(() => expect(api.count('PATCH /installations/66666666-6666-4666-8666-666666666601')).toBe(2));
+    expect(api.last('PATCH /installations/66666666-6666-4666-8666-666666666601')!.body).toEqual({
+      checklist: [{ item: 'Mount the ONT', done: true }, { item: 'Speed test', done: true }],
+    });
+    expect((screen.getByRole('checkbox', { name: 'Speed test' }) as HTMLInputElement).checked).toBe(true);
+    expect(api.count('PUT /installations/66666666-6666-4666-8666-666666666601')).toBe(0);
+  });
+
+  it('a tick the server refuses is undone and says why', async () => {
+    signIn('technician');
+    const api = new FakeApi()
+      .on('GET /installations/66666666-6666-4666-8666-666666666601', ok({ ...job({ status: 'in_progress' }), photos: [], next_statuses: ['completed', 'failed'] }))
+      .on('PATCH /installations/66666666-6666-4666-8666-666666666601', fail(409, 'This installation is closed'));
+    renderScreen(api, '/dashboard/installation/66666666-6666-4666-8666-666666666601', routes);
+    const box = (await screen.findByRole('checkbox', { name: 'Mount the ONT' })) as HTMLInputElement;
+    fireEvent.click(box);
+    expect(box.checked).toBe(true); // shown at once
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('“Mount the ONT” was not saved (This installation is closed)');
+    await waitFor(() => expect((screen.getByRole('checkbox', { name: 'Mount the ONT' }) as HTMLInputElement).checked).toBe(false));
+  });
+
+  it('completing saves unsaved notes first, names the unticked items and sends confirm_unticked only when the technician says so', async () => {
+    signIn('technician');
+    const detail = { ...job({ status: 'in_progress', checklist: [{ item: 'Mount the ONT', done: true }, { item: 'Speed test', done: false }] }), photos: [], next_statuses: ['completed', 'failed'] };
+    const api = new FakeApi()
+      .on(`GET /installations/${detail.id}`, ok(detail))
+      .on(`PUT /installations/${detail.id}`, (c) => ok({ ...detail, ...(c.body as object) }, 'Installation updated successfully'))
+      .on(`PATCH /installations/${detail.id}/status`, ok({ ...detail, status: 'completed', next_statuses: [] }));
+    renderScreen(api, `/dashboard/installation/${detail.id}`, routes);
+    fireEvent.change(await screen.findByLabelText('Notes'), { target: { value: 'ONT behind the sofa' } });
+    fireEvent.click(within(screen.getByTestId('status-actions')).getByRole('button', { name: 'Complete installation' }));
+    const dialog = await screen.findByRole('dialog');
+    const unticked = within(dialog).getByTestId('unticked-items');
+    expect(unticked.textContent).toContain('Not ticked yet (1):');
+    expect(within(unticked).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Speed test']);
+    const ok_ = within(dialog).getByRole('button', { name: 'Complete installation' }) as HTMLButtonElement;
+    expect(ok_.disabled).toBe(true); // not without saying so
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /Complete without them/ }));
+    expect(ok_.disabled).toBe(false);
+    fireEvent.click(ok_);
+    await waitFor(() => expect(api.count(`PATCH /installations/${detail.id}/status`)).toBe(1));
+    expect(api.last(`PATCH /installations/${detail.id}/status`)!.body).toEqual({ status: 'completed', confirm_unticked: true });
+    // The notes went out first.
+    expect(api.count(`PUT /installations/${detail.id}`)).toBe(1);
+    expect(api.last(`PUT /installations/${detail.id}`)!.body).toMatchObject({ notes: 'ONT behind the sofa' });
+    const order = api.calls.map((c) => `${c.method.toUpperCase()} ${c.path}`).filter((c) => c.startsWith('PUT') || c.startsWith('PATCH'));
+    expect(order).toEqual([`PUT /installations/${detail.id}`, `PATCH /installations/${detail.id}/status`]);
   });
 });
 

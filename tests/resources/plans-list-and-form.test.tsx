@@ -44,13 +44,21 @@ describe('plans list (generic ResourceList with the plans declaration)', () => {
     await waitFor(() => expect(decodeURIComponent(currentUrl)).toContain('fiber'));
   });
 
-  it('toggles status with a body of only {status} and says "Plan deactivated successfully"', async () => {
+  it('asks "Stop selling Fiber 100?" before switching a plan off (Cancel sends nothing), then sends only {status} and says "Plan deactivated successfully"', async () => {
     const api = new FakeApi()
       .on('GET /plans', page([plan()]))
       .on('PUT /plans/11111111-1111-4111-8111-111111111111', ok(plan({ status: 'inactive' }), 'Plan deactivated successfully'));
     renderScreen(api, '/dashboard/plans', listRoutes);
     await screen.findByText('Fiber 100');
     fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
+    let dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Stop selling Fiber 100?')).toBeTruthy();
+    expect(within(dialog).getByText('New customers can no longer choose Fiber 100. Existing subscribers keep it and are billed as before.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.count('PUT /plans/11111111-1111-4111-8111-111111111111')).toBe(0);
+    fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
+    dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop selling' }));
     await waitFor(() => expect(api.count('PUT /plans/11111111-1111-4111-8111-111111111111')).toBe(1));
     expect(api.last('PUT /plans/11111111-1111-4111-8111-111111111111')!.body).toEqual({ status: 'inactive' });
     await waitFor(() => expect(toastText()).toContain('Plan deactivated successfully'));
@@ -69,12 +77,37 @@ describe('plans list (generic ResourceList with the plans declaration)', () => {
 
   it('shows "Failed to update plan status" when the toggle fails without a server message', async () => {
     const api = new FakeApi()
-      .on('GET /plans', page([plan()]))
+      .on('GET /plans', page([plan({ status: 'inactive' })]))
       .on('PUT /plans/11111111-1111-4111-8111-111111111111', fail(500));
     renderScreen(api, '/dashboard/plans', listRoutes);
     await screen.findByText('Fiber 100');
     fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
     await waitFor(() => expect(toastText()).toContain('Failed to update plan status'));
+  });
+});
+
+describe('plan list rows open the plan', () => {
+  it('a click on the row (not on its switch or buttons) or Enter on the focused row opens the plan’s page', async () => {
+    const api = new FakeApi().on('GET /plans', page([plan()])).on('GET /plans/11111111-1111-4111-8111-111111111111', ok(plan()));
+    renderScreen(api, '/dashboard/plans', listRoutes);
+    const cell = await screen.findByText('Fiber 100');
+    // The switch keeps its own action (it asks), and does not open the plan.
+    fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
+    await screen.findByRole('dialog');
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(currentUrl).toMatch(/^\/dashboard\/plans(\?|$)/);
+    // Enter on the focused row.
+    const row = cell.closest('tr')!;
+    expect(row.getAttribute('tabindex')).toBe('0');
+    fireEvent.keyDown(row, { key: 'Enter', code: 'Enter' });
+    await waitFor(() => expect(currentUrl).toBe('/dashboard/plans/show/11111111-1111-4111-8111-111111111111'));
+  });
+
+  it('a click on a cell opens the plan', async () => {
+    const api = new FakeApi().on('GET /plans', page([plan()])).on('GET /plans/11111111-1111-4111-8111-111111111111', ok(plan()));
+    renderScreen(api, '/dashboard/plans', listRoutes);
+    fireEvent.click(await screen.findByText('Fiber 100'));
+    await waitFor(() => expect(currentUrl).toBe('/dashboard/plans/show/11111111-1111-4111-8111-111111111111'));
   });
 });
 

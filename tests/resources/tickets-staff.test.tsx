@@ -127,7 +127,7 @@ describe('staff controls on a ticket', () => {
     renderScreen(api, `/dashboard/tickets/${T1}`, routes);
     const select = await screen.findByTestId(`status-select-${T1}`);
     fireEvent.mouseDown(within(select).getByRole('combobox'));
-    await waitFor(() => expect(optionsOf()).toEqual(['Open', 'Waiting for customer', 'Resolved', 'Closed']));
+    await waitFor(() => expect(optionsOf()).toEqual(['Open', 'Waiting on customer', 'Resolved', 'Closed']));
     await chooseIn(select, 'Resolved');
     await waitFor(() => expect(api.last(`PATCH /tickets/${T1}/status`)?.body).toEqual({ status: 'resolved' }));
     await waitFor(() => expect(toastText()).toContain('Ticket status updated successfully'));

@@ -60,10 +60,10 @@ describe('payment gateways', () => {
     const id = created.json().data.id as string;
 
     expect((await as('PUT', `/payments/gateways/${id}`, 'admin', { name: 'Stripe audited live', mode: 'live', credentials: { secret_key: NEW_SECRET, webhook_secret: '' } })).statusCode).toBe(200);
+    // A second gateway takes the default, so this one may be switched off and deleted.
+    expect((await as('POST', '/payments/gateways', 'admin', { name: 'Manual audited', provider: 'manual', is_default: true })).statusCode).toBe(201);
     expect((await as('PUT', `/payments/gateways/${id}`, 'billing', { is_active: false })).statusCode).toBe(200);
     expect((await as('PUT', `/payments/gateways/${id}`, 'super_admin', { is_active: true })).statusCode).toBe(200);
-    // A second gateway takes the default, so this one may be deleted.
-    expect((await as('POST', '/payments/gateways', 'admin', { name: 'Manual audited', provider: 'manual', is_default: true })).statusCode).toBe(201);
     const sealed = rowsOf(await t.database.db.execute(sql`select credentials from payment_gateways where id = ${id}`))[0].credentials as string;
     expect((await as('DELETE', `/payments/gateways/${id}`, 'admin')).statusCode).toBe(200);
 

@@ -14,6 +14,8 @@ describe('payment gateways API', () => {
   beforeAll(async () => {
     t = await createTestApp();
     call = await signInEveryRole(t);
+    // The shop's default gateway, so the gateways made below may be switched off.
+    expect((await call('POST', '/payments/gateways', 'admin', { name: 'House default', provider: 'manual' })).json().data.is_default).toBe(true);
   });
   afterAll(() => t.close());
   const rows = async () => {
@@ -200,6 +202,60 @@ describe('payment gateways API', () => {
       for (const g of [a, b, c].filter((g) => g.id !== current.id)) expect((await req('DELETE', `/payments/gateways/${g.id}`)).statusCode).toBe(200);
       expect((await req('DELETE', `/payments/gateways/${current.id}`)).statusCode).toBe(200);
       expect((await req('GET', '/payments/gateways')).json().data).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('never leaves customers without a way to pay: refuses (409) switching off the last active or the default gateway, or un-defaulting it', async () => {
+    const fresh = await createTestApp();
+    try {
+      await fresh.createUser({ email: 'a@example.com', role: 'admin' });
+      await fresh.createUser({ email: 'b@example.com', role: 'billing' });
+      const tokens = { admin: (await fresh.login('a@example.com')).token, billing: (await fresh.login('b@example.com')).token };
+      const req = (who: keyof typeof tokens, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
+        fresh.app.inject({ method, url: `/api${url}`, headers: bearer(tokens[who]), payload: payload as object });
+      const only = (await req('admin', 'POST', '/payments/gateways', { name: 'Only', provider: 'manual' })).json().data;
+      const state = async () =>
+        ((await req('admin', 'GET', '/payments/gateways')).json().data as Array<{ name: string; is_active: boolean; is_default: boolean }>).map((g) => [g.name, g.is_active, g.is_default]);
+
+      for (const who of ['admin', 'billing'] as const) {
+        // The only active gateway (also the default).
+        const last = await req(who, 'PUT', `/payments/gateways/${only.id}`, { is_active: false });
+        expect(last.statusCode).toBe(409);
+        expect(last.json()).toEqual({
+          success: false,
+          message: 'This is the only active payment gateway: without it no customer can pay. Activate another gateway first.',
+          errors: [{ field: 'is_active', message: 'This is the only active payment gateway: without it no customer can pay. Activate another gateway first.' }],
+        });
+      }
+      // With a second active gateway, the default still may not be switched off while it is the default...
+      const other = (await req('admin', 'POST', '/payments/gateways', { name: 'Other', provider: 'manual' })).json().data;
+      const dflt = await req('billing', 'PUT', `/payments/gateways/${only.id}`, { is_active: false });
+      expect(dflt.statusCode).toBe(409);
+      expect(dflt.json().message).toBe('This is the default payment gateway. Make another active gateway the default first, then turn this one off.');
+      // ...nor stop being the default on its own (another one is made the default instead).
+      const undefault = await req('admin', 'PUT', `/payments/gateways/${only.id}`, { is_default: false });
+      expect(undefault.statusCode).toBe(409);
+      expect(undefault.json().message).toBe('Make another gateway the default first: one gateway is always the default.');
+      expect(await state()).toEqual([['Only', true, true], ['Other', true, false]]);
+
+      // Another default first: then the old one goes off.
+      expect((await req('admin', 'PUT', `/payments/gateways/${other.id}`, { is_default: true })).statusCode).toBe(200);
+      const off = await req('admin', 'PUT', `/payments/gateways/${only.id}`, { is_active: false });
+      expect(off.statusCode, off.body).toBe(200);
+      expect(off.json().message).toBe('Payment gateway deactivated');
+      expect(await state()).toEqual([['Only', false, false], ['Other', true, true]]);
+      // An inactive gateway is not made the default.
+      const inactiveDefault = await req('admin', 'PUT', `/payments/gateways/${only.id}`, { is_default: true });
+      expect(inactiveDefault.statusCode).toBe(409);
+      expect(inactiveDefault.json().message).toBe('Turn this gateway on before making it the default: customers are offered the default gateway.');
+      // The now-only active gateway is refused too; switching on needs nothing.
+      expect((await req('admin', 'PUT', `/payments/gateways/${other.id}`, { is_active: false })).statusCode).toBe(409);
+      expect((await req('admin', 'PUT', `/payments/gateways/${only.id}`, { is_active: true })).statusCode).toBe(200);
+      expect(await state()).toEqual([['Only', true, false], ['Other', true, true]]);
+      // A gateway that is neither the default nor the last active one goes off as before.
+      expect((await req('admin', 'PUT', `/payments/gateways/${only.id}`, { is_active: false })).statusCode).toBe(200);
     } finally {
       await fresh.close();
     }

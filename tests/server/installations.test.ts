@@ -76,6 +76,13 @@ describe.each(STORE_KINDS)('installations (%s store)', (kind) => {
     expect((await call('PATCH', `/installations/${jobId}/status`, 'technician', { status: 'in_progress' })).statusCode).toBe(200);
   };
 
+  /** The technician ticks every checklist item (completing refuses unticked ones). */
+  const tickAll = async (jobId: string) => {
+    const job = (await call('GET', `/installations/${jobId}`, 'technician')).json().data as { checklist: Array<{ item: string; done: boolean }> };
+    const res = await call('PATCH', `/installations/${jobId}`, 'technician', { checklist: job.checklist.map((c) => ({ ...c, done: true })) });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+
   beforeAll(async () => {
     store = await createTestFileStore(kind, 'installations');
     dataDir = store.dataDir;
@@ -203,6 +210,7 @@ describe.each(STORE_KINDS)('installations (%s store)', (kind) => {
     });
     await toInProgress(job.id);
     t.clock.set('2026-11-24T08:05:00.000Z');
+    await tickAll(job.id);
     const done = await call('PATCH', `/installations/${job.id}/status`, 'technician', { status: 'completed' });
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json()).toMatchObject({ message: 'Installation completed successfully', data: { status: 'completed', completed_at: '2026-11-24T08:05:00.000Z', next_statuses: [] } });
@@ -217,12 +225,48 @@ describe.each(STORE_KINDS)('installations (%s store)', (kind) => {
     expect((await call('PUT', `/installations/${job.id}`, 'technician', { notes: 'late' })).statusCode).toBe(409);
   });
 
+  it('refuses to complete while checklist items are unticked, naming them (409), unless the technician confirms; the audit keeps which', async () => {
+    const { subscription } = await subscribe('other', '7b Elm Street');
+    const job = (await jobOf(subscription.id))!;
+    await toInProgress(job.id);
+    const current = (await call('GET', `/installations/${job.id}`, 'technician')).json().data as { checklist: Array<{ item: string; done: boolean }> };
+    expect(current.checklist.length).toBeGreaterThan(2);
+    const [first, second, ...rest] = current.checklist.map((c) => c.item);
+    // Each tick is its own PATCH of the checklist; all but the first two ticked.
+    const ticked = current.checklist.map((c, i) => ({ ...c, done: i >= 2 }));
+    expect((await call('PATCH', `/installations/${job.id}`, 'technician', { checklist: ticked })).statusCode).toBe(200);
+    for (const who of ['technician', 'admin'] as const) {
+      const refused = await call('PATCH', `/installations/${job.id}/status`, who, { status: 'completed' });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({
+        success: false,
+        message: `Not every checklist item is ticked: ${first}; ${second}. Tick them, or confirm completing without them.`,
+        errors: [
+          { field: 'checklist.0', message: `Not ticked: ${first}` },
+          { field: 'checklist.1', message: `Not ticked: ${second}` },
+        ],
+      });
+    }
+    expect(rest.length).toBeGreaterThan(0);
+    expect((await call('GET', `/installations/${job.id}`, 'technician')).json().data.status).toBe('in_progress');
+    expect((await call('GET', `/subscriptions/${subscription.id}/credentials`, 'other')).json().data.credentials).toBeNull();
+    expect((await call('PATCH', `/installations/${job.id}/status`, 'technician', { status: 'completed', confirm_unticked: 'yes' })).statusCode).toBe(400);
+
+    const confirmed = await call('PATCH', `/installations/${job.id}/status`, 'technician', { status: 'completed', confirm_unticked: true });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json().data.status).toBe('completed');
+    const trail = (await call('GET', `/audit?target_type=installation&target_id=${job.id}`, 'admin')).json().data.items as Array<{ action: string; changes: Record<string, unknown> }>;
+    const completed = trail.find((e) => e.action === 'installation.status_changed' && (e.changes.status as { to: string }).to === 'completed');
+    expect(completed?.changes.unticked_checklist).toEqual({ from: null, to: [first, second] });
+  });
+
   it('completing a job whose first invoice is already paid leaves the subscription active', async () => {
     const { subscription, invoice } = await subscribe('other', '8 Oak Road');
     const job = (await jobOf(subscription.id))!;
     await payManually(invoice);
     expect(await subStatus(subscription.id)).toBe('active');
     await toInProgress(job.id);
+    await tickAll(job.id);
     await call('PATCH', `/installations/${job.id}/status`, 'technician', { status: 'completed' });
     expect(await subStatus(subscription.id)).toBe('active');
     expect((await call('GET', `/subscriptions/${subscription.id}/credentials`, 'other')).json().data.credentials).not.toBeNull();
@@ -234,6 +278,7 @@ describe.each(STORE_KINDS)('installations (%s store)', (kind) => {
     await t.database.db.update(invoices).set({ status: 'paid', paidDate: new Date('2026-11-20T00:00:00Z') }).where(eq(invoices.id, invoice.id));
     expect(await subStatus(subscription.id)).toBe('pending');
     await toInProgress(job.id);
+    await tickAll(job.id);
     await call('PATCH', `/installations/${job.id}/status`, 'admin', { status: 'completed' });
     expect(await subStatus(subscription.id)).toBe('active');
   });

@@ -201,7 +201,7 @@ describe('tickets API', () => {
     expect(customerDetail.json().data.replies[0]).toMatchObject({ author_name: 'billing person', author_role: 'billing', is_internal: false });
   });
 
-  it('mails the customer on staff replies, the assignee on customer replies; a customer reply re-opens the ticket', async () => {
+  it('mails the customer on staff replies, the assignee on customer replies; a customer reply puts the ticket back with staff', async () => {
     const ticket = await open('user', { subject: 'Slow evenings', category: 'technical' });
     await call('PATCH', `/tickets/${ticket.id}/assign`, 'support', { assigned_to: ctx.people.technician!.id });
     let before = (await ctx.t.sentMail()).length;
@@ -223,15 +223,18 @@ describe('tickets API', () => {
     detail = (await call('GET', `/tickets/${ticket.id}`, 'user')).json().data;
     expect(detail.first_response_at).toBe(ctx.clock.now().toISOString());
     expect(detail.last_reply_at).toBe(ctx.clock.now().toISOString());
+    // The staff reply leaves the ticket waiting on the customer.
+    expect(detail.status).toBe('waiting_customer');
 
     // A status change by staff mails the customer.
     before = (await ctx.t.sentMail()).length;
+    expect((await call('PATCH', `/tickets/${ticket.id}/status`, 'technician', { status: 'open' })).statusCode).toBe(200);
     expect((await call('PATCH', `/tickets/${ticket.id}/status`, 'technician', { status: 'waiting_customer' })).statusCode).toBe(200);
     mail = (await ctx.t.sentMail()).slice(before);
-    expect(mail.map((m) => m.to)).toEqual(['user@example.com']);
-    expect(mail[0].text).toContain('changed from Open to Waiting for your reply');
+    expect(mail.map((m) => m.to)).toEqual(['user@example.com', 'user@example.com']);
+    expect(mail[1].text).toContain('changed from Open to Waiting for your reply');
 
-    // The customer's answer re-opens it and mails the assignee (not the customer).
+    // The customer's answer puts it back with staff (in_progress) and mails the assignee (not the customer).
     before = (await ctx.t.sentMail()).length;
     ctx.clock.advanceHours(2);
     expect((await call('POST', `/tickets/${ticket.id}/replies`, 'user', { message: 'Restarted, still slow' })).statusCode).toBe(201);
@@ -239,15 +242,15 @@ describe('tickets API', () => {
     expect(mail.map((m) => m.to)).toEqual(['technician@example.com']);
     expect(mail[0].text).toContain('Restarted, still slow');
     detail = (await call('GET', `/tickets/${ticket.id}`, 'user')).json().data;
-    expect(detail.status).toBe('open');
+    expect(detail.status).toBe('in_progress');
     expect(detail.first_response_at).not.toBe(detail.last_reply_at); // the first response stays
 
-    // Resolved, then a customer reply re-opens again and clears resolved_at.
+    // Resolved, then a customer reply puts it back with staff and clears resolved_at.
     await call('PATCH', `/tickets/${ticket.id}/status`, 'technician', { status: 'resolved' });
     expect((await call('GET', `/tickets/${ticket.id}`, 'user')).json().data.resolved_at).toBe(ctx.clock.now().toISOString());
     await call('POST', `/tickets/${ticket.id}/replies`, 'user', { message: 'It came back' });
     detail = (await call('GET', `/tickets/${ticket.id}`, 'user')).json().data;
-    expect(detail).toMatchObject({ status: 'open', resolved_at: null });
+    expect(detail).toMatchObject({ status: 'in_progress', resolved_at: null });
 
     // Nobody replies to a closed ticket.
     await call('PATCH', `/tickets/${ticket.id}/status`, 'technician', { status: 'closed' });
@@ -310,6 +313,38 @@ describe('tickets API', () => {
     const before = (await ctx.t.sentMail()).length;
     expect((await setStatus('technician', 'open')).statusCode).toBe(200);
     expect((await ctx.t.sentMail()).length).toBe(before);
+  });
+
+  it('moves the status with public replies: staff answer → waiting on customer, customer answer → waiting on staff; an explicit change by staff wins', async () => {
+    const ticket = await open('user', { subject: 'Replies move the status', category: 'technical' });
+    const reply = (who: Who, message: string, extra: Record<string, unknown> = {}) => call('POST', `/tickets/${ticket.id}/replies`, who, { message, ...extra });
+    const statusNow = async () => (await call('GET', `/tickets/${ticket.id}`, 'admin')).json().data.status;
+
+    // The customer adding to their own open ticket leaves it open.
+    expect((await reply('user', 'Also the TV box')).statusCode).toBe(201);
+    expect(await statusNow()).toBe('open');
+    // An internal note changes nothing.
+    expect((await reply('technician', 'Check the splitter', { is_internal: true })).statusCode).toBe(201);
+    expect(await statusNow()).toBe('open');
+    // Staff answering an open ticket: waiting on the customer.
+    expect((await reply('technician', 'Which light is red?')).statusCode).toBe(201);
+    expect(await statusNow()).toBe('waiting_customer');
+    // The customer answering: back with staff.
+    expect((await reply('user', 'The PON light')).statusCode).toBe(201);
+    expect(await statusNow()).toBe('in_progress');
+    // Staff answering an in_progress ticket: waiting on the customer again (any staff role on the ticket).
+    expect((await reply('support', 'We are sending a technician')).statusCode).toBe(201);
+    expect(await statusNow()).toBe('waiting_customer');
+    // A staff reply to a waiting or resolved ticket leaves the status as staff set it.
+    expect((await reply('admin', 'Booked for Tuesday')).statusCode).toBe(201);
+    expect(await statusNow()).toBe('waiting_customer');
+    // An explicit status change by staff after replying wins, and stays through the next staff reply.
+    expect((await call('PATCH', `/tickets/${ticket.id}/status`, 'technician', { status: 'resolved' })).json().data.status).toBe('resolved');
+    expect((await reply('technician', 'Fixed on site')).statusCode).toBe(201);
+    expect(await statusNow()).toBe('resolved');
+    // The customer answering a resolved ticket: back with staff, resolved_at cleared.
+    expect((await reply('user', 'It dropped again tonight')).statusCode).toBe(201);
+    expect((await call('GET', `/tickets/${ticket.id}`, 'user')).json().data).toMatchObject({ status: 'in_progress', resolved_at: null });
   });
 
   it('lets the creator edit while open, staff in scope any time before closing', async () => {

@@ -14,6 +14,7 @@
  */
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { Role } from '../../../contract/roles';
+import { DEFAULT_INSTALLATION_CHECKLIST } from '../../../contract/schemas/installation';
 import { manualPaymentInputSchema, paymentInitiateInputSchema } from '../../../contract/schemas/payment';
 import { subscriptionCancelInputSchema, subscriptionInputSchema, type SubscriptionStatus } from '../../../contract/schemas/subscription';
 import { DAY_MS, HOUR_MS, ManualClock, MINUTE_MS, systemClock, type Clock } from '../../lib/clock';
@@ -324,6 +325,8 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
       at(day, minute + 70);
       await services.installations.setStatus(technician, id, { status: 'in_progress' });
       at(day, minute + 150);
+      // The technician ticked the checklist on site (completing refuses unticked items).
+      await db.update(installations).set({ checklist: DEFAULT_INSTALLATION_CHECKLIST.map((item) => ({ item, done: true })) }).where(eq(installations.id, id));
       await services.installations.setStatus(technician, id, { status: 'completed' });
     }
 

@@ -27,6 +27,10 @@ export const GATEWAY_MESSAGES = {
   notFound: 'Payment gateway not found',
   nameTaken: 'A payment gateway with this name already exists',
   deleteDefault: 'Make another gateway the default first',
+  lastActive: 'This is the only active payment gateway: without it no customer can pay. Activate another gateway first.',
+  deactivateDefault: 'This is the default payment gateway. Make another active gateway the default first, then turn this one off.',
+  undefault: 'Make another gateway the default first: one gateway is always the default.',
+  inactiveDefault: 'Turn this gateway on before making it the default: customers are offered the default gateway.',
   defaultRace: 'Another gateway was made the default at the same time; try again',
   sandboxInProduction:
     'The Sandbox gateway cannot be used in production: anyone holding a checkout link could approve a payment. Set ALLOW_SANDBOX_PAYMENTS=true to allow it anyway.',
@@ -48,6 +52,22 @@ const clearOtherDefaults = (db: Db, exceptId?: string) =>
 const gatewayCount = async (db: Db) => Number((await db.select({ total: count() }).from(paymentGateways))[0].total);
 
 const toggled = (input: object | null) => onlySent(input, 'is_active');
+
+/**
+ * Customers must always have a way to pay: the last active gateway is not switched off, the default is not
+ * switched off while it is the default, and the default is not un-defaulted (another one is made the default
+ * instead, which clears it). The active gateways are locked first, so two switches at once cannot both pass.
+ */
+const refuseStoppingPayments = async (db: Db, before: { id: string; isActive: boolean; isDefault: boolean }, input: { is_active?: boolean; is_default?: boolean }) => {
+  if (input.is_default === true && !before.isDefault && !(input.is_active ?? before.isActive)) {
+    throw conflict(GATEWAY_MESSAGES.inactiveDefault, [{ field: 'is_default', message: GATEWAY_MESSAGES.inactiveDefault }]);
+  }
+  if (before.isDefault && input.is_default === false) throw conflict(GATEWAY_MESSAGES.undefault, [{ field: 'is_default', message: GATEWAY_MESSAGES.undefault }]);
+  if (!before.isActive || input.is_active !== false) return;
+  const active = await db.select({ id: paymentGateways.id }).from(paymentGateways).where(eq(paymentGateways.isActive, true)).for('update');
+  if (!active.some((g) => g.id !== before.id)) throw conflict(GATEWAY_MESSAGES.lastActive, [{ field: 'is_active', message: GATEWAY_MESSAGES.lastActive }]);
+  if (before.isDefault) throw conflict(GATEWAY_MESSAGES.deactivateDefault, [{ field: 'is_active', message: GATEWAY_MESSAGES.deactivateDefault }]);
+};
 
 /** In production without ALLOW_SANDBOX_PAYMENTS: no Sandbox gateway may be created, or enabled by an update. */
 const refuseSandbox = (app: FastifyInstance, field: 'provider' | 'is_active') => {
@@ -95,6 +115,7 @@ export default crudModule({
       if (provider === 'sandbox' && activeAfter && (!before.isActive || before.provider !== 'sandbox')) {
         refuseSandbox(app, input.provider !== undefined && before.provider !== 'sandbox' ? 'provider' : 'is_active');
       }
+      await refuseStoppingPayments(db, before, input);
       gateways.checkKeys(provider, input.credentials);
       delete values.credentials;
       if (input.credentials !== undefined || input.provider !== undefined) {

@@ -72,6 +72,8 @@ export const INSTALLATION_MESSAGES = {
   reasonRequired: 'A failure reason is required',
   technicianFields: 'A technician may only update the checklist, notes, equipment and readings',
   closed: 'This installation is closed',
+  unticked: (items: string[]) =>
+    `Not every checklist item is ticked: ${items.join('; ')}. Tick them, or confirm completing without them.`,
   ...uploadMessages({ maxBytes: INSTALLATION_PHOTO_MAX_BYTES, maxFiles: INSTALLATION_PHOTO_MAX_FILES, allowed: 'PNG, JPEG, GIF, WebP', what: 'photos' }),
 } as const;
 const M = INSTALLATION_MESSAGES;
@@ -332,7 +334,7 @@ export class InstallationService {
   async setStatus(
     caller: Caller,
     id: string,
-    input: { status: InstallationStatus; failure_reason?: string | null },
+    input: { status: InstallationStatus; failure_reason?: string | null; confirm_unticked?: boolean },
     audit?: AuditContext,
   ): Promise<InstallationDetail> {
     const actor = this.actor(caller);
@@ -352,6 +354,11 @@ export class InstallationService {
         if (!input.failure_reason) throw badRequest(M.reasonRequired, [{ field: 'failure_reason', message: M.reasonRequired }]);
         patch.failureReason = input.failure_reason;
       }
+      // Every checklist item counts as required: completing with unticked ones needs the technician's word.
+      const unticked = to === 'completed' ? row.checklist.filter((c) => !c.done).map((c) => c.item) : [];
+      if (unticked.length && !input.confirm_unticked) {
+        throw conflict(M.unticked(unticked), row.checklist.flatMap((c, i) => (c.done ? [] : [{ field: `checklist.${i}`, message: `Not ticked: ${c.item}` }])));
+      }
       if (to === 'completed') {
         patch.completedAt = now;
         await this.provision(tx, row.subscriptionId, now);
@@ -359,6 +366,7 @@ export class InstallationService {
       await this.deps.repository.update(tx, row.id, patch);
       if (audit) {
         const changes: Record<string, unknown> = { status: { from, to } };
+        if (unticked.length) changes.unticked_checklist = { from: null, to: unticked };
         if (patch.failureReason !== undefined && patch.failureReason !== row.failureReason) {
           changes.failure_reason = { from: row.failureReason, to: patch.failureReason };
         }

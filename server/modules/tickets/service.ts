@@ -12,7 +12,10 @@
  * - staff on the ticket: between open, in_progress, waiting_customer and resolved, and from any of them to closed;
  * - closed is final, except that admin, super_admin and support may re-open it (closed → open);
  * - the creator (customer rules): close their ticket from any state, and re-open a resolved one (resolved → open).
- * A customer's reply to a waiting_customer or resolved ticket re-opens it. Nobody replies to a closed ticket.
+ * Replies move the status on, in the reply's transaction: a public reply by staff on the ticket (other than its
+ * creator) to an open or in_progress ticket sets it to waiting_customer ("Waiting on customer"); the creator's
+ * reply to a waiting_customer or resolved ticket sets it to in_progress ("Waiting on staff"). Internal notes
+ * change nothing; a status set explicitly afterwards wins. Nobody replies to a closed ticket.
  *
  * Timestamps: updated_at is the last activity everyone may see (internal notes do not touch it); resolved_at is
  * set on resolving (or on closing an unresolved ticket) and cleared on re-opening; first_response_at is the first
@@ -132,6 +135,20 @@ export function transitionAllowed(caller: Caller, row: TicketRow, from: TicketSt
     return from === 'resolved' && to === 'open';
   }
   return false;
+}
+
+/**
+ * The status a public reply moves the ticket to (undefined: unchanged). Staff answering (on the ticket, not its
+ * creator) leave the ticket waiting on the customer; the creator answering a ticket that waited for them, or
+ * was resolved, puts it back with staff (in_progress, "Waiting on staff").
+ */
+export function statusAfterReply(caller: Caller, row: TicketRow): TicketStatus | undefined {
+  const status = row.status as TicketStatus;
+  if (staffOn(caller, row) && caller.id !== row.createdBy) {
+    return status === 'open' || status === 'in_progress' ? 'waiting_customer' : undefined;
+  }
+  if (row.createdBy === caller.id) return status === 'waiting_customer' || status === 'resolved' ? 'in_progress' : undefined;
+  return undefined;
 }
 
 /** resolved_at after a status change. */
@@ -357,9 +374,9 @@ export class TicketService {
         const values: Partial<NewTicketRow> = { updatedAt: now, lastReplyAt: now };
         const fromStaff = isStaff(caller.role) && caller.id !== row.createdBy;
         if (fromStaff && !row.firstResponseAt) values.firstResponseAt = now;
-        // The customer answering a ticket that waits for them, or that was resolved, re-opens it.
-        if (!isStaff(caller.role) && (row.status === 'waiting_customer' || row.status === 'resolved')) {
-          values.status = 'open';
+        const status = statusAfterReply(caller, row);
+        if (status) {
+          values.status = status;
           values.resolvedAt = null;
         }
         await repository.update(tx, id, values);

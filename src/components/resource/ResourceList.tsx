@@ -1,6 +1,6 @@
 import { Space } from 'antd';
 import { EditButton, List, ShowButton, getDefaultSortOrder, useTable } from '@refinedev/antd';
-import type { BaseRecord } from '@refinedev/core';
+import { useNavigation, type BaseRecord } from '@refinedev/core';
 import { t } from '../../i18n';
 import { ConfirmDelete } from './ConfirmDelete';
 import { FilterBar } from './FilterBar';
@@ -21,6 +21,7 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
     pagination: { mode: 'server', pageSize: 10 },
   });
   const actions = decl.actions ?? ['show', 'edit', 'delete'];
+  const { show } = useNavigation();
   const singular = t(decl.singularKey ?? decl.titleKey);
 
   const columns: ResponsiveColumn<BaseRecord>[] = fieldColumns(decl.fields ?? [], (f) => ({
@@ -63,6 +64,7 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
         rowKey="id"
         size="middle"
         columns={columns}
+        onOpen={actions.includes('show') ? (record) => show(decl.name, record.id!) : undefined}
         expandable={decl.expandedRow ? { expandedRowRender: (record) => decl.expandedRow!(record) } : undefined}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: true } : false}
       />

@@ -16,6 +16,43 @@ export type ResponsiveColumn<T> = ColumnType<T> & { priority?: ColumnPriority };
 
 export interface ResponsiveTableProps<T> extends Omit<TableProps<T>, 'columns'> {
   columns: ResponsiveColumn<T>[];
+  /**
+   * Opens a row's record (its page): a click anywhere on the row, or Enter on the focused row (rows take the
+   * focus), except on the controls inside it (links, buttons, switches, inputs), which keep their own action.
+   */
+  onOpen?: (record: T) => void;
+}
+
+/** The controls inside a row that keep their own action when clicked (and pop-ups rendered from the row). */
+const OWN_ACTION = 'a, button, input, select, textarea, label, [role="button"], [role="switch"], [role="checkbox"], [role="combobox"], [role="link"], .ant-select, .ant-picker, .ant-input-number, .ant-table-selection-column, .ant-table-row-expand-icon';
+
+/** antd's onRow with the row opening its record (see onOpen), around the caller's own onRow; for a plain antd Table too. */
+export function openingRow<T>(onOpen: (record: T) => void, theirs?: TableProps<T>['onRow']): NonNullable<TableProps<T>['onRow']> {
+  return (record, index) => {
+    const own = theirs?.(record, index) ?? {};
+    return {
+      ...own,
+      tabIndex: 0,
+      'data-opens': 'true',
+      style: { cursor: 'pointer', ...own.style },
+      onClick: (e) => {
+        own.onClick?.(e);
+        const target = e.target as HTMLElement;
+        // A click in a pop-up or dialog opened from the row reaches the row through React's tree, not the page's.
+        if (!e.currentTarget.contains(target) || target.closest(OWN_ACTION)) return;
+        // Selecting a row's text to copy it is not opening it.
+        if (window.getSelection?.()?.toString()) return;
+        onOpen(record);
+      },
+      onKeyDown: (e) => {
+        own.onKeyDown?.(e);
+        if (e.key === 'Enter' && e.target === e.currentTarget) {
+          e.preventDefault();
+          onOpen(record);
+        }
+      },
+    } as ReturnType<NonNullable<TableProps<T>['onRow']>>;
+  };
 }
 
 function valueAt(record: object, dataIndex: ColumnType<object>['dataIndex']): unknown {
@@ -47,7 +84,7 @@ function titleOf<T>(column: ResponsiveColumn<T>): ReactNode {
  * and the row actions and every value stays one tap away. A table still wider than its box scrolls inside it,
  * never the page; rows are small on phones.
  */
-export function ResponsiveTable<T extends object>({ columns, expandable, size, scroll, ...rest }: ResponsiveTableProps<T>) {
+export function ResponsiveTable<T extends object>({ columns, expandable, size, scroll, onOpen, onRow, ...rest }: ResponsiveTableProps<T>) {
   const { narrow, shows } = useViewport();
   const shown = columns.filter((c) => (c.priority ?? 2) <= shows);
   const folded = columns.filter((c) => (c.priority ?? 2) > shows);
@@ -86,6 +123,7 @@ export function ResponsiveTable<T extends object>({ columns, expandable, size, s
       scroll={{ x: 'max-content', ...scroll }}
       columns={shown.map(({ priority: _priority, ...c }) => c)}
       expandable={mergedExpandable}
+      onRow={onOpen ? openingRow(onOpen, onRow) : onRow}
     />
   );
 }

@@ -1,6 +1,6 @@
 export type { CustomInputContext, FieldDef, FieldOption, FieldType, ResourceDecl, RowAction, ToggleDef } from './types';
 export { ResourceList } from './ResourceList';
-export { ResponsiveTable, actionsColumn, fieldColumns, type ResponsiveColumn, type ResponsiveTableProps } from './ResponsiveTable';
+export { ResponsiveTable, actionsColumn, fieldColumns, openingRow, type ResponsiveColumn, type ResponsiveTableProps } from './ResponsiveTable';
 export { FoldingFilters, type FilterItem, type FoldingFiltersProps } from './FoldingFilters';
 export { useViewport, type ColumnPriority, type Viewport } from './viewport';
 export { ResourceShow } from './ResourceShow';

@@ -89,6 +89,16 @@ export interface ToggleDef {
   /** Success toasts (i18n keys) after switching on / off. */
   onMessageKey: string;
   offMessageKey: string;
+  /**
+   * Switching off stops something (selling a plan, taking payments): it asks first, naming the record
+   * (i18n keys given {name}, the record's `nameField`, default 'name'). Switching on never asks.
+   */
+  confirmOff?: { titleKey: string; contentKey?: string; okKey: string; nameField?: string };
+  /**
+   * When this record cannot be switched off as it stands (e.g. the default payment gateway): what the dialog
+   * shows instead of the question (it may act and then `close`); null when it can.
+   */
+  offBlocked?: (ctx: { record: BaseRecord; close: () => void }) => ReactNode | null;
 }
 
 export type RowAction = 'show' | 'edit' | 'delete';

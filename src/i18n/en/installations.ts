@@ -77,6 +77,11 @@ export const installations: Record<string, string> = {
   'installations.saved': 'Saved',
 
   'installations.checklist': 'Checklist',
+  'installations.saveFirst': 'Your notes, equipment or readings could not be saved: check them below, then try again.',
+  'installations.checklistHint': 'Each tick is saved as you tick it.',
+  'installations.tickFailed': '“{item}” was not saved ({reason}); it is shown as before.',
+  'installations.unticked.title': 'Not ticked yet ({count}):',
+  'installations.unticked.confirm': 'Complete without them (the office sees which were left unticked)',
   'installations.equipment': 'Installed equipment',
   'installations.equipment.type': 'Type',
   'installations.equipment.serial': 'Serial number',

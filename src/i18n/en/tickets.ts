@@ -32,8 +32,8 @@ export const tickets: Record<string, string> = {
   'tickets.filters.unassigned': 'Unassigned',
 
   'tickets.status.open': 'Open',
-  'tickets.status.in_progress': 'In progress',
-  'tickets.status.waiting_customer': 'Waiting for customer',
+  'tickets.status.in_progress': 'Waiting on staff',
+  'tickets.status.waiting_customer': 'Waiting on customer',
   'tickets.status.resolved': 'Resolved',
   'tickets.status.closed': 'Closed',
   'tickets.priority.low': 'Low',
