@@ -74,7 +74,9 @@ async function tryRefresh(refresh: () => Promise<unknown>): Promise<boolean> {
     await refresh();
     return true;
   } catch (error) {
-    console.warn('[auth] session refresh failed:', toHttpError(error, translate('errors.auth.refresh')).message);
+    const httpError = toHttpError(error, translate('errors.auth.refresh'));
+    // A visitor without a session is the normal case of a public page, not a failure.
+    if (!httpError.noSession) console.warn('[auth] session refresh failed:', httpError.message);
     return false;
   } finally {
     setAuthState({ isRefreshing: false, hasAttemptedRefresh: true });

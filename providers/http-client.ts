@@ -12,7 +12,7 @@ import { API_BASE, REQUEST_TIMEOUT_MS } from '../contract/product';
 import type { ApiSuccess } from '../contract/envelope';
 import type { AuthData } from '../contract/schemas/auth';
 import { setAuthState } from './auth-store';
-import { toHttpError } from './http-error';
+import { ApiError, toHttpError } from './http-error';
 import { clearSession, getToken, saveSession } from './session';
 import { translate } from '../src/i18n';
 
@@ -117,6 +117,8 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
         skipAuthRefresh: true,
         fallbackMessage,
       });
+      // 204: the browser holds no session to refresh (a visitor). Not an error worth a word in the console.
+      if (res.status === 204) throw new ApiError(translate('errors.auth.noSession'), 401, undefined, true);
       const data = res.data.data;
       const access = data?.tokens?.access;
       if (!access?.token) throw toHttpError(new Error('refresh response without token'), fallbackMessage);

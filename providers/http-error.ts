@@ -12,11 +12,15 @@ export class ApiError extends Error implements HttpError {
   statusCode: number;
   errors?: ValidationErrors;
 
-  constructor(message: string, statusCode: number, errors?: ValidationErrors) {
+  /** A refresh that found no session at all (a visitor): expected, so nobody logs it. */
+  noSession?: boolean;
+
+  constructor(message: string, statusCode: number, errors?: ValidationErrors, noSession?: boolean) {
     super(message);
     this.name = 'ApiError';
     this.statusCode = statusCode;
     if (errors) this.errors = errors;
+    if (noSession) this.noSession = true;
   }
 }
 

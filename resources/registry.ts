@@ -12,7 +12,7 @@ import { resourceAccess } from '../contract/roles';
 import type { MenuSpec, PageAction, PageSpec, ResourceDecl } from '../src/components/resource/types';
 
 /** What the shell knows of a declaration before its pages load. */
-export type LightDecl = Pick<ResourceDecl, 'name' | 'access' | 'titleKey' | 'menu' | 'routes' | 'pages' | 'canCreate' | 'actions'> & {
+export type LightDecl = Pick<ResourceDecl, 'name' | 'access' | 'titleKey' | 'singularKey' | 'menu' | 'routes' | 'pages' | 'canCreate' | 'actions'> & {
   /** Has fields: its pages are generated (those it does not replace). */
   generic: boolean;
 };

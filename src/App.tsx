@@ -2,7 +2,7 @@
 import './i18n/portal';
 import { App as AntdApp } from 'antd';
 import { Refine } from '@refinedev/core';
-import routerProvider, { DocumentTitleHandler } from '@refinedev/react-router';
+import routerProvider from '@refinedev/react-router';
 import { Route, Routes } from 'react-router';
 import '@refinedev/antd/dist/reset.css';
 import { accessControlProvider } from '../providers/access-control-provider';
@@ -12,7 +12,6 @@ import { i18nProvider } from '../providers/i18n-provider';
 import { notificationProvider } from '../providers/notification-provider';
 import { refineResources } from '../resources';
 import { aliasRoutes } from './aliases';
-import { t } from './i18n';
 import { DashboardLayout } from './layout/DashboardLayout';
 import { NavigatorBridge } from './layout/NavigatorBridge';
 import { GuestOnly, RouteGuard } from './layout/RouteGuard';
@@ -68,12 +67,6 @@ export default function PortalApp() {
             </Route>
             <Route path="*" element={notFoundPage} />
           </Routes>
-          <DocumentTitleHandler
-            handler={({ resource }) => {
-              const label = resource?.meta?.label;
-              return label ? `${String(label)} | ${t('app.name')}` : t('app.name');
-            }}
-          />
         </Refine>
       </AntdApp>
     </ColorModeProvider>

@@ -1,8 +1,10 @@
-import { createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { createElement, lazy, Suspense, useEffect, useReducer, type ComponentType, type ReactNode } from 'react';
 import { Spin } from 'antd';
 import { Route } from 'react-router';
 import type { PageAction, PageSpec, ResourceDecl } from './components/resource/types';
 import { resourceEntries, type ResourceEntry } from '../resources/registry';
+import { useRouteTitle } from './components/page-title';
+import { onLocaleChange, t } from './i18n';
 
 const fallback = <Spin style={{ display: 'block', margin: '64px auto' }} />;
 
@@ -90,6 +92,23 @@ function pageElements(entry: ResourceEntry): Partial<Record<PageAction, ReactNod
   return elements;
 }
 
+/** What a resource's page is called when it does not name itself: "Invoices", "Invoice", "New invoice", "Edit invoice". */
+export function routeTitle(decl: ResourceEntry['decl'], action: PageAction): string {
+  const plural = t(decl.titleKey);
+  const singular = decl.singularKey ? t(decl.singularKey) : null;
+  if (action === 'list') return plural;
+  if (action === 'show') return singular ?? t('resource.detailsTitle', { name: plural });
+  return t(action === 'create' ? 'resource.createTitle' : 'resource.editTitle', { name: singular ?? plural });
+}
+
+function RouteTitle({ entry, action }: { entry: ResourceEntry; action: PageAction }) {
+  // The screens' texts (and the company's name) may arrive after the route: the title follows them.
+  const [, textsChanged] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => onLocaleChange(textsChanged), []);
+  useRouteTitle(routeTitle(entry.decl, action));
+  return null;
+}
+
 /** The routes of every declared resource (resources/registry.ts): nothing here names a resource. */
 export function resourceRoutes(entries: ResourceEntry[] = resourceEntries()): ReactNode[] {
   return entries.flatMap((entry) => {
@@ -98,7 +117,10 @@ export function resourceRoutes(entries: ResourceEntry[] = resourceEntries()): Re
       ...(Object.entries(entry.paths) as [PageAction, string][]),
       ...(Object.entries(entry.also) as [string, PageAction][]).map(([path, action]) => [action, path] as [PageAction, string]),
     ];
-    return paths.map(([action, path]) => <Route key={`${entry.decl.name}:${path}`} path={path} element={elements[action]} />);
+    // The title beside the page (not around it): a page shared by two actions stays mounted between them.
+    return paths.map(([action, path]) => (
+      <Route key={`${entry.decl.name}:${path}`} path={path} element={<><RouteTitle entry={entry} action={action} />{elements[action]}</>} />
+    ));
   });
 }
 

@@ -6,13 +6,12 @@ import { useState } from 'react';
 import { Alert, Button, Card, Space, Table, Typography } from 'antd';
 import { CloudDownloadOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import { useNotification, type HttpError } from '@refinedev/core';
-import dayjs from 'dayjs';
 import type { BackupItem, BackupList } from '../../contract/schemas/backup';
 import { DateCell } from '../../src/components/resource';
-import { DATE_FORMAT } from '../../src/components/resource/format';
 import { t } from '../../src/i18n';
 import { formatBytes } from '../device-backups/format';
 import { downloadBackup, useBackUpNow, useBackups } from './api';
+import { formatDateTime } from '../../src/components/dates';
 
 export function scheduleText(schedule: BackupList['schedule']): string {
   if (!schedule.enabled) return t('backups.schedule.off');
@@ -63,7 +62,7 @@ export function BackupsPage() {
           type="error"
           showIcon
           data-testid="backup-last-failure"
-          message={t('backups.lastFailure', { time: dayjs(list.last_failure.at).format(DATE_FORMAT), message: list.last_failure.message })}
+          message={t('backups.lastFailure', { time: formatDateTime(list.last_failure.at), message: list.last_failure.message })}
         />
       ) : null}
       <Card size="small" title={t('backups.list.title')}>

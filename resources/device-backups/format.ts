@@ -1,5 +1,5 @@
 /** Sizes and times as the backup screens show them. */
-import dayjs from 'dayjs';
+import { formatDateTime } from '../../src/components/dates';
 
 /** Bytes in B, KB, MB, GB or TB (1024-based, one decimal): backup archives, configurations, the database's size. */
 export function formatBytes(bytes: number): string {
@@ -13,4 +13,4 @@ export function formatBytes(bytes: number): string {
   return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
-export const formatTime = (iso: string | null | undefined) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '—');
+export const formatTime = (iso: string | null | undefined) => formatDateTime(iso);

@@ -18,6 +18,7 @@ import type { FieldDef } from '../../src/components/resource';
 import { FieldInput } from '../../src/components/resource/inputs';
 import { t } from '../../src/i18n';
 import { SecretInput, secretCell, secretPayload } from './components/SecretInput';
+import { formatDateTime } from '../../src/components/dates';
 
 const s = deviceInputSchema.shape;
 
@@ -94,7 +95,7 @@ export const statusField: FieldDef = {
 const vendorField: FieldDef = {
   name: 'vendor', type: 'select', labelKey: 'devices.fields.vendor', column: true, priority: 3, filter: true, form: true, schema: s.vendor, defaultValue: 'mikrotik', options: options(DEVICE_VENDORS, 'devices.vendor'),
 };
-const lastSeen = (value: unknown) => (typeof value === 'string' ? new Date(value).toLocaleString() : t('devices.never'));
+const lastSeen = (value: unknown) => (typeof value === 'string' ? formatDateTime(value) : t('devices.never'));
 
 /** What technicians see too: inventory and live state. */
 export const summaryFields: FieldDef[] = [

@@ -16,6 +16,7 @@ import { JobPhotos } from './JobPhotos';
 import { AssignModal } from './StaffInstallations';
 import { StatusActions, type PendingWork } from './StatusActions';
 import { formatSlot, InstallationStatusTag, MapsLink, TelLink, TOUCH, useIsPhone } from './ui';
+import { formatDateTime, formatDay } from '../../src/components/dates';
 
 export function InstallationDetail() {
   const { id = '' } = useParams();
@@ -55,10 +56,10 @@ function JobView({ job }: { job: Job }) {
             <Descriptions.Item label={t('installations.fields.plan')}>
               {staff ? <Link to={`/dashboard/subscription/${job.subscription_id}`}>{job.plan_name}</Link> : job.plan_name}
             </Descriptions.Item>
-            {job.preferred_date && <Descriptions.Item label={t('installations.fields.preferredDate')}>{job.preferred_date}</Descriptions.Item>}
+            {job.preferred_date && <Descriptions.Item label={t('installations.fields.preferredDate')}>{formatDay(job.preferred_date)}</Descriptions.Item>}
             <Descriptions.Item label={t('installations.fields.technician')}>{job.technician_name ?? t('installations.unassigned')}</Descriptions.Item>
             {job.failure_reason && <Descriptions.Item label={t('installations.fields.failureReason')}>{job.failure_reason}</Descriptions.Item>}
-            {job.completed_at && <Descriptions.Item label={t('installations.fields.completedAt')}>{new Date(job.completed_at).toLocaleString()}</Descriptions.Item>}
+            {job.completed_at && <Descriptions.Item label={t('installations.fields.completedAt')}>{formatDateTime(job.completed_at)}</Descriptions.Item>}
           </Descriptions>
           <StatusActions job={job} work={work} />
         </Space>

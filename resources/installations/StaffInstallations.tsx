@@ -10,6 +10,7 @@ import { INSTALLATION_STATUSES, type Installation, type InstallationStatus } fro
 import { t } from '../../src/i18n';
 import { installationUrl, useInstallationCall, useInstallations, useTechnicians } from './api';
 import { detailPath, formatSlot, InstallationStatusTag } from './ui';
+import { formatTime } from '../../src/components/dates';
 
 export function StaffInstallationTable() {
   const navigate = useNavigate();
@@ -153,7 +154,7 @@ export function InstallationCalendar() {
                 <li key={j.id}>
                   <Link to={detailPath(j.id)}>
                     <Badge status={j.status === 'completed' ? 'success' : j.status === 'failed' ? 'error' : 'processing'}
-                      text={`${dayjs(j.scheduled_start!).format('HH:mm')} ${j.number} ${j.technician_name ?? ''}`} />
+                      text={`${formatTime(j.scheduled_start)} ${j.number} ${j.technician_name ?? ''}`} />
                   </Link>
                 </li>
               ))}

@@ -1,9 +1,9 @@
 import { EnvironmentOutlined, PhoneOutlined } from '@ant-design/icons';
 import { Grid, Tag } from 'antd';
-import dayjs from 'dayjs';
 import type { CSSProperties } from 'react';
 import type { InstallationStatus } from '../../contract/schemas/installation';
 import { t } from '../../src/i18n';
+import { formatDateTime, formatTime } from '../../src/components/dates';
 
 export const STATUS_COLORS: Record<InstallationStatus, string> = {
   requested: 'default',
@@ -19,17 +19,16 @@ export function InstallationStatusTag({ status }: { status: InstallationStatus }
   return <Tag color={STATUS_COLORS[status]}>{t(`installations.status.${status}`)}</Tag>;
 }
 
-/** "24 Nov 2026 09:00–11:00" (local time), or "—". */
+/** "24 Nov 2026, 09:00–11:00" (local time, the reader's format), or "—". */
 export function formatSlot(start: string | null, end: string | null): string {
   if (!start) return '—';
-  const s = dayjs(start);
-  return end ? `${s.format('D MMM YYYY HH:mm')}–${dayjs(end).format('HH:mm')}` : s.format('D MMM YYYY HH:mm');
+  return end ? `${formatDateTime(start)}–${formatTime(end)}` : formatDateTime(start);
 }
 
 /** "09:00–11:00": the slot's times only, for a list that is already headed by its day. */
 export function formatTimes(start: string | null, end: string | null): string {
   if (!start) return t('installations.unscheduled');
-  return end ? `${dayjs(start).format('HH:mm')}–${dayjs(end).format('HH:mm')}` : dayjs(start).format('HH:mm');
+  return end ? `${formatTime(start)}–${formatTime(end)}` : formatTime(start);
 }
 
 export const detailPath = (id: string) => `/dashboard/installation/${id}`;

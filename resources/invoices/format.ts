@@ -1,8 +1,9 @@
 import { formatMoney } from '../../contract/money';
+import { formatDay } from '../../src/components/dates';
 
 /** An invoice date (YYYY-MM-DD, or an ISO timestamp) as its day; '—' when absent. */
 export function dayText(value: unknown): string {
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : '—';
+  return formatDay(value);
 }
 
 /** Minor units in the invoice's currency ('—' when not a number). */

@@ -14,6 +14,7 @@ import type { ipHistoryEntrySchema } from '../../contract/schemas/ipam';
 import { DateCell, ResponsiveTable, useViewport, type ResponsiveColumn } from '../../src/components/resource';
 import { retryUnlessClientError } from '../../src/components/retry';
 import { t } from '../../src/i18n';
+import { formatDateTime } from '../../src/components/dates';
 
 type Entry = z.infer<typeof ipHistoryEntrySchema>;
 const AT_FORMAT = 'YYYY-MM-DD HH:mm';
@@ -76,7 +77,7 @@ export function HistorySearch() {
   const [form] = Form.useForm<{ address: string; at?: Dayjs | null }>();
   const answer = useHistory(address, at, 20);
   const recent = useHistory(address, null, 10);
-  const atText = at ? dayjs(at).format(AT_FORMAT) : '';
+  const atText = at ? formatDateTime(at) : '';
   const { narrow } = useViewport();
 
   const search = ({ address: a, at: when }: { address: string; at?: Dayjs | null }) => {

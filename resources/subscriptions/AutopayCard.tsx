@@ -5,12 +5,13 @@ import type { AutopayState } from '../../contract/schemas/autopay';
 import type { Subscription } from '../../contract/schemas/subscription';
 import { t } from '../../src/i18n';
 import { useSubscriptionCall } from './hooks';
+import { formatDay } from '../../src/components/dates';
 
 type Card = NonNullable<AutopayState['card']>;
 const brandName = (brand: string) => brand.charAt(0).toUpperCase() + brand.slice(1);
 const cardText = (card: Card) => t('autopay.card', { brand: brandName(card.brand), last4: card.last4 });
 const expiry = (card: Card) => t('autopay.expires', { month: String(card.exp_month).padStart(2, '0'), year: String(card.exp_year) });
-const day = (iso: string) => iso.slice(0, 10);
+const day = (iso: string) => formatDay(iso);
 
 /**
  * "Pay automatically" on a subscription (issue 21). The customer turns it on (saving a card on the provider's

@@ -14,6 +14,7 @@ import { useActivePlan, useOrders } from './hooks';
 import { SubscribeModal } from './SubscribeModal';
 import { SubscriptionActions } from './SubscriptionActions';
 import { InvoiceStatusTag, InvoicesTable, PaymentsTable, PlanSummary, SubscriptionStatusTag, invoicePath } from './ui';
+import { formatDay } from '../../src/components/dates';
 
 /** A data line's (issue 31: bought with data vouchers) data left, or null for a line without an allowance. */
 export function dataLeftText(s: Pick<Order, 'data_allowance_bytes' | 'data_used_bytes'>): string | null {
@@ -108,7 +109,7 @@ function ActivePlanCard({ onSubscribe, pending }: { onSubscribe?: () => void; pe
       <PlanSummary plan={plan} />
       {subscription.current_period_end && (
         <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
-          {t('subscriptions.activePlan.renewsOn', { date: subscription.current_period_end.slice(0, 10) })}
+          {t('subscriptions.activePlan.renewsOn', { date: formatDay(subscription.current_period_end) })}
         </Typography.Paragraph>
       )}
       {dataLeft && (

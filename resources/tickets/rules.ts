@@ -14,9 +14,8 @@ import {
   type TicketPriority,
   type TicketStatus,
 } from '../../contract/schemas/ticket';
-import dayjs from 'dayjs';
-import { DATE_FORMAT } from '../../src/components/resource/format';
 import { t } from '../../src/i18n';
+import { formatDateTime as formatDateTimeInLocale } from '../../src/components/dates';
 
 export const STATUS_COLORS: Record<TicketStatus, string> = {
   open: 'blue',
@@ -111,5 +110,5 @@ export const ticketPath = (id: string) => `/dashboard/tickets/${encodeURICompone
 
 /** An ISO timestamp as the back office shows dates ("2025-03-01 14:05"); null → "—". */
 export function formatDateTime(value: string | null | undefined): string {
-  return value ? dayjs(value).format(DATE_FORMAT) : '—';
+  return formatDateTimeInLocale(value);
 }

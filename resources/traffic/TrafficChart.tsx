@@ -6,6 +6,7 @@ import { Line } from '@ant-design/charts';
 import dayjs from 'dayjs';
 import type { TrafficPoint } from '../../contract/schemas/traffic';
 import { chartData, formatBps, timeFormatFor } from './format';
+import { formatDateTime } from '../../src/components/dates';
 
 export function TrafficChart({ points, from, to }: { points: TrafficPoint[]; from: string; to: string }) {
   const tick = timeFormatFor(Date.parse(to) - Date.parse(from));
@@ -25,7 +26,7 @@ export function TrafficChart({ points, from, to }: { points: TrafficPoint[]; fro
         x: { labelAutoHide: true, labelAutoRotate: false, labelFormatter: (d: Date) => dayjs(d).format(tick) },
         y: { labelFormatter: (v: number) => formatBps(v) },
       }}
-      tooltip={{ title: (d: { t: Date }) => dayjs(d.t).format('YYYY-MM-DD HH:mm'), items: [{ channel: 'y', valueFormatter: (v: number) => formatBps(v) }] }}
+      tooltip={{ title: (d: { t: Date }) => formatDateTime(d.t), items: [{ channel: 'y', valueFormatter: (v: number) => formatBps(v) }] }}
     />
   );
 }

@@ -13,6 +13,7 @@ import { t } from '../../src/i18n';
 import { useDeviceOptions, useInterfaces, useTraffic } from './api';
 import { DevicePicker } from './DevicePicker';
 import { formatBps, formatBytes } from './format';
+import { formatDateTime } from '../../src/components/dates';
 
 const TrafficChart = lazy(() => import('./TrafficChart'));
 
@@ -123,7 +124,7 @@ export function UsagePage() {
                 <TrafficChart points={data.points} from={data.from} to={data.to} />
               </Suspense>
               <ChartFigures caption={t('traffic.chartTitle')} columns={[t('traffic.time'), t('traffic.in'), t('traffic.out')]} testId="traffic-figures"
-                rows={data.points.map((p) => [dayjs(p.t).format('YYYY-MM-DD HH:mm'), formatBps(p.in_bps), formatBps(p.out_bps)])} />
+                rows={data.points.map((p) => [formatDateTime(p.t), formatBps(p.in_bps), formatBps(p.out_bps)])} />
               </>
             ) : (
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('traffic.noData')} data-testid="traffic-empty" />

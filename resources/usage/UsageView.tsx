@@ -10,6 +10,7 @@ import { lazy, Suspense, useState } from 'react';
 import type { Usage } from '../../contract/schemas/usage';
 import { t } from '../../src/i18n';
 import { formatUsageBytes } from './format';
+import { formatDateTime } from '../../src/components/dates';
 
 const UsageChart = lazy(() => import('./UsageChart'));
 
@@ -102,7 +103,7 @@ export function UsageView({ userId }: { userId?: string }) {
           <Card title={t('usage.session')} data-testid="usage-session">
             {session ? (
               <Space direction="vertical">
-                <span>{t('usage.onlineSince')}: <Typography.Text strong>{new Date(session.online_since).toLocaleString()}</Typography.Text></span>
+                <span>{t('usage.onlineSince')}: <Typography.Text strong>{formatDateTime(session.online_since)}</Typography.Text></span>
                 <span>{t('usage.ip')}: <Typography.Text strong data-testid="session-ip">{session.framed_ip ?? '—'}</Typography.Text></span>
                 <span>
                   {t('usage.sessionTraffic')}: ↓ {formatUsageBytes(session.download)} · ↑ {formatUsageBytes(session.upload)}

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 import { formatBytes } from '../traffic/format';
+import { formatDay } from '../../src/components/dates';
 
 interface Redeemed {
   subscription_id: string;
@@ -15,7 +16,7 @@ interface Redeemed {
 
 /** What a redemption gave, in words: the new end of a time voucher's period, or a data line's data left. */
 function redeemedText(done: Redeemed, plan: string): string {
-  const date = done.period_end?.slice(0, 10) ?? '';
+  const date = done.period_end ? formatDay(done.period_end) : '';
   if (done.data_allowance_bytes == null) return t(done.extended ? 'vouchers.redeem.extended' : 'vouchers.redeem.started', { plan, date });
   const until = done.period_end ? t('vouchers.redeem.dataUntil', { date }) : '';
   const data = formatBytes(Math.max(0, done.data_allowance_bytes - done.data_used_bytes));

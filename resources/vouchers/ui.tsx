@@ -5,6 +5,7 @@ import { useNotification, useOne, type HttpError } from '@refinedev/core';
 import { VOUCHER_STATES, type VoucherBatch, type VoucherState } from '../../contract/schemas/vouchers';
 import { t } from '../../src/i18n';
 import { BATCHES, canDownload, downloadCodes } from './api';
+import { formatTime } from '../../src/components/dates';
 
 /** How often a batch that is still being made is read again. */
 export const BATCH_POLL_MS = 1_000;
@@ -64,7 +65,7 @@ export function StateCounts({ states }: { states: Record<string, number> }) {
   );
 }
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const time = (iso: string) => formatTime(iso);
 
 /**
  * "Download CSV" and "Print cards (PDF)" while the batch's 60-minute window is open, with the time it closes;

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import { Card, Typography, theme } from 'antd';
+import { Card, theme } from 'antd';
 import { Link } from 'react-router';
 import { t } from '../i18n';
+import { PageTitle } from './Text';
 
 /** The frame of every sign-in, sign-up and recovery screen. */
 export function AuthCard({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
@@ -14,9 +15,7 @@ export function AuthCard({ title, children, testId }: { title: string; children:
         <Link to="/" style={{ display: 'block', textAlign: 'center', fontWeight: 700, fontSize: 20, marginBottom: 8 }}>
           {t('app.name')}
         </Link>
-        <Typography.Title level={3} style={{ textAlign: 'center', marginTop: 0 }}>
-          {title}
-        </Typography.Title>
+        <PageTitle style={{ textAlign: 'center', marginBottom: 16 }}>{title}</PageTitle>
         {children}
       </Card>
     </main>

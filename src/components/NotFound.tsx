@@ -2,6 +2,7 @@ import { Button, Result } from 'antd';
 import { Link } from 'react-router';
 import { useAuthState } from '../../providers/auth-store';
 import { t } from '../i18n';
+import { HeaderTitle } from './Text';
 
 export function NotFound() {
   const { isAuthenticated } = useAuthState();
@@ -9,7 +10,7 @@ export function NotFound() {
     <div data-testid="not-found">
       <Result
         status="404"
-        title={t('app.notFound.title')}
+        title={<HeaderTitle>{t('app.notFound.title')}</HeaderTitle>}
         subTitle={t('app.notFound.text')}
         extra={
           <Link to={isAuthenticated ? '/dashboard' : '/'}>

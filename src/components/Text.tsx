@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { theme } from 'antd';
+import { usePageTitle } from './page-title';
 
 /*
  * A heading, strong and secondary text in antd's type scale and colours (light and dark), without antd's
@@ -8,12 +9,17 @@ import { theme } from 'antd';
  * (layouts, dashboard) use these; screens with editable or copyable text keep Typography.
  */
 
-export function PageTitle({ children }: { children: ReactNode }) {
+/**
+ * The screen's one h1 (in the size of antd's level-3 heading), which also names the document: `documentTitle`,
+ * or the heading's own text when it is a plain string.
+ */
+export function PageTitle({ children, documentTitle, style }: { children: ReactNode; documentTitle?: string; style?: CSSProperties }) {
   const { token } = theme.useToken();
+  usePageTitle(documentTitle ?? (typeof children === 'string' ? children : null));
   return (
-    <h3 style={{ margin: 0, color: token.colorTextHeading, fontSize: token.fontSizeHeading3, lineHeight: token.lineHeightHeading3, fontWeight: token.fontWeightStrong }}>
+    <h1 style={{ margin: 0, color: token.colorTextHeading, fontSize: token.fontSizeHeading3, lineHeight: token.lineHeightHeading3, fontWeight: token.fontWeightStrong, ...style }}>
       {children}
-    </h3>
+    </h1>
   );
 }
 
@@ -29,4 +35,13 @@ export function SecondaryText({ children, small, testId }: { children: ReactNode
       {children}
     </span>
   );
+}
+
+/**
+ * The screen's h1 inside a page header that styles its title itself (Refine's List, Show, Create and Edit):
+ * the header's look, the document's outline and title.
+ */
+export function HeaderTitle({ children, documentTitle }: { children: ReactNode; documentTitle?: string }) {
+  usePageTitle(documentTitle ?? (typeof children === 'string' ? children : null));
+  return <h1 style={{ margin: 0, font: 'inherit', color: 'inherit' }}>{children}</h1>;
 }

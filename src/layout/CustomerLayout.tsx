@@ -2,7 +2,8 @@ import { lazy, Suspense, useState } from 'react';
 import { Button, Grid, Layout, Menu, theme } from 'antd';
 import { MenuOutlined } from '@ant-design/icons';
 import { useLogout } from '@refinedev/core';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
+import { PageOutlet } from './RouteGuard';
 import { canAccessRoute } from '../../contract/roles';
 import { useAuthState } from '../../providers/auth-store';
 import { refineResources } from '../../resources';
@@ -65,7 +66,7 @@ export function CustomerLayout() {
       <Layout.Content id="main" style={{ padding: 'clamp(12px, 3vw, 32px)', maxWidth: 1200, width: '100%', margin: '0 auto' }}>
         <VerificationBanner />
         <div className="page-fade" key={pathname}>
-          <Outlet />
+          <PageOutlet />
         </div>
       </Layout.Content>
       <Layout.Footer style={{ textAlign: 'center' }}>

@@ -2,6 +2,8 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuthState } from '../../providers/auth-store';
 import { t } from '../i18n';
 import { loginPathFor } from '../../providers/http-client';
+import { canAccessRoute } from '../../contract/roles';
+import { lazyPage } from '../routes';
 import { guardDecision } from './guard';
 
 export function VerifyingAccess() {
@@ -26,11 +28,21 @@ export function RouteGuard() {
       return <VerifyingAccess />;
     case 'login':
       return <Navigate to={loginPathFor(location.pathname + location.search)} replace />;
-    case 'dashboard':
-      return <Navigate to="/dashboard" replace />;
     default:
+      // A role mismatch still gets the role's layout (its menu, its account); the page says it is not theirs.
       return <Outlet />;
   }
+}
+
+// Antd's Result and its illustration load only when someone meets the screen.
+const noAccessPage = lazyPage(() => import('../components/NoAccess'), 'NoAccess');
+
+/** The layout's page: the route's screen, or the no-access screen when the role may not open it. */
+export function PageOutlet() {
+  const { user } = useAuthState();
+  const { pathname } = useLocation();
+  if (user && !canAccessRoute(user.role, pathname)) return noAccessPage;
+  return <Outlet />;
 }
 
 /** /login and /register: a signed-in user goes to /dashboard instead. */

@@ -11,7 +11,8 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Button, Drawer, Grid, Layout, Menu, Space, theme, type MenuProps } from 'antd';
 import { LeftOutlined, MenuOutlined, RightOutlined, WifiOutlined } from '@ant-design/icons';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
+import { PageOutlet } from './RouteGuard';
 import { isRole } from '../../contract/roles';
 import { canRole } from '../../providers/access-control-provider';
 import { useAuthState } from '../../providers/auth-store';
@@ -156,7 +157,7 @@ export function StaffLayout() {
             <SandboxBanner />
             <VerificationBanner />
             <div className="page-fade" key={pathname}>
-              <Outlet />
+              <PageOutlet />
             </div>
           </div>
         </Layout.Content>

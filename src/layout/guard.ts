@@ -7,15 +7,16 @@ export interface GuardInput {
   role: Role | null | undefined;
 }
 
-export type GuardDecision = 'verifying' | 'login' | 'dashboard' | 'allow';
+export type GuardDecision = 'verifying' | 'login' | 'forbidden' | 'allow';
 
 /**
  * The route guard's decision (spec §2): wait while the session is being established, send the signed-out
- * to /login (remembering the page), send a role mismatch to /dashboard, otherwise let the page render.
+ * to /login (remembering the page), tell a role mismatch that the page is not theirs (issue 34: no silent redirect
+ * to /dashboard), otherwise let the page render.
  */
 export function guardDecision(input: GuardInput, pathname: string): GuardDecision {
   if (input.isLoading || input.isRefreshing) return 'verifying';
   if (!input.isAuthenticated || !input.role) return 'login';
-  if (!canAccessRoute(input.role, pathname)) return 'dashboard';
+  if (!canAccessRoute(input.role, pathname)) return 'forbidden';
   return 'allow';
 }

@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
-import { t } from '../i18n';
+import { documentTitle } from '../components/page-title';
 
 /** Each public page sets its own <title> and meta description. */
 export function usePageMeta(title: string | null, description: string) {
   useEffect(() => {
-    const name = t('app.name');
-    document.title = title ? `${title} | ${name}` : name;
+    document.title = documentTitle(title);
     let meta = document.querySelector<HTMLMetaElement>('meta[name="description"]');
     if (!meta) {
       meta = document.createElement('meta');

@@ -42,11 +42,13 @@ describe('an admin managing plans', () => {
     await page.close();
   });
 
-  it('keeps plan management away from support: the screen sends them to /dashboard', async () => {
+  it('keeps plan management away from support: the screen tells them it is not theirs', async () => {
     const page = await portal.browser.newPage();
     await portal.signIn(page, 'support@isp.local');
     await portal.open(page, `/dashboard/plans`);
-    await page.waitForURL(`${portal.url}/dashboard`);
+    // Issue 34: the screen says it is not theirs (no silent redirect), and the address stays.
+    await page.getByRole('heading', { level: 1, name: "You don't have access to this page" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/plans');
     await page.close();
   });
 });

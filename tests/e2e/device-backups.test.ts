@@ -87,7 +87,9 @@ describe('network configuration and backup screens', () => {
     const page = await portal.browser.newPage();
     await portal.signIn(page, 'technician@isp.local');
     await portal.open(page, `/dashboard/nas/router/backup`);
-    await page.waitForURL(`${portal.url}/dashboard`);
+    // Issue 34: the screen says it is not theirs (no silent redirect), and the address stays.
+    await page.getByRole('heading', { level: 1, name: "You don't have access to this page" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/nas/router/backup');
     await page.close();
   });
 });

@@ -75,7 +75,9 @@ describe('network devices screens', () => {
 
     // The admin screens stay closed to technicians.
     await portal.open(page, `/dashboard/nas/router/devices`);
-    await page.waitForURL(`${portal.url}/dashboard`);
+    // Issue 34: the screen says it is not theirs (no silent redirect), and the address stays.
+    await page.getByRole('heading', { level: 1, name: "You don't have access to this page" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/nas/router/devices');
     await page.close();
   });
 });

@@ -40,7 +40,9 @@ describe('payment gateways in the back office', () => {
     const page = await portal.browser.newPage();
     await portal.signIn(page, 'technician@isp.local');
     await portal.open(page, `/dashboard/billing/payment-gateways`);
-    await page.waitForURL(`${portal.url}/dashboard`);
+    // Issue 34: the screen says it is not theirs (no silent redirect), and the address stays.
+    await page.getByRole('heading', { level: 1, name: "You don't have access to this page" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/billing/payment-gateways');
     await page.close();
   });
 });

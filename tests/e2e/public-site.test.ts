@@ -57,7 +57,7 @@ describe('a visitor on the public site', () => {
     await page.goto(`${portal.url}/refund-policy`);
     await page.getByTestId('policy-page').getByText('Refunds').waitFor();
     expect(await page.getByTestId('policy-page').locator('strong').textContent()).toBe('14 days');
-    expect(await page.title()).toMatch(/^Refund policy \| /);
+    expect(await page.title()).toMatch(/^Refund policy · /);
     await page.close();
   });
 });

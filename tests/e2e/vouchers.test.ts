@@ -96,7 +96,7 @@ describe('prepaid vouchers', () => {
       await input.waitFor();
       expect(await input.inputValue()).toBe(printed);
       await card.getByRole('button', { name: 'Redeem' }).click();
-      await card.getByTestId('redeem-done').getByText(/Voucher redeemed: your Basic 25 subscription has started and runs until \d{4}-\d{2}-\d{2}\./).waitFor();
+      await card.getByTestId('redeem-done').getByText(/Voucher redeemed: your Basic 25 subscription has started and runs until [A-Z][a-z]{2} \d{1,2}, \d{4}\./).waitFor();
       await customer.getByTestId('my-subscriptions').getByRole('link', { name: 'Basic 25' }).first().waitFor();
       expect(await input.inputValue()).toBe('');
       // The used code leaves the address, so a reload does not fill it in again.

@@ -137,6 +137,35 @@ describe('startup sequence (spec §4), every branch with its calls', () => {
     expect(navigate).not.toHaveBeenCalled();
   });
 
+  it('no marker and the server holds no session (204): one refresh, no user fetch, signed out, nothing logged', async () => {
+    const { api, client, navigate } = setup();
+    api.on(REFRESH, { status: 204, body: '' });
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+
+    await runStartupSequence({ client, clock });
+
+    expect(api.count(REFRESH)).toBe(1);
+    expect(api.count(PROFILE)).toBe(0);
+    expect(getAuthState()).toMatchObject({ isAuthenticated: false, hasAttemptedRefresh: true, isLoading: false, isRefreshing: false });
+    expect(warn).not.toHaveBeenCalled();
+    expect(error).not.toHaveBeenCalled();
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('a call that meets a 401 and then finds no session to refresh (204) ends signed out at the sign-in page', async () => {
+    const { api, client, navigate } = setup();
+    saveSession(jwtExpiringIn(600, NOW));
+    api.on(PROFILE, fail(401, 'Unauthorized'));
+    api.on(REFRESH, { status: 204, body: '' });
+
+    await expect(client.get('/auth/profile')).rejects.toMatchObject({ statusCode: 401 });
+
+    expect(api.count(REFRESH)).toBe(1);
+    expect(getToken()).toBeNull();
+    expect(getAuthState()).toMatchObject({ isAuthenticated: false });
+    expect(navigate).toHaveBeenCalledTimes(1);
+  });
+
   it('shows isLoading for the whole sequence and isRefreshing during the refresh', async () => {
     const { api, client } = setup();
     api.on(REFRESH, { ...ok(authData('fresh')), delay: 5 });

@@ -44,7 +44,7 @@ describe('backups screen', () => {
     expect(within(newer).getByText('3.2 MB')).toBeTruthy();
     const created = newer.querySelector('time')!;
     expect(created.getAttribute('datetime')).toBe(NEWER.created_at);
-    expect(created.textContent).toMatch(/^2026-11-2\d \d\d:\d\d$/);
+    expect(created.textContent).toMatch(/^Nov 2\d, 2026, \d{1,2}:\d\d [AP]M$/);
     const older = screen.getByText(OLDER.name).closest('tr')!;
     expect(within(older).getByText('500.0 KB')).toBeTruthy();
     const rows = screen.getByTestId('backups').querySelectorAll('tbody tr.ant-table-row');
@@ -64,7 +64,7 @@ describe('backups screen', () => {
     renderScreen(new FakeApi().on('GET /backups', ok(list({ last_failure: failure }))), BASE, routes);
     const alert = await screen.findByTestId('backup-last-failure');
     expect(alert.className).toContain('ant-alert-error');
-    expect(alert.textContent).toMatch(/^The last backup failed at 2026-11-2\d \d\d:\d\d: pg_dump exited with code 1$/);
+    expect(alert.textContent).toMatch(/^The last backup failed at Nov 2\d, 2026, \d{1,2}:\d\d [AP]M: pg_dump exited with code 1$/);
   });
 
   it('backs up now: posts, toasts the result and shows the new backup after reading the list again', async () => {

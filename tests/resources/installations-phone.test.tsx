@@ -80,7 +80,7 @@ describe('the technician’s day', () => {
     const overdueCard = within(screen.getByTestId('jobs-today')).getAllByTestId('job-card')[0];
     expect(within(overdueCard).getByText('Overdue')).toBeTruthy();
     const noonCard = within(screen.getByTestId('jobs-today')).getAllByTestId('job-card')[2];
-    expect(within(noonCard).getByTestId('job-time').textContent).toBe(`${NOW.format('HH:mm')}–${NOW.add(1, 'hour').format('HH:mm')}`);
+    expect(within(noonCard).getByTestId('job-time').textContent).toBe(`${NOW.format('h:mm A')}–${NOW.add(1, 'hour').format('h:mm A')}`);
     const tel = within(noonCard).getByRole('link', { name: 'Call +1 (555) 010-0' });
     expect(tel.getAttribute('href')).toBe('tel:+15550100');
     const maps = within(noonCard).getByRole('link', { name: 'Open 12 Elm Street, Springfield in maps' });

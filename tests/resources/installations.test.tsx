@@ -81,7 +81,7 @@ describe('installations list', () => {
     await waitFor(() => expect(api.last('GET /installations')!.params).toMatchObject({ search: 'Elm' }));
 
     fireEvent.click(screen.getByRole('tab', { name: 'Calendar' }));
-    await waitFor(() => expect(screen.getByText(`${today.format('HH:mm')} I-000001 Tom Tech`)).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(`${today.format('h:mm A')} I-000001 Tom Tech`)).toBeTruthy());
     const calendarCall = api.last('GET /installations')!.params;
     expect(calendarCall.from).toBe(today.startOf('month').subtract(7, 'day').format('YYYY-MM-DD'));
   });

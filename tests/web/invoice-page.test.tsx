@@ -108,7 +108,7 @@ describe('public invoice page /invoice/:id', () => {
     expect(screen.getByText('Tax (15%)')).toBeTruthy();
     expect(screen.getByText('Fiber 100 — first month')).toBeTruthy();
     expect(screen.getByText('Ada Customer')).toBeTruthy();
-    expect(screen.getByText('2026-11-08')).toBeTruthy();
+    expect(screen.getByText('Nov 8, 2026')).toBeTruthy();
     const pdf = screen.getByTestId('invoice-pdf') as HTMLAnchorElement;
     expect(pdf.getAttribute('href')).toBe(`/api/payments/invoices/${ID}/pdf`);
     expect(pdf.hasAttribute('download')).toBe(true);
@@ -125,7 +125,7 @@ describe('public invoice page /invoice/:id', () => {
     renderPage(api, `/invoice/${ID}`);
     await screen.findByText('Invoice INV-000042', { exact: false });
     expect(screen.getByTestId('invoice-status').textContent).toBe('Paid');
-    expect(screen.getByText('2026-11-03')).toBeTruthy();
+    expect(screen.getByText('Nov 3, 2026')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /pay/i })).toBeNull();
   });
 

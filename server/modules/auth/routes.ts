@@ -170,11 +170,14 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/refresh-token', { schema: { response: { 200: envelope(authDataSchema) } } }, async (request, reply) => {
+  app.post('/refresh-token', { schema: { response: { 200: envelope(authDataSchema), 204: z.null() } } }, async (request, reply) => {
     try {
       const token = readRefreshCookie(request);
       // A cookie whose signature does not match was forged or corrupted: not the same as having none.
       if (!token && request.cookies[REFRESH_COOKIE_NAME]) throw unauthorized('Invalid refresh token');
+      // No cookie at all: a visitor without a session (every public page asks, spec §2). Nothing to refresh is
+      // not a failure, so no 401 in every visitor's browser console (issue 34); a bad token still answers 401.
+      if (!token) return reply.code(204).send(null);
       return ok(respond(request, reply, await auth.refresh(token, context(request))), AUTH_MESSAGES.refreshed);
     } catch (error) {
       clearRefreshCookie(request, reply);

@@ -2,6 +2,7 @@ import { Form, theme } from 'antd';
 import { Create, Edit, useForm } from '@refinedev/antd';
 import type { BaseRecord } from '@refinedev/core';
 import { t } from '../../i18n';
+import { HeaderTitle } from '../Text';
 import { FieldInput } from './inputs';
 import type { FieldDef, ResourceDecl } from './types';
 import { useViewport } from './viewport';
@@ -81,8 +82,8 @@ export function ResourceForm({ decl, action }: { decl: ResourceDecl; action: 'cr
     : undefined;
   return action === 'create' ? (
     // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
-    <Create goBack={false} title={title} resource={decl.name} saveButtonProps={saveButtonProps} contentProps={contentProps}>{body}</Create>
+    <Create goBack={false} title={<HeaderTitle>{title}</HeaderTitle>} resource={decl.name} saveButtonProps={saveButtonProps} contentProps={contentProps}>{body}</Create>
   ) : (
-    <Edit goBack={false} title={title} resource={decl.name} saveButtonProps={saveButtonProps} isLoading={query?.isLoading} contentProps={contentProps}>{body}</Edit>
+    <Edit goBack={false} title={<HeaderTitle>{title}</HeaderTitle>} resource={decl.name} saveButtonProps={saveButtonProps} isLoading={query?.isLoading} contentProps={contentProps}>{body}</Edit>
   );
 }

@@ -2,6 +2,7 @@ import { Space } from 'antd';
 import { EditButton, List, ShowButton, getDefaultSortOrder, useTable } from '@refinedev/antd';
 import { useNavigation, type BaseRecord } from '@refinedev/core';
 import { t } from '../../i18n';
+import { HeaderTitle } from '../Text';
 import { ConfirmDelete } from './ConfirmDelete';
 import { FilterBar } from './FilterBar';
 import { ResponsiveTable, actionsColumn, fieldColumns, type ResponsiveColumn } from './ResponsiveTable';
@@ -55,7 +56,7 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
   }
 
   return (
-    <List title={t(decl.titleKey)} canCreate={decl.canCreate ?? true} resource={decl.name}
+    <List title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>} canCreate={decl.canCreate ?? true} resource={decl.name}
       headerButtons={decl.listButtons ? ({ defaultButtons }) => <>{defaultButtons}{decl.listButtons!({ filters })}</> : undefined}
     >
       <FilterBar decl={decl} filters={filters} setFilters={(next) => setFilters(next, 'replace')} />

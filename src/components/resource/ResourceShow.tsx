@@ -2,8 +2,19 @@ import { Descriptions } from 'antd';
 import { DeleteButton, EditButton, ListButton, RefreshButton, Show } from '@refinedev/antd';
 import { useShow, type BaseRecord } from '@refinedev/core';
 import { t } from '../../i18n';
+import { HeaderTitle } from '../Text';
 import { renderField } from './cells';
 import type { ResourceDecl } from './types';
+
+/** The fields that name a record, in the order they are looked for. */
+const NAMING_FIELDS = ['number', 'name', 'title', 'subject', 'code', 'cidr', 'email'];
+
+/** "Invoice INV-0001": the resource's singular and the record's number or name, when it has one. */
+export function recordTitle(decl: ResourceDecl, record: BaseRecord | undefined): string {
+  const singular = t(decl.singularKey ?? decl.titleKey);
+  const field = NAMING_FIELDS.find((f) => typeof record?.[f] === 'string' && record[f]);
+  return field ? `${singular} ${String(record![field])}` : singular;
+}
 
 /** One record of a declared resource as a list of labelled, formatted values. */
 export function ResourceShow({ decl }: { decl: ResourceDecl }) {
@@ -14,7 +25,7 @@ export function ResourceShow({ decl }: { decl: ResourceDecl }) {
     <Show
       // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
       goBack={false}
-      title={t(decl.singularKey ?? decl.titleKey)}
+      title={<HeaderTitle>{recordTitle(decl, record)}</HeaderTitle>}
       resource={decl.name}
       isLoading={query.isLoading}
       headerButtons={() => (

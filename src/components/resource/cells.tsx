@@ -1,18 +1,18 @@
 import type { ReactNode } from 'react';
 import { Space, Tag, Typography } from 'antd';
 import type { BaseRecord } from '@refinedev/core';
-import dayjs from 'dayjs';
 import { t } from '../../i18n';
-import { DATE_FORMAT, currencyOf, isEmptyValue, moneyText, optionLabel } from './format';
+import { currencyOf, isEmptyValue, moneyText, optionLabel } from './format';
 import type { FieldDef } from './types';
+import { formatDateTime, formatDay } from '../dates';
 
 export function MoneyCell({ minor, currency }: { minor: unknown; currency: string }) {
   return <span className="money-cell">{moneyText(minor, currency)}</span>;
 }
 
 export function DateCell({ value }: { value: unknown }) {
-  if (typeof value !== 'string' || !dayjs(value).isValid()) return <>—</>;
-  return <time dateTime={value}>{dayjs(value).format(DATE_FORMAT)}</time>;
+  if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) return <>—</>;
+  return <time dateTime={value}>{/^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDay(value) : formatDateTime(value)}</time>;
 }
 
 export function StatusTag({ field, value }: { field: FieldDef; value: unknown }) {

@@ -18,6 +18,7 @@ export const errors: Record<string, string> = {
   'errors.auth.noToken': 'No token found.',
   'errors.auth.fetchUser': 'Failed to fetch user data.',
   'errors.auth.refresh': 'Failed to refresh token.',
+  'errors.auth.noSession': 'Not signed in.',
   'errors.auth.updateProfile': 'Failed to update user profile',
   'errors.auth.changePassword': 'Failed to change password', // not in spec
   'errors.auth.forgotPassword': 'Could not send the reset link. Please try again.', // not in spec

@@ -24,6 +24,7 @@ export const resources: Record<string, string> = {
   'resource.updated': 'Updated successfully',
   'resource.deleted': 'Deleted successfully',
   'resource.createTitle': 'New {name}',
+  'resource.detailsTitle': '{name}: details',
   'resource.editTitle': 'Edit {name}',
   'resource.required': '{field} is required',
   'resource.invalid': 'Invalid value',

@@ -15,20 +15,15 @@ import { DashboardCharts } from './DashboardCharts';
 import { seriesFor, StatCards } from './StatCards';
 import type { DashboardStatsCache, StatsRequest } from './stats-cache';
 import { useDashboardStats } from './useDashboardStats';
+import { formatClock, formatDay } from '../../components/dates';
 
 // The date picker (rc-picker) is fetched only when a custom range is chosen; the charts' library only for a
 // chart on screen (DashboardCharts).
 const RangePicker = lazy(() => import('./RangePicker'));
 
-// Formatted by hand: dayjs itself comes with the range picker, not with the dashboard's first screen.
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** A YYYY-MM-DD day as "5 Nov 2026", the day as written (no time zone applied). */
-const dayText = (iso: string) => {
-  const [year, month, day] = iso.slice(0, 10).split('-').map(Number);
-  return `${day} ${MONTHS[month - 1]} ${year}`;
-};
-/** The local time of day, HH:mm:ss. */
-const clockText = (at: number) => new Date(at).toTimeString().slice(0, 8);
+// Dates through Intl (src/components/dates.ts): dayjs itself comes with the range picker, not with the dashboard's first screen.
+const dayText = (iso: string) => formatDay(iso);
+const clockText = (at: number) => formatClock(at);
 
 export function DashboardHome({ cache }: { cache?: DashboardStatsCache } = {}) {
   const { user } = useAuthState();

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Button, Card, Col, Descriptions, Form, Input, Row, Space, Tag } from 'antd';
 import { useCustomMutation, useNotification } from '@refinedev/core';
-import dayjs from 'dayjs';
 import type { PublicUser } from '../../../contract/schemas/user';
 import { setAuthState, useAuthState } from '../../../providers/auth-store';
 import { t } from '../../i18n';
 import { confirmRules, newPasswordRules, required } from '../auth/rules';
+import { formatDate } from '../../components/dates';
 
 type ProfileValues = Pick<PublicUser, 'name' | 'email' | 'phone' | 'address' | 'company'>;
 
@@ -86,7 +86,7 @@ export function ProfilePage() {
               <Descriptions.Item label={t('profile.fields.verified')}>
                 <Tag color={user.isVerified ? 'green' : 'orange'}>{user.isVerified ? t('profile.yes') : t('profile.no')}</Tag>
               </Descriptions.Item>
-              <Descriptions.Item label={t('profile.fields.memberSince')}>{dayjs(user.created_at).format('YYYY-MM-DD')}</Descriptions.Item>
+              <Descriptions.Item label={t('profile.fields.memberSince')}>{formatDate(user.created_at)}</Descriptions.Item>
             </Descriptions>
           )}
         </Card>
