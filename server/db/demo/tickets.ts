@@ -144,9 +144,10 @@ export function demoTicketScripts(rng: DemoRandom, cast: TicketCustomer[], days:
       opens: false,
       async run({ services, support, technician }) {
         await services.tickets.assign(support, ticketId, technical ? technician.id : support.id);
-        await services.tickets.setStatus(support, ticketId, 'in_progress');
         await services.tickets.addReply(support, ticketId, { message: 'Thank you for contacting us; we are looking into it and will get back to you shortly.', is_internal: false });
         if (technical) await services.tickets.addReply(technician, ticketId, { message: 'Checked the line from the NAS: signal fine, looking at the port history.', is_internal: true });
+        // The reply left it waiting on the customer; staff say they are on it (an explicit status wins).
+        await services.tickets.setStatus(support, ticketId, 'in_progress');
       },
     });
     if (final === 'in_progress') return;
