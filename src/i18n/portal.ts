@@ -7,8 +7,6 @@ import { addMessages } from './index';
 import { auth } from './en/auth';
 import { dashboard } from './en/dashboard';
 import { home } from './en/home';
-import { invoices } from './en/invoices';
-import { resources } from './en/resources';
 
 /**
  * A resource's own texts (resources/<folder>/i18n.ts, e.g. a scaffolded one's): a few lines each, with the
@@ -16,9 +14,4 @@ import { resources } from './en/resources';
  */
 const resourceTexts = import.meta.glob<Record<string, string>>('../../resources/*/i18n.ts', { eager: true, import: 'default' });
 
-/** The texts of the Pay button (resources/invoices/PayButton.tsx), which the customer's home shows. */
-const payTexts = Object.fromEntries(
-  Object.entries({ ...invoices, ...resources }).filter(([key]) => key.startsWith('invoices.pay.') || key.startsWith('invoices.actions.') || key === 'resource.cancel'),
-);
-
-addMessages({ ...auth, ...dashboard, ...home, ...payTexts, ...Object.assign({}, ...Object.values(resourceTexts)) });
+addMessages({ ...auth, ...dashboard, ...home, ...Object.assign({}, ...Object.values(resourceTexts)) });

@@ -76,6 +76,8 @@ describe('the customer home', () => {
       expect(await bill.innerText()).toContain(`Invoice ${renewal.number}`);
       expect(await page.getByTestId('home-bill-amount').innerText()).toBe('$39.99');
 
+      // Pay comes right after the figures (its own chunk): a loading button until then.
+      await expect.poll(() => page.locator('[data-testid="customer-home"] button.ant-btn-loading').count()).toBe(0);
       expect(await overflowsViewport(page), 'the home scrolls sideways at 390 px').toBe(false);
       expect(await controlsOutsideWidth(page, PHONE.width)).toEqual([]);
       expect(await axeViolations(page)).toEqual([]);
@@ -103,6 +105,7 @@ describe('the customer home', () => {
       await portal.signIn(page, email, PASSWORD);
       await page.getByTestId('home-order').waitFor();
       await page.getByTestId('home-bill').getByRole('button', { name: 'Pay now' }).waitFor();
+      await expect.poll(() => page.locator('[data-testid="customer-home"] button.ant-btn-loading').count()).toBe(0);
       expect(await page.locator('h1').count()).toBe(1);
       expect(await overflowsViewport(page)).toBe(false);
       expect(await axeViolations(page)).toEqual([]);

@@ -7,6 +7,7 @@ export const home: Record<string, string> = {
   'home.subtitle': 'Your internet service at a glance',
   'home.error': 'Your home could not be loaded. Please try again.',
   'home.retry': 'Try again',
+  'home.pay': 'Pay now',
 
   'home.order.title': 'Your order',
   'home.order.waitingPayment': 'Your order for {plan} is waiting for payment. Pay its invoice to start the service.',
