@@ -35,8 +35,7 @@ export interface ResourceAccess {
 const SHIPPED_RESOURCES = {
   dashboard: { route: '/dashboard', screen: 'authenticated' },
   subscriptions: { route: '/dashboard/subscriptions', screen: SUBSCRIPTION_ROLES },
-  // Customers their own lines; the staff who may read anyone's usage their overview (billing may not: GET /usage/customers).
-  usage: { route: '/dashboard/usage', screen: ['user', 'admin', 'support', 'technician'] },
+  usage: { route: '/dashboard/usage', screen: 'authenticated' },
   tickets: { route: '/dashboard/tickets', screen: 'authenticated' },
   'tickets-shared': { route: '/dashboard/tickets/shared', screen: ['admin', 'support', 'technician', 'billing'] },
   users: { route: '/dashboard/users', screen: ADMIN_SUPPORT },

@@ -2,7 +2,7 @@
  * /dashboard/usage: a customer's own data usage, line by line; the staff who may read anyone's usage (the role
  * matrix's GET /usage/customers) get their overview and any customer's usage instead (StaffUsage).
  */
-import { Space, Typography } from 'antd';
+import { Alert, Space, Typography } from 'antd';
 import { canCallEndpoint, isRole } from '../../contract/roles';
 import { useAuthState } from '../../providers/auth-store';
 import { t } from '../../src/i18n';
@@ -14,7 +14,14 @@ export function UsagePage() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Typography.Title level={3} style={{ margin: 0 }}>{t('usage.title')}</Typography.Title>
-      {!isRole(role) ? null : canCallEndpoint(role, 'GET', '/usage/customers') ? <StaffUsage /> : <UsageView />}
+      {!isRole(role) ? null : canCallEndpoint(role, 'GET', '/usage/customers') ? (
+        <StaffUsage />
+      ) : role === 'user' ? (
+        <UsageView />
+      ) : (
+        // Staff who may not read customers' usage (billing): what the page is for, not a customer's "No subscription yet".
+        <Alert type="info" showIcon message={t('usage.staff.notForRole')} />
+      )}
     </Space>
   );
 }

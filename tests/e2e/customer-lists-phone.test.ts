@@ -106,18 +106,20 @@ describe('the customer’s lists on a phone', () => {
       const picker = page.getByRole('combobox', { name: 'Line' });
       await picker.waitFor();
       const shown = page.getByTestId('usage-line');
-      await shown.getByText(`${first.name} (Active)`).waitFor();
+      await shown.getByTitle(`${first.name} (Active)`).waitFor();
       expect(await overflowsViewport(page), 'Usage scrolls sideways at 390 px').toBe(false);
-      const asked = page.waitForRequest((r) => r.url().includes('/api/usage?') && r.url().includes(`subscription_id=${secondOrder.subscription.id}`));
-      await picker.tap();
-      await page.getByRole('option', { name: `${second.name} (Pending)` }).tap();
-      await asked;
-      await shown.getByText(`${second.name} (Pending)`).waitFor();
+      // The picker as a thumb opens it: on its shown value (which lies over antd's search input).
+      await shown.click();
+      await Promise.all([
+        page.waitForRequest((r) => r.url().includes('/api/usage?') && r.url().includes(`subscription_id=${secondOrder.subscription.id}`)),
+        page.locator('.ant-select-item-option', { hasText: `${second.name} (Pending)` }).click(),
+      ]);
+      await shown.getByTitle(`${second.name} (Pending)`).waitFor();
       await expectClean(page, 'Usage with two lines');
 
       // An admin opening Usage gets the customers and this customer's lines, not "No subscription yet".
-      await context.clearCookies();
-      const staff = await context.newPage();
+      const staffContext = await portal.browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+      const staff = await staffContext.newPage();
       await portal.signIn(staff, 'admin@isp.local');
       await portal.open(staff, '/dashboard/usage');
       await staff.getByTestId('staff-usage-totals').getByText(/This month, since/).waitFor();
@@ -130,8 +132,9 @@ describe('the customer’s lists on a phone', () => {
       await expectClean(staff, 'the staff usage overview');
       await row.getByRole('button', { name: 'Show usage: Lena Lines' }).tap();
       await staff.getByText('Usage of Lena Lines').waitFor();
-      await staff.getByTestId('usage-line').getByText(`${first.name} (Active)`).waitFor();
+      await staff.getByTestId('usage-line').getByTitle(`${first.name} (Active)`).waitFor();
       expect(await overflowsViewport(staff), 'a customer’s usage for staff scrolls sideways at 390 px').toBe(false);
+      await staffContext.close();
     } finally {
       await context.close();
     }

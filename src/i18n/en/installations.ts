@@ -154,6 +154,7 @@ export const installations: Record<string, string> = {
   'usage.staff.customer': 'Customer',
   'usage.staff.lines': 'Lines',
   'usage.staff.email': 'E-mail',
+  'usage.staff.notForRole': 'Customers’ data usage is read by admins, support and technicians.',
   'usage.staff.show': 'Show usage',
   'usage.staff.back': 'All customers',
   'usage.staff.of': 'Usage of {name}',
