@@ -25,9 +25,10 @@ export function diffRows(changes: AuditEvent['changes'] | undefined): DiffRow[] 
   });
 }
 
-/** A recorded value as text: strings as they are, nothing as a dash, everything else as JSON. */
+/** A recorded value as text: strings as they are, nothing as a dash, yes/no for a switch, everything else as JSON. */
 export function valueText(value: unknown): string {
   if (value === null || value === undefined) return '—';
+  if (typeof value === 'boolean') return t(value ? 'resource.yes' : 'resource.no');
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

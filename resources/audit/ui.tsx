@@ -7,6 +7,7 @@ import { ROLE_COLORS } from '../users/resource';
 /** The target types the server records (contract: dotted actions name them first, e.g. plan.updated). */
 export const AUDIT_TARGET_TYPES = [
   'plan', 'user', 'subscription', 'invoice', 'payment', 'gateway', 'settings', 'device', 'installation', 'api_token', 'backup',
+  'ip_network', 'voucher', 'voucher_batch', 'contact_message', 'audit',
 ] as const;
 
 /** A target type's label; a type this screen does not know yet is shown as recorded. */
@@ -32,17 +33,66 @@ export function ActorCell({ event }: { event: Pick<AuditEvent, 'actor_email' | '
   );
 }
 
-export function ActionText({ action }: { action: string }) {
-  return <code data-testid="audit-action">{action}</code>;
+/**
+ * What an action (recorded as "plan.updated") says in words: its own label when it has one
+ * (audit.action.<action>), else its subject's and verb's ("IP network" + "updated"), else as recorded.
+ */
+export function actionLabel(action: string): string {
+  const own = t(`audit.action.${action}`, undefined, '');
+  if (own) return own;
+  const dot = action.lastIndexOf('.');
+  if (dot < 0) return action;
+  const subject = action.slice(0, dot);
+  const verb = action.slice(dot + 1);
+  const subjectText = t(`audit.targetType.${subject}`, undefined, subject.replace(/[_-]+/g, ' '));
+  const verbText = t(`audit.verb.${verb}`, undefined, verb.replace(/[_-]+/g, ' '));
+  return `${subjectText} ${verbText}`;
 }
 
-export function TargetCell({ event }: { event: Pick<AuditEvent, 'target_type' | 'target_id'> }) {
-  if (!event.target_type && !event.target_id) return <>—</>;
+/** The action in words, and as recorded underneath (what the Action filter takes). */
+export function ActionText({ action }: { action: string }) {
   return (
-    <Space direction="vertical" size={0}>
+    <Space direction="vertical" size={0} data-testid="audit-action">
+      <span>{actionLabel(action)}</span>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}><code>{action}</code></Typography.Text>
+    </Space>
+  );
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The recorded fields that name a target, in the order they are looked for. */
+const NAMING_FIELDS = ['number', 'name', 'email', 'cidr', 'code', 'title', 'subject'];
+
+/** The target's name or number when the event recorded one (its changes, the newer value first), else null. */
+export function targetName(event: Pick<AuditEvent, 'changes'>): string | null {
+  const changes = event.changes ?? {};
+  for (const field of NAMING_FIELDS) {
+    const value = changes[field];
+    if (typeof value === 'string' && value) return value;
+    if (value && typeof value === 'object') {
+      const { to, from } = value as { to?: unknown; from?: unknown };
+      if (typeof to === 'string' && to) return to;
+      if (typeof from === 'string' && from) return from;
+    }
+  }
+  return null;
+}
+
+/** A target id as people read it: a UUID by its first eight characters, anything else (a file's name) whole. */
+export function shortId(id: string): string {
+  return UUID.test(id) ? `${id.slice(0, 8)}…` : id;
+}
+
+export function TargetCell({ event }: { event: Pick<AuditEvent, 'target_type' | 'target_id' | 'changes'> }) {
+  if (!event.target_type && !event.target_id) return <>—</>;
+  const name = targetName(event);
+  return (
+    <Space direction="vertical" size={0} data-testid="audit-target">
       <span>{targetTypeLabel(event.target_type)}</span>
-      {event.target_id && (
-        <code style={{ fontSize: 12, wordBreak: 'break-all' }}>{event.target_id}</code>
+      {name ? (
+        <span style={{ wordBreak: 'break-word' }}>{name}</span>
+      ) : (
+        event.target_id && <code style={{ fontSize: 12, wordBreak: 'break-all' }} title={event.target_id}>{shortId(event.target_id)}</code>
       )}
     </Space>
   );

@@ -45,3 +45,50 @@ export async function axeViolations(page: Page, include?: string): Promise<AxeVi
 export async function overflowsViewport(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 }
+
+/**
+ * axe's best-practice rules for a page's structure (issue 34): one h1, one main landmark, all content in
+ * landmarks, headings in order and never empty.
+ */
+export const STRUCTURE_RULES = ['page-has-heading-one', 'landmark-one-main', 'region', 'heading-order', 'empty-heading'] as const;
+
+/** Violations of STRUCTURE_RULES on the page as it is now. */
+export async function structureViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async (rules) => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<AxeResult> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'rule', values: rules }, resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? null,
+      help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`),
+    }));
+  }, [...STRUCTURE_RULES]);
+}
+
+/**
+ * The visible controls (links, buttons, fields, switches…) that lie beyond the viewport's right edge, with the
+ * page and every scrolling box at their start: a control inside a table that scrolls in its own box counts too
+ * (on a phone a person does not find it). Each as "tag 'name'".
+ */
+export async function controlsBeyondViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const selector = 'a[href], button, input:not([type="hidden"]), select, textarea, [role="switch"], [role="button"], [role="checkbox"], [role="combobox"]';
+    const found: string[] = [];
+    for (const el of document.querySelectorAll(selector)) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || style.display === 'none' || Number(style.opacity) === 0) continue;
+      if (el.closest('[aria-hidden="true"], [inert]')) continue;
+      // Where the control would be with every box that scrolls it at its start.
+      let shift = 0;
+      for (let p = el.parentElement; p; p = p.parentElement) shift += p.scrollLeft;
+      if (r.right + shift <= window.innerWidth + 1) continue;
+      const name = (el.getAttribute('aria-label') || el.textContent || (el as HTMLInputElement).name || el.getAttribute('placeholder') || '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      found.push(`${el.tagName.toLowerCase()} "${name}"`);
+    }
+    return [...new Set(found)];
+  });
+}

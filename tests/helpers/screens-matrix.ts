@@ -6,7 +6,11 @@
  * - the header's controls lie inside the viewport and do not cover the page's title;
  * - the role's navigation is reachable: on phones and tablets the menu button opens a drawer listing exactly
  *   the role's entries, on a wide screen the menu shows them;
- * - axe-core (WCAG 2.1 A and AA) finds nothing, in light and in dark mode, on a phone and on a desktop.
+ * - axe-core (WCAG 2.1 A and AA) finds nothing, in light and in dark mode, on a phone and on a desktop;
+ * - the page's structure (issue 34): one h1, one main landmark, everything in landmarks, headings in order and
+ *   none empty (axe's best-practice rules), on a phone and on a desktop;
+ * - no visible control lies beyond the viewport's right edge, not even inside a table that scrolls in its own box;
+ * - every route of one role has a document title of its own.
  * A screenshot of each route at each size goes to test-results/screens (kept by .ci/run).
  *
  * One signed-in browser context per role, moving between routes inside the app and resizing the viewport
@@ -24,7 +28,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { canAccessRoute, type Role } from '../../contract/roles';
 import { MENU, menuRoutes } from '../../resources/menu';
 import { SITE_PATHS } from '../../src/site/paths';
-import { axeViolations, overflowsViewport } from './axe';
+import { axeViolations, controlsBeyondViewport, overflowsViewport, structureViolations } from './axe';
 import { DEMO_PASSWORD, portalApi, usePortal, type PortalSession } from './browser';
 
 // The file's portal (one per test file that calls screensMatrix), set when screensMatrix registers its tests.
@@ -263,6 +267,10 @@ async function checkScreen(page: Page, who: string, route: string, mode: Mode, c
         problems.push(`${at}: scrolls sideways (${wide.join(', ')})`);
       }
       for (const p of await headerProblems(page)) problems.push(`${at}: ${p}`);
+      for (const c of await controlsBeyondViewport(page)) problems.push(`${at}: control beyond the viewport's right edge: ${c}`);
+      if (AXE_SIZES.has(size.width)) {
+        for (const v of await structureViolations(page)) problems.push(`${at}: structure ${v.id}: ${v.help}\n      ${v.nodes.slice(0, 4).join('\n      ')}`);
+      }
       const nav = await checkNav(size.width);
       for (const p of nav) problems.push(`${at}: ${p}`);
       // The drawer the navigation check opened and closed is gone before anything else is measured.
@@ -274,6 +282,16 @@ async function checkScreen(page: Page, who: string, route: string, mode: Mode, c
     if (AXE_SIZES.has(size.width)) for (const p of await axeProblems(page)) problems.push(`${at}: ${p}`);
   }
   return problems;
+}
+
+/** Notes which routes carry a document title. */
+function noteTitle(titles: Map<string, string[]>, title: string, route: string): void {
+  titles.set(title, [...(titles.get(title) ?? []), route]);
+}
+
+/** Routes of one person that share a document title (tabs and history entries a person cannot tell apart). */
+function titleProblems(who: string, titles: Map<string, string[]>): string[] {
+  return [...titles].filter(([, routes]) => routes.length > 1).map(([title, routes]) => `${who}: ${routes.join(', ')} share the document title "${title}"`);
 }
 
 /** Registers the matrix for these roles (and the public site) on a portal of the calling test file's own. */
@@ -294,11 +312,14 @@ export function screensMatrix(part: { publicSite: boolean; roles: readonly Role[
         const page = await context.newPage();
         trackRequests(page);
         try {
+          const titles = new Map<string, string[]>();
           for (const route of routes) {
             await portal.open(page, route);
             await settled(page);
+            noteTitle(titles, await page.title(), route);
             problems.push(...(await checkScreen(page, 'public', route, mode, async () => [])));
           }
+          if (mode === 'light') problems.push(...titleProblems('public', titles));
         } finally {
           await context.close();
         }
@@ -325,9 +346,11 @@ export function screensMatrix(part: { publicSite: boolean; roles: readonly Role[
           // its switch), so a route checked light then dark ends dark, and the next is checked dark then light.
           const phone = SIZES[0];
           const desktop = SIZES[2];
+          const titles = new Map<string, string[]>();
           for (const [i, route] of routes.entries()) {
             await portal.open(page, route);
             await settled(page);
+            noteTitle(titles, await page.title(), route);
             // The navigation is the layout's, the same on every route: checked on the first one.
             const nav = i === 0 ? (width: number) => navigationProblems(page, role, width) : async () => [];
             const none = async () => [];
@@ -341,6 +364,7 @@ export function screensMatrix(part: { publicSite: boolean; roles: readonly Role[
               problems.push(...(await checkScreen(page, role, route, 'light', nav, [...SIZES].reverse())));
             }
           }
+          problems.push(...titleProblems(role, titles));
         } catch (err) {
           // Where the page was and what the server said, for a failure that is not one of the collected problems.
           const health = await fetch(`${portal.url}/api/health`).then((r) => r.status, (e: Error) => e.message);

@@ -71,7 +71,10 @@ describe('audit trail list', () => {
     expect(within(updated).getByText('admin@isp.local')).toBeTruthy();
     expect(within(updated).getByText('Administrator').closest('.ant-tag')).toBeTruthy();
     expect(within(updated).getByText('Plan')).toBeTruthy();
-    expect(within(updated).getByText(PLAN_ID)).toBeTruthy();
+    // In words, with the recorded code beneath; the target by the name the event recorded, not its id.
+    expect(within(updated).getByText('Plan updated')).toBeTruthy();
+    expect(within(updated).getByText('Fiber 100+')).toBeTruthy();
+    expect(within(updated).queryByText(PLAN_ID)).toBeNull();
     expect(within(updated).getByText('203.0.113.7')).toBeTruthy();
     expect(updated.querySelector('time')!.getAttribute('datetime')).toBe(PLAN_UPDATED.at);
 
@@ -79,7 +82,11 @@ describe('audit trail list', () => {
     expect(within(taken).getByText('System').closest('.ant-tag')).toBeTruthy();
     expect(within(taken).getByText('Backup')).toBeTruthy();
 
+    expect(within(taken).getByText('Backup taken')).toBeTruthy();
+    expect(within(taken).getByText('isp-portal-2026-11-24.tar.gz')).toBeTruthy();
+
     const failed = rowOf('auth.sign_in_failed');
+    expect(within(failed).getByText('Sign-in failed')).toBeTruthy();
     expect(within(failed).getByText('mallory@example.com')).toBeTruthy();
     expect(within(failed).getByText('Anonymous').closest('.ant-tag')).toBeTruthy();
 

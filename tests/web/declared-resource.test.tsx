@@ -177,7 +177,7 @@ describe('a resource declared once (fixture, never shipped)', () => {
     expect(api.last(`PUT /fixture-notes/${note().id}`)!.body).toMatchObject({ title: 'Router firmware 7.16' });
   }, 60_000);
 
-  it('support (read only in its entry): sees the list without Create, and its create route sends it home', async () => {
+  it('support (read only in its entry): sees the list without Create, and its create route says it is not theirs', async () => {
     signIn('support');
     const api = new FakeApi().on('GET /fixture-notes', page([note()]));
     await renderBackOffice(api, BASE);
@@ -188,16 +188,17 @@ describe('a resource declared once (fixture, never shipped)', () => {
     expect(within(row).queryByRole('button', { name: /edit/i })).toBeNull();
     cleanup();
     await renderBackOffice(api, `${BASE}/create`);
-    expect(await screen.findByText('Home page')).toBeTruthy();
-    expect(path).toBe('/dashboard');
+    // Issue 34: the no-access screen, where they asked to go (no silent redirect).
+    expect(await screen.findByRole('heading', { level: 1, name: "You don't have access to this page" })).toBeTruthy();
+    expect(path).toBe(`${BASE}/create`);
   });
 
   it('technician (outside its access): neither the menu item nor the routes', async () => {
     signIn('technician');
     const api = new FakeApi().on('GET /fixture-notes', page([note()]));
     await renderBackOffice(api, BASE);
-    expect(await screen.findByText('Home page')).toBeTruthy();
-    expect(path).toBe('/dashboard');
+    expect(await screen.findByRole('heading', { level: 1, name: "You don't have access to this page" })).toBeTruthy();
+    expect(path).toBe(BASE);
     expect(await menuLink()).toBeNull();
     expect(within(screen.getByTestId('staff-menu')).queryAllByRole('link').length).toBeGreaterThan(0);
     expect(api.count('GET /fixture-notes')).toBe(0);
