@@ -10,6 +10,7 @@ import { InvoiceShow } from '../../resources/invoices/show';
 import { FakeApi, fail, ok, sampleUser } from '../providers/support/fake-api';
 import { currentUrl, renderScreen } from './support/render';
 import { resetViewport, setViewportWidth } from '../helpers/viewport';
+import { formatDay } from '../../src/components/dates';
 
 const BASE = '/dashboard/billing/invoices';
 const UNPAID = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -352,7 +353,7 @@ describe('MyInvoices (the customer’s own invoices)', () => {
       expect(within(unpaid).getByRole('link', { name: 'INV-000001' }).getAttribute('href')).toBe(`/invoice/${UNPAID}`);
       expect(within(unpaid).getByText('Unpaid')).toBeTruthy();
       expect(within(unpaid).getByText('Total').closest('tr')!.textContent).toContain(formatMoney(5749, 'USD'));
-      expect(within(unpaid).getByText('Due date').closest('tr')!.textContent).toContain('2026-11-08');
+      expect(within(unpaid).getByText('Due date').closest('tr')!.textContent).toContain(formatDay('2026-11-08'));
       expect(within(unpaid).getByRole('button', { name: 'Pay now' }).className).toContain('ant-btn-block');
       expect(within(paid).getByText('Paid')).toBeTruthy();
       expect(within(paid).queryByRole('button', { name: 'Pay now' })).toBeNull();

@@ -13,6 +13,7 @@ import { CreateBatch } from '../../resources/vouchers/CreateBatch';
 import { RedeemVoucherCard } from '../../resources/vouchers/RedeemVoucherCard';
 import { FakeApi, fail, ok, sampleUser, type Call } from '../providers/support/fake-api';
 import { currentUrl, renderScreen } from './support/render';
+import { formatDay } from '../../src/components/dates';
 
 const PLAN = '11111111-1111-4111-8111-111111111111';
 const SUB = '22222222-2222-4222-8222-222222222222';
@@ -151,7 +152,7 @@ describe('redeem a voucher', () => {
     fireEvent.change(input, { target: { value: 'good-code' } });
     expect(within(card).queryByTestId('redeem-error')).toBeNull();
     fireEvent.click(within(card).getByRole('button', { name: 'Redeem' }));
-    expect(await within(card).findByText('Voucher redeemed: your Hotspot Day subscription was extended until 2026-12-03.')).toBeTruthy();
+    expect(await within(card).findByText(`Voucher redeemed: your Hotspot Day subscription was extended until ${formatDay('2026-12-03T10:00:00.000Z')}.`)).toBeTruthy();
     expect(input.value).toBe('');
     // The router commits the cleaned URL in its own render, possibly after the message shows.
     await waitFor(() => expect(currentUrl).toBe('/dashboard/subscriptions'));
@@ -172,6 +173,6 @@ describe('redeem a voucher', () => {
     expect(await within(card).findByText('Voucher redeemed: your Hotspot bundle data line has started with 1.00 GB. It ends when the data is used.')).toBeTruthy();
     fireEvent.change(input, { target: { value: 'TOPUP' } });
     fireEvent.click(within(card).getByRole('button', { name: 'Redeem' }));
-    expect(await within(card).findByText('Voucher redeemed: your Hotspot bundle data line now has 2.50 GB left. It ends when the data is used or on 2026-12-03, whichever comes first.')).toBeTruthy();
+    expect(await within(card).findByText(`Voucher redeemed: your Hotspot bundle data line now has 2.50 GB left. It ends when the data is used or on ${formatDay('2026-12-03T10:00:00.000Z')}, whichever comes first.`)).toBeTruthy();
   });
 });

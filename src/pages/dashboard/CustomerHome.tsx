@@ -14,6 +14,7 @@ import { SecondaryText, StrongText } from '../../components/Text';
 import { t } from '../../i18n';
 import { useAuthState } from '../../../providers/auth-store';
 import { dayText, money } from '../../../resources/invoices/format';
+import { formatDateTime } from '../../components/dates';
 import type { PayableInvoice } from '../../../resources/invoices/PayButton';
 import { formatBytes } from '../../../resources/traffic/format';
 
@@ -35,13 +36,8 @@ function Pay({ invoice }: { invoice: PayableInvoice }) {
   );
 }
 
-/** An ISO timestamp as the local day and time, "2026-11-09 08:00" (the back office's date format). */
-function dateTimeText(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '—';
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
+/** A moment as the reader's day and time (the portal's one date format, src/components/dates.ts). */
+const dateTimeText = (iso: string) => formatDateTime(iso);
 
 const brandName = (brand: string) => brand.charAt(0).toUpperCase() + brand.slice(1);
 const subscriptionPath = (id: string) => `/subscription/${encodeURIComponent(id)}`;
