@@ -12,6 +12,7 @@ import { t } from '../../src/i18n';
 import { formatBytes } from '../device-backups/format';
 import { downloadBackup, useBackUpNow, useBackups } from './api';
 import { formatDateTime } from '../../src/components/dates';
+import { PageTitle } from '../../src/components/Text';
 
 export function scheduleText(schedule: BackupList['schedule']): string {
   if (!schedule.enabled) return t('backups.schedule.off');
@@ -46,7 +47,7 @@ export function BackupsPage() {
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <div>
-        <Typography.Title level={3} style={{ marginBottom: 4 }}>{t('backups.title')}</Typography.Title>
+        <PageTitle style={{ marginBottom: 4 }}>{t('backups.title')}</PageTitle>
         <Typography.Text type="secondary">{t('backups.subtitle')}</Typography.Text>
       </div>
       <Card size="small" title={t('backups.schedule.title')}>

@@ -23,6 +23,7 @@ import { ConfigText } from './ConfigText';
 import { DiffView } from './DiffView';
 import { formatBytes, formatTime } from './format';
 import { RouterPicker, useChosenDevice } from './RouterPicker';
+import { PageTitle } from '../../src/components/Text';
 
 const STATUS_COLOR: Record<string, string> = { queued: 'default', running: 'processing', succeeded: 'green', unchanged: 'blue', failed: 'red' };
 
@@ -108,7 +109,7 @@ export function BackupPage() {
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <div>
-        <Typography.Title level={3} style={{ marginBottom: 4 }}>{t('deviceBackups.backup.title')}</Typography.Title>
+        <PageTitle style={{ marginBottom: 4 }}>{t('deviceBackups.backup.title')}</PageTitle>
         <Typography.Text type="secondary">{t('deviceBackups.backup.subtitle')}</Typography.Text>
       </div>
       <Space wrap>

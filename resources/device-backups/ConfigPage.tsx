@@ -6,6 +6,7 @@ import { useRouterOptions, useRunningConfig } from './api';
 import { ConfigText } from './ConfigText';
 import { formatBytes, formatTime } from './format';
 import { RouterPicker, useChosenDevice } from './RouterPicker';
+import { PageTitle } from '../../src/components/Text';
 
 export function ConfigPage() {
   const { devices, isLoading } = useRouterOptions();
@@ -15,7 +16,7 @@ export function ConfigPage() {
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <div>
-        <Typography.Title level={3} style={{ marginBottom: 4 }}>{t('deviceBackups.config.title')}</Typography.Title>
+        <PageTitle style={{ marginBottom: 4 }}>{t('deviceBackups.config.title')}</PageTitle>
         <Typography.Text type="secondary">{t('deviceBackups.config.subtitle')}</Typography.Text>
       </div>
       <Space wrap>

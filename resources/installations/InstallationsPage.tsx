@@ -14,6 +14,7 @@ import { useInstallations } from './api';
 import { isOverdue, planDay } from './day';
 import { InstallationCalendar, StaffInstallationTable } from './StaffInstallations';
 import { detailPath, formatSlot, formatTimes, InstallationStatusTag, MapsLink, TelLink, TOUCH } from './ui';
+import { PageTitle } from '../../src/components/Text';
 
 export function InstallationsPage() {
   const viewer = useViewer();
@@ -38,7 +39,7 @@ function TechnicianJobs() {
   const nothing = plan.today.length + plan.upcoming.length + plan.finished.length === 0;
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="technician-jobs">
-      <Typography.Title level={3} style={{ margin: 0 }}>{t('installations.myJobs')}</Typography.Title>
+      <PageTitle>{t('installations.myJobs')}</PageTitle>
       {open.isLoading ? (
         <Spin />
       ) : open.error ? (
@@ -50,7 +51,7 @@ function TechnicianJobs() {
           .filter((s) => s.jobs.length > 0 || s.empty)
           .map((s) => (
             <section key={s.key} data-testid={`jobs-${s.key}`} aria-labelledby={`jobs-${s.key}-title`}>
-              <Typography.Title level={4} id={`jobs-${s.key}-title`} style={{ marginTop: 0, marginBottom: 8 }}>
+              <Typography.Title level={2} id={`jobs-${s.key}-title`} style={{ marginTop: 0, marginBottom: 8, fontSize: 20 }}>
                 {s.title} {s.jobs.length > 0 && <Typography.Text type="secondary">({s.jobs.length})</Typography.Text>}
                 {s.subtitle && <Typography.Text type="secondary" style={{ display: 'block', fontSize: 14, fontWeight: 'normal' }}>{s.subtitle}</Typography.Text>}
               </Typography.Title>
@@ -95,7 +96,7 @@ function JobCard({ job, day }: { job: Installation; day: 'today' | 'other' }) {
 function StaffInstallations() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
-      <Typography.Title level={3} style={{ margin: 0 }}>{t('installations.title')}</Typography.Title>
+      <PageTitle>{t('installations.title')}</PageTitle>
       <Tabs
         items={[
           { key: 'table', label: t('installations.tab.table'), children: <StaffInstallationTable /> },

@@ -15,6 +15,7 @@ import { DateCell, ResponsiveTable, useViewport, type ResponsiveColumn } from '.
 import { retryUnlessClientError } from '../../src/components/retry';
 import { t } from '../../src/i18n';
 import { formatDateTime } from '../../src/components/dates';
+import { PageTitle } from '../../src/components/Text';
 
 type Entry = z.infer<typeof ipHistoryEntrySchema>;
 const AT_FORMAT = 'YYYY-MM-DD HH:mm';
@@ -89,7 +90,7 @@ export function HistorySearch() {
 
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
-      <Card title={<Typography.Title level={4} style={{ margin: 0 }}>{t('ipam.history.title')}</Typography.Title>}>
+      <Card title={<PageTitle>{t('ipam.history.title')}</PageTitle>}>
         <Typography.Paragraph type="secondary">{t('ipam.history.intro')}</Typography.Paragraph>
         <Form
           form={form}

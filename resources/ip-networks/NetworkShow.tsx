@@ -11,6 +11,7 @@ import { AddressMap } from './AddressMap';
 import { NETWORKS } from './api';
 import { ipNetworksResource as decl } from './resource';
 import { PurposeTag, UsageBar, canManageNetworks } from './ui';
+import { PageTitle } from '../../src/components/Text';
 
 /** A network: its settings and usage, and its address map. */
 export function NetworkShow() {
@@ -34,7 +35,7 @@ export function NetworkShow() {
       ) : (
         <>
           <Card
-            title={<Typography.Title level={4} style={{ margin: 0 }}>{network.cidr}</Typography.Title>}
+            title={<PageTitle>{network.cidr}</PageTitle>}
             extra={manage ? <EditButton resource={decl.name} recordItemId={network.id} /> : undefined}
           >
             <Descriptions bordered size="small" column={1} data-testid="network-details">

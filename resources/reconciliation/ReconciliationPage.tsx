@@ -17,6 +17,7 @@ import { retryUnlessClientError } from '../../src/components/retry';
 import { saveBlob } from '../../src/components/saveBlob';
 import { t } from '../../src/i18n';
 import './texts';
+import { PageTitle } from '../../src/components/Text';
 
 const DAY = 'YYYY-MM-DD';
 type Received = CurrencyReport['received_by'][number];
@@ -99,7 +100,7 @@ function CurrencyCard({ report }: { report: CurrencyReport }) {
         <Col xs={12} md={6}><Statistic title={t('reconciliation.refundedToProvider')} value={money(report.refunded_to_provider)} /></Col>
         <Col xs={12} md={6}><Statistic title={t('reconciliation.refundedToCredit')} value={money(report.refunded_to_credit)} /></Col>
       </Row>
-      <Typography.Title level={5} style={{ marginTop: 24 }}>{t('reconciliation.byMethod')}</Typography.Title>
+      <Typography.Title level={2} style={{ marginTop: 24, fontSize: 16 }}>{t('reconciliation.byMethod')}</Typography.Title>
       <ResponsiveTable<Received>
         data-testid="received-by"
         rowKey={(l) => `${l.provider}-${l.payment_method}-${l.gateway_id}`}
@@ -110,7 +111,7 @@ function CurrencyCard({ report }: { report: CurrencyReport }) {
       />
       {credit.length > 0 && (
         <>
-          <Typography.Title level={5} style={{ marginTop: 24 }}>{t('reconciliation.credit')}</Typography.Title>
+          <Typography.Title level={2} style={{ marginTop: 24, fontSize: 16 }}>{t('reconciliation.credit')}</Typography.Title>
           <Space wrap data-testid="credit-movements">
             {credit.map(([kind, amount]) => (
               <Tag key={kind}>{t(`credit.kind.${kind}`, undefined, kind)}: {money(amount)}</Tag>
@@ -155,7 +156,7 @@ export function ReconciliationPage() {
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }} data-testid="reconciliation">
       <Space wrap style={{ width: '100%', justifyContent: 'space-between' }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>{t('reconciliation.title')}</Typography.Title>
+        <PageTitle>{t('reconciliation.title')}</PageTitle>
         <Space wrap>
           <DatePicker.RangePicker
             aria-label={t('reconciliation.period')}

@@ -15,6 +15,7 @@ import { SubscribeModal } from './SubscribeModal';
 import { SubscriptionActions } from './SubscriptionActions';
 import { InvoiceStatusTag, InvoicesTable, PaymentsTable, PlanSummary, SubscriptionStatusTag, invoicePath } from './ui';
 import { formatDay } from '../../src/components/dates';
+import { PageTitle } from '../../src/components/Text';
 
 /** A data line's (issue 31: bought with data vouchers) data left, or null for a line without an allowance. */
 export function dataLeftText(s: Pick<Order, 'data_allowance_bytes' | 'data_used_bytes'>): string | null {
@@ -64,7 +65,7 @@ function PendingOrder({ order }: { order: Order }) {
   return (
     <Card style={{ marginBottom: 16 }} data-testid="pending-order"
       title={<Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}>{t('subscriptions.pending.title')}<SubscriptionStatusTag status={order.status} /></Flex>}>
-      <Typography.Title level={3} style={{ marginTop: 0 }}>{order.plan_name}</Typography.Title>
+      <Typography.Title level={2} style={{ marginTop: 0, fontSize: 24 }}>{order.plan_name}</Typography.Title>
       <Typography.Paragraph>{t('subscriptions.pendingOrder', { plan: order.plan_name })}</Typography.Paragraph>
       {open && (
         <Descriptions size="small" column={1} style={{ marginBottom: 12 }}
@@ -105,7 +106,7 @@ function ActivePlanCard({ onSubscribe, pending }: { onSubscribe?: () => void; pe
     <Card data-testid="active-plan" style={{ marginBottom: 16 }}
       title={<Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}>{t('subscriptions.activePlan.title')}<SubscriptionStatusTag status={subscription.status} /></Flex>}
       extra={<Link to={customerDetailPath(subscription.id)}>{t('subscriptions.actions.view')}</Link>}>
-      <Typography.Title level={3} style={{ marginTop: 0 }}>{plan.name}</Typography.Title>
+      <Typography.Title level={2} style={{ marginTop: 0, fontSize: 24 }}>{plan.name}</Typography.Title>
       <PlanSummary plan={plan} />
       {subscription.current_period_end && (
         <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
@@ -189,9 +190,9 @@ export function OrderHistory({ orders }: { orders: Order[] }) {
         ),
         children: (
           <>
-            <Typography.Title level={5}>{t('subscriptions.orders.invoices')}</Typography.Title>
+            <Typography.Title level={3} style={{ fontSize: 16 }}>{t('subscriptions.orders.invoices')}</Typography.Title>
             <InvoicesTable invoices={o.invoices} />
-            <Typography.Title level={5} style={{ marginTop: 16 }}>{t('subscriptions.orders.payments')}</Typography.Title>
+            <Typography.Title level={3} style={{ marginTop: 16, fontSize: 16 }}>{t('subscriptions.orders.payments')}</Typography.Title>
             <PaymentsTable payments={o.payments} />
           </>
         ),
@@ -213,7 +214,7 @@ export function CustomerSubscriptions() {
   return (
     <div>
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
-        <Typography.Title level={2} style={{ margin: 0 }}>{t('subscriptions.title')}</Typography.Title>
+        <PageTitle>{t('subscriptions.title')}</PageTitle>
         {subscribe && <Button type="primary" onClick={subscribe}>{t('subscriptions.subscribe.title')}</Button>}
       </Space>
       {pending && <PendingOrder order={pending} />}

@@ -14,6 +14,7 @@ import { DateCell } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { formatBytes } from '../device-backups/format';
 import { useSystemStatus } from './api';
+import { PageTitle } from '../../src/components/Text';
 
 type Node = SystemStatus['nodes'][number];
 
@@ -223,7 +224,7 @@ export function SystemPage() {
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Space wrap style={{ width: '100%', justifyContent: 'space-between' }} align="start">
         <div>
-          <Typography.Title level={3} style={{ marginBottom: 4 }}>{t('system.title')}</Typography.Title>
+          <PageTitle style={{ marginBottom: 4 }}>{t('system.title')}</PageTitle>
           <Typography.Text type="secondary">{t('system.subtitle')}</Typography.Text>
         </div>
         <Button icon={<ReloadOutlined />} loading={isFetching && !isLoading} onClick={refresh}>

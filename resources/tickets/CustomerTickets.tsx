@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Form, Input, Modal, Select, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Modal, Select } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { getDefaultFilter, useTable } from '@refinedev/antd';
 import type { Ticket } from '../../contract/schemas/ticket';
@@ -10,6 +10,7 @@ import { NewTicketForm } from './NewTicketForm';
 import { ticketColumns, ticketField, ticketOptions } from './resource';
 import { ticketPath } from './rules';
 import { Link, useNavigate } from 'react-router';
+import { PageTitle } from '../../src/components/Text';
 
 /** A ticket as a card (phones): its number and subject, status and priority as labels, and when it last moved. */
 function TicketCard({ ticket }: { ticket: Ticket }) {
@@ -54,7 +55,7 @@ export function CustomerTickets() {
 
   return (
     <Card
-      title={<Typography.Title level={4} style={{ margin: 0 }}>{t('tickets.myTitle')}</Typography.Title>}
+      title={<PageTitle>{t('tickets.myTitle')}</PageTitle>}
       extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t('tickets.new')}</Button>}
     >
       <FoldingFilters form={form}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Form, Input, Select, Space, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Select, Space } from 'antd';
 import { getDefaultFilter, useTable } from '@refinedev/antd';
 import { useDataProvider, useNotification, type HttpError } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import { canMove, ticketPath, type Viewer } from './rules';
 import { useNavigate } from 'react-router';
 import { StatsCards } from './StatsCards';
 import { AssignSelect, canAssign } from './ui';
+import { PageTitle } from '../../src/components/Text';
 
 interface FilterValues {
   status?: string;
@@ -94,7 +95,7 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
 
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
-      <Typography.Title level={4} style={{ margin: 0 }}>{t(ticketsResource.titleKey)}</Typography.Title>
+      <PageTitle>{t(ticketsResource.titleKey)}</PageTitle>
       <StatsCards />
       <Card>
         <FoldingFilters form={form}

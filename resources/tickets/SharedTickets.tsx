@@ -8,6 +8,7 @@ import type { Viewer } from './rules';
 import { StatusSelect } from './ui';
 import { ticketPath } from './rules';
 import { useNavigate } from 'react-router';
+import { PageTitle } from '../../src/components/Text';
 
 /** One staff table (no URL sync: two of them share the page) with a status change per row. */
 function TicketTable({ resource, meta, fallbackKey, viewer, testId }: { resource: string; meta: Record<string, unknown>; fallbackKey: string; viewer: Viewer; testId: string }) {
@@ -49,7 +50,7 @@ export function SharedTickets({ viewer }: { viewer: Viewer }) {
   const categories = viewer.role === 'technician' || viewer.role === 'billing' ? TICKET_QUEUE_CATEGORIES[viewer.role] : null;
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
-      <Typography.Title level={4} style={{ margin: 0 }}>{t('tickets.sharedTitle')}</Typography.Title>
+      <PageTitle>{t('tickets.sharedTitle')}</PageTitle>
       <Card title={t('tickets.assignedToMe')}>
         <TicketTable resource="tickets-assigned" meta={{ endpoint: 'tickets/assigned' }} fallbackKey="errors.tickets.assigned" viewer={viewer} testId="assigned-tickets" />
       </Card>

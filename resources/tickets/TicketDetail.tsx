@@ -11,6 +11,7 @@ import { EditTicket, canEdit } from './EditTicket';
 import { errorToast, ticketUrl, uploadAttachments, useRefreshTickets, useTicket, useTicketCall } from './api';
 import { formatDateTime } from './rules';
 import { AssignSelect, AttachmentList, AttachmentPicker, PriorityTag, StatusSelect, StatusTag, canAssign, canDelete, useViewer } from './ui';
+import { PageTitle } from '../../src/components/Text';
 
 /** The subscription's detail route: the customer's own page, or the staff detail. */
 const subscriptionPath = (viewer: { role: string }, id: string) =>
@@ -155,7 +156,7 @@ export function TicketDetail() {
       >
         {narrow && (
           <Space direction="vertical" size="middle" style={{ width: '100%', marginBottom: 16 }}>
-            <Typography.Title level={4} style={{ margin: 0 }}>{heading}</Typography.Title>
+            <PageTitle>{heading}</PageTitle>
             {controls}
           </Space>
         )}
@@ -180,7 +181,7 @@ export function TicketDetail() {
           {ticket.last_reply_at && <Descriptions.Item label={t('tickets.fields.lastReply')}>{formatDateTime(ticket.last_reply_at)}</Descriptions.Item>}
           {ticket.resolved_at && <Descriptions.Item label={t('tickets.fields.resolved')}>{formatDateTime(ticket.resolved_at)}</Descriptions.Item>}
         </Descriptions>
-        <Typography.Title level={5}>{t('tickets.fields.description')}</Typography.Title>
+        <Typography.Title level={2} style={{ fontSize: 16 }}>{t('tickets.fields.description')}</Typography.Title>
         <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }} data-testid="ticket-description">{ticket.description}</Typography.Paragraph>
       </Card>
 

@@ -2,7 +2,7 @@
  * /dashboard/nas/router/interfaces: pick a device, see its interfaces with live status (re-read every 30 s
  * and on Refresh); "Poll now" asks the device at once. The device is kept in the address (?device=).
  */
-import { App, Alert, Button, Card, Descriptions, Space, Typography } from 'antd';
+import { App, Alert, Button, Card, Descriptions, Space } from 'antd';
 import { ReloadOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
@@ -11,6 +11,7 @@ import { t } from '../../src/i18n';
 import { useDeviceOptions, useInterfaces, usePollNow } from './api';
 import { DevicePicker, DeviceStatusTag } from './DevicePicker';
 import { InterfacesTable } from './InterfacesTable';
+import { PageTitle } from '../../src/components/Text';
 
 export function InterfacesPage() {
   const [params, setParams] = useSearchParams();
@@ -36,7 +37,7 @@ export function InterfacesPage() {
   };
 
   return (
-    <Card title={<Typography.Title level={4} style={{ margin: 0 }}>{t('traffic.interfacesTitle')}</Typography.Title>}>
+    <Card title={<PageTitle>{t('traffic.interfacesTitle')}</PageTitle>}>
       <Space wrap style={{ marginBottom: 16 }}>
         <DevicePicker devices={devices} loading={devicesLoading} value={deviceId} onChange={(id) => setParams({ device: id })} />
         <Button icon={<ReloadOutlined />} disabled={!deviceId} loading={interfaces.isFetching && !interfaces.isLoading} onClick={() => void interfaces.refetch()}>

@@ -14,6 +14,7 @@ import { useDeviceOptions, useInterfaces, useTraffic } from './api';
 import { DevicePicker } from './DevicePicker';
 import { formatBps, formatBytes } from './format';
 import { formatDateTime } from '../../src/components/dates';
+import { PageTitle } from '../../src/components/Text';
 
 const TrafficChart = lazy(() => import('./TrafficChart'));
 
@@ -77,7 +78,7 @@ export function UsagePage() {
   const hasRates = !!data && data.points.some((p) => p.in_bps !== null || p.out_bps !== null);
 
   return (
-    <Card title={<Typography.Title level={4} style={{ margin: 0 }}>{t('traffic.usageTitle')}</Typography.Title>}>
+    <Card title={<PageTitle>{t('traffic.usageTitle')}</PageTitle>}>
       <Space wrap style={{ marginBottom: 16, maxWidth: '100%' }} styles={{ item: { maxWidth: '100%', minWidth: 0 } }}>
         <DevicePicker devices={devices} loading={devicesLoading} value={deviceId} onChange={(id) => update({ device: id, interface: undefined })} />
         <Select

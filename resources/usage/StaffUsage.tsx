@@ -36,7 +36,7 @@ function CustomerUsage({ id, name, onBack }: { id: string; name: string | null; 
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="staff-customer-usage">
       <Button icon={<ArrowLeftOutlined />} onClick={onBack} style={{ alignSelf: 'flex-start' }}>{t('usage.staff.back')}</Button>
-      {name && <Typography.Title level={4} style={{ margin: 0 }}>{t('usage.staff.of', { name })}</Typography.Title>}
+      {name && <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>{t('usage.staff.of', { name })}</Typography.Title>}
       <UsageView key={id} userId={id} />
     </Space>
   );
