@@ -51,12 +51,15 @@ describe('signing in as each demo role', () => {
 });
 
 describe('a customer session', () => {
-  it('is sent from /dashboard/settings to /dashboard, survives a reload, and logs out to /login', async () => {
+  it('is told /dashboard/settings is not theirs (issue 34), goes home from there, survives a reload, and logs out to /login', async () => {
     const context = await portal.browser.newContext();
     const page = await context.newPage();
     await portal.signIn(page, DEMO.user);
 
     await portal.open(page, `/dashboard/settings`);
+    await page.getByRole('heading', { level: 1, name: "You don't have access to this page" }).waitFor();
+    expect(page.url()).toBe(`${portal.url}/dashboard/settings`);
+    await page.getByRole('link', { name: 'Go to your dashboard' }).click();
     await page.waitForURL(`${portal.url}/dashboard`);
     await page.getByTestId('customer-home').waitFor();
 
