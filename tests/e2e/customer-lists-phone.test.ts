@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { axeViolations, overflowsViewport } from '../helpers/axe';
 import { portalApi, toastsGone, usePortal } from '../helpers/browser';
+import { formatDay } from '../../src/components/dates';
 
 const portal = usePortal();
 const { api, tokenOf } = portalApi(portal);
@@ -62,7 +63,7 @@ describe('the customer’s lists on a phone', () => {
       await portal.open(page, '/dashboard/subscriptions');
       const waiting = page.getByTestId('pending-order');
       await waiting.getByRole('heading', { name: first.name }).waitFor();
-      await waiting.getByText(order.invoice.due_date.slice(0, 10)).waitFor();
+      await waiting.getByText(formatDay(order.invoice.due_date.slice(0, 10), 'en-US')).first().waitFor();
       const pay = waiting.getByRole('link', { name: /^Pay \$/ });
       await expectOnScreen(pay, 'the waiting order’s Pay');
       expect(await pay.getAttribute('href')).toContain(order.invoice.id);
@@ -73,7 +74,7 @@ describe('the customer’s lists on a phone', () => {
       // Invoices: a card with the amount, the due date and a Pay now inside the screen.
       await page.getByRole('tab', { name: 'Invoices' }).tap();
       const invoiceCard = page.getByTestId('invoice-card').filter({ hasText: order.invoice.number });
-      await invoiceCard.getByText(order.invoice.due_date.slice(0, 10)).waitFor();
+      await invoiceCard.getByText(formatDay(order.invoice.due_date.slice(0, 10), 'en-US')).first().waitFor();
       expect(await invoiceCard.innerText()).toMatch(/Total\s*\$\d+\.\d{2}/);
       await expectOnScreen(invoiceCard.getByRole('button', { name: 'Pay now' }), 'the invoice card’s Pay now');
       await expectClean(page, 'the invoices as cards');

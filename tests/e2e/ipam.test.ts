@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { axeViolations, overflowsViewport } from '../helpers/axe';
 import { checkEverywhere } from '../helpers/everywhere';
 import { portalApi, toastsGone, usePortal } from '../helpers/browser';
+import { formatDateTime } from '../../src/components/dates';
 
 const portal = usePortal({ DEMO_DATA: 'full' });
 const { api, tokenOf } = portalApi(portal);
@@ -149,7 +150,9 @@ describe('IP address management screens', () => {
       await page.getByLabel('Date and time').press('Enter');
       await page.getByRole('button', { name: 'Search' }).click();
       const answer = page.getByTestId('history-answer');
-      await answer.getByText(`At ${local}, ${held.address} was held by`).waitFor();
+      // The answer names the moment in the portal's one date format (the browser's locale, en-US here).
+      const asked = new Date(now.getFullYear(), now.getMonth(), now.getDate(), now.getHours(), now.getMinutes());
+      await answer.getByText(`At ${formatDateTime(asked, 'en-US')}, ${held.address} was held by`).waitFor();
       await answer.getByRole('link', { name: held.customer_name }).waitFor();
       await answer.getByText('Still online').waitFor();
       await page.getByTestId('history-recent').getByRole('link', { name: held.customer_name }).first().waitFor();
