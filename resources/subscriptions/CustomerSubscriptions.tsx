@@ -72,7 +72,7 @@ function PendingOrder({ order }: { order: Order }) {
           items={[
             { key: 'number', label: t('subscriptions.invoice.number'), children: <Link to={invoicePath(open.id)}>{open.number}</Link> },
             { key: 'due-amount', label: t('subscriptions.invoice.amountDue'), children: formatMoney(open.amount_due ?? open.total_amount, open.currency) },
-            { key: 'due', label: t('subscriptions.invoice.due'), children: open.due_date.slice(0, 10) },
+            { key: 'due', label: t('subscriptions.invoice.due'), children: formatDay(open.due_date) },
             { key: 'status', label: t('subscriptions.invoice.status'), children: <InvoiceStatusTag status={open.status} /> },
           ]} />
       )}
@@ -133,7 +133,7 @@ function SubscriptionCard({ order }: { order: Order }) {
         ...(open
           ? [
               { key: 'due-amount', label: t('subscriptions.invoice.amountDue'), value: formatMoney(open.amount_due ?? open.total_amount, open.currency) },
-              { key: 'due', label: t('subscriptions.invoice.due'), value: open.due_date.slice(0, 10) },
+              { key: 'due', label: t('subscriptions.invoice.due'), value: formatDay(open.due_date) },
             ]
           : []),
       ]}

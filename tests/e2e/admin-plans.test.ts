@@ -7,7 +7,7 @@ const portal = usePortal();
 async function publicPlanNames(page: Page): Promise<string[]> {
   await page.goto(`${portal.url}/plans`);
   await page.getByTestId('plan-cards').waitFor();
-  return page.getByTestId('plan-card').locator('h3').allTextContents();
+  return page.getByTestId('plan-card').locator('h2, h3').allTextContents();
 }
 
 describe('an admin managing plans', () => {

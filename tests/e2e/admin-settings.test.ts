@@ -22,7 +22,7 @@ describe('admin settings', () => {
     const visitor = await portal.browser.newPage();
     await visitor.goto(`${portal.url}/about`);
     await visitor.locator('.site-brand', { hasText: 'Riverside Fibre' }).waitFor();
-    expect(await visitor.title()).toBe('About | Riverside Fibre');
+    expect(await visitor.title()).toBe('About · Riverside Fibre');
     expect(await visitor.locator('h1').textContent()).toBe('About Riverside Fibre');
     await visitor.close();
     await page.close();

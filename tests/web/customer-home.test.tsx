@@ -97,7 +97,7 @@ describe('the customer home', () => {
     expect(order.textContent).toContain('Your order for Fibre 500 is waiting for payment');
     expect(order.textContent).toContain(`Invoice INV-000043: $59.99, due ${formatDay('2026-11-16')}`);
     expect(order.textContent).toContain(`Installation visit: ${formatDateTime('2026-11-12T12:00:00.000Z')}`);
-    expect(within(order).getByRole('button', { name: 'Pay now' })).toBeTruthy();
+    expect(await within(order).findByRole('button', { name: 'Pay now' }, { timeout: 5000 })).toBeTruthy();
     expect(within(order).getByRole('link', { name: 'Order details' }).getAttribute('href')).toBe(`/subscription/${ORDER}`);
   });
 

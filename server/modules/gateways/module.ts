@@ -58,14 +58,27 @@ const toggled = (input: object | null) => onlySent(input, 'is_active');
  * switched off while it is the default, and the default is not un-defaulted (another one is made the default
  * instead, which clears it). The active gateways are locked first, so two switches at once cannot both pass.
  */
-const refuseStoppingPayments = async (db: Db, before: { id: string; isActive: boolean; isDefault: boolean }, input: { is_active?: boolean; is_default?: boolean }) => {
+const refuseStoppingPayments = async (
+  app: FastifyInstance,
+  db: Db,
+  before: { id: string; isActive: boolean; isDefault: boolean; provider: string },
+  input: { is_active?: boolean; is_default?: boolean },
+) => {
   if (input.is_default === true && !before.isDefault && !(input.is_active ?? before.isActive)) {
     throw conflict(GATEWAY_MESSAGES.inactiveDefault, [{ field: 'is_default', message: GATEWAY_MESSAGES.inactiveDefault }]);
   }
   if (before.isDefault && input.is_default === false) throw conflict(GATEWAY_MESSAGES.undefault, [{ field: 'is_default', message: GATEWAY_MESSAGES.undefault }]);
   if (!before.isActive || input.is_active !== false) return;
-  const active = await db.select({ id: paymentGateways.id }).from(paymentGateways).where(eq(paymentGateways.isActive, true)).for('update');
-  if (!active.some((g) => g.id !== before.id)) throw conflict(GATEWAY_MESSAGES.lastActive, [{ field: 'is_active', message: GATEWAY_MESSAGES.lastActive }]);
+  // A Sandbox gateway in production (without ALLOW_SANDBOX_PAYMENTS) takes no payment: switching it off stops
+  // nothing, and it does not count as a way to pay for the others either.
+  const takesPayments = (provider: string) => provider !== 'sandbox' || app.config.sandboxPaymentsAllowed;
+  if (!takesPayments(before.provider)) return;
+  const active = await db
+    .select({ id: paymentGateways.id, provider: paymentGateways.provider })
+    .from(paymentGateways)
+    .where(eq(paymentGateways.isActive, true))
+    .for('update');
+  if (!active.some((g) => g.id !== before.id && takesPayments(g.provider))) throw conflict(GATEWAY_MESSAGES.lastActive, [{ field: 'is_active', message: GATEWAY_MESSAGES.lastActive }]);
   if (before.isDefault) throw conflict(GATEWAY_MESSAGES.deactivateDefault, [{ field: 'is_active', message: GATEWAY_MESSAGES.deactivateDefault }]);
 };
 
@@ -115,7 +128,7 @@ export default crudModule({
       if (provider === 'sandbox' && activeAfter && (!before.isActive || before.provider !== 'sandbox')) {
         refuseSandbox(app, input.provider !== undefined && before.provider !== 'sandbox' ? 'provider' : 'is_active');
       }
-      await refuseStoppingPayments(db, before, input);
+      await refuseStoppingPayments(app, db, before, input);
       gateways.checkKeys(provider, input.credentials);
       delete values.credentials;
       if (input.credentials !== undefined || input.provider !== undefined) {
