@@ -65,7 +65,8 @@ export default function PortalApp() {
             <Route element={<RouteGuard />}>
               <Route element={<DashboardLayout />}>{dashboardRoutes()}</Route>
             </Route>
-            <Route path="*" element={notFoundPage} />
+            {/* Outside any layout: the not-found screen is the page's main landmark itself. */}
+            <Route path="*" element={<main id="main">{notFoundPage}</main>} />
           </Routes>
         </Refine>
       </AntdApp>

@@ -11,6 +11,7 @@ import { zodRules } from '../../src/components/resource';
 import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 import { API_TOKEN_ROLE_OPTIONS, apiTokensResource } from './resource';
+import { HeaderTitle } from '../../src/components/Text';
 
 interface FormValues {
   name: string;
@@ -91,7 +92,7 @@ export function ApiTokenCreate() {
     <Create
       // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
       goBack={false}
-      title={t('apiTokens.newTitle')}
+      title={<HeaderTitle>{t('apiTokens.newTitle')}</HeaderTitle>}
       resource={apiTokensResource.name}
       saveButtonProps={{ onClick: () => form.submit(), loading: isPending, children: t('apiTokens.create') }}
     >

@@ -4,7 +4,7 @@
  * the trail (GET /audit in contract/roles.ts) see it; for others nothing is rendered and nothing is asked.
  */
 import { useState } from 'react';
-import { Alert, Card, List, Space, Typography } from 'antd';
+import { Alert, Card, List, Space } from 'antd';
 import { useList } from '@refinedev/core';
 import { canCallEndpoint, isRole } from '../../contract/roles';
 import type { AuditEvent } from '../../contract/schemas/audit';
@@ -13,6 +13,7 @@ import { DateCell } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { diffLine, diffRows } from './diff';
 import { ActionText, ActorCell } from './ui';
+import { SectionHeading } from '../../src/components/Text';
 
 export interface AuditHistoryProps {
   targetType: string;
@@ -70,14 +71,14 @@ function History({ targetType, targetId, pageSize = 5, variant = 'section' }: Au
   );
   if (variant === 'card') {
     return (
-      <Card title={<span id={titleId}>{t('audit.history.title')}</span>} data-testid="audit-history" role="region" aria-labelledby={titleId}>
+      <Card title={<SectionHeading id={titleId}>{t('audit.history.title')}</SectionHeading>} data-testid="audit-history" role="region" aria-labelledby={titleId}>
         {body}
       </Card>
     );
   }
   return (
     <section data-testid="audit-history" aria-labelledby={titleId}>
-      <Typography.Title level={5} id={titleId}>{t('audit.history.title')}</Typography.Title>
+      <SectionHeading id={titleId} style={{ marginBottom: 8 }}>{t('audit.history.title')}</SectionHeading>
       {body}
     </section>
   );

@@ -5,6 +5,7 @@
 import { Table, Tag, Typography } from 'antd';
 import type { AuditEvent } from '../../contract/schemas/audit';
 import { t } from '../../src/i18n';
+import { SectionHeading } from '../../src/components/Text';
 
 export type DiffRow =
   | { field: string; kind: 'change'; from: unknown; to: unknown }
@@ -53,7 +54,7 @@ export function DiffTable({ changes }: { changes: AuditEvent['changes'] | undefi
   const rows = diffRows(changes);
   return (
     <section style={{ marginTop: 24 }}>
-      <Typography.Title level={5}>{t('audit.changes.title')}</Typography.Title>
+      <SectionHeading style={{ marginBottom: 8 }}>{t('audit.changes.title')}</SectionHeading>
       <Table<DiffRow>
         data-testid="audit-diff"
         size="small"

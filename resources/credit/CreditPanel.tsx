@@ -6,6 +6,7 @@ import { toMinorUnits } from '../../contract/money';
 import { CREDIT_REASON_MAX, CREDIT_REASON_MIN, type CreditAccount, type CreditEntry } from '../../contract/schemas/credit';
 import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
+import { SectionHeading } from '../../src/components/Text';
 import { usePublicSettings } from '../../src/site/portal-settings';
 import { invoicePagePath } from '../invoices/api';
 import { dayText, money } from '../invoices/format';
@@ -34,7 +35,7 @@ export function CreditPanel({ userId, canAdjust = false, title }: { userId?: str
   const entries = Array.isArray(account?.entries) ? account.entries : [];
   const pagination = account?.pagination;
   return (
-    <Card title={title ?? t('credit.title')} data-testid="credit-panel" size="small">
+    <Card title={<SectionHeading>{title ?? t('credit.title')}</SectionHeading>} data-testid="credit-panel" size="small">
       {query.isError ? (
         <Alert type="error" showIcon message={query.error?.message || t('errors.credit.load')} />
       ) : (
@@ -48,7 +49,7 @@ export function CreditPanel({ userId, canAdjust = false, title }: { userId?: str
           </Space>
           {!userId && <Typography.Text type="secondary">{balances.length ? t('credit.help') : t('credit.none')}</Typography.Text>}
           {canAdjust && userId && <AdjustCreditForm userId={userId} />}
-          <Typography.Title level={5} style={{ margin: 0 }}>{t('credit.history')}</Typography.Title>
+          <SectionHeading level={3}>{t('credit.history')}</SectionHeading>
           <Table<CreditEntry>
             size="small"
             rowKey="id"
@@ -110,7 +111,7 @@ function AdjustCreditForm({ userId }: { userId: string }) {
   };
   return (
     <section aria-labelledby={`adjust-credit-${userId}`} data-testid="adjust-credit">
-      <Typography.Title level={5} id={`adjust-credit-${userId}`} style={{ marginTop: 0 }}>{t('credit.adjust.title')}</Typography.Title>
+      <SectionHeading level={3} id={`adjust-credit-${userId}`} style={{ marginBottom: 8 }}>{t('credit.adjust.title')}</SectionHeading>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} data-testid="adjust-credit-error" />}
       <Form form={form} name={`adjust-credit-${userId}`} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
         <Form.Item

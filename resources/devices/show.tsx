@@ -10,6 +10,7 @@ import { t } from '../../src/i18n';
 import { DeviceInterfaces } from './components/DeviceInterfaces';
 import { TestConnection } from './components/TestConnection';
 import { routerDevicesResource, technicianDevicesResource } from './resource';
+import { HeaderTitle } from '../../src/components/Text';
 
 function DevicePage({ decl, manage }: { decl: ResourceDecl; manage: boolean }) {
   const { query, result: record } = useShow<BaseRecord>({ resource: decl.name, meta: decl.meta });
@@ -18,7 +19,7 @@ function DevicePage({ decl, manage }: { decl: ResourceDecl; manage: boolean }) {
     <Show
       // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
       goBack={false}
-      title={record?.name ? String(record.name) : t(decl.singularKey ?? decl.titleKey)}
+      title={<HeaderTitle>{record?.name ? String(record.name) : t(decl.singularKey ?? decl.titleKey)}</HeaderTitle>}
       resource={decl.name}
       isLoading={query.isLoading}
       headerButtons={() => (

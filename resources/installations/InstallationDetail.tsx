@@ -17,6 +17,7 @@ import { AssignModal } from './StaffInstallations';
 import { StatusActions, type PendingWork } from './StatusActions';
 import { formatSlot, InstallationStatusTag, MapsLink, TelLink, TOUCH, useIsPhone } from './ui';
 import { formatDateTime, formatDay } from '../../src/components/dates';
+import { HeaderTitle, SectionHeading } from '../../src/components/Text';
 
 export function InstallationDetail() {
   const { id = '' } = useParams();
@@ -40,7 +41,7 @@ function JobView({ job }: { job: Job }) {
   return (
     <>
       <Card
-        title={<Space wrap><span>{job.number}</span><InstallationStatusTag status={job.status} /></Space>}
+        title={<Space wrap><HeaderTitle>{job.number}</HeaderTitle><InstallationStatusTag status={job.status} /></Space>}
         extra={staff && !closed ? <Button onClick={() => setAssigning(true)}>{t('installations.assign')}</Button> : null}
         styles={phone ? { body: { padding: 12 } } : undefined}
         style={{ marginBottom: 16 }}
@@ -154,7 +155,7 @@ function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: 
   return (
     <Form form={form} layout="vertical" onFinish={(values) => void save(values)} onValuesChange={() => setDirty(true)} disabled={readOnly}
       initialValues={{ notes: job.notes, equipment: job.equipment, readings: job.readings }}>
-      <Card title={t('installations.checklist')} size="small" style={{ marginBottom: 16 }} data-testid="installation-checklist">
+      <Card title={<SectionHeading>{t('installations.checklist')}</SectionHeading>} size="small" style={{ marginBottom: 16 }} data-testid="installation-checklist">
         {!readOnly && checklist.length > 0 && <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>{t('installations.checklistHint')}</Typography.Paragraph>}
         {tickError && <Alert type="error" showIcon role="alert" message={tickError} style={{ marginBottom: 8 }} closable onClose={() => setTickError(null)} />}
         {checklist.map((c, i) => (
@@ -163,7 +164,7 @@ function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: 
           </div>
         ))}
       </Card>
-      <Card title={t('installations.equipment')} size="small" style={{ marginBottom: 16 }}>
+      <Card title={<SectionHeading>{t('installations.equipment')}</SectionHeading>} size="small" style={{ marginBottom: 16 }}>
         <Form.List name="equipment">
           {(fields, { add, remove }) => (
             <>
@@ -181,7 +182,7 @@ function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: 
           )}
         </Form.List>
       </Card>
-      <Card title={t('installations.readings')} size="small" style={{ marginBottom: 16 }}>
+      <Card title={<SectionHeading>{t('installations.readings')}</SectionHeading>} size="small" style={{ marginBottom: 16 }}>
         <Space wrap direction={phone ? 'vertical' : 'horizontal'} style={phone ? { width: '100%' } : undefined}>
           {READINGS.map((k) => (
             <Form.Item key={k} name={['readings', k]} label={t(`installations.readings.${k}`)}>
@@ -190,7 +191,7 @@ function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: 
           ))}
         </Space>
       </Card>
-      <Card title={t('installations.fields.notes')} size="small" style={{ marginBottom: 16 }}>
+      <Card title={<SectionHeading>{t('installations.fields.notes')}</SectionHeading>} size="small" style={{ marginBottom: 16 }}>
         <Form.Item name="notes"><Input.TextArea rows={3} aria-label={t('installations.fields.notes')} /></Form.Item>
         {!readOnly && <Button type="primary" htmlType="submit" size="large" block={phone} style={{ minHeight: TOUCH }} loading={isPending}>{t('installations.save')}</Button>}
       </Card>

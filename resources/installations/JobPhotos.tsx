@@ -13,6 +13,7 @@ import { resizeImages } from '../../src/components/resizeImage';
 import { t } from '../../src/i18n';
 import { photoObjectUrl, uploadPhotos } from './api';
 import { TOUCH, useIsPhone } from './ui';
+import { SectionHeading } from '../../src/components/Text';
 
 function PhotoThumb({ photo }: { photo: InstallationPhoto }) {
   const [src, setSrc] = useState<string | null>(null);
@@ -52,7 +53,7 @@ export function JobPhotos({ job, readOnly }: { job: Job; readOnly: boolean }) {
   };
   const big = { size: 'large' as const, block: phone, disabled: progress !== null, style: { minHeight: TOUCH } };
   return (
-    <Card title={t('installations.photos')} size="small">
+    <Card title={<SectionHeading>{t('installations.photos')}</SectionHeading>} size="small">
       <Space direction="vertical" style={{ width: '100%' }}>
         <Space wrap data-testid="installation-photos">
           {job.photos.length === 0 ? <Typography.Text type="secondary">{t('installations.photos.none')}</Typography.Text> : job.photos.map((p) => <PhotoThumb key={p.id} photo={p} />)}

@@ -5,6 +5,7 @@ import { canCallEndpoint, type Role } from '../../contract/roles';
 import { t } from '../../src/i18n';
 import { useServiceAccess } from './api';
 import { formatSlot, InstallationStatusTag } from './ui';
+import { SectionHeading } from '../../src/components/Text';
 
 export function ServiceAccessCard({ subscriptionId, role }: { subscriptionId: string; role: Role | null | undefined }) {
   const allowed = canCallEndpoint(role, 'GET', '/subscriptions/:id/credentials');
@@ -13,7 +14,7 @@ export function ServiceAccessCard({ subscriptionId, role }: { subscriptionId: st
   if (!allowed || isLoading || !access) return null;
   const { credentials, installation } = access;
   return (
-    <Card title={t('access.title')} data-testid="service-access">
+    <Card title={<SectionHeading>{t('access.title')}</SectionHeading>} data-testid="service-access">
       <Descriptions bordered column={1} size="small">
         {installation && (
           <Descriptions.Item label={t('access.installation')}>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Descriptions, Grid, Space, Table, Tag, Typography } from 'antd';
+import { Descriptions, Grid, Space, Table, Tag, Typography, theme } from 'antd';
+import { usePageTitle } from '../../src/components/page-title';
 import type { InvoiceLineItem } from '../../contract/schemas/invoice';
 import { t } from '../../src/i18n';
 import { INVOICE_STATUS_COLORS } from './resource';
@@ -47,8 +48,14 @@ function period(item: InvoiceLineItem): string | null {
   return `${dayText(item.period_start)} – ${dayText(item.period_end)}`;
 }
 
-/** An invoice laid out as a document: number and status, dates, bill-to, line items and totals. */
-export function InvoiceDetails({ invoice, extra }: { invoice: InvoiceView; extra?: ReactNode }) {
+/**
+ * An invoice laid out as a document: number and status, dates, bill-to, line items and totals. On the public
+ * invoice page its number is the page's h1 and names the document; under a staff page's own h1 it is an h2.
+ */
+export function InvoiceDetails({ invoice, extra, headingLevel = 2 }: { invoice: InvoiceView; extra?: ReactNode; headingLevel?: 1 | 2 }) {
+  const { token } = theme.useToken();
+  const heading = t('invoices.public.invoice', { number: invoice.number });
+  usePageTitle(headingLevel === 1 ? heading : null);
   const c = invoice.currency;
   const billTo = invoice.customer_name ?? invoice.user_name ?? '—';
   // On a phone four columns do not fit and the amounts (the total above all) scrolled out of sight: quantity and
@@ -59,8 +66,8 @@ export function InvoiceDetails({ invoice, extra }: { invoice: InvoiceView; extra
   return (
     <div className="invoice-details" data-testid="invoice-details">
       <Space align="center" wrap style={{ justifyContent: 'space-between', width: '100%', marginBottom: 16 }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t('invoices.public.invoice', { number: invoice.number })} <InvoiceStatusTag status={invoice.status} />
+        <Typography.Title level={headingLevel} style={{ margin: 0, fontSize: token.fontSizeHeading3, lineHeight: token.lineHeightHeading3 }}>
+          {heading} <InvoiceStatusTag status={invoice.status} />
           {paidWithCredit(invoice) ? <Tag color="green" data-testid="invoice-paid-with-credit">{t('credit.invoice.paidWithCredit')}</Tag> : null}
         </Typography.Title>
         {extra}

@@ -9,6 +9,7 @@ import { invoicePdfUrl } from './api';
 import { INVOICE_STATUS_OPTIONS, invoicesResource as decl, isDeletable, isPayable } from './resource';
 import { RecordPaymentButton, useCanManageInvoices } from './RecordPayment';
 import { RunBillingButton } from './RunBilling';
+import { HeaderTitle } from '../../src/components/Text';
 
 const DAY = 'YYYY-MM-DD';
 
@@ -124,7 +125,7 @@ export function InvoiceList() {
   )));
 
   return (
-    <List title={t(decl.titleKey)} canCreate={false} resource={decl.name} headerButtons={<RunBillingButton />}>
+    <List title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>} canCreate={false} resource={decl.name} headerButtons={<RunBillingButton />}>
       <InvoiceFilters filters={filters} setFilters={(next) => setFilters(next, 'replace')} />
       <ResponsiveTable<BaseRecord>
         {...tableProps}

@@ -9,6 +9,7 @@ import { InvoiceDetails, type InvoiceView } from './InvoiceDetails';
 import { InvoicePayments } from './InvoicePayments';
 import { invoicesResource as decl, isDeletable, isPayable } from './resource';
 import { RecordPaymentButton, useCanManageInvoices } from './RecordPayment';
+import { HeaderTitle } from '../../src/components/Text';
 
 /** One invoice for staff: the document, its payments (with refunds for admin and billing), the PDF and the public page. */
 export function InvoiceShow() {
@@ -19,7 +20,7 @@ export function InvoiceShow() {
     <Show
       // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
       goBack={false}
-      title={t(decl.singularKey)}
+      title={<HeaderTitle documentTitle={record ? t('invoices.public.invoice', { number: record.number }) : undefined}>{t(decl.singularKey)}</HeaderTitle>}
       resource={decl.name}
       isLoading={query.isLoading}
       canEdit={false}

@@ -9,6 +9,7 @@ import { useRole } from '../subscriptions/SubscriptionActions';
 import { NETWORKS } from './api';
 import { ipNetworksResource as decl } from './resource';
 import { PurposeTag, UsageBar, canManageNetworks } from './ui';
+import { HeaderTitle } from '../../src/components/Text';
 
 const showPath = (id: string) => `/dashboard/nas/ip-networks/show/${encodeURIComponent(id)}`;
 
@@ -61,7 +62,7 @@ export function NetworkList() {
     )),
   ];
   return (
-    <List title={t(decl.titleKey)} resource={decl.name} canCreate={manage} createButtonProps={{ children: t('ipam.create') }}>
+    <List title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>} resource={decl.name} canCreate={manage} createButtonProps={{ children: t('ipam.create') }}>
       {!manage && <Alert type="info" showIcon message={t('ipam.readOnly')} style={{ marginBottom: 16 }} />}
       <ResponsiveTable<IpNetwork>
         {...tableProps}

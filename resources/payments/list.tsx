@@ -7,6 +7,7 @@ import type { Gateway } from '../../contract/schemas/gateway';
 import { FoldingFilters, ResponsiveTable, fieldColumns } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { PAYMENT_METHOD_OPTIONS, PAYMENT_STATUS_OPTIONS, paymentsResource as decl } from './resource';
+import { HeaderTitle } from '../../src/components/Text';
 
 const DAY = 'YYYY-MM-DD';
 
@@ -96,7 +97,7 @@ export function PaymentList() {
     meta: { fallbackMessage: t('errors.payments.list') },
   });
   return (
-    <List title={t(decl.titleKey)} canCreate={false} resource={decl.name}>
+    <List title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>} canCreate={false} resource={decl.name}>
       <PaymentFilters filters={filters} setFilters={(next) => setFilters(next, 'replace')} />
       <ResponsiveTable<BaseRecord>
         {...tableProps}

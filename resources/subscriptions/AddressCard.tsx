@@ -13,6 +13,7 @@ import { FormSelect } from '../../src/components/FormSelect';
 import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 import { addressUrl, useNetworks, useSubscriptionAddress } from '../ip-networks/api';
+import { SectionHeading } from '../../src/components/Text';
 
 const networkLink = (id: string, network: IpNetwork | undefined) => (
   <Link to={`/dashboard/nas/ip-networks/show/${encodeURIComponent(id)}`}>{network ? `${network.name} (${network.cidr})` : t('ipam.address.network')}</Link>
@@ -103,7 +104,7 @@ function AddressForm({ subscriptionId, current, onDone }: { subscriptionId: stri
 function OwnAddressCard({ address }: { address: SubscriptionAddress }) {
   if (!address.address && !address.pool_network_id && !address.framed_ipv6_prefix && !address.delegated_ipv6_prefix) return null;
   return (
-    <Card title={t('ipam.address.title')} data-testid="address-card">
+    <Card title={<SectionHeading>{t('ipam.address.title')}</SectionHeading>} data-testid="address-card">
       <Descriptions bordered column={1} size="small" data-testid="address-details">
         <Descriptions.Item label={t('ipam.address.ownIpv4')}>
           {address.address ? (

@@ -6,6 +6,7 @@ import type { Subscription } from '../../contract/schemas/subscription';
 import { t } from '../../src/i18n';
 import { useSubscriptionCall } from './hooks';
 import { formatDay } from '../../src/components/dates';
+import { SectionHeading } from '../../src/components/Text';
 
 type Card = NonNullable<AutopayState['card']>;
 const brandName = (brand: string) => brand.charAt(0).toUpperCase() + brand.slice(1);
@@ -37,7 +38,7 @@ export function AutopayCard({ subscription, owner }: { subscription: Subscriptio
 
   const returned = owner ? params.get('autopay') : null;
   return (
-    <Card title={<Space><CreditCardOutlined aria-hidden />{t('autopay.title')}</Space>} data-testid="autopay-card">
+    <Card title={<Space><CreditCardOutlined aria-hidden /><SectionHeading>{t('autopay.title')}</SectionHeading></Space>} data-testid="autopay-card">
       <Space direction="vertical" size={12} style={{ width: '100%' }}>
         {returned === 'saved' && state.enabled && <Alert type="success" showIcon message={t('autopay.saved')} />}
         {returned === 'cancelled' && !state.enabled && <Alert type="info" showIcon message={t('autopay.cancelled')} />}

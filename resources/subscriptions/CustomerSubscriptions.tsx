@@ -147,8 +147,9 @@ function SubscriptionCard({ order }: { order: Order }) {
 }
 
 function MySubscriptions({ orders }: { orders: Order[] }) {
-  const { narrow } = useViewport();
-  if (narrow) {
+  // Cards up to a tablet's width: at 768 px the table's actions (Change plan, Renew, Cancel) ran past the right edge.
+  const { shows } = useViewport();
+  if (shows < 3) {
     return <PhoneCardList testId="my-subscriptions" items={orders} rowKey={(o) => o.id} empty={t('subscriptions.mine.empty')} render={(o) => <SubscriptionCard order={o} />} />;
   }
   return (

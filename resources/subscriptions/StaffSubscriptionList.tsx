@@ -7,6 +7,7 @@ import type { Plan } from '../../contract/schemas/plan';
 import { FoldingFilters, ResponsiveTable, fieldColumns } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { staffDetailPath, subscriptionsResource as decl } from './resource';
+import { HeaderTitle } from '../../src/components/Text';
 
 const DAY = 'YYYY-MM-DD';
 
@@ -65,7 +66,7 @@ export function StaffSubscriptionList() {
   const columns = fieldColumns(decl.fields);
 
   return (
-    <List title={t(decl.titleKey)} canCreate={false} resource={decl.name}>
+    <List title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>} canCreate={false} resource={decl.name}>
       <FoldingFilters form={form} initialValues={initialValues}
         onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }} onFinish={apply}
         visible={[{

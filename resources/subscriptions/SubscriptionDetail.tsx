@@ -14,6 +14,7 @@ import { ServiceAccessCard } from '../installations/ServiceAccessCard';
 import { AutopayCard } from './AutopayCard';
 import { AddressCard } from './AddressCard';
 import { AuditHistory } from '../audit/AuditHistory';
+import { HeaderTitle, SectionHeading } from '../../src/components/Text';
 
 const LIST_PATH = '/dashboard/subscriptions';
 
@@ -36,7 +37,7 @@ function OwnInvoices({ subscription }: { subscription: Subscription }) {
   return (
     <>
       <InvoicesTable invoices={order?.invoices ?? []} />
-      <Typography.Title level={5} style={{ marginTop: 16 }}>{t('subscriptions.orders.payments')}</Typography.Title>
+      <SectionHeading level={3} style={{ marginTop: 16, marginBottom: 8 }}>{t('subscriptions.orders.payments')}</SectionHeading>
       <PaymentsTable payments={order?.payments ?? []} />
     </>
   );
@@ -66,7 +67,7 @@ export function SubscriptionDetail() {
       ) : (
         <>
           {/* The actions sit under the title, not beside it: beside it they squeezed the plan's name to nothing on a phone. */}
-          <Card title={<Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}><span>{sub.plan_name}</span><SubscriptionStatusTag status={sub.status} /></Flex>}>
+          <Card title={<Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}><HeaderTitle>{sub.plan_name}</HeaderTitle><SubscriptionStatusTag status={sub.status} /></Flex>}>
             <div style={{ marginBottom: 16 }}>
               <SubscriptionActions subscription={sub} block={narrow} onDeleted={() => navigate(LIST_PATH)} />
             </div>
@@ -91,7 +92,7 @@ export function SubscriptionDetail() {
           <AutopayCard subscription={sub} owner={!staff} />
           <ServiceAccessCard subscriptionId={sub.id} role={role} />
           <AddressCard subscriptionId={sub.id} role={role} />
-          <Card title={t('subscriptions.detail.invoices')}>
+          <Card title={<SectionHeading>{t('subscriptions.detail.invoices')}</SectionHeading>}>
             {staff ? <StaffInvoices subscription={sub} /> : <OwnInvoices subscription={sub} />}
           </Card>
           {/* Rendered for the roles that may read the audit trail only. */}

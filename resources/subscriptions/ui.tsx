@@ -10,6 +10,7 @@ import type { SubscriptionStatus } from '../../contract/schemas/subscription';
 import { PhoneCard, PhoneCardList } from '../../src/components/PhoneCards';
 import { DateCell, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
+import { formatDay } from '../../src/components/dates';
 
 export const STATUS_COLORS: Record<SubscriptionStatus, string> = {
   pending: 'gold',
@@ -96,8 +97,8 @@ export function InvoicesTable({ invoices }: { invoices: Invoice[] }) {
           <PhoneCard testId="invoice-card" title={<Link to={invoicePath(inv.id)}>{inv.number}</Link>} status={<InvoiceStatusTag status={inv.status} />}
             facts={[
               { key: 'total', label: t('subscriptions.invoice.total'), value: formatMoney(inv.total_amount, inv.currency) },
-              { key: 'issued', label: t('subscriptions.invoice.issued'), value: inv.issue_date },
-              { key: 'due', label: t('subscriptions.invoice.due'), value: inv.due_date },
+              { key: 'issued', label: t('subscriptions.invoice.issued'), value: formatDay(inv.issue_date) },
+              { key: 'due', label: t('subscriptions.invoice.due'), value: formatDay(inv.due_date) },
             ]}
             actions={<Link to={invoicePath(inv.id)}>{payable(inv) ? t('subscriptions.invoice.pay') : t('subscriptions.invoice.open')}</Link>} />
         )} />
@@ -109,8 +110,8 @@ export function InvoicesTable({ invoices }: { invoices: Invoice[] }) {
         { key: 'number', title: t('subscriptions.invoice.number'), dataIndex: 'number', render: (n: string, inv) => <Link to={invoicePath(inv.id)}>{n}</Link> },
         { key: 'total', title: t('subscriptions.invoice.total'), render: (_: unknown, inv) => formatMoney(inv.total_amount, inv.currency) },
         { key: 'status', title: t('subscriptions.invoice.status'), dataIndex: 'status', render: (s: string) => <InvoiceStatusTag status={s} /> },
-        { key: 'issued', title: t('subscriptions.invoice.issued'), dataIndex: 'issue_date' },
-        { key: 'due', title: t('subscriptions.invoice.due'), dataIndex: 'due_date' },
+        { key: 'issued', title: t('subscriptions.invoice.issued'), dataIndex: 'issue_date', render: (v: string) => formatDay(v) },
+        { key: 'due', title: t('subscriptions.invoice.due'), dataIndex: 'due_date', render: (v: string) => formatDay(v) },
         {
           key: 'open', title: '', render: (_: unknown, inv) => (
             <Link to={invoicePath(inv.id)}>{payable(inv) ? t('subscriptions.invoice.pay') : t('subscriptions.invoice.open')}</Link>

@@ -46,11 +46,11 @@ function TicketTable({ resource, meta, fallbackKey, viewer, testId }: { resource
  * the tickets assigned to the caller (GET /tickets/assigned) and their queue (GET /tickets, which the server
  * scopes to the caller's categories plus their own and assigned tickets), each row with a status change.
  */
-export function SharedTickets({ viewer }: { viewer: Viewer }) {
+export function SharedTickets({ viewer, title = t('tickets.sharedTitle') }: { viewer: Viewer; title?: string }) {
   const categories = viewer.role === 'technician' || viewer.role === 'billing' ? TICKET_QUEUE_CATEGORIES[viewer.role] : null;
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
-      <PageTitle>{t('tickets.sharedTitle')}</PageTitle>
+      <PageTitle>{title}</PageTitle>
       <Card title={t('tickets.assignedToMe')}>
         <TicketTable resource="tickets-assigned" meta={{ endpoint: 'tickets/assigned' }} fallbackKey="errors.tickets.assigned" viewer={viewer} testId="assigned-tickets" />
       </Card>

@@ -11,7 +11,7 @@ import { EditTicket, canEdit } from './EditTicket';
 import { errorToast, ticketUrl, uploadAttachments, useRefreshTickets, useTicket, useTicketCall } from './api';
 import { formatDateTime } from './rules';
 import { AssignSelect, AttachmentList, AttachmentPicker, PriorityTag, StatusSelect, StatusTag, canAssign, canDelete, useViewer } from './ui';
-import { PageTitle } from '../../src/components/Text';
+import { HeaderTitle, PageTitle } from '../../src/components/Text';
 
 /** The subscription's detail route: the customer's own page, or the staff detail. */
 const subscriptionPath = (viewer: { role: string }, id: string) =>
@@ -151,12 +151,12 @@ export function TicketDetail() {
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       <Link to="/dashboard/tickets"><ArrowLeftOutlined /> {t('tickets.back')}</Link>
       <Card
-        title={narrow ? undefined : heading}
+        title={narrow ? undefined : <HeaderTitle documentTitle={`${ticket.number} ${ticket.subject}`}>{heading}</HeaderTitle>}
         extra={narrow ? undefined : controls}
       >
         {narrow && (
           <Space direction="vertical" size="middle" style={{ width: '100%', marginBottom: 16 }}>
-            <PageTitle>{heading}</PageTitle>
+            <PageTitle documentTitle={`${ticket.number} ${ticket.subject}`}>{heading}</PageTitle>
             {controls}
           </Space>
         )}

@@ -35,6 +35,8 @@ export function InterfacesTable({ items, loading, showTrafficLinks }: { items: D
         <>
           <Typography.Text strong>{name}</Typography.Text>
           {r.alias ? <div><Typography.Text type="secondary">{r.alias}</Typography.Text></div> : null}
+          {/* Under the name rather than in a last column: on a phone that column lay beyond the screen's edge. */}
+          {showTrafficLinks ? <div><Link to={usageLink(r.device_id, r.id)}>{t('traffic.viewTraffic')}</Link></div> : null}
         </>
       ),
     },
@@ -46,13 +48,6 @@ export function InterfacesTable({ items, loading, showTrafficLinks }: { items: D
     { key: 'out', dataIndex: 'out_bps', title: t('traffic.col.out'), render: (v: number | null) => formatBps(v) },
     { key: 'last_seen_at', dataIndex: 'last_seen_at', title: t('traffic.col.lastSeen'), render: (v: string) => <DateCell value={v} /> },
   ];
-  if (showTrafficLinks) {
-    columns.push({
-      key: 'traffic',
-      title: '',
-      render: (_: unknown, r) => <Link to={usageLink(r.device_id, r.id)}>{t('traffic.viewTraffic')}</Link>,
-    });
-  }
   return (
     <Table<DeviceInterface>
       rowKey="id"

@@ -13,6 +13,7 @@ import { downloadText, useCompanies, useUsersCsvExport } from './api';
 import { ROLE_OPTIONS, USER_STATUS_OPTIONS, USERS_PATH, userDetailPath, usersResource as decl } from './resource';
 import { UserDrawer } from './UserDetail';
 import { UserFormModal } from './UserForm';
+import { HeaderTitle } from '../../src/components/Text';
 
 interface FilterValues {
   search?: string;
@@ -84,7 +85,7 @@ export function UsersPage() {
 
   return (
     <List
-      title={t(decl.titleKey)}
+      title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>}
       resource={decl.name}
       canCreate={false}
       headerButtons={

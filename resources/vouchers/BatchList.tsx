@@ -7,6 +7,7 @@ import { t } from '../../src/i18n';
 import { BATCHES, termsLabel } from './api';
 import { vouchersResource as decl } from './resource';
 import { StateCounts } from './ui';
+import { HeaderTitle } from '../../src/components/Text';
 
 /** The voucher batches, newest first (GET /vouchers/batches, server paged): plan, terms, count, states, price. */
 export function BatchList() {
@@ -45,7 +46,7 @@ export function BatchList() {
     )),
   ];
   return (
-    <List title={t(decl.titleKey)} resource={decl.name} createButtonProps={{ children: t('vouchers.create') }}>
+    <List title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>} resource={decl.name} createButtonProps={{ children: t('vouchers.create') }}>
       <ResponsiveTable<VoucherBatch>
         {...tableProps}
         rowKey="id"

@@ -11,6 +11,7 @@ import { BATCHES, allowanceLabel, validityLabel } from './api';
 import { vouchersResource as decl } from './resource';
 import { BATCH_POLL_MS, BatchProgress, DownloadCodes, StateCounts } from './ui';
 import { VouchersTable } from './VouchersTable';
+import { HeaderTitle } from '../../src/components/Text';
 
 /** Revoke the batch (POST /vouchers/batches/:id/revoke): its unused and active vouchers stop working. */
 function RevokeBatch({ batch }: { batch: VoucherBatch }) {
@@ -43,7 +44,7 @@ export function BatchShow() {
   return (
     <Show
       goBack={false}
-      title={batch ? `${t(decl.singularKey)}: ${batch.plan_name}` : t(decl.singularKey)}
+      title={<HeaderTitle>{batch ? `${t(decl.singularKey)}: ${batch.plan_name}` : t(decl.singularKey)}</HeaderTitle>}
       resource={decl.name}
       recordItemId={id}
       isLoading={query.isLoading}

@@ -11,6 +11,7 @@ import { t } from '../../src/i18n';
 import { BATCHES } from './api';
 import { vouchersResource as decl } from './resource';
 import { BatchProgress, DownloadCodes, useLiveBatch } from './ui';
+import { HeaderTitle } from '../../src/components/Text';
 
 type Unit = 'minutes' | 'hours' | 'days';
 const UNIT_MINUTES: Record<Unit, number> = { minutes: 1, hours: 60, days: 1440 };
@@ -86,7 +87,7 @@ export function CreateBatch() {
   return (
     <Create
       goBack={false}
-      title={t('vouchers.createTitle')}
+      title={<HeaderTitle>{t('vouchers.createTitle')}</HeaderTitle>}
       resource={decl.name}
       // Once created, the footer leads on: to the batch, or to another one.
       footerButtons={created ? (

@@ -45,3 +45,17 @@ export function HeaderTitle({ children, documentTitle }: { children: ReactNode; 
   usePageTitle(documentTitle ?? (typeof children === 'string' ? children : null));
   return <h1 style={{ margin: 0, font: 'inherit', color: 'inherit' }}>{children}</h1>;
 }
+
+/**
+ * A section's heading inside a screen that has its h1 (a card's title, a panel's part): the level it has in the
+ * page's outline (h2 by default), in the look of the place it sits in (a card title's font, or a small bold line).
+ */
+export function SectionHeading({ children, level = 2, id, style }: { children: ReactNode; level?: 2 | 3 | 4; id?: string; style?: CSSProperties }) {
+  const { token } = theme.useToken();
+  const Tag = `h${level}` as const;
+  return (
+    <Tag id={id} style={{ margin: 0, font: 'inherit', fontWeight: token.fontWeightStrong, color: token.colorTextHeading, ...style }}>
+      {children}
+    </Tag>
+  );
+}

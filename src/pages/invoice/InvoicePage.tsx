@@ -18,6 +18,7 @@ import { InvoiceDetails } from '../../../resources/invoices/InvoiceDetails';
 import { PayButton } from '../../../resources/invoices/PayButton';
 import { t } from '../../i18n';
 import { usePublicSettings } from '../../site/portal-settings';
+import { HeaderTitle } from '../../components/Text';
 
 /** A light page frame for visitors: the company's logo and name, not the staff back office. */
 function InvoiceFrame({ children }: { children: ReactNode }) {
@@ -48,7 +49,7 @@ function NoInvoiceId() {
     <Card>
       <Result
         status="info"
-        title={t('errors.invoices.noId')}
+        title={<HeaderTitle>{t('errors.invoices.noId')}</HeaderTitle>}
         subTitle={t('invoices.public.noIdText')}
         extra={
           <Form
@@ -181,7 +182,7 @@ function InvoiceView({ id }: { id: string }) {
   if (load.state === 'notfound') {
     return (
       <Card>
-        <Result status="404" title={t('invoices.public.notFoundTitle')} subTitle={t('invoices.public.notFoundText')} />
+        <Result status="404" title={<HeaderTitle>{t('invoices.public.notFoundTitle')}</HeaderTitle>} subTitle={t('invoices.public.notFoundText')} />
       </Card>
     );
   }
@@ -190,7 +191,7 @@ function InvoiceView({ id }: { id: string }) {
       <Card>
         <Result
           status="error"
-          title={t('invoices.public.loadError')}
+          title={<HeaderTitle>{t('invoices.public.loadError')}</HeaderTitle>}
           subTitle={load.message}
           extra={<Button onClick={() => void fetchInvoice()}>{t('invoices.public.retry')}</Button>}
         />
@@ -210,6 +211,7 @@ function InvoiceView({ id }: { id: string }) {
       <Card>
         <InvoiceDetails
           invoice={invoice}
+          headingLevel={1}
           extra={
             <Space wrap>
               <Button href={invoicePdfUrl(invoice.id)} download={`${invoice.number}.pdf`} icon={<DownloadOutlined />} data-testid="invoice-pdf">

@@ -6,6 +6,7 @@ import { setAuthState, useAuthState } from '../../../providers/auth-store';
 import { t } from '../../i18n';
 import { confirmRules, newPasswordRules, required } from '../auth/rules';
 import { formatDate } from '../../components/dates';
+import { PageTitle, SectionHeading } from '../../components/Text';
 
 type ProfileValues = Pick<PublicUser, 'name' | 'email' | 'phone' | 'address' | 'company'>;
 
@@ -52,61 +53,64 @@ export function ProfilePage() {
     );
 
   return (
-    <Row gutter={[16, 16]} data-testid="profile-page">
-      <Col xs={24} lg={14}>
-        <Card title={t('profile.title')} extra={!editing && <Button onClick={() => setEditing(true)}>{t('profile.edit')}</Button>}>
-          {editing ? (
-            <Form<ProfileValues> layout="vertical" initialValues={user} onFinish={saveProfile} requiredMark={false}>
-              <Form.Item name="name" label={t('auth.fields.name')} rules={[required('auth.fields.name'), { min: 2 }]}><Input /></Form.Item>
-              <Form.Item name="email" label={t('auth.fields.email')} extra={t('profile.emailHelp')}
-                rules={[required('auth.fields.email'), { type: 'email', message: t('profile.emailInvalid') }]}>
-                <Input type="email" autoComplete="email" />
-              </Form.Item>
-              <Form.Item name="phone" label={t('auth.fields.phone')}><Input /></Form.Item>
-              <Form.Item name="address" label={t('auth.fields.address')}><Input /></Form.Item>
-              <Form.Item name="company" label={t('auth.fields.company')}><Input /></Form.Item>
-              <Space>
-                <Button type="primary" htmlType="submit" loading={profile.mutation.isPending}>{t('profile.save')}</Button>
-                <Button onClick={() => setEditing(false)}>{t('profile.cancel')}</Button>
-              </Space>
-            </Form>
-          ) : (
-            <Descriptions column={1} bordered size="small">
-              <Descriptions.Item label={t('auth.fields.name')}>{user.name}</Descriptions.Item>
-              <Descriptions.Item label={t('auth.fields.email')}>
-                <Space direction="vertical" size={2}>
-                  <span>{user.email}</span>
-                  {user.pending_email ? <Tag color="orange" data-testid="pending-email">{t('profile.emailWaiting', { email: user.pending_email })}</Tag> : null}
+    <>
+      <PageTitle style={{ marginBottom: 16 }}>{t('menu.profile')}</PageTitle>
+      <Row gutter={[16, 16]} data-testid="profile-page">
+        <Col xs={24} lg={14}>
+          <Card title={<SectionHeading>{t('profile.title')}</SectionHeading>} extra={!editing && <Button onClick={() => setEditing(true)}>{t('profile.edit')}</Button>}>
+            {editing ? (
+              <Form<ProfileValues> layout="vertical" initialValues={user} onFinish={saveProfile} requiredMark={false}>
+                <Form.Item name="name" label={t('auth.fields.name')} rules={[required('auth.fields.name'), { min: 2 }]}><Input /></Form.Item>
+                <Form.Item name="email" label={t('auth.fields.email')} extra={t('profile.emailHelp')}
+                  rules={[required('auth.fields.email'), { type: 'email', message: t('profile.emailInvalid') }]}>
+                  <Input type="email" autoComplete="email" />
+                </Form.Item>
+                <Form.Item name="phone" label={t('auth.fields.phone')}><Input /></Form.Item>
+                <Form.Item name="address" label={t('auth.fields.address')}><Input /></Form.Item>
+                <Form.Item name="company" label={t('auth.fields.company')}><Input /></Form.Item>
+                <Space>
+                  <Button type="primary" htmlType="submit" loading={profile.mutation.isPending}>{t('profile.save')}</Button>
+                  <Button onClick={() => setEditing(false)}>{t('profile.cancel')}</Button>
                 </Space>
-              </Descriptions.Item>
-              <Descriptions.Item label={t('auth.fields.phone')}>{user.phone ?? '—'}</Descriptions.Item>
-              <Descriptions.Item label={t('auth.fields.address')}>{user.address ?? '—'}</Descriptions.Item>
-              <Descriptions.Item label={t('auth.fields.company')}>{user.company ?? '—'}</Descriptions.Item>
-              <Descriptions.Item label={t('profile.fields.role')}><Tag color="blue">{t(`role.${user.role}`)}</Tag></Descriptions.Item>
-              <Descriptions.Item label={t('profile.fields.verified')}>
-                <Tag color={user.isVerified ? 'green' : 'orange'}>{user.isVerified ? t('profile.yes') : t('profile.no')}</Tag>
-              </Descriptions.Item>
-              <Descriptions.Item label={t('profile.fields.memberSince')}>{formatDate(user.created_at)}</Descriptions.Item>
-            </Descriptions>
-          )}
-        </Card>
-      </Col>
-      <Col xs={24} lg={10}>
-        <Card title={t('profile.changePassword')}>
-          <Form form={passwordForm} layout="vertical" onFinish={changePassword} requiredMark={false}>
-            <Form.Item name="currentPassword" label={t('auth.fields.currentPassword')} rules={[required('auth.fields.currentPassword')]}>
-              <Input.Password autoComplete="current-password" />
-            </Form.Item>
-            <Form.Item name="newPassword" label={t('auth.fields.newPassword')} rules={newPasswordRules} hasFeedback>
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
-            <Form.Item name="confirmPassword" label={t('auth.fields.confirmPassword')} dependencies={['newPassword']} rules={confirmRules('newPassword')} hasFeedback>
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
-            <Button type="primary" htmlType="submit" loading={password.mutation.isPending}>{t('profile.changePassword')}</Button>
-          </Form>
-        </Card>
-      </Col>
-    </Row>
+              </Form>
+            ) : (
+              <Descriptions column={1} bordered size="small">
+                <Descriptions.Item label={t('auth.fields.name')}>{user.name}</Descriptions.Item>
+                <Descriptions.Item label={t('auth.fields.email')}>
+                  <Space direction="vertical" size={2}>
+                    <span>{user.email}</span>
+                    {user.pending_email ? <Tag color="orange" data-testid="pending-email">{t('profile.emailWaiting', { email: user.pending_email })}</Tag> : null}
+                  </Space>
+                </Descriptions.Item>
+                <Descriptions.Item label={t('auth.fields.phone')}>{user.phone ?? '—'}</Descriptions.Item>
+                <Descriptions.Item label={t('auth.fields.address')}>{user.address ?? '—'}</Descriptions.Item>
+                <Descriptions.Item label={t('auth.fields.company')}>{user.company ?? '—'}</Descriptions.Item>
+                <Descriptions.Item label={t('profile.fields.role')}><Tag color="blue">{t(`role.${user.role}`)}</Tag></Descriptions.Item>
+                <Descriptions.Item label={t('profile.fields.verified')}>
+                  <Tag color={user.isVerified ? 'green' : 'orange'}>{user.isVerified ? t('profile.yes') : t('profile.no')}</Tag>
+                </Descriptions.Item>
+                <Descriptions.Item label={t('profile.fields.memberSince')}>{formatDate(user.created_at)}</Descriptions.Item>
+              </Descriptions>
+            )}
+          </Card>
+        </Col>
+        <Col xs={24} lg={10}>
+          <Card title={<SectionHeading>{t('profile.changePassword')}</SectionHeading>}>
+            <Form form={passwordForm} layout="vertical" onFinish={changePassword} requiredMark={false}>
+              <Form.Item name="currentPassword" label={t('auth.fields.currentPassword')} rules={[required('auth.fields.currentPassword')]}>
+                <Input.Password autoComplete="current-password" />
+              </Form.Item>
+              <Form.Item name="newPassword" label={t('auth.fields.newPassword')} rules={newPasswordRules} hasFeedback>
+                <Input.Password autoComplete="new-password" />
+              </Form.Item>
+              <Form.Item name="confirmPassword" label={t('auth.fields.confirmPassword')} dependencies={['newPassword']} rules={confirmRules('newPassword')} hasFeedback>
+                <Input.Password autoComplete="new-password" />
+              </Form.Item>
+              <Button type="primary" htmlType="submit" loading={password.mutation.isPending}>{t('profile.changePassword')}</Button>
+            </Form>
+          </Card>
+        </Col>
+      </Row>
+    </>
   );
 }
