@@ -44,6 +44,9 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   // DELETE /payments/invoices/:id and POST /payments/invoices/:id/manual); asked through useCan params.route.
   { pattern: '/dashboard/billing/invoices/manage', audience: ADMIN_BILLING },
   { pattern: '/dashboard/nas/router', audience: ['admin'] },
+  // Support reads the networks; adding and changing them is for those who may POST and PUT /ipam/networks.
+  { pattern: '/dashboard/nas/ip-networks/create', audience: ['admin', 'technician'] },
+  { pattern: '/dashboard/nas/ip-networks/edit', audience: ['admin', 'technician'] },
   { pattern: '/dashboard/installation', audience: ['technician', 'admin', 'support'] },
 ];
 /** Every screen pattern: ROUTE_ACCESS and those derived from the resources. */

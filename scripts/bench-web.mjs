@@ -44,8 +44,9 @@ const scripts = (keys) => [...keys].map((k) => manifest[k].file).filter((f) => f
 const siteKey = keyOf('src/site/SiteApp.tsx');
 const portalKey = keyOf('src/App.tsx');
 const home = closure([entryKey, siteKey]);
-const staff = closure([entryKey, portalKey, keyOf('src/layout/StaffLayout.tsx')]);
-const customer = closure([entryKey, portalKey, keyOf('src/layout/CustomerLayout.tsx')]);
+// Each role's home is a chunk of its own (src/pages/dashboard/RoleHome.tsx), loaded by /dashboard.
+const staff = closure([entryKey, portalKey, keyOf('src/layout/StaffLayout.tsx'), keyOf('src/pages/dashboard/DashboardHome.tsx')]);
+const customer = closure([entryKey, portalKey, keyOf('src/layout/CustomerLayout.tsx'), keyOf('src/pages/dashboard/CustomerHome.tsx')]);
 // The charts' code: what a drawn chart loads beyond the dashboard it is drawn on.
 const charts = new Set([...closure([keyOf('src/pages/dashboard/TrendChart.tsx')])].filter((k) => !staff.has(k)));
 

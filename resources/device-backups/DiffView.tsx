@@ -2,6 +2,7 @@
 import { Alert, Space, Typography, theme } from 'antd';
 import type { DeviceBackupDiff, DiffLine } from '../../contract/schemas/device-backup';
 import { t } from '../../src/i18n';
+import { SectionHeading } from '../../src/components/Text';
 
 const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 const SIGN: Record<DiffLine['type'], string> = { added: '+', removed: '-', context: ' ' };
@@ -13,9 +14,9 @@ export function DiffView({ diff }: { diff: DeviceBackupDiff }) {
   const number = { textAlign: 'right', padding: '0 6px', color: token.colorTextDescription, width: 1, userSelect: 'none' } as const;
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="backup-diff">
-      <Typography.Title level={5} style={{ margin: 0 }}>
+      <SectionHeading>
         {t('deviceBackups.diff.title', { from: diff.from.version, to: diff.to.version })}
-      </Typography.Title>
+      </SectionHeading>
       {diff.identical ? (
         <Alert type="info" showIcon message={t('deviceBackups.diff.identical')} />
       ) : (

@@ -4,6 +4,7 @@ import { isRefundable, type Payment } from '../../contract/schemas/payment';
 import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 import { dayText, money } from './format';
+import { SectionHeading } from '../../src/components/Text';
 
 const STATUS_COLORS: Record<string, string> = { paid: 'green', pending: 'gold', failed: 'red', refunded: 'purple', expired: 'default' };
 
@@ -30,7 +31,7 @@ export function InvoicePayments({ invoiceId, canRefund }: { invoiceId: string; c
 
   return (
     <>
-      <Typography.Title level={5} style={{ marginTop: 24 }}>{t('invoices.show.payments')}</Typography.Title>
+      <SectionHeading style={{ marginTop: 24, marginBottom: 8 }}>{t('invoices.show.payments')}</SectionHeading>
       {query.isError ? (
         <Typography.Text type="danger">{query.error?.message || t('errors.invoices.payments')}</Typography.Text>
       ) : (

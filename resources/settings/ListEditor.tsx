@@ -1,11 +1,12 @@
 import { Button, Card, Form, Input, Space } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { t } from '../../src/i18n';
+import { SectionHeading } from '../../src/components/Text';
 
 /** An editable list of small records (achievements, FAQ, coverage areas) on antd Form.List. */
 export function ListEditor({ name, titleKey, columns }: { name: string; titleKey: string; columns: { name: string; labelKey: string; textarea?: boolean; required?: boolean }[] }) {
   return (
-    <Card size="small" title={t(titleKey)} style={{ marginBottom: 16 }}>
+    <Card size="small" title={<SectionHeading>{t(titleKey)}</SectionHeading>} style={{ marginBottom: 16 }}>
       <Form.List name={name}>
         {(items, { add, remove }) => (
           <>

@@ -5,6 +5,7 @@ import { t } from '../../src/i18n';
 import { BillingTab, CompanyTab, ContentTab, EmailTab, PoliciesTab } from './tabs';
 import { toFormValues, toSettingsPayload, type SettingsFormValues } from './values';
 import { useViewport } from '../../src/components/resource';
+import { HeaderTitle } from '../../src/components/Text';
 
 /** /dashboard/settings (admin): GET /settings into one form over five tabs, saved with PUT /settings. */
 export function SettingsPage() {
@@ -19,7 +20,7 @@ export function SettingsPage() {
   // result.data is {} until the first answer; the query's data is absent until then.
   const settings = query.data?.data as AdminSettings | undefined;
 
-  if (!settings) return <Card title={t('settings.title')}><Spin spinning={query.isLoading} /></Card>;
+  if (!settings) return <Card title={<HeaderTitle>{t('settings.title')}</HeaderTitle>}><Spin spinning={query.isLoading} /></Card>;
 
   const onFinish = (values: SettingsFormValues) =>
     save.mutate(
@@ -47,7 +48,7 @@ export function SettingsPage() {
     { key: 'content', label: t('settings.tabs.content'), children: <ContentTab />, forceRender: true },
   ];
   return (
-    <Card title={t('settings.title')} data-testid="settings-page"
+    <Card title={<HeaderTitle>{t('settings.title')}</HeaderTitle>} data-testid="settings-page"
       extra={<Button type="primary" onClick={() => form.submit()} loading={save.mutation.isPending}>{t('settings.save')}</Button>}>
       <Form<SettingsFormValues> form={form} layout="vertical" initialValues={toFormValues(settings)} onFinish={onFinish}>
         {/* Five tabs do not fit a phone's width (antd would hide some behind a "more" button): there the

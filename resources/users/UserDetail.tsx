@@ -22,6 +22,7 @@ import { UserFormModal } from './UserForm';
 import { UsageView } from '../usage/UsageView';
 import { AuditHistory } from '../audit/AuditHistory';
 import { CreditPanel } from '../credit/CreditPanel';
+import { SectionHeading } from '../../src/components/Text';
 
 const field = (fields: typeof decl.fields, name: string) => fields.find((f) => f.name === name)!;
 const columnsOf = (fields: typeof decl.fields, names: string[]) =>
@@ -59,7 +60,7 @@ function UserDetail({ user, actor, actorId, onDeleted }: { user: ManagedUser; ac
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       <UserActions user={user} actor={actor} actorId={actorId} onDeleted={onDeleted} />
       <section>
-        <Typography.Title level={5}>{t('users.detail.profile')}</Typography.Title>
+        <SectionHeading style={{ marginBottom: 8 }}>{t('users.detail.profile')}</SectionHeading>
         <Descriptions column={1} size="small" bordered>
           {decl.fields.map((f) => (
             <Descriptions.Item key={f.name} label={t(f.labelKey)}>
@@ -76,7 +77,7 @@ function UserDetail({ user, actor, actorId, onDeleted }: { user: ManagedUser; ac
       <UserTickets user={user} />
       {user.role === 'user' && (
         <section data-testid="user-usage">
-          <Typography.Title level={5}>{t('usage.tab')}</Typography.Title>
+          <SectionHeading style={{ marginBottom: 8 }}>{t('usage.tab')}</SectionHeading>
           <UsageView userId={user.id} />
         </section>
       )}
@@ -153,7 +154,7 @@ function PasswordDialog({ user, onClose }: { user: ManagedUser; onClose: () => v
 function Related({ title, loading, rows, columns, empty }: { title: string; loading: boolean; rows: BaseRecord[]; columns: ColumnsType<BaseRecord>; empty: string }) {
   return (
     <section>
-      <Typography.Title level={5}>{title}</Typography.Title>
+      <SectionHeading style={{ marginBottom: 8 }}>{title}</SectionHeading>
       <Table<BaseRecord> size="small" rowKey="id" loading={loading} dataSource={rows} columns={columns} pagination={false} locale={{ emptyText: empty }} />
     </section>
   );

@@ -20,31 +20,7 @@ interface AxeResult {
   violations: { id: string; impact?: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[];
 }
 
-/**
- * The WCAG 2.1 A/AA violations on the page as it is now (an empty list when it passes), in the whole document
- * or only in the part `include` (a CSS selector) picks.
- */
-export async function axeViolations(page: Page, include?: string): Promise<AxeViolation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<AxeResult> } }).axe;
-    const result = await axe.run(selector ?? document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      resultTypes: ['violations'],
-    });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact ?? null,
-      help: v.help,
-      nodes: v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`),
-    }));
-  }, include);
-}
-
-/** Nothing wider than the viewport: the page does not scroll sideways (tables scroll inside their own box). */
-export async function overflowsViewport(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-}
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /**
  * axe's best-practice rules for a page's structure (issue 34): one h1, one main landmark, all content in
@@ -52,19 +28,51 @@ export async function overflowsViewport(page: Page): Promise<boolean> {
  */
 export const STRUCTURE_RULES = ['page-has-heading-one', 'landmark-one-main', 'region', 'heading-order', 'empty-heading'] as const;
 
+/** The rules a change of colours alone (dark mode) can break: the others see the same page. */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'] as const;
+
+/**
+ * One axe run on the page as it is now (an empty list when it passes), in the whole document or only in the
+ * part `include` (a CSS selector) picks: the WCAG 2.1 A/AA rules (`'wcag'`), those and the structure rules in
+ * the same run (`'wcag+structure'`, one pass over the page instead of two), or only the colour rules (`'colour'`).
+ */
+export async function axeViolations(page: Page, include?: string, rules: 'wcag' | 'wcag+structure' | 'colour' = 'wcag'): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(
+    async ({ selector, tags, extra, colourOnly }) => {
+      type Axe = { run: (context: unknown, options: unknown) => Promise<AxeResult>; getRules: (tags?: string[]) => { ruleId: string; tags: string[] }[] };
+      const axe = (window as unknown as { axe: Axe }).axe;
+      // The rules a tag run would pick: axe leaves its experimental and deprecated rules out of a tag run.
+      const tagged = axe.getRules(tags).filter((r) => !r.tags.includes('experimental') && !r.tags.includes('deprecated'));
+      const ids = colourOnly ? extra : [...new Set([...tagged.map((r) => r.ruleId), ...extra])];
+      const result = await axe.run(selector ?? document, { runOnly: { type: 'rule', values: ids }, resultTypes: ['violations'] });
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact ?? null,
+        help: v.help,
+        nodes: v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`),
+      }));
+    },
+    {
+      selector: include,
+      tags: WCAG_TAGS,
+      extra: rules === 'colour' ? [...COLOUR_RULES] : rules === 'wcag+structure' ? [...STRUCTURE_RULES] : [],
+      colourOnly: rules === 'colour',
+    },
+  );
+}
+
+/** Whether a violation is one of the structure rules (rather than WCAG's). */
+export const isStructureRule = (id: string) => (STRUCTURE_RULES as readonly string[]).includes(id);
+
+/** Nothing wider than the viewport: the page does not scroll sideways (tables scroll inside their own box). */
+export async function overflowsViewport(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+}
+
 /** Violations of STRUCTURE_RULES on the page as it is now. */
 export async function structureViolations(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (rules) => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<AxeResult> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'rule', values: rules }, resultTypes: ['violations'] });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact ?? null,
-      help: v.help,
-      nodes: v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`),
-    }));
-  }, [...STRUCTURE_RULES]);
+  return (await axeViolations(page, undefined, 'wcag+structure')).filter((v) => isStructureRule(v.id));
 }
 
 /**

@@ -6,11 +6,11 @@
  * - the header's controls lie inside the viewport and do not cover the page's title;
  * - the role's navigation is reachable: on phones and tablets the menu button opens a drawer listing exactly
  *   the role's entries, on a wide screen the menu shows them;
- * - axe-core (WCAG 2.1 A and AA) finds nothing, in light and in dark mode, on a phone and on a desktop;
- * - recorded, not yet failed on (see noteFinding): the page's structure (issue 34: one h1, one main landmark,
- *   everything in landmarks, headings in order and none empty: axe's best-practice rules) on a phone and on a
- *   desktop; visible controls beyond the viewport's right edge, even inside a table that scrolls in its own box;
- *   routes of one role that share a document title.
+ * - axe-core (WCAG 2.1 A and AA) finds nothing on a phone and on a desktop, nor its colour rules in dark mode;
+ * - the page's structure (issue 34: one h1, one main landmark, everything in landmarks, headings in order and
+ *   none empty: axe's best-practice rules, in the same axe run) on a phone and on a desktop;
+ * - no visible control lies beyond the viewport's right edge, even inside a table that scrolls in its own box;
+ * - no two routes of one person share a document title.
  * A screenshot of each route at each size goes to test-results/screens (kept by .ci/run).
  *
  * One signed-in browser context per role, moving between routes inside the app and resizing the viewport
@@ -21,14 +21,14 @@
  * so two workers share the work: one file of all the roles took a worker for 10 to 30 minutes, depending on
  * what ran beside it.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { canAccessRoute, type Role } from '../../contract/roles';
 import { MENU, menuRoutes } from '../../resources/menu';
 import { SITE_PATHS } from '../../src/site/paths';
-import { axeViolations, controlsBeyondViewport, overflowsViewport, structureViolations } from './axe';
+import { axeViolations, controlsBeyondViewport, isStructureRule, overflowsViewport } from './axe';
 import { DEMO_PASSWORD, portalApi, usePortal, type PortalSession } from './browser';
 
 // The file's portal (one per test file that calls screensMatrix), set when screensMatrix registers its tests.
@@ -226,8 +226,13 @@ async function navigationProblems(page: Page, role: Role, width: number): Promis
   return JSON.stringify(links) === JSON.stringify(expected) ? [] : [`the menu lists ${links.join(', ')}; expected ${expected.join(', ')}`];
 }
 
-async function axeProblems(page: Page): Promise<string[]> {
-  return (await axeViolations(page)).map((v) => `axe ${v.id} (${v.impact}): ${v.help}\n      ${v.nodes.slice(0, 6).join('\n      ')}`);
+/**
+ * axe at this size: in light mode the WCAG rules and the structure rules in one run; in dark mode only the rules a
+ * change of colours can break (the rest see the same page).
+ */
+async function axeProblems(page: Page, mode: Mode): Promise<string[]> {
+  const violations = await axeViolations(page, undefined, mode === 'light' ? 'wcag+structure' : 'colour');
+  return violations.map((v) => `${isStructureRule(v.id) ? 'structure' : 'axe'} ${v.id} (${v.impact}): ${v.help}\n      ${v.nodes.slice(0, 6).join('\n      ')}`);
 }
 
 /** Switches the colour mode with the wide header's switch (the page is left at 1366 px). */
@@ -267,10 +272,7 @@ async function checkScreen(page: Page, who: string, route: string, mode: Mode, c
         problems.push(`${at}: scrolls sideways (${wide.join(', ')})`);
       }
       for (const p of await headerProblems(page)) problems.push(`${at}: ${p}`);
-      for (const c of await controlsBeyondViewport(page)) noteFinding(who, `${at}: control beyond the viewport's right edge: ${c}`);
-      if (AXE_SIZES.has(size.width)) {
-        for (const v of await structureViolations(page)) noteFinding(who, `${at}: structure ${v.id}: ${v.help}\n      ${v.nodes.slice(0, 4).join('\n      ')}`);
-      }
+      for (const c of await controlsBeyondViewport(page)) problems.push(`${at}: control beyond the viewport's right edge: ${c}`);
       const nav = await checkNav(size.width);
       for (const p of nav) problems.push(`${at}: ${p}`);
       // The drawer the navigation check opened and closed is gone before anything else is measured.
@@ -279,26 +281,9 @@ async function checkScreen(page: Page, who: string, route: string, mode: Mode, c
       mkdirSync(dir, { recursive: true });
       await page.screenshot({ path: join(dir, `${slug(route)}-${size.width}x${size.height}.jpeg`), type: 'jpeg', quality: 60 });
     }
-    if (AXE_SIZES.has(size.width)) for (const p of await axeProblems(page)) problems.push(`${at}: ${p}`);
+    if (AXE_SIZES.has(size.width)) for (const p of await axeProblems(page, mode)) problems.push(`${at}: ${p}`);
   }
   return problems;
-}
-
-/**
- * Issue 34's newer checks (structure, controls beyond the right edge, shared titles) are recorded, not yet failed
- * on: the first run of the whole matrix with them is the list of screens still to mend, written to
- * test-results/screens/<who>-findings.txt (kept by .ci/run) and printed. Issue 34 stays open until the list is
- * empty and these become problems like the others.
- */
-const findings = new Map<string, string[]>();
-function noteFinding(who: string, finding: string): void {
-  findings.set(who, [...(findings.get(who) ?? []), finding]);
-}
-function writeFindings(who: string): void {
-  const list = findings.get(who) ?? [];
-  mkdirSync(SHOTS, { recursive: true });
-  writeFileSync(join(SHOTS, `${who}-findings.txt`), list.length ? `${list.join('\n')}\n` : '');
-  if (list.length) console.log(`screens matrix, ${who}: ${list.length} findings of the newer checks (test-results/screens/${who}-findings.txt)`);
 }
 
 /** Notes which routes carry a document title. */
@@ -336,12 +321,11 @@ export function screensMatrix(part: { publicSite: boolean; roles: readonly Role[
             noteTitle(titles, await page.title(), route);
             problems.push(...(await checkScreen(page, 'public', route, mode, async () => [])));
           }
-          if (mode === 'light') for (const f of titleProblems('public', titles)) noteFinding('public', f);
+          if (mode === 'light') problems.push(...titleProblems('public', titles));
         } finally {
           await context.close();
         }
       }
-      writeFindings('public');
       expect(problems, problems.join('\n')).toEqual([]);
     });
   }, 20 * 60_000);
@@ -382,8 +366,7 @@ export function screensMatrix(part: { publicSite: boolean; roles: readonly Role[
               problems.push(...(await checkScreen(page, role, route, 'light', nav, [...SIZES].reverse())));
             }
           }
-          for (const f of titleProblems(role, titles)) noteFinding(role, f);
-          writeFindings(role);
+          problems.push(...titleProblems(role, titles));
         } catch (err) {
           // Where the page was and what the server said, for a failure that is not one of the collected problems.
           const health = await fetch(`${portal.url}/api/health`).then((r) => r.status, (e: Error) => e.message);

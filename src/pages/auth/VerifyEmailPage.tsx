@@ -6,6 +6,7 @@ import { AuthCard } from '../../components/AuthCard';
 import { accountApi } from '../../../providers/auth-provider';
 import { t } from '../../i18n';
 import { emailRules } from './rules';
+import { SectionHeading } from '../../components/Text';
 
 /** /verify-email?token=…: confirms the address, then shows the verification-success screen. */
 export function VerifyEmailPage() {
@@ -47,7 +48,7 @@ function ResendVerification() {
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   return (
     <>
-      <Typography.Title level={5}>{t('auth.verify.resendTitle')}</Typography.Title>
+      <SectionHeading style={{ marginBottom: 8 }}>{t('auth.verify.resendTitle')}</SectionHeading>
       {note && <Alert type={note.ok ? 'success' : 'error'} message={note.text} showIcon style={{ marginBottom: 12 }} />}
       <Form<{ email: string }>
         layout="vertical"
