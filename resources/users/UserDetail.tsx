@@ -23,6 +23,7 @@ import { UsageView } from '../usage/UsageView';
 import { AuditHistory } from '../audit/AuditHistory';
 import { CreditPanel } from '../credit/CreditPanel';
 import { SectionHeading } from '../../src/components/Text';
+import { usePageTitle } from '../../src/components/page-title';
 
 const field = (fields: typeof decl.fields, name: string) => fields.find((f) => f.name === name)!;
 const columnsOf = (fields: typeof decl.fields, names: string[]) =>
@@ -36,6 +37,8 @@ export function UserDrawer({ id, actor, actorId, onClose }: { id: string; actor:
   const { result, query } = useOne<ManagedUser>({ resource: 'users', id, queryOptions: { enabled: !!id } });
   const user = result as ManagedUser | undefined;
   const title = user ? `${user.name} · ${user.customer_number}` : t('users.singular');
+  // The route names the person it opens: a tab and a history entry per customer, not "Users" for all of them.
+  usePageTitle(user ? `${user.name} (${user.customer_number})` : null);
   return (
     <Drawer open width={720} onClose={onClose} title={title} destroyOnHidden data-testid="user-drawer"
       styles={{ body: { padding: 0, overflow: 'hidden', display: 'flex', flexDirection: 'column' } }}>

@@ -27,16 +27,17 @@ function initialMode(): Mode {
  * danger buttons carry dark text (7.1 and 6.3), as Material's dark theme does; links, tabs and the open menu
  * group use the same light blue, and the purple and geek-blue tags a lighter text.
  */
-export function themeConfig(mode: Mode): ThemeConfig {
+export function themeConfig(mode: Mode, reducedMotion = false): ThemeConfig {
   const dark = mode === 'dark';
   return {
     algorithm: dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
-    token: dark
+    // A reader who asked their system for less motion (WCAG 2.3.3) gets antd's transitions and animations off.
+    token: { ...(reducedMotion ? { motion: false } : {}), ...(dark
       ? { colorPrimary: '#69b1ff', colorError: '#ff7875', colorLink: '#69b1ff', colorLinkHover: '#b2d6f3', borderRadius: 6,
           colorTextDescription: 'rgba(255, 255, 255, 0.65)', colorTextTertiary: 'rgba(255, 255, 255, 0.65)' }
       : { colorPrimary: '#0958d9', colorError: '#cf1322', colorSuccessText: '#237804', colorWarningText: '#ad4e00', colorLink: '#0958d9',
           colorLinkHover: '#003eb3', colorPrimaryHover: '#003eb3', colorPrimaryActive: '#002c8c',
-          borderRadius: 6, colorTextDescription: 'rgba(0, 0, 0, 0.65)', colorTextTertiary: 'rgba(0, 0, 0, 0.62)' },
+          borderRadius: 6, colorTextDescription: 'rgba(0, 0, 0, 0.65)', colorTextTertiary: 'rgba(0, 0, 0, 0.62)' }) },
     components: {
       Button: dark ? { primaryColor: '#000000', dangerColor: '#000000' } : {},
       Tag: dark
@@ -54,14 +55,31 @@ export function themeConfig(mode: Mode): ThemeConfig {
   };
 }
 
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+const prefersReducedMotion = () => typeof window !== 'undefined' && !!window.matchMedia?.(REDUCED_MOTION).matches;
+
+/** Whether the system asks for less motion, following a change while the portal is open. */
+function useReducedMotion(): boolean {
+  const [reduced, setReduced] = useState(prefersReducedMotion);
+  useEffect(() => {
+    const query = typeof window !== 'undefined' ? window.matchMedia?.(REDUCED_MOTION) : undefined;
+    if (!query?.addEventListener) return;
+    const changed = () => setReduced(query.matches);
+    query.addEventListener('change', changed);
+    return () => query.removeEventListener('change', changed);
+  }, []);
+  return reduced;
+}
+
 export function ColorModeProvider({ children }: { children: ReactNode }) {
   const [mode, setMode] = useState<Mode>(initialMode);
+  const reducedMotion = useReducedMotion();
   useEffect(() => {
     localStorage.setItem(STORAGE_KEY, mode);
   }, [mode]);
   return (
     <ColorModeContext.Provider value={{ mode, setMode }}>
-      <ConfigProvider theme={themeConfig(mode)}>
+      <ConfigProvider theme={themeConfig(mode, reducedMotion)}>
         {children}
       </ConfigProvider>
     </ColorModeContext.Provider>

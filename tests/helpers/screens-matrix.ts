@@ -14,7 +14,9 @@
  * A screenshot of each route at each size goes to test-results/screens (kept by .ci/run).
  *
  * One signed-in browser context per role, moving between routes inside the app and resizing the viewport
- * rather than reloading (each full load shows the 2 s start-up splash). Two roles run side by side. Every
+ * rather than reloading (each full load shows the 2 s start-up splash). The browser asks for reduced motion, so
+ * the portal turns antd's transitions off (src/layout/theme.tsx) and each screen is checked as it ends up without
+ * waiting out a transition at every size and mode (they were most of the matrix's time). Two roles run side by side. Every
  * problem is collected and the test fails once, listing them all (route, size, mode, rule and element).
  *
  * The roles are shared between two test files (tests/e2e/screens-phone-a11y*.test.ts), each with its own portal,
@@ -109,6 +111,20 @@ async function settled(page: Page): Promise<void> {
     await page.waitForTimeout(50);
   }
   throw new Error(`${page.url()} did not settle in 20 s`);
+}
+
+/**
+ * Opens a route inside the app and waits for it to arrive. A screen that names itself changes the document's
+ * title: when the title is still the last screen's, the new one may not have begun to arrive (its code not yet
+ * asked for), so it is given up to 5 s more. Two screens that truly share a title cost those 5 s and are reported.
+ */
+async function openScreen(page: Page, route: string): Promise<void> {
+  const before = await page.title();
+  await portal.open(page, route);
+  await settled(page);
+  if ((await page.title()) !== before) return;
+  await page.waitForFunction((old) => document.title !== old, before, { timeout: 5_000 }).catch(() => {});
+  await settled(page);
 }
 
 function slug(route: string): string {
@@ -247,6 +263,9 @@ async function setMode(page: Page, mode: Mode): Promise<void> {
   await settled(page);
 }
 
+/** The routes after the first: the navigation is the layout's, checked once. */
+const NO_NAVIGATION_CHECK = async (): Promise<string[]> => [];
+
 /**
  * Checks one screen at the given sizes, in this order, in the page's current mode: in light mode the layout and
  * a screenshot at each size; axe at the sizes of AXE_SIZES, in either mode.
@@ -273,10 +292,11 @@ async function checkScreen(page: Page, who: string, route: string, mode: Mode, c
       }
       for (const p of await headerProblems(page)) problems.push(`${at}: ${p}`);
       for (const c of await controlsBeyondViewport(page)) problems.push(`${at}: control beyond the viewport's right edge: ${c}`);
-      const nav = await checkNav(size.width);
-      for (const p of nav) problems.push(`${at}: ${p}`);
-      // The drawer the navigation check opened and closed is gone before anything else is measured.
-      await settled(page);
+      if (checkNav !== NO_NAVIGATION_CHECK) {
+        for (const p of await checkNav(size.width)) problems.push(`${at}: ${p}`);
+        // The drawer the navigation check opened and closed is gone before anything else is measured.
+        await settled(page);
+      }
       const dir = join(SHOTS, who);
       mkdirSync(dir, { recursive: true });
       await page.screenshot({ path: join(dir, `${slug(route)}-${size.width}x${size.height}.jpeg`), type: 'jpeg', quality: 60 });
@@ -309,17 +329,16 @@ export function screensMatrix(part: { publicSite: boolean; roles: readonly Role[
       const routes = [...SITE_PATHS, '/login', '/register', '/password-reset', ...(uuid ? [`/invoice/${uuid}`] : []), '/no-such-page'];
       const problems: string[] = [];
       for (const mode of ['light', 'dark'] as Mode[]) {
-        const context: BrowserContext = await portal.browser.newContext({ viewport: SIZES[2] });
+        const context: BrowserContext = await portal.browser.newContext({ viewport: SIZES[2], reducedMotion: 'reduce' });
         await context.addInitScript((m) => localStorage.setItem('color_mode', m), mode);
         const page = await context.newPage();
         trackRequests(page);
         try {
           const titles = new Map<string, string[]>();
           for (const route of routes) {
-            await portal.open(page, route);
-            await settled(page);
+            await openScreen(page, route);
             noteTitle(titles, await page.title(), route);
-            problems.push(...(await checkScreen(page, 'public', route, mode, async () => [])));
+            problems.push(...(await checkScreen(page, 'public', route, mode, NO_NAVIGATION_CHECK)));
           }
           if (mode === 'light') problems.push(...titleProblems('public', titles));
         } finally {
@@ -333,7 +352,7 @@ export function screensMatrix(part: { publicSite: boolean; roles: readonly Role[
   for (const role of part.roles) {
     it(`${role}: every route at every size, light and dark`, async () => {
       await slot(async () => {
-        const context = await portal.browser.newContext({ viewport: SIZES[2] });
+        const context = await portal.browser.newContext({ viewport: SIZES[2], reducedMotion: 'reduce' });
         const page = await context.newPage();
         trackRequests(page);
         const problems: string[] = [];
@@ -350,12 +369,11 @@ export function screensMatrix(part: { publicSite: boolean; roles: readonly Role[
           const desktop = SIZES[2];
           const titles = new Map<string, string[]>();
           for (const [i, route] of routes.entries()) {
-            await portal.open(page, route);
-            await settled(page);
+            await openScreen(page, route);
             noteTitle(titles, await page.title(), route);
             // The navigation is the layout's, the same on every route: checked on the first one.
-            const nav = i === 0 ? (width: number) => navigationProblems(page, role, width) : async () => [];
-            const none = async () => [];
+            const nav = i === 0 ? (width: number) => navigationProblems(page, role, width) : NO_NAVIGATION_CHECK;
+            const none = NO_NAVIGATION_CHECK;
             if (i % 2 === 0) {
               problems.push(...(await checkScreen(page, role, route, 'light', nav, SIZES)));
               await setMode(page, 'dark');

@@ -3,8 +3,8 @@
  * caller (anonymous and each demo role), requests are generated from the operation's parameter and body schemas —
  * values that fit, and hostile ones (NUL bytes, lone surrogates, huge and negative numbers, wrong types, bogus
  * enum values, long strings, made-up and real ids) — and sent through the real app. No answer may be a 5xx, and
- * every failure must be the envelope {success: false, message}. Values outside a documented enum are never
- * accepted either.
+ * every failure must be the envelope {success: false, message}, and every status answered is one the operation
+ * declares in the document. Values outside a documented enum are never accepted either.
  *
  * Seeded (FUZZ_SEED, default below) so a failure is reproducible; bounded by the number of requests per operation
  * (FUZZ_RUNS), about a minute and a half on two cores. Each finding is printed with the request that caused it.
@@ -53,6 +53,7 @@ type Operation = {
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
   'x-roles'?: string[];
+  responses?: Record<string, unknown>;
 };
 type Document = { paths: Record<string, Record<string, Operation>> };
 
@@ -395,6 +396,7 @@ describe('fuzzing every operation of the OpenAPI document as every role', () => 
     'no answer is a 5xx, and every failure is the {success:false, message} envelope',
     async () => {
       const findings: string[] = [];
+      const undeclared = new Set<string>();
       let sent = 0;
       const all = operations();
       if (!ONLY) expect(all.length).toBeGreaterThan(100);
@@ -412,11 +414,15 @@ describe('fuzzing every operation of the OpenAPI document as every role', () => 
             sent++;
             const problem = problemWith(response, BROWSER_PAGES.has(key));
             if (problem) findings.push(`${caller} ${request.method} ${request.url.slice(0, 200)} ${request.payload?.slice(0, 300) ?? ''}\n    → ${problem}`);
+            // The document is the contract: every status the API answered is one the operation declares.
+            const declared = operation.responses ?? {};
+            if (!(String(response.statusCode) in declared) && !('default' in declared)) undeclared.add(`${key} answered ${response.statusCode} (declared: ${Object.keys(declared).join(', ')})`);
           }
         }
       }
       console.log(`openapi fuzz: ${sent} requests over ${all.length} operations, seed ${SEED}`);
       expect(findings, findings.join('\n')).toEqual([]);
+      expect([...undeclared].sort(), [...undeclared].sort().join('\n')).toEqual([]);
     },
     400_000,
   );
