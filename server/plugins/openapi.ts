@@ -117,6 +117,10 @@ const COMMON_FAILURES = {
   Unauthorized: failure('No valid bearer token: missing, malformed, expired or revoked.'),
   Forbidden: failure("The signed-in user's role may not call this operation."),
   NotFound: failure('No such record (or one the caller may not see).'),
+  Conflict: failure(
+    "The record's present state does not allow this: a name or number already taken, a status that cannot change that way, a record still in use, or the same work already done. `message` says which.",
+  ),
+  UriTooLong: failure('A path parameter is longer than any identifier the API gives (over 100 characters).'),
   TooManyRequests: {
     ...failure('Too many requests from this client address (or for this account); try again after `Retry-After` seconds.'),
     headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } } },
@@ -125,6 +129,18 @@ const COMMON_FAILURES = {
     ...failure('The database cannot be reached for the moment (or the server is shutting down); nothing was written. Try again after `Retry-After` seconds.'),
     headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } } },
   },
+};
+
+/**
+ * What particular operations answer beyond the rules of withCommonFailures (found by tests/server/openapi-fuzz.test.ts,
+ * which fails on any status an operation does not declare), keyed "METHOD /path" as in contract/roles.ts.
+ */
+const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '403' | '404' | '413' | '415', string>>> = {
+  'GET /settings/logo': { '404': 'No logo has been uploaded.' },
+  'POST /settings/logo': { '400': 'Not a multipart upload with one image.', '413': 'The image is larger than allowed.', '415': 'The file is not one of the image types a logo may be (its content is read, not its name).' },
+  'GET /subscriptions/active-plan': { '404': 'The customer has no active plan.' },
+  'GET /usage': { '403': "Only staff read another person's usage (`user_id`).", '404': 'No such subscription (`subscription_id`) among the person\'s lines.' },
+  'POST /tickets': { '403': 'Only staff open a ticket for another user (`user_id`).' },
 };
 
 type Operation = {
@@ -138,11 +154,25 @@ type OpenApiDocument = {
   paths?: Record<string, Record<string, Operation>>;
 };
 
+/** Whether a request body names records by id (a `plan_id`, `subscription_ids`…), any of which may not exist. */
+function namesRecords(body: unknown): boolean {
+  const seen = new Set<unknown>();
+  const walk = (schema: unknown): boolean => {
+    if (!schema || typeof schema !== 'object' || seen.has(schema)) return false;
+    seen.add(schema);
+    const s = schema as { properties?: Record<string, unknown> };
+    if (s.properties && Object.keys(s.properties).some((name) => /(^|_)ids?$/.test(name))) return true;
+    return Object.values(schema).some(walk);
+  };
+  return walk((body as { content?: unknown } | undefined)?.content);
+}
+
 /** Adds the shared failure responses to each operation, from what its guard and its input can refuse. */
 function withCommonFailures<T extends OpenApiDocument>(document: T): T {
   const ref = (name: keyof typeof COMMON_FAILURES) => ({ $ref: `#/components/responses/${name}` });
-  for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations)) {
+  for (const [fullPath, operations] of Object.entries(document.paths ?? {})) {
+    const path = fullPath.startsWith(`${API_BASE}/`) ? fullPath.slice(API_BASE.length) : fullPath;
+    for (const [method, operation] of Object.entries(operations)) {
       const roles = operation['x-roles'] ?? [];
       const responses = (operation.responses ??= {});
       const add = (code: string, name: keyof typeof COMMON_FAILURES) => {
@@ -151,8 +181,22 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
       if (operation.parameters?.length || operation.requestBody) add('400', 'ValidationFailed');
       if (!roles.includes('public')) add('401', 'Unauthorized');
       if (!roles.includes('public') && !roles.includes('authenticated')) add('403', 'Forbidden');
-      // A path parameter names a record: one that does not exist (or that the caller may not see) is a 404.
-      if ((operation.parameters as Array<{ in?: string }> | undefined)?.some((p) => p.in === 'path')) add('404', 'NotFound');
+      // A path parameter names a record: one that does not exist (or that the caller may not see) is a 404, and
+      // one longer than any id (Fastify's maxParamLength) is a 414.
+      const named = (operation.parameters as Array<{ in?: string }> | undefined)?.some((p) => p.in === 'path');
+      if (named) {
+        add('404', 'NotFound');
+        add('414', 'UriTooLong');
+      }
+      // A change: its input may name a record that is not there (a plan, a subscription), and the present state may
+      // not allow it (409).
+      if (method !== 'get' && method !== 'head') {
+        if (namesRecords(operation.requestBody)) add('404', 'NotFound');
+        add('409', 'Conflict');
+      }
+      for (const [code, description] of Object.entries(PARTICULAR_FAILURES[`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`] ?? {})) {
+        if (!(code in responses)) responses[code] = failure(description);
+      }
       // Every route is rate-limited (@fastify/rate-limit, per client address) and may meet a database outage.
       add('429', 'TooManyRequests');
       add('503', 'ServiceUnavailable');

@@ -109,13 +109,18 @@ describe('GET /api/openapi.json', () => {
   it('describes the failures the guard and the validation give, in the failure envelope', async () => {
     const failures = (path: string, method: string) =>
       Object.fromEntries(Object.entries(doc.paths[path][method].responses).filter(([code]) => /^4/.test(code)));
-    // Staff only, with a body: invalid input, not signed in, wrong role.
+    // Staff only, with a body: invalid input, not signed in, wrong role, a name already taken.
     expect(failures('/api/plans', 'post')).toEqual({
       400: { $ref: '#/components/responses/ValidationFailed' },
       401: { $ref: '#/components/responses/Unauthorized' },
       403: { $ref: '#/components/responses/Forbidden' },
+      409: { $ref: '#/components/responses/Conflict' },
       429: { $ref: '#/components/responses/TooManyRequests' },
     });
+    // A body naming a record (the plan to subscribe to) may name one that is not there.
+    expect(failures('/api/subscriptions', 'post')['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+    // An id longer than any the API gives is refused before routing.
+    expect(failures('/api/plans/{id}', 'get')['414']).toEqual({ $ref: '#/components/responses/UriTooLong' });
     // Public, with a query: invalid input, and the rate limit every route has.
     expect(Object.keys(failures('/api/plans', 'get'))).toEqual(['400', '429']);
     // Any signed-in user, no input: the missing sign-in.
