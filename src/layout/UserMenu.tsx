@@ -1,4 +1,4 @@
-import { Avatar, Button, Dropdown, Space, Switch, Tag, theme, type MenuProps } from 'antd';
+import { Button, Dropdown, Space, Switch, Tag, theme, type MenuProps } from 'antd';
 import { LogoutOutlined, MoonOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
 import { useLogout } from '@refinedev/core';
 import { useAuthState } from '../../providers/auth-store';
@@ -77,7 +77,11 @@ export function AvatarMenu() {
     <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
       <Button type="text" shape="circle" size="large" aria-label={t('menu.account', { name: user?.name ?? '' })} data-testid="avatar-menu"
         style={{ padding: 0 }}>
-        <Avatar style={{ background: token.colorPrimaryBg, color: token.colorPrimaryText }} icon={<UserOutlined />} />
+        {/* A circle with the person icon: antd's Avatar (which fits text to its size) is more than this needs. */}
+        <span aria-hidden style={{ display: 'inline-flex', alignItems: 'center', justifyContent: 'center', width: 32, height: 32, borderRadius: '50%',
+          fontSize: 18, background: token.colorPrimaryBg, color: token.colorPrimaryText }}>
+          <UserOutlined />
+        </span>
       </Button>
     </Dropdown>
   );
