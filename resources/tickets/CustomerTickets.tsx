@@ -4,12 +4,13 @@ import { PlusOutlined } from '@ant-design/icons';
 import { getDefaultFilter, useTable } from '@refinedev/antd';
 import type { Ticket } from '../../contract/schemas/ticket';
 import { PhoneCard, PhoneCardList } from '../../src/components/PhoneCards';
-import { FoldingFilters, renderField, ResponsiveTable, useViewport } from '../../src/components/resource';
+import { FoldingFilters, renderField, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { NewTicketForm } from './NewTicketForm';
 import { ticketColumns, ticketField, ticketOptions } from './resource';
 import { ticketPath } from './rules';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
+import { TicketsTable } from './ui';
 import { PageTitle } from '../../src/components/Text';
 
 /** A ticket as a card (phones): its number and subject, status and priority as labels, and when it last moved. */
@@ -31,7 +32,6 @@ function TicketCard({ ticket }: { ticket: Ticket }) {
  * status filter and a search, server paging kept in the URL, and the "New ticket" form.
  */
 export function CustomerTickets() {
-  const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
   const { narrow } = useViewport();
   const { tableProps, tableQuery, filters, setFilters, currentPage, setCurrentPage } = useTable<Ticket>({
@@ -84,15 +84,7 @@ export function CustomerTickets() {
           render={(r) => <TicketCard ticket={r} />}
         />
       ) : (
-        <ResponsiveTable<Ticket>
-          {...tableProps}
-          rowKey="id"
-          size="middle"
-          columns={columns}
-          onOpen={(r) => navigate(ticketPath(r.id))}
-          locale={{ emptyText: t('tickets.empty') }}
-          pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
-        />
+        <TicketsTable tableProps={tableProps} columns={columns} />
       )}
       <Modal open={creating} title={t('tickets.form.title')} footer={null} onCancel={() => setCreating(false)} destroyOnHidden width={720}>
         <NewTicketForm onCancel={() => setCreating(false)} />

@@ -4,14 +4,13 @@ import { getDefaultFilter, useTable } from '@refinedev/antd';
 import { useDataProvider, useNotification, type HttpError } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Ticket, TicketStatus } from '../../contract/schemas/ticket';
-import { FoldingFilters, ResponsiveTable } from '../../src/components/resource';
+import { FoldingFilters } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { staleAfterChange, ticketUrl, useAssignees } from './api';
 import { ticketColumns, ticketOptions, ticketsResource } from './resource';
-import { canMove, ticketPath, type Viewer } from './rules';
-import { useNavigate } from 'react-router';
+import { canMove, type Viewer } from './rules';
 import { StatsCards } from './StatsCards';
-import { AssignSelect, canAssign } from './ui';
+import { AssignSelect, canAssign, TicketsTable } from './ui';
 import { PageTitle } from '../../src/components/Text';
 
 interface FilterValues {
@@ -38,7 +37,6 @@ export function toFilters(values: FilterValues) {
  * change over the selected rows (one PATCH each; the outcome reports successes and failures).
  */
 export function ManageTickets({ viewer }: { viewer: Viewer }) {
-  const navigate = useNavigate();
   const { tableProps, tableQuery, filters, setFilters } = useTable<Ticket>({
     resource: ticketsResource.name,
     syncWithLocation: true,
@@ -162,13 +160,10 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
           />
         )}
         {tableQuery.isError && <Alert type="error" showIcon message={tableQuery.error?.message || t('errors.tickets.list')} style={{ marginBottom: 16 }} />}
-        <ResponsiveTable<Ticket>
-          {...tableProps}
-          rowKey="id"
-          size="middle"
+        <TicketsTable
+          tableProps={tableProps}
           columns={columns}
-          onOpen={(r) => navigate(ticketPath(r.id))}
-          locale={{ emptyText: t('tickets.empty') }}
+          sizeChanger
           // Each row's box is named after its ticket. antd's "select all" box in the header is left out: the
           // table copies its column titles into a hidden measuring row, where the copy stays focusable (axe
           // aria-hidden-focus); the button above the table does the same.
@@ -178,7 +173,6 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
             hideSelectAll: true,
             getCheckboxProps: (record) => ({ 'aria-label': t('tickets.bulk.select', { number: record.number, subject: record.subject }) }) as object,
           }}
-          pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: true } : false}
         />
       </Card>
     </Space>

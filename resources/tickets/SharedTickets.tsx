@@ -1,18 +1,15 @@
 import { Alert, Card, Space, Typography } from 'antd';
 import { useTable } from '@refinedev/antd';
 import { TICKET_QUEUE_CATEGORIES, type Ticket } from '../../contract/schemas/ticket';
-import { ResponsiveTable, type ResponsiveColumn } from '../../src/components/resource';
+import type { ResponsiveColumn } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { ticketColumns } from './resource';
 import type { Viewer } from './rules';
-import { StatusSelect } from './ui';
-import { ticketPath } from './rules';
-import { useNavigate } from 'react-router';
+import { StatusSelect, TicketsTable } from './ui';
 import { PageTitle } from '../../src/components/Text';
 
 /** One staff table (no URL sync: two of them share the page) with a status change per row. */
 function TicketTable({ resource, meta, fallbackKey, viewer, testId }: { resource: string; meta: Record<string, unknown>; fallbackKey: string; viewer: Viewer; testId: string }) {
-  const navigate = useNavigate();
   const { tableProps, tableQuery } = useTable<Ticket>({
     resource,
     syncWithLocation: false,
@@ -28,15 +25,7 @@ function TicketTable({ resource, meta, fallbackKey, viewer, testId }: { resource
   return (
     <div data-testid={testId}>
       {tableQuery.isError && <Alert type="error" showIcon message={tableQuery.error?.message || t(fallbackKey)} style={{ marginBottom: 16 }} />}
-      <ResponsiveTable<Ticket>
-        {...tableProps}
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        onOpen={(r) => navigate(ticketPath(r.id))}
-        locale={{ emptyText: t('tickets.empty') }}
-        pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
-      />
+      <TicketsTable tableProps={tableProps} columns={columns} />
     </div>
   );
 }

@@ -4,7 +4,9 @@
  * assignment select (admin/support).
  */
 import { useRef, useState } from 'react';
-import { Button, Select, Tag, Typography, Upload, type UploadFile } from 'antd';
+import { Button, Select, Tag, Typography, Upload, type TableProps, type UploadFile } from 'antd';
+import { useNavigate } from 'react-router';
+import { ResponsiveTable, type ResponsiveColumn } from '../../src/components/resource';
 import { CameraOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { useNotification } from '@refinedev/core';
 import { canCallEndpoint, type Role } from '../../contract/roles';
@@ -22,7 +24,7 @@ import { isRole } from '../../contract/roles';
 import { resizeImage } from '../../src/components/resizeImage';
 import { t } from '../../src/i18n';
 import { downloadAttachment, ticketUrl, useAssignees, useTicketCall } from './api';
-import { PRIORITY_COLORS, STATUS_COLORS, attachmentProblem, formatBytes, formatDateTime, nextStatuses, type Viewer } from './rules';
+import { PRIORITY_COLORS, STATUS_COLORS, attachmentProblem, formatBytes, formatDateTime, nextStatuses, ticketPath, type Viewer } from './rules';
 
 export function useViewer(): Viewer | null {
   const user = useAuthState((s) => s.user);
@@ -197,6 +199,33 @@ export function AssignSelect({ ticket, size }: { ticket: Pick<Ticket, 'id' | 'as
           fallbackKey: 'errors.tickets.assign',
         });
       }}
+    />
+  );
+}
+
+/**
+ * A table of tickets as every ticket view shows them: a row opens its ticket (click, or Enter on the focused row),
+ * the empty text, the server's paging. `tableProps` are Refine's useTable's; the rest
+ * (a row selection) passes through.
+ */
+export function TicketsTable({ tableProps, columns, rowSelection, sizeChanger = false }: {
+  tableProps: TableProps<Ticket>;
+  columns: ResponsiveColumn<Ticket>[];
+  rowSelection?: TableProps<Ticket>['rowSelection'];
+  /** The page size chooser (the managing view, with its bulk actions). */
+  sizeChanger?: boolean;
+}) {
+  const navigate = useNavigate();
+  return (
+    <ResponsiveTable<Ticket>
+      {...tableProps}
+      rowKey="id"
+      size="middle"
+      columns={columns}
+      onOpen={(r) => navigate(ticketPath(r.id))}
+      locale={{ emptyText: t('tickets.empty') }}
+      pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: sizeChanger } : false}
+      rowSelection={rowSelection}
     />
   );
 }
