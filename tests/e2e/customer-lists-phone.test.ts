@@ -7,29 +7,16 @@
  * overview and that customer's lines, not "No subscription yet". No screen scrolls sideways; axe finds nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { axeViolations, overflowsViewport } from '../helpers/axe';
 import { portalApi, toastsGone, usePortal } from '../helpers/browser';
 import { formatDay } from '../../src/components/dates';
+import { expectOnScreen, PHONE } from '../helpers/on-screen';
 
 const portal = usePortal();
 const { api, tokenOf } = portalApi(portal);
-const PHONE = { width: 390, height: 844 };
 const PASSWORD = 'a-long-passphrase';
 
-/** Fails unless the element's box lies wholly inside the phone's viewport once scrolled into view. */
-async function expectOnScreen(locator: Locator, what: string) {
-  await locator.waitFor();
-  await locator.scrollIntoViewIfNeeded();
-  const sides = async () => {
-    const box = await locator.boundingBox();
-    if (!box) return `${what}: no box`;
-    const { x, y, width, height } = box;
-    const out = [x < 0 && 'left', y < 0 && 'top', x + width > PHONE.width && 'right', y + height > PHONE.height && 'bottom'].filter(Boolean);
-    return out.length ? `${what} sticks out at the ${out.join(', ')} (${Math.round(x)},${Math.round(y)} ${Math.round(width)}×${Math.round(height)})` : 'on screen';
-  };
-  await expect.poll(sides, { timeout: 5_000 }).toBe('on screen');
-}
 
 async function expectClean(page: Page, what: string) {
   expect(await overflowsViewport(page), `${what} scrolls sideways at 390 px`).toBe(false);
@@ -65,7 +52,7 @@ describe('the customer’s lists on a phone', () => {
       await waiting.getByRole('heading', { name: first.name }).waitFor();
       await waiting.getByText(formatDay(order.invoice.due_date.slice(0, 10), 'en-US')).first().waitFor();
       const pay = waiting.getByRole('link', { name: /^Pay \$/ });
-      await expectOnScreen(pay, 'the waiting order’s Pay');
+      await expectOnScreen(pay, 'the waiting order’s Pay', { scroll: true });
       expect(await pay.getAttribute('href')).toContain(order.invoice.id);
       expect(await page.getByText('You have no active plan').count()).toBe(0);
       expect(await page.getByRole('button', { name: /Subscribe/ }).count()).toBe(0);
@@ -76,7 +63,7 @@ describe('the customer’s lists on a phone', () => {
       const invoiceCard = page.getByTestId('invoice-card').filter({ hasText: order.invoice.number });
       await invoiceCard.getByText(formatDay(order.invoice.due_date.slice(0, 10), 'en-US')).first().waitFor();
       expect(await invoiceCard.innerText()).toMatch(/Total\s*\$\d+\.\d{2}/);
-      await expectOnScreen(invoiceCard.getByRole('button', { name: 'Pay now' }), 'the invoice card’s Pay now');
+      await expectOnScreen(invoiceCard.getByRole('button', { name: 'Pay now' }), 'the invoice card’s Pay now', { scroll: true });
       await expectClean(page, 'the invoices as cards');
 
       // Billing records the payment (the line becomes active); the customer orders a second line.
@@ -89,16 +76,16 @@ describe('the customer’s lists on a phone', () => {
       await activeCard.getByText('Active').waitFor();
       expect(await list.getByTestId('subscription-card').count()).toBe(2);
       for (const name of ['Change plan', 'Renew', 'Cancel subscription']) {
-        await expectOnScreen(activeCard.getByRole('button', { name }), `${name} on the ${first.name} card`);
+        await expectOnScreen(activeCard.getByRole('button', { name }), `${name} on the ${first.name} card`, { scroll: true });
       }
       // Scrolled down to its buttons, the card still names its plan.
-      await expectOnScreen(activeCard.getByRole('link', { name: first.name, exact: true }), 'the plan name above the card’s buttons');
+      await expectOnScreen(activeCard.getByRole('link', { name: first.name, exact: true }), 'the plan name above the card’s buttons', { scroll: true });
       await expectClean(page, 'the subscriptions as cards');
 
       await activeCard.getByRole('button', { name: 'Cancel subscription' }).tap();
       const dialog = page.getByRole('dialog', { name: `Cancel your ${first.name} subscription?` });
       await dialog.waitFor();
-      await expectOnScreen(dialog.getByRole('button', { name: 'Keep it' }), 'Keep it');
+      await expectOnScreen(dialog.getByRole('button', { name: 'Keep it' }), 'Keep it', { scroll: true });
       await dialog.getByRole('button', { name: 'Keep it' }).tap();
       await dialog.waitFor({ state: 'hidden' });
 
@@ -129,7 +116,7 @@ describe('the customer’s lists on a phone', () => {
       await staff.getByRole('searchbox', { name: 'Customer name or e-mail' }).press('Enter');
       const row = staff.getByTestId('usage-customer-card').filter({ hasText: email });
       await row.waitFor();
-      await expectOnScreen(row.getByRole('button', { name: 'Show usage: Lena Lines' }), 'Show usage');
+      await expectOnScreen(row.getByRole('button', { name: 'Show usage: Lena Lines' }), 'Show usage', { scroll: true });
       await expectClean(staff, 'the staff usage overview');
       await row.getByRole('button', { name: 'Show usage: Lena Lines' }).tap();
       await staff.getByText('Usage of Lena Lines').waitFor();

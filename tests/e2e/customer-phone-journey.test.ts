@@ -8,34 +8,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { axeViolations, overflowsViewport } from '../helpers/axe';
 import { portalApi, usePortal } from '../helpers/browser';
 import { drawnPhoto } from '../helpers/photos';
+import { expectOnScreen, PHONE } from '../helpers/on-screen';
 
 const portal = usePortal();
 const { api, tokenOf } = portalApi(portal);
-const PHONE = { width: 390, height: 844 };
 const PASSWORD = 'a-long-passphrase';
 /** The customer's entries in the drawer, in order (contract/roles: the portal routes a customer may open). */
 const CUSTOMER_MENU = ['Dashboard', 'Subscriptions', 'Usage', 'Tickets', 'Profile'];
 
-/**
- * Fails when the element's box is not wholly on screen (`scroll`: brought into view first, as a thumb would). Drawers
- * slide in and dialogs zoom in: the box is read until it settles inside, for up to 5 s.
- */
-async function expectOnScreen(locator: Locator, what: string, scroll = false) {
-  await locator.waitFor();
-  if (scroll) await locator.scrollIntoViewIfNeeded();
-  const sides = async () => {
-    const box = await locator.boundingBox();
-    if (!box) return `${what}: no box`;
-    const { x, y, width, height } = box;
-    const out = [x < 0 && 'left', y < 0 && 'top', x + width > PHONE.width && 'right', y + height > PHONE.height && 'bottom'].filter(Boolean);
-    return out.length ? `${what} sticks out at the ${out.join(', ')} (${Math.round(x)},${Math.round(y)} ${Math.round(width)}×${Math.round(height)})` : 'on screen';
-  };
-  await expect.poll(sides, { timeout: 5_000 }).toBe('on screen');
-}
 
 /** The screen as a phone shows it: nothing wider than the viewport, the menu button in the header. */
 async function expectPhoneScreen(page: Page, what: string) {
@@ -99,7 +83,7 @@ describe('a new customer on a phone', () => {
       await plan.tap();
       await dialog.getByLabel('Location').fill('9 Harbour Street, flat 3');
       const confirm = dialog.getByRole('button', { name: 'Subscribe' });
-      await expectOnScreen(confirm, 'the dialog’s Subscribe', true);
+      await expectOnScreen(confirm, 'the dialog’s Subscribe', { scroll: true });
       await confirm.tap();
       await page.getByText('Subscription created successfully!').waitFor();
 
@@ -111,9 +95,9 @@ describe('a new customer on a phone', () => {
       const total = await page.getByTestId('invoice-total').innerText();
       expect(total).toBe('$39.99');
       expect(await overflowsViewport(page), 'the invoice scrolls sideways').toBe(false);
-      await expectOnScreen(page.getByTestId('invoice-total'), 'the invoice total', true);
+      await expectOnScreen(page.getByTestId('invoice-total'), 'the invoice total', { scroll: true });
       const pay = page.getByRole('button', { name: 'Pay now' });
-      await expectOnScreen(pay, 'Pay now', true);
+      await expectOnScreen(pay, 'Pay now', { scroll: true });
 
       // Pay on the sandbox's hosted checkout; the signed webhook marks it paid and the customer comes back.
       await pay.tap();
@@ -130,7 +114,7 @@ describe('a new customer on a phone', () => {
 
       // The PDF: a real PDF named after the invoice.
       const pdfButton = page.getByRole('link', { name: 'Download PDF' }).or(page.getByRole('button', { name: 'Download PDF' }));
-      await expectOnScreen(pdfButton, 'Download PDF', true);
+      await expectOnScreen(pdfButton, 'Download PDF', { scroll: true });
       const [download] = await Promise.all([page.waitForEvent('download'), pdfButton.tap()]);
       expect(download.suggestedFilename()).toMatch(/^INV-\d+\.pdf$/);
       expect(readFileSync((await download.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -166,7 +150,7 @@ describe('a new customer on a phone', () => {
       await form.getByLabel('Subject').fill(subject);
       await form.getByLabel('Description').fill('Since this morning the router shows a red light and nothing loads.');
       const camera = form.getByRole('button', { name: 'Take photo' });
-      await expectOnScreen(camera, 'Take photo', true);
+      await expectOnScreen(camera, 'Take photo', { scroll: true });
       const photo = await drawnPhoto(page, 1200, 900, 'image/jpeg');
       const [chooser] = await Promise.all([page.waitForEvent('filechooser'), camera.tap()]);
       expect(await chooser.element().getAttribute('capture')).toBe('environment');
@@ -174,7 +158,7 @@ describe('a new customer on a phone', () => {
       await form.getByText('router-light.jpg').waitFor();
       expect(await overflowsViewport(page), 'the ticket form scrolls sideways').toBe(false);
       const create = form.getByRole('button', { name: 'Create ticket' });
-      await expectOnScreen(create, 'Create ticket', true);
+      await expectOnScreen(create, 'Create ticket', { scroll: true });
       await create.tap();
       await page.getByText('Ticket created successfully').waitFor();
       await page.waitForURL(/\/dashboard\/tickets\/[0-9a-f-]{36}$/);
