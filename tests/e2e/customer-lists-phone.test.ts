@@ -103,6 +103,8 @@ describe('the customer’s lists on a phone', () => {
         page.locator('.ant-select-item-option', { hasText: `${second.name} (Pending)` }).click(),
       ]);
       await shown.getByTitle(`${second.name} (Pending)`).waitFor();
+      // The list closes with a short animation; the screen is checked once it has gone.
+      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'detached' });
       await expectClean(page, 'Usage with two lines');
 
       // An admin opening Usage gets the customers and this customer's lines, not "No subscription yet".
