@@ -81,6 +81,12 @@ async function signIn(email) {
   });
   if (!cookies.length) throw new Error(`signing in as ${email} set no cookie`);
   await context.clearCookies();
+  // The previous person's session hints (local and session storage) go too: kept, the admin's run measured the
+  // customer's home (both pages loaded the customer's layout and home).
+  const page = context.pages()[0] ?? (await context.newPage());
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Storage.clearDataForOrigin', { origin: portal.base, storageTypes: 'local_storage,session_storage,indexeddb,cache_storage,service_workers' });
+  await cdp.detach();
   await context.addCookies(cookies);
 }
 
