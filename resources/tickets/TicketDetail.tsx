@@ -128,6 +128,7 @@ export function TicketDetail() {
     if (done !== undefined) navigate('/dashboard/tickets');
   };
 
+  const documentTitle = `${ticket.number} ${ticket.subject}`;
   const heading = (
     <Space wrap>
       <span>{ticket.number}</span>
@@ -151,12 +152,12 @@ export function TicketDetail() {
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       <Link to="/dashboard/tickets"><ArrowLeftOutlined /> {t('tickets.back')}</Link>
       <Card
-        title={narrow ? undefined : <HeaderTitle documentTitle={`${ticket.number} ${ticket.subject}`}>{heading}</HeaderTitle>}
+        title={narrow ? undefined : <HeaderTitle documentTitle={documentTitle}>{heading}</HeaderTitle>}
         extra={narrow ? undefined : controls}
       >
         {narrow && (
           <Space direction="vertical" size="middle" style={{ width: '100%', marginBottom: 16 }}>
-            <PageTitle documentTitle={`${ticket.number} ${ticket.subject}`}>{heading}</PageTitle>
+            <PageTitle documentTitle={documentTitle}>{heading}</PageTitle>
             {controls}
           </Space>
         )}
