@@ -19,7 +19,7 @@ import errorsPlugin, { frameworkErrorReply } from './plugins/errors';
 import inputBoundaryPlugin from './plugins/input-boundary';
 import mailPlugin from './plugins/mail';
 import rateLimitPlugin from './plugins/rate-limit';
-import securityHeadersPlugin from './plugins/security-headers';
+import securityHeadersPlugin, { isHashedSubresource } from './plugins/security-headers';
 import openApiPlugin from './plugins/openapi';
 import settingsPlugin from './plugins/settings';
 import spaPlugin from './plugins/static';
@@ -160,8 +160,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(createResponseSerializer({ check: !config.isProduction }));
+    // Not on the hashed scripts and style sheets of the web app (their requests are not logged either; see below).
     app.addHook('onRequest', async (request, reply) => {
-      reply.header('x-request-id', request.id);
+      if (!isHashedSubresource(request.url)) reply.header('x-request-id', request.id);
     });
     // One line per completed request: method, route, status, duration, user and (as reqId) the request id. The web
     // app's files and the health checks only at debug, so the log shows what people and integrations did.

@@ -15,6 +15,7 @@ import fastifyStatic from '@fastify/static';
 import { fail } from '../../contract/envelope';
 import type { PublicSettings } from '../../contract/schemas/settings';
 import { isApiPath } from './access';
+import { isHashedSubresource } from './security-headers';
 
 export interface SpaOptions {
   /** Folder with index.html and assets/; null or missing index.html: the app is not built. */
@@ -61,6 +62,14 @@ export default fp<SpaOptions>(
         },
       });
     }
+
+    // A hashed script or style sheet is cached for a year and never revalidated (immutable): a validator would
+    // only add bytes to each of the forty-odd scripts a first visit loads.
+    app.addHook('onSend', async (request, reply) => {
+      if (!isHashedSubresource(request.url)) return;
+      reply.removeHeader('etag');
+      reply.removeHeader('last-modified');
+    });
 
     // The rendered page, cached until the settings change.
     let rendered: { version: number; html: string } | null = null;

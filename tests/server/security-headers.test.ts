@@ -42,11 +42,25 @@ describe('security headers', () => {
     expect(res.body).not.toMatch(/<script>(?!<)/);
   });
 
-  it('a hashed asset gets the same protections', async () => {
+  it("a hashed script keeps a subresource's protections and sheds the document-only headers", async () => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('console.log("app");');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Headers that act only on documents, and validators an immutable file is never revalidated with.
+    for (const name of ['content-security-policy', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'etag', 'last-modified', 'x-request-id']) {
+      expect(res.headers[name], name).toBeUndefined();
+    }
+  });
+
+  it('an SVG, which a browser may open as a document, keeps the full set', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(res.statusCode).toBe(200);
+    expect(directives(res.headers['content-security-policy']).get('script-src')).toBe("'self'");
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['etag']).toBeDefined();
   });
 
   it('signed-in API answers and every sign-in answer are never stored by a cache; public ones may be', async () => {
