@@ -9,7 +9,8 @@
 //   site and the portal share, e.g. contract/money.ts, is not back-office code);
 // - a staff member's usable /dashboard (cards and numbers): at most 350 KB, without the charts library, which
 //   the cards' charts load afterwards (src/pages/dashboard/TrendChart.tsx);
-// - a customer's /dashboard: at most 300 KB.
+// - a customer's /dashboard: at most 300 KB, on a phone (the width Lighthouse's mobile run and most customers use:
+//   the menu is a drawer, loaded when first opened) and at a desk (the menu row and user menu, src/layout/PortalWideNav.tsx).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +48,7 @@ const home = closure([entryKey, siteKey]);
 // Each role's home is a chunk of its own (src/pages/dashboard/RoleHome.tsx), loaded by /dashboard.
 const staff = closure([entryKey, portalKey, keyOf('src/layout/StaffLayout.tsx'), keyOf('src/pages/dashboard/DashboardHome.tsx')]);
 const customer = closure([entryKey, portalKey, keyOf('src/layout/CustomerLayout.tsx'), keyOf('src/pages/dashboard/CustomerHome.tsx')]);
+const customerAtDesk = closure([...customer, keyOf('src/layout/PortalWideNav.tsx')]);
 // The charts' code: what a drawn chart loads beyond the dashboard it is drawn on.
 const charts = new Set([...closure([keyOf('src/pages/dashboard/TrendChart.tsx')])].filter((k) => !staff.has(k)));
 
@@ -95,7 +97,8 @@ try {
   const routes = [
     { name: 'first visit to / (public site)', keys: home, budget: 110 },
     { name: 'staff: usable /dashboard (cards)', keys: staff, budget: 350 },
-    { name: 'customer: usable /dashboard', keys: customer, budget: 300 },
+    { name: 'customer: usable /dashboard (phone)', keys: customer, budget: 300 },
+    { name: 'customer: usable /dashboard (desk)', keys: customerAtDesk, budget: 300 },
     { name: 'charts, after the cards', keys: charts, budget: null },
   ];
   for (const route of routes) Object.assign(route, await total(route.keys));
@@ -107,7 +110,7 @@ try {
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   console.log(`\nJavaScript on the wire (Accept-Encoding: br, gzip) from the portal at ${base}, measured ${new Date().toISOString().slice(0, 10)}:\n`);
   for (const row of table) console.log(row.map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
-  for (const r of routes.slice(0, 3)) {
+  for (const r of routes.filter((route) => route.budget !== null)) {
     console.log(`\n${r.name}: largest scripts`);
     for (const f of r.files.slice(0, process.env.BENCH_ALL ? 99 : 5)) console.log(`  ${f.file.padEnd(44)} ${kb(f.wire).padStart(7)} KB ${f.encoding}  (${kb(f.raw)} KB on disk)`);
   }
@@ -118,7 +121,7 @@ try {
   for (const r of routes) if (r.files.some((f) => f.encoding === 'identity' && f.raw > KB)) failures.push(`${r.name}: scripts sent uncompressed (${r.files.filter((f) => f.encoding === 'identity' && f.raw > KB).map((f) => f.file).join(', ')})`);
   if (leaks.length) failures.push(`back-office modules reached from /: ${leaks.join(', ')}`);
   // Were the chart library in the dashboard's own scripts, a chart would load next to nothing more.
-  const chartsRoute = routes[3];
+  const chartsRoute = routes.find((r) => r.keys === charts);
   if (chartsRoute.wire < 100 * KB) failures.push(`the charts library is in the dashboard's scripts: a chart loads only ${kb(chartsRoute.wire)} KB more`);
   for (const f of failures) console.log(`MISSED: ${f}`);
   if (!failures.length) console.log('All budgets met.');

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Button, Grid, Layout, Menu, theme } from 'antd';
+import { Button, Layout, theme } from 'antd';
 import { MenuOutlined } from '@ant-design/icons';
 import { useLogout } from '@refinedev/core';
 import { Link, useLocation } from 'react-router';
@@ -9,11 +9,20 @@ import { useAuthState } from '../../providers/auth-store';
 import { refineResources } from '../../resources';
 import { SkipLink } from '../components/SkipLink';
 import { t } from '../i18n';
-import { UserMenu } from './UserMenu';
+import { useMediaQuery } from './useMediaQuery';
 import { VerificationBanner } from './VerificationBanner';
 
-/** The phone menu's drawer: loaded only below lg, so a customer at a desk does not download it. */
-const PortalMenuDrawer = lazy(() => import('./PortalMenuDrawer').then((m) => ({ default: m.PortalMenuDrawer })));
+/**
+ * The navigation is code of its own for each width, loaded only where it is shown (issue 34: a customer's first
+ * view on a phone within 300 KB of JavaScript): from lg up the menu row and the user menu; below it the drawer,
+ * loaded when the menu button is first pointed at, focused or pressed, and drawn from the first press on.
+ */
+const loadWideNav = () => import('./PortalWideNav').then((m) => ({ default: m.PortalWideNav }));
+const PortalWideNav = lazy(loadWideNav);
+const loadMenuDrawer = () => import('./PortalMenuDrawer').then((m) => ({ default: m.PortalMenuDrawer }));
+const PortalMenuDrawer = lazy(loadMenuDrawer);
+/** antd's lg breakpoint: the five entries, the name and Log out fit one row from here. */
+const WIDE = '(min-width: 992px)';
 
 /**
  * Customers get a slimmer portal: top navigation and their own few pages, not the staff back office. Below
@@ -25,9 +34,10 @@ export function CustomerLayout() {
   const { user } = useAuthState();
   const { pathname } = useLocation();
   const { token } = theme.useToken();
-  const screens = Grid.useBreakpoint();
-  const narrow = screens.lg === false;
+  // Without matchMedia (no browser) the wide layout, as before a width is known.
+  const narrow = !useMediaQuery(WIDE, true);
   const [open, setOpen] = useState(false);
+  const [drawerUsed, setDrawerUsed] = useState(false);
   const { mutate: logout } = useLogout();
   const entries = refineResources().filter((r) => r.meta?.portal && !r.meta?.hide && typeof r.list === 'string' && canAccessRoute(user?.role, r.list as string));
   const items = entries.map((r) => ({ key: r.list as string, label: <Link to={r.list as string}>{String(r.meta?.label)}</Link>, icon: r.meta?.icon }));
@@ -49,16 +59,19 @@ export function CustomerLayout() {
         </Link>
         {narrow ? (
           <Button icon={<MenuOutlined />} size="large" aria-label={t('menu.open')} aria-expanded={open} aria-controls="portal-drawer"
-            onClick={() => setOpen(true)} data-testid="menu-button" />
+            onPointerEnter={() => void loadMenuDrawer()} onFocus={() => void loadMenuDrawer()}
+            onClick={() => {
+              setDrawerUsed(true);
+              setOpen(true);
+            }}
+            data-testid="menu-button" />
         ) : (
-          <>
-            <Menu mode="horizontal" selectedKeys={selected} items={items} style={{ flex: 1, minWidth: 0, borderBottom: 'none' }}
-              data-testid="portal-menu" />
-            <UserMenu />
-          </>
+          <Suspense fallback={<div style={{ flex: 1 }} />}>
+            <PortalWideNav selected={selected} items={items} />
+          </Suspense>
         )}
       </Layout.Header>
-      {narrow && (
+      {narrow && drawerUsed && (
         <Suspense fallback={null}>
           <PortalMenuDrawer open={open} onClose={() => setOpen(false)} selected={selected} items={items} onLogout={() => logout()} />
         </Suspense>
