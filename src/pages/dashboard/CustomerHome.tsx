@@ -4,7 +4,7 @@
  * next bill with Pay (or the autopay card), their credit and open tickets. One request (GET /me/home). No chart
  * library and no date library: the customer's first screen stays light (npm run bench:web).
  */
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, type ReactNode } from 'react';
 import { Alert, Button, Flex, Spin, Tag, theme } from 'antd';
 import { useCustom } from '@refinedev/core';
 import { Link } from 'react-router';
@@ -262,8 +262,12 @@ export function CustomerHome() {
     queryOptions: { retry: retryUnlessClientError },
   });
   // Refine's result holds an empty placeholder until the answer is in: only a successful answer is drawn.
-  const home = query.isSuccess ? (result.data as Home) : undefined;
-  const name = home?.name ?? user?.name ?? '';
+  const answered = query.isSuccess ? (result.data as Home) : undefined;
+  // The cards are drawn as a deferred update, which React renders in slices between which the page stays
+  // responsive (the query's answer itself arrives as an update React must render at once, in one long task on a
+  // slow phone; issue 34). Until they are drawn the spinner stays.
+  const home = useDeferredValue(answered);
+  const name = answered?.name ?? user?.name ?? '';
 
   return (
     <Flex vertical gap={16} data-testid="customer-home">
@@ -271,23 +275,28 @@ export function CustomerHome() {
         <Heading level={1}>{t('home.welcome', { name })}</Heading>
         <SecondaryText>{t('home.subtitle')}</SecondaryText>
       </div>
-      {query.isLoading && <Spin style={{ display: 'block', margin: '48px auto' }} />}
+      {(query.isLoading || (answered && home !== answered)) && <Spin style={{ display: 'block', margin: '48px auto' }} />}
       {query.isError && (
         <Alert type="error" showIcon message={t('home.error')} data-testid="home-error"
           action={<Button size="small" onClick={() => void query.refetch()}>{t('home.retry')}</Button>} />
       )}
-      {home && (
-        <>
-          {home.order && <OrderCard order={home.order} />}
-          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 300px), 1fr))', gap: 16 }}>
-            <ServiceCard service={home.service} ordered={!!home.order} />
-            {home.usage && <UsageCard usage={home.usage} />}
-            <BillCard bill={home.bill} orderInvoice={!!home.order?.invoice} />
-            <CreditCard credit={home.credit} />
-            <TicketsCard tickets={home.tickets} />
-          </div>
-        </>
-      )}
+      {home && <HomeCards home={home} />}
     </Flex>
   );
 }
+
+/** The home's cards; memoised, so the answer's urgent render does not draw them ahead of the deferred one. */
+const HomeCards = memo(function HomeCards({ home }: { home: Home }) {
+  return (
+    <>
+      {home.order && <OrderCard order={home.order} />}
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 300px), 1fr))', gap: 16 }}>
+        <ServiceCard service={home.service} ordered={!!home.order} />
+        {home.usage && <UsageCard usage={home.usage} />}
+        <BillCard bill={home.bill} orderInvoice={!!home.order?.invoice} />
+        <CreditCard credit={home.credit} />
+        <TicketsCard tickets={home.tickets} />
+      </div>
+    </>
+  );
+});
