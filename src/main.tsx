@@ -6,6 +6,7 @@ import { Splash, SPLASH_DURATION_MS } from './layout/Splash';
 import { LoadingScreen } from './layout/LoadingScreen';
 import { SITE_PATHS } from './site/paths';
 import { loadInjectedSettings } from './site/portal-settings';
+import { siteApi } from './site/api';
 import { bootstrapSession } from '../providers/auth-provider';
 import { getAuthState } from '../providers/auth-store';
 import { preloadRoleScreens } from './layout/role-screens';
@@ -16,6 +17,8 @@ import './styles.css';
 const loadSiteApp = () => import('./site/SiteApp');
 const SiteApp = lazy(loadSiteApp);
 const loadPortalApp = () => import('./App');
+/** The site's pages that show the plan cards (src/site/pages/Pages.tsx). */
+const PLAN_PAGES = ['/', '/plans'];
 const PortalApp = lazy(loadPortalApp);
 
 /**
@@ -40,6 +43,7 @@ function Root() {
     // The startup session sequence's failures are only logged (spec §4); a failed chunk shows its error after.
     const site = SITE_PATHS.includes(window.location.pathname);
     const page = site ? loadSiteApp() : loadPortalApp();
+    if (PLAN_PAGES.includes(window.location.pathname)) siteApi.prefetchActivePlans();
     const session = bootstrapSession();
     // Once the session says who this is, the role's layout and home download beside the portal shell.
     if (!site) void session.then(() => preloadRoleScreens(getAuthState().user?.role, window.location.pathname));

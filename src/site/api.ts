@@ -8,13 +8,32 @@ import { httpClient } from '../../providers/http-client';
  * The public site's calls. The site has no Refine (it must stay light), so it uses the one shared HTTP client
  * directly: same base path, time-out, error normalisation and silent session refresh as the portal.
  */
+async function fetchActivePlans(): Promise<Plan[]> {
+  const res = await httpClient.get<ApiSuccess<{ items: Plan[]; pagination: PagePagination }>>('/plans', {
+    params: { status: 'active', sort: 'sort_order', order: 'asc', limit: 100 },
+    fallbackMessage: 'Failed to fetch plans',
+  });
+  return res.data.data.items;
+}
+
+/** The plans asked for at start-up, not yet taken by the page that shows them. */
+let prefetchedPlans: Promise<Plan[]> | null = null;
+
 export const siteApi = {
-  async activePlans(): Promise<Plan[]> {
-    const res = await httpClient.get<ApiSuccess<{ items: Plan[]; pagination: PagePagination }>>('/plans', {
-      params: { status: 'active', sort: 'sort_order', order: 'asc', limit: 100 },
-      fallbackMessage: 'Failed to fetch plans',
-    });
-    return res.data.data.items;
+  /** The active plans; the start-up's prefetched answer the first time, when there is one. */
+  activePlans(): Promise<Plan[]> {
+    const prefetched = prefetchedPlans;
+    prefetchedPlans = null;
+    return prefetched ?? fetchActivePlans();
+  },
+  /**
+   * Asks for the active plans at start-up (src/main.tsx), beside the download of the site's code rather than after
+   * it has run and rendered: the plan cards are the largest paint of / and /plans (issue 34, Lighthouse's LCP).
+   */
+  prefetchActivePlans(): void {
+    prefetchedPlans ??= fetchActivePlans();
+    // A failure is the page's to show when it takes the answer.
+    prefetchedPlans.catch(() => {});
   },
   async publicSettings(): Promise<PublicSettings> {
     const res = await httpClient.get<ApiSuccess<PublicSettings>>('/settings/public');
