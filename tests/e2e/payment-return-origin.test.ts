@@ -23,7 +23,7 @@ const PRODUCTION = {
   BILLING_SCHEDULER: 'false',
   BACKUP_SCHEDULER: 'false',
 };
-// A production start seeds nothing: its first administrator is made with `npm run admin:create`, as in the README.
+// A production start seeds nothing: its first administrator is made with `npm run admin:create`, as docs/operations.md ("Going live") says.
 const production = usePortal(
   (port) => ({ ...PRODUCTION, APP_URL: `http://127.0.0.1:${port}` }),
   async (dataDir, port) => {

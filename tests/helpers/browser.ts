@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { migratedPgliteFolder } from './pglite-template';
 
-/** Flags from DEVELOPERS.md: the closed network refuses Chromium's background connections. */
+/** Flags from docs/contributing.md ("Browser tests and the build"): the closed network refuses Chromium's background connections. */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

@@ -128,7 +128,7 @@ export interface MenuSpec {
 }
 
 /**
- * One resource, declared once (design.md "Resources are declared, pages generated"; docs/adding-a-resource.md),
+ * One resource, declared once (docs/architecture.md "Resources are declared, pages generated"; docs/adding-a-resource.md),
  * in `resources/<folder>/resource.ts` with defineResource. The menu item, the Refine resource, the routes and
  * the generic ResourceList/ResourceShow/ResourceForm pages are derived from it; who sees and opens them comes
  * from the role matrix entry it names (contract/roles.ts, `access`).
