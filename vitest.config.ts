@@ -106,6 +106,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           environment: 'node',
+          // The browser files serve dist/ and build/server/: rebuilt first when older than their sources, so a plain
+          // `npx vitest run tests/e2e/x.test.ts` after a change never tests the screen as it was (scripts/fresh-build.mjs).
+          globalSetup: ['scripts/fresh-build.mjs'],
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
