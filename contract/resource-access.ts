@@ -15,6 +15,12 @@ import { ADMIN_BILLING, ADMIN_SUPPORT, SUBSCRIPTION_ROLES, type Audience } from 
 //   route/edit/:id     → update (a role list) or screen PUT   api/:id  → update (PATCH with updateMethod)
 //                                                      DELETE api/:id  → delete
 // An operation left out has neither its endpoint nor its screen (its route falls back to nobody).
+//
+// Who may do an action on a resource (the portal's buttons, issue 35) is who may call the endpoint the action
+// calls: for a crudModule resource the five above (Refine's `edit` is update, `clone` is create); for any
+// resource, `actions` names more (a resource whose API is its own module, and custom actions such as
+// "record-payment"). An action with no endpoint here is offered to nobody but for the pages (list, show,
+// create, edit), which their screen routes decide.
 
 export interface ResourceAccess {
   /** The list screen's path; the resource's other screens are below it. */
@@ -30,6 +36,11 @@ export interface ResourceAccess {
   /** The update endpoint's method (default PUT). */
   updateMethod?: 'PUT' | 'PATCH';
   delete?: Audience;
+  /**
+   * More actions and the endpoint each calls, "METHOD /path" as in contract/roles.ts ENDPOINT_ACCESS: the
+   * write actions of a resource served by its own module (create, edit, delete) and custom actions.
+   */
+  actions?: Readonly<Record<string, string>>;
 }
 
 const SHIPPED_RESOURCES = {
@@ -47,17 +58,24 @@ const SHIPPED_RESOURCES = {
   // Payment gateways: any signed-in user lists the active ones (no credentials) to choose how to pay; admin and
   // billing manage them and see every gateway with masked credentials.
   'payment-gateways': { route: '/dashboard/billing/payment-gateways', screen: ADMIN_BILLING, api: '/payments/gateways', list: 'authenticated', show: ADMIN_BILLING, create: ADMIN_BILLING, update: ADMIN_BILLING, delete: ADMIN_BILLING },
-  invoices: { route: '/dashboard/billing/invoices', screen: ['admin', 'billing', 'support'] },
+  invoices: {
+    route: '/dashboard/billing/invoices', screen: ['admin', 'billing', 'support'],
+    actions: { delete: 'DELETE /payments/invoices/:id', 'record-payment': 'POST /payments/invoices/:id/manual', refund: 'POST /payments/:id/refund' },
+  },
   // Every payment for the billing team (issue 31): the same audience as GET /payments (support reads it).
   payments: { route: '/dashboard/billing/payments', screen: ['admin', 'billing', 'support'] },
   // Reconciliation (issue 31): the same audience as GET /billing/reconciliation.
   reconciliation: { route: '/dashboard/billing/reconciliation', screen: ADMIN_BILLING },
-  'router-devices': { route: '/dashboard/nas/router/devices', screen: ['admin'] },
+  'router-devices': {
+    route: '/dashboard/nas/router/devices', screen: ['admin'],
+    actions: { create: 'POST /devices', edit: 'PUT /devices/:id', delete: 'DELETE /devices/:id', 'test-connection': 'POST /devices/:id/test-connection' },
+  },
   'router-usage': { route: '/dashboard/nas/router/usage', screen: ['admin'] },
   'router-interfaces': { route: '/dashboard/nas/router/interfaces', screen: ['admin'] },
   'router-config': { route: '/dashboard/nas/router/config', screen: ['admin'] },
   'router-backup': { route: '/dashboard/nas/router/backup', screen: ['admin'] },
-  devices: { route: '/dashboard/nas/devices', screen: ['technician'] },
+  // The technician's read-only view of the same devices: the writes are the admin's (router-devices).
+  devices: { route: '/dashboard/nas/devices', screen: ['technician'], actions: { create: 'POST /devices', edit: 'PUT /devices/:id', delete: 'DELETE /devices/:id' } },
   // The spec gives installations to technician alone; issue 8 lets admin and support see and schedule them too.
   installations: { route: '/dashboard/installations', screen: ['technician', 'admin', 'support'] },
   'api-tokens': { route: '/dashboard/api-tokens', screen: ['admin'] },
@@ -65,7 +83,10 @@ const SHIPPED_RESOURCES = {
   // The audit trail (issue 13): read-only, the same audience as GET /audit.
   audit: { route: '/dashboard/audit', screen: ['admin'] },
   // IP address management (issue 22): the same audiences as GET /ipam/networks and GET /ipam/history.
-  'ip-networks': { route: '/dashboard/nas/ip-networks', screen: ['admin', 'technician', 'support'] },
+  'ip-networks': {
+    route: '/dashboard/nas/ip-networks', screen: ['admin', 'technician', 'support'],
+    actions: { create: 'POST /ipam/networks', edit: 'PUT /ipam/networks/:id', delete: 'DELETE /ipam/networks/:id' },
+  },
   'ip-history': { route: '/dashboard/nas/ip-history', screen: ['admin', 'technician', 'support'] },
   // Prepaid voucher batches (issue 22): the same audience as GET /vouchers/batches.
   vouchers: { route: '/dashboard/billing/vouchers', screen: ADMIN_BILLING },
@@ -107,6 +128,39 @@ export function registerResourceAccess(name: string, entry: ResourceAccess): () 
     if (resourceAccessByName.get(name) === entry) resourceAccessByName.delete(name);
     derived = null;
   };
+}
+
+const REFINE_TO_OPERATION: Record<string, 'list' | 'show' | 'create' | 'update' | 'delete'> = {
+  list: 'list',
+  show: 'show',
+  create: 'create',
+  clone: 'create',
+  edit: 'update',
+  delete: 'delete',
+};
+
+/**
+ * The endpoint ("METHOD /path") a resource's action calls, or undefined when the entry names none: the entry's
+ * `actions`, else for a crudModule resource the endpoint of the operation (edit → update, clone → create).
+ */
+export function actionEndpoint(entry: ResourceAccess, action: string): string | undefined {
+  const own = entry.actions?.[action] ?? (action === 'clone' ? entry.actions?.create : undefined);
+  if (own) return own;
+  const op = REFINE_TO_OPERATION[action];
+  if (!entry.api || !op || entry[op] === undefined) return undefined;
+  const one = `${entry.api}/:id`;
+  switch (op) {
+    case 'list':
+      return `GET ${entry.api}`;
+    case 'show':
+      return `GET ${one}`;
+    case 'create':
+      return `POST ${entry.api}`;
+    case 'update':
+      return `${entry.updateMethod ?? 'PUT'} ${one}`;
+    case 'delete':
+      return `DELETE ${one}`;
+  }
 }
 
 /** The screen patterns and endpoint entries derived from the resources' entries (made once per change). */

@@ -5,7 +5,7 @@
  * audience.ts, the resources' entries in resource-access.ts, and this file re-exports both.
  */
 import { ADMIN_BILLING, ADMIN_SUPPORT, STAFF_ROLES, SUBSCRIPTION_ROLES, allows, type Audience, type Role } from './audience';
-import { derivedAccess } from './resource-access';
+import { actionEndpoint, derivedAccess, resourceAccess } from './resource-access';
 
 export * from './audience';
 export * from './resource-access';
@@ -40,9 +40,6 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/subscription', audience: SUBSCRIPTION_ROLES },
   { pattern: '/dashboard/user', audience: ADMIN_SUPPORT },
   { pattern: '/dashboard/payments', audience: ADMIN_BILLING },
-  // Not a screen: who may delete invoices and record manual payments on the invoices screen (the same roles as
-  // DELETE /payments/invoices/:id and POST /payments/invoices/:id/manual); asked through useCan params.route.
-  { pattern: '/dashboard/billing/invoices/manage', audience: ADMIN_BILLING },
   { pattern: '/dashboard/nas/router', audience: ['admin'] },
   // Support reads the networks; adding and changing them is for those who may POST and PUT /ipam/networks.
   { pattern: '/dashboard/nas/ip-networks/create', audience: ['admin', 'technician'] },
@@ -344,6 +341,19 @@ export function endpointAudience(method: string, path: string): Audience | undef
 export function canCallEndpoint(role: Role | null | undefined, method: string, path: string): boolean {
   const a = endpointAudience(method, path);
   return a !== undefined && allows(a, role);
+}
+
+/**
+ * Who may do an action on a resource (the matrix entry's name): who may call the endpoint the action calls
+ * (resource-access.ts actionEndpoint). Undefined when the entry names no endpoint for the action, or names one
+ * this matrix does not list.
+ */
+export function actionAudience(resource: string, action: string): Audience | undefined {
+  const entry = resourceAccess(resource);
+  const endpoint = entry ? actionEndpoint(entry, action) : undefined;
+  if (!endpoint) return undefined;
+  const space = endpoint.indexOf(' ');
+  return endpointAudience(endpoint.slice(0, space), endpoint.slice(space + 1));
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -7,13 +7,15 @@ import { t } from '../../src/i18n';
 import { useInvoiceApi } from './api';
 import { money } from './format';
 
-/** Not a screen: the role-matrix entry for deleting invoices and recording manual payments (admin, billing). */
-export const INVOICE_MANAGE_ROUTE = '/dashboard/billing/invoices/manage';
-
-/** Whether the signed-in role may delete invoices and record payments (through the accessControlProvider). */
-export function useCanManageInvoices(): boolean {
-  const { data } = useCan({ resource: 'invoices', action: 'delete', params: { route: INVOICE_MANAGE_ROUTE } });
-  return data?.can === true;
+/**
+ * Whether the signed-in role may delete invoices record manual payments and refund:
+ * the accessControlProvider asks the role matrix about the endpoints those actions call (contract/resource-access.ts).
+ */
+export function useCanManageInvoices(): { delete: boolean; recordPayment: boolean; refund: boolean } {
+  const { data: remove } = useCan({ resource: 'invoices', action: 'delete' });
+  const { data: record } = useCan({ resource: 'invoices', action: 'record-payment' });
+  const { data: refund } = useCan({ resource: 'invoices', action: 'refund' });
+  return { delete: remove?.can === true, recordPayment: record?.can === true, refund: refund?.can === true };
 }
 
 interface RecordTarget {

@@ -104,10 +104,10 @@ export function InvoiceList() {
       <Button size="small" icon={<DownloadOutlined />} href={invoicePdfUrl(String(record.id))} download={`${String(record.number)}.pdf`} aria-label={t('invoices.actions.pdf')}>
         {narrow ? null : t('invoices.actions.pdf')}
       </Button>
-      {canManage && isPayable(record) && (
+      {canManage.recordPayment && isPayable(record) && (
         <RecordPaymentButton invoice={{ id: record.id!, number: record.number, total_amount: record.total_amount, amount_due: record.amount_due, currency: record.currency }} />
       )}
-      {canManage && isDeletable(record) && (
+      {canManage.delete && isDeletable(record) && (
         <DeleteButton
           hideText
           size="small"

@@ -28,8 +28,8 @@ export function InvoiceShow() {
       headerButtons={() => (
         <>
           <ListButton resource={decl.name} />
-          {record && canManage && isPayable(record) && <RecordPaymentButton size="middle" invoice={record} />}
-          {record && canManage && isDeletable(record) && (
+          {record && canManage.recordPayment && isPayable(record) && <RecordPaymentButton size="middle" invoice={record} />}
+          {record && canManage.delete && isDeletable(record) && (
             <DeleteButton
               resource={decl.name}
               recordItemId={record.id}
@@ -59,7 +59,7 @@ export function InvoiceShow() {
               </Space>
             }
           />
-          <InvoicePayments invoiceId={String(record.id)} canRefund={canManage} />
+          <InvoicePayments invoiceId={String(record.id)} canRefund={canManage.refund} />
         </>
       )}
     </Show>

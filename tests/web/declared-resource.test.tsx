@@ -146,6 +146,10 @@ describe('a resource declared once (fixture, never shipped)', () => {
     await renderBackOffice(api, BASE);
 
     expect(await screen.findByText('Router firmware')).toBeTruthy();
+    // The writer's row offers edit and delete (the reader's, below, neither).
+    const adminRow = screen.getByText('Router firmware').closest('tr')!;
+    expect(await within(adminRow).findByRole('button', { name: 'Delete Fixture note' })).toBeTruthy();
+    expect(within(adminRow).getByRole('button', { name: 'Edit Fixture note' })).toBeTruthy();
     expect((await menuLink())?.getAttribute('href')).toBe(BASE);
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
     expect(api.last('GET /fixture-notes')?.params).toMatchObject({ page: '1', limit: '10' });
@@ -168,6 +172,8 @@ describe('a resource declared once (fixture, never shipped)', () => {
     await renderBackOffice(api, `${BASE}/show/${note().id}`);
     const details = await screen.findByText('Router firmware');
     expect(details).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /delete/i })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /edit/i })).toBeTruthy();
     cleanup();
     await renderBackOffice(api, `${BASE}/edit/${note().id}`);
     await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Router firmware'));
@@ -177,15 +183,25 @@ describe('a resource declared once (fixture, never shipped)', () => {
     expect(api.last(`PUT /fixture-notes/${note().id}`)!.body).toMatchObject({ title: 'Router firmware 7.16' });
   }, 60_000);
 
-  it('support (read only in its entry): sees the list without Create, and its create route says it is not theirs', async () => {
+  it('support (read only in its entry): the list and a record without Create, Edit or Delete, and its create route says it is not theirs', async () => {
     signIn('support');
-    const api = new FakeApi().on('GET /fixture-notes', page([note()]));
+    const api = new FakeApi().on('GET /fixture-notes', page([note()])).on(`GET /fixture-notes/${note().id}`, ok(note()));
     await renderBackOffice(api, BASE);
     expect(await screen.findByText('Router firmware')).toBeTruthy();
+    const row = screen.getByText('Router firmware').closest('tr')!;
+    // The row's Show button waits for the same access answers as its Edit and Delete.
+    expect(await within(row).findByRole('button', { name: 'Show Fixture note' })).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: /edit/i })).toBeNull();
+    // Issue 35: the reader was offered Delete (its access followed the list screen) and got 403.
+    expect(within(row).queryByRole('button', { name: /delete/i })).toBeNull();
     expect(await menuLink()).not.toBeNull();
     expect(screen.queryByRole('button', { name: /create/i })).toBeNull();
-    const row = screen.getByText('Router firmware').closest('tr')!;
-    expect(within(row).queryByRole('button', { name: /edit/i })).toBeNull();
+    cleanup();
+    await renderBackOffice(api, `${BASE}/show/${note().id}`);
+    expect(await screen.findByText('Router firmware')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /refresh/i })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /edit/i })).toBeNull();
+    expect(screen.queryByRole('button', { name: /delete/i })).toBeNull();
     cleanup();
     await renderBackOffice(api, `${BASE}/create`);
     // Issue 34: the no-access screen, where they asked to go (no silent redirect).

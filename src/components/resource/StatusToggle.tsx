@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Modal, Switch, Typography } from 'antd';
-import { useUpdate, type BaseRecord } from '@refinedev/core';
+import { useCan, useUpdate, type BaseRecord } from '@refinedev/core';
 import { t } from '../../i18n';
 import type { ToggleDef } from './types';
 
@@ -9,10 +9,13 @@ import type { ToggleDef } from './types';
  * the data provider recognises as a toggle (its own spec §8 error text). Switching off asks first when the
  * declaration says it stops something (selling a plan, taking payments), naming the record; switching on never
  * asks. When the record cannot be switched off as it stands (`offBlocked`, e.g. the default payment gateway),
- * the dialog shows what to do instead and the switch stays on.
+ * the dialog shows what to do instead and the switch stays on. A role that may not edit the resource (the role
+ * matrix's update endpoint) sees the switch's state but cannot switch it.
  */
 export function StatusToggle({ resource, record, toggle, meta }: { resource: string; record: BaseRecord; toggle: ToggleDef; meta?: Record<string, unknown> }) {
   const update = useUpdate();
+  const { data: access } = useCan({ resource, action: 'edit', params: { id: record.id } });
+  const mayEdit = access?.can === true;
   const [asking, setAsking] = useState(false);
   const isOn = record[toggle.field] === toggle.on;
   const pending = (update as unknown as { isPending?: boolean; mutation?: { isPending: boolean } }).mutation?.isPending ?? (update as unknown as { isPending?: boolean }).isPending;
@@ -43,6 +46,7 @@ export function StatusToggle({ resource, record, toggle, meta }: { resource: str
         size="small"
         checked={isOn}
         loading={pending}
+        disabled={!mayEdit}
         aria-label={t(toggle.labelKey)}
         onChange={() => {
           if (isOn && confirm) setAsking(true);
