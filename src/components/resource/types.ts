@@ -156,6 +156,12 @@ export interface ResourceDecl {
   actions?: RowAction[];
   /** Whether the list shows a Create button (default true). */
   canCreate?: boolean;
+  /**
+   * The audit trail's target types this resource's changes are recorded under (`plan` for plan.updated): the
+   * audit screen's Target type filter offers every declared resource's. Default: for a resource the server's
+   * crudModule serves (its matrix entry has an api path), its matrix entry's name, crudModule's default.
+   */
+  auditTargets?: readonly string[];
   toggle?: ToggleDef;
   /** Success toasts (i18n keys). */
   messages?: { created?: string; updated?: string; deleted?: string };
