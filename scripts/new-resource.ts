@@ -120,7 +120,7 @@ function main(argv: string[]): number {
   const access = option('--access');
   if (!name || !fields || !access) {
     console.error('Usage: npm run new:resource -- <name> --fields "title:text body:markdown published:boolean" --access "admin:crud user:read"');
-    console.error(`Field types: ${FIELD_TYPES.join(', ')} (add ? for optional). Access: role:letters (c r u d), e.g. admin:crud support:r.`);
+    console.error(`Field types: ${FIELD_TYPES.join(', ')} (add ? for optional; a select lists its values: status:select:draft|published). Access: role:letters (c r u d), e.g. admin:crud support:r.`);
     return 2;
   }
   let plan: Plan;
