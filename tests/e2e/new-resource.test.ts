@@ -152,7 +152,9 @@ describe('npm run new:resource', () => {
       1_080_000,
     );
     const out = (tests.stdout + tests.stderr).replace(/\x1b\[[0-9;]*m/g, '');
-    expect(tests.status, out.slice(-4000)).toBe(0);
+    // On failure: each test's line (which ones failed), then the end of the output (why).
+    const summary = out.split('\n').filter((line) => /[✓×↓]|FAIL/.test(line)).join('\n');
+    expect(tests.status, `${summary}\n…\n${out.slice(-3000)}`).toBe(0);
     expect(out).toMatch(/Test Files\s+8 passed \(8\)/);
     // Each access spec's browser test ran its cases: a writer and a reader each time, an outsider where there is one.
     expect(out).toMatch(/Tests\s+28 passed \(28\)/);
