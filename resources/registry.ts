@@ -12,7 +12,7 @@ import { resourceAccess } from '../contract/roles';
 import type { MenuSpec, PageAction, PageSpec, ResourceDecl } from '../src/components/resource/types';
 
 /** What the shell knows of a declaration before its pages load. */
-export type LightDecl = Pick<ResourceDecl, 'name' | 'access' | 'titleKey' | 'singularKey' | 'menu' | 'routes' | 'pages' | 'canCreate' | 'actions'> & {
+export type LightDecl = Pick<ResourceDecl, 'name' | 'access' | 'titleKey' | 'singularKey' | 'menu' | 'routes' | 'pages' | 'canCreate' | 'actions' | 'auditTargets'> & {
   /** Has fields: its pages are generated (those it does not replace). */
   generic: boolean;
 };
@@ -119,6 +119,20 @@ export function registerResource(decl: ResourceDecl): () => void {
     sorted = null;
     version++;
   };
+}
+
+/**
+ * The audit trail's target types, from the declarations (`auditTargets`, or a crudModule resource's matrix entry
+ * name), each with the resource that declares it, in menu order; a type two resources declare, once.
+ */
+export function auditTargetTypes(): { type: string; resource: ResourceEntry }[] {
+  const seen = new Map<string, ResourceEntry>();
+  for (const e of resourceEntries()) {
+    const accessName = e.decl.access ?? e.decl.name;
+    const types = e.decl.auditTargets ?? (resourceAccess(accessName)?.api ? [accessName] : []);
+    for (const type of types) if (!seen.has(type)) seen.set(type, e);
+  }
+  return [...seen].map(([type, resource]) => ({ type, resource }));
 }
 
 export function findResource(name: string): ResourceEntry | undefined {

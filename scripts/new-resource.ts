@@ -8,8 +8,9 @@
  * word or a bad access rule is refused with a message and exit code 2, and nothing is written.
  *
  * Field types: text (required; `name:text?` optional), textarea, markdown, number, money (integer minor units),
- * boolean, date (a date and time), email, url. Access: `<role>:<letters>` with c(reate) r(ead) u(pdate) d(elete),
- * or `read`, `crud`; super_admin gets whatever admin gets.
+ * boolean, select (`status:select:draft|published`, the first value the default), date (a calendar date,
+ * 2026-11-29), datetime (an ISO date and time with its offset), email, url. Access: `<role>:<letters>` with
+ * c(reate) r(ead) u(pdate) d(elete), or `read`, `crud`; super_admin gets whatever admin gets.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -119,7 +120,7 @@ function main(argv: string[]): number {
   const access = option('--access');
   if (!name || !fields || !access) {
     console.error('Usage: npm run new:resource -- <name> --fields "title:text body:markdown published:boolean" --access "admin:crud user:read"');
-    console.error(`Field types: ${FIELD_TYPES.join(', ')} (add ? for optional). Access: role:letters (c r u d), e.g. admin:crud support:r.`);
+    console.error(`Field types: ${FIELD_TYPES.join(', ')} (add ? for optional; a select lists its values: status:select:draft|published). Access: role:letters (c r u d), e.g. admin:crud support:r.`);
     return 2;
   }
   let plan: Plan;

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { parseSync, type Plugin } from 'vite';
 
 /** The keys the shell reads; everything else loads with the resource's pages. */
-export const LIGHT_KEYS = ['name', 'access', 'titleKey', 'singularKey', 'menu', 'routes', 'pages', 'canCreate', 'actions'] as const;
+export const LIGHT_KEYS = ['name', 'access', 'titleKey', 'singularKey', 'menu', 'routes', 'pages', 'canCreate', 'actions', 'auditTargets'] as const;
 
 const QUERY = '?meta';
 

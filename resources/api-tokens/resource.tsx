@@ -18,6 +18,7 @@ export const API_TOKEN_ROLE_OPTIONS: FieldOption[] = [
 /** Personal API tokens for integrations (issue 12): admins list, create and revoke them; secrets never listed. */
 export const apiTokensResource = defineResource({
   name: 'api-tokens',
+  auditTargets: ['api_token'],
   menu: { order: 120, labelKey: 'menu.apiTokens', icon: KeyOutlined },
   pages: { create: () => import('./create').then((m) => m.ApiTokenCreate) },
   titleKey: 'apiTokens.title',

@@ -3,7 +3,7 @@ import { auditListQuerySchema, type AuditEvent } from '../../contract/schemas/au
 
 import { DiffTable } from './diff';
 import { DownloadCsvButton } from './DownloadCsvButton';
-import { AUDIT_TARGET_TYPES, ActionText, ActorCell, TargetCell, targetTypeLabel } from './ui';
+import { ActionText, ActorCell, TargetCell, auditTargetTypeList, targetTypeLabel, targetTypeLabelKey } from './ui';
 import { AuditOutlined } from '@ant-design/icons';
 import { defineResource } from '../../src/components/resource/define';
 
@@ -16,6 +16,7 @@ const asEvent = (record: BaseRecord) => record as unknown as AuditEvent;
  */
 export const auditResource = defineResource({
   name: 'audit',
+  auditTargets: ['audit'],
   menu: { order: 140, labelKey: 'menu.audit', icon: AuditOutlined },
   titleKey: 'audit.title',
   singularKey: 'audit.singular',
@@ -44,7 +45,8 @@ export const auditResource = defineResource({
     },
     {
       name: 'target_type', type: 'select', labelKey: 'audit.fields.targetType', filter: true,
-      options: AUDIT_TARGET_TYPES.map((type) => ({ value: type, labelKey: `audit.targetType.${type}` })),
+      // Every declared resource's audit target types, labelled as targetTypeLabel does.
+      options: auditTargetTypeList().map((type) => ({ value: type, labelKey: targetTypeLabelKey(type) ?? `audit.targetType.${type}` })),
       render: (v) => targetTypeLabel(v as string | null),
     },
     { name: 'target_id', type: 'text', labelKey: 'audit.fields.targetId', filter: 'text', schema: q.target_id },

@@ -2,18 +2,33 @@
 import { Space, Tag, Typography } from 'antd';
 import type { AuditEvent } from '../../contract/schemas/audit';
 import { t } from '../../src/i18n';
+import { auditTargetTypes } from '../registry';
 import { ROLE_COLORS } from '../users/resource';
 
-/** The target types the server records (contract: dotted actions name them first, e.g. plan.updated). */
-export const AUDIT_TARGET_TYPES = [
-  'plan', 'user', 'subscription', 'invoice', 'payment', 'gateway', 'settings', 'device', 'installation', 'api_token', 'backup',
-  'ip_network', 'voucher', 'voucher_batch', 'contact_message', 'audit',
-] as const;
+/**
+ * The target types the server records (dotted actions name them first, e.g. plan.updated), from the resource
+ * declarations (resources/registry.ts auditTargetTypes: each resource's `auditTargets`), not a list of this screen's.
+ */
+export function auditTargetTypeList(): string[] {
+  return auditTargetTypes().map((e) => e.type);
+}
 
-/** A target type's label; a type this screen does not know yet is shown as recorded. */
+/**
+ * A target type's label: its own text (audit.targetType.<type>), else the name of one record of the resource that
+ * declares it, else the type as recorded.
+ */
 export function targetTypeLabel(type: string | null | undefined): string {
   if (!type) return '—';
-  return t(`audit.targetType.${type}`, undefined, type);
+  const key = targetTypeLabelKey(type);
+  return key ? t(key) : type;
+}
+
+/** The i18n key of a target type's label (see targetTypeLabel), or null for a type nothing names. */
+export function targetTypeLabelKey(type: string): string | null {
+  const own = `audit.targetType.${type}`;
+  if (t(own, undefined, '')) return own;
+  const declared = auditTargetTypes().find((e) => e.type === type)?.resource.decl;
+  return declared ? (declared.singularKey ?? declared.titleKey) : null;
 }
 
 /** The actor's role as a tag: "System" for jobs, "Anonymous" for a caller not signed in. */

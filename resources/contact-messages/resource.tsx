@@ -9,6 +9,7 @@ import { defineResource } from '../../src/components/resource/define';
 /** Messages sent through the public contact form, read and handled by admin and support. */
 export const contactMessagesResource = defineResource({
   name: 'contact-messages',
+  auditTargets: ['contact_message'],
   menu: { order: 70, labelKey: 'menu.contactMessages', icon: MailOutlined },
   titleKey: 'contactMessages.title',
   singularKey: 'contactMessages.singular',

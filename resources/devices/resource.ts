@@ -36,6 +36,7 @@ export const routerDevicesResource = defineResource({
 
 export const technicianDevicesResource = defineResource({
   name: 'devices',
+  auditTargets: ['device'],
   menu: { order: 100, labelKey: 'menu.devices', icon: CloudServerOutlined },
   pages: { show: () => import('./show').then((m) => m.TechnicianDeviceShow) },
   titleKey: 'devices.title',

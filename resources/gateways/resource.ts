@@ -17,6 +17,7 @@ const MODE_COLORS: Record<string, string> = { test: 'orange', live: 'green' };
  */
 export const gatewaysResource = defineResource({
   name: 'payment-gateways',
+  auditTargets: ['gateway'],
   menu: { order: 82, group: 'billing', labelKey: 'menu.paymentGateways', icon: CreditCardOutlined },
   titleKey: 'gateways.title',
   singularKey: 'gateways.singular',

@@ -4,6 +4,7 @@ import { defineResource } from '../../src/components/resource/define';
 /** Installation jobs (issue 8): the technician's day, and staff scheduling and assigning them. */
 export const installationsResource = defineResource({
   name: 'installations',
+  auditTargets: ['installation'],
   titleKey: 'menu.installations',
   menu: { order: 110, labelKey: 'menu.installations', icon: ToolOutlined },
   pages: {

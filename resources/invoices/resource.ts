@@ -32,6 +32,7 @@ export const isDeletable = (record: BaseRecord | undefined) => record?.status ==
  */
 export const invoicesResource = defineResource({
   name: 'invoices',
+  auditTargets: ['invoice'],
   menu: { order: 83, group: 'billing', labelKey: 'menu.invoices', icon: FileTextOutlined },
   pages: { list: () => import('./list').then((m) => m.InvoiceList), show: () => import('./show').then((m) => m.InvoiceShow) },
   titleKey: 'invoices.title',

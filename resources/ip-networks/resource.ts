@@ -8,6 +8,7 @@ import { defineResource } from '../../src/components/resource/define';
  */
 export const ipNetworksResource = defineResource({
   name: 'ip-networks',
+  auditTargets: ['ip_network'],
   titleKey: 'ipam.title',
   singularKey: 'ipam.singular',
   menu: { order: 96, group: 'network', labelKey: 'menu.ipNetworks', icon: ApartmentOutlined },

@@ -25,6 +25,7 @@ const asPayment = (record: BaseRecord) => record as unknown as PaymentListItem;
  */
 export const paymentsResource = defineResource({
   name: 'payments',
+  auditTargets: ['payment'],
   menu: { order: 83.5, group: 'billing', labelKey: 'menu.payments', icon: DollarOutlined },
   pages: { list: () => import('./list').then((m) => m.PaymentList) },
   titleKey: 'payments.title',

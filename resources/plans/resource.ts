@@ -8,6 +8,7 @@ const s = planInputSchema.shape;
 /** Plans (spec §3, §4, §7): the back office's catalogue of internet plans. Money in integer minor units. */
 export const plansResource = defineResource({
   name: 'plans',
+  auditTargets: ['plan'],
   menu: { order: 81, group: 'billing', labelKey: 'menu.plans', icon: AppstoreOutlined },
   titleKey: 'plans.title',
   singularKey: 'plans.singular',

@@ -15,6 +15,7 @@ export const staffDetailPath = (id: string) => `/dashboard/subscription/${id}`;
  */
 export const subscriptionsResource = defineResource({
   name: 'subscriptions',
+  auditTargets: ['subscription'],
   menu: { order: 20, portal: true, labelKey: 'menu.subscriptions', icon: FileSyncOutlined },
   pages: { list: () => import('./SubscriptionsPage').then((m) => m.SubscriptionsPage), show: () => import('./SubscriptionDetail').then((m) => m.SubscriptionDetail) },
   routes: { show: '/dashboard/subscription/:id', also: { '/subscription/:id': 'show' } },

@@ -29,6 +29,7 @@ export const ROLE_OPTIONS: FieldOption[] = ROLES.map((r) => ({ value: r, labelKe
  */
 export const usersResource = defineResource({
   name: 'users',
+  auditTargets: ['user'],
   menu: { order: 60, labelKey: 'menu.users', icon: UserOutlined },
   // The list and a user's page are one screen (spec §2): one element, so the list stays mounted.
   pages: { list: () => import('./UsersPage').then((m) => m.UsersPage), show: 'list' },

@@ -9,6 +9,7 @@ import { defineResource } from '../../src/components/resource/define';
  */
 export const vouchersResource = defineResource({
   name: 'vouchers',
+  auditTargets: ['voucher', 'voucher_batch'],
   titleKey: 'vouchers.title',
   singularKey: 'vouchers.singular',
   menu: { order: 84, group: 'billing', labelKey: 'menu.vouchers', icon: QrcodeOutlined },

@@ -4,7 +4,9 @@
  */
 import { ROLES, type Role } from '../../contract/roles';
 
-export const FIELD_TYPES = ['text', 'textarea', 'markdown', 'number', 'money', 'boolean', 'date', 'email', 'url'] as const;
+export const FIELD_TYPES = ['text', 'textarea', 'markdown', 'number', 'money', 'boolean', 'select', 'date', 'datetime', 'email', 'url'] as const;
+/** Always optional (nullable, or false for a boolean), whether or not the spec says `?`. */
+const ALWAYS_OPTIONAL: readonly string[] = ['textarea', 'markdown', 'boolean', 'date', 'datetime'];
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Names a field or a resource may not take: JavaScript, SQL and the API's own words. */
@@ -36,6 +38,8 @@ export interface FieldSpec {
   name: string;
   type: FieldType;
   optional: boolean;
+  /** select: its values, the first the default of a required one (`status:select:draft|published`). */
+  options?: string[];
 }
 
 export interface Names {
@@ -90,18 +94,29 @@ export function parseFields(spec: string): FieldSpec[] {
   if (!parts.length) throw new RefusedError('--fields is empty: give at least one field, e.g. --fields "title:text body:markdown".');
   const seen = new Set<string>();
   return parts.map((part) => {
-    const m = /^([a-z][a-z0-9_]*):([a-z]+)(\?)?$/.exec(part);
-    if (!m) throw new RefusedError(`"${part}" is not a field: write name:type in lower case, e.g. title:text or subtitle:text? (snake_case names).`);
-    const [, name, type, optional] = m;
+    const m = /^([a-z][a-z0-9_]*):([a-z]+)(?::([^?\s]*))?(\?)?$/.exec(part);
+    if (!m) throw new RefusedError(`"${part}" is not a field: write name:type in lower case, e.g. title:text or subtitle:text? (snake_case names), or status:select:draft|published.`);
+    const [, name, type, values, optional] = m;
     if (!(FIELD_TYPES as readonly string[]).includes(type)) {
       throw new RefusedError(`Unknown field type "${type}" in "${part}". Known types: ${FIELD_TYPES.join(', ')}.`);
+    }
+    let options: string[] | undefined;
+    if (type === 'select') {
+      options = (values ?? '').split('|');
+      const bad = options.find((o) => !/^[a-z][a-z0-9_]{0,31}$/.test(o));
+      if (!values || bad !== undefined) {
+        throw new RefusedError(`"${part}": a select lists its values after a colon, separated by |, in lower case (at most 32 characters each), e.g. status:select:draft|published.`);
+      }
+      if (new Set(options).size !== options.length) throw new RefusedError(`"${part}": a value of the select is given twice.`);
+    } else if (values !== undefined) {
+      throw new RefusedError(`"${part}": only a select takes values after its type (e.g. status:select:draft|published).`);
     }
     if (RESERVED.has(name)) throw new RefusedError(`"${name}" is a reserved word (JavaScript, SQL or the API's own); choose another field name.`);
     if (name.length > 48) throw new RefusedError(`The field name "${name}" is longer than 48 characters.`);
     if (seen.has(name)) throw new RefusedError(`The field "${name}" is given twice.`);
     seen.add(name);
-    const isOptional = Boolean(optional) || ['textarea', 'markdown', 'boolean', 'date'].includes(type);
-    return { name, type: type as FieldType, optional: isOptional };
+    const isOptional = Boolean(optional) || ALWAYS_OPTIONAL.includes(type);
+    return { name, type: type as FieldType, optional: isOptional, ...(options ? { options } : {}) };
   });
 }
 

@@ -26,9 +26,19 @@ function zodField(f: FieldSpec, fieldLabel: string): string {
     case 'boolean':
       s = 'z.boolean()';
       break;
+    case 'select':
+      s = `z.enum(${optionList(f)}, { message: '${fieldLabel} must be one of: ${f.options!.join(', ')}' })`;
+      // A select left out of a create takes its first value; an update leaves it as it is (the update schema
+      // drops the default: contract/partial-update.ts).
+      if (!f.optional) return `${s}.default('${f.options![0]}')`;
+      break;
     case 'date':
-      // The form sends an ISO date and time; the column is a timestamp.
-      s = `z.iso.datetime({ offset: true, message: 'Enter a valid date for ${fieldLabel.toLowerCase()}' }).transform((v) => new Date(v))`;
+      // A calendar date, as an API client and the form's date picker send it: 2026-11-29.
+      s = `z.iso.date({ message: 'Enter ${fieldLabel.toLowerCase()} as a date (YYYY-MM-DD)' })`;
+      break;
+    case 'datetime':
+      // An ISO date and time with its offset (the form sends UTC, ...Z); the column is a timestamp.
+      s = `z.iso.datetime({ offset: true, message: 'Enter ${fieldLabel.toLowerCase()} as a date and time (2026-11-29T10:00:00Z)' }).transform((v) => new Date(v))`;
       break;
     case 'email':
       s = `z.string(${req}).trim().toLowerCase().pipe(z.email({ message: 'Enter a valid e-mail address' })).pipe(z.string().max(254))`;
@@ -41,8 +51,17 @@ function zodField(f: FieldSpec, fieldLabel: string): string {
   return f.optional ? `${s}.nullable().optional()` : s;
 }
 
+const optionList = (f: FieldSpec) => `[${f.options!.map((o) => `'${o}'`).join(', ')}]`;
+
 function recordField(f: FieldSpec): string {
-  const base = f.type === 'number' || f.type === 'money' ? 'z.number().int()' : f.type === 'boolean' ? 'z.boolean()' : 'z.string()';
+  const base =
+    f.type === 'number' || f.type === 'money' ? 'z.number().int()' : f.type === 'boolean' ? 'z.boolean()' : f.type === 'select'
+            ? `z.enum(${optionList(f)})`
+            : f.type === 'date'
+              ? 'z.iso.date()'
+              : f.type === 'datetime'
+                ? 'z.iso.datetime()'
+                : 'z.string()';
   return f.optional && f.type !== 'boolean' ? `${base}.nullable()` : base;
 }
 
@@ -62,13 +81,21 @@ function columnOf(f: FieldSpec): { code: string; imports: string[] } {
       return { code: `integer(${n})${notNull}`, imports: ['integer'] };
     case 'boolean':
       return { code: `boolean(${n}).notNull().default(false)`, imports: ['boolean'] };
+    case 'select': {
+      const length = Math.max(...f.options!.map((o) => o.length));
+      return { code: `varchar(${n}, { length: ${length}, enum: ${optionList(f)} })${f.optional ? '' : `.notNull().default('${f.options![0]}')`}`, imports: ['varchar'] };
+    }
     case 'date':
+      // mode 'string': the API reads and writes 2026-11-29, never a Date at midnight in some time zone.
+      return { code: `date(${n}, { mode: 'string' })`, imports: ['date'] };
+    case 'datetime':
       return { code: `timestamp(${n}, { withTimezone: true })`, imports: ['timestamp'] };
   }
 }
 
+/** The front end's field type (src/components/resource/types.ts) of each scaffold type. */
 const FIELD_DEF_TYPE: Record<FieldType, string> = {
-  text: 'text', textarea: 'textarea', markdown: 'textarea', number: 'number', money: 'money', boolean: 'boolean', date: 'date', email: 'text', url: 'text',
+  text: 'text', textarea: 'textarea', markdown: 'textarea', number: 'number', money: 'money', boolean: 'boolean', select: 'select', date: 'day', datetime: 'date', email: 'text', url: 'text',
 };
 
 function fieldLabelOf(name: string): string {
@@ -77,6 +104,7 @@ function fieldLabelOf(name: string): string {
 
 export function contractFile(n: Names, fields: FieldSpec[]): string {
   return `import { z } from 'zod';
+import { partialWithoutDefaults } from '../partial-update';
 
 /** ${n.labelPlural} (written by npm run new:resource): what the API takes and answers. */
 export const ${n.singular}InputSchema = z.object({
@@ -84,8 +112,8 @@ ${fields.map((f) => `  ${f.name}: ${zodField(f, fieldLabelOf(f.name))},`).join('
 });
 export type ${n.Singular}Input = z.input<typeof ${n.singular}InputSchema>;
 
-/** An update sends only the fields it changes. */
-export const ${n.singular}UpdateSchema = ${n.singular}InputSchema.partial();
+/** An update sends only the fields it changes (the defaults are the create's: a field left out stays as it is). */
+export const ${n.singular}UpdateSchema = partialWithoutDefaults(${n.singular}InputSchema);
 
 export const ${n.singular}Schema = z.object({
   id: z.uuid(),
@@ -124,6 +152,7 @@ const searchable = (fields: FieldSpec[]) => fields.filter((f) => ['text', 'email
 
 export function crudEntry(n: Names, fields: FieldSpec[]): string {
   const search = searchable(fields);
+  const filters = fields.filter((f) => f.type === 'select').map((f) => f.name);
   const sorters = [...fields.filter((f) => !['textarea', 'markdown'].includes(f.type)).map((f) => f.name), 'created_at'];
   const q = (xs: string[]) => `[${xs.map((x) => `'${x}'`).join(', ')}]`;
   return `  crudModule({
@@ -131,7 +160,7 @@ export function crudEntry(n: Names, fields: FieldSpec[]): string {
     table: ${n.tableVar},
     schemas: { record: ${n.singular}Schema, input: ${n.singular}InputSchema, update: ${n.singular}UpdateSchema },
     label: '${n.label}',
-${search.length ? `    search: ${q(search)},\n` : ''}    sorters: ${q(sorters)},
+${search.length ? `    search: ${q(search)},\n` : ''}${filters.length ? `    filters: ${q(filters)},\n` : ''}    sorters: ${q(sorters)},
   }),`;
 }
 
@@ -155,6 +184,10 @@ export function declarationFile(n: Names, fields: FieldSpec[], ops: Record<Op, R
     parts.push('form: true', `schema: s.${f.name}`);
     if (f.optional && f.type !== 'boolean') parts.push('emptyAsNull: true');
     if (f.type === 'boolean') parts.push('defaultValue: false');
+    if (f.type === 'select') {
+      parts.push(`options: [${f.options!.map((o) => `{ value: '${o}', labelKey: '${n.keyPrefix}.${camel(f.name)}.${o}' }`).join(', ')}]`, 'filter: true');
+      if (!f.optional) parts.push(`defaultValue: '${f.options![0]}'`);
+    }
     if (f.type === 'markdown') parts.push('render: (value) => <Markdown source={String(value ?? \'\')} />');
     return `    { ${parts.join(', ')} },`;
   });
@@ -190,6 +223,7 @@ export function i18nFile(n: Names, fields: FieldSpec[]): string {
     [`${n.keyPrefix}.title`, n.labelPlural],
     [`${n.keyPrefix}.singular`, n.label],
     ...fields.map((f) => [`${n.keyPrefix}.fields.${camel(f.name)}`, fieldLabelOf(f.name)]),
+    ...fields.flatMap((f) => (f.options ?? []).map((o) => [`${n.keyPrefix}.${camel(f.name)}.${o}`, capital(words(o))])),
     [`${n.keyPrefix}.fields.createdAt`, 'Created'],
     [`${n.keyPrefix}.toast.created`, `${n.label} created successfully`],
     [`${n.keyPrefix}.toast.updated`, `${n.label} updated successfully`],
@@ -218,7 +252,12 @@ function sample(f: FieldSpec, variant = 1): string {
       return String(1999 * variant);
     case 'boolean':
       return variant % 2 ? 'true' : 'false';
+    case 'select':
+      // The first sample is the last value: not the default, so a reset to the default would show.
+      return `'${f.options![(f.options!.length - variant % f.options!.length) % f.options!.length]}'`;
     case 'date':
+      return `'2026-0${variant}-15'`;
+    case 'datetime':
       return `'2026-0${variant}-15T10:00:00.000Z'`;
     case 'email':
       return `'person${variant}@example.com'`;
@@ -234,6 +273,9 @@ export function apiTestFile(n: Names, fields: FieldSpec[], ops: Record<Op, Role[
   const outsider = ROLES.find((r) => !ops.list.includes(r) && !(r === 'super_admin' && ops.list.includes('admin')));
   const readOnly = ops.list.find((r) => !ops.create.includes(r) && !(r === 'super_admin' && ops.create.includes('admin')));
   const textField = fields.find((f) => f.type === 'text');
+  const select = fields.find((f) => f.type === 'select' && f.options!.length > 1);
+  // The field a one-field update changes: one the others could be reset by (not a select or a boolean) if any.
+  const changed = fields.find((f) => f.type !== 'select' && f.type !== 'boolean') ?? fields[0];
   return `/** ${n.labelPlural} API (written by npm run new:resource): the crudModule from its contract schema and table. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
@@ -258,6 +300,8 @@ ${
     expect(created.json()).toMatchObject({ success: true, message: '${n.label} created successfully' });
     const record = created.json().data;
     expect(record.id).toMatch(/^[0-9a-f-]{36}$/);
+    // Every field as sent (dates as YYYY-MM-DD, dates and times as ISO 8601).
+    expect(record).toMatchObject(first);
 
     const shown = await call('GET', \`\${PATH}/\${record.id}\`, '${ops.show[0]}');
     expect(shown.statusCode).toBe(200);
@@ -268,6 +312,14 @@ ${
     expect(listed.json().data.items.map((i: { id: string }) => i.id)).toContain(record.id);
     expect(listed.json().data.pagination).toMatchObject({ page: 1, total: expect.any(Number) });
 ${
+  select
+    ? `
+    const ids = (res: { json(): { data: { items: Array<{ id: string }> } } }) => res.json().data.items.map((i) => i.id);
+    expect(ids(await call('GET', \`\${PATH}?${select.name}=\${first.${select.name}}\`, '${ops.list[0]}'))).toContain(record.id);
+    expect(ids(await call('GET', \`\${PATH}?${select.name}=${select.options!.find((o) => `'${o}'` !== sample(select, 1))}\`, '${ops.list[0]}'))).not.toContain(record.id);
+`
+    : ''
+}${
   textField
     ? `
     const searched = await call('GET', \`\${PATH}?search=\${encodeURIComponent(String(first.${textField.name}))}\`, '${ops.list[0]}');
@@ -277,6 +329,14 @@ ${
 }${
   ops.update.length
     ? `
+    // An update of one field leaves every other one as it was, the defaulted ones too.
+    const single = await call('PUT', \`\${PATH}/\${record.id}\`, '${ops.update[0]}', { ${changed.name}: ${sample(changed, 3)} });
+    expect(single.statusCode).toBe(200);
+    expect(single.json().data.${changed.name}).toEqual(${sample(changed, 3)});
+    const { ${changed.name}: _changed, updated_at: _updated, ...kept } = single.json().data;
+    const { ${changed.name}: _was, updated_at: _wasUpdated, ...unchanged } = record;
+    expect(kept).toEqual(unchanged);
+
     const updated = await call('${'PUT'}', \`\${PATH}/\${record.id}\`, '${ops.update[0]}', ${body(2)});
     expect(updated.statusCode).toBe(200);
     expect(updated.json()).toMatchObject({ success: true, message: '${n.label} updated successfully' });
@@ -337,6 +397,8 @@ const DEMO_EMAIL: Record<Role, string> = {
 export function browserTestFile(n: Names, fields: FieldSpec[], ops: Record<Op, Role[]>): string {
   const writer = ops.create[0];
   const outsider = ROLES.find((r) => !ops.list.includes(r) && !(r === 'super_admin' && ops.list.includes('admin')));
+  // A role that reads but may not create (super_admin has admin's rights).
+  const reader = ops.list.find((r) => !ops.create.includes(r) && !(r === 'super_admin' && ops.create.includes('admin')));
   const fills = fields
     .filter((f) => !f.optional && ['text', 'email', 'url', 'number', 'money'].includes(f.type))
     .map((f) => {
@@ -353,11 +415,12 @@ const portal = usePortal();
 describe('${n.labelPlural.toLowerCase()} in the back office', () => {
 ${
   writer
-    ? `  it('${writer} opens them from the menu and creates one through the generated form', async () => {
+    ? `  it('${writer} has them in the menu and creates one through the generated form', async () => {
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(page, '${DEMO_EMAIL[writer]}');
-    await page.getByRole('link', { name: '${n.labelPlural}', exact: true }).first().click();
-    await page.waitForURL(\`\${portal.url}/dashboard/${n.name}\`);
+    // The menu has its item (in a customer's top bar it may sit in the overflow menu): open the page it links to.
+    await page.getByRole('link', { name: '${n.labelPlural}', exact: true }).first().waitFor({ state: 'attached' });
+    await portal.open(page, '/dashboard/${n.name}');
     await page.getByRole('button', { name: /create/i }).first().click();
     await page.waitForURL(\`\${portal.url}/dashboard/${n.name}/create\`);
     // The list stays on screen until the form's code has loaded (the router's transition): wait for the form.
@@ -366,13 +429,33 @@ ${
 ${fills.join('\n')}
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('${n.label} created successfully').waitFor();
+    await portal.open(page, '/dashboard/${n.name}');
+    await page.getByRole('heading', { level: 1, name: '${n.labelPlural}' }).waitFor();
 ${
   shown
-    ? `    await portal.open(page, '/dashboard/${n.name}');
-    await page.getByRole('cell', { name: ${sample(shown, 7)} }).waitFor();
+    ? `    await page.getByRole('cell', { name: ${sample(shown, 7)} }).waitFor();
 `
     : ''
-}    await page.close();
+}    expect(await page.getByRole('button', { name: /create/i }).count()).toBeGreaterThan(0);
+    await page.close();
+  });
+`
+    : ''
+}${
+  reader
+    ? `
+  it('${reader}, who may read but not create, has them in the menu and sees the list without a Create button', async () => {
+    const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await portal.signIn(page, '${DEMO_EMAIL[reader]}');
+    // The menu has its item (in a customer's top bar it may sit in the overflow menu): open the page it links to.
+    await page.getByRole('link', { name: '${n.labelPlural}', exact: true }).first().waitFor({ state: 'attached' });
+    await portal.open(page, '/dashboard/${n.name}');
+    await page.getByRole('heading', { level: 1, name: '${n.labelPlural}' }).waitFor();
+    await page.getByRole('table').first().waitFor();
+    expect(await page.getByRole('button', { name: /create/i }).count()).toBe(0);
+    await portal.open(page, '/dashboard/${n.name}/create');
+    await page.getByRole('heading', { level: 1, name: "You don't have access to this page" }).waitFor();
+    await page.close();
   });
 `
     : ''

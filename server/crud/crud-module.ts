@@ -20,6 +20,7 @@ import type { Clock } from '../lib/clock';
 import { conflict, notFound } from '../lib/errors';
 import { auditContext, changedFields, recordAudit, type AuditContext } from '../modules/audit/trail';
 import { columnsBySqlName, inputToRow, rowToRecord } from './mapping';
+import { scopeSql, type Scope } from './scope';
 import { defaultListQuery, defaultMessages, envelope, idParams, lowerFirst, pagination, partialWithoutDefaults, withArticle } from './schemas';
 
 /** A table the factory serves: a uuid primary key `id` (defaultRandom); created_at/updated_at optional. */
@@ -59,10 +60,12 @@ type Awaitable<T> = T | Promise<T>;
 
 export interface CrudHooks<Row, NewRow, Rec, Input, Update> {
   /**
-   * Limits what this caller sees: API field → value, or → the values allowed (e.g. non-staff see
-   * { status: 'active' } plans). The list is filtered by it (over a filter of the same field); an id outside it answers 404 (show, update, delete).
+   * Limits what this caller sees: API field → a condition (see Scope), e.g. non-staff see { status: 'active' }
+   * plans, a customer { owner_id: request.user.id, publish_on: { lte: today } }. The list is filtered by it AND by
+   * the caller's own filters (a filter on the same field narrows the scope further, it never replaces it); an id
+   * outside it answers 404 (show, update, delete).
    */
-  scope?(request: FastifyRequest): Record<string, unknown> | undefined;
+  scope?(request: FastifyRequest): Scope | undefined;
   /** The record of a row (show, create, update answers). Default: by the columns' SQL names (mapping.ts). */
   toRecord?(row: Row, ctx: CrudContext): Rec;
   /** A list item (default: toRecord), e.g. a lighter shape for some callers; see schemas.listItem. */
@@ -192,16 +195,15 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
     const targetType = options.audit === false ? null : (options.audit?.targetType ?? options.name);
 
     const context = (request: FastifyRequest, db: Db = app.db): CrudContext => ({ app, request, db, clock: app.clock, audit: auditContext(request) });
-    // A scope's array value is "one of these" (e.g. the providers customers may pay with).
+    // A filter's or a scope's array value is "one of these" (e.g. the providers customers may pay with).
     const equal = (field: string, value: unknown): SQL =>
       value === null ? isNull(column(field)) : Array.isArray(value) ? inArray(column(field), value) : eq(column(field), value);
-    const scopeConditions = (request: FastifyRequest): SQL[] =>
-      Object.entries(hooks.scope?.(request) ?? {}).map(([field, value]) => equal(field, value));
+    const scopeConditions = (scope: Scope | undefined): SQL[] => scopeSql(scope, column, `crudModule "${options.name}"`);
 
     /** The row of this id within the caller's scope (locked for a change), or 404. */
     async function find(db: Db, request: FastifyRequest, id: string, lock: boolean): Promise<Row> {
       if (!UUID.test(id)) throw notFound(messages.notFound);
-      const query = db.select().from(loose).where(and(eq(idColumn, id), ...scopeConditions(request))).limit(1);
+      const query = db.select().from(loose).where(and(eq(idColumn, id), ...scopeConditions(hooks.scope?.(request)))).limit(1);
       const [row] = (lock ? await query.for('update') : await query) as Row[];
       if (!row) throw notFound(messages.notFound);
       return row;
@@ -278,10 +280,9 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
         },
         handler: async (request) => {
           const q = request.query as Record<string, unknown>;
-          const scope = hooks.scope?.(request) ?? {};
-          const conditions: SQL[] = [];
-          for (const field of filters) if (!(field in scope) && q[field] !== undefined) conditions.push(equal(field, q[field]));
-          for (const [field, value] of Object.entries(scope)) conditions.push(equal(field, value));
+          // The caller's filters AND the scope: a filter on a scoped field narrows the scope, never widens it.
+          const conditions: SQL[] = scopeConditions(hooks.scope?.(request));
+          for (const field of filters) if (q[field] !== undefined) conditions.push(equal(field, q[field]));
           if (search.length && typeof q.search === 'string' && q.search !== '') {
             const pattern = likePattern(q.search);
             conditions.push(or(...search.map((f) => ilike(column(f), pattern)))!);
@@ -407,3 +408,4 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
 }
 
 export { onlySent, sentFields } from './schemas';
+export type { Scope, ScopeComparison, ScopeValue } from './scope';

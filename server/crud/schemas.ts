@@ -49,24 +49,8 @@ function baseOf(schema: z.ZodType): z.ZodType {
   return s;
 }
 
-/**
- * The default update body: every field of the create body optional and without its default (zod applies a
- * default inside .partial(), which would reset the fields a partial update leaves out).
- */
-export function partialWithoutDefaults(input: z.ZodObject): z.ZodObject {
-  const shape = Object.fromEntries(
-    Object.entries(input.shape as Record<string, z.ZodType>).map(([field, schema]) => {
-      let s = schema;
-      for (let i = 0; i < 4; i++) {
-        const def = (s as unknown as { def: { type: string; innerType?: z.ZodType } }).def;
-        if ((def.type !== 'default' && def.type !== 'prefault') || !def.innerType) break;
-        s = def.innerType;
-      }
-      return [field, s.optional()];
-    }),
-  );
-  return z.object(shape);
-}
+/** The default update body: every field of the create body optional and without its default (contract/partial-update.ts). */
+export { partialWithoutDefaults } from '../../contract/partial-update';
 
 /** A query parameter checked as the record's field: numbers and booleans arrive as text. */
 function filterParam(field: z.ZodType): z.ZodType {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registerResourceAccess } from '../../contract/roles';
 import { crudModule } from '../../server/crud/crud-module';
+import { scopeSql } from '../../server/crud/scope';
 import { rowsOf } from '../helpers/audit';
 import { createTestApp, signInEveryRole, type CallAs, type TestApp } from '../helpers/server';
 import { FIXTURE_NOTES_ACCESS } from '../helpers/fixture-resource';
@@ -59,13 +60,37 @@ const notesModule = crudModule({
   audit: { targetType: 'fixture-note' },
 });
 
+// The same table as a second resource whose callers other than admin see only the published notes of 5 to 10 words:
+// a scope with comparisons, not only equality.
+const scopedNotesModule = crudModule({
+  name: 'fixture-scoped-notes',
+  table: fixtureNotes,
+  schemas: { record: noteSchema, input: noteInputSchema },
+  label: 'Scoped note',
+  filters: ['status', 'word_count'],
+  sorters: ['title'],
+  defaultSort: { field: 'title', order: 'asc' },
+  audit: false,
+  hooks: {
+    scope: (request) => (request.user?.role === 'admin' ? undefined : { word_count: { gte: 5, lte: 10 }, status: { in: ['published'] } }),
+  },
+});
+
 let t: TestApp;
 let call: CallAs;
 let unregister: () => void;
+let unregisterScoped: () => void;
 
 beforeAll(async () => {
   unregister = registerResourceAccess('fixture-notes', FIXTURE_NOTES_ACCESS);
-  t = await createTestApp({ extraRoutes: [notesModule] });
+  unregisterScoped = registerResourceAccess('fixture-scoped-notes', {
+    route: '/dashboard/fixture-scoped-notes',
+    api: '/fixture-scoped-notes',
+    list: ['admin', 'support'],
+    show: ['admin', 'support'],
+    update: ['admin', 'support'],
+  });
+  t = await createTestApp({ extraRoutes: [notesModule, scopedNotesModule] });
   await t.database.db.execute(sql`
     create table fixture_notes (
       id uuid primary key default gen_random_uuid(),
@@ -82,6 +107,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   unregister?.();
+  unregisterScoped?.();
 });
 
 const noteCount = async () => Number(rowsOf<{ n: number }>(await t.database.db.execute(sql`select count(*)::int as n from fixture_notes`))[0].n);
@@ -225,6 +251,44 @@ describe('a crudModule resource', () => {
     expect(create['x-roles']).toEqual(['admin', 'super_admin']);
     expect(create.responses).toHaveProperty('201');
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['title']);
+  });
+});
+
+describe('a crudModule scope', () => {
+  // The notes the first describe left: Alpha (3 words, draft), Bravo (10, published), Charlie (7, published),
+  // Delta (7, draft), By super admin (0, draft).
+  const titles = async (query: string, role: 'admin' | 'support') => {
+    const res = await call('GET', `/fixture-scoped-notes${query}`, role);
+    expect([query, res.statusCode]).toEqual([query, 200]);
+    return (res.json().data.items as Array<{ title: string }>).map((n) => n.title);
+  };
+
+  it('limits the list with comparisons (gte, lte, in), and a filter on a scoped field narrows it, never replaces it', async () => {
+    expect(await titles('', 'admin')).toEqual(['Alpha note', 'Bravo note', 'By super admin', 'Charlie note', 'Delta note']);
+    expect(await titles('', 'support')).toEqual(['Bravo note', 'Charlie note']);
+    expect(await titles('?word_count=7', 'support')).toEqual(['Charlie note']);
+    // Outside the scope: nothing, not the scope's notes in the filter's place.
+    expect(await titles('?word_count=3', 'support')).toEqual([]);
+    expect(await titles('?status=draft', 'support')).toEqual([]);
+    expect(await titles('?status=draft&word_count=7', 'admin')).toEqual(['Delta note']);
+  });
+
+  it('answers 404 for a record outside the scope, to show and to update, and changes nothing', async () => {
+    const all = (await call('GET', '/fixture-notes?limit=100', 'admin')).json().data.items as Array<{ id: string; title: string }>;
+    const id = (title: string) => all.find((n) => n.title === title)!.id;
+    expect((await call('GET', `/fixture-scoped-notes/${id('Charlie note')}`, 'support')).statusCode).toBe(200);
+    for (const outside of ['Delta note', 'Alpha note']) {
+      expect((await call('GET', `/fixture-scoped-notes/${id(outside)}`, 'support')).json()).toEqual({ success: false, message: 'Scoped note not found' });
+      expect((await call('PUT', `/fixture-scoped-notes/${id(outside)}`, 'support', { body: 'changed' })).statusCode).toBe(404);
+      expect((await call('GET', `/fixture-scoped-notes/${id(outside)}`, 'admin')).json().data.body).not.toBe('changed');
+    }
+  });
+
+  it('refuses a scope with an unknown comparison or an empty one, naming the field', () => {
+    const column = (field: string) => ({ word_count: fixtureNotes.wordCount, status: fixtureNotes.status })[field]!;
+    expect(scopeSql({ word_count: { gte: 5, lte: 10 }, status: ['draft'] }, column, 'notes')).toHaveLength(2);
+    expect(() => scopeSql({ word_count: { atLeast: 5 } as never }, column, 'notes')).toThrow('notes: the scope of word_count has an unknown comparison "atLeast"');
+    expect(() => scopeSql({ status: {} }, column, 'notes')).toThrow('notes: the scope of status is an empty condition');
   });
 });
 

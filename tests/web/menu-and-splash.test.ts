@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canAccessRoute, routeAudience } from '../../contract/roles';
 import { MENU, menuRoutes } from '../../resources/menu';
+import { resourceEntries } from '../../resources/registry';
 import { nextProgress } from '../../src/layout/Splash';
 import { translate } from '../../src/i18n';
 
@@ -10,9 +11,15 @@ describe('menu', () => {
     for (const entry of MENU) expect(translate(entry.labelKey)).not.toBe(entry.labelKey);
   });
 
-  it('gives a customer only the portal pages and never staff screens', () => {
-    const customer = menuRoutes().filter((m) => canAccessRoute('user', m.route)).map((m) => m.route);
-    expect(customer).toEqual(['/dashboard', '/dashboard/subscriptions', '/dashboard/usage', '/dashboard/tickets', '/dashboard/profile']);
+  it('gives a customer the declared portal pages, in menu order, and never a staff screen', () => {
+    const customer = menuRoutes().filter((m) => canAccessRoute('user', m.route));
+    // Computed from the declarations and the role matrix, not listed here: the resources with a portal menu item
+    // (the customer's layout shows only those). A portal item a customer may not open, or one a customer may open
+    // but is not in their navigation, fails here.
+    const portal = resourceEntries().filter((e) => e.decl.menu && e.decl.menu.portal).map((e) => e.paths.list);
+    expect(customer.map((m) => m.route)).toEqual(portal);
+    expect(portal).toEqual(expect.arrayContaining(['/dashboard', '/dashboard/subscriptions', '/dashboard/tickets', '/dashboard/profile']));
+    for (const staff of ['/dashboard/users', '/dashboard/plans', '/dashboard/audit']) expect(portal).not.toContain(staff);
   });
 
   it('gives the technician installations and devices but not router management', () => {

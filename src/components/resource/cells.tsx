@@ -30,6 +30,7 @@ export function renderField(field: FieldDef, value: unknown, record: BaseRecord)
     case 'money':
       return <MoneyCell minor={value} currency={currencyOf(field, record)} />;
     case 'date':
+    case 'day':
       return <DateCell value={value} />;
     case 'status':
       return <StatusTag field={field} value={value} />;

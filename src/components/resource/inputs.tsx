@@ -25,6 +25,8 @@ function control(field: FieldDef, currency: string) {
       return <FormSelect mode="tags" aria-label={label} tokenSeparators={[',']} open={false} />;
     case 'date':
       return <DatePicker showTime aria-label={label} />;
+    case 'day':
+      return <DatePicker aria-label={label} />;
     default:
       return <Input aria-label={label} />;
   }
@@ -39,8 +41,8 @@ export function FieldInput({ field, currency, record, action = 'create' }: { fie
       label={t(field.labelKey)}
       rules={zodRules(field.schema, field)}
       valuePropName={field.type === 'boolean' ? 'checked' : 'value'}
-      getValueProps={field.type === 'date' ? (v: unknown) => ({ value: typeof v === 'string' ? dayjs(v) : v }) : undefined}
-      normalize={field.type === 'date' ? (v: unknown) => (dayjs.isDayjs(v) ? v.toISOString() : v) : undefined}
+      getValueProps={field.type === 'date' || field.type === 'day' ? (v: unknown) => ({ value: typeof v === 'string' ? dayjs(v) : v }) : undefined}
+      normalize={field.type === 'date' ? (v: unknown) => (dayjs.isDayjs(v) ? v.toISOString() : v) : field.type === 'day' ? (v: unknown) => (dayjs.isDayjs(v) ? v.format('YYYY-MM-DD') : v) : undefined}
     >
       {control(field, currency)}
     </Form.Item>

@@ -3,7 +3,8 @@ import type { BaseRecord, CrudFilter } from '@refinedev/core';
 import type { ZodType } from 'zod';
 
 /** How a field is shown and edited. */
-export type FieldType = 'text' | 'textarea' | 'number' | 'money' | 'boolean' | 'select' | 'tags' | 'date' | 'status' | 'custom';
+/** `date`: a date and time (ISO 8601, a picker with the time); `day`: a calendar date (YYYY-MM-DD, a picker without). */
+export type FieldType = 'text' | 'textarea' | 'number' | 'money' | 'boolean' | 'select' | 'tags' | 'date' | 'day' | 'status' | 'custom';
 
 /** What a custom form input is given: the field, the stored record (edit; undefined on create) and the action. */
 export interface CustomInputContext {
@@ -155,6 +156,12 @@ export interface ResourceDecl {
   actions?: RowAction[];
   /** Whether the list shows a Create button (default true). */
   canCreate?: boolean;
+  /**
+   * The audit trail's target types this resource's changes are recorded under (`plan` for plan.updated): the
+   * audit screen's Target type filter offers every declared resource's. Default: for a resource the server's
+   * crudModule serves (its matrix entry has an api path), its matrix entry's name, crudModule's default.
+   */
+  auditTargets?: readonly string[];
   toggle?: ToggleDef;
   /** Success toasts (i18n keys). */
   messages?: { created?: string; updated?: string; deleted?: string };
