@@ -15,9 +15,10 @@ import fp from 'fastify-plugin';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { API_BASE, PRODUCT_NAME } from '../../contract/product';
+import { API_BASE, PRODUCT_NAME, REFRESH_COOKIE_NAME } from '../../contract/product';
 import { VERSION } from '../lib/paths';
 import { effectiveAudience, endpointAudience, type Audience } from '../../contract/roles';
+import { OTHER_CONTENT, SUMMARIES, TAG_DESCRIPTIONS } from './openapi-operations';
 
 export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
 export const DOCS_PREFIX = `${API_BASE}/docs`;
@@ -135,13 +136,27 @@ const COMMON_FAILURES = {
  * What particular operations answer beyond the rules of withCommonFailures (found by tests/server/openapi-fuzz.test.ts,
  * which fails on any status an operation does not declare), keyed "METHOD /path" as in contract/roles.ts.
  */
-const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '403' | '404' | '413' | '415', string>>> = {
+const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' | '404' | '413' | '415', string>>> = {
   'GET /settings/logo': { '404': 'No logo has been uploaded.' },
   'POST /settings/logo': { '400': 'Not a multipart upload with one image.', '413': 'The image is larger than allowed.', '415': 'The file is not one of the image types a logo may be (its content is read, not its name).' },
   'GET /subscriptions/active-plan': { '404': 'The customer has no active plan.' },
   'GET /usage': { '403': "Only staff read another person's usage (`user_id`).", '404': 'No such subscription (`subscription_id`) among the person\'s lines.' },
   'POST /tickets': { '403': 'Only staff open a ticket for another user (`user_id`).' },
+  // Public, but a refresh cookie that is forged, expired or revoked is refused (no cookie at all is a 204).
+  'POST /auth/refresh-token': { '401': 'The refresh cookie is invalid, expired or revoked; it is cleared. Sign in again.' },
 };
+
+/**
+ * Operations that read the refresh cookie (set by sign-in, httpOnly, sent only to /api/auth): it is optional on
+ * both, hence the empty requirement beside it.
+ */
+const COOKIE_SECURITY: Record<string, Array<Record<string, string[]>>> = {
+  'POST /auth/refresh-token': [{ refreshCookie: [] }, {}],
+  'POST /auth/logout': [{ refreshCookie: [] }, { bearerAuth: [] }, {}],
+};
+
+/** What a failure status means when an operation's answer with that status is not JSON (a page for a person). */
+const COMMON_DESCRIPTIONS: Record<string, string> = { '404': 'No such record (a page saying so).' };
 
 type Operation = {
   parameters?: unknown[];
@@ -150,6 +165,7 @@ type Operation = {
   'x-roles'?: string[];
 };
 type OpenApiDocument = {
+  tags?: Array<{ name: string; description?: string }>;
   components?: { schemas?: Record<string, unknown>; responses?: Record<string, unknown> };
   paths?: Record<string, Record<string, Operation>>;
 };
@@ -194,16 +210,29 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         if (namesRecords(operation.requestBody)) add('404', 'NotFound');
         add('409', 'Conflict');
       }
-      for (const [code, description] of Object.entries(PARTICULAR_FAILURES[`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`] ?? {})) {
+      const key = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+      for (const [code, description] of Object.entries(PARTICULAR_FAILURES[key] ?? {})) {
         if (!(code in responses)) responses[code] = failure(description);
+      }
+      // Answers that are not JSON (a CSV, a PDF, a page): their media type, beside the JSON one when there is one.
+      for (const [code, content] of Object.entries(OTHER_CONTENT[key] ?? {})) {
+        const response = (responses[code] ??= { description: 'Default Response' }) as { content?: Record<string, unknown>; $ref?: string; description?: string };
+        if (response.$ref) {
+          responses[code] = { description: COMMON_DESCRIPTIONS[code] ?? 'Default Response', content };
+        } else {
+          response.content = { ...response.content, ...content };
+        }
       }
       // Every route is rate-limited (@fastify/rate-limit, per client address) and may meet a database outage.
       add('429', 'TooManyRequests');
       add('503', 'ServiceUnavailable');
     }
   }
+  const used = new Set(Object.values(document.paths ?? {}).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags?: string[] }).tags ?? [])));
   return {
     ...document,
+    // Every tag the operations use, in order, with its description (a tag without one fails redocly's tag-description).
+    tags: [...used].sort().map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
     components: {
       ...document.components,
       schemas: { ...document.components?.schemas, ApiFailure: API_FAILURE_SCHEMA },
@@ -226,8 +255,23 @@ export default fp(
             'access token as "Authorization: Bearer <token>" (an integration uses a personal API token the same ' +
             'way). Requests are rate-limited per client address (429 with Retry-After).',
         },
-        servers: [{ url: '/' }],
-        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+        servers: [{ url: '/', description: 'This server (the portal and its API share one origin).' }],
+        components: {
+          securitySchemes: {
+            bearerAuth: {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'JWT',
+              description: 'The access token from POST /api/auth/login or /api/auth/refresh-token, or a personal API token (POST /api/api-tokens).',
+            },
+            refreshCookie: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: REFRESH_COOKIE_NAME,
+              description: 'The httpOnly refresh cookie sign-in sets; sent by the browser to /api/auth only.',
+            },
+          },
+        },
       },
       transform: (input) => {
         const { url, route } = input;
@@ -239,16 +283,18 @@ export default fp(
         const method = (Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
         const audience = endpointAudience(method, path) ?? 'authenticated';
         const schema = (transformed.schema ?? {}) as Record<string, unknown>;
+        const key = `${method} ${path}`;
         return {
           url: transformed.url,
           schema: {
             ...schema,
+            summary: (schema.summary as string | undefined) ?? SUMMARIES[key],
             tags: [tagOf(path)],
             description: [schema.description, whoMayCall(audience)].filter(Boolean).join('\n\n'),
             operationId: (schema.operationId as string | undefined) ?? operationIdOf(method, path),
             'x-roles': rolesOf(audience),
             // A public operation says so: an empty requirement (no sign-in), rather than no word on it.
-            security: effectiveAudience(audience) === 'public' ? [] : [{ bearerAuth: [] }],
+            security: COOKIE_SECURITY[key] ?? (effectiveAudience(audience) === 'public' ? [] : [{ bearerAuth: [] }]),
           },
         };
       },
