@@ -19,6 +19,9 @@ import { API_BASE, PRODUCT_NAME, REFRESH_COOKIE_NAME } from '../../contract/prod
 import { VERSION } from '../lib/paths';
 import { effectiveAudience, endpointAudience, type Audience } from '../../contract/roles';
 import { OTHER_CONTENT, SUMMARIES, TAG_DESCRIPTIONS } from './openapi-operations';
+import { POLICY_TYPES } from '../../contract/site-paths';
+import { PAYMENT_PROVIDERS } from '../../contract/schemas/gateway';
+import { SANDBOX_TEST_CARDS } from '../integrations/payments/sandbox';
 
 export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
 export const DOCS_PREFIX = `${API_BASE}/docs`;
@@ -147,6 +150,17 @@ const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' |
 };
 
 /**
+ * Path parameters that take one of a fixed set of words. Their routes answer any other word with 404 (no such policy,
+ * provider, choice), as the spec'd API always has, rather than the 400 a zod enum would give; so the set is stated
+ * here for the document, beside the words' own lists.
+ */
+const PATH_ENUMS: Record<string, Record<string, readonly string[]>> = {
+  'GET /settings/policies/:type': { type: POLICY_TYPES },
+  'POST /payments/webhooks/:provider': { provider: PAYMENT_PROVIDERS.filter((p) => p !== 'manual') },
+  'POST /payments/sandbox/setup/:transactionId/:choice': { choice: [...Object.keys(SANDBOX_TEST_CARDS), 'cancel'] },
+};
+
+/**
  * Operations that read the refresh cookie (set by sign-in, httpOnly, sent only to /api/auth): it is optional on
  * both, hence the empty requirement beside it.
  */
@@ -211,6 +225,12 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         add('409', 'Conflict');
       }
       const key = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+      for (const parameter of (operation.parameters ?? []) as Array<{ in: string; name: string; schema?: Record<string, unknown>; description?: string }>) {
+        const words = parameter.in === 'path' ? PATH_ENUMS[key]?.[parameter.name] : undefined;
+        if (!words) continue;
+        parameter.schema = { ...parameter.schema, enum: [...words] };
+        parameter.description ??= `One of ${words.join(', ')}; any other answers 404.`;
+      }
       for (const [code, description] of Object.entries(PARTICULAR_FAILURES[key] ?? {})) {
         if (!(code in responses)) responses[code] = failure(description);
       }
