@@ -119,7 +119,9 @@ const failure = (description: string) => ({
 const COMMON_FAILURES = {
   ValidationFailed: failure('The input is invalid; `errors` names each invalid field.'),
   Unauthorized: failure('No valid bearer token: missing, malformed, expired or revoked.'),
-  Forbidden: failure("The signed-in user's role may not call this operation."),
+  Forbidden: failure(
+    "The signed-in user's role may not call this operation, the account is not active (suspended, inactive), or a personal API token may not call it (managing tokens, changing one's profile or password).",
+  ),
   NotFound: failure('No such record (or one the caller may not see).'),
   Conflict: failure(
     "The record's present state does not allow this: a name or number already taken, a status that cannot change that way, a record still in use, or the same work already done. `message` says which.",
@@ -146,7 +148,11 @@ const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' |
   'GET /usage': { '403': "Only staff read another person's usage (`user_id`).", '404': 'No such subscription (`subscription_id`) among the person\'s lines.' },
   'POST /tickets': { '403': 'Only staff open a ticket for another user (`user_id`).' },
   // Public, but a refresh cookie that is forged, expired or revoked is refused (no cookie at all is a 204).
-  'POST /auth/refresh-token': { '401': 'The refresh cookie is invalid, expired or revoked; it is cleared. Sign in again.' },
+  'POST /auth/refresh-token': {
+    '401': 'The refresh cookie is invalid, expired or revoked; it is cleared. Sign in again.',
+    '403': 'The account is no longer active (suspended, inactive).',
+  },
+  'POST /auth/login': { '401': 'Wrong e-mail or password.', '403': 'The account is not active (suspended, inactive).' },
 };
 
 /**
@@ -210,7 +216,8 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
       };
       if (operation.parameters?.length || operation.requestBody) add('400', 'ValidationFailed');
       if (!roles.includes('public')) add('401', 'Unauthorized');
-      if (!roles.includes('public') && !roles.includes('authenticated')) add('403', 'Forbidden');
+      // Signed-in operations: a role not admitted, an account no longer active, an API token where one may not serve.
+      if (!roles.includes('public')) add('403', 'Forbidden');
       // A path parameter names a record: one that does not exist (or that the caller may not see) is a 404, and
       // one longer than any id (Fastify's maxParamLength) is a 414.
       const named = (operation.parameters as Array<{ in?: string }> | undefined)?.some((p) => p.in === 'path');
@@ -232,7 +239,9 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         parameter.description ??= `One of ${words.join(', ')}; any other answers 404.`;
       }
       for (const [code, description] of Object.entries(PARTICULAR_FAILURES[key] ?? {})) {
-        if (!(code in responses)) responses[code] = failure(description);
+        // Beside a shared failure of the same status, both are said.
+        const shared = (responses[code] as { $ref?: string } | undefined)?.$ref?.replace('#/components/responses/', '') as keyof typeof COMMON_FAILURES | undefined;
+        responses[code] = failure(shared ? `${description} Or: ${COMMON_FAILURES[shared].description}` : description);
       }
       // Answers that are not JSON (a CSV, a PDF, a page): their media type, beside the JSON one when there is one.
       for (const [code, content] of Object.entries(OTHER_CONTENT[key] ?? {})) {
