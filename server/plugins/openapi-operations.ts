@@ -234,3 +234,93 @@ export const OTHER_CONTENT: Record<string, Record<string, Record<string, { schem
     'GET /settings/logo': { 200: binary('image/*', 'The logo.') },
   };
 })();
+
+const at = '2026-01-15T09:30:00.000Z';
+const plan = {
+  id: '9e5b2e89-2b5c-4be9-86d9-85a7f57eec17',
+  name: 'Basic 25',
+  slug: 'basic-25',
+  description: 'Everyday browsing, e-mail and HD streaming on one screen.',
+  download_mbps: 25,
+  upload_mbps: 5,
+  data_cap_gb: 500,
+  price: 1999,
+  setup_fee: 2500,
+  currency: 'USD',
+  billing_cycle: 'monthly',
+  features: ['Free Wi-Fi router', 'E-mail support'],
+  is_featured: false,
+  sort_order: 10,
+  status: 'active',
+  created_at: at,
+  updated_at: at,
+  data_cap_action: 'reject',
+  throttle_download_kbps: null,
+  throttle_upload_kbps: null,
+  requires_installation: false,
+};
+const customer = {
+  id: 'ac367906-b268-4965-8e28-1f78afb8024f',
+  name: 'Casey Customer',
+  email: 'customer@isp.example',
+  phone: '+1 555 0100',
+  address: '1 Fiber Way, Springfield',
+  company: null,
+  role: 'user',
+  status: 'active',
+  isVerified: true,
+  created_at: at,
+  updated_at: at,
+  last_login_at: at,
+  pending_email: null,
+};
+const ticket = {
+  id: '78e71c09-fd2a-4a92-8aa7-34c684153995',
+  number: 'T-000002',
+  subject: 'Question about my first invoice',
+  description: 'My first invoice includes a setup fee. Is it charged only once?',
+  category: 'billing',
+  priority: 'normal',
+  status: 'open',
+  created_by: customer.id,
+  created_by_name: customer.name,
+  created_by_email: customer.email,
+  assigned_to: null,
+  assigned_to_name: null,
+  subscription_id: null,
+  created_at: at,
+  updated_at: at,
+  resolved_at: null,
+  last_reply_at: null,
+  first_response_at: null,
+};
+const page = (items: unknown[]) => ({ items, pagination: { page: 1, totalPages: 3, total: 3 * items.length, hasNext: true, hasPrev: false } });
+
+/**
+ * Examples of the main resources' answers, by operation and status (the JSON body). redocly lint checks each against
+ * its schema (no-invalid-media-type-examples), so an example cannot go stale unnoticed.
+ */
+export const EXAMPLES: Record<string, Record<string, unknown>> = {
+  'GET /plans': { 200: { success: true, message: 'Plans retrieved successfully', data: page([plan]) } },
+  'GET /plans/:id': { 200: { success: true, message: 'Plan retrieved successfully', data: plan } },
+  'POST /plans': { 201: { success: true, message: 'Plan created successfully', data: plan } },
+  'POST /auth/login': {
+    200: {
+      success: true,
+      message: 'Login successful',
+      data: { user: customer, tokens: { access: { token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIuLi4ifQ.signature', expires: '2026-01-15T09:45:00.000Z' } } },
+    },
+  },
+  'GET /users/:id': { 200: { success: true, message: 'User retrieved successfully', data: { ...customer, customer_number: 'C-000042' } } },
+  'GET /tickets': { 200: { success: true, message: 'Tickets retrieved successfully', data: page([ticket]) } },
+  'GET /tickets/:id': { 200: { success: true, message: 'Ticket retrieved successfully', data: { ...ticket, replies: [], attachments: [] } } },
+};
+
+/** Examples of the shared failures (components.responses). */
+export const FAILURE_EXAMPLES: Record<string, unknown> = {
+  ValidationFailed: { success: false, message: 'Validation failed: price is required', errors: [{ field: 'price', message: 'price is required' }] },
+  Unauthorized: { success: false, message: 'Authentication required' },
+  Forbidden: { success: false, message: 'You do not have permission to perform this action' },
+  NotFound: { success: false, message: 'Plan not found' },
+  TooManyRequests: { success: false, message: 'Too many requests. Please try again later.' },
+};

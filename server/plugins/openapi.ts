@@ -18,7 +18,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { API_BASE, PRODUCT_NAME, REFRESH_COOKIE_NAME } from '../../contract/product';
 import { VERSION } from '../lib/paths';
 import { effectiveAudience, endpointAudience, type Audience } from '../../contract/roles';
-import { OTHER_CONTENT, SUMMARIES, TAG_DESCRIPTIONS } from './openapi-operations';
+import { EXAMPLES, FAILURE_EXAMPLES, OTHER_CONTENT, SUMMARIES, TAG_DESCRIPTIONS } from './openapi-operations';
 import { POLICY_TYPES } from '../../contract/site-paths';
 import { PAYMENT_PROVIDERS } from '../../contract/schemas/gateway';
 import { SANDBOX_TEST_CARDS } from '../integrations/payments/sandbox';
@@ -243,6 +243,10 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         const shared = (responses[code] as { $ref?: string } | undefined)?.$ref?.replace('#/components/responses/', '') as keyof typeof COMMON_FAILURES | undefined;
         responses[code] = failure(shared ? `${description} Or: ${COMMON_FAILURES[shared].description}` : description);
       }
+      for (const [code, example] of Object.entries(EXAMPLES[key] ?? {})) {
+        const media = (responses[code] as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.['application/json'];
+        if (media) media.example = example;
+      }
       // Answers that are not JSON (a CSV, a PDF, a page): their media type, beside the JSON one when there is one.
       for (const [code, content] of Object.entries(OTHER_CONTENT[key] ?? {})) {
         const response = (responses[code] ??= { description: 'Default Response' }) as { content?: Record<string, unknown>; $ref?: string; description?: string };
@@ -265,7 +269,15 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
     components: {
       ...document.components,
       schemas: { ...document.components?.schemas, ApiFailure: API_FAILURE_SCHEMA },
-      responses: { ...document.components?.responses, ...COMMON_FAILURES },
+      responses: {
+        ...document.components?.responses,
+        ...Object.fromEntries(
+          Object.entries(COMMON_FAILURES).map(([name, response]) => {
+            const example = FAILURE_EXAMPLES[name];
+            return [name, example === undefined ? response : { ...response, content: { 'application/json': { ...response.content['application/json'], example } } }];
+          }),
+        ),
+      },
     },
   };
 }

@@ -60,7 +60,7 @@ export function createResponseChecker(document: OpenApiDocument) {
 
   /** What does not match in one answer ([] when all does); an answer to a path the document has not is not checked. */
   return function check(method: string, url: string, answer: Answer): string[] {
-    const path = decodeURI(url.split('?')[0]);
+    const path = url.split('?')[0];
     const template = templateOf(path);
     const m = method.toLowerCase();
     const operation = template ? document.paths[template][m] : undefined;
