@@ -131,12 +131,17 @@ describe('GET /api/openapi.json', () => {
     // A record named in the path may not exist.
     expect(failures('/api/plans/{id}', 'get')['404']).toEqual({ $ref: '#/components/responses/NotFound' });
     // Every operation may meet the rate limit and a database outage, both with Retry-After.
-    for (const operations of Object.values(doc.paths)) {
+    for (const [path, operations] of Object.entries(doc.paths)) {
       for (const operation of Object.values(operations)) {
         expect(operation.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+        // The readiness check says which of its checks failed, in its own 503.
+        if (path === '/api/health/ready') continue;
         expect(operation.responses['503']).toEqual({ $ref: '#/components/responses/ServiceUnavailable' });
       }
     }
+    const ready = doc.paths['/api/health/ready'].get.responses['503'].content!['application/json'].schema;
+    expect(ready.required).toEqual(['success', 'message']);
+    expect(Object.keys(ready.properties!)).toEqual(['success', 'message', 'data']);
 
     const { components } = doc as unknown as { components: { responses: Record<string, { content: Record<string, { schema: unknown }> }>; schemas: Record<string, { required: string[] }> } };
     expect(components.responses.Forbidden.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ApiFailure' });

@@ -39,7 +39,7 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           503: z.object({
             success: z.literal(false),
             message: z.string(),
-            data: z.object({ status: z.enum(['draining', 'not_ready']), checks: checksSchema.optional() }),
+            data: z.object({ status: z.enum(['draining', 'not_ready']), checks: checksSchema.optional() }).optional(),
           }),
         },
       },
