@@ -141,7 +141,7 @@ const COMMON_FAILURES = {
  * What particular operations answer beyond the rules of withCommonFailures (found by tests/server/openapi-fuzz.test.ts,
  * which fails on any status an operation does not declare), keyed "METHOD /path" as in contract/roles.ts.
  */
-const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' | '404' | '413' | '415', string>>> = {
+const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' | '404' | '413' | '415' | '502', string>>> = {
   'GET /settings/logo': { '404': 'No logo has been uploaded.' },
   'POST /settings/logo': { '400': 'Not a multipart upload with one image.', '413': 'The image is larger than allowed.', '415': 'The file is not one of the image types a logo may be (its content is read, not its name).' },
   'GET /subscriptions/active-plan': { '404': 'The customer has no active plan.' },
@@ -152,6 +152,12 @@ const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' |
     '401': 'The refresh cookie is invalid, expired or revoked; it is cleared. Sign in again.',
     '403': 'The account is no longer active (suspended, inactive).',
   },
+  // The operations that wait on another system, which may refuse or not answer.
+  'POST /settings/test-email': { '502': 'The SMTP server could not be reached or refused the message (`message` says why).' },
+  'GET /devices/:id/config': { '502': 'The device could not be reached or refused to export its configuration (`message` says why).' },
+  'POST /payments/:id/refund': { '502': "The payment provider could not make the refund now; nothing was refunded." },
+  'POST /payments/initiate': { '502': 'The payment provider could not start the checkout now (Stripe unreachable or not configured).' },
+  'POST /subscriptions/:id/autopay/setup': { '502': 'The payment provider could not start saving a card now.' },
   'POST /auth/login': { '401': 'Wrong e-mail or password.', '403': 'The account is not active (suspended, inactive).' },
 };
 
@@ -164,6 +170,13 @@ const PATH_ENUMS: Record<string, Record<string, readonly string[]>> = {
   'GET /settings/policies/:type': { type: POLICY_TYPES },
   'POST /payments/webhooks/:provider': { provider: PAYMENT_PROVIDERS.filter((p) => p !== 'manual') },
   'POST /payments/sandbox/setup/:transactionId/:choice': { choice: [...Object.keys(SANDBOX_TEST_CARDS), 'cancel'] },
+};
+
+/** Pages a person's browser posts to, which answer by sending the browser back to the portal. */
+const REDIRECTS: Record<string, string> = {
+  'POST /payments/sandbox/checkout/:transactionId/approve': "Back to the invoice's page in the portal, with the payment's outcome.",
+  'POST /payments/sandbox/checkout/:transactionId/decline': "Back to the invoice's page in the portal, with the payment's outcome.",
+  'POST /payments/sandbox/setup/:transactionId/:choice': "Back to the subscription's page in the portal, with the card set-up's outcome.",
 };
 
 /**
@@ -242,6 +255,12 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         // Beside a shared failure of the same status, both are said.
         const shared = (responses[code] as { $ref?: string } | undefined)?.$ref?.replace('#/components/responses/', '') as keyof typeof COMMON_FAILURES | undefined;
         responses[code] = failure(shared ? `${description} Or: ${COMMON_FAILURES[shared].description}` : description);
+      }
+      if (REDIRECTS[key]) {
+        responses['303'] = {
+          description: REDIRECTS[key],
+          headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string', format: 'uri' } } },
+        };
       }
       for (const [code, example] of Object.entries(EXAMPLES[key] ?? {})) {
         const media = (responses[code] as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.['application/json'];
