@@ -141,7 +141,7 @@ const COMMON_FAILURES = {
  * What particular operations answer beyond the rules of withCommonFailures (found by tests/server/openapi-fuzz.test.ts,
  * which fails on any status an operation does not declare), keyed "METHOD /path" as in contract/roles.ts.
  */
-const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' | '404' | '413' | '415' | '502', string>>> = {
+const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' | '404' | '409' | '413' | '415' | '502', string>>> = {
   'GET /settings/logo': { '404': 'No logo has been uploaded.' },
   'POST /settings/logo': { '400': 'Not a multipart upload with one image.', '413': 'The image is larger than allowed.', '415': 'The file is not one of the image types a logo may be (its content is read, not its name).' },
   'GET /subscriptions/active-plan': { '404': 'The customer has no active plan.' },
@@ -152,6 +152,19 @@ const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' |
     '401': 'The refresh cookie is invalid, expired or revoked; it is cleared. Sign in again.',
     '403': 'The account is no longer active (suspended, inactive).',
   },
+  // Uploads: the file's type is read from its content; sizes, counts and the quotas of settings "uploads".
+  'POST /installations/:id/photos': {
+    '413': 'Too large: a file over the size limit, too many files, or the installation\'s or the day\'s upload quota passed (`message` names which).',
+    '415': 'A file that is not one of the image types allowed (PNG, JPEG, GIF, WebP).',
+  },
+  'POST /tickets/:id/attachments': {
+    '413': 'Too large: a file over the size limit, too many files, or the ticket\'s or the day\'s upload quota passed (`message` names which).',
+    '415': 'A file of a type attachments may not have.',
+  },
+  // A new batch's codes can be exported once generated, and only for a while after.
+  'GET /vouchers/batches/:id/codes.csv': { '409': 'The codes are still being generated, or the time to export them is over (or the batch was revoked).' },
+  'GET /vouchers/batches/:id/cards.pdf': { '409': 'The codes are still being generated, or the time to print them is over (or the batch was revoked).' },
+  'POST /vouchers/redeem': { '404': 'No voucher has that code.' },
   // The operations that wait on another system, which may refuse or not answer.
   'POST /settings/test-email': { '502': 'The SMTP server could not be reached or refused the message (`message` says why).' },
   'GET /devices/:id/config': { '502': 'The device could not be reached or refused to export its configuration (`message` says why).' },
