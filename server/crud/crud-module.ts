@@ -267,7 +267,7 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
     const answer = (action: CrudAction, record: Rec, input: Input | Update | null) =>
       ok(record, hooks.message?.(action, record, input) ?? messages[action]);
 
-    const summaries = { list: `List ${lowerFirst(label)}s`, show: `One ${lowerFirst(label)}`, create: `Create ${withArticle(label).toLowerCase()}`, update: `Change ${withArticle(label).toLowerCase()}`, delete: `Delete ${withArticle(label).toLowerCase()}` };
+    const summaries = { list: `List ${lowerFirst(label)}s`, show: `Get ${withArticle(label).toLowerCase()}`, create: `Create ${withArticle(label).toLowerCase()}`, update: `Change ${withArticle(label).toLowerCase()}`, delete: `Delete ${withArticle(label).toLowerCase()}` };
 
     if (access.list !== undefined) {
       app.route({

@@ -15,9 +15,13 @@ import fp from 'fastify-plugin';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { API_BASE, PRODUCT_NAME } from '../../contract/product';
+import { API_BASE, PRODUCT_NAME, REFRESH_COOKIE_NAME } from '../../contract/product';
 import { VERSION } from '../lib/paths';
 import { effectiveAudience, endpointAudience, type Audience } from '../../contract/roles';
+import { EXAMPLES, FAILURE_EXAMPLES, OTHER_CONTENT, SUMMARIES, TAG_DESCRIPTIONS } from './openapi-operations';
+import { POLICY_TYPES } from '../../contract/site-paths';
+import { PAYMENT_PROVIDERS } from '../../contract/schemas/gateway';
+import { SANDBOX_TEST_CARDS } from '../integrations/payments/sandbox';
 
 export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
 export const DOCS_PREFIX = `${API_BASE}/docs`;
@@ -115,7 +119,9 @@ const failure = (description: string) => ({
 const COMMON_FAILURES = {
   ValidationFailed: failure('The input is invalid; `errors` names each invalid field.'),
   Unauthorized: failure('No valid bearer token: missing, malformed, expired or revoked.'),
-  Forbidden: failure("The signed-in user's role may not call this operation."),
+  Forbidden: failure(
+    "The signed-in user's role may not call this operation, the account is not active (suspended, inactive), or a personal API token may not call it (managing tokens, changing one's profile or password).",
+  ),
   NotFound: failure('No such record (or one the caller may not see).'),
   Conflict: failure(
     "The record's present state does not allow this: a name or number already taken, a status that cannot change that way, a record still in use, or the same work already done. `message` says which.",
@@ -135,13 +141,68 @@ const COMMON_FAILURES = {
  * What particular operations answer beyond the rules of withCommonFailures (found by tests/server/openapi-fuzz.test.ts,
  * which fails on any status an operation does not declare), keyed "METHOD /path" as in contract/roles.ts.
  */
-const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '403' | '404' | '413' | '415', string>>> = {
+const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' | '404' | '409' | '413' | '415' | '502', string>>> = {
   'GET /settings/logo': { '404': 'No logo has been uploaded.' },
   'POST /settings/logo': { '400': 'Not a multipart upload with one image.', '413': 'The image is larger than allowed.', '415': 'The file is not one of the image types a logo may be (its content is read, not its name).' },
   'GET /subscriptions/active-plan': { '404': 'The customer has no active plan.' },
   'GET /usage': { '403': "Only staff read another person's usage (`user_id`).", '404': 'No such subscription (`subscription_id`) among the person\'s lines.' },
   'POST /tickets': { '403': 'Only staff open a ticket for another user (`user_id`).' },
+  // Public, but a refresh cookie that is forged, expired or revoked is refused (no cookie at all is a 204).
+  'POST /auth/refresh-token': {
+    '401': 'The refresh cookie is invalid, expired or revoked; it is cleared. Sign in again.',
+    '403': 'The account is no longer active (suspended, inactive).',
+  },
+  // Uploads: the file's type is read from its content; sizes, counts and the quotas of settings "uploads".
+  'POST /installations/:id/photos': {
+    '413': 'Too large: a file over the size limit, too many files, or the installation\'s or the day\'s upload quota passed (`message` names which).',
+    '415': 'A file that is not one of the image types allowed (PNG, JPEG, GIF, WebP).',
+  },
+  'POST /tickets/:id/attachments': {
+    '413': 'Too large: a file over the size limit, too many files, or the ticket\'s or the day\'s upload quota passed (`message` names which).',
+    '415': 'A file of a type attachments may not have.',
+  },
+  // A new batch's codes can be exported once generated, and only for a while after.
+  'GET /vouchers/batches/:id/codes.csv': { '409': 'The codes are still being generated, or the time to export them is over (or the batch was revoked).' },
+  'GET /vouchers/batches/:id/cards.pdf': { '409': 'The codes are still being generated, or the time to print them is over (or the batch was revoked).' },
+  'POST /vouchers/redeem': { '404': 'No voucher has that code.' },
+  // The operations that wait on another system, which may refuse or not answer.
+  'POST /settings/test-email': { '502': 'The SMTP server could not be reached or refused the message (`message` says why).' },
+  'GET /devices/:id/config': { '502': 'The device could not be reached or refused to export its configuration (`message` says why).' },
+  'POST /payments/:id/refund': { '502': "The payment provider could not make the refund now; nothing was refunded." },
+  'POST /payments/initiate': { '502': 'The payment provider could not start the checkout now (Stripe unreachable or not configured).' },
+  'POST /subscriptions/:id/autopay/setup': { '502': 'The payment provider could not start saving a card now.' },
+  'POST /auth/login': { '401': 'Wrong e-mail or password.', '403': 'The account is not active (suspended, inactive).' },
 };
+
+/**
+ * Path parameters that take one of a fixed set of words. Their routes answer any other word with 404 (no such policy,
+ * provider, choice), as the spec'd API always has, rather than the 400 a zod enum would give; so the set is stated
+ * here for the document, beside the words' own lists.
+ */
+const PATH_ENUMS: Record<string, Record<string, readonly string[]>> = {
+  'GET /settings/policies/:type': { type: POLICY_TYPES },
+  'POST /payments/webhooks/:provider': { provider: PAYMENT_PROVIDERS.filter((p) => p !== 'manual') },
+  'POST /payments/sandbox/setup/:transactionId/:choice': { choice: [...Object.keys(SANDBOX_TEST_CARDS), 'cancel'] },
+};
+
+/** Pages a person's browser posts to, which answer by sending the browser back to the portal. */
+const REDIRECTS: Record<string, string> = {
+  'POST /payments/sandbox/checkout/:transactionId/approve': "Back to the invoice's page in the portal, with the payment's outcome.",
+  'POST /payments/sandbox/checkout/:transactionId/decline': "Back to the invoice's page in the portal, with the payment's outcome.",
+  'POST /payments/sandbox/setup/:transactionId/:choice': "Back to the subscription's page in the portal, with the card set-up's outcome.",
+};
+
+/**
+ * Operations that read the refresh cookie (set by sign-in, httpOnly, sent only to /api/auth): it is optional on
+ * both, hence the empty requirement beside it.
+ */
+const COOKIE_SECURITY: Record<string, Array<Record<string, string[]>>> = {
+  'POST /auth/refresh-token': [{ refreshCookie: [] }, {}],
+  'POST /auth/logout': [{ refreshCookie: [] }, { bearerAuth: [] }, {}],
+};
+
+/** What a failure status means when an operation's answer with that status is not JSON (a page for a person). */
+const COMMON_DESCRIPTIONS: Record<string, string> = { '404': 'No such record (a page saying so).' };
 
 type Operation = {
   parameters?: unknown[];
@@ -150,6 +211,7 @@ type Operation = {
   'x-roles'?: string[];
 };
 type OpenApiDocument = {
+  tags?: Array<{ name: string; description?: string }>;
   components?: { schemas?: Record<string, unknown>; responses?: Record<string, unknown> };
   paths?: Record<string, Record<string, Operation>>;
 };
@@ -180,7 +242,8 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
       };
       if (operation.parameters?.length || operation.requestBody) add('400', 'ValidationFailed');
       if (!roles.includes('public')) add('401', 'Unauthorized');
-      if (!roles.includes('public') && !roles.includes('authenticated')) add('403', 'Forbidden');
+      // Signed-in operations: a role not admitted, an account no longer active, an API token where one may not serve.
+      if (!roles.includes('public')) add('403', 'Forbidden');
       // A path parameter names a record: one that does not exist (or that the caller may not see) is a 404, and
       // one longer than any id (Fastify's maxParamLength) is a 414.
       const named = (operation.parameters as Array<{ in?: string }> | undefined)?.some((p) => p.in === 'path');
@@ -194,20 +257,59 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         if (namesRecords(operation.requestBody)) add('404', 'NotFound');
         add('409', 'Conflict');
       }
-      for (const [code, description] of Object.entries(PARTICULAR_FAILURES[`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`] ?? {})) {
-        if (!(code in responses)) responses[code] = failure(description);
+      const key = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+      for (const parameter of (operation.parameters ?? []) as Array<{ in: string; name: string; schema?: Record<string, unknown>; description?: string }>) {
+        const words = parameter.in === 'path' ? PATH_ENUMS[key]?.[parameter.name] : undefined;
+        if (!words) continue;
+        parameter.schema = { ...parameter.schema, enum: [...words] };
+        parameter.description ??= `One of ${words.join(', ')}; any other answers 404.`;
+      }
+      for (const [code, description] of Object.entries(PARTICULAR_FAILURES[key] ?? {})) {
+        // Beside a shared failure of the same status, both are said.
+        const shared = (responses[code] as { $ref?: string } | undefined)?.$ref?.replace('#/components/responses/', '') as keyof typeof COMMON_FAILURES | undefined;
+        responses[code] = failure(shared ? `${description} Or: ${COMMON_FAILURES[shared].description}` : description);
+      }
+      if (REDIRECTS[key]) {
+        responses['303'] = {
+          description: REDIRECTS[key],
+          headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string', format: 'uri' } } },
+        };
+      }
+      for (const [code, example] of Object.entries(EXAMPLES[key] ?? {})) {
+        const media = (responses[code] as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.['application/json'];
+        if (media) media.example = example;
+      }
+      // Answers that are not JSON (a CSV, a PDF, a page): their media type, beside the JSON one when there is one.
+      for (const [code, content] of Object.entries(OTHER_CONTENT[key] ?? {})) {
+        const response = (responses[code] ??= { description: 'Default Response' }) as { content?: Record<string, unknown>; $ref?: string; description?: string };
+        if (response.$ref) {
+          responses[code] = { description: COMMON_DESCRIPTIONS[code] ?? 'Default Response', content };
+        } else {
+          response.content = { ...response.content, ...content };
+        }
       }
       // Every route is rate-limited (@fastify/rate-limit, per client address) and may meet a database outage.
       add('429', 'TooManyRequests');
       add('503', 'ServiceUnavailable');
     }
   }
+  const used = new Set(Object.values(document.paths ?? {}).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags?: string[] }).tags ?? [])));
   return {
     ...document,
+    // Every tag the operations use, in order, with its description (a tag without one fails redocly's tag-description).
+    tags: [...used].sort().map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
     components: {
       ...document.components,
       schemas: { ...document.components?.schemas, ApiFailure: API_FAILURE_SCHEMA },
-      responses: { ...document.components?.responses, ...COMMON_FAILURES },
+      responses: {
+        ...document.components?.responses,
+        ...Object.fromEntries(
+          Object.entries(COMMON_FAILURES).map(([name, response]) => {
+            const example = FAILURE_EXAMPLES[name];
+            return [name, example === undefined ? response : { ...response, content: { 'application/json': { ...response.content['application/json'], example } } }];
+          }),
+        ),
+      },
     },
   };
 }
@@ -226,8 +328,23 @@ export default fp(
             'access token as "Authorization: Bearer <token>" (an integration uses a personal API token the same ' +
             'way). Requests are rate-limited per client address (429 with Retry-After).',
         },
-        servers: [{ url: '/' }],
-        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+        servers: [{ url: '/', description: 'This server (the portal and its API share one origin).' }],
+        components: {
+          securitySchemes: {
+            bearerAuth: {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'JWT',
+              description: 'The access token from POST /api/auth/login or /api/auth/refresh-token, or a personal API token (POST /api/api-tokens).',
+            },
+            refreshCookie: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: REFRESH_COOKIE_NAME,
+              description: 'The httpOnly refresh cookie sign-in sets; sent by the browser to /api/auth only.',
+            },
+          },
+        },
       },
       transform: (input) => {
         const { url, route } = input;
@@ -239,16 +356,18 @@ export default fp(
         const method = (Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
         const audience = endpointAudience(method, path) ?? 'authenticated';
         const schema = (transformed.schema ?? {}) as Record<string, unknown>;
+        const key = `${method} ${path}`;
         return {
           url: transformed.url,
           schema: {
             ...schema,
+            summary: (schema.summary as string | undefined) ?? SUMMARIES[key],
             tags: [tagOf(path)],
             description: [schema.description, whoMayCall(audience)].filter(Boolean).join('\n\n'),
             operationId: (schema.operationId as string | undefined) ?? operationIdOf(method, path),
             'x-roles': rolesOf(audience),
             // A public operation says so: an empty requirement (no sign-in), rather than no word on it.
-            security: effectiveAudience(audience) === 'public' ? [] : [{ bearerAuth: [] }],
+            security: COOKIE_SECURITY[key] ?? (effectiveAudience(audience) === 'public' ? [] : [{ bearerAuth: [] }]),
           },
         };
       },

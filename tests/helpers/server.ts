@@ -19,6 +19,7 @@ import { hashPassword } from '../../server/lib/passwords';
 import { toPublicUser } from '../../server/modules/users/presenter';
 import { createUserRepository } from '../../server/modules/users/repository';
 import { migratedPgliteDump } from './pglite-template';
+import { createResponseChecker, type OpenApiDocument } from './openapi-responses';
 
 export const TEST_PASSWORD = 'Correct-Horse-9';
 
@@ -104,6 +105,13 @@ export interface TestApp {
   sentMail(): Promise<Array<MailMessage & { from: string }>>;
   /** The newest message sent to an address. */
   lastMailTo(email: string): Promise<MailMessage & { from: string }>;
+  /**
+   * With `checkResponses`: what did not match the OpenAPI document so far, one line per answer (see
+   * tests/helpers/openapi-responses.ts); close() fails when it is not empty.
+   */
+  responseProblems: string[];
+  /** With `checkResponses`: how many answers were checked. */
+  readonly responsesChecked: number;
   /** The rows of a raw SQL query, the same on PGlite and PostgreSQL (for checking what the API wrote). */
   rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
   close(): Promise<void>;
@@ -118,6 +126,11 @@ export interface TestAppOptions {
   smtp?: boolean;
   clock?: ManualClock;
   extraRoutes?: FastifyPluginAsync[];
+  /**
+   * Check every answer of t.app.inject against the API's OpenAPI document (declared status, media type, body schema);
+   * close() then fails listing each mismatch. Default: on when OPENAPI_CHECK_RESPONSES=1.
+   */
+  checkResponses?: boolean;
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -208,8 +221,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     throw error;
   }
   const users = createUserRepository(database.db);
+  const responseProblems: string[] = [];
+  const checked = { count: 0 };
+  if (options.checkResponses ?? process.env.OPENAPI_CHECK_RESPONSES === '1') checkEveryAnswer(app, responseProblems, checked);
 
   const t: TestApp = {
+    responseProblems,
+    get responsesChecked() {
+      return checked.count;
+    },
     app,
     config,
     clock,
@@ -261,9 +281,34 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await app.close();
       // A test may have closed the database on purpose already.
       await database.close().catch(() => {});
+      if (responseProblems.length) {
+        throw new Error(`Answers that do not match the OpenAPI document (${responseProblems.length}):\n${[...new Set(responseProblems)].join('\n')}`);
+      }
     },
   };
   return t;
+}
+
+/**
+ * Puts the OpenAPI check between the tests and the app: each t.app.inject({...}) answer is checked (the chained and
+ * callback forms of inject pass through unchecked), and what does not match is added to `problems`.
+ */
+function checkEveryAnswer(app: FastifyInstance, problems: string[], checked: { count: number }) {
+  const inject = app.inject.bind(app) as (...args: unknown[]) => unknown;
+  let check: ReturnType<typeof createResponseChecker> | undefined;
+  (app as { inject: unknown }).inject = (options?: unknown, callback?: unknown) => {
+    if (!options || callback || typeof options === 'string') return inject(options, callback);
+    const { method = 'GET', url = '/' } = options as { method?: string; url?: string | { pathname?: string } };
+    return (inject(options) as Promise<LightMyRequestResponse>).then((response) => {
+      const path = typeof url === 'string' ? url : (url.pathname ?? '/');
+      if (path.startsWith('/api/')) {
+        check ??= createResponseChecker(app.swagger() as unknown as OpenApiDocument);
+        problems.push(...check(method, path, response));
+        checked.count++;
+      }
+      return response;
+    });
+  };
 }
 
 /** Authorization header for a bearer token. */

@@ -356,7 +356,9 @@ async function collectIds() {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'isp-fuzz-'));
-  t = await createTestApp({ config: { dataDir } });
+  // Every answer is also checked against the document: declared status, media type, and body schema (see
+  // tests/helpers/openapi-responses.ts); the main test below reports what did not match.
+  t = await createTestApp({ config: { dataDir }, checkResponses: true });
   await seedDemoData(t.app.db, { clock: t.clock, box: t.app.secretBox });
   t.app.settings.invalidate();
   for (const role of ROLES) await signIn(role);
@@ -423,6 +425,9 @@ describe('fuzzing every operation of the OpenAPI document as every role', () => 
       console.log(`openapi fuzz: ${sent} requests over ${all.length} operations, seed ${SEED}`);
       expect(findings, findings.join('\n')).toEqual([]);
       expect([...undeclared].sort(), [...undeclared].sort().join('\n')).toEqual([]);
+      // And each answer's body matches the schema the document gives for its status (failures: the envelope).
+      const offSchema = [...new Set(t.responseProblems.splice(0))].filter((p) => !/which it does not declare/.test(p)).sort();
+      expect(offSchema, offSchema.join('\n')).toEqual([]);
     },
     400_000,
   );

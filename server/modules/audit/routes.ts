@@ -3,12 +3,14 @@ import { and, count, eq, gte, lte, type SQL } from 'drizzle-orm';
 import { newestFirst } from '../../db/paging';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../../contract/envelope';
-import { AUDIT_MESSAGES, auditListQuerySchema, type AuditEvent, type AuditListQuery } from '../../../contract/schemas/audit';
+import { AUDIT_MESSAGES, auditEventSchema, auditListQuerySchema, type AuditEvent, type AuditListQuery } from '../../../contract/schemas/audit';
+import { pagePaginationSchema } from '../../../contract/schemas/invoice';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors';
 import { auditEvents, type AuditEventRow } from '../../db/schema';
 
 const CSV_LIMIT = 50_000;
+const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const toEvent = (r: AuditEventRow): AuditEvent => ({
@@ -43,17 +45,17 @@ const csvCell = (v: unknown) => {
 };
 
 const auditRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/', { schema: { querystring: auditListQuerySchema } }, async (request, reply) => {
+  app.get('/', { schema: { querystring: auditListQuerySchema, response: { 200: envelope(z.object({ items: z.array(auditEventSchema), pagination: pagePaginationSchema })) } } }, async (request, reply) => {
     const q = request.query;
     const filter = where(q);
     if (q.format === 'csv') {
       const rows = await app.db.select().from(auditEvents).where(filter).orderBy(newestFirst(auditEvents.at), newestFirst(auditEvents.seq)).limit(CSV_LIMIT);
       const header = ['at', 'actor_email', 'actor_role', 'actor_id', 'action', 'target_type', 'target_id', 'changes', 'ip', 'request_id'];
       const lines = rows.map(toEvent).map((e) => header.map((h) => csvCell(e[h as keyof AuditEvent])).join(','));
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="audit-trail.csv"')
-        .send(`${header.join(',')}\n${lines.join('\n')}${lines.length ? '\n' : ''}`);
+      const csv = `${header.join(',')}\n${lines.join('\n')}${lines.length ? '\n' : ''}`;
+      // Text with its own media type is sent as it is (Fastify serializes only JSON answers); the response schema
+      // above is the JSON answer's, hence the cast.
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit-trail.csv"').send(csv as never);
     }
     const [rows, [{ n }]] = await Promise.all([
       app.db.select().from(auditEvents).where(filter).orderBy(newestFirst(auditEvents.at), newestFirst(auditEvents.seq)).limit(q.limit).offset((q.page - 1) * q.limit),
@@ -67,7 +69,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   });
 
-  app.get('/:id', { schema: { params: z.object({ id: z.string() }) } }, async (request) => {
+  app.get('/:id', { schema: { params: z.object({ id: z.string() }), response: { 200: envelope(auditEventSchema) } } }, async (request) => {
     const { id } = request.params;
     const [row] = UUID.test(id) ? await app.db.select().from(auditEvents).where(eq(auditEvents.id, id)).limit(1) : [];
     if (!row) throw notFound(AUDIT_MESSAGES.notFound);

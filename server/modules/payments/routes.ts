@@ -28,9 +28,15 @@ import { GatewayService } from '../gateways/service';
 import { sandboxCheckoutPage, sandboxNotFoundPage } from './checkout-page';
 import { listPayments } from './list';
 import { createPaymentRepository } from './repository';
-import { PaymentService, statusMessage, toPayment, type Caller } from './service';
+import { PaymentService, statusMessage, toPayment, type Caller, type CompletionOutcome } from './service';
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
+/** What a provider's webhook is answered: what the event did to its payment (`ignored`: an event type not acted on). */
+const webhookReceiptSchema = z.object({
+  received: z.literal(true),
+  outcome: z.enum(['paid', 'duplicate', 'already_paid', 'unchanged', 'mismatch', 'not_counted', 'ignored'] satisfies Array<CompletionOutcome | 'ignored'>),
+  payment: paymentSchema.nullable(),
+});
 
 const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = async (app, opts) => {
   const gatewayRepository = createGatewayRepository(app.db);
@@ -127,16 +133,16 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-    raw.post('/webhooks/:provider', { schema: { params: z.object({ provider: z.string() }) } }, async (request) => {
+    raw.post('/webhooks/:provider', { schema: { params: z.object({ provider: z.string() }), response: { 200: envelope(webhookReceiptSchema) } } }, async (request) => {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       try {
         // A provider's word moves the money: the system acts, the request that carried it is named.
         const audit = { ...SYSTEM, ip: request.ip.slice(0, 64), requestId: String(request.id) };
         const { result, message } = await service.handleWebhook(request.params.provider, rawBody, request.headers, audit);
-        return ok({ received: true, outcome: result.outcome, payment: result.payment ? toPayment(result.payment) : null }, message);
+        return ok({ received: true as const, outcome: result.outcome, payment: result.payment ? toPayment(result.payment) : null }, message);
       } catch (error) {
         // Validly signed, but an event type the portal does not act on: 200, or the provider retries it for days.
-        if (error instanceof WebhookEventIgnored) return ok({ received: true, outcome: 'ignored', payment: null }, 'Event ignored');
+        if (error instanceof WebhookEventIgnored) return ok({ received: true as const, outcome: 'ignored' as const, payment: null }, 'Event ignored');
         throw error;
       }
     });

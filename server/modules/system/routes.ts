@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../../contract/envelope';
 import { z } from 'zod';
-import { SYSTEM_MESSAGES, systemNoticesSchema, type SystemStatus } from '../../../contract/schemas/system';
+import { SYSTEM_MESSAGES, systemNoticesSchema, systemStatusSchema, type SystemStatus } from '../../../contract/schemas/system';
 import { VERSION } from '../../lib/paths';
 import { appliedMigrations, databaseSize, knownMigrations, readSharedFigures } from './figures';
 
@@ -17,7 +17,7 @@ const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       return ok({ sandbox_payments_allowed: app.config.sandboxPaymentsWarning }, SYSTEM_MESSAGES.notices);
     },
   );
-  app.get('/', async (_request, reply) => {
+  app.get('/', { schema: { response: { 200: z.object({ success: z.literal(true), message: z.string(), data: systemStatusSchema }) } } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     const shared = await readSharedFigures(app);
     const self = app.system.heartbeat.self;

@@ -1,0 +1,326 @@
+/**
+ * What the OpenAPI document says of operations beyond their zod schemas (see ./openapi.ts): the one-line summary of
+ * each operation, the description of each tag, and the answers that are not JSON. Keyed "METHOD /path" as in the role
+ * matrix (contract/roles.ts), the path under /api.
+ *
+ * A route may give its own `summary` in its schema (crudModule's routes do, from the resource's name); the others
+ * are named here. A route with neither fails `redocly lint` (operation-summary) in tests/server/openapi.test.ts, and
+ * an entry here naming no route fails there too.
+ */
+
+export const SUMMARIES: Record<string, string> = {
+  'GET /health': 'Check that the API and its database answer',
+  'GET /health/live': 'Liveness: the process serves HTTP',
+  'GET /health/ready': 'Readiness: database, migrations and change feed are ready for traffic',
+
+  'POST /auth/login': 'Sign in with e-mail and password',
+  'POST /auth/register': 'Register a customer account',
+  'POST /auth/refresh-token': 'Get a new access token from the refresh cookie',
+  'POST /auth/logout': 'Sign out (end the session and its access tokens)',
+  'GET /auth/profile': "Get the signed-in user's profile",
+  'PUT /auth/profile': "Update the signed-in user's profile",
+  'POST /auth/confirm-email': 'Confirm a new e-mail address with its token',
+  'POST /auth/change-password': "Change the signed-in user's password",
+  'GET /auth/verify-email': 'Verify an e-mail address with its token',
+  'POST /auth/resend-verification': 'Send the verification e-mail again',
+  'POST /auth/forgot-password': 'Send a password-reset e-mail',
+  'POST /auth/reset-password': 'Set a new password with a reset token',
+
+  'GET /mail/outbox': 'List the mail outbox',
+
+  'POST /subscriptions': 'Subscribe a customer to a plan',
+  'GET /subscriptions': 'List subscriptions',
+  'GET /subscriptions/active-plan': "Get the signed-in customer's active plan",
+  'GET /subscriptions/orders': "List the signed-in customer's orders",
+  'PATCH /subscriptions/:id/status': "Change a subscription's status",
+  'POST /subscriptions/:id/cancel': 'Cancel a subscription',
+  'PATCH /subscriptions/:id/renew': 'Renew a subscription',
+  'PATCH /subscriptions/:id/upgrade': 'Move a subscription to another plan',
+  'DELETE /subscriptions/:id': 'Delete a subscription',
+  'GET /subscriptions/:id': 'Get a subscription',
+  'GET /subscriptions/:id/credentials': "Get a subscription's connection credentials",
+  'GET /subscriptions/:id/address': "Get a subscription's IP address",
+  'PUT /subscriptions/:id/address': 'Assign a fixed IP address to a subscription',
+  'DELETE /subscriptions/:id/address': "Release a subscription's fixed IP address",
+  'GET /subscriptions/:id/autopay': "Get a subscription's automatic payment",
+  'PATCH /subscriptions/:id/autopay': 'Turn automatic payment on or off',
+  'POST /subscriptions/:id/autopay/setup': 'Start saving a card for automatic payment',
+
+  'GET /payments/invoices': 'List invoices',
+  'GET /payments/user/invoices': "List the signed-in customer's invoices",
+  'GET /payments/invoices/:id': 'Get an invoice',
+  'DELETE /payments/invoices/:id': 'Delete an invoice',
+  'GET /payments/invoices/:id/pdf': 'Download an invoice as PDF',
+  'GET /payments/invoices/:id/payments': "List an invoice's payments",
+  'POST /payments/invoices/:id/manual': 'Record a payment made outside the portal (cash, bank transfer)',
+  'GET /payments': 'List payments',
+  'POST /payments/initiate': 'Start paying an invoice',
+  'GET /payments/status/:id': "Get a payment's status",
+  'POST /payments/:id/refund': 'Refund a payment',
+  'POST /payments/webhooks/:provider': "Receive a payment provider's webhook",
+  'GET /payments/sandbox/checkout/:transactionId': "The Sandbox provider's checkout page",
+  'POST /payments/sandbox/checkout/:transactionId/approve': 'Approve a Sandbox checkout',
+  'POST /payments/sandbox/checkout/:transactionId/decline': 'Decline a Sandbox checkout',
+  'GET /payments/sandbox/setup/:transactionId': "The Sandbox provider's card set-up page",
+  'POST /payments/sandbox/setup/:transactionId/:choice': 'Approve or decline a Sandbox card set-up',
+  'GET /payments/methods': 'List saved payment methods',
+  'DELETE /payments/methods/:id': 'Remove a saved payment method',
+
+  'POST /billing/run': 'Run billing now',
+  'GET /billing/runs': 'List billing runs',
+  'GET /billing/reconciliation': 'Reconcile payments with invoices over a period',
+  'GET /billing/reconciliation/export.csv': 'Export the reconciliation as CSV',
+
+  'GET /tickets': 'List support tickets',
+  'POST /tickets': 'Open a support ticket',
+  'GET /tickets/assigned': 'List the tickets assigned to the signed-in staff member',
+  'GET /tickets/stats': 'Count tickets by status and priority',
+  'GET /tickets/:id': 'Get a ticket',
+  'PUT /tickets/:id': 'Update a ticket',
+  'DELETE /tickets/:id': 'Delete a ticket',
+  'GET /tickets/:id/replies': "List a ticket's replies",
+  'POST /tickets/:id/replies': 'Reply to a ticket',
+  'PATCH /tickets/:id/status': "Change a ticket's status",
+  'PATCH /tickets/:id/assign': 'Assign a ticket to a staff member',
+  'GET /tickets/:id/attachments': "List a ticket's attachments",
+  'POST /tickets/:id/attachments': 'Attach a file to a ticket',
+  'GET /tickets/:id/attachments/:attachmentId/download': 'Download a ticket attachment',
+
+  'GET /users': 'List users',
+  'POST /users': 'Create a user',
+  'GET /users/companies': "List customers' company names",
+  'GET /users/export.csv': 'Export users as CSV',
+  'GET /users/:id': 'Get a user',
+  'PUT /users/:id': 'Update a user',
+  'DELETE /users/:id': 'Delete a user',
+  'PATCH /users/:id/status': "Change a user's status",
+  'PATCH /users/:id/password': "Set a user's password",
+  'GET /credit': "List the signed-in customer's credit movements",
+  'GET /users/:id/credit': "List a customer's credit movements",
+  'POST /users/:id/credit': "Adjust a customer's credit",
+
+  'GET /devices': 'List network devices',
+  'POST /devices': 'Add a network device',
+  'POST /devices/test-connection': 'Test connecting to a device before adding it',
+  'GET /devices/:id': 'Get a device',
+  'PUT /devices/:id': 'Update a device',
+  'DELETE /devices/:id': 'Delete a device',
+  'POST /devices/:id/test-connection': 'Test connecting to a device',
+  'GET /devices/:id/config': "Get a device's running configuration",
+  'POST /devices/:id/backups': "Back up a device's configuration now",
+  'GET /devices/:id/backups': "List a device's configuration backups",
+  'GET /devices/:id/backups/diff': 'Compare two configuration backups',
+  'GET /devices/:id/backups/:backupId': 'Get a configuration backup',
+  'GET /devices/:id/backups/:backupId/download': 'Download a configuration backup',
+  'GET /devices/:id/backup-jobs': "List a device's backup jobs",
+  'GET /device-jobs/:jobId': 'Get a device job',
+  'GET /devices/:id/interfaces': "List a device's interfaces",
+  'GET /devices/:id/interfaces/:interfaceId/traffic': "Get an interface's traffic",
+  'POST /devices/:id/poll': 'Poll a device now',
+
+  'GET /dashboard/stats': 'Get the dashboard figures',
+
+  'GET /installations': 'List installations',
+  'POST /installations': 'Schedule an installation',
+  'GET /installations/:id': 'Get an installation',
+  'PUT /installations/:id': 'Update an installation',
+  'PATCH /installations/:id': 'Update some fields of an installation',
+  'PATCH /installations/:id/status': "Change an installation's status",
+  'PATCH /installations/:id/assign': 'Assign an installation to a technician',
+  'GET /installations/:id/photos': "List an installation's photos",
+  'POST /installations/:id/photos': 'Add a photo to an installation',
+  'GET /installations/:id/photos/:photoId/download': 'Download an installation photo',
+
+  'GET /usage': 'Get data usage',
+  'GET /usage/customers': "List customers' data usage",
+  'GET /me/home': "Get the signed-in customer's home page",
+
+  'GET /ipam/networks': 'List IP networks',
+  'POST /ipam/networks': 'Add an IP network',
+  'GET /ipam/networks/:id': 'Get an IP network',
+  'PUT /ipam/networks/:id': 'Update an IP network',
+  'DELETE /ipam/networks/:id': 'Delete an IP network',
+  'GET /ipam/networks/:id/addresses': "List an IP network's addresses",
+  'GET /ipam/history': 'Who held an IP address, and when',
+
+  'POST /contact': 'Send a message to the ISP',
+  'GET /settings/public': 'Get the public settings (name, contact, logo)',
+  'GET /settings/policies/:type': 'Get a policy page (privacy, terms, refund)',
+  'GET /settings': 'Get all settings',
+  'PUT /settings': 'Update settings',
+  'POST /settings/logo': 'Upload the logo',
+  'GET /settings/logo': 'Get the logo image',
+  'POST /settings/test-email': 'Send a test e-mail',
+
+  'GET /backups': 'List database backups',
+  'POST /backups': 'Back up the database now',
+  'GET /backups/:name/download': 'Download a database backup',
+  'GET /audit': 'List the audit trail (or export it as CSV)',
+  'GET /audit/:id': 'Get an audit event',
+  'GET /jobs': 'List background jobs',
+  'GET /system/notices': 'Get the notices shown to staff',
+  'GET /system': 'Get the system status',
+
+  'GET /api-tokens': "List the signed-in user's API tokens",
+  'POST /api-tokens': 'Create an API token',
+  'DELETE /api-tokens/:id': 'Revoke an API token',
+
+  'POST /vouchers/batches': 'Generate a batch of vouchers',
+  'GET /vouchers/batches': 'List voucher batches',
+  'GET /vouchers/batches/:id': 'Get a voucher batch',
+  'GET /vouchers/batches/:id/vouchers': "List a batch's vouchers",
+  'GET /vouchers/batches/:id/codes.csv': "Export a batch's codes as CSV",
+  'GET /vouchers/batches/:id/cards.pdf': "Print a batch's cards as PDF",
+  'POST /vouchers/batches/:id/revoke': 'Revoke every unused voucher of a batch',
+  'POST /vouchers/:id/revoke': 'Revoke a voucher',
+  'POST /vouchers/redeem': 'Redeem a voucher',
+};
+
+/** Each tag (the first segment of an operation's path) and what its operations are about. */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  health: 'Health checks for load balancers and monitoring.',
+  auth: 'Sign-in, sessions, registration, e-mail verification and passwords.',
+  mail: 'The mail outbox (e-mail the portal sent or will send).',
+  plans: 'Service plans: price, speed, billing cycle.',
+  payments: 'Invoices, payments, refunds, gateways, saved payment methods and provider webhooks.',
+  'contact-messages': 'Messages sent through the public contact form.',
+  subscriptions: "Customers' subscriptions to plans, their credentials, IP address and automatic payment.",
+  billing: 'Billing runs and the reconciliation of payments with invoices.',
+  tickets: 'Support tickets, their replies and attachments.',
+  users: 'Customer and staff accounts, and customer credit.',
+  credit: "The signed-in customer's credit balance and movements.",
+  devices: 'Network devices (routers, switches): connection, configuration backups, interfaces and traffic.',
+  'device-jobs': 'Jobs run on network devices (backups, polls).',
+  dashboard: 'Figures for the back-office dashboard.',
+  installations: 'Installation appointments, their technicians and photos.',
+  usage: 'Data usage by customer and subscription.',
+  me: "The signed-in customer's own pages.",
+  ipam: 'IP address management: networks, addresses and who held them.',
+  contact: 'The public contact form.',
+  settings: 'Portal settings, logo and policy pages.',
+  backups: 'Database backups.',
+  audit: 'The audit trail of every change.',
+  jobs: 'The background job queue.',
+  system: 'System status and notices for staff.',
+  'api-tokens': 'Personal API tokens for integrations.',
+  vouchers: 'Prepaid vouchers: batches, codes, printed cards and redemption.',
+};
+
+/**
+ * Answers that are not JSON, by operation and status: a media type and what it holds. Everything else answers
+ * JSON in the envelope, as its route's response schema says.
+ */
+export const OTHER_CONTENT: Record<string, Record<string, Record<string, { schema: Record<string, unknown> }>>> = (() => {
+  const text = (type: string, description: string) => ({ [type]: { schema: { type: 'string', description } } });
+  const binary = (type: string, description: string) => ({ [type]: { schema: { type: 'string', format: 'binary', description } } });
+  const html = text('text/html', 'A page for a person, in their browser.');
+  const page = { 200: html, 404: text('text/html', 'A page saying the checkout is unknown or no longer open.') };
+  return {
+    'GET /payments/invoices/:id/pdf': { 200: binary('application/pdf', 'The invoice.') },
+    'GET /payments/sandbox/checkout/:transactionId': page,
+    'POST /payments/sandbox/checkout/:transactionId/approve': page,
+    'POST /payments/sandbox/checkout/:transactionId/decline': page,
+    'GET /payments/sandbox/setup/:transactionId': page,
+    'POST /payments/sandbox/setup/:transactionId/:choice': page,
+    'GET /billing/reconciliation/export.csv': { 200: text('text/csv', 'One line per invoice and payment of the period.') },
+    'GET /users/export.csv': { 200: text('text/csv', 'One line per user.') },
+    'GET /audit': { 200: text('text/csv', 'With `format=csv`: one line per event, newest first (at most 50,000).') },
+    'GET /vouchers/batches/:id/codes.csv': { 200: text('text/csv', 'One line per voucher code.') },
+    'GET /vouchers/batches/:id/cards.pdf': { 200: binary('application/pdf', 'Printable voucher cards.') },
+    'GET /tickets/:id/attachments/:attachmentId/download': { 200: binary('application/octet-stream', 'The file, with its own media type.') },
+    'GET /installations/:id/photos/:photoId/download': { 200: binary('image/*', 'The photo.') },
+    'GET /devices/:id/backups/:backupId/download': { 200: binary('text/plain', 'The configuration as the device exported it.') },
+    'GET /backups/:name/download': { 200: binary('application/gzip', 'The database dump, compressed.') },
+    'GET /settings/logo': { 200: binary('image/*', 'The logo.') },
+  };
+})();
+
+const at = '2026-01-15T09:30:00.000Z';
+const plan = {
+  id: '9e5b2e89-2b5c-4be9-86d9-85a7f57eec17',
+  name: 'Basic 25',
+  slug: 'basic-25',
+  description: 'Everyday browsing, e-mail and HD streaming on one screen.',
+  download_mbps: 25,
+  upload_mbps: 5,
+  data_cap_gb: 500,
+  price: 1999,
+  setup_fee: 2500,
+  currency: 'USD',
+  billing_cycle: 'monthly',
+  features: ['Free Wi-Fi router', 'E-mail support'],
+  is_featured: false,
+  sort_order: 10,
+  status: 'active',
+  created_at: at,
+  updated_at: at,
+  data_cap_action: 'reject',
+  throttle_download_kbps: null,
+  throttle_upload_kbps: null,
+  requires_installation: false,
+};
+const customer = {
+  id: 'ac367906-b268-4965-8e28-1f78afb8024f',
+  name: 'Casey Customer',
+  email: 'customer@isp.example',
+  phone: '+1 555 0100',
+  address: '1 Fiber Way, Springfield',
+  company: null,
+  role: 'user',
+  status: 'active',
+  isVerified: true,
+  created_at: at,
+  updated_at: at,
+  last_login_at: at,
+  pending_email: null,
+};
+const ticket = {
+  id: '78e71c09-fd2a-4a92-8aa7-34c684153995',
+  number: 'T-000002',
+  subject: 'Question about my first invoice',
+  description: 'My first invoice includes a setup fee. Is it charged only once?',
+  category: 'billing',
+  priority: 'normal',
+  status: 'open',
+  created_by: customer.id,
+  created_by_name: customer.name,
+  created_by_email: customer.email,
+  assigned_to: null,
+  assigned_to_name: null,
+  subscription_id: null,
+  created_at: at,
+  updated_at: at,
+  resolved_at: null,
+  last_reply_at: null,
+  first_response_at: null,
+};
+const page = (items: unknown[]) => ({ items, pagination: { page: 1, totalPages: 3, total: 3 * items.length, hasNext: true, hasPrev: false } });
+
+/**
+ * Examples of the main resources' answers, by operation and status (the JSON body). redocly lint checks each against
+ * its schema (no-invalid-media-type-examples), so an example cannot go stale unnoticed.
+ */
+export const EXAMPLES: Record<string, Record<string, unknown>> = {
+  'GET /plans': { 200: { success: true, message: 'Plans retrieved successfully', data: page([plan]) } },
+  'GET /plans/:id': { 200: { success: true, message: 'Plan retrieved successfully', data: plan } },
+  'POST /plans': { 201: { success: true, message: 'Plan created successfully', data: plan } },
+  'POST /auth/login': {
+    200: {
+      success: true,
+      message: 'Login successful',
+      data: { user: customer, tokens: { access: { token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIuLi4ifQ.signature', expires: '2026-01-15T09:45:00.000Z' } } },
+    },
+  },
+  'GET /users/:id': { 200: { success: true, message: 'User retrieved successfully', data: { ...customer, customer_number: 'C-000042' } } },
+  'GET /tickets': { 200: { success: true, message: 'Tickets retrieved successfully', data: page([ticket]) } },
+  'GET /tickets/:id': { 200: { success: true, message: 'Ticket retrieved successfully', data: { ...ticket, replies: [], attachments: [] } } },
+};
+
+/** Examples of the shared failures (components.responses). */
+export const FAILURE_EXAMPLES: Record<string, unknown> = {
+  ValidationFailed: { success: false, message: 'Validation failed: price is required', errors: [{ field: 'price', message: 'price is required' }] },
+  Unauthorized: { success: false, message: 'Authentication required' },
+  Forbidden: { success: false, message: 'You do not have permission to perform this action' },
+  NotFound: { success: false, message: 'Plan not found' },
+  TooManyRequests: { success: false, message: 'Too many requests. Please try again later.' },
+};
