@@ -43,11 +43,12 @@ function Root() {
     // The startup session sequence's failures are only logged (spec §4); a failed chunk shows its error after.
     const site = SITE_PATHS.includes(window.location.pathname);
     const page = site ? loadSiteApp() : loadPortalApp();
-    if (PLAN_PAGES.includes(window.location.pathname)) siteApi.prefetchActivePlans();
+    // The plan pages' cards: the splash waits for them too (within its 2 s), so the page appears whole.
+    const plans = PLAN_PAGES.includes(window.location.pathname) ? siteApi.prefetchActivePlans() : undefined;
     const session = bootstrapSession();
     // Once the session says who this is, the role's layout and home download beside the portal shell.
     if (!site) void session.then(() => preloadRoleScreens(getAuthState().user?.role, window.location.pathname));
-    void Promise.allSettled([session, page]).then(end);
+    void Promise.allSettled([session, page, plans]).then(end);
     const id = setTimeout(end, SPLASH_DURATION_MS);
     return () => clearTimeout(id);
   }, []);

@@ -16,24 +16,39 @@ async function fetchActivePlans(): Promise<Plan[]> {
   return res.data.data.items;
 }
 
-/** The plans asked for at start-up, not yet taken by the page that shows them. */
+/** The plans asked for at start-up, not yet taken by the page that shows them; and their answer once it is in. */
 let prefetchedPlans: Promise<Plan[]> | null = null;
+let answeredPlans: Plan[] | null = null;
 
 export const siteApi = {
   /** The active plans; the start-up's prefetched answer the first time, when there is one. */
   activePlans(): Promise<Plan[]> {
     const prefetched = prefetchedPlans;
     prefetchedPlans = null;
+    answeredPlans = null;
     return prefetched ?? fetchActivePlans();
+  },
+  /** The start-up's answer if it is already in (taken once), so the page draws the cards in its first render. */
+  takeAnsweredPlans(): Plan[] | null {
+    const plans = answeredPlans;
+    if (plans) {
+      answeredPlans = null;
+      prefetchedPlans = null;
+    }
+    return plans;
   },
   /**
    * Asks for the active plans at start-up (src/main.tsx), beside the download of the site's code rather than after
-   * it has run and rendered: the plan cards are the largest paint of / and /plans (issue 34, Lighthouse's LCP).
+   * it has run and rendered: the plan cards are the largest paint of / and /plans (issue 34, Lighthouse's LCP), and
+   * drawn in the page's first render they push nothing on screen aside (its layout shift).
    */
-  prefetchActivePlans(): void {
+  prefetchActivePlans(): Promise<unknown> {
     prefetchedPlans ??= fetchActivePlans();
+    const asked = prefetchedPlans;
     // A failure is the page's to show when it takes the answer.
-    prefetchedPlans.catch(() => {});
+    return asked.then((plans) => {
+      if (prefetchedPlans === asked) answeredPlans = plans;
+    }, () => {});
   },
   async publicSettings(): Promise<PublicSettings> {
     const res = await httpClient.get<ApiSuccess<PublicSettings>>('/settings/public');

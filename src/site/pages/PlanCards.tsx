@@ -12,14 +12,18 @@ import { siteApi } from '../api';
  */
 export function PlanCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
-  const [plans, setPlans] = useState<Plan[] | null>(null);
+  // The start-up's answer when it is in (src/main.tsx): the cards are in the first render.
+  const [plans, setPlans] = useState<Plan[] | null>(() => siteApi.takeAnsweredPlans());
   const [failed, setFailed] = useState(false);
   const { isAuthenticated } = useAuthState();
   useEffect(() => {
+    if (plans) return;
     siteApi.activePlans().then(setPlans, (e: unknown) => {
       console.warn('[site] plans could not be loaded', e);
       setFailed(true);
     });
+    // Only the first render's plans matter: the cards load once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   if (failed) return <p className="site-note">{t('site.pricing.failed')}</p>;
