@@ -274,6 +274,8 @@ describe('backup and restore', () => {
     }
   });
 
+  // The longest here: two portals, writes while the dump runs, a restore and a check of every row (over 120 s in a CI
+  // run on a slow, loaded machine, 2026-11-29).
   it('a backup taken while requests write is consistent: every invoice of a subscription, every payment with its paid invoice', async () => {
     const live = await target();
     const server = await start(live);
@@ -319,5 +321,5 @@ describe('backup and restore', () => {
     } finally {
       await restored.close();
     }
-  });
+  }, 300_000);
 });

@@ -16,6 +16,11 @@ import { DatabaseInUseError, openDatabase } from '../../server/db/client';
 import { startServer, type RunningServer } from '../../server/server';
 import { runCli } from '../helpers/cli';
 
+// Each test starts a production portal on a new embedded database (created, migrated, the job queue's schema made)
+// or runs the CLI as a child process: a CI run on a slow, loaded machine took over the default 30 s for the first
+// start (2026-11-29), and the start left running kept the folder locked for the tests after it.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
 const ROOT = new URL('../..', import.meta.url).pathname;
 const adminUrl = process.env.TEST_DATABASE_URL;
 const dataDir = mkdtempSync(join(tmpdir(), 'isp-live-'));
