@@ -115,6 +115,9 @@ export default defineConfig({
           // A browser journey that fails is run once more. The JSON report keeps the first attempt's failure
           // on a test that then passed, and .ci/run prints those as "FLAKY", so a flake stays visible.
           retry: 1,
+          // expect.poll over what a screen shows waits as long as a Playwright step does (tests/helpers/browser.ts
+          // STEP_TIMEOUT_MS): a loaded two-core CI machine has needed more than the default second and than 15 s.
+          expect: { poll: { timeout: 60_000 } },
           // Each browser file starts its own server on a free port with its own data folder: two run side by side.
         },
       },

@@ -171,7 +171,7 @@ async function chooseByKeys(page: Page, option: string) {
     const before = await active();
     seen.push(before);
     await page.keyboard.press('ArrowDown');
-    await expect.poll(active, { timeout: 2_000 }).not.toBe(before);
+    await expect.poll(active, { timeout: 10_000 }).not.toBe(before);
   }
   expect(await active(), `options passed: ${seen.join(', ')}`).toBe(option);
   await page.keyboard.press('Enter');

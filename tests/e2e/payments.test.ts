@@ -48,7 +48,7 @@ describe('payments screen', () => {
       await page.waitForURL(new RegExp(`${portal.url}/dashboard/billing/payments`));
       const table = page.getByTestId('payments-table');
       const rows = table.locator('tbody tr.ant-table-row');
-      await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
+      await expect.poll(() => rows.count()).toBe(3);
       expect(await table.textContent()).toContain('Receipt-E2E-1');
       // Billing does not open users' pages: the customer is named, not linked.
       expect(await table.locator('a[href^="/dashboard/user/"]').count()).toBe(0);
@@ -60,7 +60,7 @@ describe('payments screen', () => {
       await page.locator('.ant-select-dropdown:visible').getByText('Paid', { exact: true }).click();
       await page.waitForURL(/status/);
       expect(decodeURIComponent(page.url())).toContain('[value]=paid');
-      await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => rows.count()).toBe(1);
       const paid = rows.first();
       expect(await paid.textContent()).toContain('Receipt-E2E-1');
       expect(await paid.textContent()).toContain('Cash');
@@ -69,7 +69,7 @@ describe('payments screen', () => {
       // A select showing a value: its box takes the click (the value's text lies over the search input).
       await page.locator('.ant-select').filter({ has: page.getByRole('combobox', { name: 'Status' }) }).click();
       await page.locator('.ant-select-dropdown:visible').getByText('Failed', { exact: true }).click();
-      await expect.poll(async () => (await rows.count()) === 1 && ((await rows.first().textContent()) ?? '').includes(second.invoice.number), { timeout: 15_000 }).toBe(true);
+      await expect.poll(async () => (await rows.count()) === 1 && ((await rows.first().textContent()) ?? '').includes(second.invoice.number)).toBe(true);
       expect(await rows.first().textContent()).toContain('Declined by the payer or the provider');
 
       // The invoice number opens the invoice (where refunds are made).
@@ -86,7 +86,7 @@ describe('payments screen', () => {
       await portal.signIn(page, 'support@isp.local');
       await portal.open(page, '/dashboard/billing/payments');
       const rows = page.getByTestId('payments-table').locator('tbody tr.ant-table-row');
-      await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
+      await expect.poll(() => rows.count()).toBe(3);
       const customer = rows.first().locator('a[href^="/dashboard/user/"]');
       await customer.click();
       await page.waitForURL(/\/dashboard\/user\/[0-9a-f-]{36}$/);

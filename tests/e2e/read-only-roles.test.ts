@@ -89,7 +89,7 @@ async function visit(page: Page, c: Case): Promise<{ list: string[]; record: str
   const list = await writeControls(page);
   if (!(await show.isVisible())) return { list, record: [] };
   await show.click();
-  await page.waitForURL((url) => url.pathname !== c.list, { timeout: 15_000 });
+  await page.waitForURL((url) => url.pathname !== c.list);
   await settled(page);
   return { list, record: await writeControls(page) };
 }

@@ -132,7 +132,7 @@ describe('prepaid vouchers', () => {
       await back.getByTestId('voucher-state-filter').click();
       await back.locator('.ant-select-dropdown').getByText('Used up', { exact: true }).click();
       // The unfiltered list already holds the used-up row: wait for the others to leave, not for it.
-      await expect.poll(() => table.locator('tbody tr.ant-table-row').count(), { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => table.locator('tbody tr.ant-table-row').count()).toBe(1);
       expect(await table.locator('tbody tr.ant-table-row').first().textContent()).toContain(code.slice(-3));
       await back.getByTestId('voucher-state-filter').click();
       await back.locator('.ant-select-dropdown').getByText('Unused', { exact: true }).click();
@@ -143,7 +143,7 @@ describe('prepaid vouchers', () => {
       const hint = codes[1]!.slice(-3);
       await back.getByTestId('voucher-state-filter').click();
       await back.locator('.ant-select-dropdown').getByText('All', { exact: true }).click();
-      await expect.poll(() => table.locator('tbody tr.ant-table-row').count(), { timeout: 15_000 }).toBe(3);
+      await expect.poll(() => table.locator('tbody tr.ant-table-row').count()).toBe(3);
       await table.getByRole('button', { name: `Revoke the voucher ending in ${hint}` }).click();
       await back.locator('.ant-popover').getByRole('button', { name: 'Revoke' }).click();
       await back.getByText('Voucher revoked successfully!').first().waitFor();

@@ -17,8 +17,24 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/**
+ * How long a step waits for what a person would see (Playwright's default is 30 s). A loaded two-core CI machine
+ * (load average 10-12 while two browser files and their servers run) once took longer than 30 s to show the ticket
+ * stats after a sign-in, twice in a row; alone the same step takes about a second. Sixty seconds still fails a
+ * screen that never shows what it should, only later.
+ */
+export const STEP_TIMEOUT_MS = 60_000;
+
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  // Every context the tests open (directly or through helpers) gets the same step time-out.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+    const context = await newContext(...args);
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    return context;
+  };
+  return browser;
 }
 
 /** A TCP port on 127.0.0.1 nobody listens on right now. */
