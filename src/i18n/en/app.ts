@@ -13,8 +13,6 @@ export const app: Record<string, string> = {
   'app.noAccess.title': "You don't have access to this page",
   'app.noAccess.text': 'You are signed in as {role}, and this page is for other roles. If you need it, ask your administrator.',
   'app.noAccess.home': 'Go to your dashboard',
-  'app.comingSoon.title': 'Coming soon',
-  'app.comingSoon.text': 'The {screen} screen is being built and will be available in an upcoming release.',
   'app.theme.dark': 'Dark mode',
   'app.theme.light': 'Light mode',
   'app.logout': 'Log out',
