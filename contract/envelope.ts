@@ -17,18 +17,12 @@ export interface ApiFailure {
   errors?: FieldError[];
 }
 
-export type ApiResponse<T> = ApiSuccess<T> | ApiFailure;
-
 export function ok<T>(data: T, message = 'OK'): ApiSuccess<T> {
   return { success: true, message, data };
 }
 
 export function fail(message: string, errors?: FieldError[]): ApiFailure {
   return errors && errors.length ? { success: false, message, errors } : { success: false, message };
-}
-
-export function isEnvelope(value: unknown): value is ApiResponse<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { success?: unknown }).success === 'boolean';
 }
 
 /** Offset pagination meta used by the subscription list (spec §3, §9: defaults total 0, limit 50, offset 0). */

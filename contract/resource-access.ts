@@ -98,8 +98,6 @@ const SHIPPED_RESOURCES = {
   profile: { route: '/dashboard/profile', screen: 'authenticated' },
 } as const satisfies Record<string, ResourceAccess>;
 
-export type ShippedResourceName = keyof typeof SHIPPED_RESOURCES;
-
 const resourceAccessByName = new Map<string, ResourceAccess>(Object.entries(SHIPPED_RESOURCES));
 let derived: { routes: { pattern: string; audience: Audience }[]; endpoints: Record<string, Audience> } | null = null;
 

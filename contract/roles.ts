@@ -68,11 +68,6 @@ export function routeAudience(pathname: string): Audience | null {
   return best ? best.audience : null;
 }
 
-export function isPublicRoute(pathname: string): boolean {
-  const a = routeAudience(pathname);
-  return a === 'public' || a === null;
-}
-
 /** May a user with this role (null: signed out) open this screen? Unknown paths are open (they show not-found). */
 export function canAccessRoute(role: Role | null | undefined, pathname: string): boolean {
   const a = routeAudience(pathname);
@@ -322,8 +317,6 @@ export const ENDPOINT_ACCESS = {
   'PUT /subscriptions/:id/address': ['admin', 'technician'],
   'DELETE /subscriptions/:id/address': ['admin', 'technician'],
 } as const satisfies Record<string, Audience>;
-
-export type EndpointKey = keyof typeof ENDPOINT_ACCESS;
 
 /**
  * Every endpoint: ENDPOINT_ACCESS and those derived from the resources' entries (the CRUD endpoints of plans,

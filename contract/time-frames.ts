@@ -6,11 +6,6 @@ export const TIME_FRAMES = ['today', 'tomorrow', 'week', 'month', 'quarter', 'ye
 export type TimeFrame = (typeof TIME_FRAMES)[number];
 export const DEFAULT_TIME_FRAME: TimeFrame = 'month';
 
-/** Any value that is not an allowed time frame (or none at all) falls back to month (spec §5). */
-export function normaliseTimeFrame(value: unknown): TimeFrame {
-  return typeof value === 'string' && (TIME_FRAMES as readonly string[]).includes(value) ? (value as TimeFrame) : DEFAULT_TIME_FRAME;
-}
-
 /** Client cache lifetime per time frame (spec §9). */
 export const DASHBOARD_CACHE_MS = 5 * 60_000;
 

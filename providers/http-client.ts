@@ -193,11 +193,3 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
 
 /** The app's client. */
 export const httpClient: HttpClient = createHttpClient();
-/** Short alias used by screens that call the API outside Refine's hooks. */
-export const http = httpClient;
-export default httpClient;
-
-/** The single shared refresh of the app's client (the auth provider's startup sequence uses it). */
-export function refreshAccessToken(): Promise<AuthData> {
-  return httpClient.refreshAccessToken();
-}

@@ -24,10 +24,6 @@ export class ApiError extends Error implements HttpError {
   }
 }
 
-export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError;
-}
-
 /** Field errors as antd forms want them: {email: 'Enter a valid e-mail address'}; repeats become a list. */
 export function toValidationErrors(list: FieldError[] | undefined): ValidationErrors | undefined {
   if (!Array.isArray(list) || list.length === 0) return undefined;

@@ -76,8 +76,6 @@ export function useNotificationProvider(): NotificationProvider {
 /**
  * What to pass to <Refine notificationProvider={...}> inside antd's <App>: Refine accepts a hook here and calls it
  * while rendering.
+ * @alias useNotificationProvider
  */
 export const notificationProvider: () => NotificationProvider = useNotificationProvider;
-
-/** For code outside React (needs antd's unstableSetRender under React 19). */
-export const staticNotificationProvider: NotificationProvider = createNotificationProvider();

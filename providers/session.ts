@@ -55,12 +55,6 @@ export function clearSession(): void {
   write(AUTH_STATE_KEY, null);
 }
 
-/** Removes only the token (a 401 on the profile fetch, spec §4); the marker stays for the next startup. */
-export function removeToken(): void {
-  write(TOKEN_KEY, null);
-  write(TOKEN_EXPIRES_KEY, null);
-}
-
 export function getToken(): string | null {
   return read(TOKEN_KEY);
 }

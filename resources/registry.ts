@@ -9,7 +9,7 @@
  * data and functions, no React rendering: the layouts, the access control and the tests read the same list.
  */
 import { resourceAccess } from '../contract/roles';
-import type { MenuSpec, PageAction, PageSpec, ResourceDecl } from '../src/components/resource/types';
+import type { PageAction, ResourceDecl } from '../src/components/resource/types';
 
 /** What the shell knows of a declaration before its pages load. */
 export type LightDecl = Pick<ResourceDecl, 'name' | 'access' | 'titleKey' | 'singularKey' | 'menu' | 'routes' | 'pages' | 'canCreate' | 'actions' | 'auditTargets'> & {
@@ -139,4 +139,4 @@ export function findResource(name: string): ResourceEntry | undefined {
   return resourceEntries().find((e) => e.decl.name === name);
 }
 
-export type { MenuSpec, PageAction, PageSpec };
+export type { PageAction };

@@ -10,13 +10,8 @@ import { DEFAULT_TIME_FRAME, TIME_FRAMES } from '../time-frames';
 // Time frames and the cache key live in a module without zod: the dashboard's first screen needs them, not the
 // schema library. Re-exported for the server and the schema's other readers.
 export {
-  DASHBOARD_CACHE_MS,
-  DEFAULT_TIME_FRAME,
   MAX_CUSTOM_RANGE_DAYS,
-  TIME_FRAMES,
-  dashboardCacheKey,
   isIsoDay,
-  normaliseTimeFrame,
   type TimeFrame,
 } from '../time-frames';
 

@@ -6,9 +6,6 @@ import { JOB_STATUSES } from '../jobs';
  * device backups, the billing run's check, database backups, e-mail delivery, device polls, traffic roll-ups,
  * RADIUS sweeps, audit retention. Newest first; done jobs are kept a week, failed ones a month.
  */
-// The words live in a module without zod (the texts load on every page); kept here for the schema's readers.
-export { JOB_NAMES, JOB_STATUSES, type JobStatus } from '../jobs';
-
 export const jobListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -1,5 +1,4 @@
 /** Small shared pieces of the subscription screens: status tags, a plan's card and the invoice/payment tables. */
-import type { ReactNode } from 'react';
 import { Card, Space, Table, Tag, Typography, theme } from 'antd';
 import { Link } from 'react-router';
 import { formatMoney } from '../../contract/money';
@@ -162,8 +161,4 @@ export function PaymentsTable({ payments }: { payments: Payment[] }) {
         { key: 'tx', title: t('subscriptions.payment.transaction'), dataIndex: 'transaction_id', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
       ]} />
   );
-}
-
-export function Section({ title, children, extra }: { title: ReactNode; children: ReactNode; extra?: ReactNode }) {
-  return <Card title={title} extra={extra} style={{ marginBottom: 16 }}>{children}</Card>;
 }

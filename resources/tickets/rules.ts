@@ -70,12 +70,6 @@ export function nextStatuses(viewer: Viewer, ticket: Pick<Ticket, 'status' | 'as
   return TICKET_STATUSES.filter((s) => canMove(viewer, ticket, s));
 }
 
-/**
- * The statuses a bulk change may offer (staff in the manage view): every status some open ticket can reach.
- * Each ticket is still checked (and the server decides); a ticket that cannot move is reported as failed.
- */
-export const BULK_STATUSES: readonly TicketStatus[] = TICKET_STATUSES;
-
 /** Why these files cannot be attached (the first problem), or null when they fit the limits. */
 export function attachmentProblem(files: { name: string; size: number }[]): string | null {
   if (files.length > TICKET_ATTACHMENT_MAX_FILES) return t('tickets.attachments.tooMany', { max: TICKET_ATTACHMENT_MAX_FILES });

@@ -8,7 +8,7 @@ import type { TrafficPoint } from '../../contract/schemas/traffic';
 import { chartData, formatBps, timeFormatFor } from './format';
 import { formatDateTime } from '../../src/components/dates';
 
-export function TrafficChart({ points, from, to }: { points: TrafficPoint[]; from: string; to: string }) {
+function TrafficChart({ points, from, to }: { points: TrafficPoint[]; from: string; to: string }) {
   const tick = timeFormatFor(Date.parse(to) - Date.parse(from));
   return (
     <Line

@@ -407,5 +407,5 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
   return plugin;
 }
 
-export { onlySent, sentFields } from './schemas';
-export type { Scope, ScopeComparison, ScopeValue } from './scope';
+export { onlySent } from './schemas';
+export type { Scope } from './scope';

@@ -14,7 +14,7 @@ import { PortalLink } from './portal-link';
 import { SimulatedNas, type SimLogger, type SimulatedNasOptions } from './nas';
 
 export { SimulatedNas } from './nas';
-export type { SimEvent, SimSession } from './nas';
+export type { SimEvent } from './nas';
 
 export interface SimulatorOptions {
   /** The portal's address (its HTTP API). */

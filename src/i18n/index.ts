@@ -20,6 +20,10 @@ export function translate(key: string, params?: Params, defaultMessage?: string)
   });
 }
 
+/**
+ * translate's short name, the one the screens use.
+ * @alias translate
+ */
 export const t = translate;
 
 /**
@@ -42,10 +46,6 @@ export function addMessages(messages: Dictionary, forLocale = 'en'): void {
 
 export function getLocale(): string {
   return locale;
-}
-
-export function availableLocales(): string[] {
-  return Object.keys(dictionaries);
 }
 
 export function changeLocale(next: string): void {

@@ -70,11 +70,6 @@ export async function overflowsViewport(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 }
 
-/** Violations of STRUCTURE_RULES on the page as it is now. */
-export async function structureViolations(page: Page): Promise<AxeViolation[]> {
-  return (await axeViolations(page, undefined, 'wcag+structure')).filter((v) => isStructureRule(v.id));
-}
-
 /**
  * The visible controls (links, buttons, fields, switches…) that lie beyond the viewport's right edge, with the
  * page and every scrolling box at their start: a control inside a table that scrolls in its own box counts too

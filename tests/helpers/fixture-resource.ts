@@ -5,7 +5,6 @@ import type { ResourceAccess } from '../../contract/roles';
  * admin and support read, admin alone writes. The server test (tests/server/crud-module.test.ts) serves it with a
  * crudModule, the web test (tests/web/declared-resource.test.tsx) declares its pages.
  */
-export const FIXTURE_NOTES = 'fixture-notes';
 export const FIXTURE_NOTES_ACCESS: ResourceAccess = {
   route: '/dashboard/fixture-notes',
   api: '/fixture-notes',

@@ -13,7 +13,7 @@ export function storageConfigOf(config: { storage?: StorageConfig }): StorageCon
   return config.storage ?? loadStorageConfig(process.env);
 }
 
-export { loadStorageConfig, S3_VARIABLES, type S3Settings, type StorageConfig } from './config';
-export { checkKey, checkPrefix, readAll, type FileStore, type PutOptions, type StoredEntry, type StoredObject } from './file-store';
+export { loadStorageConfig, type S3Settings, type StorageConfig } from './config';
+export { checkKey, readAll, type FileStore, type StoredObject } from './file-store';
 export { createLocalStore } from './local';
 export { createS3Client, createS3Store, type StorageLog } from './s3';

@@ -2,13 +2,10 @@
  * /api/contact-messages on the CRUD factory: admin and support read the public form's messages (newest first,
  * filtered by status, searched by name, e-mail and subject) and mark them handled (who and when) or new again.
  */
-import { contactListQuerySchema, contactMessageSchema, contactUpdateSchema, type ContactMessage } from '../../../contract/schemas/contact';
+import { contactListQuerySchema, contactMessageSchema, contactUpdateSchema } from '../../../contract/schemas/contact';
 import { crudModule } from '../../crud/crud-module';
-import { rowToRecord } from '../../crud/mapping';
-import { contactMessages, type ContactMessageRow } from '../../db/schema';
+import { contactMessages } from '../../db/schema';
 import { CONTACT_MESSAGES } from './routes';
-
-export const toContactMessage: (row: ContactMessageRow) => ContactMessage = rowToRecord(contactMessages, contactMessageSchema);
 
 export default crudModule({
   name: 'contact-messages',

@@ -108,12 +108,6 @@ export async function listDevicesForPolling(db: Db, now: Date, box: SecretBox, l
   return rows.map((row) => openDeviceSecrets(row, box));
 }
 
-/** A device found by its host (the RADIUS server matches a NAS by source address). Server-side use only. */
-export async function findDevicesByHost(db: Db, host: string, box: SecretBox): Promise<DeviceWithSecrets[]> {
-  const rows = await db.select().from(devices).where(eq(devices.host, host)).orderBy(asc(devices.createdAt));
-  return rows.map((row) => openDeviceSecrets(row, box));
-}
-
 export interface DeviceListQuery {
   page: number;
   pageSize: number;

@@ -47,7 +47,6 @@ import { getCredentials, provisionCredentials } from '../radius/credentials';
 import { activateForPaidInvoice } from '../subscriptions/service';
 import { installationFailedMail } from './emails';
 import { defaultChecklist } from './request';
-export { requestInstallation } from './request';
 import { assertTransition, nextStatuses, type InstallationActor } from './lifecycle';
 import type { InstallationRepository, InstallationWithNames, PhotoWithUploader } from './repository';
 

@@ -5,10 +5,9 @@
  */
 import { eq } from 'drizzle-orm';
 import { isStaff } from '../../../contract/roles';
-import { planInputSchema, planListQuerySchema, planSchema, planUpdateSchema, type Plan } from '../../../contract/schemas/plan';
+import { planInputSchema, planListQuerySchema, planSchema, planUpdateSchema } from '../../../contract/schemas/plan';
 import { crudModule, onlySent } from '../../crud/crud-module';
-import { rowToRecord } from '../../crud/mapping';
-import { plans, type PlanRow } from '../../db/schema';
+import { plans } from '../../db/schema';
 
 export const PLAN_MESSAGES = {
   list: 'Plans retrieved successfully',
@@ -34,8 +33,6 @@ export function slugify(name: string): string {
     .replace(/-+$/g, '');
   return slug || 'plan';
 }
-
-export const toPlan: (row: PlanRow) => Plan = rowToRecord(plans, planSchema);
 
 const toggled = (input: object | null) => onlySent(input, 'status');
 

@@ -127,19 +127,6 @@ export async function getCredentials(db: Db, subscriptionId: string, box?: Secre
   return row ? toServiceCredentials(row, box) : null;
 }
 
-/** A new password for the subscription's login (the username stays). Null when it has no credentials. */
-export async function rotateCredentials(db: Db, subscriptionId: string, box?: SecretBox, now: Date = new Date()): Promise<ServiceCredentials | null> {
-  const sealer = boxOf(box);
-  const [row] = await db
-    .update(serviceCredentials)
-    .set({ passwordSealed: sealer.seal(generateAccessPassword()), rotatedAt: now })
-    .where(eq(serviceCredentials.subscriptionId, subscriptionId))
-    .returning();
-  if (!row) return null;
-  changed(subscriptionId);
-  return toServiceCredentials(row, sealer);
-}
-
 async function findRow(db: Db, subscriptionId: string): Promise<ServiceCredentialRow | undefined> {
   const [row] = await db.select().from(serviceCredentials).where(eq(serviceCredentials.subscriptionId, subscriptionId)).limit(1);
   return row;

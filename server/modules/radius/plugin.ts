@@ -19,8 +19,6 @@ import type { RadiusService } from './service';
 import type { UsageMeter } from './usage';
 import { RadiusWorkerPool } from './workers';
 
-export { defaultRouterOs } from './core';
-
 export interface RadiusRuntime {
   enabled: boolean;
   subscribers: SubscriberDirectory;

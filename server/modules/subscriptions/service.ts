@@ -26,7 +26,7 @@ import { requestInstallation } from '../installations/request';
 import { addBillingCycle, assertTransition, proRataCredit, renewalLineItem, transitionMessage } from './lifecycle';
 import type { SubscriptionRepository, SubscriptionWithNames } from './repository';
 
-export { addBillingCycle, assertTransition, canTransition, proRataCredit, SUBSCRIPTION_TRANSITIONS, type TransitionVia } from './lifecycle';
+export { addBillingCycle, canTransition, proRataCredit } from './lifecycle';
 export { activateForPaidInvoice } from './activation';
 
 export const SUBSCRIPTION_MESSAGES = {

@@ -4,17 +4,13 @@
  * keeps its interval rates as a sparse histogram with log-scale bins 1% wide, so merging the rows of a range
  * gives the percentile within 1% with a few hundred numbers per bucket at most.
  *
- * Bin i holds rates in [BASE^i, BASE^(i+1)); rates under 1 bit/s go to bin -1. The SQL form (binSql) and the
- * JS form (binOf) are the same formula.
+ * Bin i holds rates in [BASE^i, BASE^(i+1)); rates under 1 bit/s go to bin -1. binSql
+ * computes the bin in SQL.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { RateHistogram } from '../../db/schema/traffic';
 
 export const HISTOGRAM_BASE = 1.01;
-
-export function binOf(bps: number): number {
-  return bps < 1 ? -1 : Math.floor(Math.log(bps) / Math.log(HISTOGRAM_BASE));
-}
 
 /** The value a bin stands for: the geometric middle of its range (0 for the under-1 bit/s bin). */
 export function valueOfBin(bin: number): number {

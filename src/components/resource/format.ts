@@ -3,9 +3,6 @@ import { formatMoney } from '../../../contract/money';
 import { t } from '../../i18n';
 import type { FieldDef } from './types';
 
-/** Dates are shown through src/components/dates.ts (the reader's locale); this is only a picker's input format. */
-export const DATE_FORMAT = 'YYYY-MM-DD HH:mm';
-
 /** The currency of a money field on a record (falls back to USD when the record has none). */
 export function currencyOf(field: FieldDef, record: BaseRecord | undefined): string {
   const c = record?.[field.currencyField ?? 'currency'];

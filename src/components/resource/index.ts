@@ -1,11 +1,10 @@
-export type { CustomInputContext, FieldDef, FieldOption, FieldType, ResourceDecl, RowAction, ToggleDef } from './types';
+export type { CustomInputContext, FieldDef, FieldOption, ResourceDecl } from './types';
 export { ResourceList } from './ResourceList';
-export { ResponsiveTable, actionsColumn, fieldColumns, openingRow, type ResponsiveColumn, type ResponsiveTableProps } from './ResponsiveTable';
-export { FoldingFilters, type FilterItem, type FoldingFiltersProps } from './FoldingFilters';
-export { useViewport, type ColumnPriority, type Viewport } from './viewport';
+export { ResponsiveTable, actionsColumn, fieldColumns, openingRow, type ResponsiveColumn } from './ResponsiveTable';
+export { FoldingFilters } from './FoldingFilters';
+export { useViewport } from './viewport';
 export { ResourceShow } from './ResourceShow';
-export { ResourceForm, toFormValues, toPayload } from './ResourceForm';
+export { ResourceForm, toPayload } from './ResourceForm';
 export { MoneyInput } from './MoneyInput';
-export { MoneyCell, DateCell, StatusTag, renderField } from './cells';
-export { StatusToggle } from './StatusToggle';
+export { MoneyCell, DateCell, renderField } from './cells';
 export { zodRules } from './rules';
