@@ -24,7 +24,7 @@ export function ok<T>(data: T, message = 'OK'): ApiSuccess<T> {
 }
 
 export function fail(message: string, errors?: FieldError[]): ApiFailure {
-  return errors && errors.length ? { success: false, message, errors } : { success: false, message };
+  return errors?.length ? { success: false, message, errors } : { success: false, message };
 }
 
 export function isEnvelope(value: unknown): value is ApiResponse<unknown> {

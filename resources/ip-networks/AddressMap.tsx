@@ -31,7 +31,7 @@ interface Cell {
 /** The blocks of a network: /24s of a larger IPv4 network, else the network itself. */
 export function blocksOf(network: IpNetwork) {
   const p = parsePrefix(network.cidr);
-  if (!p || p.family !== 4) return null;
+  if (p?.family !== 4) return null;
   const count = p.length >= 24 ? 1n : 1n << BigInt(24 - p.length);
   const block = (i: number) => {
     if (p.length >= 24) return { start: p.start, end: p.end };

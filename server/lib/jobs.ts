@@ -78,7 +78,7 @@ export interface JobList {
 export function pgliteBossDb(pg: PgliteQueryable): PgBoss.Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
-      if (values && values.length) return pg.query(text, values);
+      if (values?.length) return pg.query(text, values);
       const results = await pg.exec(text);
       return results[results.length - 1] ?? { rows: [] };
     },

@@ -28,7 +28,7 @@ export function CoverageCheck({ settings }: { settings: PublicSettings | null })
     e.preventDefault();
     const q = query.trim().toLowerCase();
     if (!q) return;
-    const hit = areas.find((a) => a.name.toLowerCase().includes(q) || (a.postcode && a.postcode.toLowerCase().startsWith(q)));
+    const hit = areas.find((a) => a.name.toLowerCase().includes(q) || (a.postcode?.toLowerCase().startsWith(q)));
     setResult({ found: hit ? `${hit.name}${hit.postcode ? ` (${hit.postcode})` : ''}` : null, query: query.trim() });
   }
   return (
