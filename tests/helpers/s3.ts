@@ -48,7 +48,8 @@ export async function startS3Server(options: { bucket?: string; prefix?: string 
       ...(options.prefix ? { S3_PREFIX: options.prefix } : {}),
     };
     const storage = loadStorageConfig(env) as S3TestServer['storage'];
-    const c = (client = createS3Client(storage as S3Settings));
+    const c = createS3Client(storage as S3Settings);
+    client = c;
     await c.send(new CreateBucketCommand({ Bucket: bucket }));
     return {
       endpoint,
