@@ -14,6 +14,7 @@ function withMasks(text: string, style: { background: string; color: string }): 
   if (!text.includes(CONFIG_MASK)) return text;
   const parts = text.split(CONFIG_MASK);
   return parts.flatMap((part, i) =>
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one line of text, fixed and never reordered
     i === 0 ? [part] : [<mark key={i} className="config-secret" style={style}>{CONFIG_MASK}</mark>, part],
   );
 }

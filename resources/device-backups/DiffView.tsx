@@ -25,6 +25,7 @@ export function DiffView({ diff }: { diff: DeviceBackupDiff }) {
         </Typography.Text>
       )}
       {diff.hunks.map((h, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a diff's hunks, rendered once and never reordered
         <div key={i} style={{ border: `1px solid ${token.colorBorderSecondary}`, borderRadius: 6, overflow: 'auto' }}>
           <div style={{ background: token.colorFillTertiary, padding: '2px 8px', fontFamily: MONO, fontSize: 12, color: token.colorTextSecondary }}>
             {t('deviceBackups.diff.hunk', {
@@ -37,6 +38,7 @@ export function DiffView({ diff }: { diff: DeviceBackupDiff }) {
           <table style={{ borderCollapse: 'collapse', fontFamily: MONO, fontSize: 12, width: '100%' }}>
             <tbody>
               {h.lines.map((l, j) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a hunk's lines, rendered once and never reordered
                 <tr key={j} className={`diff-line diff-${l.type}`} data-type={l.type} style={{ background: background[l.type] }}>
                   <td style={number}>{l.old_line ?? ''}</td>
                   <td style={number}>{l.new_line ?? ''}</td>

@@ -159,6 +159,7 @@ function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: 
         {!readOnly && checklist.length > 0 && <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>{t('installations.checklistHint')}</Typography.Paragraph>}
         {tickError && <Alert type="error" showIcon role="alert" message={tickError} style={{ marginBottom: 8 }} closable onClose={() => setTickError(null)} />}
         {checklist.map((c, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the job's fixed checklist, ticked by position (item texts may repeat)
           <div key={`${i}-${c.item}`}>
             <Checkbox checked={c.done} disabled={readOnly} onChange={(e) => tick(i, e.target.checked)} style={{ display: 'flex', alignItems: 'center', minHeight: TOUCH }}>{c.item}</Checkbox>
           </div>

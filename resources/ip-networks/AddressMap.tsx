@@ -10,7 +10,7 @@ import { formatIp, parseIp, parsePrefix } from '../../contract/ip';
 import type { IpNetwork } from '../../contract/schemas/ipam';
 import { DateCell, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
-import { useAddressMap, type AddressMap as Map } from './api';
+import { useAddressMap, type AddressMap as MapData } from './api';
 import { CELL_STATES, STATE_LETTER, StateSwatch, useSwatches, type CellState } from './ui';
 
 const BLOCK_BITS = 8n;
@@ -41,10 +41,10 @@ export function blocksOf(network: IpNetwork) {
   return { prefix: p, count: Number(count), block };
 }
 
-export function cellsOf(network: IpNetwork, start: bigint, end: bigint, map: Map | undefined): Cell[] {
+export function cellsOf(network: IpNetwork, start: bigint, end: bigint, map: MapData | undefined): Cell[] {
   const p = parsePrefix(network.cidr)!;
-  const assigned = new globalThis.Map((map?.items ?? []).map((i) => [i.address, i]));
-  const dynamic = new globalThis.Map((map?.dynamic ?? []).map((d) => [d.address, d]));
+  const assigned = new Map((map?.items ?? []).map((i) => [i.address, i]));
+  const dynamic = new Map((map?.dynamic ?? []).map((d) => [d.address, d]));
   const reserved = network.reserved_ranges.map((r) => ({ from: parseIp(r.from)?.value ?? 0n, to: parseIp(r.to)?.value ?? -1n, note: r.note ?? null }));
   const cells: Cell[] = [];
   for (let v = start; v <= end; v++) {

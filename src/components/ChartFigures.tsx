@@ -26,6 +26,7 @@ export function ChartFigures({ caption, columns, rows, testId }: {
           </thead>
           <tbody>
             {rows.map((r, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a table of figures, rows and cells fixed in order
               <tr key={i}>{r.map((v, j) => (j === 0 ? <th key={j} scope="row" style={{ ...cell, fontWeight: 400 }}>{v}</th> : <td key={j} style={cell}>{v}</td>))}</tr>
             ))}
           </tbody>

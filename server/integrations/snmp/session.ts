@@ -212,6 +212,7 @@ export function snmpWalk(session: SnmpSession, oid: string, options: SnmpCallOpt
 /** An OctetString as text (UTF-8, control characters dropped); other values as their string form. */
 export function snmpText(value: SnmpValue): string {
   if (value === null) return '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: dropping control characters is the point
   if (Buffer.isBuffer(value)) return value.toString('utf8').replace(/[\u0000-\u001f]+/g, ' ').trim();
   return String(value);
 }
