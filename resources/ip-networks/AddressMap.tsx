@@ -177,6 +177,7 @@ export function AddressMap({ network }: { network: IpNetwork }) {
         ) : isLoading ? (
           <Spin />
         ) : (
+          // biome-ignore lint/a11y/useSemanticElements: a group of address cells, not of form controls, which <fieldset> is for
           <div
             role="group"
             aria-label={t('ipam.map.grid', { from, to })}

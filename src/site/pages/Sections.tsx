@@ -35,6 +35,7 @@ export function CoverageCheck({ settings }: { settings: PublicSettings | null })
     <section className="site-section" id="coverage" aria-labelledby="coverage-title">
       <h2 id="coverage-title">{t('site.coverage.title')}</h2>
       <p>{t('site.coverage.text')}</p>
+      {/* biome-ignore lint/a11y/useSemanticElements: the form itself is the search landmark; a <search> wrapper would only add an element */}
       <form className="coverage-form" onSubmit={check} role="search">
         <input
           aria-label={t('site.coverage.title')}
