@@ -101,6 +101,7 @@ function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: 
     latest.current = next;
     setChecklist(next);
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: show is a new function each render; only a new checklist from the server matters
   useEffect(() => {
     if (ticking.current === 0) show(job.checklist);
   }, [job.checklist]);

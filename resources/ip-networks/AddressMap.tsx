@@ -137,6 +137,7 @@ export function AddressMap({ network }: { network: IpNetwork }) {
     setSelected(c);
     if (narrow) requestAnimationFrame(() => holderRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: range is a new object each render; its bounds are what the cells depend on
   const cells = useMemo(() => (range && map ? cellsOf(map.network, range.start, range.end, map) : []), [map, range?.start, range?.end]);
 
   if (!blocks) {
