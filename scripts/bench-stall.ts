@@ -263,7 +263,9 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 // Heavy work
 
 // biome-ignore lint/suspicious/noExplicitAny: each caller reads the fields it expects of the JSON it asked for
-async function api(base: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+type Json = any;
+
+async function api(base: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
   const res = await fetch(base + path, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },

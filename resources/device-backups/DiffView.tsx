@@ -12,6 +12,7 @@ export function DiffView({ diff }: { diff: DeviceBackupDiff }) {
   const { token } = theme.useToken();
   const background: Record<DiffLine['type'], string | undefined> = { added: token.colorSuccessBg, removed: token.colorErrorBg, context: undefined };
   const number = { textAlign: 'right', padding: '0 6px', color: token.colorTextDescription, width: 1, userSelect: 'none' } as const;
+  // biome-ignore-start lint/suspicious/noArrayIndexKey: a diff's hunks and lines, rendered once and never reordered
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="backup-diff">
       <SectionHeading>
@@ -25,7 +26,6 @@ export function DiffView({ diff }: { diff: DeviceBackupDiff }) {
         </Typography.Text>
       )}
       {diff.hunks.map((h, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: a diff's hunks, rendered once and never reordered
         <div key={i} style={{ border: `1px solid ${token.colorBorderSecondary}`, borderRadius: 6, overflow: 'auto' }}>
           <div style={{ background: token.colorFillTertiary, padding: '2px 8px', fontFamily: MONO, fontSize: 12, color: token.colorTextSecondary }}>
             {t('deviceBackups.diff.hunk', {
@@ -38,7 +38,6 @@ export function DiffView({ diff }: { diff: DeviceBackupDiff }) {
           <table style={{ borderCollapse: 'collapse', fontFamily: MONO, fontSize: 12, width: '100%' }}>
             <tbody>
               {h.lines.map((l, j) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a hunk's lines, rendered once and never reordered
                 <tr key={j} className={`diff-line diff-${l.type}`} data-type={l.type} style={{ background: background[l.type] }}>
                   <td style={number}>{l.old_line ?? ''}</td>
                   <td style={number}>{l.new_line ?? ''}</td>
@@ -54,4 +53,5 @@ export function DiffView({ diff }: { diff: DeviceBackupDiff }) {
       ))}
     </Space>
   );
+  // biome-ignore-end lint/suspicious/noArrayIndexKey: see above
 }
