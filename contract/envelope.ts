@@ -22,7 +22,7 @@ export function ok<T>(data: T, message = 'OK'): ApiSuccess<T> {
 }
 
 export function fail(message: string, errors?: FieldError[]): ApiFailure {
-  return errors && errors.length ? { success: false, message, errors } : { success: false, message };
+  return errors?.length ? { success: false, message, errors } : { success: false, message };
 }
 
 /** Offset pagination meta used by the subscription list (spec §3, §9: defaults total 0, limit 50, offset 0). */

@@ -32,7 +32,7 @@ export function redirectAfterLogin(explicit?: unknown, search?: string): string 
   const fromQuery =
     search ?? (typeof window !== 'undefined' ? window.location.search : '');
   const to = typeof explicit === 'string' ? explicit : new URLSearchParams(fromQuery).get('to');
-  if (!to || !to.startsWith('/') || to.startsWith('//') || /^\/(login|register)(\/|\?|$)/.test(to)) return '/dashboard';
+  if (!to?.startsWith('/') || to.startsWith('//') || /^\/(login|register)(\/|\?|$)/.test(to)) return '/dashboard';
   return to;
 }
 

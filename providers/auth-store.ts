@@ -44,7 +44,7 @@ export function setAuthState(patch: Partial<AuthState> | ((current: AuthState) =
   const changed = (Object.keys(next) as (keyof AuthState)[]).some((k) => next[k] !== state[k]);
   if (!changed) return;
   state = next;
-  listeners.forEach((fn) => fn());
+  for (const fn of listeners) fn();
 }
 
 export function subscribeAuthState(listener: () => void): () => void {
@@ -57,7 +57,7 @@ export function subscribeAuthState(listener: () => void): () => void {
 /** Back to the state of a fresh page load (tests; the stored token is re-read). */
 export function resetAuthState(): void {
   state = initialState();
-  listeners.forEach((fn) => fn());
+  for (const fn of listeners) fn();
 }
 
 /** The whole auth state, re-rendering on every change. */

@@ -329,7 +329,7 @@ async function storm(port: number, logins: Login[], concurrency: number, retryMs
         send(0);
       }
     };
-    sockets.forEach((socket, socketIndex) =>
+    sockets.forEach((socket, socketIndex) => {
       socket.on('message', (msg) => {
         const key = `${socketIndex}|${msg[1]}`;
         const entry = inFlight.get(key);
@@ -344,8 +344,8 @@ async function storm(port: number, logins: Login[], concurrency: number, retryMs
         active--;
         launch();
         done();
-      }),
-    );
+      });
+    });
     launch();
     done();
   });

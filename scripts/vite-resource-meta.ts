@@ -78,7 +78,7 @@ export function lightModule(code: string, file: string): string {
 
   const lights = calls.map((call) => {
     const object = unwrap((call.arguments as Node[])[0]);
-    if (!object || object.type !== 'ObjectExpression') throw new Error(`${file}: defineResource takes a plain object literal.`);
+    if (object?.type !== 'ObjectExpression') throw new Error(`${file}: defineResource takes a plain object literal.`);
     const kept: string[] = [];
     let generic = false;
     for (const property of object.properties as Node[]) {

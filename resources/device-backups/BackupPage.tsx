@@ -72,6 +72,7 @@ export function BackupPage() {
   const [viewing, setViewing] = useState<string>();
 
   // A new device: forget the previous one's job, choices and page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: deviceId is the trigger, not read inside
   useEffect(() => {
     setJobId(undefined);
     setFrom(undefined);
@@ -82,9 +83,10 @@ export function BackupPage() {
 
   // When the polled job finishes, the lists change (a new version or a failed run).
   const finished = isFinished(job);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per finished job (jobId tells one from the next); refresh is a new function each render
   useEffect(() => {
     if (finished) refresh();
-  }, [finished, jobId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [finished, jobId]);
 
   // The two newest versions are the natural pair to compare.
   useEffect(() => {

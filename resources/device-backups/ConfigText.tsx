@@ -13,9 +13,11 @@ const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 function withMasks(text: string, style: { background: string; color: string }): ReactNode {
   if (!text.includes(CONFIG_MASK)) return text;
   const parts = text.split(CONFIG_MASK);
+  // biome-ignore-start lint/suspicious/noArrayIndexKey: the parts of one line of text, fixed and never reordered
   return parts.flatMap((part, i) =>
     i === 0 ? [part] : [<mark key={i} className="config-secret" style={style}>{CONFIG_MASK}</mark>, part],
   );
+  // biome-ignore-end lint/suspicious/noArrayIndexKey: see above
 }
 
 export function ConfigText({ content, testId = 'config-text' }: { content: string; testId?: string }) {

@@ -12,6 +12,7 @@ export function DiffView({ diff }: { diff: DeviceBackupDiff }) {
   const { token } = theme.useToken();
   const background: Record<DiffLine['type'], string | undefined> = { added: token.colorSuccessBg, removed: token.colorErrorBg, context: undefined };
   const number = { textAlign: 'right', padding: '0 6px', color: token.colorTextDescription, width: 1, userSelect: 'none' } as const;
+  // biome-ignore-start lint/suspicious/noArrayIndexKey: a diff's hunks and lines, rendered once and never reordered
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="backup-diff">
       <SectionHeading>
@@ -52,4 +53,5 @@ export function DiffView({ diff }: { diff: DeviceBackupDiff }) {
       ))}
     </Space>
   );
+  // biome-ignore-end lint/suspicious/noArrayIndexKey: see above
 }

@@ -35,7 +35,7 @@ function When({ when, children }: { when: (v: Values) => boolean; children: Reac
     snmp_v3_priv_protocol: Form.useWatch('snmp_v3_priv_protocol', form),
     api_type: Form.useWatch('api_type', form),
   };
-  return when(values) ? <>{children}</> : null;
+  return when(values) ? children : null;
 }
 
 const isV2c = (v: Values) => (v.snmp_version ?? 'v2c') === 'v2c';

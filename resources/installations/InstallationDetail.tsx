@@ -101,6 +101,7 @@ function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: 
     latest.current = next;
     setChecklist(next);
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: show is a new function each render; only a new checklist from the server matters
   useEffect(() => {
     if (ticking.current === 0) show(job.checklist);
   }, [job.checklist]);
@@ -159,6 +160,7 @@ function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: 
         {!readOnly && checklist.length > 0 && <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>{t('installations.checklistHint')}</Typography.Paragraph>}
         {tickError && <Alert type="error" showIcon role="alert" message={tickError} style={{ marginBottom: 8 }} closable onClose={() => setTickError(null)} />}
         {checklist.map((c, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the job's fixed checklist, ticked by position (item texts may repeat)
           <div key={`${i}-${c.item}`}>
             <Checkbox checked={c.done} disabled={readOnly} onChange={(e) => tick(i, e.target.checked)} style={{ display: 'flex', alignItems: 'center', minHeight: TOUCH }}>{c.item}</Checkbox>
           </div>

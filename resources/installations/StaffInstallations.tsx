@@ -39,7 +39,7 @@ export function StaffInstallationTable() {
           options={INSTALLATION_STATUSES.map((s) => ({ value: s, label: t(`installations.status.${s}`) }))} aria-label={t('installations.fields.status')} />
         <FormSelect allowClear placeholder={t('installations.filters.technician')} style={{ width: 200, maxWidth: '100%' }} value={technician} onChange={(v) => { setTechnician(v); setPage(1); }}
           options={technicians.map((u) => ({ value: u.id, label: u.name }))} aria-label={t('installations.fields.technician')} />
-        <DatePicker.RangePicker style={{ maxWidth: '100%' }} value={range} onChange={(v) => { setRange(v && v[0] && v[1] ? [v[0], v[1]] : null); setPage(1); }} />
+        <DatePicker.RangePicker style={{ maxWidth: '100%' }} value={range} onChange={(v) => { setRange(v?.[0] && v[1] ? [v[0], v[1]] : null); setPage(1); }} />
         <Button type="primary" onClick={() => setCreating(true)}>{t('installations.new')}</Button>
       </Space>
       <Table<Installation>

@@ -105,7 +105,7 @@ export function HistorySearch() {
             style={{ flex: '1 1 220px', minWidth: 0 }}
             rules={[
               { required: true, whitespace: true, message: t('ipam.history.addressRequired') },
-              { validator: async (_r, v: string) => { if (v && v.trim() && !canonicalIp(v)) throw new Error(t('ipam.history.addressInvalid')); } },
+              { validator: async (_r, v: string) => { if (v?.trim() && !canonicalIp(v)) throw new Error(t('ipam.history.addressInvalid')); } },
             ]}
           >
             <Input placeholder={t('ipam.history.addressPlaceholder')} autoComplete="off" />

@@ -10,7 +10,7 @@ import { formatIp, parseIp, parsePrefix } from '../../contract/ip';
 import type { IpNetwork } from '../../contract/schemas/ipam';
 import { DateCell, useViewport } from '../../src/components/resource';
 import { t } from '../../src/i18n';
-import { useAddressMap, type AddressMap as Map } from './api';
+import { useAddressMap, type AddressMap as MapData } from './api';
 import { CELL_STATES, STATE_LETTER, StateSwatch, useSwatches, type CellState } from './ui';
 
 const BLOCK_BITS = 8n;
@@ -31,7 +31,7 @@ interface Cell {
 /** The blocks of a network: /24s of a larger IPv4 network, else the network itself. */
 export function blocksOf(network: IpNetwork) {
   const p = parsePrefix(network.cidr);
-  if (!p || p.family !== 4) return null;
+  if (p?.family !== 4) return null;
   const count = p.length >= 24 ? 1n : 1n << BigInt(24 - p.length);
   const block = (i: number) => {
     if (p.length >= 24) return { start: p.start, end: p.end };
@@ -41,10 +41,10 @@ export function blocksOf(network: IpNetwork) {
   return { prefix: p, count: Number(count), block };
 }
 
-export function cellsOf(network: IpNetwork, start: bigint, end: bigint, map: Map | undefined): Cell[] {
+export function cellsOf(network: IpNetwork, start: bigint, end: bigint, map: MapData | undefined): Cell[] {
   const p = parsePrefix(network.cidr)!;
-  const assigned = new globalThis.Map((map?.items ?? []).map((i) => [i.address, i]));
-  const dynamic = new globalThis.Map((map?.dynamic ?? []).map((d) => [d.address, d]));
+  const assigned = new Map((map?.items ?? []).map((i) => [i.address, i]));
+  const dynamic = new Map((map?.dynamic ?? []).map((d) => [d.address, d]));
   const reserved = network.reserved_ranges.map((r) => ({ from: parseIp(r.from)?.value ?? 0n, to: parseIp(r.to)?.value ?? -1n, note: r.note ?? null }));
   const cells: Cell[] = [];
   for (let v = start; v <= end; v++) {
@@ -137,6 +137,7 @@ export function AddressMap({ network }: { network: IpNetwork }) {
     setSelected(c);
     if (narrow) requestAnimationFrame(() => holderRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: range is a new object each render; its bounds are what the cells depend on
   const cells = useMemo(() => (range && map ? cellsOf(map.network, range.start, range.end, map) : []), [map, range?.start, range?.end]);
 
   if (!blocks) {
@@ -177,6 +178,7 @@ export function AddressMap({ network }: { network: IpNetwork }) {
         ) : isLoading ? (
           <Spin />
         ) : (
+          // biome-ignore lint/a11y/useSemanticElements: a group of address cells, not of form controls, which <fieldset> is for
           <div
             role="group"
             aria-label={t('ipam.map.grid', { from, to })}

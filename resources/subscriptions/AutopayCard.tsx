@@ -8,10 +8,10 @@ import { useSubscriptionCall } from './hooks';
 import { formatDay } from '../../src/components/dates';
 import { SectionHeading } from '../../src/components/Text';
 
-type Card = NonNullable<AutopayState['card']>;
+type SavedCard = NonNullable<AutopayState['card']>;
 const brandName = (brand: string) => brand.charAt(0).toUpperCase() + brand.slice(1);
-const cardText = (card: Card) => t('autopay.card', { brand: brandName(card.brand), last4: card.last4 });
-const expiry = (card: Card) => t('autopay.expires', { month: String(card.exp_month).padStart(2, '0'), year: String(card.exp_year) });
+const cardText = (card: SavedCard) => t('autopay.card', { brand: brandName(card.brand), last4: card.last4 });
+const expiry = (card: SavedCard) => t('autopay.expires', { month: String(card.exp_month).padStart(2, '0'), year: String(card.exp_year) });
 const day = (iso: string) => formatDay(iso);
 
 /**

@@ -35,7 +35,10 @@ export function jobRows(jobs: SystemStatus['jobs']) {
   const rows = new Map<string, { queue: string; queued: number; retrying: number; running: number; done: number; failed24h: number }>();
   const row = (queue: string) => {
     let r = rows.get(queue);
-    if (!r) rows.set(queue, (r = { queue, queued: 0, retrying: 0, running: 0, done: 0, failed24h: 0 }));
+    if (!r) {
+      r = { queue, queued: 0, retrying: 0, running: 0, done: 0, failed24h: 0 };
+      rows.set(queue, r);
+    }
     return r;
   };
   for (const { queue, state, n } of jobs.by_state) {

@@ -49,8 +49,7 @@ export function InterfacesPage() {
       </Space>
       {!devicesLoading && !devices.length ? <Alert type="info" showIcon message={t('traffic.noDevices')} /> : null}
       {device ? (
-        <>
-          <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginBottom: 16 }} data-testid="device-state">
+        <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginBottom: 16 }} data-testid="device-state">
             <Descriptions.Item label={t('traffic.device')}>
               <Space>
                 {device.name}
@@ -60,7 +59,6 @@ export function InterfacesPage() {
             <Descriptions.Item label={t('traffic.lastSeen')}>{device.last_seen_at ? <DateCell value={device.last_seen_at} /> : t('traffic.never')}</Descriptions.Item>
             {device.last_error ? <Descriptions.Item label={t('traffic.lastError')}>{device.last_error}</Descriptions.Item> : null}
           </Descriptions>
-        </>
       ) : null}
       {deviceId ? <InterfacesTable items={interfaces.data?.items ?? []} loading={interfaces.isLoading} showTrafficLinks /> : null}
     </Card>

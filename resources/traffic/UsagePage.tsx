@@ -67,9 +67,11 @@ export function UsagePage() {
   };
 
   // With one device there is nothing to choose; an interface is picked for the user (the first one up).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: update is a new function each render; the choice is redone only when these change
   useEffect(() => {
     if (!deviceId && devices.length === 1) update({ device: devices[0].id });
   }, [deviceId, devices]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as above
   useEffect(() => {
     if (deviceId && !interfaceId && items.length) update({ interface: (items.find((i) => i.oper_status === 'up') ?? items[0]).id });
   }, [deviceId, interfaceId, items]);

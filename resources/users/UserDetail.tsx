@@ -44,7 +44,8 @@ export function UserDrawer({ id, actor, actorId, onClose }: { id: string; actor:
       styles={{ body: { padding: 0, overflow: 'hidden', display: 'flex', flexDirection: 'column' } }}>
       {/* The scrolling part takes the focus itself, so a reader without the edit buttons (support) can still
           scroll it by keyboard (axe scrollable-region-focusable). */}
-      <div tabIndex={0} role="region" aria-label={title} style={{ flex: 1, minHeight: 0, overflow: 'auto', padding: 24 }}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling region must take focus to be scrolled by keyboard (axe scrollable-region-focusable), see above */}
+      <section tabIndex={0} aria-label={title} style={{ flex: 1, minHeight: 0, overflow: 'auto', padding: 24 }}>
         {query.isLoading ? (
           <Spin style={{ display: 'block', margin: '48px auto' }} />
         ) : !user ? (
@@ -52,7 +53,7 @@ export function UserDrawer({ id, actor, actorId, onClose }: { id: string; actor:
         ) : (
           <UserDetail user={user} actor={actor} actorId={actorId} onDeleted={onClose} />
         )}
-      </div>
+      </section>
     </Drawer>
   );
 }

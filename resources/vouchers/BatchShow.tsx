@@ -50,6 +50,7 @@ export function BatchShow() {
       isLoading={query.isLoading}
       canEdit={false}
       canDelete={false}
+      // biome-ignore lint/complexity/noUselessFragments: an empty element is how Refine's Show is told "no buttons"; null or undefined give its defaults
       headerButtons={batch && !batch.revoked_at ? <RevokeBatch batch={batch} /> : <></>}
     >
       {query.isLoading ? (

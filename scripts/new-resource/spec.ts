@@ -134,7 +134,10 @@ export function parseAccess(spec: string): Record<Op, Role[]> {
     const letters = rights === 'read' ? 'r' : rights === 'all' ? 'crud' : rights;
     if (!/^[crud]+$/.test(letters)) throw new RefusedError(`"${rights}" in "${part}": use the letters c, r, u, d (or read, crud).`);
     const add = (op: Op) => ops[op].includes(role as Role) || ops[op].push(role as Role);
-    if (letters.includes('r')) (add('list'), add('show'));
+    if (letters.includes('r')) {
+      add('list');
+      add('show');
+    }
     if (letters.includes('c')) add('create');
     if (letters.includes('u')) add('update');
     if (letters.includes('d')) add('delete');

@@ -111,6 +111,7 @@ const USAGE = `Usage: npm run admin:create -- --email <address> --name <name> [-
 The password is asked for when a terminal is attached, else read from ADMIN_PASSWORD.`;
 
 async function main(argv: string[]): Promise<number> {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: TypeScript types it from the parseArgs call below, whose options a written type could only repeat
   let args;
   try {
     args = parseArgs({

@@ -55,6 +55,7 @@ export interface CrudContext {
   audit: AuditContext;
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a hook may return nothing at all (a void function), not only undefined
 type Maybe<T> = T | void | undefined;
 type Awaitable<T> = T | Promise<T>;
 

@@ -158,7 +158,7 @@ export class RemotePGlite {
 
   /** Opens the data folder again in a new thread and makes its LISTENs again; one try at a time. */
   private reopen(): Promise<void> {
-    return (this.reopening ??= (async () => {
+    this.reopening ??= (async () => {
       const wait = this.reopenAfter - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const next = threadOf();
@@ -181,7 +181,8 @@ export class RemotePGlite {
       // The dead thread no longer holds the process open.
       if (dead !== next) dead.closed();
       this.watch(next);
-    })());
+    })();
+    return this.reopening;
   }
 
   /** The thread to call: the live one, or the dead one's error (a reopen is then tried in the background). */
@@ -271,14 +272,15 @@ export class RemotePGlite {
   }
 
   close(): Promise<void> {
-    return (this.closing ??= (async () => {
+    this.closing ??= (async () => {
       await this.reopening;
       try {
         if (!this.thread.dead) await this.thread.call({ op: 'close', db: this.db });
       } finally {
         this.thread.closed();
       }
-    })());
+    })();
+    return this.closing;
   }
 }
 

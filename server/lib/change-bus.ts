@@ -59,7 +59,10 @@ class LocalDispatch {
 
   subscribe(topic: string, handler: ChangeHandler): () => void {
     let set = this.handlers.get(topic);
-    if (!set) this.handlers.set(topic, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.handlers.set(topic, set);
+    }
     set.add(handler);
     return () => set.delete(handler);
   }

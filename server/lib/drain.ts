@@ -53,7 +53,7 @@ export function trackConnections(server: Server): ConnectionTracker {
   let stopped: Promise<void> | null = null;
   return {
     stopListening() {
-      return (stopped ??= (async () => {
+      stopped ??= (async () => {
         if (!server.listening) return;
         // Each turn of the event loop accepts what completed its handshake before its I/O poll. The listener closes
         // right after a quick turn (under QUIET_TURN_MS) that accepted nothing: the window in which a connection can
@@ -72,7 +72,8 @@ export function trackConnections(server: Server): ConnectionTracker {
           void closed.then(() => cb?.());
           return server;
         }) as typeof server.close;
-      })());
+      })();
+      return stopped;
     },
     closeIdleGently(graceMs) {
       if (timer) return;

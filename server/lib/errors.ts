@@ -69,7 +69,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof message === 'string' && UNAVAILABLE_TEXT.test(message)) return true;
     const wrapped = viaQuery || name === 'DrizzleQueryError';
     if (typeof code === 'string' && NETWORK_CODES.has(code) && (wrapped || (typeof stack === 'string' && /[\\/](pg-pool|pg)[\\/]/.test(stack)))) return true;
-    const inner = [(e as { cause?: unknown }).cause, ...((e as { errors?: unknown }).errors instanceof Array ? ((e as { errors: unknown[] }).errors) : [])];
+    const inner = [(e as { cause?: unknown }).cause, ...(Array.isArray((e as { errors?: unknown }).errors) ? ((e as { errors: unknown[] }).errors) : [])];
     return inner.some((x) => visit(x, wrapped, depth + 1));
   };
   return visit(error, false, 0);

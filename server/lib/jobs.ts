@@ -18,8 +18,10 @@
  */
 /** What pg-boss needs of the embedded database (server/db/pglite-remote.ts, or PGlite itself). */
 export interface PgliteQueryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  exec(text: string): Promise<Array<{ rows: any[] }>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: PGlite's own signature, which pg-boss's rows are read through
+  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  // biome-ignore lint/suspicious/noExplicitAny: PGlite's own signature, as above
+  exec(text: string): Promise<Array<{ rows: any[] }>>;
 }
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
@@ -78,7 +80,7 @@ export interface JobList {
 export function pgliteBossDb(pg: PgliteQueryable): PgBoss.Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
-      if (values && values.length) return pg.query(text, values);
+      if (values?.length) return pg.query(text, values);
       const results = await pg.exec(text);
       return results[results.length - 1] ?? { rows: [] };
     },

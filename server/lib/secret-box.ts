@@ -18,7 +18,10 @@ export function createSecretBox(secretsKey: string): SecretBox {
   return {
     mac(purpose, value) {
       let macKey = macKeys.get(purpose);
-      if (!macKey) macKeys.set(purpose, (macKey = createHash('sha256').update(`isp-portal:mac:${purpose}:${secretsKey}`).digest()));
+      if (!macKey) {
+        macKey = createHash('sha256').update(`isp-portal:mac:${purpose}:${secretsKey}`).digest();
+        macKeys.set(purpose, macKey);
+      }
       return createHmac('sha256', macKey).update(value, 'utf8').digest('hex');
     },
     seal(plaintext) {

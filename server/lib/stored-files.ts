@@ -51,6 +51,7 @@ export function sniffBinaryType(head: Buffer): SniffedType | null {
 
 const MAX_NAME = 200;
 // C0/C1 controls and the bidirectional overrides that can disguise an extension ("gpj.exe").
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**

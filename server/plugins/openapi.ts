@@ -236,7 +236,8 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
     const path = fullPath.startsWith(`${API_BASE}/`) ? fullPath.slice(API_BASE.length) : fullPath;
     for (const [method, operation] of Object.entries(operations)) {
       const roles = operation['x-roles'] ?? [];
-      const responses = (operation.responses ??= {});
+      operation.responses ??= {};
+      const responses = operation.responses;
       const add = (code: string, name: keyof typeof COMMON_FAILURES) => {
         if (!(code in responses)) responses[code] = ref(name);
       };
@@ -281,7 +282,8 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
       }
       // Answers that are not JSON (a CSV, a PDF, a page): their media type, beside the JSON one when there is one.
       for (const [code, content] of Object.entries(OTHER_CONTENT[key] ?? {})) {
-        const response = (responses[code] ??= { description: 'Default Response' }) as { content?: Record<string, unknown>; $ref?: string; description?: string };
+        responses[code] ??= { description: 'Default Response' };
+        const response = responses[code] as { content?: Record<string, unknown>; $ref?: string; description?: string };
         if (response.$ref) {
           responses[code] = { description: COMMON_DESCRIPTIONS[code] ?? 'Default Response', content };
         } else {

@@ -318,7 +318,7 @@ export class SimulatedNas {
     ]);
     if (this.stopped) return;
     const now = Date.now();
-    if (!answer || answer.code !== 'Access-Accept') {
+    if (answer?.code !== 'Access-Accept') {
       cpe.state = 'idle';
       if (cpe.gone) this.cpes.delete(username);
       if (answer) this.emit({ type: 'reject', at: now, username });

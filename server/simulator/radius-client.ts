@@ -107,7 +107,7 @@ export class RadiusNasClient {
   private onMessage(msg: Buffer): void {
     if (msg.length < 20) return;
     const pending = this.pending.get(msg[1]);
-    if (!pending || !pending.request.length) return;
+    if (!pending?.request.length) return;
     const decoded = decodeResponse(pending.request, msg, this.options.target.secret);
     if (!decoded) return; // not the answer to this request (or another secret): keep waiting
     this.pending.delete(msg[1]);

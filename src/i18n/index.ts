@@ -32,7 +32,7 @@ export const t = translate;
  */
 export function overrideMessages(messages: Dictionary, forLocale = 'en'): void {
   dictionaries[forLocale] = { ...dictionaries[forLocale], ...messages };
-  listeners.forEach((fn) => fn());
+  for (const fn of listeners) fn();
 }
 
 /**
@@ -41,7 +41,7 @@ export function overrideMessages(messages: Dictionary, forLocale = 'en'): void {
  */
 export function addMessages(messages: Dictionary, forLocale = 'en'): void {
   dictionaries[forLocale] = { ...messages, ...dictionaries[forLocale] };
-  listeners.forEach((fn) => fn());
+  for (const fn of listeners) fn();
 }
 
 export function getLocale(): string {
@@ -51,7 +51,7 @@ export function getLocale(): string {
 export function changeLocale(next: string): void {
   if (!dictionaries[next] || next === locale) return;
   locale = next;
-  listeners.forEach((fn) => fn());
+  for (const fn of listeners) fn();
 }
 
 export function onLocaleChange(fn: () => void): () => void {

@@ -34,6 +34,7 @@ type MenuItem = Required<MenuProps>['items'][number];
 function useStaffMenu(): { items: MenuItem[]; routes: { route: string; group?: string }[] } {
   const { user } = useAuthState();
   const version = registryVersion();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the trigger: the registry changed, refineResources() reads it
   return useMemo(() => {
     const resources = refineResources().filter((r) => !r.meta?.hide);
     const role = isRole(user?.role) ? user.role : null;

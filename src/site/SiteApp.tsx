@@ -45,6 +45,7 @@ export default function SiteApp() {
           <button type="button" className="site-menu-toggle" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
             {t('site.nav.menu')}
           </button>
+          {/* biome-ignore lint/a11y/useKeyWithClickEvents: the click bubbles up from the links (which the keyboard activates too) to close the phone menu */}
           <nav className={`site-nav${menuOpen ? ' open' : ''}`} aria-label="Main" onClick={() => setMenuOpen(false)}>
             <NavLink to="/" end>{t('site.nav.home')}</NavLink>
             <NavLink to="/plans">{t('site.nav.plans')}</NavLink>

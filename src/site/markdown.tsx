@@ -14,9 +14,8 @@ export function renderInline(text: string, keyPrefix = 'i'): ReactNode[] {
   const out: ReactNode[] = [];
   const pattern = /(\*\*([^*]+)\*\*|\*([^*]+)\*|_([^_]+)_|`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\))/g;
   let last = 0;
-  let m: RegExpExecArray | null;
   let n = 0;
-  while ((m = pattern.exec(text))) {
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
     if (m.index > last) out.push(text.slice(last, m.index));
     const key = `${keyPrefix}-${n++}`;
     if (m[2] !== undefined) out.push(<strong key={key}>{renderInline(m[2], key)}</strong>);

@@ -14,7 +14,7 @@ const listeners = new Set<(s: PublicSettings) => void>();
 function apply(settings: PublicSettings) {
   current = settings;
   if (settings.company?.name) overrideMessages({ 'app.name': settings.company.name });
-  listeners.forEach((fn) => fn(settings));
+  for (const fn of listeners) fn(settings);
 }
 
 /** Reads the settings the server injected into the page, once, before the app renders. */

@@ -151,6 +151,7 @@ describe('npm run new:resource', () => {
       ['vitest', 'run', '--retry', '0', '--maxWorkers', '1', '--hookTimeout', '180000', ...generated, 'tests/web/menu-and-splash.test.ts', 'tests/web/declared-lists.test.ts'],
       1_080_000,
     );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes, which start with ESC
     const out = (tests.stdout + tests.stderr).replace(/\x1b\[[0-9;]*m/g, '');
     // On failure: each test's line (which ones failed), then the end of the output (why).
     const summary = out.split('\n').filter((line) => /[✓×↓]|FAIL/.test(line)).join('\n');

@@ -154,7 +154,7 @@ export class RouterOsFake {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
-    let body: unknown = undefined;
+    let body: unknown;
     if (raw) {
       try {
         body = JSON.parse(raw);

@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { createS3Client, loadStorageConfig, type S3Settings, type StorageConfig } from '../../server/lib/storage';
 
@@ -48,7 +48,8 @@ export async function startS3Server(options: { bucket?: string; prefix?: string 
       ...(options.prefix ? { S3_PREFIX: options.prefix } : {}),
     };
     const storage = loadStorageConfig(env) as S3TestServer['storage'];
-    const c = (client = createS3Client(storage as S3Settings));
+    const c = createS3Client(storage as S3Settings);
+    client = c;
     await c.send(new CreateBucketCommand({ Bucket: bucket }));
     return {
       endpoint,

@@ -71,7 +71,7 @@ export function setCookie(response: LightMyRequestResponse, name = REFRESH_COOKI
 /** The Cookie request header that sends back the refresh cookie a response set. */
 export function refreshCookieHeader(response: LightMyRequestResponse): string {
   const c = setCookie(response);
-  if (!c || !c.value) throw new Error(`response set no ${REFRESH_COOKIE_NAME} cookie (status ${response.statusCode}): ${response.body}`);
+  if (!c?.value) throw new Error(`response set no ${REFRESH_COOKIE_NAME} cookie (status ${response.statusCode}): ${response.body}`);
   return `${REFRESH_COOKIE_NAME}=${c.value}`;
 }
 

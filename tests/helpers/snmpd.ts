@@ -99,7 +99,10 @@ export async function startSnmpd(options: SnmpdOptions = {}): Promise<Snmpd> {
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     let exited = false;
-    const exitedPromise = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+    const exitedPromise = new Promise<void>((resolve) => child.once('exit', () => {
+      exited = true;
+      resolve();
+    }));
 
     const agent: Snmpd = {
       host: '127.0.0.1',

@@ -54,7 +54,7 @@ export function setViewportWidth(px: number): () => void {
     if (next === list.matches) continue;
     list.matches = next;
     const event = { matches: next, media: list.query } as MediaQueryListEvent;
-    list.listeners.forEach((fn) => fn(event));
+    for (const fn of list.listeners) fn(event);
   }
   return resetViewport;
 }

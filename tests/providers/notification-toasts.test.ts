@@ -46,6 +46,7 @@ describe('toasts: top right, success 3 s green, error 4 s red (spec §8, §9)', 
 
   it('renders a real antd toast at the top right through the hook Refine calls inside antd <App>', async () => {
     let provider: ReturnType<typeof useNotificationProvider> | undefined;
+    // biome-ignore lint/correctness/noComponentHookFactories: a probe rendered once, which hands the hook's value to this test
     function Probe() {
       provider = useNotificationProvider();
       return null;

@@ -10,7 +10,7 @@ import { resourcePage } from '../../src/routes';
 const ApiTokenList = resourcePage('api-tokens', 'list');
 
 const ID = '44444444-4444-4444-8444-444444444444';
-const SECRET = 'isp_AbCdEf12' + 'x'.repeat(35);
+const SECRET = `isp_AbCdEf12${'x'.repeat(35)}`;
 const token = (over: Record<string, unknown> = {}) => ({
   id: ID, name: 'Accounting export', role: 'billing', prefix: 'AbCdEf12',
   created_by: '11111111-1111-4111-8111-111111111111', created_by_name: 'Ada Admin', created_by_email: 'admin@example.com',

@@ -36,7 +36,12 @@ describe('settings screen', () => {
     fireEvent.change(screen.getByLabelText('Tax rate (%)'), { target: { value: '8.25' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(api.count('PUT /settings')).toBe(1));
-    const body = api.last('PUT /settings')!.body as Record<string, any>;
+    const body = api.last('PUT /settings')!.body as {
+      tax_rate_bp: number;
+      smtp: { password: string };
+      company: object;
+      achievements: unknown;
+    };
     expect(body.tax_rate_bp).toBe(825);
     expect(body.smtp.password).toBe('');
     expect(body.company).not.toHaveProperty('logo_url');

@@ -105,7 +105,7 @@ describe('users list', () => {
       { id: 't1', number: 'T-000007', subject: 'Slow at night', status: 'open', created_by: CUSTOMER, created_at: '2025-03-02T00:00:00.000Z' },
       { id: 't2', number: 'T-000008', subject: 'Mentions bob@example.com', status: 'open', created_by: ME, created_at: '2025-03-02T00:00:00.000Z' },
     ]));
-    renderScreen(fake, '/dashboard/user/' + CUSTOMER, routes);
+    renderScreen(fake, `/dashboard/user/${CUSTOMER}`, routes);
     const drawer = await screen.findByTestId('user-drawer');
     expect(await within(drawer).findByText('Bob Customer · C-000042')).toBeTruthy();
     expect(within(drawer).getByText('1 Main St')).toBeTruthy();
@@ -139,7 +139,7 @@ describe('users list', () => {
   it('status change asks for confirmation, then PATCHes the status and toasts', async () => {
     signIn('admin');
     const fake = api().on(`PATCH /users/${CUSTOMER}/status`, (call: Call) => ok(user({ status: (call.body as { status: string }).status })));
-    renderScreen(fake, '/dashboard/user/' + CUSTOMER, routes);
+    renderScreen(fake, `/dashboard/user/${CUSTOMER}`, routes);
     const drawer = await screen.findByTestId('user-drawer');
     fireEvent.click(await within(drawer).findByRole('button', { name: 'Set suspended' }));
     expect(fake.count(`PATCH /users/${CUSTOMER}/status`)).toBe(0);
@@ -153,7 +153,7 @@ describe('users list', () => {
   it('a failed status change shows the server message, else the spec text', async () => {
     signIn('admin');
     const fake = api().on(`PATCH /users/${CUSTOMER}/status`, fail(500));
-    renderScreen(fake, '/dashboard/user/' + CUSTOMER, routes);
+    renderScreen(fake, `/dashboard/user/${CUSTOMER}`, routes);
     const drawer = await screen.findByTestId('user-drawer');
     fireEvent.click(await within(drawer).findByRole('button', { name: 'Set disabled' }));
     await screen.findByText(/Set Bob Customer to disabled\?/);
@@ -164,7 +164,7 @@ describe('users list', () => {
   it('admin resets a password through a dialog (PATCH newPassword)', async () => {
     signIn('admin');
     const fake = api().on(`PATCH /users/${CUSTOMER}/password`, ok(null));
-    renderScreen(fake, '/dashboard/user/' + CUSTOMER, routes);
+    renderScreen(fake, `/dashboard/user/${CUSTOMER}`, routes);
     const drawer = await screen.findByTestId('user-drawer');
     fireEvent.click(await within(drawer).findByRole('button', { name: 'Reset password' }));
     const dialog = (await screen.findByText('Reset the password of Bob Customer')).closest('.ant-modal') as HTMLElement;

@@ -141,7 +141,7 @@ describe('personal API tokens', () => {
 
   it('revoking stops the token at once; revoking again is harmless; an unknown id is 404', async () => {
     const { secret, id } = await secretFor('billing');
-    expect((await withToken(secret, 'GET', '/payments/gateways/' + crypto.randomUUID())).statusCode).toBe(404);
+    expect((await withToken(secret, 'GET', `/payments/gateways/${crypto.randomUUID()}`)).statusCode).toBe(404);
     const revoked = await call('DELETE', `/api-tokens/${id}`, 'admin');
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json()).toMatchObject({ message: 'API token revoked', data: { id, status: 'revoked', revoked_at: expect.any(String) } });

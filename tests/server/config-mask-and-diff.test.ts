@@ -105,7 +105,7 @@ describe('line diff', () => {
     const b = [...a];
     b[100] = 'add chain=forward comment=rule-100 disabled=yes';
     b.splice(2500, 0, 'add chain=forward comment=inserted');
-    const lines = diffLines(a.join('\n'), b.join('\n') + '\n');
+    const lines = diffLines(a.join('\n'), `${b.join('\n')}\n`);
     expect(lines.filter((l) => l.type === 'removed').map((l) => l.old_line)).toEqual([101]);
     expect(lines.filter((l) => l.type === 'added').map((l) => l.new_line)).toEqual([101, 2501]);
     const hunks = toHunks(lines, 2);

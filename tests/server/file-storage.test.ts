@@ -32,7 +32,7 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
 
 function multipart(files: Array<{ filename: string; bytes: Buffer; field?: string }>) {
-  const boundary = '----ispstore' + Math.random().toString(16).slice(2);
+  const boundary = `----ispstore${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const f of files) {
     chunks.push(

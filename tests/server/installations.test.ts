@@ -20,7 +20,7 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n'
 const MB = 1024 * 1024;
 
 function multipart(files: Array<{ filename: string; bytes: Buffer }>) {
-  const boundary = '----ispinstall' + Math.random().toString(16).slice(2);
+  const boundary = `----ispinstall${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const f of files) {
     chunks.push(

@@ -61,9 +61,9 @@ describe('invoice PDF', () => {
       expect(text).toContain(item.description);
       expect(text).toContain(formatMoney(item.amount, invoice.currency, 'en-US'));
     }
-    expect(text).toMatch(new RegExp(`Subtotal ${escape(formatMoney(invoice.subtotal, invoice.currency, 'en-US'))}`));
-    expect(text).toMatch(new RegExp(`Tax \\(10%\\) ${escape(formatMoney(invoice.tax, invoice.currency, 'en-US'))}`));
-    expect(text).toMatch(new RegExp(`Total ${escape(formatMoney(invoice.total_amount, invoice.currency, 'en-US'))}`));
+    expect(text).toMatch(new RegExp(`Subtotal ${escapeRegExp(formatMoney(invoice.subtotal, invoice.currency, 'en-US'))}`));
+    expect(text).toMatch(new RegExp(`Tax \\(10%\\) ${escapeRegExp(formatMoney(invoice.tax, invoice.currency, 'en-US'))}`));
+    expect(text).toMatch(new RegExp(`Total ${escapeRegExp(formatMoney(invoice.total_amount, invoice.currency, 'en-US'))}`));
     expect(text).toContain(`http://portal.test/invoice/${invoice.id}`);
     expect(text).not.toMatch(/\bPAID\b/);
     // The anonymous reader sees what the public page shows: a name, not the e-mail address.
@@ -101,8 +101,8 @@ describe('invoice PDF', () => {
     const credited: Invoice = sub.json().data.invoice;
     expect(credited.credit_applied).toBe(3000);
     const text = await textOf(await download(credited.id));
-    expect(text).toMatch(new RegExp(`Credit applied ${escape(formatMoney(-3000, credited.currency, 'en-US'))}`));
-    expect(text).toMatch(new RegExp(`Amount due ${escape(formatMoney(credited.amount_due, credited.currency, 'en-US'))}`));
+    expect(text).toMatch(new RegExp(`Credit applied ${escapeRegExp(formatMoney(-3000, credited.currency, 'en-US'))}`));
+    expect(text).toMatch(new RegExp(`Amount due ${escapeRegExp(formatMoney(credited.amount_due, credited.currency, 'en-US'))}`));
     expect(text).toContain(`Please pay ${formatMoney(credited.amount_due, credited.currency, 'en-US')} by`);
   });
 
@@ -117,6 +117,6 @@ describe('invoice PDF', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -94,7 +94,7 @@ describe('invoices API', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ message: 'User invoices retrieved successfully', data: { pagination: { total: 3, page: 1, totalPages: 1 } } });
     expect(ids(res)).toEqual([mine[2].id, mine[1].id, mine[0].id]);
-    expect(ids(await call('GET', '/payments/user/invoices?user_id=' + people.user!.id, 'other'))).toEqual([theirs[1].id, theirs[0].id]);
+    expect(ids(await call('GET', `/payments/user/invoices?user_id=${people.user!.id}`, 'other'))).toEqual([theirs[1].id, theirs[0].id]);
     const p = await call('GET', '/payments/user/invoices?limit=1&page=2', 'user');
     expect(ids(p)).toEqual([mine[1].id]);
     expect(p.json().data.pagination).toEqual({ page: 2, totalPages: 3, total: 3, hasNext: true, hasPrev: true });

@@ -27,7 +27,7 @@ const scrape = async () => {
 };
 /** The value of a sample line, e.g. value(text, 'isp_mail_outbox_backlog{status="queued"}'), or 0. */
 const value = (text: string, sample: string) => {
-  const line = text.split('\n').find((l) => l.startsWith(sample + ' '));
+  const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
   return line ? Number(line.slice(sample.length + 1)) : 0;
 };
 

@@ -132,7 +132,7 @@ describe.skipIf(!ADMIN_URL)('nodes as real processes on one PostgreSQL', () => {
     // An attachment uploaded through A (kept in the shared store, not on A's disk).
     const ticket = await api<{ id: string }>(a, tokenA, 'POST', '/tickets', { subject: 'Modem photo', description: 'See the attached photo', category: 'technical' });
     expect(ticket.status).toBe(201);
-    const boundary = '----multinode' + Date.now();
+    const boundary = `----multinode${Date.now()}`;
     const form = Buffer.concat([
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="modem.png"\r\nContent-Type: image/png\r\n\r\n`),
       PNG,

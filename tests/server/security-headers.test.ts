@@ -60,7 +60,7 @@ describe('security headers', () => {
     expect(res.statusCode).toBe(200);
     expect(directives(res.headers['content-security-policy']).get('script-src')).toBe("'self'");
     expect(res.headers['x-frame-options']).toBe('DENY');
-    expect(res.headers['etag']).toBeDefined();
+    expect(res.headers.etag).toBeDefined();
   });
 
   it('signed-in API answers and every sign-in answer are never stored by a cache; public ones may be', async () => {

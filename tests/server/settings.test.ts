@@ -12,7 +12,7 @@ import { bearer, createTestApp, type TestApp } from '../helpers/server';
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 1)]);
 
 function multipart(bytes: Buffer, filename = 'logo.png', type = 'image/png') {
-  const boundary = '----isptest' + Math.random().toString(16).slice(2);
+  const boundary = `----isptest${Math.random().toString(16).slice(2)}`;
   const payload = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
     bytes,

@@ -43,7 +43,7 @@ const status = async () => {
 const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer(TOKEN) })).body;
 /** The value of a sample line of the scrape, or 0 when absent. */
 const value = (text: string, sample: string) => {
-  const line = text.split('\n').find((l) => l.startsWith(sample + ' '));
+  const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
   return line ? Number(line.slice(sample.length + 1)) : 0;
 };
 

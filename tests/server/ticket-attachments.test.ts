@@ -29,7 +29,7 @@ interface FilePart {
 }
 
 function multipart(files: FilePart[], fields: Record<string, string> = {}) {
-  const boundary = '----isptickets' + Math.random().toString(16).slice(2);
+  const boundary = `----isptickets${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));

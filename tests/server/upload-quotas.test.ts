@@ -13,7 +13,7 @@ const MB = 1024 * 1024;
 const png = (mb: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(Math.round(mb * MB) - 8, 7)]);
 
 function multipart(files: Buffer[]) {
-  const boundary = '----quota' + Math.random().toString(16).slice(2);
+  const boundary = `----quota${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   files.forEach((bytes, i) => {
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="photo${i}.png"\r\nContent-Type: image/png\r\n\r\n`), bytes, Buffer.from('\r\n'));

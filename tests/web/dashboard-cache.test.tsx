@@ -103,11 +103,11 @@ describe('DashboardStatsCache + loadDashboardStats', () => {
   });
 
   it('another user does not get the previous user\'s numbers', async () => {
-    cache.useFor('alice');
+    cache.switchOwner('alice');
     await loadDashboardStats(fetchStats, cache, { timeFrame: 'month' });
-    cache.useFor('alice');
+    cache.switchOwner('alice');
     expect((await loadDashboardStats(fetchStats, cache, { timeFrame: 'month' })).fromCache).toBe(true);
-    cache.useFor('bob');
+    cache.switchOwner('bob');
     expect((await loadDashboardStats(fetchStats, cache, { timeFrame: 'month' })).fromCache).toBe(false);
   });
 });

@@ -118,7 +118,10 @@ const UPGRADE_PATH: Record<string, string> = { 'basic-25': 'home-100', 'home-100
 
 function weighted(rng: DemoRandom, table: ReadonlyArray<[string, number]>): string {
   let r = rng.float() * table.reduce((n, [, w]) => n + w, 0);
-  for (const [value, w] of table) if ((r -= w) < 0) return value;
+  for (const [value, w] of table) {
+    r -= w;
+    if (r < 0) return value;
+  }
   return table[table.length - 1][0];
 }
 
@@ -280,7 +283,8 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
     // 2. Sign-ups: the account, then the subscription with its first invoice and installation request.
     let minute = 60;
     for (const c of cast.filter((x) => x.signupDay === day)) {
-      at(day, (minute += 7));
+      minute += 7;
+      at(day, minute);
       const now = clock.now();
       if (!c.id) {
         const [row] = await db
@@ -315,7 +319,8 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
     for (const c of cast.filter((x) => x.installDay === day && x.subscriptionId)) {
       const id = await installationOf(db, c);
       if (!id) continue;
-      at(day, (minute += 5));
+      minute += 5;
+      at(day, minute);
       const slot = clock.now();
       await services.installations.assign(support, id, {
         technician_id: technician.id,

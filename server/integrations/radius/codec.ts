@@ -140,7 +140,7 @@ export function counter64(packet: RadiusPacket, octetsType: number, gigawordsTyp
  */
 export function verifyChap(packet: RadiusPacket & { authenticator?: Buffer }, password: string): boolean {
   const chap = rawAttribute(packet, ATTR.CHAP_PASSWORD);
-  if (!chap || chap.length !== 17) return false;
+  if (chap?.length !== 17) return false;
   const challenge = rawAttribute(packet, ATTR.CHAP_CHALLENGE) ?? packet.authenticator;
   if (!challenge) return false;
   const expected = createHash('md5').update(chap.subarray(0, 1)).update(password, 'utf8').update(challenge).digest();

@@ -209,10 +209,13 @@ export function snmpWalk(session: SnmpSession, oid: string, options: SnmpCallOpt
   });
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: dropping control characters is the point
+const CONTROL_CHARS = /[\u0000-\u001f]+/g;
+
 /** An OctetString as text (UTF-8, control characters dropped); other values as their string form. */
 export function snmpText(value: SnmpValue): string {
   if (value === null) return '';
-  if (Buffer.isBuffer(value)) return value.toString('utf8').replace(/[\u0000-\u001f]+/g, ' ').trim();
+  if (Buffer.isBuffer(value)) return value.toString('utf8').replace(CONTROL_CHARS, ' ').trim();
   return String(value);
 }
 

@@ -7,7 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { copyFile, type FileHandle, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -58,7 +59,7 @@ export function createLocalStore(root: string): FileStore {
     },
 
     async get(key): Promise<StoredObject | null> {
-      let handle;
+      let handle: FileHandle;
       try {
         handle = await open(pathOf(key), 'r');
       } catch (error) {
@@ -89,7 +90,7 @@ export function createLocalStore(root: string): FileStore {
 
     async list(prefix): Promise<StoredEntry[]> {
       const dir = join(root, ...checkPrefix(prefix).slice(0, -1).split('/'));
-      let entries;
+      let entries: Dirent[];
       try {
         entries = await readdir(dir, { withFileTypes: true, recursive: true });
       } catch (error) {

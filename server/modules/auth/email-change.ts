@@ -69,7 +69,7 @@ export class EmailChanges {
   async confirm(token: string, users: UserRepository, transaction: <T>(work: (users: UserRepository, db: Db) => Promise<T>) => Promise<T>, audit: { ip: string | null; requestId: string | null }): Promise<UserRow> {
     const now = this.deps.clock.now();
     const user = await users.findByPendingEmailToken(hashToken(token));
-    if (!user || !user.pendingEmail || !user.pendingEmailExpiresAt || user.pendingEmailExpiresAt.getTime() <= now.getTime()) {
+    if (!user?.pendingEmail || !user.pendingEmailExpiresAt || user.pendingEmailExpiresAt.getTime() <= now.getTime()) {
       throw badRequest(EMAIL_CHANGE_MESSAGES.invalidToken);
     }
     const other = await users.findByEmail(user.pendingEmail);

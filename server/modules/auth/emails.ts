@@ -1,7 +1,7 @@
 import { PRODUCT_NAME } from '../../../contract/product';
 import type { MailMessage } from '../../integrations/mail/mailer';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function linkMail(to: string, name: string, subject: string, intro: string, action: string, link: string, outro: string): MailMessage {
   return {
@@ -9,8 +9,8 @@ function linkMail(to: string, name: string, subject: string, intro: string, acti
     subject,
     text: `Hello ${name},\n\n${intro}\n\n${action}: ${link}\n\n${outro}\n\n${PRODUCT_NAME}`,
     html:
-      `<p>Hello ${escape(name)},</p><p>${escape(intro)}</p>` +
-      `<p><a href="${escape(link)}">${escape(action)}</a></p><p>${escape(outro)}</p><p>${escape(PRODUCT_NAME)}</p>`,
+      `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(intro)}</p>` +
+      `<p><a href="${escapeHtml(link)}">${escapeHtml(action)}</a></p><p>${escapeHtml(outro)}</p><p>${escapeHtml(PRODUCT_NAME)}</p>`,
   };
 }
 

@@ -20,7 +20,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createReadStream, createWriteStream, type Dirent, existsSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { setPriority, tmpdir } from 'node:os';
 import { pipeline } from 'node:stream/promises';
@@ -125,7 +125,7 @@ const WAL_SEGMENT = /^[0-9A-F]{24}$/;
  */
 async function copyLiveFolder(from: string, to: string, skip = new Set<string>()): Promise<void> {
   await mkdir(to, { recursive: true });
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(from, { withFileTypes: true });
   } catch (error) {

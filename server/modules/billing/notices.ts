@@ -82,7 +82,7 @@ export class BillingNotices {
   paymentReceived(invoiceId: string): Promise<void> {
     return this.guarded('payment_received', invoiceId, async () => {
       const found = await this.load(invoiceId);
-      if (!found || found.invoice.status !== 'paid') return;
+      if (found?.invoice.status !== 'paid') return;
       this.deps.send(paymentReceivedMail({ ...found.context, paidDate: day(found.invoice.paidDate ?? new Date()) }));
     });
   }

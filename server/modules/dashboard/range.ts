@@ -53,8 +53,7 @@ export function resolveRange(timeFrame: TimeFrame, now: Date, startDate?: string
       if ((r.to.getTime() - r.from.getTime()) / DAY > MAX_CUSTOM_RANGE_DAYS) throw badRequest(M.rangeTooLong, [{ field: 'endDate', message: M.rangeTooLong }]);
       return r;
     }
-    case 'month':
-    default:
+    default: // 'month'
       return range(new Date(Date.UTC(y, m, 1)), new Date(Date.UTC(y, m + 1, 0)));
   }
 }

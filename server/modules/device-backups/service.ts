@@ -134,7 +134,7 @@ export class DeviceBackupService {
   private async reachableDevice(deviceId: string): Promise<DeviceWithSecrets> {
     const device = await getDeviceWithSecrets(this.deps.db, deviceId, this.deps.box);
     if (!device) throw notFound(M.deviceNotFound);
-    if (!device.api || !device.api.username) throw conflict(M.noApi);
+    if (!device.api?.username) throw conflict(M.noApi);
     if (device.api.type !== 'rest') throw conflict(M.notRest);
     return device;
   }

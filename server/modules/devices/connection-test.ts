@@ -41,7 +41,7 @@ export async function testSnmp(settings: SnmpSettings, timeoutMs: number): Promi
   const started = performance.now();
   // The probe runs alongside: if the GET times out, a closed port (ICMP unreachable) is told apart from silence.
   const probe = probeUdpPort(settings.host, settings.port, timeoutMs);
-  let session;
+  let session: ReturnType<typeof createSnmpSession> | undefined;
   try {
     session = createSnmpSession({ ...settings, timeoutMs, retries: 0 });
     const [name, descr, uptime] = await snmpGet(session, [OID.sysName, OID.sysDescr, OID.sysUpTime], {

@@ -16,10 +16,10 @@
     var bytes = [];
     var i = 0;
     while (i < text.length) {
-      var escape = /^\\([0-7]{1,3})/.exec(text.slice(i));
-      if (escape) {
-        bytes.push(parseInt(escape[1], 8) & 255);
-        i += escape[0].length;
+      var octal = /^\\([0-7]{1,3})/.exec(text.slice(i));
+      if (octal) {
+        bytes.push(parseInt(octal[1], 8) & 255);
+        i += octal[0].length;
       } else {
         bytes.push(text.charCodeAt(i) & 255);
         i += 1;

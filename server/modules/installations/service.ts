@@ -183,7 +183,7 @@ export class InstallationService {
   /** A technician user that may take jobs, or 400. */
   private async technician(id: string): Promise<string> {
     const user = await this.deps.repository.user(id);
-    if (!user || user.role !== 'technician' || user.status !== 'active') {
+    if (user?.role !== 'technician' || user.status !== 'active') {
       throw badRequest(M.technicianOnly, [{ field: 'technician_id', message: M.technicianOnly }]);
     }
     return user.id;

@@ -46,7 +46,9 @@ export function merge(list: Interval[]): Interval[] {
 export function clippedSize(list: Interval[], range: Interval): bigint {
   let n = 0n;
   for (const i of list) {
+    // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.max does not take
     const from = i.from > range.from ? i.from : range.from;
+    // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.min does not take
     const to = i.to < range.to ? i.to : range.to;
     if (from <= to) n += to - from + 1n;
   }

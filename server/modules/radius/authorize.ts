@@ -158,7 +158,7 @@ export function addressAttributes(sub: Pick<Subscriber, 'framedIp' | 'framedPool
 /** RFC 3162 §2.3: reserved byte, prefix length, then the prefix's significant octets. */
 function pushPrefix(out: RadiusAttribute[], type: number, text: string): void {
   const p = parsePrefix(text, false);
-  if (!p || p.family !== 6) return;
+  if (p?.family !== 6) return;
   const octets = Math.ceil(p.length / 8);
   const b = Buffer.alloc(2 + octets);
   b[1] = p.length;

@@ -37,7 +37,7 @@ export type RadiusSettings = Pick<
 >;
 
 export function defaultRouterOs(client: NasClient): RouterOsClient | null {
-  if (!client.api || client.api.type !== 'rest') return null;
+  if (client.api?.type !== 'rest') return null;
   return createRouterOsClient({
     host: client.host,
     port: client.api.port,

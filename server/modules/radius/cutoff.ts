@@ -195,7 +195,7 @@ export class CutoffService {
   private async check(row: RadiusDisconnectRow): Promise<void> {
     const [session] = await this.deps.db.select().from(radiusSessions).where(eq(radiusSessions.id, row.sessionId)).limit(1);
     const now = this.deps.clock.now();
-    if (!session || session.status !== 'open') {
+    if (session?.status !== 'open') {
       await this.deps.db.update(radiusDisconnects).set({ completedAt: now, nextCheckAt: null }).where(eq(radiusDisconnects.id, row.id));
       return;
     }

@@ -60,9 +60,10 @@ export class NodeHeartbeat {
    * memory are put back if the write fails, to go with the next beat.
    */
   beat(): Promise<void> {
-    return (this.beating ??= this.write().finally(() => {
+    this.beating ??= this.write().finally(() => {
       this.beating = null;
-    }));
+    });
+    return this.beating;
   }
 
   private async write(): Promise<void> {

@@ -306,7 +306,7 @@ export class TicketService {
     if (input.created_for && input.created_for !== caller.id) {
       if (!isStaff(caller.role)) throw forbidden(M.createForStaffOnly);
       const target = await repository.user(input.created_for);
-      if (!target || target.role !== 'user' || target.status !== 'active') {
+      if (target?.role !== 'user' || target.status !== 'active') {
         throw badRequest(M.createForCustomer, [{ field: 'created_for', message: M.createForCustomer }]);
       }
       owner = target.id;

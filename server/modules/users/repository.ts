@@ -42,6 +42,7 @@ const filterShape = (v: FilterValues) => [v.role && 'r', v.status && 's', v.comp
 function filterConditions(filters: UserFilterInput, placeholders = false): SQL | undefined {
   const v = filterValues(filters);
   // A value, or a placeholder standing for it (typed loosely: Drizzle's operators take either).
+  // biome-ignore lint/suspicious/noExplicitAny: Drizzle's operators take a value or a placeholder, which no one type covers
   const bind = (name: keyof FilterValues): any => (placeholders ? sql.placeholder(name) : v[name]);
   const conditions: SQL[] = [];
   if (v.role) conditions.push(eq(users.role, bind('role')));

@@ -137,7 +137,9 @@ export function renderVoucherCards(input: VoucherCardsInput): PDFKit.PDFDocument
     doc.font('Helvetica-Bold').fontSize(11).fillColor('#111111').text(input.company, x + PAD, y + PAD, { width: textW, height: 14, ellipsis: true, lineBreak: false });
     doc.font('Helvetica').fontSize(10).fillColor('#222222').text(input.planName, x + PAD, y + PAD + 17, { width: textW, height: 13, ellipsis: true, lineBreak: false });
     doc.fontSize(8).fillColor('#444444');
-    terms.forEach((line, n) => doc.text(line, x + PAD, y + PAD + 33 + n * 11, { width: textW, height: 10, ellipsis: true, lineBreak: false }));
+    terms.forEach((line, n) => {
+      doc.text(line, x + PAD, y + PAD + 33 + n * 11, { width: textW, height: 10, ellipsis: true, lineBreak: false });
+    });
     doc.font('Helvetica-Bold').fontSize(14).fillColor('#111111').text(price, x + PAD, y + PAD + 58, { width: textW, lineBreak: false });
     drawQr(doc, redeemLink(input.appUrl, code), x + cardW - PAD - QR_SIZE, y + PAD - 4, QR_SIZE);
     doc.font('Courier-Bold').fontSize(code.length > 12 ? 16 : 19).fillColor('#000000').text(groupedCode(code), x + PAD, y + cardH - PAD - 42, { width: cardW - PAD * 2, align: 'center', lineBreak: false });

@@ -23,11 +23,11 @@ export function MoneyInput({ value, onChange, currency = 'USD', id, placeholder 
     typeof minor === 'number' && Number.isFinite(minor) ? toMajorString(minor, currency) : '';
   const [text, setText] = useState(() => shown(value));
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only an outside change of the value resyncs the text, never the typing itself
   useEffect(() => {
     const current = text.trim() === '' ? null : toMinorUnits(text, currency);
     const same = current === value || (current === null && (value === undefined || Number.isNaN(value)));
     if (!same) setText(shown(value));
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only an outside change of the value resyncs the text
   }, [value, currency]);
 
   return (

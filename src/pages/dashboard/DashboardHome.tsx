@@ -74,7 +74,7 @@ export function DashboardHome({ cache }: { cache?: DashboardStatsCache } = {}) {
                   data-testid="custom-range"
                   value={range}
                   allowClear={false}
-                  onChange={(v) => setRange(v && v[0] && v[1] ? [v[0], v[1]] : null)}
+                  onChange={(v) => setRange(v?.[0] && v[1] ? [v[0], v[1]] : null)}
                 />
               </Suspense>
             )}

@@ -30,7 +30,7 @@ export class DashboardStatsCache {
   ) {}
 
   /** Empties the cache when it was filled for another user. */
-  useFor(owner: string): void {
+  switchOwner(owner: string): void {
     if (this.owner !== owner) this.entries.clear();
     this.owner = owner;
   }

@@ -32,11 +32,12 @@ export function useDashboardStats(
   const latest = useRef(0);
   const key = request ? `${request.timeFrame}|${request.startDate ?? ''}|${request.endDate ?? ''}` : '';
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for request, which is a new object each render
   const load = useCallback(
     async (force: boolean) => {
       if (!request) return;
       const ticket = ++latest.current;
-      cache.useFor(owner);
+      cache.switchOwner(owner);
       setState((s) => ({ ...s, loading: true, error: null }));
       try {
         const loaded = await loadDashboardStats(
@@ -61,7 +62,6 @@ export function useDashboardStats(
         setState((s) => ({ ...s, loading: false, error: message }));
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [key, owner, cache, getProvider],
   );
 

@@ -28,6 +28,7 @@ export function ContactForm() {
   const toast = useToast();
 
   const field = (key: keyof Values, label: string, type = 'text', multiline = false) => (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the label wraps its <input> or <textarea>, chosen by a condition the rule does not follow
     <label className="site-field">
       <span>{t(label)}</span>
       {multiline ? (

@@ -16,14 +16,13 @@ export function PlanCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
   const [plans, setPlans] = useState<Plan[] | null>(() => siteApi.takeAnsweredPlans());
   const [failed, setFailed] = useState(false);
   const { isAuthenticated } = useAuthState();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the first render's plans matter: the cards load once
   useEffect(() => {
     if (plans) return;
     siteApi.activePlans().then(setPlans, (e: unknown) => {
       console.warn('[site] plans could not be loaded', e);
       setFailed(true);
     });
-    // Only the first render's plans matter: the cards load once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   if (failed) return <p className="site-note">{t('site.pricing.failed')}</p>;

@@ -28,13 +28,14 @@ export function CoverageCheck({ settings }: { settings: PublicSettings | null })
     e.preventDefault();
     const q = query.trim().toLowerCase();
     if (!q) return;
-    const hit = areas.find((a) => a.name.toLowerCase().includes(q) || (a.postcode && a.postcode.toLowerCase().startsWith(q)));
+    const hit = areas.find((a) => a.name.toLowerCase().includes(q) || (a.postcode?.toLowerCase().startsWith(q)));
     setResult({ found: hit ? `${hit.name}${hit.postcode ? ` (${hit.postcode})` : ''}` : null, query: query.trim() });
   }
   return (
     <section className="site-section" id="coverage" aria-labelledby="coverage-title">
       <h2 id="coverage-title">{t('site.coverage.title')}</h2>
       <p>{t('site.coverage.text')}</p>
+      {/* biome-ignore lint/a11y/useSemanticElements: the form itself is the search landmark; a <search> wrapper would only add an element */}
       <form className="coverage-form" onSubmit={check} role="search">
         <input
           aria-label={t('site.coverage.title')}

@@ -9,7 +9,7 @@ import { createDataProvider } from '../../../providers/data-provider';
 import { createHttpClient } from '../../../providers/http-client';
 import { notificationProvider } from '../../../providers/notification-provider';
 import { refineResources } from '../../../resources';
-import { FakeApi } from '../../providers/support/fake-api';
+import type { FakeApi } from '../../providers/support/fake-api';
 
 export let currentUrl = '';
 function UrlProbe() {
