@@ -176,6 +176,157 @@ export const SUMMARIES: Record<string, string> = {
   'POST /vouchers/redeem': 'Redeem a voucher',
 };
 
+/**
+ * The operationId of each operation whose name the CRUD rule of operationIdOf (./openapi.ts) would not make well:
+ * a readable verb and noun, camelCase ("refundPayment", "getTicketStats"). Keyed "METHOD /path" as SUMMARIES. An id
+ * is part of the API's contract for generated clients: change one only on purpose (tests/server/openapi-operation-ids
+ * .test.ts pins them all); an entry naming no route fails tests/server/openapi.test.ts.
+ */
+export const OPERATION_IDS: Record<string, string> = {
+  'GET /health': 'getHealth',
+  'GET /health/live': 'getLiveness',
+  'GET /health/ready': 'getReadiness',
+
+  'POST /auth/login': 'login',
+  'POST /auth/register': 'register',
+  'POST /auth/refresh-token': 'refreshAccessToken',
+  'POST /auth/logout': 'logout',
+  'GET /auth/profile': 'getProfile',
+  'PUT /auth/profile': 'updateProfile',
+  'POST /auth/confirm-email': 'confirmEmailChange',
+  'POST /auth/change-password': 'changePassword',
+  'GET /auth/verify-email': 'verifyEmail',
+  'POST /auth/resend-verification': 'resendVerificationEmail',
+  'POST /auth/forgot-password': 'requestPasswordReset',
+  'POST /auth/reset-password': 'resetPassword',
+
+  'GET /mail/outbox': 'listOutboxMessages',
+
+  'GET /payments/gateways': 'listPaymentGateways',
+  'POST /payments/gateways': 'createPaymentGateway',
+  'GET /payments/gateways/:id': 'getPaymentGateway',
+  'PUT /payments/gateways/:id': 'updatePaymentGateway',
+  'DELETE /payments/gateways/:id': 'deletePaymentGateway',
+
+  'GET /subscriptions/active-plan': 'getMyActivePlan',
+  'GET /subscriptions/orders': 'listMyOrders',
+  'PATCH /subscriptions/:id/status': 'changeSubscriptionStatus',
+  'POST /subscriptions/:id/cancel': 'cancelSubscription',
+  'PATCH /subscriptions/:id/renew': 'renewSubscription',
+  'PATCH /subscriptions/:id/upgrade': 'upgradeSubscription',
+  'GET /subscriptions/:id/credentials': 'getSubscriptionCredentials',
+  'GET /subscriptions/:id/address': 'getSubscriptionAddress',
+  'PUT /subscriptions/:id/address': 'assignSubscriptionAddress',
+  'DELETE /subscriptions/:id/address': 'releaseSubscriptionAddress',
+  'GET /subscriptions/:id/autopay': 'getSubscriptionAutopay',
+  'PATCH /subscriptions/:id/autopay': 'setSubscriptionAutopay',
+  'POST /subscriptions/:id/autopay/setup': 'startAutopaySetup',
+
+  'GET /payments/invoices': 'listInvoices',
+  'GET /payments/user/invoices': 'listMyInvoices',
+  'GET /payments/invoices/:id': 'getInvoice',
+  'DELETE /payments/invoices/:id': 'deleteInvoice',
+  'GET /payments/invoices/:id/pdf': 'downloadInvoicePdf',
+  'GET /payments/invoices/:id/payments': 'listInvoicePayments',
+  'POST /payments/invoices/:id/manual': 'recordManualPayment',
+  'POST /payments/initiate': 'initiatePayment',
+  'GET /payments/status/:id': 'getPaymentStatus',
+  'POST /payments/:id/refund': 'refundPayment',
+  'POST /payments/webhooks/:provider': 'receivePaymentWebhook',
+  'GET /payments/sandbox/checkout/:transactionId': 'getSandboxCheckoutPage',
+  'POST /payments/sandbox/checkout/:transactionId/approve': 'approveSandboxCheckout',
+  'POST /payments/sandbox/checkout/:transactionId/decline': 'declineSandboxCheckout',
+  'GET /payments/sandbox/setup/:transactionId': 'getSandboxSetupPage',
+  'POST /payments/sandbox/setup/:transactionId/:choice': 'completeSandboxSetup',
+  'GET /payments/methods': 'listPaymentMethods',
+  'DELETE /payments/methods/:id': 'deletePaymentMethod',
+
+  'POST /billing/run': 'runBilling',
+  'GET /billing/runs': 'listBillingRuns',
+  'GET /billing/reconciliation': 'getReconciliation',
+  'GET /billing/reconciliation/export.csv': 'exportReconciliationCsv',
+
+  'GET /tickets/assigned': 'listAssignedTickets',
+  'GET /tickets/stats': 'getTicketStats',
+  'GET /tickets/:id/replies': 'listTicketReplies',
+  'POST /tickets/:id/replies': 'replyToTicket',
+  'PATCH /tickets/:id/status': 'changeTicketStatus',
+  'PATCH /tickets/:id/assign': 'assignTicket',
+  'GET /tickets/:id/attachments': 'listTicketAttachments',
+  'POST /tickets/:id/attachments': 'uploadTicketAttachment',
+  'GET /tickets/:id/attachments/:attachmentId/download': 'downloadTicketAttachment',
+
+  'GET /users/companies': 'listCompanies',
+  'GET /users/export.csv': 'exportUsersCsv',
+  'PATCH /users/:id/status': 'changeUserStatus',
+  'PATCH /users/:id/password': 'setUserPassword',
+  'GET /credit': 'listMyCredit',
+  'GET /users/:id/credit': 'listUserCredit',
+  'POST /users/:id/credit': 'adjustUserCredit',
+
+  'POST /devices/test-connection': 'testNewDeviceConnection',
+  'POST /devices/:id/test-connection': 'testDeviceConnection',
+  'GET /devices/:id/config': 'getDeviceConfig',
+  'POST /devices/:id/backups': 'backUpDevice',
+  'GET /devices/:id/backups': 'listDeviceBackups',
+  'GET /devices/:id/backups/diff': 'diffDeviceBackups',
+  'GET /devices/:id/backups/:backupId': 'getDeviceBackup',
+  'GET /devices/:id/backups/:backupId/download': 'downloadDeviceBackup',
+  'GET /devices/:id/backup-jobs': 'listDeviceBackupJobs',
+  'GET /device-jobs/:jobId': 'getDeviceJob',
+  'GET /devices/:id/interfaces': 'listDeviceInterfaces',
+  'GET /devices/:id/interfaces/:interfaceId/traffic': 'getInterfaceTraffic',
+  'POST /devices/:id/poll': 'pollDevice',
+
+  'GET /dashboard/stats': 'getDashboardStats',
+
+  'PATCH /installations/:id': 'updateInstallationFields',
+  'PATCH /installations/:id/status': 'changeInstallationStatus',
+  'PATCH /installations/:id/assign': 'assignInstallation',
+  'GET /installations/:id/photos': 'listInstallationPhotos',
+  'POST /installations/:id/photos': 'uploadInstallationPhoto',
+  'GET /installations/:id/photos/:photoId/download': 'downloadInstallationPhoto',
+
+  'GET /usage': 'getUsage',
+  'GET /usage/customers': 'listCustomerUsage',
+  'GET /me/home': 'getMyHome',
+
+  'GET /ipam/networks': 'listIpNetworks',
+  'POST /ipam/networks': 'createIpNetwork',
+  'GET /ipam/networks/:id': 'getIpNetwork',
+  'PUT /ipam/networks/:id': 'updateIpNetwork',
+  'DELETE /ipam/networks/:id': 'deleteIpNetwork',
+  'GET /ipam/networks/:id/addresses': 'listIpNetworkAddresses',
+  'GET /ipam/history': 'getIpAddressHistory',
+
+  'POST /contact': 'sendContactMessage',
+  'GET /settings/public': 'getPublicSettings',
+  'GET /settings/policies/:type': 'getPolicy',
+  'GET /settings': 'getSettings',
+  'PUT /settings': 'updateSettings',
+  'POST /settings/logo': 'uploadLogo',
+  'GET /settings/logo': 'getLogo',
+  'POST /settings/test-email': 'sendTestEmail',
+
+  'GET /backups/:name/download': 'downloadBackup',
+  'GET /audit': 'listAuditEvents',
+  'GET /audit/:id': 'getAuditEvent',
+  'GET /system/notices': 'getSystemNotices',
+  'GET /system': 'getSystemStatus',
+
+  'DELETE /api-tokens/:id': 'revokeApiToken',
+
+  'POST /vouchers/batches': 'createVoucherBatch',
+  'GET /vouchers/batches': 'listVoucherBatches',
+  'GET /vouchers/batches/:id': 'getVoucherBatch',
+  'GET /vouchers/batches/:id/vouchers': 'listBatchVouchers',
+  'GET /vouchers/batches/:id/codes.csv': 'exportVoucherCodesCsv',
+  'GET /vouchers/batches/:id/cards.pdf': 'downloadVoucherCardsPdf',
+  'POST /vouchers/batches/:id/revoke': 'revokeVoucherBatch',
+  'POST /vouchers/:id/revoke': 'revokeVoucher',
+  'POST /vouchers/redeem': 'redeemVoucher',
+};
+
 /** Each tag (the first segment of an operation's path) and what its operations are about. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   health: 'Health checks for load balancers and monitoring.',

@@ -18,7 +18,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { API_BASE, PRODUCT_NAME, REFRESH_COOKIE_NAME } from '../../contract/product';
 import { VERSION } from '../lib/paths';
 import { effectiveAudience, endpointAudience, type Audience } from '../../contract/roles';
-import { EXAMPLES, FAILURE_EXAMPLES, OTHER_CONTENT, SUMMARIES, TAG_DESCRIPTIONS } from './openapi-operations';
+import { EXAMPLES, FAILURE_EXAMPLES, OPERATION_IDS, OTHER_CONTENT, SUMMARIES, TAG_DESCRIPTIONS } from './openapi-operations';
 import { POLICY_TYPES } from '../../contract/site-paths';
 import { PAYMENT_PROVIDERS } from '../../contract/schemas/gateway';
 import { SANDBOX_TEST_CARDS } from '../integrations/payments/sandbox';
@@ -52,17 +52,38 @@ const pascal = (word: string) =>
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join('');
 
+/** The singular of a resource's plural name ("plans" → "plan", "addresses" → "address", "policies" → "policy"). */
+function singular(word: string): string {
+  if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
+  if (/(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (/[^s]s$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
 /**
- * A stable operationId from the method and the path, unless the route names its own: "GET /plans/{id}" →
- * "getPlansById", "POST /payments/invoices/{id}/manual" → "postPaymentsInvoicesByIdManual". The path is unique per
- * method, so the id is too; renaming a path is the only thing that changes it.
+ * A stable, readable operationId from the method and the path (colon or brace parameters), unless the route names its
+ * own or OPERATION_IDS (./openapi-operations.ts) does. A collection and its records get the CRUD verbs of their
+ * resource: "GET /plans" → "listPlans", "POST /plans" → "createPlan", "GET /plans/{id}" → "getPlan", "PUT" and
+ * "PATCH /plans/{id}" → "updatePlan", "DELETE /plans/{id}" → "deletePlan". Any other path falls back to the method
+ * and every segment ("POST /a/{id}/b" → "postAByIdB"), which OPERATION_IDS should replace with a verb. The id depends
+ * on its own method and path only, so adding a route never changes another's.
  */
 export function operationIdOf(method: string, path: string): string {
-  const parts = path
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => (segment.startsWith(':') || segment.startsWith('{') ? `By${pascal(segment.replace(/[:{}]/g, ''))}` : pascal(segment)));
-  return method.toLowerCase() + parts.join('');
+  const key = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+  if (OPERATION_IDS[key]) return OPERATION_IDS[key];
+  const segments = path.split('/').filter(Boolean);
+  const isParam = (segment: string) => segment.startsWith(':') || segment.startsWith('{');
+  const m = method.toLowerCase();
+  if (segments.length === 1 && !isParam(segments[0])) {
+    if (m === 'get') return `list${pascal(segments[0])}`;
+    if (m === 'post') return `create${pascal(singular(segments[0]))}`;
+  }
+  if (segments.length === 2 && !isParam(segments[0]) && isParam(segments[1])) {
+    const verb = { get: 'get', put: 'update', patch: 'update', delete: 'delete' }[m];
+    if (verb) return `${verb}${pascal(singular(segments[0]))}`;
+  }
+  const parts = segments.map((segment) => (isParam(segment) ? `By${pascal(segment.replace(/[:{}]/g, ''))}` : pascal(segment)));
+  return m + parts.join('');
 }
 
 /** Routes that are the reference itself: served, guarded (public), but not described. */
