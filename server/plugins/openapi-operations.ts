@@ -378,7 +378,7 @@ export const OTHER_CONTENT: Record<string, Record<string, Record<string, { schem
     'GET /audit': { 200: text('text/csv', 'With `format=csv`: one line per event, newest first (at most 50,000).') },
     'GET /vouchers/batches/:id/codes.csv': { 200: text('text/csv', 'One line per voucher code.') },
     'GET /vouchers/batches/:id/cards.pdf': { 200: binary('application/pdf', 'Printable voucher cards.') },
-    'GET /tickets/:id/attachments/:attachmentId/download': { 200: binary('application/octet-stream', 'The file, with its own media type.') },
+    'GET /tickets/:id/attachments/:attachmentId/download': { 200: binary('*/*', 'The file, with the media type it was uploaded as (an image, a PDF, text, ...).') },
     'GET /installations/:id/photos/:photoId/download': { 200: binary('image/*', 'The photo.') },
     'GET /devices/:id/backups/:backupId/download': { 200: binary('text/plain', 'The configuration as the device exported it.') },
     'GET /backups/:name/download': { 200: binary('application/gzip', 'The database dump, compressed.') },

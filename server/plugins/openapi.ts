@@ -148,6 +148,8 @@ const COMMON_FAILURES = {
     "The record's present state does not allow this: a name or number already taken, a status that cannot change that way, a record still in use, or the same work already done. `message` says which.",
   ),
   UriTooLong: failure('A path parameter is longer than any identifier the API gives (over 100 characters).'),
+  PayloadTooLarge: failure('The request body is larger than the API takes (1 MB for JSON).'),
+  UnsupportedMediaType: failure('The request body is of a media type the operation does not take (send `application/json`).'),
   TooManyRequests: {
     ...failure('Too many requests from this client address (or for this account); try again after `Retry-After` seconds.'),
     headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } } },
@@ -162,7 +164,7 @@ const COMMON_FAILURES = {
  * What particular operations answer beyond the rules of withCommonFailures (found by tests/server/openapi-fuzz.test.ts,
  * which fails on any status an operation does not declare), keyed "METHOD /path" as in contract/roles.ts.
  */
-const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' | '404' | '409' | '413' | '415' | '502', string>>> = {
+const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' | '404' | '409' | '413' | '415' | '500' | '502', string>>> = {
   'GET /settings/logo': { '404': 'No logo has been uploaded.' },
   'POST /settings/logo': { '400': 'Not a multipart upload with one image.', '413': 'The image is larger than allowed.', '415': 'The file is not one of the image types a logo may be (its content is read, not its name).' },
   'GET /subscriptions/active-plan': { '404': 'The customer has no active plan.' },
@@ -193,6 +195,8 @@ const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' |
   'POST /payments/initiate': { '502': 'The payment provider could not start the checkout now (Stripe unreachable or not configured).' },
   'POST /subscriptions/:id/autopay/setup': { '502': 'The payment provider could not start saving a card now.' },
   'POST /auth/login': { '401': 'Wrong e-mail or password.', '403': 'The account is not active (suspended, inactive).' },
+  // Taken while the admin waits: a failure (disk, bucket) is said to them, and recorded for GET /backups.
+  'POST /backups': { '500': 'The backup could not be taken; `message` says why, and GET /backups shows the failure.' },
 };
 
 /**
@@ -262,6 +266,11 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         if (!(code in responses)) responses[code] = ref(name);
       };
       if (operation.parameters?.length || operation.requestBody) add('400', 'ValidationFailed');
+      // Any body is read before the route sees it: one too large, or of a type no parser takes, is refused first.
+      if (operation.requestBody) {
+        add('413', 'PayloadTooLarge');
+        add('415', 'UnsupportedMediaType');
+      }
       if (!roles.includes('public')) add('401', 'Unauthorized');
       // Signed-in operations: a role not admitted, an account no longer active, an API token where one may not serve.
       if (!roles.includes('public')) add('403', 'Forbidden');
@@ -304,7 +313,9 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
       for (const [code, content] of Object.entries(OTHER_CONTENT[key] ?? {})) {
         const response = (responses[code] ??= { description: 'Default Response' }) as { content?: Record<string, unknown>; $ref?: string; description?: string };
         if (response.$ref) {
-          responses[code] = { description: COMMON_DESCRIPTIONS[code] ?? 'Default Response', content };
+          // The shared JSON failure stays beside the page (e.g. a 404 before the page's route is reached).
+          const shared = COMMON_FAILURES[response.$ref.replace('#/components/responses/', '') as keyof typeof COMMON_FAILURES];
+          responses[code] = { description: COMMON_DESCRIPTIONS[code] ?? 'Default Response', content: { ...shared?.content, ...content } };
         } else {
           response.content = { ...response.content, ...content };
         }

@@ -110,12 +110,15 @@ describe('GET /api/openapi.json', () => {
   it('describes the failures the guard and the validation give, in the failure envelope', async () => {
     const failures = (path: string, method: string) =>
       Object.fromEntries(Object.entries(doc.paths[path][method].responses).filter(([code]) => /^4/.test(code)));
-    // Staff only, with a body: invalid input, not signed in, wrong role, a name already taken.
+    // Staff only, with a body: invalid input, not signed in, wrong role, a name already taken, a body too large or
+    // of a type no parser takes.
     expect(failures('/api/plans', 'post')).toEqual({
       400: { $ref: '#/components/responses/ValidationFailed' },
       401: { $ref: '#/components/responses/Unauthorized' },
       403: { $ref: '#/components/responses/Forbidden' },
       409: { $ref: '#/components/responses/Conflict' },
+      413: { $ref: '#/components/responses/PayloadTooLarge' },
+      415: { $ref: '#/components/responses/UnsupportedMediaType' },
       429: { $ref: '#/components/responses/TooManyRequests' },
     });
     // A body naming a record (the plan to subscribe to) may name one that is not there.
@@ -232,7 +235,8 @@ describe('the document for integrators (issue 35)', () => {
     const content = (path: string, code = '200') => Object.keys((doc.paths[path].get.responses[code] as { content?: object }).content ?? {});
     expect(content('/api/users/export.csv')).toEqual(['text/csv']);
     expect(content('/api/payments/invoices/{id}/pdf')).toEqual(['application/pdf']);
-    expect(content('/api/payments/sandbox/checkout/{transactionId}', '404')).toEqual(['text/html']);
+    // A page, or the JSON failure when the Sandbox provider is off (production).
+    expect(content('/api/payments/sandbox/checkout/{transactionId}', '404')).toEqual(['application/json', 'text/html']);
   });
 });
 
