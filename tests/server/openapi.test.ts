@@ -130,7 +130,7 @@ describe('GET /api/openapi.json', () => {
     // Any signed-in user, no input: the missing sign-in, and an account no longer active.
     expect(Object.keys(failures('/api/auth/profile', 'get'))).toEqual(['401', '403', '429']);
     // Public: a wrong password, an account not active.
-    expect(Object.keys(failures('/api/auth/login', 'post'))).toEqual(['400', '401', '403', '409', '429']);
+    expect(Object.keys(failures('/api/auth/login', 'post'))).toEqual(['400', '401', '403', '409', '413', '415', '429']);
     // A record named in the path may not exist.
     expect(failures('/api/plans/{id}', 'get')['404']).toEqual({ $ref: '#/components/responses/NotFound' });
     // Every operation may meet the rate limit and a database outage, both with Retry-After.
