@@ -45,11 +45,29 @@ export interface ResourceAccess {
 
 const SHIPPED_RESOURCES = {
   dashboard: { route: '/dashboard', screen: 'authenticated' },
-  subscriptions: { route: '/dashboard/subscriptions', screen: SUBSCRIPTION_ROLES },
+  subscriptions: {
+    route: '/dashboard/subscriptions', screen: SUBSCRIPTION_ROLES,
+    actions: {
+      upgrade: 'PATCH /subscriptions/:id/upgrade', renew: 'PATCH /subscriptions/:id/renew', cancel: 'POST /subscriptions/:id/cancel',
+      // Suspend and resume are status changes.
+      'change-status': 'PATCH /subscriptions/:id/status', delete: 'DELETE /subscriptions/:id',
+    },
+  },
   usage: { route: '/dashboard/usage', screen: 'authenticated' },
-  tickets: { route: '/dashboard/tickets', screen: 'authenticated' },
+  tickets: {
+    route: '/dashboard/tickets', screen: 'authenticated',
+    actions: { assign: 'PATCH /tickets/:id/assign', 'change-status': 'PATCH /tickets/:id/status', reply: 'POST /tickets/:id/replies', delete: 'DELETE /tickets/:id' },
+  },
   'tickets-shared': { route: '/dashboard/tickets/shared', screen: ['admin', 'support', 'technician', 'billing'] },
-  users: { route: '/dashboard/users', screen: ADMIN_SUPPORT },
+  users: {
+    route: '/dashboard/users', screen: ADMIN_SUPPORT,
+    // A role change is an edit (PUT /users/:id with a role); which roles one may give is contract/rules on top.
+    actions: {
+      create: 'POST /users', edit: 'PUT /users/:id', 'change-role': 'PUT /users/:id', 'change-status': 'PATCH /users/:id/status',
+      'reset-password': 'PATCH /users/:id/password', delete: 'DELETE /users/:id', 'view-credit': 'GET /users/:id/credit',
+      'adjust-credit': 'POST /users/:id/credit',
+    },
+  },
   // Messages from the public contact form (POST /contact, not part of this resource): admin and support read them
   // and mark them handled.
   'contact-messages': { route: '/dashboard/contact-messages', screen: ADMIN_SUPPORT, api: '/contact-messages', list: ADMIN_SUPPORT, update: ADMIN_SUPPORT, updateMethod: 'PATCH' },
@@ -78,7 +96,7 @@ const SHIPPED_RESOURCES = {
   devices: { route: '/dashboard/nas/devices', screen: ['technician'], actions: { create: 'POST /devices', edit: 'PUT /devices/:id', delete: 'DELETE /devices/:id' } },
   // The spec gives installations to technician alone; issue 8 lets admin and support see and schedule them too.
   installations: { route: '/dashboard/installations', screen: ['technician', 'admin', 'support'] },
-  'api-tokens': { route: '/dashboard/api-tokens', screen: ['admin'] },
+  'api-tokens': { route: '/dashboard/api-tokens', screen: ['admin'], actions: { create: 'POST /api-tokens', revoke: 'DELETE /api-tokens/:id' } },
   backups: { route: '/dashboard/backups', screen: ['admin'] },
   // The audit trail (issue 13): read-only, the same audience as GET /audit.
   audit: { route: '/dashboard/audit', screen: ['admin'] },
@@ -89,7 +107,13 @@ const SHIPPED_RESOURCES = {
   },
   'ip-history': { route: '/dashboard/nas/ip-history', screen: ['admin', 'technician', 'support'] },
   // Prepaid voucher batches (issue 22): the same audience as GET /vouchers/batches.
-  vouchers: { route: '/dashboard/billing/vouchers', screen: ADMIN_BILLING },
+  vouchers: {
+    route: '/dashboard/billing/vouchers', screen: ADMIN_BILLING,
+    actions: {
+      create: 'POST /vouchers/batches', 'revoke-batch': 'POST /vouchers/batches/:id/revoke', revoke: 'POST /vouchers/:id/revoke',
+      'export-codes': 'GET /vouchers/batches/:id/codes.csv', 'print-cards': 'GET /vouchers/batches/:id/cards.pdf',
+    },
+  },
   // Background jobs (issue 14): the same audience as GET /jobs.
   jobs: { route: '/dashboard/jobs', screen: ['admin'] },
   // The system page (issue 18): the same audience as GET /system.

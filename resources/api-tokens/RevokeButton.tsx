@@ -2,12 +2,17 @@ import { Button, Popconfirm } from 'antd';
 import { StopOutlined } from '@ant-design/icons';
 import type { BaseRecord } from '@refinedev/core';
 import { useToastedCall } from '../../src/components/toastedCall';
+import { useAllowed } from '../../src/components/resource/useAllowed';
 import { t } from '../../src/i18n';
 
-/** DELETE /api-tokens/:id after a confirmation; nothing to do for a token already revoked. */
+/**
+ * DELETE /api-tokens/:id after a confirmation, for a role the role matrix lets revoke (contract/resource-access.ts);
+ * nothing to do for a token already revoked.
+ */
 export function RevokeButton({ record }: { record: BaseRecord }) {
   const { run, isPending } = useToastedCall();
-  if (record.status === 'revoked') return null;
+  const allowed = useAllowed('api-tokens', 'revoke');
+  if (!allowed || record.status === 'revoked') return null;
   return (
     <Popconfirm
       title={t('apiTokens.confirmRevoke', { name: String(record.name ?? '') })}

@@ -12,7 +12,8 @@ import { useAuthState } from '../../providers/auth-store';
 import { zodRules } from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { useActivePlans, useSubscriptionCall } from './hooks';
-import { actionsFor, canCancelImmediately, canChangeStatus, canDelete, nextStaffStatuses } from './lifecycle';
+import { useAllowed } from '../../src/components/resource/useAllowed';
+import { actionsFor, canCancelImmediately, nextStaffStatuses, type SubscriptionAction } from './lifecycle';
 import { PlanChoices } from './ui';
 
 /** The signed-in user's role (null while unknown). */
@@ -45,8 +46,16 @@ export function SubscriptionActions({ subscription, onDeleted, size = 'middle', 
   const [dialog, setDialog] = useState<Dialog>(null);
   const { run, isPending } = useSubscriptionCall();
   // A data line (issue 31) is topped up with a voucher: the server refuses to renew it or change its plan.
-  const actions = actionsFor(subscription.status).filter((a) => subscription.data_allowance_bytes == null || a === 'cancel');
-  const statuses = canChangeStatus(role) ? nextStaffStatuses(subscription.status) : [];
+  // Each button only for a role the role matrix lets call its endpoint (contract/resource-access.ts, issue 35).
+  const allowed: Record<SubscriptionAction | 'change-status' | 'delete', boolean> = {
+    upgrade: useAllowed('subscriptions', 'upgrade'),
+    renew: useAllowed('subscriptions', 'renew'),
+    cancel: useAllowed('subscriptions', 'cancel'),
+    'change-status': useAllowed('subscriptions', 'change-status'),
+    delete: useAllowed('subscriptions', 'delete'),
+  };
+  const actions = actionsFor(subscription.status).filter((a) => allowed[a] && (subscription.data_allowance_bytes == null || a === 'cancel'));
+  const statuses = allowed['change-status'] ? nextStaffStatuses(subscription.status) : [];
 
   const renew = () =>
     run({ url: `${base(subscription.id)}/renew`, method: 'patch', success: t('subscriptions.toast.renewed'), fallbackKey: 'errors.subscriptions.renew' });
@@ -68,7 +77,7 @@ export function SubscriptionActions({ subscription, onDeleted, size = 'middle', 
         )}
         {statuses.length > 0 && <Button size={size} block={block} onClick={() => setDialog('status')}>{t('subscriptions.actions.changeStatus')}</Button>}
         {actions.includes('cancel') && <Button size={size} block={block} danger onClick={() => setDialog('cancel')}>{t('subscriptions.actions.cancel')}</Button>}
-        {canDelete(role) && (
+        {allowed.delete && (
           <Popconfirm title={named('subscriptions.delete.confirm', subscription, own)} okText={t('subscriptions.actions.delete')} okButtonProps={{ danger: true }}
             cancelText={t('resource.cancel')} onConfirm={remove}>
             <Button size={size} block={block} danger type="primary">{t('subscriptions.actions.delete')}</Button>

@@ -44,14 +44,6 @@ export function seesStaffView(role: Role | null | undefined): boolean {
   return canCallEndpoint(role, 'GET', '/subscriptions');
 }
 
-export function canChangeStatus(role: Role | null | undefined): boolean {
-  return canCallEndpoint(role, 'PATCH', '/subscriptions/:id/status');
-}
-
-export function canDelete(role: Role | null | undefined): boolean {
-  return canCallEndpoint(role, 'DELETE', '/subscriptions/:id');
-}
-
 /** Staff may cancel with effect now; a customer's cancellation always runs to the end of the paid period. */
 export function canCancelImmediately(role: Role | null | undefined): boolean {
   return seesStaffView(role);

@@ -10,7 +10,7 @@ import { staleAfterChange, ticketUrl, useAssignees } from './api';
 import { ticketColumns, ticketOptions, ticketsResource } from './resource';
 import { canMove, type Viewer } from './rules';
 import { StatsCards } from './StatsCards';
-import { AssignSelect, canAssign, TicketsTable } from './ui';
+import { AssignSelect, TicketsTable, useCanAssign } from './ui';
 import { PageTitle } from '../../src/components/Text';
 
 interface FilterValues {
@@ -44,7 +44,8 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
     sorters: { mode: 'off' },
     meta: ticketsResource.meta,
   });
-  const { assignees } = useAssignees(canAssign(viewer.role));
+  const mayAssign = useCanAssign();
+  const { assignees } = useAssignees(mayAssign);
   const [form] = Form.useForm<FilterValues>();
   const apply = (values: FilterValues) => setFilters(toFilters(values), 'replace');
   const [selected, setSelected] = useState<Ticket[]>([]);
@@ -88,7 +89,7 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
   };
 
   const columns = ticketColumns<Ticket>(undefined, {
-    assigned_to_name: (v, r) => (canAssign(viewer.role) ? <AssignSelect ticket={r} size="small" /> : String(v ?? '—')),
+    assigned_to_name: (v, r) => (mayAssign ? <AssignSelect ticket={r} size="small" /> : String(v ?? '—')),
   });
 
   return (

@@ -10,7 +10,7 @@ import { t } from '../../src/i18n';
 import { EditTicket, canEdit } from './EditTicket';
 import { errorToast, ticketUrl, uploadAttachments, useRefreshTickets, useTicket, useTicketCall } from './api';
 import { formatDateTime } from './rules';
-import { AssignSelect, AttachmentList, AttachmentPicker, PriorityTag, StatusSelect, StatusTag, canAssign, canDelete, useViewer } from './ui';
+import { AssignSelect, AttachmentList, AttachmentPicker, PriorityTag, StatusSelect, StatusTag, useCanAssign, useCanDeleteTicket, useViewer } from './ui';
 import { HeaderTitle, PageTitle } from '../../src/components/Text';
 
 /** The subscription's detail route: the customer's own page, or the staff detail. */
@@ -84,6 +84,8 @@ export function TicketDetail() {
   const [uploadError, setUploadError] = useState<string | null>(null);
   // Below md the card's one-line head leaves the subject a few pixels beside the controls: it goes above them.
   const { narrow } = useViewport();
+  const mayAssign = useCanAssign();
+  const mayDelete = useCanDeleteTicket();
 
   if (isLoading) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
   if (!ticket || !viewer) {
@@ -139,8 +141,8 @@ export function TicketDetail() {
     <Space wrap>
       {canEdit(viewer, ticket) && <EditTicket ticket={ticket} />}
       <StatusSelect ticket={ticket} viewer={viewer} />
-      {canAssign(viewer.role) && <AssignSelect ticket={ticket} />}
-      {canDelete(viewer.role) && (
+      {mayAssign && <AssignSelect ticket={ticket} />}
+      {mayDelete && (
         <Popconfirm title={t('tickets.actions.confirmDelete')} okText={t('tickets.actions.confirm')} cancelText={t('tickets.actions.cancel')} onConfirm={destroy}>
           <Button danger icon={<DeleteOutlined />} loading={remove.isPending}>{t('tickets.actions.delete')}</Button>
         </Popconfirm>

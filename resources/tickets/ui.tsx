@@ -9,7 +9,6 @@ import { useNavigate } from 'react-router';
 import { ResponsiveTable, type ResponsiveColumn } from '../../src/components/resource';
 import { CameraOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { useNotification } from '@refinedev/core';
-import { canCallEndpoint, type Role } from '../../contract/roles';
 import {
   TICKET_ATTACHMENT_MAX_BYTES,
   TICKET_ATTACHMENT_MAX_FILES,
@@ -23,6 +22,7 @@ import { useAuthState } from '../../providers/auth-store';
 import { isRole } from '../../contract/roles';
 import { resizeImage } from '../../src/components/resizeImage';
 import { t } from '../../src/i18n';
+import { useAllowed } from '../../src/components/resource/useAllowed';
 import { downloadAttachment, ticketUrl, useAssignees, useTicketCall } from './api';
 import { PRIORITY_COLORS, STATUS_COLORS, attachmentProblem, formatBytes, formatDateTime, nextStatuses, ticketPath, type Viewer } from './rules';
 
@@ -31,8 +31,9 @@ export function useViewer(): Viewer | null {
   return user && isRole(user.role) ? { id: user.id, role: user.role } : null;
 }
 
-export const canAssign = (role: Role | null | undefined) => canCallEndpoint(role, 'PATCH', '/tickets/:id/assign');
-export const canDelete = (role: Role | null | undefined) => canCallEndpoint(role, 'DELETE', '/tickets/:id');
+/** Who may assign and delete tickets: the role matrix's endpoints of those actions (contract/resource-access.ts). */
+export const useCanAssign = () => useAllowed('tickets', 'assign');
+export const useCanDeleteTicket = () => useAllowed('tickets', 'delete');
 
 export function StatusTag({ status }: { status: TicketStatus }) {
   return <Tag color={STATUS_COLORS[status]}>{t(`tickets.status.${status}`)}</Tag>;
@@ -144,6 +145,9 @@ type StatusTicket = Pick<Ticket, 'id' | 'status' | 'assigned_to' | 'category' | 
 /** PATCH /tickets/{id}/status {status}, offering only the statuses the viewer may move the ticket to. */
 export function StatusSelect({ ticket, viewer, size }: { ticket: StatusTicket; viewer: Viewer; size?: 'small' | 'middle' }) {
   const { run, isPending } = useTicketCall();
+  // Shown once the role matrix lets the role call PATCH /tickets/:id/status (every signed-in role may).
+  const mayChange = useAllowed('tickets', 'change-status');
+  if (!mayChange) return null;
   const options = nextStatuses(viewer, ticket);
   return (
     <Select<TicketStatus>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Descriptions, Drawer, Form, Input, Modal, Popconfirm, Space, Spin, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useCustom, useList, useOne, type BaseRecord } from '@refinedev/core';
-import { allows, ENDPOINT_ACCESS, type Role } from '../../contract/roles';
+import type { Role } from '../../contract/roles';
 import {
   USER_STATUSES,
   canDeleteRole,
@@ -13,6 +13,7 @@ import {
   type UserStatus,
 } from '../../contract/schemas/user';
 import { renderField, zodRules } from '../../src/components/resource';
+import { useAllowed } from '../../src/components/resource/useAllowed';
 import { t } from '../../src/i18n';
 import { invoicesResource } from '../invoices/resource';
 import { subscriptionsResource } from '../subscriptions/resource';
@@ -60,6 +61,8 @@ export function UserDrawer({ id, actor, actorId, onClose }: { id: string; actor:
 
 function UserDetail({ user, actor, actorId, onDeleted }: { user: ManagedUser; actor: Role | null; actorId?: string; onDeleted: () => void }) {
   const record = user as unknown as BaseRecord;
+  const mayViewCredit = useAllowed('users', 'view-credit');
+  const mayAdjustCredit = useAllowed('users', 'adjust-credit');
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       <UserActions user={user} actor={actor} actorId={actorId} onDeleted={onDeleted} />
@@ -75,8 +78,8 @@ function UserDetail({ user, actor, actorId, onDeleted }: { user: ManagedUser; ac
       </section>
       <UserSubscriptions userId={user.id} />
       <UserInvoices userId={user.id} />
-      {user.role === 'user' && allows(ENDPOINT_ACCESS['GET /users/:id/credit'], actor) && (
-        <CreditPanel userId={user.id} canAdjust={allows(ENDPOINT_ACCESS['POST /users/:id/credit'], actor)} title={t('credit.balance')} />
+      {user.role === 'user' && mayViewCredit && (
+        <CreditPanel userId={user.id} canAdjust={mayAdjustCredit} title={t('credit.balance')} />
       )}
       <UserTickets user={user} />
       {user.role === 'user' && (
@@ -90,11 +93,20 @@ function UserDetail({ user, actor, actorId, onDeleted }: { user: ManagedUser; ac
   );
 }
 
-/** Edit, status, password and delete: offered only when the contract's rules let the caller do them. */
+/**
+ * Edit, status, password and delete: offered only when the role matrix lets the caller's role call the action's
+ * endpoint (contract/resource-access.ts, through useCan) and the contract's rules let it act on this user's role.
+ */
 function UserActions({ user, actor, actorId, onDeleted }: { user: ManagedUser; actor: Role | null; actorId?: string; onDeleted: () => void }) {
   const [dialog, setDialog] = useState<'edit' | 'password' | null>(null);
   const { run } = useUserCall();
   const self = user.id === actorId;
+  const may = {
+    edit: useAllowed('users', 'edit'),
+    status: useAllowed('users', 'change-status'),
+    password: useAllowed('users', 'reset-password'),
+    delete: useAllowed('users', 'delete'),
+  };
   const manage = !!actor && canManageRole(actor, user.role);
   const others = USER_STATUSES.filter((s) => s !== user.status);
 
@@ -108,8 +120,8 @@ function UserActions({ user, actor, actorId, onDeleted }: { user: ManagedUser; a
   return (
     <>
       <Space wrap>
-        {(manage || self) && <Button onClick={() => setDialog('edit')}>{t('users.actions.edit')}</Button>}
-        {manage && !self &&
+        {may.edit && (manage || self) && <Button onClick={() => setDialog('edit')}>{t('users.actions.edit')}</Button>}
+        {may.status && manage && !self &&
           others.map((status) => (
             <Popconfirm
               key={status}
@@ -122,8 +134,8 @@ function UserActions({ user, actor, actorId, onDeleted }: { user: ManagedUser; a
               <Button danger={status !== 'active'}>{t('users.actions.setStatus', { status: t(`users.status.${status}`).toLowerCase() })}</Button>
             </Popconfirm>
           ))}
-        {actor && canResetPasswordOf(actor, user.role) && !self && <Button onClick={() => setDialog('password')}>{t('users.actions.resetPassword')}</Button>}
-        {actor && canDeleteRole(actor, user.role) && !self && (
+        {may.password && actor && canResetPasswordOf(actor, user.role) && !self && <Button onClick={() => setDialog('password')}>{t('users.actions.resetPassword')}</Button>}
+        {may.delete && actor && canDeleteRole(actor, user.role) && !self && (
           <Popconfirm title={t('users.delete.confirm', { name: user.name })} okText={t('users.actions.delete')} okButtonProps={{ danger: true }} cancelText={t('resource.cancel')} onConfirm={remove}>
             <Button danger type="primary">{t('users.actions.delete')}</Button>
           </Popconfirm>

@@ -14,6 +14,7 @@ import { ROLE_OPTIONS, USER_STATUS_OPTIONS, USERS_PATH, userDetailPath, usersRes
 import { UserDrawer } from './UserDetail';
 import { UserFormModal } from './UserForm';
 import { HeaderTitle } from '../../src/components/Text';
+import { useAllowed } from '../../src/components/resource/useAllowed';
 
 interface FilterValues {
   search?: string;
@@ -43,6 +44,7 @@ export function UsersPage() {
   const me = useAuthState((s) => s.user);
   const actor = isRole(me?.role) ? me!.role : null;
   const [creating, setCreating] = useState(false);
+  const mayCreate = useAllowed('users', 'create');
   const [exporting, setExporting] = useState<string | null>(null);
   const companies = useCompanies();
   const exportCsv = useUsersCsvExport();
@@ -93,7 +95,7 @@ export function UsersPage() {
           <Button icon={<DownloadOutlined />} onClick={runExport} loading={!!exporting}>
             {exporting ?? t('users.actions.export')}
           </Button>
-          {actor && assignableRoles(actor).length > 0 && (
+          {mayCreate && actor && assignableRoles(actor).length > 0 && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
               {t('users.actions.create')}
             </Button>

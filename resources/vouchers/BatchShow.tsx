@@ -6,6 +6,7 @@ import { useParams } from 'react-router';
 import type { VoucherBatch } from '../../contract/schemas/vouchers';
 import { DateCell, MoneyCell } from '../../src/components/resource';
 import { useToastedCall } from '../../src/components/toastedCall';
+import { useAllowed } from '../../src/components/resource/useAllowed';
 import { t } from '../../src/i18n';
 import { BATCHES, allowanceLabel, validityLabel } from './api';
 import { vouchersResource as decl } from './resource';
@@ -16,7 +17,9 @@ import { HeaderTitle } from '../../src/components/Text';
 /** Revoke the batch (POST /vouchers/batches/:id/revoke): its unused and active vouchers stop working. */
 function RevokeBatch({ batch }: { batch: VoucherBatch }) {
   const { run, isPending } = useToastedCall();
+  const allowed = useAllowed('vouchers', 'revoke-batch');
   const live = (batch.states.unused ?? 0) + (batch.states.active ?? 0);
+  if (!allowed) return null;
   return (
     <Popconfirm
       title={t('vouchers.revokeBatchConfirm', { n: live })}

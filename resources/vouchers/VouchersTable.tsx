@@ -4,6 +4,7 @@ import { useTable } from '@refinedev/antd';
 import { VOUCHER_STATES, type Voucher, type VoucherState } from '../../contract/schemas/vouchers';
 import { DateCell, ResponsiveTable, actionsColumn, type ResponsiveColumn } from '../../src/components/resource';
 import { useToastedCall } from '../../src/components/toastedCall';
+import { useAllowed } from '../../src/components/resource/useAllowed';
 import { t } from '../../src/i18n';
 import { BATCHES } from './api';
 import { vouchersResource as decl } from './resource';
@@ -38,13 +39,15 @@ export function VouchersTable({ batchId }: { batchId: string }) {
     sorters: { mode: 'off' },
   });
   const state = filters.find((f) => 'field' in f && f.field === 'state')?.value as VoucherState | undefined;
+  // Revoke only for a role the role matrix lets call POST /vouchers/:id/revoke (contract/resource-access.ts).
+  const mayRevoke = useAllowed('vouchers', 'revoke');
   const columns: ResponsiveColumn<Voucher>[] = [
     { key: 'code', title: t('vouchers.fields.code'), dataIndex: 'code_hint', priority: 1, render: (h: string) => <code>…{h}</code> },
     { key: 'state', title: t('vouchers.fields.state'), dataIndex: 'state', priority: 1, render: (s: VoucherState) => <VoucherStateTag state={s} /> },
     { key: 'first', title: t('vouchers.fields.firstUsed'), dataIndex: 'first_used_at', priority: 2, render: (v: string | null) => <DateCell value={v} /> },
     { key: 'expires', title: t('vouchers.fields.expires'), dataIndex: 'expires_at', priority: 3, render: (v: string | null) => <DateCell value={v} /> },
     { key: 'used', title: t('vouchers.fields.used'), dataIndex: 'used_bytes', priority: 3, render: (n: number) => (n > 0 ? bytes(n) : '—') },
-    actionsColumn((v) => (v.state === 'unused' || v.state === 'active' ? <RevokeVoucher voucher={v} /> : null)),
+    actionsColumn((v) => (mayRevoke && (v.state === 'unused' || v.state === 'active') ? <RevokeVoucher voucher={v} /> : null)),
   ];
   return (
     <Space direction="vertical" style={{ width: '100%' }}>

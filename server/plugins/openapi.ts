@@ -18,7 +18,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { API_BASE, PRODUCT_NAME, REFRESH_COOKIE_NAME } from '../../contract/product';
 import { VERSION } from '../lib/paths';
 import { effectiveAudience, endpointAudience, type Audience } from '../../contract/roles';
-import { EXAMPLES, FAILURE_EXAMPLES, OTHER_CONTENT, SUMMARIES, TAG_DESCRIPTIONS } from './openapi-operations';
+import { EXAMPLES, FAILURE_EXAMPLES, OPERATION_IDS, OTHER_CONTENT, SUMMARIES, TAG_DESCRIPTIONS } from './openapi-operations';
 import { POLICY_TYPES } from '../../contract/site-paths';
 import { PAYMENT_PROVIDERS } from '../../contract/schemas/gateway';
 import { SANDBOX_TEST_CARDS } from '../integrations/payments/sandbox';
@@ -52,17 +52,38 @@ const pascal = (word: string) =>
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join('');
 
+/** The singular of a resource's plural name ("plans" → "plan", "addresses" → "address", "policies" → "policy"). */
+function singular(word: string): string {
+  if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
+  if (/(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (/[^s]s$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
 /**
- * A stable operationId from the method and the path, unless the route names its own: "GET /plans/{id}" →
- * "getPlansById", "POST /payments/invoices/{id}/manual" → "postPaymentsInvoicesByIdManual". The path is unique per
- * method, so the id is too; renaming a path is the only thing that changes it.
+ * A stable, readable operationId from the method and the path (colon or brace parameters), unless the route names its
+ * own or OPERATION_IDS (./openapi-operations.ts) does. A collection and its records get the CRUD verbs of their
+ * resource: "GET /plans" → "listPlans", "POST /plans" → "createPlan", "GET /plans/{id}" → "getPlan", "PUT" and
+ * "PATCH /plans/{id}" → "updatePlan", "DELETE /plans/{id}" → "deletePlan". Any other path falls back to the method
+ * and every segment ("POST /a/{id}/b" → "postAByIdB"), which OPERATION_IDS should replace with a verb. The id depends
+ * on its own method and path only, so adding a route never changes another's.
  */
 export function operationIdOf(method: string, path: string): string {
-  const parts = path
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => (segment.startsWith(':') || segment.startsWith('{') ? `By${pascal(segment.replace(/[:{}]/g, ''))}` : pascal(segment)));
-  return method.toLowerCase() + parts.join('');
+  const key = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+  if (OPERATION_IDS[key]) return OPERATION_IDS[key];
+  const segments = path.split('/').filter(Boolean);
+  const isParam = (segment: string) => segment.startsWith(':') || segment.startsWith('{');
+  const m = method.toLowerCase();
+  if (segments.length === 1 && !isParam(segments[0])) {
+    if (m === 'get') return `list${pascal(segments[0])}`;
+    if (m === 'post') return `create${pascal(singular(segments[0]))}`;
+  }
+  if (segments.length === 2 && !isParam(segments[0]) && isParam(segments[1])) {
+    const verb = { get: 'get', put: 'update', patch: 'update', delete: 'delete' }[m];
+    if (verb) return `${verb}${pascal(singular(segments[0]))}`;
+  }
+  const parts = segments.map((segment) => (isParam(segment) ? `By${pascal(segment.replace(/[:{}]/g, ''))}` : pascal(segment)));
+  return m + parts.join('');
 }
 
 /** Routes that are the reference itself: served, guarded (public), but not described. */
@@ -127,6 +148,8 @@ const COMMON_FAILURES = {
     "The record's present state does not allow this: a name or number already taken, a status that cannot change that way, a record still in use, or the same work already done. `message` says which.",
   ),
   UriTooLong: failure('A path parameter is longer than any identifier the API gives (over 100 characters).'),
+  PayloadTooLarge: failure('The request body is larger than the API takes (1 MB for JSON).'),
+  UnsupportedMediaType: failure('The request body is of a media type the operation does not take (send `application/json`).'),
   TooManyRequests: {
     ...failure('Too many requests from this client address (or for this account); try again after `Retry-After` seconds.'),
     headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } } },
@@ -141,7 +164,7 @@ const COMMON_FAILURES = {
  * What particular operations answer beyond the rules of withCommonFailures (found by tests/server/openapi-fuzz.test.ts,
  * which fails on any status an operation does not declare), keyed "METHOD /path" as in contract/roles.ts.
  */
-const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' | '404' | '409' | '413' | '415' | '502', string>>> = {
+const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' | '404' | '409' | '413' | '415' | '500' | '502', string>>> = {
   'GET /settings/logo': { '404': 'No logo has been uploaded.' },
   'POST /settings/logo': { '400': 'Not a multipart upload with one image.', '413': 'The image is larger than allowed.', '415': 'The file is not one of the image types a logo may be (its content is read, not its name).' },
   'GET /subscriptions/active-plan': { '404': 'The customer has no active plan.' },
@@ -172,6 +195,8 @@ const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' |
   'POST /payments/initiate': { '502': 'The payment provider could not start the checkout now (Stripe unreachable or not configured).' },
   'POST /subscriptions/:id/autopay/setup': { '502': 'The payment provider could not start saving a card now.' },
   'POST /auth/login': { '401': 'Wrong e-mail or password.', '403': 'The account is not active (suspended, inactive).' },
+  // Taken while the admin waits: a failure (disk, bucket) is said to them, and recorded for GET /backups.
+  'POST /backups': { '500': 'The backup could not be taken; `message` says why, and GET /backups shows the failure.' },
 };
 
 /**
@@ -242,6 +267,11 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         if (!(code in responses)) responses[code] = ref(name);
       };
       if (operation.parameters?.length || operation.requestBody) add('400', 'ValidationFailed');
+      // Any body is read before the route sees it: one too large, or of a type no parser takes, is refused first.
+      if (operation.requestBody) {
+        add('413', 'PayloadTooLarge');
+        add('415', 'UnsupportedMediaType');
+      }
       if (!roles.includes('public')) add('401', 'Unauthorized');
       // Signed-in operations: a role not admitted, an account no longer active, an API token where one may not serve.
       if (!roles.includes('public')) add('403', 'Forbidden');
@@ -285,7 +315,9 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         responses[code] ??= { description: 'Default Response' };
         const response = responses[code] as { content?: Record<string, unknown>; $ref?: string; description?: string };
         if (response.$ref) {
-          responses[code] = { description: COMMON_DESCRIPTIONS[code] ?? 'Default Response', content };
+          // The shared JSON failure stays beside the page (e.g. a 404 before the page's route is reached).
+          const shared = COMMON_FAILURES[response.$ref.replace('#/components/responses/', '') as keyof typeof COMMON_FAILURES];
+          responses[code] = { description: COMMON_DESCRIPTIONS[code] ?? 'Default Response', content: { ...shared?.content, ...content } };
         } else {
           response.content = { ...response.content, ...content };
         }

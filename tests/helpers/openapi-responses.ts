@@ -4,8 +4,8 @@
  * the media type one that status declares, and a JSON body must match that status's schema (Ajv, JSON Schema 2020-12
  * as OpenAPI 3.1 uses). So the document cannot drift from what the server answers.
  *
- * Used by createTestApp (tests/helpers/server.ts) when asked (`checkResponses`, or OPENAPI_CHECK_RESPONSES=1 for
- * every test app of a run): every t.app.inject is checked, and t.close() fails listing what did not match.
+ * Used by createTestApp (tests/helpers/server.ts) for every test app (unless `checkResponses: false`, or
+ * OPENAPI_CHECK_RESPONSES=0 for a run): every t.app.inject is checked, and a mismatch fails the request's test.
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';

@@ -4,6 +4,7 @@
  * Time is a ManualClock, mail goes to a capturing mailer, and helpers sign users in through the real API.
  */
 import { randomBytes } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyPluginAsync, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
@@ -127,10 +128,13 @@ export interface TestAppOptions {
   clock?: ManualClock;
   extraRoutes?: FastifyPluginAsync[];
   /**
-   * Check every answer of t.app.inject against the API's OpenAPI document (declared status, media type, body schema);
-   * close() then fails listing each mismatch. Default: on when OPENAPI_CHECK_RESPONSES=1.
+   * Check every answer of t.app.inject against the API's OpenAPI document (declared status, media type, body schema).
+   * Default ('throw'): the inject that got an answer off the document rejects, naming METHOD path status and what
+   * does not match, so the test that made the request fails. true ('collect'): mismatches are collected in
+   * responseProblems and close() fails listing them (for tests that look at them). false: no check (a test that
+   * sends answers off the document on purpose, e.g. extraRoutes); OPENAPI_CHECK_RESPONSES=0 turns it off for a run.
    */
-  checkResponses?: boolean;
+  checkResponses?: boolean | 'throw' | 'collect';
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -223,7 +227,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const users = createUserRepository(database.db);
   const responseProblems: string[] = [];
   const checked = { count: 0 };
-  if (options.checkResponses ?? process.env.OPENAPI_CHECK_RESPONSES === '1') checkEveryAnswer(app, responseProblems, checked);
+  const mode = options.checkResponses === true ? 'collect' : (options.checkResponses ?? (process.env.OPENAPI_CHECK_RESPONSES === '0' ? false : 'throw'));
+  if (mode) checkEveryAnswer(app, mode, responseProblems, checked);
 
   const t: TestApp = {
     responseProblems,
@@ -290,10 +295,50 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 }
 
 /**
- * Puts the OpenAPI check between the tests and the app: each t.app.inject({...}) answer is checked (the chained and
- * callback forms of inject pass through unchecked), and what does not match is added to `problems`.
+ * The response checker of each distinct document, made once per process (per Vitest worker): every test app of a
+ * run serves the same document unless it adds routes, and compiling its schemas is the check's whole cost.
  */
-function checkEveryAnswer(app: FastifyInstance, problems: string[], checked: { count: number }) {
+const checkers = new Map<string, ReturnType<typeof createResponseChecker>>();
+function checkerFor(app: FastifyInstance) {
+  const document = app.swagger() as unknown as OpenApiDocument;
+  const key = JSON.stringify(document.paths);
+  let check = checkers.get(key);
+  if (!check) {
+    check = createResponseChecker(document);
+    checkers.set(key, check);
+  }
+  return check;
+}
+
+/** The answer as its client reads it: a compressed body (Content-Encoding br, gzip, deflate) decompressed. */
+function decoded(response: LightMyRequestResponse): LightMyRequestResponse {
+  const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
+  const inflate = { br: brotliDecompressSync, gzip: gunzipSync, deflate: inflateSync }[encoding];
+  if (!inflate) return response;
+  return { statusCode: response.statusCode, headers: response.headers, body: inflate(response.rawPayload).toString('utf8') } as LightMyRequestResponse;
+}
+
+/** The body of a 500: {success: false, message: "Internal server error"}, nothing more. */
+function isInternalError(body: string): boolean {
+  try {
+    const json = JSON.parse(body) as Record<string, unknown>;
+    return json.success === false && json.message === 'Internal server error' && Object.keys(json).every((k) => ['success', 'message', 'data'].includes(k));
+  } catch {
+    return false;
+  }
+}
+
+/** An answer that does not match the OpenAPI document, thrown by t.app.inject in the default 'throw' mode. */
+export class OpenApiDriftError extends Error {
+  override name = 'OpenApiDriftError';
+}
+
+/**
+ * Puts the OpenAPI check between the tests and the app: each t.app.inject({...}) answer is checked (the chained and
+ * callback forms of inject pass through unchecked); what does not match is thrown ('throw') or added to `problems`
+ * ('collect').
+ */
+function checkEveryAnswer(app: FastifyInstance, mode: 'throw' | 'collect', problems: string[], checked: { count: number }) {
   const inject = app.inject.bind(app) as (...args: unknown[]) => unknown;
   let check: ReturnType<typeof createResponseChecker> | undefined;
   (app as { inject: unknown }).inject = (options?: unknown, callback?: unknown) => {
@@ -302,9 +347,20 @@ function checkEveryAnswer(app: FastifyInstance, problems: string[], checked: { c
     return (inject(options) as Promise<LightMyRequestResponse>).then((response) => {
       const path = typeof url === 'string' ? url : (url.pathname ?? '/');
       if (path.startsWith('/api/')) {
-        check ??= createResponseChecker(app.swagger() as unknown as OpenApiDocument);
-        problems.push(...check(method, path, response));
+        check ??= checkerFor(app);
+        let found = check(method, path, decoded(response));
         checked.count++;
+        // A 500 is a bug, never an answer an operation declares (docs/api.md, Errors): a test that provokes one on
+        // purpose (a failing audit write, a dropped table) asserts on it itself. Only its body is checked here: the
+        // failure envelope, with nothing of the cause.
+        if (mode === 'throw' && response.statusCode === 500) found = found.length && !isInternalError(response.body) ? [`${method.toUpperCase()} ${path.split('?')[0]} 500: not the failure envelope (${response.body.slice(0, 200)})`] : [];
+        if (found.length && mode === 'throw') {
+          throw new OpenApiDriftError(
+            `${method.toUpperCase()} ${path.split('?')[0]} answered ${response.statusCode}, off the OpenAPI document:\n${found.join('\n')}\n` +
+              '(fix the route\'s response schema or the server; a test that means to get such an answer passes checkResponses: false to createTestApp)',
+          );
+        }
+        problems.push(...found);
       }
       return response;
     });

@@ -93,6 +93,39 @@ describe('access per action from the endpoint the action calls', () => {
     expect(ask('admin', 'delete', 'contact-messages')).toBe(false);
   });
 
+  it("the custom pages' buttons follow the endpoint each calls (users, vouchers, tickets, subscriptions, api-tokens)", () => {
+    const cases: Array<[resource: string, action: string, may: string, mayNot: string]> = [
+      // Users: support edits and suspends, only admin resets a password or deletes; credit is adjusted by billing and admin.
+      ['users', 'change-status', 'support', 'user'],
+      ['users', 'change-role', 'support', 'billing'],
+      ['users', 'reset-password', 'admin', 'support'],
+      ['users', 'delete', 'admin', 'support'],
+      ['users', 'view-credit', 'support', 'technician'],
+      ['users', 'adjust-credit', 'admin', 'support'],
+      // Vouchers: admin and billing generate and revoke.
+      ['vouchers', 'create', 'billing', 'support'],
+      ['vouchers', 'revoke-batch', 'billing', 'support'],
+      ['vouchers', 'revoke', 'admin', 'technician'],
+      // Tickets: every signed-in role changes a status; admin and support assign; admin deletes.
+      ['tickets', 'change-status', 'user', 'nobody'],
+      ['tickets', 'assign', 'support', 'technician'],
+      ['tickets', 'delete', 'admin', 'support'],
+      // Subscriptions: the owner upgrades, renews and cancels; staff suspend and resume (status); admin deletes.
+      ['subscriptions', 'upgrade', 'user', 'technician'],
+      ['subscriptions', 'cancel', 'user', 'technician'],
+      ['subscriptions', 'change-status', 'billing', 'user'],
+      ['subscriptions', 'delete', 'admin', 'billing'],
+      // API tokens: the admin's.
+      ['api-tokens', 'revoke', 'admin', 'support'],
+      ['api-tokens', 'create', 'super_admin', 'billing'],
+    ];
+    for (const [resource, action, may, mayNot] of cases) {
+      expect({ resource, action, role: may, can: ask(may as Parameters<typeof canRole>[0], action, resource) }).toEqual({ resource, action, role: may, can: true });
+      if (mayNot !== 'nobody') expect({ resource, action, role: mayNot, can: ask(mayNot as Parameters<typeof canRole>[0], action, resource) }).toEqual({ resource, action, role: mayNot, can: false });
+    }
+    expect(canRole(null, { resource: 'tickets', action: 'change-status', params: { id: '1', resource: { name: 'tickets' } } })).toMatchObject({ can: false });
+  });
+
   it('denies an action the matrix names no endpoint for', () => {
     expect(canRole('admin', { resource: 'plans', action: 'archive', params: { id: '1', resource: { name: 'plans' } } })).toMatchObject({ can: false });
     expect(canRole('admin', { resource: 'audit', action: 'delete', params: { id: '1', resource: { name: 'audit' } } })).toMatchObject({ can: false });

@@ -65,7 +65,7 @@ describe('credit screens', () => {
         ? fail(409, 'The adjustment would take more credit than the customer has (balance $25.00)')
         : { status: 201, body: { success: true, message: 'Credit adjusted successfully', data: { entry: entry({ amount: (call.body as { amount: number }).amount }), balance: { currency: 'USD', amount: 2000 } } } },
     );
-    renderScreen(fake, `/dashboard/user/${CUSTOMER}`, routes);
+    renderScreen(fake, `/dashboard/user/${CUSTOMER}`, routes, { accessControl: true });
     const drawer = await screen.findByTestId('user-drawer');
     const panel = await within(drawer).findByTestId('credit-panel');
     expect(await within(panel).findByText('$25.00')).toBeTruthy();
@@ -95,7 +95,7 @@ describe('credit screens', () => {
 
   it('support reads the credit but has no adjust form', async () => {
     signIn('support');
-    renderScreen(api(), `/dashboard/user/${CUSTOMER}`, routes);
+    renderScreen(api(), `/dashboard/user/${CUSTOMER}`, routes, { accessControl: true });
     const panel = await screen.findByTestId('credit-panel');
     expect(await within(panel).findByText('$25.00')).toBeTruthy();
     expect(within(panel).queryByTestId('adjust-credit')).toBeNull();
@@ -104,7 +104,7 @@ describe('credit screens', () => {
   it('a customer sees their own balance and history (GET /credit, paged)', async () => {
     signIn('user');
     const fake = new FakeApi().on('GET /credit', account);
-    renderScreen(fake, '/mine', routes);
+    renderScreen(fake, '/mine', routes, { accessControl: true });
     const panel = await screen.findByTestId('credit-panel');
     expect(await within(panel).findByText('$25.00')).toBeTruthy();
     expect(within(panel).getByText('New invoices use your credit first; what it does not cover is left to pay.')).toBeTruthy();

@@ -72,7 +72,7 @@ describe('ticket area by role (spec §2)', () => {
         .on('GET /tickets/stats', ok(stats))
         .on('GET /tickets', page([ticket(), ticket({ id: T2, number: 'T-000002', subject: 'Wrong invoice', category: 'billing' })]))
         .on('GET /users', page([]));
-      renderScreen(api, '/dashboard/tickets', routes);
+      renderScreen(api, '/dashboard/tickets', routes, { accessControl: true });
       const cards = await screen.findByTestId('ticket-stats');
       expect(within(cards).getByText('7')).toBeTruthy();
       expect(within(cards).getByText('Open: 3')).toBeTruthy();
@@ -91,7 +91,7 @@ describe('ticket area by role (spec §2)', () => {
     const api = new FakeApi()
       .on('GET /tickets/assigned', page([ticket({ subject: 'Mine to fix', assigned_to: ME, assigned_to_name: 'Ada' })]))
       .on('GET /tickets', page([ticket({ id: T2, number: 'T-000002', subject: 'In the queue', category: 'installation' })]));
-    renderScreen(api, '/dashboard/tickets', routes);
+    renderScreen(api, '/dashboard/tickets', routes, { accessControl: true });
     expect(await screen.findByText('Assigned to me')).toBeTruthy();
     expect(await within(screen.getByTestId('assigned-tickets')).findByText('Mine to fix')).toBeTruthy();
     expect(await within(screen.getByTestId('queue-tickets')).findByText('In the queue')).toBeTruthy();
@@ -103,18 +103,18 @@ describe('ticket area by role (spec §2)', () => {
   it('/dashboard/tickets/shared shows view two to admin too', async () => {
     signIn('admin');
     const api = new FakeApi().on('GET /tickets/assigned', page([])).on('GET /tickets', page([]));
-    renderScreen(api, '/dashboard/tickets/shared', routes);
+    renderScreen(api, '/dashboard/tickets/shared', routes, { accessControl: true });
     expect(await screen.findByText('Assigned to me')).toBeTruthy();
     expect(api.count('GET /tickets/stats')).toBe(0);
   });
 
   it('failures read "Failed to fetch stats" and "Failed to fetch assigned tickets"', async () => {
     signIn('support');
-    renderScreen(new FakeApi().on('GET /tickets/stats', fail(500)).on('GET /tickets', page([])).on('GET /users', page([])), '/dashboard/tickets', routes);
+    renderScreen(new FakeApi().on('GET /tickets/stats', fail(500)).on('GET /tickets', page([])).on('GET /users', page([])), '/dashboard/tickets', routes, { accessControl: true });
     expect(await screen.findByText('Failed to fetch stats', { selector: '.ant-alert-message' })).toBeTruthy();
     cleanup();
     signIn('billing');
-    renderScreen(new FakeApi().on('GET /tickets/assigned', fail(500)).on('GET /tickets', page([])), '/dashboard/tickets', routes);
+    renderScreen(new FakeApi().on('GET /tickets/assigned', fail(500)).on('GET /tickets', page([])), '/dashboard/tickets', routes, { accessControl: true });
     expect(await screen.findByText('Failed to fetch assigned tickets', { selector: '.ant-alert-message' })).toBeTruthy();
     expect(screen.queryByText('Failed to fetch tickets')).toBeNull();
   });
@@ -124,7 +124,7 @@ describe('staff controls on a ticket', () => {
   it('status change offers only the allowed statuses and sends PATCH {status}', async () => {
     signIn('technician');
     const api = detailApi({ status: 'in_progress' }).on(`PATCH /tickets/${T1}/status`, ok(ticket({ status: 'resolved' })));
-    renderScreen(api, `/dashboard/tickets/${T1}`, routes);
+    renderScreen(api, `/dashboard/tickets/${T1}`, routes, { accessControl: true });
     const select = await screen.findByTestId(`status-select-${T1}`);
     fireEvent.mouseDown(within(select).getByRole('combobox'));
     await waitFor(() => expect(optionsOf()).toEqual(['Open', 'Waiting on customer', 'Resolved', 'Closed']));
@@ -138,14 +138,14 @@ describe('staff controls on a ticket', () => {
 
   it('a closed ticket: only admin/support may re-open; a technician has no choice', async () => {
     signIn('support');
-    renderScreen(detailApi({ status: 'closed' }), `/dashboard/tickets/${T1}`, routes);
+    renderScreen(detailApi({ status: 'closed' }), `/dashboard/tickets/${T1}`, routes, { accessControl: true });
     const select = await screen.findByTestId(`status-select-${T1}`);
     fireEvent.mouseDown(within(select).getByRole('combobox'));
     await waitFor(() => expect(optionsOf()).toEqual(['Open']));
     expect(screen.getByText('This ticket is closed; it takes no more replies.')).toBeTruthy();
     cleanup();
     signIn('technician');
-    renderScreen(detailApi({ status: 'closed' }), `/dashboard/tickets/${T1}`, routes);
+    renderScreen(detailApi({ status: 'closed' }), `/dashboard/tickets/${T1}`, routes, { accessControl: true });
     const disabled = await screen.findByTestId(`status-select-${T1}`);
     expect(disabled.className).toContain('ant-select-disabled');
   });
@@ -153,7 +153,7 @@ describe('staff controls on a ticket', () => {
   it('a failed status change without a server message reads "Failed to change status"', async () => {
     signIn('support');
     const api = detailApi().on(`PATCH /tickets/${T1}/status`, fail(500));
-    renderScreen(api, `/dashboard/tickets/${T1}`, routes);
+    renderScreen(api, `/dashboard/tickets/${T1}`, routes, { accessControl: true });
     await chooseIn(await screen.findByTestId(`status-select-${T1}`), 'Resolved');
     await waitFor(() => expect(toastText()).toContain('Failed to change status'));
   });
@@ -164,7 +164,7 @@ describe('staff controls on a ticket', () => {
       api.on(`GET /tickets/${T1}`, ok({ ...ticket({ assigned_to: TECH, assigned_to_name: 'Tina Tech' }), replies: [], attachments: [] }));
       return ok(ticket({ assigned_to: TECH, assigned_to_name: 'Tina Tech' }));
     });
-    renderScreen(api, `/dashboard/tickets/${T1}`, routes);
+    renderScreen(api, `/dashboard/tickets/${T1}`, routes, { accessControl: true });
     const select = await screen.findByTestId(`assign-select-${T1}`);
     await waitFor(() => expect(api.calls.some((c) => c.path === '/users' && c.params.role === 'technician')).toBe(true));
     // Only active staff are asked for.
@@ -186,7 +186,7 @@ describe('staff controls on a ticket', () => {
   it('staff may mark a reply as an internal note', async () => {
     signIn('support');
     const api = detailApi().on(`POST /tickets/${T1}/replies`, { status: 201, body: { success: true, message: 'ok', data: {} } });
-    renderScreen(api, `/dashboard/tickets/${T1}`, routes);
+    renderScreen(api, `/dashboard/tickets/${T1}`, routes, { accessControl: true });
     fireEvent.change(await screen.findByLabelText('Your reply'), { target: { value: 'Line card swapped' } });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Internal note' }));
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
@@ -196,7 +196,7 @@ describe('staff controls on a ticket', () => {
   it('only admin deletes, after confirming; a failure reads "Failed to delete ticket"', async () => {
     signIn('admin');
     const api = detailApi().on(`DELETE /tickets/${T1}`, fail(500)).on('GET /tickets', page([])).on('GET /tickets/stats', ok(stats));
-    renderScreen(api, `/dashboard/tickets/${T1}`, routes);
+    renderScreen(api, `/dashboard/tickets/${T1}`, routes, { accessControl: true });
     fireEvent.click(await screen.findByRole('button', { name: /Delete ticket/ }));
     expect(api.count(`DELETE /tickets/${T1}`)).toBe(0);
     fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
@@ -221,7 +221,7 @@ describe('bulk status change (view one)', () => {
       .on('GET /tickets', page([ticket(), ticket({ id: T2, number: 'T-000002', subject: 'Wrong invoice', category: 'billing' })]))
       .on(`PATCH /tickets/${T1}/status`, ok(ticket({ status: 'resolved' })))
       .on(`PATCH /tickets/${T2}/status`, fail(409, 'Cannot change the ticket status from open to resolved'));
-    renderScreen(api, '/dashboard/tickets', routes);
+    renderScreen(api, '/dashboard/tickets', routes, { accessControl: true });
     await screen.findByText('Wrong invoice');
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select T-000001: Internet drops at night' }));
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select T-000002: Wrong invoice' }));
