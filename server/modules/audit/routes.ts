@@ -2,15 +2,13 @@
 import { and, count, eq, gte, lte, type SQL } from 'drizzle-orm';
 import { newestFirst } from '../../db/paging';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok, pagePagination, pageSchema } from '../../../contract/envelope';
 import { AUDIT_MESSAGES, auditEventSchema, auditListQuerySchema, type AuditEvent, type AuditListQuery } from '../../../contract/schemas/audit';
-import { pagePaginationSchema } from '../../../contract/schemas/invoice';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors';
 import { auditEvents, type AuditEventRow } from '../../db/schema';
 
 const CSV_LIMIT = 50_000;
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const toEvent = (r: AuditEventRow): AuditEvent => ({
@@ -45,7 +43,7 @@ const csvCell = (v: unknown) => {
 };
 
 const auditRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/', { schema: { querystring: auditListQuerySchema, response: { 200: envelope(z.object({ items: z.array(auditEventSchema), pagination: pagePaginationSchema })) } } }, async (request, reply) => {
+  app.get('/', { schema: { querystring: auditListQuerySchema, response: { 200: envelope(pageSchema(auditEventSchema)) } } }, async (request, reply) => {
     const q = request.query;
     const filter = where(q);
     if (q.format === 'csv') {
@@ -62,11 +60,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       app.db.select({ n: count() }).from(auditEvents).where(filter),
     ]);
     const total = Number(n);
-    const totalPages = Math.max(1, Math.ceil(total / q.limit));
-    return ok(
-      { items: rows.map(toEvent), pagination: { page: q.page, totalPages, total, hasNext: q.page < totalPages, hasPrev: q.page > 1 } },
-      AUDIT_MESSAGES.list,
-    );
+    return ok({ items: rows.map(toEvent), pagination: pagePagination(q.page, q.limit, total) }, AUDIT_MESSAGES.list);
   });
 
   app.get('/:id', { schema: { params: z.object({ id: z.string() }), response: { 200: envelope(auditEventSchema) } } }, async (request) => {

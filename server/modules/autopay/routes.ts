@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import {
   AUTOPAY_MESSAGES as M,
   autopaySetupStartedSchema,
@@ -24,7 +24,6 @@ import { sandboxNotFoundPage } from '../payments/checkout-page';
 import { sandboxSetupPage } from './sandbox-page';
 import type { Caller } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const subscriptionParams = z.object({ id: z.string({ message: 'id must be a subscription id' }) });
 
 const autopayRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import { contactInputSchema } from '../../../contract/schemas/contact';
 import { contactMessages } from '../../db/schema';
 
@@ -19,7 +19,6 @@ export const CONTACT_MESSAGES = {
 /** 5 submissions per 15 minutes per IP address. */
 export const CONTACT_RATE_LIMIT = { max: 5, windowMs: 15 * 60 * 1000 };
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 
 /** Mounted under /api. */
 const contactRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import {
   CREDIT_MESSAGES as M,
   creditAccountSchema,
@@ -19,7 +19,6 @@ import { notFound, unauthorized } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
 import { CreditService } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const userParams = z.object({ id: z.string().uuid({ message: 'id must be a valid user id' }) });
 
 const creditRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -9,6 +9,7 @@ import type { Db } from '../../db/client';
 import { devices, type DeviceRow, type NewDeviceRow } from '../../db/schema/devices';
 import type { SecretBox } from '../../lib/secret-box';
 import type { SnmpSettings } from '../../integrations/snmp';
+import { likePattern } from '../../db/paging';
 
 /** The management API settings, opened (RouterOS REST or API port). */
 export interface DeviceApiSettings {
@@ -123,10 +124,6 @@ export interface DeviceListQuery {
   search?: string;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 export function createDeviceRepository(db: Db) {
   return {
     async list(query: DeviceListQuery): Promise<{ rows: DeviceRow[]; total: number }> {
@@ -134,7 +131,7 @@ export function createDeviceRepository(db: Db) {
       if (query.status) conditions.push(eq(devices.status, query.status));
       if (query.vendor) conditions.push(eq(devices.vendor, query.vendor));
       if (query.search) {
-        const pattern = `%${escapeLike(query.search)}%`;
+        const pattern = likePattern(query.search);
         conditions.push(or(ilike(devices.name, pattern), ilike(devices.host, pattern), ilike(devices.location, pattern))!);
       }
       const where = conditions.length ? and(...conditions) : undefined;

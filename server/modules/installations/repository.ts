@@ -1,6 +1,6 @@
 /** Reading and writing installation jobs and their photos, with the names of the people and plan involved. */
 import { and, asc, count, desc, eq, gte, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { newestFirst } from '../../db/paging';
+import { likePattern, newestFirst } from '../../db/paging';
 import { alias } from 'drizzle-orm/pg-core';
 import { OPEN_INSTALLATION_STATUSES, type InstallationListQueryParsed } from '../../../contract/schemas/installation';
 import type { Db } from '../../db/client';
@@ -13,7 +13,6 @@ import {
   type NewInstallationRow,
 } from '../../db/schema/installations';
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const customer = alias(users, 'customer');
 const technician = alias(users, 'technician');

@@ -3,8 +3,8 @@ import { and, count, desc, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm
 import type { InvoiceListQueryParsed } from '../../../contract/schemas/invoice';
 import type { Db } from '../../db/client';
 import { invoices, plans, subscriptions, users, type InvoiceRow } from '../../db/schema';
+import { likePattern } from '../../db/paging';
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export interface InvoiceWithNames {
   row: InvoiceRow;

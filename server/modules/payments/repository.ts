@@ -2,12 +2,11 @@
 import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, ne, or, type SQL } from 'drizzle-orm';
 import type { PaymentListQueryParsed } from '../../../contract/schemas/payment';
 import type { Db } from '../../db/client';
-import { newestFirst } from '../../db/paging';
+import { likePattern, newestFirst } from '../../db/paging';
 import { invoices, paymentGateways, payments, users, webhookEvents, type InvoiceRow, type NewPaymentRow, type PaymentRow } from '../../db/schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** A row of the staff payments list: the payment, its customer, its invoice's number and its gateway's name. */
 export interface PaymentWithNames {

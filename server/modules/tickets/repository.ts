@@ -1,5 +1,5 @@
 /** Reading and writing tickets, their replies and attachments (with the names of the people involved). */
-import { PreparedByShape, newestFirst } from '../../db/paging';
+import { likePattern, newestFirst, PreparedByShape } from '../../db/paging';
 import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { TicketListQueryParsed } from '../../../contract/schemas/ticket';
@@ -16,7 +16,6 @@ import {
   type TicketRow,
 } from '../../db/schema';
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const creator = alias(users, 'creator');
 const assignee = alias(users, 'assignee');
