@@ -11,7 +11,6 @@ import { auditContext } from '../audit/trail';
 import { createApiTokenRepository } from './repository';
 import { API_TOKEN_MESSAGES as M, ApiTokenService } from './service';
 
-
 const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
   const tokens = new ApiTokenService({
     repository: createApiTokenRepository(app.db),

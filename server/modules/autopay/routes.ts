@@ -4,7 +4,6 @@
  * 404 in production unless ALLOW_SANDBOX_PAYMENTS). Paths are absolute under /api (see contract/roles.ts).
  */
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { envelope, ok } from '../../../contract/envelope';
 import {
@@ -15,7 +14,6 @@ import {
   paymentMethodListQuerySchema,
   paymentMethodSchema,
 } from '../../../contract/schemas/autopay';
-import { paymentMethodSetups } from '../../db/schema/money';
 import { buildSandboxWebhook, isSandboxTestCard, sandboxCard } from '../../integrations/payments/sandbox';
 import { unauthorized } from '../../lib/errors';
 import { returnOrigin } from '../../lib/return-origin';
@@ -91,7 +89,7 @@ const autopayRoutes: FastifyPluginAsyncZod = async (app) => {
         const { setup, credentials } = found;
         let outcome = setup.status === 'completed' ? 'saved' : 'cancelled';
         if (setup.status === 'pending' && request.params.choice === 'cancel') {
-          await app.db.update(paymentMethodSetups).set({ status: 'failed', updatedAt: app.clock.now() }).where(and(eq(paymentMethodSetups.id, setup.id), eq(paymentMethodSetups.status, 'pending')));
+          await service.cancelSandboxSetup(setup.id);
         } else if (setup.status === 'pending' && isSandboxTestCard(request.params.choice)) {
           const now = app.clock.now();
           const card = sandboxCard(request.params.choice, `sbxcus_${setup.userId}`, now);

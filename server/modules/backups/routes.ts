@@ -7,7 +7,6 @@ import { AppError, conflict, notFound } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
 import { BackupBusyError } from './service';
 
-
 const backupRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kept } = app.backups;
 

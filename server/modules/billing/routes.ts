@@ -7,7 +7,6 @@ import { envelope, ok, pageSchema } from '../../../contract/envelope';
 import { BILLING_MESSAGES as M, billingRunListQuerySchema, billingRunResultSchema, billingRunSchema } from '../../../contract/schemas/billing';
 import { unauthorized } from '../../lib/errors';
 
-
 const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/run', { schema: { response: { 200: envelope(billingRunResultSchema) } } }, async (request) => {
     if (!request.user) throw unauthorized();

@@ -13,8 +13,6 @@ import {
   creditAdjustInputSchema,
   creditQuerySchema,
 } from '../../../contract/schemas/credit';
-import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema';
 import { notFound, unauthorized } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
 import { CreditService } from './service';
@@ -24,8 +22,7 @@ const userParams = z.object({ id: z.string().uuid({ message: 'id must be a valid
 const creditRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = new CreditService({ db: app.db, clock: app.clock, defaultCurrency: async () => (await app.settings.stored()).currency || 'USD' });
   const assertUser = async (id: string) => {
-    const [row] = await app.db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
-    if (!row) throw notFound(M.userNotFound);
+    if (!(await service.userExists(id))) throw notFound(M.userNotFound);
   };
 
   app.get('/credit', { schema: { querystring: creditQuerySchema, response: { 200: envelope(creditAccountSchema) } } }, async (request) => {

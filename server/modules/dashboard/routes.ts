@@ -7,7 +7,6 @@ import { createDashboardRepository } from './repository';
 import { DashboardService } from './service';
 import { networkStats } from '../usage/network-stats';
 
-
 const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = new DashboardService({
     repository: createDashboardRepository(app.db),

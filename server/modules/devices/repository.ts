@@ -3,7 +3,7 @@
  * it) open them for the poller, backups and RADIUS. Nothing here is ever sent to a browser as is: the API
  * goes through presenter.ts.
  */
-import { and, asc, count, desc, eq, ilike, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { defaultApiPort, type DeviceApiType, type DeviceStatus, type DeviceVendor } from '../../../contract/schemas/device';
 import type { Db } from '../../db/client';
 import { devices, type DeviceRow, type NewDeviceRow } from '../../db/schema/devices';
@@ -146,6 +146,12 @@ export function createDeviceRepository(db: Db) {
         db.select({ total: count() }).from(devices).where(where),
       ]);
       return { rows, total: Number(total) };
+    },
+
+    /** The hotspot login URLs of the devices that have one. */
+    async hotspotUrls(): Promise<string[]> {
+      const rows = await db.select({ url: devices.hotspotUrl }).from(devices).where(isNotNull(devices.hotspotUrl));
+      return rows.map((row) => row.url!);
     },
 
     async findById(id: string): Promise<DeviceRow | undefined> {

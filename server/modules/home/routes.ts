@@ -8,7 +8,6 @@ import { HOME_MESSAGES as M, customerHomeSchema } from '../../../contract/schema
 import { unauthorized } from '../../lib/errors';
 import { HomeService } from './service';
 
-
 const homeRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = new HomeService({ db: app.db, clock: app.clock });
   app.get(

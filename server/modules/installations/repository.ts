@@ -13,7 +13,6 @@ import {
   type NewInstallationRow,
 } from '../../db/schema/installations';
 
-
 const customer = alias(users, 'customer');
 const technician = alias(users, 'technician');
 const uploader = alias(users, 'uploader');

@@ -5,7 +5,6 @@ import type { Db } from '../../db/client';
 import { invoices, plans, subscriptions, users, type InvoiceRow } from '../../db/schema';
 import { likePattern } from '../../db/paging';
 
-
 export interface InvoiceWithNames {
   row: InvoiceRow;
   userName: string;

@@ -7,7 +7,6 @@ import { envelope, ok } from '../../../contract/envelope';
 import { RECONCILIATION_MESSAGES as M, reconciliationQuerySchema, reconciliationSchema } from '../../../contract/schemas/reconciliation';
 import { ReconciliationService } from './service';
 
-
 const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = new ReconciliationService({ db: app.db, clock: app.clock });
 

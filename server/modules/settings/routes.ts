@@ -14,7 +14,6 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
 import { LOGO_MAX_BYTES, SETTINGS_MESSAGES as M, sniffImageType } from './service';
 
-
 const isTooLarge = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';
 

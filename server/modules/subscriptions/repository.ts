@@ -4,7 +4,6 @@ import type { SubscriptionListQueryParsed } from '../../../contract/schemas/subs
 import type { Db } from '../../db/client';
 import { plans, subscriptions, users, type PlanRow, type SubscriptionRow } from '../../db/schema';
 
-
 export interface SubscriptionWithNames {
   row: SubscriptionRow;
   planName: string;

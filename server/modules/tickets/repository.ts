@@ -16,7 +16,6 @@ import {
   type TicketRow,
 } from '../../db/schema';
 
-
 const creator = alias(users, 'creator');
 const assignee = alias(users, 'assignee');
 
