@@ -1,7 +1,7 @@
 /**
  * The API's response envelope (spec §7): every response, success or failure, has this shape. This module owns the
  * envelope and the list pagination, both as types and helpers (ok, fail, pagePagination) and as the zod schemas the
- * routes declare as their responses (envelope, pagePaginationSchema): a module does not re-declare them.
+ * routes declare as their responses (envelope, pagePaginationSchema, pageSchema): a module does not re-declare them.
  */
 import { z } from 'zod';
 

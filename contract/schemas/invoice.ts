@@ -84,4 +84,3 @@ export const invoiceListQuerySchema = userInvoiceQuerySchema.extend({
 });
 export type InvoiceListQuery = z.input<typeof invoiceListQuerySchema>;
 export type InvoiceListQueryParsed = z.output<typeof invoiceListQuerySchema>;
-
