@@ -56,6 +56,14 @@ function pageScopeCondition(scope: TicketPageScope): SQL | undefined {
   return scope.queue?.length ? or(mine, inArray(tickets.category, [...scope.queue] as (typeof tickets.category.enumValues)[number][]))! : mine;
 }
 
+/** A page scope as a plain condition, its id a value (the stats and the dashboard's ticket figures); undefined: all. */
+export function scopeCondition(scope: TicketPageScope): TicketScope {
+  if ('all' in scope) return undefined;
+  if (scope.assignedOnly) return eq(tickets.assignedTo, scope.me);
+  const mine = or(eq(tickets.createdBy, scope.me), eq(tickets.assignedTo, scope.me))!;
+  return scope.queue?.length ? or(mine, inArray(tickets.category, [...scope.queue] as (typeof tickets.category.enumValues)[number][]))! : mine;
+}
+
 export function createTicketRepository(db: Db) {
   const joinedColumns = {
     row: tickets,
