@@ -264,6 +264,21 @@ export function createTicketRepository(db: Db) {
     },
 
     /** An active staff user (a valid assignee), or undefined. */
+    /** The id of the user with this e-mail address (the demo seed). */
+    async userIdByEmail(email: string): Promise<string | undefined> {
+      const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+      return row?.id;
+    },
+
+    /** Whether there is any ticket at all (the demo seed fills an empty table only). */
+    async any(): Promise<boolean> {
+      return (await db.select({ id: tickets.id }).from(tickets).limit(1)).length > 0;
+    },
+
+    async insertReplies(tx: Db, values: Array<typeof ticketReplies.$inferInsert>): Promise<void> {
+      await tx.insert(ticketReplies).values(values);
+    },
+
     async user(id: string): Promise<{ id: string; name: string; email: string; role: string; status: string } | undefined> {
       const [row] = await db
         .select({ id: users.id, name: users.name, email: users.email, role: users.role, status: users.status })
