@@ -13,9 +13,9 @@
  *   here uses them.)
  *
  * Overridden, because the API answers {success, message, data} and pages differently:
- * - getList: Refine's pagination becomes page/limit (or limit/offset for `offsetPaged` resources), not
- *   _start/_end; filters become plain query keys (ranges as from/to keys), the first sorter becomes
- *   sort/order; the total comes from data.pagination.total or data.meta.total, not an X-Total-Count header.
+ * - getList: Refine's pagination becomes page/limit, not _start/_end; filters become plain query keys (ranges
+ *   as from/to keys), the first sorter becomes sort/order; the total comes from data.pagination.total (every
+ *   list answers data {items, pagination}), not an X-Total-Count header.
  * - getOne, create, update, deleteOne: the record is the envelope's data, except that {<singular>: {...}}
  *   (exactly one key, named like the resource in the singular, or "item") is unwrapped to the object inside.
  *   Paths come from RESOURCE_API (or meta.endpoint); updates are PUT, not PATCH; the fields the server owns are
@@ -48,8 +48,6 @@ interface ResourceApi {
   path: string;
   /** The group of its spec §8 error texts (src/i18n/en/errors.ts). */
   errors: string;
-  /** Lists paged by limit/offset instead of page/limit. */
-  offsetPaged?: boolean;
   /** Fields the server owns: never sent in create or update payloads (spec §5). */
   serverOwned?: readonly string[];
   /** A payload holding only this field is a status toggle (its own error text). */
@@ -74,7 +72,7 @@ export const RESOURCE_API: Record<string, ResourceApi> = {
   plans: { path: 'plans', errors: 'plans', serverOwned: SERVER_OWNED, toggleField: 'status' },
   'payment-gateways': gateways,
   gateways,
-  subscriptions: { path: 'subscriptions', errors: 'subscriptions', offsetPaged: true, toggleField: 'status' },
+  subscriptions: { path: 'subscriptions', errors: 'subscriptions', toggleField: 'status' },
   invoices: { path: 'payments/invoices', errors: 'invoices' },
   users: { path: 'users', errors: 'users', toggleField: 'status' },
   audit: { path: 'audit', errors: 'audit', ranges: { at: { from: 'from', to: 'to' } } },
@@ -147,16 +145,11 @@ export function sortersToQuery(sorters: CrudSort[] | undefined): Record<string, 
   return first ? { sort: first.field, order: first.order } : {};
 }
 
-export function paginationToQuery(
-  pagination: GetListParams['pagination'],
-  offsetPaged: boolean,
-): Record<string, string> {
+export function paginationToQuery(pagination: GetListParams['pagination']): Record<string, string> {
   if (pagination?.mode && pagination.mode !== 'server') return {};
   const page = Math.max(1, pagination?.currentPage ?? 1);
   const size = Math.max(1, pagination?.pageSize ?? 10);
-  return offsetPaged
-    ? { limit: String(size), offset: String((page - 1) * size) }
-    : { page: String(page), limit: String(size) };
+  return { page: String(page), limit: String(size) };
 }
 
 function singular(name: string): string {
@@ -188,17 +181,14 @@ export function unwrapEntity<T>(data: unknown, resource: string, path = resource
 }
 
 /**
- * Items and total of a list response's data. `envelopeMeta` is the envelope's own meta (the subscription list
- * answers {data: [...], meta: {total, limit, offset}}): an array's total is read from it when present.
+ * Items and total of a list response's data: {items, pagination} (every paginated list), or a bare array (the
+ * lists that are not paginated).
  */
-export function listItems<T>(data: unknown, envelopeMeta?: unknown): { items: T[]; total: number } {
-  if (Array.isArray(data)) {
-    const total = isPlainObject(envelopeMeta) ? Number(envelopeMeta.total) : NaN;
-    return { items: data as T[], total: Number.isFinite(total) ? total : data.length };
-  }
-  const d = (data ?? {}) as { items?: T[]; pagination?: { total?: number }; meta?: { total?: number }; total?: number };
+export function listItems<T>(data: unknown): { items: T[]; total: number } {
+  if (Array.isArray(data)) return { items: data as T[], total: data.length };
+  const d = (data ?? {}) as { items?: T[]; pagination?: { total?: number }; total?: number };
   const items = Array.isArray(d.items) ? d.items : [];
-  const total = d.pagination?.total ?? d.meta?.total ?? d.total ?? items.length;
+  const total = d.pagination?.total ?? d.total ?? items.length;
   return { items, total: Number(total) || 0 };
 }
 
@@ -221,7 +211,6 @@ function customPath(url: string): string {
 
 interface Envelope<T> {
   data: T;
-  meta?: unknown;
 }
 
 /**
@@ -251,7 +240,7 @@ export function createDataProvider(http: AxiosInstance): DataProvider {
       const params = {
         ...filtersToQuery(filters, api.ranges),
         ...sortersToQuery(sorters),
-        ...paginationToQuery(pagination, !!api.offsetPaged),
+        ...paginationToQuery(pagination),
         ...(isPlainObject(meta?.query) ? meta.query : {}),
       };
       const res = await http.get<Envelope<unknown>>(url(api), {
@@ -259,7 +248,7 @@ export function createDataProvider(http: AxiosInstance): DataProvider {
         headers: meta?.headers,
         fallbackMessage: errorFallback(resource, 'list', meta),
       });
-      const { items, total } = listItems<TData>(res.data?.data, res.data?.meta);
+      const { items, total } = listItems<TData>(res.data?.data);
       return { data: items, total };
     },
 

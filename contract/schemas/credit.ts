@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagePaginationSchema } from './invoice';
+import { pagePaginationSchema } from '../envelope';
 
 /**
  * The customer credit ledger (issue 21). A customer's balance per currency is the sum of their entries; money

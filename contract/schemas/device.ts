@@ -4,7 +4,7 @@
  * technicians see no secret or configuration field at all.
  */
 import { z } from 'zod';
-import { pagePaginationSchema } from './invoice';
+import { pagePaginationSchema } from '../envelope';
 
 export const DEVICE_VENDORS = ['mikrotik', 'generic'] as const;
 export type DeviceVendor = (typeof DEVICE_VENDORS)[number];

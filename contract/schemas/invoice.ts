@@ -84,11 +84,3 @@ export const invoiceListQuerySchema = userInvoiceQuerySchema.extend({
 });
 export type InvoiceListQuery = z.input<typeof invoiceListQuerySchema>;
 export type InvoiceListQueryParsed = z.output<typeof invoiceListQuerySchema>;
-
-export const pagePaginationSchema = z.object({
-  page: z.number().int(),
-  totalPages: z.number().int(),
-  total: z.number().int(),
-  hasNext: z.boolean(),
-  hasPrev: z.boolean(),
-});

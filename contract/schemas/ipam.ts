@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { canonicalIp, parsePrefix } from '../ip';
-import { pagePaginationSchema } from './invoice';
+import { pagePaginationSchema, pageSchema } from '../envelope';
 
 export const IP_NETWORK_PURPOSES = ['static', 'pool', 'walled_garden', 'ipv6_delegation'] as const;
 export type IpNetworkPurpose = (typeof IP_NETWORK_PURPOSES)[number];
@@ -118,7 +118,7 @@ export const ipNetworkListQuerySchema = z.object({
   page,
   limit: limit(100, 20),
 });
-export const ipNetworkPageSchema = z.object({ items: z.array(ipNetworkSchema), pagination: pagePaginationSchema });
+export const ipNetworkPageSchema = pageSchema(ipNetworkSchema);
 
 export const ipAddressSchema = z.object({
   address: z.string(),

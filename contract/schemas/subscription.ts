@@ -70,8 +70,10 @@ export const subscriptionListQuerySchema = z.object({
   /** Creation date range, inclusive UTC days (YYYY-MM-DD). */
   from: z.preprocess(emptyAsAbsent, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Dates must be YYYY-MM-DD' }).optional()),
   to: z.preprocess(emptyAsAbsent, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Dates must be YYYY-MM-DD' }).optional()),
+  /** Page `page` of `limit` items, as every list; `offset` (rows to skip) is still accepted and wins when both are sent. */
+  page: z.coerce.number().int().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional().default(SUBSCRIPTION_LIST_DEFAULT_LIMIT),
-  offset: z.coerce.number().int().min(0).optional().default(0),
+  offset: z.coerce.number().int().min(0).optional(),
 });
 export type SubscriptionListQuery = z.input<typeof subscriptionListQuerySchema>;
 export type SubscriptionListQueryParsed = z.output<typeof subscriptionListQuerySchema>;

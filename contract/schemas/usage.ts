@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pagePaginationSchema } from '../envelope';
 
 /**
  * Data usage (issue 8), from RADIUS accounting. Bytes are whole numbers (64-bit counters fit a JS number up
@@ -86,6 +87,6 @@ export const usageCustomersSchema = z.object({
   /** The whole network this month (every customer, whatever the search), and the sessions open now. */
   totals: z.object({ ...bytesTotals, customers: z.number().int(), online: z.number().int() }),
   items: z.array(usageCustomerSchema),
-  pagination: z.object({ page: z.number().int(), totalPages: z.number().int(), total: z.number().int(), hasNext: z.boolean(), hasPrev: z.boolean() }),
+  pagination: pagePaginationSchema,
 });
 export type UsageCustomers = z.infer<typeof usageCustomersSchema>;

@@ -172,14 +172,14 @@ export function NewInstallationModal({ onClose }: { onClose: () => void }) {
   const [search, setSearch] = useState('');
   const { technicians } = useTechnicians(true);
   const { run, isPending } = useInstallationCall();
-  const { query, result } = useCustom<Array<{ id: string; plan_name: string; user_name: string; location: string | null; status: string }>>({
+  const { query, result } = useCustom<{ items: Array<{ id: string; plan_name: string; user_name: string; location: string | null; status: string }> }>({
     url: '/subscriptions',
     method: 'get',
     config: { query: { limit: 20, ...(search ? { search } : {}) } },
     errorNotification: false,
     queryOptions: { retry: false },
   });
-  const subs = Array.isArray(result.data) ? result.data : [];
+  const subs = Array.isArray(result.data?.items) ? result.data.items : [];
   const [form] = Form.useForm<{ subscription_id?: string; address?: string; contact_phone?: string; technician_id?: string | null; slot?: [Dayjs, Dayjs] | null }>();
   const submit = async (v: { subscription_id?: string; address?: string; contact_phone?: string; technician_id?: string | null; slot?: [Dayjs, Dayjs] | null }) => {
     const done = await run({

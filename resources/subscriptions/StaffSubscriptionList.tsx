@@ -32,7 +32,7 @@ export function toFilters(values: FilterValues): CrudFilter[] {
 
 /**
  * /dashboard/subscriptions for staff: the subscriptions resource's declared columns over the server's
- * offset paging (limit/offset), filtered by status, plan, customer name/e-mail and creation date range, all
+ * paging (page/limit), filtered by status, plan, customer name/e-mail and creation date range, all
  * kept in the URL. The generic FilterBar only knows fixed-option selects, so the plan (loaded) and date range
  * filters are added here. A row opens the staff detail.
  */

@@ -10,8 +10,8 @@ import { defineResource } from '../../src/components/resource/define';
 export const staffDetailPath = (id: string) => `/dashboard/subscription/${id}`;
 
 /**
- * Subscriptions (spec §3, §4, §7, issue 4) as the back office lists and shows them. Offset-paged on the server
- * (limit/offset, meta.total); created by customers (or through their flow), never from a generic form.
+ * Subscriptions (spec §3, §4, §7, issue 4) as the back office lists and shows them. Paged on the server like every
+ * list (page/limit, data {items, pagination}); created by customers (or through their flow), never from a generic form.
  */
 export const subscriptionsResource = defineResource({
   name: 'subscriptions',

@@ -15,13 +15,14 @@ import { z } from 'zod';
 import { ok, pagePagination } from '../../contract/envelope';
 import { resourceAccess } from '../../contract/roles';
 import type { Db } from '../db/client';
-import { totalOver, withTotal } from '../db/paging';
+import { likePattern, totalOver, withTotal } from '../db/paging';
 import type { Clock } from '../lib/clock';
 import { conflict, notFound } from '../lib/errors';
 import { auditContext, changedFields, recordAudit, type AuditContext } from '../modules/audit/trail';
 import { columnsBySqlName, inputToRow, rowToRecord } from './mapping';
 import { scopeSql, type Scope } from './scope';
-import { defaultListQuery, defaultMessages, envelope, idParams, lowerFirst, pagination, partialWithoutDefaults, withArticle } from './schemas';
+import { envelope, pageSchema } from '../../contract/envelope';
+import { defaultListQuery, defaultMessages, idParams, lowerFirst, partialWithoutDefaults, withArticle } from './schemas';
 
 /** A table the factory serves: a uuid primary key `id` (defaultRandom); created_at/updated_at optional. */
 export type CrudTable = PgTable & { id: PgColumn };
@@ -137,7 +138,6 @@ export interface CrudModuleOptions<TTable extends CrudTable, TRecord extends z.Z
 type UpdateOf<TInput extends z.ZodObject, TUpdate extends z.ZodType> = unknown extends z.output<TUpdate> ? Partial<z.output<TInput>> : z.output<TUpdate>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The PostgreSQL error of this code in an error's cause chain (node-postgres and PGlite, possibly wrapped). */
 function pgError(error: unknown, code: string): { constraint?: string } | null {
@@ -277,7 +277,7 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
         schema: {
           summary: summaries.list,
           querystring: listQuery,
-          response: { 200: envelope(paginate ? z.object({ items: z.array(listItem), pagination }) : z.array(listItem)) },
+          response: { 200: envelope(paginate ? pageSchema(listItem) : z.array(listItem)) },
         },
         handler: async (request) => {
           const q = request.query as Record<string, unknown>;

@@ -5,8 +5,6 @@
 import { z } from 'zod';
 import type { CrudMessages } from './crud-module';
 
-export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
-export const pagination = z.object({ page: z.number(), totalPages: z.number(), total: z.number(), hasNext: z.boolean(), hasPrev: z.boolean() });
 export const idParams = z.object({ id: z.string() });
 
 /** "Payment gateway" → "payment gateway"; "API token" stays. */

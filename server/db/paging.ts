@@ -16,6 +16,15 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
  */
 export const newestFirst = (column: AnyColumn): SQL => sql`${column} desc nulls last`;
 
+/** `text` with LIKE's wildcards (% and _) and its escape character (a backslash) escaped, so that it matches literally. */
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The (I)LIKE pattern of a list's search: `text` anywhere, its wildcards escaped. */
+export const likePattern = (text: string): string => `%${escapeLike(text)}%`;
+
+/** The (I)LIKE pattern of `text` at the start, its wildcards escaped. */
+export const prefixPattern = (text: string): string => `${escapeLike(text)}%`;
+
 /** The total of matching rows, on every row of the page (select it as `total`). */
 export const totalOver = () => sql<number>`count(*) over ()`.mapWith(Number);
 

@@ -73,15 +73,15 @@ describe('data provider: lists', () => {
     expect(api.last('GET /plans')!.params).toEqual({ page: '1', limit: '10' });
   });
 
-  it('pages subscriptions by limit/offset and reads the total from meta', async () => {
+  it('pages subscriptions by page/limit like every list and reads the total from pagination', async () => {
     const { api, provider } = setup();
-    api.on('GET /subscriptions', ok({ items: [{ id: 's1' }], meta: { total: 73, limit: 25, offset: 50 } }));
+    api.on('GET /subscriptions', ok({ items: [{ id: 's1' }], pagination: { page: 3, totalPages: 3, total: 73, hasNext: false, hasPrev: true } }));
     const result = await provider.getList({
       resource: 'subscriptions',
       pagination: { currentPage: 3, pageSize: 25 },
       filters: [{ field: 'status', operator: 'eq', value: 'active' }, { field: 'user_id', operator: 'eq', value: undefined }],
     });
-    expect(api.last('GET /subscriptions')!.params).toEqual({ limit: '25', offset: '50', status: 'active' });
+    expect(api.last('GET /subscriptions')!.params).toEqual({ page: '3', limit: '25', status: 'active' });
     expect(result.total).toBe(73);
   });
 

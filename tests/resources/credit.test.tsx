@@ -44,7 +44,7 @@ function api() {
     .on('GET /users', ok({ items: [customer], pagination: { page: 1, totalPages: 1, total: 1, hasNext: false, hasPrev: false } }))
     .on('GET /users/companies', ok([]))
     .on(`GET /users/${CUSTOMER}`, ok(customer))
-    .on('GET /subscriptions', { status: 200, body: { success: true, message: 'ok', data: [], meta: { total: 0, limit: 10, offset: 0 } } })
+    .on('GET /subscriptions', { status: 200, body: { success: true, message: 'ok', data: { items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } } } })
     .on('GET /payments/invoices', emptyPage)
     .on('GET /tickets', emptyPage)
     .on('GET /audit', emptyPage)

@@ -90,7 +90,7 @@ describe('installations list', () => {
     const api = new FakeApi()
       .on('GET /installations', page([]))
       .on('GET /users', page([{ id: TECH, name: 'Tom Tech', status: 'active' }]))
-      .on('GET /subscriptions', ok([{ id: SUB, plan_name: 'Fiber 100', user_name: 'Ada Customer', location: '9 Oak Road', status: 'pending' }]))
+      .on('GET /subscriptions', ok({ items: [{ id: SUB, plan_name: 'Fiber 100', user_name: 'Ada Customer', location: '9 Oak Road', status: 'pending' }], pagination: { page: 1, totalPages: 1, total: 1, hasNext: false, hasPrev: false } }))
       .on('POST /installations', (c) => ({ status: 201, body: { success: true, message: 'Installation created successfully', data: { ...job(c.body as Record<string, unknown>), photos: [], next_statuses: [] } } }));
     renderScreen(api, '/dashboard/installations', routes);
     fireEvent.click(await screen.findByRole('button', { name: 'Schedule installation' }));

@@ -24,10 +24,11 @@ const plan = (id: string, name: string) => ({
   status: 'active', created_at: '2025-01-02T10:00:00.000Z', updated_at: '2025-01-02T10:00:00.000Z',
 });
 const plansPage = ok({ items: [plan(PLAN, 'Fiber 100'), plan(PLAN2, 'Fiber 500')], pagination: { page: 1, totalPages: 1, total: 2, hasNext: false, hasPrev: false } });
-/** The list's wire format: data is the array, meta {total, limit, offset} sits beside it in the envelope. */
-const listOf = (items: unknown[], total: number, limit = 10, offset = 0) => ({
-  status: 200, body: { success: true, message: 'Subscriptions retrieved successfully', data: items, meta: { total, limit, offset } },
-});
+/** The list's wire format, as every list: data {items, pagination}. */
+const listOf = (items: unknown[], total: number, limit = 10, page = 1) => {
+  const totalPages = Math.max(1, Math.ceil(total / limit));
+  return ok({ items, pagination: { page, totalPages, total, hasNext: page < totalPages, hasPrev: page > 1 } }, 'Subscriptions retrieved successfully');
+};
 const invoicesPage = ok({ items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } });
 
 const routes = [
@@ -58,22 +59,22 @@ afterEach(() => {
 });
 
 describe('staff subscriptions list', () => {
-  it('shows the declared columns and pages with limit/offset, the total read from meta', async () => {
+  it('shows the declared columns and pages with page/limit, the total read from pagination', async () => {
     signIn('billing');
     const api = new FakeApi()
       .on('GET /plans', plansPage)
-      .on('GET /subscriptions', (call) => listOf([subscription({ user_name: `Customer at ${String(call.params.offset)}` })], 25, 10, Number(call.params.offset)));
+      .on('GET /subscriptions', (call) => listOf([subscription({ user_name: `Customer on page ${String(call.params.page)}` })], 25, 10, Number(call.params.page)));
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
-    expect(await screen.findByText('Customer at 0')).toBeTruthy();
+    expect(await screen.findByText('Customer on page 1')).toBeTruthy();
     for (const header of ['Customer', 'Plan', 'Status', 'Period end', 'Created']) expect(screen.getAllByText(header).length).toBeGreaterThan(0);
     expect(screen.getByText('bob@example.com')).toBeTruthy();
-    expect(api.last('GET /subscriptions')!.params).toEqual({ limit: '10', offset: '0' });
-    // 25 in meta.total → three pages, although the page holds one row.
+    expect(api.last('GET /subscriptions')!.params).toEqual({ page: '1', limit: '10' });
+    // 25 in pagination.total → three pages, although the page holds one row.
     // (jsdom's narrow screen gets antd's simple pager: "1/3".)
     expect(screen.getByTitle('1/3')).toBeTruthy();
     fireEvent.click(screen.getByTitle('Next Page'));
-    expect(await screen.findByText('Customer at 10')).toBeTruthy();
-    expect(api.last('GET /subscriptions')!.params).toMatchObject({ limit: '10', offset: '10' });
+    expect(await screen.findByText('Customer on page 2')).toBeTruthy();
+    expect(api.last('GET /subscriptions')!.params).toMatchObject({ page: '2', limit: '10' });
     // The customer's own view is not used for staff.
     expect(api.count('GET /subscriptions/active-plan')).toBe(0);
   });
@@ -84,13 +85,13 @@ describe('staff subscriptions list', () => {
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     await screen.findByText('Bob Customer');
     await choose('Status', 'Suspended');
-    await waitFor(() => expect(api.last('GET /subscriptions')!.params).toMatchObject({ status: 'suspended', offset: '0' }));
+    await waitFor(() => expect(api.last('GET /subscriptions')!.params).toMatchObject({ status: 'suspended', page: '1' }));
     await choose('Plan', 'Fiber 500');
     await waitFor(() => expect(api.last('GET /subscriptions')!.params).toMatchObject({ status: 'suspended', plan_id: PLAN2 }));
     const search = screen.getByLabelText('Customer name or e-mail');
     fireEvent.change(search, { target: { value: 'bob@' } });
     fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
-    await waitFor(() => expect(api.last('GET /subscriptions')!.params).toEqual({ status: 'suspended', plan_id: PLAN2, search: 'bob@', limit: '10', offset: '0' }));
+    await waitFor(() => expect(api.last('GET /subscriptions')!.params).toEqual({ status: 'suspended', plan_id: PLAN2, search: 'bob@', page: '1', limit: '10' }));
     await waitFor(() => expect(decodeURIComponent(currentUrl)).toContain('bob@'));
   });
 
@@ -109,7 +110,7 @@ describe('staff subscriptions list', () => {
     fireEvent.focus(to);
     fireEvent.change(to, { target: { value: '2025-03-31' } });
     fireEvent.keyDown(to, { key: 'Enter', code: 'Enter', keyCode: 13 });
-    await waitFor(() => expect(api.last('GET /subscriptions')!.params).toMatchObject({ from: '2025-03-01', to: '2025-03-31', offset: '0' }));
+    await waitFor(() => expect(api.last('GET /subscriptions')!.params).toMatchObject({ from: '2025-03-01', to: '2025-03-31', page: '1' }));
   });
 
   it('a row opens the staff detail', async () => {

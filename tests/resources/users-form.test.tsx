@@ -50,7 +50,7 @@ function api(all = [user(1)]) {
   return new FakeApi()
     .on('GET /users', listOver(all))
     .on('GET /users/companies', ok([]))
-    .on('GET /subscriptions', { status: 200, body: { success: true, message: 'ok', data: [], meta: { total: 0, limit: 10, offset: 0 } } })
+    .on('GET /subscriptions', { status: 200, body: { success: true, message: 'ok', data: { items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } } } })
     .on('GET /payments/invoices', ok({ items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } }))
     .on('GET /tickets', ok({ items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } }));
 }

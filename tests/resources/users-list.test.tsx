@@ -45,7 +45,7 @@ function api(users: unknown[] = [user()]) {
     .on('GET /users', page(users))
     .on('GET /users/companies', ok(['Acme', 'Globex']))
     .on(`GET /users/${CUSTOMER}`, ok(user()))
-    .on('GET /subscriptions', { status: 200, body: { success: true, message: 'ok', data: [], meta: { total: 0, limit: 10, offset: 0 } } })
+    .on('GET /subscriptions', { status: 200, body: { success: true, message: 'ok', data: { items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } } } })
     .on('GET /payments/invoices', emptyPage)
     .on('GET /tickets', emptyPage);
 }

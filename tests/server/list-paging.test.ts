@@ -42,7 +42,7 @@ describe('list totals', () => {
     expect((await call('POST', '/subscriptions', { plan_id: plan.id, user_id: customer.id })).statusCode).toBe(201);
     const today = t.clock.now().toISOString().slice(0, 10);
     const tomorrow = new Date(t.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
-    const total = async (query: string) => (await call('GET', `/subscriptions?${query}`)).json().meta.total;
+    const total = async (query: string) => (await call('GET', `/subscriptions?${query}`)).json().data.pagination.total;
     expect(await total(`from=${today}&to=${today}`)).toBe(1);
     expect(await total(`from=${tomorrow}`)).toBe(0);
     expect(await total(`to=${today}&search=olga`)).toBe(1);

@@ -219,7 +219,7 @@ describe('books that balance', () => {
     const [job] = await t.rows<{ address: string; status: string }>(sql`select address, status from installations where subscription_id = ${ok.json().data.subscription.id}`);
     expect(job).toMatchObject({ address: '12 Harbour Road, Flat 3', status: 'requested' });
     const list = await m.call('GET', `/subscriptions?user_id=${m.id(who)}`, 'billing');
-    expect(list.json().data.find((x: { id: string }) => x.id === ok.json().data.subscription.id)).toMatchObject({ location: '12 Harbour Road, Flat 3' });
+    expect(list.json().data.items.find((x: { id: string }) => x.id === ok.json().data.subscription.id)).toMatchObject({ location: '12 Harbour Road, Flat 3' });
     // A plan without installation (a hotspot or a wireless plan the customer sets up) still needs no address.
     expect((await m.subscribe(await m.customer(), basic.id)).statusCode).toBe(201);
   });

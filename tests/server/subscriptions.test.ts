@@ -171,14 +171,14 @@ describe('subscriptions API (core)', () => {
     expect((await call('GET', '/settings', 'admin')).json().data.billing.invoice_next_number).toBe(first + 50);
   });
 
-  it('lists subscriptions for admin, billing and support with filters and meta {total, limit, offset}; 403 for others', async () => {
+  it('lists subscriptions for admin, billing and support with filters, as {items, pagination} paged by page or offset; 403 for others', async () => {
     for (const role of ['admin', 'billing', 'support', 'super_admin'] as Role[]) {
       const res = await call('GET', '/subscriptions', role);
       expect(res.statusCode).toBe(200);
       expect(res.json().message).toBe('Subscriptions retrieved successfully');
-      expect(res.json().meta).toMatchObject({ limit: 50, offset: 0 });
-      expect(res.json().meta.total).toBeGreaterThan(50);
-      expect(res.json().data).toHaveLength(50);
+      expect(res.json().data.pagination).toMatchObject({ page: 1, hasPrev: false, hasNext: true });
+      expect(res.json().data.pagination.total).toBeGreaterThan(50);
+      expect(res.json().data.items).toHaveLength(50);
     }
     for (const role of ['user', 'technician'] as Role[]) expect((await call('GET', '/subscriptions', role)).statusCode).toBe(403);
     expect((await call('GET', '/subscriptions')).statusCode).toBe(401);
@@ -186,15 +186,22 @@ describe('subscriptions API (core)', () => {
     // A customer has one pending order (issue 31): the filters together find the one of 'user'; paging runs over all pending ones.
     const mine = await call('GET', `/subscriptions?user_id=${people.user!.id}&status=pending&plan_id=${plan.id}&search=&limit=2&offset=0`, 'billing');
     expect(mine.statusCode).toBe(200);
-    expect(mine.json().meta).toEqual({ total: 1, limit: 2, offset: 0 });
-    expect(mine.json().data.map((s: { user_id: string }) => s.user_id)).toEqual([people.user!.id]);
+    expect(mine.json().data.pagination).toEqual({ page: 1, totalPages: 1, total: 1, hasNext: false, hasPrev: false });
+    expect(mine.json().data.items.map((s: { user_id: string }) => s.user_id)).toEqual([people.user!.id]);
     const pending = await call('GET', `/subscriptions?status=pending&plan_id=${plan.id}&search=&limit=2&offset=1`, 'billing');
-    expect(pending.json().meta).toEqual({ total: await count('subscriptions'), limit: 2, offset: 1 });
-    expect(pending.json().data).toHaveLength(2);
+    const pendingTotal = await count('subscriptions');
+    expect(pending.json().data.pagination).toMatchObject({ page: 1, totalPages: Math.ceil(pendingTotal / 2), total: pendingTotal });
+    expect(pending.json().data.items).toHaveLength(2);
+    // page/limit as every list: page 2 of 2 is the rows from offset 2.
+    const byPage = (await call('GET', `/subscriptions?status=pending&plan_id=${plan.id}&limit=2&page=2`, 'billing')).json().data;
+    const byOffset = (await call('GET', `/subscriptions?status=pending&plan_id=${plan.id}&limit=2&offset=2`, 'billing')).json().data;
+    expect(byPage.pagination).toMatchObject({ page: 2, total: pendingTotal, hasPrev: true });
+    expect(byPage.items.map((s: { id: string }) => s.id)).toEqual(byOffset.items.map((s: { id: string }) => s.id));
+    expect(byOffset.pagination).toEqual(byPage.pagination);
     const searched = await call('GET', '/subscriptions?search=elm%20street', 'support');
-    expect(searched.json().meta.total).toBe(1);
-    expect((await call('GET', '/subscriptions?search=crowd', 'admin')).json().meta.total).toBe(50);
-    expect((await call('GET', '/subscriptions?status=active', 'admin')).json()).toMatchObject({ data: [], meta: { total: 0 } });
+    expect(searched.json().data.pagination.total).toBe(1);
+    expect((await call('GET', '/subscriptions?search=crowd', 'admin')).json().data.pagination.total).toBe(50);
+    expect((await call('GET', '/subscriptions?status=active', 'admin')).json()).toMatchObject({ data: { items: [], pagination: { total: 0, page: 1, totalPages: 1 } } });
     const invalid = await call('GET', '/subscriptions?status=bogus&limit=0', 'admin');
     expect(invalid.statusCode).toBe(400);
     expect((invalid.json().errors as Array<{ field: string }>).map((e) => e.field).sort()).toEqual(['limit', 'status']);
@@ -210,7 +217,7 @@ describe('subscriptions API (core)', () => {
     await t.database.db.execute(sql`update subscriptions set created_at = '2031-01-13T00:00:00Z' where id = ${second.id}`);
     const [firstDay, secondDay] = ['2031-01-10', '2031-01-13'];
     const ids = async (q: string) =>
-      ((await call('GET', `/subscriptions?user_id=${people.other!.id}&${q}`, 'billing')).json().data as Array<{ id: string }>).map((s) => s.id);
+      ((await call('GET', `/subscriptions?user_id=${people.other!.id}&${q}`, 'billing')).json().data.items as Array<{ id: string }>).map((s) => s.id);
     expect(await ids(`from=${firstDay}&to=${firstDay}`)).toEqual([first.id]);
     expect(await ids(`from=${secondDay}`)).toEqual([second.id]);
     expect(await ids(`from=${firstDay}&to=${secondDay}`)).toEqual([second.id, first.id]);

@@ -4,15 +4,12 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok, pagePagination, pageSchema } from '../../../contract/envelope';
 import { apiTokenCreateSchema, apiTokenListQuerySchema, apiTokenSchema, createdApiTokenSchema } from '../../../contract/schemas/api-token';
 import type { Db } from '../../db/client';
 import { auditContext } from '../audit/trail';
 import { createApiTokenRepository } from './repository';
 import { API_TOKEN_MESSAGES as M, ApiTokenService } from './service';
-
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
-const pagination = z.object({ page: z.number(), totalPages: z.number(), total: z.number(), hasNext: z.boolean(), hasPrev: z.boolean() });
 
 const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
   const tokens = new ApiTokenService({
@@ -23,12 +20,11 @@ const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { querystring: apiTokenListQuerySchema, response: { 200: envelope(z.object({ items: z.array(apiTokenSchema), pagination })) } } },
+    { schema: { querystring: apiTokenListQuerySchema, response: { 200: envelope(pageSchema(apiTokenSchema)) } } },
     async (request) => {
       const q = request.query;
       const { items, total } = await tokens.list(q, request.user!);
-      const totalPages = Math.max(1, Math.ceil(total / q.limit));
-      return ok({ items, pagination: { page: q.page, totalPages, total, hasNext: q.page < totalPages, hasPrev: q.page > 1 } }, M.list);
+      return ok({ items, pagination: pagePagination(q.page, q.limit, total) }, M.list);
     },
   );
 

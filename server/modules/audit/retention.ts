@@ -5,14 +5,11 @@
  * With several processes, a transaction-scoped advisory lock lets one prune at a time; the others skip.
  */
 import fp from 'fastify-plugin';
-import { sql } from 'drizzle-orm';
-import { rowsOf, type Db } from '../../db/client';
+import type { Db } from '../../db/client';
 import { DAY_MS, HOUR_MS, type Clock } from '../../lib/clock';
 import { PeriodicCheck } from '../../lib/periodic-check';
+import { createAuditRepository } from './repository';
 import { recordAudit, SYSTEM } from './trail';
-
-/** Any constant of our own: the advisory lock that keeps two processes from pruning at once. */
-const PRUNE_LOCK = 0x61756474; // "audt"
 
 export interface PruneResult {
   deleted: number;
@@ -24,12 +21,8 @@ export async function pruneAuditTrail(db: Db, clock: Clock, retentionDays: numbe
   const before = new Date(clock.now().getTime() - retentionDays * DAY_MS);
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    const [lock] = rowsOf(await tx.execute(sql`select pg_try_advisory_xact_lock(${PRUNE_LOCK}) as got`));
-    if (!lock?.got) return { deleted: 0, before };
-    await tx.execute(sql`select set_config('portal.audit_prune', 'on', true)`);
-    const [{ n }] = rowsOf(await tx.execute(sql`with gone as (delete from audit_events where at < ${before.toISOString()}::timestamptz returning 1) select count(*)::int as n from gone`));
-    const deleted = Number(n);
-    await tx.execute(sql`select set_config('portal.audit_prune', 'off', true)`);
+    const deleted = await createAuditRepository(tx).pruneBefore(before);
+    if (deleted === null) return { deleted: 0, before };
     if (deleted > 0) {
       await recordAudit(tx, clock, SYSTEM, {
         action: 'audit.pruned',

@@ -1,16 +1,13 @@
 /** /api/audit: the trail for admins: filters, page pagination, CSV export. Nothing can change or delete an event. */
-import { and, count, eq, gte, lte, type SQL } from 'drizzle-orm';
-import { newestFirst } from '../../db/paging';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '../../../contract/envelope';
-import { AUDIT_MESSAGES, auditEventSchema, auditListQuerySchema, type AuditEvent, type AuditListQuery } from '../../../contract/schemas/audit';
-import { pagePaginationSchema } from '../../../contract/schemas/invoice';
+import { envelope, ok, pagePagination, pageSchema } from '../../../contract/envelope';
+import { AUDIT_MESSAGES, auditEventSchema, auditListQuerySchema, type AuditEvent } from '../../../contract/schemas/audit';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors';
-import { auditEvents, type AuditEventRow } from '../../db/schema';
+import type { AuditEventRow } from '../../db/schema';
+import { createAuditRepository } from './repository';
 
 const CSV_LIMIT = 50_000;
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const toEvent = (r: AuditEventRow): AuditEvent => ({
@@ -27,17 +24,6 @@ const toEvent = (r: AuditEventRow): AuditEvent => ({
   request_id: r.requestId,
 });
 
-function where(q: AuditListQuery): SQL | undefined {
-  const c: SQL[] = [];
-  if (q.actor_id) c.push(eq(auditEvents.actorId, q.actor_id));
-  if (q.action) c.push(eq(auditEvents.action, q.action));
-  if (q.target_type) c.push(eq(auditEvents.targetType, q.target_type));
-  if (q.target_id) c.push(eq(auditEvents.targetId, q.target_id));
-  if (q.from) c.push(gte(auditEvents.at, new Date(q.from)));
-  if (q.to) c.push(lte(auditEvents.at, new Date(q.to)));
-  return c.length ? and(...c) : undefined;
-}
-
 const csvCell = (v: unknown) => {
   const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
   // Quoted, and a leading formula character neutralised, so a spreadsheet shows the text and runs nothing.
@@ -45,11 +31,11 @@ const csvCell = (v: unknown) => {
 };
 
 const auditRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/', { schema: { querystring: auditListQuerySchema, response: { 200: envelope(z.object({ items: z.array(auditEventSchema), pagination: pagePaginationSchema })) } } }, async (request, reply) => {
+  const repository = createAuditRepository(app.db);
+  app.get('/', { schema: { querystring: auditListQuerySchema, response: { 200: envelope(pageSchema(auditEventSchema)) } } }, async (request, reply) => {
     const q = request.query;
-    const filter = where(q);
     if (q.format === 'csv') {
-      const rows = await app.db.select().from(auditEvents).where(filter).orderBy(newestFirst(auditEvents.at), newestFirst(auditEvents.seq)).limit(CSV_LIMIT);
+      const rows = await repository.first(q, CSV_LIMIT);
       const header = ['at', 'actor_email', 'actor_role', 'actor_id', 'action', 'target_type', 'target_id', 'changes', 'ip', 'request_id'];
       const lines = rows.map(toEvent).map((e) => header.map((h) => csvCell(e[h as keyof AuditEvent])).join(','));
       const csv = `${header.join(',')}\n${lines.join('\n')}${lines.length ? '\n' : ''}`;
@@ -57,21 +43,13 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       // above is the JSON answer's, hence the cast.
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit-trail.csv"').send(csv as never);
     }
-    const [rows, [{ n }]] = await Promise.all([
-      app.db.select().from(auditEvents).where(filter).orderBy(newestFirst(auditEvents.at), newestFirst(auditEvents.seq)).limit(q.limit).offset((q.page - 1) * q.limit),
-      app.db.select({ n: count() }).from(auditEvents).where(filter),
-    ]);
-    const total = Number(n);
-    const totalPages = Math.max(1, Math.ceil(total / q.limit));
-    return ok(
-      { items: rows.map(toEvent), pagination: { page: q.page, totalPages, total, hasNext: q.page < totalPages, hasPrev: q.page > 1 } },
-      AUDIT_MESSAGES.list,
-    );
+    const { rows, total } = await repository.page(q, q.page, q.limit);
+    return ok({ items: rows.map(toEvent), pagination: pagePagination(q.page, q.limit, total) }, AUDIT_MESSAGES.list);
   });
 
   app.get('/:id', { schema: { params: z.object({ id: z.string() }), response: { 200: envelope(auditEventSchema) } } }, async (request) => {
     const { id } = request.params;
-    const [row] = UUID.test(id) ? await app.db.select().from(auditEvents).where(eq(auditEvents.id, id)).limit(1) : [];
+    const row = UUID.test(id) ? await repository.findById(id) : undefined;
     if (!row) throw notFound(AUDIT_MESSAGES.notFound);
     return ok(toEvent(row), AUDIT_MESSAGES.show);
   });

@@ -4,8 +4,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
-import { auditEvents } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
+import { createAuditRepository } from './repository';
 
 export interface AuditActor {
   id: string | null;
@@ -39,7 +39,7 @@ export function auditContext(request: FastifyRequest, anonymousEmail?: string): 
 }
 
 export async function recordAudit(db: Db, clock: Clock, context: AuditContext, entry: AuditEntry): Promise<void> {
-  await db.insert(auditEvents).values({
+  await createAuditRepository(db).insert({
     at: clock.now(),
     actorId: context.actor.id,
     actorEmail: context.actor.email,

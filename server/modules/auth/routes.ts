@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import { REFRESH_COOKIE_NAME, REFRESH_COOKIE_PATH } from '../../../contract/product';
 import {
   authDataSchema,
@@ -27,7 +27,6 @@ import { createAuthRepository } from './repository';
 import { AuthService, loginSteps, MAIL_RATE_LIMIT, REGISTER_RATE_LIMIT, type LoginLimits, type SignedIn } from './service';
 import { PERSISTENT_REFRESH_TTL_MS, SessionService, type IssuedRefreshToken, type RequestContext } from './sessions';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const userData = envelope(z.object({ user: publicUserSchema }));
 const noData = envelope(z.null());
 

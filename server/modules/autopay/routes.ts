@@ -4,9 +4,8 @@
  * 404 in production unless ALLOW_SANDBOX_PAYMENTS). Paths are absolute under /api (see contract/roles.ts).
  */
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import {
   AUTOPAY_MESSAGES as M,
   autopaySetupStartedSchema,
@@ -15,7 +14,6 @@ import {
   paymentMethodListQuerySchema,
   paymentMethodSchema,
 } from '../../../contract/schemas/autopay';
-import { paymentMethodSetups } from '../../db/schema/money';
 import { buildSandboxWebhook, isSandboxTestCard, sandboxCard } from '../../integrations/payments/sandbox';
 import { unauthorized } from '../../lib/errors';
 import { returnOrigin } from '../../lib/return-origin';
@@ -24,7 +22,6 @@ import { sandboxNotFoundPage } from '../payments/checkout-page';
 import { sandboxSetupPage } from './sandbox-page';
 import type { Caller } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const subscriptionParams = z.object({ id: z.string({ message: 'id must be a subscription id' }) });
 
 const autopayRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -92,7 +89,7 @@ const autopayRoutes: FastifyPluginAsyncZod = async (app) => {
         const { setup, credentials } = found;
         let outcome = setup.status === 'completed' ? 'saved' : 'cancelled';
         if (setup.status === 'pending' && request.params.choice === 'cancel') {
-          await app.db.update(paymentMethodSetups).set({ status: 'failed', updatedAt: app.clock.now() }).where(and(eq(paymentMethodSetups.id, setup.id), eq(paymentMethodSetups.status, 'pending')));
+          await service.cancelSandboxSetup(setup.id);
         } else if (setup.status === 'pending' && isSandboxTestCard(request.params.choice)) {
           const now = app.clock.now();
           const card = sandboxCard(request.params.choice, `sbxcus_${setup.userId}`, now);

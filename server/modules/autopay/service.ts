@@ -215,6 +215,14 @@ export class AutopayService {
   }
 
   /** A sandbox set-up by its transaction id (the hosted page), or null. */
+  /** The sandbox page's "cancel": a setup still pending fails. */
+  async cancelSandboxSetup(setupId: string): Promise<void> {
+    await this.deps.db
+      .update(paymentMethodSetups)
+      .set({ status: 'failed', updatedAt: this.deps.clock.now() })
+      .where(and(eq(paymentMethodSetups.id, setupId), eq(paymentMethodSetups.status, 'pending')));
+  }
+
   async sandboxSetup(transactionId: string) {
     const [row] = await this.deps.db
       .select()

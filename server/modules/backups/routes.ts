@@ -1,13 +1,11 @@
 /** /api/backups: the kept backups for admins: list, take one now, download one (from whichever store keeps them). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import { BACKUP_MESSAGES as M, backupItemSchema, backupListSchema } from '../../../contract/schemas/backup';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
 import { BackupBusyError } from './service';
-
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 
 const backupRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kept } = app.backups;

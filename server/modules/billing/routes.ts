@@ -3,13 +3,9 @@
  * A second run on the same day answers 200 with data.alreadyRan = true and the first run (nothing is redone).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok, pageSchema } from '../../../contract/envelope';
 import { BILLING_MESSAGES as M, billingRunListQuerySchema, billingRunResultSchema, billingRunSchema } from '../../../contract/schemas/billing';
-import { pagePaginationSchema } from '../../../contract/schemas/invoice';
 import { unauthorized } from '../../lib/errors';
-
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 
 const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/run', { schema: { response: { 200: envelope(billingRunResultSchema) } } }, async (request) => {
@@ -20,7 +16,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/runs',
-    { schema: { querystring: billingRunListQuerySchema, response: { 200: envelope(z.object({ items: z.array(billingRunSchema), pagination: pagePaginationSchema })) } } },
+    { schema: { querystring: billingRunListQuerySchema, response: { 200: envelope(pageSchema(billingRunSchema)) } } },
     async (request) => ok(await app.billing.job.listRuns(request.query), M.runs),
   );
 };

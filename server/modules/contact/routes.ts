@@ -4,9 +4,9 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import { contactInputSchema } from '../../../contract/schemas/contact';
-import { contactMessages } from '../../db/schema';
+import { createContactRepository } from './repository';
 
 export const CONTACT_MESSAGES = {
   submitted: 'Contact form submitted successfully',
@@ -18,8 +18,6 @@ export const CONTACT_MESSAGES = {
 
 /** 5 submissions per 15 minutes per IP address. */
 export const CONTACT_RATE_LIMIT = { max: 5, windowMs: 15 * 60 * 1000 };
-
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 
 /** Mounted under /api. */
 const contactRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -35,7 +33,7 @@ const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         request.log.info({ ip: request.ip }, 'contact form honeypot filled; message dropped');
         return reply.code(201).send(ok(null, CONTACT_MESSAGES.submitted));
       }
-      const [row] = await app.db.insert(contactMessages).values({
+      const row = await createContactRepository(app.db).insert({
         name: input.name,
         email: input.email,
         phone: input.phone ? input.phone : null,
@@ -43,7 +41,7 @@ const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         message: input.message,
         ip: request.ip.slice(0, 64),
         createdAt: app.clock.now(),
-      }).returning();
+      });
       const { company } = await app.settings.stored();
       if (company.support_email) {
         app.mail.send({

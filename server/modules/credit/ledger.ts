@@ -26,6 +26,12 @@ export async function lockCustomer(tx: Db, userId: string): Promise<void> {
   if (!row) throw notFound('User not found');
 }
 
+/** Whether there is a user with this id. */
+export async function userExists(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+  return !!row;
+}
+
 /** The balance in one currency: the sum of the entries (0 when there are none). */
 export async function balanceOf(db: Db, userId: string, currency: string): Promise<number> {
   const [row] = await db

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import {
   CREDIT_MESSAGES as M,
   creditAccountSchema,
@@ -13,20 +13,16 @@ import {
   creditAdjustInputSchema,
   creditQuerySchema,
 } from '../../../contract/schemas/credit';
-import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema';
 import { notFound, unauthorized } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
 import { CreditService } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const userParams = z.object({ id: z.string().uuid({ message: 'id must be a valid user id' }) });
 
 const creditRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = new CreditService({ db: app.db, clock: app.clock, defaultCurrency: async () => (await app.settings.stored()).currency || 'USD' });
   const assertUser = async (id: string) => {
-    const [row] = await app.db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
-    if (!row) throw notFound(M.userNotFound);
+    if (!(await service.userExists(id))) throw notFound(M.userNotFound);
   };
 
   app.get('/credit', { schema: { querystring: creditQuerySchema, response: { 200: envelope(creditAccountSchema) } } }, async (request) => {

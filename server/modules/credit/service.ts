@@ -10,10 +10,15 @@ import type { Clock } from '../../lib/clock';
 import { conflict } from '../../lib/errors';
 import { recordAudit, type AuditContext } from '../audit/trail';
 import { creditAdjusted } from '../ledger/movements';
-import { balanceOf, creditAccount, lockCustomer, toCreditEntry } from './ledger';
+import { balanceOf, creditAccount, lockCustomer, toCreditEntry, userExists } from './ledger';
 
 export class CreditService {
   constructor(private readonly deps: { db: Db; clock: Clock; defaultCurrency: () => Promise<string> }) {}
+
+  /** Whether there is a user with this id (the staff endpoints answer 404 otherwise). */
+  async userExists(id: string): Promise<boolean> {
+    return userExists(this.deps.db, id);
+  }
 
   /** Balances and a page of history; 404 when there is no such user. */
   async account(userId: string, query: CreditQueryParsed): Promise<CreditAccount> {

@@ -1,14 +1,11 @@
 /** /api/dashboard/stats: the role's statistics and chart series for a time frame (spec §3, §5, §6, §7). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import { DASHBOARD_MESSAGES as M, dashboardDataSchema, dashboardStatsQuerySchema } from '../../../contract/schemas/dashboard';
 import { unauthorized } from '../../lib/errors';
 import { createDashboardRepository } from './repository';
 import { DashboardService } from './service';
 import { networkStats } from '../usage/network-stats';
-
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 
 const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = new DashboardService({

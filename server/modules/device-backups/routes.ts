@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok, pageSchema } from '../../../contract/envelope';
 import {
   deviceBackupDetailSchema,
   deviceBackupDiffQuerySchema,
@@ -20,14 +20,12 @@ import {
   deviceJobParamsSchema,
   deviceJobSchema,
 } from '../../../contract/schemas/device-backup';
-import { pagePaginationSchema } from '../../../contract/schemas/invoice';
 import { contentDisposition } from '../../lib/stored-files';
 import { unauthorized } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
 import { DEVICE_BACKUP_MESSAGES as M, type Caller } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
-const pageOf = <T extends z.ZodType>(item: T) => envelope(z.object({ items: z.array(item), pagination: pagePaginationSchema }));
+const pageOf = <T extends z.ZodType>(item: T) => envelope(pageSchema(item));
 
 const caller = (request: FastifyRequest): Caller => {
   if (!request.user) throw unauthorized();

@@ -3,12 +3,13 @@
  * it) open them for the poller, backups and RADIUS. Nothing here is ever sent to a browser as is: the API
  * goes through presenter.ts.
  */
-import { and, asc, count, desc, eq, ilike, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { defaultApiPort, type DeviceApiType, type DeviceStatus, type DeviceVendor } from '../../../contract/schemas/device';
 import type { Db } from '../../db/client';
 import { devices, type DeviceRow, type NewDeviceRow } from '../../db/schema/devices';
 import type { SecretBox } from '../../lib/secret-box';
 import type { SnmpSettings } from '../../integrations/snmp';
+import { likePattern } from '../../db/paging';
 
 /** The management API settings, opened (RouterOS REST or API port). */
 export interface DeviceApiSettings {
@@ -117,10 +118,6 @@ export interface DeviceListQuery {
   search?: string;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 export function createDeviceRepository(db: Db) {
   return {
     async list(query: DeviceListQuery): Promise<{ rows: DeviceRow[]; total: number }> {
@@ -128,7 +125,7 @@ export function createDeviceRepository(db: Db) {
       if (query.status) conditions.push(eq(devices.status, query.status));
       if (query.vendor) conditions.push(eq(devices.vendor, query.vendor));
       if (query.search) {
-        const pattern = `%${escapeLike(query.search)}%`;
+        const pattern = likePattern(query.search);
         conditions.push(or(ilike(devices.name, pattern), ilike(devices.host, pattern), ilike(devices.location, pattern))!);
       }
       const where = conditions.length ? and(...conditions) : undefined;
@@ -143,6 +140,12 @@ export function createDeviceRepository(db: Db) {
         db.select({ total: count() }).from(devices).where(where),
       ]);
       return { rows, total: Number(total) };
+    },
+
+    /** The hotspot login URLs of the devices that have one. */
+    async hotspotUrls(): Promise<string[]> {
+      const rows = await db.select({ url: devices.hotspotUrl }).from(devices).where(isNotNull(devices.hotspotUrl));
+      return rows.map((row) => row.url!);
     },
 
     async findById(id: string): Promise<DeviceRow | undefined> {

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import {
   connectionTestSchema,
   deviceInputSchema,
@@ -23,7 +23,6 @@ import { auditContext } from '../audit/trail';
 import { createDeviceRepository } from './repository';
 import { DEVICE_MESSAGES as M, DeviceService } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const idParams = z.object({ id: z.string() });
 
 const role = (request: FastifyRequest) => {

@@ -4,7 +4,7 @@
  * sealed with the server's SecretBox (AES-256-GCM under SECRETS_KEY); a blank or masked secret in an update
  * keeps the stored one, null removes it.
  */
-import type { FieldError } from '../../../contract/envelope';
+import { pagePagination, type FieldError } from '../../../contract/envelope';
 import { allows, type Role } from '../../../contract/roles';
 import {
   DEVICE_SECRET_FIELDS,
@@ -129,11 +129,7 @@ export class DeviceService {
       vendor: query.vendor,
       search: query.search,
     });
-    const totalPages = Math.max(1, Math.ceil(total / query.limit));
-    return {
-      items: rows.map((r) => this.present(r, role)),
-      pagination: { page: query.page, totalPages, total, hasNext: query.page < totalPages, hasPrev: query.page > 1 },
-    };
+    return { items: rows.map((r) => this.present(r, role)), pagination: pagePagination(query.page, query.limit, total) };
   }
 
   async find(id: string): Promise<DeviceRow> {

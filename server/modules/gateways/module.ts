@@ -5,7 +5,6 @@
  * first gateway is it; the default is deleted only last), the toggle's wording, and an audit diff that names
  * a changed credential but never its value.
  */
-import { and, count, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { allows } from '../../../contract/roles';
@@ -14,6 +13,7 @@ import { crudModule, onlySent } from '../../crud/crud-module';
 import { paymentGateways } from '../../db/schema';
 import type { Db } from '../../db/client';
 import { badRequest, conflict } from '../../lib/errors';
+import { createGatewayRepository } from './repository';
 import { GatewayService } from './service';
 
 export const GATEWAY_MESSAGES = {
@@ -43,13 +43,9 @@ const manager = (request: FastifyRequest) => allows(GATEWAY_MANAGERS, request.us
 const service = (app: FastifyInstance) => new GatewayService({ box: app.secretBox });
 
 /** Making a gateway the default: the others stop being it, in the same transaction. */
-const clearOtherDefaults = (db: Db, exceptId?: string) =>
-  db
-    .update(paymentGateways)
-    .set({ isDefault: false })
-    .where(exceptId ? and(eq(paymentGateways.isDefault, true), ne(paymentGateways.id, exceptId)) : eq(paymentGateways.isDefault, true));
+const clearOtherDefaults = (db: Db, exceptId?: string) => createGatewayRepository(db).clearOtherDefaults(exceptId);
 
-const gatewayCount = async (db: Db) => Number((await db.select({ total: count() }).from(paymentGateways))[0].total);
+const gatewayCount = (db: Db) => createGatewayRepository(db).count();
 
 const toggled = (input: object | null) => onlySent(input, 'is_active');
 
@@ -73,11 +69,7 @@ const refuseStoppingPayments = async (
   // nothing, and it does not count as a way to pay for the others either.
   const takesPayments = (provider: string) => provider !== 'sandbox' || app.config.sandboxPaymentsAllowed;
   if (!takesPayments(before.provider)) return;
-  const active = await db
-    .select({ id: paymentGateways.id, provider: paymentGateways.provider })
-    .from(paymentGateways)
-    .where(eq(paymentGateways.isActive, true))
-    .for('update');
+  const active = await createGatewayRepository(db).lockActive();
   if (!active.some((g) => g.id !== before.id && takesPayments(g.provider))) throw conflict(GATEWAY_MESSAGES.lastActive, [{ field: 'is_active', message: GATEWAY_MESSAGES.lastActive }]);
   if (before.isDefault) throw conflict(GATEWAY_MESSAGES.deactivateDefault, [{ field: 'is_active', message: GATEWAY_MESSAGES.deactivateDefault }]);
 };

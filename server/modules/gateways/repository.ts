@@ -1,5 +1,5 @@
-/** Reading gateways for payments (adapters, webhooks) and seeding the first one; the API's CRUD is module.ts. */
-import { asc, count, eq } from 'drizzle-orm';
+/** Reading gateways for payments (adapters, webhooks), seeding the first one, and the queries of module.ts's hooks (the API's CRUD is the factory's). */
+import { and, asc, count, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { paymentGateways, type NewPaymentGatewayRow, type PaymentGatewayRow } from '../../db/schema';
 
@@ -26,6 +26,19 @@ export function createGatewayRepository(db: Db) {
     async insert(values: NewPaymentGatewayRow): Promise<PaymentGatewayRow> {
       const [row] = await db.insert(paymentGateways).values(values).returning();
       return row;
+    },
+
+    /** Making a gateway the default: the others (all but `exceptId`) stop being it. */
+    async clearOtherDefaults(exceptId?: string): Promise<void> {
+      await db
+        .update(paymentGateways)
+        .set({ isDefault: false })
+        .where(exceptId ? and(eq(paymentGateways.isDefault, true), ne(paymentGateways.id, exceptId)) : eq(paymentGateways.isDefault, true));
+    },
+
+    /** The active gateways, locked until the transaction ends. */
+    async lockActive(): Promise<Array<{ id: string; provider: string }>> {
+      return db.select({ id: paymentGateways.id, provider: paymentGateways.provider }).from(paymentGateways).where(eq(paymentGateways.isActive, true)).for('update');
     },
   };
 }

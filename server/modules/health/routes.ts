@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
-import { fail, ok } from '../../../contract/envelope';
+import { envelope, fail, ok } from '../../../contract/envelope';
 import { appliedMigrations, knownMigrations } from '../system/figures';
 import { z } from 'zod';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const checksSchema = z.record(z.string(), z.boolean()).describe('Each check (database, migrations, changes) and whether it passed.');
 
 /**

@@ -3,13 +3,10 @@
  * only (contract/roles.ts): staff have their dashboard, and a staff member's own "service" would be meaningless.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import { HOME_MESSAGES as M, customerHomeSchema } from '../../../contract/schemas/home';
 import { unauthorized } from '../../lib/errors';
 import { HomeService } from './service';
-
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 
 const homeRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = new HomeService({ db: app.db, clock: app.clock });

@@ -4,23 +4,18 @@
  * the other screens read them: usage and the open session from the usage service (RADIUS accounting), the
  * balance from the credit ledger, what is due from amountDue.
  */
-import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import { OPEN_INSTALLATION_STATUSES, type InstallationStatus } from '../../../contract/schemas/installation';
+import type { InstallationStatus } from '../../../contract/schemas/installation';
 import type { CustomerHome, HomeInvoice } from '../../../contract/schemas/home';
 import type { TicketStatus } from '../../../contract/schemas/ticket';
 import type { Db } from '../../db/client';
-import { installations, invoices, paymentMethods, plans, subscriptions, tickets, type InvoiceRow } from '../../db/schema';
-import { radiusSessions } from '../../db/schema/radius';
+import type { InvoiceRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { amountDue } from '../credit/amount-due';
 import { balancesOf } from '../credit/ledger';
 import { UsageService } from '../usage/service';
+import { createHomeRepository } from './repository';
 
 const DAY = 86_400_000;
-const OPEN_INVOICE = ['unpaid', 'overdue'] as const;
-const CLOSED_TICKET: TicketStatus[] = ['resolved', 'closed'];
-/** The installation statuses that still stand between an order and a working line ('failed' is re-planned). */
-const WAITING_INSTALLATION = OPEN_INSTALLATION_STATUSES;
 
 function toHomeInvoice(row: InvoiceRow): HomeInvoice {
   return {
@@ -43,32 +38,18 @@ export class HomeService {
 
   async home(caller: { id: string; name: string }): Promise<CustomerHome> {
     const { db, clock } = this.deps;
+    const repository = createHomeRepository(db);
     const now = clock.now();
     const me = caller.id;
 
-    const subs = await db
-      .select({ sub: subscriptions, plan: plans })
-      .from(subscriptions)
-      .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .where(and(eq(subscriptions.userId, me), inArray(subscriptions.status, ['pending', 'active', 'suspended'])))
-      .orderBy(sql`case ${subscriptions.status} when 'active' then 0 when 'suspended' then 1 else 2 end`, desc(subscriptions.createdAt));
+    const subs = await repository.currentSubscriptions(me);
     const line = subs.find((s) => s.sub.status !== 'pending');
     const pending = subs.find((s) => s.sub.status === 'pending');
 
-    const unpaid = await db
-      .select()
-      .from(invoices)
-      .where(and(eq(invoices.userId, me), inArray(invoices.status, [...OPEN_INVOICE])))
-      .orderBy(asc(invoices.dueDate), asc(invoices.number));
+    const unpaid = await repository.openInvoices(me);
 
     // The open order: the pending subscription (one at a time), else a line whose installation is not done yet.
-    const visits = subs.length
-      ? await db
-          .select()
-          .from(installations)
-          .where(and(inArray(installations.subscriptionId, subs.map((s) => s.sub.id)), inArray(installations.status, [...WAITING_INSTALLATION])))
-          .orderBy(desc(installations.createdAt))
-      : [];
+    const visits = await repository.waitingInstallations(subs.map((s) => s.sub.id));
     const orderSub = pending ?? subs.find((s) => visits.some((v) => v.subscriptionId === s.sub.id));
     let order: CustomerHome['order'] = null;
     if (orderSub) {
@@ -89,16 +70,7 @@ export class HomeService {
     if (line) {
       const { sub, plan } = line;
       const read = await this.usageService.usage({ id: me, role: 'user' }, { subscription_id: sub.id, period: 0 });
-      let lastSeen: string | null = null;
-      if (!read.session) {
-        const [last] = await db
-          .select({ stoppedAt: radiusSessions.stoppedAt, updatedAt: radiusSessions.updatedAt })
-          .from(radiusSessions)
-          .where(eq(radiusSessions.subscriptionId, sub.id))
-          .orderBy(desc(radiusSessions.updatedAt))
-          .limit(1);
-        lastSeen = last ? (last.stoppedAt ?? last.updatedAt).toISOString() : null;
-      }
+      const lastSeen = read.session ? null : ((await repository.lastSeen(sub.id))?.toISOString() ?? null);
       service = {
         subscription_id: sub.id,
         plan_name: plan.name,
@@ -123,12 +95,7 @@ export class HomeService {
         percent: cap === null ? null : cap === 0 ? 100 : Math.min(100, Math.round((used / cap) * 1000) / 10),
       };
       if (sub.autopayMethodId) {
-        const [card] = await db
-          .select({ brand: paymentMethods.brand, last4: paymentMethods.last4 })
-          .from(paymentMethods)
-          .where(and(eq(paymentMethods.id, sub.autopayMethodId), eq(paymentMethods.userId, me)))
-          .limit(1);
-        autopayCard = card ?? null;
+        autopayCard = await repository.card(sub.autopayMethodId, me);
       }
     }
 
@@ -136,14 +103,7 @@ export class HomeService {
 
     const credit = (await balancesOf(db, me)).filter((b) => b.amount !== 0);
 
-    const openTickets = and(eq(tickets.createdBy, me), notInArray(tickets.status, CLOSED_TICKET));
-    const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(tickets).where(openTickets);
-    const latest = await db
-      .select({ id: tickets.id, number: tickets.number, subject: tickets.subject, status: tickets.status, updatedAt: tickets.updatedAt })
-      .from(tickets)
-      .where(openTickets)
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .limit(2);
+    const { count, latest } = await repository.openTickets(me);
 
     return {
       name: caller.name,
@@ -153,7 +113,7 @@ export class HomeService {
       bill: { invoice: billable[0] ? toHomeInvoice(billable[0]) : null, more_unpaid: Math.max(0, billable.length - 1), autopay_card: autopayCard },
       credit,
       tickets: {
-        open: Number(count),
+        open: count,
         latest: latest.map((r) => ({ id: r.id, number: r.number, subject: r.subject, status: r.status as TicketStatus, updated_at: r.updatedAt.toISOString() })),
       },
     };

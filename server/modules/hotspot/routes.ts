@@ -9,11 +9,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isNotNull } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { devices } from '../../db/schema';
 import { projectPath } from '../../lib/paths';
 import { returnOrigin } from '../../lib/return-origin';
+import { createDeviceRepository } from '../devices/repository';
 import { HOTSPOT_PAGE_MESSAGES, hotspotPageCsp, mikrotikLoginHtml, readHotspotParams, renderHotspotLogin, renderHotspotProblem } from './page';
 
 export const HOTSPOT_LOGIN_PATH = '/hotspot/login';
@@ -29,8 +28,8 @@ const hotspotRoutes: FastifyPluginAsync = async (app) => {
 
   /** Whether a device is registered with a hotspot URL of this origin (the only place a code may be posted to). */
   const registeredHotspot = async (router: URL): Promise<boolean> => {
-    const rows = await app.db.select({ url: devices.hotspotUrl }).from(devices).where(isNotNull(devices.hotspotUrl));
-    return rows.some((row) => URL.canParse(row.url!) && new URL(row.url!).origin === router.origin);
+    const urls = await createDeviceRepository(app.db).hotspotUrls();
+    return urls.some((url) => URL.canParse(url) && new URL(url).origin === router.origin);
   };
 
   const page = async (input: Record<string, unknown>, reply: FastifyReply, request: FastifyRequest) => {

@@ -1,10 +1,10 @@
 /** Reading and writing installation jobs and their photos, with the names of the people and plan involved. */
 import { and, asc, count, desc, eq, gte, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { newestFirst } from '../../db/paging';
+import { likePattern, newestFirst } from '../../db/paging';
 import { alias } from 'drizzle-orm/pg-core';
 import { OPEN_INSTALLATION_STATUSES, type InstallationListQueryParsed } from '../../../contract/schemas/installation';
 import type { Db } from '../../db/client';
-import { plans, subscriptions, users } from '../../db/schema';
+import { invoices, plans, subscriptions, users } from '../../db/schema';
 import {
   installationPhotos,
   installations,
@@ -12,8 +12,6 @@ import {
   type InstallationRow,
   type NewInstallationRow,
 } from '../../db/schema/installations';
-
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const customer = alias(users, 'customer');
 const technician = alias(users, 'technician');
@@ -135,6 +133,39 @@ export function createInstallationRepository(db: Db) {
         .orderBy(newestFirst(installations.createdAt), newestFirst(installations.id))
         .limit(1);
       return row;
+    },
+
+    /** The subscription a job is for, locked until the transaction ends. */
+    async lockSubscription(tx: Db, id: string): Promise<{ id: string; userId: string; location: string | null; status: string } | undefined> {
+      const [sub] = await tx
+        .select({ id: subscriptions.id, userId: subscriptions.userId, location: subscriptions.location, status: subscriptions.status })
+        .from(subscriptions)
+        .where(eq(subscriptions.id, id))
+        .for('update');
+      return sub;
+    },
+
+    /** The subscription's owner. */
+    async subscriptionOwner(id: string): Promise<{ id: string; userId: string } | undefined> {
+      const [sub] = await db.select({ id: subscriptions.id, userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
+      return sub;
+    },
+
+    /** The subscription's first invoice. */
+    async firstInvoice(tx: Db, subscriptionId: string): Promise<{ id: string; status: string } | undefined> {
+      const [first] = await tx
+        .select({ id: invoices.id, status: invoices.status })
+        .from(invoices)
+        .where(eq(invoices.subscriptionId, subscriptionId))
+        .orderBy(asc(invoices.createdAt), asc(invoices.number))
+        .limit(1);
+      return first;
+    },
+
+    /** The customer's phone and address (a job's contact and default address). */
+    async customerContact(conn: Db, userId: string): Promise<{ phone: string | null; address: string | null } | undefined> {
+      const [owner] = await conn.select({ phone: users.phone, address: users.address }).from(users).where(eq(users.id, userId)).limit(1);
+      return owner;
     },
 
     async user(id: string): Promise<{ id: string; role: string; status: string; name: string; email: string } | undefined> {

@@ -7,8 +7,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
-import { pagePaginationSchema } from '../../../contract/schemas/invoice';
+import { envelope, ok, pageSchema } from '../../../contract/envelope';
 import {
   INSTALLATION_PHOTO_MAX_BYTES,
   INSTALLATION_PHOTO_MAX_FILES,
@@ -29,7 +28,6 @@ import { INSTALLATIONS_AREA } from './files';
 import { createInstallationRepository } from './repository';
 import { INSTALLATION_MESSAGES as M, InstallationService, type Caller } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const idParams = z.object({ id: z.string() });
 const detail = { 200: envelope(installationDetailSchema) };
 
@@ -66,7 +64,7 @@ const installationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { querystring: installationListQuerySchema, response: { 200: envelope(z.object({ items: z.array(installationSchema), pagination: pagePaginationSchema })) } } },
+    { schema: { querystring: installationListQuerySchema, response: { 200: envelope(pageSchema(installationSchema)) } } },
     async (request) => ok(await service.list(caller(request), request.query), M.list),
   );
 

@@ -14,7 +14,6 @@
  * and a subscription still pending with a paid first invoice is activated here. A failed job records its
  * reason and support is e-mailed after the commit.
  */
-import { asc, eq } from 'drizzle-orm';
 import { pagePagination, type PagePagination } from '../../../contract/envelope';
 import { allows, type Role } from '../../../contract/roles';
 import {
@@ -32,7 +31,6 @@ import {
   type ServiceAccess,
 } from '../../../contract/schemas/installation';
 import type { Db } from '../../db/client';
-import { invoices, subscriptions, users } from '../../db/schema';
 import type { InstallationRow, NewInstallationRow } from '../../db/schema/installations';
 import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
@@ -215,14 +213,10 @@ export class InstallationService {
     const technicianId = input.technician_id ? await this.technician(input.technician_id) : null;
     const id = await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const [sub] = await tx
-        .select({ id: subscriptions.id, userId: subscriptions.userId, location: subscriptions.location, status: subscriptions.status })
-        .from(subscriptions)
-        .where(eq(subscriptions.id, input.subscription_id))
-        .for('update');
+      const sub = await repository.lockSubscription(tx, input.subscription_id);
       if (!sub) throw notFound(M.subscriptionNotFound);
       if (await repository.openFor(tx, sub.id)) throw conflict(M.openExists);
-      const [owner] = await tx.select({ phone: users.phone, address: users.address }).from(users).where(eq(users.id, sub.userId)).limit(1);
+      const owner = await repository.customerContact(tx, sub.userId);
       const address = input.address ?? sub.location ?? owner?.address ?? null;
       if (!address) throw badRequest(M.addressRequired, [{ field: 'address', message: M.addressRequired }]);
       const scheduled = Boolean(technicianId && input.scheduled_start && input.scheduled_end);
@@ -382,14 +376,9 @@ export class InstallationService {
    */
   private async provision(tx: Db, subscriptionId: string, now: Date): Promise<void> {
     await provisionCredentials(tx, subscriptionId, this.deps.box, now);
-    const [sub] = await tx.select({ status: subscriptions.status }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for('update');
+    const sub = await this.deps.repository.lockSubscription(tx, subscriptionId);
     if (sub?.status !== 'pending') return;
-    const [first] = await tx
-      .select({ id: invoices.id, status: invoices.status })
-      .from(invoices)
-      .where(eq(invoices.subscriptionId, subscriptionId))
-      .orderBy(asc(invoices.createdAt), asc(invoices.number))
-      .limit(1);
+    const first = await this.deps.repository.firstInvoice(tx, subscriptionId);
     if (first?.status === 'paid') await activateForPaidInvoice(tx, first.id, now);
   }
 
@@ -467,9 +456,7 @@ export class InstallationService {
    */
   async serviceAccess(caller: Caller, subscriptionId: string): Promise<ServiceAccess> {
     const { db } = this.deps;
-    const [sub] = UUID.test(subscriptionId)
-      ? await db.select({ id: subscriptions.id, userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1)
-      : [];
+    const sub = UUID.test(subscriptionId) ? await this.deps.repository.subscriptionOwner(subscriptionId) : undefined;
     const mayRead = sub && (sub.userId === caller.id || allows(SERVICE_ACCESS_STAFF, caller.role));
     if (!mayRead) throw notFound(M.subscriptionNotFound);
     const credentials = await getCredentials(db, sub.id, this.deps.box);

@@ -1,10 +1,9 @@
 /** Reading and deleting invoices (staff list with filters, the caller's own, public by id). */
-import { and, count, desc, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { InvoiceListQueryParsed } from '../../../contract/schemas/invoice';
 import type { Db } from '../../db/client';
-import { invoices, plans, subscriptions, users, type InvoiceRow } from '../../db/schema';
-
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+import { invoices, ledgerPostings, plans, settings, subscriptions, users, type InvoiceRow } from '../../db/schema';
+import { likePattern } from '../../db/paging';
 
 export interface InvoiceWithNames {
   row: InvoiceRow;
@@ -43,6 +42,58 @@ export function createInvoiceRepository(db: Db) {
         db.select({ total: count() }).from(invoices).innerJoin(users, eq(users.id, invoices.userId)).where(where),
       ]);
       return { items, total: Number(total) };
+    },
+
+    /**
+     * In a transaction: the stored billing settings (the invoice counter), locked until it ends; the row is made
+     * with `initial` first when there is none (a fresh install).
+     */
+    async lockBillingSettings(initial: unknown, now: Date): Promise<unknown> {
+      await db.insert(settings).values({ key: 'billing', value: initial, updatedAt: now }).onConflictDoNothing({ target: settings.key });
+      const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'billing')).for('update');
+      return row?.value;
+    },
+
+    async storeBillingSettings(value: unknown, now: Date): Promise<void> {
+      await db
+        .update(settings)
+        .set({ value: sql`${JSON.stringify(value)}::jsonb`, updatedAt: now })
+        .where(eq(settings.key, 'billing'));
+    },
+
+    async insert(values: typeof invoices.$inferInsert): Promise<InvoiceRow> {
+      const [row] = await db.insert(invoices).values(values).returning();
+      return row;
+    },
+
+    async markPaid(id: string, now: Date): Promise<InvoiceRow> {
+      const [paid] = await db.update(invoices).set({ status: 'paid', paidDate: now, updatedAt: now }).where(eq(invoices.id, id)).returning();
+      return paid;
+    },
+
+    /** The open (unpaid or overdue) invoices among ids become cancelled; those cancelled. */
+    async cancelOpen(ids: string[], now: Date): Promise<InvoiceRow[]> {
+      return db
+        .update(invoices)
+        .set({ status: 'cancelled', updatedAt: now })
+        .where(and(inArray(invoices.id, ids), inArray(invoices.status, ['unpaid', 'overdue'])))
+        .returning();
+    },
+
+    /** The invoice, locked until the transaction ends. */
+    async lock(id: string): Promise<InvoiceRow | undefined> {
+      const [row] = await db.select().from(invoices).where(eq(invoices.id, id)).for('update');
+      return row;
+    },
+
+    /** Whether the ledger records money a payer paid for this invoice. */
+    async hasPayerMovement(id: string): Promise<boolean> {
+      const [moved] = await db.select({ id: ledgerPostings.id }).from(ledgerPostings).where(and(eq(ledgerPostings.invoiceId, id), eq(ledgerPostings.account, 'payer'))).limit(1);
+      return !!moved;
+    },
+
+    async delete(id: string): Promise<void> {
+      await db.delete(invoices).where(eq(invoices.id, id));
     },
 
     async findById(id: string): Promise<InvoiceWithNames | undefined> {

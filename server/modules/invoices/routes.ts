@@ -4,11 +4,10 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok, pageSchema } from '../../../contract/envelope';
 import {
   invoiceListItemSchema,
   invoiceListQuerySchema,
-  pagePaginationSchema,
   publicInvoiceSchema,
   userInvoiceQuerySchema,
 } from '../../../contract/schemas/invoice';
@@ -19,9 +18,8 @@ import { createInvoiceRepository } from './repository';
 import { auditContext } from '../audit/trail';
 import { INVOICE_MESSAGES as M, InvoiceService, toInvoice } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const idParams = z.object({ id: z.string() });
-const pageOf = envelope(z.object({ items: z.array(invoiceListItemSchema), pagination: pagePaginationSchema }));
+const pageOf = envelope(pageSchema(invoiceListItemSchema));
 
 const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
   const repository = createInvoiceRepository(app.db);

@@ -3,7 +3,6 @@
  * advanced under a row lock (SELECT … FOR UPDATE) in the caller's transaction: two concurrent invoices wait
  * for each other, and a transaction that rolls back gives its number back, so numbers are unique and gap-free.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import { pagePagination, type PagePagination } from '../../../contract/envelope';
 import {
   INVOICE_DUE_DAYS,
@@ -15,14 +14,14 @@ import {
   type UserInvoiceQueryParsed,
 } from '../../../contract/schemas/invoice';
 import type { Db } from '../../db/client';
-import { invoices, ledgerPostings, settings, type InvoiceRow } from '../../db/schema';
+import type { InvoiceRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/errors';
 import { changedFields, recordAudit, type AuditContext } from '../audit/trail';
 import { amountDue } from '../credit/amount-due';
 import { applyCreditToInvoice, releaseInvoiceCredit } from '../ledger/movements';
 import { defaultSettings } from '../settings/defaults';
-import type { InvoiceRepository, InvoiceWithNames } from './repository';
+import { createInvoiceRepository, type InvoiceRepository, type InvoiceWithNames } from './repository';
 
 type Billing = ReturnType<typeof defaultSettings>['billing'];
 
@@ -65,18 +64,12 @@ export function toInvoice(row: InvoiceRow): Invoice {
 
 /** Takes the next invoice number; must run inside a transaction (the lock is held until it ends). */
 export async function takeInvoiceNumber(tx: Db, now: Date): Promise<string> {
+  const repository = createInvoiceRepository(tx);
   // Make sure the counter row exists (a fresh install may have no stored billing settings yet).
-  await tx
-    .insert(settings)
-    .values({ key: 'billing', value: defaultSettings().billing, updatedAt: now })
-    .onConflictDoNothing({ target: settings.key });
-  const [row] = await tx.select({ value: settings.value }).from(settings).where(eq(settings.key, 'billing')).for('update');
-  const billing: Billing = { ...defaultSettings().billing, ...((row?.value as Partial<Billing> | undefined) ?? {}) };
+  const stored = await repository.lockBillingSettings(defaultSettings().billing, now);
+  const billing: Billing = { ...defaultSettings().billing, ...((stored as Partial<Billing> | undefined) ?? {}) };
   const sequence = Number.isInteger(billing.invoice_next_number) && billing.invoice_next_number >= 1 ? billing.invoice_next_number : 1;
-  await tx
-    .update(settings)
-    .set({ value: sql`${JSON.stringify({ ...billing, invoice_next_number: sequence + 1 })}::jsonb`, updatedAt: now })
-    .where(eq(settings.key, 'billing'));
+  await repository.storeBillingSettings({ ...billing, invoice_next_number: sequence + 1 }, now);
   return formatInvoiceNumber(billing.invoice_prefix ?? '', sequence);
 }
 
@@ -100,34 +93,28 @@ export async function issueInvoice(tx: Db, input: IssueInvoiceInput): Promise<In
   const tax = taxFor(subtotal, input.taxRateBp);
   const number = await takeInvoiceNumber(tx, input.now);
   const due = new Date(input.now.getTime() + INVOICE_DUE_DAYS * 86_400_000);
-  const [row] = await tx
-    .insert(invoices)
-    .values({
-      number,
-      userId: input.userId,
-      subscriptionId: input.subscriptionId,
-      status: 'unpaid',
-      currency: input.currency,
-      lineItems: input.lineItems,
-      subtotal,
-      taxRateBp: input.taxRateBp,
-      tax,
-      totalAmount: subtotal + tax,
-      issueDate: isoDate(input.now),
-      dueDate: isoDate(due),
-      createdAt: input.now,
-      updatedAt: input.now,
-    })
-    .returning();
+  const repository = createInvoiceRepository(tx);
+  const row = await repository.insert({
+    number,
+    userId: input.userId,
+    subscriptionId: input.subscriptionId,
+    status: 'unpaid',
+    currency: input.currency,
+    lineItems: input.lineItems,
+    subtotal,
+    taxRateBp: input.taxRateBp,
+    tax,
+    totalAmount: subtotal + tax,
+    issueDate: isoDate(input.now),
+    dueDate: isoDate(due),
+    createdAt: input.now,
+    updatedAt: input.now,
+  });
   const credited = await applyCreditToInvoice(tx, row, input.now);
   // Nothing left to pay (credit covered it, or the total is zero: a free plan, a plan change whose credit equals
   // the new price) → paid at issue, never an "unpaid" invoice of 0 (issue 31).
   if (amountDue(credited) > 0) return credited;
-  const [paid] = await tx
-    .update(invoices)
-    .set({ status: 'paid', paidDate: input.now, updatedAt: input.now })
-    .where(eq(invoices.id, credited.id))
-    .returning();
+  const paid = await repository.markPaid(credited.id, input.now);
   // Imported here: subscriptions/service imports this module (issueInvoice) at load time.
   const { activateForPaidInvoice } = await import('../subscriptions/service');
   if (paid.subscriptionId) await activateForPaidInvoice(tx, paid.id, input.now);
@@ -140,11 +127,7 @@ export async function issueInvoice(tx: Db, input: IssueInvoiceInput): Promise<In
  */
 export async function cancelInvoices(tx: Db, ids: string[], now: Date): Promise<InvoiceRow[]> {
   if (ids.length === 0) return [];
-  const cancelled = await tx
-    .update(invoices)
-    .set({ status: 'cancelled', updatedAt: now })
-    .where(and(inArray(invoices.id, ids), inArray(invoices.status, ['unpaid', 'overdue'])))
-    .returning();
+  const cancelled = await createInvoiceRepository(tx).cancelOpen(ids, now);
   for (const invoice of cancelled) await releaseInvoiceCredit(tx, invoice, now);
   return cancelled;
 }
@@ -200,15 +183,15 @@ export class InvoiceService {
     if (!UUID.test(id)) throw notFound(INVOICE_MESSAGES.notFound);
     await this.deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const [row] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
+      const repository = createInvoiceRepository(tx);
+      const row = await repository.lock(id);
       if (!row) throw notFound(INVOICE_MESSAGES.notFound);
       if (row.status === 'paid') throw conflict(INVOICE_MESSAGES.paidNotDeletable);
       if (row.status === 'refunded') throw conflict(INVOICE_MESSAGES.refundedNotDeletable);
       // Its payments would go with it (cascade), and with them the record of money a provider took for it (issue 31).
-      const [moved] = await tx.select({ id: ledgerPostings.id }).from(ledgerPostings).where(and(eq(ledgerPostings.invoiceId, id), eq(ledgerPostings.account, 'payer'))).limit(1);
-      if (moved) throw conflict(INVOICE_MESSAGES.moneyNotDeletable);
+      if (await repository.hasPayerMovement(id)) throw conflict(INVOICE_MESSAGES.moneyNotDeletable);
       await releaseInvoiceCredit(tx, row, this.deps.clock.now());
-      await tx.delete(invoices).where(eq(invoices.id, id));
+      await repository.delete(id);
       if (audit) {
         await recordAudit(tx, this.deps.clock, audit, {
           action: 'invoice.deleted',

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import {
   ipAddressListQuerySchema,
   ipAddressMapSchema,
@@ -24,7 +24,6 @@ import { auditContext } from '../audit/trail';
 import { addressHistory } from './history';
 import { IPAM_MESSAGES as M, IpamService } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const idParams = z.object({ id: z.string() });
 
 /** Released addresses of subscriptions that ended: checked this often (and on every subscription change). */

@@ -1,11 +1,9 @@
 /** /api/jobs: the shared job queue's jobs for admins (state, tries, reason of a failure), filtered and paginated. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { pagePagination, ok } from '../../../contract/envelope';
+import { envelope, ok, pagePagination, pageSchema } from '../../../contract/envelope';
 import { JOB_MESSAGES, jobListQuerySchema, jobSchema } from '../../../contract/schemas/job';
-import { pagePaginationSchema } from '../../../contract/schemas/invoice';
-import { z } from 'zod';
 
-const jobPage = z.object({ success: z.literal(true), message: z.string(), data: z.object({ items: z.array(jobSchema), pagination: pagePaginationSchema }) });
+const jobPage = envelope(pageSchema(jobSchema));
 
 const jobRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/', { schema: { querystring: jobListQuerySchema, response: { 200: jobPage } } }, async (request) => {

@@ -1,7 +1,7 @@
 /** /api/mail: the outbox, so an admin can read mail that no SMTP server carried (spec: admin only). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok, pagePagination, pageSchema } from '../../../contract/envelope';
 import { MAIL_STATUSES, type MailRow } from '../../db/schema';
 import { createMailRepository } from './repository';
 
@@ -22,14 +22,7 @@ const outboxItemSchema = z.object({
   sent_at: z.string().nullable(),
 });
 
-const pageSchema = z.object({
-  success: z.literal(true),
-  message: z.string(),
-  data: z.object({
-    items: z.array(outboxItemSchema),
-    pagination: z.object({ page: z.number(), totalPages: z.number(), total: z.number(), hasNext: z.boolean(), hasPrev: z.boolean() }),
-  }),
-});
+const outboxPageSchema = envelope(pageSchema(outboxItemSchema));
 
 const present = (row: MailRow): z.infer<typeof outboxItemSchema> => ({
   id: row.id,
@@ -46,14 +39,10 @@ const present = (row: MailRow): z.infer<typeof outboxItemSchema> => ({
 const mailRoutes: FastifyPluginAsyncZod = async (app) => {
   const repository = createMailRepository(app.db);
 
-  app.get('/outbox', { schema: { querystring: outboxQuerySchema, response: { 200: pageSchema } } }, async (request) => {
+  app.get('/outbox', { schema: { querystring: outboxQuerySchema, response: { 200: outboxPageSchema } } }, async (request) => {
     const { page, limit } = request.query;
     const { items, total } = await repository.page(page, limit);
-    const totalPages = Math.max(1, Math.ceil(total / limit));
-    return ok(
-      { items: items.map(present), pagination: { page, totalPages, total, hasNext: page < totalPages, hasPrev: page > 1 } },
-      'Outbox retrieved successfully',
-    );
+    return ok({ items: items.map(present), pagination: pagePagination(page, limit, total) }, 'Outbox retrieved successfully');
   });
 };
 

@@ -18,12 +18,11 @@
  * days to settle, e.g. a bank debit) and are left to the autopay module.
  */
 import fp from 'fastify-plugin';
-import { and, eq, lt, ne, notExists, sql } from 'drizzle-orm';
-import { MANUAL_RECORDING_TIMEOUT_MINUTES, PAYMENT_FAILURE_REASONS } from '../../../contract/schemas/payment';
+import { MANUAL_RECORDING_TIMEOUT_MINUTES } from '../../../contract/schemas/payment';
 import type { Db } from '../../db/client';
-import { autopayCharges, payments } from '../../db/schema';
 import { HOUR_MS, MINUTE_MS } from '../../lib/clock';
 import { PeriodicCheck } from '../../lib/periodic-check';
+import { createPaymentRepository } from './repository';
 
 export const PAYMENT_EXPIRY_JOB = 'payment-expiry';
 export const PAYMENT_EXPIRY_EVERY_SECONDS = 300;
@@ -38,24 +37,10 @@ export interface PaymentExpiryResult {
 export async function expirePendingPayments(db: Db, now: Date, checkoutHours: number): Promise<PaymentExpiryResult> {
   const checkoutBefore = new Date(now.getTime() - checkoutHours * HOUR_MS);
   const manualBefore = new Date(now.getTime() - MANUAL_RECORDING_TIMEOUT_MINUTES * MINUTE_MS);
-  const expired = await db
-    .update(payments)
-    .set({ status: 'expired', updatedAt: now })
-    .where(
-      and(
-        eq(payments.status, 'pending'),
-        ne(payments.provider, 'manual'),
-        lt(payments.createdAt, checkoutBefore),
-        notExists(db.select({ one: sql`1` }).from(autopayCharges).where(eq(autopayCharges.paymentId, payments.id))),
-      ),
-    )
-    .returning({ id: payments.id });
-  const failed = await db
-    .update(payments)
-    .set({ status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.recordingDied, updatedAt: now })
-    .where(and(eq(payments.status, 'pending'), eq(payments.provider, 'manual'), lt(payments.createdAt, manualBefore)))
-    .returning({ id: payments.id });
-  return { expired: expired.length, failed: failed.length };
+  const repository = createPaymentRepository(db);
+  const expired = await repository.expireCheckouts(checkoutBefore, now);
+  const failed = await repository.failDeadRecordings(manualBefore, now);
+  return { expired, failed };
 }
 
 declare module 'fastify' {

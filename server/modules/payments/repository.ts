@@ -1,13 +1,12 @@
 /** Payments storage: payments, processed webhook events, and the row locks the completion path takes. */
-import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, ne, or, type SQL } from 'drizzle-orm';
-import type { PaymentListQueryParsed } from '../../../contract/schemas/payment';
+import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, ne, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { PAYMENT_FAILURE_REASONS, type PaymentListQueryParsed } from '../../../contract/schemas/payment';
 import type { Db } from '../../db/client';
-import { newestFirst } from '../../db/paging';
-import { invoices, paymentGateways, payments, users, webhookEvents, type InvoiceRow, type NewPaymentRow, type PaymentRow } from '../../db/schema';
+import { likePattern, newestFirst } from '../../db/paging';
+import { autopayCharges, invoices, paymentGateways, payments, users, webhookEvents, type InvoiceRow, type NewPaymentRow, type PaymentRow } from '../../db/schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** A row of the staff payments list: the payment, its customer, its invoice's number and its gateway's name. */
 export interface PaymentWithNames {
@@ -31,6 +30,33 @@ function createdBetween(from: string | undefined, to: string | undefined): SQL[]
 
 export function createPaymentRepository(db: Db) {
   return {
+    /** Pending checkouts (not manual, not autopay charges) created before `before` become expired; their count. */
+    async expireCheckouts(before: Date, now: Date): Promise<number> {
+      const expired = await db
+        .update(payments)
+        .set({ status: 'expired', updatedAt: now })
+        .where(
+          and(
+            eq(payments.status, 'pending'),
+            ne(payments.provider, 'manual'),
+            lt(payments.createdAt, before),
+            notExists(db.select({ one: sql`1` }).from(autopayCharges).where(eq(autopayCharges.paymentId, payments.id))),
+          ),
+        )
+        .returning({ id: payments.id });
+      return expired.length;
+    },
+
+    /** Pending manual recordings created before `before` fail (the recording died); their count. */
+    async failDeadRecordings(before: Date, now: Date): Promise<number> {
+      const failed = await db
+        .update(payments)
+        .set({ status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.recordingDied, updatedAt: now })
+        .where(and(eq(payments.status, 'pending'), eq(payments.provider, 'manual'), lt(payments.createdAt, before)))
+        .returning({ id: payments.id });
+      return failed.length;
+    },
+
     async insert(values: NewPaymentRow, tx: Db = db): Promise<PaymentRow> {
       const [row] = await tx.insert(payments).values(values).returning();
       return row;

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok, pageSchema } from '../../../contract/envelope';
 import {
   PAYMENT_MESSAGES as M,
   manualPaymentInputSchema,
@@ -16,7 +16,6 @@ import {
   paymentSchema,
   paymentStatusSchema,
 } from '../../../contract/schemas/payment';
-import { pagePaginationSchema } from '../../../contract/schemas/invoice';
 import { CREDIT_MESSAGES, refundInputSchema } from '../../../contract/schemas/credit';
 import { createPaymentProviders, parseStripeApiBase, WebhookEventIgnored, type StripeApiAddress } from '../../integrations/payments';
 import { buildSandboxWebhook } from '../../integrations/payments/sandbox';
@@ -30,7 +29,6 @@ import { listPayments } from './list';
 import { createPaymentRepository } from './repository';
 import { PaymentService, statusMessage, toPayment, type Caller, type CompletionOutcome } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 /** What a provider's webhook is answered: what the event did to its payment (`ignored`: an event type not acted on). */
 const webhookReceiptSchema = z.object({
   received: z.literal(true),
@@ -66,7 +64,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
   // The billing team's payments screen (admin, billing, support): every payment, newest first, paged and filtered.
   app.get(
     '/',
-    { schema: { querystring: paymentListQuerySchema, response: { 200: envelope(z.object({ items: z.array(paymentListItemSchema), pagination: pagePaginationSchema })) } } },
+    { schema: { querystring: paymentListQuerySchema, response: { 200: envelope(pageSchema(paymentListItemSchema)) } } },
     async (request) => ok(await listPayments(repository, request.query), M.list),
   );
 

@@ -3,11 +3,11 @@
  * managed by admin and billing. What is special: generated slugs, the settings' currency as the default, the
  * status toggle's wording, no deletion of a plan in use, and RADIUS re-reading the plans after a change.
  */
-import { eq } from 'drizzle-orm';
 import { isStaff } from '../../../contract/roles';
 import { planInputSchema, planListQuerySchema, planSchema, planUpdateSchema } from '../../../contract/schemas/plan';
 import { crudModule, onlySent } from '../../crud/crud-module';
 import { plans } from '../../db/schema';
+import { createPlanRepository } from './repository';
 
 export const PLAN_MESSAGES = {
   list: 'Plans retrieved successfully',
@@ -58,7 +58,7 @@ export default crudModule({
         // that is taken is refused by the unique index (409).
         const base = slugify(input.name);
         let slug = base;
-        const taken = async (s: string) => (await db.select({ id: plans.id }).from(plans).where(eq(plans.slug, s)).limit(1)).length > 0;
+        const taken = (s: string) => createPlanRepository(db).slugTaken(s);
         for (let n = 2; await taken(slug); n++) slug = `${base}-${n}`;
         values.slug = slug;
       }

@@ -3,12 +3,9 @@
  * CSV (/api/billing/reconciliation/export.csv). See service.ts for the invariant.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import { RECONCILIATION_MESSAGES as M, reconciliationQuerySchema, reconciliationSchema } from '../../../contract/schemas/reconciliation';
 import { ReconciliationService } from './service';
-
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 
 const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = new ReconciliationService({ db: app.db, clock: app.clock });

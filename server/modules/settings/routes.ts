@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import {
   adminSettingsSchema,
   policySchema,
@@ -13,8 +13,6 @@ import {
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { auditContext } from '../audit/trail';
 import { LOGO_MAX_BYTES, SETTINGS_MESSAGES as M, sniffImageType } from './service';
-
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 
 const isTooLarge = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';

@@ -1,10 +1,8 @@
-import { PreparedByShape } from '../../db/paging';
+import { likePattern, PreparedByShape } from '../../db/paging';
 import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { SubscriptionListQueryParsed } from '../../../contract/schemas/subscription';
 import type { Db } from '../../db/client';
 import { plans, subscriptions, users, type PlanRow, type SubscriptionRow } from '../../db/schema';
-
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export interface SubscriptionWithNames {
   row: SubscriptionRow;
@@ -57,7 +55,7 @@ export function createSubscriptionRepository(db: Db) {
   }
 
   return {
-    async page(query: SubscriptionListQueryParsed): Promise<{ items: SubscriptionWithNames[]; total: number }> {
+    async page(query: SubscriptionListQueryParsed & { offset: number }): Promise<{ items: SubscriptionWithNames[]; total: number }> {
       const values = {
         status: query.status,
         user_id: query.user_id,

@@ -1,7 +1,7 @@
 /** /api/subscriptions (core): create with the first invoice, staff list, detail, the caller's active plan. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok, pageSchema } from '../../../contract/envelope';
 import {
   activePlanSchema,
   orderSchema,
@@ -21,9 +21,7 @@ import { activePlanOf, ordersOf } from './customer-views';
 import { createSubscriptionRepository } from './repository';
 import { SUBSCRIPTION_MESSAGES as M, SubscriptionService, type Caller } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const idParams = z.object({ id: z.string() });
-const meta = z.object({ total: z.number(), limit: z.number(), offset: z.number() });
 
 const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   const repository = createSubscriptionRepository(app.db);
@@ -50,11 +48,8 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { querystring: subscriptionListQuerySchema, response: { 200: envelope(z.array(subscriptionSchema)).extend({ meta }) } } },
-    async (request) => {
-      const { items, meta: m } = await service.list(request.query);
-      return { ...ok(items, M.list), meta: m };
-    },
+    { schema: { querystring: subscriptionListQuerySchema, response: { 200: envelope(pageSchema(subscriptionSchema)) } } },
+    async (request) => ok(await service.list(request.query), M.list),
   );
 
   app.get('/active-plan', { schema: { response: { 200: envelope(activePlanSchema) } } }, async (request) =>

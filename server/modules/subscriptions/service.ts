@@ -15,7 +15,7 @@ import type {
   SubscriptionListQueryParsed,
   SubscriptionStatus,
 } from '../../../contract/schemas/subscription';
-import type { OffsetMeta } from '../../../contract/envelope';
+import { pagePagination, type PagePagination } from '../../../contract/envelope';
 import type { Db } from '../../db/client';
 import { installations, invoices, plans, subscriptions, users, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
@@ -219,9 +219,11 @@ export class SubscriptionService {
     throw conflict(message, [{ field: 'plan_id', message }, { field: 'pending_subscription_id', message: pending.id }]);
   }
 
-  async list(query: SubscriptionListQueryParsed): Promise<{ items: Subscription[]; meta: OffsetMeta }> {
-    const { items, total } = await this.deps.repository.page(query);
-    return { items: items.map(toSubscription), meta: { total, limit: query.limit, offset: query.offset } };
+  /** A page of the list: `offset` when sent (the page it falls in is reported), else page `page` (default 1). */
+  async list(query: SubscriptionListQueryParsed): Promise<{ items: Subscription[]; pagination: PagePagination }> {
+    const offset = query.offset ?? ((query.page ?? 1) - 1) * query.limit;
+    const { items, total } = await this.deps.repository.page({ ...query, offset });
+    return { items: items.map(toSubscription), pagination: pagePagination(Math.floor(offset / query.limit) + 1, query.limit, total) };
   }
 
   /** The owner and subscription staff see it; everybody else gets 404 (not 403: no hint that it exists). */

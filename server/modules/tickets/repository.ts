@@ -1,5 +1,5 @@
 /** Reading and writing tickets, their replies and attachments (with the names of the people involved). */
-import { PreparedByShape, newestFirst } from '../../db/paging';
+import { likePattern, newestFirst, PreparedByShape } from '../../db/paging';
 import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { TicketListQueryParsed } from '../../../contract/schemas/ticket';
@@ -15,8 +15,6 @@ import {
   type TicketReplyRow,
   type TicketRow,
 } from '../../db/schema';
-
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const creator = alias(users, 'creator');
 const assignee = alias(users, 'assignee');
@@ -55,6 +53,14 @@ function pageScopeCondition(scope: TicketPageScope): SQL | undefined {
   const me = sql.placeholder('me');
   if (scope.assignedOnly) return eq(tickets.assignedTo, me);
   const mine = or(eq(tickets.createdBy, me), eq(tickets.assignedTo, me))!;
+  return scope.queue?.length ? or(mine, inArray(tickets.category, [...scope.queue] as (typeof tickets.category.enumValues)[number][]))! : mine;
+}
+
+/** A page scope as a plain condition, its id a value (the stats and the dashboard's ticket figures); undefined: all. */
+export function scopeCondition(scope: TicketPageScope): TicketScope {
+  if ('all' in scope) return undefined;
+  if (scope.assignedOnly) return eq(tickets.assignedTo, scope.me);
+  const mine = or(eq(tickets.createdBy, scope.me), eq(tickets.assignedTo, scope.me))!;
   return scope.queue?.length ? or(mine, inArray(tickets.category, [...scope.queue] as (typeof tickets.category.enumValues)[number][]))! : mine;
 }
 
@@ -258,6 +264,21 @@ export function createTicketRepository(db: Db) {
     },
 
     /** An active staff user (a valid assignee), or undefined. */
+    /** The id of the user with this e-mail address (the demo seed). */
+    async userIdByEmail(email: string): Promise<string | undefined> {
+      const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+      return row?.id;
+    },
+
+    /** Whether there is any ticket at all (the demo seed fills an empty table only). */
+    async any(): Promise<boolean> {
+      return (await db.select({ id: tickets.id }).from(tickets).limit(1)).length > 0;
+    },
+
+    async insertReplies(tx: Db, values: Array<typeof ticketReplies.$inferInsert>): Promise<void> {
+      await tx.insert(ticketReplies).values(values);
+    },
+
     async user(id: string): Promise<{ id: string; name: string; email: string; role: string; status: string } | undefined> {
       const [row] = await db
         .select({ id: users.id, name: users.name, email: users.email, role: users.role, status: users.status })

@@ -7,8 +7,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
-import { pagePaginationSchema } from '../../../contract/schemas/invoice';
+import { envelope, ok, pageSchema } from '../../../contract/envelope';
 import {
   TICKET_ATTACHMENT_MAX_BYTES,
   TICKET_ATTACHMENT_MAX_FILES,
@@ -30,9 +29,8 @@ import { createTicketRepository } from './repository';
 import { TICKET_MESSAGES as M, TicketService, type Caller, type UploadPart } from './service';
 import { TICKETS_AREA } from './files';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const idParams = z.object({ id: z.string() });
-const pageOf = envelope(z.object({ items: z.array(ticketSchema), pagination: pagePaginationSchema }));
+const pageOf = envelope(pageSchema(ticketSchema));
 
 const caller = (request: FastifyRequest): Caller & { name: string } => {
   if (!request.user) throw unauthorized();

@@ -1,22 +1,20 @@
 /** Demo tickets for customer@isp.local (a fresh development database only): one answered by support. */
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { ticketReplies, tickets, users } from '../../db/schema';
 import { createTicketRepository } from './repository';
 import { formatTicketNumber } from './service';
 
 const HOUR = 3_600_000;
 
 export async function seedDemoTickets(tx: Db, now: Date): Promise<void> {
-  const idOf = async (email: string) => (await tx.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]?.id;
+  const repository = createTicketRepository(tx);
+  const idOf = (email: string) => repository.userIdByEmail(email);
   const [customer, support, technician] = await Promise.all([
     idOf('customer@isp.local'),
     idOf('support@isp.local'),
     idOf('technician@isp.local'),
   ]);
   if (!customer || !support || !technician) return;
-  if ((await tx.select({ id: tickets.id }).from(tickets).limit(1)).length) return;
-  const repository = createTicketRepository(tx);
+  if (await repository.any()) return;
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR);
 
   const number = async () => formatTicketNumber(await repository.nextNumber(tx));
@@ -34,7 +32,7 @@ export async function seedDemoTickets(tx: Db, now: Date): Promise<void> {
     lastReplyAt: at(6),
     firstResponseAt: at(26),
   });
-  await tx.insert(ticketReplies).values([
+  await repository.insertReplies(tx, [
     {
       ticketId: dropped.id,
       authorId: support,

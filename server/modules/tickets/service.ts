@@ -21,7 +21,6 @@
  * set on resolving (or on closing an unresolved ticket) and cleared on re-opening; first_response_at is the first
  * public reply by staff other than the creator. E-mails go out after the transaction commits.
  */
-import { eq, inArray, or } from 'drizzle-orm';
 import { pagePagination, type PagePagination } from '../../../contract/envelope';
 import { isStaff, STAFF_ROLES, ticketView, type Role } from '../../../contract/roles';
 import {
@@ -44,7 +43,7 @@ import {
   type TicketUpdateParsed,
 } from '../../../contract/schemas/ticket';
 import type { Db } from '../../db/client';
-import { tickets, type NewTicketRow, type TicketRow } from '../../db/schema';
+import type { NewTicketRow, TicketRow } from '../../db/schema';
 import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
@@ -53,7 +52,7 @@ import { receiveUploads, storedFileRows, storeUploads, uploadMessages, type Stor
 import { checkStagedUploadQuota, checkUploadQuota, DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '../../lib/upload-quotas';
 import type { FileStore } from '../../lib/storage';
 import { removeTicketFiles, storedKey, TICKETS_AREA } from './files';
-import type { AttachmentWithUploader, ReplyWithAuthor, TicketPageScope, TicketRepository, TicketScope, TicketWithNames } from './repository';
+import { scopeCondition, type AttachmentWithUploader, type ReplyWithAuthor, type TicketPageScope, type TicketRepository, type TicketScope, type TicketWithNames } from './repository';
 
 export const TICKET_MESSAGES = {
   list: 'Tickets retrieved successfully',
@@ -106,10 +105,7 @@ export function pageScopeFor(caller: Caller): TicketPageScope {
 
 /** The tickets a caller may see, as a condition (undefined: all). */
 export function scopeFor(caller: Caller): TicketScope {
-  if (seesAllTickets(caller.role)) return undefined;
-  const mine = or(eq(tickets.createdBy, caller.id), eq(tickets.assignedTo, caller.id))!;
-  const queue = queueCategories(caller.role);
-  return queue.length ? or(mine, inArray(tickets.category, [...queue]))! : mine;
+  return scopeCondition(pageScopeFor(caller));
 }
 
 /** Sees the ticket through the staff view (every ticket, the queue, or as assignee). */

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok } from '../../../contract/envelope';
 import { deviceInterfaceListSchema, devicePollResultSchema, trafficQuerySchema, trafficSchema } from '../../../contract/schemas/traffic';
 import { notFound } from '../../lib/errors';
 import { createTrafficRepository } from './repository';
@@ -13,7 +13,6 @@ import { TRAFFIC_MESSAGES as M, TrafficService } from './service';
 /** A poll asked for from the screen gives up after this long (the device is then marked down). */
 const POLL_NOW_TIMEOUT_MS = 12_000;
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 const uuid = z.string().uuid({ message: 'Not a valid id' });
 const deviceParams = z.object({ id: uuid });
 const interfaceParams = z.object({ id: uuid, interfaceId: uuid });

@@ -22,6 +22,7 @@ import { radiusSessions, radiusUsageDaily } from '../../db/schema/radius';
 import { addMonths, type Clock } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/errors';
 import { cycleMonths } from '../subscriptions/lifecycle';
+import { likePattern } from '../../db/paging';
 
 export const USAGE_MESSAGES = {
   usage: 'Usage retrieved successfully',
@@ -186,7 +187,7 @@ export class UsageService {
       .groupBy(subscriptions.userId)
       .as('open_sessions');
 
-    const pattern = query.search ? `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    const pattern = query.search ? likePattern(query.search) : null;
     const where = and(eq(users.role, 'user'), pattern ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined);
     const total = sql<string>`coalesce(${used.download}, 0) + coalesce(${used.upload}, 0)`;
 

@@ -1,4 +1,4 @@
-import { PreparedByShape } from '../../db/paging';
+import { prefixPattern, PreparedByShape } from '../../db/paging';
 import { and, asc, count, desc, eq, isNotNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { UserListQueryParsed } from '../../../contract/schemas/user';
 import type { Db } from '../../db/client';
@@ -6,9 +6,6 @@ import { invoices, subscriptions, users, type NewUserRow, type UserRow } from '.
 import { userWritten } from '../../lib/user-cache';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** LIKE 'text%' with the wildcards of the text escaped. */
-const prefixPattern = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export type UserFilterInput = Pick<UserListQueryParsed, 'search' | 'role' | 'status' | 'company'>;
 

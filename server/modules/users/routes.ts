@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok, pageSchema } from '../../../contract/envelope';
 import {
   managedUserSchema,
   userCreateSchema,
@@ -21,8 +21,6 @@ import { USER_CSV_HEADER, csvLine, userCsvLine } from './csv';
 import { createUserRepository } from './repository';
 import { USER_MESSAGES as M, UserService, type Actor } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
-const pagination = z.object({ page: z.number(), totalPages: z.number(), total: z.number(), hasNext: z.boolean(), hasPrev: z.boolean() });
 const idParams = z.object({ id: z.string() });
 const filterQuery = userListQuerySchema.pick({ search: true, role: true, status: true, company: true });
 
@@ -43,7 +41,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { querystring: userListQuerySchema, response: { 200: envelope(z.object({ items: z.array(managedUserSchema), pagination })) } } },
+    { schema: { querystring: userListQuerySchema, response: { 200: envelope(pageSchema(managedUserSchema)) } } },
     async (request) => ok(await users.list(request.query), M.list),
   );
 

@@ -4,7 +4,7 @@
  * the same choices); this adds the rules that need the database: the last super_admin, oneself, history.
  */
 import type { Role } from '../../../contract/roles';
-import type { PagePagination } from '../../../contract/envelope';
+import { pagePagination, type PagePagination } from '../../../contract/envelope';
 import {
   assignableRoles,
   canDeleteRole,
@@ -93,11 +93,7 @@ export class UserService {
 
   async list(query: UserListQueryParsed): Promise<{ items: ManagedUser[]; pagination: PagePagination }> {
     const { items, total } = await this.deps.repository.page(query);
-    const totalPages = Math.max(1, Math.ceil(total / query.limit));
-    return {
-      items: items.map(toManagedUser),
-      pagination: { page: query.page, totalPages, total, hasNext: query.page < totalPages, hasPrev: query.page > 1 },
-    };
+    return { items: items.map(toManagedUser), pagination: pagePagination(query.page, query.limit, total) };
   }
 
   companies(): Promise<string[]> {

@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../../contract/envelope';
+import { envelope, ok, pagePagination, pageSchema } from '../../../contract/envelope';
 import {
   createdVoucherBatchSchema,
   voucherBatchCreateSchema,
@@ -22,8 +22,6 @@ import { auditContext } from '../audit/trail';
 import { renderVoucherCards } from './cards';
 import { VOUCHER_MESSAGES as M, VoucherService } from './service';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
-const pagination = z.object({ page: z.number(), totalPages: z.number(), total: z.number(), hasNext: z.boolean(), hasPrev: z.boolean() });
 const idParams = z.object({ id: z.string() });
 
 /** The job that makes a large batch's codes (issue 33). */
@@ -44,10 +42,6 @@ const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
   // 100 000 codes take tens of seconds in chunks; a run still active after 10 minutes belongs to a node that is
   // gone, and another node goes on from the batch's count.
   app.jobs.define<{ batchId: string }>(VOUCHER_BATCH_JOB, { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 600 }, ({ batchId }) => service.generatePending(batchId));
-  const paged = (page: number, limit: number, total: number) => {
-    const totalPages = Math.max(1, Math.ceil(total / limit));
-    return { page, totalPages, total, hasNext: page < totalPages, hasPrev: page > 1 };
-  };
 
   // 201 with the codes; 202 (no codes yet) for a batch its job makes: GET /batches/:id shows the progress.
   app.post(
@@ -64,21 +58,21 @@ const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/batches', { schema: { querystring: voucherBatchListQuerySchema, response: { 200: envelope(z.object({ items: z.array(voucherBatchSchema), pagination })) } } }, async (request) => {
+  app.get('/batches', { schema: { querystring: voucherBatchListQuerySchema, response: { 200: envelope(pageSchema(voucherBatchSchema)) } } }, async (request) => {
     const { page, limit } = request.query;
     const { items, total } = await service.listBatches({ page, limit });
-    return ok({ items, pagination: paged(page, limit, total) }, M.list);
+    return ok({ items, pagination: pagePagination(page, limit, total) }, M.list);
   });
 
   app.get('/batches/:id', { schema: { params: idParams, response: { 200: envelope(voucherBatchSchema) } } }, async (request) => ok(await service.getBatch(request.params.id), M.detail));
 
   app.get(
     '/batches/:id/vouchers',
-    { schema: { params: idParams, querystring: voucherListQuerySchema, response: { 200: envelope(z.object({ items: z.array(voucherSchema), pagination })) } } },
+    { schema: { params: idParams, querystring: voucherListQuerySchema, response: { 200: envelope(pageSchema(voucherSchema)) } } },
     async (request) => {
       const q = request.query;
       const { items, total } = await service.listVouchers(request.params.id, q);
-      return ok({ items, pagination: paged(q.page, q.limit, total) }, M.vouchers);
+      return ok({ items, pagination: pagePagination(q.page, q.limit, total) }, M.vouchers);
     },
   );
 
