@@ -49,7 +49,12 @@ function precompress(): Plugin {
         targets.map(async (file) => {
           const raw = readFileSync(file);
           const [br, gzipped] = await Promise.all([
-            brotli(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+            brotli(raw, {
+              params: {
+                [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+                [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length,
+              },
+            }),
             gz(raw, { level: zlib.Z_BEST_COMPRESSION }),
           ]);
           // A compressed copy that is not smaller would only cost the server a look-up.
@@ -88,9 +93,16 @@ function portalShellChunk(): Plugin {
         root: import.meta.dirname,
         logLevel: 'silent',
         plugins: [react(), resourceMeta()],
-        build: { write: false, minify: false, copyPublicDir: false, rolldownOptions: { input: APP, treeshake, preserveEntrySignatures: 'strict' } },
+        build: {
+          write: false,
+          minify: false,
+          copyPublicDir: false,
+          rolldownOptions: { input: APP, treeshake, preserveEntrySignatures: 'strict' },
+        },
       });
-      const chunks = (Array.isArray(result) ? result : [result]).flatMap((r) => ('output' in r ? r.output : [])).filter((o) => o.type === 'chunk');
+      const chunks = (Array.isArray(result) ? result : [result])
+        .flatMap((r) => ('output' in r ? r.output : []))
+        .filter((o) => o.type === 'chunk');
       const byFile = new Map(chunks.map((c) => [c.fileName, c]));
       const pending = chunks.filter((c) => c.isEntry).map((c) => c.fileName);
       const loaded = new Set<string>();
@@ -116,7 +128,10 @@ function portalShellChunk(): Plugin {
           pending.push(...(this.getModuleInfo(id)?.importedIds ?? []));
         }
       };
-      reach(entryModules, [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry));
+      reach(
+        entryModules,
+        [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry),
+      );
       reach(siteModules, this.getModuleInfo(SITE) ? [SITE] : []);
     },
   };
@@ -139,7 +154,13 @@ export default defineConfig({
       output: {
         codeSplitting: {
           // Without its dependencies: those outside the shell are in the entry chunk, loaded first.
-          groups: [{ name: 'portal', test: (id) => portalShell.has(id) && !entryModules.has(id) && !siteModules.has(id) && id !== APP, includeDependenciesRecursively: false }],
+          groups: [
+            {
+              name: 'portal',
+              test: (id) => portalShell.has(id) && !entryModules.has(id) && !siteModules.has(id) && id !== APP,
+              includeDependenciesRecursively: false,
+            },
+          ],
         },
       },
     },

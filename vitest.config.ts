@@ -7,7 +7,11 @@ import { resourceMeta } from './scripts/vite-resource-meta';
  * Three projects: the API against a real database (PGlite, or PostgreSQL when TEST_DATABASE_URL is set),
  * the web providers and screens under jsdom, and the browser suite (real Chromium against the built server).
  */
-const WEB_TESTS = ['tests/providers/**/*.test.{ts,tsx}', 'tests/resources/**/*.test.{ts,tsx}', 'tests/web/**/*.test.{ts,tsx}'];
+const WEB_TESTS = [
+  'tests/providers/**/*.test.{ts,tsx}',
+  'tests/resources/**/*.test.{ts,tsx}',
+  'tests/web/**/*.test.{ts,tsx}',
+];
 /**
  * Web tests that run apart, each file with its own module graph: those that vi.mock a module (a mock must not leak
  * into the files that share a worker's module graph), and the fixture resource's test, which adds a resource to
@@ -45,7 +49,10 @@ class LongestFirstSequencer extends BaseSequencer {
       const i = LONGEST_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
       return i < 0 ? LONGEST_FIRST.length : i;
     };
-    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
   }
 }
 

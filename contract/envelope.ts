@@ -47,7 +47,8 @@ export function pagePagination(page: number, limit: number, total: number): Page
 }
 
 /** The schema of a success envelope around `data`: a route's response schema. */
-export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
+export const envelope = <T extends z.ZodType>(data: T) =>
+  z.object({ success: z.literal(true), message: z.string(), data });
 
 /** The schema of PagePagination. */
 export const pagePaginationSchema = z.object({
@@ -59,4 +60,5 @@ export const pagePaginationSchema = z.object({
 });
 
 /** The schema of a list's data, {items, pagination}, for items of `item`. */
-export const pageSchema = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), pagination: pagePaginationSchema });
+export const pageSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), pagination: pagePaginationSchema });

@@ -2,7 +2,21 @@
  * Money is integer minor units everywhere (cents for USD). Conversions go through strings so a typed
  * "39.99" becomes exactly 3999, never 3998.9999.
  */
-const FRACTION_DIGITS: Record<string, number> = { JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, UGX: 0, XAF: 0, XOF: 0, KWD: 3, BHD: 3, OMR: 3, JOD: 3, TND: 3 };
+const FRACTION_DIGITS: Record<string, number> = {
+  JPY: 0,
+  KRW: 0,
+  VND: 0,
+  CLP: 0,
+  ISK: 0,
+  UGX: 0,
+  XAF: 0,
+  XOF: 0,
+  KWD: 3,
+  BHD: 3,
+  OMR: 3,
+  JOD: 3,
+  TND: 3,
+};
 
 export function currencyDigits(currency: string): number {
   return FRACTION_DIGITS[currency.toUpperCase()] ?? 2;
@@ -33,7 +47,10 @@ export function toMajorString(minor: number, currency = 'USD'): string {
 /** 3999, "USD" → "$39.99" in the reader's locale. */
 export function formatMoney(minor: number, currency = 'USD', locale?: string): string {
   const digits = currencyDigits(currency);
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
-    minor / 10 ** digits,
-  );
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(minor / 10 ** digits);
 }

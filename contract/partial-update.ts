@@ -7,9 +7,12 @@
 import { z } from 'zod';
 
 /** A schema under its `.default()`/`.prefault()` wrappers. */
-export type WithoutDefault<T> = T extends z.ZodDefault<infer I> ? WithoutDefault<I> : T extends z.ZodPrefault<infer I> ? WithoutDefault<I> : T;
+export type WithoutDefault<T> =
+  T extends z.ZodDefault<infer I> ? WithoutDefault<I> : T extends z.ZodPrefault<infer I> ? WithoutDefault<I> : T;
 
-export type PartialWithoutDefaults<S extends z.core.$ZodLooseShape> = z.ZodObject<{ -readonly [K in keyof S]: z.ZodOptional<WithoutDefault<S[K]>> }>;
+export type PartialWithoutDefaults<S extends z.core.$ZodLooseShape> = z.ZodObject<{
+  -readonly [K in keyof S]: z.ZodOptional<WithoutDefault<S[K]>>;
+}>;
 
 /** The schema under its defaults (a default inside `.optional()` stays: `.optional().default(x)` is the usual order). */
 export function withoutDefault<T extends z.ZodType>(schema: T): WithoutDefault<T> {
@@ -23,7 +26,14 @@ export function withoutDefault<T extends z.ZodType>(schema: T): WithoutDefault<T
 }
 
 /** Every field of `input` optional and without its default: a field an update leaves out stays unchanged. */
-export function partialWithoutDefaults<S extends z.core.$ZodLooseShape>(input: z.ZodObject<S>): PartialWithoutDefaults<S> {
-  const shape = Object.fromEntries(Object.entries(input.shape as Record<string, z.ZodType>).map(([field, schema]) => [field, withoutDefault(schema).optional()]));
+export function partialWithoutDefaults<S extends z.core.$ZodLooseShape>(
+  input: z.ZodObject<S>,
+): PartialWithoutDefaults<S> {
+  const shape = Object.fromEntries(
+    Object.entries(input.shape as Record<string, z.ZodType>).map(([field, schema]) => [
+      field,
+      withoutDefault(schema).optional(),
+    ]),
+  );
   return z.object(shape) as unknown as PartialWithoutDefaults<S>;
 }

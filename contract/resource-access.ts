@@ -46,72 +46,137 @@ export interface ResourceAccess {
 const SHIPPED_RESOURCES = {
   dashboard: { route: '/dashboard', screen: 'authenticated' },
   subscriptions: {
-    route: '/dashboard/subscriptions', screen: SUBSCRIPTION_ROLES,
+    route: '/dashboard/subscriptions',
+    screen: SUBSCRIPTION_ROLES,
     actions: {
-      upgrade: 'PATCH /subscriptions/:id/upgrade', renew: 'PATCH /subscriptions/:id/renew', cancel: 'POST /subscriptions/:id/cancel',
+      upgrade: 'PATCH /subscriptions/:id/upgrade',
+      renew: 'PATCH /subscriptions/:id/renew',
+      cancel: 'POST /subscriptions/:id/cancel',
       // Suspend and resume are status changes.
-      'change-status': 'PATCH /subscriptions/:id/status', delete: 'DELETE /subscriptions/:id',
+      'change-status': 'PATCH /subscriptions/:id/status',
+      delete: 'DELETE /subscriptions/:id',
     },
   },
   usage: { route: '/dashboard/usage', screen: 'authenticated' },
   tickets: {
-    route: '/dashboard/tickets', screen: 'authenticated',
-    actions: { assign: 'PATCH /tickets/:id/assign', 'change-status': 'PATCH /tickets/:id/status', reply: 'POST /tickets/:id/replies', delete: 'DELETE /tickets/:id' },
+    route: '/dashboard/tickets',
+    screen: 'authenticated',
+    actions: {
+      assign: 'PATCH /tickets/:id/assign',
+      'change-status': 'PATCH /tickets/:id/status',
+      reply: 'POST /tickets/:id/replies',
+      delete: 'DELETE /tickets/:id',
+    },
   },
   'tickets-shared': { route: '/dashboard/tickets/shared', screen: ['admin', 'support', 'technician', 'billing'] },
   users: {
-    route: '/dashboard/users', screen: ADMIN_SUPPORT,
+    route: '/dashboard/users',
+    screen: ADMIN_SUPPORT,
     // A role change is an edit (PUT /users/:id with a role); which roles one may give is contract/rules on top.
     actions: {
-      create: 'POST /users', edit: 'PUT /users/:id', 'change-role': 'PUT /users/:id', 'change-status': 'PATCH /users/:id/status',
-      'reset-password': 'PATCH /users/:id/password', delete: 'DELETE /users/:id', 'view-credit': 'GET /users/:id/credit',
+      create: 'POST /users',
+      edit: 'PUT /users/:id',
+      'change-role': 'PUT /users/:id',
+      'change-status': 'PATCH /users/:id/status',
+      'reset-password': 'PATCH /users/:id/password',
+      delete: 'DELETE /users/:id',
+      'view-credit': 'GET /users/:id/credit',
       'adjust-credit': 'POST /users/:id/credit',
     },
   },
   // Messages from the public contact form (POST /contact, not part of this resource): admin and support read them
   // and mark them handled.
-  'contact-messages': { route: '/dashboard/contact-messages', screen: ADMIN_SUPPORT, api: '/contact-messages', list: ADMIN_SUPPORT, update: ADMIN_SUPPORT, updateMethod: 'PATCH' },
+  'contact-messages': {
+    route: '/dashboard/contact-messages',
+    screen: ADMIN_SUPPORT,
+    api: '/contact-messages',
+    list: ADMIN_SUPPORT,
+    update: ADMIN_SUPPORT,
+    updateMethod: 'PATCH',
+  },
   // Plans: the catalogue is public (staff, recognised by an optional token, also see inactive plans).
-  plans: { route: '/dashboard/plans', screen: ADMIN_BILLING, api: '/plans', list: 'public', show: 'public', create: ADMIN_BILLING, update: ADMIN_BILLING, delete: ADMIN_BILLING },
+  plans: {
+    route: '/dashboard/plans',
+    screen: ADMIN_BILLING,
+    api: '/plans',
+    list: 'public',
+    show: 'public',
+    create: ADMIN_BILLING,
+    update: ADMIN_BILLING,
+    delete: ADMIN_BILLING,
+  },
   // Payment gateways: any signed-in user lists the active ones (no credentials) to choose how to pay; admin and
   // billing manage them and see every gateway with masked credentials.
-  'payment-gateways': { route: '/dashboard/billing/payment-gateways', screen: ADMIN_BILLING, api: '/payments/gateways', list: 'authenticated', show: ADMIN_BILLING, create: ADMIN_BILLING, update: ADMIN_BILLING, delete: ADMIN_BILLING },
+  'payment-gateways': {
+    route: '/dashboard/billing/payment-gateways',
+    screen: ADMIN_BILLING,
+    api: '/payments/gateways',
+    list: 'authenticated',
+    show: ADMIN_BILLING,
+    create: ADMIN_BILLING,
+    update: ADMIN_BILLING,
+    delete: ADMIN_BILLING,
+  },
   invoices: {
-    route: '/dashboard/billing/invoices', screen: ['admin', 'billing', 'support'],
-    actions: { delete: 'DELETE /payments/invoices/:id', 'record-payment': 'POST /payments/invoices/:id/manual', refund: 'POST /payments/:id/refund' },
+    route: '/dashboard/billing/invoices',
+    screen: ['admin', 'billing', 'support'],
+    actions: {
+      delete: 'DELETE /payments/invoices/:id',
+      'record-payment': 'POST /payments/invoices/:id/manual',
+      refund: 'POST /payments/:id/refund',
+    },
   },
   // Every payment for the billing team (issue 31): the same audience as GET /payments (support reads it).
   payments: { route: '/dashboard/billing/payments', screen: ['admin', 'billing', 'support'] },
   // Reconciliation (issue 31): the same audience as GET /billing/reconciliation.
   reconciliation: { route: '/dashboard/billing/reconciliation', screen: ADMIN_BILLING },
   'router-devices': {
-    route: '/dashboard/nas/router/devices', screen: ['admin'],
-    actions: { create: 'POST /devices', edit: 'PUT /devices/:id', delete: 'DELETE /devices/:id', 'test-connection': 'POST /devices/:id/test-connection' },
+    route: '/dashboard/nas/router/devices',
+    screen: ['admin'],
+    actions: {
+      create: 'POST /devices',
+      edit: 'PUT /devices/:id',
+      delete: 'DELETE /devices/:id',
+      'test-connection': 'POST /devices/:id/test-connection',
+    },
   },
   'router-usage': { route: '/dashboard/nas/router/usage', screen: ['admin'] },
   'router-interfaces': { route: '/dashboard/nas/router/interfaces', screen: ['admin'] },
   'router-config': { route: '/dashboard/nas/router/config', screen: ['admin'] },
   'router-backup': { route: '/dashboard/nas/router/backup', screen: ['admin'] },
   // The technician's read-only view of the same devices: the writes are the admin's (router-devices).
-  devices: { route: '/dashboard/nas/devices', screen: ['technician'], actions: { create: 'POST /devices', edit: 'PUT /devices/:id', delete: 'DELETE /devices/:id' } },
+  devices: {
+    route: '/dashboard/nas/devices',
+    screen: ['technician'],
+    actions: { create: 'POST /devices', edit: 'PUT /devices/:id', delete: 'DELETE /devices/:id' },
+  },
   // The spec gives installations to technician alone; issue 8 lets admin and support see and schedule them too.
   installations: { route: '/dashboard/installations', screen: ['technician', 'admin', 'support'] },
-  'api-tokens': { route: '/dashboard/api-tokens', screen: ['admin'], actions: { create: 'POST /api-tokens', revoke: 'DELETE /api-tokens/:id' } },
+  'api-tokens': {
+    route: '/dashboard/api-tokens',
+    screen: ['admin'],
+    actions: { create: 'POST /api-tokens', revoke: 'DELETE /api-tokens/:id' },
+  },
   backups: { route: '/dashboard/backups', screen: ['admin'] },
   // The audit trail (issue 13): read-only, the same audience as GET /audit.
   audit: { route: '/dashboard/audit', screen: ['admin'] },
   // IP address management (issue 22): the same audiences as GET /ipam/networks and GET /ipam/history.
   'ip-networks': {
-    route: '/dashboard/nas/ip-networks', screen: ['admin', 'technician', 'support'],
+    route: '/dashboard/nas/ip-networks',
+    screen: ['admin', 'technician', 'support'],
     actions: { create: 'POST /ipam/networks', edit: 'PUT /ipam/networks/:id', delete: 'DELETE /ipam/networks/:id' },
   },
   'ip-history': { route: '/dashboard/nas/ip-history', screen: ['admin', 'technician', 'support'] },
   // Prepaid voucher batches (issue 22): the same audience as GET /vouchers/batches.
   vouchers: {
-    route: '/dashboard/billing/vouchers', screen: ADMIN_BILLING,
+    route: '/dashboard/billing/vouchers',
+    screen: ADMIN_BILLING,
     actions: {
-      create: 'POST /vouchers/batches', 'revoke-batch': 'POST /vouchers/batches/:id/revoke', revoke: 'POST /vouchers/:id/revoke',
-      'export-codes': 'GET /vouchers/batches/:id/codes.csv', 'print-cards': 'GET /vouchers/batches/:id/cards.pdf',
+      create: 'POST /vouchers/batches',
+      'revoke-batch': 'POST /vouchers/batches/:id/revoke',
+      revoke: 'POST /vouchers/:id/revoke',
+      'export-codes': 'GET /vouchers/batches/:id/codes.csv',
+      'print-cards': 'GET /vouchers/batches/:id/cards.pdf',
     },
   },
   // Background jobs (issue 14): the same audience as GET /jobs.
@@ -193,7 +258,8 @@ export function derivedAccess() {
   const nobody: Audience = [];
   for (const entry of resourceAccessByName.values()) {
     const screen = entry.screen ?? entry.list ?? nobody;
-    const sub = (audience: Audience | undefined): Audience => (audience === undefined ? nobody : typeof audience === 'string' ? screen : audience);
+    const sub = (audience: Audience | undefined): Audience =>
+      audience === undefined ? nobody : typeof audience === 'string' ? screen : audience;
     routes.push({ pattern: entry.route, audience: screen });
     // Only a CRUD resource's sub-screens are derived: a screen-only entry's paths below its route are its own.
     if (entry.api) {

@@ -4,7 +4,15 @@
  * guards and by the front end's accessControlProvider. Dependency-free on purpose: roles and audiences live in
  * audience.ts, the resources' entries in resource-access.ts, and this file re-exports both.
  */
-import { ADMIN_BILLING, ADMIN_SUPPORT, STAFF_ROLES, SUBSCRIPTION_ROLES, allows, type Audience, type Role } from './audience';
+import {
+  ADMIN_BILLING,
+  ADMIN_SUPPORT,
+  STAFF_ROLES,
+  SUBSCRIPTION_ROLES,
+  allows,
+  type Audience,
+  type Role,
+} from './audience';
 import { actionEndpoint, derivedAccess, resourceAccess } from './resource-access';
 
 export * from './audience';

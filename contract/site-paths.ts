@@ -5,5 +5,9 @@ import type { PolicyType } from './schemas/settings';
  * sitemap.xml list (server/plugins/site-index.ts). The policy list mirrors contract/schemas/settings.ts
  * POLICY_TYPES without importing zod into the public bundle; the type keeps them equal.
  */
-export const POLICY_TYPES = ['privacy-policy', 'terms-condition', 'refund-policy'] as const satisfies readonly PolicyType[];
+export const POLICY_TYPES = [
+  'privacy-policy',
+  'terms-condition',
+  'refund-policy',
+] as const satisfies readonly PolicyType[];
 export const SITE_PATHS = ['/', '/about', '/contact', '/plans', ...POLICY_TYPES.map((p) => `/${p}`)];

@@ -43,7 +43,12 @@ export function routeOf({ resource, action, params }: CanParams): string | null 
 /** The role matrix entry's name of the resource asked about (its declaration's `access`, default its name). */
 function matrixName({ resource, params }: CanParams): string | undefined {
   const item = params?.resource as Record<string, unknown> | undefined;
-  const name = typeof resource === 'string' && !resource.startsWith('/') ? resource : typeof item?.name === 'string' ? item.name : undefined;
+  const name =
+    typeof resource === 'string' && !resource.startsWith('/')
+      ? resource
+      : typeof item?.name === 'string'
+        ? item.name
+        : undefined;
   if (!name) return undefined;
   const access = findResource(name)?.decl.access ?? name;
   return resourceAccess(access) ? access : undefined;
@@ -61,7 +66,8 @@ export function canRole(role: Role | null, query: CanParams): CanReturnType {
   if (screen === null) return { can: false, reason: 'This route is not in the role matrix' };
   if (!allows(screen, role)) return DENIED;
   // A route asked for by itself (params.route, or a path as the resource) is a screen: its audience decides.
-  if (typeof query.params?.route === 'string' || (typeof query.resource === 'string' && query.resource.startsWith('/'))) return { can: true };
+  if (typeof query.params?.route === 'string' || (typeof query.resource === 'string' && query.resource.startsWith('/')))
+    return { can: true };
   const name = matrixName(query);
   const endpoint = name ? actionAudience(name, query.action) : undefined;
   if (endpoint !== undefined) return allows(endpoint, role) ? { can: true } : DENIED;

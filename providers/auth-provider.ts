@@ -29,8 +29,7 @@ function signOutLocally(): void {
 
 /** Where to go after signing in: an explicit target, else ?to= of the current page; same-site paths only. */
 export function redirectAfterLogin(explicit?: unknown, search?: string): string {
-  const fromQuery =
-    search ?? (typeof window !== 'undefined' ? window.location.search : '');
+  const fromQuery = search ?? (typeof window !== 'undefined' ? window.location.search : '');
   const to = typeof explicit === 'string' ? explicit : new URLSearchParams(fromQuery).get('to');
   if (!to?.startsWith('/') || to.startsWith('//') || /^\/(login|register)(\/|\?|$)/.test(to)) return '/dashboard';
   return to;
@@ -145,18 +144,26 @@ export function createAccountApi(client: HttpClient = httpClient) {
     /** Follows the link sent to a new e-mail address (issue 32); resolves with the server's message. */
     async confirmEmailChange(token: string | null | undefined): Promise<string> {
       if (!token) throw toHttpError(new Error('missing token'), translate('auth.confirmEmail.failed'));
-      const res = await client.post<ApiSuccess<UserData>>('/auth/confirm-email', { token }, {
-        skipAuthRefresh: true,
-        fallbackMessage: translate('auth.confirmEmail.failed'),
-      });
+      const res = await client.post<ApiSuccess<UserData>>(
+        '/auth/confirm-email',
+        { token },
+        {
+          skipAuthRefresh: true,
+          fallbackMessage: translate('auth.confirmEmail.failed'),
+        },
+      );
       const user = res.data.data.user;
       setAuthState((s) => (s.user && s.user.id === user.id ? { user } : {}));
       return res.data.message;
     },
     async resendVerification(email: string): Promise<string> {
-      const res = await client.post<ApiSuccess<unknown>>('/auth/resend-verification', { email }, {
-        fallbackMessage: translate('errors.auth.resendVerification'),
-      });
+      const res = await client.post<ApiSuccess<unknown>>(
+        '/auth/resend-verification',
+        { email },
+        {
+          fallbackMessage: translate('errors.auth.resendVerification'),
+        },
+      );
       return res.data.message;
     },
     async updateProfile(values: UpdateProfileBody): Promise<AuthUser> {
@@ -269,7 +276,8 @@ export function createAuthProvider(client: HttpClient = httpClient): AuthProvide
     },
 
     async onError(error: unknown): Promise<OnErrorResponse> {
-      const status = (error as { statusCode?: number; status?: number } | null)?.statusCode ??
+      const status =
+        (error as { statusCode?: number; status?: number } | null)?.statusCode ??
         (error as { status?: number } | null)?.status;
       // A 401 that reaches Refine survived the client's refresh and retry: the session is gone.
       if (status === 401) {
@@ -281,9 +289,13 @@ export function createAuthProvider(client: HttpClient = httpClient): AuthProvide
 
     async forgotPassword({ email }: { email: string }) {
       try {
-        const res = await client.post<ApiSuccess<unknown>>('/auth/forgot-password', { email }, {
-          fallbackMessage: translate('errors.auth.forgotPassword'),
-        });
+        const res = await client.post<ApiSuccess<unknown>>(
+          '/auth/forgot-password',
+          { email },
+          {
+            fallbackMessage: translate('errors.auth.forgotPassword'),
+          },
+        );
         return { success: true, successNotification: { message: res.data.message } };
       } catch (error) {
         return failure(error, 'errors.auth.forgotPassword');
@@ -291,19 +303,36 @@ export function createAuthProvider(client: HttpClient = httpClient): AuthProvide
     },
 
     /** With a reset token: reset a forgotten password; signed in: change it (currentPassword, newPassword). */
-    async updatePassword(params: { token?: string; password?: string; currentPassword?: string; newPassword?: string }) {
+    async updatePassword(params: {
+      token?: string;
+      password?: string;
+      currentPassword?: string;
+      newPassword?: string;
+    }) {
       const reset = typeof params.token === 'string' && params.token !== '';
       const fallbackKey = reset ? 'errors.auth.resetPassword' : 'errors.auth.changePassword';
       try {
         const res = reset
-          ? await client.post<ApiSuccess<unknown>>('/auth/reset-password', { token: params.token, password: params.password }, {
-              fallbackMessage: translate(fallbackKey),
-            })
-          : await client.post<ApiSuccess<unknown>>('/auth/change-password', {
-              currentPassword: params.currentPassword,
-              newPassword: params.newPassword ?? params.password,
-            }, { fallbackMessage: translate(fallbackKey) });
-        return { success: true, redirectTo: reset ? '/login' : undefined, successNotification: { message: res.data.message } };
+          ? await client.post<ApiSuccess<unknown>>(
+              '/auth/reset-password',
+              { token: params.token, password: params.password },
+              {
+                fallbackMessage: translate(fallbackKey),
+              },
+            )
+          : await client.post<ApiSuccess<unknown>>(
+              '/auth/change-password',
+              {
+                currentPassword: params.currentPassword,
+                newPassword: params.newPassword ?? params.password,
+              },
+              { fallbackMessage: translate(fallbackKey) },
+            );
+        return {
+          success: true,
+          redirectTo: reset ? '/login' : undefined,
+          successNotification: { message: res.data.message },
+        };
       } catch (error) {
         return failure(error, fallbackKey);
       }

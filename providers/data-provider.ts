@@ -82,7 +82,11 @@ export const RESOURCE_API: Record<string, ResourceApi> = {
 export function resourceApi(resource: string, meta?: MetaQuery): ResourceApi {
   // A declared resource's API is where its role-matrix entry says (contract/roles.ts `api`), else its name.
   const api = resourceAccess(resource)?.api;
-  const known = RESOURCE_API[resource] ?? { path: api ? api.replace(/^\/+/, '') : resource, errors: resource, serverOwned: SERVER_OWNED };
+  const known = RESOURCE_API[resource] ?? {
+    path: api ? api.replace(/^\/+/, '') : resource,
+    errors: resource,
+    serverOwned: SERVER_OWNED,
+  };
   const endpoint = typeof meta?.endpoint === 'string' ? meta.endpoint.replace(/^\/+/, '') : undefined;
   return endpoint ? { ...known, path: endpoint } : known;
 }
@@ -105,7 +109,10 @@ function isEmpty(value: unknown): boolean {
  * a field of `ranges` → its from/to key. Empty values are dropped; or/and groups are not supported by the API
  * and are ignored.
  */
-export function filtersToQuery(filters: CrudFilter[] | undefined, ranges?: ResourceApi['ranges']): Record<string, string> {
+export function filtersToQuery(
+  filters: CrudFilter[] | undefined,
+  ranges?: ResourceApi['ranges'],
+): Record<string, string> {
   const query: Record<string, string> = {};
   for (const filter of filters ?? []) {
     if (!('field' in filter) || isEmpty(filter.value)) continue;
@@ -222,9 +229,12 @@ function forOneCall(http: AxiosInstance, extra: AxiosRequestConfig): AxiosInstan
   return Object.assign(Object.create(http) as AxiosInstance, {
     get: (target: string, config?: AxiosRequestConfig) => http.get(tidy(target), { ...config, ...extra }),
     delete: (target: string, config?: AxiosRequestConfig) => http.delete(tidy(target), { ...config, ...extra }),
-    post: (target: string, data?: unknown, config?: AxiosRequestConfig) => http.post(target, data, { ...config, ...extra }),
-    put: (target: string, data?: unknown, config?: AxiosRequestConfig) => http.put(target, data, { ...config, ...extra }),
-    patch: (target: string, data?: unknown, config?: AxiosRequestConfig) => http.patch(target, data, { ...config, ...extra }),
+    post: (target: string, data?: unknown, config?: AxiosRequestConfig) =>
+      http.post(target, data, { ...config, ...extra }),
+    put: (target: string, data?: unknown, config?: AxiosRequestConfig) =>
+      http.put(target, data, { ...config, ...extra }),
+    patch: (target: string, data?: unknown, config?: AxiosRequestConfig) =>
+      http.patch(target, data, { ...config, ...extra }),
   });
 }
 
@@ -235,7 +245,13 @@ export function createDataProvider(http: AxiosInstance): DataProvider {
   const provider: DataProvider = {
     ...simpleRest(API_BASE, http),
 
-    async getList<TData extends BaseRecord = BaseRecord>({ resource, pagination, filters, sorters, meta }: GetListParams) {
+    async getList<TData extends BaseRecord = BaseRecord>({
+      resource,
+      pagination,
+      filters,
+      sorters,
+      meta,
+    }: GetListParams) {
       const api = resourceApi(resource, meta);
       const params = {
         ...filtersToQuery(filters, api.ranges),

@@ -60,7 +60,10 @@ export function loginPathFor(path: string): string {
 }
 
 function pathOf(url: string | undefined): string {
-  return (url ?? '').split('?')[0].replace(/^https?:\/\/[^/]+/, '').replace(/^\/api(?=\/)/, '');
+  return (url ?? '')
+    .split('?')[0]
+    .replace(/^https?:\/\/[^/]+/, '')
+    .replace(/^\/api(?=\/)/, '');
 }
 
 function isCredentialCall(url: string | undefined): boolean {

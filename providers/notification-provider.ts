@@ -28,11 +28,25 @@ export function toastArgs(params: OpenNotificationParams, api?: Api): ArgsProps 
   const { key, message, description, type } = params;
   const base = { key, placement: TOAST_PLACEMENT };
   if (type === 'success') {
-    return { ...base, type: 'success', message, description, duration: TOAST_DURATION.success, style: TOAST_STYLE.success };
+    return {
+      ...base,
+      type: 'success',
+      message,
+      description,
+      duration: TOAST_DURATION.success,
+      style: TOAST_STYLE.success,
+    };
   }
   if (type === 'error') {
     const shown = description ? { message: description } : { message };
-    return { ...base, type: 'error', ...shown, duration: TOAST_DURATION.error, style: TOAST_STYLE.error, role: 'alert' };
+    return {
+      ...base,
+      type: 'error',
+      ...shown,
+      duration: TOAST_DURATION.error,
+      style: TOAST_STYLE.error,
+      role: 'alert',
+    };
   }
   // progress: the mutation waits undoableTimeout seconds, during which Undo cancels it.
   const seconds = params.undoableTimeout ?? TOAST_DURATION.default;

@@ -5,7 +5,12 @@
  */
 import { httpClient } from './http-client';
 
-export async function uploadFiles<T>(url: string, files: File[], fallbackMessage: string, onProgress?: (percent: number) => void): Promise<T[]> {
+export async function uploadFiles<T>(
+  url: string,
+  files: File[],
+  fallbackMessage: string,
+  onProgress?: (percent: number) => void,
+): Promise<T[]> {
   const form = new FormData();
   for (const file of files) form.append('files', file, file.name);
   const res = await httpClient.post<{ data: T[] }>(url, form, {

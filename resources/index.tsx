@@ -11,10 +11,12 @@ import { resourceEntries } from './registry';
  */
 export function refineResources(): IResourceItem[] {
   const entries = resourceEntries();
-  const groups = MENU_GROUPS.filter((g) => entries.some((e) => e.decl.menu && e.decl.menu.group === g.name)).map((g) => ({
-    name: g.name,
-    meta: { label: t(g.labelKey), icon: createElement(g.icon), order: g.order },
-  }));
+  const groups = MENU_GROUPS.filter((g) => entries.some((e) => e.decl.menu && e.decl.menu.group === g.name)).map(
+    (g) => ({
+      name: g.name,
+      meta: { label: t(g.labelKey), icon: createElement(g.icon), order: g.order },
+    }),
+  );
   const items = entries.map((e): IResourceItem => {
     const menu = e.decl.menu || undefined;
     return {
@@ -30,6 +32,8 @@ export function refineResources(): IResourceItem[] {
     };
   });
   // Top-level items and groups in menu order, each group's children after it.
-  const top = [...groups, ...items.filter((i) => !i.meta?.parent)].sort((a, b) => Number(a.meta?.order ?? 1e9) - Number(b.meta?.order ?? 1e9));
+  const top = [...groups, ...items.filter((i) => !i.meta?.parent)].sort(
+    (a, b) => Number(a.meta?.order ?? 1e9) - Number(b.meta?.order ?? 1e9),
+  );
   return top.flatMap((i) => [i, ...items.filter((c) => c.meta?.parent === i.name)]);
 }

@@ -12,7 +12,19 @@ import { resourceAccess } from '../contract/roles';
 import type { PageAction, ResourceDecl } from '../src/components/resource/types';
 
 /** What the shell knows of a declaration before its pages load. */
-export type LightDecl = Pick<ResourceDecl, 'name' | 'access' | 'titleKey' | 'singularKey' | 'menu' | 'routes' | 'pages' | 'canCreate' | 'actions' | 'auditTargets'> & {
+export type LightDecl = Pick<
+  ResourceDecl,
+  | 'name'
+  | 'access'
+  | 'titleKey'
+  | 'singularKey'
+  | 'menu'
+  | 'routes'
+  | 'pages'
+  | 'canCreate'
+  | 'actions'
+  | 'auditTargets'
+> & {
   /** Has fields: its pages are generated (those it does not replace). */
   generic: boolean;
 };
@@ -29,11 +41,18 @@ export interface ResourceEntry {
 
 const PAGE_ACTIONS: PageAction[] = ['list', 'show', 'create', 'edit'];
 
-const lightModules = import.meta.glob<LightDecl[]>('./*/resource.{ts,tsx}', { eager: true, import: 'default', query: '?meta' });
+const lightModules = import.meta.glob<LightDecl[]>('./*/resource.{ts,tsx}', {
+  eager: true,
+  import: 'default',
+  query: '?meta',
+});
 const fullModules = import.meta.glob<Record<string, unknown>>('./*/resource.{ts,tsx}');
 
 const isDecl = (value: unknown): value is ResourceDecl =>
-  typeof value === 'object' && value !== null && typeof (value as ResourceDecl).name === 'string' && typeof (value as ResourceDecl).titleKey === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ResourceDecl).name === 'string' &&
+  typeof (value as ResourceDecl).titleKey === 'string';
 
 /** Which pages a declaration has: those it gives, and with fields the generated ones its actions allow. */
 export function pageActions(decl: LightDecl): PageAction[] {
@@ -54,7 +73,9 @@ function entryOf(decl: LightDecl, load: () => Promise<ResourceDecl>, where: stri
   const accessName = decl.access ?? decl.name;
   const access = resourceAccess(accessName);
   if (!access) {
-    throw new Error(`${where}: resource "${decl.name}" names the role matrix entry "${accessName}", which contract/roles.ts does not have.`);
+    throw new Error(
+      `${where}: resource "${decl.name}" names the role matrix entry "${accessName}", which contract/roles.ts does not have.`,
+    );
   }
   const route = access.route;
   const paths: ResourceEntry['paths'] = { list: route };
@@ -68,12 +89,18 @@ function entryOf(decl: LightDecl, load: () => Promise<ResourceDecl>, where: stri
 
 const shipped: ResourceEntry[] = Object.entries(lightModules).flatMap(([file, decls]) =>
   decls.map((decl) =>
-    entryOf(decl, async () => {
-      const module = await fullModules[file]();
-      const found = Object.values(module).flat().find((d): d is ResourceDecl => isDecl(d) && d.name === decl.name);
-      if (!found) throw new Error(`${file} no longer exports resource "${decl.name}"`);
-      return found;
-    }, file),
+    entryOf(
+      decl,
+      async () => {
+        const module = await fullModules[file]();
+        const found = Object.values(module)
+          .flat()
+          .find((d): d is ResourceDecl => isDecl(d) && d.name === decl.name);
+        if (!found) throw new Error(`${file} no longer exports resource "${decl.name}"`);
+        return found;
+      },
+      file,
+    ),
   ),
 );
 

@@ -38,7 +38,8 @@ async function main(): Promise<void> {
   );
   await pool.end();
   console.log(`database ${new URL(url).pathname.slice(1)}:`, rows[0]);
-  if (rows[0].payments < 100_000) console.log('(small data set: run `npm run seed:large` first for the intended numbers)');
+  if (rows[0].payments < 100_000)
+    console.log('(small data set: run `npm run seed:large` first for the intended numbers)');
 
   const config = loadConfig({
     NODE_ENV: 'production',
@@ -84,12 +85,19 @@ async function main(): Promise<void> {
       results.push({ name, median: percentile(times, 50), p95: percentile(times, 95), noTarget });
     }
 
-    for (const tf of ['today', 'tomorrow', 'week', 'month', 'quarter', 'year']) await measure(`stats ${tf}`, `/api/dashboard/stats?timeFrame=${tf}`);
+    for (const tf of ['today', 'tomorrow', 'week', 'month', 'quarter', 'year'])
+      await measure(`stats ${tf}`, `/api/dashboard/stats?timeFrame=${tf}`);
     const y = new Date().getUTCFullYear();
-    await measure('stats custom (2 years)', `/api/dashboard/stats?timeFrame=custom&startDate=${y - 1}-01-01&endDate=${y}-12-31`);
+    await measure(
+      'stats custom (2 years)',
+      `/api/dashboard/stats?timeFrame=custom&startDate=${y - 1}-01-01&endDate=${y}-12-31`,
+    );
     await measure('users page 1', '/api/users?page=1&limit=20');
     await measure('users page 500', '/api/users?page=500&limit=20');
-    await measure('users search (e-mail prefix)', `/api/users?page=1&limit=20&search=${encodeURIComponent('bulk4242')}`);
+    await measure(
+      'users search (e-mail prefix)',
+      `/api/users?page=1&limit=20&search=${encodeURIComponent('bulk4242')}`,
+    );
     await measure('users search (name)', `/api/users?page=1&limit=20&search=${encodeURIComponent('Bulk Customer 77')}`);
     await measure('users search + role + status', `/api/users?page=1&limit=20&search=bulk9&role=user&status=active`);
     // The other big staff lists: 150 000 subscriptions and 200 000 tickets, first page and a deep one.
@@ -111,16 +119,19 @@ async function main(): Promise<void> {
     await measure(
       'reconciliation (this month)',
       `/api/billing/reconciliation?from=${month}-01&to=${new Date().toISOString().slice(0, 10)}`,
-      'no target: a staff report whose alarm reads every customer\'s payments, invoices and credit',
+      "no target: a staff report whose alarm reads every customer's payments, invoices and credit",
     );
-        // The address history (issue 22): who had an address of the bench pool a year ago, and its latest sessions.
+    // The address history (issue 22): who had an address of the bench pool a year ago, and its latest sessions.
     const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString();
     await measure('ip history at a time', `/api/ipam/history?address=100.64.12.34&at=${encodeURIComponent(yearAgo)}`);
     await measure('ip history (latest 20)', '/api/ipam/history?address=100.64.200.7');
 
-    console.log(`\n${N} requests each (after one warm-up), in-process, milliseconds; target: median and p95 under ${TARGET_MS} ms:\n`);
+    console.log(
+      `\n${N} requests each (after one warm-up), in-process, milliseconds; target: median and p95 under ${TARGET_MS} ms:\n`,
+    );
     const missed: string[] = [];
-    const row = (cells: string[]) => `${cells[0].padEnd(32)}${cells[1].padStart(10)}${cells[2].padStart(10)}  ${cells[3]}`;
+    const row = (cells: string[]) =>
+      `${cells[0].padEnd(32)}${cells[1].padStart(10)}${cells[2].padStart(10)}  ${cells[3]}`;
     console.log(row(['request', 'median', 'p95', 'result']));
     console.log('-'.repeat(62));
     for (const r of results) {
@@ -132,7 +143,10 @@ async function main(): Promise<void> {
         console.log(row([r.name, r.median!.toFixed(1), r.p95!.toFixed(1), r.noTarget]));
         continue;
       }
-      const over = [r.median! >= TARGET_MS ? `median ${r.median!.toFixed(1)} ms` : '', r.p95! >= TARGET_MS ? `p95 ${r.p95!.toFixed(1)} ms` : ''].filter(Boolean);
+      const over = [
+        r.median! >= TARGET_MS ? `median ${r.median!.toFixed(1)} ms` : '',
+        r.p95! >= TARGET_MS ? `p95 ${r.p95!.toFixed(1)} ms` : '',
+      ].filter(Boolean);
       if (over.length) missed.push(`${r.name}: ${over.join(', ')} ≥ ${TARGET_MS} ms`);
       console.log(row([r.name, r.median!.toFixed(1), r.p95!.toFixed(1), over.length ? 'MISSED' : 'ok']));
     }
@@ -142,7 +156,9 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     } else {
       const shown = results.filter((r) => r.noTarget).length;
-      console.log(`\nAll targets met: every request's median and p95 under ${TARGET_MS} ms${shown ? ` (${shown} shown without a target)` : ''}.`);
+      console.log(
+        `\nAll targets met: every request's median and p95 under ${TARGET_MS} ms${shown ? ` (${shown} shown without a target)` : ''}.`,
+      );
     }
   } finally {
     await app.close().catch(() => {});

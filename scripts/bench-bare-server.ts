@@ -38,7 +38,8 @@ const PAGES: Record<string, { items: string; count: string }> = {
   subscriptions: {
     items:
       'select s.*, p.name as plan_name, u.name as user_name, u.email as user_email from subscriptions s join plans p on p.id = s.plan_id join users u on u.id = s.user_id order by s.created_at desc, s.id desc limit 20 offset 0',
-    count: 'select count(*) as total from subscriptions s join plans p on p.id = s.plan_id join users u on u.id = s.user_id',
+    count:
+      'select count(*) as total from subscriptions s join plans p on p.id = s.plan_id join users u on u.id = s.user_id',
   },
 };
 
@@ -48,7 +49,20 @@ for (const [name, page] of Object.entries(PAGES)) {
   app.get(`/api/${name}`, async () => {
     const [items, count] = await Promise.all([db.query(page.items), db.query(page.count)]);
     const total = Number(count.rows[0].total);
-    return { success: true, message: 'OK', data: { items: items.rows, pagination: { page: 1, totalPages: Math.max(1, Math.ceil(total / 20)), total, hasNext: total > 20, hasPrev: false } } };
+    return {
+      success: true,
+      message: 'OK',
+      data: {
+        items: items.rows,
+        pagination: {
+          page: 1,
+          totalPages: Math.max(1, Math.ceil(total / 20)),
+          total,
+          hasNext: total > 20,
+          hasPrev: false,
+        },
+      },
+    };
   });
 }
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -23,7 +23,12 @@ export async function postgresAnswers(url = BENCH_ADMIN_URL): Promise<boolean> {
  * RADIUS on loopback (ports chosen by the system) and the schedulers off, so only the benchmark's own load runs;
  * SIGTERM or SIGINT close it and exit.
  */
-export async function serveBenchPortal(args: { databaseUrl?: string; dataDir?: string; secretsKey: string; env?: Record<string, string> }): Promise<RunningServer> {
+export async function serveBenchPortal(args: {
+  databaseUrl?: string;
+  dataDir?: string;
+  secretsKey: string;
+  env?: Record<string, string>;
+}): Promise<RunningServer> {
   const { startServer } = await import('../server/server');
   const running = await startServer({
     port: 0,

@@ -53,7 +53,13 @@ async function main(): Promise<void> {
     const box = createSecretBox('bench-demo-secrets-key-0123456789abcdefghij');
     await seedDemoData(database.db, { clock: systemClock, box });
     const baseline = performance.now();
-    const summary = await seedLivingDemo(database.db, { clock: systemClock, box, storage: createLocalStore(folder), dataDir: folder, appUrl: 'http://localhost:3000' });
+    const summary = await seedLivingDemo(database.db, {
+      clock: systemClock,
+      box,
+      storage: createLocalStore(folder),
+      dataDir: folder,
+      appUrl: 'http://localhost:3000',
+    });
     const living = performance.now();
     if (!summary) throw new Error('the living demo did not run (database not empty?)');
     const total = living - migrated;
@@ -62,13 +68,19 @@ async function main(): Promise<void> {
     console.log(`  open + migrate (not counted)      ${s(migrated - t0)}`);
     console.log(`  baseline: seedDemoData            ${s(baseline - migrated)}`);
     console.log(`  living demo: seedLivingDemo       ${s(living - baseline)}`);
-    console.log(`  demo seed total                   ${s(total)}  (budget ${s(BUDGET_MS)}; ${(total / (baseline - migrated)).toFixed(1)}x the baseline)`);
+    console.log(
+      `  demo seed total                   ${s(total)}  (budget ${s(BUDGET_MS)}; ${(total / (baseline - migrated)).toFixed(1)}x the baseline)`,
+    );
     console.log(
       `Made: ${summary.customers} customers; subscriptions ${JSON.stringify(summary.subscriptions)}; ${summary.invoices} invoices, ${summary.payments} payments, ` +
         `${summary.refunds} refunds, ${summary.billingRuns} billing runs, ${summary.tickets} tickets, ${summary.installations} installations; ` +
         `${summary.network.devices} devices, ${summary.network.samples} traffic samples, ${summary.network.sessions} RADIUS sessions (${summary.network.accountingPackets} packets)`,
     );
-    console.log(`Living demo by part (ms): ${Object.entries(summary.phases).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    console.log(
+      `Living demo by part (ms): ${Object.entries(summary.phases)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
     if (total > BUDGET_MS) {
       console.error(`The demo seed took ${s(total)}, over its budget of ${s(BUDGET_MS)}.`);
       process.exitCode = 1;

@@ -65,7 +65,10 @@ async function start(name: string, args: string[], env: Record<string, string>):
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited: ${err}`);
-    const ok = await fetch(`${base}/api/plans`).then((r) => r.status < 500, () => false);
+    const ok = await fetch(`${base}/api/plans`).then(
+      (r) => r.status < 500,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`${name} did not start: ${err}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -165,8 +168,16 @@ async function runDb(kind: 'postgres' | 'pglite', rows: Row[]): Promise<void> {
     // PGlite's folder belongs to one process: the bare server gets a copy of it, so both run side by side and each
     // call is measured on the portal and right after on the bare server (the machine's load is alike for both).
     if (!dbUrl) cpSync(join(dataDir, 'db'), join(dataDir, 'bare-db'), { recursive: true });
-    const portal = await start('portal', ['server/server.ts'], { ...PORTAL_ENV, DATA_DIR: dataDir, ...(dbUrl ? { DATABASE_URL: dbUrl } : { DATABASE_URL: '' }) });
-    const bare = await start('bare server', ['scripts/bench-bare-server.ts'], dbUrl ? { DATABASE_URL: dbUrl } : { DATABASE_URL: '', PGLITE_DIR: join(dataDir, 'bare-db') }).catch(async (error) => {
+    const portal = await start('portal', ['server/server.ts'], {
+      ...PORTAL_ENV,
+      DATA_DIR: dataDir,
+      ...(dbUrl ? { DATABASE_URL: dbUrl } : { DATABASE_URL: '' }),
+    });
+    const bare = await start(
+      'bare server',
+      ['scripts/bench-bare-server.ts'],
+      dbUrl ? { DATABASE_URL: dbUrl } : { DATABASE_URL: '', PGLITE_DIR: join(dataDir, 'bare-db') },
+    ).catch(async (error) => {
       await portal.stop();
       throw error;
     });
@@ -202,7 +213,9 @@ if (ONLY !== 'pglite') {
 if (ONLY !== 'postgres') await runDb('pglite', rows);
 
 const f = (n: number) => n.toFixed(0).padStart(7);
-console.log(`\nAPI throughput, best of ${ROUNDS} × ${SECONDS} s per call, 20 connections (target: portal ≥ ${TARGET} × bare)`);
+console.log(
+  `\nAPI throughput, best of ${ROUNDS} × ${SECONDS} s per call, 20 connections (target: portal ≥ ${TARGET} × bare)`,
+);
 console.log('db        call                              portal req/s  p50  p99 |  bare req/s  p50  p99 | ratio');
 let failed = false;
 for (const r of rows) {

@@ -26,7 +26,14 @@ import { chromium } from 'playwright-core';
 import { freePort, root, startDemoPortal } from './bench-portal.mjs';
 
 const KB = 1024;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 const DEMO_PASSWORD = 'Password123!';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const PERFORMANCE_TOLERATED = 95;
@@ -42,14 +49,20 @@ if (!process.argv.includes('--no-build')) {
 
 /** A bare page: the same machine's best case. */
 function serveBaseline() {
-  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
-    + '<meta name="description" content="A bare page to compare with."><title>Baseline</title></head><body><main><h1>Baseline</h1><p>Nothing else.</p></main></body></html>';
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<meta name="description" content="A bare page to compare with."><title>Baseline</title></head><body><main><h1>Baseline</h1><p>Nothing else.</p></main></body></html>';
   const server = createServer((req, res) => {
     if (req.url === '/favicon.ico') return res.writeHead(204).end();
-    if (req.url === '/robots.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    if (req.url === '/robots.txt')
+      return res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
     res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(html);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() }),
+    ),
+  );
 }
 
 const profile = mkdtempSync(join(tmpdir(), 'isp-lighthouse-'));
@@ -77,7 +90,14 @@ async function signIn(email) {
     const [pair, ...attributes] = line.split(';').map((p) => p.trim());
     const eq = pair.indexOf('=');
     const path = attributes.find((a) => a.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
-    return { name: pair.slice(0, eq), value: pair.slice(eq + 1), domain: '127.0.0.1', path, httpOnly: true, sameSite: 'Strict' };
+    return {
+      name: pair.slice(0, eq),
+      value: pair.slice(eq + 1),
+      domain: '127.0.0.1',
+      path,
+      httpOnly: true,
+      sameSite: 'Strict',
+    };
   });
   if (!cookies.length) throw new Error(`signing in as ${email} set no cookie`);
   await context.clearCookies();
@@ -85,7 +105,10 @@ async function signIn(email) {
   // customer's home (both pages loaded the customer's layout and home).
   const page = context.pages()[0] ?? (await context.newPage());
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Storage.clearDataForOrigin', { origin: portal.base, storageTypes: 'local_storage,session_storage,indexeddb,cache_storage,service_workers' });
+  await cdp.send('Storage.clearDataForOrigin', {
+    origin: portal.base,
+    storageTypes: 'local_storage,session_storage,indexeddb,cache_storage,service_workers',
+  });
   await cdp.detach();
   await context.addCookies(cookies);
 }
@@ -99,7 +122,9 @@ const reports = {};
  * SEO category counts as "is-crawlable" failed.
  */
 function scoreWithout(lhr, category, excluded) {
-  const refs = lhr.categories[category].auditRefs.filter((r) => r.weight > 0 && !excluded.includes(r.id) && lhr.audits[r.id].score !== null);
+  const refs = lhr.categories[category].auditRefs.filter(
+    (r) => r.weight > 0 && !excluded.includes(r.id) && lhr.audits[r.id].score !== null,
+  );
   const weight = refs.reduce((s, r) => s + r.weight, 0);
   return Math.round((refs.reduce((s, r) => s + r.weight * lhr.audits[r.id].score, 0) / weight) * 100);
 }
@@ -125,8 +150,17 @@ async function audit(name, url, { keepStorage = false } = {}) {
   if (keepStorage) scores.seo = scoreWithout(lhr, 'seo', ['is-crawlable']);
   const scripts = lhr.audits['resource-summary']?.details?.items?.find((i) => i.resourceType === 'script');
   const failing = Object.values(lhr.audits)
-    .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable'
-      && Object.entries(lhr.categories).some(([id, c]) => id !== 'performance' && c.auditRefs.some((r) => r.id === a.id && r.weight > 0)))
+    .filter(
+      (a) =>
+        a.score !== null &&
+        a.score < 1 &&
+        a.scoreDisplayMode !== 'informative' &&
+        a.scoreDisplayMode !== 'manual' &&
+        a.scoreDisplayMode !== 'notApplicable' &&
+        Object.entries(lhr.categories).some(
+          ([id, c]) => id !== 'performance' && c.auditRefs.some((r) => r.id === a.id && r.weight > 0),
+        ),
+    )
     .map((a) => a.id);
   return {
     finalUrl: lhr.finalDisplayedUrl,
@@ -147,27 +181,57 @@ try {
   measured.push({ name: '/', ...(await audit('/', `${portal.base}/`)), targets: true });
   measured.push({ name: '/plans', ...(await audit('/plans', `${portal.base}/plans`)), targets: true });
   await signIn('customer@isp.local');
-  measured.push({ name: "customer's home", ...(await audit('customer', `${portal.base}/dashboard`, { keepStorage: true })), targets: true, expectPath: '/dashboard', scriptBudget: 300 });
+  measured.push({
+    name: "customer's home",
+    ...(await audit('customer', `${portal.base}/dashboard`, { keepStorage: true })),
+    targets: true,
+    expectPath: '/dashboard',
+    scriptBudget: 300,
+  });
   await signIn('admin@isp.local');
-  measured.push({ name: "staff: admin's dashboard", ...(await audit('admin', `${portal.base}/dashboard`, { keepStorage: true })), targets: false, expectPath: '/dashboard', scriptBudget: 350 });
+  measured.push({
+    name: "staff: admin's dashboard",
+    ...(await audit('admin', `${portal.base}/dashboard`, { keepStorage: true })),
+    targets: false,
+    expectPath: '/dashboard',
+    scriptBudget: 350,
+  });
 
   for (const m of measured) {
     if (m.runtimeError) failures.push(`${m.name}: Lighthouse could not measure it (${m.runtimeError})`);
-    if (m.expectPath && new URL(m.finalUrl).pathname !== m.expectPath) failures.push(`${m.name}: ended at ${m.finalUrl}, not signed in`);
+    if (m.expectPath && new URL(m.finalUrl).pathname !== m.expectPath)
+      failures.push(`${m.name}: ended at ${m.finalUrl}, not signed in`);
     if (m.targets) {
       for (const c of CATEGORIES) {
         const floor = c === 'performance' ? PERFORMANCE_TOLERATED : 100;
-        if (m.scores[c] < floor) failures.push(`${m.name}: ${c} ${m.scores[c]} (target ${c === 'performance' ? `100, ${floor} tolerated` : 100})${m.failing.length && c !== 'performance' ? `; failing audits: ${m.failing.join(', ')}` : ''}`);
+        if (m.scores[c] < floor)
+          failures.push(
+            `${m.name}: ${c} ${m.scores[c]} (target ${c === 'performance' ? `100, ${floor} tolerated` : 100})${m.failing.length && c !== 'performance' ? `; failing audits: ${m.failing.join(', ')}` : ''}`,
+          );
       }
-      if (!(m.lcp <= LCP_BUDGET_MS)) failures.push(`${m.name}: largest contentful paint ${(m.lcp / 1000).toFixed(2)} s (target ≤ ${LCP_BUDGET_MS / 1000} s)`);
+      if (!(m.lcp <= LCP_BUDGET_MS))
+        failures.push(
+          `${m.name}: largest contentful paint ${(m.lcp / 1000).toFixed(2)} s (target ≤ ${LCP_BUDGET_MS / 1000} s)`,
+        );
     }
-    if (m.scriptBudget && m.scriptBytes > m.scriptBudget * KB) failures.push(`${m.name}: ${(m.scriptBytes / KB).toFixed(1)} KB of JavaScript on the wire (budget ${m.scriptBudget} KB)`);
-    rows.push([m.name, ...CATEGORIES.map((c) => String(m.scores[c])), `${(m.lcp / 1000).toFixed(2)} s`, `${(m.scriptBytes / KB).toFixed(1)} KB${m.scriptBudget ? ` (≤ ${m.scriptBudget})` : ''}`]);
+    if (m.scriptBudget && m.scriptBytes > m.scriptBudget * KB)
+      failures.push(
+        `${m.name}: ${(m.scriptBytes / KB).toFixed(1)} KB of JavaScript on the wire (budget ${m.scriptBudget} KB)`,
+      );
+    rows.push([
+      m.name,
+      ...CATEGORIES.map((c) => String(m.scores[c])),
+      `${(m.lcp / 1000).toFixed(2)} s`,
+      `${(m.scriptBytes / KB).toFixed(1)} KB${m.scriptBudget ? ` (≤ ${m.scriptBudget})` : ''}`,
+    ]);
   }
   const table = [['page', 'perf', 'a11y', 'best pr.', 'SEO', 'LCP', 'JS on the wire'], ...rows];
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
-  console.log(`\nLighthouse (mobile, simulated slow 4G, 4× CPU slowdown) on the portal at ${portal.base}, measured ${new Date().toISOString().slice(0, 10)}:\n`);
-  for (const row of table) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
+  console.log(
+    `\nLighthouse (mobile, simulated slow 4G, 4× CPU slowdown) on the portal at ${portal.base}, measured ${new Date().toISOString().slice(0, 10)}:\n`,
+  );
+  for (const row of table)
+    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
   console.log('');
   for (const f of failures) console.log(`MISSED: ${f}`);
   if (!failures.length) console.log('All targets met.');

@@ -88,7 +88,9 @@ async function prepareDatabase(): Promise<{ kind: 'postgres'; url: string } | { 
 }
 
 async function seed(target: Awaited<ReturnType<typeof prepareDatabase>>): Promise<Login[]> {
-  const database = await openDatabase(target.kind === 'postgres' ? { databaseUrl: target.url } : { pgliteDir: join(target.dir, 'db') });
+  const database = await openDatabase(
+    target.kind === 'postgres' ? { databaseUrl: target.url } : { pgliteDir: join(target.dir, 'db') },
+  );
   await database.migrate();
   const { db } = database;
   const box = createSecretBox(SECRETS_KEY);
@@ -96,20 +98,44 @@ async function seed(target: Awaited<ReturnType<typeof prepareDatabase>>): Promis
   const periodEnd = new Date(now.getTime() + 30 * 86_400_000);
   const [plan] = await db
     .insert(plans)
-    .values({ name: 'Storm 50/10', slug: 'storm', downloadMbps: 50, uploadMbps: 10, price: 2500, currency: 'USD', billingCycle: 'monthly' })
+    .values({
+      name: 'Storm 50/10',
+      slug: 'storm',
+      downloadMbps: 50,
+      uploadMbps: 10,
+      price: 2500,
+      currency: 'USD',
+      billingCycle: 'monthly',
+    })
     .returning();
-  await db.insert(devices).values({ name: 'bench-nas', vendor: 'mikrotik', host: '127.0.0.1', radiusSecret: box.seal(SECRET) });
+  await db
+    .insert(devices)
+    .values({ name: 'bench-nas', vendor: 'mikrotik', host: '127.0.0.1', radiusSecret: box.seal(SECRET) });
   const logins: Login[] = [];
   const BATCH = 1_000;
   for (let offset = 0; offset < SUBSCRIBERS; offset += BATCH) {
     const count = Math.min(BATCH, SUBSCRIBERS - offset);
     const people = await db
       .insert(users)
-      .values(Array.from({ length: count }, (_, i) => ({ name: `Subscriber ${offset + i + 1}`, email: `storm${offset + i + 1}@bench.test`, passwordHash: 'x' })))
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          name: `Subscriber ${offset + i + 1}`,
+          email: `storm${offset + i + 1}@bench.test`,
+          passwordHash: 'x',
+        })),
+      )
       .returning({ id: users.id, customerNumber: users.customerNumber });
     const subs = await db
       .insert(subscriptions)
-      .values(people.map((p) => ({ userId: p.id, planId: plan.id, status: 'active', currentPeriodStart: now, currentPeriodEnd: periodEnd })))
+      .values(
+        people.map((p) => ({
+          userId: p.id,
+          planId: plan.id,
+          status: 'active',
+          currentPeriodStart: now,
+          currentPeriodEnd: periodEnd,
+        })),
+      )
       .returning({ id: subscriptions.id, userId: subscriptions.userId });
     const numberOf = new Map(people.map((p) => [p.id, p.customerNumber]));
     const rows = subs.map((s) => {
@@ -127,16 +153,24 @@ async function seed(target: Awaited<ReturnType<typeof prepareDatabase>>): Promis
 // The portal, in its own process (as in production: the load generator does not share its event loop)
 
 async function servePortal(args: { databaseUrl?: string; dataDir?: string }): Promise<void> {
-  const running = await serveBenchPortal({ ...args, secretsKey: SECRETS_KEY, env: { RADIUS_WORKERS: String(args.databaseUrl ? WORKERS : 1) } });
+  const running = await serveBenchPortal({
+    ...args,
+    secretsKey: SECRETS_KEY,
+    env: { RADIUS_WORKERS: String(args.databaseUrl ? WORKERS : 1) },
+  });
   const ports = running.app.radius.ports()!;
   process.stdout.write(`READY ${ports.authPort} ${running.app.radius.subscribers.size}\n`);
 }
 
-function startPortal(target: Awaited<ReturnType<typeof prepareDatabase>>): Promise<{ child: ChildProcess; port: number; loaded: number }> {
+function startPortal(
+  target: Awaited<ReturnType<typeof prepareDatabase>>,
+): Promise<{ child: ChildProcess; port: number; loaded: number }> {
   const script = fileURLToPath(import.meta.url);
   const arg = JSON.stringify(target.kind === 'postgres' ? { databaseUrl: target.url } : { dataDir: target.dir });
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script, '--serve', arg], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script, '--serve', arg], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -153,14 +187,15 @@ function startPortal(target: Awaited<ReturnType<typeof prepareDatabase>>): Promi
 
 function ensureFreeradius(): void {
   if (existsSync(FREERADIUS)) return;
-  console.log('freeradius not found: installing Debian\'s freeradius package...');
+  console.log("freeradius not found: installing Debian's freeradius package...");
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   let r = spawnSync('apt-get', ['install', '-y', '-qq', 'freeradius'], { stdio: 'inherit', env });
   if (r.status !== 0) {
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
     r = spawnSync('apt-get', ['install', '-y', '-qq', 'freeradius'], { stdio: 'inherit', env });
   }
-  if (r.status !== 0 || !existsSync(FREERADIUS)) throw new Error('Could not install freeradius (apt-get install -y freeradius)');
+  if (r.status !== 0 || !existsSync(FREERADIUS))
+    throw new Error('Could not install freeradius (apt-get install -y freeradius)');
 }
 
 async function startFreeradius(logins: Login[]): Promise<{ child: ChildProcess; port: number; dir: string }> {
@@ -169,7 +204,8 @@ async function startFreeradius(logins: Login[]): Promise<{ child: ChildProcess; 
   cpSync(RAW_DB, dir, { recursive: true, dereference: false });
   const port = await freeUdpPort();
   // Only the modules this site uses; the rest (eap with its certificates, sql, ...) are not loaded.
-  for (const f of readdirSync(join(dir, 'mods-enabled'))) if (!['pap', 'files', 'always'].includes(f)) rmSync(join(dir, 'mods-enabled', f), { force: true });
+  for (const f of readdirSync(join(dir, 'mods-enabled')))
+    if (!['pap', 'files', 'always'].includes(f)) rmSync(join(dir, 'mods-enabled', f), { force: true });
   for (const f of readdirSync(join(dir, 'sites-enabled'))) rmSync(join(dir, 'sites-enabled', f), { force: true });
   writeFileSync(
     join(dir, 'sites-enabled', 'bench'),
@@ -196,7 +232,9 @@ async function startFreeradius(logins: Login[]): Promise<{ child: ChildProcess; 
   writeFileSync(join(dir, 'clients.conf'), `client bench {\n  ipaddr = 127.0.0.1\n  secret = ${SECRET}\n}\n`);
   writeFileSync(
     join(dir, 'mods-config', 'files', 'authorize'),
-    logins.map((l) => `${l.username} Cleartext-Password := "${l.password}"\n\tMikrotik-Rate-Limit = "${RATE}"\n`).join('\n'),
+    logins
+      .map((l) => `${l.username} Cleartext-Password := "${l.password}"\n\tMikrotik-Rate-Limit = "${RATE}"\n`)
+      .join('\n'),
   );
   // Run as the invoking user (no switch to freerad), quietly, with its default thread pool.
   const conf = readFileSync(join(dir, 'radiusd.conf'), 'utf8').replace(/^\s*(user|group)\s*=.*$/gm, '#$&');
@@ -205,7 +243,9 @@ async function startFreeradius(logins: Login[]): Promise<{ child: ChildProcess; 
   let log = '';
   child.stdout!.on('data', (c: Buffer) => (log += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (log += c.toString()));
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`freeradius exited with ${code}:\n${log}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`freeradius exited with ${code}:\n${log}`))),
+  );
   // Ready when it answers a login.
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -253,7 +293,13 @@ function responseAuthenticatorOk(request: Buffer, response: Buffer): boolean {
  * an unanswered one after `retryMs` (up to `retries` times). An answer is right when it is an Access-Accept
  * whose response authenticator checks out and that carries the plan's Mikrotik-Rate-Limit.
  */
-async function storm(port: number, logins: Login[], concurrency: number, retryMs = 1_000, retries = 3): Promise<StormResult> {
+async function storm(
+  port: number,
+  logins: Login[],
+  concurrency: number,
+  retryMs = 1_000,
+  retries = 3,
+): Promise<StormResult> {
   const SOCKETS = Math.max(1, Math.ceil(concurrency / 64));
   const sockets: Socket[] = [];
   for (let i = 0; i < SOCKETS; i++) {
@@ -292,7 +338,10 @@ async function storm(port: number, logins: Login[], concurrency: number, retryMs
 
   await new Promise<void>((resolveAll) => {
     // Slot = socket × identifier; a free slot takes the next request.
-    const inFlight = new Map<string, { index: number; packet: Buffer; sentAt: number; tries: number; timer: NodeJS.Timeout }>();
+    const inFlight = new Map<
+      string,
+      { index: number; packet: Buffer; sentAt: number; tries: number; timer: NodeJS.Timeout }
+    >();
     const freeIds: number[][] = sockets.map(() => Array.from({ length: 256 }, (_, i) => i));
     let active = 0;
     const done = () => {
@@ -352,8 +401,19 @@ async function storm(port: number, logins: Login[], concurrency: number, retryMs
   const seconds = (performance.now() - started) / 1000;
   for (const s of sockets) s.close();
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] : NaN);
-  return { sent: packets.length, answered, wrong, lost, seconds, rate: answered / seconds, p50: pct(50), p95: pct(95), p99: pct(99) };
+  const pct = (p: number) =>
+    latencies.length ? latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] : NaN;
+  return {
+    sent: packets.length,
+    answered,
+    wrong,
+    lost,
+    seconds,
+    rate: answered / seconds,
+    p50: pct(50),
+    p95: pct(95),
+    p99: pct(99),
+  };
 }
 
 // ------------------------------------------------------------------------------------------------------------
@@ -366,14 +426,18 @@ async function main(): Promise<void> {
   const target = await prepareDatabase();
   const t0 = performance.now();
   const logins = await seed(target);
-  console.log(`Seeded ${logins.length} active subscribers in ${target.kind === 'postgres' ? `PostgreSQL ${DB_NAME}` : `PGlite ${target.dir}`} (${((performance.now() - t0) / 1000).toFixed(1)} s).`);
+  console.log(
+    `Seeded ${logins.length} active subscribers in ${target.kind === 'postgres' ? `PostgreSQL ${DB_NAME}` : `PGlite ${target.dir}`} (${((performance.now() - t0) / 1000).toFixed(1)} s).`,
+  );
   // Shuffled, as routers come back in no particular order.
   const order = [...logins].sort(() => Math.random() - 0.5);
 
   const portal = await startPortal(target);
   const portalRuns: StormResult[] = [];
   try {
-    console.log(`Portal RADIUS on 127.0.0.1:${portal.port} (${portal.loaded} subscribers in memory, ${target.kind === 'postgres' ? WORKERS : 1} process${target.kind === 'postgres' && WORKERS > 1 ? 'es' : ''}).`);
+    console.log(
+      `Portal RADIUS on 127.0.0.1:${portal.port} (${portal.loaded} subscribers in memory, ${target.kind === 'postgres' ? WORKERS : 1} process${target.kind === 'postgres' && WORKERS > 1 ? 'es' : ''}).`,
+    );
     for (let i = 0; i < ROUNDS; i++) {
       portalRuns.push(await storm(portal.port, order, CONCURRENCY));
       console.log(`portal      storm ${i + 1}: ${fmt(portalRuns[i])}`);
@@ -407,7 +471,9 @@ async function main(): Promise<void> {
   const portalBest = best(portalRuns);
   const freeBest = freeRuns.length ? best(freeRuns) : null;
   console.log('');
-  console.log(`                       req/s   p50 ms   p95 ms   p99 ms   wrong   lost   seconds   (${ROUNDS} storms of ${SUBSCRIBERS}, ${CONCURRENCY} in flight)`);
+  console.log(
+    `                       req/s   p50 ms   p95 ms   p99 ms   wrong   lost   seconds   (${ROUNDS} storms of ${SUBSCRIBERS}, ${CONCURRENCY} in flight)`,
+  );
   const row = (name: string, r: StormResult) =>
     console.log(
       `${name.padEnd(20)} ${String(Math.round(r.rate)).padStart(7)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p95.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.wrong).padStart(6)}  ${String(r.lost).padStart(5)}  ${r.seconds.toFixed(2).padStart(8)}`,

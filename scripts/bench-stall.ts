@@ -69,19 +69,35 @@ async function addProbeSubscriber(database: Database): Promise<void> {
   const { db } = database;
   const box = createSecretBox(SECRETS_KEY);
   await db.delete(devices).where(eq(devices.name, 'stall-nas'));
-  await db.insert(devices).values({ name: 'stall-nas', vendor: 'mikrotik', host: '127.0.0.1', radiusSecret: box.seal(NAS_SECRET) });
+  await db
+    .insert(devices)
+    .values({ name: 'stall-nas', vendor: 'mikrotik', host: '127.0.0.1', radiusSecret: box.seal(NAS_SECRET) });
   if ((await db.select().from(serviceCredentials).where(eq(serviceCredentials.username, SUBSCRIBER.username))).length) {
-    await db.update(serviceCredentials).set({ passwordSealed: box.seal(SUBSCRIBER.password) }).where(eq(serviceCredentials.username, SUBSCRIBER.username));
+    await db
+      .update(serviceCredentials)
+      .set({ passwordSealed: box.seal(SUBSCRIBER.password) })
+      .where(eq(serviceCredentials.username, SUBSCRIBER.username));
     return;
   }
   const now = new Date();
   const [plan] = await db.select().from(plans).limit(1);
-  const [person] = await db.insert(users).values({ name: 'Stall Probe', email: 'stall-probe@bench.local', passwordHash: 'x' }).returning();
+  const [person] = await db
+    .insert(users)
+    .values({ name: 'Stall Probe', email: 'stall-probe@bench.local', passwordHash: 'x' })
+    .returning();
   const [line] = await db
     .insert(subscriptions)
-    .values({ userId: person!.id, planId: plan!.id, status: 'active', currentPeriodStart: now, currentPeriodEnd: new Date(now.getTime() + 3650 * 86_400_000) })
+    .values({
+      userId: person!.id,
+      planId: plan!.id,
+      status: 'active',
+      currentPeriodStart: now,
+      currentPeriodEnd: new Date(now.getTime() + 3650 * 86_400_000),
+    })
     .returning();
-  await db.insert(serviceCredentials).values({ subscriptionId: line!.id, username: SUBSCRIBER.username, passwordSealed: box.seal(SUBSCRIBER.password) });
+  await db
+    .insert(serviceCredentials)
+    .values({ subscriptionId: line!.id, username: SUBSCRIBER.username, passwordSealed: box.seal(SUBSCRIBER.password) });
 }
 
 /** A copy of the seeded PGlite folder (seeded into the cache the first time). */
@@ -146,13 +162,24 @@ async function preparePostgres(): Promise<Prepared> {
 // The portal, in its own process
 
 async function servePortal(args: { databaseUrl?: string; dataDir: string }): Promise<void> {
-  const running = await serveBenchPortal({ ...args, secretsKey: SECRETS_KEY, env: { API_RATE_LIMIT: '1000000', BACKUP_SCHEDULER: 'false' } });
+  const running = await serveBenchPortal({
+    ...args,
+    secretsKey: SECRETS_KEY,
+    env: { API_RATE_LIMIT: '1000000', BACKUP_SCHEDULER: 'false' },
+  });
   const port = (running.app.server.address() as { port: number }).port;
   process.stdout.write(`READY ${port} ${running.app.radius.ports()!.authPort}\n`);
 }
 
-function startPortal(args: { databaseUrl?: string; dataDir: string }): Promise<{ child: ChildProcess; base: string; radiusPort: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', JSON.stringify(args)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+function startPortal(args: {
+  databaseUrl?: string;
+  dataDir: string;
+}): Promise<{ child: ChildProcess; base: string; radiusPort: number }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', JSON.stringify(args)],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -242,8 +269,24 @@ function startProbes(base: string, token: string, rad: RadiusProbe): { stop(): P
     inFlight.add(p);
   };
   const tick = () => {
-    time('live', async () => (await fetch(`${base}/api/health/live`).then(async (r) => { await r.arrayBuffer(); return r.status; })) === 200);
-    time('list', async () => (await fetch(`${base}/api/users?page=1&limit=20`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => { await r.arrayBuffer(); return r.status; })) === 200);
+    time(
+      'live',
+      async () =>
+        (await fetch(`${base}/api/health/live`).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        })) === 200,
+    );
+    time(
+      'list',
+      async () =>
+        (await fetch(`${base}/api/users?page=1&limit=20`, { headers: { authorization: `Bearer ${token}` } }).then(
+          async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          },
+        )) === 200,
+    );
     time('radius', () => rad.send());
   };
   tick();
@@ -257,7 +300,8 @@ function startProbes(base: string, token: string, rad: RadiusProbe): { stop(): P
   };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 // ------------------------------------------------------------------------------------------------------------
 // Heavy work
@@ -265,7 +309,13 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 // biome-ignore lint/suspicious/noExplicitAny: each caller reads the fields it expects of the JSON it asked for
 type Json = any;
 
-async function api(base: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
+async function api(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Json }> {
   const res = await fetch(base + path, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -286,12 +336,23 @@ function expectStatus(what: string, got: { status: number; json: unknown }, ...w
 }
 
 const HEAVY: Array<{ label: string; run: (base: string, token: string) => Promise<string> }> = [
-  { label: 'nothing (baseline)', run: async () => { await new Promise((r) => setTimeout(r, IDLE_MS)); return `${IDLE_MS / 1000} s`; } },
+  {
+    label: 'nothing (baseline)',
+    run: async () => {
+      await new Promise((r) => setTimeout(r, IDLE_MS));
+      return `${IDLE_MS / 1000} s`;
+    },
+  },
   {
     label: '100 000-voucher batch',
     run: async (base, token) => {
       const [plan] = (await api(base, token, 'GET', '/api/plans')).json.data.items;
-      const created = await api(base, token, 'POST', '/api/vouchers/batches', { plan_id: plan.id, count: 100_000, validity_minutes: 1440, price: 100 });
+      const created = await api(base, token, 'POST', '/api/vouchers/batches', {
+        plan_id: plan.id,
+        count: 100_000,
+        validity_minutes: 1440,
+        price: 100,
+      });
       expectStatus('voucher batch', created, 201, 202);
       for (;;) {
         const b = await api(base, token, 'GET', `/api/vouchers/batches/${created.json.data.id}`);
@@ -324,7 +385,11 @@ const HEAVY: Array<{ label: string; run: (base: string, token: string) => Promis
       const twoYears = new Date(Date.now() - 730 * 86_400_000).toISOString().slice(0, 10);
       for (let i = 0; i < 3; i++) {
         expectStatus('dashboard', await api(base, token, 'GET', '/api/dashboard/stats?timeFrame=year'), 200);
-        expectStatus('dashboard', await api(base, token, 'GET', `/api/dashboard/stats?timeFrame=custom&startDate=${twoYears}&endDate=${today}`), 200);
+        expectStatus(
+          'dashboard',
+          await api(base, token, 'GET', `/api/dashboard/stats?timeFrame=custom&startDate=${twoYears}&endDate=${today}`),
+          200,
+        );
       }
       return '6 calls';
     },
@@ -345,12 +410,23 @@ async function runDb(kind: 'pglite' | 'postgres', rows: Row[]): Promise<void> {
   const rad = new RadiusProbe(portal.radiusPort);
   await rad.open();
   try {
-    const login = await fetch(`${portal.base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...BENCH_ADMIN, rememberMe: false }) });
+    const login = await fetch(`${portal.base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...BENCH_ADMIN, rememberMe: false }),
+    });
     if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
-    const token = ((await login.json()) as { data: { tokens: { access: { token: string } } } }).data.tokens.access.token;
+    const token = ((await login.json()) as { data: { tokens: { access: { token: string } } } }).data.tokens.access
+      .token;
     if (!(await rad.send())) throw new Error('the RADIUS probe is not accepted');
     // Warm-up: the first calls compile the code paths and fill the caches.
-    for (let i = 0; i < 20; i++) await Promise.all([fetch(`${portal.base}/api/users?page=1&limit=20`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer()), rad.send()]);
+    for (let i = 0; i < 20; i++)
+      await Promise.all([
+        fetch(`${portal.base}/api/users?page=1&limit=20`, { headers: { authorization: `Bearer ${token}` } }).then((r) =>
+          r.arrayBuffer(),
+        ),
+        rad.send(),
+      ]);
     for (const work of HEAVY) {
       const probes = startProbes(portal.base, token, rad);
       const started = performance.now();
@@ -360,11 +436,22 @@ async function runDb(kind: 'pglite' | 'postgres', rows: Row[]): Promise<void> {
       const stats = Object.fromEntries(
         PROBES.map((name) => {
           const ms = samples[name].map((s) => s.ms).sort((a, b) => a - b);
-          return [name, { p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms[ms.length - 1] ?? 0, n: ms.length, failed: samples[name].filter((s) => !s.ok).length }];
+          return [
+            name,
+            {
+              p50: percentile(ms, 50),
+              p99: percentile(ms, 99),
+              max: ms[ms.length - 1] ?? 0,
+              n: ms.length,
+              failed: samples[name].filter((s) => !s.ok).length,
+            },
+          ];
         }),
       ) as Row['probes'];
       rows.push({ db: kind, work: work.label, note, seconds, probes: stats });
-      console.log(`${kind} · ${work.label} (${note}, ${seconds.toFixed(1)} s): ${PROBES.map((p) => `${p} p99 ${stats[p].p99.toFixed(0)} ms, max ${stats[p].max.toFixed(0)} ms`).join(' · ')}`);
+      console.log(
+        `${kind} · ${work.label} (${note}, ${seconds.toFixed(1)} s): ${PROBES.map((p) => `${p} p99 ${stats[p].p99.toFixed(0)} ms, max ${stats[p].max.toFixed(0)} ms`).join(' · ')}`,
+      );
     }
   } finally {
     rad.close();
@@ -383,7 +470,9 @@ async function main(): Promise<void> {
   }
   const rows: Row[] = [];
   for (const kind of kinds) await runDb(kind, rows);
-  console.log(`\nTarget: every probe p99 under ${P99_TARGET} ms and max under ${MAX_TARGET} ms, none failed (probe every ${PROBE_MS} ms)\n`);
+  console.log(
+    `\nTarget: every probe p99 under ${P99_TARGET} ms and max under ${MAX_TARGET} ms, none failed (probe every ${PROBE_MS} ms)\n`,
+  );
   console.log('| database | heavy work | took | probe | n | p50 ms | p99 ms | max ms | failed |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   let bad = 0;
@@ -392,7 +481,9 @@ async function main(): Promise<void> {
       const s = r.probes[name];
       const over = s.p99 > P99_TARGET || s.max > MAX_TARGET || s.failed > 0;
       if (over) bad++;
-      console.log(`| ${r.db} | ${r.work} (${r.note}) | ${r.seconds.toFixed(1)} s | ${name} | ${s.n} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.max.toFixed(1)} | ${s.failed}${over ? ' ✗' : ''} |`);
+      console.log(
+        `| ${r.db} | ${r.work} (${r.note}) | ${r.seconds.toFixed(1)} s | ${name} | ${s.n} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.max.toFixed(1)} | ${s.failed}${over ? ' ✗' : ''} |`,
+      );
     }
   }
   console.log(bad ? `\n${bad} probe(s) over target` : '\nall probes within target');

@@ -46,8 +46,18 @@ const siteKey = keyOf('src/site/SiteApp.tsx');
 const portalKey = keyOf('src/App.tsx');
 const home = closure([entryKey, siteKey]);
 // Each role's home is a chunk of its own (src/pages/dashboard/RoleHome.tsx), loaded by /dashboard.
-const staff = closure([entryKey, portalKey, keyOf('src/layout/StaffLayout.tsx'), keyOf('src/pages/dashboard/DashboardHome.tsx')]);
-const customer = closure([entryKey, portalKey, keyOf('src/layout/CustomerLayout.tsx'), keyOf('src/pages/dashboard/CustomerHome.tsx')]);
+const staff = closure([
+  entryKey,
+  portalKey,
+  keyOf('src/layout/StaffLayout.tsx'),
+  keyOf('src/pages/dashboard/DashboardHome.tsx'),
+]);
+const customer = closure([
+  entryKey,
+  portalKey,
+  keyOf('src/layout/CustomerLayout.tsx'),
+  keyOf('src/pages/dashboard/CustomerHome.tsx'),
+]);
 const customerAtDesk = closure([...customer, keyOf('src/layout/PortalWideNav.tsx')]);
 // The charts' code: what a drawn chart loads beyond the dashboard it is drawn on.
 const charts = new Set([...closure([keyOf('src/pages/dashboard/TrendChart.tsx')])].filter((k) => !staff.has(k)));
@@ -57,7 +67,9 @@ const charts = new Set([...closure([keyOf('src/pages/dashboard/TrendChart.tsx')]
 // chunk the bundler split out because the site and the portal both import it (e.g. contract/money.ts) is the
 // site's code as much as the portal's, so it is not a leak; the portal's chunks or a back-office source are.
 const BACK_OFFICE_SOURCE = /^(resources\/|src\/layout\/|src\/components\/|src\/pages\/|src\/App\.tsx$)/;
-const leaks = [...home].filter((k) => k === portalKey || manifest[k].name === 'portal' || BACK_OFFICE_SOURCE.test(manifest[k].src ?? ''));
+const leaks = [...home].filter(
+  (k) => k === portalKey || manifest[k].name === 'portal' || BACK_OFFICE_SOURCE.test(manifest[k].src ?? ''),
+);
 
 // ---- The real portal ----
 const portal = await startDemoPortal();
@@ -69,7 +81,8 @@ try {
   const page = await get('/');
   const decode = { br: brotliDecompressSync, gzip: gunzipSync }[page.headers['content-encoding']] ?? ((b) => b);
   const html = decode(page.body).toString();
-  if (!html.includes(`/${manifest[entryKey].file}`)) throw new Error(`the served page does not load ${manifest[entryKey].file}: is dist/ from another build?`);
+  if (!html.includes(`/${manifest[entryKey].file}`))
+    throw new Error(`the served page does not load ${manifest[entryKey].file}: is dist/ from another build?`);
 
   /** Each script once: bytes on the wire, uncompressed size and encoding. */
   const fetched = new Map();
@@ -77,9 +90,15 @@ try {
     if (!fetched.has(file)) {
       const res = await get(`/${file}`);
       if (res.status !== 200) throw new Error(`GET /${file} answered ${res.status}`);
-      const length = res.headers['content-length'] === undefined ? res.body.length : Number(res.headers['content-length']);
-      if (length !== res.body.length) throw new Error(`GET /${file}: Content-Length ${length} but ${res.body.length} bytes received`);
-      fetched.set(file, { wire: res.body.length, raw: readFileSync(join(root, 'dist', file)).length, encoding: res.headers['content-encoding'] ?? 'identity' });
+      const length =
+        res.headers['content-length'] === undefined ? res.body.length : Number(res.headers['content-length']);
+      if (length !== res.body.length)
+        throw new Error(`GET /${file}: Content-Length ${length} but ${res.body.length} bytes received`);
+      fetched.set(file, {
+        wire: res.body.length,
+        raw: readFileSync(join(root, 'dist', file)).length,
+        encoding: res.headers['content-encoding'] ?? 'identity',
+      });
     }
     return fetched.get(file);
   };
@@ -104,25 +123,52 @@ try {
   for (const route of routes) Object.assign(route, await total(route.keys));
 
   const kb = (b) => (b / KB).toFixed(1);
-  const table = [['route', 'scripts', 'on disk KB', 'on the wire KB', 'encoding', 'budget KB', ''],
-    ...routes.map((r) => [r.name, String(r.files.length), kb(r.raw), kb(r.wire), r.encodings, r.budget === null ? '-' : `≤ ${r.budget}`,
-      r.budget === null ? '' : r.wire <= r.budget * KB ? 'ok' : 'OVER'])];
+  const table = [
+    ['route', 'scripts', 'on disk KB', 'on the wire KB', 'encoding', 'budget KB', ''],
+    ...routes.map((r) => [
+      r.name,
+      String(r.files.length),
+      kb(r.raw),
+      kb(r.wire),
+      r.encodings,
+      r.budget === null ? '-' : `≤ ${r.budget}`,
+      r.budget === null ? '' : r.wire <= r.budget * KB ? 'ok' : 'OVER',
+    ]),
+  ];
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
-  console.log(`\nJavaScript on the wire (Accept-Encoding: br, gzip) from the portal at ${base}, measured ${new Date().toISOString().slice(0, 10)}:\n`);
-  for (const row of table) console.log(row.map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
+  console.log(
+    `\nJavaScript on the wire (Accept-Encoding: br, gzip) from the portal at ${base}, measured ${new Date().toISOString().slice(0, 10)}:\n`,
+  );
+  for (const row of table)
+    console.log(
+      row.map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '),
+    );
   for (const r of routes.filter((route) => route.budget !== null)) {
     console.log(`\n${r.name}: largest scripts`);
-    for (const f of r.files.slice(0, process.env.BENCH_ALL ? 99 : 5)) console.log(`  ${f.file.padEnd(44)} ${kb(f.wire).padStart(7)} KB ${f.encoding}  (${kb(f.raw)} KB on disk)`);
+    for (const f of r.files.slice(0, process.env.BENCH_ALL ? 99 : 5))
+      console.log(`  ${f.file.padEnd(44)} ${kb(f.wire).padStart(7)} KB ${f.encoding}  (${kb(f.raw)} KB on disk)`);
   }
   console.log('');
 
   const failures = [];
-  for (const r of routes) if (r.budget !== null && r.wire > r.budget * KB) failures.push(`${r.name}: ${kb(r.wire)} KB of JavaScript on the wire, budget ${r.budget} KB`);
-  for (const r of routes) if (r.files.some((f) => f.encoding === 'identity' && f.raw > KB)) failures.push(`${r.name}: scripts sent uncompressed (${r.files.filter((f) => f.encoding === 'identity' && f.raw > KB).map((f) => f.file).join(', ')})`);
+  for (const r of routes)
+    if (r.budget !== null && r.wire > r.budget * KB)
+      failures.push(`${r.name}: ${kb(r.wire)} KB of JavaScript on the wire, budget ${r.budget} KB`);
+  for (const r of routes)
+    if (r.files.some((f) => f.encoding === 'identity' && f.raw > KB))
+      failures.push(
+        `${r.name}: scripts sent uncompressed (${r.files
+          .filter((f) => f.encoding === 'identity' && f.raw > KB)
+          .map((f) => f.file)
+          .join(', ')})`,
+      );
   if (leaks.length) failures.push(`back-office modules reached from /: ${leaks.join(', ')}`);
   // Were the chart library in the dashboard's own scripts, a chart would load next to nothing more.
   const chartsRoute = routes.find((r) => r.keys === charts);
-  if (chartsRoute.wire < 100 * KB) failures.push(`the charts library is in the dashboard's scripts: a chart loads only ${kb(chartsRoute.wire)} KB more`);
+  if (chartsRoute.wire < 100 * KB)
+    failures.push(
+      `the charts library is in the dashboard's scripts: a chart loads only ${kb(chartsRoute.wire)} KB more`,
+    );
   for (const f of failures) console.log(`MISSED: ${f}`);
   if (!failures.length) console.log('All budgets met.');
   exitCode = failures.length ? 1 : 0;

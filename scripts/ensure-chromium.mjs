@@ -8,7 +8,8 @@ if (existsSync(CHROMIUM)) process.exit(0);
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const sudo = asRoot ? [] : ['sudo', '-n'];
 console.log(`${CHROMIUM} not found: installing Debian's chromium package for the browser tests...`);
-const run = (args) => spawnSync(args[0], args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+const run = (args) =>
+  spawnSync(args[0], args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 let r = run([...sudo, 'apt-get', 'update', '-qq']);
 if (r.status === 0) r = run([...sudo, 'apt-get', 'install', '-y', '-qq', 'chromium']);
 if (r.status !== 0 || !existsSync(CHROMIUM)) {

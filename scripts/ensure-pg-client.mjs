@@ -7,7 +7,8 @@ if (has('pg_dump') && has('pg_restore')) process.exit(0);
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const sudo = asRoot ? [] : ['sudo', '-n'];
 console.log("pg_dump/pg_restore not found: installing Debian's postgresql-client package for PostgreSQL backups...");
-const run = (args) => spawnSync(args[0], args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+const run = (args) =>
+  spawnSync(args[0], args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 let r = run([...sudo, 'apt-get', 'install', '-y', '-qq', 'postgresql-client']);
 if (r.status !== 0 || !has('pg_dump')) {
   r = run([...sudo, 'apt-get', 'update', '-qq']);

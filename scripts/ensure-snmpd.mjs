@@ -8,7 +8,8 @@ if (existsSync(SNMPD)) process.exit(0);
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const sudo = asRoot ? [] : ['sudo', '-n'];
 console.log(`${SNMPD} not found: installing Debian's snmpd package for the SNMP tests...`);
-const run = (args) => spawnSync(args[0], args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+const run = (args) =>
+  spawnSync(args[0], args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 let r = run([...sudo, 'apt-get', 'install', '-y', '-qq', 'snmpd']);
 if (r.status !== 0 || !existsSync(SNMPD)) {
   r = run([...sudo, 'apt-get', 'update', '-qq']);

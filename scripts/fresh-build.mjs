@@ -30,7 +30,16 @@ const TARGETS = [
   {
     name: 'web app',
     stamp: 'dist/index.html',
-    sources: ['src', 'providers', 'resources', 'contract', 'index.html', 'vite.config.ts', 'scripts/vite-resource-meta.ts', 'package-lock.json'],
+    sources: [
+      'src',
+      'providers',
+      'resources',
+      'contract',
+      'index.html',
+      'vite.config.ts',
+      'scripts/vite-resource-meta.ts',
+      'package-lock.json',
+    ],
     command: ['npx', ['vite', 'build', '--logLevel', 'warn']],
   },
   {
@@ -64,7 +73,11 @@ export function staleBuilds() {
     const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
     const source = target.sources.map((s) => newest(join(root, s))).reduce((a, b) => (b.time > a.time ? b : a));
     if (force || !built || source.time > built) {
-      const why = force ? 'FORCE_BUILD=1' : built ? `${source.file.slice(root.length)} is newer than ${target.stamp}` : `${target.stamp} is missing`;
+      const why = force
+        ? 'FORCE_BUILD=1'
+        : built
+          ? `${source.file.slice(root.length)} is newer than ${target.stamp}`
+          : `${target.stamp} is missing`;
       stale.push({ target, why });
     }
   }
@@ -77,7 +90,8 @@ export function freshBuild() {
     console.log(`fresh-build: rebuilding the ${target.name} (${why})...`);
     const [cmd, args] = target.command;
     const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error(`fresh-build: building the ${target.name} failed (exit ${result.status ?? result.signal})`);
+    if (result.status !== 0)
+      throw new Error(`fresh-build: building the ${target.name} failed (exit ${result.status ?? result.signal})`);
   }
 }
 
@@ -90,7 +104,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv.includes('--check')) {
     const stale = staleBuilds();
     for (const { target, why } of stale) console.error(`fresh-build: the ${target.name} build is stale: ${why}`);
-    if (stale.length) console.error('Run `node scripts/fresh-build.mjs` (or `npm run build`) before the browser tests.');
+    if (stale.length)
+      console.error('Run `node scripts/fresh-build.mjs` (or `npm run build`) before the browser tests.');
     process.exit(stale.length ? 1 : 0);
   }
   try {

@@ -32,11 +32,30 @@ try {
   // JSON output, read here: the CLI exits 1 on errors only, and warnings must fail too.
   const run = spawnSync(
     'npx',
-    ['--yes', `@redocly/cli@${REDOCLY_CLI_VERSION}`, 'lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'json', '--max-problems', '10000'],
-    { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+    [
+      '--yes',
+      `@redocly/cli@${REDOCLY_CLI_VERSION}`,
+      'lint',
+      file,
+      '--config',
+      join(root, 'redocly.yaml'),
+      '--format',
+      'json',
+      '--max-problems',
+      '10000',
+    ],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
   );
   const json = run.stdout.slice(run.stdout.indexOf('{'));
-  let report: { totals: { errors: number; warnings: number }; problems: Array<{ severity: string; ruleId: string; message: string; location: Array<{ pointer: string }> }> };
+  let report: {
+    totals: { errors: number; warnings: number };
+    problems: Array<{ severity: string; ruleId: string; message: string; location: Array<{ pointer: string }> }>;
+  };
   try {
     report = JSON.parse(json);
   } catch {

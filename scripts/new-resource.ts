@@ -16,8 +16,25 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { resourceAccessEntries } from '../contract/roles';
-import { FIELD_TYPES, RESERVED, RESERVED_RESOURCES, RefusedError, namesOf, parseAccess, parseFields } from './new-resource/spec';
-import { apiTestFile, browserTestFile, contractFile, crudEntry, declarationFile, i18nFile, matrixEntry, tableFile } from './new-resource/templates';
+import {
+  FIELD_TYPES,
+  RESERVED,
+  RESERVED_RESOURCES,
+  RefusedError,
+  namesOf,
+  parseAccess,
+  parseFields,
+} from './new-resource/spec';
+import {
+  apiTestFile,
+  browserTestFile,
+  contractFile,
+  crudEntry,
+  declarationFile,
+  i18nFile,
+  matrixEntry,
+  tableFile,
+} from './new-resource/templates';
 
 const ROOT = process.env.NEW_RESOURCE_ROOT ?? new URL('..', import.meta.url).pathname;
 
@@ -44,13 +61,18 @@ function nextMenuOrder(): number {
 
 export function planResource(name: string, fieldSpec: string, accessSpec: string): Plan {
   if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) {
-    throw new RefusedError(`"${name}" is not a resource name: use lower-case words joined by hyphens, in the plural (e.g. articles, service-areas).`);
+    throw new RefusedError(
+      `"${name}" is not a resource name: use lower-case words joined by hyphens, in the plural (e.g. articles, service-areas).`,
+    );
   }
   if (RESERVED.has(name) || RESERVED.has(name.replace(/-/g, '_')) || RESERVED_RESOURCES.has(name)) {
     throw new RefusedError(`"${name}" is a reserved word or a path the portal already uses; choose another name.`);
   }
   const n = namesOf(name);
-  if (resourceAccessEntries().has(name)) throw new RefusedError(`A resource named "${name}" already exists (contract/resource-access.ts). Nothing was written.`);
+  if (resourceAccessEntries().has(name))
+    throw new RefusedError(
+      `A resource named "${name}" already exists (contract/resource-access.ts). Nothing was written.`,
+    );
   const targets = {
     contract: `contract/schemas/${n.contractFile}.ts`,
     table: `server/db/schema/${name}.ts`,
@@ -60,27 +82,37 @@ export function planResource(name: string, fieldSpec: string, accessSpec: string
     browserTest: `tests/e2e/${name}.test.ts`,
   };
   for (const path of Object.values(targets)) {
-    if (existsSync(join(ROOT, path))) throw new RefusedError(`${path} already exists: "${name}" is taken. Nothing was written.`);
+    if (existsSync(join(ROOT, path)))
+      throw new RefusedError(`${path} already exists: "${name}" is taken. Nothing was written.`);
   }
-  if (existsSync(join(ROOT, 'resources', name))) throw new RefusedError(`resources/${name}/ already exists: "${name}" is taken. Nothing was written.`);
+  if (existsSync(join(ROOT, 'resources', name)))
+    throw new RefusedError(`resources/${name}/ already exists: "${name}" is taken. Nothing was written.`);
   const schema = read('server/db/schema.ts');
-  const allTables = [schema, ...readdirSync(join(ROOT, 'server/db/schema')).map((f) => read(`server/db/schema/${f}`))].join('\n');
-  if (new RegExp(`pgTable\\(\\s*'${n.table}'`).test(allTables)) throw new RefusedError(`The database already has a table "${n.table}". Nothing was written.`);
-  if (new RegExp(`export const ${n.tableVar}\\b`).test(allTables)) throw new RefusedError(`server/db/schema already exports "${n.tableVar}". Nothing was written.`);
+  const allTables = [
+    schema,
+    ...readdirSync(join(ROOT, 'server/db/schema')).map((f) => read(`server/db/schema/${f}`)),
+  ].join('\n');
+  if (new RegExp(`pgTable\\(\\s*'${n.table}'`).test(allTables))
+    throw new RefusedError(`The database already has a table "${n.table}". Nothing was written.`);
+  if (new RegExp(`export const ${n.tableVar}\\b`).test(allTables))
+    throw new RefusedError(`server/db/schema already exports "${n.tableVar}". Nothing was written.`);
 
   const fields = parseFields(fieldSpec);
   const ops = parseAccess(accessSpec);
 
   const roles = read('contract/resource-access.ts');
   const anchor = '} as const satisfies Record<string, ResourceAccess>;';
-  if (!roles.includes(anchor)) throw new RefusedError('contract/resource-access.ts has no SHIPPED_RESOURCES list to add the entry to.');
+  if (!roles.includes(anchor))
+    throw new RefusedError('contract/resource-access.ts has no SHIPPED_RESOURCES list to add the entry to.');
   const crud = read('server/crud/index.ts');
   const listAnchor = /export const CRUD_MODULES: readonly FastifyPluginAsync\[\] = \[([\s\S]*?)\];/;
-  if (!listAnchor.test(crud)) throw new RefusedError('server/crud/index.ts has no CRUD_MODULES list to add the module to.');
+  if (!listAnchor.test(crud))
+    throw new RefusedError('server/crud/index.ts has no CRUD_MODULES list to add the module to.');
 
   const entries = crud.replace(
     listAnchor,
-    (_whole, inner: string) => `export const CRUD_MODULES: readonly FastifyPluginAsync[] = [\n  ${inner.trim().replace(/,$/, '')},\n${crudEntry(n, fields)}\n];`,
+    (_whole, inner: string) =>
+      `export const CRUD_MODULES: readonly FastifyPluginAsync[] = [\n  ${inner.trim().replace(/,$/, '')},\n${crudEntry(n, fields)}\n];`,
   );
   const imports = [
     ...(entries.includes("from './crud-module'") ? [] : ["import { crudModule } from './crud-module';"]),
@@ -111,7 +143,9 @@ export function planResource(name: string, fieldSpec: string, accessSpec: string
 
 function main(argv: string[]): number {
   const args = [...argv];
-  const name = args.find((a) => !a.startsWith('--') && args[args.indexOf(a) - 1] !== '--fields' && args[args.indexOf(a) - 1] !== '--access');
+  const name = args.find(
+    (a) => !a.startsWith('--') && args[args.indexOf(a) - 1] !== '--fields' && args[args.indexOf(a) - 1] !== '--access',
+  );
   const option = (flag: string) => {
     const i = args.indexOf(flag);
     return i >= 0 ? args[i + 1] : undefined;
@@ -119,8 +153,12 @@ function main(argv: string[]): number {
   const fields = option('--fields');
   const access = option('--access');
   if (!name || !fields || !access) {
-    console.error('Usage: npm run new:resource -- <name> --fields "title:text body:markdown published:boolean" --access "admin:crud user:read"');
-    console.error(`Field types: ${FIELD_TYPES.join(', ')} (add ? for optional; a select lists its values: status:select:draft|published). Access: role:letters (c r u d), e.g. admin:crud support:r.`);
+    console.error(
+      'Usage: npm run new:resource -- <name> --fields "title:text body:markdown published:boolean" --access "admin:crud user:read"',
+    );
+    console.error(
+      `Field types: ${FIELD_TYPES.join(', ')} (add ? for optional; a select lists its values: status:select:draft|published). Access: role:letters (c r u d), e.g. admin:crud support:r.`,
+    );
     return 2;
   }
   let plan: Plan;
@@ -150,21 +188,28 @@ function main(argv: string[]): number {
     // The migration, from the schema as it now is (the same SQL runs on PGlite and PostgreSQL).
     const migrations = join(ROOT, 'server/db/migrations');
     const before = new Set(readdirSync(migrations));
-    const r = spawnSync('npx', ['drizzle-kit', 'generate', '--name', namesOf(name).table], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync('npx', ['drizzle-kit', 'generate', '--name', namesOf(name).table], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     const made = readdirSync(migrations).filter((f) => !before.has(f) && f.endsWith('.sql'));
     if (r.status !== 0 || made.length !== 1) throw new Error(`drizzle-kit generate failed:\n${r.stdout}\n${r.stderr}`);
     written.push(`server/db/migrations/${made[0]}`);
   } catch (error) {
     undo();
     // drizzle-kit's journal and snapshot are restored by git if it wrote them; say so.
-    console.error(`new:resource: ${(error as Error).message}\nEverything written was removed again (check git status for server/db/migrations/meta).`);
+    console.error(
+      `new:resource: ${(error as Error).message}\nEverything written was removed again (check git status for server/db/migrations/meta).`,
+    );
     return 1;
   }
   console.log(`new:resource: wrote ${name}`);
   for (const path of written) console.log(`  + ${path}`);
   for (const e of plan.edits) console.log(`  ~ ${e.path}`);
   console.log('  ~ server/db/migrations/meta (drizzle-kit journal and snapshot)');
-  console.log(`Next: npm start and open /dashboard/${name}; run its tests with npx vitest run ${relative(ROOT, join(ROOT, `tests/server/${name}.test.ts`))} (after npx vite build: tests/e2e/${name}.test.ts).`);
+  console.log(
+    `Next: npm start and open /dashboard/${name}; run its tests with npx vitest run ${relative(ROOT, join(ROOT, `tests/server/${name}.test.ts`))} (after npx vite build: tests/e2e/${name}.test.ts).`,
+  );
   return 0;
 }
 

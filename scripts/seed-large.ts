@@ -94,7 +94,11 @@ async function seed(client: SqlClient): Promise<void> {
      FROM generate_series(1, ${SIZES.users}) g`,
     [hash],
   );
-  await step(client, 'numbering customers', `CREATE TEMP TABLE bulk_users AS SELECT row_number() OVER (ORDER BY id) AS rn, id FROM users WHERE email LIKE 'bulk%@bench.local'`);
+  await step(
+    client,
+    'numbering customers',
+    `CREATE TEMP TABLE bulk_users AS SELECT row_number() OVER (ORDER BY id) AS rn, id FROM users WHERE email LIKE 'bulk%@bench.local'`,
+  );
   await client.query('CREATE UNIQUE INDEX ON bulk_users (rn)');
   await step(
     client,
@@ -110,7 +114,11 @@ async function seed(client: SqlClient): Promise<void> {
      JOIN bulk_users u ON u.rn = 1 + (g::bigint * 7919) % ${SIZES.users}
      CROSS JOIN (SELECT id FROM plans WHERE slug = 'bench-fibre-100') p`,
   );
-  await step(client, 'numbering subscriptions', `CREATE TEMP TABLE bulk_subs AS SELECT row_number() OVER (ORDER BY id) AS rn, id, user_id FROM subscriptions`);
+  await step(
+    client,
+    'numbering subscriptions',
+    `CREATE TEMP TABLE bulk_subs AS SELECT row_number() OVER (ORDER BY id) AS rn, id, user_id FROM subscriptions`,
+  );
   await client.query('CREATE UNIQUE INDEX ON bulk_subs (rn)');
   await step(
     client,
@@ -151,7 +159,8 @@ async function seed(client: SqlClient): Promise<void> {
             WHEN ${rnd('ts')} < 0.60 THEN 'resolved' ELSE 'closed' END AS status,
        ${ago('t')} AS created) x`,
   );
-  for (const table of ['users', 'subscriptions', 'invoices', 'payments', 'tickets']) await step(client, `vacuum analyze ${table}`, `VACUUM ANALYZE ${table}`);
+  for (const table of ['users', 'subscriptions', 'invoices', 'payments', 'tickets'])
+    await step(client, `vacuum analyze ${table}`, `VACUUM ANALYZE ${table}`);
 }
 
 /**
@@ -160,13 +169,17 @@ async function seed(client: SqlClient): Promise<void> {
  * each by another subscription. In chunks of 1 000 000 so progress shows.
  */
 async function seedSessions(client: pg.Client, total: number): Promise<void> {
-  const { rows } = await client.query(`SELECT count(*)::int AS n FROM radius_sessions WHERE acct_session_id LIKE 'bench-%'`);
+  const { rows } = await client.query(
+    `SELECT count(*)::int AS n FROM radius_sessions WHERE acct_session_id LIKE 'bench-%'`,
+  );
   if (rows[0].n >= total) {
     console.log(`already ${rows[0].n.toLocaleString('en-US')} bench RADIUS sessions`);
     return;
   }
   await client.query(`DELETE FROM radius_sessions WHERE acct_session_id LIKE 'bench-%'`);
-  await client.query(`CREATE TEMP TABLE IF NOT EXISTS bench_subs AS SELECT row_number() OVER (ORDER BY id) AS rn, id FROM subscriptions`);
+  await client.query(
+    `CREATE TEMP TABLE IF NOT EXISTS bench_subs AS SELECT row_number() OVER (ORDER BY id) AS rn, id FROM subscriptions`,
+  );
   await client.query('CREATE UNIQUE INDEX IF NOT EXISTS bench_subs_rn ON bench_subs (rn)');
   const { rows: subs } = await client.query('SELECT count(*)::int AS n FROM bench_subs');
   const rounds = Math.max(1, Math.ceil(total / BENCH_SESSION_POOL.size));
@@ -194,7 +207,9 @@ async function seedSessions(client: pg.Client, total: number): Promise<void> {
 export async function seedLargeData(client: SqlClient): Promise<void> {
   const { rows } = await client.query(`SELECT count(*)::int AS n FROM users WHERE email LIKE 'bulk%@bench.local'`);
   if (rows[0].n > 0) {
-    console.log(`already seeded (${rows[0].n.toLocaleString('en-US')} bulk customers); run with --reset to start again`);
+    console.log(
+      `already seeded (${rows[0].n.toLocaleString('en-US')} bulk customers); run with --reset to start again`,
+    );
   } else {
     const started = performance.now();
     await seed(client);
@@ -211,7 +226,11 @@ async function main(): Promise<void> {
   await client.connect();
   try {
     if (reset) {
-      await step(client, 'reset', 'TRUNCATE payments, invoices, ticket_attachments, ticket_replies, tickets, subscriptions, refresh_tokens, auth_tokens, users CASCADE');
+      await step(
+        client,
+        'reset',
+        'TRUNCATE payments, invoices, ticket_attachments, ticket_replies, tickets, subscriptions, refresh_tokens, auth_tokens, users CASCADE',
+      );
     }
     await seedLargeData(client);
     await seedSessions(client, SESSIONS);

@@ -19,7 +19,9 @@ import { startSimulator, type RunningSimulator } from '../server/simulator';
 
 const env = process.env;
 if (env.NODE_ENV === 'production') {
-  console.error('The network simulator does not run with NODE_ENV=production: it would book simulated usage on real customers.');
+  console.error(
+    'The network simulator does not run with NODE_ENV=production: it would book simulated usage on real customers.',
+  );
   process.exit(1);
 }
 const number = (name: string, fallback: number) => {
@@ -67,7 +69,9 @@ try {
   });
 } catch (error) {
   const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
-  console.error(`The network simulator could not start: ${(error as Error).message}${cause === 'ECONNREFUSED' ? ` (is the portal running at ${portalUrl}?)` : ''}`);
+  console.error(
+    `The network simulator could not start: ${(error as Error).message}${cause === 'ECONNREFUSED' ? ` (is the portal running at ${portalUrl}?)` : ''}`,
+  );
   process.exit(1);
 }
 

@@ -12,16 +12,21 @@ spawnSync(process.execPath, [new URL('./ensure-pg-client.mjs', import.meta.url).
 
 // Files that never open the test database (protocol clients against their peers, processes started on their own
 // PGlite folder, pure functions) run the same here as in `npm test`: they are not run twice.
-const DATABASE_HELPERS = /createTestApp|createTestDatabase|createThrowawayPostgres|TEST_DATABASE_URL|helpers\/(server|multi-node|test-nas)'/;
+const DATABASE_HELPERS =
+  /createTestApp|createTestDatabase|createThrowawayPostgres|TEST_DATABASE_URL|helpers\/(server|multi-node|test-nas)'/;
 const serverTests = new URL('../tests/server/', import.meta.url).pathname;
 const withoutDatabase = readdirSync(serverTests)
   .filter((f) => f.endsWith('.test.ts') && !DATABASE_HELPERS.test(readFileSync(join(serverTests, f), 'utf8')))
   .flatMap((f) => ['--exclude', `tests/server/${f}`]);
 
 const url = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const result = spawnSync('npx', ['vitest', 'run', '--project', 'server', ...withoutDatabase, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: { ...process.env, TEST_DATABASE_URL: url },
-});
+const result = spawnSync(
+  'npx',
+  ['vitest', 'run', '--project', 'server', ...withoutDatabase, ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, TEST_DATABASE_URL: url },
+  },
+);
 if (result.error) console.error(result.error.message);
 process.exit(result.status ?? 1);

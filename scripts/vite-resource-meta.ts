@@ -17,7 +17,18 @@ import { readFileSync } from 'node:fs';
 import { parseSync, type Plugin } from 'vite';
 
 /** The keys the shell reads; everything else loads with the resource's pages. */
-export const LIGHT_KEYS = ['name', 'access', 'titleKey', 'singularKey', 'menu', 'routes', 'pages', 'canCreate', 'actions', 'auditTargets'] as const;
+export const LIGHT_KEYS = [
+  'name',
+  'access',
+  'titleKey',
+  'singularKey',
+  'menu',
+  'routes',
+  'pages',
+  'canCreate',
+  'actions',
+  'auditTargets',
+] as const;
 
 const QUERY = '?meta';
 
@@ -30,12 +41,19 @@ interface Node {
 
 const unwrap = (node: Node | null | undefined): Node | null | undefined => {
   let n = node;
-  while (n && (n.type === 'TSSatisfiesExpression' || n.type === 'TSAsExpression' || n.type === 'ParenthesizedExpression')) n = n.expression as Node;
+  while (
+    n &&
+    (n.type === 'TSSatisfiesExpression' || n.type === 'TSAsExpression' || n.type === 'ParenthesizedExpression')
+  )
+    n = n.expression as Node;
   return n;
 };
 
 const isDefineCall = (node: Node | null | undefined): boolean =>
-  !!node && node.type === 'CallExpression' && (node.callee as Node).type === 'Identifier' && (node.callee as { name: string }).name === 'defineResource';
+  !!node &&
+  node.type === 'CallExpression' &&
+  (node.callee as Node).type === 'Identifier' &&
+  (node.callee as { name: string }).name === 'defineResource';
 
 /** The light module's source for one declaration file. */
 export function lightModule(code: string, file: string): string {
@@ -47,7 +65,7 @@ export function lightModule(code: string, file: string): string {
   const collectCalls = (node: Node | null | undefined) => {
     const n = unwrap(node);
     if (n && isDefineCall(n)) calls.push(n);
-    else if (n && n.type === "ArrayExpression") for (const e of n.elements as Node[]) collectCalls(e);
+    else if (n && n.type === 'ArrayExpression') for (const e of n.elements as Node[]) collectCalls(e);
   };
   for (const statement of program.body as unknown as Node[]) {
     if (statement.type === 'ImportDeclaration') {
@@ -57,7 +75,8 @@ export function lightModule(code: string, file: string): string {
       if (names.length) imports.push({ names, text: code.slice(statement.start, statement.end) });
       continue;
     }
-    const declaration = statement.type === 'ExportNamedDeclaration' ? (statement.declaration as Node | null) : statement;
+    const declaration =
+      statement.type === 'ExportNamedDeclaration' ? (statement.declaration as Node | null) : statement;
     if (statement.type === 'ExportDefaultDeclaration') {
       collectCalls(statement.declaration as Node);
       continue;
@@ -74,7 +93,10 @@ export function lightModule(code: string, file: string): string {
       locals.add((declaration.id as { name: string }).name);
     }
   }
-  if (!calls.length) throw new Error(`${file}: no defineResource({...}) call; a resource.ts file declares its resources with defineResource.`);
+  if (!calls.length)
+    throw new Error(
+      `${file}: no defineResource({...}) call; a resource.ts file declares its resources with defineResource.`,
+    );
 
   const lights = calls.map((call) => {
     const object = unwrap((call.arguments as Node[])[0]);
@@ -83,7 +105,9 @@ export function lightModule(code: string, file: string): string {
     let generic = false;
     for (const property of object.properties as Node[]) {
       if (property.type !== 'Property' || (property.computed as boolean)) {
-        throw new Error(`${file}: a resource declaration is a plain object literal (no spread or computed key): ${code.slice(property.start, property.end).slice(0, 60)}`);
+        throw new Error(
+          `${file}: a resource declaration is a plain object literal (no spread or computed key): ${code.slice(property.start, property.end).slice(0, 60)}`,
+        );
       }
       const key = property.key as Node & { name?: string; value?: unknown };
       const name = key.name ?? String(key.value);

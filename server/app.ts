@@ -3,7 +3,12 @@
  * under /api. server.ts only opens the database and listens; tests call buildApp and use app.inject.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyServerOptions,
+} from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { createResponseSerializer } from './lib/response-serializer';
@@ -122,12 +127,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
             // Readable lines for a person at a terminal (pino-pretty in a worker thread); JSON for collectors.
             ...(config.logFormat === 'pretty' && typeof options.logger !== 'object'
-              ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true } } }
+              ? {
+                  transport: {
+                    target: 'pino-pretty',
+                    options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true },
+                  },
+                }
               : {}),
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     // A hop count trusts that many proxies in front of us (Fastify's types do not list the number form).
-    trustProxy: typeof config.trustProxy === 'number' ? ((hops: number) => (_addr: string, i: number) => i < hops)(config.trustProxy) : config.trustProxy,
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_addr: string, i: number) =>
+              i < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Keep a caller's x-request-id (if sane) so a request can be followed across services.
     genReqId: (req) => {
@@ -171,7 +187,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       const quiet = !isApiPath(url) || url.startsWith(`${API_BASE}/health`);
       const level = reply.statusCode >= 500 ? 'error' : quiet ? 'debug' : 'info';
       request.log[level](
-        { method: request.method, url, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.user?.id },
+        {
+          method: request.method,
+          url,
+          route: request.routeOptions.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+          user: request.user?.id,
+        },
         'request',
       );
     });

@@ -150,9 +150,13 @@ const envSchema = z.object({
   REDIS_URL: z
     .string()
     .trim()
-    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v) && URL.canParse(v), { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
+      message: 'REDIS_URL must be a redis:// or rediss:// URL',
+    })
     .optional(),
-  NODE_ENV: z.enum(['development', 'test', 'production'], { message: 'NODE_ENV must be development, test or production' }).optional(),
+  NODE_ENV: z
+    .enum(['development', 'test', 'production'], { message: 'NODE_ENV must be development, test or production' })
+    .optional(),
   APP_URL: z
     .string()
     .trim()
@@ -162,10 +166,20 @@ const envSchema = z.object({
   ALLOWED_ORIGINS: z
     .string()
     .trim()
-    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
-    .refine((list) => list.every((o) => /^https?:\/\//.test(o) && URL.canParse(o) && new URL(o).origin === o.replace(/\/+$/, '')), {
-      message: 'ALLOWED_ORIGINS must be a comma-separated list of http:// or https:// origins (scheme, host and port, no path)',
-    })
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) =>
+        list.every((o) => /^https?:\/\//.test(o) && URL.canParse(o) && new URL(o).origin === o.replace(/\/+$/, '')),
+      {
+        message:
+          'ALLOWED_ORIGINS must be a comma-separated list of http:// or https:// origins (scheme, host and port, no path)',
+      },
+    )
     .transform((list) => [...new Set(list.map((o) => new URL(o).origin))])
     .optional(),
   ALLOW_SANDBOX_PAYMENTS: bool('ALLOW_SANDBOX_PAYMENTS').optional(),
@@ -185,9 +199,15 @@ const envSchema = z.object({
   SMTP_URL: z
     .string()
     .trim()
-    .refine((v) => /^smtps?:\/\//.test(v) && URL.canParse(v), { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+    .refine((v) => /^smtps?:\/\//.test(v) && URL.canParse(v), {
+      message: 'SMTP_URL must be an smtp:// or smtps:// URL',
+    })
     .optional(),
-  MAIL_FROM: z.string().trim().min(3, { message: 'MAIL_FROM must be an address such as "ISP Portal <no-reply@example.com>"' }).optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .min(3, { message: 'MAIL_FROM must be an address such as "ISP Portal <no-reply@example.com>"' })
+    .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
   METRICS_PORT: int('METRICS_PORT', 1, 65535).optional(),
   METRICS_HOST: z.string().trim().min(1).optional(),
@@ -215,7 +235,9 @@ const envSchema = z.object({
   STRIPE_API_BASE: z
     .string()
     .trim()
-    .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { message: 'STRIPE_API_BASE must be an http:// or https:// URL' })
+    .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), {
+      message: 'STRIPE_API_BASE must be an http:// or https:// URL',
+    })
     .optional(),
   DEVICE_POLLER: bool('DEVICE_POLLER').optional(),
   DEVICE_POLL_MINUTES: int('DEVICE_POLL_MINUTES', 1, 60).optional(),
@@ -350,7 +372,10 @@ function isProxyAddress(entry: string): boolean {
 function isTrustProxyValue(value: string): boolean {
   const v = value.toLowerCase();
   if (v === 'true' || v === 'false' || /^\d+$/.test(v)) return true;
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return list.length > 0 && list.every(isProxyAddress);
 }
 
@@ -360,7 +385,10 @@ function parseTrustProxy(value: string | undefined): TrustProxy {
   if (v === 'true') return true;
   if (v === 'false') return false;
   if (/^\d+$/.test(v)) return Number(v);
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export interface GeneratedSecrets {
@@ -375,7 +403,11 @@ export function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
   let stored: Partial<GeneratedSecrets> = {};
   if (existsSync(file)) {
     stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<GeneratedSecrets>;
-    if (typeof stored.jwtSecret === 'string' && typeof stored.cookieSecret === 'string' && typeof stored.secretsKey === 'string') {
+    if (
+      typeof stored.jwtSecret === 'string' &&
+      typeof stored.cookieSecret === 'string' &&
+      typeof stored.secretsKey === 'string'
+    ) {
       return { jwtSecret: stored.jwtSecret, cookieSecret: stored.cookieSecret, secretsKey: stored.secretsKey };
     }
   }
@@ -403,19 +435,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
   const parsed = envSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => {
-      const name = String(i.path[0] ?? 'environment');
-      return i.message.includes(name) ? i.message : `${name}: ${i.message}`;
-    }));
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const name = String(i.path[0] ?? 'environment');
+        return i.message.includes(name) ? i.message : `${name}: ${i.message}`;
+      }),
+    );
   }
   const e = parsed.data;
   const nodeEnv = e.NODE_ENV ?? 'development';
   const isProduction = nodeEnv === 'production';
   // Simulated sessions would be booked as real customers' usage: refused rather than silently ignored.
-  if (isProduction && e.SIMULATE) throw new ConfigError(['SIMULATE: the network simulator cannot run with NODE_ENV=production']);
+  if (isProduction && e.SIMULATE)
+    throw new ConfigError(['SIMULATE: the network simulator cannot run with NODE_ENV=production']);
   // Links in e-mails and the address customers return to after paying would otherwise point at localhost.
   if (isProduction && !e.APP_URL) {
-    throw new ConfigError(['APP_URL: set the public address of the portal (e.g. https://portal.example.com); it is required with NODE_ENV=production']);
+    throw new ConfigError([
+      'APP_URL: set the public address of the portal (e.g. https://portal.example.com); it is required with NODE_ENV=production',
+    ]);
   }
   // Trusting every X-Forwarded-For lets any client pick its own address, and with it escape every per-address
   // limit (sign-in, registration) by changing the header on each try (issue 32).

@@ -89,11 +89,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       }
       // The living demo (DEMO_DATA=full) only right after the demo accounts were made: never on a database in use.
       if (created.length && config.demoData === 'full') {
-        if (print) console.log('Creating the demo ISP: a year of customers, billing, tickets, devices and traffic (DEMO_DATA=minimal skips it)...');
+        if (print)
+          console.log(
+            'Creating the demo ISP: a year of customers, billing, tickets, devices and traffic (DEMO_DATA=minimal skips it)...',
+          );
         const storage = createFileStore(storageConfigOf(config), config.dataDir);
-        const demo = await seedLivingDemo(database.db, { clock: options.clock, box, storage, dataDir: config.dataDir, appUrl: config.appUrl });
+        const demo = await seedLivingDemo(database.db, {
+          clock: options.clock,
+          box,
+          storage,
+          dataDir: config.dataDir,
+          appUrl: config.appUrl,
+        });
         if (print && demo) {
-          console.log(`Demo ISP ready in ${(demo.ms / 1000).toFixed(1)} s: ${demo.customers} customers, ${demo.invoices} invoices, ${demo.tickets} tickets, ${demo.network.devices} NAS devices.`);
+          console.log(
+            `Demo ISP ready in ${(demo.ms / 1000).toFixed(1)} s: ${demo.customers} customers, ${demo.invoices} invoices, ${demo.tickets} tickets, ${demo.network.devices} NAS devices.`,
+          );
         }
       }
     }
@@ -119,7 +130,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let simulator: RunningSimulator | null = null;
   if (config.simulate) {
     simulator = await startAppSimulator({ app, config, url }).catch((error: unknown) => {
-      app.log.error({ err: error }, 'the network simulator could not start (SIMULATE=true); the portal runs without it');
+      app.log.error(
+        { err: error },
+        'the network simulator could not start (SIMULATE=true); the portal runs without it',
+      );
       return null;
     });
   }
@@ -127,7 +141,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const close = () =>
     (closing ??= (async () => {
       try {
-        await simulator?.stop().catch((error: unknown) => app.log.warn({ err: error }, 'the network simulator did not stop cleanly'));
+        await simulator
+          ?.stop()
+          .catch((error: unknown) => app.log.warn({ err: error }, 'the network simulator did not stop cleanly'));
         // Connections end once idle, not at once: a request already on its way is served (server/lib/drain.ts), with
         // Connection: close.
         app.draining = true;
@@ -138,7 +154,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         await database.close();
       }
     })());
-  if (print) console.log(`ISP Portal listening on ${url} (database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}/db` : ''})`);
+  if (print)
+    console.log(
+      `ISP Portal listening on ${url} (database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}/db` : ''})`,
+    );
   return { app, config, database, url, close };
 }
 
@@ -157,7 +176,9 @@ export async function main(): Promise<void> {
       process.exit(1);
     }
     signalledWhileStarting = signal;
-    console.error(`${signal} while starting: stopping as soon as the start-up step in progress ends (send it again to exit now).`);
+    console.error(
+      `${signal} while starting: stopping as soon as the start-up step in progress ends (send it again to exit now).`,
+    );
   };
   // A library's promise nobody awaits (pg-boss completes a finished job that way) rejecting while the database is
   // away must not take the whole portal down with it (issue 33: an outage is a 503, then recovery): logged, and the
@@ -185,10 +206,13 @@ export async function main(): Promise<void> {
     stopping = true;
     const drain = config.shutdownDrainSeconds;
     app.log.info({ signal, drainSeconds: drain }, 'shutting down');
-    const force = setTimeout(() => {
-      console.error(`Shutdown took longer than ${drain + config.shutdownTimeoutSeconds} s; exiting.`);
-      process.exit(1);
-    }, (drain + config.shutdownTimeoutSeconds) * 1000);
+    const force = setTimeout(
+      () => {
+        console.error(`Shutdown took longer than ${drain + config.shutdownTimeoutSeconds} s; exiting.`);
+        process.exit(1);
+      },
+      (drain + config.shutdownTimeoutSeconds) * 1000,
+    );
     force.unref();
     // Draining: readiness says 503 so the load balancer moves traffic away; requests are still served meanwhile,
     // each answer with Connection: close, so kept-alive clients move to new connections.

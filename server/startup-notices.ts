@@ -5,7 +5,10 @@
  */
 import type { Config } from './config';
 
-export function startupNotices(config: Pick<Config, 'isProduction' | 'generatedSecrets' | 'dataDir'>, administrators: number): string[] {
+export function startupNotices(
+  config: Pick<Config, 'isProduction' | 'generatedSecrets' | 'dataDir'>,
+  administrators: number,
+): string[] {
   const notices: string[] = [];
   if (config.isProduction && config.generatedSecrets.length) {
     notices.push(

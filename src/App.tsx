@@ -25,7 +25,10 @@ const registerPage = lazyPage(() => import('./pages/auth/RegisterPage'), 'Regist
 const passwordResetPage = lazyPage(() => import('./pages/auth/PasswordResetPage'), 'PasswordResetPage');
 const verifyEmailPage = lazyPage(() => import('./pages/auth/VerifyEmailPage'), 'VerifyEmailPage');
 const confirmEmailPage = lazyPage(() => import('./pages/auth/ConfirmEmailPage'), 'ConfirmEmailPage');
-const verificationSuccessPage = lazyPage(() => import('./pages/auth/VerificationSuccessPage'), 'VerificationSuccessPage');
+const verificationSuccessPage = lazyPage(
+  () => import('./pages/auth/VerificationSuccessPage'),
+  'VerificationSuccessPage',
+);
 const invoicePage = lazyPage(() => import('./pages/invoice/InvoicePage'), 'InvoicePage');
 
 /** The portal: sign-in screens, the customer portal and the staff back office (loaded only off the public site). */

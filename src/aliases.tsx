@@ -21,5 +21,7 @@ function Alias({ to }: { to: string }) {
 
 /** The alias routes, for the portal's <Routes>. */
 export function aliasRoutes() {
-  return Object.entries(ROUTE_ALIASES).map(([from, to]) => <Route key={from} path={from} element={<Alias to={to} />} />);
+  return Object.entries(ROUTE_ALIASES).map(([from, to]) => (
+    <Route key={from} path={from} element={<Alias to={to} />} />
+  ));
 }

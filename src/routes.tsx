@@ -42,7 +42,9 @@ function componentOf(loaded: unknown, where: string): ComponentType {
   if (isComponent(module.default)) return module.default;
   const components = Object.entries(module).filter(([name, v]) => /^[A-Z]/.test(name) && isComponent(v));
   if (components.length === 1) return components[0][1] as ComponentType;
-  throw new Error(`${where}: the page's module has ${components.length} components and no default export; pick one with .then((m) => m.Name)`);
+  throw new Error(
+    `${where}: the page's module has ${components.length} components and no default export; pick one with .then((m) => m.Name)`,
+  );
 }
 
 /** The generated page of an action, for the whole declaration. */
@@ -115,11 +117,22 @@ export function resourceRoutes(entries: ResourceEntry[] = resourceEntries()): Re
     const elements = pageElements(entry);
     const paths = [
       ...(Object.entries(entry.paths) as [PageAction, string][]),
-      ...(Object.entries(entry.also) as [string, PageAction][]).map(([path, action]) => [action, path] as [PageAction, string]),
+      ...(Object.entries(entry.also) as [string, PageAction][]).map(
+        ([path, action]) => [action, path] as [PageAction, string],
+      ),
     ];
     // The title beside the page (not around it): a page shared by two actions stays mounted between them.
     return paths.map(([action, path]) => (
-      <Route key={`${entry.decl.name}:${path}`} path={path} element={<><RouteTitle entry={entry} action={action} />{elements[action]}</>} />
+      <Route
+        key={`${entry.decl.name}:${path}`}
+        path={path}
+        element={
+          <>
+            <RouteTitle entry={entry} action={action} />
+            {elements[action]}
+          </>
+        }
+      />
     ));
   });
 }

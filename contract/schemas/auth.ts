@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../product';
 import { publicUserSchema } from './user';
 
-const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid e-mail address' })).pipe(z.string().max(254));
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'Enter a valid e-mail address' }))
+  .pipe(z.string().max(254));
 const password = z
   .string()
   .min(PASSWORD_MIN_LENGTH, { message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` })
@@ -28,9 +33,14 @@ export const registerBodySchema = z.object({
   name: z.string().trim().min(2, { message: 'Name must be at least 2 characters' }).max(120),
   email,
   password,
-  phone: z.string().trim().min(5, { message: 'Enter a valid phone number' }).max(32).regex(/^[+0-9 ()-]+$/, {
-    message: 'Enter a valid phone number',
-  }),
+  phone: z
+    .string()
+    .trim()
+    .min(5, { message: 'Enter a valid phone number' })
+    .max(32)
+    .regex(/^[+0-9 ()-]+$/, {
+      message: 'Enter a valid phone number',
+    }),
   address: z.string().trim().min(3, { message: 'Address is required' }).max(300),
   company: optionalText(120),
   rememberMe: z.boolean().optional(),
@@ -54,7 +64,13 @@ export const confirmEmailBodySchema = z.object({ token: z.string().min(10).max(2
 export const updateProfileBodySchema = z.object({
   email: email.optional(),
   name: z.string().trim().min(2, { message: 'Name must be at least 2 characters' }).max(120).optional(),
-  phone: z.string().trim().min(5).max(32).regex(/^[+0-9 ()-]+$/, { message: 'Enter a valid phone number' }).optional(),
+  phone: z
+    .string()
+    .trim()
+    .min(5)
+    .max(32)
+    .regex(/^[+0-9 ()-]+$/, { message: 'Enter a valid phone number' })
+    .optional(),
   address: z.string().trim().min(3).max(300).optional(),
   company: optionalText(120),
 });

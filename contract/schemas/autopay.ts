@@ -48,9 +48,17 @@ export const paymentMethodListQuerySchema = z.object({
 
 /** billing.autopay_retry_days: days after the first attempt; 1–10 increasing whole days between 1 and 60. */
 export const autopayRetryDaysSchema = z
-  .array(z.number({ message: 'Retry days must be numbers' }).int({ message: 'Retry days must be whole days' }).min(1, { message: 'Retry days must be between 1 and 60' }).max(60, { message: 'Retry days must be between 1 and 60' }))
+  .array(
+    z
+      .number({ message: 'Retry days must be numbers' })
+      .int({ message: 'Retry days must be whole days' })
+      .min(1, { message: 'Retry days must be between 1 and 60' })
+      .max(60, { message: 'Retry days must be between 1 and 60' }),
+  )
   .max(10, { message: 'At most 10 retries' })
-  .refine((days) => days.every((d, i) => i === 0 || d > days[i - 1]), { message: 'Retry days must be in increasing order' });
+  .refine((days) => days.every((d, i) => i === 0 || d > days[i - 1]), {
+    message: 'Retry days must be in increasing order',
+  });
 
 export const AUTOPAY_MESSAGES = {
   methods: 'Saved cards',

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 
 /** The recurring billing job (issue 4): one run per day, started by the scheduler or by an admin. */
-export const BILLING_RUN_COUNT_KEYS = ['renewal_invoices', 'overdue_invoices', 'suspended', 'expired', 'cancelled_invoices', 'emails'] as const;
+export const BILLING_RUN_COUNT_KEYS = [
+  'renewal_invoices',
+  'overdue_invoices',
+  'suspended',
+  'expired',
+  'cancelled_invoices',
+  'emails',
+] as const;
 export type BillingRunCountKey = (typeof BILLING_RUN_COUNT_KEYS)[number];
 
 export const billingRunCountsSchema = z.object({

@@ -8,7 +8,14 @@ import { pagePaginationSchema } from '../envelope';
  * a payment that overpaid is refunded to its payer: its excess goes back with it), released_from_invoice (+ when an
  * invoice that had used credit is cancelled or deleted).
  */
-export const CREDIT_KINDS = ['overpayment', 'refund_to_credit', 'adjustment', 'applied_to_invoice', 'overpayment_reversed', 'released_from_invoice'] as const;
+export const CREDIT_KINDS = [
+  'overpayment',
+  'refund_to_credit',
+  'adjustment',
+  'applied_to_invoice',
+  'overpayment_reversed',
+  'released_from_invoice',
+] as const;
 export type CreditKind = (typeof CREDIT_KINDS)[number];
 
 export const CREDIT_PAGE_DEFAULT_LIMIT = 20;

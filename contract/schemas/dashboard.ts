@@ -35,15 +35,27 @@ export const dashboardStatsQuerySchema = z.object({
 export type DashboardStatsQuery = z.input<typeof dashboardStatsQuerySchema>;
 export type DashboardStatsQueryParsed = z.output<typeof dashboardStatsQuerySchema>;
 
-export const userStatsSchema = z.object({ totalUsers: z.number().int(), newUsers: z.number().int(), activeUsers: z.number().int() });
+export const userStatsSchema = z.object({
+  totalUsers: z.number().int(),
+  newUsers: z.number().int(),
+  activeUsers: z.number().int(),
+});
 export const subscriptionStatsSchema = z.object({
   activeSubscriptions: z.number().int(),
   newSubscriptions: z.number().int(),
   cancelledSubscriptions: z.number().int(),
 });
 /** Formatted in the site currency, e.g. "$1,234.50". */
-export const revenueStatsSchema = z.object({ totalRevenue: z.string(), pendingPayments: z.string(), overduePayments: z.string() });
-export const ticketStatsSchema = z.object({ openTickets: z.number().int(), newTickets: z.number().int(), resolvedTickets: z.number().int() });
+export const revenueStatsSchema = z.object({
+  totalRevenue: z.string(),
+  pendingPayments: z.string(),
+  overduePayments: z.string(),
+});
+export const ticketStatsSchema = z.object({
+  openTickets: z.number().int(),
+  newTickets: z.number().int(),
+  resolvedTickets: z.number().int(),
+});
 /** Formatted byte counts, e.g. "1.5 GB". */
 export const bandwidthStatsSchema = z.object({ totalDownload: z.string(), totalUpload: z.string() });
 

@@ -33,7 +33,6 @@ export function defaultApiPort(type: DeviceApiType, tls: boolean): number {
   return tls ? 8729 : 8728;
 }
 
-
 /**
  * How much of a stored secret the admin screens see: its last 4 characters (fewer for short secrets, at most
  * half of it, so a short community is never shown whole). null: no secret stored.
@@ -87,7 +86,13 @@ export const deviceSchema = deviceSummarySchema.extend({
 export type Device = z.infer<typeof deviceSchema>;
 
 /** The secret fields a form sends; the API never sends them back. */
-export const DEVICE_SECRET_FIELDS = ['snmp_community', 'snmp_v3_auth_key', 'snmp_v3_priv_key', 'api_password', 'radius_secret'] as const;
+export const DEVICE_SECRET_FIELDS = [
+  'snmp_community',
+  'snmp_v3_auth_key',
+  'snmp_v3_priv_key',
+  'api_password',
+  'radius_secret',
+] as const;
 export type DeviceSecretField = (typeof DEVICE_SECRET_FIELDS)[number];
 
 /** Fields technicians must never receive (secrets, their masks, and the configuration). */
@@ -131,7 +136,14 @@ const host = z
     message: 'Host must be an IPv4 address, an IPv6 address or a host name',
   });
 const optionalText = (label: string, max: number) =>
-  z.preprocess(emptyAsNull, z.string({ message: `${label} must be text` }).trim().max(max, { message: `${label} must be at most ${max} characters` }).nullable());
+  z.preprocess(
+    emptyAsNull,
+    z
+      .string({ message: `${label} must be text` })
+      .trim()
+      .max(max, { message: `${label} must be at most ${max} characters` })
+      .nullable(),
+  );
 const port = (label: string) =>
   z.coerce
     .number({ message: `${label} must be a number` })
@@ -146,12 +158,21 @@ const secret = (label: string, min = 1) =>
   z
     .string({ message: `${label} must be text` })
     .max(256, { message: `${label} must be at most 256 characters` })
-    .refine((v) => v === '' || v.startsWith('••••') || v.length >= min, { message: `${label} must be at least ${min} characters` })
+    .refine((v) => v === '' || v.startsWith('••••') || v.length >= min, {
+      message: `${label} must be at least ${min} characters`,
+    })
     .nullable();
 const tags = z
-  .array(z.string({ message: 'Tags must be text' }).trim().min(1, { message: 'A tag cannot be empty' }).max(40, { message: 'A tag must be at most 40 characters' }), {
-    message: 'Tags must be a list of text',
-  })
+  .array(
+    z
+      .string({ message: 'Tags must be text' })
+      .trim()
+      .min(1, { message: 'A tag cannot be empty' })
+      .max(40, { message: 'A tag must be at most 40 characters' }),
+    {
+      message: 'Tags must be a list of text',
+    },
+  )
   .max(20, { message: 'At most 20 tags' })
   .transform((list) => [...new Set(list)]);
 
@@ -191,15 +212,26 @@ const deviceFields = {
   snmp_v3_user: optionalText('SNMPv3 user', 64),
   snmp_v3_auth_protocol: z.preprocess(
     emptyAsNull,
-    z.enum(SNMP_AUTH_PROTOCOLS, { message: `SNMPv3 authentication protocol must be one of ${SNMP_AUTH_PROTOCOLS.join(', ')}` }).nullable(),
+    z
+      .enum(SNMP_AUTH_PROTOCOLS, {
+        message: `SNMPv3 authentication protocol must be one of ${SNMP_AUTH_PROTOCOLS.join(', ')}`,
+      })
+      .nullable(),
   ),
   snmp_v3_auth_key: secret('SNMPv3 authentication key', 8),
   snmp_v3_priv_protocol: z.preprocess(
     emptyAsNull,
-    z.enum(SNMP_PRIV_PROTOCOLS, { message: `SNMPv3 privacy protocol must be one of ${SNMP_PRIV_PROTOCOLS.join(', ')}` }).nullable(),
+    z
+      .enum(SNMP_PRIV_PROTOCOLS, {
+        message: `SNMPv3 privacy protocol must be one of ${SNMP_PRIV_PROTOCOLS.join(', ')}`,
+      })
+      .nullable(),
   ),
   snmp_v3_priv_key: secret('SNMPv3 privacy key', 8),
-  api_type: z.preprocess(emptyAsNull, z.enum(DEVICE_API_TYPES, { message: `API type must be one of ${DEVICE_API_TYPES.join(', ')}` }).nullable()),
+  api_type: z.preprocess(
+    emptyAsNull,
+    z.enum(DEVICE_API_TYPES, { message: `API type must be one of ${DEVICE_API_TYPES.join(', ')}` }).nullable(),
+  ),
   api_port: z.preprocess(emptyAsNull, port('API port').nullable()),
   api_tls: z.boolean({ message: 'api_tls must be true or false' }),
   api_username: optionalText('API user name', 120),
@@ -252,10 +284,24 @@ export const DEVICE_PAGE_DEFAULT_LIMIT = 20;
 
 /** GET /devices. search: part of the name, host or location (case-insensitive). */
 export const deviceListQuerySchema = z.object({
-  status: z.preprocess(emptyAsAbsent, z.enum(DEVICE_STATUSES, { message: `status must be one of ${DEVICE_STATUSES.join(', ')}` }).optional()),
-  vendor: z.preprocess(emptyAsAbsent, z.enum(DEVICE_VENDORS, { message: `vendor must be one of ${DEVICE_VENDORS.join(', ')}` }).optional()),
-  search: z.preprocess(emptyAsAbsent, z.string().trim().max(100, { message: 'search must be at most 100 characters' }).optional()),
-  page: z.coerce.number({ message: 'page must be a number' }).int().min(1, { message: 'page must be 1 or more' }).optional().default(1),
+  status: z.preprocess(
+    emptyAsAbsent,
+    z.enum(DEVICE_STATUSES, { message: `status must be one of ${DEVICE_STATUSES.join(', ')}` }).optional(),
+  ),
+  vendor: z.preprocess(
+    emptyAsAbsent,
+    z.enum(DEVICE_VENDORS, { message: `vendor must be one of ${DEVICE_VENDORS.join(', ')}` }).optional(),
+  ),
+  search: z.preprocess(
+    emptyAsAbsent,
+    z.string().trim().max(100, { message: 'search must be at most 100 characters' }).optional(),
+  ),
+  page: z.coerce
+    .number({ message: 'page must be a number' })
+    .int()
+    .min(1, { message: 'page must be 1 or more' })
+    .optional()
+    .default(1),
   limit: z.coerce
     .number({ message: 'limit must be a number' })
     .int()
@@ -273,7 +319,14 @@ export const devicePageSchema = z.object({
 });
 
 /** One side of a connection test. */
-export const CONNECTION_RESULTS = ['reachable', 'auth_failed', 'timeout', 'unreachable', 'error', 'not_configured'] as const;
+export const CONNECTION_RESULTS = [
+  'reachable',
+  'auth_failed',
+  'timeout',
+  'unreachable',
+  'error',
+  'not_configured',
+] as const;
 export type ConnectionResult = (typeof CONNECTION_RESULTS)[number];
 
 export const connectionCheckSchema = z.object({

@@ -57,7 +57,12 @@ const mode = z.enum(GATEWAY_MODES, { message: `Mode must be one of ${GATEWAY_MOD
  * removes it. A masked value sent back unchanged ('••••1234') also keeps the stored value.
  */
 const credentials = z.record(
-  z.string().trim().min(1).max(64).regex(/^[a-z0-9_]+$/, { message: 'Credential keys may contain only lowercase letters, digits and underscores' }),
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[a-z0-9_]+$/, { message: 'Credential keys may contain only lowercase letters, digits and underscores' }),
   z.string({ message: 'Credential values must be strings or null' }).max(4096).nullable(),
   { message: 'Credentials must be an object of strings' },
 );

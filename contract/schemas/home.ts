@@ -33,7 +33,9 @@ export const customerHomeSchema = z.object({
       /** What the customer waits for: their payment of the order's invoice, else the installation visit. */
       next_step: z.enum(['payment', 'installation']),
       invoice: homeInvoiceSchema.nullable(),
-      installation: z.object({ status: z.enum(INSTALLATION_STATUSES), scheduled_start: z.string().nullable() }).nullable(),
+      installation: z
+        .object({ status: z.enum(INSTALLATION_STATUSES), scheduled_start: z.string().nullable() })
+        .nullable(),
     })
     .nullable(),
   /** The customer's line (active, else suspended), or null when they have none. */
@@ -76,7 +78,15 @@ export const customerHomeSchema = z.object({
   credit: z.array(z.object({ currency: z.string(), amount: z.number().int() })),
   tickets: z.object({
     open: z.number().int(),
-    latest: z.array(z.object({ id: z.string().uuid(), number: z.string(), subject: z.string(), status: z.enum(TICKET_STATUSES), updated_at: z.string() })),
+    latest: z.array(
+      z.object({
+        id: z.string().uuid(),
+        number: z.string(),
+        subject: z.string(),
+        status: z.enum(TICKET_STATUSES),
+        updated_at: z.string(),
+      }),
+    ),
   }),
 });
 export type CustomerHome = z.infer<typeof customerHomeSchema>;

@@ -2,11 +2,25 @@ import { z } from 'zod';
 import { uploadedFileFields } from './uploaded-file';
 
 /** Installations (issue 8): the technician's job that switches a subscription's service on. JSON is snake_case. */
-export const INSTALLATION_STATUSES = ['requested', 'scheduled', 'en_route', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
+export const INSTALLATION_STATUSES = [
+  'requested',
+  'scheduled',
+  'en_route',
+  'in_progress',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type InstallationStatus = (typeof INSTALLATION_STATUSES)[number];
 
 /** Statuses in which the job is still to be done (a subscription has at most one such job). */
-export const OPEN_INSTALLATION_STATUSES: readonly InstallationStatus[] = ['requested', 'scheduled', 'en_route', 'in_progress', 'failed'];
+export const OPEN_INSTALLATION_STATUSES: readonly InstallationStatus[] = [
+  'requested',
+  'scheduled',
+  'en_route',
+  'in_progress',
+  'failed',
+];
 
 /** Photos: the ticket attachments' limits, images only. */
 export const INSTALLATION_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
@@ -25,7 +39,11 @@ export const DEFAULT_INSTALLATION_CHECKLIST = [
   'Customer sign-off',
 ] as const;
 
-const text = (max: number, label: string) => z.string().trim().max(max, { message: `${label} must be at most ${max} characters` });
+const text = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, { message: `${label} must be at most ${max} characters` });
 const optionalText = (max: number, label: string) =>
   text(max, label)
     .nullable()
@@ -34,7 +52,10 @@ const optionalText = (max: number, label: string) =>
 const isoDateTime = z.string().datetime({ offset: true, message: 'Must be an ISO date-time' });
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Dates must be YYYY-MM-DD' });
 
-export const checklistItemSchema = z.object({ item: text(200, 'Checklist item').min(1, { message: 'Checklist item is required' }), done: z.boolean() });
+export const checklistItemSchema = z.object({
+  item: text(200, 'Checklist item').min(1, { message: 'Checklist item is required' }),
+  done: z.boolean(),
+});
 export type ChecklistItem = z.infer<typeof checklistItemSchema>;
 
 const MAC = /^([0-9a-f]{2}[:-]){5}[0-9a-f]{2}$/i;
@@ -108,14 +129,20 @@ export type InstallationDetail = z.infer<typeof installationDetailSchema>;
 const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v);
 export const installationListQuerySchema = z.object({
   status: z.preprocess(emptyAsAbsent, z.enum(INSTALLATION_STATUSES).optional()),
-  technician_id: z.preprocess(emptyAsAbsent, z.string().uuid({ message: 'technician_id must be a valid id' }).optional()),
+  technician_id: z.preprocess(
+    emptyAsAbsent,
+    z.string().uuid({ message: 'technician_id must be a valid id' }).optional(),
+  ),
   /** Scheduled (or, unscheduled, preferred) day range, inclusive UTC days. */
   from: z.preprocess(emptyAsAbsent, day.optional()),
   to: z.preprocess(emptyAsAbsent, day.optional()),
   /** Number, customer name or e-mail, address. */
   search: z.preprocess(emptyAsAbsent, z.string().trim().max(100).optional()),
   /** Technician's view: today's and upcoming jobs (and unfinished ones from before) only. */
-  upcoming: z.preprocess((v) => (v === 'true' || v === true ? true : v === 'false' || v === false || v === '' ? false : v), z.boolean().optional().default(false)),
+  upcoming: z.preprocess(
+    (v) => (v === 'true' || v === true ? true : v === 'false' || v === false || v === '' ? false : v),
+    z.boolean().optional().default(false),
+  ),
   page: z.coerce.number().int().min(1).optional().default(1),
   limit: z.coerce.number().int().min(1).max(200).optional().default(INSTALLATION_PAGE_DEFAULT_LIMIT),
 });
@@ -129,7 +156,9 @@ const slotMessage = { message: 'The slot must end after it starts', path: ['sche
 /** POST /installations (admin/support): a job for a subscription, scheduled when technician and slot are given. */
 export const installationCreateSchema = z
   .object({
-    subscription_id: z.string({ message: 'Subscription is required' }).uuid({ message: 'subscription_id must be a valid id' }),
+    subscription_id: z
+      .string({ message: 'Subscription is required' })
+      .uuid({ message: 'subscription_id must be a valid id' }),
     address: optionalText(300, 'Address'),
     contact_phone: optionalText(32, 'Contact phone'),
     preferred_date: day.nullable().optional(),
@@ -187,9 +216,7 @@ export type InstallationAssignInput = z.input<typeof installationAssignSchema>;
 
 /** What a customer (or staff) sees of a subscription's service: its PPPoE login and its installation's progress. */
 export const serviceAccessSchema = z.object({
-  credentials: z
-    .object({ username: z.string(), password: z.string().nullable(), created_at: z.string() })
-    .nullable(),
+  credentials: z.object({ username: z.string(), password: z.string().nullable(), created_at: z.string() }).nullable(),
   installation: z
     .object({
       id: z.string().uuid(),

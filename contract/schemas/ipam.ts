@@ -35,11 +35,17 @@ export const ipReservedRangeSchema = z.object({
 });
 
 const networkFields = {
-  name: z.string({ message: 'name is required' }).trim().min(1, { message: 'name is required' }).max(80, { message: 'name must be at most 80 characters' }),
+  name: z
+    .string({ message: 'name is required' })
+    .trim()
+    .min(1, { message: 'name is required' })
+    .max(80, { message: 'name must be at most 80 characters' }),
   cidr: z
     .string({ message: 'cidr is required' })
     .trim()
-    .refine((v) => parsePrefix(v, false) !== null, { message: 'cidr must be a network such as 203.0.113.0/24 or 2001:db8::/48' })
+    .refine((v) => parsePrefix(v, false) !== null, {
+      message: 'cidr must be a network such as 203.0.113.0/24 or 2001:db8::/48',
+    })
     .refine((v) => parsePrefix(v, false) === null || parsePrefix(v, true) !== null, {
       message: 'cidr has host bits set: give the network address (e.g. 203.0.113.0/24, not 203.0.113.5/24)',
     }),
@@ -48,10 +54,16 @@ const networkFields = {
     message: 'pool_name may contain letters, digits, dot, dash and underscore',
   }),
   gateway: z.preprocess((v) => (v === '' ? null : v), ip('gateway').nullable().optional()),
-  dns_servers: z.array(ip('dns_servers'), { message: 'dns_servers must be a list of addresses' }).max(4, { message: 'at most 4 DNS servers' }).optional(),
+  dns_servers: z
+    .array(ip('dns_servers'), { message: 'dns_servers must be a list of addresses' })
+    .max(4, { message: 'at most 4 DNS servers' })
+    .optional(),
   device_id: z.string().uuid({ message: 'device_id must be a valid id' }).nullable().optional(),
   site: optionalText('site', 120),
-  reserved_ranges: z.array(ipReservedRangeSchema, { message: 'reserved_ranges must be a list' }).max(100, { message: 'at most 100 reserved ranges' }).optional(),
+  reserved_ranges: z
+    .array(ipReservedRangeSchema, { message: 'reserved_ranges must be a list' })
+    .max(100, { message: 'at most 100 reserved ranges' })
+    .optional(),
   quarantine_days: z
     .number({ message: 'quarantine_days must be a number' })
     .int({ message: 'quarantine_days must be a whole number' })
@@ -97,13 +109,24 @@ export const ipNetworkSchema = z.object({
    *  since an IPv6 prefix holds more than 2^53. */
   size: z.string(),
   /** dynamic: addresses of the network in open RADIUS sessions (pool and walled-garden networks). */
-  counts: z.object({ static: z.number().int(), dynamic: z.number().int().optional(), reserved: z.number().int(), quarantined: z.number().int(), free: z.string() }),
+  counts: z.object({
+    static: z.number().int(),
+    dynamic: z.number().int().optional(),
+    reserved: z.number().int(),
+    quarantined: z.number().int(),
+    free: z.string(),
+  }),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type IpNetwork = z.infer<typeof ipNetworkSchema>;
 
-const page = z.coerce.number({ message: 'page must be a number' }).int().min(1, { message: 'page must be 1 or more' }).optional().default(1);
+const page = z.coerce
+  .number({ message: 'page must be a number' })
+  .int()
+  .min(1, { message: 'page must be 1 or more' })
+  .optional()
+  .default(1);
 const limit = (max: number, dflt: number) =>
   z.coerce
     .number({ message: 'limit must be a number' })
@@ -114,7 +137,10 @@ const limit = (max: number, dflt: number) =>
     .default(dflt);
 
 export const ipNetworkListQuerySchema = z.object({
-  purpose: z.preprocess((v) => (v === '' ? undefined : v), z.enum(IP_NETWORK_PURPOSES, { message: `purpose must be one of ${IP_NETWORK_PURPOSES.join(', ')}` }).optional()),
+  purpose: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(IP_NETWORK_PURPOSES, { message: `purpose must be one of ${IP_NETWORK_PURPOSES.join(', ')}` }).optional(),
+  ),
   page,
   limit: limit(100, 20),
 });
@@ -134,7 +160,10 @@ export const ipAddressSchema = z.object({
 export type IpAddress = z.infer<typeof ipAddressSchema>;
 
 export const ipAddressListQuerySchema = z.object({
-  state: z.preprocess((v) => (v === '' ? undefined : v), z.enum(IP_ADDRESS_STATES, { message: `state must be one of ${IP_ADDRESS_STATES.join(', ')}` }).optional()),
+  state: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(IP_ADDRESS_STATES, { message: `state must be one of ${IP_ADDRESS_STATES.join(', ')}` }).optional(),
+  ),
   /** Only the addresses from … to (inclusive): one block of a big network's map. */
   from: z.preprocess((v) => (v === '' ? undefined : v), ip('from').optional()),
   to: z.preprocess((v) => (v === '' ? undefined : v), ip('to').optional()),
@@ -170,11 +199,25 @@ export const subscriptionAddressInputSchema = z.object({
   address: z.preprocess((v) => (v === '' ? undefined : v), ip('address').optional()),
   framed_ipv6_prefix: z.preprocess(
     (v) => (v === '' ? null : v),
-    z.string().trim().refine((v) => parsePrefix(v)?.family === 6, { message: 'framed_ipv6_prefix must be an IPv6 prefix such as 2001:db8:1::/64' }).nullable().optional(),
+    z
+      .string()
+      .trim()
+      .refine((v) => parsePrefix(v)?.family === 6, {
+        message: 'framed_ipv6_prefix must be an IPv6 prefix such as 2001:db8:1::/64',
+      })
+      .nullable()
+      .optional(),
   ),
   delegated_ipv6_prefix: z.preprocess(
     (v) => (v === '' ? null : v),
-    z.string().trim().refine((v) => parsePrefix(v)?.family === 6, { message: 'delegated_ipv6_prefix must be an IPv6 prefix such as 2001:db8:100::/56' }).nullable().optional(),
+    z
+      .string()
+      .trim()
+      .refine((v) => parsePrefix(v)?.family === 6, {
+        message: 'delegated_ipv6_prefix must be an IPv6 prefix such as 2001:db8:100::/56',
+      })
+      .nullable()
+      .optional(),
   ),
   /** Delegate the first free prefix (of the network's delegation length) of this ipv6_delegation network. */
   delegated_from_network_id: z.string().uuid({ message: 'delegated_from_network_id must be a valid id' }).optional(),

@@ -28,7 +28,8 @@ export type ManualPaymentMethod = (typeof MANUAL_PAYMENT_METHODS)[number];
 
 /** Spec §8 ("a payment counts as complete when its status is paid, completed or success"). */
 export const COMPLETE_PAYMENT_STATUSES = ['paid', 'completed', 'success'] as const;
-export const isCompletePaymentStatus = (status: string) => (COMPLETE_PAYMENT_STATUSES as readonly string[]).includes(status.toLowerCase());
+export const isCompletePaymentStatus = (status: string) =>
+  (COMPLETE_PAYMENT_STATUSES as readonly string[]).includes(status.toLowerCase());
 
 /** Why a payment was not counted (stored as its failure_reason). */
 export const PAYMENT_FAILURE_REASONS = {
@@ -41,7 +42,11 @@ export const PAYMENT_FAILURE_REASONS = {
 } as const;
 
 /** Failed payments whose money the provider did take: they are owed back (automatically, or by staff). */
-export const REFUND_NEEDED_REASONS = [PAYMENT_FAILURE_REASONS.alreadyPaid, PAYMENT_FAILURE_REASONS.notPayable, PAYMENT_FAILURE_REASONS.amountMismatch] as const;
+export const REFUND_NEEDED_REASONS = [
+  PAYMENT_FAILURE_REASONS.alreadyPaid,
+  PAYMENT_FAILURE_REASONS.notPayable,
+  PAYMENT_FAILURE_REASONS.amountMismatch,
+] as const;
 
 /** Marks a payment whose refund is being made at the provider (the claim against a double refund). */
 export const REFUND_IN_PROGRESS = 'Refund in progress';
@@ -76,7 +81,13 @@ export const paymentSchema = z.object({
 export type Payment = z.infer<typeof paymentSchema>;
 
 const optionalUuid = (name: string) =>
-  z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().uuid({ message: `${name} must be a valid id` }).optional());
+  z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z
+      .string()
+      .uuid({ message: `${name} must be a valid id` })
+      .optional(),
+  );
 
 /** A row of the staff payments list (GET /payments): the payment with its customer, invoice and gateway. */
 export const paymentListItemSchema = paymentSchema.extend({
@@ -91,10 +102,9 @@ export type PaymentListItem = z.infer<typeof paymentListItemSchema>;
 export const PAYMENT_PAGE_DEFAULT_LIMIT = 20;
 const emptyAsAbsent = (v: unknown) => (v === '' || v === null ? undefined : v);
 /** A day (YYYY-MM-DD, UTC: from its start / to its end) or an ISO date-time with offset (as the list's date filter sends). */
-const dayOrInstant = z.union([
-  z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  z.iso.datetime({ offset: true }),
-], { message: 'Use a date (YYYY-MM-DD) or an ISO date-time, e.g. 2026-01-31T00:00:00Z' });
+const dayOrInstant = z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.iso.datetime({ offset: true })], {
+  message: 'Use a date (YYYY-MM-DD) or an ISO date-time, e.g. 2026-01-31T00:00:00Z',
+});
 
 /**
  * GET /payments (admin, billing, support): every payment, newest first (created_at, then id), filtered by status,
@@ -104,7 +114,10 @@ const dayOrInstant = z.union([
 export const paymentListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).optional().default(1),
   limit: z.coerce.number().int().min(1).max(100).optional().default(PAYMENT_PAGE_DEFAULT_LIMIT),
-  status: z.preprocess(emptyAsAbsent, z.enum(PAYMENT_STATUSES, { message: `status must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional()),
+  status: z.preprocess(
+    emptyAsAbsent,
+    z.enum(PAYMENT_STATUSES, { message: `status must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
+  ),
   provider: z.preprocess(emptyAsAbsent, z.string().trim().min(1).max(32).optional()),
   payment_method: z.preprocess(emptyAsAbsent, z.string().trim().min(1).max(32).optional()),
   gateway_id: optionalUuid('gateway_id'),
@@ -142,9 +155,16 @@ export const paymentStatusSchema = z.object({ payment: paymentSchema });
 
 /** POST /payments/invoices/{id}/manual (admin, billing). */
 export const manualPaymentInputSchema = z.object({
-  amount: z.number({ message: 'amount is required' }).int({ message: 'amount must be whole minor units' }).positive({ message: 'amount must be positive' }),
+  amount: z
+    .number({ message: 'amount is required' })
+    .int({ message: 'amount must be whole minor units' })
+    .positive({ message: 'amount must be positive' }),
   payment_method: z.enum(MANUAL_PAYMENT_METHODS, { message: 'payment_method must be cash or bank_transfer' }),
-  reference: z.string({ message: 'reference is required' }).trim().min(1, { message: 'reference is required' }).max(200, { message: 'reference must be at most 200 characters' }),
+  reference: z
+    .string({ message: 'reference is required' })
+    .trim()
+    .min(1, { message: 'reference is required' })
+    .max(200, { message: 'reference must be at most 200 characters' }),
 });
 export type ManualPaymentInput = z.input<typeof manualPaymentInputSchema>;
 export type ManualPaymentInputParsed = z.output<typeof manualPaymentInputSchema>;

@@ -15,7 +15,12 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** What RADIUS does once a plan's data cap is reached: refuse the login, or let it in at the throttled rate. */
 export const DATA_CAP_ACTIONS = ['reject', 'throttle'] as const;
 export type DataCapAction = (typeof DATA_CAP_ACTIONS)[number];
-const throttleKbps = z.number().int().min(8, { message: 'Throttled rate must be at least 8 kbit/s' }).max(10_000_000).nullable();
+const throttleKbps = z
+  .number()
+  .int()
+  .min(8, { message: 'Throttled rate must be at least 8 kbit/s' })
+  .max(10_000_000)
+  .nullable();
 
 /** A plan as the API returns it. Timestamps are ISO strings. */
 export const planSchema = z.object({
@@ -87,8 +92,16 @@ export const planInputSchema = z.object({
     .transform((v) => (v ? v : null)),
   download_mbps: speed('Download speed'),
   upload_mbps: speed('Upload speed'),
-  data_cap_gb: z.number().int().positive({ message: 'Data cap must be greater than 0' }).nullable().optional().default(null),
-  data_cap_action: z.enum(DATA_CAP_ACTIONS, { message: `Data cap action must be one of ${DATA_CAP_ACTIONS.join(', ')}` }).optional(),
+  data_cap_gb: z
+    .number()
+    .int()
+    .positive({ message: 'Data cap must be greater than 0' })
+    .nullable()
+    .optional()
+    .default(null),
+  data_cap_action: z
+    .enum(DATA_CAP_ACTIONS, { message: `Data cap action must be one of ${DATA_CAP_ACTIONS.join(', ')}` })
+    .optional(),
   throttle_download_kbps: throttleKbps.optional(),
   throttle_upload_kbps: throttleKbps.optional(),
   price: money('Price'),
@@ -129,7 +142,9 @@ export const planUpdateSchema = z.object({
   price: money('Price').optional(),
   setup_fee: money('Setup fee').optional(),
   currency: planInputSchema.shape.currency,
-  billing_cycle: z.enum(BILLING_CYCLES, { message: `Billing cycle must be one of ${BILLING_CYCLES.join(', ')}` }).optional(),
+  billing_cycle: z
+    .enum(BILLING_CYCLES, { message: `Billing cycle must be one of ${BILLING_CYCLES.join(', ')}` })
+    .optional(),
   features: z.array(z.string().trim().min(1).max(200)).max(50).optional(),
   is_featured: z.boolean().optional(),
   requires_installation: z.boolean().optional(),

@@ -20,8 +20,14 @@ const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Use a date as
 
 export const reconciliationQuerySchema = z
   .object({ from: isoDay.optional(), to: isoDay.optional() })
-  .refine((q) => !q.from || !Number.isNaN(Date.parse(`${q.from}T00:00:00Z`)), { message: 'Use a date as YYYY-MM-DD', path: ['from'] })
-  .refine((q) => !q.to || !Number.isNaN(Date.parse(`${q.to}T00:00:00Z`)), { message: 'Use a date as YYYY-MM-DD', path: ['to'] })
+  .refine((q) => !q.from || !Number.isNaN(Date.parse(`${q.from}T00:00:00Z`)), {
+    message: 'Use a date as YYYY-MM-DD',
+    path: ['from'],
+  })
+  .refine((q) => !q.to || !Number.isNaN(Date.parse(`${q.to}T00:00:00Z`)), {
+    message: 'Use a date as YYYY-MM-DD',
+    path: ['to'],
+  })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'The start must not be after the end', path: ['to'] });
 export type ReconciliationQuery = z.output<typeof reconciliationQuerySchema>;
 
@@ -68,7 +74,13 @@ export const imbalanceSchema = z.object({
    * Where the double-entry ledger and the modules' own rows (payments, invoices, credit history) disagree, side by
    * side: money moved without its ledger transfer, or a ledger transfer without its movement. Empty when they agree.
    */
-  mismatches: z.array(z.object({ side: z.enum(['received', 'granted', 'applied', 'credit', 'refunded', 'held']), ledger: z.number().int(), records: z.number().int() })),
+  mismatches: z.array(
+    z.object({
+      side: z.enum(['received', 'granted', 'applied', 'credit', 'refunded', 'held']),
+      ledger: z.number().int(),
+      records: z.number().int(),
+    }),
+  ),
 });
 export type Imbalance = z.infer<typeof imbalanceSchema>;
 

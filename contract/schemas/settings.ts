@@ -91,7 +91,9 @@ const url = z
   .string()
   .trim()
   .max(300)
-  .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), { message: 'Enter a full http(s) address or leave it empty' });
+  .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), {
+    message: 'Enter a full http(s) address or leave it empty',
+  });
 
 /** PUT /settings: every section optional; a section that is sent replaces the fields it names. */
 export const settingsUpdateSchema = z.object({
@@ -99,11 +101,16 @@ export const settingsUpdateSchema = z.object({
     .object({
       name: z.string().trim().min(2, { message: 'Company name must be at least 2 characters' }).max(100),
       address: text(300),
-      support_email: z.union([z.literal(''), z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid e-mail address' }))]),
+      support_email: z.union([
+        z.literal(''),
+        z
+          .string()
+          .trim()
+          .toLowerCase()
+          .pipe(z.email({ message: 'Enter a valid e-mail address' })),
+      ]),
       support_phone: text(40),
-      social: z
-        .object({ facebook: url, twitter: url, instagram: url, linkedin: url })
-        .partial(),
+      social: z.object({ facebook: url, twitter: url, instagram: url, linkedin: url }).partial(),
     })
     .partial()
     .optional(),
@@ -147,9 +154,21 @@ export const settingsUpdateSchema = z.object({
     .optional(),
   uploads: z
     .object({
-      ticket_mb: z.number().int({ message: 'The quota per ticket must be a whole number of MB' }).min(1, { message: 'The quota per ticket must be between 1 and 10240 MB' }).max(10_240, { message: 'The quota per ticket must be between 1 and 10240 MB' }),
-      installation_mb: z.number().int({ message: 'The quota per installation must be a whole number of MB' }).min(1, { message: 'The quota per installation must be between 1 and 10240 MB' }).max(10_240, { message: 'The quota per installation must be between 1 and 10240 MB' }),
-      customer_daily_mb: z.number().int({ message: "A customer's daily quota must be a whole number of MB" }).min(1, { message: "A customer's daily quota must be between 1 and 10240 MB" }).max(10_240, { message: "A customer's daily quota must be between 1 and 10240 MB" }),
+      ticket_mb: z
+        .number()
+        .int({ message: 'The quota per ticket must be a whole number of MB' })
+        .min(1, { message: 'The quota per ticket must be between 1 and 10240 MB' })
+        .max(10_240, { message: 'The quota per ticket must be between 1 and 10240 MB' }),
+      installation_mb: z
+        .number()
+        .int({ message: 'The quota per installation must be a whole number of MB' })
+        .min(1, { message: 'The quota per installation must be between 1 and 10240 MB' })
+        .max(10_240, { message: 'The quota per installation must be between 1 and 10240 MB' }),
+      customer_daily_mb: z
+        .number()
+        .int({ message: "A customer's daily quota must be a whole number of MB" })
+        .min(1, { message: "A customer's daily quota must be between 1 and 10240 MB" })
+        .max(10_240, { message: "A customer's daily quota must be between 1 and 10240 MB" }),
     })
     .partial()
     .optional(),
@@ -178,5 +197,9 @@ export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
 export type SettingsUpdateParsed = z.output<typeof settingsUpdateSchema>;
 
 export const testEmailSchema = z.object({
-  to: z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid e-mail address' })),
+  to: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: 'Enter a valid e-mail address' })),
 });

@@ -68,8 +68,20 @@ export const subscriptionListQuerySchema = z.object({
   plan_id: z.preprocess(emptyAsAbsent, z.string().uuid({ message: 'plan_id must be a valid id' }).optional()),
   search: z.preprocess(emptyAsAbsent, z.string().trim().max(100).optional()),
   /** Creation date range, inclusive UTC days (YYYY-MM-DD). */
-  from: z.preprocess(emptyAsAbsent, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Dates must be YYYY-MM-DD' }).optional()),
-  to: z.preprocess(emptyAsAbsent, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Dates must be YYYY-MM-DD' }).optional()),
+  from: z.preprocess(
+    emptyAsAbsent,
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Dates must be YYYY-MM-DD' })
+      .optional(),
+  ),
+  to: z.preprocess(
+    emptyAsAbsent,
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Dates must be YYYY-MM-DD' })
+      .optional(),
+  ),
   /** Page `page` of `limit` items, as every list; `offset` (rows to skip) is still accepted and wins when both are sent. */
   page: z.coerce.number().int().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional().default(SUBSCRIPTION_LIST_DEFAULT_LIMIT),
@@ -132,5 +144,8 @@ export type SubscriptionWithInvoice = z.infer<typeof subscriptionWithInvoiceSche
  * GET /subscriptions/orders: the caller's subscriptions, newest first, each with its invoices and the payments
  * made on them (both newest first).
  */
-export const orderSchema = subscriptionSchema.extend({ invoices: z.array(invoiceSchema), payments: z.array(paymentSchema) });
+export const orderSchema = subscriptionSchema.extend({
+  invoices: z.array(invoiceSchema),
+  payments: z.array(paymentSchema),
+});
 export type Order = z.infer<typeof orderSchema>;

@@ -23,7 +23,14 @@ export const systemNodeSchema = z.object({
 
 export const systemStatusSchema = z.object({
   version: z.string(),
-  node: z.object({ id: z.string(), hostname: z.string(), pid: count, started_at: instant, uptime_seconds: count, node_version: z.string() }),
+  node: z.object({
+    id: z.string(),
+    hostname: z.string(),
+    pid: count,
+    started_at: instant,
+    uptime_seconds: count,
+    node_version: z.string(),
+  }),
   database: z.object({
     kind: z.enum(['pglite', 'postgres']),
     size_bytes: count,
@@ -43,7 +50,11 @@ export const systemStatusSchema = z.object({
     /** Requests answered by every node in the last 60 minutes, by type and result. */
     last_hour: z.array(z.object({ type: z.string(), result: z.string(), n: count })),
   }),
-  billing: z.object({ last_run_at: instant.nullable(), last_run_seconds: z.number().nullable(), last_run_counts: z.record(z.string(), z.number()).nullable() }),
+  billing: z.object({
+    last_run_at: instant.nullable(),
+    last_run_seconds: z.number().nullable(),
+    last_run_counts: z.record(z.string(), z.number()).nullable(),
+  }),
   backups: z.object({
     last_at: instant.nullable(),
     last_size_bytes: count.nullable(),

@@ -21,7 +21,14 @@ export const TICKET_QUEUE_CATEGORIES = {
 export const TICKET_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const TICKET_ATTACHMENT_MAX_FILES = 5;
 /** Content types accepted (decided from the file's bytes, not its name). */
-export const TICKET_ATTACHMENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain'] as const;
+export const TICKET_ATTACHMENT_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'text/plain',
+] as const;
 export type TicketAttachmentType = (typeof TICKET_ATTACHMENT_TYPES)[number];
 
 export const TICKET_PAGE_DEFAULT_LIMIT = 20;
@@ -110,7 +117,12 @@ export type TicketCreateParsed = z.output<typeof ticketCreateSchema>;
 
 /** PUT /tickets/{id}: only the fields sent change. */
 export const ticketUpdateSchema = z
-  .object({ subject: subject.optional(), description: description.optional(), category: category.optional(), priority: priority.optional() })
+  .object({
+    subject: subject.optional(),
+    description: description.optional(),
+    category: category.optional(),
+    priority: priority.optional(),
+  })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to update' });
 export type TicketUpdateInput = z.input<typeof ticketUpdateSchema>;
 export type TicketUpdateParsed = z.output<typeof ticketUpdateSchema>;
@@ -135,7 +147,10 @@ export type TicketStatusInput = z.infer<typeof ticketStatusSchema>;
 
 /** PATCH /tickets/{id}/assign: an active staff user's id, or null to unassign. */
 export const ticketAssignSchema = z.object({
-  assigned_to: z.string({ message: 'assigned_to is required' }).uuid({ message: 'assigned_to must be a valid id' }).nullable(),
+  assigned_to: z
+    .string({ message: 'assigned_to is required' })
+    .uuid({ message: 'assigned_to must be a valid id' })
+    .nullable(),
 });
 export type TicketAssignInput = z.infer<typeof ticketAssignSchema>;
 

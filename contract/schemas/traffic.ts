@@ -3,7 +3,15 @@ import { z } from 'zod';
 /**
  * Device interfaces (IF-MIB) and their traffic history. Rates are bits per second; totals are bytes.
  */
-export const IF_OPER_STATUSES = ['up', 'down', 'testing', 'unknown', 'dormant', 'notPresent', 'lowerLayerDown'] as const;
+export const IF_OPER_STATUSES = [
+  'up',
+  'down',
+  'testing',
+  'unknown',
+  'dormant',
+  'notPresent',
+  'lowerLayerDown',
+] as const;
 export type IfOperStatus = (typeof IF_OPER_STATUSES)[number];
 
 export const deviceInterfaceSchema = z.object({
@@ -64,9 +72,14 @@ export const trafficQuerySchema = z
     if (!q.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'A custom range needs an end (to)' });
     if (q.from && q.to) {
       const span = Date.parse(q.to) - Date.parse(q.from);
-      if (span <= 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The end of the range must be after its start' });
+      if (span <= 0)
+        ctx.addIssue({ code: 'custom', path: ['to'], message: 'The end of the range must be after its start' });
       else if (span > TRAFFIC_MAX_CUSTOM_DAYS * 86_400_000) {
-        ctx.addIssue({ code: 'custom', path: ['to'], message: `A custom range may span at most ${TRAFFIC_MAX_CUSTOM_DAYS} days` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['to'],
+          message: `A custom range may span at most ${TRAFFIC_MAX_CUSTOM_DAYS} days`,
+        });
       }
     }
   });

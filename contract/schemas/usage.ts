@@ -14,9 +14,15 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 export const usageQuerySchema = z.object({
   /** Staff: whose usage (default: the caller). */
-  user_id: z.preprocess((v) => (v === '' ? undefined : v), z.string().uuid({ message: 'user_id must be a valid id' }).optional()),
+  user_id: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().uuid({ message: 'user_id must be a valid id' }).optional(),
+  ),
   /** Which subscription (default: the user's active one, else their newest). */
-  subscription_id: z.preprocess((v) => (v === '' ? undefined : v), z.string().uuid({ message: 'subscription_id must be a valid id' }).optional()),
+  subscription_id: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().uuid({ message: 'subscription_id must be a valid id' }).optional(),
+  ),
   /** 0 = the current period, 1 = the one before, … */
   period: z.coerce.number().int().min(0).max(USAGE_MAX_PAST_PERIODS).optional().default(0),
 });
@@ -29,20 +35,32 @@ export type UsagePeriod = z.infer<typeof usagePeriodSchema>;
 export const usageSchema = z.object({
   user_id: z.string().uuid(),
   subscription: z
-    .object({ id: z.string().uuid(), status: z.string(), plan_name: z.string(), data_cap_gb: z.number().int().nullable() })
+    .object({
+      id: z.string().uuid(),
+      status: z.string(),
+      plan_name: z.string(),
+      data_cap_gb: z.number().int().nullable(),
+    })
     .nullable(),
   /**
    * Every line (subscription) of the user, in the order the default is picked (active, suspended, pending, then
    * the rest; newest first within each), so a screen can offer to show another one (issue 34).
    */
-  lines: z.array(z.object({ id: z.string().uuid(), status: z.string(), plan_name: z.string(), created_at: z.string() })),
+  lines: z.array(
+    z.object({ id: z.string().uuid(), status: z.string(), plan_name: z.string(), created_at: z.string() }),
+  ),
   /** Newest first; periods[0] is the current one. */
   periods: z.array(usagePeriodSchema),
   period: usagePeriodSchema,
   days: z.array(z.object({ date: day, download: z.number(), upload: z.number() })),
   totals: z.object({ download: z.number(), upload: z.number(), total: z.number() }),
   /** Against the plan's data cap (both directions count); null limit: unlimited. */
-  cap: z.object({ limit: z.number().nullable(), used: z.number(), remaining: z.number().nullable(), percent: z.number().nullable() }),
+  cap: z.object({
+    limit: z.number().nullable(),
+    used: z.number(),
+    remaining: z.number().nullable(),
+    percent: z.number().nullable(),
+  }),
   /** The open accounting session, if the customer is online. */
   session: z
     .object({
@@ -64,7 +82,10 @@ export type Usage = z.infer<typeof usageSchema>;
 export const usageCustomersQuerySchema = z.object({
   page: z.coerce.number().int().min(1, { message: 'page must be 1 or more' }).default(1),
   limit: z.coerce.number().int().min(1).max(100, { message: 'limit must be at most 100' }).default(20),
-  search: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(100, { message: 'search must be at most 100 characters' }).optional()),
+  search: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().trim().max(100, { message: 'search must be at most 100 characters' }).optional(),
+  ),
 });
 export type UsageCustomersQuery = z.output<typeof usageCustomersQuerySchema>;
 

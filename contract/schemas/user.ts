@@ -49,7 +49,12 @@ export type UserListQueryParsed = z.output<typeof userListQuerySchema>;
 export const USER_FILTER_KEYS = ['search', 'role', 'status', 'company'] as const;
 export type UserFilters = Record<(typeof USER_FILTER_KEYS)[number], string>;
 
-const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid e-mail address' })).pipe(z.string().max(254));
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'Enter a valid e-mail address' }))
+  .pipe(z.string().max(254));
 const password = z
   .string()
   .min(PASSWORD_MIN_LENGTH, { message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` })
@@ -158,10 +163,35 @@ export function csvField(value: unknown): string {
 
 export const csvLine = (fields: readonly unknown[]) => `${fields.map(csvField).join(',')}\r\n`;
 
-export const USER_CSV_HEADER = ['Customer number', 'Name', 'E-mail', 'Phone', 'Company', 'Role', 'Status', 'Verified', 'Created'] as const;
+export const USER_CSV_HEADER = [
+  'Customer number',
+  'Name',
+  'E-mail',
+  'Phone',
+  'Company',
+  'Role',
+  'Status',
+  'Verified',
+  'Created',
+] as const;
 
-export function userCsvFields(u: Pick<ManagedUser, 'customer_number' | 'name' | 'email' | 'phone' | 'company' | 'role' | 'status' | 'isVerified' | 'created_at'>): unknown[] {
-  return [u.customer_number, u.name, u.email, u.phone, u.company, u.role, u.status, u.isVerified ? 'yes' : 'no', u.created_at];
+export function userCsvFields(
+  u: Pick<
+    ManagedUser,
+    'customer_number' | 'name' | 'email' | 'phone' | 'company' | 'role' | 'status' | 'isVerified' | 'created_at'
+  >,
+): unknown[] {
+  return [
+    u.customer_number,
+    u.name,
+    u.email,
+    u.phone,
+    u.company,
+    u.role,
+    u.status,
+    u.isVerified ? 'yes' : 'no',
+    u.created_at,
+  ];
 }
 
 /** A whole CSV document (header and one line per user), with a BOM so spreadsheets read it as UTF-8. */

@@ -47,7 +47,11 @@ export function isWellFormedVoucherCode(code: string): boolean {
   return code.length >= 8 && code.length <= 16 && weightedSum(code, 1) === 0;
 }
 
-const minutes = z.number().int().min(1, { message: 'Validity must be at least 1 minute' }).max(5_256_000, { message: 'Validity must be at most 10 years' });
+const minutes = z
+  .number()
+  .int()
+  .min(1, { message: 'Validity must be at least 1 minute' })
+  .max(5_256_000, { message: 'Validity must be at most 10 years' });
 
 export const voucherBatchCreateSchema = z
   .object({
@@ -59,7 +63,13 @@ export const voucherBatchCreateSchema = z
       .max(VOUCHER_MAX_BATCH, { message: `Count must be at most ${VOUCHER_MAX_BATCH}` }),
     /** Time from first use; null/absent: no time limit (then a data allowance is required). */
     validity_minutes: minutes.nullable().optional(),
-    data_allowance_mb: z.number().int().min(1, { message: 'Data allowance must be at least 1 MB' }).max(100_000_000).nullable().optional(),
+    data_allowance_mb: z
+      .number()
+      .int()
+      .min(1, { message: 'Data allowance must be at least 1 MB' })
+      .max(100_000_000)
+      .nullable()
+      .optional(),
     /** Integer minor units (what a card sells for). */
     price: z.number().int().min(0, { message: 'Price must not be negative' }).max(100_000_000),
     currency: z
@@ -67,7 +77,12 @@ export const voucherBatchCreateSchema = z
       .regex(/^[A-Z]{3}$/, { message: 'Currency must be a 3-letter code, e.g. USD' })
       .optional(),
     /** Characters per code, the check character included. */
-    code_length: z.number().int().min(8, { message: 'Code length must be at least 8' }).max(16, { message: 'Code length must be at most 16' }).default(10),
+    code_length: z
+      .number()
+      .int()
+      .min(8, { message: 'Code length must be at least 8' })
+      .max(16, { message: 'Code length must be at most 16' })
+      .default(10),
   })
   .refine((b) => b.validity_minutes != null || b.data_allowance_mb != null, {
     message: 'A validity or a data allowance is required',
@@ -127,7 +142,11 @@ export const voucherListQuerySchema = z.object({
 });
 
 export const voucherRedeemSchema = z.object({
-  code: z.string({ message: 'Code is required' }).trim().min(1, { message: 'Code is required' }).max(40, { message: 'Code is too long' }),
+  code: z
+    .string({ message: 'Code is required' })
+    .trim()
+    .min(1, { message: 'Code is required' })
+    .max(40, { message: 'Code is too long' }),
 });
 
 export const voucherRedeemedSchema = z.object({

@@ -48,7 +48,13 @@ export function SecretModal({ token, onClose }: { token: CreatedApiToken | null;
         <Space direction="vertical" style={{ width: '100%' }}>
           <Alert type="warning" showIcon message={t('apiTokens.secret.warning')} />
           <Space.Compact style={{ width: '100%' }}>
-            <Input readOnly value={token.secret} data-testid="api-token-secret" onFocus={(e) => e.currentTarget.select()} style={{ fontFamily: 'monospace' }} />
+            <Input
+              readOnly
+              value={token.secret}
+              data-testid="api-token-secret"
+              onFocus={(e) => e.currentTarget.select()}
+              style={{ fontFamily: 'monospace' }}
+            />
             <Button icon={copied === 'yes' ? <CheckOutlined /> : <CopyOutlined />} onClick={copy}>
               {t(copied === 'yes' ? 'apiTokens.secret.copied' : 'apiTokens.secret.copy')}
             </Button>
@@ -101,7 +107,11 @@ export function ApiTokenCreate() {
         <Form.Item name="name" label={t('apiTokens.fields.name')} rules={zodRules(field('name').schema, field('name'))}>
           <Input maxLength={100} placeholder={t('apiTokens.namePlaceholder')} />
         </Form.Item>
-        <Form.Item name="role" label={t('apiTokens.fields.role')} rules={[{ required: true, message: t('resource.required', { field: t('apiTokens.fields.role') }) }]}>
+        <Form.Item
+          name="role"
+          label={t('apiTokens.fields.role')}
+          rules={[{ required: true, message: t('resource.required', { field: t('apiTokens.fields.role') }) }]}
+        >
           <FormSelect options={roles.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />
         </Form.Item>
         <Form.Item name="expires" label={t('apiTokens.fields.expiresAt')} extra={t('apiTokens.expiresHelp')}>

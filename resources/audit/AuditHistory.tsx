@@ -52,7 +52,11 @@ function History({ targetType, targetId, pageSize = 5, variant = 'section' }: Au
       dataSource={result.data ?? []}
       locale={{ emptyText: t('audit.history.empty') }}
       rowKey="id"
-      pagination={total > pageSize ? { current: page, pageSize, total, size: 'small', onChange: setPage, showSizeChanger: false } : false}
+      pagination={
+        total > pageSize
+          ? { current: page, pageSize, total, size: 'small', onChange: setPage, showSizeChanger: false }
+          : false
+      }
       renderItem={(event) => (
         <List.Item data-testid="audit-history-item">
           <Space direction="vertical" size={2} style={{ width: '100%', minWidth: 0 }}>
@@ -62,7 +66,9 @@ function History({ targetType, targetId, pageSize = 5, variant = 'section' }: Au
               <ActorCell event={event} />
             </Space>
             {diffRows(event.changes).map((row) => (
-              <div key={row.field} data-testid="audit-history-change" style={{ wordBreak: 'break-word' }}>{diffLine(row)}</div>
+              <div key={row.field} data-testid="audit-history-change" style={{ wordBreak: 'break-word' }}>
+                {diffLine(row)}
+              </div>
             ))}
           </Space>
         </List.Item>
@@ -71,14 +77,21 @@ function History({ targetType, targetId, pageSize = 5, variant = 'section' }: Au
   );
   if (variant === 'card') {
     return (
-      <Card title={<SectionHeading id={titleId}>{t('audit.history.title')}</SectionHeading>} data-testid="audit-history" role="region" aria-labelledby={titleId}>
+      <Card
+        title={<SectionHeading id={titleId}>{t('audit.history.title')}</SectionHeading>}
+        data-testid="audit-history"
+        role="region"
+        aria-labelledby={titleId}
+      >
         {body}
       </Card>
     );
   }
   return (
     <section data-testid="audit-history" aria-labelledby={titleId}>
-      <SectionHeading id={titleId} style={{ marginBottom: 8 }}>{t('audit.history.title')}</SectionHeading>
+      <SectionHeading id={titleId} style={{ marginBottom: 8 }}>
+        {t('audit.history.title')}
+      </SectionHeading>
       {body}
     </section>
   );

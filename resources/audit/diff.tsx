@@ -20,7 +20,8 @@ export function diffRows(changes: AuditEvent['changes'] | undefined): DiffRow[] 
     if (isObject(value)) {
       const keys = Object.keys(value);
       if (keys.length === 1 && value.changed === true) return { field, kind: 'secret' };
-      if (keys.length > 0 && keys.every((k) => k === 'from' || k === 'to')) return { field, kind: 'change', from: value.from, to: value.to };
+      if (keys.length > 0 && keys.every((k) => k === 'from' || k === 'to'))
+        return { field, kind: 'change', from: value.from, to: value.to };
     }
     return { field, kind: 'detail', value };
   });
@@ -64,13 +65,24 @@ export function DiffTable({ changes }: { changes: AuditEvent['changes'] | undefi
         locale={{ emptyText: t('audit.changes.none') }}
         scroll={{ x: 'max-content' }}
         columns={[
-          { key: 'field', title: t('audit.changes.field'), dataIndex: 'field', render: (f: string) => <code>{f}</code> },
+          {
+            key: 'field',
+            title: t('audit.changes.field'),
+            dataIndex: 'field',
+            render: (f: string) => <code>{f}</code>,
+          },
           {
             key: 'before',
             title: t('audit.changes.before'),
             onCell: (r) => ({ colSpan: r.kind === 'change' ? 1 : 2 }),
             render: (_: unknown, r) =>
-              r.kind === 'change' ? <Value value={r.from} /> : r.kind === 'secret' ? <Tag color="purple">{t('audit.changes.changed')}</Tag> : <Value value={r.value} />,
+              r.kind === 'change' ? (
+                <Value value={r.from} />
+              ) : r.kind === 'secret' ? (
+                <Tag color="purple">{t('audit.changes.changed')}</Tag>
+              ) : (
+                <Value value={r.value} />
+              ),
           },
           {
             key: 'after',

@@ -69,7 +69,9 @@ export function ActionText({ action }: { action: string }) {
   return (
     <Space direction="vertical" size={0} data-testid="audit-action">
       <span>{actionLabel(action)}</span>
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}><code>{action}</code></Typography.Text>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <code>{action}</code>
+      </Typography.Text>
     </Space>
   );
 }
@@ -107,7 +109,11 @@ export function TargetCell({ event }: { event: Pick<AuditEvent, 'target_type' | 
       {name ? (
         <span style={{ wordBreak: 'break-word' }}>{name}</span>
       ) : (
-        event.target_id && <code style={{ fontSize: 12, wordBreak: 'break-all' }} title={event.target_id}>{shortId(event.target_id)}</code>
+        event.target_id && (
+          <code style={{ fontSize: 12, wordBreak: 'break-all' }} title={event.target_id}>
+            {shortId(event.target_id)}
+          </code>
+        )
       )}
     </Space>
   );

@@ -34,7 +34,13 @@ function DownloadButton({ backup }: { backup: BackupItem }) {
     }
   };
   return (
-    <Button size="small" icon={<CloudDownloadOutlined />} loading={busy} onClick={() => void download()} aria-label={t('backups.downloadOne', { name: backup.name })}>
+    <Button
+      size="small"
+      icon={<CloudDownloadOutlined />}
+      loading={busy}
+      onClick={() => void download()}
+      aria-label={t('backups.downloadOne', { name: backup.name })}
+    >
       {t('backups.download')}
     </Button>
   );
@@ -63,7 +69,10 @@ export function BackupsPage() {
           type="error"
           showIcon
           data-testid="backup-last-failure"
-          message={t('backups.lastFailure', { time: formatDateTime(list.last_failure.at), message: list.last_failure.message })}
+          message={t('backups.lastFailure', {
+            time: formatDateTime(list.last_failure.at),
+            message: list.last_failure.message,
+          })}
         />
       ) : null}
       <Card size="small" title={t('backups.list.title')}>
@@ -78,10 +87,27 @@ export function BackupsPage() {
           scroll={{ x: 'max-content' }}
           locale={{ emptyText: t('backups.list.empty') }}
           columns={[
-            { title: t('backups.fields.name'), dataIndex: 'name', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-            { title: t('backups.fields.createdAt'), dataIndex: 'created_at', render: (v: string) => <DateCell value={v} /> },
-            { title: t('backups.fields.size'), dataIndex: 'size', align: 'right', render: (v: number) => formatBytes(v) },
-            { title: t('backups.fields.download'), key: 'download', render: (_: unknown, b: BackupItem) => <DownloadButton backup={b} /> },
+            {
+              title: t('backups.fields.name'),
+              dataIndex: 'name',
+              render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
+            },
+            {
+              title: t('backups.fields.createdAt'),
+              dataIndex: 'created_at',
+              render: (v: string) => <DateCell value={v} />,
+            },
+            {
+              title: t('backups.fields.size'),
+              dataIndex: 'size',
+              align: 'right',
+              render: (v: number) => formatBytes(v),
+            },
+            {
+              title: t('backups.fields.download'),
+              key: 'download',
+              render: (_: unknown, b: BackupItem) => <DownloadButton backup={b} />,
+            },
           ]}
         />
       </Card>

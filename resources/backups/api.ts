@@ -32,7 +32,12 @@ export function useBackups() {
 export function useBackUpNow() {
   const { run, isPending } = useToastedCall();
   const backUpNow = () =>
-    run<BackupItem>({ url: '/backups', method: 'post', success: t('backups.created'), fallbackKey: 'backups.errors.create' });
+    run<BackupItem>({
+      url: '/backups',
+      method: 'post',
+      success: t('backups.created'),
+      fallbackKey: 'backups.errors.create',
+    });
   return { backUpNow, isPending };
 }
 

@@ -21,7 +21,10 @@ export function MarkHandledButton({ record }: { record: BaseRecord }) {
             method: 'patch',
             values: { status: next },
             meta: { fallbackMessage: t('contactMessages.errors.status') },
-            successNotification: () => ({ type: 'success', message: t(handled ? 'contactMessages.toast.markedNew' : 'contactMessages.toast.markedHandled') }),
+            successNotification: () => ({
+              type: 'success',
+              message: t(handled ? 'contactMessages.toast.markedNew' : 'contactMessages.toast.markedHandled'),
+            }),
           },
           { onSuccess: () => invalidate({ resource: 'contact-messages', invalidates: ['list'] }) },
         )

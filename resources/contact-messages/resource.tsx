@@ -28,13 +28,24 @@ export const contactMessagesResource = defineResource({
   fields: [
     { name: 'created_at', type: 'date', labelKey: 'contactMessages.fields.received', column: true },
     { name: 'name', type: 'text', labelKey: 'contactMessages.fields.name', column: true },
-    { name: 'email', type: 'text', labelKey: 'contactMessages.fields.email', column: true, priority: 3,
-      render: (v) => <a href={`mailto:${String(v)}`}>{String(v)}</a> },
+    {
+      name: 'email',
+      type: 'text',
+      labelKey: 'contactMessages.fields.email',
+      column: true,
+      priority: 3,
+      render: (v) => <a href={`mailto:${String(v)}`}>{String(v)}</a>,
+    },
     { name: 'phone', type: 'text', labelKey: 'contactMessages.fields.phone', column: true, priority: 3 },
     { name: 'subject', type: 'text', labelKey: 'contactMessages.fields.subject', column: true, priority: 1 },
     { name: 'message', type: 'textarea', labelKey: 'contactMessages.fields.message' },
     {
-      name: 'status', type: 'status', labelKey: 'contactMessages.fields.status', column: true, priority: 1, filter: true,
+      name: 'status',
+      type: 'status',
+      labelKey: 'contactMessages.fields.status',
+      column: true,
+      priority: 1,
+      filter: true,
       options: [
         { value: 'new', labelKey: 'contactMessages.status.new', color: 'blue' },
         { value: 'handled', labelKey: 'contactMessages.status.handled', color: 'green' },

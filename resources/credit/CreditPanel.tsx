@@ -3,7 +3,12 @@ import { Alert, Button, Card, Form, Input, Space, Statistic, Table, Tag, Typogra
 import { useCustom } from '@refinedev/core';
 import { Link } from 'react-router';
 import { toMinorUnits } from '../../contract/money';
-import { CREDIT_REASON_MAX, CREDIT_REASON_MIN, type CreditAccount, type CreditEntry } from '../../contract/schemas/credit';
+import {
+  CREDIT_REASON_MAX,
+  CREDIT_REASON_MIN,
+  type CreditAccount,
+  type CreditEntry,
+} from '../../contract/schemas/credit';
 import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 import { SectionHeading } from '../../src/components/Text';
@@ -11,7 +16,14 @@ import { usePublicSettings } from '../../src/site/portal-settings';
 import { invoicePagePath } from '../invoices/api';
 import { dayText, money } from '../invoices/format';
 
-const KIND_COLORS: Record<string, string> = { overpayment: 'green', refund_to_credit: 'purple', adjustment: 'blue', applied_to_invoice: 'gold', overpayment_reversed: 'volcano', released_from_invoice: 'cyan' };
+const KIND_COLORS: Record<string, string> = {
+  overpayment: 'green',
+  refund_to_credit: 'purple',
+  adjustment: 'blue',
+  applied_to_invoice: 'gold',
+  overpayment_reversed: 'volcano',
+  released_from_invoice: 'cyan',
+};
 const PAGE_SIZE = 10;
 
 /**
@@ -19,7 +31,15 @@ const PAGE_SIZE = 10;
  * server. Without userId: the signed-in customer's own (GET /credit); with it: a customer's, for staff
  * (GET /users/{id}/credit), and with canAdjust the "Adjust credit" form (POST /users/{id}/credit).
  */
-export function CreditPanel({ userId, canAdjust = false, title }: { userId?: string; canAdjust?: boolean; title?: string }) {
+export function CreditPanel({
+  userId,
+  canAdjust = false,
+  title,
+}: {
+  userId?: string;
+  canAdjust?: boolean;
+  title?: string;
+}) {
   const [page, setPage] = useState(1);
   const url = userId ? `/users/${encodeURIComponent(userId)}/credit` : '/credit';
   const { result, query } = useCustom<CreditAccount>({
@@ -42,12 +62,20 @@ export function CreditPanel({ userId, canAdjust = false, title }: { userId?: str
         <Space direction="vertical" size="middle" style={{ width: '100%' }}>
           <Space wrap size="large" data-testid="credit-balance">
             {balances.length ? (
-              balances.map((b) => <Statistic key={b.currency} title={t('credit.balanceIn', { currency: b.currency })} value={money(b.amount, b.currency)} />)
+              balances.map((b) => (
+                <Statistic
+                  key={b.currency}
+                  title={t('credit.balanceIn', { currency: b.currency })}
+                  value={money(b.amount, b.currency)}
+                />
+              ))
             ) : (
               <Statistic title={t('credit.balance')} value={query.isLoading ? '…' : money(0, undefined)} />
             )}
           </Space>
-          {!userId && <Typography.Text type="secondary">{balances.length ? t('credit.help') : t('credit.none')}</Typography.Text>}
+          {!userId && (
+            <Typography.Text type="secondary">{balances.length ? t('credit.help') : t('credit.none')}</Typography.Text>
+          )}
           {canAdjust && userId && <AdjustCreditForm userId={userId} />}
           <SectionHeading level={3}>{t('credit.history')}</SectionHeading>
           <Table<CreditEntry>
@@ -60,24 +88,40 @@ export function CreditPanel({ userId, canAdjust = false, title }: { userId?: str
             locale={{ emptyText: t('credit.empty') }}
             pagination={
               pagination && pagination.totalPages > 1
-                ? { current: page, pageSize: PAGE_SIZE, total: pagination.total, showSizeChanger: false, onChange: (p) => setPage(p) }
+                ? {
+                    current: page,
+                    pageSize: PAGE_SIZE,
+                    total: pagination.total,
+                    showSizeChanger: false,
+                    onChange: (p) => setPage(p),
+                  }
                 : false
             }
             columns={[
               { key: 'date', title: t('credit.fields.date'), render: (_, e) => dayText(e.created_at) },
-              { key: 'kind', title: t('credit.fields.kind'), render: (_, e) => <Tag color={KIND_COLORS[e.kind]}>{t(`credit.kind.${e.kind}`)}</Tag> },
+              {
+                key: 'kind',
+                title: t('credit.fields.kind'),
+                render: (_, e) => <Tag color={KIND_COLORS[e.kind]}>{t(`credit.kind.${e.kind}`)}</Tag>,
+              },
               {
                 key: 'amount',
                 title: t('credit.fields.amount'),
                 align: 'right',
-                render: (_, e) => <span data-testid="credit-entry-amount">{`${e.amount > 0 ? '+' : ''}${money(e.amount, e.currency)}`}</span>,
+                render: (_, e) => (
+                  <span data-testid="credit-entry-amount">{`${e.amount > 0 ? '+' : ''}${money(e.amount, e.currency)}`}</span>
+                ),
               },
               {
                 key: 'details',
                 title: t('credit.fields.details'),
                 render: (_, e) => (
                   <>
-                    {e.invoice_id && e.invoice_number ? <Link to={invoicePagePath(e.invoice_id)}>{t('credit.invoice', { number: e.invoice_number })}</Link> : null}
+                    {e.invoice_id && e.invoice_number ? (
+                      <Link to={invoicePagePath(e.invoice_id)}>
+                        {t('credit.invoice', { number: e.invoice_number })}
+                      </Link>
+                    ) : null}
                     {e.kind === 'adjustment' && e.reason ? <div>{e.reason}</div> : null}
                   </>
                 ),
@@ -111,9 +155,19 @@ function AdjustCreditForm({ userId }: { userId: string }) {
   };
   return (
     <section aria-labelledby={`adjust-credit-${userId}`} data-testid="adjust-credit">
-      <SectionHeading level={3} id={`adjust-credit-${userId}`} style={{ marginBottom: 8 }}>{t('credit.adjust.title')}</SectionHeading>
-      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} data-testid="adjust-credit-error" />}
-      <Form form={form} name={`adjust-credit-${userId}`} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
+      <SectionHeading level={3} id={`adjust-credit-${userId}`} style={{ marginBottom: 8 }}>
+        {t('credit.adjust.title')}
+      </SectionHeading>
+      {error && (
+        <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} data-testid="adjust-credit-error" />
+      )}
+      <Form
+        form={form}
+        name={`adjust-credit-${userId}`}
+        layout="vertical"
+        onFinish={(v) => void submit(v)}
+        requiredMark={false}
+      >
         <Form.Item
           name="amount"
           label={t('credit.adjust.amount', { currency })}
@@ -133,11 +187,22 @@ function AdjustCreditForm({ userId }: { userId: string }) {
           name="reason"
           label={t('credit.adjust.reason')}
           extra={t('credit.adjust.reasonHelp')}
-          rules={[{ required: true, whitespace: true, min: CREDIT_REASON_MIN, max: CREDIT_REASON_MAX, transform: (v: string) => v?.trim(), message: t('credit.adjust.reasonRequired') }]}
+          rules={[
+            {
+              required: true,
+              whitespace: true,
+              min: CREDIT_REASON_MIN,
+              max: CREDIT_REASON_MAX,
+              transform: (v: string) => v?.trim(),
+              message: t('credit.adjust.reasonRequired'),
+            },
+          ]}
         >
           <Input.TextArea rows={2} maxLength={CREDIT_REASON_MAX} />
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={isPending}>{t('credit.adjust.submit')}</Button>
+        <Button type="primary" htmlType="submit" loading={isPending}>
+          {t('credit.adjust.submit')}
+        </Button>
       </Form>
     </section>
   );

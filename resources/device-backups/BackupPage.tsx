@@ -25,7 +25,13 @@ import { formatBytes, formatTime } from './format';
 import { RouterPicker, useChosenDevice } from './RouterPicker';
 import { PageTitle } from '../../src/components/Text';
 
-const STATUS_COLOR: Record<string, string> = { queued: 'default', running: 'processing', succeeded: 'green', unchanged: 'blue', failed: 'red' };
+const STATUS_COLOR: Record<string, string> = {
+  queued: 'default',
+  running: 'processing',
+  succeeded: 'green',
+  unchanged: 'blue',
+  failed: 'red',
+};
 
 function JobProgress({ job }: { job: DeviceJob }) {
   const status = job.status === 'failed' ? 'exception' : isFinished(job) ? 'success' : 'active';
@@ -37,17 +43,46 @@ function JobProgress({ job }: { job: DeviceJob }) {
         <Typography.Text type="secondary">{t(`deviceBackups.stage.${job.stage}`)}</Typography.Text>
       </Space>
       <Progress percent={job.percent} status={status} aria-label={t('deviceBackups.backup.title')} />
-      {job.status === 'failed' ? <Alert type="error" showIcon message={t('deviceBackups.backup.failed', { reason: job.error ?? '' })} /> : null}
-      {job.status === 'succeeded' ? <Alert type="success" showIcon message={t('deviceBackups.backup.succeeded', { version: job.backup_version ?? '' })} /> : null}
-      {job.status === 'unchanged' ? <Alert type="info" showIcon message={t('deviceBackups.backup.unchanged', { version: job.backup_version ?? '' })} /> : null}
+      {job.status === 'failed' ? (
+        <Alert type="error" showIcon message={t('deviceBackups.backup.failed', { reason: job.error ?? '' })} />
+      ) : null}
+      {job.status === 'succeeded' ? (
+        <Alert
+          type="success"
+          showIcon
+          message={t('deviceBackups.backup.succeeded', { version: job.backup_version ?? '' })}
+        />
+      ) : null}
+      {job.status === 'unchanged' ? (
+        <Alert
+          type="info"
+          showIcon
+          message={t('deviceBackups.backup.unchanged', { version: job.backup_version ?? '' })}
+        />
+      ) : null}
     </Space>
   );
 }
 
-function VersionDrawer({ deviceId, deviceName, backupId, onClose }: { deviceId: string; deviceName: string; backupId?: string; onClose: () => void }) {
+function VersionDrawer({
+  deviceId,
+  deviceName,
+  backupId,
+  onClose,
+}: {
+  deviceId: string;
+  deviceName: string;
+  backupId?: string;
+  onClose: () => void;
+}) {
   const { version, isLoading } = useBackupVersion(deviceId, backupId);
   return (
-    <Drawer open={!!backupId} onClose={onClose} width="min(1000px, 95vw)" title={version ? t('deviceBackups.versions.viewTitle', { version: version.version, device: deviceName }) : ''}>
+    <Drawer
+      open={!!backupId}
+      onClose={onClose}
+      width="min(1000px, 95vw)"
+      title={version ? t('deviceBackups.versions.viewTitle', { version: version.version, device: deviceName }) : ''}
+    >
       {isLoading || !version ? <Spin /> : <ConfigText content={version.content} testId="version-text" />}
     </Drawer>
   );
@@ -116,15 +151,29 @@ export function BackupPage() {
       </div>
       <Space wrap>
         <RouterPicker devices={devices} value={deviceId} onChange={choose} loading={devicesLoading} />
-        <Button type="primary" icon={<CloudUploadOutlined />} onClick={() => void backUpNow()} disabled={!deviceId || running} loading={isPending || running}>
+        <Button
+          type="primary"
+          icon={<CloudUploadOutlined />}
+          onClick={() => void backUpNow()}
+          disabled={!deviceId || running}
+          loading={isPending || running}
+        >
           {t('deviceBackups.backup.now')}
         </Button>
       </Space>
       {!deviceId ? (
-        <Empty description={devices.length || devicesLoading ? t('deviceBackups.pickHintBackup') : t('deviceBackups.noDevices')} />
+        <Empty
+          description={
+            devices.length || devicesLoading ? t('deviceBackups.pickHintBackup') : t('deviceBackups.noDevices')
+          }
+        />
       ) : (
         <>
-          {job ? <Card size="small"><JobProgress job={job} /></Card> : null}
+          {job ? (
+            <Card size="small">
+              <JobProgress job={job} />
+            </Card>
+          ) : null}
           <Card size="small" title={t('deviceBackups.versions.title')}>
             <Table<DeviceBackup>
               data-testid="backup-versions"
@@ -133,24 +182,46 @@ export function BackupPage() {
               loading={isLoading}
               dataSource={versions}
               locale={{ emptyText: t('deviceBackups.versions.empty') }}
-              pagination={pagination && pagination.totalPages > 1 ? { current: page, total: pagination.total, pageSize: 20, onChange: setPage, showSizeChanger: false } : false}
+              pagination={
+                pagination && pagination.totalPages > 1
+                  ? { current: page, total: pagination.total, pageSize: 20, onChange: setPage, showSizeChanger: false }
+                  : false
+              }
               columns={[
-                { title: t('deviceBackups.versions.version'), dataIndex: 'version', render: (v: number) => <Typography.Text strong>v{v}</Typography.Text> },
+                {
+                  title: t('deviceBackups.versions.version'),
+                  dataIndex: 'version',
+                  render: (v: number) => <Typography.Text strong>v{v}</Typography.Text>,
+                },
                 { title: t('deviceBackups.versions.time'), dataIndex: 'created_at', render: formatTime },
                 { title: t('deviceBackups.versions.size'), dataIndex: 'size_bytes', render: formatBytes },
                 { title: t('deviceBackups.versions.lines'), dataIndex: 'line_count' },
-                { title: t('deviceBackups.versions.trigger'), dataIndex: 'trigger', render: (v: string) => <Tag>{t(`deviceBackups.trigger.${v}`)}</Tag> },
-                { title: t('deviceBackups.versions.by'), dataIndex: 'created_by_name', render: (v: string | null) => v ?? t('deviceBackups.versions.scheduler') },
+                {
+                  title: t('deviceBackups.versions.trigger'),
+                  dataIndex: 'trigger',
+                  render: (v: string) => <Tag>{t(`deviceBackups.trigger.${v}`)}</Tag>,
+                },
+                {
+                  title: t('deviceBackups.versions.by'),
+                  dataIndex: 'created_by_name',
+                  render: (v: string | null) => v ?? t('deviceBackups.versions.scheduler'),
+                },
                 {
                   title: t('deviceBackups.versions.actions'),
                   key: 'actions',
                   render: (_: unknown, v: DeviceBackup) => (
                     <Space>
-                      <Button size="small" icon={<EyeOutlined />} onClick={() => setViewing(v.id)}>{t('deviceBackups.versions.view')}</Button>
+                      <Button size="small" icon={<EyeOutlined />} onClick={() => setViewing(v.id)}>
+                        {t('deviceBackups.versions.view')}
+                      </Button>
                       <Button
                         size="small"
                         icon={<CloudDownloadOutlined />}
-                        onClick={() => void downloadBackup(deviceId, v, device?.name ?? 'device').catch((e: Error) => message.error(e.message || t('deviceBackups.versions.downloadFailed')))}
+                        onClick={() =>
+                          void downloadBackup(deviceId, v, device?.name ?? 'device').catch((e: Error) =>
+                            message.error(e.message || t('deviceBackups.versions.downloadFailed')),
+                          )
+                        }
                       >
                         {t('deviceBackups.versions.download')}
                       </Button>
@@ -160,13 +231,37 @@ export function BackupPage() {
               ]}
             />
           </Card>
-          <Card size="small" title={<Space><DiffOutlined />{t('deviceBackups.versions.compare')}</Space>}>
+          <Card
+            size="small"
+            title={
+              <Space>
+                <DiffOutlined />
+                {t('deviceBackups.versions.compare')}
+              </Space>
+            }
+          >
             <Space wrap style={{ marginBottom: 12 }}>
               <Typography.Text>{t('deviceBackups.versions.compareFrom')}</Typography.Text>
-              <Select data-testid="diff-from" aria-label={t('deviceBackups.versions.compareFrom')} style={{ minWidth: 220 }} value={from} onChange={setFrom} options={versionOptions} />
+              <Select
+                data-testid="diff-from"
+                aria-label={t('deviceBackups.versions.compareFrom')}
+                style={{ minWidth: 220 }}
+                value={from}
+                onChange={setFrom}
+                options={versionOptions}
+              />
               <Typography.Text>{t('deviceBackups.versions.compareTo')}</Typography.Text>
-              <Select data-testid="diff-to" aria-label={t('deviceBackups.versions.compareTo')} style={{ minWidth: 220 }} value={to} onChange={setTo} options={versionOptions} />
-              <Button onClick={() => from && to && setCompare({ from, to })} disabled={!from || !to}>{t('deviceBackups.versions.compare')}</Button>
+              <Select
+                data-testid="diff-to"
+                aria-label={t('deviceBackups.versions.compareTo')}
+                style={{ minWidth: 220 }}
+                value={to}
+                onChange={setTo}
+                options={versionOptions}
+              />
+              <Button onClick={() => from && to && setCompare({ from, to })} disabled={!from || !to}>
+                {t('deviceBackups.versions.compare')}
+              </Button>
             </Space>
             {!compare ? (
               <Typography.Text type="secondary">{t('deviceBackups.diff.pickTwo')}</Typography.Text>
@@ -186,12 +281,25 @@ export function BackupPage() {
               locale={{ emptyText: t('deviceBackups.runs.empty') }}
               columns={[
                 { title: t('deviceBackups.runs.time'), dataIndex: 'created_at', render: formatTime },
-                { title: t('deviceBackups.versions.trigger'), dataIndex: 'trigger', render: (v: string) => <Tag>{t(`deviceBackups.trigger.${v}`)}</Tag> },
-                { title: t('deviceBackups.runs.reason'), dataIndex: 'error', render: (v: string | null) => <Typography.Text type="danger">{v}</Typography.Text> },
+                {
+                  title: t('deviceBackups.versions.trigger'),
+                  dataIndex: 'trigger',
+                  render: (v: string) => <Tag>{t(`deviceBackups.trigger.${v}`)}</Tag>,
+                },
+                {
+                  title: t('deviceBackups.runs.reason'),
+                  dataIndex: 'error',
+                  render: (v: string | null) => <Typography.Text type="danger">{v}</Typography.Text>,
+                },
               ]}
             />
           </Card>
-          <VersionDrawer deviceId={deviceId} deviceName={device?.name ?? ''} backupId={viewing} onClose={() => setViewing(undefined)} />
+          <VersionDrawer
+            deviceId={deviceId}
+            deviceName={device?.name ?? ''}
+            backupId={viewing}
+            onClose={() => setViewing(undefined)}
+          />
         </>
       )}
     </Space>

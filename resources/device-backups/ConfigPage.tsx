@@ -28,20 +28,34 @@ export function ConfigPage() {
       {!deviceId ? (
         <Empty description={devices.length || isLoading ? t('deviceBackups.pickHint') : t('deviceBackups.noDevices')} />
       ) : error && !isFetching ? (
-        <Alert type="error" showIcon message={t('deviceBackups.config.failed')} description={error} data-testid="config-error" />
+        <Alert
+          type="error"
+          showIcon
+          message={t('deviceBackups.config.failed')}
+          description={error}
+          data-testid="config-error"
+        />
       ) : !config ? (
-        <Spin tip={t('deviceBackups.config.fetching')}><div style={{ minHeight: 120 }} /></Spin>
+        <Spin tip={t('deviceBackups.config.fetching')}>
+          <div style={{ minHeight: 120 }} />
+        </Spin>
       ) : (
         <Card size="small">
           <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginBottom: 12 }}>
             <Descriptions.Item label={t('deviceBackups.device')}>{config.device_name}</Descriptions.Item>
-            <Descriptions.Item>{t('deviceBackups.config.fetchedAt', { time: formatTime(config.fetched_at) })}</Descriptions.Item>
-            <Descriptions.Item>{t('deviceBackups.config.summary', { lines: config.line_count, size: formatBytes(config.size_bytes) })}</Descriptions.Item>
+            <Descriptions.Item>
+              {t('deviceBackups.config.fetchedAt', { time: formatTime(config.fetched_at) })}
+            </Descriptions.Item>
+            <Descriptions.Item>
+              {t('deviceBackups.config.summary', { lines: config.line_count, size: formatBytes(config.size_bytes) })}
+            </Descriptions.Item>
           </Descriptions>
           <Space style={{ marginBottom: 8 }} wrap>
             <Tag>{t('deviceBackups.config.masked', { count: config.masked_count })}</Tag>
             {config.matches_backup_version ? (
-              <Tag color="green">{t('deviceBackups.config.matchesVersion', { version: config.matches_backup_version })}</Tag>
+              <Tag color="green">
+                {t('deviceBackups.config.matchesVersion', { version: config.matches_backup_version })}
+              </Tag>
             ) : (
               <Tag color="orange">{t('deviceBackups.config.notBackedUp')}</Tag>
             )}

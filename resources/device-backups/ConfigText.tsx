@@ -15,7 +15,14 @@ function withMasks(text: string, style: { background: string; color: string }): 
   const parts = text.split(CONFIG_MASK);
   // biome-ignore-start lint/suspicious/noArrayIndexKey: the parts of one line of text, fixed and never reordered
   return parts.flatMap((part, i) =>
-    i === 0 ? [part] : [<mark key={i} className="config-secret" style={style}>{CONFIG_MASK}</mark>, part],
+    i === 0
+      ? [part]
+      : [
+          <mark key={i} className="config-secret" style={style}>
+            {CONFIG_MASK}
+          </mark>,
+          part,
+        ],
   );
   // biome-ignore-end lint/suspicious/noArrayIndexKey: see above
 }
@@ -32,8 +39,13 @@ export function ConfigText({ content, testId = 'config-text' }: { content: strin
     return all;
   }, [content]);
   const needle = search.trim().toLowerCase();
-  const matches = useMemo(() => (needle ? new Set(lines.flatMap((l, i) => (l.toLowerCase().includes(needle) ? [i] : []))) : null), [lines, needle]);
-  const shown = lines.map((text, i) => ({ text, number: i + 1, hit: !!matches?.has(i) })).filter((l) => !onlyMatches || !matches || l.hit);
+  const matches = useMemo(
+    () => (needle ? new Set(lines.flatMap((l, i) => (l.toLowerCase().includes(needle) ? [i] : []))) : null),
+    [lines, needle],
+  );
+  const shown = lines
+    .map((text, i) => ({ text, number: i + 1, hit: !!matches?.has(i) }))
+    .filter((l) => !onlyMatches || !matches || l.hit);
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
@@ -55,12 +67,39 @@ export function ConfigText({ content, testId = 'config-text' }: { content: strin
           </Typography.Text>
         ) : null}
       </Space>
-      <div style={{ overflow: 'auto', maxHeight: '70vh', border: `1px solid ${token.colorBorderSecondary}`, borderRadius: 6 }}>
-        <table data-testid={testId} style={{ borderCollapse: 'collapse', fontFamily: MONO, fontSize: 12, width: '100%' }}>
+      <div
+        style={{
+          overflow: 'auto',
+          maxHeight: '70vh',
+          border: `1px solid ${token.colorBorderSecondary}`,
+          borderRadius: 6,
+        }}
+      >
+        <table
+          data-testid={testId}
+          style={{ borderCollapse: 'collapse', fontFamily: MONO, fontSize: 12, width: '100%' }}
+        >
           <tbody>
             {shown.map((l) => (
-              <tr key={l.number} data-line={l.number} className={l.hit ? 'config-line config-line-hit' : 'config-line'} style={l.hit ? { background: token.colorWarningBg } : undefined}>
-                <td style={{ textAlign: 'right', padding: '0 8px', color: token.colorTextDescription, userSelect: 'none', width: 1, whiteSpace: 'nowrap', borderRight: `1px solid ${token.colorBorderSecondary}` }}>{l.number}</td>
+              <tr
+                key={l.number}
+                data-line={l.number}
+                className={l.hit ? 'config-line config-line-hit' : 'config-line'}
+                style={l.hit ? { background: token.colorWarningBg } : undefined}
+              >
+                <td
+                  style={{
+                    textAlign: 'right',
+                    padding: '0 8px',
+                    color: token.colorTextDescription,
+                    userSelect: 'none',
+                    width: 1,
+                    whiteSpace: 'nowrap',
+                    borderRight: `1px solid ${token.colorBorderSecondary}`,
+                  }}
+                >
+                  {l.number}
+                </td>
                 <td style={{ padding: '0 8px', whiteSpace: 'pre' }}>{withMasks(l.text, mask)}</td>
               </tr>
             ))}

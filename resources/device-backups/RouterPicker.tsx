@@ -6,7 +6,18 @@ import { t } from '../../src/i18n';
 export function useChosenDevice(): [string | undefined, (id: string) => void] {
   const [params, setParams] = useSearchParams();
   const id = params.get('device') ?? undefined;
-  return [id, (next: string) => setParams((p) => { const q = new URLSearchParams(p); q.set('device', next); return q; }, { replace: true })];
+  return [
+    id,
+    (next: string) =>
+      setParams(
+        (p) => {
+          const q = new URLSearchParams(p);
+          q.set('device', next);
+          return q;
+        },
+        { replace: true },
+      ),
+  ];
 }
 
 export function RouterPicker(props: DevicePickerProps) {
@@ -14,7 +25,11 @@ export function RouterPicker(props: DevicePickerProps) {
     <DeviceSelect
       {...props}
       testId="router-picker"
-      texts={{ label: t('deviceBackups.device'), placeholder: t('deviceBackups.pickDevice'), empty: t('deviceBackups.noDevices') }}
+      texts={{
+        label: t('deviceBackups.device'),
+        placeholder: t('deviceBackups.pickDevice'),
+        empty: t('deviceBackups.noDevices'),
+      }}
       option={(d) => ({ label: `${d.name} (${d.host})` })}
     />
   );

@@ -33,7 +33,8 @@ export interface Page<T> {
 }
 
 /** useCustom's result before the first answer is not the answer's shape: only a real answer counts. */
-const pageOf = <T>(value: unknown): Page<T> | undefined => (Array.isArray((value as Page<T> | undefined)?.items) ? (value as Page<T>) : undefined);
+const pageOf = <T>(value: unknown): Page<T> | undefined =>
+  Array.isArray((value as Page<T> | undefined)?.items) ? (value as Page<T>) : undefined;
 const withField = <T>(value: unknown, field: string): T | undefined =>
   value && typeof value === 'object' && field in value ? (value as T) : undefined;
 
@@ -104,7 +105,10 @@ export function useBackupVersion(deviceId: string | undefined, backupId: string 
     errorNotification: errorToast('errors.deviceBackups.version'),
     queryOptions: { enabled: !!deviceId && !!backupId },
   });
-  return { version: query.isError ? undefined : withField<DeviceBackupDetail>(result.data, 'content'), isLoading: query.isLoading && !!backupId };
+  return {
+    version: query.isError ? undefined : withField<DeviceBackupDetail>(result.data, 'content'),
+    isLoading: query.isLoading && !!backupId,
+  };
 }
 
 /** GET /devices/{id}/backups/diff?from=&to=. */
@@ -118,10 +122,14 @@ export function useBackupDiff(deviceId: string | undefined, from: string | undef
     errorNotification: errorToast('errors.deviceBackups.diff'),
     queryOptions: { enabled, queryKey: [BACKUP_KEY, 'diff', deviceId, from, to] },
   });
-  return { diff: query.isError ? undefined : withField<DeviceBackupDiff>(result.data, 'hunks'), isLoading: query.isLoading && enabled };
+  return {
+    diff: query.isError ? undefined : withField<DeviceBackupDiff>(result.data, 'hunks'),
+    isLoading: query.isLoading && enabled,
+  };
 }
 
-export const isFinished = (job: Pick<DeviceJob, 'status'> | undefined) => !!job && DEVICE_JOB_FINISHED.includes(job.status);
+export const isFinished = (job: Pick<DeviceJob, 'status'> | undefined) =>
+  !!job && DEVICE_JOB_FINISHED.includes(job.status);
 
 /** GET /device-jobs/{jobId}, re-read every JOB_POLL_MS until the job has finished. */
 export function useJob(jobId: string | undefined) {
@@ -167,7 +175,11 @@ export function useRefreshBackups() {
 }
 
 /** Downloads a version as stored (GET .../download) and hands it to the browser as a file. */
-export async function downloadBackup(deviceId: string, backup: Pick<DeviceBackup, 'id' | 'version'>, deviceName: string): Promise<void> {
+export async function downloadBackup(
+  deviceId: string,
+  backup: Pick<DeviceBackup, 'id' | 'version'>,
+  deviceName: string,
+): Promise<void> {
   const res = await httpClient.get<Blob>(`${dev(deviceId)}/backups/${encodeURIComponent(backup.id)}/download`, {
     responseType: 'blob',
     fallbackMessage: t('deviceBackups.versions.downloadFailed'),

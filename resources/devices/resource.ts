@@ -47,4 +47,3 @@ export const technicianDevicesResource = defineResource({
   canCreate: false,
   fields: summaryFields.map((f) => ({ ...f, form: false })),
 });
-

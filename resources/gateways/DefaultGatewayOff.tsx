@@ -15,12 +15,20 @@ export function DefaultGatewayOff({ record, close }: { record: BaseRecord; close
 
   const moveDefault = async (other: BaseRecord) => {
     try {
-      await mutateAsync({ resource: 'payment-gateways', id: other.id!, values: { is_default: true }, successNotification: false });
+      await mutateAsync({
+        resource: 'payment-gateways',
+        id: other.id!,
+        values: { is_default: true },
+        successNotification: false,
+      });
       await mutateAsync({
         resource: 'payment-gateways',
         id: record.id!,
         values: { is_active: false },
-        successNotification: () => ({ type: 'success', message: t('gateways.off.done', { name, other: String(other.name) }) }),
+        successNotification: () => ({
+          type: 'success',
+          message: t('gateways.off.done', { name, other: String(other.name) }),
+        }),
       });
       close();
     } catch {
@@ -35,7 +43,14 @@ export function DefaultGatewayOff({ record, close }: { record: BaseRecord; close
       <Typography.Paragraph>{t('gateways.off.isDefault', { name })}</Typography.Paragraph>
       <Space direction="vertical" style={{ width: '100%' }}>
         {others.map((g) => (
-          <Button key={String(g.id)} block danger loading={mutation.isPending} onClick={() => void moveDefault(g)} style={{ whiteSpace: 'normal', height: 'auto', minHeight: 32 }}>
+          <Button
+            key={String(g.id)}
+            block
+            danger
+            loading={mutation.isPending}
+            onClick={() => void moveDefault(g)}
+            style={{ whiteSpace: 'normal', height: 'auto', minHeight: 32 }}
+          >
             {t('gateways.off.makeDefault', { name, other: String(g.name) })}
           </Button>
         ))}

@@ -1,7 +1,13 @@
 import { Form, Input, Space, Tag, Typography } from 'antd';
 import { StarFilled } from '@ant-design/icons';
 import type { BaseRecord } from '@refinedev/core';
-import { MASK_PREFIX, PAYMENT_PROVIDERS, PROVIDER_CREDENTIAL_KEYS, maskSecret, type PaymentProvider } from '../../contract/schemas/gateway';
+import {
+  MASK_PREFIX,
+  PAYMENT_PROVIDERS,
+  PROVIDER_CREDENTIAL_KEYS,
+  maskSecret,
+  type PaymentProvider,
+} from '../../contract/schemas/gateway';
 import type { CustomInputContext } from '../../src/components/resource';
 import { translate } from '../../src/i18n';
 
@@ -29,7 +35,9 @@ export function credentialLabel(key: string): string {
  */
 export function displayMask(value: unknown): string {
   if (typeof value !== 'string' || value === '') return '';
-  return value.startsWith(MASK_PREFIX) ? `${MASK_PREFIX}${value.slice(MASK_PREFIX.length).slice(-4)}` : maskSecret(value);
+  return value.startsWith(MASK_PREFIX)
+    ? `${MASK_PREFIX}${value.slice(MASK_PREFIX.length).slice(-4)}`
+    : maskSecret(value);
 }
 
 /** List and show cell: each stored key with its masked value. */
@@ -41,7 +49,11 @@ export function credentialsCell(value: unknown) {
       {entries.map(([key, v]) => (
         <span key={key}>
           <Typography.Text type="secondary">{credentialLabel(key)}: </Typography.Text>
-          {displayMask(v) ? <Typography.Text code>{displayMask(v)}</Typography.Text> : <Typography.Text type="secondary">{t('gateways.credentials.notSet')}</Typography.Text>}
+          {displayMask(v) ? (
+            <Typography.Text code>{displayMask(v)}</Typography.Text>
+          ) : (
+            <Typography.Text type="secondary">{t('gateways.credentials.notSet')}</Typography.Text>
+          )}
         </span>
       ))}
     </Space>
@@ -51,7 +63,9 @@ export function credentialsCell(value: unknown) {
 /** The default gateway's marker. */
 export function defaultCell(value: unknown) {
   return value === true ? (
-    <Tag color="gold" icon={<StarFilled />}>{t('gateways.default')}</Tag>
+    <Tag color="gold" icon={<StarFilled />}>
+      {t('gateways.default')}
+    </Tag>
   ) : (
     '—'
   );
@@ -61,7 +75,10 @@ export function defaultCell(value: unknown) {
  * The credentials to send: only the keys of the chosen provider the user typed a value into. Untouched keys
  * are left out (the server keeps the stored value); no typed key at all leaves credentials out.
  */
-export function credentialsPayload(value: unknown, values: Record<string, unknown>): Record<string, string> | undefined {
+export function credentialsPayload(
+  value: unknown,
+  values: Record<string, unknown>,
+): Record<string, string> | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const typed = value as Record<string, unknown>;
   const out: Record<string, string> = {};
@@ -82,7 +99,11 @@ function CredentialsEditor({ record }: { record: BaseRecord | undefined }) {
   const stored = (record?.credentials ?? {}) as Record<string, unknown>;
   if (!isProvider(provider)) return null;
   return (
-    <Form.Item label={t('gateways.fields.credentials')} extra={keys.length === 0 ? t('gateways.credentials.none') : undefined} style={{ marginBottom: keys.length ? 0 : undefined }}>
+    <Form.Item
+      label={t('gateways.fields.credentials')}
+      extra={keys.length === 0 ? t('gateways.credentials.none') : undefined}
+      style={{ marginBottom: keys.length ? 0 : undefined }}
+    >
       {keys.map((key) => {
         const masked = displayMask(stored[key]);
         return (

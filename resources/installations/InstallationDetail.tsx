@@ -24,8 +24,18 @@ export function InstallationDetail() {
   const { job, isLoading, error } = useInstallation(id);
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
-      <Link to="/dashboard/installations"><ArrowLeftOutlined /> {t('installations.back')}</Link>
-      {isLoading ? <Card><Spin /></Card> : !job ? <Alert type="error" showIcon message={error || t('installations.notFound')} /> : <JobView job={job} />}
+      <Link to="/dashboard/installations">
+        <ArrowLeftOutlined /> {t('installations.back')}
+      </Link>
+      {isLoading ? (
+        <Card>
+          <Spin />
+        </Card>
+      ) : !job ? (
+        <Alert type="error" showIcon message={error || t('installations.notFound')} />
+      ) : (
+        <JobView job={job} />
+      )}
     </Space>
   );
 }
@@ -41,26 +51,65 @@ function JobView({ job }: { job: Job }) {
   return (
     <>
       <Card
-        title={<Space wrap><HeaderTitle>{job.number}</HeaderTitle><InstallationStatusTag status={job.status} /></Space>}
-        extra={staff && !closed ? <Button onClick={() => setAssigning(true)}>{t('installations.assign')}</Button> : null}
+        title={
+          <Space wrap>
+            <HeaderTitle>{job.number}</HeaderTitle>
+            <InstallationStatusTag status={job.status} />
+          </Space>
+        }
+        extra={
+          staff && !closed ? <Button onClick={() => setAssigning(true)}>{t('installations.assign')}</Button> : null
+        }
         styles={phone ? { body: { padding: 12 } } : undefined}
         style={{ marginBottom: 16 }}
       >
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
-          <Descriptions bordered column={1} size="small" layout={phone ? 'vertical' : 'horizontal'} data-testid="installation-details">
-            <Descriptions.Item label={t('installations.fields.slot')}>{formatSlot(job.scheduled_start, job.scheduled_end)}</Descriptions.Item>
+          <Descriptions
+            bordered
+            column={1}
+            size="small"
+            layout={phone ? 'vertical' : 'horizontal'}
+            data-testid="installation-details"
+          >
+            <Descriptions.Item label={t('installations.fields.slot')}>
+              {formatSlot(job.scheduled_start, job.scheduled_end)}
+            </Descriptions.Item>
             <Descriptions.Item label={t('installations.fields.customer')}>
-              <span style={{ overflowWrap: 'anywhere' }}>{job.customer_name} <Typography.Text type="secondary">({job.customer_email})</Typography.Text></span>
+              <span style={{ overflowWrap: 'anywhere' }}>
+                {job.customer_name} <Typography.Text type="secondary">({job.customer_email})</Typography.Text>
+              </span>
             </Descriptions.Item>
-            <Descriptions.Item label={t('installations.fields.address')}><MapsLink address={job.address} /></Descriptions.Item>
-            <Descriptions.Item label={t('installations.fields.phone')}>{job.contact_phone ? <TelLink phone={job.contact_phone} /> : '—'}</Descriptions.Item>
+            <Descriptions.Item label={t('installations.fields.address')}>
+              <MapsLink address={job.address} />
+            </Descriptions.Item>
+            <Descriptions.Item label={t('installations.fields.phone')}>
+              {job.contact_phone ? <TelLink phone={job.contact_phone} /> : '—'}
+            </Descriptions.Item>
             <Descriptions.Item label={t('installations.fields.plan')}>
-              {staff ? <Link to={`/dashboard/subscription/${job.subscription_id}`}>{job.plan_name}</Link> : job.plan_name}
+              {staff ? (
+                <Link to={`/dashboard/subscription/${job.subscription_id}`}>{job.plan_name}</Link>
+              ) : (
+                job.plan_name
+              )}
             </Descriptions.Item>
-            {job.preferred_date && <Descriptions.Item label={t('installations.fields.preferredDate')}>{formatDay(job.preferred_date)}</Descriptions.Item>}
-            <Descriptions.Item label={t('installations.fields.technician')}>{job.technician_name ?? t('installations.unassigned')}</Descriptions.Item>
-            {job.failure_reason && <Descriptions.Item label={t('installations.fields.failureReason')}>{job.failure_reason}</Descriptions.Item>}
-            {job.completed_at && <Descriptions.Item label={t('installations.fields.completedAt')}>{formatDateTime(job.completed_at)}</Descriptions.Item>}
+            {job.preferred_date && (
+              <Descriptions.Item label={t('installations.fields.preferredDate')}>
+                {formatDay(job.preferred_date)}
+              </Descriptions.Item>
+            )}
+            <Descriptions.Item label={t('installations.fields.technician')}>
+              {job.technician_name ?? t('installations.unassigned')}
+            </Descriptions.Item>
+            {job.failure_reason && (
+              <Descriptions.Item label={t('installations.fields.failureReason')}>
+                {job.failure_reason}
+              </Descriptions.Item>
+            )}
+            {job.completed_at && (
+              <Descriptions.Item label={t('installations.fields.completedAt')}>
+                {formatDateTime(job.completed_at)}
+              </Descriptions.Item>
+            )}
           </Descriptions>
           <StatusActions job={job} work={work} />
         </Space>
@@ -80,7 +129,15 @@ interface WorkValues {
   readings: Partial<Record<(typeof READINGS)[number], number | null>>;
 }
 
-function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: MutableRefObject<PendingWork | null> }) {
+function WorkForm({
+  job,
+  readOnly,
+  work,
+}: {
+  job: Job;
+  readOnly: boolean;
+  work: MutableRefObject<PendingWork | null>;
+}) {
   const phone = useIsPhone();
   const [form] = Form.useForm<WorkValues>();
   const { run, isPending } = useInstallationCall();
@@ -122,7 +179,12 @@ function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: 
       } catch (error) {
         const item = latest.current[index]?.item ?? '';
         show(latest.current.map((c, i) => (i === index ? { ...c, done: !done } : c)));
-        setTickError(t('installations.tickFailed', { item, reason: (error as HttpError)?.message || t('errors.installations.update') }));
+        setTickError(
+          t('installations.tickFailed', {
+            item,
+            reason: (error as HttpError)?.message || t('errors.installations.update'),
+          }),
+        );
       } finally {
         ticking.current -= 1;
       }
@@ -154,37 +216,120 @@ function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: 
     },
   };
   return (
-    <Form form={form} layout="vertical" onFinish={(values) => void save(values)} onValuesChange={() => setDirty(true)} disabled={readOnly}
-      initialValues={{ notes: job.notes, equipment: job.equipment, readings: job.readings }}>
-      <Card title={<SectionHeading>{t('installations.checklist')}</SectionHeading>} size="small" style={{ marginBottom: 16 }} data-testid="installation-checklist">
-        {!readOnly && checklist.length > 0 && <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>{t('installations.checklistHint')}</Typography.Paragraph>}
-        {tickError && <Alert type="error" showIcon role="alert" message={tickError} style={{ marginBottom: 8 }} closable onClose={() => setTickError(null)} />}
+    <Form
+      form={form}
+      layout="vertical"
+      onFinish={(values) => void save(values)}
+      onValuesChange={() => setDirty(true)}
+      disabled={readOnly}
+      initialValues={{ notes: job.notes, equipment: job.equipment, readings: job.readings }}
+    >
+      <Card
+        title={<SectionHeading>{t('installations.checklist')}</SectionHeading>}
+        size="small"
+        style={{ marginBottom: 16 }}
+        data-testid="installation-checklist"
+      >
+        {!readOnly && checklist.length > 0 && (
+          <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
+            {t('installations.checklistHint')}
+          </Typography.Paragraph>
+        )}
+        {tickError && (
+          <Alert
+            type="error"
+            showIcon
+            role="alert"
+            message={tickError}
+            style={{ marginBottom: 8 }}
+            closable
+            onClose={() => setTickError(null)}
+          />
+        )}
         {checklist.map((c, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the job's fixed checklist, ticked by position (item texts may repeat)
           <div key={`${i}-${c.item}`}>
-            <Checkbox checked={c.done} disabled={readOnly} onChange={(e) => tick(i, e.target.checked)} style={{ display: 'flex', alignItems: 'center', minHeight: TOUCH }}>{c.item}</Checkbox>
+            <Checkbox
+              checked={c.done}
+              disabled={readOnly}
+              onChange={(e) => tick(i, e.target.checked)}
+              style={{ display: 'flex', alignItems: 'center', minHeight: TOUCH }}
+            >
+              {c.item}
+            </Checkbox>
           </div>
         ))}
       </Card>
-      <Card title={<SectionHeading>{t('installations.equipment')}</SectionHeading>} size="small" style={{ marginBottom: 16 }}>
+      <Card
+        title={<SectionHeading>{t('installations.equipment')}</SectionHeading>}
+        size="small"
+        style={{ marginBottom: 16 }}
+      >
         <Form.List name="equipment">
           {(fields, { add, remove }) => (
             <>
-              {fields.length === 0 && <Typography.Text type="secondary">{t('installations.equipment.none')}</Typography.Text>}
+              {fields.length === 0 && (
+                <Typography.Text type="secondary">{t('installations.equipment.none')}</Typography.Text>
+              )}
               {fields.map((f) => (
-                <Space key={f.key} wrap align="start" direction={phone ? 'vertical' : 'horizontal'} style={phone ? { width: '100%', marginBottom: 8 } : undefined}>
-                  <Form.Item name={[f.name, 'type']} rules={[{ required: true, message: t('installations.equipment.type') }]}><Input placeholder={t('installations.equipment.type')} aria-label={t('installations.equipment.type')} /></Form.Item>
-                  <Form.Item name={[f.name, 'serial']} rules={[{ required: true, message: t('installations.equipment.serial') }]}><Input placeholder={t('installations.equipment.serial')} aria-label={t('installations.equipment.serial')} /></Form.Item>
-                  <Form.Item name={[f.name, 'mac']}><Input placeholder={t('installations.equipment.mac')} aria-label={t('installations.equipment.mac')} /></Form.Item>
-                  <Button icon={<DeleteOutlined aria-hidden />} onClick={() => remove(f.name)} aria-label={t('installations.equipment.remove')} style={{ minHeight: TOUCH, minWidth: TOUCH }} />
+                <Space
+                  key={f.key}
+                  wrap
+                  align="start"
+                  direction={phone ? 'vertical' : 'horizontal'}
+                  style={phone ? { width: '100%', marginBottom: 8 } : undefined}
+                >
+                  <Form.Item
+                    name={[f.name, 'type']}
+                    rules={[{ required: true, message: t('installations.equipment.type') }]}
+                  >
+                    <Input
+                      placeholder={t('installations.equipment.type')}
+                      aria-label={t('installations.equipment.type')}
+                    />
+                  </Form.Item>
+                  <Form.Item
+                    name={[f.name, 'serial']}
+                    rules={[{ required: true, message: t('installations.equipment.serial') }]}
+                  >
+                    <Input
+                      placeholder={t('installations.equipment.serial')}
+                      aria-label={t('installations.equipment.serial')}
+                    />
+                  </Form.Item>
+                  <Form.Item name={[f.name, 'mac']}>
+                    <Input
+                      placeholder={t('installations.equipment.mac')}
+                      aria-label={t('installations.equipment.mac')}
+                    />
+                  </Form.Item>
+                  <Button
+                    icon={<DeleteOutlined aria-hidden />}
+                    onClick={() => remove(f.name)}
+                    aria-label={t('installations.equipment.remove')}
+                    style={{ minHeight: TOUCH, minWidth: TOUCH }}
+                  />
                 </Space>
               ))}
-              <div><Button size="large" block={phone} style={{ minHeight: TOUCH }} onClick={() => add({ type: '', serial: '', mac: '' })}>{t('installations.equipment.add')}</Button></div>
+              <div>
+                <Button
+                  size="large"
+                  block={phone}
+                  style={{ minHeight: TOUCH }}
+                  onClick={() => add({ type: '', serial: '', mac: '' })}
+                >
+                  {t('installations.equipment.add')}
+                </Button>
+              </div>
             </>
           )}
         </Form.List>
       </Card>
-      <Card title={<SectionHeading>{t('installations.readings')}</SectionHeading>} size="small" style={{ marginBottom: 16 }}>
+      <Card
+        title={<SectionHeading>{t('installations.readings')}</SectionHeading>}
+        size="small"
+        style={{ marginBottom: 16 }}
+      >
         <Space wrap direction={phone ? 'vertical' : 'horizontal'} style={phone ? { width: '100%' } : undefined}>
           {READINGS.map((k) => (
             <Form.Item key={k} name={['readings', k]} label={t(`installations.readings.${k}`)}>
@@ -193,9 +338,26 @@ function WorkForm({ job, readOnly, work }: { job: Job; readOnly: boolean; work: 
           ))}
         </Space>
       </Card>
-      <Card title={<SectionHeading>{t('installations.fields.notes')}</SectionHeading>} size="small" style={{ marginBottom: 16 }}>
-        <Form.Item name="notes"><Input.TextArea rows={3} aria-label={t('installations.fields.notes')} /></Form.Item>
-        {!readOnly && <Button type="primary" htmlType="submit" size="large" block={phone} style={{ minHeight: TOUCH }} loading={isPending}>{t('installations.save')}</Button>}
+      <Card
+        title={<SectionHeading>{t('installations.fields.notes')}</SectionHeading>}
+        size="small"
+        style={{ marginBottom: 16 }}
+      >
+        <Form.Item name="notes">
+          <Input.TextArea rows={3} aria-label={t('installations.fields.notes')} />
+        </Form.Item>
+        {!readOnly && (
+          <Button
+            type="primary"
+            htmlType="submit"
+            size="large"
+            block={phone}
+            style={{ minHeight: TOUCH }}
+            loading={isPending}
+          >
+            {t('installations.save')}
+          </Button>
+        )}
       </Card>
     </Form>
   );

@@ -29,11 +29,26 @@ function TechnicianJobs() {
   // Open jobs (overdue ones included) and today's finished ones; then the last weeks' finished jobs, which the
   // first list leaves out. Two reads, as the list answers one status filter and the soonest slot first.
   const open = useInstallations({ upcoming: true, limit: 200 });
-  const recent = useInstallations({ from: dayjs().subtract(FINISHED_DAYS, 'day').format('YYYY-MM-DD'), to: dayjs().format('YYYY-MM-DD'), limit: 200 });
+  const recent = useInstallations({
+    from: dayjs().subtract(FINISHED_DAYS, 'day').format('YYYY-MM-DD'),
+    to: dayjs().format('YYYY-MM-DD'),
+    limit: 200,
+  });
   const plan = planDay([...open.items, ...recent.items]);
   const sections = [
-    { key: 'today', title: t('installations.today'), subtitle: dayjs().format('dddd D MMMM'), jobs: plan.today, empty: t('installations.noJobsToday') },
-    { key: 'upcoming', title: t('installations.upcoming'), jobs: plan.upcoming, empty: t('installations.noJobsUpcoming') },
+    {
+      key: 'today',
+      title: t('installations.today'),
+      subtitle: dayjs().format('dddd D MMMM'),
+      jobs: plan.today,
+      empty: t('installations.noJobsToday'),
+    },
+    {
+      key: 'upcoming',
+      title: t('installations.upcoming'),
+      jobs: plan.upcoming,
+      empty: t('installations.noJobsUpcoming'),
+    },
     { key: 'finished', title: t('installations.finished'), jobs: plan.finished, empty: null },
   ];
   const nothing = plan.today.length + plan.upcoming.length + plan.finished.length === 0;
@@ -51,15 +66,25 @@ function TechnicianJobs() {
           .filter((s) => s.jobs.length > 0 || s.empty)
           .map((s) => (
             <section key={s.key} data-testid={`jobs-${s.key}`} aria-labelledby={`jobs-${s.key}-title`}>
-              <Typography.Title level={2} id={`jobs-${s.key}-title`} style={{ marginTop: 0, marginBottom: 8, fontSize: 20 }}>
+              <Typography.Title
+                level={2}
+                id={`jobs-${s.key}-title`}
+                style={{ marginTop: 0, marginBottom: 8, fontSize: 20 }}
+              >
                 {s.title} {s.jobs.length > 0 && <Typography.Text type="secondary">({s.jobs.length})</Typography.Text>}
-                {s.subtitle && <Typography.Text type="secondary" style={{ display: 'block', fontSize: 14, fontWeight: 'normal' }}>{s.subtitle}</Typography.Text>}
+                {s.subtitle && (
+                  <Typography.Text type="secondary" style={{ display: 'block', fontSize: 14, fontWeight: 'normal' }}>
+                    {s.subtitle}
+                  </Typography.Text>
+                )}
               </Typography.Title>
               {s.jobs.length === 0 ? (
                 <Typography.Text type="secondary">{s.empty}</Typography.Text>
               ) : (
                 <Space direction="vertical" size={12} style={{ width: '100%' }}>
-                  {s.jobs.map((job) => <JobCard key={job.id} job={job} day={s.key === 'today' ? 'today' : 'other'} />)}
+                  {s.jobs.map((job) => (
+                    <JobCard key={job.id} job={job} day={s.key === 'today' ? 'today' : 'other'} />
+                  ))}
                 </Space>
               )}
             </section>
@@ -72,17 +97,36 @@ function TechnicianJobs() {
 /** One job on the technician's list: when, who, where (maps) and how to reach them (tel:), and a way in. */
 function JobCard({ job, day }: { job: Installation; day: 'today' | 'other' }) {
   const overdue = isOverdue(job);
-  const when = day === 'today' && !overdue ? formatTimes(job.scheduled_start, job.scheduled_end) : job.scheduled_start ? formatSlot(job.scheduled_start, job.scheduled_end) : t('installations.unscheduled');
+  const when =
+    day === 'today' && !overdue
+      ? formatTimes(job.scheduled_start, job.scheduled_end)
+      : job.scheduled_start
+        ? formatSlot(job.scheduled_start, job.scheduled_end)
+        : t('installations.unscheduled');
   return (
     <Card size="small" data-testid="job-card" data-job={job.number} styles={{ body: { padding: 12 } }}>
       <Space style={{ width: '100%', justifyContent: 'space-between' }} align="start" wrap>
-        <Typography.Text strong data-testid="job-time">{when}</Typography.Text>
+        <Typography.Text strong data-testid="job-time">
+          {when}
+        </Typography.Text>
         <Space size={4} wrap>
           {overdue && <Typography.Text type="danger">{t('installations.overdue')}</Typography.Text>}
           <InstallationStatusTag status={job.status} />
         </Space>
       </Space>
-      <Link to={detailPath(job.id)} style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8, minHeight: TOUCH, fontSize: 16, fontWeight: 600, overflowWrap: 'anywhere' }}>
+      <Link
+        to={detailPath(job.id)}
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: 8,
+          minHeight: TOUCH,
+          fontSize: 16,
+          fontWeight: 600,
+          overflowWrap: 'anywhere',
+        }}
+      >
         <span>{`${job.number} · ${job.customer_name}`}</span>
         <RightOutlined aria-hidden />
       </Link>

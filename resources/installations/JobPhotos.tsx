@@ -56,20 +56,39 @@ export function JobPhotos({ job, readOnly }: { job: Job; readOnly: boolean }) {
     <Card title={<SectionHeading>{t('installations.photos')}</SectionHeading>} size="small">
       <Space direction="vertical" style={{ width: '100%' }}>
         <Space wrap data-testid="installation-photos">
-          {job.photos.length === 0 ? <Typography.Text type="secondary">{t('installations.photos.none')}</Typography.Text> : job.photos.map((p) => <PhotoThumb key={p.id} photo={p} />)}
+          {job.photos.length === 0 ? (
+            <Typography.Text type="secondary">{t('installations.photos.none')}</Typography.Text>
+          ) : (
+            job.photos.map((p) => <PhotoThumb key={p.id} photo={p} />)
+          )}
         </Space>
         {!readOnly && (
           <>
             <Space direction={phone ? 'vertical' : 'horizontal'} wrap style={{ width: '100%' }}>
               <FilePicker camera label={t('installations.photos.camera')} onFiles={send} testId="photo-camera-input">
-                {(pick) => <Button {...big} type="primary" icon={<CameraOutlined aria-hidden />} onClick={pick}>{t('installations.photos.camera')}</Button>}
+                {(pick) => (
+                  <Button {...big} type="primary" icon={<CameraOutlined aria-hidden />} onClick={pick}>
+                    {t('installations.photos.camera')}
+                  </Button>
+                )}
               </FilePicker>
               <FilePicker label={t('installations.photos.upload')} onFiles={send} testId="photo-gallery-input">
-                {(pick) => <Button {...big} icon={<PictureOutlined aria-hidden />} onClick={pick}>{t('installations.photos.upload')}</Button>}
+                {(pick) => (
+                  <Button {...big} icon={<PictureOutlined aria-hidden />} onClick={pick}>
+                    {t('installations.photos.upload')}
+                  </Button>
+                )}
               </FilePicker>
             </Space>
             <Typography.Text type="secondary">{t('installations.photos.hint')}</Typography.Text>
-            {progress !== null && <Progress percent={progress} size="small" data-testid="photo-progress" aria-label={t('installations.photos.uploading')} />}
+            {progress !== null && (
+              <Progress
+                percent={progress}
+                size="small"
+                data-testid="photo-progress"
+                aria-label={t('installations.photos.uploading')}
+              />
+            )}
           </>
         )}
       </Space>
@@ -81,7 +100,19 @@ export function JobPhotos({ job, readOnly }: { job: Job; readOnly: boolean }) {
  * A hidden file input opened by its button: images only; with `camera`, the phone opens its back camera
  * (capture="environment") instead of the gallery, one photo at a time.
  */
-function FilePicker({ camera = false, label, onFiles, testId, children }: { camera?: boolean; label: string; onFiles: (files: File[]) => void; testId: string; children: (pick: () => void) => ReactNode }) {
+function FilePicker({
+  camera = false,
+  label,
+  onFiles,
+  testId,
+  children,
+}: {
+  camera?: boolean;
+  label: string;
+  onFiles: (files: File[]) => void;
+  testId: string;
+  children: (pick: () => void) => ReactNode;
+}) {
   const input = useRef<HTMLInputElement>(null);
   return (
     <div>

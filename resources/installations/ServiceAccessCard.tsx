@@ -21,23 +21,35 @@ export function ServiceAccessCard({ subscriptionId, role }: { subscriptionId: st
             <Space wrap>
               <span>{installation.number}</span>
               <InstallationStatusTag status={installation.status} />
-              {installation.status === 'scheduled' && <span>{t('access.scheduledFor', { slot: formatSlot(installation.scheduled_start, installation.scheduled_end) })}</span>}
+              {installation.status === 'scheduled' && (
+                <span>
+                  {t('access.scheduledFor', {
+                    slot: formatSlot(installation.scheduled_start, installation.scheduled_end),
+                  })}
+                </span>
+              )}
             </Space>
           </Descriptions.Item>
         )}
         {credentials ? (
           <>
             <Descriptions.Item label={t('access.username')}>
-              <Typography.Text copyable code data-testid="pppoe-username">{credentials.username}</Typography.Text>
+              <Typography.Text copyable code data-testid="pppoe-username">
+                {credentials.username}
+              </Typography.Text>
             </Descriptions.Item>
             <Descriptions.Item label={t('access.password')}>
               <Space>
                 {shown ? (
-                  <Typography.Text copyable code data-testid="pppoe-password">{credentials.password ?? '—'}</Typography.Text>
+                  <Typography.Text copyable code data-testid="pppoe-password">
+                    {credentials.password ?? '—'}
+                  </Typography.Text>
                 ) : (
                   <Typography.Text code>••••••••••••••</Typography.Text>
                 )}
-                <Button size="small" onClick={() => setShown(!shown)}>{shown ? t('access.hide') : t('access.reveal')}</Button>
+                <Button size="small" onClick={() => setShown(!shown)}>
+                  {shown ? t('access.hide') : t('access.reveal')}
+                </Button>
               </Space>
             </Descriptions.Item>
           </>

@@ -34,13 +34,51 @@ export function StaffInstallationTable() {
   return (
     <Space direction="vertical" size={12} style={{ width: '100%' }}>
       <Space wrap>
-        <Input.Search allowClear placeholder={t('installations.filters.search')} onSearch={(v) => { setSearch(v); setPage(1); }} style={{ width: 280, maxWidth: '100%' }} aria-label={t('installations.filters.search')} />
-        <FormSelect allowClear placeholder={t('installations.filters.status')} style={{ width: 170, maxWidth: '100%' }} value={status} onChange={(v) => { setStatus(v); setPage(1); }}
-          options={INSTALLATION_STATUSES.map((s) => ({ value: s, label: t(`installations.status.${s}`) }))} aria-label={t('installations.fields.status')} />
-        <FormSelect allowClear placeholder={t('installations.filters.technician')} style={{ width: 200, maxWidth: '100%' }} value={technician} onChange={(v) => { setTechnician(v); setPage(1); }}
-          options={technicians.map((u) => ({ value: u.id, label: u.name }))} aria-label={t('installations.fields.technician')} />
-        <DatePicker.RangePicker style={{ maxWidth: '100%' }} value={range} onChange={(v) => { setRange(v?.[0] && v[1] ? [v[0], v[1]] : null); setPage(1); }} />
-        <Button type="primary" onClick={() => setCreating(true)}>{t('installations.new')}</Button>
+        <Input.Search
+          allowClear
+          placeholder={t('installations.filters.search')}
+          onSearch={(v) => {
+            setSearch(v);
+            setPage(1);
+          }}
+          style={{ width: 280, maxWidth: '100%' }}
+          aria-label={t('installations.filters.search')}
+        />
+        <FormSelect
+          allowClear
+          placeholder={t('installations.filters.status')}
+          style={{ width: 170, maxWidth: '100%' }}
+          value={status}
+          onChange={(v) => {
+            setStatus(v);
+            setPage(1);
+          }}
+          options={INSTALLATION_STATUSES.map((s) => ({ value: s, label: t(`installations.status.${s}`) }))}
+          aria-label={t('installations.fields.status')}
+        />
+        <FormSelect
+          allowClear
+          placeholder={t('installations.filters.technician')}
+          style={{ width: 200, maxWidth: '100%' }}
+          value={technician}
+          onChange={(v) => {
+            setTechnician(v);
+            setPage(1);
+          }}
+          options={technicians.map((u) => ({ value: u.id, label: u.name }))}
+          aria-label={t('installations.fields.technician')}
+        />
+        <DatePicker.RangePicker
+          style={{ maxWidth: '100%' }}
+          value={range}
+          onChange={(v) => {
+            setRange(v?.[0] && v[1] ? [v[0], v[1]] : null);
+            setPage(1);
+          }}
+        />
+        <Button type="primary" onClick={() => setCreating(true)}>
+          {t('installations.new')}
+        </Button>
       </Space>
       <Table<Installation>
         rowKey="id"
@@ -50,20 +88,44 @@ export function StaffInstallationTable() {
         dataSource={items}
         onRow={openingRow((r) => navigate(detailPath(r.id)))}
         locale={{ emptyText: t('installations.empty') }}
-        pagination={{ current: page, pageSize: 20, total: pagination?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+        pagination={{
+          current: page,
+          pageSize: 20,
+          total: pagination?.total ?? 0,
+          onChange: setPage,
+          showSizeChanger: false,
+        }}
         columns={[
-          { key: 'number', title: t('installations.fields.number'), render: (_, r) => <Link to={detailPath(r.id)}>{r.number}</Link> },
+          {
+            key: 'number',
+            title: t('installations.fields.number'),
+            render: (_, r) => <Link to={detailPath(r.id)}>{r.number}</Link>,
+          },
           { key: 'customer', title: t('installations.fields.customer'), dataIndex: 'customer_name' },
           { key: 'address', title: t('installations.fields.address'), dataIndex: 'address', responsive: ['md'] },
-          { key: 'status', title: t('installations.fields.status'), render: (_, r) => <InstallationStatusTag status={r.status} /> },
-          { key: 'slot', title: t('installations.fields.slot'), render: (_, r) => formatSlot(r.scheduled_start, r.scheduled_end) },
-          { key: 'technician', title: t('installations.fields.technician'), render: (_, r) => r.technician_name ?? t('installations.unassigned') },
+          {
+            key: 'status',
+            title: t('installations.fields.status'),
+            render: (_, r) => <InstallationStatusTag status={r.status} />,
+          },
+          {
+            key: 'slot',
+            title: t('installations.fields.slot'),
+            render: (_, r) => formatSlot(r.scheduled_start, r.scheduled_end),
+          },
+          {
+            key: 'technician',
+            title: t('installations.fields.technician'),
+            render: (_, r) => r.technician_name ?? t('installations.unassigned'),
+          },
           {
             key: 'actions',
             title: '',
             render: (_, r) =>
               r.status === 'completed' || r.status === 'cancelled' ? null : (
-                <Button size="small" onClick={() => setAssigning(r)} data-testid={`assign-${r.number}`}>{t('installations.assign')}</Button>
+                <Button size="small" onClick={() => setAssigning(r)} data-testid={`assign-${r.number}`}>
+                  {t('installations.assign')}
+                </Button>
               ),
           },
         ]}
@@ -98,7 +160,13 @@ function ScheduleFields({ technicians }: { technicians: Array<{ id: string; name
 }
 
 /** Technician and slot; saving a requested job with both schedules it. */
-export function AssignModal({ job, onClose }: { job: Pick<Installation, 'id' | 'number' | 'technician_id' | 'scheduled_start' | 'scheduled_end'>; onClose: () => void }) {
+export function AssignModal({
+  job,
+  onClose,
+}: {
+  job: Pick<Installation, 'id' | 'number' | 'technician_id' | 'scheduled_start' | 'scheduled_end'>;
+  onClose: () => void;
+}) {
   const { technicians } = useTechnicians(true);
   const { run, isPending } = useInstallationCall();
   const [form] = Form.useForm<{ technician_id?: string | null; slot?: [Dayjs, Dayjs] | null }>();
@@ -113,14 +181,22 @@ export function AssignModal({ job, onClose }: { job: Pick<Installation, 'id' | '
     if (done) onClose();
   };
   return (
-    <Modal open title={`${t('installations.assignTitle')} · ${job.number}`} onCancel={onClose} onOk={() => form.submit()} okText={t('installations.save')} confirmLoading={isPending}>
+    <Modal
+      open
+      title={`${t('installations.assignTitle')} · ${job.number}`}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={t('installations.save')}
+      confirmLoading={isPending}
+    >
       <Form
         form={form}
         layout="vertical"
         onFinish={submit}
         initialValues={{
           technician_id: job.technician_id ?? undefined,
-          slot: job.scheduled_start && job.scheduled_end ? [dayjs(job.scheduled_start), dayjs(job.scheduled_end)] : null,
+          slot:
+            job.scheduled_start && job.scheduled_end ? [dayjs(job.scheduled_start), dayjs(job.scheduled_end)] : null,
         }}
       >
         <ScheduleFields technicians={technicians} />
@@ -153,8 +229,10 @@ export function InstallationCalendar() {
               {jobs.map((j) => (
                 <li key={j.id}>
                   <Link to={detailPath(j.id)}>
-                    <Badge status={j.status === 'completed' ? 'success' : j.status === 'failed' ? 'error' : 'processing'}
-                      text={`${formatTime(j.scheduled_start)} ${j.number} ${j.technician_name ?? ''}`} />
+                    <Badge
+                      status={j.status === 'completed' ? 'success' : j.status === 'failed' ? 'error' : 'processing'}
+                      text={`${formatTime(j.scheduled_start)} ${j.number} ${j.technician_name ?? ''}`}
+                    />
                   </Link>
                 </li>
               ))}
@@ -172,7 +250,9 @@ export function NewInstallationModal({ onClose }: { onClose: () => void }) {
   const [search, setSearch] = useState('');
   const { technicians } = useTechnicians(true);
   const { run, isPending } = useInstallationCall();
-  const { query, result } = useCustom<{ items: Array<{ id: string; plan_name: string; user_name: string; location: string | null; status: string }> }>({
+  const { query, result } = useCustom<{
+    items: Array<{ id: string; plan_name: string; user_name: string; location: string | null; status: string }>;
+  }>({
     url: '/subscriptions',
     method: 'get',
     config: { query: { limit: 20, ...(search ? { search } : {}) } },
@@ -180,8 +260,20 @@ export function NewInstallationModal({ onClose }: { onClose: () => void }) {
     queryOptions: { retry: false },
   });
   const subs = Array.isArray(result.data?.items) ? result.data.items : [];
-  const [form] = Form.useForm<{ subscription_id?: string; address?: string; contact_phone?: string; technician_id?: string | null; slot?: [Dayjs, Dayjs] | null }>();
-  const submit = async (v: { subscription_id?: string; address?: string; contact_phone?: string; technician_id?: string | null; slot?: [Dayjs, Dayjs] | null }) => {
+  const [form] = Form.useForm<{
+    subscription_id?: string;
+    address?: string;
+    contact_phone?: string;
+    technician_id?: string | null;
+    slot?: [Dayjs, Dayjs] | null;
+  }>();
+  const submit = async (v: {
+    subscription_id?: string;
+    address?: string;
+    contact_phone?: string;
+    technician_id?: string | null;
+    slot?: [Dayjs, Dayjs] | null;
+  }) => {
     const done = await run({
       url: '/installations',
       method: 'post',
@@ -197,24 +289,42 @@ export function NewInstallationModal({ onClose }: { onClose: () => void }) {
     if (done) onClose();
   };
   return (
-    <Modal open title={t('installations.new')} onCancel={onClose} onOk={() => form.submit()} okText={t('installations.save')} confirmLoading={isPending}>
+    <Modal
+      open
+      title={t('installations.new')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={t('installations.save')}
+      confirmLoading={isPending}
+    >
       <Form form={form} layout="vertical" onFinish={submit}>
-        <Form.Item name="subscription_id" label={t('installations.fields.subscription')} rules={[{ required: true, message: t('installations.subscriptionRequired') }]}>
+        <Form.Item
+          name="subscription_id"
+          label={t('installations.fields.subscription')}
+          rules={[{ required: true, message: t('installations.subscriptionRequired') }]}
+        >
           <FormSelect
             showSearch
             filterOption={false}
             onSearch={setSearch}
             loading={query.isLoading}
             aria-label={t('installations.fields.subscription')}
-            options={subs.map((s) => ({ value: s.id, label: `${s.user_name} · ${s.plan_name}${s.location ? ` · ${s.location}` : ''}` }))}
+            options={subs.map((s) => ({
+              value: s.id,
+              label: `${s.user_name} · ${s.plan_name}${s.location ? ` · ${s.location}` : ''}`,
+            }))}
             onChange={(id) => {
               const s = subs.find((x) => x.id === id);
               if (s?.location && !form.getFieldValue('address')) form.setFieldValue('address', s.location);
             }}
           />
         </Form.Item>
-        <Form.Item name="address" label={t('installations.fields.address')}><Input aria-label={t('installations.fields.address')} /></Form.Item>
-        <Form.Item name="contact_phone" label={t('installations.fields.phone')}><Input aria-label={t('installations.fields.phone')} /></Form.Item>
+        <Form.Item name="address" label={t('installations.fields.address')}>
+          <Input aria-label={t('installations.fields.address')} />
+        </Form.Item>
+        <Form.Item name="contact_phone" label={t('installations.fields.phone')}>
+          <Input aria-label={t('installations.fields.phone')} />
+        </Form.Item>
         <ScheduleFields technicians={technicians} />
       </Form>
     </Modal>

@@ -37,7 +37,9 @@ export function StatusActions({ job, work }: { job: Job; work?: MutableRefObject
   const [unsaved, setUnsaved] = useState(false);
   if (job.next_statuses.length === 0) return null;
   const ask = (s: InstallationStatus) => {
-    setUnticked(s === 'completed' ? (work?.current?.unticked() ?? job.checklist.filter((c) => !c.done).map((c) => c.item)) : []);
+    setUnticked(
+      s === 'completed' ? (work?.current?.unticked() ?? job.checklist.filter((c) => !c.done).map((c) => c.item)) : [],
+    );
     setWithout(false);
     setUnsaved(false);
     setAsking(s);
@@ -52,7 +54,12 @@ export function StatusActions({ job, work }: { job: Job; work?: MutableRefObject
     setSaving(false);
     setUnsaved(!saved);
     if (!saved) return; // the form shows what is wrong, or a toast why saving failed
-    const extra = asking === 'failed' ? { failure_reason: reason.trim() } : asking === 'completed' && unticked.length ? { confirm_unticked: true } : {};
+    const extra =
+      asking === 'failed'
+        ? { failure_reason: reason.trim() }
+        : asking === 'completed' && unticked.length
+          ? { confirm_unticked: true }
+          : {};
     const done = await run({
       url: `${installationUrl(job.id)}/status`,
       method: 'patch',
@@ -85,13 +92,20 @@ export function StatusActions({ job, work }: { job: Job; work?: MutableRefObject
       </Space>
       <Modal
         open={asking !== null}
-        title={asking === 'failed' ? t('installations.failTitle') : asking ? t('installations.confirmTitle', { number: job.number, status: t(`installations.status.${asking}`) }) : ''}
+        title={
+          asking === 'failed'
+            ? t('installations.failTitle')
+            : asking
+              ? t('installations.confirmTitle', { number: job.number, status: t(`installations.status.${asking}`) })
+              : ''
+        }
         okText={asking ? t(`installations.action.${asking}`) : ''}
         cancelText={t('installations.notNow')}
         okButtonProps={{
           ...big,
           danger: asking ? DANGER.includes(asking) : false,
-          disabled: (asking === 'failed' && !reason.trim()) || (asking === 'completed' && unticked.length > 0 && !without),
+          disabled:
+            (asking === 'failed' && !reason.trim()) || (asking === 'completed' && unticked.length > 0 && !without),
           loading: isPending || saving,
         }}
         cancelButtonProps={big}
@@ -102,12 +116,25 @@ export function StatusActions({ job, work }: { job: Job; work?: MutableRefObject
         {asking === 'failed' ? (
           <>
             <Typography.Paragraph type="secondary">{t('installations.failHint')}</Typography.Paragraph>
-            <Input.TextArea rows={4} value={reason} onChange={(e) => setReason(e.target.value)} aria-label={t('installations.fields.failureReason')} />
+            <Input.TextArea
+              rows={4}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              aria-label={t('installations.fields.failureReason')}
+            />
           </>
         ) : (
           asking && <Typography.Paragraph>{t(`installations.confirm.${asking}`)}</Typography.Paragraph>
         )}
-        {unsaved && <Alert type="error" showIcon role="alert" message={t('installations.saveFirst')} style={{ marginBottom: 8 }} />}
+        {unsaved && (
+          <Alert
+            type="error"
+            showIcon
+            role="alert"
+            message={t('installations.saveFirst')}
+            style={{ marginBottom: 8 }}
+          />
+        )}
         {asking === 'completed' && unticked.length > 0 && (
           <Alert
             type="warning"
@@ -116,8 +143,16 @@ export function StatusActions({ job, work }: { job: Job; work?: MutableRefObject
             message={t('installations.unticked.title', { count: unticked.length })}
             description={
               <>
-                <ul style={{ paddingInlineStart: 20, margin: '4px 0 8px' }}>{unticked.map((item) => <li key={item}>{item}</li>)}</ul>
-                <Checkbox checked={without} onChange={(e) => setWithout(e.target.checked)} style={{ minHeight: TOUCH, display: 'flex', alignItems: 'center' }}>
+                <ul style={{ paddingInlineStart: 20, margin: '4px 0 8px' }}>
+                  {unticked.map((item) => (
+                    <li key={item}>{item}</li>
+                  ))}
+                </ul>
+                <Checkbox
+                  checked={without}
+                  onChange={(e) => setWithout(e.target.checked)}
+                  style={{ minHeight: TOUCH, display: 'flex', alignItems: 'center' }}
+                >
                   {t('installations.unticked.confirm')}
                 </Checkbox>
               </>

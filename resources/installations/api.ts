@@ -5,7 +5,13 @@
  */
 import { useCustom } from '@refinedev/core';
 import type { PagePagination } from '../../contract/envelope';
-import type { Installation, InstallationDetail, InstallationListQuery, InstallationPhoto, ServiceAccess } from '../../contract/schemas/installation';
+import type {
+  Installation,
+  InstallationDetail,
+  InstallationListQuery,
+  InstallationPhoto,
+  ServiceAccess,
+} from '../../contract/schemas/installation';
 import { httpClient } from '../../providers/http-client';
 import { uploadFiles } from '../../providers/upload';
 import { retryUnlessClientError } from '../../src/components/retry';
@@ -25,8 +31,15 @@ export function useInstallations(query: InstallationListQuery) {
     errorNotification: errorToast('errors.installations.list'),
     queryOptions: { retry: retryUnlessClientError },
   });
-  const data = q.isError ? undefined : (result.data as { items: Installation[]; pagination: PagePagination } | undefined);
-  return { items: data?.items ?? [], pagination: data?.pagination, isLoading: q.isLoading, error: q.isError ? q.error?.message || t('errors.installations.list') : null };
+  const data = q.isError
+    ? undefined
+    : (result.data as { items: Installation[]; pagination: PagePagination } | undefined);
+  return {
+    items: data?.items ?? [],
+    pagination: data?.pagination,
+    isLoading: q.isLoading,
+    error: q.isError ? q.error?.message || t('errors.installations.list') : null,
+  };
 }
 
 export function useInstallation(id: string) {
@@ -54,7 +67,10 @@ export function useTechnicians(enabled: boolean) {
     errorNotification: false,
     queryOptions: { enabled, retry: false },
   });
-  const data = result.data as { items?: Array<{ id: string; name: string }> } | Array<{ id: string; name: string }> | undefined;
+  const data = result.data as
+    | { items?: Array<{ id: string; name: string }> }
+    | Array<{ id: string; name: string }>
+    | undefined;
   const items = Array.isArray(data) ? data : (data?.items ?? []);
   return { technicians: items.map((u) => ({ id: u.id, name: u.name })), isLoading: query.isLoading && enabled };
 }
@@ -65,8 +81,17 @@ export function useInstallationCall() {
 }
 
 /** POST /installations/{id}/photos as multipart, reporting progress in percent. */
-export function uploadPhotos(id: string, files: File[], onProgress?: (percent: number) => void): Promise<InstallationPhoto[]> {
-  return uploadFiles<InstallationPhoto>(`${installationUrl(id)}/photos`, files, t('installations.photos.failed'), onProgress);
+export function uploadPhotos(
+  id: string,
+  files: File[],
+  onProgress?: (percent: number) => void,
+): Promise<InstallationPhoto[]> {
+  return uploadFiles<InstallationPhoto>(
+    `${installationUrl(id)}/photos`,
+    files,
+    t('installations.photos.failed'),
+    onProgress,
+  );
 }
 
 /** A photo as an object URL (the download needs the bearer token, so an <img src> cannot fetch it). */
@@ -84,5 +109,9 @@ export function useServiceAccess(subscriptionId: string, enabled = true) {
     errorNotification: false,
     queryOptions: { enabled: enabled && !!subscriptionId, retry: retryUnlessClientError },
   });
-  return { access: query.isError ? undefined : (result.data as ServiceAccess | undefined), isLoading: query.isLoading && enabled, error: query.isError ? query.error?.message || t('errors.access') : null };
+  return {
+    access: query.isError ? undefined : (result.data as ServiceAccess | undefined),
+    isLoading: query.isLoading && enabled,
+    error: query.isError ? query.error?.message || t('errors.access') : null,
+  };
 }

@@ -10,7 +10,15 @@ export const FINISHED_STATUSES: readonly InstallationStatus[] = ['completed', 'f
 const finished = (job: Installation) => FINISHED_STATUSES.includes(job.status);
 
 /** Between two jobs at the same time, the one under way first. */
-const WORK_ORDER: InstallationStatus[] = ['in_progress', 'en_route', 'scheduled', 'requested', 'failed', 'completed', 'cancelled'];
+const WORK_ORDER: InstallationStatus[] = [
+  'in_progress',
+  'en_route',
+  'scheduled',
+  'requested',
+  'failed',
+  'completed',
+  'cancelled',
+];
 
 export interface DayPlan {
   /** Scheduled today (any status), and unfinished jobs whose day has passed (overdue): earliest first. */
@@ -21,7 +29,8 @@ export interface DayPlan {
   finished: Installation[];
 }
 
-const startOf = (job: Installation) => (job.scheduled_start ? dayjs(job.scheduled_start).valueOf() : Number.POSITIVE_INFINITY);
+const startOf = (job: Installation) =>
+  job.scheduled_start ? dayjs(job.scheduled_start).valueOf() : Number.POSITIVE_INFINITY;
 const byTime = (a: Installation, b: Installation) =>
   startOf(a) - startOf(b) ||
   (a.preferred_date ?? '9999').localeCompare(b.preferred_date ?? '9999') ||

@@ -37,7 +37,8 @@ export const detailPath = (id: string) => `/dashboard/installation/${id}`;
  * Google Maps' universal search link: a browser opens the map, a phone with the maps app installed opens the
  * app (Android and iOS both hand this address to it).
  */
-export const mapsUrl = (address: string) => `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
+export const mapsUrl = (address: string) =>
+  `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
 
 /** tel: with the number as dialled: spaces, dots, dashes and brackets dropped, a leading + kept. */
 export const telUrl = (phone: string) => `tel:${phone.replace(/[^\d+#*,;]/g, '')}`;
@@ -51,12 +52,25 @@ export function useIsPhone(): boolean {
   return !screens.sm;
 }
 
-const tapLink: CSSProperties = { display: 'flex', alignItems: 'center', gap: 8, minHeight: TOUCH, overflowWrap: 'anywhere' };
+const tapLink: CSSProperties = {
+  display: 'flex',
+  alignItems: 'center',
+  gap: 8,
+  minHeight: TOUCH,
+  overflowWrap: 'anywhere',
+};
 
 /** The job's address as a maps link (a new tab, or the maps app on a phone), a full-height touch target. */
 export function MapsLink({ address }: { address: string }) {
   return (
-    <a href={mapsUrl(address)} target="_blank" rel="noopener noreferrer" style={tapLink} data-testid="maps-link" aria-label={t('installations.openMap', { address })}>
+    <a
+      href={mapsUrl(address)}
+      target="_blank"
+      rel="noopener noreferrer"
+      style={tapLink}
+      data-testid="maps-link"
+      aria-label={t('installations.openMap', { address })}
+    >
       <EnvironmentOutlined aria-hidden />
       <span>{address}</span>
     </a>

@@ -52,7 +52,15 @@ function period(item: InvoiceLineItem): string | null {
  * An invoice laid out as a document: number and status, dates, bill-to, line items and totals. On the public
  * invoice page its number is the page's h1 and names the document; under a staff page's own h1 it is an h2.
  */
-export function InvoiceDetails({ invoice, extra, headingLevel = 2 }: { invoice: InvoiceView; extra?: ReactNode; headingLevel?: 1 | 2 }) {
+export function InvoiceDetails({
+  invoice,
+  extra,
+  headingLevel = 2,
+}: {
+  invoice: InvoiceView;
+  extra?: ReactNode;
+  headingLevel?: 1 | 2;
+}) {
   const { token } = theme.useToken();
   const heading = t('invoices.public.invoice', { number: invoice.number });
   usePageTitle(headingLevel === 1 ? heading : null);
@@ -66,9 +74,16 @@ export function InvoiceDetails({ invoice, extra, headingLevel = 2 }: { invoice: 
   return (
     <div className="invoice-details" data-testid="invoice-details">
       <Space align="center" wrap style={{ justifyContent: 'space-between', width: '100%', marginBottom: 16 }}>
-        <Typography.Title level={headingLevel} style={{ margin: 0, fontSize: token.fontSizeHeading3, lineHeight: token.lineHeightHeading3 }}>
+        <Typography.Title
+          level={headingLevel}
+          style={{ margin: 0, fontSize: token.fontSizeHeading3, lineHeight: token.lineHeightHeading3 }}
+        >
           {heading} <InvoiceStatusTag status={invoice.status} />
-          {paidWithCredit(invoice) ? <Tag color="green" data-testid="invoice-paid-with-credit">{t('credit.invoice.paidWithCredit')}</Tag> : null}
+          {paidWithCredit(invoice) ? (
+            <Tag color="green" data-testid="invoice-paid-with-credit">
+              {t('credit.invoice.paidWithCredit')}
+            </Tag>
+          ) : null}
         </Typography.Title>
         {extra}
       </Space>
@@ -78,9 +93,15 @@ export function InvoiceDetails({ invoice, extra, headingLevel = 2 }: { invoice: 
         <Descriptions.Item label={t('invoices.fields.paidDate')}>{dayText(invoice.paid_date)}</Descriptions.Item>
         <Descriptions.Item label={t('invoices.fields.billTo')}>
           {billTo}
-          {invoice.user_email ? <div><Typography.Text type="secondary">{invoice.user_email}</Typography.Text></div> : null}
+          {invoice.user_email ? (
+            <div>
+              <Typography.Text type="secondary">{invoice.user_email}</Typography.Text>
+            </div>
+          ) : null}
         </Descriptions.Item>
-        {invoice.plan_name ? <Descriptions.Item label={t('invoices.fields.plan')}>{invoice.plan_name}</Descriptions.Item> : null}
+        {invoice.plan_name ? (
+          <Descriptions.Item label={t('invoices.fields.plan')}>{invoice.plan_name}</Descriptions.Item>
+        ) : null}
       </Descriptions>
       <Table<InvoiceLineItem & { key: number }>
         size="small"
@@ -95,42 +116,87 @@ export function InvoiceDetails({ invoice, extra, headingLevel = 2 }: { invoice: 
             render: (_, item) => (
               <>
                 {item.description}
-                {period(item) ? <div><Typography.Text type="secondary">{period(item)}</Typography.Text></div> : null}
-                {phone ? <div><Typography.Text type="secondary">{`${item.quantity} × ${money(item.unit_amount, c)}`}</Typography.Text></div> : null}
+                {period(item) ? (
+                  <div>
+                    <Typography.Text type="secondary">{period(item)}</Typography.Text>
+                  </div>
+                ) : null}
+                {phone ? (
+                  <div>
+                    <Typography.Text type="secondary">{`${item.quantity} × ${money(item.unit_amount, c)}`}</Typography.Text>
+                  </div>
+                ) : null}
               </>
             ),
           },
           ...(phone
             ? []
             : [
-                { key: 'quantity', dataIndex: 'quantity', title: t('invoices.fields.quantity'), align: 'right' as const },
-                { key: 'unit', title: t('invoices.fields.unitAmount'), align: 'right' as const, render: (_: unknown, item: InvoiceLineItem) => money(item.unit_amount, c) },
+                {
+                  key: 'quantity',
+                  dataIndex: 'quantity',
+                  title: t('invoices.fields.quantity'),
+                  align: 'right' as const,
+                },
+                {
+                  key: 'unit',
+                  title: t('invoices.fields.unitAmount'),
+                  align: 'right' as const,
+                  render: (_: unknown, item: InvoiceLineItem) => money(item.unit_amount, c),
+                },
               ]),
-          { key: 'amount', title: t('invoices.fields.amount'), align: 'right', render: (_, item) => money(item.amount, c) },
+          {
+            key: 'amount',
+            title: t('invoices.fields.amount'),
+            align: 'right',
+            render: (_, item) => money(item.amount, c),
+          },
         ]}
         summary={() => (
           <>
             <Table.Summary.Row>
-              <Table.Summary.Cell index={0} colSpan={labelSpan} align="right">{t('invoices.fields.subtotal')}</Table.Summary.Cell>
-              <Table.Summary.Cell index={1} align="right"><span data-testid="invoice-subtotal">{money(invoice.subtotal, c)}</span></Table.Summary.Cell>
+              <Table.Summary.Cell index={0} colSpan={labelSpan} align="right">
+                {t('invoices.fields.subtotal')}
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={1} align="right">
+                <span data-testid="invoice-subtotal">{money(invoice.subtotal, c)}</span>
+              </Table.Summary.Cell>
             </Table.Summary.Row>
             <Table.Summary.Row>
-              <Table.Summary.Cell index={0} colSpan={labelSpan} align="right">{t('invoices.fields.taxRate', { rate: percentOf(invoice.tax_rate_bp) })}</Table.Summary.Cell>
-              <Table.Summary.Cell index={1} align="right"><span data-testid="invoice-tax">{money(invoice.tax, c)}</span></Table.Summary.Cell>
+              <Table.Summary.Cell index={0} colSpan={labelSpan} align="right">
+                {t('invoices.fields.taxRate', { rate: percentOf(invoice.tax_rate_bp) })}
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={1} align="right">
+                <span data-testid="invoice-tax">{money(invoice.tax, c)}</span>
+              </Table.Summary.Cell>
             </Table.Summary.Row>
             <Table.Summary.Row>
-              <Table.Summary.Cell index={0} colSpan={labelSpan} align="right"><strong>{t('invoices.fields.total')}</strong></Table.Summary.Cell>
-              <Table.Summary.Cell index={1} align="right"><strong data-testid="invoice-total">{money(invoice.total_amount, c)}</strong></Table.Summary.Cell>
+              <Table.Summary.Cell index={0} colSpan={labelSpan} align="right">
+                <strong>{t('invoices.fields.total')}</strong>
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={1} align="right">
+                <strong data-testid="invoice-total">{money(invoice.total_amount, c)}</strong>
+              </Table.Summary.Cell>
             </Table.Summary.Row>
             {(invoice.credit_applied ?? 0) > 0 ? (
               <>
                 <Table.Summary.Row>
-                  <Table.Summary.Cell index={0} colSpan={labelSpan} align="right">{t('credit.invoice.applied')}</Table.Summary.Cell>
-                  <Table.Summary.Cell index={1} align="right"><span data-testid="invoice-credit-applied">{money(-(invoice.credit_applied ?? 0), c)}</span></Table.Summary.Cell>
+                  <Table.Summary.Cell index={0} colSpan={labelSpan} align="right">
+                    {t('credit.invoice.applied')}
+                  </Table.Summary.Cell>
+                  <Table.Summary.Cell index={1} align="right">
+                    <span data-testid="invoice-credit-applied">{money(-(invoice.credit_applied ?? 0), c)}</span>
+                  </Table.Summary.Cell>
                 </Table.Summary.Row>
                 <Table.Summary.Row>
-                  <Table.Summary.Cell index={0} colSpan={labelSpan} align="right"><strong>{t('credit.invoice.amountDue')}</strong></Table.Summary.Cell>
-                  <Table.Summary.Cell index={1} align="right"><strong data-testid="invoice-amount-due">{money(invoice.amount_due ?? invoice.total_amount, c)}</strong></Table.Summary.Cell>
+                  <Table.Summary.Cell index={0} colSpan={labelSpan} align="right">
+                    <strong>{t('credit.invoice.amountDue')}</strong>
+                  </Table.Summary.Cell>
+                  <Table.Summary.Cell index={1} align="right">
+                    <strong data-testid="invoice-amount-due">
+                      {money(invoice.amount_due ?? invoice.total_amount, c)}
+                    </strong>
+                  </Table.Summary.Cell>
                 </Table.Summary.Row>
               </>
             ) : null}

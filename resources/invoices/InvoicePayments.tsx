@@ -6,7 +6,13 @@ import { t } from '../../src/i18n';
 import { dayText, money } from './format';
 import { SectionHeading } from '../../src/components/Text';
 
-const STATUS_COLORS: Record<string, string> = { paid: 'green', pending: 'gold', failed: 'red', refunded: 'purple', expired: 'default' };
+const STATUS_COLORS: Record<string, string> = {
+  paid: 'green',
+  pending: 'gold',
+  failed: 'red',
+  refunded: 'purple',
+  expired: 'default',
+};
 
 /**
  * An invoice's payments for staff (GET /payments/invoices/{id}/payments): each attempt with its method,
@@ -24,10 +30,21 @@ export function InvoicePayments({ invoiceId, canRefund }: { invoiceId: string; c
   const rows = Array.isArray(result.data) ? (result.data as Payment[]) : [];
 
   const refund = (p: Payment) =>
-    run({ url: `/payments/${encodeURIComponent(p.id)}/refund`, method: 'post', success: t('invoices.toast.refunded'), fallbackKey: 'errors.invoices.refund' });
+    run({
+      url: `/payments/${encodeURIComponent(p.id)}/refund`,
+      method: 'post',
+      success: t('invoices.toast.refunded'),
+      fallbackKey: 'errors.invoices.refund',
+    });
   // Issue 21: keep the money as the customer's credit instead of giving it back to the card.
   const refundToCredit = (p: Payment) =>
-    run({ url: `/payments/${encodeURIComponent(p.id)}/refund`, method: 'post', values: { to: 'credit' }, success: t('credit.refund.done'), fallbackKey: 'errors.credit.refund' });
+    run({
+      url: `/payments/${encodeURIComponent(p.id)}/refund`,
+      method: 'post',
+      values: { to: 'credit' },
+      success: t('credit.refund.done'),
+      fallbackKey: 'errors.credit.refund',
+    });
 
   return (
     <>
@@ -45,20 +62,37 @@ export function InvoicePayments({ invoiceId, canRefund }: { invoiceId: string; c
           data-testid="invoice-payments"
           locale={{ emptyText: t('invoices.payments.empty') }}
           columns={[
-            { key: 'date', title: t('invoices.payments.date'), render: (_, p) => dayText(p.payment_date ?? p.created_at) },
+            {
+              key: 'date',
+              title: t('invoices.payments.date'),
+              render: (_, p) => dayText(p.payment_date ?? p.created_at),
+            },
             { key: 'method', dataIndex: 'payment_method', title: t('invoices.record.method') },
-            { key: 'reference', title: t('invoices.record.reference'), render: (_, p) => p.reference ?? p.transaction_id },
+            {
+              key: 'reference',
+              title: t('invoices.record.reference'),
+              render: (_, p) => p.reference ?? p.transaction_id,
+            },
             {
               key: 'status',
               title: t('invoices.fields.status'),
               render: (_, p) => (
                 <>
                   <Tag color={STATUS_COLORS[p.status]}>{t(`invoices.payments.status.${p.status}`)}</Tag>
-                  {p.failure_reason ? <div><Typography.Text type="secondary">{p.failure_reason}</Typography.Text></div> : null}
+                  {p.failure_reason ? (
+                    <div>
+                      <Typography.Text type="secondary">{p.failure_reason}</Typography.Text>
+                    </div>
+                  ) : null}
                 </>
               ),
             },
-            { key: 'amount', title: t('invoices.fields.amount'), align: 'right', render: (_, p) => money(p.amount, p.currency) },
+            {
+              key: 'amount',
+              title: t('invoices.fields.amount'),
+              align: 'right',
+              render: (_, p) => money(p.amount, p.currency),
+            },
             ...(canRefund
               ? [
                   {
@@ -69,12 +103,18 @@ export function InvoicePayments({ invoiceId, canRefund }: { invoiceId: string; c
                         <Space size="small" wrap>
                           <Popconfirm
                             title={t('invoices.payments.refundConfirm', { amount: money(p.amount, p.currency) })}
-                            description={p.status === 'paid' ? t('invoices.payments.refundPaidNote') : t('invoices.payments.refundOwedNote')}
+                            description={
+                              p.status === 'paid'
+                                ? t('invoices.payments.refundPaidNote')
+                                : t('invoices.payments.refundOwedNote')
+                            }
                             okText={t('invoices.payments.refund')}
                             cancelText={t('resource.cancel')}
                             onConfirm={() => refund(p)}
                           >
-                            <Button size="small" danger loading={isPending}>{t('invoices.payments.refund')}</Button>
+                            <Button size="small" danger loading={isPending}>
+                              {t('invoices.payments.refund')}
+                            </Button>
                           </Popconfirm>
                           {p.status === 'paid' ? (
                             <Popconfirm
@@ -84,7 +124,9 @@ export function InvoicePayments({ invoiceId, canRefund }: { invoiceId: string; c
                               cancelText={t('resource.cancel')}
                               onConfirm={() => refundToCredit(p)}
                             >
-                              <Button size="small" loading={isPending}>{t('credit.refund.toCredit')}</Button>
+                              <Button size="small" loading={isPending}>
+                                {t('credit.refund.toCredit')}
+                              </Button>
                             </Popconfirm>
                           ) : null}
                         </Space>

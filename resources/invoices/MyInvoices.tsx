@@ -44,12 +44,25 @@ export function MyInvoices() {
               status={<InvoiceStatusTag status={String(r.status)} />}
               facts={[
                 { key: 'total', label: t('invoices.fields.total'), value: money(r.total_amount, r.currency) },
-                ...(Number(r.credit_applied) > 0 ? [{ key: 'due-amount', label: t('credit.invoice.amountDue'), value: money(r.amount_due, r.currency) }] : []),
+                ...(Number(r.credit_applied) > 0
+                  ? [
+                      {
+                        key: 'due-amount',
+                        label: t('credit.invoice.amountDue'),
+                        value: money(r.amount_due, r.currency),
+                      },
+                    ]
+                  : []),
                 { key: 'due', label: t('invoices.fields.dueDate'), value: dayText(r.due_date) },
               ]}
               actions={
                 <Space direction="vertical" style={{ width: '100%' }}>
-                  {isPayable(r) && <PayButton block invoice={{ id: String(r.id), subscription_id: r.subscription_id as string | null }} />}
+                  {isPayable(r) && (
+                    <PayButton
+                      block
+                      invoice={{ id: String(r.id), subscription_id: r.subscription_id as string | null }}
+                    />
+                  )}
                   <Link to={invoicePagePath(String(r.id))}>{t('invoices.actions.open')}</Link>
                 </Space>
               }
@@ -69,8 +82,18 @@ export function MyInvoices() {
         locale={{ emptyText: t('invoices.my.empty') }}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false } : false}
         columns={[
-          { key: 'number', title: t('invoices.fields.number'), priority: 1, render: (_, r) => <Link to={invoicePagePath(String(r.id))}>{String(r.number)}</Link> },
-          { key: 'status', title: t('invoices.fields.status'), priority: 1, render: (_, r) => <InvoiceStatusTag status={String(r.status)} /> },
+          {
+            key: 'number',
+            title: t('invoices.fields.number'),
+            priority: 1,
+            render: (_, r) => <Link to={invoicePagePath(String(r.id))}>{String(r.number)}</Link>,
+          },
+          {
+            key: 'status',
+            title: t('invoices.fields.status'),
+            priority: 1,
+            render: (_, r) => <InvoiceStatusTag status={String(r.status)} />,
+          },
           {
             key: 'total',
             title: t('invoices.fields.total'),
@@ -79,7 +102,9 @@ export function MyInvoices() {
               <>
                 {money(r.total_amount, r.currency)}
                 {Number(r.credit_applied) > 0 ? (
-                  <div><Typography.Text type="secondary">{`${t('credit.invoice.amountDue')}: ${money(r.amount_due, r.currency)}`}</Typography.Text></div>
+                  <div>
+                    <Typography.Text type="secondary">{`${t('credit.invoice.amountDue')}: ${money(r.amount_due, r.currency)}`}</Typography.Text>
+                  </div>
                 ) : null}
               </>
             ),
@@ -92,7 +117,12 @@ export function MyInvoices() {
             render: (_, r) => (
               <Space size="small">
                 <Link to={invoicePagePath(String(r.id))}>{t('invoices.actions.open')}</Link>
-                {isPayable(r) && <PayButton size="small" invoice={{ id: String(r.id), subscription_id: r.subscription_id as string | null }} />}
+                {isPayable(r) && (
+                  <PayButton
+                    size="small"
+                    invoice={{ id: String(r.id), subscription_id: r.subscription_id as string | null }}
+                  />
+                )}
               </Space>
             ),
           },

@@ -23,7 +23,17 @@ function messageOf(error: unknown, fallbackKey: string): string {
  * preselected; no choice when there is only one), initiate, then go to the checkout. Signed out: "Sign in to
  * pay" goes to /login remembering the invoice page, like the route guard does.
  */
-export function PayButton({ invoice, size, block, onNoCheckout }: { invoice: PayableInvoice; size?: 'small' | 'middle' | 'large'; block?: boolean; onNoCheckout?: () => void }) {
+export function PayButton({
+  invoice,
+  size,
+  block,
+  onNoCheckout,
+}: {
+  invoice: PayableInvoice;
+  size?: 'small' | 'middle' | 'large';
+  block?: boolean;
+  onNoCheckout?: () => void;
+}) {
   const auth = useAuthState();
   const navigate = useNavigate();
   const api = useInvoiceApi();
@@ -45,7 +55,10 @@ export function PayButton({ invoice, size, block, onNoCheckout }: { invoice: Pay
         plan_id: invoice.plan_id ?? undefined,
         payment_method: provider,
       });
-      rememberStartedPayment(invoice.id, { transactionId: started.transactionId, status: started.payment?.status ?? 'pending' });
+      rememberStartedPayment(invoice.id, {
+        transactionId: started.transactionId,
+        status: started.payment?.status ?? 'pending',
+      });
       setGateways(null);
       const url = started.paymentUrl ?? started.redirectUrl;
       if (url) {
@@ -87,7 +100,13 @@ export function PayButton({ invoice, size, block, onNoCheckout }: { invoice: Pay
   if (!auth.isAuthenticated) {
     const waiting = auth.isLoading || auth.isRefreshing;
     return (
-      <Button type="primary" size={size} block={block} loading={waiting} onClick={() => navigate(loginPathFor(invoicePagePath(invoice.id)))}>
+      <Button
+        type="primary"
+        size={size}
+        block={block}
+        loading={waiting}
+        onClick={() => navigate(loginPathFor(invoicePagePath(invoice.id)))}
+      >
         {t('invoices.actions.signInToPay')}
       </Button>
     );
@@ -108,7 +127,11 @@ export function PayButton({ invoice, size, block, onNoCheckout }: { invoice: Pay
         onOk={() => void initiate(gateways?.find((g) => g.id === chosen)?.provider)}
         destroyOnHidden
       >
-        <Radio.Group value={chosen} onChange={(e) => setChosen(e.target.value as string)} aria-label={t('invoices.pay.chooseTitle')}>
+        <Radio.Group
+          value={chosen}
+          onChange={(e) => setChosen(e.target.value as string)}
+          aria-label={t('invoices.pay.chooseTitle')}
+        >
           <Space direction="vertical">
             {(gateways ?? []).map((g) => (
               <Radio key={g.id} value={g.id}>

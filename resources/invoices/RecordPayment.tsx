@@ -52,7 +52,10 @@ export function RecordPaymentButton({ invoice, size = 'small' }: { invoice: Reco
       form.resetFields();
       await invalidate({ resource: 'invoices', invalidates: ['list', 'detail'], id: invoice.id });
     } catch (error) {
-      open?.({ type: 'error', message: error instanceof Error && error.message ? error.message : t('errors.invoices.recordPayment') });
+      open?.({
+        type: 'error',
+        message: error instanceof Error && error.message ? error.message : t('errors.invoices.recordPayment'),
+      });
     } finally {
       setBusy(false);
     }
@@ -73,7 +76,9 @@ export function RecordPaymentButton({ invoice, size = 'small' }: { invoice: Reco
         onCancel={() => setVisible(false)}
         forceRender
       >
-        <Typography.Paragraph>{t('invoices.record.amount', { amount: money(invoice.amount_due ?? invoice.total_amount, invoice.currency) })}</Typography.Paragraph>
+        <Typography.Paragraph>
+          {t('invoices.record.amount', { amount: money(invoice.amount_due ?? invoice.total_amount, invoice.currency) })}
+        </Typography.Paragraph>
         <Form form={form} layout="vertical" initialValues={{ payment_method: 'cash' }} onFinish={(v) => void submit(v)}>
           <Form.Item name="payment_method" label={t('invoices.record.method')} rules={[{ required: true }]}>
             <FormSelect
@@ -85,7 +90,10 @@ export function RecordPaymentButton({ invoice, size = 'small' }: { invoice: Reco
             name="reference"
             label={t('invoices.record.reference')}
             extra={t('invoices.record.referenceHelp')}
-            rules={[{ required: true, whitespace: true, message: t('invoices.record.referenceRequired') }, { max: 200 }]}
+            rules={[
+              { required: true, whitespace: true, message: t('invoices.record.referenceRequired') },
+              { max: 200 },
+            ]}
           >
             <Input aria-label={t('invoices.record.reference')} />
           </Form.Item>

@@ -47,14 +47,21 @@ export function RunBillingButton() {
       });
       await invalidate({ resource: 'invoices', invalidates: ['list'] });
     } catch (error) {
-      open?.({ type: 'error', message: error instanceof Error && error.message ? error.message : t('errors.invoices.billingRun') });
+      open?.({
+        type: 'error',
+        message: error instanceof Error && error.message ? error.message : t('errors.invoices.billingRun'),
+      });
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <Popconfirm title={t('invoices.billingRun.confirm')} onConfirm={() => void run()} okText={t('invoices.billingRun.button')}>
+    <Popconfirm
+      title={t('invoices.billingRun.confirm')}
+      onConfirm={() => void run()}
+      okText={t('invoices.billingRun.button')}
+    >
       <Button icon={<ThunderboltOutlined />} loading={busy}>
         {t('invoices.billingRun.button')}
       </Button>

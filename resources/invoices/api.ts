@@ -41,12 +41,15 @@ export function useInvoiceApi(): InvoiceApi {
       activeGateways: async () => {
         const all = await call<PublicGateway[]>('get', '/payments/gateways', 'errors.gateways.list');
         // Managers get every gateway; customers only the active ones. Either way only active ones can be used.
-        return (Array.isArray(all) ? all : []).filter((g) => g.is_active).sort((a, b) => a.display_order - b.display_order);
+        return (Array.isArray(all) ? all : [])
+          .filter((g) => g.is_active)
+          .sort((a, b) => a.display_order - b.display_order);
       },
       initiate: (body) => call<PaymentInitiated>('post', '/payments/initiate', 'errors.invoices.initiatePayment', body),
       paymentStatus: (transactionId) =>
         call<{ payment: Payment }>('get', `/payments/status/${enc(transactionId)}`, 'errors.invoices.paymentStatus'),
-      recordManual: (invoiceId, body) => call<Payment>('post', `/payments/invoices/${enc(invoiceId)}/manual`, 'errors.invoices.recordPayment', body),
+      recordManual: (invoiceId, body) =>
+        call<Payment>('post', `/payments/invoices/${enc(invoiceId)}/manual`, 'errors.invoices.recordPayment', body),
     };
   }, [getProvider]);
 }
@@ -89,7 +92,9 @@ export function startedPayment(invoiceId: string): StartedPayment | null {
   try {
     const raw = sessionStorage.getItem(PENDING_KEY(invoiceId));
     const parsed = raw ? (JSON.parse(raw) as Partial<StartedPayment>) : null;
-    return parsed && typeof parsed.transactionId === 'string' ? { transactionId: parsed.transactionId, status: String(parsed.status ?? '') } : null;
+    return parsed && typeof parsed.transactionId === 'string'
+      ? { transactionId: parsed.transactionId, status: String(parsed.status ?? '') }
+      : null;
   } catch {
     return null;
   }

@@ -3,7 +3,13 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { DeleteButton, List, ShowButton, getDefaultFilter, useTable } from '@refinedev/antd';
 import { useNavigation, type BaseRecord, type CrudFilter } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
-import { FoldingFilters, ResponsiveTable, actionsColumn, fieldColumns, useViewport } from '../../src/components/resource';
+import {
+  FoldingFilters,
+  ResponsiveTable,
+  actionsColumn,
+  fieldColumns,
+  useViewport,
+} from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { invoicePdfUrl } from './api';
 import { INVOICE_STATUS_OPTIONS, invoicesResource as decl, isDeletable, isPayable } from './resource';
@@ -52,11 +58,20 @@ function InvoiceFilters({ filters, setFilters }: { filters: CrudFilter[]; setFil
         if (!('search' in changed) && !('user_id' in changed)) apply(all);
       }}
       onFinish={apply}
-      visible={[{
-        name: 'search',
-        label: t('resource.search'),
-        control: <Input.Search allowClear placeholder={t('resource.search')} aria-label={t('resource.search')} onSearch={() => form.submit()} />,
-      }]}
+      visible={[
+        {
+          name: 'search',
+          label: t('resource.search'),
+          control: (
+            <Input.Search
+              allowClear
+              placeholder={t('resource.search')}
+              aria-label={t('resource.search')}
+              onSearch={() => form.submit()}
+            />
+          ),
+        },
+      ]}
       folded={[
         {
           name: 'status',
@@ -74,12 +89,26 @@ function InvoiceFilters({ filters, setFilters }: { filters: CrudFilter[]; setFil
         {
           name: 'user_id',
           label: t('invoices.fields.userId'),
-          control: <Input.Search allowClear placeholder={t('invoices.fields.userId')} aria-label={t('invoices.fields.userId')} onSearch={() => form.submit()} style={{ width: 240 }} />,
+          control: (
+            <Input.Search
+              allowClear
+              placeholder={t('invoices.fields.userId')}
+              aria-label={t('invoices.fields.userId')}
+              onSearch={() => form.submit()}
+              style={{ width: 240 }}
+            />
+          ),
         },
         {
           name: 'range',
           label: t('invoices.fields.dateRange'),
-          control: <DatePicker.RangePicker allowEmpty={[true, true]} aria-label={t('invoices.fields.dateRange')} placeholder={[t('invoices.fields.dateRange'), '']} />,
+          control: (
+            <DatePicker.RangePicker
+              allowEmpty={[true, true]}
+              aria-label={t('invoices.fields.dateRange')}
+              placeholder={[t('invoices.fields.dateRange'), '']}
+            />
+          ),
         },
       ]}
     />
@@ -98,34 +127,61 @@ export function InvoiceList() {
   const { show } = useNavigation();
 
   const columns = fieldColumns(decl.fields);
-  columns.push(actionsColumn((record: BaseRecord) => (
-    <Space size={4} wrap>
-      <ShowButton hideText size="small" recordItemId={record.id} resource={decl.name} aria-label={t('resource.showOne', { name: t(decl.singularKey) })} />
-      <Button size="small" icon={<DownloadOutlined />} href={invoicePdfUrl(String(record.id))} download={`${String(record.number)}.pdf`} aria-label={t('invoices.actions.pdf')}>
-        {narrow ? null : t('invoices.actions.pdf')}
-      </Button>
-      {canManage.recordPayment && isPayable(record) && (
-        <RecordPaymentButton invoice={{ id: record.id!, number: record.number, total_amount: record.total_amount, amount_due: record.amount_due, currency: record.currency }} />
-      )}
-      {canManage.delete && isDeletable(record) && (
-        <DeleteButton
+  columns.push(
+    actionsColumn((record: BaseRecord) => (
+      <Space size={4} wrap>
+        <ShowButton
           hideText
           size="small"
           recordItemId={record.id}
           resource={decl.name}
-          accessControl={{ enabled: false }}
-          aria-label={t('resource.deleteOne', { name: t(decl.singularKey) })}
-          confirmTitle={t('resource.confirmDelete')}
-          confirmOkText={t('resource.delete')}
-          confirmCancelText={t('resource.cancel')}
-          successNotification={() => ({ type: 'success', message: t('invoices.toast.deleted') })}
+          aria-label={t('resource.showOne', { name: t(decl.singularKey) })}
         />
-      )}
-    </Space>
-  )));
+        <Button
+          size="small"
+          icon={<DownloadOutlined />}
+          href={invoicePdfUrl(String(record.id))}
+          download={`${String(record.number)}.pdf`}
+          aria-label={t('invoices.actions.pdf')}
+        >
+          {narrow ? null : t('invoices.actions.pdf')}
+        </Button>
+        {canManage.recordPayment && isPayable(record) && (
+          <RecordPaymentButton
+            invoice={{
+              id: record.id!,
+              number: record.number,
+              total_amount: record.total_amount,
+              amount_due: record.amount_due,
+              currency: record.currency,
+            }}
+          />
+        )}
+        {canManage.delete && isDeletable(record) && (
+          <DeleteButton
+            hideText
+            size="small"
+            recordItemId={record.id}
+            resource={decl.name}
+            accessControl={{ enabled: false }}
+            aria-label={t('resource.deleteOne', { name: t(decl.singularKey) })}
+            confirmTitle={t('resource.confirmDelete')}
+            confirmOkText={t('resource.delete')}
+            confirmCancelText={t('resource.cancel')}
+            successNotification={() => ({ type: 'success', message: t('invoices.toast.deleted') })}
+          />
+        )}
+      </Space>
+    )),
+  );
 
   return (
-    <List title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>} canCreate={false} resource={decl.name} headerButtons={<RunBillingButton />}>
+    <List
+      title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>}
+      canCreate={false}
+      resource={decl.name}
+      headerButtons={<RunBillingButton />}
+    >
       <InvoiceFilters filters={filters} setFilters={(next) => setFilters(next, 'replace')} />
       <ResponsiveTable<BaseRecord>
         {...tableProps}

@@ -20,7 +20,11 @@ export function InvoiceShow() {
     <Show
       // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
       goBack={false}
-      title={<HeaderTitle documentTitle={record ? t('invoices.public.invoice', { number: record.number }) : undefined}>{t(decl.singularKey)}</HeaderTitle>}
+      title={
+        <HeaderTitle documentTitle={record ? t('invoices.public.invoice', { number: record.number }) : undefined}>
+          {t(decl.singularKey)}
+        </HeaderTitle>
+      }
       resource={decl.name}
       isLoading={query.isLoading}
       canEdit={false}
@@ -28,7 +32,9 @@ export function InvoiceShow() {
       headerButtons={() => (
         <>
           <ListButton resource={decl.name} />
-          {record && canManage.recordPayment && isPayable(record) && <RecordPaymentButton size="middle" invoice={record} />}
+          {record && canManage.recordPayment && isPayable(record) && (
+            <RecordPaymentButton size="middle" invoice={record} />
+          )}
           {record && canManage.delete && isDeletable(record) && (
             <DeleteButton
               resource={decl.name}

@@ -38,22 +38,57 @@ function useHistory(address: string | null, at: string | null, limit: number) {
 
 const columns = (): ResponsiveColumn<Entry>[] => [
   {
-    key: 'customer', title: t('ipam.history.customer'), dataIndex: 'customer_name', priority: 1,
+    key: 'customer',
+    title: t('ipam.history.customer'),
+    dataIndex: 'customer_name',
+    priority: 1,
     render: (name: string | null, e) => (
       <Space direction="vertical" size={0}>
-        {e.user_id ? <Link to={`/dashboard/user/${encodeURIComponent(e.user_id)}`}>{name ?? e.username}</Link> : <span>{name ?? t('ipam.history.unknownCustomer')}</span>}
+        {e.user_id ? (
+          <Link to={`/dashboard/user/${encodeURIComponent(e.user_id)}`}>{name ?? e.username}</Link>
+        ) : (
+          <span>{name ?? t('ipam.history.unknownCustomer')}</span>
+        )}
         {e.customer_number && <Typography.Text type="secondary">{e.customer_number}</Typography.Text>}
       </Space>
     ),
   },
   {
-    key: 'subscription', title: t('ipam.history.subscription'), dataIndex: 'subscription_id', priority: 2,
-    render: (id: string | null) => (id ? <Link to={`/dashboard/subscription/${encodeURIComponent(id)}`}>{t('ipam.map.openSubscription')}</Link> : '—'),
+    key: 'subscription',
+    title: t('ipam.history.subscription'),
+    dataIndex: 'subscription_id',
+    priority: 2,
+    render: (id: string | null) =>
+      id ? <Link to={`/dashboard/subscription/${encodeURIComponent(id)}`}>{t('ipam.map.openSubscription')}</Link> : '—',
   },
-  { key: 'login', title: t('ipam.history.login'), dataIndex: 'username', priority: 3, render: (u: string) => <Typography.Text code>{u}</Typography.Text> },
-  { key: 'nas', title: t('ipam.history.nas'), dataIndex: 'nas_name', priority: 2, render: (n: string | null, e) => n ?? e.nas_ip },
-  { key: 'started', title: t('ipam.history.started'), dataIndex: 'started_at', priority: 1, render: (v: string) => <DateCell value={v} /> },
-  { key: 'stopped', title: t('ipam.history.stopped'), dataIndex: 'stopped_at', priority: 2, render: (v: string | null) => (v ? <DateCell value={v} /> : t('ipam.history.online')) },
+  {
+    key: 'login',
+    title: t('ipam.history.login'),
+    dataIndex: 'username',
+    priority: 3,
+    render: (u: string) => <Typography.Text code>{u}</Typography.Text>,
+  },
+  {
+    key: 'nas',
+    title: t('ipam.history.nas'),
+    dataIndex: 'nas_name',
+    priority: 2,
+    render: (n: string | null, e) => n ?? e.nas_ip,
+  },
+  {
+    key: 'started',
+    title: t('ipam.history.started'),
+    dataIndex: 'started_at',
+    priority: 1,
+    render: (v: string) => <DateCell value={v} />,
+  },
+  {
+    key: 'stopped',
+    title: t('ipam.history.stopped'),
+    dataIndex: 'stopped_at',
+    priority: 2,
+    render: (v: string | null) => (v ? <DateCell value={v} /> : t('ipam.history.online')),
+  },
 ];
 
 function Sessions({ items, empty, testId }: { items: Entry[]; empty: string; testId: string }) {
@@ -105,16 +140,27 @@ export function HistorySearch() {
             style={{ flex: '1 1 220px', minWidth: 0 }}
             rules={[
               { required: true, whitespace: true, message: t('ipam.history.addressRequired') },
-              { validator: async (_r, v: string) => { if (v?.trim() && !canonicalIp(v)) throw new Error(t('ipam.history.addressInvalid')); } },
+              {
+                validator: async (_r, v: string) => {
+                  if (v?.trim() && !canonicalIp(v)) throw new Error(t('ipam.history.addressInvalid'));
+                },
+              },
             ]}
           >
             <Input placeholder={t('ipam.history.addressPlaceholder')} autoComplete="off" />
           </Form.Item>
-          <Form.Item name="at" label={t('ipam.history.at')} extra={t('ipam.history.atHelp')} style={{ flex: '1 1 220px', minWidth: 0 }}>
+          <Form.Item
+            name="at"
+            label={t('ipam.history.at')}
+            extra={t('ipam.history.atHelp')}
+            style={{ flex: '1 1 220px', minWidth: 0 }}
+          >
             <DatePicker showTime={{ format: 'HH:mm' }} format={AT_FORMAT} style={{ width: '100%' }} />
           </Form.Item>
           <Form.Item style={{ flex: '0 0 auto', marginTop: narrow ? 0 : 30 }}>
-            <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>{t('ipam.history.search')}</Button>
+            <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+              {t('ipam.history.search')}
+            </Button>
           </Form.Item>
         </Form>
       </Card>
@@ -125,17 +171,29 @@ export function HistorySearch() {
         <>
           {answer.error && <Alert type="error" showIcon message={answer.error} />}
           {at && !answer.error && (
-            <Card title={t('ipam.history.answerAt', { at: atText, address })} loading={answer.isLoading} data-testid="history-answer">
+            <Card
+              title={t('ipam.history.answerAt', { at: atText, address })}
+              loading={answer.isLoading}
+              data-testid="history-answer"
+            >
               {answer.items && answer.items.length === 0 ? (
                 <Alert type="warning" showIcon message={t('ipam.history.nobodyAt', { address, at: atText })} />
               ) : (
-                <Sessions items={answer.items ?? []} empty={t('ipam.history.nobodyAt', { address, at: atText })} testId="history-answer-table" />
+                <Sessions
+                  items={answer.items ?? []}
+                  empty={t('ipam.history.nobodyAt', { address, at: atText })}
+                  testId="history-answer-table"
+                />
               )}
             </Card>
           )}
           {!recent.error && (
             <Card title={t('ipam.history.recent', { address })} loading={recent.isLoading} data-testid="history-recent">
-              <Sessions items={recent.items ?? []} empty={t('ipam.history.noSessions', { address })} testId="history-recent-table" />
+              <Sessions
+                items={recent.items ?? []}
+                empty={t('ipam.history.noSessions', { address })}
+                testId="history-recent-table"
+              />
             </Card>
           )}
         </>

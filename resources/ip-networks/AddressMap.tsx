@@ -14,7 +14,17 @@ import { useAddressMap, type AddressMap as MapData } from './api';
 import { CELL_STATES, STATE_LETTER, StateSwatch, useSwatches, type CellState } from './ui';
 
 const BLOCK_BITS = 8n;
-const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, margin: -1, padding: 0, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', border: 0 } as const;
+const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  margin: -1,
+  padding: 0,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;
 
 interface Cell {
   address: string;
@@ -45,7 +55,11 @@ export function cellsOf(network: IpNetwork, start: bigint, end: bigint, map: Map
   const p = parsePrefix(network.cidr)!;
   const assigned = new Map((map?.items ?? []).map((i) => [i.address, i]));
   const dynamic = new Map((map?.dynamic ?? []).map((d) => [d.address, d]));
-  const reserved = network.reserved_ranges.map((r) => ({ from: parseIp(r.from)?.value ?? 0n, to: parseIp(r.to)?.value ?? -1n, note: r.note ?? null }));
+  const reserved = network.reserved_ranges.map((r) => ({
+    from: parseIp(r.from)?.value ?? 0n,
+    to: parseIp(r.to)?.value ?? -1n,
+    note: r.note ?? null,
+  }));
   const cells: Cell[] = [];
   for (let v = start; v <= end; v++) {
     const address = formatIp(4, v);
@@ -56,9 +70,27 @@ export function cellsOf(network: IpNetwork, start: bigint, end: bigint, map: Map
     if (p.length <= 30 && v === p.start) cell = { address, state: 'network' };
     else if (p.length <= 30 && v === p.end) cell = { address, state: 'broadcast' };
     else if (network.gateway === address) cell = { address, state: 'gateway' };
-    else if (a) cell = { address, state: a.state, subscriptionId: a.subscription_id, userId: a.user_id, customer: a.customer_name, until: a.quarantine_until, note: a.note };
+    else if (a)
+      cell = {
+        address,
+        state: a.state,
+        subscriptionId: a.subscription_id,
+        userId: a.user_id,
+        customer: a.customer_name,
+        until: a.quarantine_until,
+        note: a.note,
+      };
     else if (range) cell = { address, state: 'reserved', note: range.note };
-    else if (d) cell = { address, state: 'dynamic', subscriptionId: d.subscription_id, userId: d.user_id, customer: d.customer_name, username: d.username, since: d.started_at };
+    else if (d)
+      cell = {
+        address,
+        state: 'dynamic',
+        subscriptionId: d.subscription_id,
+        userId: d.user_id,
+        customer: d.customer_name,
+        username: d.username,
+        since: d.started_at,
+      };
     else cell = { address, state: 'free' };
     cells.push(cell);
   }
@@ -67,7 +99,9 @@ export function cellsOf(network: IpNetwork, start: bigint, end: bigint, map: Map
 
 function cellLabel(c: Cell) {
   const state = t(`ipam.state.${c.state}`);
-  return c.customer ? t('ipam.map.cellHeld', { address: c.address, state, customer: c.customer }) : t('ipam.map.cell', { address: c.address, state });
+  return c.customer
+    ? t('ipam.map.cellHeld', { address: c.address, state, customer: c.customer })
+    : t('ipam.map.cell', { address: c.address, state });
 }
 
 function Legend({ network }: { network: IpNetwork }) {
@@ -81,8 +115,14 @@ function Legend({ network }: { network: IpNetwork }) {
   };
   return (
     <div>
-      <Typography.Text strong id="ipam-legend">{t('ipam.map.legend')}</Typography.Text>
-      <ul aria-labelledby="ipam-legend" style={{ listStyle: 'none', padding: 0, margin: '8px 0 0', display: 'flex', flexWrap: 'wrap', gap: '8px 16px' }} data-testid="map-legend">
+      <Typography.Text strong id="ipam-legend">
+        {t('ipam.map.legend')}
+      </Typography.Text>
+      <ul
+        aria-labelledby="ipam-legend"
+        style={{ listStyle: 'none', padding: 0, margin: '8px 0 0', display: 'flex', flexWrap: 'wrap', gap: '8px 16px' }}
+        data-testid="map-legend"
+      >
         {CELL_STATES.map((s) => (
           <li key={s} style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
             <StateSwatch state={s} />
@@ -100,21 +140,42 @@ function Holder({ cell }: { cell: Cell | null }) {
   return (
     <Descriptions size="small" column={1} bordered data-testid="address-holder" title={cell.address}>
       <Descriptions.Item label={t('ipam.map.state')}>
-        <Space><StateSwatch state={cell.state} />{t(`ipam.state.${cell.state}`)}</Space>
+        <Space>
+          <StateSwatch state={cell.state} />
+          {t(`ipam.state.${cell.state}`)}
+        </Space>
       </Descriptions.Item>
       {cell.customer && (
         <Descriptions.Item label={t('ipam.map.customer')}>
-          {cell.userId ? <Link to={`/dashboard/user/${encodeURIComponent(cell.userId)}`}>{cell.customer}</Link> : cell.customer}
+          {cell.userId ? (
+            <Link to={`/dashboard/user/${encodeURIComponent(cell.userId)}`}>{cell.customer}</Link>
+          ) : (
+            cell.customer
+          )}
         </Descriptions.Item>
       )}
       {cell.subscriptionId && (
         <Descriptions.Item label={t('ipam.map.subscription')}>
-          <Link to={`/dashboard/subscription/${encodeURIComponent(cell.subscriptionId)}`}>{t('ipam.map.openSubscription')}</Link>
+          <Link to={`/dashboard/subscription/${encodeURIComponent(cell.subscriptionId)}`}>
+            {t('ipam.map.openSubscription')}
+          </Link>
         </Descriptions.Item>
       )}
-      {cell.username && <Descriptions.Item label={t('ipam.map.login')}><Typography.Text code>{cell.username}</Typography.Text></Descriptions.Item>}
-      {cell.since && <Descriptions.Item label={t('ipam.map.since')}><DateCell value={cell.since} /></Descriptions.Item>}
-      {cell.until && <Descriptions.Item label={t('ipam.map.until')}><DateCell value={cell.until} /></Descriptions.Item>}
+      {cell.username && (
+        <Descriptions.Item label={t('ipam.map.login')}>
+          <Typography.Text code>{cell.username}</Typography.Text>
+        </Descriptions.Item>
+      )}
+      {cell.since && (
+        <Descriptions.Item label={t('ipam.map.since')}>
+          <DateCell value={cell.since} />
+        </Descriptions.Item>
+      )}
+      {cell.until && (
+        <Descriptions.Item label={t('ipam.map.until')}>
+          <DateCell value={cell.until} />
+        </Descriptions.Item>
+      )}
       {cell.note && <Descriptions.Item label={t('ipam.map.note')}>{cell.note}</Descriptions.Item>}
     </Descriptions>
   );
@@ -135,10 +196,14 @@ export function AddressMap({ network }: { network: IpNetwork }) {
   // On a phone the holder sits below 32 rows of cells: a tap brings it into view.
   const pick = (c: Cell) => {
     setSelected(c);
-    if (narrow) requestAnimationFrame(() => holderRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
+    if (narrow)
+      requestAnimationFrame(() => holderRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: range is a new object each render; its bounds are what the cells depend on
-  const cells = useMemo(() => (range && map ? cellsOf(map.network, range.start, range.end, map) : []), [map, range?.start, range?.end]);
+  const cells = useMemo(
+    () => (range && map ? cellsOf(map.network, range.start, range.end, map) : []),
+    [map, range?.start, range?.end],
+  );
 
   if (!blocks) {
     return (
@@ -200,14 +265,29 @@ export function AddressMap({ network }: { network: IpNetwork }) {
                   onMouseEnter={() => setSelected(c)}
                   onFocus={() => setSelected(c)}
                   style={{
-                    position: 'relative', background: s.bg, color: s.fg, border: `1px solid ${s.border}`, borderRadius: 3, padding: '2px 0', minWidth: 0,
-                    font: 'inherit', fontSize: 12, lineHeight: 1.2, cursor: 'pointer', fontVariantNumeric: 'tabular-nums',
-                    outline: isSelected ? `2px solid ${swatches.network.bg}` : undefined, outlineOffset: 1,
+                    position: 'relative',
+                    background: s.bg,
+                    color: s.fg,
+                    border: `1px solid ${s.border}`,
+                    borderRadius: 3,
+                    padding: '2px 0',
+                    minWidth: 0,
+                    font: 'inherit',
+                    fontSize: 12,
+                    lineHeight: 1.2,
+                    cursor: 'pointer',
+                    fontVariantNumeric: 'tabular-nums',
+                    outline: isSelected ? `2px solid ${swatches.network.bg}` : undefined,
+                    outlineOffset: 1,
                   }}
                 >
                   {/* Its name is the whole sentence (address, state, holder); the octet and letter are what the eye reads. */}
-                  <span aria-hidden style={{ display: 'block' }}>{octet}</span>
-                  <span aria-hidden style={{ display: 'block', fontWeight: 700, fontSize: 10, minHeight: 12 }}>{STATE_LETTER[c.state]}</span>
+                  <span aria-hidden style={{ display: 'block' }}>
+                    {octet}
+                  </span>
+                  <span aria-hidden style={{ display: 'block', fontWeight: 700, fontSize: 10, minHeight: 12 }}>
+                    {STATE_LETTER[c.state]}
+                  </span>
                   <span style={VISUALLY_HIDDEN}>{cellLabel(c)}</span>
                 </button>
               );

@@ -31,38 +31,89 @@ export function NetworkList() {
   const singular = t(decl.singularKey);
   const columns: ResponsiveColumn<IpNetwork>[] = [
     {
-      key: 'cidr', title: t('ipam.fields.cidr'), dataIndex: 'cidr', priority: 1,
+      key: 'cidr',
+      title: t('ipam.fields.cidr'),
+      dataIndex: 'cidr',
+      priority: 1,
       render: (cidr: string, n) => (
         <Space direction="vertical" size={0}>
-          <Link to={showPath(n.id)}><strong>{cidr}</strong></Link>
+          <Link to={showPath(n.id)}>
+            <strong>{cidr}</strong>
+          </Link>
           <Typography.Text type="secondary">{n.name}</Typography.Text>
         </Space>
       ),
     },
-    { key: 'purpose', title: t('ipam.fields.purpose'), dataIndex: 'purpose', priority: 2, render: (p: IpNetwork['purpose'], n) => (
-      <Space direction="vertical" size={0}>
-        <PurposeTag purpose={p} />
-        {n.pool_name && <Typography.Text code>{n.pool_name}</Typography.Text>}
-      </Space>
-    ) },
     {
-      key: 'nas', title: t('ipam.fields.nasSite'), dataIndex: 'device_name', priority: 3,
+      key: 'purpose',
+      title: t('ipam.fields.purpose'),
+      dataIndex: 'purpose',
+      priority: 2,
+      render: (p: IpNetwork['purpose'], n) => (
+        <Space direction="vertical" size={0}>
+          <PurposeTag purpose={p} />
+          {n.pool_name && <Typography.Text code>{n.pool_name}</Typography.Text>}
+        </Space>
+      ),
+    },
+    {
+      key: 'nas',
+      title: t('ipam.fields.nasSite'),
+      dataIndex: 'device_name',
+      priority: 3,
       render: (name: string | null, n) => [name, n.site].filter(Boolean).join(' · ') || '—',
     },
-    { key: 'gateway', title: t('ipam.fields.gateway'), dataIndex: 'gateway', priority: 3, render: (g: string | null) => g ?? '—' },
-    { key: 'usage', title: t('ipam.fields.usage'), dataIndex: 'counts', priority: 1, render: (_: unknown, n) => <UsageBar network={n} /> },
+    {
+      key: 'gateway',
+      title: t('ipam.fields.gateway'),
+      dataIndex: 'gateway',
+      priority: 3,
+      render: (g: string | null) => g ?? '—',
+    },
+    {
+      key: 'usage',
+      title: t('ipam.fields.usage'),
+      dataIndex: 'counts',
+      priority: 1,
+      render: (_: unknown, n) => <UsageBar network={n} />,
+    },
     actionsColumn((n) => (
       <Space size={4}>
-        <ShowButton hideText size="small" recordItemId={n.id} resource={decl.name} aria-label={t('resource.showOne', { name: `${singular} ${n.cidr}` })} />
-        {manage && <EditButton hideText size="small" recordItemId={n.id} resource={decl.name} aria-label={t('resource.editOne', { name: `${singular} ${n.cidr}` })} />}
+        <ShowButton
+          hideText
+          size="small"
+          recordItemId={n.id}
+          resource={decl.name}
+          aria-label={t('resource.showOne', { name: `${singular} ${n.cidr}` })}
+        />
         {manage && (
-          <ConfirmDelete resource={decl.name} id={n.id} meta={{ endpoint: NETWORKS }} label={t('resource.deleteOne', { name: `${singular} ${n.cidr}` })} successMessage={t('ipam.toast.deleted')} />
+          <EditButton
+            hideText
+            size="small"
+            recordItemId={n.id}
+            resource={decl.name}
+            aria-label={t('resource.editOne', { name: `${singular} ${n.cidr}` })}
+          />
+        )}
+        {manage && (
+          <ConfirmDelete
+            resource={decl.name}
+            id={n.id}
+            meta={{ endpoint: NETWORKS }}
+            label={t('resource.deleteOne', { name: `${singular} ${n.cidr}` })}
+            successMessage={t('ipam.toast.deleted')}
+          />
         )}
       </Space>
     )),
   ];
   return (
-    <List title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>} resource={decl.name} canCreate={manage} createButtonProps={{ children: t('ipam.create') }}>
+    <List
+      title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>}
+      resource={decl.name}
+      canCreate={manage}
+      createButtonProps={{ children: t('ipam.create') }}
+    >
       {!manage && <Alert type="info" showIcon message={t('ipam.readOnly')} style={{ marginBottom: 16 }} />}
       <ResponsiveTable<IpNetwork>
         {...tableProps}

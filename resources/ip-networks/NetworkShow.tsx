@@ -27,9 +27,13 @@ export function NetworkShow() {
   const network = query.isError ? undefined : (result as IpNetwork | undefined);
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
-      <Link to="/dashboard/nas/ip-networks"><ArrowLeftOutlined /> {t(decl.titleKey)}</Link>
+      <Link to="/dashboard/nas/ip-networks">
+        <ArrowLeftOutlined /> {t(decl.titleKey)}
+      </Link>
       {query.isLoading ? (
-        <Card><Spin /></Card>
+        <Card>
+          <Spin />
+        </Card>
       ) : !network ? (
         <Alert type="error" showIcon message={query.error?.message || t('errors.ipam.one')} />
       ) : (
@@ -41,24 +45,48 @@ export function NetworkShow() {
             <Descriptions bordered size="small" column={1} data-testid="network-details">
               <Descriptions.Item label={t('ipam.fields.name')}>{network.name}</Descriptions.Item>
               <Descriptions.Item label={t('ipam.fields.purpose')}>
-                <Space wrap><PurposeTag purpose={network.purpose} />{network.pool_name && <Typography.Text code>{network.pool_name}</Typography.Text>}</Space>
+                <Space wrap>
+                  <PurposeTag purpose={network.purpose} />
+                  {network.pool_name && <Typography.Text code>{network.pool_name}</Typography.Text>}
+                </Space>
               </Descriptions.Item>
-              <Descriptions.Item label={t('ipam.fields.usage')}><UsageBar network={network} /></Descriptions.Item>
+              <Descriptions.Item label={t('ipam.fields.usage')}>
+                <UsageBar network={network} />
+              </Descriptions.Item>
               {network.purpose === 'ipv6_delegation' && (
-                <Descriptions.Item label={t('ipam.fields.delegationLength')}>/{network.delegation_prefix_length ?? 56}</Descriptions.Item>
+                <Descriptions.Item label={t('ipam.fields.delegationLength')}>
+                  /{network.delegation_prefix_length ?? 56}
+                </Descriptions.Item>
               )}
               <Descriptions.Item label={t('ipam.fields.gateway')}>{network.gateway ?? '—'}</Descriptions.Item>
-              <Descriptions.Item label={t('ipam.fields.dns')}>{network.dns_servers.join(', ') || '—'}</Descriptions.Item>
-              <Descriptions.Item label={t('ipam.fields.nasSite')}>{[network.device_name, network.site].filter(Boolean).join(' · ') || '—'}</Descriptions.Item>
+              <Descriptions.Item label={t('ipam.fields.dns')}>
+                {network.dns_servers.join(', ') || '—'}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('ipam.fields.nasSite')}>
+                {[network.device_name, network.site].filter(Boolean).join(' · ') || '—'}
+              </Descriptions.Item>
               <Descriptions.Item label={t('ipam.fields.reserved')}>
                 {network.reserved_ranges.length ? (
                   <ul style={{ margin: 0, paddingLeft: 18 }}>
-                    {network.reserved_ranges.map((r) => <li key={`${r.from}-${r.to}`}>{r.from} – {r.to}{r.note ? ` (${r.note})` : ''}</li>)}
+                    {network.reserved_ranges.map((r) => (
+                      <li key={`${r.from}-${r.to}`}>
+                        {r.from} – {r.to}
+                        {r.note ? ` (${r.note})` : ''}
+                      </li>
+                    ))}
                   </ul>
-                ) : '—'}
+                ) : (
+                  '—'
+                )}
               </Descriptions.Item>
-              <Descriptions.Item label={t('ipam.fields.quarantine')}>{network.quarantine_days} {t('ipam.unit.days')}</Descriptions.Item>
-              {network.notes && <Descriptions.Item label={t('ipam.fields.notes')}><span style={{ whiteSpace: 'pre-wrap' }}>{network.notes}</span></Descriptions.Item>}
+              <Descriptions.Item label={t('ipam.fields.quarantine')}>
+                {network.quarantine_days} {t('ipam.unit.days')}
+              </Descriptions.Item>
+              {network.notes && (
+                <Descriptions.Item label={t('ipam.fields.notes')}>
+                  <span style={{ whiteSpace: 'pre-wrap' }}>{network.notes}</span>
+                </Descriptions.Item>
+              )}
             </Descriptions>
           </Card>
           <AddressMap network={network} />

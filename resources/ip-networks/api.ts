@@ -1,7 +1,13 @@
 /** The IP screens' reads (Refine's useCustom: the app's http client, its errors and refresh). */
 import { useCustom } from '@refinedev/core';
 import type { PagePagination } from '../../contract/envelope';
-import type { IpAddress, IpDynamicAddress, IpNetwork, IpNetworkPurpose, SubscriptionAddress } from '../../contract/schemas/ipam';
+import type {
+  IpAddress,
+  IpDynamicAddress,
+  IpNetwork,
+  IpNetworkPurpose,
+  SubscriptionAddress,
+} from '../../contract/schemas/ipam';
 import { retryUnlessClientError } from '../../src/components/retry';
 import { t } from '../../src/i18n';
 
@@ -42,7 +48,9 @@ export function useNetworks(purposes: IpNetworkPurpose[], enabled = true) {
     errorNotification: false,
     queryOptions: { enabled, retry: retryUnlessClientError },
   });
-  const items = ((result.data as { items?: IpNetwork[] } | undefined)?.items ?? []).filter((n) => purposes.includes(n.purpose));
+  const items = ((result.data as { items?: IpNetwork[] } | undefined)?.items ?? []).filter((n) =>
+    purposes.includes(n.purpose),
+  );
   return { networks: items, isLoading: query.isLoading && enabled };
 }
 

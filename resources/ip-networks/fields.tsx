@@ -16,7 +16,12 @@ import { t } from '../../src/i18n';
 const s = ipNetworkInputSchema.shape;
 
 /** A form item with a help line under it. */
-function item(name: string, labelKey: string, control: ReactNode, opts: { helpKey?: string; schema?: FieldDef['schema']; required?: boolean } = {}): FieldDef {
+function item(
+  name: string,
+  labelKey: string,
+  control: ReactNode,
+  opts: { helpKey?: string; schema?: FieldDef['schema']; required?: boolean } = {},
+): FieldDef {
   return {
     name,
     type: 'custom',
@@ -24,7 +29,13 @@ function item(name: string, labelKey: string, control: ReactNode, opts: { helpKe
     form: true,
     schema: opts.schema,
     input: () => (
-      <Form.Item name={name} label={t(labelKey)} extra={opts.helpKey ? t(opts.helpKey) : undefined} rules={zodRules(opts.schema, { labelKey })} required={opts.required}>
+      <Form.Item
+        name={name}
+        label={t(labelKey)}
+        extra={opts.helpKey ? t(opts.helpKey) : undefined}
+        rules={zodRules(opts.schema, { labelKey })}
+        required={opts.required}
+      >
         {control}
       </Form.Item>
     ),
@@ -36,7 +47,13 @@ function PoolName() {
   const purpose = Form.useWatch('purpose') as string | undefined;
   if (purpose !== 'pool' && purpose !== 'walled_garden') return null;
   return (
-    <Form.Item name="pool_name" label={t('ipam.fields.poolName')} extra={t('ipam.fields.poolNameHelp')} rules={zodRules(s.pool_name, { labelKey: 'ipam.fields.poolName' })} required={purpose === 'pool'}>
+    <Form.Item
+      name="pool_name"
+      label={t('ipam.fields.poolName')}
+      extra={t('ipam.fields.poolNameHelp')}
+      rules={zodRules(s.pool_name, { labelKey: 'ipam.fields.poolName' })}
+      required={purpose === 'pool'}
+    >
       <Input aria-label={t('ipam.fields.poolName')} />
     </Form.Item>
   );
@@ -47,8 +64,19 @@ function DelegationLength() {
   const purpose = Form.useWatch('purpose') as string | undefined;
   if (purpose !== 'ipv6_delegation') return null;
   return (
-    <Form.Item name="delegation_prefix_length" label={t('ipam.fields.delegationLength')} extra={t('ipam.fields.delegationLengthHelp')} rules={zodRules(s.delegation_prefix_length, { labelKey: 'ipam.fields.delegationLength' })}>
-      <InputNumber min={1} max={128} prefix="/" style={{ width: '100%' }} aria-label={t('ipam.fields.delegationLength')} />
+    <Form.Item
+      name="delegation_prefix_length"
+      label={t('ipam.fields.delegationLength')}
+      extra={t('ipam.fields.delegationLengthHelp')}
+      rules={zodRules(s.delegation_prefix_length, { labelKey: 'ipam.fields.delegationLength' })}
+    >
+      <InputNumber
+        min={1}
+        max={128}
+        prefix="/"
+        style={{ width: '100%' }}
+        aria-label={t('ipam.fields.delegationLength')}
+      />
     </Form.Item>
   );
 }
@@ -62,11 +90,18 @@ function DeviceSelect() {
     errorNotification: false,
     queryOptions: { retry: false },
   });
-  const data = result.data as { items?: Array<{ id: string; name: string }> } | Array<{ id: string; name: string }> | undefined;
+  const data = result.data as
+    | { items?: Array<{ id: string; name: string }> }
+    | Array<{ id: string; name: string }>
+    | undefined;
   const devices = Array.isArray(data) ? data : (data?.items ?? []);
   return (
     <Form.Item name="device_id" label={t('ipam.fields.device')}>
-      <FormSelect allowClear aria-label={t('ipam.fields.device')} options={devices.map((d) => ({ value: d.id, label: d.name }))} />
+      <FormSelect
+        allowClear
+        aria-label={t('ipam.fields.device')}
+        options={devices.map((d) => ({ value: d.id, label: d.name }))}
+      />
     </Form.Item>
   );
 }
@@ -79,19 +114,45 @@ function ReservedRanges() {
           <Space direction="vertical" style={{ width: '100%' }}>
             {rows.map(({ key, name }) => (
               <Space key={key} wrap align="start" data-testid="reserved-range">
-                <Form.Item name={[name, 'from']} rules={[{ required: true, message: t('ipam.fields.reservedFrom') }]} noStyle>
-                  <Input placeholder={t('ipam.fields.reservedFrom')} aria-label={`${t('ipam.fields.reservedFrom')} ${name + 1}`} style={{ width: 150 }} />
+                <Form.Item
+                  name={[name, 'from']}
+                  rules={[{ required: true, message: t('ipam.fields.reservedFrom') }]}
+                  noStyle
+                >
+                  <Input
+                    placeholder={t('ipam.fields.reservedFrom')}
+                    aria-label={`${t('ipam.fields.reservedFrom')} ${name + 1}`}
+                    style={{ width: 150 }}
+                  />
                 </Form.Item>
-                <Form.Item name={[name, 'to']} rules={[{ required: true, message: t('ipam.fields.reservedTo') }]} noStyle>
-                  <Input placeholder={t('ipam.fields.reservedTo')} aria-label={`${t('ipam.fields.reservedTo')} ${name + 1}`} style={{ width: 150 }} />
+                <Form.Item
+                  name={[name, 'to']}
+                  rules={[{ required: true, message: t('ipam.fields.reservedTo') }]}
+                  noStyle
+                >
+                  <Input
+                    placeholder={t('ipam.fields.reservedTo')}
+                    aria-label={`${t('ipam.fields.reservedTo')} ${name + 1}`}
+                    style={{ width: 150 }}
+                  />
                 </Form.Item>
                 <Form.Item name={[name, 'note']} noStyle>
-                  <Input placeholder={t('ipam.fields.reservedNote')} aria-label={`${t('ipam.fields.reservedNote')} ${name + 1}`} style={{ width: 150 }} />
+                  <Input
+                    placeholder={t('ipam.fields.reservedNote')}
+                    aria-label={`${t('ipam.fields.reservedNote')} ${name + 1}`}
+                    style={{ width: 150 }}
+                  />
                 </Form.Item>
-                <Button icon={<DeleteOutlined />} aria-label={t('ipam.fields.reservedRemove')} onClick={() => remove(name)} />
+                <Button
+                  icon={<DeleteOutlined />}
+                  aria-label={t('ipam.fields.reservedRemove')}
+                  onClick={() => remove(name)}
+                />
               </Space>
             ))}
-            <Button icon={<PlusOutlined />} onClick={() => add({ from: '', to: '', note: '' })}>{t('ipam.fields.reservedAdd')}</Button>
+            <Button icon={<PlusOutlined />} onClick={() => add({ from: '', to: '', note: '' })}>
+              {t('ipam.fields.reservedAdd')}
+            </Button>
           </Space>
         )}
       </Form.List>
@@ -99,43 +160,109 @@ function ReservedRanges() {
   );
 }
 
-const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : (v ?? null));
+const blankToNull = (v: unknown) =>
+  typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : (v ?? null);
 
 export const networkFormFields: FieldDef[] = [
   item('name', 'ipam.fields.name', <Input aria-label={t('ipam.fields.name')} />, { schema: s.name, required: true }),
-  item('cidr', 'ipam.fields.cidr', <Input aria-label={t('ipam.fields.cidr')} placeholder="203.0.113.0/24" />, { schema: s.cidr, helpKey: 'ipam.fields.cidrHelp', required: true }),
+  item('cidr', 'ipam.fields.cidr', <Input aria-label={t('ipam.fields.cidr')} placeholder="203.0.113.0/24" />, {
+    schema: s.cidr,
+    helpKey: 'ipam.fields.cidrHelp',
+    required: true,
+  }),
   {
     ...item(
       'purpose',
       'ipam.fields.purpose',
-      <FormSelect aria-label={t('ipam.fields.purpose')} options={IP_NETWORK_PURPOSES.map((p) => ({ value: p, label: t(`ipam.purpose.${p}`) }))} />,
+      <FormSelect
+        aria-label={t('ipam.fields.purpose')}
+        options={IP_NETWORK_PURPOSES.map((p) => ({ value: p, label: t(`ipam.purpose.${p}`) }))}
+      />,
       { schema: s.purpose, required: true },
     ),
     defaultValue: 'static',
   },
-  { name: 'pool_name', type: 'custom', labelKey: 'ipam.fields.poolName', form: true, input: () => <PoolName />, toPayload: (v, all) => (all.purpose === 'pool' || all.purpose === 'walled_garden' ? blankToNull(v) : null) },
   {
-    name: 'delegation_prefix_length', type: 'custom', labelKey: 'ipam.fields.delegationLength', form: true, input: () => <DelegationLength />,
-    toPayload: (v, all) => (all.purpose === 'ipv6_delegation' && typeof v === 'number' ? v : all.purpose === 'ipv6_delegation' ? null : undefined),
+    name: 'pool_name',
+    type: 'custom',
+    labelKey: 'ipam.fields.poolName',
+    form: true,
+    input: () => <PoolName />,
+    toPayload: (v, all) => (all.purpose === 'pool' || all.purpose === 'walled_garden' ? blankToNull(v) : null),
   },
-  { ...item('gateway', 'ipam.fields.gateway', <Input aria-label={t('ipam.fields.gateway')} />), toPayload: blankToNull },
   {
-    ...item('dns_servers', 'ipam.fields.dns', <FormSelect mode="tags" open={false} tokenSeparators={[',', ' ']} aria-label={t('ipam.fields.dns')} />, { helpKey: 'ipam.fields.dnsHelp' }),
+    name: 'delegation_prefix_length',
+    type: 'custom',
+    labelKey: 'ipam.fields.delegationLength',
+    form: true,
+    input: () => <DelegationLength />,
+    toPayload: (v, all) =>
+      all.purpose === 'ipv6_delegation' && typeof v === 'number'
+        ? v
+        : all.purpose === 'ipv6_delegation'
+          ? null
+          : undefined,
+  },
+  {
+    ...item('gateway', 'ipam.fields.gateway', <Input aria-label={t('ipam.fields.gateway')} />),
+    toPayload: blankToNull,
+  },
+  {
+    ...item(
+      'dns_servers',
+      'ipam.fields.dns',
+      <FormSelect mode="tags" open={false} tokenSeparators={[',', ' ']} aria-label={t('ipam.fields.dns')} />,
+      { helpKey: 'ipam.fields.dnsHelp' },
+    ),
     toPayload: (v) => (Array.isArray(v) ? v : []),
   },
-  { name: 'device_id', type: 'custom', labelKey: 'ipam.fields.device', form: true, input: () => <DeviceSelect />, toPayload: (v) => v ?? null },
+  {
+    name: 'device_id',
+    type: 'custom',
+    labelKey: 'ipam.fields.device',
+    form: true,
+    input: () => <DeviceSelect />,
+    toPayload: (v) => v ?? null,
+  },
   { ...item('site', 'ipam.fields.site', <Input aria-label={t('ipam.fields.site')} />), toPayload: blankToNull },
   {
-    name: 'reserved_ranges', type: 'custom', labelKey: 'ipam.fields.reserved', form: true, input: () => <ReservedRanges />,
-    toPayload: (v) => (Array.isArray(v) ? v.map((r: { from: string; to: string; note?: string }) => ({ from: r.from?.trim(), to: r.to?.trim(), note: r.note?.trim() || null })) : []),
+    name: 'reserved_ranges',
+    type: 'custom',
+    labelKey: 'ipam.fields.reserved',
+    form: true,
+    input: () => <ReservedRanges />,
+    toPayload: (v) =>
+      Array.isArray(v)
+        ? v.map((r: { from: string; to: string; note?: string }) => ({
+            from: r.from?.trim(),
+            to: r.to?.trim(),
+            note: r.note?.trim() || null,
+          }))
+        : [],
   },
   {
-    ...item('quarantine_days', 'ipam.fields.quarantine', <InputNumber min={0} max={3650} style={{ width: '100%' }} suffix={t('ipam.unit.days')} aria-label={t('ipam.fields.quarantine')} />, {
-      schema: s.quarantine_days,
-      helpKey: 'ipam.fields.quarantineHelp',
-    }),
+    ...item(
+      'quarantine_days',
+      'ipam.fields.quarantine',
+      <InputNumber
+        min={0}
+        max={3650}
+        style={{ width: '100%' }}
+        suffix={t('ipam.unit.days')}
+        aria-label={t('ipam.fields.quarantine')}
+      />,
+      {
+        schema: s.quarantine_days,
+        helpKey: 'ipam.fields.quarantineHelp',
+      },
+    ),
     defaultValue: 30,
     toPayload: (v) => (typeof v === 'number' ? v : undefined),
   },
-  { ...item('notes', 'ipam.fields.notes', <Input.TextArea rows={3} aria-label={t('ipam.fields.notes')} />, { schema: s.notes }), toPayload: blankToNull },
+  {
+    ...item('notes', 'ipam.fields.notes', <Input.TextArea rows={3} aria-label={t('ipam.fields.notes')} />, {
+      schema: s.notes,
+    }),
+    toPayload: blankToNull,
+  },
 ];

@@ -8,11 +8,29 @@ import type { IpNetwork, IpNetworkPurpose } from '../../contract/schemas/ipam';
 import { useColorMode } from '../../src/layout/theme';
 import { t } from '../../src/i18n';
 
-export const CELL_STATES = ['free', 'static', 'dynamic', 'reserved', 'quarantined', 'gateway', 'network', 'broadcast'] as const;
+export const CELL_STATES = [
+  'free',
+  'static',
+  'dynamic',
+  'reserved',
+  'quarantined',
+  'gateway',
+  'network',
+  'broadcast',
+] as const;
 export type CellState = (typeof CELL_STATES)[number];
 
 /** The letter a cell carries besides its colour (free cells carry none). */
-export const STATE_LETTER: Record<CellState, string> = { free: '', static: 'S', dynamic: 'D', reserved: 'R', quarantined: 'Q', gateway: 'G', network: 'N', broadcast: 'B' };
+export const STATE_LETTER: Record<CellState, string> = {
+  free: '',
+  static: 'S',
+  dynamic: 'D',
+  reserved: 'R',
+  quarantined: 'Q',
+  gateway: 'G',
+  network: 'N',
+  broadcast: 'B',
+};
 
 interface Swatch {
   bg: string;
@@ -51,8 +69,18 @@ export function StateSwatch({ state }: { state: CellState }) {
     <span
       aria-hidden
       style={{
-        display: 'inline-flex', alignItems: 'center', justifyContent: 'center', width: 20, height: 20, borderRadius: 3,
-        background: s.bg, color: s.fg, border: `1px solid ${s.border}`, fontSize: 11, fontWeight: 600, flex: 'none',
+        display: 'inline-flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        width: 20,
+        height: 20,
+        borderRadius: 3,
+        background: s.bg,
+        color: s.fg,
+        border: `1px solid ${s.border}`,
+        fontSize: 11,
+        fontWeight: 600,
+        flex: 'none',
       }}
     >
       {STATE_LETTER[state]}
@@ -60,7 +88,12 @@ export function StateSwatch({ state }: { state: CellState }) {
   );
 }
 
-const PURPOSE_COLORS: Record<IpNetworkPurpose, string> = { static: 'blue', pool: 'green', walled_garden: 'orange', ipv6_delegation: 'purple' };
+const PURPOSE_COLORS: Record<IpNetworkPurpose, string> = {
+  static: 'blue',
+  pool: 'green',
+  walled_garden: 'orange',
+  ipv6_delegation: 'purple',
+};
 export function PurposeTag({ purpose }: { purpose: IpNetworkPurpose }) {
   return <Tag color={PURPOSE_COLORS[purpose]}>{t(`ipam.purpose.${purpose}`)}</Tag>;
 }
@@ -88,18 +121,40 @@ export function UsageBar({ network }: { network: IpNetwork }) {
     ['reserved', c.reserved],
     ['quarantined', c.quarantined],
   ];
-  const label = t('ipam.usage.label', { used: fmt(u.used), size: fmt(u.size), percent: String(u.percent), free: fmt(u.free) });
-  const detail = parts.filter(([, n]) => n > 0).map(([s, n]) => `${t(`ipam.state.${s}`)}: ${fmt(n)}`).join(' · ');
+  const label = t('ipam.usage.label', {
+    used: fmt(u.used),
+    size: fmt(u.size),
+    percent: String(u.percent),
+    free: fmt(u.free),
+  });
+  const detail = parts
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${t(`ipam.state.${s}`)}: ${fmt(n)}`)
+    .join(' · ');
   return (
     <Tooltip title={detail || undefined}>
       <div style={{ minWidth: 80, maxWidth: 260 }} data-testid="usage-bar">
         <div
           role="img"
           aria-label={detail ? `${label}. ${detail}` : label}
-          style={{ display: 'flex', height: 10, borderRadius: 5, overflow: 'hidden', border: `1px solid ${swatches.free.border}`, background: swatches.free.bg }}
+          style={{
+            display: 'flex',
+            height: 10,
+            borderRadius: 5,
+            overflow: 'hidden',
+            border: `1px solid ${swatches.free.border}`,
+            background: swatches.free.bg,
+          }}
         >
           {u.size > 0 &&
-            parts.map(([s, n]) => (n > 0 ? <span key={s} style={{ width: `${Math.max(1, (n / u.size) * 100)}%`, background: swatches[s].border }} /> : null))}
+            parts.map(([s, n]) =>
+              n > 0 ? (
+                <span
+                  key={s}
+                  style={{ width: `${Math.max(1, (n / u.size) * 100)}%`, background: swatches[s].border }}
+                />
+              ) : null,
+            )}
         </div>
         <div style={{ fontSize: 12 }}>{t('ipam.usage.short', { used: fmt(u.used), free: fmt(u.free) })}</div>
       </div>

@@ -37,7 +37,10 @@ function toFilters(values: FilterValues): CrudFilter[] {
 /** Search (reference, transaction id, e-mail, invoice number), status, method, gateway, customer id and created dates; kept in the URL. */
 function PaymentFilters({ filters, setFilters }: { filters: CrudFilter[]; setFilters: (f: CrudFilter[]) => void }) {
   const [form] = Form.useForm<FilterValues>();
-  const { result: gateways } = useList<Gateway>({ resource: 'payment-gateways', pagination: { currentPage: 1, pageSize: 100, mode: 'server' } });
+  const { result: gateways } = useList<Gateway>({
+    resource: 'payment-gateways',
+    pagination: { currentPage: 1, pageSize: 100, mode: 'server' },
+  });
   const from = getDefaultFilter('from', filters, 'eq') as string | undefined;
   const to = getDefaultFilter('to', filters, 'eq') as string | undefined;
   const initialValues: FilterValues = {
@@ -52,7 +55,15 @@ function PaymentFilters({ filters, setFilters }: { filters: CrudFilter[]; setFil
   const select = (name: keyof FilterValues, label: string, options: { value: string; label: string }[]) => ({
     name,
     label,
-    control: <Select allowClear style={{ minWidth: 160, maxWidth: '100%' }} placeholder={label} aria-label={label} options={options} />,
+    control: (
+      <Select
+        allowClear
+        style={{ minWidth: 160, maxWidth: '100%' }}
+        placeholder={label}
+        aria-label={label}
+        options={options}
+      />
+    ),
   });
   return (
     <FoldingFilters
@@ -63,24 +74,59 @@ function PaymentFilters({ filters, setFilters }: { filters: CrudFilter[]; setFil
         if (!('search' in changed) && !('user_id' in changed)) apply(all);
       }}
       onFinish={apply}
-      visible={[{
-        name: 'search',
-        label: t('resource.search'),
-        control: <Input.Search allowClear placeholder={t('payments.filters.search')} aria-label={t('resource.search')} onSearch={() => form.submit()} />,
-      }]}
+      visible={[
+        {
+          name: 'search',
+          label: t('resource.search'),
+          control: (
+            <Input.Search
+              allowClear
+              placeholder={t('payments.filters.search')}
+              aria-label={t('resource.search')}
+              onSearch={() => form.submit()}
+            />
+          ),
+        },
+      ]}
       folded={[
-        select('status', t('payments.fields.status'), PAYMENT_STATUS_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))),
-        select('payment_method', t('payments.fields.method'), PAYMENT_METHOD_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))),
-        select('gateway_id', t('payments.fields.gateway'), (gateways.data ?? []).map((g) => ({ value: g.id, label: g.name }))),
+        select(
+          'status',
+          t('payments.fields.status'),
+          PAYMENT_STATUS_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) })),
+        ),
+        select(
+          'payment_method',
+          t('payments.fields.method'),
+          PAYMENT_METHOD_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) })),
+        ),
+        select(
+          'gateway_id',
+          t('payments.fields.gateway'),
+          (gateways.data ?? []).map((g) => ({ value: g.id, label: g.name })),
+        ),
         {
           name: 'user_id',
           label: t('payments.fields.userId'),
-          control: <Input.Search allowClear placeholder={t('payments.fields.userId')} aria-label={t('payments.fields.userId')} onSearch={() => form.submit()} style={{ width: 240, maxWidth: '100%' }} />,
+          control: (
+            <Input.Search
+              allowClear
+              placeholder={t('payments.fields.userId')}
+              aria-label={t('payments.fields.userId')}
+              onSearch={() => form.submit()}
+              style={{ width: 240, maxWidth: '100%' }}
+            />
+          ),
         },
         {
           name: 'range',
           label: t('payments.fields.created'),
-          control: <DatePicker.RangePicker allowEmpty={[true, true]} aria-label={t('payments.fields.created')} placeholder={[t('payments.filters.from'), t('payments.filters.to')]} />,
+          control: (
+            <DatePicker.RangePicker
+              allowEmpty={[true, true]}
+              aria-label={t('payments.fields.created')}
+              placeholder={[t('payments.filters.from'), t('payments.filters.to')]}
+            />
+          ),
         },
       ]}
     />
@@ -106,7 +152,9 @@ export function PaymentList() {
         data-testid="payments-table"
         columns={fieldColumns(decl.fields)}
         // A payment has no page of its own: its invoice's page shows it (and refunds it).
-        onOpen={(record) => navigate(`/dashboard/billing/invoices/show/${encodeURIComponent(String(record.invoice_id))}`)}
+        onOpen={(record) =>
+          navigate(`/dashboard/billing/invoices/show/${encodeURIComponent(String(record.invoice_id))}`)
+        }
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: true } : false}
       />
     </List>

@@ -9,17 +9,27 @@ const USER_ROUTE = '/dashboard/user';
 
 export function CustomerCell({ payment }: { payment: PaymentListItem }) {
   const { data } = useCan({ resource: 'users', action: 'show', params: { route: USER_ROUTE } });
-  const name = data?.can ? <Link to={`${USER_ROUTE}/${encodeURIComponent(payment.user_id)}`}>{payment.user_name}</Link> : <span>{payment.user_name}</span>;
+  const name = data?.can ? (
+    <Link to={`${USER_ROUTE}/${encodeURIComponent(payment.user_id)}`}>{payment.user_name}</Link>
+  ) : (
+    <span>{payment.user_name}</span>
+  );
   return (
     <span style={{ display: 'inline-flex', flexDirection: 'column' }}>
       {name}
-      <Typography.Text type="secondary" style={{ fontSize: 12, wordBreak: 'break-all' }}>{payment.user_email}</Typography.Text>
+      <Typography.Text type="secondary" style={{ fontSize: 12, wordBreak: 'break-all' }}>
+        {payment.user_email}
+      </Typography.Text>
     </span>
   );
 }
 
 export function InvoiceCell({ payment }: { payment: PaymentListItem }) {
-  return <Link to={`/dashboard/billing/invoices/show/${encodeURIComponent(payment.invoice_id)}`}>{payment.invoice_number}</Link>;
+  return (
+    <Link to={`/dashboard/billing/invoices/show/${encodeURIComponent(payment.invoice_id)}`}>
+      {payment.invoice_number}
+    </Link>
+  );
 }
 
 /** The provider's reference for online payments; staff's own (receipt, transfer reference) for manual ones. */

@@ -10,9 +10,11 @@ addMessages({
   'reconciliation.exportFailed': 'The export could not be downloaded',
   'reconciliation.failed': 'The reconciliation could not be loaded',
   'reconciliation.balanced': 'The books balance',
-  'reconciliation.balancedHelp': 'For every customer the ledger balances — money received and credit granted equal what was applied to invoices, the credit balance, refunds and payments still to give back — and it agrees with their payments, invoices and credit history.',
+  'reconciliation.balancedHelp':
+    'For every customer the ledger balances — money received and credit granted equal what was applied to invoices, the credit balance, refunds and payments still to give back — and it agrees with their payments, invoices and credit history.',
   'reconciliation.alarm': '{n} customer(s) out of balance',
-  'reconciliation.alarmHelp': 'Their ledger shows money given back that was no longer there, or it differs from their payments, invoices or credit history: money moved without its ledger entry. Look at their payments and credit history before the next billing run.',
+  'reconciliation.alarmHelp':
+    'Their ledger shows money given back that was no longer there, or it differs from their payments, invoices or credit history: money moved without its ledger entry. Look at their payments and credit history before the next billing run.',
   'reconciliation.nothing': 'No money moved in this period.',
   'reconciliation.received': 'Received',
   'reconciliation.invoicesPaid': 'Invoices paid',
@@ -35,7 +37,8 @@ addMessages({
   'reconciliation.side.credit': 'Credit',
   'reconciliation.side.refunded': 'Refunded',
   'reconciliation.side.held': 'Held',
-  'reconciliation.sides': 'Received {received} + granted {granted} · applied {applied} + credit {credit} + refunded {refunded} + held {held}',
+  'reconciliation.sides':
+    'Received {received} + granted {granted} · applied {applied} + credit {credit} + refunded {refunded} + held {held}',
   'reconciliation.provider.manual': 'Manual',
   'reconciliation.provider.sandbox': 'Sandbox',
   'reconciliation.provider.stripe': 'Stripe',

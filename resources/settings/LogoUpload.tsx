@@ -18,7 +18,14 @@ export function LogoUpload() {
   return (
     <Form.Item label={t('settings.company.logo')} extra={t('settings.company.logoHint')}>
       <Space align="center">
-        {logo && <Image src={`${logo}${logo.includes('?') ? '&' : '?'}v=${version}`} alt={t('settings.company.logo')} height={48} preview={false} />}
+        {logo && (
+          <Image
+            src={`${logo}${logo.includes('?') ? '&' : '?'}v=${version}`}
+            alt={t('settings.company.logo')}
+            height={48}
+            preview={false}
+          />
+        )}
         <Upload
           name="file"
           accept={TYPES.join(',')}
@@ -32,7 +39,9 @@ export function LogoUpload() {
           }}
           onChange={({ file }) => {
             if (file.status === 'done') {
-              const data = (file.response as { data?: { logo_url?: string; company?: { logo_url?: string } } } | undefined)?.data;
+              const data = (
+                file.response as { data?: { logo_url?: string; company?: { logo_url?: string } } } | undefined
+              )?.data;
               form.setFieldValue(['company', 'logo_url'], data?.logo_url ?? data?.company?.logo_url ?? logo ?? null);
               setVersion((v) => v + 1);
               open?.({ type: 'success', message: t('settings.company.logoUploaded') });

@@ -20,7 +20,12 @@ export function SettingsPage() {
   // result.data is {} until the first answer; the query's data is absent until then.
   const settings = query.data?.data as AdminSettings | undefined;
 
-  if (!settings) return <Card title={<HeaderTitle>{t('settings.title')}</HeaderTitle>}><Spin spinning={query.isLoading} /></Card>;
+  if (!settings)
+    return (
+      <Card title={<HeaderTitle>{t('settings.title')}</HeaderTitle>}>
+        <Spin spinning={query.isLoading} />
+      </Card>
+    );
 
   const onFinish = (values: SettingsFormValues) =>
     save.mutate(
@@ -43,14 +48,31 @@ export function SettingsPage() {
   const sections = [
     { key: 'company', label: t('settings.tabs.company'), children: <CompanyTab />, forceRender: true },
     { key: 'billing', label: t('settings.tabs.billing'), children: <BillingTab />, forceRender: true },
-    { key: 'email', label: t('settings.tabs.email'), children: <EmailTab passwordSet={settings.smtp.password_set} />, forceRender: true },
+    {
+      key: 'email',
+      label: t('settings.tabs.email'),
+      children: <EmailTab passwordSet={settings.smtp.password_set} />,
+      forceRender: true,
+    },
     { key: 'policies', label: t('settings.tabs.policies'), children: <PoliciesTab />, forceRender: true },
     { key: 'content', label: t('settings.tabs.content'), children: <ContentTab />, forceRender: true },
   ];
   return (
-    <Card title={<HeaderTitle>{t('settings.title')}</HeaderTitle>} data-testid="settings-page"
-      extra={<Button type="primary" onClick={() => form.submit()} loading={save.mutation.isPending}>{t('settings.save')}</Button>}>
-      <Form<SettingsFormValues> form={form} layout="vertical" initialValues={toFormValues(settings)} onFinish={onFinish}>
+    <Card
+      title={<HeaderTitle>{t('settings.title')}</HeaderTitle>}
+      data-testid="settings-page"
+      extra={
+        <Button type="primary" onClick={() => form.submit()} loading={save.mutation.isPending}>
+          {t('settings.save')}
+        </Button>
+      }
+    >
+      <Form<SettingsFormValues>
+        form={form}
+        layout="vertical"
+        initialValues={toFormValues(settings)}
+        onFinish={onFinish}
+      >
         {/* Five tabs do not fit a phone's width (antd would hide some behind a "more" button): there the
             sections fold (antd's accordion mode would call them tabs, which axe refuses), every section's fields rendered either way so one Save sends them all. */}
         {narrow ? <Collapse defaultActiveKey={['company']} items={sections} /> : <Tabs items={sections} />}

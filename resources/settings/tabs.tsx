@@ -19,17 +19,42 @@ export function CompanyTab() {
   return (
     <Row gutter={16}>
       <Col xs={24} md={12}>
-        <Form.Item name={['company', 'name']} label={t('settings.company.name')} rules={[{ required: true, message: t('resource.required', { field: t('settings.company.name') }) }, ...rules(company.name.unwrap(), 'settings.company.name')]}><Input /></Form.Item>
-        <Form.Item name={['company', 'address']} label={t('settings.company.address')}><Input.TextArea rows={2} /></Form.Item>
-        <Form.Item name={['company', 'support_email']} label={t('settings.company.supportEmail')} rules={rules(company.support_email.unwrap(), 'settings.company.supportEmail')}><Input /></Form.Item>
-        <Form.Item name={['company', 'support_phone']} label={t('settings.company.supportPhone')}><Input /></Form.Item>
-        <Form.Item name={['company', 'logo_url']} hidden><Input /></Form.Item>
+        <Form.Item
+          name={['company', 'name']}
+          label={t('settings.company.name')}
+          rules={[
+            { required: true, message: t('resource.required', { field: t('settings.company.name') }) },
+            ...rules(company.name.unwrap(), 'settings.company.name'),
+          ]}
+        >
+          <Input />
+        </Form.Item>
+        <Form.Item name={['company', 'address']} label={t('settings.company.address')}>
+          <Input.TextArea rows={2} />
+        </Form.Item>
+        <Form.Item
+          name={['company', 'support_email']}
+          label={t('settings.company.supportEmail')}
+          rules={rules(company.support_email.unwrap(), 'settings.company.supportEmail')}
+        >
+          <Input />
+        </Form.Item>
+        <Form.Item name={['company', 'support_phone']} label={t('settings.company.supportPhone')}>
+          <Input />
+        </Form.Item>
+        <Form.Item name={['company', 'logo_url']} hidden>
+          <Input />
+        </Form.Item>
         <LogoUpload />
       </Col>
       <Col xs={24} md={12}>
         {(['facebook', 'twitter', 'instagram', 'linkedin'] as const).map((s) => (
-          <Form.Item key={s} name={['company', 'social', s]} label={t(`settings.company.${s}`)}
-            rules={rules(company.social.unwrap().shape[s], `settings.company.${s}`)}>
+          <Form.Item
+            key={s}
+            name={['company', 'social', s]}
+            label={t(`settings.company.${s}`)}
+            rules={rules(company.social.unwrap().shape[s], `settings.company.${s}`)}
+          >
             <Input placeholder="https://" />
           </Form.Item>
         ))}
@@ -42,29 +67,76 @@ export function BillingTab() {
   return (
     <Row gutter={16}>
       <Col xs={24} md={12}>
-        <Form.Item name="currency" label={t('settings.billing.currency')} rules={rules(shape.currency.unwrap(), 'settings.billing.currency')}><Input maxLength={3} /></Form.Item>
-        <Form.Item name="tax_rate_percent" label={t('settings.billing.taxRate')}
-          rules={[{ validator: async (_r, v: unknown) => {
-            const bp = percentToBp(String(v ?? ''));
-            if (bp === null || bp < 0 || bp > 10000) throw new Error(t('settings.billing.taxRateInvalid'));
-          } }]}>
+        <Form.Item
+          name="currency"
+          label={t('settings.billing.currency')}
+          rules={rules(shape.currency.unwrap(), 'settings.billing.currency')}
+        >
+          <Input maxLength={3} />
+        </Form.Item>
+        <Form.Item
+          name="tax_rate_percent"
+          label={t('settings.billing.taxRate')}
+          rules={[
+            {
+              validator: async (_r, v: unknown) => {
+                const bp = percentToBp(String(v ?? ''));
+                if (bp === null || bp < 0 || bp > 10000) throw new Error(t('settings.billing.taxRateInvalid'));
+              },
+            },
+          ]}
+        >
           <Input inputMode="decimal" suffix="%" />
         </Form.Item>
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item name={['billing', 'invoice_prefix']} label={t('settings.billing.invoicePrefix')}><Input /></Form.Item>
-        <Form.Item name={['billing', 'invoice_next_number']} label={t('settings.billing.nextNumber')} rules={rules(billing.invoice_next_number.unwrap(), 'settings.billing.nextNumber')}><InputNumber style={{ width: '100%' }} /></Form.Item>
-        <Form.Item name={['billing', 'grace_days']} label={t('settings.billing.graceDays')} rules={rules(billing.grace_days.unwrap(), 'settings.billing.graceDays')}><InputNumber style={{ width: '100%' }} /></Form.Item>
-        <Form.Item name={['billing', 'renewal_days_before']} label={t('settings.billing.renewalDaysBefore')} extra={t('settings.billing.renewalDaysBeforeHelp')} rules={rules(billing.renewal_days_before.unwrap(), 'settings.billing.renewalDaysBefore')}><InputNumber style={{ width: '100%' }} /></Form.Item>
+        <Form.Item name={['billing', 'invoice_prefix']} label={t('settings.billing.invoicePrefix')}>
+          <Input />
+        </Form.Item>
+        <Form.Item
+          name={['billing', 'invoice_next_number']}
+          label={t('settings.billing.nextNumber')}
+          rules={rules(billing.invoice_next_number.unwrap(), 'settings.billing.nextNumber')}
+        >
+          <InputNumber style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item
+          name={['billing', 'grace_days']}
+          label={t('settings.billing.graceDays')}
+          rules={rules(billing.grace_days.unwrap(), 'settings.billing.graceDays')}
+        >
+          <InputNumber style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item
+          name={['billing', 'renewal_days_before']}
+          label={t('settings.billing.renewalDaysBefore')}
+          extra={t('settings.billing.renewalDaysBeforeHelp')}
+          rules={rules(billing.renewal_days_before.unwrap(), 'settings.billing.renewalDaysBefore')}
+        >
+          <InputNumber style={{ width: '100%' }} />
+        </Form.Item>
         {/* Kept as the API's array of days; typed as "1, 3, 5" (anything not a number is kept as text and refused). */}
-        <Form.Item name={['billing', 'autopay_retry_days']} label={t('settings.billing.autopayRetryDays')} extra={t('settings.billing.autopayRetryDaysHelp')}
+        <Form.Item
+          name={['billing', 'autopay_retry_days']}
+          label={t('settings.billing.autopayRetryDays')}
+          extra={t('settings.billing.autopayRetryDaysHelp')}
           getValueProps={(v: unknown) => ({ value: Array.isArray(v) ? v.join(', ') : (v ?? '') })}
           normalize={(text: string) => parseRetryDays(text) ?? text}
-          rules={[{ validator: async (_r, v: unknown) => {
-            if (v === undefined) return; // not sent by an older server: nothing to check, nothing changes
-            const parsed = autopayRetryDaysSchema.safeParse(v);
-            if (!parsed.success) throw new Error(typeof v === 'string' ? t('settings.billing.autopayRetryDaysInvalid') : parsed.error.issues[0].message);
-          } }]}>
+          rules={[
+            {
+              validator: async (_r, v: unknown) => {
+                if (v === undefined) return; // not sent by an older server: nothing to check, nothing changes
+                const parsed = autopayRetryDaysSchema.safeParse(v);
+                if (!parsed.success)
+                  throw new Error(
+                    typeof v === 'string'
+                      ? t('settings.billing.autopayRetryDaysInvalid')
+                      : parsed.error.issues[0].message,
+                  );
+              },
+            },
+          ]}
+        >
           <Input inputMode="numeric" placeholder="1, 3, 5" />
         </Form.Item>
       </Col>
@@ -76,7 +148,9 @@ export function EmailTab({ passwordSet }: { passwordSet: boolean }) {
   const form = Form.useFormInstance();
   const test = useCustomMutation();
   const sendTest = async () => {
-    const { to } = await form.validateFields([['test_to']]).then(() => ({ to: form.getFieldValue('test_to') as string | undefined }));
+    const { to } = await form
+      .validateFields([['test_to']])
+      .then(() => ({ to: form.getFieldValue('test_to') as string | undefined }));
     if (!to) return;
     test.mutate({
       url: '/settings/test-email',
@@ -89,19 +163,51 @@ export function EmailTab({ passwordSet }: { passwordSet: boolean }) {
   return (
     <Row gutter={16}>
       <Col xs={24} md={12}>
-        <Form.Item name={['smtp', 'host']} label={t('settings.smtp.host')}><Input /></Form.Item>
-        <Form.Item name={['smtp', 'port']} label={t('settings.smtp.port')} rules={rules(smtp.port.unwrap(), 'settings.smtp.port')}><InputNumber style={{ width: '100%' }} /></Form.Item>
-        <Form.Item name={['smtp', 'secure']} label={t('settings.smtp.secure')} valuePropName="checked"><Switch /></Form.Item>
-        <Form.Item name={['smtp', 'user']} label={t('settings.smtp.user')}><Input autoComplete="off" /></Form.Item>
-        <Form.Item name={['smtp', 'from']} label={t('settings.smtp.from')}><Input /></Form.Item>
-        <Form.Item name={['smtp', 'password']} extra={t('settings.smtp.passwordHint')}
-          label={<Space>{t('settings.smtp.password')}<Tag color={passwordSet ? 'green' : 'default'} data-testid="smtp-password-state">{t(passwordSet ? 'settings.smtp.passwordSet' : 'settings.smtp.passwordNotSet')}</Tag></Space>}>
+        <Form.Item name={['smtp', 'host']} label={t('settings.smtp.host')}>
+          <Input />
+        </Form.Item>
+        <Form.Item
+          name={['smtp', 'port']}
+          label={t('settings.smtp.port')}
+          rules={rules(smtp.port.unwrap(), 'settings.smtp.port')}
+        >
+          <InputNumber style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item name={['smtp', 'secure']} label={t('settings.smtp.secure')} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+        <Form.Item name={['smtp', 'user']} label={t('settings.smtp.user')}>
+          <Input autoComplete="off" />
+        </Form.Item>
+        <Form.Item name={['smtp', 'from']} label={t('settings.smtp.from')}>
+          <Input />
+        </Form.Item>
+        <Form.Item
+          name={['smtp', 'password']}
+          extra={t('settings.smtp.passwordHint')}
+          label={
+            <Space>
+              {t('settings.smtp.password')}
+              <Tag color={passwordSet ? 'green' : 'default'} data-testid="smtp-password-state">
+                {t(passwordSet ? 'settings.smtp.passwordSet' : 'settings.smtp.passwordNotSet')}
+              </Tag>
+            </Space>
+          }
+        >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item name="test_to" label={t('settings.smtp.testTo')} rules={rules(testEmailSchema.shape.to.optional(), 'settings.smtp.testTo')}><Input type="email" /></Form.Item>
-        <Button onClick={() => void sendTest().catch(() => undefined)} loading={test.mutation.isPending}>{t('settings.smtp.sendTest')}</Button>
+        <Form.Item
+          name="test_to"
+          label={t('settings.smtp.testTo')}
+          rules={rules(testEmailSchema.shape.to.optional(), 'settings.smtp.testTo')}
+        >
+          <Input type="email" />
+        </Form.Item>
+        <Button onClick={() => void sendTest().catch(() => undefined)} loading={test.mutation.isPending}>
+          {t('settings.smtp.sendTest')}
+        </Button>
       </Col>
     </Row>
   );
@@ -119,7 +225,11 @@ export function PoliciesTab() {
       <Row gutter={16}>
         {(['ticket_mb', 'installation_mb', 'customer_daily_mb'] as const).map((k) => (
           <Col xs={24} md={8} key={k}>
-            <Form.Item name={['uploads', k]} label={t(`settings.uploads.${k}`)} rules={rules(uploads[k], `settings.uploads.${k}`)}>
+            <Form.Item
+              name={['uploads', k]}
+              label={t(`settings.uploads.${k}`)}
+              rules={rules(uploads[k], `settings.uploads.${k}`)}
+            >
               <InputNumber style={{ width: '100%' }} addonAfter="MB" />
             </Form.Item>
           </Col>
@@ -132,19 +242,31 @@ export function PoliciesTab() {
 export function ContentTab() {
   return (
     <>
-      <ListEditor name="achievements" titleKey="settings.content.achievements" columns={[
-        { name: 'label', labelKey: 'settings.content.label', required: true },
-        { name: 'value', labelKey: 'settings.content.value', required: true },
-      ]} />
-      <ListEditor name="faq" titleKey="settings.content.faq" columns={[
-        { name: 'question', labelKey: 'settings.content.question', required: true },
-        { name: 'answer', labelKey: 'settings.content.answer', textarea: true, required: true },
-      ]} />
-      <ListEditor name="coverage_areas" titleKey="settings.content.coverage" columns={[
-        { name: 'name', labelKey: 'settings.content.areaName', required: true },
-        { name: 'postcode', labelKey: 'settings.content.postcode' },
-        { name: 'note', labelKey: 'settings.content.note' },
-      ]} />
+      <ListEditor
+        name="achievements"
+        titleKey="settings.content.achievements"
+        columns={[
+          { name: 'label', labelKey: 'settings.content.label', required: true },
+          { name: 'value', labelKey: 'settings.content.value', required: true },
+        ]}
+      />
+      <ListEditor
+        name="faq"
+        titleKey="settings.content.faq"
+        columns={[
+          { name: 'question', labelKey: 'settings.content.question', required: true },
+          { name: 'answer', labelKey: 'settings.content.answer', textarea: true, required: true },
+        ]}
+      />
+      <ListEditor
+        name="coverage_areas"
+        titleKey="settings.content.coverage"
+        columns={[
+          { name: 'name', labelKey: 'settings.content.areaName', required: true },
+          { name: 'postcode', labelKey: 'settings.content.postcode' },
+          { name: 'note', labelKey: 'settings.content.note' },
+        ]}
+      />
     </>
   );
 }

@@ -11,7 +11,8 @@ import { SectionHeading } from '../../src/components/Text';
 type SavedCard = NonNullable<AutopayState['card']>;
 const brandName = (brand: string) => brand.charAt(0).toUpperCase() + brand.slice(1);
 const cardText = (card: SavedCard) => t('autopay.card', { brand: brandName(card.brand), last4: card.last4 });
-const expiry = (card: SavedCard) => t('autopay.expires', { month: String(card.exp_month).padStart(2, '0'), year: String(card.exp_year) });
+const expiry = (card: SavedCard) =>
+  t('autopay.expires', { month: String(card.exp_month).padStart(2, '0'), year: String(card.exp_year) });
 const day = (iso: string) => formatDay(iso);
 
 /**
@@ -28,52 +29,101 @@ export function AutopayCard({ subscription, owner }: { subscription: Subscriptio
   const open = ['pending', 'active', 'suspended'].includes(subscription.status);
 
   const setup = async () => {
-    const res = await run<{ paymentUrl: string }>({ url: `${base}/setup`, method: 'post', success: false, fallbackKey: 'errors.autopay.setup' });
+    const res = await run<{ paymentUrl: string }>({
+      url: `${base}/setup`,
+      method: 'post',
+      success: false,
+      fallbackKey: 'errors.autopay.setup',
+    });
     if (res?.paymentUrl) window.location.assign(res.paymentUrl);
   };
   const toggle = (enabled: boolean) =>
-    run({ url: base, method: 'patch', values: { enabled }, success: t(enabled ? 'autopay.toast.enabled' : 'autopay.toast.disabled'), fallbackKey: 'errors.autopay.toggle' });
+    run({
+      url: base,
+      method: 'patch',
+      values: { enabled },
+      success: t(enabled ? 'autopay.toast.enabled' : 'autopay.toast.disabled'),
+      fallbackKey: 'errors.autopay.toggle',
+    });
   const remove = (id: string) =>
-    run({ url: `/payments/methods/${encodeURIComponent(id)}`, method: 'delete', success: t('autopay.toast.removed'), fallbackKey: 'errors.autopay.remove' });
+    run({
+      url: `/payments/methods/${encodeURIComponent(id)}`,
+      method: 'delete',
+      success: t('autopay.toast.removed'),
+      fallbackKey: 'errors.autopay.remove',
+    });
 
   const returned = owner ? params.get('autopay') : null;
   return (
-    <Card title={<Space><CreditCardOutlined aria-hidden /><SectionHeading>{t('autopay.title')}</SectionHeading></Space>} data-testid="autopay-card">
+    <Card
+      title={
+        <Space>
+          <CreditCardOutlined aria-hidden />
+          <SectionHeading>{t('autopay.title')}</SectionHeading>
+        </Space>
+      }
+      data-testid="autopay-card"
+    >
       <Space direction="vertical" size={12} style={{ width: '100%' }}>
         {returned === 'saved' && state.enabled && <Alert type="success" showIcon message={t('autopay.saved')} />}
         {returned === 'cancelled' && !state.enabled && <Alert type="info" showIcon message={t('autopay.cancelled')} />}
         {state.card ? (
           <div data-testid="autopay-saved-card">
             <Typography.Text strong>{cardText(state.card)}</Typography.Text>
-            <Typography.Text type="secondary" style={{ display: 'block' }}>{expiry(state.card)}</Typography.Text>
+            <Typography.Text type="secondary" style={{ display: 'block' }}>
+              {expiry(state.card)}
+            </Typography.Text>
             <Typography.Paragraph style={{ margin: '8px 0 0' }}>{t('autopay.on')}</Typography.Paragraph>
           </div>
         ) : (
-          <Typography.Paragraph style={{ margin: 0 }} data-testid="autopay-off">{owner ? t('autopay.off') : t('autopay.staffOff')}</Typography.Paragraph>
+          <Typography.Paragraph style={{ margin: 0 }} data-testid="autopay-off">
+            {owner ? t('autopay.off') : t('autopay.staffOff')}
+          </Typography.Paragraph>
         )}
         {state.last_failure && (
           <Alert
             type="warning"
             showIcon
-            message={t('autopay.lastFailure', { date: day(state.last_failure.at), message: state.last_failure.message })}
+            message={t('autopay.lastFailure', {
+              date: day(state.last_failure.at),
+              message: state.last_failure.message,
+            })}
             description={state.next_retry ? t('autopay.nextRetry', { date: day(state.next_retry) }) : undefined}
           />
         )}
         {owner && open && (
           <Space wrap>
             {!state.card && state.available_card && (
-              <Button type="primary" loading={isPending} onClick={() => toggle(true)}>{t('autopay.turnOnWithCard', { card: cardText(state.available_card) })}</Button>
+              <Button type="primary" loading={isPending} onClick={() => toggle(true)}>
+                {t('autopay.turnOnWithCard', { card: cardText(state.available_card) })}
+              </Button>
             )}
             {!state.card && (
-              <Button type={state.available_card ? 'default' : 'primary'} loading={isPending} onClick={setup}>{state.available_card ? t('autopay.replace') : t('autopay.turnOn')}</Button>
+              <Button type={state.available_card ? 'default' : 'primary'} loading={isPending} onClick={setup}>
+                {state.available_card ? t('autopay.replace') : t('autopay.turnOn')}
+              </Button>
             )}
-            {state.card && <Button loading={isPending} onClick={setup}>{t('autopay.replace')}</Button>}
-            {state.card && <Button loading={isPending} onClick={() => toggle(false)}>{t('autopay.turnOff')}</Button>}
+            {state.card && (
+              <Button loading={isPending} onClick={setup}>
+                {t('autopay.replace')}
+              </Button>
+            )}
+            {state.card && (
+              <Button loading={isPending} onClick={() => toggle(false)}>
+                {t('autopay.turnOff')}
+              </Button>
+            )}
           </Space>
         )}
         {owner && (state.card ?? state.available_card) && (
-          <Popconfirm title={t('autopay.removeConfirm')} onConfirm={() => remove((state.card ?? state.available_card)!.id)} okButtonProps={{ danger: true }}>
-            <Button danger loading={isPending}>{t('autopay.remove')}</Button>
+          <Popconfirm
+            title={t('autopay.removeConfirm')}
+            onConfirm={() => remove((state.card ?? state.available_card)!.id)}
+            okButtonProps={{ danger: true }}
+          >
+            <Button danger loading={isPending}>
+              {t('autopay.remove')}
+            </Button>
           </Popconfirm>
         )}
       </Space>

@@ -20,7 +20,10 @@ import { PageTitle } from '../../src/components/Text';
 /** A data line's (issue 31: bought with data vouchers) data left, or null for a line without an allowance. */
 export function dataLeftText(s: Pick<Order, 'data_allowance_bytes' | 'data_used_bytes'>): string | null {
   if (s.data_allowance_bytes === null || s.data_allowance_bytes === undefined) return null;
-  return t('subscriptions.data.left', { left: formatBytes(Math.max(0, s.data_allowance_bytes - s.data_used_bytes)), total: formatBytes(s.data_allowance_bytes) });
+  return t('subscriptions.data.left', {
+    left: formatBytes(Math.max(0, s.data_allowance_bytes - s.data_used_bytes)),
+    total: formatBytes(s.data_allowance_bytes),
+  });
 }
 
 /** The period end of a line, and a data line's data left under it. */
@@ -29,8 +32,14 @@ function PeriodEnd({ order }: { order: Order }) {
   if (!data) return <DateCell value={order.current_period_end} />;
   return (
     <Space direction="vertical" size={0}>
-      {order.current_period_end ? <DateCell value={order.current_period_end} /> : <Typography.Text>{t('subscriptions.data.noTimeLimit')}</Typography.Text>}
-      <Typography.Text type="secondary" data-testid="data-left">{data}</Typography.Text>
+      {order.current_period_end ? (
+        <DateCell value={order.current_period_end} />
+      ) : (
+        <Typography.Text>{t('subscriptions.data.noTimeLimit')}</Typography.Text>
+      )}
+      <Typography.Text type="secondary" data-testid="data-left">
+        {data}
+      </Typography.Text>
     </Space>
   );
 }
@@ -47,9 +56,18 @@ function PayOpenInvoice({ order, block }: { order: Order; block?: boolean }) {
   const open = openInvoiceOf(order);
   if (!open) return null;
   return (
-    <Button type="primary" block={block} href={invoicePath(open.id)}
-      onClick={(e) => { e.preventDefault(); navigate(invoicePath(open.id)); }}>
-      {t('subscriptions.invoice.payAmount', { amount: formatMoney(open.amount_due ?? open.total_amount, open.currency) })}
+    <Button
+      type="primary"
+      block={block}
+      href={invoicePath(open.id)}
+      onClick={(e) => {
+        e.preventDefault();
+        navigate(invoicePath(open.id));
+      }}
+    >
+      {t('subscriptions.invoice.payAmount', {
+        amount: formatMoney(open.amount_due ?? open.total_amount, open.currency),
+      })}
     </Button>
   );
 }
@@ -63,18 +81,44 @@ function PendingOrder({ order }: { order: Order }) {
   const { narrow } = useViewport();
   const open = openInvoiceOf(order);
   return (
-    <Card style={{ marginBottom: 16 }} data-testid="pending-order"
-      title={<Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}>{t('subscriptions.pending.title')}<SubscriptionStatusTag status={order.status} /></Flex>}>
-      <Typography.Title level={2} style={{ marginTop: 0, fontSize: 24 }}>{order.plan_name}</Typography.Title>
+    <Card
+      style={{ marginBottom: 16 }}
+      data-testid="pending-order"
+      title={
+        <Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}>
+          {t('subscriptions.pending.title')}
+          <SubscriptionStatusTag status={order.status} />
+        </Flex>
+      }
+    >
+      <Typography.Title level={2} style={{ marginTop: 0, fontSize: 24 }}>
+        {order.plan_name}
+      </Typography.Title>
       <Typography.Paragraph>{t('subscriptions.pendingOrder', { plan: order.plan_name })}</Typography.Paragraph>
       {open && (
-        <Descriptions size="small" column={1} style={{ marginBottom: 12 }}
+        <Descriptions
+          size="small"
+          column={1}
+          style={{ marginBottom: 12 }}
           items={[
-            { key: 'number', label: t('subscriptions.invoice.number'), children: <Link to={invoicePath(open.id)}>{open.number}</Link> },
-            { key: 'due-amount', label: t('subscriptions.invoice.amountDue'), children: formatMoney(open.amount_due ?? open.total_amount, open.currency) },
+            {
+              key: 'number',
+              label: t('subscriptions.invoice.number'),
+              children: <Link to={invoicePath(open.id)}>{open.number}</Link>,
+            },
+            {
+              key: 'due-amount',
+              label: t('subscriptions.invoice.amountDue'),
+              children: formatMoney(open.amount_due ?? open.total_amount, open.currency),
+            },
             { key: 'due', label: t('subscriptions.invoice.due'), children: formatDay(open.due_date) },
-            { key: 'status', label: t('subscriptions.invoice.status'), children: <InvoiceStatusTag status={open.status} /> },
-          ]} />
+            {
+              key: 'status',
+              label: t('subscriptions.invoice.status'),
+              children: <InvoiceStatusTag status={open.status} />,
+            },
+          ]}
+        />
       )}
       <Flex wrap vertical={narrow} gap={8}>
         <PayOpenInvoice order={order} block={narrow} />
@@ -86,27 +130,60 @@ function PendingOrder({ order }: { order: Order }) {
 
 function ActivePlanCard({ onSubscribe, pending }: { onSubscribe?: () => void; pending: boolean }) {
   const { activePlan, none, isLoading, failed } = useActivePlan();
-  if (isLoading) return <Card style={{ marginBottom: 16 }}><Spin /></Card>;
+  if (isLoading)
+    return (
+      <Card style={{ marginBottom: 16 }}>
+        <Spin />
+      </Card>
+    );
   if (failed) {
-    return <Alert type="error" showIcon style={{ marginBottom: 16 }} data-testid="active-plan" message={t('errors.subscriptions.activePlan')} />;
+    return (
+      <Alert
+        type="error"
+        showIcon
+        style={{ marginBottom: 16 }}
+        data-testid="active-plan"
+        message={t('errors.subscriptions.activePlan')}
+      />
+    );
   }
   // An order waiting for payment is what the customer has: it shows instead (PendingOrder), not "no active plan".
   if ((none || !activePlan) && pending) return null;
   if (none || !activePlan) {
     return (
       <Card style={{ marginBottom: 16 }} data-testid="active-plan">
-        <Result status="info" title={t('subscriptions.activePlan.none')} subTitle={t('subscriptions.activePlan.noneHint')}
-          extra={onSubscribe && <Button type="primary" onClick={onSubscribe}>{t('subscriptions.subscribe.button')}</Button>} />
+        <Result
+          status="info"
+          title={t('subscriptions.activePlan.none')}
+          subTitle={t('subscriptions.activePlan.noneHint')}
+          extra={
+            onSubscribe && (
+              <Button type="primary" onClick={onSubscribe}>
+                {t('subscriptions.subscribe.button')}
+              </Button>
+            )
+          }
+        />
       </Card>
     );
   }
   const { subscription, plan } = activePlan;
   const dataLeft = dataLeftText(subscription);
   return (
-    <Card data-testid="active-plan" style={{ marginBottom: 16 }}
-      title={<Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}>{t('subscriptions.activePlan.title')}<SubscriptionStatusTag status={subscription.status} /></Flex>}
-      extra={<Link to={customerDetailPath(subscription.id)}>{t('subscriptions.actions.view')}</Link>}>
-      <Typography.Title level={2} style={{ marginTop: 0, fontSize: 24 }}>{plan.name}</Typography.Title>
+    <Card
+      data-testid="active-plan"
+      style={{ marginBottom: 16 }}
+      title={
+        <Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}>
+          {t('subscriptions.activePlan.title')}
+          <SubscriptionStatusTag status={subscription.status} />
+        </Flex>
+      }
+      extra={<Link to={customerDetailPath(subscription.id)}>{t('subscriptions.actions.view')}</Link>}
+    >
+      <Typography.Title level={2} style={{ marginTop: 0, fontSize: 24 }}>
+        {plan.name}
+      </Typography.Title>
       <PlanSummary plan={plan} />
       {subscription.current_period_end && (
         <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
@@ -114,7 +191,9 @@ function ActivePlanCard({ onSubscribe, pending }: { onSubscribe?: () => void; pe
         </Typography.Paragraph>
       )}
       {dataLeft && (
-        <Typography.Paragraph strong style={{ marginTop: 8, marginBottom: 0 }} data-testid="active-data-left">{dataLeft}</Typography.Paragraph>
+        <Typography.Paragraph strong style={{ marginTop: 8, marginBottom: 0 }} data-testid="active-data-left">
+          {dataLeft}
+        </Typography.Paragraph>
       )}
     </Card>
   );
@@ -124,15 +203,22 @@ function ActivePlanCard({ onSubscribe, pending }: { onSubscribe?: () => void; pe
 function SubscriptionCard({ order }: { order: Order }) {
   const open = openInvoiceOf(order);
   return (
-    <PhoneCard testId="subscription-card"
+    <PhoneCard
+      testId="subscription-card"
       title={<Link to={customerDetailPath(order.id)}>{order.plan_name}</Link>}
       status={<SubscriptionStatusTag status={order.status} />}
       facts={[
         { key: 'end', label: t('subscriptions.fields.periodEnd'), value: <PeriodEnd order={order} /> },
-        ...(order.location ? [{ key: 'location', label: t('subscriptions.fields.location'), value: order.location }] : []),
+        ...(order.location
+          ? [{ key: 'location', label: t('subscriptions.fields.location'), value: order.location }]
+          : []),
         ...(open
           ? [
-              { key: 'due-amount', label: t('subscriptions.invoice.amountDue'), value: formatMoney(open.amount_due ?? open.total_amount, open.currency) },
+              {
+                key: 'due-amount',
+                label: t('subscriptions.invoice.amountDue'),
+                value: formatMoney(open.amount_due ?? open.total_amount, open.currency),
+              },
               { key: 'due', label: t('subscriptions.invoice.due'), value: formatDay(open.due_date) },
             ]
           : []),
@@ -142,7 +228,8 @@ function SubscriptionCard({ order }: { order: Order }) {
           <PayOpenInvoice order={order} block />
           <SubscriptionActions subscription={order} block />
         </Flex>
-      } />
+      }
+    />
   );
 }
 
@@ -150,18 +237,57 @@ function MySubscriptions({ orders }: { orders: Order[] }) {
   // Cards up to a tablet's width: at 768 px the table's actions (Change plan, Renew, Cancel) ran past the right edge.
   const { shows } = useViewport();
   if (shows < 3) {
-    return <PhoneCardList testId="my-subscriptions" items={orders} rowKey={(o) => o.id} empty={t('subscriptions.mine.empty')} render={(o) => <SubscriptionCard order={o} />} />;
+    return (
+      <PhoneCardList
+        testId="my-subscriptions"
+        items={orders}
+        rowKey={(o) => o.id}
+        empty={t('subscriptions.mine.empty')}
+        render={(o) => <SubscriptionCard order={o} />}
+      />
+    );
   }
   return (
-    <ResponsiveTable<Order> rowKey="id" size="middle" pagination={false} dataSource={orders} locale={{ emptyText: t('subscriptions.mine.empty') }}
+    <ResponsiveTable<Order>
+      rowKey="id"
+      size="middle"
+      pagination={false}
+      dataSource={orders}
+      locale={{ emptyText: t('subscriptions.mine.empty') }}
       data-testid="my-subscriptions"
       columns={[
-        { key: 'plan', title: t('subscriptions.fields.plan'), dataIndex: 'plan_name', priority: 1, render: (name: string, o) => <Link to={customerDetailPath(o.id)}>{name}</Link> },
-        { key: 'status', title: t('subscriptions.fields.status'), dataIndex: 'status', priority: 1, render: (_: unknown, o) => <SubscriptionStatusTag status={o.status} /> },
-        { key: 'end', title: t('subscriptions.fields.periodEnd'), dataIndex: 'current_period_end', render: (_: unknown, o) => <PeriodEnd order={o} /> },
-        { key: 'location', title: t('subscriptions.fields.location'), dataIndex: 'location', priority: 3, render: (v: string | null) => v ?? '—' },
         {
-          key: 'actions', title: t('resource.actions'), priority: 1, render: (_: unknown, o) => {
+          key: 'plan',
+          title: t('subscriptions.fields.plan'),
+          dataIndex: 'plan_name',
+          priority: 1,
+          render: (name: string, o) => <Link to={customerDetailPath(o.id)}>{name}</Link>,
+        },
+        {
+          key: 'status',
+          title: t('subscriptions.fields.status'),
+          dataIndex: 'status',
+          priority: 1,
+          render: (_: unknown, o) => <SubscriptionStatusTag status={o.status} />,
+        },
+        {
+          key: 'end',
+          title: t('subscriptions.fields.periodEnd'),
+          dataIndex: 'current_period_end',
+          render: (_: unknown, o) => <PeriodEnd order={o} />,
+        },
+        {
+          key: 'location',
+          title: t('subscriptions.fields.location'),
+          dataIndex: 'location',
+          priority: 3,
+          render: (v: string | null) => v ?? '—',
+        },
+        {
+          key: 'actions',
+          title: t('resource.actions'),
+          priority: 1,
+          render: (_: unknown, o) => {
             // An open invoice (the first one of a pending subscription, a renewal, an upgrade) is paid on its page.
             const open = openInvoiceOf(o);
             return (
@@ -172,32 +298,42 @@ function MySubscriptions({ orders }: { orders: Order[] }) {
             );
           },
         },
-      ]} />
+      ]}
+    />
   );
 }
 
 export function OrderHistory({ orders }: { orders: Order[] }) {
   if (orders.length === 0) return <Empty description={t('subscriptions.orders.empty')} />;
   return (
-    <Collapse data-testid="order-history" defaultActiveKey={orders.slice(0, 1).map((o) => o.id)}
+    <Collapse
+      data-testid="order-history"
+      defaultActiveKey={orders.slice(0, 1).map((o) => o.id)}
       items={orders.map((o) => ({
         key: o.id,
         label: (
           <Space wrap>
             <Typography.Text strong>{o.plan_name}</Typography.Text>
             <SubscriptionStatusTag status={o.status} />
-            <Typography.Text type="secondary"><DateCell value={o.created_at} /></Typography.Text>
+            <Typography.Text type="secondary">
+              <DateCell value={o.created_at} />
+            </Typography.Text>
           </Space>
         ),
         children: (
           <>
-            <Typography.Title level={3} style={{ fontSize: 16 }}>{t('subscriptions.orders.invoices')}</Typography.Title>
+            <Typography.Title level={3} style={{ fontSize: 16 }}>
+              {t('subscriptions.orders.invoices')}
+            </Typography.Title>
             <InvoicesTable invoices={o.invoices} />
-            <Typography.Title level={3} style={{ marginTop: 16, fontSize: 16 }}>{t('subscriptions.orders.payments')}</Typography.Title>
+            <Typography.Title level={3} style={{ marginTop: 16, fontSize: 16 }}>
+              {t('subscriptions.orders.payments')}
+            </Typography.Title>
             <PaymentsTable payments={o.payments} />
           </>
         ),
-      }))} />
+      }))}
+    />
   );
 }
 
@@ -216,16 +352,30 @@ export function CustomerSubscriptions() {
     <div>
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
         <PageTitle>{t('subscriptions.title')}</PageTitle>
-        {subscribe && <Button type="primary" onClick={subscribe}>{t('subscriptions.subscribe.title')}</Button>}
+        {subscribe && (
+          <Button type="primary" onClick={subscribe}>
+            {t('subscriptions.subscribe.title')}
+          </Button>
+        )}
       </Space>
       {pending && <PendingOrder order={pending} />}
       <ActivePlanCard onSubscribe={subscribe} pending={!!pending} />
       <Card>
-        {failed && <Alert type="error" showIcon message={t('errors.subscriptions.orders')} style={{ marginBottom: 16 }} />}
+        {failed && (
+          <Alert type="error" showIcon message={t('errors.subscriptions.orders')} style={{ marginBottom: 16 }} />
+        )}
         <Tabs
           items={[
-            { key: 'mine', label: t('subscriptions.tabs.mine'), children: isLoading ? <Spin /> : <MySubscriptions orders={orders} /> },
-            { key: 'orders', label: t('subscriptions.tabs.orders'), children: isLoading ? <Spin /> : <OrderHistory orders={orders} /> },
+            {
+              key: 'mine',
+              label: t('subscriptions.tabs.mine'),
+              children: isLoading ? <Spin /> : <MySubscriptions orders={orders} />,
+            },
+            {
+              key: 'orders',
+              label: t('subscriptions.tabs.orders'),
+              children: isLoading ? <Spin /> : <OrderHistory orders={orders} />,
+            },
             {
               key: 'invoices',
               label: t('subscriptions.tabs.invoices'),
@@ -241,8 +391,11 @@ export function CustomerSubscriptions() {
       <div style={{ marginTop: 16 }}>
         <CreditPanel title={t('credit.myTitle')} />
       </div>
-      <SubscribeModal open={subscribing && !pending} initialPlanId={initialPlanId} onClose={() => setSubscribing(false)} />
+      <SubscribeModal
+        open={subscribing && !pending}
+        initialPlanId={initialPlanId}
+        onClose={() => setSubscribing(false)}
+      />
     </div>
   );
 }
-

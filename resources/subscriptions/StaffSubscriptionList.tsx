@@ -67,32 +67,68 @@ export function StaffSubscriptionList() {
 
   return (
     <List title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>} canCreate={false} resource={decl.name}>
-      <FoldingFilters form={form} initialValues={initialValues}
-        onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }} onFinish={apply}
-        visible={[{
-          name: 'search',
-          label: t('subscriptions.filters.search'),
-          control: <Input.Search allowClear placeholder={t('subscriptions.filters.search')} aria-label={t('subscriptions.filters.search')}
-            onSearch={() => form.submit()} style={{ minWidth: 240 }} />,
-        }]}
+      <FoldingFilters
+        form={form}
+        initialValues={initialValues}
+        onValuesChange={(changed, all) => {
+          if (!('search' in changed)) apply(all);
+        }}
+        onFinish={apply}
+        visible={[
+          {
+            name: 'search',
+            label: t('subscriptions.filters.search'),
+            control: (
+              <Input.Search
+                allowClear
+                placeholder={t('subscriptions.filters.search')}
+                aria-label={t('subscriptions.filters.search')}
+                onSearch={() => form.submit()}
+                style={{ minWidth: 240 }}
+              />
+            ),
+          },
+        ]}
         folded={[
           {
             name: 'status',
             label: t('subscriptions.fields.status'),
-            control: <Select allowClear style={{ minWidth: 150 }} placeholder={t('subscriptions.fields.status')} aria-label={t('subscriptions.fields.status')}
-              options={statusField.options!.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />,
+            control: (
+              <Select
+                allowClear
+                style={{ minWidth: 150 }}
+                placeholder={t('subscriptions.fields.status')}
+                aria-label={t('subscriptions.fields.status')}
+                options={statusField.options!.map((o) => ({ value: o.value, label: t(o.labelKey) }))}
+              />
+            ),
           },
           {
             name: 'plan_id',
             label: t('subscriptions.fields.plan'),
-            control: <Select allowClear showSearch optionFilterProp="label" style={{ minWidth: 180 }} placeholder={t('subscriptions.fields.plan')}
-              aria-label={t('subscriptions.fields.plan')} options={plans.map((p) => ({ value: p.id, label: p.name }))} />,
+            control: (
+              <Select
+                allowClear
+                showSearch
+                optionFilterProp="label"
+                style={{ minWidth: 180 }}
+                placeholder={t('subscriptions.fields.plan')}
+                aria-label={t('subscriptions.fields.plan')}
+                options={plans.map((p) => ({ value: p.id, label: p.name }))}
+              />
+            ),
           },
           {
             name: 'range',
             label: t('subscriptions.fields.dateRange'),
-            control: <DatePicker.RangePicker allowEmpty={[true, true]} format={DAY} aria-label={t('subscriptions.fields.dateRange')}
-              placeholder={[t('subscriptions.filters.from'), t('subscriptions.filters.to')]} />,
+            control: (
+              <DatePicker.RangePicker
+                allowEmpty={[true, true]}
+                format={DAY}
+                aria-label={t('subscriptions.fields.dateRange')}
+                placeholder={[t('subscriptions.filters.from'), t('subscriptions.filters.to')]}
+              />
+            ),
           },
         ]}
       />
@@ -101,7 +137,10 @@ export function StaffSubscriptionList() {
         rowKey="id"
         size="middle"
         columns={columns}
-        onRow={(record) => ({ onClick: () => navigate(staffDetailPath(String(record.id))), style: { cursor: 'pointer' } })}
+        onRow={(record) => ({
+          onClick: () => navigate(staffDetailPath(String(record.id))),
+          style: { cursor: 'pointer' },
+        })}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: true } : false}
       />
     </List>

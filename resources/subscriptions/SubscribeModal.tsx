@@ -12,7 +12,15 @@ const s = subscriptionInputSchema.shape;
  * "Subscribe to a plan": the active plans as cards, then location and note. POST /subscriptions answers the
  * subscription and its first invoice; the customer is taken to that invoice's page to pay it.
  */
-export function SubscribeModal({ open, onClose, initialPlanId }: { open: boolean; onClose: () => void; initialPlanId?: string }) {
+export function SubscribeModal({
+  open,
+  onClose,
+  initialPlanId,
+}: {
+  open: boolean;
+  onClose: () => void;
+  initialPlanId?: string;
+}) {
   const { plans, isLoading } = useActivePlans(open);
   const { run, isPending } = useSubscriptionCall();
   const navigate = useNavigate();
@@ -36,28 +44,61 @@ export function SubscribeModal({ open, onClose, initialPlanId }: { open: boolean
   };
 
   return (
-    <Modal open={open} title={t('subscriptions.subscribe.title')} onCancel={onClose} width={760} destroyOnHidden
-      okText={t('subscriptions.subscribe.submit')} cancelText={t('resource.cancel')}
-      okButtonProps={{ loading: isPending, disabled: !planId }} onOk={() => form.submit()}>
+    <Modal
+      open={open}
+      title={t('subscriptions.subscribe.title')}
+      onCancel={onClose}
+      width={760}
+      destroyOnHidden
+      okText={t('subscriptions.subscribe.submit')}
+      cancelText={t('resource.cancel')}
+      okButtonProps={{ loading: isPending, disabled: !planId }}
+      onOk={() => form.submit()}
+    >
       {isLoading ? (
         <Spin style={{ display: 'block', margin: '32px auto' }} />
       ) : plans.length === 0 ? (
         <Alert type="info" showIcon message={t('subscriptions.subscribe.noPlans')} />
       ) : (
-        <Form form={form} layout="vertical" onFinish={submit} preserve={false}
-          initialValues={{ plan_id: plans.some((p) => p.id === initialPlanId) ? initialPlanId : undefined }}>
-          <Form.Item name="plan_id" label={t('subscriptions.subscribe.choose')} rules={[{ required: true, message: t('resource.required', { field: t('subscriptions.fields.plan') }) }]}>
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={submit}
+          preserve={false}
+          initialValues={{ plan_id: plans.some((p) => p.id === initialPlanId) ? initialPlanId : undefined }}
+        >
+          <Form.Item
+            name="plan_id"
+            label={t('subscriptions.subscribe.choose')}
+            rules={[{ required: true, message: t('resource.required', { field: t('subscriptions.fields.plan') }) }]}
+          >
             <PlanChoices plans={plans} />
           </Form.Item>
-          <Form.Item name="location" label={t('subscriptions.fields.location')} extra={t('subscriptions.subscribe.locationHint')}
+          <Form.Item
+            name="location"
+            label={t('subscriptions.fields.location')}
+            extra={t('subscriptions.subscribe.locationHint')}
             required={addressRequired}
             rules={[
               ...zodRules(s.location, { labelKey: 'subscriptions.fields.location' }),
-              ...(addressRequired ? [{ required: true, whitespace: true, message: t('resource.required', { field: t('subscriptions.fields.location') }) }] : []),
-            ]}>
+              ...(addressRequired
+                ? [
+                    {
+                      required: true,
+                      whitespace: true,
+                      message: t('resource.required', { field: t('subscriptions.fields.location') }),
+                    },
+                  ]
+                : []),
+            ]}
+          >
             <Input maxLength={300} />
           </Form.Item>
-          <Form.Item name="note" label={t('subscriptions.fields.note')} rules={zodRules(s.note, { labelKey: 'subscriptions.fields.note' })}>
+          <Form.Item
+            name="note"
+            label={t('subscriptions.fields.note')}
+            rules={zodRules(s.note, { labelKey: 'subscriptions.fields.note' })}
+          >
             <Input.TextArea rows={3} maxLength={1000} />
           </Form.Item>
         </Form>

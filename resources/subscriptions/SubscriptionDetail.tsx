@@ -37,7 +37,9 @@ function OwnInvoices({ subscription }: { subscription: Subscription }) {
   return (
     <>
       <InvoicesTable invoices={order?.invoices ?? []} />
-      <SectionHeading level={3} style={{ marginTop: 16, marginBottom: 8 }}>{t('subscriptions.orders.payments')}</SectionHeading>
+      <SectionHeading level={3} style={{ marginTop: 16, marginBottom: 8 }}>
+        {t('subscriptions.orders.payments')}
+      </SectionHeading>
       <PaymentsTable payments={order?.payments ?? []} />
     </>
   );
@@ -54,20 +56,35 @@ export function SubscriptionDetail() {
   const staff = seesStaffView(role);
   const navigate = useNavigate();
   const { narrow } = useViewport();
-  const { result, query } = useOne<Subscription>({ resource: 'subscriptions', id, queryOptions: { enabled: id !== '', retry: retryUnlessClientError } });
+  const { result, query } = useOne<Subscription>({
+    resource: 'subscriptions',
+    id,
+    queryOptions: { enabled: id !== '', retry: retryUnlessClientError },
+  });
   const sub = query.isError ? undefined : (result as Subscription | undefined);
 
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
-      <Link to={LIST_PATH}><ArrowLeftOutlined /> {t('subscriptions.actions.back')}</Link>
+      <Link to={LIST_PATH}>
+        <ArrowLeftOutlined /> {t('subscriptions.actions.back')}
+      </Link>
       {query.isLoading ? (
-        <Card><Spin /></Card>
+        <Card>
+          <Spin />
+        </Card>
       ) : !sub ? (
         <Alert type="error" showIcon message={query.error?.message || t('subscriptions.detail.notFound')} />
       ) : (
         <>
           {/* The actions sit under the title, not beside it: beside it they squeezed the plan's name to nothing on a phone. */}
-          <Card title={<Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}><HeaderTitle>{sub.plan_name}</HeaderTitle><SubscriptionStatusTag status={sub.status} /></Flex>}>
+          <Card
+            title={
+              <Flex wrap gap={8} align="center" style={{ whiteSpace: 'normal' }}>
+                <HeaderTitle>{sub.plan_name}</HeaderTitle>
+                <SubscriptionStatusTag status={sub.status} />
+              </Flex>
+            }
+          >
             <div style={{ marginBottom: 16 }}>
               <SubscriptionActions subscription={sub} block={narrow} onDeleted={() => navigate(LIST_PATH)} />
             </div>
@@ -78,15 +95,27 @@ export function SubscriptionDetail() {
                 </Descriptions.Item>
               )}
               <Descriptions.Item label={t('subscriptions.fields.plan')}>{sub.plan_name}</Descriptions.Item>
-              <Descriptions.Item label={t('subscriptions.fields.status')}><SubscriptionStatusTag status={sub.status} /></Descriptions.Item>
-              <Descriptions.Item label={t('subscriptions.fields.periodStart')}><DateCell value={sub.current_period_start} /></Descriptions.Item>
-              <Descriptions.Item label={t('subscriptions.fields.periodEnd')}><DateCell value={sub.current_period_end} /></Descriptions.Item>
+              <Descriptions.Item label={t('subscriptions.fields.status')}>
+                <SubscriptionStatusTag status={sub.status} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('subscriptions.fields.periodStart')}>
+                <DateCell value={sub.current_period_start} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('subscriptions.fields.periodEnd')}>
+                <DateCell value={sub.current_period_end} />
+              </Descriptions.Item>
               <Descriptions.Item label={t('subscriptions.fields.location')}>{sub.location ?? '—'}</Descriptions.Item>
               <Descriptions.Item label={t('subscriptions.fields.note')}>
-                <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{sub.note ?? '—'}</Typography.Paragraph>
+                <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>
+                  {sub.note ?? '—'}
+                </Typography.Paragraph>
               </Descriptions.Item>
-              <Descriptions.Item label={t('subscriptions.fields.suspensionReason')}>{sub.suspension_reason ?? '—'}</Descriptions.Item>
-              <Descriptions.Item label={t('subscriptions.fields.createdAt')}><DateCell value={sub.created_at} /></Descriptions.Item>
+              <Descriptions.Item label={t('subscriptions.fields.suspensionReason')}>
+                {sub.suspension_reason ?? '—'}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('subscriptions.fields.createdAt')}>
+                <DateCell value={sub.created_at} />
+              </Descriptions.Item>
             </Descriptions>
           </Card>
           <AutopayCard subscription={sub} owner={!staff} />

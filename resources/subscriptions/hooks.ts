@@ -11,7 +11,6 @@ import { retryUnlessClientError } from '../../src/components/retry';
 import { errorToast, useToastedCall, type ToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
 
-
 /** Reads retry only what may pass on a second try (a 404 "no active plan" is an answer). */
 export { retryUnlessClientError };
 
@@ -21,11 +20,17 @@ export function useActivePlan() {
     url: '/subscriptions/active-plan',
     method: 'get',
     meta: { fallbackMessage: t('errors.subscriptions.activePlan') },
-    errorNotification: (error) => (error?.statusCode === 404 ? false : errorToast('errors.subscriptions.activePlan')(error)),
+    errorNotification: (error) =>
+      error?.statusCode === 404 ? false : errorToast('errors.subscriptions.activePlan')(error),
     queryOptions: { retry: retryUnlessClientError },
   });
   const none = query.error?.statusCode === 404;
-  return { activePlan: query.isError ? undefined : (result.data as ActivePlan | undefined), none, isLoading: query.isLoading, failed: query.isError && !none };
+  return {
+    activePlan: query.isError ? undefined : (result.data as ActivePlan | undefined),
+    none,
+    isLoading: query.isLoading,
+    failed: query.isError && !none,
+  };
 }
 
 /** GET /subscriptions/orders: the caller's subscriptions with their invoices and payments, newest first. */

@@ -17,7 +17,10 @@ export const subscriptionsResource = defineResource({
   name: 'subscriptions',
   auditTargets: ['subscription'],
   menu: { order: 20, portal: true, labelKey: 'menu.subscriptions', icon: FileSyncOutlined },
-  pages: { list: () => import('./SubscriptionsPage').then((m) => m.SubscriptionsPage), show: () => import('./SubscriptionDetail').then((m) => m.SubscriptionDetail) },
+  pages: {
+    list: () => import('./SubscriptionsPage').then((m) => m.SubscriptionsPage),
+    show: () => import('./SubscriptionDetail').then((m) => m.SubscriptionDetail),
+  },
   routes: { show: '/dashboard/subscription/:id', also: { '/subscription/:id': 'show' } },
   titleKey: 'subscriptions.title',
   singularKey: 'subscriptions.singular',
@@ -27,14 +30,38 @@ export const subscriptionsResource = defineResource({
   messages: { deleted: 'subscriptions.toast.deleted' },
   fields: [
     {
-      name: 'user_name', type: 'custom', labelKey: 'subscriptions.fields.customer', column: true, priority: 1,
-      render: (value, record) => createElement('span', null, String(value ?? '—'),
-        record.user_email ? createElement(Typography.Text, { type: 'secondary', style: { display: 'block', fontSize: 12 } }, String(record.user_email)) : null),
+      name: 'user_name',
+      type: 'custom',
+      labelKey: 'subscriptions.fields.customer',
+      column: true,
+      priority: 1,
+      render: (value, record) =>
+        createElement(
+          'span',
+          null,
+          String(value ?? '—'),
+          record.user_email
+            ? createElement(
+                Typography.Text,
+                { type: 'secondary', style: { display: 'block', fontSize: 12 } },
+                String(record.user_email),
+              )
+            : null,
+        ),
     },
     { name: 'plan_name', type: 'text', labelKey: 'subscriptions.fields.plan', column: true },
     {
-      name: 'status', type: 'status', labelKey: 'subscriptions.fields.status', column: true, priority: 1, filter: true,
-      options: SUBSCRIPTION_STATUSES.map((s) => ({ value: s, labelKey: `subscriptions.status.${s}`, color: STATUS_COLORS[s] })),
+      name: 'status',
+      type: 'status',
+      labelKey: 'subscriptions.fields.status',
+      column: true,
+      priority: 1,
+      filter: true,
+      options: SUBSCRIPTION_STATUSES.map((s) => ({
+        value: s,
+        labelKey: `subscriptions.status.${s}`,
+        color: STATUS_COLORS[s],
+      })),
     },
     { name: 'current_period_start', type: 'date', labelKey: 'subscriptions.fields.periodStart' },
     { name: 'current_period_end', type: 'date', labelKey: 'subscriptions.fields.periodEnd', column: true },

@@ -32,7 +32,10 @@ export function durationText(seconds: number): string {
 
 /** The job queue as one row per queue: how many jobs in each state, and the failures of the last 24 hours. */
 export function jobRows(jobs: SystemStatus['jobs']) {
-  const rows = new Map<string, { queue: string; queued: number; retrying: number; running: number; done: number; failed24h: number }>();
+  const rows = new Map<
+    string,
+    { queue: string; queued: number; retrying: number; running: number; done: number; failed24h: number }
+  >();
   const row = (queue: string) => {
     let r = rows.get(queue);
     if (!r) {
@@ -43,11 +46,14 @@ export function jobRows(jobs: SystemStatus['jobs']) {
   };
   for (const { queue, state, n } of jobs.by_state) {
     const status = JOB_STATUS_OF_STATE[state];
-    if (status === 'queued' || status === 'retrying' || status === 'running' || status === 'done') row(queue)[status] += n;
+    if (status === 'queued' || status === 'retrying' || status === 'running' || status === 'done')
+      row(queue)[status] += n;
     else row(queue);
   }
   for (const { queue, n } of jobs.failed_24h) row(queue).failed24h = n;
-  return [...rows.values()].sort((a, b) => (JOB_NAMES[a.queue] ?? a.queue).localeCompare(JOB_NAMES[b.queue] ?? b.queue));
+  return [...rows.values()].sort((a, b) =>
+    (JOB_NAMES[a.queue] ?? a.queue).localeCompare(JOB_NAMES[b.queue] ?? b.queue),
+  );
 }
 
 /** RADIUS requests of the last hour by type and result (0 where none). */
@@ -62,11 +68,25 @@ export function radiusCounts(lastHour: SystemStatus['radius']['last_hour']) {
   };
 }
 
-function Figure({ label, value, testId, tone }: { label: string; value: ReactNode; testId: string; tone?: 'danger' | 'warning' }) {
+function Figure({
+  label,
+  value,
+  testId,
+  tone,
+}: {
+  label: string;
+  value: ReactNode;
+  testId: string;
+  tone?: 'danger' | 'warning';
+}) {
   return (
     <div style={{ minWidth: 96 }}>
-      <Typography.Text type="secondary" style={{ display: 'block', fontSize: 13 }}>{label}</Typography.Text>
-      <Typography.Text strong type={tone} style={{ fontSize: 22 }} data-testid={testId}>{value}</Typography.Text>
+      <Typography.Text type="secondary" style={{ display: 'block', fontSize: 13 }}>
+        {label}
+      </Typography.Text>
+      <Typography.Text strong type={tone} style={{ fontSize: 22 }} data-testid={testId}>
+        {value}
+      </Typography.Text>
     </div>
   );
 }
@@ -79,23 +99,35 @@ function NodeCard({ status }: { status: SystemStatus }) {
   return (
     <Card size="small" title={t('system.node.title')} style={{ height: '100%' }}>
       <Descriptions size="small" column={1} colon={false} labelStyle={{ minWidth: 120 }}>
-        <Descriptions.Item label={t('system.version')}><span data-testid="system-version">{status.version}</span></Descriptions.Item>
+        <Descriptions.Item label={t('system.version')}>
+          <span data-testid="system-version">{status.version}</span>
+        </Descriptions.Item>
         <Descriptions.Item label={t('system.node.host')}>{`${node.hostname} (pid ${node.pid})`}</Descriptions.Item>
-        <Descriptions.Item label={t('system.node.uptime')}><span data-testid="system-uptime">{durationText(node.uptime_seconds)}</span></Descriptions.Item>
+        <Descriptions.Item label={t('system.node.uptime')}>
+          <span data-testid="system-uptime">{durationText(node.uptime_seconds)}</span>
+        </Descriptions.Item>
         <Descriptions.Item label={t('system.node.runtime')}>{`Node.js ${node.node_version}`}</Descriptions.Item>
         <Descriptions.Item label={t('system.database.kind')}>
           <span data-testid="system-database">{t(`system.database.${database.kind}`)}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('system.database.size')}><span data-testid="system-database-size">{formatBytes(database.size_bytes)}</span></Descriptions.Item>
+        <Descriptions.Item label={t('system.database.size')}>
+          <span data-testid="system-database-size">{formatBytes(database.size_bytes)}</span>
+        </Descriptions.Item>
         <Descriptions.Item label={t('system.database.migrations')}>
           <Space size={4} wrap>
-            <span data-testid="system-migrations">{t('system.database.applied', { applied: database.migrations.applied, known: database.migrations.known })}</span>
+            <span data-testid="system-migrations">
+              {t('system.database.applied', { applied: database.migrations.applied, known: database.migrations.known })}
+            </span>
             {migrationsOk ? null : <Tag color="error">{t('system.database.pending')}</Tag>}
           </Space>
         </Descriptions.Item>
         {database.pool ? (
           <Descriptions.Item label={t('system.database.pool')}>
-            {t('system.database.poolText', { total: database.pool.total, idle: database.pool.idle, waiting: database.pool.waiting })}
+            {t('system.database.poolText', {
+              total: database.pool.total,
+              idle: database.pool.idle,
+              waiting: database.pool.waiting,
+            })}
           </Descriptions.Item>
         ) : null}
       </Descriptions>
@@ -110,9 +142,19 @@ function RadiusCard({ radius }: { radius: SystemStatus['radius'] }) {
       {radius.enabled ? null : <Typography.Paragraph type="secondary">{t('system.radius.off')}</Typography.Paragraph>}
       <Space size={[24, 12]} wrap>
         <Figure label={t('system.radius.accept')} value={c.accept} testId="radius-accept" />
-        <Figure label={t('system.radius.reject')} value={c.reject} testId="radius-reject" tone={c.reject > 0 ? 'warning' : undefined} />
+        <Figure
+          label={t('system.radius.reject')}
+          value={c.reject}
+          testId="radius-reject"
+          tone={c.reject > 0 ? 'warning' : undefined}
+        />
         <Figure label={t('system.radius.accounting')} value={c.answered} testId="radius-accounting" />
-        <Figure label={t('system.radius.dropped')} value={c.dropped + c.failed} testId="radius-dropped" tone={c.dropped + c.failed > 0 ? 'danger' : undefined} />
+        <Figure
+          label={t('system.radius.dropped')}
+          value={c.dropped + c.failed}
+          testId="radius-dropped"
+          tone={c.dropped + c.failed > 0 ? 'danger' : undefined}
+        />
         <Figure label={t('system.radius.sessions')} value={radius.sessions_open} testId="radius-sessions" />
       </Space>
     </Card>
@@ -125,12 +167,21 @@ function MailBillingCard({ status }: { status: SystemStatus }) {
     <Card size="small" title={t('system.mailBilling.title')} style={{ height: '100%' }}>
       <Space size={[24, 12]} wrap style={{ marginBottom: 12 }}>
         <Figure label={t('system.mail.queued')} value={mail.queued} testId="mail-queued" />
-        <Figure label={t('system.mail.failed')} value={mail.failed} testId="mail-failed" tone={mail.failed > 0 ? 'danger' : undefined} />
+        <Figure
+          label={t('system.mail.failed')}
+          value={mail.failed}
+          testId="mail-failed"
+          tone={mail.failed > 0 ? 'danger' : undefined}
+        />
       </Space>
       <Descriptions size="small" column={1} colon={false}>
-        <Descriptions.Item label={t('system.billing.lastRun')}><span data-testid="billing-last-run">{when(billing.last_run_at)}</span></Descriptions.Item>
+        <Descriptions.Item label={t('system.billing.lastRun')}>
+          <span data-testid="billing-last-run">{when(billing.last_run_at)}</span>
+        </Descriptions.Item>
         {billing.last_run_seconds !== null ? (
-          <Descriptions.Item label={t('system.billing.took')}>{durationText(billing.last_run_seconds)}</Descriptions.Item>
+          <Descriptions.Item label={t('system.billing.took')}>
+            {durationText(billing.last_run_seconds)}
+          </Descriptions.Item>
         ) : null}
       </Descriptions>
     </Card>
@@ -139,15 +190,32 @@ function MailBillingCard({ status }: { status: SystemStatus }) {
 
 function BackupCard({ backups }: { backups: SystemStatus['backups'] }) {
   return (
-    <Card size="small" title={t('system.backups.title')} extra={<Link to="/dashboard/backups">{t('system.backups.open')}</Link>} style={{ height: '100%' }}>
+    <Card
+      size="small"
+      title={t('system.backups.title')}
+      extra={<Link to="/dashboard/backups">{t('system.backups.open')}</Link>}
+      style={{ height: '100%' }}
+    >
       {backups.last_failure ? (
-        <Alert type="error" showIcon style={{ marginBottom: 12 }} data-testid="backup-failure" message={t('system.backups.failed', { message: backups.last_failure.message })} />
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 12 }}
+          data-testid="backup-failure"
+          message={t('system.backups.failed', { message: backups.last_failure.message })}
+        />
       ) : null}
       <Descriptions size="small" column={1} colon={false}>
-        <Descriptions.Item label={t('system.backups.last')}><span data-testid="backup-last">{when(backups.last_at)}</span></Descriptions.Item>
-        {backups.last_size_bytes !== null ? <Descriptions.Item label={t('system.backups.size')}>{formatBytes(backups.last_size_bytes)}</Descriptions.Item> : null}
+        <Descriptions.Item label={t('system.backups.last')}>
+          <span data-testid="backup-last">{when(backups.last_at)}</span>
+        </Descriptions.Item>
+        {backups.last_size_bytes !== null ? (
+          <Descriptions.Item label={t('system.backups.size')}>{formatBytes(backups.last_size_bytes)}</Descriptions.Item>
+        ) : null}
         <Descriptions.Item label={t('system.backups.kept')}>{backups.kept}</Descriptions.Item>
-        <Descriptions.Item label={t('system.backups.schedule')}>{t(backups.scheduled ? 'system.backups.scheduled' : 'system.backups.notScheduled')}</Descriptions.Item>
+        <Descriptions.Item label={t('system.backups.schedule')}>
+          {t(backups.scheduled ? 'system.backups.scheduled' : 'system.backups.notScheduled')}
+        </Descriptions.Item>
       </Descriptions>
     </Card>
   );
@@ -177,11 +245,17 @@ function NodesCard({ nodes }: { nodes: Node[] }) {
           {
             title: t('system.nodes.state'),
             dataIndex: 'responding',
-            render: (v: boolean) => <Tag color={v ? 'success' : 'error'}>{t(v ? 'system.nodes.responding' : 'system.nodes.silent')}</Tag>,
+            render: (v: boolean) => (
+              <Tag color={v ? 'success' : 'error'}>{t(v ? 'system.nodes.responding' : 'system.nodes.silent')}</Tag>
+            ),
           },
           { title: t('system.version'), dataIndex: 'version' },
           { title: t('system.nodes.started'), dataIndex: 'started_at', render: (v: string) => <DateCell value={v} /> },
-          { title: t('system.nodes.lastSeen'), dataIndex: 'last_seen_at', render: (v: string) => <DateCell value={v} /> },
+          {
+            title: t('system.nodes.lastSeen'),
+            dataIndex: 'last_seen_at',
+            render: (v: string) => <DateCell value={v} />,
+          },
         ]}
       />
     </Card>
@@ -190,15 +264,20 @@ function NodesCard({ nodes }: { nodes: Node[] }) {
 
 function JobsCard({ jobs }: { jobs: SystemStatus['jobs'] }) {
   const rows = jobRows(jobs);
-  const count = (n: number, danger = false) => (n > 0 && danger ? <Typography.Text type="danger" strong>{n}</Typography.Text> : n);
+  const count = (n: number, danger = false) =>
+    n > 0 && danger ? (
+      <Typography.Text type="danger" strong>
+        {n}
+      </Typography.Text>
+    ) : (
+      n
+    );
   return (
-    <Card
-      size="small"
-      title={t('system.jobs.title')}
-      extra={<Link to="/dashboard/jobs">{t('system.jobs.open')}</Link>}
-    >
+    <Card size="small" title={t('system.jobs.title')} extra={<Link to="/dashboard/jobs">{t('system.jobs.open')}</Link>}>
       <Typography.Paragraph type="secondary" data-testid="jobs-oldest">
-        {jobs.oldest_waiting_seconds > 0 ? t('system.jobs.oldest', { age: durationText(jobs.oldest_waiting_seconds) }) : t('system.jobs.noneWaiting')}
+        {jobs.oldest_waiting_seconds > 0
+          ? t('system.jobs.oldest', { age: durationText(jobs.oldest_waiting_seconds) })
+          : t('system.jobs.noneWaiting')}
       </Typography.Paragraph>
       <Table
         data-testid="system-jobs"
@@ -211,10 +290,20 @@ function JobsCard({ jobs }: { jobs: SystemStatus['jobs'] }) {
         columns={[
           { title: t('system.jobs.queue'), dataIndex: 'queue', render: (q: string) => JOB_NAMES[q] ?? q },
           { title: t('jobs.status.queued'), dataIndex: 'queued', align: 'right' },
-          { title: t('jobs.status.retrying'), dataIndex: 'retrying', align: 'right', render: (n: number) => count(n, true) },
+          {
+            title: t('jobs.status.retrying'),
+            dataIndex: 'retrying',
+            align: 'right',
+            render: (n: number) => count(n, true),
+          },
           { title: t('jobs.status.running'), dataIndex: 'running', align: 'right' },
           { title: t('jobs.status.done'), dataIndex: 'done', align: 'right' },
-          { title: t('system.jobs.failed24h'), dataIndex: 'failed24h', align: 'right', render: (n: number) => count(n, true) },
+          {
+            title: t('system.jobs.failed24h'),
+            dataIndex: 'failed24h',
+            align: 'right',
+            render: (n: number) => count(n, true),
+          },
         ]}
       />
     </Card>
@@ -235,15 +324,27 @@ export function SystemPage() {
         </Button>
       </Space>
       {!status ? (
-        <Card loading={isLoading} size="small">{isLoading ? null : t('system.errors.load')}</Card>
+        <Card loading={isLoading} size="small">
+          {isLoading ? null : t('system.errors.load')}
+        </Card>
       ) : (
         <>
           <Row gutter={[16, 16]}>
-            <Col xs={24} lg={12} xl={8}><NodeCard status={status} /></Col>
-            <Col xs={24} lg={12} xl={8}><RadiusCard radius={status.radius} /></Col>
-            <Col xs={24} lg={12} xl={8}><MailBillingCard status={status} /></Col>
-            <Col xs={24} lg={12} xl={8}><BackupCard backups={status.backups} /></Col>
-            <Col xs={24} xl={16}><NodesCard nodes={status.nodes} /></Col>
+            <Col xs={24} lg={12} xl={8}>
+              <NodeCard status={status} />
+            </Col>
+            <Col xs={24} lg={12} xl={8}>
+              <RadiusCard radius={status.radius} />
+            </Col>
+            <Col xs={24} lg={12} xl={8}>
+              <MailBillingCard status={status} />
+            </Col>
+            <Col xs={24} lg={12} xl={8}>
+              <BackupCard backups={status.backups} />
+            </Col>
+            <Col xs={24} xl={16}>
+              <NodesCard nodes={status.nodes} />
+            </Col>
           </Row>
           <JobsCard jobs={status.jobs} />
         </>

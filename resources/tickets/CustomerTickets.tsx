@@ -15,15 +15,18 @@ import { PageTitle } from '../../src/components/Text';
 
 /** A ticket as a card (phones): its number and subject, status and priority as labels, and when it last moved. */
 function TicketCard({ ticket }: { ticket: Ticket }) {
-  const cell = (name: string) => renderField(ticketField(name), (ticket as unknown as Record<string, unknown>)[name], ticket as never);
+  const cell = (name: string) =>
+    renderField(ticketField(name), (ticket as unknown as Record<string, unknown>)[name], ticket as never);
   return (
-    <PhoneCard testId="ticket-card"
+    <PhoneCard
+      testId="ticket-card"
       title={<Link to={ticketPath(ticket.id)}>{`${ticket.number} · ${ticket.subject}`}</Link>}
       status={cell('status')}
       facts={[
         { key: 'priority', label: t('tickets.fields.priority'), value: cell('priority') },
         { key: 'updated', label: t('tickets.fields.updated'), value: cell('updated_at') },
-      ]} />
+      ]}
+    />
   );
 }
 
@@ -56,23 +59,60 @@ export function CustomerTickets() {
   return (
     <Card
       title={<PageTitle>{t('tickets.myTitle')}</PageTitle>}
-      extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t('tickets.new')}</Button>}
+      extra={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+          {t('tickets.new')}
+        </Button>
+      }
     >
-      <FoldingFilters form={form}
-        initialValues={{ status: getDefaultFilter('status', filters, 'eq'), search: getDefaultFilter('search', filters, 'contains') }}
-        onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }} onFinish={apply}
-        visible={[{
-          name: 'search',
-          label: t('tickets.filters.search'),
-          control: <Input.Search allowClear placeholder={t('tickets.filters.search')} aria-label={t('tickets.filters.search')} onSearch={() => form.submit()} />,
-        }]}
-        folded={[{
-          name: 'status',
-          label: t('tickets.fields.status'),
-          control: <Select allowClear style={{ minWidth: 180 }} placeholder={t('tickets.fields.status')} aria-label={t('tickets.fields.status')} options={ticketOptions('status')} />,
-        }]}
+      <FoldingFilters
+        form={form}
+        initialValues={{
+          status: getDefaultFilter('status', filters, 'eq'),
+          search: getDefaultFilter('search', filters, 'contains'),
+        }}
+        onValuesChange={(changed, all) => {
+          if (!('search' in changed)) apply(all);
+        }}
+        onFinish={apply}
+        visible={[
+          {
+            name: 'search',
+            label: t('tickets.filters.search'),
+            control: (
+              <Input.Search
+                allowClear
+                placeholder={t('tickets.filters.search')}
+                aria-label={t('tickets.filters.search')}
+                onSearch={() => form.submit()}
+              />
+            ),
+          },
+        ]}
+        folded={[
+          {
+            name: 'status',
+            label: t('tickets.fields.status'),
+            control: (
+              <Select
+                allowClear
+                style={{ minWidth: 180 }}
+                placeholder={t('tickets.fields.status')}
+                aria-label={t('tickets.fields.status')}
+                options={ticketOptions('status')}
+              />
+            ),
+          },
+        ]}
       />
-      {tableQuery.isError && <Alert type="error" showIcon message={tableQuery.error?.message || t('errors.tickets.list')} style={{ marginBottom: 16 }} />}
+      {tableQuery.isError && (
+        <Alert
+          type="error"
+          showIcon
+          message={tableQuery.error?.message || t('errors.tickets.list')}
+          style={{ marginBottom: 16 }}
+        />
+      )}
       {narrow ? (
         <PhoneCardList<Ticket>
           testId="ticket-cards"
@@ -80,13 +120,25 @@ export function CustomerTickets() {
           rowKey={(r) => r.id}
           loading={!!tableProps.loading}
           empty={t('tickets.empty')}
-          pagination={{ current: currentPage, pageSize: 10, total: tableProps.pagination ? Number(tableProps.pagination.total ?? 0) : 0, onChange: setCurrentPage }}
+          pagination={{
+            current: currentPage,
+            pageSize: 10,
+            total: tableProps.pagination ? Number(tableProps.pagination.total ?? 0) : 0,
+            onChange: setCurrentPage,
+          }}
           render={(r) => <TicketCard ticket={r} />}
         />
       ) : (
         <TicketsTable tableProps={tableProps} columns={columns} />
       )}
-      <Modal open={creating} title={t('tickets.form.title')} footer={null} onCancel={() => setCreating(false)} destroyOnHidden width={720}>
+      <Modal
+        open={creating}
+        title={t('tickets.form.title')}
+        footer={null}
+        onCancel={() => setCreating(false)}
+        destroyOnHidden
+        width={720}
+      >
         <NewTicketForm onCancel={() => setCreating(false)} />
       </Modal>
     </Card>

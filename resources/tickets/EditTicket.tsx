@@ -8,7 +8,10 @@ import { actsAsStaff, type Viewer } from './rules';
 import { TicketFields } from './TicketFields';
 
 /** Who may edit (the server's rule): nobody once closed; staff on the ticket; its creator while it is open. */
-export function canEdit(viewer: Viewer, ticket: Pick<Ticket, 'status' | 'created_by' | 'assigned_to' | 'category'>): boolean {
+export function canEdit(
+  viewer: Viewer,
+  ticket: Pick<Ticket, 'status' | 'created_by' | 'assigned_to' | 'category'>,
+): boolean {
   if (ticket.status === 'closed') return false;
   return actsAsStaff(viewer, ticket) || (ticket.created_by === viewer.id && ticket.status === 'open');
 }
@@ -27,19 +30,53 @@ export function EditTicket({ ticket }: { ticket: Ticket }) {
       if (value !== ticket[key]) changed[key] = value;
     }
     if (Object.keys(changed).length === 0) return setOpen(false);
-    const saved = await update.run({ url: ticketUrl(ticket.id), method: 'put', values: changed, success: t('tickets.toast.updated'), fallbackKey: 'errors.tickets.update' });
+    const saved = await update.run({
+      url: ticketUrl(ticket.id),
+      method: 'put',
+      values: changed,
+      success: t('tickets.toast.updated'),
+      fallbackKey: 'errors.tickets.update',
+    });
     if (saved) setOpen(false);
   };
   return (
     <>
-      <Button icon={<EditOutlined />} onClick={() => { update.reset(); setOpen(true); }}>{t('tickets.actions.edit')}</Button>
-      <Modal open={open} title={t('tickets.actions.edit')} footer={null} onCancel={() => setOpen(false)} destroyOnHidden width={640}>
-        <Form<Values> form={form} name="edit-ticket" layout="vertical" onFinish={save} disabled={update.isPending}
-          initialValues={{ subject: ticket.subject, description: ticket.description, category: ticket.category, priority: ticket.priority }}>
+      <Button
+        icon={<EditOutlined />}
+        onClick={() => {
+          update.reset();
+          setOpen(true);
+        }}
+      >
+        {t('tickets.actions.edit')}
+      </Button>
+      <Modal
+        open={open}
+        title={t('tickets.actions.edit')}
+        footer={null}
+        onCancel={() => setOpen(false)}
+        destroyOnHidden
+        width={640}
+      >
+        <Form<Values>
+          form={form}
+          name="edit-ticket"
+          layout="vertical"
+          onFinish={save}
+          disabled={update.isPending}
+          initialValues={{
+            subject: ticket.subject,
+            description: ticket.description,
+            category: ticket.category,
+            priority: ticket.priority,
+          }}
+        >
           <TicketFields />
           {update.error && <Alert type="error" showIcon message={update.error} style={{ marginBottom: 16 }} />}
           <Space>
-            <Button type="primary" htmlType="submit" loading={update.isPending}>{t('tickets.actions.save')}</Button>
+            <Button type="primary" htmlType="submit" loading={update.isPending}>
+              {t('tickets.actions.save')}
+            </Button>
             <Button onClick={() => setOpen(false)}>{t('tickets.form.cancel')}</Button>
           </Space>
         </Form>

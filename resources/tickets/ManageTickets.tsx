@@ -74,7 +74,12 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
         continue;
       }
       try {
-        await provider.custom!({ url: `${ticketUrl(ticket.id)}/status`, method: 'patch', payload: { status: bulkStatus }, meta: { fallbackMessage: t('errors.tickets.status') } });
+        await provider.custom!({
+          url: `${ticketUrl(ticket.id)}/status`,
+          method: 'patch',
+          payload: { status: bulkStatus },
+          meta: { fallbackMessage: t('errors.tickets.status') },
+        });
         done++;
       } catch (error) {
         failures.push(`${ticket.number}: ${(error as HttpError)?.message || t('errors.tickets.status')}`);
@@ -84,7 +89,11 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
     setBulkReport(report);
     setBulkBusy(false);
     setSelected([]);
-    open?.({ type: failures.length ? 'error' : 'success', message: t('tickets.bulk.done', { ok: done, total: selected.length }), description: failures.join('; ') || undefined });
+    open?.({
+      type: failures.length ? 'error' : 'success',
+      message: t('tickets.bulk.done', { ok: done, total: selected.length }),
+      description: failures.join('; ') || undefined,
+    });
     void queryClient.invalidateQueries(staleAfterChange);
   };
 
@@ -97,7 +106,8 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
       <PageTitle>{t(ticketsResource.titleKey)}</PageTitle>
       <StatsCards />
       <Card>
-        <FoldingFilters form={form}
+        <FoldingFilters
+          form={form}
           initialValues={{
             status: getDefaultFilter('status', filters, 'eq'),
             priority: getDefaultFilter('priority', filters, 'eq'),
@@ -105,47 +115,107 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
             assigned_to: getDefaultFilter('assigned_to', filters, 'eq'),
             search: getDefaultFilter('search', filters, 'contains'),
           }}
-          onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }} onFinish={apply}
-          visible={[{
-            name: 'search',
-            label: t('tickets.filters.search'),
-            control: <Input.Search allowClear placeholder={t('tickets.filters.search')} aria-label={t('tickets.filters.search')} onSearch={() => form.submit()} style={{ minWidth: 240 }} />,
-          }]}
+          onValuesChange={(changed, all) => {
+            if (!('search' in changed)) apply(all);
+          }}
+          onFinish={apply}
+          visible={[
+            {
+              name: 'search',
+              label: t('tickets.filters.search'),
+              control: (
+                <Input.Search
+                  allowClear
+                  placeholder={t('tickets.filters.search')}
+                  aria-label={t('tickets.filters.search')}
+                  onSearch={() => form.submit()}
+                  style={{ minWidth: 240 }}
+                />
+              ),
+            },
+          ]}
           folded={[
             {
               name: 'status',
               label: t('tickets.fields.status'),
-              control: <Select allowClear style={{ minWidth: 170 }} placeholder={t('tickets.fields.status')} aria-label={t('tickets.fields.status')} options={ticketOptions('status')} />,
+              control: (
+                <Select
+                  allowClear
+                  style={{ minWidth: 170 }}
+                  placeholder={t('tickets.fields.status')}
+                  aria-label={t('tickets.fields.status')}
+                  options={ticketOptions('status')}
+                />
+              ),
             },
             {
               name: 'priority',
               label: t('tickets.fields.priority'),
-              control: <Select allowClear style={{ minWidth: 130 }} placeholder={t('tickets.fields.priority')} aria-label={t('tickets.fields.priority')} options={ticketOptions('priority')} />,
+              control: (
+                <Select
+                  allowClear
+                  style={{ minWidth: 130 }}
+                  placeholder={t('tickets.fields.priority')}
+                  aria-label={t('tickets.fields.priority')}
+                  options={ticketOptions('priority')}
+                />
+              ),
             },
             {
               name: 'category',
               label: t('tickets.fields.category'),
-              control: <Select allowClear style={{ minWidth: 150 }} placeholder={t('tickets.fields.category')} aria-label={t('tickets.fields.category')} options={ticketOptions('category')} />,
+              control: (
+                <Select
+                  allowClear
+                  style={{ minWidth: 150 }}
+                  placeholder={t('tickets.fields.category')}
+                  aria-label={t('tickets.fields.category')}
+                  options={ticketOptions('category')}
+                />
+              ),
             },
             {
               name: 'assigned_to',
               label: t('tickets.filters.assignee'),
-              control: <Select allowClear showSearch optionFilterProp="label" style={{ minWidth: 180 }} placeholder={t('tickets.filters.assignee')} aria-label={t('tickets.filters.assignee')}
-                options={[{ value: 'none', label: t('tickets.filters.unassigned') }, ...assignees.map((a) => ({ value: a.id, label: a.name }))]} />,
+              control: (
+                <Select
+                  allowClear
+                  showSearch
+                  optionFilterProp="label"
+                  style={{ minWidth: 180 }}
+                  placeholder={t('tickets.filters.assignee')}
+                  aria-label={t('tickets.filters.assignee')}
+                  options={[
+                    { value: 'none', label: t('tickets.filters.unassigned') },
+                    ...assignees.map((a) => ({ value: a.id, label: a.name })),
+                  ]}
+                />
+              ),
             },
           ]}
         />
         {(tableProps.dataSource?.length ?? 0) > 0 && (
-          <Button style={{ marginBottom: 16 }} onClick={() => setSelected(selected.length ? [] : [...(tableProps.dataSource ?? [])])}>
+          <Button
+            style={{ marginBottom: 16 }}
+            onClick={() => setSelected(selected.length ? [] : [...(tableProps.dataSource ?? [])])}
+          >
             {selected.length ? t('tickets.bulk.clear') : t('tickets.bulk.selectPage')}
           </Button>
         )}
         {selected.length > 0 && (
           <Space style={{ marginBottom: 16, marginLeft: 8 }} wrap data-testid="bulk-bar">
             <span>{t('tickets.bulk.selected', { count: selected.length })}</span>
-            <Select<TicketStatus> style={{ minWidth: 190 }} placeholder={t('tickets.bulk.status')} aria-label={t('tickets.bulk.status')} value={bulkStatus}
-              onChange={setBulkStatus} options={ticketOptions('status') as { value: TicketStatus; label: string }[]} />
-            <Button type="primary" disabled={!bulkStatus} loading={bulkBusy} onClick={() => void runBulk()}>{t('tickets.bulk.apply')}</Button>
+            <Select<TicketStatus>
+              style={{ minWidth: 190 }}
+              placeholder={t('tickets.bulk.status')}
+              aria-label={t('tickets.bulk.status')}
+              value={bulkStatus}
+              onChange={setBulkStatus}
+              options={ticketOptions('status') as { value: TicketStatus; label: string }[]}
+            />
+            <Button type="primary" disabled={!bulkStatus} loading={bulkBusy} onClick={() => void runBulk()}>
+              {t('tickets.bulk.apply')}
+            </Button>
           </Space>
         )}
         {bulkReport && (
@@ -156,11 +226,25 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
             closable
             onClose={() => setBulkReport(null)}
             message={t('tickets.bulk.done', { ok: bulkReport.ok, total: bulkReport.total })}
-            description={bulkReport.failures.length ? t('tickets.bulk.failures', { count: bulkReport.failures.length, details: bulkReport.failures.join('; ') }) : undefined}
+            description={
+              bulkReport.failures.length
+                ? t('tickets.bulk.failures', {
+                    count: bulkReport.failures.length,
+                    details: bulkReport.failures.join('; '),
+                  })
+                : undefined
+            }
             data-testid="bulk-report"
           />
         )}
-        {tableQuery.isError && <Alert type="error" showIcon message={tableQuery.error?.message || t('errors.tickets.list')} style={{ marginBottom: 16 }} />}
+        {tableQuery.isError && (
+          <Alert
+            type="error"
+            showIcon
+            message={tableQuery.error?.message || t('errors.tickets.list')}
+            style={{ marginBottom: 16 }}
+          />
+        )}
         <TicketsTable
           tableProps={tableProps}
           columns={columns}
@@ -172,7 +256,10 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
             selectedRowKeys: selected.map((s) => s.id),
             onChange: (_keys, rows) => setSelected(rows),
             hideSelectAll: true,
-            getCheckboxProps: (record) => ({ 'aria-label': t('tickets.bulk.select', { number: record.number, subject: record.subject }) }) as object,
+            getCheckboxProps: (record) =>
+              ({
+                'aria-label': t('tickets.bulk.select', { number: record.number, subject: record.subject }),
+              }) as object,
           }}
         />
       </Card>

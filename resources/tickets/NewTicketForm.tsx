@@ -64,7 +64,14 @@ export function NewTicketForm({ onCancel }: { onCancel?: () => void }) {
 
   const busy = create.isPending || progress !== null;
   return (
-    <Form<Values> form={form} name="new-ticket" layout="vertical" initialValues={{ category: 'other', priority: 'normal', subscription_id: null }} onFinish={submit} disabled={busy}>
+    <Form<Values>
+      form={form}
+      name="new-ticket"
+      layout="vertical"
+      initialValues={{ category: 'other', priority: 'normal', subscription_id: null }}
+      onFinish={submit}
+      disabled={busy}
+    >
       <TicketFields>
         <Form.Item name="subscription_id" label={t('tickets.fields.subscription')}>
           <FormSelect
@@ -87,8 +94,14 @@ export function NewTicketForm({ onCancel }: { onCancel?: () => void }) {
       )}
       {create.error && <Alert type="error" showIcon message={create.error} style={{ marginBottom: 16 }} />}
       <Space>
-        <Button type="primary" htmlType="submit" loading={busy}>{t('tickets.form.submit')}</Button>
-        {onCancel && <Button onClick={onCancel} disabled={busy}>{t('tickets.form.cancel')}</Button>}
+        <Button type="primary" htmlType="submit" loading={busy}>
+          {t('tickets.form.submit')}
+        </Button>
+        {onCancel && (
+          <Button onClick={onCancel} disabled={busy}>
+            {t('tickets.form.cancel')}
+          </Button>
+        )}
       </Space>
     </Form>
   );

@@ -15,7 +15,11 @@ export function TicketArea() {
   if (!viewer) return null;
   if (!isStaff(viewer.role)) return <CustomerTickets />;
   // Their ticket area is view two under its own name: "Shared tickets" is the menu's other entry (the same view).
-  return ticketView(viewer.role) === 'shared' ? <SharedTickets viewer={viewer} title={t('tickets.title')} /> : <ManageTickets viewer={viewer} />;
+  return ticketView(viewer.role) === 'shared' ? (
+    <SharedTickets viewer={viewer} title={t('tickets.title')} />
+  ) : (
+    <ManageTickets viewer={viewer} />
+  );
 }
 
 /** /dashboard/tickets/shared: view two for the four staff roles of ROUTE_ACCESS (the guard keeps others out). */

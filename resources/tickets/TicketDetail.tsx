@@ -1,5 +1,22 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Checkbox, Descriptions, Empty, Form, Input, Popconfirm, Progress, Result, Space, Spin, Tag, Typography, theme } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Descriptions,
+  Empty,
+  Form,
+  Input,
+  Popconfirm,
+  Progress,
+  Result,
+  Space,
+  Spin,
+  Tag,
+  Typography,
+  theme,
+} from 'antd';
 import { ArrowLeftOutlined, DeleteOutlined, LockOutlined, UploadOutlined } from '@ant-design/icons';
 import { useCustom, useNotification, type HttpError } from '@refinedev/core';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -10,12 +27,24 @@ import { t } from '../../src/i18n';
 import { EditTicket, canEdit } from './EditTicket';
 import { errorToast, ticketUrl, uploadAttachments, useRefreshTickets, useTicket, useTicketCall } from './api';
 import { formatDateTime } from './rules';
-import { AssignSelect, AttachmentList, AttachmentPicker, PriorityTag, StatusSelect, StatusTag, useCanAssign, useCanDeleteTicket, useViewer } from './ui';
+import {
+  AssignSelect,
+  AttachmentList,
+  AttachmentPicker,
+  PriorityTag,
+  StatusSelect,
+  StatusTag,
+  useCanAssign,
+  useCanDeleteTicket,
+  useViewer,
+} from './ui';
 import { HeaderTitle, PageTitle } from '../../src/components/Text';
 
 /** The subscription's detail route: the customer's own page, or the staff detail. */
 const subscriptionPath = (viewer: { role: string }, id: string) =>
-  viewer.role === 'user' ? `/subscription/${encodeURIComponent(id)}` : `/dashboard/subscription/${encodeURIComponent(id)}`;
+  viewer.role === 'user'
+    ? `/subscription/${encodeURIComponent(id)}`
+    : `/dashboard/subscription/${encodeURIComponent(id)}`;
 
 /** A read of one of the ticket's lists (replies, attachments) with its own loading and error state. */
 function useTicketList<T>(id: string, what: 'replies' | 'attachments', fallbackKey: string) {
@@ -29,7 +58,7 @@ function useTicketList<T>(id: string, what: 'replies' | 'attachments', fallbackK
   return {
     items: Array.isArray(result.data) ? (result.data as unknown as T[]) : [],
     isLoading: query.isLoading,
-    error: query.isError ? (query.error?.message || t(fallbackKey)) : null,
+    error: query.isError ? query.error?.message || t(fallbackKey) : null,
   };
 }
 
@@ -46,17 +75,27 @@ function ReplyItem({ reply }: { reply: TicketReply }) {
         padding: 12,
         borderRadius: 8,
         // Theme colours, so the text stays readable in dark mode (fixed light tints left white text on white).
-        border: reply.is_internal ? `1px dashed ${token.colorWarningBorder}` : `1px solid ${token.colorBorderSecondary}`,
+        border: reply.is_internal
+          ? `1px dashed ${token.colorWarningBorder}`
+          : `1px solid ${token.colorBorderSecondary}`,
         background: reply.is_internal ? token.colorWarningBg : staff ? token.colorPrimaryBg : token.colorBgContainer,
       }}
     >
       <Space size="small" wrap>
         <Typography.Text strong>{reply.author_name}</Typography.Text>
         {staff && <Tag>{t('tickets.conversation.staff')}</Tag>}
-        {reply.is_internal && <Tag color="gold" icon={<LockOutlined />}>{t('tickets.conversation.internal')}</Tag>}
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>{formatDateTime(reply.created_at)}</Typography.Text>
+        {reply.is_internal && (
+          <Tag color="gold" icon={<LockOutlined />}>
+            {t('tickets.conversation.internal')}
+          </Tag>
+        )}
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {formatDateTime(reply.created_at)}
+        </Typography.Text>
       </Space>
-      <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: '6px 0 0' }} data-testid="reply-message">{reply.message}</Typography.Paragraph>
+      <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: '6px 0 0' }} data-testid="reply-message">
+        {reply.message}
+      </Typography.Paragraph>
     </li>
   );
 }
@@ -104,7 +143,13 @@ export function TicketDetail() {
   const send = async (values: { message: string; is_internal?: boolean }) => {
     const body: Record<string, unknown> = { message: values.message.trim() };
     if (staff && values.is_internal) body.is_internal = true;
-    const saved = await reply.run({ url: `${ticketUrl(ticket.id)}/replies`, method: 'post', values: body, success: t('tickets.toast.replied'), fallbackKey: 'errors.tickets.reply' });
+    const saved = await reply.run({
+      url: `${ticketUrl(ticket.id)}/replies`,
+      method: 'post',
+      values: body,
+      success: t('tickets.toast.replied'),
+      fallbackKey: 'errors.tickets.reply',
+    });
     if (saved) form.resetFields();
   };
 
@@ -126,7 +171,12 @@ export function TicketDetail() {
   };
 
   const destroy = async () => {
-    const done = await remove.run({ url: ticketUrl(ticket.id), method: 'delete', success: t('tickets.toast.deleted'), fallbackKey: 'errors.tickets.delete' });
+    const done = await remove.run({
+      url: ticketUrl(ticket.id),
+      method: 'delete',
+      success: t('tickets.toast.deleted'),
+      fallbackKey: 'errors.tickets.delete',
+    });
     if (done !== undefined) navigate('/dashboard/tickets');
   };
 
@@ -143,8 +193,15 @@ export function TicketDetail() {
       <StatusSelect ticket={ticket} viewer={viewer} />
       {mayAssign && <AssignSelect ticket={ticket} />}
       {mayDelete && (
-        <Popconfirm title={t('tickets.actions.confirmDelete')} okText={t('tickets.actions.confirm')} cancelText={t('tickets.actions.cancel')} onConfirm={destroy}>
-          <Button danger icon={<DeleteOutlined />} loading={remove.isPending}>{t('tickets.actions.delete')}</Button>
+        <Popconfirm
+          title={t('tickets.actions.confirmDelete')}
+          okText={t('tickets.actions.confirm')}
+          cancelText={t('tickets.actions.cancel')}
+          onConfirm={destroy}
+        >
+          <Button danger icon={<DeleteOutlined />} loading={remove.isPending}>
+            {t('tickets.actions.delete')}
+          </Button>
         </Popconfirm>
       )}
     </Space>
@@ -152,7 +209,9 @@ export function TicketDetail() {
 
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
-      <Link to="/dashboard/tickets"><ArrowLeftOutlined /> {t('tickets.back')}</Link>
+      <Link to="/dashboard/tickets">
+        <ArrowLeftOutlined /> {t('tickets.back')}
+      </Link>
       <Card
         title={narrow ? undefined : <HeaderTitle documentTitle={documentTitle}>{heading}</HeaderTitle>}
         extra={narrow ? undefined : controls}
@@ -165,9 +224,15 @@ export function TicketDetail() {
         )}
         {remove.error && <Alert type="error" showIcon message={remove.error} style={{ marginBottom: 16 }} />}
         <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3 }} data-testid="ticket-header">
-          <Descriptions.Item label={t('tickets.fields.status')}><StatusTag status={ticket.status} /></Descriptions.Item>
-          <Descriptions.Item label={t('tickets.fields.priority')}><PriorityTag priority={ticket.priority} /></Descriptions.Item>
-          <Descriptions.Item label={t('tickets.fields.category')}>{t(`tickets.category.${ticket.category}`)}</Descriptions.Item>
+          <Descriptions.Item label={t('tickets.fields.status')}>
+            <StatusTag status={ticket.status} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('tickets.fields.priority')}>
+            <PriorityTag priority={ticket.priority} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('tickets.fields.category')}>
+            {t(`tickets.category.${ticket.category}`)}
+          </Descriptions.Item>
           <Descriptions.Item label={t('tickets.fields.creator')}>{ticket.created_by_name}</Descriptions.Item>
           <Descriptions.Item label={t('tickets.fields.assignee')}>{ticket.assigned_to_name ?? '—'}</Descriptions.Item>
           <Descriptions.Item label={t('tickets.fields.created')}>{formatDateTime(ticket.created_at)}</Descriptions.Item>
@@ -181,19 +246,43 @@ export function TicketDetail() {
               )}
             </Descriptions.Item>
           )}
-          {ticket.last_reply_at && <Descriptions.Item label={t('tickets.fields.lastReply')}>{formatDateTime(ticket.last_reply_at)}</Descriptions.Item>}
-          {ticket.resolved_at && <Descriptions.Item label={t('tickets.fields.resolved')}>{formatDateTime(ticket.resolved_at)}</Descriptions.Item>}
+          {ticket.last_reply_at && (
+            <Descriptions.Item label={t('tickets.fields.lastReply')}>
+              {formatDateTime(ticket.last_reply_at)}
+            </Descriptions.Item>
+          )}
+          {ticket.resolved_at && (
+            <Descriptions.Item label={t('tickets.fields.resolved')}>
+              {formatDateTime(ticket.resolved_at)}
+            </Descriptions.Item>
+          )}
         </Descriptions>
-        <Typography.Title level={2} style={{ fontSize: 16 }}>{t('tickets.fields.description')}</Typography.Title>
-        <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }} data-testid="ticket-description">{ticket.description}</Typography.Paragraph>
+        <Typography.Title level={2} style={{ fontSize: 16 }}>
+          {t('tickets.fields.description')}
+        </Typography.Title>
+        <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }} data-testid="ticket-description">
+          {ticket.description}
+        </Typography.Paragraph>
       </Card>
 
       <Card title={t('tickets.fields.attachments')}>
-        {attachments.isLoading ? <Spin /> : attachments.error ? <Alert type="error" showIcon message={attachments.error} /> : <AttachmentList attachments={attachments.items} />}
+        {attachments.isLoading ? (
+          <Spin />
+        ) : attachments.error ? (
+          <Alert type="error" showIcon message={attachments.error} />
+        ) : (
+          <AttachmentList attachments={attachments.items} />
+        )}
         {!closed && (
           <div style={{ marginTop: 16 }}>
             <AttachmentPicker files={files} onChange={setFiles} disabled={progress !== null} />
-            <Button style={{ marginTop: 8 }} icon={<UploadOutlined />} disabled={files.length === 0} loading={progress !== null} onClick={() => void upload()}>
+            <Button
+              style={{ marginTop: 8 }}
+              icon={<UploadOutlined />}
+              disabled={files.length === 0}
+              loading={progress !== null}
+              onClick={() => void upload()}
+            >
               {t('tickets.attachments.upload')}
             </Button>
             {progress !== null && <Progress percent={progress} aria-label={t('tickets.form.uploading')} />}
@@ -211,14 +300,27 @@ export function TicketDetail() {
           <Empty description={t('tickets.conversation.empty')} />
         ) : (
           <ol style={{ padding: 0, margin: 0 }} data-testid="replies">
-            {replies.items.map((r) => <ReplyItem key={r.id} reply={r} />)}
+            {replies.items.map((r) => (
+              <ReplyItem key={r.id} reply={r} />
+            ))}
           </ol>
         )}
         {closed ? (
           <Typography.Text type="secondary">{t('tickets.conversation.closed')}</Typography.Text>
         ) : (
-          <Form form={form} name="ticket-reply" layout="vertical" onFinish={send} style={{ marginTop: 16 }} disabled={reply.isPending}>
-            <Form.Item name="message" label={t('tickets.conversation.reply')} rules={[{ required: true, whitespace: true, message: t('tickets.conversation.messageRequired') }]}>
+          <Form
+            form={form}
+            name="ticket-reply"
+            layout="vertical"
+            onFinish={send}
+            style={{ marginTop: 16 }}
+            disabled={reply.isPending}
+          >
+            <Form.Item
+              name="message"
+              label={t('tickets.conversation.reply')}
+              rules={[{ required: true, whitespace: true, message: t('tickets.conversation.messageRequired') }]}
+            >
               <Input.TextArea rows={4} maxLength={10_000} />
             </Form.Item>
             {staff && (
@@ -227,7 +329,9 @@ export function TicketDetail() {
               </Form.Item>
             )}
             {reply.error && <Alert type="error" showIcon message={reply.error} style={{ marginBottom: 16 }} />}
-            <Button type="primary" htmlType="submit" loading={reply.isPending}>{t('tickets.conversation.send')}</Button>
+            <Button type="primary" htmlType="submit" loading={reply.isPending}>
+              {t('tickets.conversation.send')}
+            </Button>
           </Form>
         )}
       </Card>

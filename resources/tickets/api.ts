@@ -36,7 +36,7 @@ export function useTicket(id: string | undefined) {
   return {
     ticket: query.isError ? undefined : (result.data as TicketDetail | undefined),
     isLoading: query.isLoading,
-    error: query.isError ? (query.error?.message || t('errors.tickets.one')) : null,
+    error: query.isError ? query.error?.message || t('errors.tickets.one') : null,
     notFound: query.error?.statusCode === 404,
   };
 }
@@ -53,7 +53,7 @@ export function useTicketStats(enabled = true) {
   return {
     stats: query.isError ? undefined : (result.data as TicketStats | undefined),
     isLoading: query.isLoading && enabled,
-    error: query.isError ? (query.error?.message || t('errors.tickets.stats')) : null,
+    error: query.isError ? query.error?.message || t('errors.tickets.stats') : null,
   };
 }
 
@@ -66,7 +66,10 @@ export function useMySubscriptions(enabled = true) {
     errorNotification: false,
     queryOptions: { enabled, retry: retryUnlessClientError },
   });
-  return { subscriptions: Array.isArray(result.data) ? (result.data as unknown as Order[]) : [], isLoading: query.isLoading && enabled };
+  return {
+    subscriptions: Array.isArray(result.data) ? (result.data as unknown as Order[]) : [],
+    isLoading: query.isLoading && enabled,
+  };
 }
 
 export interface Assignee {
@@ -100,7 +103,9 @@ export function useAssignees(enabled = true) {
           }),
         ),
       );
-      return pages.flatMap((p) => p.data.map((u) => ({ id: String(u.id), name: String(u.name ?? u.email ?? u.id), role: String(u.role) })));
+      return pages.flatMap((p) =>
+        p.data.map((u) => ({ id: String(u.id), name: String(u.name ?? u.email ?? u.id), role: String(u.role) })),
+      );
     },
   });
   return { assignees: (query.data ?? []) as Assignee[], isLoading: query.isLoading && enabled };
@@ -125,14 +130,28 @@ export function useRefreshTickets() {
  * POST /tickets/{id}/attachments: the files as multipart field "files", reporting progress (0–100).
  * Rejects with the http client's error (its message: the server's, else 'Failed to add attachment').
  */
-export function uploadAttachments(ticketId: string, files: File[], onProgress?: (percent: number) => void): Promise<TicketAttachment[]> {
-  return uploadFiles<TicketAttachment>(`${ticketUrl(ticketId)}/attachments`, files, t('errors.tickets.attachment'), onProgress);
+export function uploadAttachments(
+  ticketId: string,
+  files: File[],
+  onProgress?: (percent: number) => void,
+): Promise<TicketAttachment[]> {
+  return uploadFiles<TicketAttachment>(
+    `${ticketUrl(ticketId)}/attachments`,
+    files,
+    t('errors.tickets.attachment'),
+    onProgress,
+  );
 }
 
 /** Downloads an attachment through its authorised URL (bearer token) and hands it to the browser as a file. */
-export async function downloadAttachment(attachment: Pick<TicketAttachment, 'download_url' | 'original_name'>): Promise<void> {
+export async function downloadAttachment(
+  attachment: Pick<TicketAttachment, 'download_url' | 'original_name'>,
+): Promise<void> {
   const path = attachment.download_url.replace(/^\/api(?=\/)/, '');
-  const res = await httpClient.get<Blob>(path, { responseType: 'blob', fallbackMessage: t('tickets.attachments.downloadFailed') });
+  const res = await httpClient.get<Blob>(path, {
+    responseType: 'blob',
+    fallbackMessage: t('tickets.attachments.downloadFailed'),
+  });
   const url = URL.createObjectURL(res.data);
   try {
     const a = document.createElement('a');

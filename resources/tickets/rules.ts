@@ -47,11 +47,19 @@ export interface Viewer {
 /** Works on the ticket as staff: sees every ticket, is its assignee, or has its category in their queue. */
 export function actsAsStaff(viewer: Viewer, ticket: Pick<Ticket, 'assigned_to' | 'category'>): boolean {
   if (!isStaff(viewer.role)) return false;
-  return ticketView(viewer.role) === 'manage' || ticket.assigned_to === viewer.id || queueOf(viewer.role).includes(ticket.category);
+  return (
+    ticketView(viewer.role) === 'manage' ||
+    ticket.assigned_to === viewer.id ||
+    queueOf(viewer.role).includes(ticket.category)
+  );
 }
 
 /** May the viewer move the ticket from its status to `to`? (The server's rule; the same status is no change.) */
-export function canMove(viewer: Viewer, ticket: Pick<Ticket, 'status' | 'assigned_to' | 'category' | 'created_by'>, to: TicketStatus): boolean {
+export function canMove(
+  viewer: Viewer,
+  ticket: Pick<Ticket, 'status' | 'assigned_to' | 'category' | 'created_by'>,
+  to: TicketStatus,
+): boolean {
   const from = ticket.status;
   if (from === to) return false;
   if (actsAsStaff(viewer, ticket)) {
@@ -66,13 +74,17 @@ export function canMove(viewer: Viewer, ticket: Pick<Ticket, 'status' | 'assigne
 }
 
 /** The statuses the viewer may move the ticket to, in the lifecycle's order. */
-export function nextStatuses(viewer: Viewer, ticket: Pick<Ticket, 'status' | 'assigned_to' | 'category' | 'created_by'>): TicketStatus[] {
+export function nextStatuses(
+  viewer: Viewer,
+  ticket: Pick<Ticket, 'status' | 'assigned_to' | 'category' | 'created_by'>,
+): TicketStatus[] {
   return TICKET_STATUSES.filter((s) => canMove(viewer, ticket, s));
 }
 
 /** Why these files cannot be attached (the first problem), or null when they fit the limits. */
 export function attachmentProblem(files: { name: string; size: number }[]): string | null {
-  if (files.length > TICKET_ATTACHMENT_MAX_FILES) return t('tickets.attachments.tooMany', { max: TICKET_ATTACHMENT_MAX_FILES });
+  if (files.length > TICKET_ATTACHMENT_MAX_FILES)
+    return t('tickets.attachments.tooMany', { max: TICKET_ATTACHMENT_MAX_FILES });
   const big = files.find((f) => f.size > TICKET_ATTACHMENT_MAX_BYTES);
   if (big) return t('tickets.attachments.tooLarge', { name: big.name, max: TICKET_ATTACHMENT_MAX_BYTES / 1024 / 1024 });
   const empty = files.find((f) => f.size === 0);
@@ -88,8 +100,12 @@ export function humanizeSeconds(seconds: number | null | undefined): string {
   const days = Math.floor(minutes / 1440);
   const hours = Math.floor((minutes % 1440) / 60);
   const mins = minutes % 60;
-  if (days > 0) return hours > 0 ? t('tickets.duration.daysHours', { days, hours }) : t('tickets.duration.days', { days });
-  if (hours > 0) return mins > 0 ? t('tickets.duration.hoursMinutes', { hours, minutes: mins }) : t('tickets.duration.hours', { hours });
+  if (days > 0)
+    return hours > 0 ? t('tickets.duration.daysHours', { days, hours }) : t('tickets.duration.days', { days });
+  if (hours > 0)
+    return mins > 0
+      ? t('tickets.duration.hoursMinutes', { hours, minutes: mins })
+      : t('tickets.duration.hours', { hours });
   return t('tickets.duration.minutes', { minutes: mins });
 }
 

@@ -24,7 +24,16 @@ import { resizeImage } from '../../src/components/resizeImage';
 import { t } from '../../src/i18n';
 import { useAllowed } from '../../src/components/resource/useAllowed';
 import { downloadAttachment, ticketUrl, useAssignees, useTicketCall } from './api';
-import { PRIORITY_COLORS, STATUS_COLORS, attachmentProblem, formatBytes, formatDateTime, nextStatuses, ticketPath, type Viewer } from './rules';
+import {
+  PRIORITY_COLORS,
+  STATUS_COLORS,
+  attachmentProblem,
+  formatBytes,
+  formatDateTime,
+  nextStatuses,
+  ticketPath,
+  type Viewer,
+} from './rules';
 
 export function useViewer(): Viewer | null {
   const user = useAuthState((s) => s.user);
@@ -54,7 +63,15 @@ const touchScreen = () => typeof window !== 'undefined' && !!window.matchMedia?.
  * camera picture goes up quickly and the limits apply to what is sent. On a touch screen a second button takes
  * a photo with the back camera. The chosen files are kept by the caller.
  */
-export function AttachmentPicker({ files, onChange, disabled }: { files: File[]; onChange: (files: File[]) => void; disabled?: boolean }) {
+export function AttachmentPicker({
+  files,
+  onChange,
+  disabled,
+}: {
+  files: File[];
+  onChange: (files: File[]) => void;
+  disabled?: boolean;
+}) {
   const [problem, setProblem] = useState<string | null>(null);
   const [camera] = useState(touchScreen);
   // Several files chosen at once arrive one by one: the ref holds the list as it grows, and the queue takes
@@ -62,7 +79,12 @@ export function AttachmentPicker({ files, onChange, disabled }: { files: File[];
   const current = useRef(files);
   current.current = files;
   const queue = useRef<Promise<unknown>>(Promise.resolve());
-  const fileList: UploadFile[] = files.map((f, i) => ({ uid: `${i}-${f.name}`, name: f.name, size: f.size, status: 'done' }));
+  const fileList: UploadFile[] = files.map((f, i) => ({
+    uid: `${i}-${f.name}`,
+    name: f.name,
+    size: f.size,
+    status: 'done',
+  }));
   const add = async (chosen: File) => {
     const file = await resizeImage(chosen);
     const next = [...current.current, file];
@@ -80,8 +102,16 @@ export function AttachmentPicker({ files, onChange, disabled }: { files: File[];
     <div>
       {camera && (
         <div style={{ marginBottom: 8 }}>
-          <Upload accept="image/*" capture="environment" showUploadList={false} disabled={disabled} beforeUpload={beforeUpload}>
-            <Button icon={<CameraOutlined />} disabled={disabled} size="large" style={{ minHeight: 44 }}>{t('tickets.attachments.camera')}</Button>
+          <Upload
+            accept="image/*"
+            capture="environment"
+            showUploadList={false}
+            disabled={disabled}
+            beforeUpload={beforeUpload}
+          >
+            <Button icon={<CameraOutlined />} disabled={disabled} size="large" style={{ minHeight: 44 }}>
+              {t('tickets.attachments.camera')}
+            </Button>
           </Upload>
         </div>
       )}
@@ -99,12 +129,26 @@ export function AttachmentPicker({ files, onChange, disabled }: { files: File[];
           onChange(next);
         }}
       >
-        <Button icon={<PaperClipOutlined />} disabled={disabled} size={camera ? 'large' : undefined} style={camera ? { minHeight: 44 } : undefined}>{t('tickets.attachments.add')}</Button>
+        <Button
+          icon={<PaperClipOutlined />}
+          disabled={disabled}
+          size={camera ? 'large' : undefined}
+          style={camera ? { minHeight: 44 } : undefined}
+        >
+          {t('tickets.attachments.add')}
+        </Button>
       </Upload>
       <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
-        {t('tickets.attachments.hint', { max: TICKET_ATTACHMENT_MAX_FILES, size: TICKET_ATTACHMENT_MAX_BYTES / 1024 / 1024 })}
+        {t('tickets.attachments.hint', {
+          max: TICKET_ATTACHMENT_MAX_FILES,
+          size: TICKET_ATTACHMENT_MAX_BYTES / 1024 / 1024,
+        })}
       </Typography.Text>
-      {problem && <Typography.Text type="danger" role="alert" style={{ display: 'block' }}>{problem}</Typography.Text>}
+      {problem && (
+        <Typography.Text type="danger" role="alert" style={{ display: 'block' }}>
+          {problem}
+        </Typography.Text>
+      )}
     </div>
   );
 }
@@ -112,7 +156,8 @@ export function AttachmentPicker({ files, onChange, disabled }: { files: File[];
 /** The ticket's attachments, each a download through the authorised endpoint. */
 export function AttachmentList({ attachments }: { attachments: TicketAttachment[] }) {
   const { open } = useNotification();
-  if (attachments.length === 0) return <Typography.Text type="secondary">{t('tickets.attachments.none')}</Typography.Text>;
+  if (attachments.length === 0)
+    return <Typography.Text type="secondary">{t('tickets.attachments.none')}</Typography.Text>;
   return (
     <ul style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="attachment-list">
       {attachments.map((a) => (
@@ -132,7 +177,11 @@ export function AttachmentList({ attachments }: { attachments: TicketAttachment[
             <PaperClipOutlined /> {a.original_name}
           </a>{' '}
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('tickets.attachments.by', { size: formatBytes(a.size), name: a.uploaded_by_name, date: formatDateTime(a.created_at) })}
+            {t('tickets.attachments.by', {
+              size: formatBytes(a.size),
+              name: a.uploaded_by_name,
+              date: formatDateTime(a.created_at),
+            })}
           </Typography.Text>
         </li>
       ))}
@@ -143,7 +192,15 @@ export function AttachmentList({ attachments }: { attachments: TicketAttachment[
 type StatusTicket = Pick<Ticket, 'id' | 'status' | 'assigned_to' | 'category' | 'created_by' | 'number'>;
 
 /** PATCH /tickets/{id}/status {status}, offering only the statuses the viewer may move the ticket to. */
-export function StatusSelect({ ticket, viewer, size }: { ticket: StatusTicket; viewer: Viewer; size?: 'small' | 'middle' }) {
+export function StatusSelect({
+  ticket,
+  viewer,
+  size,
+}: {
+  ticket: StatusTicket;
+  viewer: Viewer;
+  size?: 'small' | 'middle';
+}) {
   const { run, isPending } = useTicketCall();
   // Shown once the role matrix lets the role call PATCH /tickets/:id/status (every signed-in role may).
   const mayChange = useAllowed('tickets', 'change-status');
@@ -162,7 +219,13 @@ export function StatusSelect({ ticket, viewer, size }: { ticket: StatusTicket; v
       options={options.map((s) => ({ value: s, label: t(`tickets.status.${s}`) }))}
       onClick={(e) => e.stopPropagation()}
       onChange={(status) =>
-        void run({ url: `${ticketUrl(ticket.id)}/status`, method: 'patch', values: { status }, success: t('tickets.toast.status'), fallbackKey: 'errors.tickets.status' })
+        void run({
+          url: `${ticketUrl(ticket.id)}/status`,
+          method: 'patch',
+          values: { status },
+          success: t('tickets.toast.status'),
+          fallbackKey: 'errors.tickets.status',
+        })
       }
     />
   );
@@ -171,14 +234,22 @@ export function StatusSelect({ ticket, viewer, size }: { ticket: StatusTicket; v
 const UNASSIGNED = '__none__';
 
 /** PATCH /tickets/{id}/assign {assigned_to}: an active staff user, or null (admin and support). */
-export function AssignSelect({ ticket, size }: { ticket: Pick<Ticket, 'id' | 'assigned_to' | 'assigned_to_name'>; size?: 'small' | 'middle' }) {
+export function AssignSelect({
+  ticket,
+  size,
+}: {
+  ticket: Pick<Ticket, 'id' | 'assigned_to' | 'assigned_to_name'>;
+  size?: 'small' | 'middle';
+}) {
   const { run, isPending } = useTicketCall();
   const { assignees, isLoading } = useAssignees();
   const known = assignees.some((a) => a.id === ticket.assigned_to);
   const options = [
     { value: UNASSIGNED, label: t('tickets.actions.unassign') },
     ...assignees.map((a) => ({ value: a.id, label: `${a.name} (${a.role})` })),
-    ...(ticket.assigned_to && !known ? [{ value: ticket.assigned_to, label: ticket.assigned_to_name ?? ticket.assigned_to }] : []),
+    ...(ticket.assigned_to && !known
+      ? [{ value: ticket.assigned_to, label: ticket.assigned_to_name ?? ticket.assigned_to }]
+      : []),
   ];
   return (
     <Select<string>
@@ -212,7 +283,12 @@ export function AssignSelect({ ticket, size }: { ticket: Pick<Ticket, 'id' | 'as
  * the empty text, the server's paging. `tableProps` are Refine's useTable's; the rest
  * (a row selection) passes through.
  */
-export function TicketsTable({ tableProps, columns, rowSelection, sizeChanger = false }: {
+export function TicketsTable({
+  tableProps,
+  columns,
+  rowSelection,
+  sizeChanger = false,
+}: {
   tableProps: TableProps<Ticket>;
   columns: ResponsiveColumn<Ticket>[];
   rowSelection?: TableProps<Ticket>['rowSelection'];

@@ -39,28 +39,49 @@ export function InterfacesPage() {
   return (
     <Card title={<PageTitle>{t('traffic.interfacesTitle')}</PageTitle>}>
       <Space wrap style={{ marginBottom: 16 }}>
-        <DevicePicker devices={devices} loading={devicesLoading} value={deviceId} onChange={(id) => setParams({ device: id })} />
-        <Button icon={<ReloadOutlined />} disabled={!deviceId} loading={interfaces.isFetching && !interfaces.isLoading} onClick={() => void interfaces.refetch()}>
+        <DevicePicker
+          devices={devices}
+          loading={devicesLoading}
+          value={deviceId}
+          onChange={(id) => setParams({ device: id })}
+        />
+        <Button
+          icon={<ReloadOutlined />}
+          disabled={!deviceId}
+          loading={interfaces.isFetching && !interfaces.isLoading}
+          onClick={() => void interfaces.refetch()}
+        >
           {t('traffic.refresh')}
         </Button>
-        <Button icon={<ThunderboltOutlined />} disabled={!deviceId} loading={pollNow.isPending} onClick={() => void poll()}>
+        <Button
+          icon={<ThunderboltOutlined />}
+          disabled={!deviceId}
+          loading={pollNow.isPending}
+          onClick={() => void poll()}
+        >
           {t('traffic.pollNow')}
         </Button>
       </Space>
       {!devicesLoading && !devices.length ? <Alert type="info" showIcon message={t('traffic.noDevices')} /> : null}
       {device ? (
         <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginBottom: 16 }} data-testid="device-state">
-            <Descriptions.Item label={t('traffic.device')}>
-              <Space>
-                {device.name}
-                <DeviceStatusTag status={device.status} />
-              </Space>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('traffic.lastSeen')}>{device.last_seen_at ? <DateCell value={device.last_seen_at} /> : t('traffic.never')}</Descriptions.Item>
-            {device.last_error ? <Descriptions.Item label={t('traffic.lastError')}>{device.last_error}</Descriptions.Item> : null}
-          </Descriptions>
+          <Descriptions.Item label={t('traffic.device')}>
+            <Space>
+              {device.name}
+              <DeviceStatusTag status={device.status} />
+            </Space>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('traffic.lastSeen')}>
+            {device.last_seen_at ? <DateCell value={device.last_seen_at} /> : t('traffic.never')}
+          </Descriptions.Item>
+          {device.last_error ? (
+            <Descriptions.Item label={t('traffic.lastError')}>{device.last_error}</Descriptions.Item>
+          ) : null}
+        </Descriptions>
       ) : null}
-      {deviceId ? <InterfacesTable items={interfaces.data?.items ?? []} loading={interfaces.isLoading} showTrafficLinks /> : null}
+      {deviceId ? (
+        <InterfacesTable items={interfaces.data?.items ?? []} loading={interfaces.isLoading} showTrafficLinks />
+      ) : null}
     </Card>
   );
 }

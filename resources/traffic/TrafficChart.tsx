@@ -26,7 +26,10 @@ function TrafficChart({ points, from, to }: { points: TrafficPoint[]; from: stri
         x: { labelAutoHide: true, labelAutoRotate: false, labelFormatter: (d: Date) => dayjs(d).format(tick) },
         y: { labelFormatter: (v: number) => formatBps(v) },
       }}
-      tooltip={{ title: (d: { t: Date }) => formatDateTime(d.t), items: [{ channel: 'y', valueFormatter: (v: number) => formatBps(v) }] }}
+      tooltip={{
+        title: (d: { t: Date }) => formatDateTime(d.t),
+        items: [{ channel: 'y', valueFormatter: (v: number) => formatBps(v) }],
+      }}
     />
   );
 }

@@ -28,10 +28,30 @@ export interface UsageCard {
 /** The four cards under the chart: totals (with the average) and 95th percentiles (with the peak). */
 export function usageCards(data: Traffic): UsageCard[] {
   return [
-    { key: 'total-in', title: t('traffic.totalIn'), value: formatBytes(data.totals.in_bytes), hint: t('traffic.average', { value: formatBps(data.avg.in_bps) }) },
-    { key: 'total-out', title: t('traffic.totalOut'), value: formatBytes(data.totals.out_bytes), hint: t('traffic.average', { value: formatBps(data.avg.out_bps) }) },
-    { key: 'p95-in', title: t('traffic.p95In'), value: formatBps(data.p95.in_bps), hint: t('traffic.peak', { value: formatBps(data.max.in_bps) }) },
-    { key: 'p95-out', title: t('traffic.p95Out'), value: formatBps(data.p95.out_bps), hint: t('traffic.peak', { value: formatBps(data.max.out_bps) }) },
+    {
+      key: 'total-in',
+      title: t('traffic.totalIn'),
+      value: formatBytes(data.totals.in_bytes),
+      hint: t('traffic.average', { value: formatBps(data.avg.in_bps) }),
+    },
+    {
+      key: 'total-out',
+      title: t('traffic.totalOut'),
+      value: formatBytes(data.totals.out_bytes),
+      hint: t('traffic.average', { value: formatBps(data.avg.out_bps) }),
+    },
+    {
+      key: 'p95-in',
+      title: t('traffic.p95In'),
+      value: formatBps(data.p95.in_bps),
+      hint: t('traffic.peak', { value: formatBps(data.max.in_bps) }),
+    },
+    {
+      key: 'p95-out',
+      title: t('traffic.p95Out'),
+      value: formatBps(data.p95.out_bps),
+      hint: t('traffic.peak', { value: formatBps(data.max.out_bps) }),
+    },
   ];
 }
 
@@ -73,7 +93,8 @@ export function UsagePage() {
   }, [deviceId, devices]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: as above
   useEffect(() => {
-    if (deviceId && !interfaceId && items.length) update({ interface: (items.find((i) => i.oper_status === 'up') ?? items[0]).id });
+    if (deviceId && !interfaceId && items.length)
+      update({ interface: (items.find((i) => i.oper_status === 'up') ?? items[0]).id });
   }, [deviceId, interfaceId, items]);
 
   const data = traffic.data;
@@ -82,7 +103,12 @@ export function UsagePage() {
   return (
     <Card title={<PageTitle>{t('traffic.usageTitle')}</PageTitle>}>
       <Space wrap style={{ marginBottom: 16, maxWidth: '100%' }} styles={{ item: { maxWidth: '100%', minWidth: 0 } }}>
-        <DevicePicker devices={devices} loading={devicesLoading} value={deviceId} onChange={(id) => update({ device: id, interface: undefined })} />
+        <DevicePicker
+          devices={devices}
+          loading={devicesLoading}
+          value={deviceId}
+          onChange={(id) => update({ device: id, interface: undefined })}
+        />
         <Select
           data-testid="interface-picker"
           aria-label={t('traffic.interface')}
@@ -120,17 +146,34 @@ export function UsagePage() {
       {!devicesLoading && !devices.length ? <Alert type="info" showIcon message={t('traffic.noDevices')} /> : null}
       {data ? (
         <>
-          <Card size="small" title={t('traffic.chartTitle')} extra={<Typography.Text type="secondary">{t('traffic.resolutionHint', { resolution: t(`traffic.resolution.${data.resolution}`) })}</Typography.Text>} data-testid="traffic-chart">
+          <Card
+            size="small"
+            title={t('traffic.chartTitle')}
+            extra={
+              <Typography.Text type="secondary">
+                {t('traffic.resolutionHint', { resolution: t(`traffic.resolution.${data.resolution}`) })}
+              </Typography.Text>
+            }
+            data-testid="traffic-chart"
+          >
             {hasRates ? (
               <>
-              <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
-                <TrafficChart points={data.points} from={data.from} to={data.to} />
-              </Suspense>
-              <ChartFigures caption={t('traffic.chartTitle')} columns={[t('traffic.time'), t('traffic.in'), t('traffic.out')]} testId="traffic-figures"
-                rows={data.points.map((p) => [formatDateTime(p.t), formatBps(p.in_bps), formatBps(p.out_bps)])} />
+                <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
+                  <TrafficChart points={data.points} from={data.from} to={data.to} />
+                </Suspense>
+                <ChartFigures
+                  caption={t('traffic.chartTitle')}
+                  columns={[t('traffic.time'), t('traffic.in'), t('traffic.out')]}
+                  testId="traffic-figures"
+                  rows={data.points.map((p) => [formatDateTime(p.t), formatBps(p.in_bps), formatBps(p.out_bps)])}
+                />
               </>
             ) : (
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('traffic.noData')} data-testid="traffic-empty" />
+              <Empty
+                image={Empty.PRESENTED_IMAGE_SIMPLE}
+                description={t('traffic.noData')}
+                data-testid="traffic-empty"
+              />
             )}
           </Card>
           <Row gutter={[16, 16]} style={{ marginTop: 16 }}>

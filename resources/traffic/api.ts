@@ -55,7 +55,9 @@ export function useTraffic(deviceId: string | undefined, interfaceId: string | u
   const { query, result } = useCustom<Traffic>({
     url: `${dev(deviceId ?? '')}/interfaces/${encodeURIComponent(interfaceId ?? '')}/traffic`,
     method: 'get',
-    config: { query: { range: request.range, ...(request.range === 'custom' ? { from: request.from, to: request.to } : {}) } },
+    config: {
+      query: { range: request.range, ...(request.range === 'custom' ? { from: request.from, to: request.to } : {}) },
+    },
     meta: { fallbackMessage: t('errors.traffic.traffic') },
     errorNotification: errorToast('errors.traffic.traffic'),
     queryOptions: { enabled: ready },

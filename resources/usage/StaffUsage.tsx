@@ -29,14 +29,24 @@ function useCustomersUsage(page: number, search: string) {
   const answer = result.data as UsageCustomers | undefined;
   // Until the answer is in, Refine's result holds no page of customers.
   const data = !query.isError && answer && Array.isArray(answer.items) && answer.pagination ? answer : undefined;
-  return { data, isLoading: query.isLoading, error: query.isError ? query.error?.message || t('errors.usage.customers') : null };
+  return {
+    data,
+    isLoading: query.isLoading,
+    error: query.isError ? query.error?.message || t('errors.usage.customers') : null,
+  };
 }
 
 function CustomerUsage({ id, name, onBack }: { id: string; name: string | null; onBack: () => void }) {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="staff-customer-usage">
-      <Button icon={<ArrowLeftOutlined />} onClick={onBack} style={{ alignSelf: 'flex-start' }}>{t('usage.staff.back')}</Button>
-      {name && <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>{t('usage.staff.of', { name })}</Typography.Title>}
+      <Button icon={<ArrowLeftOutlined />} onClick={onBack} style={{ alignSelf: 'flex-start' }}>
+        {t('usage.staff.back')}
+      </Button>
+      {name && (
+        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
+          {t('usage.staff.of', { name })}
+        </Typography.Title>
+      )}
       <UsageView key={id} userId={id} />
     </Space>
   );
@@ -56,25 +66,51 @@ export function StaffUsage() {
     setParams({ customer: c.user_id });
   };
   if (customer && /^[0-9a-f-]{36}$/i.test(customer)) {
-    return <CustomerUsage id={customer} name={names[customer] ?? data?.items.find((i) => i.user_id === customer)?.name ?? null} onBack={() => setParams({})} />;
+    return (
+      <CustomerUsage
+        id={customer}
+        name={names[customer] ?? data?.items.find((i) => i.user_id === customer)?.name ?? null}
+        onBack={() => setParams({})}
+      />
+    );
   }
 
   const totals = data?.totals;
   const showButton = (c: UsageCustomer) => (
-    <Button block={narrow} onClick={() => open(c)} aria-label={`${t('usage.staff.show')}: ${c.name}`}>{t('usage.staff.show')}</Button>
+    <Button block={narrow} onClick={() => open(c)} aria-label={`${t('usage.staff.show')}: ${c.name}`}>
+      {t('usage.staff.show')}
+    </Button>
   );
-  const pagination = { current: page, pageSize: PAGE_SIZE, total: data?.pagination.total ?? 0, onChange: setPage, showSizeChanger: false };
+  const pagination = {
+    current: page,
+    pageSize: PAGE_SIZE,
+    total: data?.pagination.total ?? 0,
+    onChange: setPage,
+    showSizeChanger: false,
+  };
 
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="staff-usage">
       {error && <Alert type="error" showIcon message={error} />}
-      <Card title={totals && data ? t('usage.staff.month', { start: data.period.start }) : t('usage.title')} loading={isLoading && !data} data-testid="staff-usage-totals">
+      <Card
+        title={totals && data ? t('usage.staff.month', { start: data.period.start }) : t('usage.title')}
+        loading={isLoading && !data}
+        data-testid="staff-usage-totals"
+      >
         {totals && (
           <Row gutter={[16, 16]}>
-            <Col xs={12} md={6}><Statistic title={t('usage.download')} value={formatUsageBytes(totals.download)} /></Col>
-            <Col xs={12} md={6}><Statistic title={t('usage.upload')} value={formatUsageBytes(totals.upload)} /></Col>
-            <Col xs={12} md={6}><Statistic title={t('usage.staff.customers')} value={totals.customers} /></Col>
-            <Col xs={12} md={6}><Statistic title={t('usage.staff.online')} value={totals.online} /></Col>
+            <Col xs={12} md={6}>
+              <Statistic title={t('usage.download')} value={formatUsageBytes(totals.download)} />
+            </Col>
+            <Col xs={12} md={6}>
+              <Statistic title={t('usage.upload')} value={formatUsageBytes(totals.upload)} />
+            </Col>
+            <Col xs={12} md={6}>
+              <Statistic title={t('usage.staff.customers')} value={totals.customers} />
+            </Col>
+            <Col xs={12} md={6}>
+              <Statistic title={t('usage.staff.online')} value={totals.online} />
+            </Col>
           </Row>
         )}
       </Card>
@@ -103,7 +139,11 @@ export function StaffUsage() {
                 title={c.name}
                 status={c.online > 0 ? <Tag color="green">{t('usage.staff.onlineYes')}</Tag> : undefined}
                 facts={[
-                  { key: 'email', label: t('usage.staff.email'), value: <span style={{ overflowWrap: 'anywhere' }}>{c.email}</span> },
+                  {
+                    key: 'email',
+                    label: t('usage.staff.email'),
+                    value: <span style={{ overflowWrap: 'anywhere' }}>{c.email}</span>,
+                  },
                   { key: 'total', label: t('usage.total'), value: formatUsageBytes(c.total) },
                   { key: 'lines', label: t('usage.staff.lines'), value: c.lines },
                 ]}
@@ -127,13 +167,24 @@ export function StaffUsage() {
                 render: (_, c) => (
                   <span>
                     {c.name}
-                    <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>{c.email}</Typography.Text>
+                    <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+                      {c.email}
+                    </Typography.Text>
                   </span>
                 ),
               },
               { key: 'lines', title: t('usage.staff.lines'), dataIndex: 'lines', align: 'right' },
-              { key: 'online', title: t('usage.staff.online'), render: (_, c) => (c.online > 0 ? <Tag color="green">{t('usage.staff.onlineYes')}</Tag> : '—') },
-              { key: 'download', title: t('usage.download'), align: 'right', render: (_, c) => formatUsageBytes(c.download) },
+              {
+                key: 'online',
+                title: t('usage.staff.online'),
+                render: (_, c) => (c.online > 0 ? <Tag color="green">{t('usage.staff.onlineYes')}</Tag> : '—'),
+              },
+              {
+                key: 'download',
+                title: t('usage.download'),
+                align: 'right',
+                render: (_, c) => formatUsageBytes(c.download),
+              },
               { key: 'upload', title: t('usage.upload'), align: 'right', render: (_, c) => formatUsageBytes(c.upload) },
               { key: 'total', title: t('usage.total'), align: 'right', render: (_, c) => formatUsageBytes(c.total) },
               { key: 'actions', title: t('resource.actions'), render: (_, c) => showButton(c) },

@@ -18,19 +18,32 @@ export function useUsage(userId: string | undefined, period: number, subscriptio
   const { query, result } = useCustom<Usage>({
     url: '/usage',
     method: 'get',
-    config: { query: { ...(userId ? { user_id: userId } : {}), ...(subscriptionId ? { subscription_id: subscriptionId } : {}), period } },
+    config: {
+      query: {
+        ...(userId ? { user_id: userId } : {}),
+        ...(subscriptionId ? { subscription_id: subscriptionId } : {}),
+        period,
+      },
+    },
     meta: { fallbackMessage: t('errors.usage') },
     errorNotification: false,
     queryOptions: { retry: false },
   });
-  return { usage: query.isError ? undefined : (result.data as Usage | undefined), isLoading: query.isLoading, error: query.isError ? query.error?.message || t('errors.usage') : null };
+  return {
+    usage: query.isError ? undefined : (result.data as Usage | undefined),
+    isLoading: query.isLoading,
+    error: query.isError ? query.error?.message || t('errors.usage') : null,
+  };
 }
 
 /** The period's last day (its end is exclusive). */
 const lastDay = (end: string) => dayjs(end).subtract(1, 'day').format('YYYY-MM-DD');
 
 const lineLabel = (line: Usage['lines'][number]) =>
-  t('usage.lineOption', { plan: line.plan_name, status: t(`subscriptions.status.${line.status}`, undefined, line.status) });
+  t('usage.lineOption', {
+    plan: line.plan_name,
+    status: t(`subscriptions.status.${line.status}`, undefined, line.status),
+  });
 
 export function UsageView({ userId }: { userId?: string }) {
   const [period, setPeriod] = useState(0);
@@ -44,7 +57,11 @@ export function UsageView({ userId }: { userId?: string }) {
   const lines = Array.isArray(usage.lines) ? usage.lines : [];
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="usage-view">
-      {!usage.subscription && <Typography.Text type="secondary">{t(userId ? 'usage.noSubscriptionStaff' : 'usage.noSubscription')}</Typography.Text>}
+      {!usage.subscription && (
+        <Typography.Text type="secondary">
+          {t(userId ? 'usage.noSubscriptionStaff' : 'usage.noSubscription')}
+        </Typography.Text>
+      )}
       {lines.length > 1 ? (
         <Space wrap>
           <span>{t('usage.line')}</span>
@@ -61,7 +78,9 @@ export function UsageView({ userId }: { userId?: string }) {
           />
         </Space>
       ) : usage.subscription ? (
-        <Typography.Text data-testid="usage-line">{t('usage.lineOne', { line: lineLabel({ ...usage.subscription, created_at: '' }) })}</Typography.Text>
+        <Typography.Text data-testid="usage-line">
+          {t('usage.lineOne', { line: lineLabel({ ...usage.subscription, created_at: '' }) })}
+        </Typography.Text>
       ) : null}
       <Space wrap>
         <span>{t('usage.period')}</span>
@@ -72,7 +91,10 @@ export function UsageView({ userId }: { userId?: string }) {
           aria-label={t('usage.period')}
           options={usage.periods.map((p) => ({
             value: p.index,
-            label: t(p.index === 0 ? 'usage.currentPeriod' : 'usage.pastPeriod', { start: p.start, end: lastDay(p.end) }),
+            label: t(p.index === 0 ? 'usage.currentPeriod' : 'usage.pastPeriod', {
+              start: p.start,
+              end: lastDay(p.end),
+            }),
           }))}
         />
       </Space>
@@ -86,16 +108,29 @@ export function UsageView({ userId }: { userId?: string }) {
               </Space>
             ) : (
               <Space direction="vertical" style={{ width: '100%' }}>
-                <Progress percent={cap.percent ?? 0} status={cap.remaining === 0 ? 'exception' : 'normal'} aria-label={t('usage.cap')} />
+                <Progress
+                  percent={cap.percent ?? 0}
+                  status={cap.remaining === 0 ? 'exception' : 'normal'}
+                  aria-label={t('usage.cap')}
+                />
                 <Typography.Text data-testid="usage-remaining">
-                  {t('usage.remaining', { remaining: formatUsageBytes(cap.remaining ?? 0), limit: formatUsageBytes(cap.limit) })}
+                  {t('usage.remaining', {
+                    remaining: formatUsageBytes(cap.remaining ?? 0),
+                    limit: formatUsageBytes(cap.limit),
+                  })}
                 </Typography.Text>
               </Space>
             )}
             <Row gutter={16} style={{ marginTop: 16 }}>
-              <Col span={8}><Statistic title={t('usage.download')} value={formatUsageBytes(totals.download)} /></Col>
-              <Col span={8}><Statistic title={t('usage.upload')} value={formatUsageBytes(totals.upload)} /></Col>
-              <Col span={8}><Statistic title={t('usage.total')} value={formatUsageBytes(totals.total)} /></Col>
+              <Col span={8}>
+                <Statistic title={t('usage.download')} value={formatUsageBytes(totals.download)} />
+              </Col>
+              <Col span={8}>
+                <Statistic title={t('usage.upload')} value={formatUsageBytes(totals.upload)} />
+              </Col>
+              <Col span={8}>
+                <Statistic title={t('usage.total')} value={formatUsageBytes(totals.total)} />
+              </Col>
             </Row>
           </Card>
         </Col>
@@ -103,10 +138,19 @@ export function UsageView({ userId }: { userId?: string }) {
           <Card title={t('usage.session')} data-testid="usage-session">
             {session ? (
               <Space direction="vertical">
-                <span>{t('usage.onlineSince')}: <Typography.Text strong>{formatDateTime(session.online_since)}</Typography.Text></span>
-                <span>{t('usage.ip')}: <Typography.Text strong data-testid="session-ip">{session.framed_ip ?? '—'}</Typography.Text></span>
                 <span>
-                  {t('usage.sessionTraffic')}: ↓ {formatUsageBytes(session.download)} · ↑ {formatUsageBytes(session.upload)}
+                  {t('usage.onlineSince')}:{' '}
+                  <Typography.Text strong>{formatDateTime(session.online_since)}</Typography.Text>
+                </span>
+                <span>
+                  {t('usage.ip')}:{' '}
+                  <Typography.Text strong data-testid="session-ip">
+                    {session.framed_ip ?? '—'}
+                  </Typography.Text>
+                </span>
+                <span>
+                  {t('usage.sessionTraffic')}: ↓ {formatUsageBytes(session.download)} · ↑{' '}
+                  {formatUsageBytes(session.upload)}
                 </span>
               </Space>
             ) : (

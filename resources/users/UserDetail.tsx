@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { Alert, Button, Descriptions, Drawer, Form, Input, Modal, Popconfirm, Space, Spin, Table, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Descriptions,
+  Drawer,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Space,
+  Spin,
+  Table,
+  Typography,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useCustom, useList, useOne, type BaseRecord } from '@refinedev/core';
 import type { Role } from '../../contract/roles';
@@ -30,19 +43,41 @@ const field = (fields: typeof decl.fields, name: string) => fields.find((f) => f
 const columnsOf = (fields: typeof decl.fields, names: string[]) =>
   names.map((name) => {
     const f = field(fields, name);
-    return { key: name, dataIndex: name, title: t(f.labelKey), render: (v: unknown, r: BaseRecord) => renderField(f, v, r) };
+    return {
+      key: name,
+      dataIndex: name,
+      title: t(f.labelKey),
+      render: (v: unknown, r: BaseRecord) => renderField(f, v, r),
+    };
   });
 
 /** The user's detail in a drawer (the /dashboard/user/{id} route of the users screen). */
-export function UserDrawer({ id, actor, actorId, onClose }: { id: string; actor: Role | null; actorId?: string; onClose: () => void }) {
+export function UserDrawer({
+  id,
+  actor,
+  actorId,
+  onClose,
+}: {
+  id: string;
+  actor: Role | null;
+  actorId?: string;
+  onClose: () => void;
+}) {
   const { result, query } = useOne<ManagedUser>({ resource: 'users', id, queryOptions: { enabled: !!id } });
   const user = result as ManagedUser | undefined;
   const title = user ? `${user.name} · ${user.customer_number}` : t('users.singular');
   // The route names the person it opens: a tab and a history entry per customer, not "Users" for all of them.
   usePageTitle(user ? `${user.name} (${user.customer_number})` : null);
   return (
-    <Drawer open width={720} onClose={onClose} title={title} destroyOnHidden data-testid="user-drawer"
-      styles={{ body: { padding: 0, overflow: 'hidden', display: 'flex', flexDirection: 'column' } }}>
+    <Drawer
+      open
+      width={720}
+      onClose={onClose}
+      title={title}
+      destroyOnHidden
+      data-testid="user-drawer"
+      styles={{ body: { padding: 0, overflow: 'hidden', display: 'flex', flexDirection: 'column' } }}
+    >
       {/* The scrolling part takes the focus itself, so a reader without the edit buttons (support) can still
           scroll it by keyboard (axe scrollable-region-focusable). */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling region must take focus to be scrolled by keyboard (axe scrollable-region-focusable), see above */}
@@ -59,7 +94,17 @@ export function UserDrawer({ id, actor, actorId, onClose }: { id: string; actor:
   );
 }
 
-function UserDetail({ user, actor, actorId, onDeleted }: { user: ManagedUser; actor: Role | null; actorId?: string; onDeleted: () => void }) {
+function UserDetail({
+  user,
+  actor,
+  actorId,
+  onDeleted,
+}: {
+  user: ManagedUser;
+  actor: Role | null;
+  actorId?: string;
+  onDeleted: () => void;
+}) {
   const record = user as unknown as BaseRecord;
   const mayViewCredit = useAllowed('users', 'view-credit');
   const mayAdjustCredit = useAllowed('users', 'adjust-credit');
@@ -97,7 +142,17 @@ function UserDetail({ user, actor, actorId, onDeleted }: { user: ManagedUser; ac
  * Edit, status, password and delete: offered only when the role matrix lets the caller's role call the action's
  * endpoint (contract/resource-access.ts, through useCan) and the contract's rules let it act on this user's role.
  */
-function UserActions({ user, actor, actorId, onDeleted }: { user: ManagedUser; actor: Role | null; actorId?: string; onDeleted: () => void }) {
+function UserActions({
+  user,
+  actor,
+  actorId,
+  onDeleted,
+}: {
+  user: ManagedUser;
+  actor: Role | null;
+  actorId?: string;
+  onDeleted: () => void;
+}) {
   const [dialog, setDialog] = useState<'edit' | 'password' | null>(null);
   const { run } = useUserCall();
   const self = user.id === actorId;
@@ -111,9 +166,20 @@ function UserActions({ user, actor, actorId, onDeleted }: { user: ManagedUser; a
   const others = USER_STATUSES.filter((s) => s !== user.status);
 
   const setStatus = (status: UserStatus) =>
-    run({ url: `${userUrl(user.id)}/status`, method: 'patch', values: { status }, success: t(`users.toast.${status}`), fallbackKey: 'errors.users.status' });
+    run({
+      url: `${userUrl(user.id)}/status`,
+      method: 'patch',
+      values: { status },
+      success: t(`users.toast.${status}`),
+      fallbackKey: 'errors.users.status',
+    });
   const remove = async () => {
-    const done = await run({ url: userUrl(user.id), method: 'delete', success: t('users.toast.deleted'), fallbackKey: 'errors.users.delete' });
+    const done = await run({
+      url: userUrl(user.id),
+      method: 'delete',
+      success: t('users.toast.deleted'),
+      fallbackKey: 'errors.users.delete',
+    });
     if (done !== undefined) onDeleted();
   };
 
@@ -121,27 +187,46 @@ function UserActions({ user, actor, actorId, onDeleted }: { user: ManagedUser; a
     <>
       <Space wrap>
         {may.edit && (manage || self) && <Button onClick={() => setDialog('edit')}>{t('users.actions.edit')}</Button>}
-        {may.status && manage && !self &&
+        {may.status &&
+          manage &&
+          !self &&
           others.map((status) => (
             <Popconfirm
               key={status}
-              title={t(status === 'active' ? 'users.status.confirm' : 'users.status.confirmInactive', { name: user.name, status: t(`users.status.${status}`).toLowerCase() })}
+              title={t(status === 'active' ? 'users.status.confirm' : 'users.status.confirmInactive', {
+                name: user.name,
+                status: t(`users.status.${status}`).toLowerCase(),
+              })}
               okText={t('users.actions.setStatus', { status: t(`users.status.${status}`).toLowerCase() })}
               okButtonProps={{ danger: status !== 'active' }}
               cancelText={t('resource.cancel')}
               onConfirm={() => setStatus(status)}
             >
-              <Button danger={status !== 'active'}>{t('users.actions.setStatus', { status: t(`users.status.${status}`).toLowerCase() })}</Button>
+              <Button danger={status !== 'active'}>
+                {t('users.actions.setStatus', { status: t(`users.status.${status}`).toLowerCase() })}
+              </Button>
             </Popconfirm>
           ))}
-        {may.password && actor && canResetPasswordOf(actor, user.role) && !self && <Button onClick={() => setDialog('password')}>{t('users.actions.resetPassword')}</Button>}
+        {may.password && actor && canResetPasswordOf(actor, user.role) && !self && (
+          <Button onClick={() => setDialog('password')}>{t('users.actions.resetPassword')}</Button>
+        )}
         {may.delete && actor && canDeleteRole(actor, user.role) && !self && (
-          <Popconfirm title={t('users.delete.confirm', { name: user.name })} okText={t('users.actions.delete')} okButtonProps={{ danger: true }} cancelText={t('resource.cancel')} onConfirm={remove}>
-            <Button danger type="primary">{t('users.actions.delete')}</Button>
+          <Popconfirm
+            title={t('users.delete.confirm', { name: user.name })}
+            okText={t('users.actions.delete')}
+            okButtonProps={{ danger: true }}
+            cancelText={t('resource.cancel')}
+            onConfirm={remove}
+          >
+            <Button danger type="primary">
+              {t('users.actions.delete')}
+            </Button>
           </Popconfirm>
         )}
       </Space>
-      {dialog === 'edit' && <UserFormModal actor={actor} actorId={actorId} user={user} onClose={() => setDialog(null)} />}
+      {dialog === 'edit' && (
+        <UserFormModal actor={actor} actorId={actorId} user={user} onClose={() => setDialog(null)} />
+      )}
       {dialog === 'password' && <PasswordDialog user={user} onClose={() => setDialog(null)} />}
     </>
   );
@@ -151,15 +236,32 @@ function PasswordDialog({ user, onClose }: { user: ManagedUser; onClose: () => v
   const [form] = Form.useForm<{ newPassword?: string }>();
   const { run, isPending } = useUserCall();
   const submit = async ({ newPassword }: { newPassword?: string }) => {
-    const done = await run({ url: `${userUrl(user.id)}/password`, method: 'patch', values: { newPassword }, success: t('users.toast.password'), fallbackKey: 'errors.users.password' });
+    const done = await run({
+      url: `${userUrl(user.id)}/password`,
+      method: 'patch',
+      values: { newPassword },
+      success: t('users.toast.password'),
+      fallbackKey: 'errors.users.password',
+    });
     if (done !== undefined) onClose();
   };
   return (
-    <Modal open title={t('users.password.title', { name: user.name })} onCancel={onClose} okText={t('users.actions.resetPassword')} okButtonProps={{ danger: true, loading: isPending }}
-      cancelText={t('resource.cancel')} onOk={() => form.submit()}>
+    <Modal
+      open
+      title={t('users.password.title', { name: user.name })}
+      onCancel={onClose}
+      okText={t('users.actions.resetPassword')}
+      okButtonProps={{ danger: true, loading: isPending }}
+      cancelText={t('resource.cancel')}
+      onOk={() => form.submit()}
+    >
       <Typography.Paragraph type="secondary">{t('users.password.hint')}</Typography.Paragraph>
       <Form form={form} layout="vertical" onFinish={submit}>
-        <Form.Item name="newPassword" label={t('users.fields.newPassword')} rules={zodRules(userPasswordBodySchema.shape.newPassword, { labelKey: 'users.fields.newPassword' })}>
+        <Form.Item
+          name="newPassword"
+          label={t('users.fields.newPassword')}
+          rules={zodRules(userPasswordBodySchema.shape.newPassword, { labelKey: 'users.fields.newPassword' })}
+        >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       </Form>
@@ -167,11 +269,31 @@ function PasswordDialog({ user, onClose }: { user: ManagedUser; onClose: () => v
   );
 }
 
-function Related({ title, loading, rows, columns, empty }: { title: string; loading: boolean; rows: BaseRecord[]; columns: ColumnsType<BaseRecord>; empty: string }) {
+function Related({
+  title,
+  loading,
+  rows,
+  columns,
+  empty,
+}: {
+  title: string;
+  loading: boolean;
+  rows: BaseRecord[];
+  columns: ColumnsType<BaseRecord>;
+  empty: string;
+}) {
   return (
     <section>
       <SectionHeading style={{ marginBottom: 8 }}>{title}</SectionHeading>
-      <Table<BaseRecord> size="small" rowKey="id" loading={loading} dataSource={rows} columns={columns} pagination={false} locale={{ emptyText: empty }} />
+      <Table<BaseRecord>
+        size="small"
+        rowKey="id"
+        loading={loading}
+        dataSource={rows}
+        columns={columns}
+        pagination={false}
+        locale={{ emptyText: empty }}
+      />
     </section>
   );
 }
@@ -184,8 +306,13 @@ function UserSubscriptions({ userId }: { userId: string }) {
     pagination: { currentPage: 1, pageSize: 10, mode: 'server' },
   });
   return (
-    <Related title={t('users.detail.subscriptions')} loading={query.isLoading} rows={result.data ?? []}
-      columns={columnsOf(subscriptionsResource.fields, ['plan_name', 'status', 'current_period_end', 'created_at'])} empty={t('users.detail.noSubscriptions')} />
+    <Related
+      title={t('users.detail.subscriptions')}
+      loading={query.isLoading}
+      rows={result.data ?? []}
+      columns={columnsOf(subscriptionsResource.fields, ['plan_name', 'status', 'current_period_end', 'created_at'])}
+      empty={t('users.detail.noSubscriptions')}
+    />
   );
 }
 
@@ -197,8 +324,13 @@ function UserInvoices({ userId }: { userId: string }) {
     pagination: { currentPage: 1, pageSize: 10, mode: 'server' },
   });
   return (
-    <Related title={t('users.detail.invoices')} loading={query.isLoading} rows={result.data ?? []}
-      columns={columnsOf(invoicesResource.fields, ['number', 'total_amount', 'status', 'issue_date'])} empty={t('users.detail.noInvoices')} />
+    <Related
+      title={t('users.detail.invoices')}
+      loading={query.isLoading}
+      rows={result.data ?? []}
+      columns={columnsOf(invoicesResource.fields, ['number', 'total_amount', 'status', 'issue_date'])}
+      empty={t('users.detail.noInvoices')}
+    />
   );
 }
 
@@ -214,12 +346,27 @@ function UserTickets({ user }: { user: ManagedUser }) {
     meta: { fallbackMessage: t('errors.tickets.list') },
     errorNotification: false,
   });
-  const items = ((result.data as { items?: BaseRecord[] } | undefined)?.items ?? []).filter((tk) => tk.created_by === user.id);
+  const items = ((result.data as { items?: BaseRecord[] } | undefined)?.items ?? []).filter(
+    (tk) => tk.created_by === user.id,
+  );
   const columns = [
     { key: 'number', dataIndex: 'number', title: t('users.detail.ticketNumber') },
     { key: 'subject', dataIndex: 'subject', title: t('users.detail.ticketSubject') },
     { key: 'status', dataIndex: 'status', title: t('users.fields.status') },
-    { key: 'created_at', dataIndex: 'created_at', title: t('users.fields.createdAt'), render: (v: unknown, r: BaseRecord) => renderField(field(decl.fields, 'created_at'), v, r) },
+    {
+      key: 'created_at',
+      dataIndex: 'created_at',
+      title: t('users.fields.createdAt'),
+      render: (v: unknown, r: BaseRecord) => renderField(field(decl.fields, 'created_at'), v, r),
+    },
   ];
-  return <Related title={t('users.detail.tickets')} loading={query.isLoading} rows={items} columns={columns} empty={t('users.detail.noTickets')} />;
+  return (
+    <Related
+      title={t('users.detail.tickets')}
+      loading={query.isLoading}
+      rows={items}
+      columns={columns}
+      empty={t('users.detail.noTickets')}
+    />
+  );
 }

@@ -29,7 +29,13 @@ export function roleChoices(actor: Role | null, current?: Role): Role[] {
  * Create (POST /users) or edit (PUT /users/{id}) a user in a modal. The role select lists only the roles
  * the caller may give; one's own role is shown but cannot be changed.
  */
-export function UserFormModal({ actor, actorId, user, onClose, onSaved }: {
+export function UserFormModal({
+  actor,
+  actorId,
+  user,
+  onClose,
+  onSaved,
+}: {
   actor: Role | null;
   actorId?: string;
   user?: ManagedUser;
@@ -55,8 +61,20 @@ export function UserFormModal({ actor, actorId, user, onClose, onSaved }: {
     if (!roleLocked || !editing) body.role = values.role ?? 'user';
     if (editing && (roleLocked || values.role === user!.role)) delete body.role;
     const saved = editing
-      ? await run<ManagedUser>({ url: userUrl(user!.id), method: 'put', values: body, success: t('users.toast.updated'), fallbackKey: 'errors.users.update' })
-      : await run<ManagedUser>({ url: '/users', method: 'post', values: body, success: t('users.toast.created'), fallbackKey: 'errors.users.create' });
+      ? await run<ManagedUser>({
+          url: userUrl(user!.id),
+          method: 'put',
+          values: body,
+          success: t('users.toast.updated'),
+          fallbackKey: 'errors.users.update',
+        })
+      : await run<ManagedUser>({
+          url: '/users',
+          method: 'post',
+          values: body,
+          success: t('users.toast.created'),
+          fallbackKey: 'errors.users.create',
+        });
     if (saved !== undefined) {
       onSaved?.(saved);
       onClose();
@@ -101,7 +119,11 @@ export function UserFormModal({ actor, actorId, user, onClose, onSaved }: {
           <Input type="email" maxLength={254} />
         </Form.Item>
         {!editing && (
-          <Form.Item name="password" label={t('users.fields.password')} rules={rules(S.password, 'users.fields.password')}>
+          <Form.Item
+            name="password"
+            label={t('users.fields.password')}
+            rules={rules(S.password, 'users.fields.password')}
+          >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
         )}

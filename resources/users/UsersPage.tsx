@@ -59,7 +59,8 @@ export function UsersPage() {
   // The drawer's route keeps the list's page and filters in its query string. Built from the table's state, not
   // from the location of the last render: the location catches up with a filter change one (transition) render
   // later, and a row clicked in between would carry the filters from before the change.
-  const currentSearch = () => `?${stringifyTableParams({ pagination: { currentPage, pageSize }, sorters: [], filters })}`;
+  const currentSearch = () =>
+    `?${stringifyTableParams({ pagination: { currentPage, pageSize }, sorters: [], filters })}`;
 
   const [form] = Form.useForm<FilterValues>();
   const initialValues: FilterValues = {
@@ -73,7 +74,9 @@ export function UsersPage() {
   const runExport = async () => {
     setExporting(t('users.export.progress', { done: 0, total: '…' }));
     try {
-      const { csv, count } = await exportCsv(toFilters(form.getFieldsValue()), (done, total) => setExporting(t('users.export.progress', { done, total })));
+      const { csv, count } = await exportCsv(toFilters(form.getFieldsValue()), (done, total) =>
+        setExporting(t('users.export.progress', { done, total })),
+      );
       downloadText(csv, `users-${new Date().toISOString().slice(0, 10)}.csv`);
       notification.success({ message: t('users.export.done', { count }), duration: 3 });
     } catch (error) {
@@ -108,31 +111,65 @@ export function UsersPage() {
         name="user-filters"
         initialValues={initialValues}
         // The search box waits for Enter; the selects apply at once.
-        onValuesChange={(changed, all) => { if (!('search' in changed)) apply(all); }}
+        onValuesChange={(changed, all) => {
+          if (!('search' in changed)) apply(all);
+        }}
         onFinish={apply}
-        visible={[{
-          name: 'search',
-          label: t('users.filters.search'),
-          control: <Input.Search allowClear placeholder={t('users.filters.search')} aria-label={t('users.filters.search')} onSearch={() => form.submit()} style={{ minWidth: 300 }} />,
-        }]}
+        visible={[
+          {
+            name: 'search',
+            label: t('users.filters.search'),
+            control: (
+              <Input.Search
+                allowClear
+                placeholder={t('users.filters.search')}
+                aria-label={t('users.filters.search')}
+                onSearch={() => form.submit()}
+                style={{ minWidth: 300 }}
+              />
+            ),
+          },
+        ]}
         folded={[
           {
             name: 'role',
             label: t('users.filters.role'),
-            control: <Select allowClear style={{ minWidth: 150 }} placeholder={t('users.filters.role')} aria-label={t('users.filters.role')}
-              options={ROLE_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />,
+            control: (
+              <Select
+                allowClear
+                style={{ minWidth: 150 }}
+                placeholder={t('users.filters.role')}
+                aria-label={t('users.filters.role')}
+                options={ROLE_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))}
+              />
+            ),
           },
           {
             name: 'status',
             label: t('users.filters.status'),
-            control: <Select allowClear style={{ minWidth: 140 }} placeholder={t('users.filters.status')} aria-label={t('users.filters.status')}
-              options={USER_STATUS_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />,
+            control: (
+              <Select
+                allowClear
+                style={{ minWidth: 140 }}
+                placeholder={t('users.filters.status')}
+                aria-label={t('users.filters.status')}
+                options={USER_STATUS_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelKey) }))}
+              />
+            ),
           },
           {
             name: 'company',
             label: t('users.filters.company'),
-            control: <Select allowClear showSearch style={{ minWidth: 180 }} placeholder={t('users.filters.company')} aria-label={t('users.filters.company')}
-              options={companies.map((c) => ({ value: c, label: c }))} />,
+            control: (
+              <Select
+                allowClear
+                showSearch
+                style={{ minWidth: 180 }}
+                placeholder={t('users.filters.company')}
+                aria-label={t('users.filters.company')}
+                options={companies.map((c) => ({ value: c, label: c }))}
+              />
+            ),
           },
         ]}
       />
@@ -144,9 +181,21 @@ export function UsersPage() {
         onOpen={(record) => navigate(`${userDetailPath(String(record.id))}${currentSearch()}`)}
         pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: true } : false}
       />
-      {id && <UserDrawer id={id} actor={actor} actorId={me?.id} onClose={() => navigate(`${USERS_PATH}${currentSearch()}`)} />}
+      {id && (
+        <UserDrawer
+          id={id}
+          actor={actor}
+          actorId={me?.id}
+          onClose={() => navigate(`${USERS_PATH}${currentSearch()}`)}
+        />
+      )}
       {creating && (
-        <UserFormModal actor={actor} actorId={me?.id} onClose={() => setCreating(false)} onSaved={(u) => navigate(`${userDetailPath(u.id)}${currentSearch()}`)} />
+        <UserFormModal
+          actor={actor}
+          actorId={me?.id}
+          onClose={() => setCreating(false)}
+          onSaved={(u) => navigate(`${userDetailPath(u.id)}${currentSearch()}`)}
+        />
       )}
     </List>
   );

@@ -38,7 +38,10 @@ export const EXPORT_PAGE_SIZE = 100;
  */
 export function useUsersCsvExport() {
   const getProvider = useDataProvider();
-  return async (filters: CrudFilter[], onProgress?: (done: number, total: number) => void): Promise<{ csv: string; count: number }> => {
+  return async (
+    filters: CrudFilter[],
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<{ csv: string; count: number }> => {
     const provider = getProvider();
     const all: ManagedUser[] = [];
     for (let page = 1; ; page++) {

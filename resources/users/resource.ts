@@ -19,8 +19,16 @@ export const ROLE_COLORS: Record<string, string> = {
   billing: 'purple',
 };
 
-export const USER_STATUS_OPTIONS: FieldOption[] = USER_STATUSES.map((s) => ({ value: s, labelKey: `users.status.${s}`, color: USER_STATUS_COLORS[s] }));
-export const ROLE_OPTIONS: FieldOption[] = ROLES.map((r) => ({ value: r, labelKey: `role.${r}`, color: ROLE_COLORS[r] }));
+export const USER_STATUS_OPTIONS: FieldOption[] = USER_STATUSES.map((s) => ({
+  value: s,
+  labelKey: `users.status.${s}`,
+  color: USER_STATUS_COLORS[s],
+}));
+export const ROLE_OPTIONS: FieldOption[] = ROLES.map((r) => ({
+  value: r,
+  labelKey: `role.${r}`,
+  color: ROLE_COLORS[r],
+}));
 
 /**
  * Users (spec §3 "User list", §7, issue 6): GET /users paged by page/limit with data.pagination, filters
@@ -47,7 +55,15 @@ export const usersResource = defineResource({
     { name: 'customer_number', type: 'text', labelKey: 'users.fields.customerNumber', column: true, priority: 3 },
     { name: 'company', type: 'text', labelKey: 'users.fields.company', column: true, priority: 3 },
     { name: 'role', type: 'status', labelKey: 'users.fields.role', column: true, filter: true, options: ROLE_OPTIONS },
-    { name: 'status', type: 'status', labelKey: 'users.fields.status', column: true, priority: 1, filter: true, options: USER_STATUS_OPTIONS },
+    {
+      name: 'status',
+      type: 'status',
+      labelKey: 'users.fields.status',
+      column: true,
+      priority: 1,
+      filter: true,
+      options: USER_STATUS_OPTIONS,
+    },
     { name: 'created_at', type: 'date', labelKey: 'users.fields.createdAt', column: true, priority: 3 },
     { name: 'address', type: 'text', labelKey: 'users.fields.address' },
     { name: 'isVerified', type: 'boolean', labelKey: 'users.fields.verified' },

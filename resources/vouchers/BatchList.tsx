@@ -2,7 +2,13 @@ import { Space, Tag, Typography } from 'antd';
 import { List, ShowButton, useTable } from '@refinedev/antd';
 import { useNavigation } from '@refinedev/core';
 import type { VoucherBatch } from '../../contract/schemas/vouchers';
-import { DateCell, MoneyCell, ResponsiveTable, actionsColumn, type ResponsiveColumn } from '../../src/components/resource';
+import {
+  DateCell,
+  MoneyCell,
+  ResponsiveTable,
+  actionsColumn,
+  type ResponsiveColumn,
+} from '../../src/components/resource';
 import { t } from '../../src/i18n';
 import { BATCHES, termsLabel } from './api';
 import { vouchersResource as decl } from './resource';
@@ -22,31 +28,62 @@ export function BatchList() {
   });
   const columns: ResponsiveColumn<VoucherBatch>[] = [
     {
-      key: 'plan', title: t('vouchers.fields.plan'), dataIndex: 'plan_name', priority: 1,
+      key: 'plan',
+      title: t('vouchers.fields.plan'),
+      dataIndex: 'plan_name',
+      priority: 1,
       render: (name: string, b) => (
         <Space direction="vertical" size={0}>
           <Typography.Text strong>{name}</Typography.Text>
           <Typography.Text type="secondary">{termsLabel(b)}</Typography.Text>
           {b.revoked_at && <Tag color="red">{t('vouchers.state.revoked')}</Tag>}
           {!b.revoked_at && b.status === 'generating' && (
-            <Tag color="processing" data-testid="batch-generating">{`${t('vouchers.status.generating')} ${Math.floor((100 * b.generated) / Math.max(1, b.count))}%`}</Tag>
+            <Tag
+              color="processing"
+              data-testid="batch-generating"
+            >{`${t('vouchers.status.generating')} ${Math.floor((100 * b.generated) / Math.max(1, b.count))}%`}</Tag>
           )}
         </Space>
       ),
     },
     { key: 'count', title: t('vouchers.fields.count'), dataIndex: 'count', priority: 3, align: 'right' },
     {
-      key: 'states', title: t('vouchers.fields.states'), dataIndex: 'states', priority: 1,
+      key: 'states',
+      title: t('vouchers.fields.states'),
+      dataIndex: 'states',
+      priority: 1,
       render: (states: Record<string, number>) => <StateCounts states={states} />,
     },
-    { key: 'price', title: t('vouchers.fields.price'), dataIndex: 'price', priority: 3, render: (p: number, b) => <MoneyCell minor={p} currency={b.currency} /> },
-    { key: 'created', title: t('vouchers.fields.created'), dataIndex: 'created_at', priority: 3, render: (v: string) => <DateCell value={v} /> },
+    {
+      key: 'price',
+      title: t('vouchers.fields.price'),
+      dataIndex: 'price',
+      priority: 3,
+      render: (p: number, b) => <MoneyCell minor={p} currency={b.currency} />,
+    },
+    {
+      key: 'created',
+      title: t('vouchers.fields.created'),
+      dataIndex: 'created_at',
+      priority: 3,
+      render: (v: string) => <DateCell value={v} />,
+    },
     actionsColumn((b) => (
-      <ShowButton hideText size="small" recordItemId={b.id} resource={decl.name} aria-label={t('resource.showOne', { name: t(decl.singularKey) })} />
+      <ShowButton
+        hideText
+        size="small"
+        recordItemId={b.id}
+        resource={decl.name}
+        aria-label={t('resource.showOne', { name: t(decl.singularKey) })}
+      />
     )),
   ];
   return (
-    <List title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>} resource={decl.name} createButtonProps={{ children: t('vouchers.create') }}>
+    <List
+      title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>}
+      resource={decl.name}
+      createButtonProps={{ children: t('vouchers.create') }}
+    >
       <ResponsiveTable<VoucherBatch>
         {...tableProps}
         rowKey="id"

@@ -26,9 +26,18 @@ function RevokeBatch({ batch }: { batch: VoucherBatch }) {
       okText={t('vouchers.revokeBatch')}
       okButtonProps={{ danger: true }}
       cancelText={t('resource.cancel')}
-      onConfirm={() => run({ url: `/${BATCHES}/${encodeURIComponent(batch.id)}/revoke`, method: 'post', success: t('vouchers.toast.batchRevoked'), fallbackKey: 'errors.vouchers.revoke' })}
+      onConfirm={() =>
+        run({
+          url: `/${BATCHES}/${encodeURIComponent(batch.id)}/revoke`,
+          method: 'post',
+          success: t('vouchers.toast.batchRevoked'),
+          fallbackKey: 'errors.vouchers.revoke',
+        })
+      }
     >
-      <Button danger icon={<StopOutlined />} loading={isPending}>{t('vouchers.revokeBatch')}</Button>
+      <Button danger icon={<StopOutlined />} loading={isPending}>
+        {t('vouchers.revokeBatch')}
+      </Button>
     </Popconfirm>
   );
 }
@@ -41,7 +50,10 @@ export function BatchShow() {
     id,
     meta: { endpoint: BATCHES, fallbackMessage: t('errors.vouchers.one') },
     // A batch a job is still making is read again until it is ready (its progress, then the downloads).
-    queryOptions: { refetchInterval: (q) => ((q.state.data as { data?: VoucherBatch } | undefined)?.data?.status === 'generating' ? BATCH_POLL_MS : false) },
+    queryOptions: {
+      refetchInterval: (q) =>
+        (q.state.data as { data?: VoucherBatch } | undefined)?.data?.status === 'generating' ? BATCH_POLL_MS : false,
+    },
   });
   const batch = query.isError ? undefined : (result as VoucherBatch | undefined);
   return (
@@ -64,17 +76,35 @@ export function BatchShow() {
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
           <Descriptions bordered column={1} size="small" data-testid="batch-details">
             <Descriptions.Item label={t('vouchers.fields.plan')}>{batch.plan_name}</Descriptions.Item>
-            <Descriptions.Item label={t('vouchers.fields.validity')}>{validityLabel(batch.validity_minutes)}</Descriptions.Item>
-            <Descriptions.Item label={t('vouchers.fields.allowance')}>{allowanceLabel(batch.data_allowance_mb)}</Descriptions.Item>
-            <Descriptions.Item label={t('vouchers.fields.price')}><MoneyCell minor={batch.price} currency={batch.currency} /></Descriptions.Item>
+            <Descriptions.Item label={t('vouchers.fields.validity')}>
+              {validityLabel(batch.validity_minutes)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('vouchers.fields.allowance')}>
+              {allowanceLabel(batch.data_allowance_mb)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('vouchers.fields.price')}>
+              <MoneyCell minor={batch.price} currency={batch.currency} />
+            </Descriptions.Item>
             <Descriptions.Item label={t('vouchers.fields.count')}>{batch.count}</Descriptions.Item>
-            <Descriptions.Item label={t('vouchers.fields.states')}><StateCounts states={batch.states} /></Descriptions.Item>
-            <Descriptions.Item label={t('vouchers.fields.created')}><DateCell value={batch.created_at} /></Descriptions.Item>
+            <Descriptions.Item label={t('vouchers.fields.states')}>
+              <StateCounts states={batch.states} />
+            </Descriptions.Item>
+            <Descriptions.Item label={t('vouchers.fields.created')}>
+              <DateCell value={batch.created_at} />
+            </Descriptions.Item>
             {batch.revoked_at && (
-              <Descriptions.Item label={t('vouchers.fields.revoked')}><Tag color="red"><DateCell value={batch.revoked_at} /></Tag></Descriptions.Item>
+              <Descriptions.Item label={t('vouchers.fields.revoked')}>
+                <Tag color="red">
+                  <DateCell value={batch.revoked_at} />
+                </Tag>
+              </Descriptions.Item>
             )}
           </Descriptions>
-          {batch.status === 'generating' && !batch.revoked_at ? <BatchProgress batch={batch} /> : !batch.revoked_at && <DownloadCodes batch={batch} />}
+          {batch.status === 'generating' && !batch.revoked_at ? (
+            <BatchProgress batch={batch} />
+          ) : (
+            !batch.revoked_at && <DownloadCodes batch={batch} />
+          )}
           <Card title={t('vouchers.fields.states')} size="small">
             <VouchersTable batchId={batch.id} />
           </Card>

@@ -60,7 +60,11 @@ export function CreateBatch() {
   const { run, isPending } = useToastedCall();
   const [created, setCreated] = useState<VoucherBatch | null>(null);
   const go = useGo();
-  const { result } = useList<Plan>({ resource: 'plans', pagination: { currentPage: 1, pageSize: 100, mode: 'server' }, sorters: [{ field: 'sort_order', order: 'asc' }] });
+  const { result } = useList<Plan>({
+    resource: 'plans',
+    pagination: { currentPage: 1, pageSize: 100, mode: 'server' },
+    sorters: [{ field: 'sort_order', order: 'asc' }],
+  });
   const plans = result.data ?? [];
   const planId = Form.useWatch('plan_id', form);
   const currency = plans.find((p) => p.id === planId)?.currency ?? 'USD';
@@ -90,57 +94,115 @@ export function CreateBatch() {
       title={<HeaderTitle>{t('vouchers.createTitle')}</HeaderTitle>}
       resource={decl.name}
       // Once created, the footer leads on: to the batch, or to another one.
-      footerButtons={created ? (
-        <Space wrap>
-          <Button onClick={() => { form.resetFields(); setCreated(null); }}>{t('vouchers.another')}</Button>
-          <Button onClick={() => go({ to: { resource: decl.name, action: 'show', id: created.id } })}>{t('vouchers.open')}</Button>
-        </Space>
-      ) : undefined}
+      footerButtons={
+        created ? (
+          <Space wrap>
+            <Button
+              onClick={() => {
+                form.resetFields();
+                setCreated(null);
+              }}
+            >
+              {t('vouchers.another')}
+            </Button>
+            <Button onClick={() => go({ to: { resource: decl.name, action: 'show', id: created.id } })}>
+              {t('vouchers.open')}
+            </Button>
+          </Space>
+        ) : undefined
+      }
       saveButtonProps={{ onClick: () => form.submit(), loading: isPending, children: t('vouchers.create') }}
     >
       {created ? (
         <Created batch={created} />
       ) : (
-        <Form<FormValues> form={form} layout="vertical" onFinish={submit} style={{ maxWidth: 520 }}
-          initialValues={{ count: 100, unit: 'days', validity: 30, code_length: 10, price: 0 }}>
-          <Form.Item name="plan_id" label={t('vouchers.fields.plan')} rules={[{ required: true, message: t('resource.required', { field: t('vouchers.fields.plan') }) }]}>
-            <FormSelect showSearch optionFilterProp="label" options={plans.map((p) => ({ value: p.id, label: p.name }))} />
+        <Form<FormValues>
+          form={form}
+          layout="vertical"
+          onFinish={submit}
+          style={{ maxWidth: 520 }}
+          initialValues={{ count: 100, unit: 'days', validity: 30, code_length: 10, price: 0 }}
+        >
+          <Form.Item
+            name="plan_id"
+            label={t('vouchers.fields.plan')}
+            rules={[{ required: true, message: t('resource.required', { field: t('vouchers.fields.plan') }) }]}
+          >
+            <FormSelect
+              showSearch
+              optionFilterProp="label"
+              options={plans.map((p) => ({ value: p.id, label: p.name }))}
+            />
           </Form.Item>
           <Form.Item name="count" label={t('vouchers.fields.count')} rules={rules(s.count, 'vouchers.fields.count')}>
             <InputNumber min={1} max={100_000} precision={0} style={{ width: '100%' }} />
           </Form.Item>
           <Form.Item label={t('vouchers.fields.validity')} extra={t('vouchers.fields.validityHelp')} required={false}>
             <Space.Compact style={{ width: '100%' }}>
-              <Form.Item name="validity" noStyle dependencies={['data_allowance_mb']}
-                rules={[{
-                  validator: async (_r, value: number | null | undefined) => {
-                    const v = form.getFieldsValue();
-                    if (value == null && v.data_allowance_mb == null) throw new Error(t('vouchers.fields.termsRequired'));
-                    if (value != null) {
-                      const checked = s.validity_minutes.safeParse(toMinutes({ ...v, validity: value }));
-                      if (!checked.success) throw new Error(checked.error.issues[0]?.message);
-                    }
+              <Form.Item
+                name="validity"
+                noStyle
+                dependencies={['data_allowance_mb']}
+                rules={[
+                  {
+                    validator: async (_r, value: number | null | undefined) => {
+                      const v = form.getFieldsValue();
+                      if (value == null && v.data_allowance_mb == null)
+                        throw new Error(t('vouchers.fields.termsRequired'));
+                      if (value != null) {
+                        const checked = s.validity_minutes.safeParse(toMinutes({ ...v, validity: value }));
+                        if (!checked.success) throw new Error(checked.error.issues[0]?.message);
+                      }
+                    },
                   },
-                }]}>
-                <InputNumber min={1} precision={0} style={{ width: '60%' }} aria-label={t('vouchers.fields.validity')} />
+                ]}
+              >
+                <InputNumber
+                  min={1}
+                  precision={0}
+                  style={{ width: '60%' }}
+                  aria-label={t('vouchers.fields.validity')}
+                />
               </Form.Item>
               <Form.Item name="unit" noStyle>
-                <FormSelect style={{ width: '40%' }} aria-label={t('vouchers.fields.validityUnit')}
-                  options={(['minutes', 'hours', 'days'] as const).map((u) => ({ value: u, label: t(`vouchers.unit.${u}`) }))} />
+                <FormSelect
+                  style={{ width: '40%' }}
+                  aria-label={t('vouchers.fields.validityUnit')}
+                  options={(['minutes', 'hours', 'days'] as const).map((u) => ({
+                    value: u,
+                    label: t(`vouchers.unit.${u}`),
+                  }))}
+                />
               </Form.Item>
             </Space.Compact>
           </Form.Item>
-          <Form.Item name="data_allowance_mb" label={t('vouchers.fields.data')} extra={t('vouchers.fields.dataHelp')}
-            rules={rules(s.data_allowance_mb, 'vouchers.fields.data')}>
+          <Form.Item
+            name="data_allowance_mb"
+            label={t('vouchers.fields.data')}
+            extra={t('vouchers.fields.dataHelp')}
+            rules={rules(s.data_allowance_mb, 'vouchers.fields.data')}
+          >
             <InputNumber min={1} precision={0} style={{ width: '100%' }} />
           </Form.Item>
-          <Form.Item name="price" label={t('vouchers.fields.price')} extra={t('vouchers.fields.priceHelp')} rules={rules(s.price, 'vouchers.fields.price')}>
+          <Form.Item
+            name="price"
+            label={t('vouchers.fields.price')}
+            extra={t('vouchers.fields.priceHelp')}
+            rules={rules(s.price, 'vouchers.fields.price')}
+          >
             <MoneyInput currency={currency} />
           </Form.Item>
-          <Form.Item name="code_length" label={t('vouchers.fields.codeLength')} extra={t('vouchers.fields.codeLengthHelp')} rules={rules(s.code_length, 'vouchers.fields.codeLength')}>
+          <Form.Item
+            name="code_length"
+            label={t('vouchers.fields.codeLength')}
+            extra={t('vouchers.fields.codeLengthHelp')}
+            rules={rules(s.code_length, 'vouchers.fields.codeLength')}
+          >
             <InputNumber min={8} max={16} precision={0} style={{ width: '100%' }} />
           </Form.Item>
-          <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>{t('vouchers.createNote')}</Typography.Paragraph>
+          <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
+            {t('vouchers.createNote')}
+          </Typography.Paragraph>
         </Form>
       )}
     </Create>

@@ -17,7 +17,8 @@ interface Redeemed {
 /** What a redemption gave, in words: the new end of a time voucher's period, or a data line's data left. */
 function redeemedText(done: Redeemed, plan: string): string {
   const date = done.period_end ? formatDay(done.period_end) : '';
-  if (done.data_allowance_bytes == null) return t(done.extended ? 'vouchers.redeem.extended' : 'vouchers.redeem.started', { plan, date });
+  if (done.data_allowance_bytes == null)
+    return t(done.extended ? 'vouchers.redeem.extended' : 'vouchers.redeem.started', { plan, date });
   const until = done.period_end ? t('vouchers.redeem.dataUntil', { date }) : '';
   const data = formatBytes(Math.max(0, done.data_allowance_bytes - done.data_used_bytes));
   return t(done.extended ? 'vouchers.redeem.dataExtended' : 'vouchers.redeem.dataStarted', { plan, data, until });
@@ -42,7 +43,14 @@ export function RedeemVoucherCard({ planNameOf }: { planNameOf: (subscriptionId:
 
   const submit = async () => {
     setDone(null);
-    const redeemed = await run<Redeemed>({ url: '/vouchers/redeem', method: 'post', values: { code: code.trim() }, success: false, fallbackKey: 'vouchers.redeem.failed', notifyError: false });
+    const redeemed = await run<Redeemed>({
+      url: '/vouchers/redeem',
+      method: 'post',
+      values: { code: code.trim() },
+      success: false,
+      fallbackKey: 'vouchers.redeem.failed',
+      notifyError: false,
+    });
     if (redeemed) {
       setDone(redeemed);
       setCode('');
@@ -64,22 +72,31 @@ export function RedeemVoucherCard({ planNameOf }: { planNameOf: (subscriptionId:
             <Input
               id="voucher-code"
               value={code}
-              onChange={(e) => { setCode(e.target.value); if (error) reset(); }}
+              onChange={(e) => {
+                setCode(e.target.value);
+                if (error) reset();
+              }}
               autoComplete="off"
               autoCapitalize="characters"
               spellCheck={false}
               maxLength={40}
               style={{ fontFamily: 'monospace', textTransform: 'uppercase' }}
             />
-            <Button type="primary" htmlType="submit" loading={isPending} disabled={code.trim() === ''}>{t('vouchers.redeem.submit')}</Button>
+            <Button type="primary" htmlType="submit" loading={isPending} disabled={code.trim() === ''}>
+              {t('vouchers.redeem.submit')}
+            </Button>
           </Space.Compact>
         </Form.Item>
       </Form>
       <div aria-live="polite">
         {error && <Alert type="error" showIcon message={error} data-testid="redeem-error" />}
         {done && (
-          <Alert type="success" showIcon data-testid="redeem-done"
-            message={redeemedText(done, plan).replace(/\s+/g, ' ')} />
+          <Alert
+            type="success"
+            showIcon
+            data-testid="redeem-done"
+            message={redeemedText(done, plan).replace(/\s+/g, ' ')}
+          />
         )}
       </div>
     </Card>

@@ -22,9 +22,24 @@ function RevokeVoucher({ voucher }: { voucher: Voucher }) {
       okText={t('vouchers.revoke')}
       okButtonProps={{ danger: true }}
       cancelText={t('resource.cancel')}
-      onConfirm={() => run({ url: `/vouchers/${encodeURIComponent(voucher.id)}/revoke`, method: 'post', success: t('vouchers.toast.revoked'), fallbackKey: 'errors.vouchers.revoke' })}
+      onConfirm={() =>
+        run({
+          url: `/vouchers/${encodeURIComponent(voucher.id)}/revoke`,
+          method: 'post',
+          success: t('vouchers.toast.revoked'),
+          fallbackKey: 'errors.vouchers.revoke',
+        })
+      }
     >
-      <Button size="small" danger icon={<StopOutlined />} loading={isPending} aria-label={t('vouchers.revokeOne', { hint })}>{t('vouchers.revoke')}</Button>
+      <Button
+        size="small"
+        danger
+        icon={<StopOutlined />}
+        loading={isPending}
+        aria-label={t('vouchers.revokeOne', { hint })}
+      >
+        {t('vouchers.revoke')}
+      </Button>
     </Popconfirm>
   );
 }
@@ -42,12 +57,44 @@ export function VouchersTable({ batchId }: { batchId: string }) {
   // Revoke only for a role the role matrix lets call POST /vouchers/:id/revoke (contract/resource-access.ts).
   const mayRevoke = useAllowed('vouchers', 'revoke');
   const columns: ResponsiveColumn<Voucher>[] = [
-    { key: 'code', title: t('vouchers.fields.code'), dataIndex: 'code_hint', priority: 1, render: (h: string) => <code>…{h}</code> },
-    { key: 'state', title: t('vouchers.fields.state'), dataIndex: 'state', priority: 1, render: (s: VoucherState) => <VoucherStateTag state={s} /> },
-    { key: 'first', title: t('vouchers.fields.firstUsed'), dataIndex: 'first_used_at', priority: 2, render: (v: string | null) => <DateCell value={v} /> },
-    { key: 'expires', title: t('vouchers.fields.expires'), dataIndex: 'expires_at', priority: 3, render: (v: string | null) => <DateCell value={v} /> },
-    { key: 'used', title: t('vouchers.fields.used'), dataIndex: 'used_bytes', priority: 3, render: (n: number) => (n > 0 ? bytes(n) : '—') },
-    actionsColumn((v) => (mayRevoke && (v.state === 'unused' || v.state === 'active') ? <RevokeVoucher voucher={v} /> : null)),
+    {
+      key: 'code',
+      title: t('vouchers.fields.code'),
+      dataIndex: 'code_hint',
+      priority: 1,
+      render: (h: string) => <code>…{h}</code>,
+    },
+    {
+      key: 'state',
+      title: t('vouchers.fields.state'),
+      dataIndex: 'state',
+      priority: 1,
+      render: (s: VoucherState) => <VoucherStateTag state={s} />,
+    },
+    {
+      key: 'first',
+      title: t('vouchers.fields.firstUsed'),
+      dataIndex: 'first_used_at',
+      priority: 2,
+      render: (v: string | null) => <DateCell value={v} />,
+    },
+    {
+      key: 'expires',
+      title: t('vouchers.fields.expires'),
+      dataIndex: 'expires_at',
+      priority: 3,
+      render: (v: string | null) => <DateCell value={v} />,
+    },
+    {
+      key: 'used',
+      title: t('vouchers.fields.used'),
+      dataIndex: 'used_bytes',
+      priority: 3,
+      render: (n: number) => (n > 0 ? bytes(n) : '—'),
+    },
+    actionsColumn((v) =>
+      mayRevoke && (v.state === 'unused' || v.state === 'active') ? <RevokeVoucher voucher={v} /> : null,
+    ),
   ];
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
@@ -56,8 +103,13 @@ export function VouchersTable({ batchId }: { batchId: string }) {
         aria-label={t('vouchers.filter.state')}
         style={{ minWidth: 180 }}
         data-testid="voucher-state-filter"
-        onChange={(value) => setFilters([{ field: 'state', operator: 'eq', value: value === 'all' ? undefined : value }], 'replace')}
-        options={[{ value: 'all' as const, label: t('vouchers.state.all') }, ...VOUCHER_STATES.map((s) => ({ value: s, label: t(`vouchers.state.${s}`) }))]}
+        onChange={(value) =>
+          setFilters([{ field: 'state', operator: 'eq', value: value === 'all' ? undefined : value }], 'replace')
+        }
+        options={[
+          { value: 'all' as const, label: t('vouchers.state.all') },
+          ...VOUCHER_STATES.map((s) => ({ value: s, label: t(`vouchers.state.${s}`) })),
+        ]}
       />
       <ResponsiveTable<Voucher>
         {...tableProps}

@@ -19,7 +19,10 @@ function fileNameOf(disposition: unknown, fallback: string): string {
 /** Downloads the batch's unused codes as CSV or as printable cards (PDF); the server refuses after 60 minutes. */
 export async function downloadCodes(batchId: string, kind: 'csv' | 'pdf'): Promise<void> {
   const path = kind === 'csv' ? 'codes.csv' : 'cards.pdf';
-  const res = await httpClient.get<Blob>(`/${BATCHES}/${enc(batchId)}/${path}`, { responseType: 'blob', fallbackMessage: t('vouchers.download.failed') });
+  const res = await httpClient.get<Blob>(`/${BATCHES}/${enc(batchId)}/${path}`, {
+    responseType: 'blob',
+    fallbackMessage: t('vouchers.download.failed'),
+  });
   saveBlob(res.data, fileNameOf(res.headers['content-disposition'], `vouchers-${batchId.slice(0, 8)}.${kind}`));
 }
 
@@ -39,10 +42,14 @@ export function allowanceLabel(mb: number | null): string {
 
 /** What a card of the batch gives: "7 days · 5 GB". */
 export function termsLabel(batch: Pick<VoucherBatch, 'validity_minutes' | 'data_allowance_mb'>): string {
-  return [batch.validity_minutes !== null ? validityLabel(batch.validity_minutes) : null, batch.data_allowance_mb !== null ? allowanceLabel(batch.data_allowance_mb) : null]
+  return [
+    batch.validity_minutes !== null ? validityLabel(batch.validity_minutes) : null,
+    batch.data_allowance_mb !== null ? allowanceLabel(batch.data_allowance_mb) : null,
+  ]
     .filter(Boolean)
     .join(' · ');
 }
 
 /** Can the codes still be downloaded (the server's export_until is in the future)? */
-export const canDownload = (batch: Pick<VoucherBatch, 'export_until'>, now = Date.now()) => batch.export_until !== null && new Date(batch.export_until).getTime() > now;
+export const canDownload = (batch: Pick<VoucherBatch, 'export_until'>, now = Date.now()) =>
+  batch.export_until !== null && new Date(batch.export_until).getTime() > now;

@@ -22,7 +22,10 @@ export function useLiveBatch<T extends VoucherBatch>(batch: T): T | VoucherBatch
     meta: { endpoint: BATCHES },
     queryOptions: {
       enabled: generating,
-      refetchInterval: (q) => ((q.state.data as { data?: VoucherBatch } | undefined)?.data?.status === 'ready' || q.state.status === 'error' ? false : BATCH_POLL_MS),
+      refetchInterval: (q) =>
+        (q.state.data as { data?: VoucherBatch } | undefined)?.data?.status === 'ready' || q.state.status === 'error'
+          ? false
+          : BATCH_POLL_MS,
     },
   });
   return generating && result?.id === batch.id ? result : batch;
@@ -47,7 +50,13 @@ export function BatchProgress({ batch }: { batch: Pick<VoucherBatch, 'count' | '
   );
 }
 
-export const STATE_COLORS: Record<VoucherState, string> = { unused: 'blue', active: 'green', used_up: 'default', expired: 'orange', revoked: 'red' };
+export const STATE_COLORS: Record<VoucherState, string> = {
+  unused: 'blue',
+  active: 'green',
+  used_up: 'default',
+  expired: 'orange',
+  revoked: 'red',
+};
 
 export function VoucherStateTag({ state }: { state: VoucherState }) {
   return <Tag color={STATE_COLORS[state]}>{t(`vouchers.state.${state}`)}</Tag>;
@@ -71,11 +80,18 @@ const time = (iso: string) => formatTime(iso);
  * "Download CSV" and "Print cards (PDF)" while the batch's 60-minute window is open, with the time it closes;
  * after it, a note that the codes are gone for good.
  */
-export function DownloadCodes({ batch, note = 'vouchers.download.note' }: { batch: Pick<VoucherBatch, 'id' | 'export_until'>; note?: string }) {
+export function DownloadCodes({
+  batch,
+  note = 'vouchers.download.note',
+}: {
+  batch: Pick<VoucherBatch, 'id' | 'export_until'>;
+  note?: string;
+}) {
   const { open } = useNotification();
   const [busy, setBusy] = useState<'csv' | 'pdf' | null>(null);
   const [closed, setClosed] = useState(false);
-  if (!canDownload(batch) || closed) return <Alert type="info" showIcon message={t('vouchers.download.over')} data-testid="download-over" />;
+  if (!canDownload(batch) || closed)
+    return <Alert type="info" showIcon message={t('vouchers.download.over')} data-testid="download-over" />;
   const download = async (kind: 'csv' | 'pdf') => {
     setBusy(kind);
     try {
@@ -96,8 +112,17 @@ export function DownloadCodes({ batch, note = 'vouchers.download.note' }: { batc
       message={t(note, { time: time(batch.export_until!) })}
       description={
         <Space wrap style={{ marginTop: 8 }}>
-          <Button icon={<PrinterOutlined />} type="primary" loading={busy === 'pdf'} onClick={() => void download('pdf')}>{t('vouchers.download.pdf')}</Button>
-          <Button icon={<DownloadOutlined />} loading={busy === 'csv'} onClick={() => void download('csv')}>{t('vouchers.download.csv')}</Button>
+          <Button
+            icon={<PrinterOutlined />}
+            type="primary"
+            loading={busy === 'pdf'}
+            onClick={() => void download('pdf')}
+          >
+            {t('vouchers.download.pdf')}
+          </Button>
+          <Button icon={<DownloadOutlined />} loading={busy === 'csv'} onClick={() => void download('csv')}>
+            {t('vouchers.download.csv')}
+          </Button>
         </Space>
       }
     />

@@ -55,13 +55,17 @@ const optionList = (f: FieldSpec) => `[${f.options!.map((o) => `'${o}'`).join(',
 
 function recordField(f: FieldSpec): string {
   const base =
-    f.type === 'number' || f.type === 'money' ? 'z.number().int()' : f.type === 'boolean' ? 'z.boolean()' : f.type === 'select'
-            ? `z.enum(${optionList(f)})`
-            : f.type === 'date'
-              ? 'z.iso.date()'
-              : f.type === 'datetime'
-                ? 'z.iso.datetime()'
-                : 'z.string()';
+    f.type === 'number' || f.type === 'money'
+      ? 'z.number().int()'
+      : f.type === 'boolean'
+        ? 'z.boolean()'
+        : f.type === 'select'
+          ? `z.enum(${optionList(f)})`
+          : f.type === 'date'
+            ? 'z.iso.date()'
+            : f.type === 'datetime'
+              ? 'z.iso.datetime()'
+              : 'z.string()';
   return f.optional && f.type !== 'boolean' ? `${base}.nullable()` : base;
 }
 
@@ -83,7 +87,10 @@ function columnOf(f: FieldSpec): { code: string; imports: string[] } {
       return { code: `boolean(${n}).notNull().default(false)`, imports: ['boolean'] };
     case 'select': {
       const length = Math.max(...f.options!.map((o) => o.length));
-      return { code: `varchar(${n}, { length: ${length}, enum: ${optionList(f)} })${f.optional ? '' : `.notNull().default('${f.options![0]}')`}`, imports: ['varchar'] };
+      return {
+        code: `varchar(${n}, { length: ${length}, enum: ${optionList(f)} })${f.optional ? '' : `.notNull().default('${f.options![0]}')`}`,
+        imports: ['varchar'],
+      };
     }
     case 'date':
       // mode 'string': the API reads and writes 2026-11-29, never a Date at midnight in some time zone.
@@ -95,7 +102,17 @@ function columnOf(f: FieldSpec): { code: string; imports: string[] } {
 
 /** The front end's field type (src/components/resource/types.ts) of each scaffold type. */
 const FIELD_DEF_TYPE: Record<FieldType, string> = {
-  text: 'text', textarea: 'textarea', markdown: 'textarea', number: 'number', money: 'money', boolean: 'boolean', select: 'select', date: 'day', datetime: 'date', email: 'text', url: 'text',
+  text: 'text',
+  textarea: 'textarea',
+  markdown: 'textarea',
+  number: 'number',
+  money: 'money',
+  boolean: 'boolean',
+  select: 'select',
+  date: 'day',
+  datetime: 'date',
+  email: 'text',
+  url: 'text',
 };
 
 function fieldLabelOf(name: string): string {
@@ -148,12 +165,16 @@ export type ${n.Singular}Row = typeof ${n.tableVar}.$inferSelect;
 `;
 }
 
-const searchable = (fields: FieldSpec[]) => fields.filter((f) => ['text', 'email', 'url'].includes(f.type)).map((f) => f.name);
+const searchable = (fields: FieldSpec[]) =>
+  fields.filter((f) => ['text', 'email', 'url'].includes(f.type)).map((f) => f.name);
 
 export function crudEntry(n: Names, fields: FieldSpec[]): string {
   const search = searchable(fields);
   const filters = fields.filter((f) => f.type === 'select').map((f) => f.name);
-  const sorters = [...fields.filter((f) => !['textarea', 'markdown'].includes(f.type)).map((f) => f.name), 'created_at'];
+  const sorters = [
+    ...fields.filter((f) => !['textarea', 'markdown'].includes(f.type)).map((f) => f.name),
+    'created_at',
+  ];
   const q = (xs: string[]) => `[${xs.map((x) => `'${x}'`).join(', ')}]`;
   return `  crudModule({
     name: '${n.name}',
@@ -176,7 +197,11 @@ export function declarationFile(n: Names, fields: FieldSpec[], ops: Record<Op, R
   const first = fields[0];
   const markdown = fields.some((f) => f.type === 'markdown');
   const defs = fields.map((f, i) => {
-    const parts = [`name: '${f.name}'`, `type: '${FIELD_DEF_TYPE[f.type]}'`, `labelKey: '${n.keyPrefix}.fields.${camel(f.name)}'`];
+    const parts = [
+      `name: '${f.name}'`,
+      `type: '${FIELD_DEF_TYPE[f.type]}'`,
+      `labelKey: '${n.keyPrefix}.fields.${camel(f.name)}'`,
+    ];
     const column = !['textarea', 'markdown'].includes(f.type) && i < 5;
     if (column) parts.push('column: true');
     if (f === first && column) parts.push('priority: 1');
@@ -185,13 +210,18 @@ export function declarationFile(n: Names, fields: FieldSpec[], ops: Record<Op, R
     if (f.optional && f.type !== 'boolean') parts.push('emptyAsNull: true');
     if (f.type === 'boolean') parts.push('defaultValue: false');
     if (f.type === 'select') {
-      parts.push(`options: [${f.options!.map((o) => `{ value: '${o}', labelKey: '${n.keyPrefix}.${camel(f.name)}.${o}' }`).join(', ')}]`, 'filter: true');
+      parts.push(
+        `options: [${f.options!.map((o) => `{ value: '${o}', labelKey: '${n.keyPrefix}.${camel(f.name)}.${o}' }`).join(', ')}]`,
+        'filter: true',
+      );
       if (!f.optional) parts.push(`defaultValue: '${f.options![0]}'`);
     }
-    if (f.type === 'markdown') parts.push('render: (value) => <Markdown source={String(value ?? \'\')} />');
+    if (f.type === 'markdown') parts.push("render: (value) => <Markdown source={String(value ?? '')} />");
     return `    { ${parts.join(', ')} },`;
   });
-  defs.push(`    { name: 'created_at', type: 'date', labelKey: '${n.keyPrefix}.fields.createdAt', column: true, priority: 3, sortable: true },`);
+  defs.push(
+    `    { name: 'created_at', type: 'date', labelKey: '${n.keyPrefix}.fields.createdAt', column: true, priority: 3, sortable: true },`,
+  );
   const portal = ops.list.includes('user');
   const hasSearch = searchable(fields).length > 0;
   return `import { FileTextOutlined } from '@ant-design/icons';
@@ -254,7 +284,7 @@ function sample(f: FieldSpec, variant = 1): string {
       return variant % 2 ? 'true' : 'false';
     case 'select':
       // The first sample is the last value: not the default, so a reset to the default would show.
-      return `'${f.options![(f.options!.length - variant % f.options!.length) % f.options!.length]}'`;
+      return `'${f.options![(f.options!.length - (variant % f.options!.length)) % f.options!.length]}'`;
     case 'date':
       return `'2026-0${variant}-15'`;
     case 'datetime':
@@ -271,7 +301,9 @@ export function apiTestFile(n: Names, fields: FieldSpec[], ops: Record<Op, Role[
   const required = fields.find((f) => !f.optional);
   const writer = ops.create[0];
   const outsider = ROLES.find((r) => !ops.list.includes(r) && !(r === 'super_admin' && ops.list.includes('admin')));
-  const readOnly = ops.list.find((r) => !ops.create.includes(r) && !(r === 'super_admin' && ops.create.includes('admin')));
+  const readOnly = ops.list.find(
+    (r) => !ops.create.includes(r) && !(r === 'super_admin' && ops.create.includes('admin')),
+  );
   const textField = fields.find((f) => f.type === 'text');
   const select = fields.find((f) => f.type === 'select' && f.options!.length > 1);
   // The field a one-field update changes: one the others could be reset by (not a select or a boolean) if any.
@@ -398,7 +430,9 @@ export function browserTestFile(n: Names, fields: FieldSpec[], ops: Record<Op, R
   const writer = ops.create[0];
   const outsider = ROLES.find((r) => !ops.list.includes(r) && !(r === 'super_admin' && ops.list.includes('admin')));
   // A role that reads but may not create (super_admin has admin's rights).
-  const reader = ops.list.find((r) => !ops.create.includes(r) && !(r === 'super_admin' && ops.create.includes('admin')));
+  const reader = ops.list.find(
+    (r) => !ops.create.includes(r) && !(r === 'super_admin' && ops.create.includes('admin')),
+  );
   const fills = fields
     .filter((f) => !f.optional && ['text', 'email', 'url', 'number', 'money'].includes(f.type))
     .map((f) => {

@@ -45,28 +45,44 @@ export class AdminInputError extends Error {
 }
 
 /** Validates with the registration rules (e-mail, name, password). */
-export function validateAdminInput(input: Pick<CreateAdminInput, 'email' | 'name' | 'password'>): { email: string; name: string; password: string } {
+export function validateAdminInput(input: Pick<CreateAdminInput, 'email' | 'name' | 'password'>): {
+  email: string;
+  name: string;
+  password: string;
+} {
   const shape = registerBodySchema.shape;
   const problems: string[] = [];
   const email = shape.email.safeParse(input.email);
   const name = shape.name.safeParse(input.name);
   const password = shape.password.safeParse(input.password);
-  for (const [field, r] of [['--email', email], ['--name', name], ['password', password]] as const) {
+  for (const [field, r] of [
+    ['--email', email],
+    ['--name', name],
+    ['password', password],
+  ] as const) {
     if (!r.success) problems.push(`${field}: ${r.error.issues[0]?.message ?? 'is invalid'}`);
   }
   if (problems.length || !email.success || !name.success || !password.success) throw new AdminInputError(problems);
   return { email: email.data, name: name.data, password: password.data };
 }
 
-export async function createAdmin(db: Db, input: CreateAdminInput, clock: Clock = systemClock): Promise<CreateAdminResult> {
+export async function createAdmin(
+  db: Db,
+  input: CreateAdminInput,
+  clock: Clock = systemClock,
+): Promise<CreateAdminResult> {
   const valid = validateAdminInput(input);
   const users = createUserRepository(db);
   const now = clock.now();
   const existing = await users.findByEmail(valid.email);
   if (existing) {
-    if (!input.resetPassword) return { outcome: 'exists', email: existing.email, role: existing.role, status: existing.status };
+    if (!input.resetPassword)
+      return { outcome: 'exists', email: existing.email, role: existing.role, status: existing.status };
     await db.transaction(async (tx) => {
-      await createUserRepository(tx as unknown as Db).update(existing.id, { passwordHash: await hashPassword(valid.password), updatedAt: now });
+      await createUserRepository(tx as unknown as Db).update(existing.id, {
+        passwordHash: await hashPassword(valid.password),
+        updatedAt: now,
+      });
       await createAuthRepository(tx as unknown as Db).revokeUserSessions(existing.id, now);
     });
     return { outcome: 'password_reset', email: existing.email, role: existing.role };
@@ -169,7 +185,8 @@ async function main(argv: string[]): Promise<number> {
 
   const database = await databaseOrReport(config);
   if (!database) return 1;
-  const where = database.kind === 'pglite' ? `the embedded database in ${config.dataDir}/db` : 'PostgreSQL (DATABASE_URL)';
+  const where =
+    database.kind === 'pglite' ? `the embedded database in ${config.dataDir}/db` : 'PostgreSQL (DATABASE_URL)';
   try {
     const result = await createAdmin(database.db, {
       email: args.email,
@@ -197,4 +214,5 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runCommand(() => main(process.argv.slice(2)));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  runCommand(() => main(process.argv.slice(2)));

@@ -18,7 +18,9 @@ export async function databaseOrReport(config: Config): Promise<Database | null>
   try {
     return await openAndMigrate(config);
   } catch (error) {
-    console.error(error instanceof DatabaseInUseError ? error.message : `Could not open the database: ${(error as Error).message}`);
+    console.error(
+      error instanceof DatabaseInUseError ? error.message : `Could not open the database: ${(error as Error).message}`,
+    );
     return null;
   }
 }

@@ -19,7 +19,10 @@ import { configOrReport, runCommand } from './common';
 import { ensurePostgresClient } from './pg-client';
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({ options: { force: { type: 'boolean', default: false } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { force: { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
   if (positionals.length !== 1) {
     console.error('Usage: npm run db:restore -- <backup.tar.gz> [--force]');
     return 2;
@@ -50,7 +53,11 @@ async function main(): Promise<number> {
     );
     return 0;
   } catch (error) {
-    console.error(error instanceof BackupError || error instanceof DatabaseInUseError || error instanceof ConfigError ? error.message : error);
+    console.error(
+      error instanceof BackupError || error instanceof DatabaseInUseError || error instanceof ConfigError
+        ? error.message
+        : error,
+    );
     return 1;
   } finally {
     if (copied) await rm(copied, { recursive: true, force: true });

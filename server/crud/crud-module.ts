@@ -22,7 +22,14 @@ import { auditContext, changedFields, recordAudit, type AuditContext } from '../
 import { columnsBySqlName, inputToRow, rowToRecord } from './mapping';
 import { scopeSql, type Scope } from './scope';
 import { envelope, pageSchema } from '../../contract/envelope';
-import { defaultListQuery, defaultMessages, idParams, lowerFirst, partialWithoutDefaults, withArticle } from './schemas';
+import {
+  defaultListQuery,
+  defaultMessages,
+  idParams,
+  lowerFirst,
+  partialWithoutDefaults,
+  withArticle,
+} from './schemas';
 
 /** A table the factory serves: a uuid primary key `id` (defaultRandom); created_at/updated_at optional. */
 export type CrudTable = PgTable & { id: PgColumn };
@@ -84,11 +91,20 @@ export interface CrudHooks<Row, NewRow, Rec, Input, Update> {
    */
   beforeCreate?(values: NewRow, input: Input, ctx: CrudContext): Awaitable<Maybe<NewRow>>;
   /** In the update's transaction, with the row locked: may change the values (returned) or throw. */
-  beforeUpdate?(before: Row, values: Partial<NewRow>, input: Update, ctx: CrudContext): Awaitable<Maybe<Partial<NewRow>>>;
+  beforeUpdate?(
+    before: Row,
+    values: Partial<NewRow>,
+    input: Update,
+    ctx: CrudContext,
+  ): Awaitable<Maybe<Partial<NewRow>>>;
   /** In the delete's transaction, with the row locked: throw (e.g. a 409) to refuse. */
   beforeDelete?(before: Row, ctx: CrudContext): Awaitable<void>;
   /** After the commit (caches, RADIUS reloads). A failure is logged; the answer stands. */
-  afterChange?(action: CrudAction, change: { before: Row | null; after: Row | null }, ctx: CrudContext): Awaitable<void>;
+  afterChange?(
+    action: CrudAction,
+    change: { before: Row | null; after: Row | null },
+    ctx: CrudContext,
+  ): Awaitable<void>;
   /** The answer's message (default: messages.created/updated/deleted), e.g. "Plan activated successfully". */
   message?(action: CrudAction, record: Rec, input: Input | Update | null): string | undefined;
   /** The audit action (default `<targetType>.<action>`), e.g. plan.activated. */
@@ -99,7 +115,12 @@ export interface CrudHooks<Row, NewRow, Rec, Input, Update> {
   conflictMessage?(constraint: string): string | undefined;
 }
 
-export interface CrudModuleOptions<TTable extends CrudTable, TRecord extends z.ZodObject, TInput extends z.ZodObject, TUpdate extends z.ZodType> {
+export interface CrudModuleOptions<
+  TTable extends CrudTable,
+  TRecord extends z.ZodObject,
+  TInput extends z.ZodObject,
+  TUpdate extends z.ZodType,
+> {
   /** The resource's entry in the role matrix (contract/roles.ts): its `api` path and who may call what. */
   name: string;
   table: TTable;
@@ -132,10 +153,17 @@ export interface CrudModuleOptions<TTable extends CrudTable, TRecord extends z.Z
   paginate?: boolean;
   /** Audit events `<targetType>.created|updated|deleted` (default targetType: name); false: none. */
   audit?: { targetType?: string } | false;
-  hooks?: CrudHooks<TTable['$inferSelect'], TTable['$inferInsert'], z.output<TRecord>, z.output<TInput>, UpdateOf<TInput, TUpdate>>;
+  hooks?: CrudHooks<
+    TTable['$inferSelect'],
+    TTable['$inferInsert'],
+    z.output<TRecord>,
+    z.output<TInput>,
+    UpdateOf<TInput, TUpdate>
+  >;
 }
 
-type UpdateOf<TInput extends z.ZodObject, TUpdate extends z.ZodType> = unknown extends z.output<TUpdate> ? Partial<z.output<TInput>> : z.output<TUpdate>;
+type UpdateOf<TInput extends z.ZodObject, TUpdate extends z.ZodType> =
+  unknown extends z.output<TUpdate> ? Partial<z.output<TInput>> : z.output<TUpdate>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -149,9 +177,12 @@ function pgError(error: unknown, code: string): { constraint?: string } | null {
   return null;
 }
 
-export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject, TInput extends z.ZodObject, TUpdate extends z.ZodType = z.ZodType>(
-  options: CrudModuleOptions<TTable, TRecord, TInput, TUpdate>,
-): FastifyPluginAsync {
+export function crudModule<
+  TTable extends CrudTable,
+  TRecord extends z.ZodObject,
+  TInput extends z.ZodObject,
+  TUpdate extends z.ZodType = z.ZodType,
+>(options: CrudModuleOptions<TTable, TRecord, TInput, TUpdate>): FastifyPluginAsync {
   type Row = TTable['$inferSelect'];
   type NewRow = TTable['$inferInsert'];
   type Rec = z.output<TRecord>;
@@ -160,8 +191,14 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
 
   const plugin: FastifyPluginAsync = async (app) => {
     const access = resourceAccess(options.name);
-    if (!access) throw new Error(`crudModule: the role matrix (contract/roles.ts) has no resource "${options.name}"; add its entry with an api path.`);
-    if (!access.api) throw new Error(`crudModule: the role matrix entry "${options.name}" has no api path, so it has no endpoints to serve.`);
+    if (!access)
+      throw new Error(
+        `crudModule: the role matrix (contract/roles.ts) has no resource "${options.name}"; add its entry with an api path.`,
+      );
+    if (!access.api)
+      throw new Error(
+        `crudModule: the role matrix entry "${options.name}" has no api path, so it has no endpoints to serve.`,
+      );
     const base = access.api;
     const one = `${base}/:id`;
 
@@ -173,7 +210,10 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
     const columns = columnsBySqlName(loose);
     const column = (field: string): PgColumn => {
       const c = columns.get(field)?.column;
-      if (!c) throw new Error(`crudModule "${options.name}": no column named ${field} in table ${getTableConfig(loose).name}.`);
+      if (!c)
+        throw new Error(
+          `crudModule "${options.name}": no column named ${field} in table ${getTableConfig(loose).name}.`,
+        );
       return c;
     };
     const idColumn = table.id;
@@ -182,29 +222,51 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
     const search = options.search ?? [];
     const filters = options.filters ?? [];
     const sorters = options.sorters ?? [];
-    const defaultSort = options.defaultSort ?? (createdKey ? { field: 'created_at', order: 'desc' as const } : { field: 'id', order: 'asc' as const });
+    const defaultSort =
+      options.defaultSort ??
+      (createdKey ? { field: 'created_at', order: 'desc' as const } : { field: 'id', order: 'asc' as const });
     const paginate = options.paginate ?? true;
-    for (const field of [...search, ...filters, ...sorters, defaultSort.field, ...(options.tieBreak ?? [])]) column(field);
-    for (const field of filters) if (!recordShape[field]) throw new Error(`crudModule "${options.name}": filter ${field} is not a field of the record schema.`);
+    for (const field of [...search, ...filters, ...sorters, defaultSort.field, ...(options.tieBreak ?? [])])
+      column(field);
+    for (const field of filters)
+      if (!recordShape[field])
+        throw new Error(`crudModule "${options.name}": filter ${field} is not a field of the record schema.`);
 
-    const toRecord = (row: Row, ctx: CrudContext): Rec => (hooks.toRecord ? hooks.toRecord(row, ctx) : defaultRecord(row));
+    const toRecord = (row: Row, ctx: CrudContext): Rec =>
+      hooks.toRecord ? hooks.toRecord(row, ctx) : defaultRecord(row);
     const defaultRecord = rowToRecord(loose, options.schemas.record) as (row: Row) => Rec;
     const defaultRow = inputToRow(loose);
     const updateSchema = options.schemas.update ?? partialWithoutDefaults(options.schemas.input);
-    const listQuery = options.schemas.listQuery ?? defaultListQuery({ paginate, sorters, search, filters, record: recordShape });
+    const listQuery =
+      options.schemas.listQuery ?? defaultListQuery({ paginate, sorters, search, filters, record: recordShape });
     const listItem = options.schemas.listItem ?? options.schemas.record;
     const targetType = options.audit === false ? null : (options.audit?.targetType ?? options.name);
 
-    const context = (request: FastifyRequest, db: Db = app.db): CrudContext => ({ app, request, db, clock: app.clock, audit: auditContext(request) });
+    const context = (request: FastifyRequest, db: Db = app.db): CrudContext => ({
+      app,
+      request,
+      db,
+      clock: app.clock,
+      audit: auditContext(request),
+    });
     // A filter's or a scope's array value is "one of these" (e.g. the providers customers may pay with).
     const equal = (field: string, value: unknown): SQL =>
-      value === null ? isNull(column(field)) : Array.isArray(value) ? inArray(column(field), value) : eq(column(field), value);
-    const scopeConditions = (scope: Scope | undefined): SQL[] => scopeSql(scope, column, `crudModule "${options.name}"`);
+      value === null
+        ? isNull(column(field))
+        : Array.isArray(value)
+          ? inArray(column(field), value)
+          : eq(column(field), value);
+    const scopeConditions = (scope: Scope | undefined): SQL[] =>
+      scopeSql(scope, column, `crudModule "${options.name}"`);
 
     /** The row of this id within the caller's scope (locked for a change), or 404. */
     async function find(db: Db, request: FastifyRequest, id: string, lock: boolean): Promise<Row> {
       if (!UUID.test(id)) throw notFound(messages.notFound);
-      const query = db.select().from(loose).where(and(eq(idColumn, id), ...scopeConditions(hooks.scope?.(request)))).limit(1);
+      const query = db
+        .select()
+        .from(loose)
+        .where(and(eq(idColumn, id), ...scopeConditions(hooks.scope?.(request))))
+        .limit(1);
       const [row] = (lock ? await query.for('update') : await query) as Row[];
       if (!row) throw notFound(messages.notFound);
       return row;
@@ -215,7 +277,11 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
       const index = getTableConfig(loose).indexes.find((i) => i.config.name === constraint);
       const first = index?.config.columns[0] as { name?: unknown } | undefined;
       if (typeof first?.name === 'string' && recordShape[first.name]) return first.name;
-      const named = [...columns.keys()].filter((name) => recordShape[name] && new RegExp(`(^|_)${name}(_|$)`).test(constraint.replace(`${getTableConfig(loose).name}_`, '')));
+      const named = [...columns.keys()].filter(
+        (name) =>
+          recordShape[name] &&
+          new RegExp(`(^|_)${name}(_|$)`).test(constraint.replace(`${getTableConfig(loose).name}_`, '')),
+      );
       return named.sort((a, b) => b.length - a.length)[0];
     }
 
@@ -228,19 +294,31 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
     }
 
     /** Runs a change in one transaction; unique and foreign-key violations become 409s. */
-    async function change<T>(request: FastifyRequest, action: CrudAction, work: (ctx: CrudContext) => Promise<T>): Promise<T> {
+    async function change<T>(
+      request: FastifyRequest,
+      action: CrudAction,
+      work: (ctx: CrudContext) => Promise<T>,
+    ): Promise<T> {
       try {
         return await app.db.transaction((tx) => work(context(request, tx as unknown as Db)));
       } catch (error) {
         const unique = pgError(error, '23505');
         if (unique) throw conflict(conflictMessage(String(unique.constraint ?? '')));
         // foreign_key_violation, or restrict_violation for ON DELETE RESTRICT.
-        if (action === 'deleted' && (pgError(error, '23503') || pgError(error, '23001'))) throw conflict(messages.inUse);
+        if (action === 'deleted' && (pgError(error, '23503') || pgError(error, '23001')))
+          throw conflict(messages.inUse);
         throw error;
       }
     }
 
-    async function audit(ctx: CrudContext, action: CrudAction, id: string, before: Row | null, after: Row | null, input: Input | Update | null) {
+    async function audit(
+      ctx: CrudContext,
+      action: CrudAction,
+      id: string,
+      before: Row | null,
+      after: Row | null,
+      input: Input | Update | null,
+    ) {
       if (!targetType) return;
       const beforeRecord = before ? (toRecord(before, ctx) as Record<string, unknown>) : {};
       const afterRecord = after ? (toRecord(after, ctx) as Record<string, unknown>) : {};
@@ -268,7 +346,13 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
     const answer = (action: CrudAction, record: Rec, input: Input | Update | null) =>
       ok(record, hooks.message?.(action, record, input) ?? messages[action]);
 
-    const summaries = { list: `List ${lowerFirst(label)}s`, show: `Get ${withArticle(label).toLowerCase()}`, create: `Create ${withArticle(label).toLowerCase()}`, update: `Change ${withArticle(label).toLowerCase()}`, delete: `Delete ${withArticle(label).toLowerCase()}` };
+    const summaries = {
+      list: `List ${lowerFirst(label)}s`,
+      show: `Get ${withArticle(label).toLowerCase()}`,
+      create: `Create ${withArticle(label).toLowerCase()}`,
+      update: `Change ${withArticle(label).toLowerCase()}`,
+      delete: `Delete ${withArticle(label).toLowerCase()}`,
+    };
 
     if (access.list !== undefined) {
       app.route({
@@ -290,7 +374,8 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
           }
           const where = conditions.length ? and(...conditions) : undefined;
           const sortField = typeof q.sort === 'string' && sorters.includes(q.sort) ? q.sort : defaultSort.field;
-          const direction = (q.order ?? (sortField === defaultSort.field ? defaultSort.order : 'asc')) === 'desc' ? desc : asc;
+          const direction =
+            (q.order ?? (sortField === defaultSort.field ? defaultSort.order : 'asc')) === 'desc' ? desc : asc;
           const orderBy = [
             direction(column(sortField)),
             ...(options.tieBreak ?? []).filter((f) => f !== sortField).map((f) => asc(column(f))),
@@ -299,7 +384,11 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
           const ctx = context(request);
           const item = (row: Row) => (hooks.toListItem ? hooks.toListItem(row, ctx) : toRecord(row, ctx));
           if (!paginate) {
-            const rows = (await app.db.select().from(loose).where(where).orderBy(...orderBy)) as Row[];
+            const rows = (await app.db
+              .select()
+              .from(loose)
+              .where(where)
+              .orderBy(...orderBy)) as Row[];
             return ok(rows.map(item), messages.list);
           }
           const page = Number(q.page ?? 1);
@@ -315,7 +404,10 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
           const { items, total } = await withTotal(rows as Array<Row & { total: number }>, offset, async () =>
             Number((await app.db.select({ total: count() }).from(loose).where(where))[0].total),
           );
-          return ok({ items: (items as Row[]).map(item), pagination: pagePagination(page, limit, total) }, messages.list);
+          return ok(
+            { items: (items as Row[]).map(item), pagination: pagePagination(page, limit, total) },
+            messages.list,
+          );
         },
       });
     }
@@ -336,18 +428,27 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
       app.route({
         method: 'POST',
         url: base,
-        schema: { summary: summaries.create, body: options.schemas.input, response: { 201: envelope(options.schemas.record) } },
+        schema: {
+          summary: summaries.create,
+          body: options.schemas.input,
+          response: { 201: envelope(options.schemas.record) },
+        },
         handler: async (request, reply) => {
           const input = request.body as Input;
           const mapped = defaultRow(input);
-          const prepared = (hooks.toRow ? await hooks.toRow(input, context(request), mapped as NewRow) : mapped) as Record<string, unknown>;
+          const prepared = (
+            hooks.toRow ? await hooks.toRow(input, context(request), mapped as NewRow) : mapped
+          ) as Record<string, unknown>;
           const row = await change(request, 'created', async (ctx) => {
             let values = { ...prepared };
             const now = ctx.clock.now();
             if (createdKey && values[createdKey] === undefined) values[createdKey] = now;
             if (updatedKey && values[updatedKey] === undefined) values[updatedKey] = now;
             values = ((await hooks.beforeCreate?.(values as NewRow, input, ctx)) ?? values) as Record<string, unknown>;
-            const [inserted] = (await ctx.db.insert(loose).values(values as never).returning()) as Row[];
+            const [inserted] = (await ctx.db
+              .insert(loose)
+              .values(values as never)
+              .returning()) as Row[];
             await audit(ctx, 'created', String((inserted as Record<string, unknown>).id), null, inserted, input);
             return inserted;
           });
@@ -361,7 +462,12 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
       app.route({
         method: access.updateMethod ?? 'PUT',
         url: one,
-        schema: { summary: summaries.update, params: idParams, body: updateSchema, response: { 200: envelope(options.schemas.record) } },
+        schema: {
+          summary: summaries.update,
+          params: idParams,
+          body: updateSchema,
+          response: { 200: envelope(options.schemas.record) },
+        },
         handler: async (request) => {
           const { id } = request.params as { id: string };
           const input = request.body as Update;
@@ -369,10 +475,17 @@ export function crudModule<TTable extends CrudTable, TRecord extends z.ZodObject
             const current = await find(ctx.db, request, id, true);
             let values = defaultRow(input as object);
             if (updatedKey) values[updatedKey] = ctx.clock.now();
-            values = ((await hooks.beforeUpdate?.(current, values as Partial<NewRow>, input, ctx)) ?? values) as Record<string, unknown>;
+            values = ((await hooks.beforeUpdate?.(current, values as Partial<NewRow>, input, ctx)) ?? values) as Record<
+              string,
+              unknown
+            >;
             let updated = current;
             if (Object.keys(values).length) {
-              [updated] = (await ctx.db.update(loose).set(values as never).where(eq(idColumn, id)).returning()) as Row[];
+              [updated] = (await ctx.db
+                .update(loose)
+                .set(values as never)
+                .where(eq(idColumn, id))
+                .returning()) as Row[];
               if (!updated) throw notFound(messages.notFound);
             }
             await audit(ctx, 'updated', id, current, updated, input);

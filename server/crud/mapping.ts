@@ -9,11 +9,16 @@ import type { z } from 'zod';
 
 /** The table's columns by SQL name: { key (Drizzle's property), column }. */
 export function columnsBySqlName(table: PgTable): Map<string, { key: string; column: PgColumn }> {
-  return new Map(Object.entries(getTableColumns(table)).map(([key, column]) => [column.name, { key, column: column as PgColumn }]));
+  return new Map(
+    Object.entries(getTableColumns(table)).map(([key, column]) => [column.name, { key, column: column as PgColumn }]),
+  );
 }
 
 /** A mapper from a row to the record `schema` describes: each of its fields from the column of that SQL name. */
-export function rowToRecord<TRecord extends z.ZodObject>(table: PgTable, schema: TRecord): (row: object) => z.output<TRecord> {
+export function rowToRecord<TRecord extends z.ZodObject>(
+  table: PgTable,
+  schema: TRecord,
+): (row: object) => z.output<TRecord> {
   const columns = columnsBySqlName(table);
   const fields = Object.keys(schema.shape).map((field) => [field, columns.get(field)?.key] as const);
   return (row) => {
@@ -38,7 +43,8 @@ export function inputToRow(table: PgTable): (input: object) => Record<string, un
     const values: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(input)) {
       const target = columns.get(field);
-      if (value === undefined || !target || target.column.primary || field === 'created_at' || field === 'updated_at') continue;
+      if (value === undefined || !target || target.column.primary || field === 'created_at' || field === 'updated_at')
+        continue;
       values[target.key] = value;
     }
     return values;

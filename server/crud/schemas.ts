@@ -8,7 +8,8 @@ import type { CrudMessages } from './crud-module';
 export const idParams = z.object({ id: z.string() });
 
 /** "Payment gateway" → "payment gateway"; "API token" stays. */
-export const lowerFirst = (label: string) => (/^[A-Z][a-z]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label);
+export const lowerFirst = (label: string) =>
+  /^[A-Z][a-z]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label;
 export const withArticle = (label: string) => `${/^[aeiou]/i.test(label) ? 'An' : 'A'} ${lowerFirst(label)}`;
 
 /** The messages made from a label: "Article created successfully", "Article not found"... */
@@ -27,7 +28,11 @@ export function defaultMessages(label: string): CrudMessages {
 
 /** The fields a parsed body really sent (present and not undefined). */
 export function sentFields(input: object | null): string[] {
-  return input ? Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) : [];
+  return input
+    ? Object.entries(input)
+        .filter(([, v]) => v !== undefined)
+        .map(([k]) => k)
+    : [];
 }
 
 /** Was this body only `field` (a toggle)? */
@@ -54,12 +59,22 @@ export { partialWithoutDefaults } from '../../contract/partial-update';
 function filterParam(field: z.ZodType): z.ZodType {
   const base = baseOf(field);
   if (base instanceof z.ZodNumber) return z.coerce.number().pipe(base).optional();
-  if (base instanceof z.ZodBoolean) return z.enum(['true', 'false']).transform((v) => v === 'true').optional();
+  if (base instanceof z.ZodBoolean)
+    return z
+      .enum(['true', 'false'])
+      .transform((v) => v === 'true')
+      .optional();
   return base.optional();
 }
 
 /** The list's query from a module's options: page and limit (when paginated), sort and order, search, filters. */
-export function defaultListQuery(o: { paginate: boolean; sorters: readonly string[]; search: readonly string[]; filters: readonly string[]; record: Record<string, z.ZodType> }): z.ZodObject {
+export function defaultListQuery(o: {
+  paginate: boolean;
+  sorters: readonly string[];
+  search: readonly string[];
+  filters: readonly string[];
+  record: Record<string, z.ZodType>;
+}): z.ZodObject {
   return z.object({
     ...(o.paginate
       ? {
@@ -67,7 +82,9 @@ export function defaultListQuery(o: { paginate: boolean; sorters: readonly strin
           limit: z.coerce.number().int().min(1).max(100).optional().default(20),
         }
       : {}),
-    ...(o.sorters.length ? { sort: z.enum(o.sorters as [string, ...string[]]).optional(), order: z.enum(['asc', 'desc']).optional() } : {}),
+    ...(o.sorters.length
+      ? { sort: z.enum(o.sorters as [string, ...string[]]).optional(), order: z.enum(['asc', 'desc']).optional() }
+      : {}),
     ...(o.search.length ? { search: z.string().trim().max(100).optional() } : {}),
     ...Object.fromEntries(o.filters.map((f) => [f, filterParam(o.record[f])])),
   });

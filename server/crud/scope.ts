@@ -32,19 +32,27 @@ const COMPARISONS = { eq, ne, gt, gte, lt, lte } as const;
 const KEYS = [...Object.keys(COMPARISONS), 'in', 'notIn', 'isNull'];
 
 const isComparison = (value: ScopeValue): value is ScopeComparison =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  Object.getPrototypeOf(value) === Object.prototype;
 
 /** The conditions of a scope on the columns `column` names (by API field); `who` names the module in an error. */
 export function scopeSql(scope: Scope | undefined, column: (field: string) => PgColumn, who: string): SQL[] {
-  return Object.entries(scope ?? {}).flatMap(([field, value]) => (value === undefined ? [] : [condition(field, value)]));
+  return Object.entries(scope ?? {}).flatMap(([field, value]) =>
+    value === undefined ? [] : [condition(field, value)],
+  );
 
   function condition(field: string, value: ScopeValue): SQL {
     const c = column(field);
-    if (!isComparison(value)) return value === null ? isNull(c) : Array.isArray(value) ? inArray(c, value) : eq(c, value);
+    if (!isComparison(value))
+      return value === null ? isNull(c) : Array.isArray(value) ? inArray(c, value) : eq(c, value);
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     const unknown = entries.find(([key]) => !KEYS.includes(key));
     if (unknown || !entries.length) {
-      throw new Error(`${who}: the scope of ${field} ${unknown ? `has an unknown comparison "${unknown[0]}"` : 'is an empty condition'}; use ${KEYS.join(', ')}.`);
+      throw new Error(
+        `${who}: the scope of ${field} ${unknown ? `has an unknown comparison "${unknown[0]}"` : 'is an empty condition'}; use ${KEYS.join(', ')}.`,
+      );
     }
     return and(
       ...entries.map(([key, v]) => {

@@ -75,7 +75,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   // PGlite runs in the database thread (pglite-remote.ts), off the server's event loop (issue 33).
   let client: RemotePGlite;
   try {
-    client = await RemotePGlite.create(options.pgliteDir ? { dataDir: options.pgliteDir } : options.pgliteDump ? { loadDataDir: options.pgliteDump } : {});
+    client = await RemotePGlite.create(
+      options.pgliteDir
+        ? { dataDir: options.pgliteDir }
+        : options.pgliteDump
+          ? { loadDataDir: options.pgliteDump }
+          : {},
+    );
   } catch (error) {
     release();
     throw error;
@@ -135,7 +141,8 @@ export function assertDataFolderFree(folder: string): void {
   } catch {
     return;
   }
-  if (Number.isInteger(owner) && owner > 0 && processIsAlive(owner)) throw new DatabaseInUseError(folder, owner, lockFile);
+  if (Number.isInteger(owner) && owner > 0 && processIsAlive(owner))
+    throw new DatabaseInUseError(folder, owner, lockFile);
 }
 
 function processIsAlive(pid: number): boolean {
@@ -162,7 +169,8 @@ function lockDataFolder(folder: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
       const owner = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
-      if (Number.isInteger(owner) && owner > 0 && processIsAlive(owner)) throw new DatabaseInUseError(folder, owner, lockFile);
+      if (Number.isInteger(owner) && owner > 0 && processIsAlive(owner))
+        throw new DatabaseInUseError(folder, owner, lockFile);
       unlinkSync(lockFile);
     }
   }

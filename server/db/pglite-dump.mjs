@@ -15,12 +15,16 @@ const [dataDir, out] = process.argv.slice(2);
 const db = await PGlite.create(dataDir);
 try {
   const tables = {};
-  const { rows } = await db.query("select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name");
+  const { rows } = await db.query(
+    "select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name",
+  );
   for (const { table_name: name } of rows) {
     tables[name] = Number((await db.query(`select count(*) as n from public."${name.replace(/"/g, '""')}"`)).rows[0].n);
   }
   const journal = (await db.query("select to_regclass('drizzle.__drizzle_migrations') is not null as present")).rows[0];
-  const migrations = journal?.present ? Number((await db.query('select count(*) as n from drizzle.__drizzle_migrations')).rows[0].n) : 0;
+  const migrations = journal?.present
+    ? Number((await db.query('select count(*) as n from drizzle.__drizzle_migrations')).rows[0].n)
+    : 0;
   const tarball = await db.dumpDataDir('gzip');
   await pipeline(Readable.fromWeb(tarball.stream()), createWriteStream(out));
   process.stdout.write(`${JSON.stringify({ tables, migrations })}\n`);

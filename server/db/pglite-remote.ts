@@ -39,14 +39,24 @@ class DatabaseThread {
   constructor() {
     this.worker = new Worker(new URL('./pglite-thread.mjs', import.meta.url));
     this.worker.unref();
-    this.worker.on('message', (message: { id?: number; ok?: boolean; result?: unknown; error?: ErrorData; notify?: number; payload?: string }) => {
-      if (message.notify !== undefined) return this.listeners.get(message.notify)?.(message.payload ?? '');
-      const waiting = this.pending.get(message.id!);
-      if (!waiting) return;
-      this.pending.delete(message.id!);
-      if (message.ok) waiting.resolve(message.result);
-      else waiting.reject(toError(message.error!));
-    });
+    this.worker.on(
+      'message',
+      (message: {
+        id?: number;
+        ok?: boolean;
+        result?: unknown;
+        error?: ErrorData;
+        notify?: number;
+        payload?: string;
+      }) => {
+        if (message.notify !== undefined) return this.listeners.get(message.notify)?.(message.payload ?? '');
+        const waiting = this.pending.get(message.id!);
+        if (!waiting) return;
+        this.pending.delete(message.id!);
+        if (message.ok) waiting.resolve(message.result);
+        else waiting.reject(toError(message.error!));
+      },
+    );
     const fail = (error: Error) => {
       this.dead = new Error(`The embedded database is not running (${error.message})`, { cause: error });
       for (const waiting of this.pending.values()) waiting.reject(this.dead);
@@ -110,7 +120,8 @@ function portable(options?: QueryOptions): Record<string, unknown> | undefined {
   const identity = Object.entries(parsers)
     .filter(([, parse]) => parse('x', 0) === 'x')
     .map(([oid]) => Number(oid));
-  if (identity.length !== Object.keys(parsers).length) throw new Error('Only type parsers that return the text as is can be used with the embedded database');
+  if (identity.length !== Object.keys(parsers).length)
+    throw new Error('Only type parsers that return the text as is can be used with the embedded database');
   return { ...rest, identity };
 }
 
@@ -191,8 +202,20 @@ export class RemotePGlite {
     return this.thread;
   }
 
-  query<T>(sql: string, params?: unknown[], options?: QueryOptions, tx?: { id: number; on: DatabaseThread }): Promise<Results<T>> {
-    return (tx?.on ?? this.live()).call<Results<T>>({ op: 'query', db: this.db, sql, params, options: portable(options), tx: tx?.id });
+  query<T>(
+    sql: string,
+    params?: unknown[],
+    options?: QueryOptions,
+    tx?: { id: number; on: DatabaseThread },
+  ): Promise<Results<T>> {
+    return (tx?.on ?? this.live()).call<Results<T>>({
+      op: 'query',
+      db: this.db,
+      sql,
+      params,
+      options: portable(options),
+      tx: tx?.id,
+    });
   }
 
   exec(sql: string, _options?: unknown, tx?: { id: number; on: DatabaseThread }): Promise<Array<Results>> {
@@ -283,4 +306,3 @@ export class RemotePGlite {
     return this.closing;
   }
 }
-

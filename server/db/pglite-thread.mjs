@@ -21,7 +21,20 @@ const listeners = new Map();
 function errorData(error) {
   const e = error ?? {};
   const data = { message: String(e.message ?? e), name: e.name };
-  for (const key of ['code', 'constraint', 'detail', 'hint', 'severity', 'schema', 'table', 'column', 'dataType', 'position', 'where', 'routine']) {
+  for (const key of [
+    'code',
+    'constraint',
+    'detail',
+    'hint',
+    'severity',
+    'schema',
+    'table',
+    'column',
+    'dataType',
+    'position',
+    'where',
+    'routine',
+  ]) {
     if (e[key] !== undefined) data[key] = e[key];
   }
   return data;
@@ -93,7 +106,9 @@ async function handle(message) {
       });
     }
     case 'listen': {
-      const unlisten = await db.listen(message.channel, (payload) => parentPort.postMessage({ notify: message.listener, payload }));
+      const unlisten = await db.listen(message.channel, (payload) =>
+        parentPort.postMessage({ notify: message.listener, payload }),
+      );
       listeners.set(message.listener, unlisten);
       return undefined;
     }

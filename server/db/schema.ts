@@ -1,6 +1,20 @@
 /** The database schema (Drizzle). Migrations in ./migrations are generated from this file by drizzle-kit. */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { ROLES } from '../../contract/roles';
 import { USER_STATUSES } from '../../contract/schemas/user';
 import { BILLING_CYCLES, PLAN_STATUSES } from '../../contract/schemas/plan';
@@ -114,7 +128,10 @@ export const authTokens = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('auth_tokens_token_hash_unique').on(t.tokenHash), index('auth_tokens_user_kind_idx').on(t.userId, t.kind)],
+  (t) => [
+    uniqueIndex('auth_tokens_token_hash_unique').on(t.tokenHash),
+    index('auth_tokens_user_kind_idx').on(t.userId, t.kind),
+  ],
 );
 
 export const MAIL_STATUSES = ['queued', 'sent', 'logged', 'failed'] as const;
@@ -150,7 +167,9 @@ export const plans = pgTable(
     /** null = unlimited */
     dataCapGb: integer('data_cap_gb'),
     /** Once the data cap is reached (RADIUS): reject the login, or accept it at the throttled rate below. */
-    dataCapAction: varchar('data_cap_action', { length: 16, enum: ['reject', 'throttle'] }).notNull().default('reject'),
+    dataCapAction: varchar('data_cap_action', { length: 16, enum: ['reject', 'throttle'] })
+      .notNull()
+      .default('reject'),
     /** Throttled rate in kbit/s; null: 1024. */
     throttleDownloadKbps: integer('throttle_download_kbps'),
     throttleUploadKbps: integer('throttle_upload_kbps'),
@@ -194,7 +213,9 @@ export const subscriptions = pgTable(
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
     /** Autopay (issue 21): the saved method each new invoice is charged to; null = paid by hand. Removing the
      *  method (payment_methods row deleted) sets this null, which stops autopay. */
-    autopayMethodId: uuid('autopay_method_id').references((): AnyPgColumn => paymentMethods.id, { onDelete: 'set null' }),
+    autopayMethodId: uuid('autopay_method_id').references((): AnyPgColumn => paymentMethods.id, {
+      onDelete: 'set null',
+    }),
     /** What was paid for the current period (minor units, the plan line of the invoice that paid it): the basis of
      *  the unused-days credit when the plan changes (issue 31). 0 while the period is unpaid (an upgrade whose
      *  invoice is open) or was not paid in money (a prepaid voucher): such a period earns no credit. */
@@ -217,7 +238,10 @@ export const subscriptions = pgTable(
     // One open order per customer (issue 31): a second pending subscription is refused by the database, so two
     // parallel orders cannot both pass a read-then-write check.
     uniqueIndex('subscriptions_one_pending_per_user').on(t.userId).where(sql`${t.status} = 'pending'`),
-    check('subscriptions_data_allowance_non_negative', sql`${t.dataUsedBytes} >= 0 AND (${t.dataAllowanceBytes} IS NULL OR ${t.dataAllowanceBytes} >= 0)`),
+    check(
+      'subscriptions_data_allowance_non_negative',
+      sql`${t.dataUsedBytes} >= 0 AND (${t.dataAllowanceBytes} IS NULL OR ${t.dataAllowanceBytes} >= 0)`,
+    ),
   ],
 );
 
@@ -286,7 +310,10 @@ export const invoices = pgTable(
       .on(t.issueDate, t.status, t.currency, t.dueDate, t.totalAmount)
       .where(sql`${t.status} in ('unpaid', 'overdue')`),
     check('invoices_total_consistent', sql`${t.totalAmount} = ${t.subtotal} + ${t.tax}`),
-    check('invoices_credit_applied_range', sql`${t.creditApplied} >= 0 and ${t.creditApplied} <= greatest(${t.totalAmount}, 0)`),
+    check(
+      'invoices_credit_applied_range',
+      sql`${t.creditApplied} >= 0 and ${t.creditApplied} <= greatest(${t.totalAmount}, 0)`,
+    ),
   ],
 );
 
@@ -407,11 +434,13 @@ export const billingRuns = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     counts: jsonb('counts').$type<Record<string, number>>().notNull().default({}),
   },
-  (t) => [uniqueIndex('billing_runs_run_date_unique').on(t.runDate), index('billing_runs_started_at_idx').on(t.startedAt)],
+  (t) => [
+    uniqueIndex('billing_runs_run_date_unique').on(t.runDate),
+    index('billing_runs_started_at_idx').on(t.startedAt),
+  ],
 );
 
 export type BillingRunRow = typeof billingRuns.$inferSelect;
-
 
 export * from './schema/tickets';
 export * from './schema/devices';

@@ -109,7 +109,10 @@ export const DEMO_PLANS: readonly DemoPlan[] = [
  * Creates the demo accounts when the users table is empty. Returns the accounts created (empty when the
  * database already had users, so a second start changes nothing).
  */
-export async function seedDemoData(db: Db, options: { clock?: Clock; box?: SecretBox } = {}): Promise<typeof DEMO_ACCOUNTS> {
+export async function seedDemoData(
+  db: Db,
+  options: { clock?: Clock; box?: SecretBox } = {},
+): Promise<typeof DEMO_ACCOUNTS> {
   const users = createUserRepository(db);
   if ((await users.count()) > 0) return [];
   const clock = options.clock ?? systemClock;
@@ -135,7 +138,8 @@ export async function seedDemoData(db: Db, options: { clock?: Clock; box?: Secre
     await seedDefaultSettings(createSettingsRepository(tx as unknown as Db), now);
     const [{ planCount }] = await tx.select({ planCount: count() }).from(plans);
     if (Number(planCount) === 0) {
-      for (const plan of DEMO_PLANS) await tx.insert(plans).values({ ...plan, currency: 'USD', createdAt: now, updatedAt: now });
+      for (const plan of DEMO_PLANS)
+        await tx.insert(plans).values({ ...plan, currency: 'USD', createdAt: now, updatedAt: now });
     }
     // One active default Sandbox gateway (its webhook secret sealed with SECRETS_KEY, hence the box).
     if (options.box) {

@@ -55,7 +55,11 @@ export function createAccessTokenIssuer(options: { secret: string; ttlSeconds: n
         const sv = payload.sv === undefined ? 0 : payload.sv;
         if (typeof sv !== 'number' || !Number.isInteger(sv)) return null;
         const claims: AccessClaims = { sub: payload.sub, role: payload.role, sv };
-        verified.set(token, { claims, expMs: payload.exp * 1000, nbfMs: typeof payload.nbf === 'number' ? payload.nbf * 1000 : -Infinity });
+        verified.set(token, {
+          claims,
+          expMs: payload.exp * 1000,
+          nbfMs: typeof payload.nbf === 'number' ? payload.nbf * 1000 : -Infinity,
+        });
         while (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value!);
         return { ...claims };
       } catch {

@@ -91,7 +91,10 @@ class LocalDispatch {
  * One process: handlers run in process. The embedded database (whose own trigger notifications are listened to
  * when `pglite` is given), and PostgreSQL in tests that want no listener.
  */
-export function createLocalChangeBus(log: ChangeBusLog, pglite?: { listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> }): ChangeBus {
+export function createLocalChangeBus(
+  log: ChangeBusLog,
+  pglite?: { listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> },
+): ChangeBus {
   const local = new LocalDispatch(log);
   const unlisten: Array<() => Promise<void>> = [];
   return {
@@ -116,7 +119,12 @@ export function createLocalChangeBus(log: ChangeBusLog, pglite?: { listen(channe
 }
 
 /** Several processes on one PostgreSQL: NOTIFY through the pool, LISTEN on a dedicated, reconnecting client. */
-export function createPostgresChangeBus(options: { url: string; db: Db; log: ChangeBusLog; reconnectMaxMs?: number }): ChangeBus {
+export function createPostgresChangeBus(options: {
+  url: string;
+  db: Db;
+  log: ChangeBusLog;
+  reconnectMaxMs?: number;
+}): ChangeBus {
   const { url, log } = options;
   const local = new LocalDispatch(log);
   const origin = randomUUID();

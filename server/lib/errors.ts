@@ -26,7 +26,8 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
 export function violatedConstraint(error: unknown): string | undefined {
   let e: unknown = error;
   for (let depth = 0; e && depth < 4; depth++) {
-    if (typeof e === 'object' && (e as { code?: unknown }).code === '23505') return (e as { constraint?: string }).constraint;
+    if (typeof e === 'object' && (e as { code?: unknown }).code === '23505')
+      return (e as { constraint?: string }).constraint;
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
@@ -49,8 +50,18 @@ export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable. Plea
  *  too many connections (53300). Only PostgreSQL (and PGlite) raise these. */
 const UNAVAILABLE_STATE = /^(08...|57P0[123]|53300)$/;
 /** What node-postgres and PGlite say when the connection is gone or cannot be made. */
-const UNAVAILABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed and is not queryable|Client has encountered a connection error|PGlite is closed|embedded database is not running/i;
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const UNAVAILABLE_TEXT =
+  /Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed and is not queryable|Client has encountered a connection error|PGlite is closed|embedded database is not running/i;
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 
 /**
  * Whether an error means the database cannot be reached (issue 33): the request is then answered 503 with
@@ -68,8 +79,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof code === 'string' && UNAVAILABLE_STATE.test(code)) return true;
     if (typeof message === 'string' && UNAVAILABLE_TEXT.test(message)) return true;
     const wrapped = viaQuery || name === 'DrizzleQueryError';
-    if (typeof code === 'string' && NETWORK_CODES.has(code) && (wrapped || (typeof stack === 'string' && /[\\/](pg-pool|pg)[\\/]/.test(stack)))) return true;
-    const inner = [(e as { cause?: unknown }).cause, ...(Array.isArray((e as { errors?: unknown }).errors) ? ((e as { errors: unknown[] }).errors) : [])];
+    if (
+      typeof code === 'string' &&
+      NETWORK_CODES.has(code) &&
+      (wrapped || (typeof stack === 'string' && /[\\/](pg-pool|pg)[\\/]/.test(stack)))
+    )
+      return true;
+    const inner = [
+      (e as { cause?: unknown }).cause,
+      ...(Array.isArray((e as { errors?: unknown }).errors) ? (e as { errors: unknown[] }).errors : []),
+    ];
     return inner.some((x) => visit(x, wrapped, depth + 1));
   };
   return visit(error, false, 0);

@@ -33,7 +33,9 @@ export const JOBS_SCHEMA = 'pgboss';
 const OWN_QUEUES = `name not like '\\_\\_pgboss%'`;
 
 export type { JobStatus };
-const STATES_OF: Record<JobStatus, string> = Object.fromEntries(Object.entries(JOB_STATUS_OF_STATE).map(([k, v]) => [v, k])) as Record<JobStatus, string>;
+const STATES_OF: Record<JobStatus, string> = Object.fromEntries(
+  Object.entries(JOB_STATUS_OF_STATE).map(([k, v]) => [v, k]),
+) as Record<JobStatus, string>;
 
 export interface JobOptions {
   /** Tries after the first failure (default 3). */
@@ -95,7 +97,10 @@ export function pgliteBossDb(pg: PgliteQueryable): PgBoss.Db {
  */
 for (const method of ['complete', 'fail'] as const) {
   const original = PgBossManager.prototype[method];
-  PgBossManager.prototype[method] = function (this: { emit(event: string, error: unknown): boolean }, ...args: unknown[]) {
+  PgBossManager.prototype[method] = function (
+    this: { emit(event: string, error: unknown): boolean },
+    ...args: unknown[]
+  ) {
     const result: Promise<unknown> = original.apply(this, args);
     result.catch((error: unknown) => this.emit('error', error));
     return result;
@@ -131,7 +136,10 @@ export class Jobs {
 
   private createBoss(): PgBoss {
     const { opts } = this;
-    const connection = 'url' in opts.connection ? { connectionString: opts.connection.url, max: 4, application_name: 'isp-portal-jobs' } : { db: pgliteBossDb(opts.connection.pglite) };
+    const connection =
+      'url' in opts.connection
+        ? { connectionString: opts.connection.url, max: 4, application_name: 'isp-portal-jobs' }
+        : { db: pgliteBossDb(opts.connection.pglite) };
     const boss = new PgBoss({
       ...connection,
       schema: JOBS_SCHEMA,
@@ -192,18 +200,25 @@ export class Jobs {
       const ids: string[] = [];
       for (let i = 0; i < concurrency; i++) {
         ids.push(
-          await this.boss.work<never>(def.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.opts.pollingSeconds ?? 2 }, async ([job]) => {
-            const run = def.handler(job.data, { id: job.id, retryCount: job.retryCount });
-            this.running.add(run);
-            try {
-              return await run;
-            } catch (error) {
-              this.opts.log.warn({ err: error, job: def.name, jobId: job.id, retryCount: job.retryCount }, 'job failed');
-              throw error;
-            } finally {
-              this.running.delete(run);
-            }
-          }),
+          await this.boss.work<never>(
+            def.name,
+            { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.opts.pollingSeconds ?? 2 },
+            async ([job]) => {
+              const run = def.handler(job.data, { id: job.id, retryCount: job.retryCount });
+              this.running.add(run);
+              try {
+                return await run;
+              } catch (error) {
+                this.opts.log.warn(
+                  { err: error, job: def.name, jobId: job.id, retryCount: job.retryCount },
+                  'job failed',
+                );
+                throw error;
+              } finally {
+                this.running.delete(run);
+              }
+            },
+          ),
         );
       }
       this.workerIds.set(def.name, ids);
@@ -224,7 +239,11 @@ export class Jobs {
   }
 
   /** Queues a job; a worker of this process is woken at once (other nodes find it at their next poll). */
-  async send<T extends object>(name: string, data: T, options: { id?: string; singletonKey?: string; singletonSeconds?: number } = {}): Promise<string | null> {
+  async send<T extends object>(
+    name: string,
+    data: T,
+    options: { id?: string; singletonKey?: string; singletonSeconds?: number } = {},
+  ): Promise<string | null> {
     if (!this.definitions.has(name)) throw new Error(`unknown job ${name}`);
     const id = await this.boss.send(name, data, options);
     for (const workerId of this.workerIds.get(name) ?? []) this.boss.notifyWorker(workerId);
@@ -264,11 +283,15 @@ export class Jobs {
     }
     where.push(OWN_QUEUES);
     const filter = `where ${where.join(' and ')}`;
-    const columns = 'id, name, state::text as state, output, retry_count, retry_limit, created_on, started_on, completed_on, data';
+    const columns =
+      'id, name, state::text as state, output, retry_count, retry_limit, created_on, started_on, completed_on, data';
     const union = `select ${columns} from ${JOBS_SCHEMA}.job ${filter} union all select ${columns} from ${JOBS_SCHEMA}.archive ${filter}`;
     const count = await this.sql<{ n: number }>(`select count(*)::int as n from (${union}) j`, values);
     values.push(query.limit, (query.page - 1) * query.limit);
-    const page = await this.sql<RawJob>(`select * from (${union}) j order by created_on desc, id limit $${values.length - 1} offset $${values.length}`, values);
+    const page = await this.sql<RawJob>(
+      `select * from (${union}) j order by created_on desc, id limit $${values.length - 1} offset $${values.length}`,
+      values,
+    );
     return { items: page.rows.map(toJobRow), total: count.rows[0]?.n ?? 0 };
   }
 
@@ -276,7 +299,11 @@ export class Jobs {
    * The queue at a glance (metrics): jobs by queue and pg-boss state, the queues' failures of the last 24 hours
    * (live and archived), and how long the oldest job due to run has waited.
    */
-  async summary(): Promise<{ byState: Array<{ name: string; state: string; n: number }>; failed24h: Array<{ name: string; n: number }>; oldestWaitingSeconds: number }> {
+  async summary(): Promise<{
+    byState: Array<{ name: string; state: string; n: number }>;
+    failed24h: Array<{ name: string; n: number }>;
+    oldestWaitingSeconds: number;
+  }> {
     const byState = await this.sql<{ name: string; state: string; n: number }>(
       `select name, state::text as state, count(*)::int as n from ${JOBS_SCHEMA}.job where ${OWN_QUEUES} group by name, state`,
       [],
@@ -307,9 +334,11 @@ export class Jobs {
     if (!this.started || this.stopped) return;
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
-    await this.boss.stop({ graceful: true, wait: true, timeout: Math.max(1, timeoutSeconds) * 1000 }).catch((error: unknown) => {
-      this.opts.log.warn({ err: error }, 'job queue did not stop cleanly');
-    });
+    await this.boss
+      .stop({ graceful: true, wait: true, timeout: Math.max(1, timeoutSeconds) * 1000 })
+      .catch((error: unknown) => {
+        this.opts.log.warn({ err: error }, 'job queue did not stop cleanly');
+      });
   }
 
   private async sql<T>(text: string, values: unknown[]): Promise<{ rows: T[] }> {
@@ -352,7 +381,10 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 function toJobRow(row: RawJob): JobRow {
   const status = JOB_STATUS_OF_STATE[row.state] ?? 'queued';
   const output = row.output as { message?: unknown } | null;
-  const error = (status === 'failed' || status === 'retrying') && output && typeof output.message === 'string' ? output.message : null;
+  const error =
+    (status === 'failed' || status === 'retrying') && output && typeof output.message === 'string'
+      ? output.message
+      : null;
   return {
     id: row.id,
     name: row.name,

@@ -12,7 +12,8 @@ function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'isp-portal') return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'isp-portal')
+      return dir;
     const up = dirname(dir);
     if (up === dir) throw new Error(`The portal's package.json was not found above ${fileURLToPath(import.meta.url)}`);
     dir = up;

@@ -35,7 +35,9 @@ export interface RedisRateLimitOptions {
   commandTimeoutMs?: number;
 }
 
-type IncrementingRedis = Redis & { rateLimitIncrement(key: string, windowMs: number, by: number): Promise<[number, number]> };
+type IncrementingRedis = Redis & {
+  rateLimitIncrement(key: string, windowMs: number, by: number): Promise<[number, number]>;
+};
 
 export class RedisRateLimitBackend implements RateLimitBackend {
   readonly redis: IncrementingRedis;

@@ -41,7 +41,9 @@ export function createResponseSerializer(options: { check: boolean }): FastifySe
       const viaZod = validate(data);
       const fast = stringify(data);
       if (fast !== viaZod && !isDeepStrictEqual(JSON.parse(fast), JSON.parse(viaZod))) {
-        throw new Error(`The fast serializer of ${route.method} ${route.url} differs from zod's: ${fast.slice(0, 300)} vs ${viaZod.slice(0, 300)}`);
+        throw new Error(
+          `The fast serializer of ${route.method} ${route.url} differs from zod's: ${fast.slice(0, 300)} vs ${viaZod.slice(0, 300)}`,
+        );
       }
       return fast;
     };

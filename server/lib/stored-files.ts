@@ -41,10 +41,12 @@ export const randomStoredName = () => randomBytes(16).toString('hex');
 
 /** The type of a file from its first bytes (PNG, JPEG, GIF, WebP, PDF), or null. */
 export function sniffBinaryType(head: Buffer): SniffedType | null {
-  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
   if (head.length >= 6 && ['GIF87a', 'GIF89a'].includes(head.toString('latin1', 0, 6))) return 'image/gif';
-  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP')
+    return 'image/webp';
   if (head.length >= 5 && head.toString('latin1', 0, 5) === '%PDF-') return 'application/pdf';
   return null;
 }
@@ -60,14 +62,22 @@ const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066
  * extension). Never used as a path on disk.
  */
 export function sanitizeFileName(name: string | undefined | null): string {
-  let n = String(name ?? '').normalize('NFC').replace(UNSAFE_CHARS, '');
+  let n = String(name ?? '')
+    .normalize('NFC')
+    .replace(UNSAFE_CHARS, '');
   n = n.split(/[\\/]/).pop() ?? '';
-  n = n.trim().replace(/^[.\s]+/, '').trim();
+  n = n
+    .trim()
+    .replace(/^[.\s]+/, '')
+    .trim();
   const chars = Array.from(n);
   if (chars.length > MAX_NAME) {
     const dot = n.lastIndexOf('.');
     const ext = dot > 0 ? Array.from(n.slice(dot)) : [];
-    n = ext.length > 0 && ext.length <= 20 ? chars.slice(0, MAX_NAME - ext.length).join('') + ext.join('') : chars.slice(0, MAX_NAME).join('');
+    n =
+      ext.length > 0 && ext.length <= 20
+        ? chars.slice(0, MAX_NAME - ext.length).join('') + ext.join('')
+        : chars.slice(0, MAX_NAME).join('');
   }
   return n || 'file';
 }
@@ -150,7 +160,12 @@ export const STALE_INCOMING_MS = 60 * 60_000;
  * Removes the staged files of an area older than `olderThanMs`: what a process that stopped in the middle of
  * an upload left behind (a running upload elsewhere is younger). Returns how many were removed.
  */
-export async function sweepIncoming(dataDir: string, area: string, olderThanMs = STALE_INCOMING_MS, now = Date.now()): Promise<number> {
+export async function sweepIncoming(
+  dataDir: string,
+  area: string,
+  olderThanMs = STALE_INCOMING_MS,
+  now = Date.now(),
+): Promise<number> {
   const dir = incomingDir(dataDir, area);
   let names: string[];
   try {
@@ -188,7 +203,12 @@ export async function discard(staged: readonly StagedFile[]): Promise<void> {
 }
 
 /** Puts checked files into the store under the owner's folder; on failure takes back the ones already put. */
-export async function commitFiles(store: FileStore, area: string, ownerId: string, staged: readonly StagedFile[]): Promise<void> {
+export async function commitFiles(
+  store: FileStore,
+  area: string,
+  ownerId: string,
+  staged: readonly StagedFile[],
+): Promise<void> {
   const put: string[] = [];
   try {
     for (const s of staged) {
@@ -207,7 +227,13 @@ export async function commitFiles(store: FileStore, area: string, ownerId: strin
  * fails the staged files are discarded, if the recording fails the stored files are removed: either every file
  * is stored and recorded, or none is.
  */
-export async function storeUploads<T>(store: FileStore, area: string, ownerId: string, staged: readonly StagedFile[], record: () => Promise<T>): Promise<T> {
+export async function storeUploads<T>(
+  store: FileStore,
+  area: string,
+  ownerId: string,
+  staged: readonly StagedFile[],
+  record: () => Promise<T>,
+): Promise<T> {
   try {
     await commitFiles(store, area, ownerId, staged);
   } catch (error) {
@@ -217,7 +243,12 @@ export async function storeUploads<T>(store: FileStore, area: string, ownerId: s
   try {
     return await record();
   } catch (error) {
-    await removeStored(store, area, ownerId, staged.map((s) => s.storedName));
+    await removeStored(
+      store,
+      area,
+      ownerId,
+      staged.map((s) => s.storedName),
+    );
     throw error;
   }
 }
@@ -234,7 +265,12 @@ export function storedFileRows(staged: readonly StagedFile[], uploadedBy: string
   }));
 }
 
-export async function removeStored(store: FileStore, area: string, ownerId: string, storedNames: readonly string[]): Promise<void> {
+export async function removeStored(
+  store: FileStore,
+  area: string,
+  ownerId: string,
+  storedNames: readonly string[],
+): Promise<void> {
   await Promise.all(storedNames.map((n) => store.delete(storedKey(area, ownerId, n)).catch(() => {})));
 }
 
@@ -260,7 +296,12 @@ export interface UploadRules {
 }
 
 /** The upload messages for one kind of file: the limits and the allowed types named as the user reads them. */
-export function uploadMessages(limits: { maxBytes: number; maxFiles: number; allowed: string; what: string }): UploadRules['messages'] {
+export function uploadMessages(limits: {
+  maxBytes: number;
+  maxFiles: number;
+  allowed: string;
+  what: string;
+}): UploadRules['messages'] {
   return {
     tooLarge: `File is too large (max ${limits.maxBytes / 1024 / 1024} MB)`,
     tooMany: `Too many files (max ${limits.maxFiles} per upload)`,
@@ -270,14 +311,20 @@ export function uploadMessages(limits: { maxBytes: number; maxFiles: number; all
   };
 }
 
-const hasCode = (error: unknown, code: string) => typeof error === 'object' && error !== null && (error as { code?: string }).code === code;
+const hasCode = (error: unknown, code: string) =>
+  typeof error === 'object' && error !== null && (error as { code?: string }).code === code;
 
 /**
  * Stages every file part sent in the multipart field "files" (or "file") and checks it: too large or too many
  * 413, a type not accepted 415, empty or none 400. On any failure every staged file is removed again, so
  * nothing is left behind; on success the caller commits them (commitFiles) or discards them.
  */
-export async function receiveUploads(dataDir: string, area: string, parts: AsyncIterable<UploadPart>, rules: UploadRules): Promise<StagedFile[]> {
+export async function receiveUploads(
+  dataDir: string,
+  area: string,
+  parts: AsyncIterable<UploadPart>,
+  rules: UploadRules,
+): Promise<StagedFile[]> {
   const M = rules.messages;
   const staged: StagedFile[] = [];
   try {

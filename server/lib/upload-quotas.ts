@@ -25,9 +25,12 @@ const DAY_MS = 24 * 3600_000;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
 export const UPLOAD_QUOTA_MESSAGES = {
-  ticket: (limitMb: number, used: number) => `The attachments of a ticket are limited to ${limitMb} MB in all (${mb(used)} already used). Send smaller files or fewer of them.`,
-  installation: (limitMb: number, used: number) => `The photos of an installation are limited to ${limitMb} MB in all (${mb(used)} already used). Send smaller photos or fewer of them.`,
-  daily: (limitMb: number, used: number) => `You can upload up to ${limitMb} MB in 24 hours (${mb(used)} already uploaded). Please try again later.`,
+  ticket: (limitMb: number, used: number) =>
+    `The attachments of a ticket are limited to ${limitMb} MB in all (${mb(used)} already used). Send smaller files or fewer of them.`,
+  installation: (limitMb: number, used: number) =>
+    `The photos of an installation are limited to ${limitMb} MB in all (${mb(used)} already used). Send smaller photos or fewer of them.`,
+  daily: (limitMb: number, used: number) =>
+    `You can upload up to ${limitMb} MB in 24 hours (${mb(used)} already uploaded). Please try again later.`,
 } as const;
 
 const total = async (query: Promise<Array<{ n: string | number | null }>>) => Number((await query)[0]?.n ?? 0);
@@ -40,23 +43,56 @@ const total = async (query: Promise<Array<{ n: string | number | null }>>) => Nu
 export async function checkUploadQuota(
   db: Db,
   quotas: UploadQuotas,
-  upload: { area: 'tickets' | 'installations'; ownerId: string; uploaderId: string; customer: boolean; adding: number; now: Date },
+  upload: {
+    area: 'tickets' | 'installations';
+    ownerId: string;
+    uploaderId: string;
+    customer: boolean;
+    adding: number;
+    now: Date;
+  },
 ): Promise<void> {
   const { area, ownerId, uploaderId, customer, adding, now } = upload;
   const used =
     area === 'tickets'
-      ? await total(db.select({ n: sum(ticketAttachments.size) }).from(ticketAttachments).where(eq(ticketAttachments.ticketId, ownerId)))
-      : await total(db.select({ n: sum(installationPhotos.size) }).from(installationPhotos).where(eq(installationPhotos.installationId, ownerId)));
+      ? await total(
+          db
+            .select({ n: sum(ticketAttachments.size) })
+            .from(ticketAttachments)
+            .where(eq(ticketAttachments.ticketId, ownerId)),
+        )
+      : await total(
+          db
+            .select({ n: sum(installationPhotos.size) })
+            .from(installationPhotos)
+            .where(eq(installationPhotos.installationId, ownerId)),
+        );
   const limitMb = area === 'tickets' ? quotas.ticket_mb : quotas.installation_mb;
   if (used + adding > limitMb * MB) {
-    throw new AppError(413, area === 'tickets' ? UPLOAD_QUOTA_MESSAGES.ticket(limitMb, used) : UPLOAD_QUOTA_MESSAGES.installation(limitMb, used));
+    throw new AppError(
+      413,
+      area === 'tickets'
+        ? UPLOAD_QUOTA_MESSAGES.ticket(limitMb, used)
+        : UPLOAD_QUOTA_MESSAGES.installation(limitMb, used),
+    );
   }
   if (!customer) return;
   const since = new Date(now.getTime() - DAY_MS);
   const today =
-    (await total(db.select({ n: sum(ticketAttachments.size) }).from(ticketAttachments).where(and(eq(ticketAttachments.uploadedBy, uploaderId), gt(ticketAttachments.createdAt, since))))) +
-    (await total(db.select({ n: sum(installationPhotos.size) }).from(installationPhotos).where(and(eq(installationPhotos.uploadedBy, uploaderId), gt(installationPhotos.createdAt, since)))));
-  if (today + adding > quotas.customer_daily_mb * MB) throw new AppError(413, UPLOAD_QUOTA_MESSAGES.daily(quotas.customer_daily_mb, today));
+    (await total(
+      db
+        .select({ n: sum(ticketAttachments.size) })
+        .from(ticketAttachments)
+        .where(and(eq(ticketAttachments.uploadedBy, uploaderId), gt(ticketAttachments.createdAt, since))),
+    )) +
+    (await total(
+      db
+        .select({ n: sum(installationPhotos.size) })
+        .from(installationPhotos)
+        .where(and(eq(installationPhotos.uploadedBy, uploaderId), gt(installationPhotos.createdAt, since))),
+    ));
+  if (today + adding > quotas.customer_daily_mb * MB)
+    throw new AppError(413, UPLOAD_QUOTA_MESSAGES.daily(quotas.customer_daily_mb, today));
 }
 
 /**

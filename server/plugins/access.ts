@@ -14,7 +14,9 @@ export function isApiPath(url: string): boolean {
 
 export class UnguardedRouteError extends Error {
   constructor(key: string) {
-    super(`Route "${key}" under ${API_BASE} has no entry in ENDPOINT_ACCESS (contract/roles.ts); add one to declare who may call it.`);
+    super(
+      `Route "${key}" under ${API_BASE} has no entry in ENDPOINT_ACCESS (contract/roles.ts); add one to declare who may call it.`,
+    );
     this.name = 'UnguardedRouteError';
   }
 }

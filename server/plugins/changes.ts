@@ -16,7 +16,10 @@ export default fp(
   async (app) => {
     const log = app.log.child({ module: 'changes' });
     const { database } = app;
-    const bus = database.kind === 'postgres' && database.url ? createPostgresChangeBus({ url: database.url, db: app.db, log }) : createLocalChangeBus(log, database.pglite);
+    const bus =
+      database.kind === 'postgres' && database.url
+        ? createPostgresChangeBus({ url: database.url, db: app.db, log })
+        : createLocalChangeBus(log, database.pglite);
     await bus.start();
     app.decorate('changes', bus);
     app.addHook('onClose', () => bus.close());

@@ -22,7 +22,8 @@ export default fp(
     // opt-out, the x-no-compression header.
     app.addHook('onSend', async (request, reply) => {
       const type = String(reply.getHeader('content-type') ?? '');
-      if (reply.hasHeader('content-disposition') || type.startsWith('text/event-stream')) request.headers['x-no-compression'] = 'download';
+      if (reply.hasHeader('content-disposition') || type.startsWith('text/event-stream'))
+        request.headers['x-no-compression'] = 'download';
     });
   },
   { name: 'compression' },

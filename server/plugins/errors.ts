@@ -17,20 +17,29 @@ function valueAt(root: unknown, path: string[]): unknown {
   return v;
 }
 
-const CONTEXT_NAMES: Record<string, string> = { body: 'request body', querystring: 'query', params: 'path', headers: 'headers' };
+const CONTEXT_NAMES: Record<string, string> = {
+  body: 'request body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'headers',
+};
 
 export function validationFieldErrors(
   issues: ZodFastifySchemaValidationError[],
   request: FastifyRequest,
   context: string | undefined,
 ): FieldError[] {
-  const source = context ? (request as unknown as Record<string, unknown>)[context === 'querystring' ? 'query' : context] : undefined;
+  const source = context
+    ? (request as unknown as Record<string, unknown>)[context === 'querystring' ? 'query' : context]
+    : undefined;
   const seen = new Set<string>();
   const errors: FieldError[] = [];
   for (const issue of issues) {
     const path = issue.instancePath.split('/').filter(Boolean);
     const field = path.join('.') || CONTEXT_NAMES[context ?? ''] || 'request';
-    const missing = issue.keyword === 'invalid_type' && (valueAt(source, path) === undefined || / received undefined$/.test(issue.message ?? ''));
+    const missing =
+      issue.keyword === 'invalid_type' &&
+      (valueAt(source, path) === undefined || / received undefined$/.test(issue.message ?? ''));
     const message = missing ? `${field} is required` : (issue.message ?? 'is invalid');
     // One message per field (the first rule it breaks) is what a form can show.
     if (seen.has(field)) continue;
@@ -41,7 +50,9 @@ export function validationFieldErrors(
 }
 
 export function validationSummary(errors: FieldError[]): string {
-  const parts = errors.map((e) => (e.message.toLowerCase().includes(e.field.toLowerCase()) ? e.message : `${e.field}: ${e.message}`));
+  const parts = errors.map((e) =>
+    e.message.toLowerCase().includes(e.field.toLowerCase()) ? e.message : `${e.field}: ${e.message}`,
+  );
   return `Validation failed: ${parts.join('; ')}`;
 }
 
@@ -59,8 +70,10 @@ const CLIENT_ERROR_TEXT: Record<string, string> = {
  * handler; given as the `frameworkErrors` option, this sends them in the failure envelope like every other.
  */
 export function frameworkErrorReply(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A part of the address is too long' : 'The address is not valid';
+  const status =
+    typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A part of the address is too long' : 'The address is not valid';
   return reply.code(status).type('application/json; charset=utf-8').send(fail(message));
 }
 
@@ -103,7 +116,9 @@ export default fp(
         return reply.code(status).send(fail('Internal server error'));
       }
       if (status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
-      const text = (error.code && CLIENT_ERROR_TEXT[error.code]) || (error instanceof SyntaxError ? CLIENT_ERROR_TEXT.FST_ERR_CTP_INVALID_JSON_BODY : error.message);
+      const text =
+        (error.code && CLIENT_ERROR_TEXT[error.code]) ||
+        (error instanceof SyntaxError ? CLIENT_ERROR_TEXT.FST_ERR_CTP_INVALID_JSON_BODY : error.message);
       return reply.code(status).send(fail(text));
     });
   },

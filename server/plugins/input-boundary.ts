@@ -28,7 +28,11 @@ export const UNCLEAN_TEXT_MESSAGE = 'contains a character that is not allowed (a
 
 /** A field name fit for a message even when the name itself is the bad text. */
 function printable(name: string): string {
-  return isCleanText(name) ? name : JSON.stringify(name).slice(1, -1).replace(/[\uD800-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+  return isCleanText(name)
+    ? name
+    : JSON.stringify(name)
+        .slice(1, -1)
+        .replace(/[\uD800-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
 /**

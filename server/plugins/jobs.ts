@@ -15,9 +15,18 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const { database, config } = app;
-    const connection = database.kind === 'postgres' && database.url ? { url: database.url } : database.pglite ? { pglite: database.pglite } : null;
+    const connection =
+      database.kind === 'postgres' && database.url
+        ? { url: database.url }
+        : database.pglite
+          ? { pglite: database.pglite }
+          : null;
     if (!connection) throw new Error('the job queue needs the PostgreSQL URL or the embedded database');
-    const jobs = new Jobs({ connection, log: app.log.child({ module: 'jobs' }), maintenanceSeconds: config.jobsMaintenanceSeconds });
+    const jobs = new Jobs({
+      connection,
+      log: app.log.child({ module: 'jobs' }),
+      maintenanceSeconds: config.jobsMaintenanceSeconds,
+    });
     app.decorate('jobs', jobs);
     app.addHook('onReady', () => jobs.start());
     app.addHook('preClose', () => jobs.stop(config.shutdownTimeoutSeconds));

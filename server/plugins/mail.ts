@@ -1,5 +1,10 @@
 import fp from 'fastify-plugin';
-import { createSmtpMailer, createSmtpMailerFromOptions, withSenderName, type Mailer } from '../integrations/mail/mailer';
+import {
+  createSmtpMailer,
+  createSmtpMailerFromOptions,
+  withSenderName,
+  type Mailer,
+} from '../integrations/mail/mailer';
 import { createMailRepository } from '../modules/mail/repository';
 import { MAIL_DELIVERY_JOB, MAIL_OUTBOX_SWEEP_JOB, MailService, type MailTransport } from '../modules/mail/service';
 
@@ -16,7 +21,8 @@ declare module 'fastify' {
  */
 export default fp<{ mailer?: Mailer | null }>(
   async (app, opts) => {
-    const staticMailer = opts.mailer !== undefined ? opts.mailer : app.config.smtpUrl ? createSmtpMailer(app.config.smtpUrl) : null;
+    const staticMailer =
+      opts.mailer !== undefined ? opts.mailer : app.config.smtpUrl ? createSmtpMailer(app.config.smtpUrl) : null;
     let fromSettings: { key: string; mailer: Mailer } | null = null;
 
     const transport = async (): Promise<MailTransport> => {
@@ -28,7 +34,13 @@ export default fp<{ mailer?: Mailer | null }>(
           await fromSettings?.mailer.close?.();
           fromSettings = {
             key,
-            mailer: createSmtpMailerFromOptions({ host: smtp.host, port: smtp.port, secure: smtp.secure, user: smtp.user, password: smtp.plainPassword }),
+            mailer: createSmtpMailerFromOptions({
+              host: smtp.host,
+              port: smtp.port,
+              secure: smtp.secure,
+              user: smtp.user,
+              password: smtp.plainPassword,
+            }),
           };
         }
         return { mailer: fromSettings.mailer, from: withSenderName(smtp.from || app.config.mailFrom, s.company.name) };
@@ -49,7 +61,13 @@ export default fp<{ mailer?: Mailer | null }>(
     // first). Tried again after 1, 2, 4, 8 and 16 times MAIL_RETRY_SECONDS; then the message stays failed.
     app.jobs.define<{ mailId: string }>(
       MAIL_DELIVERY_JOB,
-      { retryLimit: 5, retryDelay: app.config.mailRetrySeconds, retryBackoff: true, expireInSeconds: 300, concurrency: 1 },
+      {
+        retryLimit: 5,
+        retryDelay: app.config.mailRetrySeconds,
+        retryBackoff: true,
+        expireInSeconds: 300,
+        concurrency: 1,
+      },
       ({ mailId }) => mail.deliver(mailId),
     );
     app.jobs.every(MAIL_OUTBOX_SWEEP_JOB, 300, {}, () => mail.requeueStale());

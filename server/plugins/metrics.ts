@@ -44,7 +44,10 @@ export default fp(
     });
     app.addHook('onResponse', (request, reply, done) => {
       if (isApiPath(request.url)) {
-        http.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+        http.observe(
+          { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+          reply.elapsedTime / 1000,
+        );
       }
       done();
     });
@@ -70,20 +73,78 @@ export default fp(
       heartbeat.countRadius(type, result);
     };
 
-    const jobs = new client.Gauge({ name: 'isp_jobs', help: 'Jobs of the shared queue by queue and state (pg-boss)', labelNames: ['queue', 'state'] as const, registers: [registry] });
-    const jobFailures = new client.Gauge({ name: 'isp_job_failures_24h', help: 'Jobs that failed for good in the last 24 hours, by queue', labelNames: ['queue'] as const, registers: [registry] });
-    const oldestWaiting = new client.Gauge({ name: 'isp_job_oldest_waiting_seconds', help: 'Age of the oldest job waiting to run (0: none)', registers: [registry] });
-    const mailBacklog = new client.Gauge({ name: 'isp_mail_outbox_backlog', help: 'E-mails not delivered yet, by status (queued, failed)', labelNames: ['status'] as const, registers: [registry] });
-    const sessions = new client.Gauge({ name: 'isp_radius_sessions_open', help: 'Open RADIUS accounting sessions (all NAS)', registers: [registry] });
-    const lastBilling = new client.Gauge({ name: 'isp_billing_last_run_timestamp_seconds', help: 'When the last billing run finished (Unix time; 0: never)', registers: [registry] });
-    const lastBillingDuration = new client.Gauge({ name: 'isp_billing_last_run_duration_seconds', help: 'How long the last billing run took', registers: [registry] });
-    const pool = new client.Gauge({ name: 'isp_db_pool_connections', help: "This process's database connections by state (PostgreSQL)", labelNames: ['state'] as const, registers: [registry] });
+    const jobs = new client.Gauge({
+      name: 'isp_jobs',
+      help: 'Jobs of the shared queue by queue and state (pg-boss)',
+      labelNames: ['queue', 'state'] as const,
+      registers: [registry],
+    });
+    const jobFailures = new client.Gauge({
+      name: 'isp_job_failures_24h',
+      help: 'Jobs that failed for good in the last 24 hours, by queue',
+      labelNames: ['queue'] as const,
+      registers: [registry],
+    });
+    const oldestWaiting = new client.Gauge({
+      name: 'isp_job_oldest_waiting_seconds',
+      help: 'Age of the oldest job waiting to run (0: none)',
+      registers: [registry],
+    });
+    const mailBacklog = new client.Gauge({
+      name: 'isp_mail_outbox_backlog',
+      help: 'E-mails not delivered yet, by status (queued, failed)',
+      labelNames: ['status'] as const,
+      registers: [registry],
+    });
+    const sessions = new client.Gauge({
+      name: 'isp_radius_sessions_open',
+      help: 'Open RADIUS accounting sessions (all NAS)',
+      registers: [registry],
+    });
+    const lastBilling = new client.Gauge({
+      name: 'isp_billing_last_run_timestamp_seconds',
+      help: 'When the last billing run finished (Unix time; 0: never)',
+      registers: [registry],
+    });
+    const lastBillingDuration = new client.Gauge({
+      name: 'isp_billing_last_run_duration_seconds',
+      help: 'How long the last billing run took',
+      registers: [registry],
+    });
+    const pool = new client.Gauge({
+      name: 'isp_db_pool_connections',
+      help: "This process's database connections by state (PostgreSQL)",
+      labelNames: ['state'] as const,
+      registers: [registry],
+    });
 
-    const radiusLastHour = new client.Gauge({ name: 'isp_radius_requests_last_hour', help: 'RADIUS requests answered by every node in the last 60 minutes, by type and result', labelNames: ['type', 'result'] as const, registers: [registry] });
-    const lastBackup = new client.Gauge({ name: 'isp_backup_last_success_timestamp_seconds', help: 'When the newest kept database backup was taken (Unix time; 0: none)', registers: [registry] });
-    const backupFailing = new client.Gauge({ name: 'isp_backup_failing', help: '1 while the last scheduled database backup failed (until one succeeds), else 0', registers: [registry] });
-    const backupScheduled = new client.Gauge({ name: 'isp_backup_scheduled', help: '1 when this portal takes database backups on a schedule (BACKUP_SCHEDULER), else 0', registers: [registry] });
-    const nodesUp = new client.Gauge({ name: 'isp_nodes', help: 'Portal nodes in the shared list, by whether their heartbeat is recent', labelNames: ['responding'] as const, registers: [registry] });
+    const radiusLastHour = new client.Gauge({
+      name: 'isp_radius_requests_last_hour',
+      help: 'RADIUS requests answered by every node in the last 60 minutes, by type and result',
+      labelNames: ['type', 'result'] as const,
+      registers: [registry],
+    });
+    const lastBackup = new client.Gauge({
+      name: 'isp_backup_last_success_timestamp_seconds',
+      help: 'When the newest kept database backup was taken (Unix time; 0: none)',
+      registers: [registry],
+    });
+    const backupFailing = new client.Gauge({
+      name: 'isp_backup_failing',
+      help: '1 while the last scheduled database backup failed (until one succeeds), else 0',
+      registers: [registry],
+    });
+    const backupScheduled = new client.Gauge({
+      name: 'isp_backup_scheduled',
+      help: '1 when this portal takes database backups on a schedule (BACKUP_SCHEDULER), else 0',
+      registers: [registry],
+    });
+    const nodesUp = new client.Gauge({
+      name: 'isp_nodes',
+      help: 'Portal nodes in the shared list, by whether their heartbeat is recent',
+      labelNames: ['responding'] as const,
+      registers: [registry],
+    });
 
     /** The shared figures, read once per scrape by the same code as the system page (modules/system/figures.ts). */
     const readShared = async () => {
@@ -128,8 +189,12 @@ export default fp(
       app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
         const header = request.headers.authorization ?? '';
         const given = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? '';
-        if (!sameToken(given, token)) return reply.code(401).header('www-authenticate', 'Bearer').type('text/plain').send('Unauthorized\n');
-        return reply.type(registry.contentType).header('cache-control', 'no-store').send(await render());
+        if (!sameToken(given, token))
+          return reply.code(401).header('www-authenticate', 'Bearer').type('text/plain').send('Unauthorized\n');
+        return reply
+          .type(registry.contentType)
+          .header('cache-control', 'no-store')
+          .send(await render());
       });
     }
 
@@ -141,15 +206,20 @@ export default fp(
           return;
         }
         render().then(
-          (text) => response.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' }).end(text),
+          (text) =>
+            response.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' }).end(text),
           () => response.writeHead(500).end(),
         );
       });
       const listening = server;
-      app.addHook('onReady', () => new Promise<void>((resolve, reject) => {
-        listening.once('error', reject);
-        listening.listen(config.metricsPort!, config.metricsHost, () => resolve());
-      }));
+      app.addHook(
+        'onReady',
+        () =>
+          new Promise<void>((resolve, reject) => {
+            listening.once('error', reject);
+            listening.listen(config.metricsPort!, config.metricsHost, () => resolve());
+          }),
+      );
       app.addHook('onClose', () => new Promise<void>((resolve) => listening.close(() => resolve())));
     }
     app.decorate('metricsAddress', () => (server?.address() as import('node:net').AddressInfo | null) ?? null);

@@ -361,9 +361,14 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
  * Answers that are not JSON, by operation and status: a media type and what it holds. Everything else answers
  * JSON in the envelope, as its route's response schema says.
  */
-export const OTHER_CONTENT: Record<string, Record<string, Record<string, { schema: Record<string, unknown> }>>> = (() => {
+export const OTHER_CONTENT: Record<
+  string,
+  Record<string, Record<string, { schema: Record<string, unknown> }>>
+> = (() => {
   const text = (type: string, description: string) => ({ [type]: { schema: { type: 'string', description } } });
-  const binary = (type: string, description: string) => ({ [type]: { schema: { type: 'string', format: 'binary', description } } });
+  const binary = (type: string, description: string) => ({
+    [type]: { schema: { type: 'string', format: 'binary', description } },
+  });
   const html = text('text/html', 'A page for a person, in their browser.');
   const page = { 200: html, 404: text('text/html', 'A page saying the checkout is unknown or no longer open.') };
   return {
@@ -373,14 +378,20 @@ export const OTHER_CONTENT: Record<string, Record<string, Record<string, { schem
     'POST /payments/sandbox/checkout/:transactionId/decline': page,
     'GET /payments/sandbox/setup/:transactionId': page,
     'POST /payments/sandbox/setup/:transactionId/:choice': page,
-    'GET /billing/reconciliation/export.csv': { 200: text('text/csv', 'One line per invoice and payment of the period.') },
+    'GET /billing/reconciliation/export.csv': {
+      200: text('text/csv', 'One line per invoice and payment of the period.'),
+    },
     'GET /users/export.csv': { 200: text('text/csv', 'One line per user.') },
     'GET /audit': { 200: text('text/csv', 'With `format=csv`: one line per event, newest first (at most 50,000).') },
     'GET /vouchers/batches/:id/codes.csv': { 200: text('text/csv', 'One line per voucher code.') },
     'GET /vouchers/batches/:id/cards.pdf': { 200: binary('application/pdf', 'Printable voucher cards.') },
-    'GET /tickets/:id/attachments/:attachmentId/download': { 200: binary('*/*', 'The file, with the media type it was uploaded as (an image, a PDF, text, ...).') },
+    'GET /tickets/:id/attachments/:attachmentId/download': {
+      200: binary('*/*', 'The file, with the media type it was uploaded as (an image, a PDF, text, ...).'),
+    },
     'GET /installations/:id/photos/:photoId/download': { 200: binary('image/*', 'The photo.') },
-    'GET /devices/:id/backups/:backupId/download': { 200: binary('text/plain', 'The configuration as the device exported it.') },
+    'GET /devices/:id/backups/:backupId/download': {
+      200: binary('text/plain', 'The configuration as the device exported it.'),
+    },
     'GET /backups/:name/download': { 200: binary('application/gzip', 'The database dump, compressed.') },
     'GET /settings/logo': { 200: binary('image/*', 'The logo.') },
   };
@@ -445,7 +456,10 @@ const ticket = {
   last_reply_at: null,
   first_response_at: null,
 };
-const page = (items: unknown[]) => ({ items, pagination: { page: 1, totalPages: 3, total: 3 * items.length, hasNext: true, hasPrev: false } });
+const page = (items: unknown[]) => ({
+  items,
+  pagination: { page: 1, totalPages: 3, total: 3 * items.length, hasNext: true, hasPrev: false },
+});
 
 /**
  * Examples of the main resources' answers, by operation and status (the JSON body). redocly lint checks each against
@@ -459,17 +473,33 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
     200: {
       success: true,
       message: 'Login successful',
-      data: { user: customer, tokens: { access: { token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIuLi4ifQ.signature', expires: '2026-01-15T09:45:00.000Z' } } },
+      data: {
+        user: customer,
+        tokens: {
+          access: {
+            token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIuLi4ifQ.signature',
+            expires: '2026-01-15T09:45:00.000Z',
+          },
+        },
+      },
     },
   },
-  'GET /users/:id': { 200: { success: true, message: 'User retrieved successfully', data: { ...customer, customer_number: 'C-000042' } } },
+  'GET /users/:id': {
+    200: { success: true, message: 'User retrieved successfully', data: { ...customer, customer_number: 'C-000042' } },
+  },
   'GET /tickets': { 200: { success: true, message: 'Tickets retrieved successfully', data: page([ticket]) } },
-  'GET /tickets/:id': { 200: { success: true, message: 'Ticket retrieved successfully', data: { ...ticket, replies: [], attachments: [] } } },
+  'GET /tickets/:id': {
+    200: { success: true, message: 'Ticket retrieved successfully', data: { ...ticket, replies: [], attachments: [] } },
+  },
 };
 
 /** Examples of the shared failures (components.responses). */
 export const FAILURE_EXAMPLES: Record<string, unknown> = {
-  ValidationFailed: { success: false, message: 'Validation failed: price is required', errors: [{ field: 'price', message: 'price is required' }] },
+  ValidationFailed: {
+    success: false,
+    message: 'Validation failed: price is required',
+    errors: [{ field: 'price', message: 'price is required' }],
+  },
   Unauthorized: { success: false, message: 'Authentication required' },
   Forbidden: { success: false, message: 'You do not have permission to perform this action' },
   NotFound: { success: false, message: 'Plan not found' },

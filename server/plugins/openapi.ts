@@ -18,14 +18,20 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { API_BASE, PRODUCT_NAME, REFRESH_COOKIE_NAME } from '../../contract/product';
 import { VERSION } from '../lib/paths';
 import { effectiveAudience, endpointAudience, type Audience } from '../../contract/roles';
-import { EXAMPLES, FAILURE_EXAMPLES, OPERATION_IDS, OTHER_CONTENT, SUMMARIES, TAG_DESCRIPTIONS } from './openapi-operations';
+import {
+  EXAMPLES,
+  FAILURE_EXAMPLES,
+  OPERATION_IDS,
+  OTHER_CONTENT,
+  SUMMARIES,
+  TAG_DESCRIPTIONS,
+} from './openapi-operations';
 import { POLICY_TYPES } from '../../contract/site-paths';
 import { PAYMENT_PROVIDERS } from '../../contract/schemas/gateway';
 import { SANDBOX_TEST_CARDS } from '../integrations/payments/sandbox';
 
 export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
 export const DOCS_PREFIX = `${API_BASE}/docs`;
-
 
 /** x-roles of an operation: ['public'], ['authenticated'] or the roles allowed. */
 export function rolesOf(audience: Audience): string[] {
@@ -82,7 +88,9 @@ export function operationIdOf(method: string, path: string): string {
     const verb = { get: 'get', put: 'update', patch: 'update', delete: 'delete' }[m];
     if (verb) return `${verb}${pascal(singular(segments[0]))}`;
   }
-  const parts = segments.map((segment) => (isParam(segment) ? `By${pascal(segment.replace(/[:{}]/g, ''))}` : pascal(segment)));
+  const parts = segments.map((segment) =>
+    isParam(segment) ? `By${pascal(segment.replace(/[:{}]/g, ''))}` : pascal(segment),
+  );
   return m + parts.join('');
 }
 
@@ -149,14 +157,24 @@ const COMMON_FAILURES = {
   ),
   UriTooLong: failure('A path parameter is longer than any identifier the API gives (over 100 characters).'),
   PayloadTooLarge: failure('The request body is larger than the API takes (1 MB for JSON).'),
-  UnsupportedMediaType: failure('The request body is of a media type the operation does not take (send `application/json`).'),
+  UnsupportedMediaType: failure(
+    'The request body is of a media type the operation does not take (send `application/json`).',
+  ),
   TooManyRequests: {
-    ...failure('Too many requests from this client address (or for this account); try again after `Retry-After` seconds.'),
-    headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } } },
+    ...failure(
+      'Too many requests from this client address (or for this account); try again after `Retry-After` seconds.',
+    ),
+    headers: {
+      'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
+    },
   },
   ServiceUnavailable: {
-    ...failure('The database cannot be reached for the moment (or the server is shutting down); nothing was written. Try again after `Retry-After` seconds.'),
-    headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } } },
+    ...failure(
+      'The database cannot be reached for the moment (or the server is shutting down); nothing was written. Try again after `Retry-After` seconds.',
+    ),
+    headers: {
+      'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
+    },
   },
 };
 
@@ -164,11 +182,21 @@ const COMMON_FAILURES = {
  * What particular operations answer beyond the rules of withCommonFailures (found by tests/server/openapi-fuzz.test.ts,
  * which fails on any status an operation does not declare), keyed "METHOD /path" as in contract/roles.ts.
  */
-const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' | '404' | '409' | '413' | '415' | '500' | '502', string>>> = {
+const PARTICULAR_FAILURES: Record<
+  string,
+  Partial<Record<'400' | '401' | '403' | '404' | '409' | '413' | '415' | '500' | '502', string>>
+> = {
   'GET /settings/logo': { '404': 'No logo has been uploaded.' },
-  'POST /settings/logo': { '400': 'Not a multipart upload with one image.', '413': 'The image is larger than allowed.', '415': 'The file is not one of the image types a logo may be (its content is read, not its name).' },
+  'POST /settings/logo': {
+    '400': 'Not a multipart upload with one image.',
+    '413': 'The image is larger than allowed.',
+    '415': 'The file is not one of the image types a logo may be (its content is read, not its name).',
+  },
   'GET /subscriptions/active-plan': { '404': 'The customer has no active plan.' },
-  'GET /usage': { '403': "Only staff read another person's usage (`user_id`).", '404': 'No such subscription (`subscription_id`) among the person\'s lines.' },
+  'GET /usage': {
+    '403': "Only staff read another person's usage (`user_id`).",
+    '404': "No such subscription (`subscription_id`) among the person's lines.",
+  },
   'POST /tickets': { '403': 'Only staff open a ticket for another user (`user_id`).' },
   // Public, but a refresh cookie that is forged, expired or revoked is refused (no cookie at all is a 204).
   'POST /auth/refresh-token': {
@@ -177,22 +205,34 @@ const PARTICULAR_FAILURES: Record<string, Partial<Record<'400' | '401' | '403' |
   },
   // Uploads: the file's type is read from its content; sizes, counts and the quotas of settings "uploads".
   'POST /installations/:id/photos': {
-    '413': 'Too large: a file over the size limit, too many files, or the installation\'s or the day\'s upload quota passed (`message` names which).',
+    '413':
+      "Too large: a file over the size limit, too many files, or the installation's or the day's upload quota passed (`message` names which).",
     '415': 'A file that is not one of the image types allowed (PNG, JPEG, GIF, WebP).',
   },
   'POST /tickets/:id/attachments': {
-    '413': 'Too large: a file over the size limit, too many files, or the ticket\'s or the day\'s upload quota passed (`message` names which).',
+    '413':
+      "Too large: a file over the size limit, too many files, or the ticket's or the day's upload quota passed (`message` names which).",
     '415': 'A file of a type attachments may not have.',
   },
   // A new batch's codes can be exported once generated, and only for a while after.
-  'GET /vouchers/batches/:id/codes.csv': { '409': 'The codes are still being generated, or the time to export them is over (or the batch was revoked).' },
-  'GET /vouchers/batches/:id/cards.pdf': { '409': 'The codes are still being generated, or the time to print them is over (or the batch was revoked).' },
+  'GET /vouchers/batches/:id/codes.csv': {
+    '409': 'The codes are still being generated, or the time to export them is over (or the batch was revoked).',
+  },
+  'GET /vouchers/batches/:id/cards.pdf': {
+    '409': 'The codes are still being generated, or the time to print them is over (or the batch was revoked).',
+  },
   'POST /vouchers/redeem': { '404': 'No voucher has that code.' },
   // The operations that wait on another system, which may refuse or not answer.
-  'POST /settings/test-email': { '502': 'The SMTP server could not be reached or refused the message (`message` says why).' },
-  'GET /devices/:id/config': { '502': 'The device could not be reached or refused to export its configuration (`message` says why).' },
-  'POST /payments/:id/refund': { '502': "The payment provider could not make the refund now; nothing was refunded." },
-  'POST /payments/initiate': { '502': 'The payment provider could not start the checkout now (Stripe unreachable or not configured).' },
+  'POST /settings/test-email': {
+    '502': 'The SMTP server could not be reached or refused the message (`message` says why).',
+  },
+  'GET /devices/:id/config': {
+    '502': 'The device could not be reached or refused to export its configuration (`message` says why).',
+  },
+  'POST /payments/:id/refund': { '502': 'The payment provider could not make the refund now; nothing was refunded.' },
+  'POST /payments/initiate': {
+    '502': 'The payment provider could not start the checkout now (Stripe unreachable or not configured).',
+  },
   'POST /subscriptions/:id/autopay/setup': { '502': 'The payment provider could not start saving a card now.' },
   'POST /auth/login': { '401': 'Wrong e-mail or password.', '403': 'The account is not active (suspended, inactive).' },
   // Taken while the admin waits: a failure (disk, bucket) is said to them, and recorded for GET /backups.
@@ -212,9 +252,12 @@ const PATH_ENUMS: Record<string, Record<string, readonly string[]>> = {
 
 /** Pages a person's browser posts to, which answer by sending the browser back to the portal. */
 const REDIRECTS: Record<string, string> = {
-  'POST /payments/sandbox/checkout/:transactionId/approve': "Back to the invoice's page in the portal, with the payment's outcome.",
-  'POST /payments/sandbox/checkout/:transactionId/decline': "Back to the invoice's page in the portal, with the payment's outcome.",
-  'POST /payments/sandbox/setup/:transactionId/:choice': "Back to the subscription's page in the portal, with the card set-up's outcome.",
+  'POST /payments/sandbox/checkout/:transactionId/approve':
+    "Back to the invoice's page in the portal, with the payment's outcome.",
+  'POST /payments/sandbox/checkout/:transactionId/decline':
+    "Back to the invoice's page in the portal, with the payment's outcome.",
+  'POST /payments/sandbox/setup/:transactionId/:choice':
+    "Back to the subscription's page in the portal, with the card set-up's outcome.",
 };
 
 /**
@@ -289,7 +332,12 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         add('409', 'Conflict');
       }
       const key = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
-      for (const parameter of (operation.parameters ?? []) as Array<{ in: string; name: string; schema?: Record<string, unknown>; description?: string }>) {
+      for (const parameter of (operation.parameters ?? []) as Array<{
+        in: string;
+        name: string;
+        schema?: Record<string, unknown>;
+        description?: string;
+      }>) {
         const words = parameter.in === 'path' ? PATH_ENUMS[key]?.[parameter.name] : undefined;
         if (!words) continue;
         parameter.schema = { ...parameter.schema, enum: [...words] };
@@ -297,17 +345,24 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
       }
       for (const [code, description] of Object.entries(PARTICULAR_FAILURES[key] ?? {})) {
         // Beside a shared failure of the same status, both are said.
-        const shared = (responses[code] as { $ref?: string } | undefined)?.$ref?.replace('#/components/responses/', '') as keyof typeof COMMON_FAILURES | undefined;
+        const shared = (responses[code] as { $ref?: string } | undefined)?.$ref?.replace(
+          '#/components/responses/',
+          '',
+        ) as keyof typeof COMMON_FAILURES | undefined;
         responses[code] = failure(shared ? `${description} Or: ${COMMON_FAILURES[shared].description}` : description);
       }
       if (REDIRECTS[key]) {
         responses['303'] = {
           description: REDIRECTS[key],
-          headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string', format: 'uri' } } },
+          headers: {
+            Location: { description: 'Where the browser goes next.', schema: { type: 'string', format: 'uri' } },
+          },
         };
       }
       for (const [code, example] of Object.entries(EXAMPLES[key] ?? {})) {
-        const media = (responses[code] as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.['application/json'];
+        const media = (responses[code] as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.[
+          'application/json'
+        ];
         if (media) media.example = example;
       }
       // Answers that are not JSON (a CSV, a PDF, a page): their media type, beside the JSON one when there is one.
@@ -316,8 +371,12 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         const response = responses[code] as { content?: Record<string, unknown>; $ref?: string; description?: string };
         if (response.$ref) {
           // The shared JSON failure stays beside the page (e.g. a 404 before the page's route is reached).
-          const shared = COMMON_FAILURES[response.$ref.replace('#/components/responses/', '') as keyof typeof COMMON_FAILURES];
-          responses[code] = { description: COMMON_DESCRIPTIONS[code] ?? 'Default Response', content: { ...shared?.content, ...content } };
+          const shared =
+            COMMON_FAILURES[response.$ref.replace('#/components/responses/', '') as keyof typeof COMMON_FAILURES];
+          responses[code] = {
+            description: COMMON_DESCRIPTIONS[code] ?? 'Default Response',
+            content: { ...shared?.content, ...content },
+          };
         } else {
           response.content = { ...response.content, ...content };
         }
@@ -327,11 +386,17 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
       add('503', 'ServiceUnavailable');
     }
   }
-  const used = new Set(Object.values(document.paths ?? {}).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags?: string[] }).tags ?? [])));
+  const used = new Set(
+    Object.values(document.paths ?? {}).flatMap((ops) =>
+      Object.values(ops).flatMap((op) => (op as { tags?: string[] }).tags ?? []),
+    ),
+  );
   return {
     ...document,
     // Every tag the operations use, in order, with its description (a tag without one fails redocly's tag-description).
-    tags: [...used].sort().map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
+    tags: [...used]
+      .sort()
+      .map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
     components: {
       ...document.components,
       schemas: { ...document.components?.schemas, ApiFailure: API_FAILURE_SCHEMA },
@@ -340,7 +405,15 @@ function withCommonFailures<T extends OpenApiDocument>(document: T): T {
         ...Object.fromEntries(
           Object.entries(COMMON_FAILURES).map(([name, response]) => {
             const example = FAILURE_EXAMPLES[name];
-            return [name, example === undefined ? response : { ...response, content: { 'application/json': { ...response.content['application/json'], example } } }];
+            return [
+              name,
+              example === undefined
+                ? response
+                : {
+                    ...response,
+                    content: { 'application/json': { ...response.content['application/json'], example } },
+                  },
+            ];
           }),
         ),
       },
@@ -369,7 +442,8 @@ export default fp(
               type: 'http',
               scheme: 'bearer',
               bearerFormat: 'JWT',
-              description: 'The access token from POST /api/auth/login or /api/auth/refresh-token, or a personal API token (POST /api/api-tokens).',
+              description:
+                'The access token from POST /api/auth/login or /api/auth/refresh-token, or a personal API token (POST /api/api-tokens).',
             },
             refreshCookie: {
               type: 'apiKey',
@@ -421,7 +495,10 @@ export default fp(
       // The document above, not one of its own; no calls to swagger.io's validator.
       // Tags collapsed: with 130-odd operations, expanding every tag at once left the page half drawn in Chromium
       // (it stopped after the first two tags, at random); a reader opens the tag they want.
-      uiConfig: { url: OPENAPI_PATH, validatorUrl: null, deepLinking: true, docExpansion: 'none' } as Record<string, unknown>,
+      uiConfig: { url: OPENAPI_PATH, validatorUrl: null, deepLinking: true, docExpansion: 'none' } as Record<
+        string,
+        unknown
+      >,
       theme: { title: `${PRODUCT_NAME} API reference` },
       // Its own policy on its page and files, whatever the web app's policy becomes.
       staticCSP: DOCS_CONTENT_SECURITY_POLICY,

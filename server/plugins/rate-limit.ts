@@ -21,7 +21,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { tooManyRequests } from '../lib/errors';
 import { PostgresRateLimitBackend } from '../lib/rate-limit-postgres';
 import { RedisRateLimitBackend } from '../lib/rate-limit-redis';
-import { BatchedRateLimitBackend, FallbackRateLimitBackend, MemoryRateLimitBackend, rateLimitStore, type RateLimitBackend } from '../lib/rate-limit-store';
+import {
+  BatchedRateLimitBackend,
+  FallbackRateLimitBackend,
+  MemoryRateLimitBackend,
+  rateLimitStore,
+  type RateLimitBackend,
+} from '../lib/rate-limit-store';
 
 const API_NAME_SPACE = 'api:';
 import { isApiPath } from './access';
@@ -74,7 +80,8 @@ async function chooseBackend(app: FastifyInstance, opts: RateLimitPluginOptions)
     const log = app.log.child({ component: 'rate-limit' });
     const redis = new RedisRateLimitBackend(redisUrl, {
       keyPrefix: opts.redisKeyPrefix,
-      onConnectionError: (error) => log.warn({ err: error }, 'Redis unreachable: rate limits count in this process meanwhile'),
+      onConnectionError: (error) =>
+        log.warn({ err: error }, 'Redis unreachable: rate limits count in this process meanwhile'),
       onReconnect: () => log.info('Redis reachable again: rate limits shared again'),
     });
     app.addHook('onClose', () => redis.close());
@@ -88,7 +95,9 @@ async function chooseBackend(app: FastifyInstance, opts: RateLimitPluginOptions)
     });
   }
   if (app.dbKind === 'postgres') {
-    return new PostgresRateLimitBackend(app.db, app.clock, (error) => app.log.warn({ err: error }, 'sweeping ended rate-limit windows failed'));
+    return new PostgresRateLimitBackend(app.db, app.clock, (error) =>
+      app.log.warn({ err: error }, 'sweeping ended rate-limit windows failed'),
+    );
   }
   return new MemoryRateLimitBackend(app.clock);
 }
@@ -99,10 +108,19 @@ export default fp<RateLimitPluginOptions>(
     app.decorate('rateLimitBackend', backend);
     // The per-minute API limit counts every request: over a shared backend it is batched (one write per second and
     // client, not one per request); in memory there is nothing to save.
-    const apiBackend = backend instanceof MemoryRateLimitBackend ? backend : new BatchedRateLimitBackend(backend, app.clock, { onError: (error) => app.log.warn({ err: error }, 'API rate-limit counts not shared; kept and retried') });
+    const apiBackend =
+      backend instanceof MemoryRateLimitBackend
+        ? backend
+        : new BatchedRateLimitBackend(backend, app.clock, {
+            onError: (error) => app.log.warn({ err: error }, 'API rate-limit counts not shared; kept and retried'),
+          });
     if (apiBackend instanceof BatchedRateLimitBackend) app.addHook('onClose', () => apiBackend.close());
     // global: false: limits apply where this plugin's hooks put them (the API), never to the SPA's files.
-    await app.register(fastifyRateLimit, { global: false, store: rateLimitStore(backend, { [API_NAME_SPACE]: apiBackend }), skipOnError: false });
+    await app.register(fastifyRateLimit, {
+      global: false,
+      store: rateLimitStore(backend, { [API_NAME_SPACE]: apiBackend }),
+      skipOnError: false,
+    });
 
     const limiter = (options: RequestLimitOptions) =>
       app.createRateLimit({
@@ -117,7 +135,8 @@ export default fp<RateLimitPluginOptions>(
       const check = limiter(options);
       return async function limitRequests(request: FastifyRequest) {
         const r = await check(request);
-        if (!r.isAllowed && r.isExceeded) throw tooManyRequests(options.message ?? DEFAULT_RATE_LIMIT_MESSAGE, r.ttlInSeconds);
+        if (!r.isAllowed && r.isExceeded)
+          throw tooManyRequests(options.message ?? DEFAULT_RATE_LIMIT_MESSAGE, r.ttlInSeconds);
       };
     });
 

@@ -25,7 +25,8 @@ export default fp(
       clock: app.clock,
       box,
       store: app.storage,
-      transaction: (work) => app.db.transaction((tx) => work(createSettingsRepository(tx as unknown as Db), tx as unknown as Db)),
+      transaction: (work) =>
+        app.db.transaction((tx) => work(createSettingsRepository(tx as unknown as Db), tx as unknown as Db)),
       // A change made through any process is served by every process from its next request on.
       publish: () => void app.changes.publish(SETTINGS_CHANGED),
     });

@@ -30,7 +30,10 @@ const escapeHtml = (text: string) =>
  * JSON (with `<` escaped, so no text in them can close the script element) before </head>.
  */
 export function renderIndexHtml(html: string, settings: PublicSettings): string {
-  const json = JSON.stringify(settings).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(settings)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   let out = html.replace(/<title>[\s\S]*?<\/title>/i, () => `<title>${escapeHtml(settings.company.name)}</title>`);
   const headEnd = out.search(/<\/head>/i);
   if (headEnd !== -1) {
@@ -39,7 +42,8 @@ export function renderIndexHtml(html: string, settings: PublicSettings): string 
   return out;
 }
 
-export const NOT_BUILT_TEXT = 'The web app has not been built yet. Run `npm run build` (or `npm start`, which builds it) and reload this page.\n';
+export const NOT_BUILT_TEXT =
+  'The web app has not been built yet. Run `npm run build` (or `npm start`, which builds it) and reload this page.\n';
 
 export default fp<SpaOptions>(
   async (app, opts) => {
@@ -56,7 +60,10 @@ export default fp<SpaOptions>(
         cacheControl: false,
         setHeaders(res, path) {
           const rel = path.slice(distDir.length).replace(/\\/g, '/');
-          res.setHeader('cache-control', rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+          res.setHeader(
+            'cache-control',
+            rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
           // Which bytes come back depends on Accept-Encoding (a compressed copy may exist): caches must know.
           res.setHeader('vary', 'Accept-Encoding');
         },
@@ -76,14 +83,20 @@ export default fp<SpaOptions>(
     const indexHtml = async (): Promise<string> => {
       const version = app.settings.version;
       if (rendered && rendered.version === version) return rendered.html;
-      const html = renderIndexHtml(readFileSync(join(distDir!, 'index.html'), 'utf8'), await app.settings.publicSettings());
+      const html = renderIndexHtml(
+        readFileSync(join(distDir!, 'index.html'), 'utf8'),
+        await app.settings.publicSettings(),
+      );
       // Cache only if no change happened meanwhile.
       if (app.settings.version === version) rendered = { version, html };
       return html;
     };
 
     const sendIndex = async (reply: FastifyReply) =>
-      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(await indexHtml());
+      reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(await indexHtml());
     // The folder itself ("/") would be refused by the static plugin (no directory index); it is the app.
     if (distDir) app.get('/', async (_request, reply) => sendIndex(reply));
 

@@ -22,7 +22,9 @@ declare module '../config' {
 export default fp(
   async (app) => {
     const log = app.log.child({ module: 'storage' });
-    const store = createFileStore(storageConfigOf(app.config), app.config.dataDir, { warn: (message) => log.warn(message) });
+    const store = createFileStore(storageConfigOf(app.config), app.config.dataDir, {
+      warn: (message) => log.warn(message),
+    });
     app.decorate('storage', store);
     log.debug({ kind: store.kind, location: store.location }, 'file store');
     app.addHook('onClose', () => store.close());

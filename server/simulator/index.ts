@@ -36,7 +36,16 @@ export interface SimulatorOptions {
   snmpCommunity?: string;
   /** RADIUS shared secret (default: random per run, written to the device). */
   secret?: string;
-  nas?: Pick<SimulatedNasOptions, 'maxInterimSeconds' | 'meanSessionMinutes' | 'redialSeconds' | 'rejectRetrySeconds' | 'startSpreadSeconds' | 'radiusTimeoutMs' | 'tickMs'>;
+  nas?: Pick<
+    SimulatedNasOptions,
+    | 'maxInterimSeconds'
+    | 'meanSessionMinutes'
+    | 'redialSeconds'
+    | 'rejectRetrySeconds'
+    | 'startSpreadSeconds'
+    | 'radiusTimeoutMs'
+    | 'tickMs'
+  >;
   log: SimLogger & { error(obj: object, msg: string): void };
 }
 
@@ -62,8 +71,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const host = options.host ?? '127.0.0.1';
   // A wildcard RADIUS listener is reached on loopback; anything else would leave the machine.
   const radiusHost = ['0.0.0.0', '::', ''].includes(options.radius.host) ? '127.0.0.1' : options.radius.host;
-  if (!isLoopback(host) || isIP(host) !== 4) throw new Error(`The simulated NAS runs on loopback only: ${host} is not a 127.x.x.x address`);
-  if (!isLoopback(radiusHost)) throw new Error(`The simulated NAS talks to a portal on loopback only: RADIUS host ${radiusHost} is not`);
+  if (!isLoopback(host) || isIP(host) !== 4)
+    throw new Error(`The simulated NAS runs on loopback only: ${host} is not a 127.x.x.x address`);
+  if (!isLoopback(radiusHost))
+    throw new Error(`The simulated NAS talks to a portal on loopback only: RADIUS host ${radiusHost} is not`);
   const name = options.name ?? DEFAULT_SIMULATED_NAS_NAME;
   const secret = options.secret ?? randomBytes(18).toString('base64url');
   const community = options.snmpCommunity ?? `sim-${randomBytes(6).toString('hex')}`;
@@ -73,7 +84,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     ...options.nas,
     name,
     host,
-    radius: { host: radiusHost === 'localhost' ? '127.0.0.1' : radiusHost, authPort: options.radius.authPort, acctPort: options.radius.acctPort, secret },
+    radius: {
+      host: radiusHost === 'localhost' ? '127.0.0.1' : radiusHost,
+      authPort: options.radius.authPort,
+      acctPort: options.radius.acctPort,
+      secret,
+    },
     coaPort: options.radius.coaPort,
     snmp: { port: options.snmpPort, community },
     budget,
@@ -83,14 +99,33 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const { snmpPort, coaPort } = await nas.start();
   let deviceId: string;
   try {
-    deviceId = await link.ensureDevice({ name, model: 'CCR2004-1G-12S+2XS', host, location: 'Simulated POP (loopback)', snmpPort, snmpCommunity: community, radiusSecret: secret });
+    deviceId = await link.ensureDevice({
+      name,
+      model: 'CCR2004-1G-12S+2XS',
+      host,
+      location: 'Simulated POP (loopback)',
+      snmpPort,
+      snmpCommunity: community,
+      radiusSecret: secret,
+    });
     nas.setLogins(await link.activeLogins());
   } catch (error) {
     await nas.stop();
     throw error;
   }
   nas.run();
-  log.info({ device: name, deviceId, host, snmpPort, coaPort, customers: nas.stats().customers, maxPacketsPerSecond: budget.perSecond }, 'network simulator running');
+  log.info(
+    {
+      device: name,
+      deviceId,
+      host,
+      snmpPort,
+      coaPort,
+      customers: nas.stats().customers,
+      maxPacketsPerSecond: budget.perSecond,
+    },
+    'network simulator running',
+  );
 
   let refreshing: Promise<void> | null = null;
   const refresh = () =>
@@ -100,9 +135,14 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       .finally(() => {
         refreshing = null;
       }));
-  const timer = setInterval(() => {
-    refresh().catch((error: unknown) => log.warn({ err: error }, 'network simulator: could not read the active subscriptions'));
-  }, (options.refreshSeconds ?? 60) * 1000);
+  const timer = setInterval(
+    () => {
+      refresh().catch((error: unknown) =>
+        log.warn({ err: error }, 'network simulator: could not read the active subscriptions'),
+      );
+    },
+    (options.refreshSeconds ?? 60) * 1000,
+  );
   timer.unref();
 
   let stopping: Promise<void> | null = null;
@@ -126,7 +166,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
  * administrator with an access token the app signs itself, talking to the portal over its own port.
  * Null (with a warning) when the portal has no RADIUS server or no administrator.
  */
-export async function startAppSimulator(running: { app: FastifyInstance; config: Config; url: string }): Promise<RunningSimulator | null> {
+export async function startAppSimulator(running: {
+  app: FastifyInstance;
+  config: Config;
+  url: string;
+}): Promise<RunningSimulator | null> {
   const { app, config, url } = running;
   const log = app.log.child({ module: 'simulator' });
   const ports = app.radius.ports();
@@ -142,7 +186,9 @@ export async function startAppSimulator(running: { app: FastifyInstance; config:
     return null;
   };
   if (!(await admin())) {
-    log.warn('SIMULATE=true needs an active administrator to register the simulated NAS: network simulator not started');
+    log.warn(
+      'SIMULATE=true needs an active administrator to register the simulated NAS: network simulator not started',
+    );
     return null;
   }
   return startSimulator({
@@ -152,7 +198,12 @@ export async function startAppSimulator(running: { app: FastifyInstance; config:
       if (!user) throw new Error('No active administrator left for the network simulator');
       return (await app.accessTokens.sign(user)).token;
     },
-    radius: { host: config.radiusHost, authPort: ports.authPort, acctPort: ports.acctPort, coaPort: config.radiusCoaPort },
+    radius: {
+      host: config.radiusHost,
+      authPort: ports.authPort,
+      acctPort: ports.acctPort,
+      coaPort: config.radiusCoaPort,
+    },
     log,
   });
 }

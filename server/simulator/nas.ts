@@ -9,7 +9,12 @@
  * polls over SNMP agrees with what RADIUS accounts.
  */
 import type { RemoteInfo } from 'node:dgram';
-import { stringAttribute, integerAttribute, type RadiusAttribute, type RadiusPacket } from '../integrations/radius/codec';
+import {
+  stringAttribute,
+  integerAttribute,
+  type RadiusAttribute,
+  type RadiusPacket,
+} from '../integrations/radius/codec';
 import type { PacketBudget } from './packet-budget';
 import { DynAuthListener, RadiusNasClient, SESSION_CONTEXT_NOT_FOUND, type DynAuthDecision } from './radius-client';
 import { SimulatedSnmpAgent, type SimInterface } from './snmp-agent';
@@ -109,7 +114,9 @@ export function parseRateLimit(value: string | undefined): Rate | null {
 /** The rate an Access-Accept or CoA-Request gives: MikroTik's attribute, else WISPr's (bits/s). */
 export function rateFrom(packet: RadiusPacket): Rate | null {
   const vsa = packet.attributes['Vendor-Specific'] as Record<string, unknown> | undefined;
-  const mikrotik = parseRateLimit(typeof vsa?.['Mikrotik-Rate-Limit'] === 'string' ? (vsa['Mikrotik-Rate-Limit'] as string) : undefined);
+  const mikrotik = parseRateLimit(
+    typeof vsa?.['Mikrotik-Rate-Limit'] === 'string' ? (vsa['Mikrotik-Rate-Limit'] as string) : undefined,
+  );
   if (mikrotik) return mikrotik;
   const down = Number(vsa?.['WISPr-Bandwidth-Max-Down']);
   const up = Number(vsa?.['WISPr-Bandwidth-Max-Up']);
@@ -123,7 +130,16 @@ export class SimulatedNas {
   private readonly cpes = new Map<string, Cpe>();
   private readonly sessions = new Map<string, Cpe>();
   private readonly listeners = new Set<(event: SimEvent) => void>();
-  private readonly counts: Record<SimEventType, number> = { accept: 0, reject: 0, start: 0, interim: 0, stop: 0, disconnect: 0, coa: 0, nak: 0 };
+  private readonly counts: Record<SimEventType, number> = {
+    accept: 0,
+    reject: 0,
+    start: 0,
+    interim: 0,
+    stop: 0,
+    disconnect: 0,
+    coa: 0,
+    nak: 0,
+  };
   private readonly radius: RadiusNasClient;
   private readonly dynauth: DynAuthListener;
   private readonly usedIps = new Set<string>();
@@ -137,10 +153,46 @@ export class SimulatedNas {
   constructor(private readonly options: SimulatedNasOptions) {
     const mac = (n: number) => Buffer.from([0x48, 0xa9, 0x8a, 0x5e, 0x00, n]);
     this.interfaces = [
-      { ifIndex: 1, name: 'ether1', alias: 'uplink to transit', ifType: 6, speedMbps: 10_000, mac: mac(1), inOctets: 0n, outOctets: 0n },
-      { ifIndex: 2, name: 'ether2', alias: 'PPPoE access (customers)', ifType: 6, speedMbps: 10_000, mac: mac(2), inOctets: 0n, outOctets: 0n },
-      { ifIndex: 3, name: 'ether3', alias: 'management', ifType: 6, speedMbps: 1_000, mac: mac(3), inOctets: 0n, outOctets: 0n },
-      { ifIndex: 4, name: 'lo', alias: '', ifType: 24, speedMbps: 0, mac: Buffer.alloc(0), inOctets: 0n, outOctets: 0n },
+      {
+        ifIndex: 1,
+        name: 'ether1',
+        alias: 'uplink to transit',
+        ifType: 6,
+        speedMbps: 10_000,
+        mac: mac(1),
+        inOctets: 0n,
+        outOctets: 0n,
+      },
+      {
+        ifIndex: 2,
+        name: 'ether2',
+        alias: 'PPPoE access (customers)',
+        ifType: 6,
+        speedMbps: 10_000,
+        mac: mac(2),
+        inOctets: 0n,
+        outOctets: 0n,
+      },
+      {
+        ifIndex: 3,
+        name: 'ether3',
+        alias: 'management',
+        ifType: 6,
+        speedMbps: 1_000,
+        mac: mac(3),
+        inOctets: 0n,
+        outOctets: 0n,
+      },
+      {
+        ifIndex: 4,
+        name: 'lo',
+        alias: '',
+        ifType: 24,
+        speedMbps: 0,
+        mac: Buffer.alloc(0),
+        inOctets: 0n,
+        outOctets: 0n,
+      },
     ];
     this.snmp = new SimulatedSnmpAgent({
       host: options.host,
@@ -153,11 +205,21 @@ export class SimulatedNas {
     });
     this.radius = new RadiusNasClient({
       host: options.host,
-      target: { host: options.radius.host, authPort: options.radius.authPort, acctPort: options.radius.acctPort, secret: options.radius.secret },
+      target: {
+        host: options.radius.host,
+        authPort: options.radius.authPort,
+        acctPort: options.radius.acctPort,
+        secret: options.radius.secret,
+      },
       budget: options.budget,
       timeoutMs: options.radiusTimeoutMs,
     });
-    this.dynauth = new DynAuthListener({ host: options.host, port: options.coaPort, secret: () => options.radius.secret, handle: (kind, request, from) => this.onDynAuth(kind, request, from) });
+    this.dynauth = new DynAuthListener({
+      host: options.host,
+      port: options.coaPort,
+      secret: () => options.radius.secret,
+      handle: (kind, request, from) => this.onDynAuth(kind, request, from),
+    });
   }
 
   /** Starts the SNMP agent and the RADIUS sockets; the NAS tells the portal it (re)booted (Accounting-On). */
@@ -177,7 +239,13 @@ export class SimulatedNas {
   /** Begins dialing and moving traffic (after the device is registered with the portal). */
   run(): void {
     if (this.timer || this.stopped) return;
-    this.track(this.radius.request('Accounting-Request', [...this.nasAttributes(), ['Acct-Status-Type', 'Accounting-On'], ['Acct-Session-Id', '0']]));
+    this.track(
+      this.radius.request('Accounting-Request', [
+        ...this.nasAttributes(),
+        ['Acct-Status-Type', 'Accounting-On'],
+        ['Acct-Session-Id', '0'],
+      ]),
+    );
     this.lastTick = Date.now();
     this.timer = setInterval(() => this.tick(), this.options.tickMs ?? 1_000);
   }
@@ -199,7 +267,9 @@ export class SimulatedNas {
       this.cpes.set(login.username, {
         login,
         profile: profileFor(login.username),
-        mac: ['D4', 'CA', '6D', (h >>> 16) & 0xff, (h >>> 8) & 0xff, h & 0xff].map((v) => (typeof v === 'number' ? v.toString(16).padStart(2, '0') : v).toUpperCase()).join(':'),
+        mac: ['D4', 'CA', '6D', (h >>> 16) & 0xff, (h >>> 8) & 0xff, h & 0xff]
+          .map((v) => (typeof v === 'number' ? v.toString(16).padStart(2, '0') : v).toUpperCase())
+          .join(':'),
         state: 'idle',
         nextDialAt: now + Math.random() * spread,
         session: null,
@@ -252,9 +322,15 @@ export class SimulatedNas {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.started) {
-      const stops = [...this.cpes.values()].filter((c) => c.session).map((c) => this.endSession(c, 'Admin-Reboot', true));
+      const stops = [...this.cpes.values()]
+        .filter((c) => c.session)
+        .map((c) => this.endSession(c, 'Admin-Reboot', true));
       const off = Promise.allSettled(stops).then(() =>
-        this.radius.request('Accounting-Request', [...this.nasAttributes(), ['Acct-Status-Type', 'Accounting-Off'], ['Acct-Session-Id', '0']]),
+        this.radius.request('Accounting-Request', [
+          ...this.nasAttributes(),
+          ['Acct-Status-Type', 'Accounting-Off'],
+          ['Acct-Session-Id', '0'],
+        ]),
       );
       await Promise.race([off, new Promise((resolve) => setTimeout(resolve, deadlineMs))]);
     }
@@ -281,7 +357,12 @@ export class SimulatedNas {
       }
       const session = cpe.session;
       if (cpe.state !== 'online' || !session) continue;
-      const moved = bytesOver(cpe.profile, session.walledGarden ? { downloadKbps: 64, uploadKbps: 64 } : session.rate, seconds, at);
+      const moved = bytesOver(
+        cpe.profile,
+        session.walledGarden ? { downloadKbps: 64, uploadKbps: 64 } : session.rate,
+        seconds,
+        at,
+      );
       session.outputOctets += moved.down;
       session.inputOctets += moved.up;
       down += moved.down;
@@ -382,7 +463,13 @@ export class SimulatedNas {
     cpe.nextDialAt = Date.now() + (min + Math.random() * (max - min)) * 1000;
     if (cpe.gone) this.cpes.delete(session.username);
     await this.account(session, 'Stop', cause, final);
-    this.emit({ type: 'stop', at: Date.now(), username: session.username, acctSessionId: session.acctSessionId, cause });
+    this.emit({
+      type: 'stop',
+      at: Date.now(),
+      username: session.username,
+      acctSessionId: session.acctSessionId,
+      cause,
+    });
   }
 
   private account(session: SimSession, status: 'Start' | 'Interim-Update' | 'Stop', cause?: string, final = false) {
@@ -420,20 +507,40 @@ export class SimulatedNas {
     const session = cpe?.session;
     if (!cpe || !session || (username && session.username !== username)) {
       this.emit({ type: 'nak', at: Date.now(), username: username ?? '', acctSessionId, cause: kind });
-      this.options.log.info({ kind, username, acctSessionId, from: from.address }, 'simulated NAS: no such session (NAK)');
+      this.options.log.info(
+        { kind, username, acctSessionId, from: from.address },
+        'simulated NAS: no such session (NAK)',
+      );
       return { ack: false, errorCause: SESSION_CONTEXT_NOT_FOUND };
     }
     if (kind === 'disconnect') {
-      this.options.log.info({ username: session.username, acctSessionId: session.acctSessionId }, 'simulated NAS: Disconnect-Request, session ended');
-      this.emit({ type: 'disconnect', at: Date.now(), username: session.username, acctSessionId: session.acctSessionId });
+      this.options.log.info(
+        { username: session.username, acctSessionId: session.acctSessionId },
+        'simulated NAS: Disconnect-Request, session ended',
+      );
+      this.emit({
+        type: 'disconnect',
+        at: Date.now(),
+        username: session.username,
+        acctSessionId: session.acctSessionId,
+      });
       // Answer first (the ACK goes out with this return), then the Stop, as a router does.
       setImmediate(() => this.track(this.endSession(cpe, 'Admin-Reset')));
       return { ack: true };
     }
     const rate = rateFrom(request);
     if (rate) session.rate = rate;
-    this.options.log.info({ username: session.username, acctSessionId: session.acctSessionId, rate }, 'simulated NAS: CoA-Request, rate applied');
-    this.emit({ type: 'coa', at: Date.now(), username: session.username, acctSessionId: session.acctSessionId, rate: session.rate });
+    this.options.log.info(
+      { username: session.username, acctSessionId: session.acctSessionId, rate },
+      'simulated NAS: CoA-Request, rate applied',
+    );
+    this.emit({
+      type: 'coa',
+      at: Date.now(),
+      username: session.username,
+      acctSessionId: session.acctSessionId,
+      rate: session.rate,
+    });
     return { ack: true };
   }
 

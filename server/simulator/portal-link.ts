@@ -52,14 +52,17 @@ export class PortalLink {
       model: spec.model,
       host: spec.host,
       location: spec.location,
-      notes: 'Simulated by the portal\'s network simulator (npm run simulate or SIMULATE=true): not a real router.',
+      notes: "Simulated by the portal's network simulator (npm run simulate or SIMULATE=true): not a real router.",
       tags: ['simulated'],
       snmp_version: 'v2c',
       snmp_port: spec.snmpPort,
       snmp_community: spec.snmpCommunity,
       radius_secret: spec.radiusSecret,
     };
-    const page = await this.call<{ items: Array<{ id: string; name: string }> }>('GET', `/devices?search=${encodeURIComponent(spec.name)}&limit=100`);
+    const page = await this.call<{ items: Array<{ id: string; name: string }> }>(
+      'GET',
+      `/devices?search=${encodeURIComponent(spec.name)}&limit=100`,
+    );
     const existing = page.items.find((d) => d.name === spec.name);
     if (existing) {
       await this.call('PUT', `/devices/${existing.id}`, body);
@@ -72,7 +75,10 @@ export class PortalLink {
   async activeLogins(): Promise<SimulatedLogin[]> {
     const ids: string[] = [];
     for (let offset = 0; ; offset += 100) {
-      const page = await this.call<Array<{ id: string }>>('GET', `/subscriptions?status=active&limit=100&offset=${offset}`);
+      const page = await this.call<Array<{ id: string }>>(
+        'GET',
+        `/subscriptions?status=active&limit=100&offset=${offset}`,
+      );
       ids.push(...page.map((s) => s.id));
       if (page.length < 100) break;
     }
@@ -80,10 +86,22 @@ export class PortalLink {
     // A few at a time: the simulator is one API client among others, under the portal's per-address limit.
     for (let i = 0; i < ids.length; i += 4) {
       const answers = await Promise.all(
-        ids.slice(i, i + 4).map((id) => this.call<{ credentials: { username: string; password: string | null } | null }>('GET', `/subscriptions/${id}/credentials`)),
+        ids
+          .slice(i, i + 4)
+          .map((id) =>
+            this.call<{ credentials: { username: string; password: string | null } | null }>(
+              'GET',
+              `/subscriptions/${id}/credentials`,
+            ),
+          ),
       );
       answers.forEach((a, k) => {
-        if (a.credentials?.password) logins.push({ subscriptionId: ids[i + k], username: a.credentials.username, password: a.credentials.password });
+        if (a.credentials?.password)
+          logins.push({
+            subscriptionId: ids[i + k],
+            username: a.credentials.username,
+            password: a.credentials.password,
+          });
       });
     }
     return logins;
@@ -93,7 +111,10 @@ export class PortalLink {
     this.token ??= await this.options.auth();
     const response = await fetch(`${this.options.url.replace(/\/$/, '')}/api${path}`, {
       method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
     });
@@ -108,7 +129,11 @@ export class PortalLink {
     } catch {
       // not JSON: reported below with the status
     }
-    if (!response.ok) throw new PortalApiError(`${method} /api${path}: ${response.status} ${parsed.message ?? text.slice(0, 200)}`, response.status);
+    if (!response.ok)
+      throw new PortalApiError(
+        `${method} /api${path}: ${response.status} ${parsed.message ?? text.slice(0, 200)}`,
+        response.status,
+      );
     return parsed.data as T;
   }
 }
@@ -122,9 +147,16 @@ export function passwordAuth(url: string, email: string, password: string): () =
       body: JSON.stringify({ email, password, rememberMe: false }),
       signal: AbortSignal.timeout(15_000),
     });
-    const body = (await response.json().catch(() => ({}))) as { message?: string; data?: { tokens?: { access?: { token?: string } } } };
+    const body = (await response.json().catch(() => ({}))) as {
+      message?: string;
+      data?: { tokens?: { access?: { token?: string } } };
+    };
     const token = body.data?.tokens?.access?.token;
-    if (!response.ok || !token) throw new PortalApiError(`Sign-in as ${email} failed: ${response.status} ${body.message ?? ''}`.trim(), response.status);
+    if (!response.ok || !token)
+      throw new PortalApiError(
+        `Sign-in as ${email} failed: ${response.status} ${body.message ?? ''}`.trim(),
+        response.status,
+      );
     return token;
   };
 }

@@ -7,7 +7,14 @@
  *     shared secret and answers ACK or NAK (with its Error-Cause) as the handler decides.
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
-import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, type RadiusAttribute, type RadiusPacket } from '../integrations/radius/codec';
+import {
+  decodeRequest,
+  decodeResponse,
+  encodeRequest,
+  encodeResponse,
+  type RadiusAttribute,
+  type RadiusPacket,
+} from '../integrations/radius/codec';
 import type { PacketBudget } from './packet-budget';
 
 export interface RadiusTarget {
@@ -44,7 +51,13 @@ export class RadiusNasClient {
   timeouts = 0;
 
   constructor(
-    private readonly options: { host: string; target: RadiusTarget; budget: PacketBudget; timeoutMs?: number; retries?: number },
+    private readonly options: {
+      host: string;
+      target: RadiusTarget;
+      budget: PacketBudget;
+      timeoutMs?: number;
+      retries?: number;
+    },
   ) {}
 
   async start(): Promise<void> {
@@ -58,7 +71,10 @@ export class RadiusNasClient {
   }
 
   /** Sends a request and resolves with the portal's checked answer, or null after the last retransmission. */
-  async request(code: 'Access-Request' | 'Accounting-Request', attributes: RadiusAttribute[]): Promise<RadiusPacket | null> {
+  async request(
+    code: 'Access-Request' | 'Accounting-Request',
+    attributes: RadiusAttribute[],
+  ): Promise<RadiusPacket | null> {
     const identifier = await this.freeIdentifier();
     if (identifier < 0) return null;
     const { target } = this.options;

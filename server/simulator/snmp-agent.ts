@@ -39,7 +39,10 @@ interface Mib {
 }
 interface Agent {
   getMib(): Mib;
-  getAuthorizer(): { addCommunity(community: string): void; getAccessControlModel(): { setCommunityAccess(community: string, level: number): void } };
+  getAuthorizer(): {
+    addCommunity(community: string): void;
+    getAccessControlModel(): { setCommunityAccess(community: string, level: number): void };
+  };
   close(callback?: () => void): void;
   listener: { sockets: Record<string, Socket> };
 }
@@ -147,7 +150,13 @@ export class SimulatedSnmpAgent {
 
   private populate(mib: Mib): void {
     const T = snmp.ObjectType;
-    const scalar = (name: string, oid: string, scalarType: number) => ({ name, type: snmp.MibProviderType.Scalar, oid, scalarType, maxAccess: RO });
+    const scalar = (name: string, oid: string, scalarType: number) => ({
+      name,
+      type: snmp.MibProviderType.Scalar,
+      oid,
+      scalarType,
+      maxAccess: RO,
+    });
     mib.registerProviders([
       scalar('sysDescr', '1.3.6.1.2.1.1.1', T.OctetString),
       scalar('sysObjectID', '1.3.6.1.2.1.1.2', T.OID),
@@ -197,8 +206,26 @@ export class SimulatedSnmpAgent {
     mib.setScalarValue('sysLocation', this.options.sysLocation);
     for (const i of this.options.interfaces) {
       const bps = Math.min(i.speedMbps * 1_000_000, 2 ** 32 - 1);
-      mib.addTableRow('ifTable', [i.ifIndex, i.name, i.ifType, i.ifType === 24 ? 65536 : 1500, bps, i.mac, 1, 1, Number(i.inOctets % TWO_32), Number(i.outOctets % TWO_32)]);
-      mib.addTableRow('ifXTable', [i.ifIndex, i.name, counter64(i.inOctets), counter64(i.outOctets), i.speedMbps, i.alias]);
+      mib.addTableRow('ifTable', [
+        i.ifIndex,
+        i.name,
+        i.ifType,
+        i.ifType === 24 ? 65536 : 1500,
+        bps,
+        i.mac,
+        1,
+        1,
+        Number(i.inOctets % TWO_32),
+        Number(i.outOctets % TWO_32),
+      ]);
+      mib.addTableRow('ifXTable', [
+        i.ifIndex,
+        i.name,
+        counter64(i.inOctets),
+        counter64(i.outOctets),
+        i.speedMbps,
+        i.alias,
+      ]);
     }
   }
 }

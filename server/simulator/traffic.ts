@@ -19,7 +19,10 @@ export function hashText(text: string): number {
 }
 
 /** Share of the evening peak in use at each hour of the day, as residential traffic goes. */
-const HOURLY = [0.7, 0.5, 0.35, 0.25, 0.18, 0.15, 0.2, 0.3, 0.4, 0.45, 0.5, 0.52, 0.55, 0.55, 0.55, 0.57, 0.6, 0.65, 0.75, 0.85, 0.95, 1, 0.95, 0.85];
+const HOURLY = [
+  0.7, 0.5, 0.35, 0.25, 0.18, 0.15, 0.2, 0.3, 0.4, 0.45, 0.5, 0.52, 0.55, 0.55, 0.55, 0.57, 0.6, 0.65, 0.75, 0.85, 0.95,
+  1, 0.95, 0.85,
+];
 
 /** 0.15 around 5:00, 1 at 21:00 (the simulator's local time), linear between the hours. */
 export function dayFactor(at: Date): number {
@@ -47,7 +50,12 @@ export interface Rate {
 }
 
 /** Bytes down and up over `seconds` for one customer at `rate`. */
-export function bytesOver(profile: TrafficProfile, rate: Rate, seconds: number, at: Date): { down: number; up: number } {
+export function bytesOver(
+  profile: TrafficProfile,
+  rate: Rate,
+  seconds: number,
+  at: Date,
+): { down: number; up: number } {
   // Bursts: most seconds are quiet, some use a good part of the line (a download, a video starting).
   const burst = profile.random() < 0.1 ? 2 + profile.random() * 6 : 0.4 + profile.random() * 0.8;
   const share = Math.min(1, profile.busyShare * Math.max(0.15, dayFactor(at)) * burst);

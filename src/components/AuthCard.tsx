@@ -9,8 +9,18 @@ export function AuthCard({ title, children, testId }: { title: string; children:
   // The page behind the card in the theme's colour (dark mode too), not the browser's white.
   const { token } = theme.useToken();
   return (
-    <main id="main" style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', padding: 16, background: token.colorBgLayout }}
-      className="page-fade">
+    <main
+      id="main"
+      style={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        padding: 16,
+        background: token.colorBgLayout,
+      }}
+      className="page-fade"
+    >
       <Card style={{ width: '100%', maxWidth: 440 }} data-testid={testId}>
         <Link to="/" style={{ display: 'block', textAlign: 'center', fontWeight: 700, fontSize: 20, marginBottom: 8 }}>
           {t('app.name')}

@@ -7,7 +7,10 @@ import { Select, type RefSelectProps, type SelectProps } from 'antd';
  * critical). rc-select's own way to keep a prop off the wrapper (`omitDomProps`) is overwritten by its Select,
  * so the prop is held back here and set on the combobox input itself.
  */
-export function FormSelect<V = unknown>({ 'aria-required': required, ...props }: SelectProps<V> & { 'aria-required'?: boolean | 'true' | 'false' }) {
+export function FormSelect<V = unknown>({
+  'aria-required': required,
+  ...props
+}: SelectProps<V> & { 'aria-required'?: boolean | 'true' | 'false' }) {
   const ref = useRef<RefSelectProps>(null);
   useEffect(() => {
     const input = ref.current?.nativeElement?.querySelector('input[role="combobox"]');

@@ -19,7 +19,14 @@ export function NoAccess() {
         subTitle={t('app.noAccess.text', { role: user ? t(`role.${user.role}`) : '' })}
         extra={
           // One link that looks like a button (a button inside a link is two controls for one action).
-          <Button type="primary" href="/dashboard" onClick={(e) => { e.preventDefault(); void navigate('/dashboard'); }}>
+          <Button
+            type="primary"
+            href="/dashboard"
+            onClick={(e) => {
+              e.preventDefault();
+              void navigate('/dashboard');
+            }}
+          >
             {t('app.noAccess.home')}
           </Button>
         }

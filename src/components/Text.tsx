@@ -13,11 +13,28 @@ import { usePageTitle } from './page-title';
  * The screen's one h1 (in the size of antd's level-3 heading), which also names the document: `documentTitle`,
  * or the heading's own text when it is a plain string.
  */
-export function PageTitle({ children, documentTitle, style }: { children: ReactNode; documentTitle?: string; style?: CSSProperties }) {
+export function PageTitle({
+  children,
+  documentTitle,
+  style,
+}: {
+  children: ReactNode;
+  documentTitle?: string;
+  style?: CSSProperties;
+}) {
   const { token } = theme.useToken();
   usePageTitle(documentTitle ?? (typeof children === 'string' ? children : null));
   return (
-    <h1 style={{ margin: 0, color: token.colorTextHeading, fontSize: token.fontSizeHeading3, lineHeight: token.lineHeightHeading3, fontWeight: token.fontWeightStrong, ...style }}>
+    <h1
+      style={{
+        margin: 0,
+        color: token.colorTextHeading,
+        fontSize: token.fontSizeHeading3,
+        lineHeight: token.lineHeightHeading3,
+        fontWeight: token.fontWeightStrong,
+        ...style,
+      }}
+    >
       {children}
     </h1>
   );
@@ -31,7 +48,10 @@ export function StrongText({ children }: { children: ReactNode }) {
 export function SecondaryText({ children, small, testId }: { children: ReactNode; small?: boolean; testId?: string }) {
   const { token } = theme.useToken();
   return (
-    <span style={{ color: token.colorTextSecondary, ...(small ? { fontSize: token.fontSizeSM } : {}) }} data-testid={testId}>
+    <span
+      style={{ color: token.colorTextSecondary, ...(small ? { fontSize: token.fontSizeSM } : {}) }}
+      data-testid={testId}
+    >
       {children}
     </span>
   );
@@ -50,11 +70,30 @@ export function HeaderTitle({ children, documentTitle }: { children: ReactNode; 
  * A section's heading inside a screen that has its h1 (a card's title, a panel's part): the level it has in the
  * page's outline (h2 by default), in the look of the place it sits in (a card title's font, or a small bold line).
  */
-export function SectionHeading({ children, level = 2, id, style }: { children: ReactNode; level?: 2 | 3 | 4; id?: string; style?: CSSProperties }) {
+export function SectionHeading({
+  children,
+  level = 2,
+  id,
+  style,
+}: {
+  children: ReactNode;
+  level?: 2 | 3 | 4;
+  id?: string;
+  style?: CSSProperties;
+}) {
   const { token } = theme.useToken();
   const Tag = `h${level}` as const;
   return (
-    <Tag id={id} style={{ margin: 0, font: 'inherit', fontWeight: token.fontWeightStrong, color: token.colorTextHeading, ...style }}>
+    <Tag
+      id={id}
+      style={{
+        margin: 0,
+        font: 'inherit',
+        fontWeight: token.fontWeightStrong,
+        color: token.colorTextHeading,
+        ...style,
+      }}
+    >
       {children}
     </Tag>
   );

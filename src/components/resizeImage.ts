@@ -14,7 +14,11 @@ export const JPEG_QUALITY = 0.85;
 const REDRAWN = /^image\/(jpeg|png|webp|bmp|heic|heif|avif)$/i;
 
 /** The size that fits within maxSide on the longer side, keeping the aspect ratio; null if it fits already. */
-export function fitWithin(width: number, height: number, maxSide = MAX_IMAGE_SIDE): { width: number; height: number } | null {
+export function fitWithin(
+  width: number,
+  height: number,
+  maxSide = MAX_IMAGE_SIDE,
+): { width: number; height: number } | null {
   const longer = Math.max(width, height);
   if (longer <= maxSide) return null;
   const scale = maxSide / longer;
@@ -33,7 +37,8 @@ export function jpegName(name: string): string {
  * export drops EXIF, so an upright copy is the only way to keep it the right way up).
  */
 export async function resizeImage(file: File, maxSide = MAX_IMAGE_SIDE, quality = JPEG_QUALITY): Promise<File> {
-  if (!REDRAWN.test(file.type) || typeof createImageBitmap !== 'function' || typeof document === 'undefined') return file;
+  if (!REDRAWN.test(file.type) || typeof createImageBitmap !== 'function' || typeof document === 'undefined')
+    return file;
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });

@@ -34,7 +34,14 @@ export interface ToastedCall {
 export function useToastedCall<C extends ToastedCall = ToastedCall>(stale?: InvalidateQueryFilters) {
   const { mutateAsync, mutation } = useCustomMutation<Record<string, unknown>>();
   const queryClient = useQueryClient();
-  const run = async <T = unknown>({ url, method, values, success, fallbackKey, notifyError = true }: C): Promise<T | undefined> => {
+  const run = async <T = unknown>({
+    url,
+    method,
+    values,
+    success,
+    fallbackKey,
+    notifyError = true,
+  }: C): Promise<T | undefined> => {
     const res = await mutateAsync({
       url,
       method,

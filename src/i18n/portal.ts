@@ -12,6 +12,9 @@ import { home } from './en/home';
  * A resource's own texts (resources/<folder>/i18n.ts, e.g. a scaffolded one's): a few lines each, with the
  * portal so its menu label is there when the menu is drawn.
  */
-const resourceTexts = import.meta.glob<Record<string, string>>('../../resources/*/i18n.ts', { eager: true, import: 'default' });
+const resourceTexts = import.meta.glob<Record<string, string>>('../../resources/*/i18n.ts', {
+  eager: true,
+  import: 'default',
+});
 
 addMessages({ ...auth, ...dashboard, ...home, ...Object.assign({}, ...Object.values(resourceTexts)) });

@@ -39,8 +39,15 @@ export function CustomerLayout() {
   const [open, setOpen] = useState(false);
   const [drawerUsed, setDrawerUsed] = useState(false);
   const { mutate: logout } = useLogout();
-  const entries = refineResources().filter((r) => r.meta?.portal && !r.meta?.hide && typeof r.list === 'string' && canAccessRoute(user?.role, r.list as string));
-  const items = entries.map((r) => ({ key: r.list as string, label: <Link to={r.list as string}>{String(r.meta?.label)}</Link>, icon: r.meta?.icon }));
+  const entries = refineResources().filter(
+    (r) =>
+      r.meta?.portal && !r.meta?.hide && typeof r.list === 'string' && canAccessRoute(user?.role, r.list as string),
+  );
+  const items = entries.map((r) => ({
+    key: r.list as string,
+    label: <Link to={r.list as string}>{String(r.meta?.label)}</Link>,
+    icon: r.meta?.icon,
+  }));
   const selected = items
     .map((i) => i.key)
     .filter((k) => pathname === k || pathname.startsWith(`${k}/`))
@@ -50,21 +57,47 @@ export function CustomerLayout() {
     <Layout style={{ minHeight: '100vh' }}>
       <SkipLink />
       <Layout.Header
-        style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: narrow ? 12 : 24,
-          padding: '0 clamp(12px, 3vw, 32px)', background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}`,
-          position: 'sticky', top: 0, zIndex: 10 }}
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: narrow ? 12 : 24,
+          padding: '0 clamp(12px, 3vw, 32px)',
+          background: token.colorBgContainer,
+          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+          position: 'sticky',
+          top: 0,
+          zIndex: 10,
+        }}
       >
-        <Link to="/" style={{ fontWeight: 700, fontSize: 18, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 }}>
+        <Link
+          to="/"
+          style={{
+            fontWeight: 700,
+            fontSize: 18,
+            whiteSpace: 'nowrap',
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            minWidth: 0,
+          }}
+        >
           {t('app.name')}
         </Link>
         {narrow ? (
-          <Button icon={<MenuOutlined />} size="large" aria-label={t('menu.open')} aria-expanded={open} aria-controls="portal-drawer"
-            onPointerEnter={() => void loadMenuDrawer()} onFocus={() => void loadMenuDrawer()}
+          <Button
+            icon={<MenuOutlined />}
+            size="large"
+            aria-label={t('menu.open')}
+            aria-expanded={open}
+            aria-controls="portal-drawer"
+            onPointerEnter={() => void loadMenuDrawer()}
+            onFocus={() => void loadMenuDrawer()}
             onClick={() => {
               setDrawerUsed(true);
               setOpen(true);
             }}
-            data-testid="menu-button" />
+            data-testid="menu-button"
+          />
         ) : (
           <Suspense fallback={<div style={{ flex: 1 }} />}>
             <PortalWideNav selected={selected} items={items} />
@@ -73,10 +106,19 @@ export function CustomerLayout() {
       </Layout.Header>
       {narrow && drawerUsed && (
         <Suspense fallback={null}>
-          <PortalMenuDrawer open={open} onClose={() => setOpen(false)} selected={selected} items={items} onLogout={() => logout()} />
+          <PortalMenuDrawer
+            open={open}
+            onClose={() => setOpen(false)}
+            selected={selected}
+            items={items}
+            onLogout={() => logout()}
+          />
         </Suspense>
       )}
-      <Layout.Content id="main" style={{ padding: 'clamp(12px, 3vw, 32px)', maxWidth: 1200, width: '100%', margin: '0 auto' }}>
+      <Layout.Content
+        id="main"
+        style={{ padding: 'clamp(12px, 3vw, 32px)', maxWidth: 1200, width: '100%', margin: '0 auto' }}
+      >
         <VerificationBanner />
         <div className="page-fade" key={pathname}>
           <PageOutlet />

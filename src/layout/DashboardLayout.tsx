@@ -11,5 +11,7 @@ const StaffLayout = lazy(async () => ({ default: (await loadStaffLayout()).Staff
 /** The role decides the layout; the routes stay as the spec names them. */
 export function DashboardLayout() {
   const { user } = useAuthState();
-  return <Suspense fallback={<LoadingScreen />}>{user?.role === 'user' ? <CustomerLayout /> : <StaffLayout />}</Suspense>;
+  return (
+    <Suspense fallback={<LoadingScreen />}>{user?.role === 'user' ? <CustomerLayout /> : <StaffLayout />}</Suspense>
+  );
 }

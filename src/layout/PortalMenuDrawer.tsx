@@ -5,7 +5,13 @@ import { t } from '../i18n';
 import { CurrentUser, ThemeSwitch } from './UserMenu';
 
 /** The customer portal's navigation below lg: entries, who is signed in, the theme switch and Log out. */
-export function PortalMenuDrawer({ open, onClose, selected, items, onLogout }: {
+export function PortalMenuDrawer({
+  open,
+  onClose,
+  selected,
+  items,
+  onLogout,
+}: {
   open: boolean;
   onClose: () => void;
   selected: string[];
@@ -25,8 +31,14 @@ export function PortalMenuDrawer({ open, onClose, selected, items, onLogout }: {
       <div style={{ padding: '16px 24px' }}>
         <CurrentUser />
       </div>
-      <Menu mode="inline" selectedKeys={selected} items={items} onClick={onClose} style={{ borderInlineEnd: 'none' }}
-        data-testid="portal-menu" />
+      <Menu
+        mode="inline"
+        selectedKeys={selected}
+        items={items}
+        onClick={onClose}
+        style={{ borderInlineEnd: 'none' }}
+        data-testid="portal-menu"
+      />
       <Divider style={{ margin: '8px 0' }} />
       <Space direction="vertical" size="middle" style={{ padding: '8px 24px 24px' }}>
         <Space>

@@ -20,7 +20,12 @@ export function RouteGuard() {
   const state = useAuthState();
   const location = useLocation();
   const decision = guardDecision(
-    { isAuthenticated: state.isAuthenticated, isLoading: state.isLoading, isRefreshing: state.isRefreshing, role: state.user?.role },
+    {
+      isAuthenticated: state.isAuthenticated,
+      isLoading: state.isLoading,
+      isRefreshing: state.isRefreshing,
+      role: state.user?.role,
+    },
     location.pathname,
   );
   switch (decision) {

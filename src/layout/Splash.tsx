@@ -18,7 +18,14 @@ export function Splash() {
   return (
     <div className="splash" role="status" aria-live="polite" data-testid="splash">
       <h1 id="splash-title">{t('app.name')}</h1>
-      <div className="splash-bar" role="progressbar" aria-labelledby="splash-title" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
+      <div
+        className="splash-bar"
+        role="progressbar"
+        aria-labelledby="splash-title"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={progress}
+      >
         <div style={{ width: `${progress}%` }} />
       </div>
     </div>

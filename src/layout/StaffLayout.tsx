@@ -52,8 +52,12 @@ function useStaffMenu(): { items: MenuItem[]; routes: { route: string; group?: s
         if (item) items.push(item);
         continue;
       }
-      const children = resources.filter((c) => c.meta?.parent === r.name).map((c) => entry(c, r.name)).filter((c): c is MenuItem => c !== null);
-      if (children.length) items.push({ key: r.name, icon: r.meta?.icon as ReactNode, label: String(r.meta?.label), children });
+      const children = resources
+        .filter((c) => c.meta?.parent === r.name)
+        .map((c) => entry(c, r.name))
+        .filter((c): c is MenuItem => c !== null);
+      if (children.length)
+        items.push({ key: r.name, icon: r.meta?.icon as ReactNode, label: String(r.meta?.label), children });
     }
     return { items, routes };
   }, [user?.role, version]);
@@ -64,8 +68,19 @@ function SiderTitle({ collapsed }: { collapsed: boolean }) {
   return (
     <Link
       to="/"
-      style={{ display: 'flex', alignItems: 'center', justifyContent: collapsed ? 'center' : 'flex-start', gap: 8, height: HEADER_HEIGHT,
-        padding: collapsed ? 0 : '0 16px', background: token.colorBgElevated, color: token.colorText, fontWeight: 700, whiteSpace: 'nowrap', overflow: 'hidden' }}
+      style={{
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: collapsed ? 'center' : 'flex-start',
+        gap: 8,
+        height: HEADER_HEIGHT,
+        padding: collapsed ? 0 : '0 16px',
+        background: token.colorBgElevated,
+        color: token.colorText,
+        fontWeight: 700,
+        whiteSpace: 'nowrap',
+        overflow: 'hidden',
+      }}
     >
       <WifiOutlined style={{ color: token.colorPrimary, fontSize: 20 }} />
       {!collapsed && <span>{t('app.name')}</span>}
@@ -106,7 +121,13 @@ export function StaffLayout() {
           collapsedWidth={COLLAPSED_WIDTH}
           collapsed={collapsed}
           trigger={null}
-          style={{ background: token.colorBgContainer, borderRight: `1px solid ${token.colorBgElevated}`, height: '100vh', top: 0, position: 'sticky' }}
+          style={{
+            background: token.colorBgContainer,
+            borderRight: `1px solid ${token.colorBgElevated}`,
+            height: '100vh',
+            top: 0,
+            position: 'sticky',
+          }}
         >
           <nav aria-label={t('menu.title')} style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
             <SiderTitle collapsed={collapsed} />
@@ -138,15 +159,41 @@ export function StaffLayout() {
       )}
       <Layout style={{ minWidth: 0 }}>
         <Layout.Header
-          style={{ display: 'flex', justifyContent: narrow ? 'space-between' : 'flex-end', alignItems: 'center', gap: 12,
-            padding: narrow ? '0 12px' : '0 24px', height: HEADER_HEIGHT, lineHeight: 'normal',
-            background: token.colorBgElevated, position: 'sticky', top: 0, zIndex: 10 }}
+          style={{
+            display: 'flex',
+            justifyContent: narrow ? 'space-between' : 'flex-end',
+            alignItems: 'center',
+            gap: 12,
+            padding: narrow ? '0 12px' : '0 24px',
+            height: HEADER_HEIGHT,
+            lineHeight: 'normal',
+            background: token.colorBgElevated,
+            position: 'sticky',
+            top: 0,
+            zIndex: 10,
+          }}
         >
           {narrow && (
             <Space size="small" style={{ minWidth: 0 }}>
-              <Button icon={<MenuOutlined />} size="large" aria-label={t('menu.open')} aria-expanded={open} aria-controls="staff-drawer"
-                onClick={() => setOpen(true)} data-testid="menu-button" />
-              <Link to="/" style={{ fontWeight: 700, color: token.colorText, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+              <Button
+                icon={<MenuOutlined />}
+                size="large"
+                aria-label={t('menu.open')}
+                aria-expanded={open}
+                aria-controls="staff-drawer"
+                onClick={() => setOpen(true)}
+                data-testid="menu-button"
+              />
+              <Link
+                to="/"
+                style={{
+                  fontWeight: 700,
+                  color: token.colorText,
+                  whiteSpace: 'nowrap',
+                  overflow: 'hidden',
+                  textOverflow: 'ellipsis',
+                }}
+              >
                 {t('app.name')}
               </Link>
             </Space>

@@ -59,10 +59,16 @@ export function AvatarMenu() {
     {
       key: 'who',
       disabled: true,
-      label: <div data-testid="current-user" style={{ color: token.colorText, cursor: 'default' }}>
-        <div><StrongText>{user?.name}</StrongText></div>
-        <Tag color="blue" style={{ marginTop: 4 }}>{t(`role.${user?.role ?? 'user'}`)}</Tag>
-      </div>,
+      label: (
+        <div data-testid="current-user" style={{ color: token.colorText, cursor: 'default' }}>
+          <div>
+            <StrongText>{user?.name}</StrongText>
+          </div>
+          <Tag color="blue" style={{ marginTop: 4 }}>
+            {t(`role.${user?.role ?? 'user'}`)}
+          </Tag>
+        </div>
+      ),
     },
     { type: 'divider' },
     {
@@ -71,15 +77,38 @@ export function AvatarMenu() {
       label: mode === 'dark' ? t('app.theme.light') : t('app.theme.dark'),
       onClick: () => setMode(mode === 'dark' ? 'light' : 'dark'),
     },
-    { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="logout-button">{t('app.logout')}</span>, onClick: () => logout() },
+    {
+      key: 'logout',
+      icon: <LogoutOutlined />,
+      label: <span data-testid="logout-button">{t('app.logout')}</span>,
+      onClick: () => logout(),
+    },
   ];
   return (
     <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
-      <Button type="text" shape="circle" size="large" aria-label={t('menu.account', { name: user?.name ?? '' })} data-testid="avatar-menu"
-        style={{ padding: 0 }}>
+      <Button
+        type="text"
+        shape="circle"
+        size="large"
+        aria-label={t('menu.account', { name: user?.name ?? '' })}
+        data-testid="avatar-menu"
+        style={{ padding: 0 }}
+      >
         {/* A circle with the person icon: antd's Avatar (which fits text to its size) is more than this needs. */}
-        <span aria-hidden style={{ display: 'inline-flex', alignItems: 'center', justifyContent: 'center', width: 32, height: 32, borderRadius: '50%',
-          fontSize: 18, background: token.colorPrimaryBg, color: token.colorPrimaryText }}>
+        <span
+          aria-hidden
+          style={{
+            display: 'inline-flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            width: 32,
+            height: 32,
+            borderRadius: '50%',
+            fontSize: 18,
+            background: token.colorPrimaryBg,
+            color: token.colorPrimaryText,
+          }}
+        >
           <UserOutlined />
         </span>
       </Button>

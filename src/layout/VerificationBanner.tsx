@@ -13,8 +13,13 @@ export function VerificationBanner() {
   if (!user || user.isVerified) return null;
   const resend = () =>
     mutate(
-      { url: '/auth/resend-verification', method: 'post', values: { email: user.email }, successNotification: false,
-        errorNotification: false },
+      {
+        url: '/auth/resend-verification',
+        method: 'post',
+        values: { email: user.email },
+        successNotification: false,
+        errorNotification: false,
+      },
       {
         onSuccess: () => setSent(true),
         onError: (e) => open?.({ type: 'error', message: e.message || t('auth.verify.resendFailed') }),
@@ -26,7 +31,13 @@ export function VerificationBanner() {
       showIcon
       style={{ marginBottom: 16 }}
       message={sent ? t('app.verificationSent') : t('app.emailNotVerified')}
-      action={!sent && <Button size="small" loading={mutation.isPending} onClick={resend}>{t('app.resendVerification')}</Button>}
+      action={
+        !sent && (
+          <Button size="small" loading={mutation.isPending} onClick={resend}>
+            {t('app.resendVerification')}
+          </Button>
+        )
+      }
     />
   );
 }

@@ -15,6 +15,7 @@ export function preloadRoleScreens(role: string | undefined, pathname: string): 
   if (!role || !pathname.startsWith('/dashboard')) return;
   const customer = role === 'user';
   const loads: Promise<unknown>[] = [customer ? loadCustomerLayout() : loadStaffLayout()];
-  if (pathname === '/dashboard' || pathname === '/dashboard/') loads.push(customer ? loadCustomerHome() : loadDashboardHome());
+  if (pathname === '/dashboard' || pathname === '/dashboard/')
+    loads.push(customer ? loadCustomerHome() : loadDashboardHome());
   for (const load of loads) load.catch(() => {});
 }

@@ -3,12 +3,17 @@ import { ConfigProvider, theme as antdTheme, type ThemeConfig } from 'antd';
 
 type Mode = 'light' | 'dark';
 const STORAGE_KEY = 'color_mode';
-const ColorModeContext = createContext<{ mode: Mode; setMode: (m: Mode) => void }>({ mode: 'light', setMode: () => {} });
+const ColorModeContext = createContext<{ mode: Mode; setMode: (m: Mode) => void }>({
+  mode: 'light',
+  setMode: () => {},
+});
 
 function initialMode(): Mode {
   const stored = typeof localStorage !== 'undefined' ? localStorage.getItem(STORAGE_KEY) : null;
   if (stored === 'light' || stored === 'dark') return stored;
-  return typeof window !== 'undefined' && window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  return typeof window !== 'undefined' && window.matchMedia?.('(prefers-color-scheme: dark)').matches
+    ? 'dark'
+    : 'light';
 }
 
 /**
@@ -32,21 +37,61 @@ export function themeConfig(mode: Mode, reducedMotion = false): ThemeConfig {
   return {
     algorithm: dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
     // A reader who asked their system for less motion (WCAG 2.3.3) gets antd's transitions and animations off.
-    token: { ...(reducedMotion ? { motion: false } : {}), ...(dark
-      ? { colorPrimary: '#69b1ff', colorError: '#ff7875', colorLink: '#69b1ff', colorLinkHover: '#b2d6f3', borderRadius: 6,
-          colorTextDescription: 'rgba(255, 255, 255, 0.65)', colorTextTertiary: 'rgba(255, 255, 255, 0.65)' }
-      : { colorPrimary: '#0958d9', colorError: '#cf1322', colorSuccessText: '#237804', colorWarningText: '#ad4e00', colorLink: '#0958d9',
-          colorLinkHover: '#003eb3', colorPrimaryHover: '#003eb3', colorPrimaryActive: '#002c8c',
-          borderRadius: 6, colorTextDescription: 'rgba(0, 0, 0, 0.65)', colorTextTertiary: 'rgba(0, 0, 0, 0.62)' }) },
+    token: {
+      ...(reducedMotion ? { motion: false } : {}),
+      ...(dark
+        ? {
+            colorPrimary: '#69b1ff',
+            colorError: '#ff7875',
+            colorLink: '#69b1ff',
+            colorLinkHover: '#b2d6f3',
+            borderRadius: 6,
+            colorTextDescription: 'rgba(255, 255, 255, 0.65)',
+            colorTextTertiary: 'rgba(255, 255, 255, 0.65)',
+          }
+        : {
+            colorPrimary: '#0958d9',
+            colorError: '#cf1322',
+            colorSuccessText: '#237804',
+            colorWarningText: '#ad4e00',
+            colorLink: '#0958d9',
+            colorLinkHover: '#003eb3',
+            colorPrimaryHover: '#003eb3',
+            colorPrimaryActive: '#002c8c',
+            borderRadius: 6,
+            colorTextDescription: 'rgba(0, 0, 0, 0.65)',
+            colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
+          }),
+    },
     components: {
       Button: dark ? { primaryColor: '#000000', dangerColor: '#000000' } : {},
       Tag: dark
         ? { purple7: '#ab7ae0', geekblue7: '#7f9ef3' }
-        : { colorSuccess: '#237804', colorWarning: '#ad4e00', colorError: '#a8071a', colorInfo: '#0958d9',
-            green7: '#237804', gold7: '#874d00', orange7: '#ad4e00', cyan7: '#006d75', volcano7: '#ad2102', lime7: '#3f6600', yellow7: '#614700' },
+        : {
+            colorSuccess: '#237804',
+            colorWarning: '#ad4e00',
+            colorError: '#a8071a',
+            colorInfo: '#0958d9',
+            green7: '#237804',
+            gold7: '#874d00',
+            orange7: '#ad4e00',
+            cyan7: '#006d75',
+            volcano7: '#ad2102',
+            lime7: '#3f6600',
+            yellow7: '#614700',
+          },
       // The selected entry on its tint, and the group holding it (antd colours it primary).
-      Menu: dark ? { itemSelectedColor: '#ffffff', subMenuItemSelectedColor: '#85b8e8' } : { itemSelectedColor: '#0958d9', subMenuItemSelectedColor: '#0958d9' },
-      Tabs: dark ? { itemSelectedColor: '#85b8e8', itemActiveColor: '#85b8e8', itemHoverColor: '#b2d6f3', inkBarColor: '#85b8e8' } : {},
+      Menu: dark
+        ? { itemSelectedColor: '#ffffff', subMenuItemSelectedColor: '#85b8e8' }
+        : { itemSelectedColor: '#0958d9', subMenuItemSelectedColor: '#0958d9' },
+      Tabs: dark
+        ? {
+            itemSelectedColor: '#85b8e8',
+            itemActiveColor: '#85b8e8',
+            itemHoverColor: '#b2d6f3',
+            inkBarColor: '#85b8e8',
+          }
+        : {},
       Breadcrumb: dark ? { linkColor: 'rgba(255, 255, 255, 0.65)' } : { linkColor: 'rgba(0, 0, 0, 0.65)' },
       // "No data" in an empty table or list is antd's disabled grey (1.8:1); it is text to read, not a disabled control.
       Table: dark ? { colorTextDisabled: 'rgba(255, 255, 255, 0.6)' } : { colorTextDisabled: 'rgba(0, 0, 0, 0.6)' },
@@ -79,9 +124,7 @@ export function ColorModeProvider({ children }: { children: ReactNode }) {
   }, [mode]);
   return (
     <ColorModeContext.Provider value={{ mode, setMode }}>
-      <ConfigProvider theme={themeConfig(mode, reducedMotion)}>
-        {children}
-      </ConfigProvider>
+      <ConfigProvider theme={themeConfig(mode, reducedMotion)}>{children}</ConfigProvider>
     </ColorModeContext.Provider>
   );
 }

@@ -42,21 +42,32 @@ export default function SiteApp() {
             {settings?.company.logo_url && <img src={settings.company.logo_url} alt="" height={28} />}
             {t('app.name')}
           </Link>
-          <button type="button" className="site-menu-toggle" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+          <button
+            type="button"
+            className="site-menu-toggle"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
             {t('site.nav.menu')}
           </button>
           {/* biome-ignore lint/a11y/useKeyWithClickEvents: the click bubbles up from the links (which the keyboard activates too) to close the phone menu */}
           <nav className={`site-nav${menuOpen ? ' open' : ''}`} aria-label="Main" onClick={() => setMenuOpen(false)}>
-            <NavLink to="/" end>{t('site.nav.home')}</NavLink>
+            <NavLink to="/" end>
+              {t('site.nav.home')}
+            </NavLink>
             <NavLink to="/plans">{t('site.nav.plans')}</NavLink>
             <NavLink to="/about">{t('site.nav.about')}</NavLink>
             <NavLink to="/contact">{t('site.nav.contact')}</NavLink>
             {isAuthenticated ? (
-              <Link className="site-cta" to="/dashboard">{t('app.dashboard')}</Link>
+              <Link className="site-cta" to="/dashboard">
+                {t('app.dashboard')}
+              </Link>
             ) : (
               <>
                 <Link to="/login">{t('app.login')}</Link>
-                <Link className="site-cta" to="/register">{t('app.register')}</Link>
+                <Link className="site-cta" to="/register">
+                  {t('app.register')}
+                </Link>
               </>
             )}
           </nav>

@@ -17,7 +17,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       <div className="site-toasts" aria-live="polite">
         {toasts.map((toast) => (
-          <ToastItem key={toast.id} toast={toast} onDone={() => setToasts((list) => list.filter((x) => x.id !== toast.id))} />
+          <ToastItem
+            key={toast.id}
+            toast={toast}
+            onDone={() => setToasts((list) => list.filter((x) => x.id !== toast.id))}
+          />
         ))}
       </div>
     </ToastContext.Provider>
@@ -30,9 +34,15 @@ function ToastItem({ toast, onDone }: { toast: Toast; onDone: () => void }) {
     return () => clearTimeout(id);
   }, [toast.type, onDone]);
   return (
-    <div className={`site-toast ${toast.type}`} role={toast.type === 'error' ? 'alert' : 'status'} data-testid={`toast-${toast.type}`}>
+    <div
+      className={`site-toast ${toast.type}`}
+      role={toast.type === 'error' ? 'alert' : 'status'}
+      data-testid={`toast-${toast.type}`}
+    >
       <span>{toast.text}</span>
-      <button type="button" aria-label={t('site.close')} onClick={onDone}>×</button>
+      <button type="button" aria-label={t('site.close')} onClick={onDone}>
+        ×
+      </button>
     </div>
   );
 }

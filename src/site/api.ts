@@ -46,9 +46,12 @@ export const siteApi = {
     prefetchedPlans ??= fetchActivePlans();
     const asked = prefetchedPlans;
     // A failure is the page's to show when it takes the answer.
-    return asked.then((plans) => {
-      if (prefetchedPlans === asked) answeredPlans = plans;
-    }, () => {});
+    return asked.then(
+      (plans) => {
+        if (prefetchedPlans === asked) answeredPlans = plans;
+      },
+      () => {},
+    );
   },
   async publicSettings(): Promise<PublicSettings> {
     const res = await httpClient.get<ApiSuccess<PublicSettings>>('/settings/public');

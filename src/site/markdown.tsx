@@ -66,14 +66,22 @@ export function Markdown({ source }: { source: string }) {
       const re = ordered ? numbered : bullet;
       const items: ReactNode[] = [];
       while (i < lines.length && re.test(lines[i])) {
-        items.push(<li key={`${key}-${items.length}`}>{renderInline(lines[i].replace(re, ''), `${key}-${items.length}`)}</li>);
+        items.push(
+          <li key={`${key}-${items.length}`}>{renderInline(lines[i].replace(re, ''), `${key}-${items.length}`)}</li>,
+        );
         i++;
       }
       blocks.push(ordered ? <ol key={key}>{items}</ol> : <ul key={key}>{items}</ul>);
       continue;
     }
     const para: string[] = [];
-    while (i < lines.length && lines[i].trim() && !/^(#{1,6})\s/.test(lines[i]) && !bullet.test(lines[i]) && !numbered.test(lines[i])) {
+    while (
+      i < lines.length &&
+      lines[i].trim() &&
+      !/^(#{1,6})\s/.test(lines[i]) &&
+      !bullet.test(lines[i]) &&
+      !numbered.test(lines[i])
+    ) {
       para.push(lines[i].trim());
       i++;
     }

@@ -26,7 +26,9 @@ describe('an admin managing plans', () => {
     const visitor = await portal.browser.newPage();
     const names = await publicPlanNames(visitor);
     expect(names).toContain('Gigabit Gamer');
-    expect(await visitor.getByTestId('plan-card').filter({ hasText: 'Gigabit Gamer' }).textContent()).toContain('$79.99');
+    expect(await visitor.getByTestId('plan-card').filter({ hasText: 'Gigabit Gamer' }).textContent()).toContain(
+      '$79.99',
+    );
 
     await portal.open(page, `/dashboard/plans`);
     const row = page.locator('tr', { hasText: 'Gigabit Gamer' });

@@ -22,11 +22,14 @@ async function expectAccessibleOnPhone(page: Page, screen: string, include?: str
   expect(await axeViolations(page, include), `axe on ${screen}${include ? ` (${include})` : ''}`).toEqual([]);
 }
 
-
 describe('audit trail', () => {
   it("an admin changes a plan's price and sees it, before → after, on the trail and the event's page", async () => {
     const admin = await tokenOf('admin@isp.local');
-    const plans = await api<{ items: Array<{ id: string; name: string; price: number }> }>('GET', '/plans?limit=50', admin);
+    const plans = await api<{ items: Array<{ id: string; name: string; price: number }> }>(
+      'GET',
+      '/plans?limit=50',
+      admin,
+    );
     const plan = plans.items.find((p) => p.name === 'Basic 25')!;
     expect(plan).toBeTruthy();
     const newPrice = plan.price + 1000;
@@ -71,7 +74,9 @@ describe('audit trail', () => {
       // The event's page: the price row of the diff, before → after.
       await row.locator('a[href*="/dashboard/audit/show/"]').first().click();
       await page.waitForURL(/\/dashboard\/audit\/show\//);
-      const priceRow = page.getByTestId('audit-diff').locator('tr', { has: page.locator('code', { hasText: /^price$/ }) });
+      const priceRow = page
+        .getByTestId('audit-diff')
+        .locator('tr', { has: page.locator('code', { hasText: /^price$/ }) });
       await priceRow.waitFor();
       expect(await priceRow.locator('td').allTextContents()).toEqual(['price', String(plan.price), String(newPrice)]);
       await expectAccessibleOnPhone(page, '/dashboard/audit/show/:id');
@@ -85,7 +90,11 @@ describe('audit trail', () => {
         // The theme switch shows which mode the page is in.
         expect(await page.getByRole('switch').first().getAttribute('aria-checked')).toBe(String(mode === 'dark'));
         // Colours are measured once the page's fade-in has finished (CI once read them halfway: a contrast failure).
-        await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 10_000 }).catch(() => undefined);
+        await page
+          .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, {
+            timeout: 10_000,
+          })
+          .catch(() => undefined);
         expect(await axeViolations(page), `axe on /dashboard/audit/show/:id at 1366 px, ${mode}`).toEqual([]);
       }
     } finally {
@@ -93,12 +102,18 @@ describe('audit trail', () => {
     }
   });
 
-  it("the user and subscription pages show their history to an admin, fitting a phone and passing axe", async () => {
+  it('the user and subscription pages show their history to an admin, fitting a phone and passing axe', async () => {
     const admin = await tokenOf('admin@isp.local');
     const customer = await tokenOf('customer@isp.local');
     const plans = await api<{ items: Array<{ id: string; name: string }> }>('GET', '/plans?limit=50', admin);
-    const { subscription } = await api<{ subscription: { id: string } }>('POST', '/subscriptions', customer, { plan_id: plans.items[0].id });
-    const users = await api<{ items: Array<{ id: string; email: string }> }>('GET', '/users?search=customer%40isp.local', admin);
+    const { subscription } = await api<{ subscription: { id: string } }>('POST', '/subscriptions', customer, {
+      plan_id: plans.items[0].id,
+    });
+    const users = await api<{ items: Array<{ id: string; email: string }> }>(
+      'GET',
+      '/users?search=customer%40isp.local',
+      admin,
+    );
     const casey = users.items.find((u) => u.email === 'customer@isp.local')!;
     // Something in the customer's history: an admin suspends them and lets them back in.
     await api('PATCH', `/users/${casey.id}/status`, admin, { status: 'suspended' });
@@ -110,7 +125,9 @@ describe('audit trail', () => {
       await portal.open(page, `/dashboard/user/${casey.id}`);
       const userHistory = page.getByTestId('audit-history');
       await userHistory.getByTestId('audit-history-item').first().waitFor();
-      expect(await userHistory.getByTestId('audit-history-change').allTextContents()).toEqual(expect.arrayContaining(['status: active → suspended', 'status: suspended → active']));
+      expect(await userHistory.getByTestId('audit-history-change').allTextContents()).toEqual(
+        expect.arrayContaining(['status: active → suspended', 'status: suspended → active']),
+      );
       // The user's detail is a drawer: it fits the phone too, not only the page under it.
       const drawer = await page.locator('.ant-drawer-open .ant-drawer-content-wrapper').boundingBox();
       expect(drawer!.x).toBeGreaterThanOrEqual(0);

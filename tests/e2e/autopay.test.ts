@@ -15,11 +15,25 @@ describe('autopay', () => {
   it('the customer saves a card in the sandbox flow, sees it, removes it: autopay is off', async () => {
     const admin = await tokenOf('admin@isp.local');
     const email = `autopay.${Date.now()}@example.net`;
-    await api('POST', '/users', admin, { name: 'Ava Autopay', email, password: DEMO_PASSWORD, role: 'user', phone: '+1 555 0199', address: '9 Card Street' });
+    await api('POST', '/users', admin, {
+      name: 'Ava Autopay',
+      email,
+      password: DEMO_PASSWORD,
+      role: 'user',
+      phone: '+1 555 0199',
+      address: '9 Card Street',
+    });
     const customer = await tokenOf(email);
-    const plans = await api<Array<{ id: string; name: string }> | { items: Array<{ id: string }> }>('GET', '/plans', customer);
+    const plans = await api<Array<{ id: string; name: string }> | { items: Array<{ id: string }> }>(
+      'GET',
+      '/plans',
+      customer,
+    );
     const planId = (Array.isArray(plans) ? plans : plans.items)[0].id;
-    const created = await api<{ subscription: { id: string } }>('POST', '/subscriptions', customer, { plan_id: planId, location: '9 Card Street' });
+    const created = await api<{ subscription: { id: string } }>('POST', '/subscriptions', customer, {
+      plan_id: planId,
+      location: '9 Card Street',
+    });
     const id = created.subscription.id;
 
     const page = await portal.browser.newPage({ viewport: PHONE });
@@ -45,7 +59,9 @@ describe('autopay', () => {
       await card.getByRole('button', { name: 'Remove card' }).click();
       // The removal's answer is awaited by itself: CI once saw no toast within 30 s, and could not tell a click
       // that missed the confirmation from a refused request.
-      const removal = page.waitForResponse((r) => r.request().method() === 'DELETE' && r.url().includes('/api/payments/methods/'));
+      const removal = page.waitForResponse(
+        (r) => r.request().method() === 'DELETE' && r.url().includes('/api/payments/methods/'),
+      );
       await page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();
       const answer = await removal;
       expect(answer.status(), await answer.text()).toBe(200);
@@ -53,7 +69,11 @@ describe('autopay', () => {
       await card.getByTestId('autopay-off').waitFor();
       expect(await card.getByTestId('autopay-saved-card').count()).toBe(0);
       await toastsGone(page);
-      const state = await api<{ autopay: { enabled: boolean; card: unknown } }>('GET', `/subscriptions/${id}`, customer);
+      const state = await api<{ autopay: { enabled: boolean; card: unknown } }>(
+        'GET',
+        `/subscriptions/${id}`,
+        customer,
+      );
       expect(state.autopay).toMatchObject({ enabled: false, card: null });
       expect(await api<unknown[]>('GET', '/payments/methods', customer)).toEqual([]);
     } finally {

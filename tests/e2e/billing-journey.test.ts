@@ -23,7 +23,9 @@ async function adminToken(): Promise<string> {
 async function mailedLink(to: string, path: string): Promise<string> {
   const token = await adminToken();
   for (let attempt = 0; attempt < 40; attempt++) {
-    const res = await fetch(`${portal.url}/api/mail/outbox?limit=50`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${portal.url}/api/mail/outbox?limit=50`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const items = (await res.json()).data.items as { to: string; text: string }[];
     const link = items
       .find((m) => m.to === to && m.text.includes(path))

@@ -17,10 +17,17 @@ describe('books that balance', () => {
   it('the customer sees one waiting order; billing reconciles the period and exports it', async () => {
     const { api, tokenOf } = portalApi(portal);
     const customerToken = await tokenOf('customer@isp.local');
-    const listed = await api<Array<{ id: string; name: string }> | { items: Array<{ id: string; name: string }> }>('GET', '/plans', customerToken);
+    const listed = await api<Array<{ id: string; name: string }> | { items: Array<{ id: string; name: string }> }>(
+      'GET',
+      '/plans',
+      customerToken,
+    );
     const plans = Array.isArray(listed) ? listed : listed.items;
     const plan = plans.find((p) => p.name === 'Basic 25') ?? plans[0]!;
-    const order = await api<{ subscription: { id: string }; invoice: { id: string; number: string; amount_due: number } }>('POST', '/subscriptions', customerToken, {
+    const order = await api<{
+      subscription: { id: string };
+      invoice: { id: string; number: string; amount_due: number };
+    }>('POST', '/subscriptions', customerToken, {
       plan_id: plan.id,
       location: '12 Harbour Road',
     });
@@ -34,11 +41,17 @@ describe('books that balance', () => {
       await waiting.getByText(`Your order for ${plan.name} is waiting for payment.`, { exact: false }).waitFor();
       expect(await customer.getByRole('button', { name: 'Subscribe to a plan' }).count()).toBe(0);
       expect(await waiting.getByRole('link', { name: /pay/i }).getAttribute('href')).toContain(order.invoice.id);
-      await checkEverywhere(customer, 'books-pending-order', (p) => p.getByTestId('pending-order'), { shotsDir: SHOTS });
+      await checkEverywhere(customer, 'books-pending-order', (p) => p.getByTestId('pending-order'), {
+        shotsDir: SHOTS,
+      });
 
       // Billing records a cash payment of 10.00 more than is due: the excess becomes the customer's credit.
       const billingToken = await tokenOf('billing@isp.local');
-      await api('POST', `/payments/invoices/${order.invoice.id}/manual`, billingToken, { amount: order.invoice.amount_due + 1000, payment_method: 'cash', reference: 'Till 4' });
+      await api('POST', `/payments/invoices/${order.invoice.id}/manual`, billingToken, {
+        amount: order.invoice.amount_due + 1000,
+        payment_method: 'cash',
+        reference: 'Till 4',
+      });
 
       await portal.signIn(staff, 'billing@isp.local');
       await staff.getByRole('menuitem', { name: 'Billing' }).click();
@@ -49,13 +62,21 @@ describe('books that balance', () => {
       const manual = usd.getByTestId('received-by').getByRole('row').filter({ hasText: 'Manual · cash' });
       await manual.waitFor();
       expect(await manual.textContent()).toMatch(/\$\d/);
-      await usd.getByTestId('credit-movements').getByText(/Overpayment: \$10\.00/).waitFor();
+      await usd
+        .getByTestId('credit-movements')
+        .getByText(/Overpayment: \$10\.00/)
+        .waitFor();
       await checkEverywhere(staff, 'books-reconciliation', (p) => p.getByTestId('reconciliation'), { shotsDir: SHOTS });
 
       // Export CSV: the file the browser saves holds the period's figures and no imbalance.
-      const [file] = await Promise.all([staff.waitForEvent('download'), staff.getByRole('button', { name: 'Export CSV' }).click()]);
+      const [file] = await Promise.all([
+        staff.waitForEvent('download'),
+        staff.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
       expect(file.suggestedFilename()).toMatch(/^reconciliation-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
-      const csv = readFileSync((await file.path())!, 'utf8').trim().split('\r\n');
+      const csv = readFileSync((await file.path())!, 'utf8')
+        .trim()
+        .split('\r\n');
       expect(csv[0]).toBe('section,currency,item,amount,count');
       expect(csv.some((l) => l.startsWith('received,USD,manual / cash,'))).toBe(true);
       expect(csv.some((l) => l.startsWith('credit,USD,overpayment,1000'))).toBe(true);

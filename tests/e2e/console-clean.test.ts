@@ -19,7 +19,8 @@ describe('a visitor without a session', () => {
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     // A request the test's own next navigation cuts off (ERR_ABORTED) is not one that failed.
     page.on('requestfailed', (r) => {
-      if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.method()} ${r.url()} (${r.failure()?.errorText})`);
+      if (r.failure()?.errorText !== 'net::ERR_ABORTED')
+        problems.push(`request failed: ${r.method()} ${r.url()} (${r.failure()?.errorText})`);
     });
     page.on('response', (r) => {
       if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
@@ -30,7 +31,11 @@ describe('a visitor without a session', () => {
     });
 
     const titles: string[] = [];
-    for (const [path, heading, title] of [['/', null, /^ISP Portal$/], ['/plans', null, /^Plans · /], ['/login', 'Sign in to your account', /^Sign in to your account · /]] as const) {
+    for (const [path, heading, title] of [
+      ['/', null, /^ISP Portal$/],
+      ['/plans', null, /^Plans · /],
+      ['/login', 'Sign in to your account', /^Sign in to your account · /],
+    ] as const) {
       await page.goto(`${portal.url}${path}`, { waitUntil: 'networkidle' });
       // The portal's start-up splash (its own h1, the product's name) gives way to the page first.
       if (heading) await page.getByRole('heading', { level: 1, name: heading }).waitFor();
@@ -42,7 +47,10 @@ describe('a visitor without a session', () => {
     }
     // The sign-in page asked whether a session exists, and the answer was "none", not an error.
     expect(refreshes.length).toBeGreaterThan(0);
-    expect(refreshes.every((s) => s === 204), `refresh answers: ${refreshes.join(', ')}`).toBe(true);
+    expect(
+      refreshes.every((s) => s === 204),
+      `refresh answers: ${refreshes.join(', ')}`,
+    ).toBe(true);
     expect(problems, problems.join('\n')).toEqual([]);
     expect(new Set(titles).size, titles.join(' | ')).toBe(3);
     await context.close();

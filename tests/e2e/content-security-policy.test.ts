@@ -11,7 +11,18 @@ import { usePortal } from '../helpers/browser';
 
 const portal = usePortal();
 
-const PUBLIC_SCREENS = ['/', '/about', '/contact', '/plans', '/login', '/register', '/password-reset', '/privacy-policy', '/terms-condition', '/refund-policy'];
+const PUBLIC_SCREENS = [
+  '/',
+  '/about',
+  '/contact',
+  '/plans',
+  '/login',
+  '/register',
+  '/password-reset',
+  '/privacy-policy',
+  '/terms-condition',
+  '/refund-policy',
+];
 const DEMO: Partial<Record<Role, string>> = {
   admin: 'admin@isp.local',
   technician: 'technician@isp.local',
@@ -29,10 +40,13 @@ async function watchedPage(violations: Violation[]): Promise<Page> {
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`),
+    );
   });
   page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push({ page: new URL(page.url()).pathname, what: message.text() });
+    if (/Content Security Policy/i.test(message.text()))
+      violations.push({ page: new URL(page.url()).pathname, what: message.text() });
   });
   return page;
 }
@@ -42,11 +56,19 @@ async function openAndCheck(page: Page, path: string, violations: Violation[]): 
   if (new URL(page.url()).pathname !== path) await portal.open(page, path);
   await page.waitForLoadState('networkidle');
   // Rendered: the app drew something other than its loading screens.
-  await page.waitForFunction(() => {
-    const root = document.getElementById('root');
-    return Boolean(root && root.innerText.trim().length > 0 && !/Verifying access|Loading/.test(root.innerText.slice(0, 40)));
-  }, undefined, { timeout: 20_000 });
-  const reported = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
+  await page.waitForFunction(
+    () => {
+      const root = document.getElementById('root');
+      return Boolean(
+        root && root.innerText.trim().length > 0 && !/Verifying access|Loading/.test(root.innerText.slice(0, 40)),
+      );
+    },
+    undefined,
+    { timeout: 20_000 },
+  );
+  const reported = await page.evaluate(
+    () => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [],
+  );
   for (const what of reported) violations.push({ page: path, what });
 }
 
@@ -75,10 +97,15 @@ describe('Content-Security-Policy in the browser', () => {
       await page.goto(`${portal.url}/api/docs`);
       await page.locator('.swagger-ui .info .title').filter({ hasText: 'ISP Portal API' }).waitFor({ timeout: 30_000 });
       // Tags start collapsed; opening one draws its operations.
-      await page.locator('.opblock-tag', { hasText: /^plans/ }).first().click();
+      await page
+        .locator('.opblock-tag', { hasText: /^plans/ })
+        .first()
+        .click();
       await page.locator('.opblock-summary-path', { hasText: '/api/plans' }).first().waitFor();
       await page.waitForLoadState('networkidle');
-      const reported = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
+      const reported = await page.evaluate(
+        () => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [],
+      );
       for (const what of reported) violations.push({ page: '/api/docs', what });
     } finally {
       await page.close();

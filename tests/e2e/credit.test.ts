@@ -14,8 +14,16 @@ const { api, tokenOf } = portalApi(portal);
 describe('customer credit', () => {
   it('an admin adjusts the credit with a reason; the customer sees the balance and its history', async () => {
     const admin = await tokenOf('admin@isp.local');
-    const customer = (await api<{ items: Array<{ id: string }> }>('GET', '/users?search=customer%40isp.local', admin)).items[0];
-    const before = (await api<{ balances: Array<{ currency: string; amount: number }> }>('GET', `/users/${customer.id}/credit`, admin)).balances.find((b) => b.currency === 'USD')?.amount ?? 0;
+    const customer = (await api<{ items: Array<{ id: string }> }>('GET', '/users?search=customer%40isp.local', admin))
+      .items[0];
+    const before =
+      (
+        await api<{ balances: Array<{ currency: string; amount: number }> }>(
+          'GET',
+          `/users/${customer.id}/credit`,
+          admin,
+        )
+      ).balances.find((b) => b.currency === 'USD')?.amount ?? 0;
     const after = before + 1250;
     const shown = `$${(after / 100).toFixed(2)}`;
 

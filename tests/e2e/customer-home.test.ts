@@ -17,22 +17,40 @@ const PHONE = { width: 390, height: 844 };
 const PASSWORD = 'a-long-passphrase';
 const SCREENSHOT = join(dirname(new URL(import.meta.url).pathname), '..', '..', 'docs', 'customer-home-phone.png');
 
-interface Plan { id: string; name: string }
-interface Created { subscription: { id: string }; invoice: { id: string; number: string; amount_due: number } }
+interface Plan {
+  id: string;
+  name: string;
+}
+interface Created {
+  subscription: { id: string };
+  invoice: { id: string; number: string; amount_due: number };
+}
 
 /** A customer with a line running on Home 100 (first invoice paid at the desk), its renewal unpaid, and an order for Pro 300. */
 async function customerWithOrderLineAndBill() {
   const admin = await tokenOf('admin@isp.local');
   const email = `home.${Date.now()}@example.net`;
   await api('POST', '/users', admin, { name: 'Hana Home', email, password: PASSWORD, role: 'user' });
-  const token = (await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, { email, password: PASSWORD, rememberMe: false })).tokens.access.token;
+  const token = (
+    await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, {
+      email,
+      password: PASSWORD,
+      rememberMe: false,
+    })
+  ).tokens.access.token;
   const listed = await api<Plan[] | { items: Plan[] }>('GET', '/plans?status=active', admin);
   const plans = Array.isArray(listed) ? listed : listed.items;
   const plan = (name: string) => plans.find((p) => p.name === name)!.id;
 
   const line = await api<Created>('POST', '/subscriptions', token, { plan_id: plan('Home 100') });
-  await api('POST', `/payments/invoices/${line.invoice.id}/manual`, admin, { amount: line.invoice.amount_due, payment_method: 'cash', reference: 'E2E-HOME' });
-  const renewal = (await api<{ invoice: Created['invoice'] }>('PATCH', `/subscriptions/${line.subscription.id}/renew`, token)).invoice;
+  await api('POST', `/payments/invoices/${line.invoice.id}/manual`, admin, {
+    amount: line.invoice.amount_due,
+    payment_method: 'cash',
+    reference: 'E2E-HOME',
+  });
+  const renewal = (
+    await api<{ invoice: Created['invoice'] }>('PATCH', `/subscriptions/${line.subscription.id}/renew`, token)
+  ).invoice;
   const order = await api<Created>('POST', '/subscriptions', token, { plan_id: plan('Pro 300') });
   return { email, renewal, order };
 }
@@ -44,7 +62,10 @@ async function controlsOutsideWidth(page: Page, width: number): Promise<string[]
     for (const el of main.querySelectorAll('a, button, [role="button"], [role="progressbar"]')) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
-      if (r.left < 0 || r.right > w + 0.5) out.push(`${(el.textContent ?? '').trim() || el.outerHTML.slice(0, 60)} (${Math.round(r.left)}–${Math.round(r.right)})`);
+      if (r.left < 0 || r.right > w + 0.5)
+        out.push(
+          `${(el.textContent ?? '').trim() || el.outerHTML.slice(0, 60)} (${Math.round(r.left)}–${Math.round(r.right)})`,
+        );
     }
     return out;
   }, width);

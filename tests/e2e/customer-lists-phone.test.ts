@@ -17,7 +17,6 @@ const portal = usePortal();
 const { api, tokenOf } = portalApi(portal);
 const PASSWORD = 'a-long-passphrase';
 
-
 async function expectClean(page: Page, what: string) {
   expect(await overflowsViewport(page), `${what} scrolls sideways at 390 px`).toBe(false);
   await toastsGone(page);
@@ -26,20 +25,40 @@ async function expectClean(page: Page, what: string) {
 }
 
 type Plan = { id: string; name: string };
-type Order = { subscription: { id: string }; invoice: { id: string; number: string; amount_due: number; due_date: string } };
+type Order = {
+  subscription: { id: string };
+  invoice: { id: string; number: string; amount_due: number; due_date: string };
+};
 
 describe('the customer’s lists on a phone', () => {
   it('a waiting order, invoices and lines as cards with their actions on screen, a cancel that names the plan, and usage per line', async () => {
     const admin = await tokenOf('admin@isp.local');
     const billing = await tokenOf('billing@isp.local');
     const email = `lines.${Date.now()}@example.net`;
-    await api('POST', '/users', admin, { name: 'Lena Lines', email, password: PASSWORD, role: 'user', phone: '+1 555 0142', address: '3 Quay Street' });
-    const customer = (await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, { email, password: PASSWORD, rememberMe: false })).tokens.access.token;
+    await api('POST', '/users', admin, {
+      name: 'Lena Lines',
+      email,
+      password: PASSWORD,
+      role: 'user',
+      phone: '+1 555 0142',
+      address: '3 Quay Street',
+    });
+    const customer = (
+      await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, {
+        email,
+        password: PASSWORD,
+        rememberMe: false,
+      })
+    ).tokens.access.token;
     const listed = await api<Plan[] | { items: Plan[] }>('GET', '/plans', customer);
     const plans = Array.isArray(listed) ? listed : listed.items;
     const first = plans.find((p) => p.name === 'Basic 25') ?? plans[0]!;
-    const second = plans.find((p) => p.name === 'Home 100' && p.id !== first.id) ?? plans.find((p) => p.id !== first.id)!;
-    const order = await api<Order>('POST', '/subscriptions', customer, { plan_id: first.id, location: '3 Quay Street' });
+    const second =
+      plans.find((p) => p.name === 'Home 100' && p.id !== first.id) ?? plans.find((p) => p.id !== first.id)!;
+    const order = await api<Order>('POST', '/subscriptions', customer, {
+      plan_id: first.id,
+      location: '3 Quay Street',
+    });
 
     const context = await portal.browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
     const page = await context.newPage();
@@ -50,7 +69,10 @@ describe('the customer’s lists on a phone', () => {
       await portal.open(page, '/dashboard/subscriptions');
       const waiting = page.getByTestId('pending-order');
       await waiting.getByRole('heading', { name: first.name }).waitFor();
-      await waiting.getByText(formatDay(order.invoice.due_date.slice(0, 10), 'en-US')).first().waitFor();
+      await waiting
+        .getByText(formatDay(order.invoice.due_date.slice(0, 10), 'en-US'))
+        .first()
+        .waitFor();
       const pay = waiting.getByRole('link', { name: /^Pay \$/ });
       await expectOnScreen(pay, 'the waiting order’s Pay', { scroll: true });
       expect(await pay.getAttribute('href')).toContain(order.invoice.id);
@@ -61,25 +83,45 @@ describe('the customer’s lists on a phone', () => {
       // Invoices: a card with the amount, the due date and a Pay now inside the screen.
       await page.getByRole('tab', { name: 'Invoices' }).tap();
       const invoiceCard = page.getByTestId('invoice-card').filter({ hasText: order.invoice.number });
-      await invoiceCard.getByText(formatDay(order.invoice.due_date.slice(0, 10), 'en-US')).first().waitFor();
+      await invoiceCard
+        .getByText(formatDay(order.invoice.due_date.slice(0, 10), 'en-US'))
+        .first()
+        .waitFor();
       expect(await invoiceCard.innerText()).toMatch(/Total\s*\$\d+\.\d{2}/);
-      await expectOnScreen(invoiceCard.getByRole('button', { name: 'Pay now' }), 'the invoice card’s Pay now', { scroll: true });
+      await expectOnScreen(invoiceCard.getByRole('button', { name: 'Pay now' }), 'the invoice card’s Pay now', {
+        scroll: true,
+      });
       await expectClean(page, 'the invoices as cards');
 
       // Billing records the payment (the line becomes active); the customer orders a second line.
-      await api('POST', `/payments/invoices/${order.invoice.id}/manual`, billing, { amount: order.invoice.amount_due, payment_method: 'cash', reference: 'Desk 1' });
-      const secondOrder = await api<Order>('POST', '/subscriptions', customer, { plan_id: second.id, location: '3 Quay Street, shop' });
+      await api('POST', `/payments/invoices/${order.invoice.id}/manual`, billing, {
+        amount: order.invoice.amount_due,
+        payment_method: 'cash',
+        reference: 'Desk 1',
+      });
+      const secondOrder = await api<Order>('POST', '/subscriptions', customer, {
+        plan_id: second.id,
+        location: '3 Quay Street, shop',
+      });
 
       await page.reload();
       const list = page.getByTestId('my-subscriptions');
-      const activeCard = list.getByTestId('subscription-card').filter({ has: page.getByRole('link', { name: first.name, exact: true }) });
+      const activeCard = list
+        .getByTestId('subscription-card')
+        .filter({ has: page.getByRole('link', { name: first.name, exact: true }) });
       await activeCard.getByText('Active').waitFor();
       expect(await list.getByTestId('subscription-card').count()).toBe(2);
       for (const name of ['Change plan', 'Renew', 'Cancel subscription']) {
-        await expectOnScreen(activeCard.getByRole('button', { name }), `${name} on the ${first.name} card`, { scroll: true });
+        await expectOnScreen(activeCard.getByRole('button', { name }), `${name} on the ${first.name} card`, {
+          scroll: true,
+        });
       }
       // Scrolled down to its buttons, the card still names its plan.
-      await expectOnScreen(activeCard.getByRole('link', { name: first.name, exact: true }), 'the plan name above the card’s buttons', { scroll: true });
+      await expectOnScreen(
+        activeCard.getByRole('link', { name: first.name, exact: true }),
+        'the plan name above the card’s buttons',
+        { scroll: true },
+      );
       await expectClean(page, 'the subscriptions as cards');
 
       await activeCard.getByRole('button', { name: 'Cancel subscription' }).tap();
@@ -99,7 +141,9 @@ describe('the customer’s lists on a phone', () => {
       // The picker as a thumb opens it: on its shown value (which lies over antd's search input).
       await shown.click();
       await Promise.all([
-        page.waitForRequest((r) => r.url().includes('/api/usage?') && r.url().includes(`subscription_id=${secondOrder.subscription.id}`)),
+        page.waitForRequest(
+          (r) => r.url().includes('/api/usage?') && r.url().includes(`subscription_id=${secondOrder.subscription.id}`),
+        ),
         page.locator('.ant-select-item-option', { hasText: `${second.name} (Pending)` }).click(),
       ]);
       await shown.getByTitle(`${second.name} (Pending)`).waitFor();
@@ -112,7 +156,10 @@ describe('the customer’s lists on a phone', () => {
       const staff = await staffContext.newPage();
       await portal.signIn(staff, 'admin@isp.local');
       await portal.open(staff, '/dashboard/usage');
-      await staff.getByTestId('staff-usage-totals').getByText(/This month, since/).waitFor();
+      await staff
+        .getByTestId('staff-usage-totals')
+        .getByText(/This month, since/)
+        .waitFor();
       expect(await staff.getByText(/No subscription yet/).count()).toBe(0);
       await staff.getByRole('searchbox', { name: 'Customer name or e-mail' }).fill(email);
       await staff.getByRole('searchbox', { name: 'Customer name or e-mail' }).press('Enter');

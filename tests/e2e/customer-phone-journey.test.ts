@@ -20,7 +20,6 @@ const PASSWORD = 'a-long-passphrase';
 /** The customer's entries in the drawer, in order (contract/roles: the portal routes a customer may open). */
 const CUSTOMER_MENU = ['Dashboard', 'Subscriptions', 'Usage', 'Tickets', 'Profile'];
 
-
 /** The screen as a phone shows it: nothing wider than the viewport, the menu button in the header. */
 async function expectPhoneScreen(page: Page, what: string) {
   expect(await overflowsViewport(page), `${what} scrolls sideways at 390 px`).toBe(false);
@@ -47,11 +46,27 @@ describe('a new customer on a phone', () => {
   it('subscribes, pays on the sandbox, gets the invoice PDF and opens a ticket with a photo, all by taps through the menu', async () => {
     const admin = await tokenOf('admin@isp.local');
     const email = `phone.${Date.now()}@example.net`;
-    await api('POST', '/users', admin, { name: 'Pia Phone', email, password: PASSWORD, role: 'user', phone: '+1 555 0199', address: '9 Harbour Street' });
-    const login = await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, { email, password: PASSWORD, rememberMe: false });
+    await api('POST', '/users', admin, {
+      name: 'Pia Phone',
+      email,
+      password: PASSWORD,
+      role: 'user',
+      phone: '+1 555 0199',
+      address: '9 Harbour Street',
+    });
+    const login = await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, {
+      email,
+      password: PASSWORD,
+      rememberMe: false,
+    });
     const customer = login.tokens.access.token;
 
-    const context = await portal.browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, acceptDownloads: true });
+    const context = await portal.browser.newContext({
+      viewport: PHONE,
+      isMobile: true,
+      hasTouch: true,
+      acceptDownloads: true,
+    });
     const page = await context.newPage();
     try {
       // Sign in.
@@ -113,11 +128,17 @@ describe('a new customer on a phone', () => {
       expect((await api<{ status: string }>('GET', `/payments/invoices/${invoiceId}`, customer)).status).toBe('paid');
 
       // The PDF: a real PDF named after the invoice.
-      const pdfButton = page.getByRole('link', { name: 'Download PDF' }).or(page.getByRole('button', { name: 'Download PDF' }));
+      const pdfButton = page
+        .getByRole('link', { name: 'Download PDF' })
+        .or(page.getByRole('button', { name: 'Download PDF' }));
       await expectOnScreen(pdfButton, 'Download PDF', { scroll: true });
       const [download] = await Promise.all([page.waitForEvent('download'), pdfButton.tap()]);
       expect(download.suggestedFilename()).toMatch(/^INV-\d+\.pdf$/);
-      expect(readFileSync((await download.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(
+        readFileSync((await download.path())!)
+          .subarray(0, 5)
+          .toString('latin1'),
+      ).toBe('%PDF-');
       const invoiceNumber = download.suggestedFilename().replace(/\.pdf$/, '');
 
       // Back into the portal (the invoice page's own link), then through the menu: the plan active, the invoice paid.
@@ -128,7 +149,10 @@ describe('a new customer on a phone', () => {
       await page.getByTestId('home-service').getByText('Home 100').waitFor();
       await page.getByTestId('home-bill').getByText('Nothing to pay').waitFor();
       await page.getByTestId('home-order').getByText('Your order for Home 100 is waiting for installation.').waitFor();
-      expect(await page.getByTestId('home-order').getByRole('button', { name: 'Pay now' }).count(), 'the paid order has nothing to pay').toBe(0);
+      expect(
+        await page.getByTestId('home-order').getByRole('button', { name: 'Pay now' }).count(),
+        'the paid order has nothing to pay',
+      ).toBe(0);
       await openSection(page, 'Subscriptions', '/dashboard/subscriptions');
       await page.getByText('Your active plan').waitFor();
       await page.getByTestId('active-plan').getByText('Home 100').waitFor();
@@ -170,10 +194,16 @@ describe('a new customer on a phone', () => {
       const heading = page.getByText(subject, { exact: true });
       await expectOnScreen(heading, 'the ticket’s subject');
       expect((await heading.boundingBox())!.width, 'the subject is squeezed').toBeGreaterThan(100);
-      const attachments = await api<Array<{ original_name: string; content_type: string; size: number }>>('GET', `/tickets/${ticketId}/attachments`, customer);
+      const attachments = await api<Array<{ original_name: string; content_type: string; size: number }>>(
+        'GET',
+        `/tickets/${ticketId}/attachments`,
+        customer,
+      );
       expect(attachments.map((a) => [a.original_name, a.content_type])).toEqual([['router-light.jpg', 'image/jpeg']]);
       // Toasts fade out first: axe reads the page as it stays.
-      await page.waitForFunction(() => document.querySelectorAll('.ant-notification-notice').length === 0, undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelectorAll('.ant-notification-notice').length === 0, undefined, {
+        timeout: 30_000,
+      });
       const violations = await axeViolations(page);
       expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
     } finally {

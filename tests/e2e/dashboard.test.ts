@@ -15,7 +15,8 @@ describe('the dashboard', () => {
     await portal.signIn(page, 'admin@isp.local');
     await portal.open(page, `/dashboard`);
     await page.getByTestId('stat-group-users').waitFor();
-    for (const group of ['users', 'subscriptions', 'revenue', 'tickets']) expect(await page.getByTestId(`stat-group-${group}`).count()).toBe(1);
+    for (const group of ['users', 'subscriptions', 'revenue', 'tickets'])
+      expect(await page.getByTestId(`stat-group-${group}`).count()).toBe(1);
     // Bandwidth and sessions come from RADIUS accounting, the device count from the inventory (none in the demo).
     expect(await page.getByTestId('stat-totalDownload').count()).toBe(1);
     expect(await page.getByTestId('stat-group-networkDevices').textContent()).toContain('0');
@@ -23,7 +24,12 @@ describe('the dashboard', () => {
     expect(await page.getByText('Network monitoring is not set up yet', { exact: false }).count()).toBe(0);
     // The demo tickets were opened this month: the tickets chart draws on a canvas.
     await page.getByTestId('chart-tickets').locator('canvas').first().waitFor();
-    const opened = Number((await page.getByTestId('stat-newTickets').locator('.ant-statistic-content-value').textContent())?.replace(/\D/g, ''));
+    const opened = Number(
+      (await page.getByTestId('stat-newTickets').locator('.ant-statistic-content-value').textContent())?.replace(
+        /\D/g,
+        '',
+      ),
+    );
     expect(opened).toBeGreaterThan(0);
     // No payments in the demo data: the revenue chart says so instead of a flat line.
     await page.getByText('No payments received in this period yet.').waitFor();
@@ -31,7 +37,7 @@ describe('the dashboard', () => {
     await page.close();
   });
 
-  it('a staff member\'s dashboard is usable after at most 350 KB of compressed script; the charts load when scrolled to', async () => {
+  it("a staff member's dashboard is usable after at most 350 KB of compressed script; the charts load when scrolled to", async () => {
     const signIn = await portal.browser.newPage();
     await portal.signIn(signIn, 'admin@isp.local');
     const session = await signIn.context().storageState();

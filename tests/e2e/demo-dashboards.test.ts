@@ -10,8 +10,14 @@ import { usePortal } from '../helpers/browser';
 const portal = usePortal({ DEMO_DATA: 'full' });
 
 const ROLES = [
-  { email: 'admin@isp.local', groups: ['users', 'subscriptions', 'revenue', 'tickets', 'bandwidth', 'networkDevices', 'activeConnections'] },
-  { email: 'superadmin@isp.local', groups: ['users', 'subscriptions', 'revenue', 'tickets', 'bandwidth', 'networkDevices', 'activeConnections'] },
+  {
+    email: 'admin@isp.local',
+    groups: ['users', 'subscriptions', 'revenue', 'tickets', 'bandwidth', 'networkDevices', 'activeConnections'],
+  },
+  {
+    email: 'superadmin@isp.local',
+    groups: ['users', 'subscriptions', 'revenue', 'tickets', 'bandwidth', 'networkDevices', 'activeConnections'],
+  },
   { email: 'support@isp.local', groups: ['tickets', 'bandwidth'] },
   { email: 'technician@isp.local', groups: ['tickets', 'bandwidth', 'networkDevices', 'activeConnections'] },
   { email: 'billing@isp.local', groups: ['revenue', 'subscriptions', 'tickets', 'bandwidth'] },
@@ -33,9 +39,15 @@ describe('the living demo on every dashboard', () => {
         const scope = (await card.count()) ? card : page.getByTestId(`stat-${group}`);
         await scope.first().waitFor();
         const figures = await scope.locator('.ant-statistic-content').allTextContents();
-        expect(figures.some(nonZero), `${role.email}: ${group} shows ${JSON.stringify(figures)}\n${portal.output()}`).toBe(true);
+        expect(
+          figures.some(nonZero),
+          `${role.email}: ${group} shows ${JSON.stringify(figures)}\n${portal.output()}`,
+        ).toBe(true);
       }
-      expect(await page.locator('[data-testid$="-empty"][data-testid^="chart-"]').count(), `${role.email}: a chart has nothing to show`).toBe(0);
+      expect(
+        await page.locator('[data-testid$="-empty"][data-testid^="chart-"]').count(),
+        `${role.email}: a chart has nothing to show`,
+      ).toBe(0);
       const charts = page.locator('[data-testid^="chart-"]:not([data-testid$="-empty"])');
       const names = await charts.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-testid')));
       expect(names.length, role.email).toBeGreaterThan(0);

@@ -70,7 +70,8 @@ describe('network devices screens', () => {
     await page.getByTestId('device-details').waitFor();
     await page.getByTestId('device-interfaces').waitFor();
     const html = await page.content();
-    for (const text of ['SNMP community', 'K7Q2', agent.community, 'SNMP port', 'Management API', 'RADIUS']) expect(html).not.toContain(text);
+    for (const text of ['SNMP community', 'K7Q2', agent.community, 'SNMP port', 'Management API', 'RADIUS'])
+      expect(html).not.toContain(text);
     expect(await page.getByRole('button', { name: /Edit|Delete|Test connection/ }).count()).toBe(0);
 
     // The admin screens stay closed to technicians.

@@ -32,7 +32,9 @@ class FakeHotspot {
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
       request.on('end', () => {
         if (request.method === 'POST') this.posts.push(Object.fromEntries(new URLSearchParams(body)));
-        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!DOCTYPE html><title>logged in</title><p>You are logged in</p>');
+        response
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end('<!DOCTYPE html><title>logged in</title><p>You are logged in</p>');
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -54,7 +56,12 @@ describe('hotspot login page in the browser', () => {
   beforeAll(async () => {
     await Promise.all([hotspot.start(), stranger.start()]);
     const admin = await tokenOf('admin@isp.local');
-    await api('POST', '/devices', admin, { name: 'Hotspot (browser test)', host: '127.0.0.1', snmp_community: 'public', hotspot_url: hotspot.url });
+    await api('POST', '/devices', admin, {
+      name: 'Hotspot (browser test)',
+      host: '127.0.0.1',
+      snmp_community: 'public',
+      hotspot_url: hotspot.url,
+    });
   });
   afterAll(() => Promise.all([hotspot.stop(), stranger.stop()]));
 
@@ -64,7 +71,9 @@ describe('hotspot login page in the browser', () => {
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
     });
-    const response = await page.goto(`${portal.url}/hotspot/login?${new URLSearchParams({ 'link-login-only': hotspot.url, ...query })}`);
+    const response = await page.goto(
+      `${portal.url}/hotspot/login?${new URLSearchParams({ 'link-login-only': hotspot.url, ...query })}`,
+    );
     expect(response?.status()).toBe(200);
     await page.getByLabel('Voucher code').waitFor();
     return { page, violations };
@@ -83,12 +92,19 @@ describe('hotspot login page in the browser', () => {
     const chapId = Buffer.from([0o371]);
     // Every kind of octet: high ones (not UTF-8 text), a zero, a carriage return, a backslash and a quote.
     const challenge = Buffer.concat([Buffer.from([0xef, 0x00, 0x0d, 0x5c, 0x22, 0x80, 0xff]), randomBytes(9)]);
-    const { page, violations } = await openLogin({ 'chap-id': octal(chapId), 'chap-challenge': octal(challenge), 'link-orig': 'http://example.com/news', mac: '01:23:45:67:89:AB' });
+    const { page, violations } = await openLogin({
+      'chap-id': octal(chapId),
+      'chap-challenge': octal(challenge),
+      'link-orig': 'http://example.com/news',
+      mac: '01:23:45:67:89:AB',
+    });
     try {
       // Typed as a customer might: lower case, a dash and a space; sent as the portal stores the code.
       const form = await logIn(page, 'k7p4-x9m2 q');
       const code = 'K7P4X9M2Q';
-      const expected = createHash('md5').update(Buffer.concat([chapId, Buffer.from(code, 'ascii'), challenge])).digest('hex');
+      const expected = createHash('md5')
+        .update(Buffer.concat([chapId, Buffer.from(code, 'ascii'), challenge]))
+        .digest('hex');
       expect(form).toEqual({ username: code, password: expected, dst: 'http://example.com/news', popup: 'true' });
       expect(violations).toEqual([]);
     } finally {
@@ -99,7 +115,12 @@ describe('hotspot login page in the browser', () => {
   it('PAP (no chap-id): posts the code itself as the password', async () => {
     const { page } = await openLogin({ dst: 'http://example.org/' });
     try {
-      expect(await logIn(page, 'ABCD2345X')).toEqual({ username: 'ABCD2345X', password: 'ABCD2345X', dst: 'http://example.org/', popup: 'true' });
+      expect(await logIn(page, 'ABCD2345X')).toEqual({
+        username: 'ABCD2345X',
+        password: 'ABCD2345X',
+        dst: 'http://example.org/',
+        popup: 'true',
+      });
     } finally {
       await page.close();
     }
@@ -109,7 +130,11 @@ describe('hotspot login page in the browser', () => {
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const width of [390, 1366]) {
-        const { page, violations } = await openLogin({ error: 'Voucher code not accepted', 'chap-id': '\\371', 'chap-challenge': '\\357\\015' });
+        const { page, violations } = await openLogin({
+          error: 'Voucher code not accepted',
+          'chap-id': '\\371',
+          'chap-challenge': '\\357\\015',
+        });
         try {
           await page.emulateMedia({ colorScheme });
           await page.setViewportSize({ width, height: 800 });
@@ -120,7 +145,8 @@ describe('hotspot login page in the browser', () => {
           expect(await axeViolations(page), `${colorScheme} ${width}`).toEqual([]);
           expect(await overflowsViewport(page)).toBe(false);
           expect(violations).toEqual([]);
-          if (SHOTS) await page.screenshot({ path: `${SHOTS}/hotspot-login-${width}-${colorScheme}.png`, fullPage: true });
+          if (SHOTS)
+            await page.screenshot({ path: `${SHOTS}/hotspot-login-${width}-${colorScheme}.png`, fullPage: true });
         } finally {
           await page.close();
         }
@@ -138,7 +164,9 @@ describe('hotspot login page in the browser', () => {
     }
     const other = await portal.browser.newPage({ viewport: { width: 390, height: 800 } });
     try {
-      const response = await other.goto(`${portal.url}/hotspot/login?${new URLSearchParams({ 'link-login-only': stranger.url, username: 'K7P4X9M2Q' })}`);
+      const response = await other.goto(
+        `${portal.url}/hotspot/login?${new URLSearchParams({ 'link-login-only': stranger.url, username: 'K7P4X9M2Q' })}`,
+      );
       expect(response?.status()).toBe(403);
       await expect(other.getByRole('alert').textContent()).resolves.toContain('This Wi-Fi hotspot is not one of ours');
       expect(await other.getByLabel('Voucher code').count()).toBe(0);
@@ -155,7 +183,9 @@ describe('hotspot login page in the browser', () => {
     try {
       const response = await page.goto(`${portal.url}/hotspot/login`);
       expect(response?.status()).toBe(400);
-      await expect(page.getByRole('alert').textContent()).resolves.toContain('This page is opened by the Wi-Fi hotspot');
+      await expect(page.getByRole('alert').textContent()).resolves.toContain(
+        'This page is opened by the Wi-Fi hotspot',
+      );
       expect(await axeViolations(page)).toEqual([]);
       expect(await overflowsViewport(page)).toBe(false);
     } finally {

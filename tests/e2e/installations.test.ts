@@ -12,7 +12,12 @@ import { ensureRadclient, radclient } from '../helpers/radclient';
 const ACCT_PORT = 20000 + Math.floor(Math.random() * 20000);
 const AUTH_PORT = ACCT_PORT + 1;
 const SECRET = 'e2e-radius-secret';
-const portal = usePortal({ RADIUS_ENABLED: 'true', RADIUS_HOST: '127.0.0.1', RADIUS_AUTH_PORT: String(AUTH_PORT), RADIUS_ACCT_PORT: String(ACCT_PORT) });
+const portal = usePortal({
+  RADIUS_ENABLED: 'true',
+  RADIUS_HOST: '127.0.0.1',
+  RADIUS_AUTH_PORT: String(AUTH_PORT),
+  RADIUS_ACCT_PORT: String(ACCT_PORT),
+});
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
 
@@ -23,9 +28,24 @@ describe('installation to first byte', () => {
     ensureRadclient();
     const admin = await tokenOf('admin@isp.local');
     const customer = await tokenOf('customer@isp.local');
-    const plan = await api<{ id: string }>('POST', '/plans', admin, { name: 'E2E Capped 100', download_mbps: 50, upload_mbps: 10, price: 3000, setup_fee: 0, billing_cycle: 'monthly', data_cap_gb: 100 });
-    const { subscription } = await api<{ subscription: { id: string } }>('POST', '/subscriptions', customer, { plan_id: plan.id, location: '7 Meadow Road, flat 2' });
-    const jobs = await api<{ items: Array<{ id: string; number: string; subscription_id: string }> }>('GET', '/installations?search=Meadow', admin);
+    const plan = await api<{ id: string }>('POST', '/plans', admin, {
+      name: 'E2E Capped 100',
+      download_mbps: 50,
+      upload_mbps: 10,
+      price: 3000,
+      setup_fee: 0,
+      billing_cycle: 'monthly',
+      data_cap_gb: 100,
+    });
+    const { subscription } = await api<{ subscription: { id: string } }>('POST', '/subscriptions', customer, {
+      plan_id: plan.id,
+      location: '7 Meadow Road, flat 2',
+    });
+    const jobs = await api<{ items: Array<{ id: string; number: string; subscription_id: string }> }>(
+      'GET',
+      '/installations?search=Meadow',
+      admin,
+    );
     const job = jobs.items.find((i) => i.subscription_id === subscription.id)!;
     expect(job).toBeTruthy();
     const techs = await api<{ items: Array<{ id: string; email: string }> }>('GET', '/users?role=technician', admin);
@@ -57,7 +77,9 @@ describe('installation to first byte', () => {
     await page.getByLabel('Signal (dBm)').fill('-18.5');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved').first().waitFor();
-    await page.getByTestId('photo-gallery-input').setInputFiles({ name: 'ont.png', mimeType: 'image/png', buffer: PNG });
+    await page
+      .getByTestId('photo-gallery-input')
+      .setInputFiles({ name: 'ont.png', mimeType: 'image/png', buffer: PNG });
     await page.getByText('Photos uploaded').waitFor();
     await page.getByTestId('installation-photos').locator('img[alt="ont.png"]').waitFor();
     const completing = page.waitForResponse(
@@ -72,7 +94,10 @@ describe('installation to first byte', () => {
     const unticked = page.getByRole('dialog').getByTestId('unticked-items');
     await unticked.getByText('Not ticked yet (5):').waitFor();
     await unticked.getByText('Run and terminate the cable').waitFor();
-    await page.getByRole('dialog').getByRole('checkbox', { name: /Complete without them/ }).check();
+    await page
+      .getByRole('dialog')
+      .getByRole('checkbox', { name: /Complete without them/ })
+      .check();
     await page.getByRole('dialog').getByRole('button', { name: 'Complete installation' }).click();
     const completed = await completing;
     // On a failure, say what the server answered and logged rather than only that the tag did not change.
@@ -82,7 +107,11 @@ describe('installation to first byte', () => {
     await page.close();
 
     // The customer's subscription page: their PPPoE login.
-    const access = await api<{ credentials: { username: string; password: string } }>('GET', `/subscriptions/${subscription.id}/credentials`, customer);
+    const access = await api<{ credentials: { username: string; password: string } }>(
+      'GET',
+      `/subscriptions/${subscription.id}/credentials`,
+      customer,
+    );
     const mine = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     await portal.signIn(mine, 'customer@isp.local');
     await portal.open(mine, `/subscription/${subscription.id}`);
@@ -93,9 +122,19 @@ describe('installation to first byte', () => {
     await card.getByTestId('pppoe-password').getByText(access.credentials.password).waitFor();
 
     // The NAS: registered with its RADIUS secret, then reporting a session with Gigaword-sized counters.
-    await api('POST', '/devices', admin, { name: 'e2e-nas', host: '127.0.0.1', snmp_community: 'public', radius_secret: SECRET });
-    const account = (attributes: Record<string, string | number>) => radclient({ port: ACCT_PORT, secret: SECRET, type: 'acct', timeout: 2, retries: 2 }, attributes);
-    const base = { 'User-Name': access.credentials.username, 'Acct-Session-Id': 'e2e-session-1', 'Framed-IP-Address': '100.64.0.50' };
+    await api('POST', '/devices', admin, {
+      name: 'e2e-nas',
+      host: '127.0.0.1',
+      snmp_community: 'public',
+      radius_secret: SECRET,
+    });
+    const account = (attributes: Record<string, string | number>) =>
+      radclient({ port: ACCT_PORT, secret: SECRET, type: 'acct', timeout: 2, retries: 2 }, attributes);
+    const base = {
+      'User-Name': access.credentials.username,
+      'Acct-Session-Id': 'e2e-session-1',
+      'Framed-IP-Address': '100.64.0.50',
+    };
     expect((await account({ ...base, 'Acct-Status-Type': 'Start' })).code).toBe('Accounting-Response');
     const interim = {
       ...base,

@@ -36,8 +36,17 @@ describe('IP address management screens', () => {
     const demoNets = (await api<{ items: Net[] }>('GET', '/ipam/networks', admin)).items;
     const demoStatics = demoNets.find((n) => n.name === 'Static customers')!;
     const demoPool = demoNets.find((n) => n.purpose === 'pool')!;
-    const held = (await api<{ items: Array<{ address: string; state: string; customer_name: string; user_id: string }> }>('GET', `/ipam/networks/${demoStatics.id}/addresses`, admin)).items.find((i) => i.state === 'static')!;
-    const subs = (await api<Array<{ id: string; status: string; user_name: string }> | { items: Array<{ id: string; status: string; user_name: string }> }>('GET', '/subscriptions?status=active&limit=50', admin));
+    const held = (
+      await api<{ items: Array<{ address: string; state: string; customer_name: string; user_id: string }> }>(
+        'GET',
+        `/ipam/networks/${demoStatics.id}/addresses`,
+        admin,
+      )
+    ).items.find((i) => i.state === 'static')!;
+    const subs = await api<
+      | Array<{ id: string; status: string; user_name: string }>
+      | { items: Array<{ id: string; status: string; user_name: string }> }
+    >('GET', '/subscriptions?status=active&limit=50', admin);
     const list = Array.isArray(subs) ? subs : subs.items;
     // An active subscription without a static address yet.
     let subscription: { id: string; user_name: string } | undefined;
@@ -58,12 +67,20 @@ describe('IP address management screens', () => {
       await page.waitForURL(`${portal.url}/dashboard/nas/ip-networks`);
       const staticRow = page.locator('tr', { hasText: demoStatics.cidr });
       await staticRow.getByTestId('usage-bar').waitFor();
-      await checkEverywhere(page, 'ip-networks', (p) => p.locator('tr', { hasText: demoPool.cidr }).getByTestId('usage-bar'), { shotsDir: SHOTS, reload: true });
+      await checkEverywhere(
+        page,
+        'ip-networks',
+        (p) => p.locator('tr', { hasText: demoPool.cidr }).getByTestId('usage-bar'),
+        { shotsDir: SHOTS, reload: true },
+      );
 
       // A new network through the form.
       await page.getByRole('button', { name: 'Add network' }).click();
       await page.waitForURL(`${portal.url}/dashboard/nas/ip-networks/create`);
-      await checkEverywhere(page, 'ip-network-create', (p) => p.getByLabel('Network (CIDR)'), { shotsDir: SHOTS, reload: true });
+      await checkEverywhere(page, 'ip-network-create', (p) => p.getByLabel('Network (CIDR)'), {
+        shotsDir: SHOTS,
+        reload: true,
+      });
       await page.getByLabel('Name', { exact: true }).fill('E2E statics');
       await page.getByLabel('Network (CIDR)').fill('198.51.100.0/24');
       await page.getByLabel('Gateway').fill('198.51.100.1');
@@ -84,7 +101,9 @@ describe('IP address management screens', () => {
       await cidrItem.getByText(/host bits set/).waitFor();
 
       // The new network's address map: network address, gateway, free cells.
-      const created = (await api<{ items: Net[] }>('GET', '/ipam/networks?limit=100', admin)).items.find((n) => n.cidr === '198.51.100.0/24')!;
+      const created = (await api<{ items: Net[] }>('GET', '/ipam/networks?limit=100', admin)).items.find(
+        (n) => n.cidr === '198.51.100.0/24',
+      )!;
       await portal.open(page, `/dashboard/nas/ip-networks/show/${created.id}`);
       const grid = page.getByTestId('address-grid');
       await grid.waitFor();
@@ -112,14 +131,19 @@ describe('IP address management screens', () => {
       await card.getByRole('button', { name: 'Save' }).click();
       await card.getByTestId('static-address').getByText('198.51.100.20').waitFor();
       await card.getByText(/^2001:db8:100:[0-9a-f:]*\/56$/).waitFor();
-      await checkEverywhere(page, 'subscription-address', (p) => p.getByTestId('static-address'), { shotsDir: SHOTS, reload: true });
+      await checkEverywhere(page, 'subscription-address', (p) => p.getByTestId('static-address'), {
+        shotsDir: SHOTS,
+        reload: true,
+      });
 
       // …and on the map, with its customer.
       await card.getByRole('link', { name: 'E2E statics (198.51.100.0/24)' }).click();
       await page.waitForURL(`${portal.url}/dashboard/nas/ip-networks/show/${created.id}`);
       const cell = page.getByTestId('address-grid').locator('[data-address="198.51.100.20"]');
       await expect.poll(() => cell.getAttribute('data-state')).toBe('static');
-      const named = page.getByTestId('address-grid').getByRole('button', { name: `198.51.100.20: Static, ${subscription!.user_name}`, exact: true });
+      const named = page
+        .getByTestId('address-grid')
+        .getByRole('button', { name: `198.51.100.20: Static, ${subscription!.user_name}`, exact: true });
       await named.click();
       await page.getByTestId('address-holder').getByRole('link', { name: subscription!.user_name }).waitFor();
       await openStateIsClean(page, 'the address map with a holder shown');
@@ -127,8 +151,15 @@ describe('IP address management screens', () => {
       // A big pool's map pages by /24, with the addresses in open sessions.
       await portal.open(page, `/dashboard/nas/ip-networks/show/${demoPool.id}`);
       await page.getByText('Block 1 of 4').waitFor();
-      await expect.poll(() => page.getByTestId('address-grid').locator('[data-state="dynamic"]').count()).toBeGreaterThan(5);
-      await checkEverywhere(page, 'ip-network-map', (p) => p.getByTestId('address-grid').locator('[data-state="dynamic"]').first(), { shotsDir: SHOTS, reload: true });
+      await expect
+        .poll(() => page.getByTestId('address-grid').locator('[data-state="dynamic"]').count())
+        .toBeGreaterThan(5);
+      await checkEverywhere(
+        page,
+        'ip-network-map',
+        (p) => p.getByTestId('address-grid').locator('[data-state="dynamic"]').first(),
+        { shotsDir: SHOTS, reload: true },
+      );
 
       // The address history: who had a demo customer's static address now.
       await page.getByRole('menuitem', { name: 'Address history' }).click();
@@ -156,7 +187,12 @@ describe('IP address management screens', () => {
       await answer.getByRole('link', { name: held.customer_name }).waitFor();
       await answer.getByText('Still online').waitFor();
       await page.getByTestId('history-recent').getByRole('link', { name: held.customer_name }).first().waitFor();
-      await checkEverywhere(page, 'ip-history', (p) => p.getByTestId('history-answer').getByRole('link', { name: held.customer_name }), { shotsDir: SHOTS, reload: true });
+      await checkEverywhere(
+        page,
+        'ip-history',
+        (p) => p.getByTestId('history-answer').getByRole('link', { name: held.customer_name }),
+        { shotsDir: SHOTS, reload: true },
+      );
       await answer.getByRole('link', { name: held.customer_name }).click();
       await page.waitForURL(`${portal.url}/dashboard/user/${held.user_id}`);
     } finally {
@@ -167,8 +203,16 @@ describe('IP address management screens', () => {
 
   it('support reads the networks, the map and a subscription address without any button to change them', async () => {
     const admin = await tokenOf('admin@isp.local');
-    const statics = (await api<{ items: Net[] }>("GET", "/ipam/networks", admin)).items.find((n) => n.name === 'Static customers')!;
-    const held = (await api<{ items: Array<{ address: string; state: string; subscription_id: string }> }>('GET', `/ipam/networks/${statics.id}/addresses`, admin)).items.find((i) => i.state === 'static')!;
+    const statics = (await api<{ items: Net[] }>('GET', '/ipam/networks', admin)).items.find(
+      (n) => n.name === 'Static customers',
+    )!;
+    const held = (
+      await api<{ items: Array<{ address: string; state: string; subscription_id: string }> }>(
+        'GET',
+        `/ipam/networks/${statics.id}/addresses`,
+        admin,
+      )
+    ).items.find((i) => i.state === 'static')!;
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     try {
       await portal.signIn(page, 'support@isp.local');
@@ -189,9 +233,21 @@ describe('IP address management screens', () => {
   }, 120_000);
   it('a customer with a static address sees it (and their delegated prefix) on their subscription, and no networks', async () => {
     const admin = await tokenOf('admin@isp.local');
-    const statics = (await api<{ items: Net[] }>('GET', '/ipam/networks', admin)).items.find((n) => n.name === 'Static customers')!;
-    const held = (await api<{ items: Array<{ address: string; state: string; subscription_id: string; user_id: string }> }>('GET', `/ipam/networks/${statics.id}/addresses`, admin)).items.find((i) => i.state === 'static')!;
-    const own = await api<{ delegated_ipv6_prefix: string | null }>('GET', `/subscriptions/${held.subscription_id}/address`, admin);
+    const statics = (await api<{ items: Net[] }>('GET', '/ipam/networks', admin)).items.find(
+      (n) => n.name === 'Static customers',
+    )!;
+    const held = (
+      await api<{ items: Array<{ address: string; state: string; subscription_id: string; user_id: string }> }>(
+        'GET',
+        `/ipam/networks/${statics.id}/addresses`,
+        admin,
+      )
+    ).items.find((i) => i.state === 'static')!;
+    const own = await api<{ delegated_ipv6_prefix: string | null }>(
+      'GET',
+      `/subscriptions/${held.subscription_id}/address`,
+      admin,
+    );
     const { email } = await api<{ email: string }>('GET', `/users/${held.user_id}`, admin);
     const page = await portal.browser.newPage({ viewport: { width: 390, height: 844 } });
     try {
@@ -203,7 +259,10 @@ describe('IP address management screens', () => {
       if (own.delegated_ipv6_prefix) await card.getByText(own.delegated_ipv6_prefix, { exact: true }).waitFor();
       expect(await card.getByRole('button', { name: /Change|Release/ }).count()).toBe(0);
       expect(await card.getByRole('link').count()).toBe(0);
-      await checkEverywhere(page, 'customer-subscription-address', (p) => p.getByTestId('static-address'), { shotsDir: SHOTS, reload: true });
+      await checkEverywhere(page, 'customer-subscription-address', (p) => p.getByTestId('static-address'), {
+        shotsDir: SHOTS,
+        reload: true,
+      });
     } finally {
       await page.close();
     }

@@ -18,13 +18,21 @@ describe('background jobs', () => {
     const page = await portal.browser.newPage({ viewport: PHONE });
     try {
       await portal.signIn(page, 'admin@isp.local');
-      await portal.open(page, '/dashboard/jobs?filters[0][field]=name&filters[0][operator]=eq&filters[0][value]=mail-delivery');
+      await portal.open(
+        page,
+        '/dashboard/jobs?filters[0][field]=name&filters[0][operator]=eq&filters[0][value]=mail-delivery',
+      );
       const row = page.locator('tr.ant-table-row', { hasText: 'E-mail delivery' }).first();
-      await expect.poll(async () => {
-        await page.reload();
-        await row.waitFor({ timeout: 10_000 }).catch(() => undefined);
-        return (await row.textContent().catch(() => '')) ?? '';
-      }, { timeout: 30_000, interval: 500 }).toContain('Done');
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            await row.waitFor({ timeout: 10_000 }).catch(() => undefined);
+            return (await row.textContent().catch(() => '')) ?? '';
+          },
+          { timeout: 30_000, interval: 500 },
+        )
+        .toContain('Done');
       await toastsGone(page);
       expect(await overflowsViewport(page), '/dashboard/jobs scrolls sideways at 390 px').toBe(false);
       expect(await axeViolations(page), 'axe on /dashboard/jobs at 390 px').toEqual([]);

@@ -51,10 +51,17 @@ async function focusedStop(page: Page): Promise<Stop> {
     const labelled = el.getAttribute('aria-labelledby');
     const name = (
       el.getAttribute('aria-label') ??
-      (labelled ? labelled.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ') : null) ??
+      (labelled
+        ? labelled
+            .split(/\s+/)
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' ')
+        : null) ??
       (el as HTMLInputElement).labels?.[0]?.textContent ??
       (el.innerText || el.getAttribute('title') || '')
-    ).replace(/\s+/g, ' ').trim();
+    )
+      .replace(/\s+/g, ' ')
+      .trim();
     const boxes = [
       el,
       el.closest('.ant-menu-item'),
@@ -69,12 +76,19 @@ async function focusedStop(page: Page): Promise<Stop> {
       shadow !== 'none' &&
       shadow.split(/,(?![^(]*\))/).some((one) => {
         const color = one.match(/rgba?\([^)]*\)/)?.[0] ?? '';
-        const lengths = one.replace(color, '').trim().split(/\s+/).map((v) => parseFloat(v));
+        const lengths = one
+          .replace(color, '')
+          .trim()
+          .split(/\s+/)
+          .map((v) => parseFloat(v));
         return !transparent(color) && !one.includes('inset') && (lengths[3] ?? 0) >= 1;
       });
     const ringOn = (b: HTMLElement) => {
       const s = getComputedStyle(b);
-      return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 && !transparent(s.outlineColor)) || halo(s.boxShadow);
+      return (
+        (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 && !transparent(s.outlineColor)) ||
+        halo(s.boxShadow)
+      );
     };
     let ring = false;
     for (let i = 0; i < 10 && !ring; i++) {
@@ -99,7 +113,8 @@ async function focusedStop(page: Page): Promise<Stop> {
   });
 }
 
-const show = (s: Stop) => `${s.tag}${s.role ? `[${s.role}]` : ''} "${s.name}"${s.row ? ` in row "${s.row.slice(0, 40)}"` : ''}`;
+const show = (s: Stop) =>
+  `${s.tag}${s.role ? `[${s.role}]` : ''} "${s.name}"${s.row ? ` in row "${s.row.slice(0, 40)}"` : ''}`;
 
 /** Tab stops that showed no focus ring, over the whole test (the page itself and the skip link's target aside). */
 const ringless = new Map<string, string>();
@@ -129,7 +144,9 @@ async function tabTo(page: Page, wanted: Wanted, max = 60, back = false): Promis
     noteRing(stop);
     visited.push(show(stop));
   }
-  throw new Error(`${String(wanted)} not reached in ${max} ${back ? 'Shift+Tab' : 'Tab'} presses; visited:\n${visited.join('\n')}`);
+  throw new Error(
+    `${String(wanted)} not reached in ${max} ${back ? 'Shift+Tab' : 'Tab'} presses; visited:\n${visited.join('\n')}`,
+  );
 }
 
 /** Presses an arrow key until the focused element matches (antd menus move focus on arrow keys). */
@@ -140,15 +157,22 @@ async function arrowTo(page: Page, key: 'ArrowDown' | 'ArrowUp', wanted: Wanted,
     const before = show(stop);
     await page.keyboard.press(key);
     // The menu moves focus on the next frame: wait for it, or a stale stop is read and the target overshot.
-    await page.waitForFunction((b) => {
-      const el = document.activeElement as HTMLElement | null;
-      return !!el && !b.endsWith(`"${el.innerText?.replace(/\s+/g, ' ').trim()}"`);
-    }, before, { timeout: 2_000 }).catch(() => undefined);
+    await page
+      .waitForFunction(
+        (b) => {
+          const el = document.activeElement as HTMLElement | null;
+          return !!el && !b.endsWith(`"${el.innerText?.replace(/\s+/g, ' ').trim()}"`);
+        },
+        before,
+        { timeout: 2_000 },
+      )
+      .catch(() => undefined);
     stop = await focusedStop(page);
     noteRing(stop);
     visited.push(show(stop));
   }
-  if (!matches(wanted, stop)) throw new Error(`${String(wanted)} not reached with ${key}; visited:\n${visited.join('\n')}`);
+  if (!matches(wanted, stop))
+    throw new Error(`${String(wanted)} not reached with ${key}; visited:\n${visited.join('\n')}`);
   expect(stop.ring, `no visible focus on ${show(stop)}: ${stop.style}`).toBe(true);
   return stop;
 }
@@ -160,7 +184,12 @@ async function arrowTo(page: Page, key: 'ArrowDown' | 'ArrowUp', wanted: Wanted,
  */
 async function chooseByKeys(page: Page, option: string) {
   const active = () =>
-    page.evaluate(() => document.querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option-active')?.textContent?.trim() ?? null);
+    page.evaluate(
+      () =>
+        document
+          .querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option-active')
+          ?.textContent?.trim() ?? null,
+    );
   await page.keyboard.press('ArrowDown');
   await page.waitForFunction(() => {
     const list = document.querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
@@ -179,7 +208,10 @@ async function chooseByKeys(page: Page, option: string) {
 
 /** The text an antd select shows for its value, found by the select's label. */
 function selectShows(page: Page, label: string) {
-  return page.locator('.ant-select', { has: page.getByRole('combobox', { name: label }) }).locator('.ant-select-selection-item').innerText();
+  return page
+    .locator('.ant-select', { has: page.getByRole('combobox', { name: label }) })
+    .locator('.ant-select-selection-item')
+    .innerText();
 }
 
 /**
@@ -187,7 +219,9 @@ function selectShows(page: Page, label: string) {
  * the mouse away first, and this test never touches the mouse (it has not entered the page, so it hovers nothing).
  */
 async function toastsFaded(page: Page) {
-  await page.waitForFunction(() => document.querySelectorAll('.ant-notification-notice').length === 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelectorAll('.ant-notification-notice').length === 0, undefined, {
+    timeout: 30_000,
+  });
 }
 
 /** Selects the focused text field's content and types over it. */
@@ -223,10 +257,15 @@ async function searchPlans(page: Page, name: string) {
 describe('the admin by keyboard alone', () => {
   // Some two hundred key presses, each checked for a visible focus: 70 s alone, up to 115 s beside two other
   // browser files on this 2-core machine (measured before and after issue 20), so it gets four minutes, not two.
-  it('signs in, creates, edits and deletes a plan with Tab, arrows, Enter and typing only, every stop visibly focused', { timeout: 240_000 }, async () => {
+  it('signs in, creates, edits and deletes a plan with Tab, arrows, Enter and typing only, every stop visibly focused', {
+    timeout: 240_000,
+  }, async () => {
     const admin = await tokenOf('admin@isp.local');
     const name = `Keyboard Fibre ${Date.now()}`;
-    const plansNamed = async () => (await api<{ items: Plan[] }>('GET', `/plans?search=${encodeURIComponent(name)}&limit=50`, admin)).items.filter((p) => p.name === name);
+    const plansNamed = async () =>
+      (await api<{ items: Plan[] }>('GET', `/plans?search=${encodeURIComponent(name)}&limit=50`, admin)).items.filter(
+        (p) => p.name === name,
+      );
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 800 } });
     try {
       // Sign in: the e-mail field has the focus when the page opens.
@@ -286,7 +325,15 @@ describe('the admin by keyboard alone', () => {
       await page.getByText('Plan created successfully').waitFor();
       await page.waitForURL((url) => url.pathname === '/dashboard/plans');
       const [created] = await plansNamed();
-      expect(created).toMatchObject({ name, price: 4450, download_mbps: 300, upload_mbps: 60, data_cap_gb: 800, data_cap_action: 'throttle', billing_cycle: 'quarterly' });
+      expect(created).toMatchObject({
+        name,
+        price: 4450,
+        download_mbps: 300,
+        upload_mbps: 60,
+        data_cap_gb: 800,
+        data_cap_action: 'throttle',
+        billing_cycle: 'quarterly',
+      });
 
       // Find it by the list's search; its row shows what was typed.
       await toastsFaded(page);

@@ -8,7 +8,18 @@
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,10 +33,17 @@ function cleanEnv(): NodeJS.ProcessEnv {
 }
 
 function run(command: string, args: string[], timeout = 300_000): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd: copy, encoding: 'utf8', env: cleanEnv(), timeout, maxBuffer: 64 * 1024 * 1024 });
+  return spawnSync(command, args, {
+    cwd: copy,
+    encoding: 'utf8',
+    env: cleanEnv(),
+    timeout,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
-const scaffold = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/new-resource.ts', ...args], 120_000);
+const scaffold = (...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', 'scripts/new-resource.ts', ...args], 120_000);
 
 /** A digest of every file in the copy but node_modules, dist and caches: "changes nothing" means equal digests. */
 function treeDigest(): string {
@@ -45,7 +63,10 @@ function treeDigest(): string {
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'isp-scaffold-'));
   // What a clone of this tree has: tracked files and new ones not ignored (deleted files left out).
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   for (const file of listed.stdout.split('\0').filter(Boolean)) {
     const from = join(ROOT, file);
     if (!existsSync(from) || !statSync(from).isFile()) continue;
@@ -58,7 +79,8 @@ afterAll(() => {
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
-const FIELDS = 'title:text body:markdown kind:select:news|outage|maintenance published:boolean publish_on:date published_at:datetime';
+const FIELDS =
+  'title:text body:markdown kind:select:news|outage|maintenance published:boolean publish_on:date published_at:datetime';
 const ACCESS = 'admin:crud user:read';
 
 /**
@@ -67,9 +89,24 @@ const ACCESS = 'admin:crud user:read';
  * and customers create (the writer of the browser test is a customer, in the customer's layout).
  */
 const SPECS = [
-  { name: 'articles', singular: 'article', fields: FIELDS, access: 'admin:crud support:read technician:read billing:read user:read' },
-  { name: 'service-notes', singular: 'service-note', fields: 'subject:text priority:select:low|high? due_on:date cost:money', access: 'admin:crud support:cru billing:r' },
-  { name: 'feedback-items', singular: 'feedback-item', fields: 'summary:text rating:number contact:email? link:url?', access: 'user:cr support:rud admin:crud' },
+  {
+    name: 'articles',
+    singular: 'article',
+    fields: FIELDS,
+    access: 'admin:crud support:read technician:read billing:read user:read',
+  },
+  {
+    name: 'service-notes',
+    singular: 'service-note',
+    fields: 'subject:text priority:select:low|high? due_on:date cost:money',
+    access: 'admin:crud support:cru billing:r',
+  },
+  {
+    name: 'feedback-items',
+    singular: 'feedback-item',
+    fields: 'summary:text rating:number contact:email? link:url?',
+    access: 'user:cr support:rud admin:crud',
+  },
 ];
 
 describe('npm run new:resource', () => {
@@ -82,7 +119,10 @@ describe('npm run new:resource', () => {
       [['notes', '--fields', 'kind:select:Big|small', '--access', ACCESS], /a select lists its values after a colon/],
       [['notes', '--fields', 'kind:select:a|a', '--access', ACCESS], /a value of the select is given twice/],
       [['notes', '--fields', 'title:text:a|b', '--access', ACCESS], /only a select takes values/],
-      [['plans', '--fields', 'title:text', '--access', ACCESS], /reserved word or a path the portal already uses|already exists/],
+      [
+        ['plans', '--fields', 'title:text', '--access', ACCESS],
+        /reserved word or a path the portal already uses|already exists/,
+      ],
       [['contact-messages', '--fields', 'title:text', '--access', ACCESS], /already exists/],
       [['notes', '--fields', 'title:text', '--access', 'janitor:crud'], /Unknown role "janitor"/],
     ];
@@ -96,7 +136,10 @@ describe('npm run new:resource', () => {
 
   // Not retried: a second attempt would find its own resources. Twenty minutes at most (a build, six generated
   // test files and two of the portal's own).
-  it('writes resources for three access specs whose files typecheck and whose generated API and browser tests pass, with no other file to edit; a second run changes nothing', { timeout: 1_200_000, retry: 0 }, async () => {
+  it('writes resources for three access specs whose files typecheck and whose generated API and browser tests pass, with no other file to edit; a second run changes nothing', {
+    timeout: 1_200_000,
+    retry: 0,
+  }, async () => {
     const written: string[] = [];
     for (const spec of SPECS) {
       const r = scaffold(spec.name, '--fields', spec.fields, '--access', spec.access);
@@ -115,7 +158,8 @@ describe('npm run new:resource', () => {
       }
       written.push(...files);
       expect(r.stdout).toMatch(new RegExp(`\\+ server/db/migrations/\\d{4}_${spec.name.replace(/-/g, '_')}\\.sql`));
-      for (const edited of ['contract/resource-access.ts', 'server/db/schema.ts', 'server/crud/index.ts']) expect(r.stdout).toContain(`~ ${edited}`);
+      for (const edited of ['contract/resource-access.ts', 'server/db/schema.ts', 'server/crud/index.ts'])
+        expect(r.stdout).toContain(`~ ${edited}`);
     }
     // No route line, no page file, no server module: the declaration, the schema, the table and the texts.
     expect(readFileSync(join(copy, 'src/routes.tsx'), 'utf8')).not.toContain('articles');
@@ -123,7 +167,9 @@ describe('npm run new:resource', () => {
     expect(existsSync(join(copy, 'server/modules/articles'))).toBe(false);
     // A calendar date is a date column; a date and time a timestamp with its zone.
     const migration = readdirSync(join(copy, 'server/db/migrations')).find((f) => /_articles\.sql$/.test(f))!;
-    expect(readFileSync(join(copy, 'server/db/migrations', migration), 'utf8')).toMatch(/"publish_on" date,[\s\S]*"published_at" timestamp with time zone/);
+    expect(readFileSync(join(copy, 'server/db/migrations', migration), 'utf8')).toMatch(
+      /"publish_on" date,[\s\S]*"published_at" timestamp with time zone/,
+    );
 
     const afterFirst = treeDigest();
     const again = scaffold('articles', '--fields', FIELDS, '--access', ACCESS);
@@ -135,9 +181,18 @@ describe('npm run new:resource', () => {
     // (noUnusedLocals: a generated test with nothing to expect would fail here).
     writeFileSync(
       join(copy, 'tsconfig.scaffold.json'),
-      JSON.stringify({ extends: './tsconfig.json', include: [], files: [...written, 'contract/resource-access.ts', 'server/db/schema.ts', 'server/crud/index.ts'] }),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        include: [],
+        files: [...written, 'contract/resource-access.ts', 'server/db/schema.ts', 'server/crud/index.ts'],
+      }),
     );
-    const tsc = run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.scaffold.json']);
+    const tsc = run(process.execPath, [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '--noEmit',
+      '-p',
+      'tsconfig.scaffold.json',
+    ]);
     expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
 
     // The generated tests, as a contributor runs them: the browser tests need the copy's own build. With them the
@@ -148,13 +203,28 @@ describe('npm run new:resource', () => {
     // One file at a time, with the hooks' time the browser suite allows (this runs beside the outer suite's workers).
     const tests = run(
       'npx',
-      ['vitest', 'run', '--retry', '0', '--maxWorkers', '1', '--hookTimeout', '180000', ...generated, 'tests/web/menu-and-splash.test.ts', 'tests/web/declared-lists.test.ts'],
+      [
+        'vitest',
+        'run',
+        '--retry',
+        '0',
+        '--maxWorkers',
+        '1',
+        '--hookTimeout',
+        '180000',
+        ...generated,
+        'tests/web/menu-and-splash.test.ts',
+        'tests/web/declared-lists.test.ts',
+      ],
       1_080_000,
     );
     // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes, which start with ESC
     const out = (tests.stdout + tests.stderr).replace(/\x1b\[[0-9;]*m/g, '');
     // On failure: each test's line (which ones failed), then the end of the output (why).
-    const summary = out.split('\n').filter((line) => /[✓×↓]|FAIL/.test(line)).join('\n');
+    const summary = out
+      .split('\n')
+      .filter((line) => /[✓×↓]|FAIL/.test(line))
+      .join('\n');
     expect(tests.status, `${summary}\n…\n${out.slice(-3000)}`).toBe(0);
     expect(out).toMatch(/Test Files\s+8 passed \(8\)/);
     // Each access spec's browser test ran its cases: a writer and a reader each time, an outsider where there is one.

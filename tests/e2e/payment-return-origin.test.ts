@@ -11,7 +11,10 @@ import { runCli } from '../helpers/cli';
 import { DEMO_PASSWORD, portalApi, usePortal } from '../helpers/browser';
 import { axeViolations, overflowsViewport } from '../helpers/axe';
 
-const portal = usePortal((port) => ({ APP_URL: `http://localhost:${port}`, ALLOWED_ORIGINS: `http://127.0.0.1:${port}` }));
+const portal = usePortal((port) => ({
+  APP_URL: `http://localhost:${port}`,
+  ALLOWED_ORIGINS: `http://127.0.0.1:${port}`,
+}));
 
 const ADMIN_EMAIL = 'owner@example.com';
 const ADMIN_PASSWORD = 'Owner-passphrase-2026';
@@ -45,7 +48,12 @@ describe('coming back from a checkout', () => {
     const { api, tokenOf } = portalApi(portal);
     const email = `origin.${Date.now()}@example.net`;
     await api('POST', '/users', await tokenOf('admin@isp.local'), {
-      name: 'Otto Origin', email, password: DEMO_PASSWORD, role: 'user', phone: '+1 555 0177', address: '3 Harbour Lane',
+      name: 'Otto Origin',
+      email,
+      password: DEMO_PASSWORD,
+      role: 'user',
+      phone: '+1 555 0177',
+      address: '3 Harbour Lane',
     });
     expect(portal.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const context = await portal.browser.newContext();
@@ -106,7 +114,11 @@ describe('ALLOW_SANDBOX_PAYMENTS=true in production', () => {
     }
     await context.close();
 
-    const phone = await production.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const phone = await production.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const small = await phone.newPage();
     await production.signIn(small, ADMIN_EMAIL, ADMIN_PASSWORD);
     await banner(small).waitFor();

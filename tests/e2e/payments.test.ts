@@ -23,12 +23,25 @@ beforeAll(async () => {
   const planId = plans.items.find((p) => p.status === 'active')!.id;
 
   // The customer's first order: a checkout left open, then cash recorded by billing.
-  first = await api<{ invoice: { id: string; number: string; total_amount: number } }>('POST', '/subscriptions', customer, { plan_id: planId });
+  first = await api<{ invoice: { id: string; number: string; total_amount: number } }>(
+    'POST',
+    '/subscriptions',
+    customer,
+    { plan_id: planId },
+  );
   await api('POST', '/payments/initiate', customer, { invoice_id: first.invoice.id });
-  await api('POST', `/payments/invoices/${first.invoice.id}/manual`, billing, { amount: first.invoice.total_amount, payment_method: 'cash', reference: 'Receipt-E2E-1' });
+  await api('POST', `/payments/invoices/${first.invoice.id}/manual`, billing, {
+    amount: first.invoice.total_amount,
+    payment_method: 'cash',
+    reference: 'Receipt-E2E-1',
+  });
   // A second order whose card is declined on the sandbox's checkout page.
-  second = await api<{ invoice: { id: string; number: string } }>('POST', '/subscriptions', customer, { plan_id: planId });
-  const declined = await api<{ transactionId: string }>('POST', '/payments/initiate', customer, { invoice_id: second.invoice.id });
+  second = await api<{ invoice: { id: string; number: string } }>('POST', '/subscriptions', customer, {
+    plan_id: planId,
+  });
+  const declined = await api<{ transactionId: string }>('POST', '/payments/initiate', customer, {
+    invoice_id: second.invoice.id,
+  });
   const decline = await fetch(`${portal.url}/api/payments/sandbox/checkout/${declined.transactionId}/decline`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -52,8 +65,14 @@ describe('payments screen', () => {
       expect(await table.textContent()).toContain('Receipt-E2E-1');
       // Billing does not open users' pages: the customer is named, not linked.
       expect(await table.locator('a[href^="/dashboard/user/"]').count()).toBe(0);
-      for (const text of ['Paid', 'Pending', 'Failed', 'Cash', 'Sandbox', first.invoice.number, second.invoice.number]) expect(await table.textContent()).toContain(text);
-      await checkEverywhere(page, 'payments-list', (p) => p.getByTestId('payments-table').locator('tbody tr.ant-table-row').first(), { shotsDir: SHOTS });
+      for (const text of ['Paid', 'Pending', 'Failed', 'Cash', 'Sandbox', first.invoice.number, second.invoice.number])
+        expect(await table.textContent()).toContain(text);
+      await checkEverywhere(
+        page,
+        'payments-list',
+        (p) => p.getByTestId('payments-table').locator('tbody tr.ant-table-row').first(),
+        { shotsDir: SHOTS },
+      );
 
       // Filter by status: the server answers only the paid one, and the address keeps the filter.
       await page.getByRole('combobox', { name: 'Status' }).click();
@@ -67,9 +86,17 @@ describe('payments screen', () => {
       expect(await paid.textContent()).toContain(first.invoice.number);
 
       // A select showing a value: its box takes the click (the value's text lies over the search input).
-      await page.locator('.ant-select').filter({ has: page.getByRole('combobox', { name: 'Status' }) }).click();
+      await page
+        .locator('.ant-select')
+        .filter({ has: page.getByRole('combobox', { name: 'Status' }) })
+        .click();
       await page.locator('.ant-select-dropdown:visible').getByText('Failed', { exact: true }).click();
-      await expect.poll(async () => (await rows.count()) === 1 && ((await rows.first().textContent()) ?? '').includes(second.invoice.number)).toBe(true);
+      await expect
+        .poll(
+          async () =>
+            (await rows.count()) === 1 && ((await rows.first().textContent()) ?? '').includes(second.invoice.number),
+        )
+        .toBe(true);
       expect(await rows.first().textContent()).toContain('Declined by the payer or the provider');
 
       // The invoice number opens the invoice (where refunds are made).

@@ -45,14 +45,22 @@ describe('a visitor on the public site', () => {
     await toast.waitFor();
     expect(await toast.textContent()).toContain('Contact form submitted successfully');
 
-    const messages = await api<{ items: { subject: string; email: string }[] }>('GET', '/contact-messages', await adminToken());
-    expect(messages.items.some((m) => m.subject === 'Coverage on Elm Street' && m.email === 'pat@example.net')).toBe(true);
+    const messages = await api<{ items: { subject: string; email: string }[] }>(
+      'GET',
+      '/contact-messages',
+      await adminToken(),
+    );
+    expect(messages.items.some((m) => m.subject === 'Coverage on Elm Street' && m.email === 'pat@example.net')).toBe(
+      true,
+    );
     await page.close();
   });
 
   it('reads the policy the admin wrote, with its own title', async () => {
     const token = await adminToken();
-    await api('PUT', '/settings', token, { policies: { 'refund-policy': '# Refunds\n\nCancel within **14 days** for a full refund.' } });
+    await api('PUT', '/settings', token, {
+      policies: { 'refund-policy': '# Refunds\n\nCancel within **14 days** for a full refund.' },
+    });
     const page = await portal.browser.newPage();
     await page.goto(`${portal.url}/refund-policy`);
     await page.getByTestId('policy-page').getByText('Refunds').waitFor();

@@ -52,10 +52,16 @@ async function writeControls(page: Page): Promise<string[]> {
   const names = await page.evaluate(() => {
     const main = document.getElementById('main');
     if (!main) return [];
-    return [...main.querySelectorAll<HTMLElement>('button, a[href], [role="button"], [role="link"]')]
-      .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
-      // Named by its aria-label, else its text, else (an icon-only button) its icon's name.
-      .map((el) => (el.getAttribute('aria-label') ?? el.innerText).trim() || (el.querySelector('[role="img"][aria-label]')?.getAttribute('aria-label') ?? ''));
+    return (
+      [...main.querySelectorAll<HTMLElement>('button, a[href], [role="button"], [role="link"]')]
+        .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+        // Named by its aria-label, else its text, else (an icon-only button) its icon's name.
+        .map(
+          (el) =>
+            (el.getAttribute('aria-label') ?? el.innerText).trim() ||
+            (el.querySelector('[role="img"][aria-label]')?.getAttribute('aria-label') ?? ''),
+        )
+    );
   });
   return names.filter((name) => WRITE_CONTROL.test(name));
 }
@@ -83,8 +89,16 @@ async function settled(page: Page): Promise<void> {
 /** Opens the list, then its first row's record page (none when the list is empty); the write controls on each. */
 async function visit(page: Page, c: Case): Promise<{ list: string[]; record: string[] }> {
   await portal.open(page, c.list);
-  const show = page.locator('#main tbody').getByRole('button', { name: /^show\b/i }).first();
-  await page.locator('#main tbody').getByRole('button', { name: /^show\b/i }).or(page.locator('#main .ant-empty')).first().waitFor({ timeout: 30_000 });
+  const show = page
+    .locator('#main tbody')
+    .getByRole('button', { name: /^show\b/i })
+    .first();
+  await page
+    .locator('#main tbody')
+    .getByRole('button', { name: /^show\b/i })
+    .or(page.locator('#main .ant-empty'))
+    .first()
+    .waitFor({ timeout: 30_000 });
   await settled(page);
   const list = await writeControls(page);
   if (!(await show.isVisible())) return { list, record: [] };
@@ -102,7 +116,9 @@ describe('a read-only role is offered no write control on any declared resource'
 
   const readers = [...new Set(CASES.flatMap((c) => c.readers))];
   for (const role of readers) {
-    it(`${role}: no Create, Edit or Delete on the list and a record of ${CASES.filter((c) => c.readers.includes(role)).map((c) => c.resource).join(', ')}`, async () => {
+    it(`${role}: no Create, Edit or Delete on the list and a record of ${CASES.filter((c) => c.readers.includes(role))
+      .map((c) => c.resource)
+      .join(', ')}`, async () => {
       const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
       await portal.signIn(page, EMAIL[role]);
       for (const c of CASES.filter((x) => x.readers.includes(role))) {
@@ -121,7 +137,12 @@ describe('a read-only role is offered no write control on any declared resource'
       await portal.signIn(page, EMAIL[writer]);
       for (const c of withWriter.filter((x) => x.writer === writer)) {
         const seen = await visit(page, c);
-        expect({ resource: c.resource, writer, list: seen.list.length > 0, record: seen.record.length > 0 }).toEqual({ resource: c.resource, writer, list: true, record: true });
+        expect({ resource: c.resource, writer, list: seen.list.length > 0, record: seen.record.length > 0 }).toEqual({
+          resource: c.resource,
+          writer,
+          list: true,
+          record: true,
+        });
       }
       await page.close();
     }

@@ -12,7 +12,9 @@ async function mailedLink(to: string, path: string): Promise<string> {
   });
   const token = (await login.json()).data.tokens.access.token as string;
   for (let attempt = 0; attempt < 40; attempt++) {
-    const res = await fetch(`${portal.url}/api/mail/outbox?limit=50`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${portal.url}/api/mail/outbox?limit=50`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const items = (await res.json()).data.items as { to: string; text: string }[];
     const mail = items.find((m) => m.to === to && m.text.includes(path));
     const link = mail?.text.match(/https?:\/\/\S+/g)?.find((u) => u.includes(path));

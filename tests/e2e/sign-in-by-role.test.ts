@@ -26,7 +26,9 @@ async function menuLinks(page: Page, role: Role): Promise<string[]> {
     for (let i = 0; i < (await groups.count()); i++) await groups.nth(i).click();
     await page.waitForTimeout(300);
   }
-  const hrefs = await menu.locator(role === 'user' ? 'a[href]' : '.ant-menu a[href]').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  const hrefs = await menu
+    .locator(role === 'user' ? 'a[href]' : '.ant-menu a[href]')
+    .evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
   return [...new Set(hrefs)].sort();
 }
 

@@ -21,15 +21,29 @@ describe('staff safeguards', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Turn off Sandbox?').waitFor();
     // The only active gateway: nothing to switch to, so the dialog says what to do instead.
-    await dialog.getByText('Sandbox is the only active gateway: without it no customer can pay. Add or turn on another gateway first.').waitFor();
+    await dialog
+      .getByText(
+        'Sandbox is the only active gateway: without it no customer can pay. Add or turn on another gateway first.',
+      )
+      .waitFor();
     await dialog.getByRole('button', { name: 'Keep it on' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await sandbox.locator('.ant-switch[aria-checked="true"]').waitFor();
     const admin = await tokenOf('admin@isp.local');
-    const gateways = await api<Array<{ name: string; is_active: boolean; is_default: boolean }>>('GET', '/payments/gateways', admin);
+    const gateways = await api<Array<{ name: string; is_active: boolean; is_default: boolean }>>(
+      'GET',
+      '/payments/gateways',
+      admin,
+    );
     expect(gateways.find((g) => g.name === 'Sandbox')).toMatchObject({ is_active: true, is_default: true });
 
-    await api('POST', '/plans', admin, { name: 'Guarded Plan', download_mbps: 50, upload_mbps: 10, price: 2500, billing_cycle: 'monthly' });
+    await api('POST', '/plans', admin, {
+      name: 'Guarded Plan',
+      download_mbps: 50,
+      upload_mbps: 10,
+      price: 2500,
+      billing_cycle: 'monthly',
+    });
     await portal.open(page, '/dashboard/plans');
     const row = page.locator('tr', { hasText: 'Guarded Plan' });
     await row.waitFor();
@@ -48,17 +62,36 @@ describe('staff safeguards', () => {
     const admin = await tokenOf('admin@isp.local');
     const customer = await tokenOf('customer@isp.local');
     // The customer's order with a location makes the job (a retry finds the job its first attempt made).
-    const jobs = async () => (await api<{ items: Array<{ id: string; status: string }> }>('GET', '/installations?search=Checklist%20Lane', admin)).items;
+    const jobs = async () =>
+      (
+        await api<{ items: Array<{ id: string; status: string }> }>(
+          'GET',
+          '/installations?search=Checklist%20Lane',
+          admin,
+        )
+      ).items;
     if ((await jobs()).length === 0) {
-      const plan = await api<{ id: string }>('POST', '/plans', admin, { name: 'Safeguard Fiber', download_mbps: 50, upload_mbps: 10, price: 3000, billing_cycle: 'monthly' });
+      const plan = await api<{ id: string }>('POST', '/plans', admin, {
+        name: 'Safeguard Fiber',
+        download_mbps: 50,
+        upload_mbps: 10,
+        price: 3000,
+        billing_cycle: 'monthly',
+      });
       await api('POST', '/subscriptions', customer, { plan_id: plan.id, location: '3 Checklist Lane' });
     }
     const job = (await jobs())[0];
     expect(job).toBeTruthy();
-    const tech = (await api<{ items: Array<{ id: string; email: string }> }>('GET', '/users?role=technician', admin)).items.find((u) => u.email === 'technician@isp.local')!;
+    const tech = (
+      await api<{ items: Array<{ id: string; email: string }> }>('GET', '/users?role=technician', admin)
+    ).items.find((u) => u.email === 'technician@isp.local')!;
     const start = new Date();
     start.setMinutes(0, 0, 0);
-    await api('PATCH', `/installations/${job.id}/assign`, admin, { technician_id: tech.id, scheduled_start: start.toISOString(), scheduled_end: new Date(start.getTime() + 7_200_000).toISOString() });
+    await api('PATCH', `/installations/${job.id}/assign`, admin, {
+      technician_id: tech.id,
+      scheduled_start: start.toISOString(),
+      scheduled_end: new Date(start.getTime() + 7_200_000).toISOString(),
+    });
 
     const page = await portal.browser.newPage({ viewport: { width: 390, height: 844 } });
     await portal.signIn(page, 'technician@isp.local');
@@ -66,7 +99,9 @@ describe('staff safeguards', () => {
     const item = page.getByRole('checkbox', { name: 'Survey the site and the cable route' });
     await item.waitFor();
     expect(await item.isChecked()).toBe(false);
-    const saved = page.waitForResponse((r) => r.url().endsWith(`/api/installations/${job.id}`) && r.request().method() === 'PATCH');
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/installations/${job.id}`) && r.request().method() === 'PATCH',
+    );
     await item.check();
     expect((await saved).status()).toBe(200);
     // No Save pressed: a reload shows it ticked.
@@ -84,7 +119,9 @@ describe('staff safeguards', () => {
     await portal.signIn(page, 'admin@isp.local');
     const admin = await tokenOf('admin@isp.local');
     // The order placed above made its first invoice (the minimal demo has none of its own).
-    const first = (await api<{ items: Array<{ id: string; number: string }> }>('GET', '/payments/invoices?limit=5', admin)).items[0];
+    const first = (
+      await api<{ items: Array<{ id: string; number: string }> }>('GET', '/payments/invoices?limit=5', admin)
+    ).items[0];
     expect(first).toBeTruthy();
     await portal.open(page, '/dashboard/billing/invoices');
     const row = page.locator('tr', { hasText: first.number }).first();

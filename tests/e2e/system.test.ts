@@ -26,12 +26,21 @@ describe('system page', () => {
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     try {
       await portal.signIn(page, 'admin@isp.local');
-      await page.getByRole('menuitem').filter({ hasText: /^System$/ }).click();
+      await page
+        .getByRole('menuitem')
+        .filter({ hasText: /^System$/ })
+        .click();
       await page.waitForURL(/\/dashboard\/system$/);
       await expect.poll(() => page.getByTestId('system-version').textContent()).toBe(status.version);
-      expect(await page.getByTestId('system-migrations').textContent()).toBe(`${status.database.migrations.applied} of ${status.database.migrations.known} applied`);
-      expect(await page.getByTestId('system-database').textContent()).toBe(status.database.kind === 'postgres' ? 'PostgreSQL' : 'Embedded (PGlite)');
-      const self = page.getByTestId('system-nodes').locator('tr', { hasText: `${status.node.hostname} (pid ${status.node.pid})` });
+      expect(await page.getByTestId('system-migrations').textContent()).toBe(
+        `${status.database.migrations.applied} of ${status.database.migrations.known} applied`,
+      );
+      expect(await page.getByTestId('system-database').textContent()).toBe(
+        status.database.kind === 'postgres' ? 'PostgreSQL' : 'Embedded (PGlite)',
+      );
+      const self = page
+        .getByTestId('system-nodes')
+        .locator('tr', { hasText: `${status.node.hostname} (pid ${status.node.pid})` });
       await expect.poll(() => self.textContent()).toContain('This node');
       expect(await self.textContent()).toContain('Responding');
       await toastsGone(page);

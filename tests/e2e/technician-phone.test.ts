@@ -57,15 +57,29 @@ describe('the technician’s day on a phone', () => {
     const admin = await tokenOf('admin@isp.local');
     const customer = await tokenOf('customer@isp.local');
     const technician = await tokenOf('technician@isp.local');
-    const plan = await api<{ id: string }>('POST', '/plans', admin, { name: 'E2E Field 200', download_mbps: 200, upload_mbps: 50, price: 4000, setup_fee: 0, billing_cycle: 'monthly' });
+    const plan = await api<{ id: string }>('POST', '/plans', admin, {
+      name: 'E2E Field 200',
+      download_mbps: 200,
+      upload_mbps: 50,
+      price: 4000,
+      setup_fee: 0,
+      billing_cycle: 'monthly',
+    });
     const techs = await api<{ items: Array<{ id: string; email: string }> }>('GET', '/users?role=technician', admin);
     const tech = techs.items.find((u) => u.email === 'technician@isp.local')!;
 
     // Two jobs for the technician: one tomorrow (made first), one today.
     const jobFor = async (location: string) => {
-      const { subscription, invoice } = await api<{ subscription: { id: string }; invoice: { id: string; amount_due: number } }>('POST', '/subscriptions', customer, { plan_id: plan.id, location });
+      const { subscription, invoice } = await api<{
+        subscription: { id: string };
+        invoice: { id: string; amount_due: number };
+      }>('POST', '/subscriptions', customer, { plan_id: plan.id, location });
       // Paid at once (cash, by admin): a customer has one open order at a time (issue 31), and the second job is theirs too.
-      await api('POST', `/payments/invoices/${invoice.id}/manual`, admin, { amount: invoice.amount_due, payment_method: 'cash', reference: `E2E ${location}` });
+      await api('POST', `/payments/invoices/${invoice.id}/manual`, admin, {
+        amount: invoice.amount_due,
+        payment_method: 'cash',
+        reference: `E2E ${location}`,
+      });
       const found = await api<{ items: Job[] }>('GET', `/installations?search=${encodeURIComponent(location)}`, admin);
       return found.items.find((j) => j.subscription_id === subscription.id)!;
     };
@@ -73,10 +87,18 @@ describe('the technician’s day on a phone', () => {
     hour.setMinutes(0, 0, 0);
     const later = await jobFor('3 Orchard Lane');
     const tomorrow = new Date(hour.getTime() + 24 * 3600_000);
-    await api('PATCH', `/installations/${later.id}/assign`, admin, { technician_id: tech.id, scheduled_start: tomorrow.toISOString(), scheduled_end: new Date(tomorrow.getTime() + 3600_000).toISOString() });
+    await api('PATCH', `/installations/${later.id}/assign`, admin, {
+      technician_id: tech.id,
+      scheduled_start: tomorrow.toISOString(),
+      scheduled_end: new Date(tomorrow.getTime() + 3600_000).toISOString(),
+    });
     const address = '7 Meadow Road, flat 2 & garden';
     const job = await jobFor(address);
-    await api('PATCH', `/installations/${job.id}/assign`, admin, { technician_id: tech.id, scheduled_start: hour.toISOString(), scheduled_end: new Date(hour.getTime() + 3600_000).toISOString() });
+    await api('PATCH', `/installations/${job.id}/assign`, admin, {
+      technician_id: tech.id,
+      scheduled_start: hour.toISOString(),
+      scheduled_end: new Date(hour.getTime() + 3600_000).toISOString(),
+    });
     await api('PATCH', `/installations/${job.id}`, admin, { contact_phone: '+1 555 0100 22' });
 
     const context = await portal.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
@@ -92,12 +114,16 @@ describe('the technician’s day on a phone', () => {
       // (A retry of this test finds its first run's job of today too: same slot, so the earlier number first.)
       todays.push(job.number);
       const firstCard = page.getByTestId('jobs-today').locator(`[data-job="${job.number}"]`);
-      expect(await page.getByTestId('jobs-today').getByTestId('job-card').first().getAttribute('data-job')).toBe(todays[0]);
+      expect(await page.getByTestId('jobs-today').getByTestId('job-card').first().getAttribute('data-job')).toBe(
+        todays[0],
+      );
       await page.getByTestId('jobs-upcoming').locator(`[data-job="${later.number}"]`).waitFor();
 
       // The address opens maps (a new tab, no opener), the phone dials without its spaces.
       const maps = firstCard.getByTestId('maps-link');
-      expect(await maps.getAttribute('href')).toBe(`https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`);
+      expect(await maps.getAttribute('href')).toBe(
+        `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`,
+      );
       expect(await maps.getAttribute('target')).toBe('_blank');
       expect(await maps.getAttribute('rel')).toContain('noopener');
       expect(await firstCard.getByTestId('tel-link').getAttribute('href')).toBe('tel:+1555010022');
@@ -105,7 +131,9 @@ describe('the technician’s day on a phone', () => {
       for (const h of await heights(page, '[data-testid="job-card"] a')) expect(h).toBeGreaterThanOrEqual(TOUCH);
       expect(await overflowsViewport(page), 'the job list scrolls sideways at 360 px').toBe(false);
       // Names and labels of the list (contrast belongs to the theme's tokens, checked by the screens suite).
-      const listViolations = (await axeViolations(page, '[data-testid="technician-jobs"]')).filter((v) => v.id !== 'color-contrast');
+      const listViolations = (await axeViolations(page, '[data-testid="technician-jobs"]')).filter(
+        (v) => v.id !== 'color-contrast',
+      );
       expect(listViolations, JSON.stringify(listViolations, null, 2)).toEqual([]);
 
       // The job page: the same links, and its status changes as large full-width buttons.
@@ -113,11 +141,15 @@ describe('the technician’s day on a phone', () => {
       await page.waitForURL(`${portal.url}/dashboard/installation/${job.id}`);
       const details = page.getByTestId('installation-details');
       expect(await details.getByTestId('tel-link').getAttribute('href')).toBe('tel:+1555010022');
-      expect(await details.getByTestId('maps-link').getAttribute('href')).toBe(`https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`);
+      expect(await details.getByTestId('maps-link').getAttribute('href')).toBe(
+        `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`,
+      );
       const actions = page.getByTestId('status-actions').getByRole('button');
       await actions.first().waitFor();
       const full = await page.getByTestId('status-actions').evaluate((e) => (e as HTMLElement).offsetWidth);
-      for (const box of await actions.evaluateAll((els) => els.map((e) => ({ height: (e as HTMLElement).offsetHeight, width: (e as HTMLElement).offsetWidth })))) {
+      for (const box of await actions.evaluateAll((els) =>
+        els.map((e) => ({ height: (e as HTMLElement).offsetHeight, width: (e as HTMLElement).offsetWidth })),
+      )) {
         expect(box.height).toBeGreaterThanOrEqual(TOUCH);
         expect(box.width).toBeGreaterThanOrEqual(full - 1); // full width on a phone
       }
@@ -147,7 +179,9 @@ describe('the technician’s day on a phone', () => {
       await page.getByTestId('installation-photos').locator('img[alt="meter.jpg"]').waitFor();
       const stored = await api<Job>('GET', `/installations/${job.id}`, technician);
       expect(stored.photos.map((p) => [p.name, p.content_type])).toEqual([['meter.jpg', 'image/jpeg']]);
-      const download = await fetch(`${portal.url}${stored.photos[0].download_url}`, { headers: { authorization: `Bearer ${technician}` } });
+      const download = await fetch(`${portal.url}${stored.photos[0].download_url}`, {
+        headers: { authorization: `Bearer ${technician}` },
+      });
       expect(download.status).toBe(200);
       const size = imageSize(Buffer.from(await download.arrayBuffer()));
       expect(size.type).toBe('jpeg');

@@ -12,10 +12,17 @@ import { usePortal, type PortalSession } from '../helpers/browser';
 const portal = usePortal();
 
 /** A real 1×1 PNG: the server accepts attachments by their content, not their name. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const FILE_NAME = 'router-lights.png';
 
-async function signedIn(p: PortalSession, browser: Browser, email: string): Promise<{ context: BrowserContext; page: Page }> {
+async function signedIn(
+  p: PortalSession,
+  browser: Browser,
+  email: string,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   await p.signIn(page, email);
@@ -30,7 +37,10 @@ async function choose(page: Page, label: string, option: string) {
 
 /** Opens the ticket area from the menu (no reload: the app, its session and its splash stay as they are). */
 async function openTicketsFromMenu(page: Page) {
-  await page.getByRole('menuitem').filter({ hasText: /^Tickets$/ }).click();
+  await page
+    .getByRole('menuitem')
+    .filter({ hasText: /^Tickets$/ })
+    .click();
   // The list writes its paging into the query string (syncWithLocation) as soon as it renders, which with cached
   // rows can be before this wait starts: match the path, not the whole URL.
   await page.waitForURL((url) => url.pathname === '/dashboard/tickets');
@@ -58,7 +68,9 @@ describe('a support ticket from the customer to the technician and back', () => 
     await page.getByRole('button', { name: 'New ticket' }).click();
     const modal = page.getByRole('dialog');
     await modal.getByLabel('Subject').fill(subject);
-    await modal.getByLabel('Description').fill('Since the storm last night the router shows a red light and nothing loads.');
+    await modal
+      .getByLabel('Description')
+      .fill('Since the storm last night the router shows a red light and nothing loads.');
     await modal.locator('input[type="file"]').setInputFiles({ name: FILE_NAME, mimeType: 'image/png', buffer: PNG });
     await modal.getByText(FILE_NAME).waitFor();
     await modal.getByRole('button', { name: 'Create ticket' }).click();

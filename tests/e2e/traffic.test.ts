@@ -53,7 +53,10 @@ describe('interfaces and usage history', () => {
 
     // Two polls through the API (Poll now): interfaces appear, then a rate over the interval between them.
     await page.getByRole('button', { name: /Poll now/ }).click();
-    await page.getByText(/Device polled: \d+ interfaces/).first().waitFor();
+    await page
+      .getByText(/Device polled: \d+ interfaces/)
+      .first()
+      .waitFor();
     const lo = table.locator('tr', { hasText: 'lo' }).first();
     await lo.waitFor();
     await lo.locator('[data-status="up"]').first().waitFor();
@@ -77,7 +80,10 @@ describe('interfaces and usage history', () => {
       .waitFor({ timeout: 60_000 })
       .catch(async (error: Error) => {
         // Say what the screen shows instead (an empty range, an error, still loading).
-        const shown = await page.locator('main').innerText().catch(() => '(no main)');
+        const shown = await page
+          .locator('main')
+          .innerText()
+          .catch(() => '(no main)');
         throw new Error(`${error.message}\nurl: ${page.url()}\nscreen: ${shown.slice(0, 600)}`);
       });
     await chart.getByText('Points: every poll').waitFor();
@@ -92,7 +98,9 @@ describe('interfaces and usage history', () => {
     const usageScripts = [...usageScriptSet];
     expect(usageScripts.filter((u) => /\/assets\/TrafficChart-[\w-]+\.js$/.test(u))).toHaveLength(1);
     for (const u of usageScripts) expect(homeScripts.has(u)).toBe(false);
-    expect([...homeScripts].some((u) => /\/assets\/(TrafficChart|line|makeChartComp|DashboardCharts|UsageChart)-/.test(u))).toBe(false);
+    expect(
+      [...homeScripts].some((u) => /\/assets\/(TrafficChart|line|makeChartComp|DashboardCharts|UsageChart)-/.test(u)),
+    ).toBe(false);
     await page.close();
   });
 });

@@ -14,12 +14,20 @@ describe('an admin managing users', () => {
   it('filters by role and status, suspends the demo customer, and the customer can no longer sign in', async () => {
     const page = await portal.browser.newPage({ viewport: { width: 1366, height: 900 } });
     // The demo customer starts active, also when this test runs a second time (a retried browser test).
-    const casey = (await api<{ items: Array<{ id: string; status: string }> }>('GET', '/users?search=customer%40isp.local', await tokenOf('admin@isp.local'))).items[0];
-    if (casey.status !== 'active') await api('PATCH', `/users/${casey.id}/status`, await tokenOf('admin@isp.local'), { status: 'active' });
+    const casey = (
+      await api<{ items: Array<{ id: string; status: string }> }>(
+        'GET',
+        '/users?search=customer%40isp.local',
+        await tokenOf('admin@isp.local'),
+      )
+    ).items[0];
+    if (casey.status !== 'active')
+      await api('PATCH', `/users/${casey.id}/status`, await tokenOf('admin@isp.local'), { status: 'active' });
     const requests: string[] = [];
     const t0 = Date.now();
     page.on('response', (r) => {
-      if (r.url().includes('/api/')) requests.push(`${Date.now() - t0} ${r.request().method()} ${r.status()} ${r.url().replace(portal.url, '')}`);
+      if (r.url().includes('/api/'))
+        requests.push(`${Date.now() - t0} ${r.request().method()} ${r.status()} ${r.url().replace(portal.url, '')}`);
     });
     await portal.signIn(page, 'admin@isp.local');
     await portal.open(page, `/dashboard/users`);
@@ -35,7 +43,8 @@ describe('an admin managing users', () => {
     const row = page.locator('tbody tr.ant-table-row', { hasText: 'customer@isp.local' });
     await row.waitFor();
     expect(await page.locator('tbody tr.ant-table-row').count()).toBeGreaterThan(0);
-    for (const text of await page.locator('tbody tr.ant-table-row').allTextContents()) expect(text).toContain('Customer');
+    for (const text of await page.locator('tbody tr.ant-table-row').allTextContents())
+      expect(text).toContain('Customer');
     expect(await row.textContent()).toMatch(/C-\d{6}/);
 
     await row.click();
@@ -52,9 +61,15 @@ describe('an admin managing users', () => {
     await page.waitForURL(/\/dashboard\/users/);
     await row.waitFor({ state: 'detached', timeout: 20_000 }).catch(async (error: Error) => {
       // What the API says of Casey now, what the page asked for and shows: enough to tell a stale screen from stale data.
-      const listed = await api<{ items: Array<{ email: string; status: string }> }>('GET', '/users?role=user&status=active&page=1&limit=20', await tokenOf('admin@isp.local'));
+      const listed = await api<{ items: Array<{ email: string; status: string }> }>(
+        'GET',
+        '/users?role=user&status=active&page=1&limit=20',
+        await tokenOf('admin@isp.local'),
+      );
       await page.screenshot({ path: 'test-results/users-stale-row.png' }).catch(() => {});
-      throw new Error(`${error.message}\nurl: ${page.url()}\nrow: ${await row.textContent()}\napi now: ${JSON.stringify(listed.items)}\nrequests: ${requests.join('\n')}`);
+      throw new Error(
+        `${error.message}\nurl: ${page.url()}\nrow: ${await row.textContent()}\napi now: ${JSON.stringify(listed.items)}\nrequests: ${requests.join('\n')}`,
+      );
     });
 
     const customer = await portal.browser.newPage();

@@ -43,9 +43,14 @@ describe('prepaid vouchers', () => {
       await created.getByText(/can be downloaded for 60 minutes only/).waitFor();
 
       // Download CSV: the codes, as saved by the browser.
-      const [csvFile] = await Promise.all([staff.waitForEvent('download'), created.getByRole('button', { name: 'Download CSV' }).click()]);
+      const [csvFile] = await Promise.all([
+        staff.waitForEvent('download'),
+        created.getByRole('button', { name: 'Download CSV' }).click(),
+      ]);
       expect(csvFile.suggestedFilename()).toMatch(/^vouchers-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.csv$/);
-      const csv = readFileSync((await csvFile.path())!, 'utf8').trim().split('\r\n');
+      const csv = readFileSync((await csvFile.path())!, 'utf8')
+        .trim()
+        .split('\r\n');
       expect(csv[0]).toBe('code,plan,validity_minutes,data_allowance_mb,price,currency');
       codes = csv.slice(1).map((line) => line.split(',')[0]!);
       expect(codes).toHaveLength(3);
@@ -97,7 +102,12 @@ describe('prepaid vouchers', () => {
       await input.waitFor();
       expect(await input.inputValue()).toBe(printed);
       await card.getByRole('button', { name: 'Redeem' }).click();
-      await card.getByTestId('redeem-done').getByText(/Voucher redeemed: your Basic 25 subscription has started and runs until [A-Z][a-z]{2} \d{1,2}, \d{4}\./).waitFor();
+      await card
+        .getByTestId('redeem-done')
+        .getByText(
+          /Voucher redeemed: your Basic 25 subscription has started and runs until [A-Z][a-z]{2} \d{1,2}, \d{4}\./,
+        )
+        .waitFor();
       await customer.getByTestId('my-subscriptions').getByRole('link', { name: 'Basic 25' }).first().waitFor();
       expect(await input.inputValue()).toBe('');
       // The used code leaves the address, so a reload does not fill it in again.
@@ -110,7 +120,10 @@ describe('prepaid vouchers', () => {
       const typo = `${code.slice(0, 3)}${code[3] === 'A' ? 'B' : 'A'}${code.slice(4)}`;
       await input.fill(typo);
       await card.getByRole('button', { name: 'Redeem' }).click();
-      await card.getByTestId('redeem-error').getByText('This is not a valid voucher code: please check it and try again').waitFor();
+      await card
+        .getByTestId('redeem-error')
+        .getByText('This is not a valid voucher code: please check it and try again')
+        .waitFor();
       await checkEverywhere(customer, 'voucher-redeem', (p) => p.getByTestId('redeem-voucher'), { shotsDir: SHOTS });
     } finally {
       await customer.close();
@@ -123,7 +136,9 @@ describe('prepaid vouchers', () => {
       const row = back.locator('tbody tr', { hasText: 'Basic 25' }).first();
       await row.getByText('Used up 1').waitFor();
       await row.getByText('Unused 2').waitFor();
-      await checkEverywhere(back, 'voucher-batches', (p) => p.locator('tbody tr', { hasText: 'Basic 25' }).first(), { shotsDir: SHOTS });
+      await checkEverywhere(back, 'voucher-batches', (p) => p.locator('tbody tr', { hasText: 'Basic 25' }).first(), {
+        shotsDir: SHOTS,
+      });
 
       await portal.open(back, batchPath);
       const table = back.getByTestId('batch-vouchers');
@@ -137,7 +152,12 @@ describe('prepaid vouchers', () => {
       await back.getByTestId('voucher-state-filter').click();
       await back.locator('.ant-select-dropdown').getByText('Unused', { exact: true }).click();
       await table.locator('tbody tr.ant-table-row').nth(1).waitFor();
-      await checkEverywhere(back, 'voucher-batch', (p) => p.getByTestId('batch-vouchers').locator('tbody tr.ant-table-row').first(), { shotsDir: SHOTS });
+      await checkEverywhere(
+        back,
+        'voucher-batch',
+        (p) => p.getByTestId('batch-vouchers').locator('tbody tr.ant-table-row').first(),
+        { shotsDir: SHOTS },
+      );
 
       // Revoke one unused voucher (confirmed), then the batch.
       const hint = codes[1]!.slice(-3);
@@ -150,7 +170,10 @@ describe('prepaid vouchers', () => {
       await table.locator('tbody tr', { hasText: hint }).getByText('Revoked').waitFor();
       await toastsGone(back);
       await back.getByRole('button', { name: 'Revoke batch' }).click();
-      await back.locator('.ant-popover').getByText(/Its 1 unused and active vouchers stop working/).waitFor();
+      await back
+        .locator('.ant-popover')
+        .getByText(/Its 1 unused and active vouchers stop working/)
+        .waitFor();
       await back.locator('.ant-popover').getByRole('button', { name: 'Revoke batch' }).click();
       // The toast that comes, success or the server's refusal, so a failure says which.
       const toast = back.locator('.ant-notification-notice').first();

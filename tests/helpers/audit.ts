@@ -16,7 +16,9 @@ export async function withAuditRefused<T>(db: Db, action: string, call: () => Pr
         `if new.action = '${action.replace(/'/g, "''")}' then raise exception 'audit event refused for the test'; end if; return new; end $$`,
     ),
   );
-  await db.execute(sql`create trigger test_refuse_audit before insert on audit_events for each row execute function test_refuse_audit()`);
+  await db.execute(
+    sql`create trigger test_refuse_audit before insert on audit_events for each row execute function test_refuse_audit()`,
+  );
   try {
     return await call();
   } finally {

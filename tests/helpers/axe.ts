@@ -17,7 +17,12 @@ export interface AxeViolation {
 }
 
 interface AxeResult {
-  violations: { id: string; impact?: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[];
+  violations: {
+    id: string;
+    impact?: string | null;
+    help: string;
+    nodes: { target: unknown[]; failureSummary?: string }[];
+  }[];
 }
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -26,7 +31,13 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
  * axe's best-practice rules for a page's structure (issue 34): one h1, one main landmark, all content in
  * landmarks, headings in order and never empty.
  */
-export const STRUCTURE_RULES = ['page-has-heading-one', 'landmark-one-main', 'region', 'heading-order', 'empty-heading'] as const;
+export const STRUCTURE_RULES = [
+  'page-has-heading-one',
+  'landmark-one-main',
+  'region',
+  'heading-order',
+  'empty-heading',
+] as const;
 
 /** The rules a change of colours alone (dark mode) can break: the others see the same page. */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'] as const;
@@ -36,21 +47,35 @@ export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'] as const;
  * part `include` (a CSS selector) picks: the WCAG 2.1 A/AA rules (`'wcag'`), those and the structure rules in
  * the same run (`'wcag+structure'`, one pass over the page instead of two), or only the colour rules (`'colour'`).
  */
-export async function axeViolations(page: Page, include?: string, rules: 'wcag' | 'wcag+structure' | 'colour' = 'wcag'): Promise<AxeViolation[]> {
+export async function axeViolations(
+  page: Page,
+  include?: string,
+  rules: 'wcag' | 'wcag+structure' | 'colour' = 'wcag',
+): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(
     async ({ selector, tags, extra, colourOnly }) => {
-      type Axe = { run: (context: unknown, options: unknown) => Promise<AxeResult>; getRules: (tags?: string[]) => { ruleId: string; tags: string[] }[] };
+      type Axe = {
+        run: (context: unknown, options: unknown) => Promise<AxeResult>;
+        getRules: (tags?: string[]) => { ruleId: string; tags: string[] }[];
+      };
       const axe = (window as unknown as { axe: Axe }).axe;
       // The rules a tag run would pick: axe leaves its experimental and deprecated rules out of a tag run.
-      const tagged = axe.getRules(tags).filter((r) => !r.tags.includes('experimental') && !r.tags.includes('deprecated'));
+      const tagged = axe
+        .getRules(tags)
+        .filter((r) => !r.tags.includes('experimental') && !r.tags.includes('deprecated'));
       const ids = colourOnly ? extra : [...new Set([...tagged.map((r) => r.ruleId), ...extra])];
-      const result = await axe.run(selector ?? document, { runOnly: { type: 'rule', values: ids }, resultTypes: ['violations'] });
+      const result = await axe.run(selector ?? document, {
+        runOnly: { type: 'rule', values: ids },
+        resultTypes: ['violations'],
+      });
       return result.violations.map((v) => ({
         id: v.id,
         impact: v.impact ?? null,
         help: v.help,
-        nodes: v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`),
+        nodes: v.nodes.map(
+          (n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`,
+        ),
       }));
     },
     {
@@ -77,7 +102,8 @@ export async function overflowsViewport(page: Page): Promise<boolean> {
  */
 export async function controlsBeyondViewport(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const selector = 'a[href], button, input:not([type="hidden"]), select, textarea, [role="switch"], [role="button"], [role="checkbox"], [role="combobox"]';
+    const selector =
+      'a[href], button, input:not([type="hidden"]), select, textarea, [role="switch"], [role="button"], [role="checkbox"], [role="combobox"]';
     const found: string[] = [];
     for (const el of document.querySelectorAll(selector)) {
       const r = el.getBoundingClientRect();
@@ -89,7 +115,16 @@ export async function controlsBeyondViewport(page: Page): Promise<string[]> {
       let shift = 0;
       for (let p = el.parentElement; p; p = p.parentElement) shift += p.scrollLeft;
       if (r.right + shift <= window.innerWidth + 1) continue;
-      const name = (el.getAttribute('aria-label') || el.textContent || (el as HTMLInputElement).name || el.getAttribute('placeholder') || '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      const name = (
+        el.getAttribute('aria-label') ||
+        el.textContent ||
+        (el as HTMLInputElement).name ||
+        el.getAttribute('placeholder') ||
+        ''
+      )
+        .trim()
+        .replace(/\s+/g, ' ')
+        .slice(0, 40);
       found.push(`${el.tagName.toLowerCase()} "${name}"`);
     }
     return [...new Set(found)];

@@ -26,7 +26,10 @@ export const CHROMIUM_ARGS = [
 export const STEP_TIMEOUT_MS = 60_000;
 
 export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   // Every context the tests open (directly or through helpers) gets the same step time-out.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
@@ -82,7 +85,9 @@ let compiled: string[] | undefined;
 export function serverCommand(): string[] {
   if (!compiled) {
     const bundle = join(ROOT, 'build/server/server.mjs');
-    const fresh = existsSync(bundle) && Math.max(newestUnder(join(ROOT, 'server')), newestUnder(join(ROOT, 'contract'))) <= statSync(bundle).mtimeMs;
+    const fresh =
+      existsSync(bundle) &&
+      Math.max(newestUnder(join(ROOT, 'server')), newestUnder(join(ROOT, 'contract'))) <= statSync(bundle).mtimeMs;
     compiled = fresh ? ['--enable-source-maps', bundle] : ['--import', 'tsx', 'server/server.ts'];
   }
   return compiled;
@@ -102,7 +107,10 @@ export type PortalEnv = Record<string, string> | ((port: number) => Record<strin
  * Starts the real server (built SPA + API on one port) on a free port with a fresh data folder. `prepare` runs on
  * the migrated data folder before the start (e.g. `npm run admin:create` for a production start, which seeds nothing).
  */
-export async function startPortal(envOrFn: PortalEnv = {}, prepare?: (dataDir: string, port: number) => Promise<void>): Promise<RunningPortal> {
+export async function startPortal(
+  envOrFn: PortalEnv = {},
+  prepare?: (dataDir: string, port: number) => Promise<void>,
+): Promise<RunningPortal> {
   const port = await freePort();
   const env = typeof envOrFn === 'function' ? envOrFn(port) : envOrFn;
   const dataDir = mkdtempSync(join(tmpdir(), 'isp-e2e-'));
@@ -155,7 +163,10 @@ export async function startPortal(envOrFn: PortalEnv = {}, prepare?: (dataDir: s
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
-        const stopped = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 10_000))]);
+        const stopped = await Promise.race([
+          exited.then(() => true),
+          new Promise((r) => setTimeout(() => r(false), 10_000)),
+        ]);
         if (!stopped) child.kill('SIGKILL');
       }
       rmSync(dataDir, { recursive: true, force: true });
@@ -183,7 +194,10 @@ export interface PortalSession {
  * One real server (fresh data folder) and one Chromium per test file: registers the beforeAll/afterAll hooks
  * and returns accessors valid inside the tests.
  */
-export function usePortal(env: PortalEnv = {}, prepare?: (dataDir: string, port: number) => Promise<void>): PortalSession {
+export function usePortal(
+  env: PortalEnv = {},
+  prepare?: (dataDir: string, port: number) => Promise<void>,
+): PortalSession {
   let portal: RunningPortal | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
@@ -215,7 +229,9 @@ export function usePortal(env: PortalEnv = {}, prepare?: (dataDir: string, port:
       await page.waitForURL(`${this.url}/dashboard`);
     },
     async open(page, path) {
-      const running = page.url().startsWith(`${this.url}/`) && (await page.evaluate(() => (document.getElementById('root')?.childElementCount ?? 0) > 0));
+      const running =
+        page.url().startsWith(`${this.url}/`) &&
+        (await page.evaluate(() => (document.getElementById('root')?.childElementCount ?? 0) > 0));
       if (!running) {
         await page.goto(`${this.url}${path}`);
         return;
@@ -238,7 +254,9 @@ export function usePortal(env: PortalEnv = {}, prepare?: (dataDir: string, port:
 export async function toastsGone(page: Page): Promise<void> {
   // A toast under the pointer waits for it to leave (antd pauses the timer on hover): the pointer goes to a corner.
   await page.mouse.move(0, 0);
-  await page.waitForFunction(() => document.querySelectorAll('.ant-notification-notice').length === 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelectorAll('.ant-notification-notice').length === 0, undefined, {
+    timeout: 30_000,
+  });
 }
 
 /**
@@ -249,7 +267,10 @@ export function portalApi(portal: Pick<PortalSession, 'url'>) {
   async function api<T = unknown>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
     const res = await fetch(`${portal.url}/api${path}`, {
       method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     const json = (await res.json()) as { data: T; message: string };
@@ -257,6 +278,12 @@ export function portalApi(portal: Pick<PortalSession, 'url'>) {
     return json.data;
   }
   const tokenOf = async (email: string) =>
-    (await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, { email, password: DEMO_PASSWORD, rememberMe: false })).tokens.access.token;
+    (
+      await api<{ tokens: { access: { token: string } } }>('POST', '/auth/login', undefined, {
+        email,
+        password: DEMO_PASSWORD,
+        rememberMe: false,
+      })
+    ).tokens.access.token;
   return { api, tokenOf };
 }

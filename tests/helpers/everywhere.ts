@@ -13,9 +13,18 @@ import { axeViolations, overflowsViewport } from './axe';
 import { toastsGone } from './browser';
 
 const animationsDone = (page: Page) =>
-  page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 10_000 }).catch(() => undefined);
+  page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, {
+      timeout: 10_000,
+    })
+    .catch(() => undefined);
 
-export async function checkEverywhere(page: Page, name: string, ready: (p: Page) => Locator, options: { shotsDir?: string; reload?: boolean } = {}): Promise<void> {
+export async function checkEverywhere(
+  page: Page,
+  name: string,
+  ready: (p: Page) => Locator,
+  options: { shotsDir?: string; reload?: boolean } = {},
+): Promise<void> {
   const { shotsDir, reload = false } = options;
   if (shotsDir) mkdirSync(shotsDir, { recursive: true });
   const setMode = async (dark: boolean) => {

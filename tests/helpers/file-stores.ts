@@ -39,7 +39,9 @@ export async function createTestFileStore(kind: StoreKind, name = 'files'): Prom
       if (s3) {
         const prefix = `${s3.prefix}${folder}/`;
         const page = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix }));
-        return (page.Contents ?? []).map((o) => ({ name: o.Key!.slice(prefix.length), size: o.Size ?? 0 })).filter((f) => !f.name.includes('/'));
+        return (page.Contents ?? [])
+          .map((o) => ({ name: o.Key!.slice(prefix.length), size: o.Size ?? 0 }))
+          .filter((f) => !f.name.includes('/'));
       }
       const dir = join(dataDir, folder);
       if (!existsSync(dir)) return [];

@@ -28,7 +28,12 @@ export class MoneyDriver {
   /** Staff of every money role, the sandbox gateway (default) and a manual one. */
   async setUp(): Promise<void> {
     for (const role of ['admin', 'billing'] as Role[]) await this.person(role, role);
-    const gw = await this.call('POST', '/payments/gateways', 'admin', { name: 'Sandbox', provider: 'sandbox', credentials: { webhook_secret: WEBHOOK_SECRET }, is_default: true });
+    const gw = await this.call('POST', '/payments/gateways', 'admin', {
+      name: 'Sandbox',
+      provider: 'sandbox',
+      credentials: { webhook_secret: WEBHOOK_SECRET },
+      is_default: true,
+    });
     if (gw.statusCode !== 201) throw new Error(gw.body);
   }
 
@@ -48,16 +53,34 @@ export class MoneyDriver {
   }
 
   async plan(name: string, price: number, extra: Record<string, unknown> = {}): Promise<PlanRef> {
-    const r = await this.call('POST', '/plans', 'admin', { name, download_mbps: 100, upload_mbps: 20, price, setup_fee: 0, billing_cycle: 'monthly', ...extra });
+    const r = await this.call('POST', '/plans', 'admin', {
+      name,
+      download_mbps: 100,
+      upload_mbps: 20,
+      price,
+      setup_fee: 0,
+      billing_cycle: 'monthly',
+      ...extra,
+    });
     if (r.statusCode !== 201) throw new Error(r.body);
     return { id: r.json().data.id, name, price };
   }
 
   /** A request as who; the test clock moves on, so an access token that expired is renewed by signing in again. */
-  async call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, who?: string, payload?: unknown): Promise<LightMyRequestResponse> {
+  async call(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    who?: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse> {
     const send = () => {
       const token = who ? this.tokens.get(who) : undefined;
-      return this.t.app.inject({ method, url: `/api${url}`, headers: token ? bearer(token) : {}, payload: payload as object });
+      return this.t.app.inject({
+        method,
+        url: `/api${url}`,
+        headers: token ? bearer(token) : {},
+        payload: payload as object,
+      });
     };
     const first = await send();
     if (first.statusCode !== 401 || !who || !this.tokens.has(who)) return first;
@@ -77,19 +100,38 @@ export class MoneyDriver {
 
   /** Staff record a cash payment of amount for an invoice. */
   payManually(invoiceId: string, amount: number) {
-    return this.call('POST', `/payments/invoices/${invoiceId}/manual`, 'billing', { amount, payment_method: 'cash', reference: `R-${++this.seq}` });
+    return this.call('POST', `/payments/invoices/${invoiceId}/manual`, 'billing', {
+      amount,
+      payment_method: 'cash',
+      reference: `R-${++this.seq}`,
+    });
   }
 
   /** The customer starts a sandbox checkout and the provider's signed webhook reports success (replays: how many more times). */
-  async payByCheckout(who: string, invoiceId: string, replays = 0): Promise<{ initiate: LightMyRequestResponse; webhook?: LightMyRequestResponse }> {
+  async payByCheckout(
+    who: string,
+    invoiceId: string,
+    replays = 0,
+  ): Promise<{ initiate: LightMyRequestResponse; webhook?: LightMyRequestResponse }> {
     const initiate = await this.call('POST', '/payments/initiate', who, { invoice_id: invoiceId });
     if (initiate.statusCode !== 201) return { initiate };
     const { transactionId, payment } = initiate.json().data;
-    const event = { type: 'payment.succeeded' as const, id: `evt_${transactionId}`, transactionId, amount: payment.amount, currency: payment.currency };
+    const event = {
+      type: 'payment.succeeded' as const,
+      id: `evt_${transactionId}`,
+      transactionId,
+      amount: payment.amount,
+      currency: payment.currency,
+    };
     let webhook: LightMyRequestResponse | undefined;
     for (let i = 0; i <= replays; i++) {
       const w = buildSandboxWebhook(event, WEBHOOK_SECRET, Math.floor(this.t.clock.now().getTime() / 1000));
-      webhook = await this.t.app.inject({ method: 'POST', url: '/api/payments/webhooks/sandbox', headers: w.headers, payload: w.body });
+      webhook = await this.t.app.inject({
+        method: 'POST',
+        url: '/api/payments/webhooks/sandbox',
+        headers: w.headers,
+        payload: w.body,
+      });
     }
     return { initiate, webhook };
   }
@@ -104,12 +146,23 @@ export class MoneyDriver {
 
   async creditBalance(who: string, currency = 'USD'): Promise<number> {
     const r = await this.call('GET', `/users/${this.id(who)}/credit`, 'billing');
-    return (r.json().data.balances as Array<{ currency: string; amount: number }>).find((b) => b.currency === currency)?.amount ?? 0;
+    return (
+      (r.json().data.balances as Array<{ currency: string; amount: number }>).find((b) => b.currency === currency)
+        ?.amount ?? 0
+    );
   }
 
   /** The customer's invoices, newest first (status, totals, id). */
   async invoicesOf(who: string) {
-    return this.t.rows<{ id: string; number: string; status: string; total_amount: number; credit_applied: number; subscription_id: string | null; line_items: Array<{ kind?: string; amount: number; description: string }> }>(
+    return this.t.rows<{
+      id: string;
+      number: string;
+      status: string;
+      total_amount: number;
+      credit_applied: number;
+      subscription_id: string | null;
+      line_items: Array<{ kind?: string; amount: number; description: string }>;
+    }>(
       sql`select id, number, status, total_amount, credit_applied, subscription_id, line_items from invoices where user_id = ${this.id(who)} order by created_at desc, number desc`,
     );
   }
@@ -121,7 +174,14 @@ export class MoneyDriver {
   }
 
   async subscriptionsOf(who: string) {
-    return this.t.rows<{ id: string; status: string; plan_id: string; current_period_start: Date | string | null; current_period_end: Date | string | null; period_paid_amount: number }>(
+    return this.t.rows<{
+      id: string;
+      status: string;
+      plan_id: string;
+      current_period_start: Date | string | null;
+      current_period_end: Date | string | null;
+      period_paid_amount: number;
+    }>(
       sql`select id, status, plan_id, current_period_start, current_period_end, period_paid_amount from subscriptions where user_id = ${this.id(who)} order by created_at desc`,
     );
   }

@@ -14,7 +14,10 @@ import type { ValidateFunction } from 'ajv';
 type Schema = Record<string, unknown>;
 type Response = { $ref?: string; description?: string; content?: Record<string, { schema?: Schema }> };
 type Operation = { responses?: Record<string, Response> };
-export type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components?: { responses?: Record<string, Response> } };
+export type OpenApiDocument = {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { responses?: Record<string, Response> };
+};
 
 /** The answer as the check sees it (a light-my-request response has these). */
 export interface Answer {
@@ -38,8 +41,15 @@ export function createResponseChecker(document: OpenApiDocument) {
   const templates = Object.keys(document.paths)
     .map((template) => {
       const segments = template.split('/');
-      const pattern = new RegExp(`^${segments.map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
-      return { template, pattern, literals: segments.filter((s) => !s.startsWith('{')).length, segments: segments.length };
+      const pattern = new RegExp(
+        `^${segments.map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`,
+      );
+      return {
+        template,
+        pattern,
+        literals: segments.filter((s) => !s.startsWith('{')).length,
+        segments: segments.length,
+      };
     })
     .sort((a, b) => b.segments - a.segments || b.literals - a.literals);
   const templateOf = (path: string) => {
@@ -67,7 +77,8 @@ export function createResponseChecker(document: OpenApiDocument) {
     if (!template || !operation) return [];
     const name = `${method.toUpperCase()} ${template}`;
     const status = String(answer.statusCode);
-    let response = operation.responses?.[status] ?? operation.responses?.[`${status[0]}XX`] ?? operation.responses?.default;
+    let response =
+      operation.responses?.[status] ?? operation.responses?.[`${status[0]}XX`] ?? operation.responses?.default;
     if (!response) return [`${name} answered ${status}, which it does not declare (${answer.body.slice(0, 200)})`];
     let pointer = `openapi.json#/paths/${escapePointer(template)}/${m}/responses/${status}`;
     if (response.$ref) {
@@ -76,12 +87,20 @@ export function createResponseChecker(document: OpenApiDocument) {
       response = document.components?.responses?.[ref] ?? {};
     }
     const declared = Object.keys(response.content ?? {});
-    const type = String(answer.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const type = String(answer.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
     if (!declared.length) {
-      return answer.body.length && status !== '204' ? [`${name} ${status}: a ${type || 'untyped'} body where the document declares none`] : [];
+      return answer.body.length && status !== '204'
+        ? [`${name} ${status}: a ${type || 'untyped'} body where the document declares none`]
+        : [];
     }
-    const media = declared.find((d) => d === type || (d.endsWith('/*') && type.startsWith(d.slice(0, -1))) || d === '*/*');
-    if (!media) return [`${name} ${status}: answered ${type || 'no media type'}, the document declares ${declared.join(', ')}`];
+    const media = declared.find(
+      (d) => d === type || (d.endsWith('/*') && type.startsWith(d.slice(0, -1))) || d === '*/*',
+    );
+    if (!media)
+      return [`${name} ${status}: answered ${type || 'no media type'}, the document declares ${declared.join(', ')}`];
     if (media !== 'application/json' || !response.content?.[media]?.schema) return [];
     let body: unknown;
     try {
@@ -96,7 +115,14 @@ export function createResponseChecker(document: OpenApiDocument) {
       compiled.set(key, validate);
     }
     if (validate(body)) return [];
-    const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`);
-    return [`${name} ${status}: the body does not match the document: ${errors.join('; ')} (${answer.body.slice(0, 200)})`];
+    const errors = (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.instancePath || '/'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`,
+      );
+    return [
+      `${name} ${status}: the body does not match the document: ${errors.join('; ')} (${answer.body.slice(0, 200)})`,
+    ];
   };
 }

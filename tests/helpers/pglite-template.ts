@@ -21,7 +21,8 @@ function filesUnder(folder: string): string[] {
 function templateFile(): string {
   const hash = createHash('sha256');
   hash.update(JSON.parse(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version);
-  for (const file of filesUnder(MIGRATIONS_FOLDER)) hash.update(file.slice(MIGRATIONS_FOLDER.length)).update(readFileSync(file));
+  for (const file of filesUnder(MIGRATIONS_FOLDER))
+    hash.update(file.slice(MIGRATIONS_FOLDER.length)).update(readFileSync(file));
   return join(CACHE, `pglite-migrated-${hash.digest('hex').slice(0, 16)}.tar`);
 }
 

@@ -19,7 +19,8 @@ export function ensureRadclient(): void {
   if (existsSync(RADCLIENT_PATH)) return;
   const script = fileURLToPath(new URL('../../scripts/ensure-radclient.mjs', import.meta.url));
   const r = spawnSync(process.execPath, [script], { stdio: 'inherit' });
-  if (r.status !== 0 || !existsSync(RADCLIENT_PATH)) throw new Error(`radclient is not installed at ${RADCLIENT_PATH} (apt-get install -y freeradius-utils)`);
+  if (r.status !== 0 || !existsSync(RADCLIENT_PATH))
+    throw new Error(`radclient is not installed at ${RADCLIENT_PATH} (apt-get install -y freeradius-utils)`);
 }
 
 export interface RadclientTarget {
@@ -42,11 +43,23 @@ export interface RadclientAnswer {
 }
 
 /** Sends one request built from `attributes` (values as radclient reads them) and parses the reply. */
-export function radclient(target: RadclientTarget, attributes: Record<string, string | number>): Promise<RadclientAnswer> {
+export function radclient(
+  target: RadclientTarget,
+  attributes: Record<string, string | number>,
+): Promise<RadclientAnswer> {
   const input = Object.entries(attributes)
     .map(([name, value]) => `${name} = ${typeof value === 'number' ? value : JSON.stringify(value)}`)
     .join('\n');
-  const args = ['-x', '-r', String(target.retries ?? 2), '-t', String(target.timeout ?? 2), `${target.host ?? '127.0.0.1'}:${target.port}`, target.type, target.secret];
+  const args = [
+    '-x',
+    '-r',
+    String(target.retries ?? 2),
+    '-t',
+    String(target.timeout ?? 2),
+    `${target.host ?? '127.0.0.1'}:${target.port}`,
+    target.type,
+    target.secret,
+  ];
   return new Promise((resolve, reject) => {
     const child = execFile(RADCLIENT_PATH, args, { timeout: 15_000 }, (error, stdout, stderr) => {
       const output = `${stdout}${stderr}`;

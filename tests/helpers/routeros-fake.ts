@@ -81,26 +81,81 @@ export class RouterOsFake {
     'architecture-name': 'arm64',
     'board-name': 'CCR2004-1G-12S+2XS',
     'build-time': '2024-09-20 13:00:27',
-    'cpu': 'ARM64',
+    cpu: 'ARM64',
     'cpu-count': '4',
     'cpu-frequency': '1700',
     'cpu-load': '3',
     'free-hdd-space': '96169984',
     'free-memory': '3715551232',
-    'platform': 'MikroTik',
+    platform: 'MikroTik',
     'total-hdd-space': '134217728',
     'total-memory': '4294967296',
-    'uptime': '3d4h12m9s',
-    'version': '7.16.1 (stable)',
+    uptime: '3d4h12m9s',
+    version: '7.16.1 (stable)',
   };
   interfaces: Array<Record<string, string>> = [
-    { '.id': '*1', name: 'ether1', type: 'ether', 'mac-address': '48:A9:8A:00:00:01', running: 'true', disabled: 'false', mtu: '1500', 'rx-byte': '123456789', 'tx-byte': '987654321', comment: 'uplink' },
-    { '.id': '*2', name: 'ether2', type: 'ether', 'mac-address': '48:A9:8A:00:00:02', running: 'true', disabled: 'false', mtu: '1500', 'rx-byte': '5555', 'tx-byte': '6666' },
-    { '.id': '*3', name: 'bridge-lan', type: 'bridge', 'mac-address': '48:A9:8A:00:00:03', running: 'false', disabled: 'false', mtu: 'auto', 'rx-byte': '0', 'tx-byte': '0' },
+    {
+      '.id': '*1',
+      name: 'ether1',
+      type: 'ether',
+      'mac-address': '48:A9:8A:00:00:01',
+      running: 'true',
+      disabled: 'false',
+      mtu: '1500',
+      'rx-byte': '123456789',
+      'tx-byte': '987654321',
+      comment: 'uplink',
+    },
+    {
+      '.id': '*2',
+      name: 'ether2',
+      type: 'ether',
+      'mac-address': '48:A9:8A:00:00:02',
+      running: 'true',
+      disabled: 'false',
+      mtu: '1500',
+      'rx-byte': '5555',
+      'tx-byte': '6666',
+    },
+    {
+      '.id': '*3',
+      name: 'bridge-lan',
+      type: 'bridge',
+      'mac-address': '48:A9:8A:00:00:03',
+      running: 'false',
+      disabled: 'false',
+      mtu: 'auto',
+      'rx-byte': '0',
+      'tx-byte': '0',
+    },
   ];
   pppActive: Array<Record<string, string>> = [
-    { '.id': '*8', name: 'alice', service: 'pppoe', 'caller-id': '48:A9:8A:11:22:33', address: '100.64.0.12', uptime: '1h2m3s', encoding: '', 'session-id': '0x81C00008', 'limit-bytes-in': '0', 'limit-bytes-out': '0', radius: 'true' },
-    { '.id': '*9', name: 'bob', service: 'pppoe', 'caller-id': '48:A9:8A:44:55:66', address: '100.64.0.13', uptime: '12m', encoding: '', 'session-id': '0x81C00009', 'limit-bytes-in': '0', 'limit-bytes-out': '0', radius: 'true' },
+    {
+      '.id': '*8',
+      name: 'alice',
+      service: 'pppoe',
+      'caller-id': '48:A9:8A:11:22:33',
+      address: '100.64.0.12',
+      uptime: '1h2m3s',
+      encoding: '',
+      'session-id': '0x81C00008',
+      'limit-bytes-in': '0',
+      'limit-bytes-out': '0',
+      radius: 'true',
+    },
+    {
+      '.id': '*9',
+      name: 'bob',
+      service: 'pppoe',
+      'caller-id': '48:A9:8A:44:55:66',
+      address: '100.64.0.13',
+      uptime: '12m',
+      encoding: '',
+      'session-id': '0x81C00009',
+      'limit-bytes-in': '0',
+      'limit-bytes-out': '0',
+      radius: 'true',
+    },
   ];
 
   hotspotActive: Array<Record<string, string>> = [];
@@ -201,9 +256,14 @@ export class RouterOsFake {
     }
     if (method === 'POST' && path === '/rest/execute') {
       const b = (body ?? {}) as { script?: unknown; 'as-string'?: unknown };
-      if (typeof b.script !== 'string') return send(res, 400, { detail: 'missing =script=', error: 400, message: 'Bad Request' });
+      if (typeof b.script !== 'string')
+        return send(res, 400, { detail: 'missing =script=', error: 400, message: 'Bad Request' });
       if (b.script.trim() !== '/export')
-        return send(res, 400, { detail: `fake router only runs /export, not ${b.script}`, error: 400, message: 'Bad Request' });
+        return send(res, 400, {
+          detail: `fake router only runs /export, not ${b.script}`,
+          error: 400,
+          message: 'Bad Request',
+        });
       // Without as-string RouterOS starts a background job and answers with its id.
       if (!('as-string' in b)) return send(res, 200, { ret: '*1F' });
       return send(res, 200, { ret: this.exportText });
@@ -239,9 +299,23 @@ export function selfSignedCertificate(): { key: string; cert: string } {
     execFileSync(
       'openssl',
       [
-        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-        '-subj', '/CN=routeros-fake', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=routeros-fake',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
       ],
       { stdio: 'ignore' },
     );

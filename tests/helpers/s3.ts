@@ -65,7 +65,9 @@ export async function startS3Server(options: { bucket?: string; prefix?: string 
         const keys: string[] = [];
         let token: string | undefined;
         do {
-          const page = await c.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+          const page = await c.send(
+            new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+          );
           keys.push(...(page.Contents ?? []).map((o) => o.Key!));
           token = page.IsTruncated ? page.NextContinuationToken : undefined;
         } while (token);

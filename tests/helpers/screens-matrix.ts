@@ -85,7 +85,9 @@ function trackRequests(page: Page): void {
   const open = new Set<unknown>();
   inflight.set(page, open);
   const counted = new Set(['fetch', 'xhr', 'script', 'stylesheet', 'image', 'font']);
-  page.on('request', (r) => { if (counted.has(r.resourceType())) open.add(r); });
+  page.on('request', (r) => {
+    if (counted.has(r.resourceType())) open.add(r);
+  });
   page.on('requestfinished', (r) => open.delete(r));
   page.on('requestfailed', (r) => open.delete(r));
 }
@@ -103,7 +105,9 @@ async function settled(page: Page): Promise<void> {
       (await page.evaluate(
         () =>
           !document.querySelector('.ant-spin-spinning, .ant-skeleton-active, .splash') &&
-          document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+          document
+            .getAnimations()
+            .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
       ));
     if (!quiet) quietSince = 0;
     else if (!quietSince) quietSince = Date.now();
@@ -152,7 +156,9 @@ async function menuLinks(page: Page, scope: string): Promise<string[]> {
     for (let i = (await groups.count()) - 1; i >= 0; i--) await groups.nth(i).click();
     await page.waitForTimeout(300);
   }
-  const hrefs = await menu.locator('a[href]').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  const hrefs = await menu
+    .locator('a[href]')
+    .evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
   return [...new Set(hrefs)].sort();
 }
 
@@ -177,7 +183,12 @@ async function routesOf(page: Page, role: Role): Promise<string[]> {
       const pattern = new RegExp(`^${template.replace(':id', '[^/?#]+')}$`);
       const found = await page
         .locator('main a[href]')
-        .evaluateAll((as, source) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname).find((p) => new RegExp(source).test(p)) ?? null, pattern.source);
+        .evaluateAll(
+          (as, source) =>
+            as.map((a) => new URL((a as HTMLAnchorElement).href).pathname).find((p) => new RegExp(source).test(p)) ??
+            null,
+          pattern.source,
+        );
       const route = found ?? (template === m.show ? await firstRecordRoute(role, m.name, template) : null);
       if (route && canAccessRoute(role, route)) routes.push(route);
     }
@@ -190,9 +201,20 @@ async function routesOf(page: Page, role: Role): Promise<string[]> {
  * the subscriptions lists navigate on a row's button): the first record the role's own API call returns.
  */
 async function firstRecordRoute(role: Role, resource: string, template: string): Promise<string | null> {
-  const path = resource === 'users' ? '/users?limit=1' : resource === 'subscriptions' ? (role === 'user' ? '/subscriptions/orders' : '/subscriptions?limit=1') : null;
+  const path =
+    resource === 'users'
+      ? '/users?limit=1'
+      : resource === 'subscriptions'
+        ? role === 'user'
+          ? '/subscriptions/orders'
+          : '/subscriptions?limit=1'
+        : null;
   if (!path) return null;
-  const data = await api<{ items?: Array<{ id: string }> } | Array<{ id: string }>>('GET', path, await tokenOf(DEMO[role]));
+  const data = await api<{ items?: Array<{ id: string }> } | Array<{ id: string }>>(
+    'GET',
+    path,
+    await tokenOf(DEMO[role]),
+  );
   const first = Array.isArray(data) ? data[0] : data.items?.[0];
   return first ? template.replace(':id', first.id) : null;
 }
@@ -209,12 +231,21 @@ async function headerProblems(page: Page): Promise<string[]> {
     };
     const name = (el: Element) => (el.getAttribute('aria-label') || el.textContent || el.tagName).trim().slice(0, 40);
     const controls = [...header.querySelectorAll('a, button, [role="switch"], input')].filter(visible);
-    const title = [...document.querySelectorAll('main h1, main h2, main h3, main h4, main .ant-page-header-heading-title')].find(visible);
+    const title = [
+      ...document.querySelectorAll('main h1, main h2, main h3, main h4, main .ant-page-header-heading-title'),
+    ].find(visible);
     const titleBox = title?.getBoundingClientRect();
     for (const c of controls) {
       const r = c.getBoundingClientRect();
-      if (r.left < -0.5 || r.right > window.innerWidth + 0.5 || r.top < -0.5) problems.push(`header control "${name(c)}" lies outside the viewport`);
-      if (titleBox && r.left < titleBox.right && r.right > titleBox.left && r.top < titleBox.bottom && r.bottom > titleBox.top)
+      if (r.left < -0.5 || r.right > window.innerWidth + 0.5 || r.top < -0.5)
+        problems.push(`header control "${name(c)}" lies outside the viewport`);
+      if (
+        titleBox &&
+        r.left < titleBox.right &&
+        r.right > titleBox.left &&
+        r.top < titleBox.bottom &&
+        r.bottom > titleBox.top
+      )
         problems.push(`header control "${name(c)}" covers the title "${name(title!)}"`);
     }
     return problems;
@@ -234,12 +265,19 @@ async function navigationProblems(page: Page, role: Role, width: number): Promis
     await page.keyboard.press('Escape');
     // The pointer leaves what it clicked: hover colours are not the page's own.
     await page.mouse.move(0, 0);
-    await page.locator('.ant-drawer-open').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => {});
+    await page
+      .locator('.ant-drawer-open')
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => {});
     await page.waitForFunction(() => !document.querySelector('.ant-drawer-open'), undefined, { timeout: 5_000 });
-    return JSON.stringify(links) === JSON.stringify(expected) ? [] : [`the drawer lists ${links.join(', ')}; expected ${expected.join(', ')}`];
+    return JSON.stringify(links) === JSON.stringify(expected)
+      ? []
+      : [`the drawer lists ${links.join(', ')}; expected ${expected.join(', ')}`];
   }
   const links = await menuLinks(page, role === 'user' ? '[data-testid="portal-menu"]' : '[data-testid="staff-menu"]');
-  return JSON.stringify(links) === JSON.stringify(expected) ? [] : [`the menu lists ${links.join(', ')}; expected ${expected.join(', ')}`];
+  return JSON.stringify(links) === JSON.stringify(expected)
+    ? []
+    : [`the menu lists ${links.join(', ')}; expected ${expected.join(', ')}`];
 }
 
 /**
@@ -248,7 +286,10 @@ async function navigationProblems(page: Page, role: Role, width: number): Promis
  */
 async function axeProblems(page: Page, mode: Mode): Promise<string[]> {
   const violations = await axeViolations(page, undefined, mode === 'light' ? 'wcag+structure' : 'colour');
-  return violations.map((v) => `${isStructureRule(v.id) ? 'structure' : 'axe'} ${v.id} (${v.impact}): ${v.help}\n      ${v.nodes.slice(0, 6).join('\n      ')}`);
+  return violations.map(
+    (v) =>
+      `${isStructureRule(v.id) ? 'structure' : 'axe'} ${v.id} (${v.impact}): ${v.help}\n      ${v.nodes.slice(0, 6).join('\n      ')}`,
+  );
 }
 
 /** Switches the colour mode with the wide header's switch (the page is left at 1366 px). */
@@ -270,8 +311,14 @@ const NO_NAVIGATION_CHECK = async (): Promise<string[]> => [];
  * Checks one screen at the given sizes, in this order, in the page's current mode: in light mode the layout and
  * a screenshot at each size; axe at the sizes of AXE_SIZES, in either mode.
  */
-async function checkScreen(page: Page, who: string, route: string, mode: Mode, checkNav: (width: number) => Promise<string[]>,
-  sizes: readonly (typeof SIZES)[number][] = SIZES): Promise<string[]> {
+async function checkScreen(
+  page: Page,
+  who: string,
+  route: string,
+  mode: Mode,
+  checkNav: (width: number) => Promise<string[]>,
+  sizes: readonly (typeof SIZES)[number][] = SIZES,
+): Promise<string[]> {
   const problems: string[] = [];
   for (const size of sizes) {
     await page.setViewportSize(size);
@@ -280,7 +327,12 @@ async function checkScreen(page: Page, who: string, route: string, mode: Mode, c
     const at = `${who} ${route} ${size.width}×${size.height} ${mode}`;
     if (mode === 'light') {
       // Charts follow their box's new width after a short debounce: the page gets a second to settle.
-      if (await overflowsViewport(page)) await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 1_500 }).catch(() => {});
+      if (await overflowsViewport(page))
+        await page
+          .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, {
+            timeout: 1_500,
+          })
+          .catch(() => {});
       if (await overflowsViewport(page)) {
         const wide = await page.evaluate(() =>
           [...document.querySelectorAll('body *')]
@@ -291,7 +343,8 @@ async function checkScreen(page: Page, who: string, route: string, mode: Mode, c
         problems.push(`${at}: scrolls sideways (${wide.join(', ')})`);
       }
       for (const p of await headerProblems(page)) problems.push(`${at}: ${p}`);
-      for (const c of await controlsBeyondViewport(page)) problems.push(`${at}: control beyond the viewport's right edge: ${c}`);
+      for (const c of await controlsBeyondViewport(page))
+        problems.push(`${at}: control beyond the viewport's right edge: ${c}`);
       if (checkNav !== NO_NAVIGATION_CHECK) {
         for (const p of await checkNav(size.width)) problems.push(`${at}: ${p}`);
         // The drawer the navigation check opened and closed is gone before anything else is measured.
@@ -299,7 +352,11 @@ async function checkScreen(page: Page, who: string, route: string, mode: Mode, c
       }
       const dir = join(SHOTS, who);
       mkdirSync(dir, { recursive: true });
-      await page.screenshot({ path: join(dir, `${slug(route)}-${size.width}x${size.height}.jpeg`), type: 'jpeg', quality: 60 });
+      await page.screenshot({
+        path: join(dir, `${slug(route)}-${size.width}x${size.height}.jpeg`),
+        type: 'jpeg',
+        quality: 60,
+      });
     }
     if (AXE_SIZES.has(size.width)) for (const p of await axeProblems(page, mode)) problems.push(`${at}: ${p}`);
   }
@@ -313,7 +370,9 @@ function noteTitle(titles: Map<string, string[]>, title: string, route: string):
 
 /** Routes of one person that share a document title (tabs and history entries a person cannot tell apart). */
 function titleProblems(who: string, titles: Map<string, string[]>): string[] {
-  return [...titles].filter(([, routes]) => routes.length > 1).map(([title, routes]) => `${who}: ${routes.join(', ')} share the document title "${title}"`);
+  return [...titles]
+    .filter(([, routes]) => routes.length > 1)
+    .map(([title, routes]) => `${who}: ${routes.join(', ')} share the document title "${title}"`);
 }
 
 /** Registers the matrix for these roles (and the public site) on a portal of the calling test file's own. */
@@ -321,80 +380,104 @@ export function screensMatrix(part: { publicSite: boolean; roles: readonly Role[
   portal = usePortal({ DEMO_DATA: 'full' });
   ({ api, tokenOf } = portalApi(portal));
   describe.concurrent(`every screen on a phone, a tablet and a desktop: ${[...(part.publicSite ? ['visitors'] : []), ...part.roles].join(', ')}`, () => {
-  if (part.publicSite) it('the public site and the sign-in pages', async () => {
-    await slot(async () => {
-      const admin = await tokenOf(DEMO.admin);
-      const invoices = await api<{ items: Array<{ id: string }> }>('GET', '/payments/invoices?limit=1', admin);
-      const uuid = invoices.items[0]?.id;
-      const routes = [...SITE_PATHS, '/login', '/register', '/password-reset', ...(uuid ? [`/invoice/${uuid}`] : []), '/no-such-page'];
-      const problems: string[] = [];
-      for (const mode of ['light', 'dark'] as Mode[]) {
-        const context: BrowserContext = await portal.browser.newContext({ viewport: SIZES[2], reducedMotion: 'reduce' });
-        await context.addInitScript((m) => localStorage.setItem('color_mode', m), mode);
-        const page = await context.newPage();
-        trackRequests(page);
-        try {
-          const titles = new Map<string, string[]>();
-          for (const route of routes) {
-            await openScreen(page, route);
-            noteTitle(titles, await page.title(), route);
-            problems.push(...(await checkScreen(page, 'public', route, mode, NO_NAVIGATION_CHECK)));
-          }
-          if (mode === 'light') problems.push(...titleProblems('public', titles));
-        } finally {
-          await context.close();
-        }
-      }
-      expect(problems, problems.join('\n')).toEqual([]);
-    });
-  }, 20 * 60_000);
-
-  for (const role of part.roles) {
-    it(`${role}: every route at every size, light and dark`, async () => {
-      await slot(async () => {
-        const context = await portal.browser.newContext({ viewport: SIZES[2], reducedMotion: 'reduce' });
-        const page = await context.newPage();
-        trackRequests(page);
-        const problems: string[] = [];
-        try {
-          await portal.signIn(page, DEMO[role], DEMO_PASSWORD);
-          await page.mouse.move(0, 0);
-          await settled(page);
-          await setMode(page, 'light');
-          const routes = await routesOf(page, role);
-          expect(routes.length).toBeGreaterThan(role === 'super_admin' ? 0 : 2);
-          // Each route is opened once and seen in both modes: the mode switches at 1366 px (where the header has
-          // its switch), so a route checked light then dark ends dark, and the next is checked dark then light.
-          const phone = SIZES[0];
-          const desktop = SIZES[2];
-          const titles = new Map<string, string[]>();
-          for (const [i, route] of routes.entries()) {
-            await openScreen(page, route);
-            noteTitle(titles, await page.title(), route);
-            // The navigation is the layout's, the same on every route: checked on the first one.
-            const nav = i === 0 ? (width: number) => navigationProblems(page, role, width) : NO_NAVIGATION_CHECK;
-            const none = NO_NAVIGATION_CHECK;
-            if (i % 2 === 0) {
-              problems.push(...(await checkScreen(page, role, route, 'light', nav, SIZES)));
-              await setMode(page, 'dark');
-              problems.push(...(await checkScreen(page, role, route, 'dark', none, [desktop, phone])));
-            } else {
-              problems.push(...(await checkScreen(page, role, route, 'dark', none, [phone, desktop])));
-              await setMode(page, 'light');
-              problems.push(...(await checkScreen(page, role, route, 'light', nav, [...SIZES].reverse())));
+    if (part.publicSite)
+      it(
+        'the public site and the sign-in pages',
+        async () => {
+          await slot(async () => {
+            const admin = await tokenOf(DEMO.admin);
+            const invoices = await api<{ items: Array<{ id: string }> }>('GET', '/payments/invoices?limit=1', admin);
+            const uuid = invoices.items[0]?.id;
+            const routes = [
+              ...SITE_PATHS,
+              '/login',
+              '/register',
+              '/password-reset',
+              ...(uuid ? [`/invoice/${uuid}`] : []),
+              '/no-such-page',
+            ];
+            const problems: string[] = [];
+            for (const mode of ['light', 'dark'] as Mode[]) {
+              const context: BrowserContext = await portal.browser.newContext({
+                viewport: SIZES[2],
+                reducedMotion: 'reduce',
+              });
+              await context.addInitScript((m) => localStorage.setItem('color_mode', m), mode);
+              const page = await context.newPage();
+              trackRequests(page);
+              try {
+                const titles = new Map<string, string[]>();
+                for (const route of routes) {
+                  await openScreen(page, route);
+                  noteTitle(titles, await page.title(), route);
+                  problems.push(...(await checkScreen(page, 'public', route, mode, NO_NAVIGATION_CHECK)));
+                }
+                if (mode === 'light') problems.push(...titleProblems('public', titles));
+              } finally {
+                await context.close();
+              }
             }
-          }
-          problems.push(...titleProblems(role, titles));
-        } catch (err) {
-          // Where the page was and what the server said, for a failure that is not one of the collected problems.
-          const health = await fetch(`${portal.url}/api/health`).then((r) => r.status, (e: Error) => e.message);
-          throw new Error(`${(err as Error).message}\n  at ${page.url()} (health: ${health})\n  server output:\n${portal.output().slice(-3000)}`);
-        } finally {
-          await context.close();
-        }
-        expect(problems, problems.join('\n')).toEqual([]);
-      });
-    }, 20 * 60_000);
-  }
-});
+            expect(problems, problems.join('\n')).toEqual([]);
+          });
+        },
+        20 * 60_000,
+      );
+
+    for (const role of part.roles) {
+      it(
+        `${role}: every route at every size, light and dark`,
+        async () => {
+          await slot(async () => {
+            const context = await portal.browser.newContext({ viewport: SIZES[2], reducedMotion: 'reduce' });
+            const page = await context.newPage();
+            trackRequests(page);
+            const problems: string[] = [];
+            try {
+              await portal.signIn(page, DEMO[role], DEMO_PASSWORD);
+              await page.mouse.move(0, 0);
+              await settled(page);
+              await setMode(page, 'light');
+              const routes = await routesOf(page, role);
+              expect(routes.length).toBeGreaterThan(role === 'super_admin' ? 0 : 2);
+              // Each route is opened once and seen in both modes: the mode switches at 1366 px (where the header has
+              // its switch), so a route checked light then dark ends dark, and the next is checked dark then light.
+              const phone = SIZES[0];
+              const desktop = SIZES[2];
+              const titles = new Map<string, string[]>();
+              for (const [i, route] of routes.entries()) {
+                await openScreen(page, route);
+                noteTitle(titles, await page.title(), route);
+                // The navigation is the layout's, the same on every route: checked on the first one.
+                const nav = i === 0 ? (width: number) => navigationProblems(page, role, width) : NO_NAVIGATION_CHECK;
+                const none = NO_NAVIGATION_CHECK;
+                if (i % 2 === 0) {
+                  problems.push(...(await checkScreen(page, role, route, 'light', nav, SIZES)));
+                  await setMode(page, 'dark');
+                  problems.push(...(await checkScreen(page, role, route, 'dark', none, [desktop, phone])));
+                } else {
+                  problems.push(...(await checkScreen(page, role, route, 'dark', none, [phone, desktop])));
+                  await setMode(page, 'light');
+                  problems.push(...(await checkScreen(page, role, route, 'light', nav, [...SIZES].reverse())));
+                }
+              }
+              problems.push(...titleProblems(role, titles));
+            } catch (err) {
+              // Where the page was and what the server said, for a failure that is not one of the collected problems.
+              const health = await fetch(`${portal.url}/api/health`).then(
+                (r) => r.status,
+                (e: Error) => e.message,
+              );
+              throw new Error(
+                `${(err as Error).message}\n  at ${page.url()} (health: ${health})\n  server output:\n${portal.output().slice(-3000)}`,
+              );
+            } finally {
+              await context.close();
+            }
+            expect(problems, problems.join('\n')).toEqual([]);
+          });
+        },
+        20 * 60_000,
+      );
+    }
+  });
 }

@@ -72,7 +72,8 @@ export function setCookie(response: LightMyRequestResponse, name = REFRESH_COOKI
 /** The Cookie request header that sends back the refresh cookie a response set. */
 export function refreshCookieHeader(response: LightMyRequestResponse): string {
   const c = setCookie(response);
-  if (!c?.value) throw new Error(`response set no ${REFRESH_COOKIE_NAME} cookie (status ${response.statusCode}): ${response.body}`);
+  if (!c?.value)
+    throw new Error(`response set no ${REFRESH_COOKIE_NAME} cookie (status ${response.statusCode}): ${response.body}`);
   return `${REFRESH_COOKIE_NAME}=${c.value}`;
 }
 
@@ -227,7 +228,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const users = createUserRepository(database.db);
   const responseProblems: string[] = [];
   const checked = { count: 0 };
-  const mode = options.checkResponses === true ? 'collect' : (options.checkResponses ?? (process.env.OPENAPI_CHECK_RESPONSES === '0' ? false : 'throw'));
+  const mode =
+    options.checkResponses === true
+      ? 'collect'
+      : (options.checkResponses ?? (process.env.OPENAPI_CHECK_RESPONSES === '0' ? false : 'throw'));
   if (mode) checkEveryAnswer(app, mode, responseProblems, checked);
 
   const t: TestApp = {
@@ -243,7 +247,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async createUser(input) {
       const now = clock.now();
       const row = await users.insert({
-        name: input.name ?? input.email.split('@')[0].replace(/[^a-z]/gi, ' ').trim().padEnd(2, 'x'),
+        name:
+          input.name ??
+          input.email
+            .split('@')[0]
+            .replace(/[^a-z]/gi, ' ')
+            .trim()
+            .padEnd(2, 'x'),
         email: input.email,
         passwordHash: await hashPassword(input.password ?? TEST_PASSWORD),
         role: input.role ?? 'user',
@@ -265,9 +275,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         payload: { email, password, rememberMe: opts.rememberMe ?? false },
         remoteAddress: opts.ip,
       });
-      if (response.statusCode !== 200) throw new Error(`login ${email} failed: ${response.statusCode} ${response.body}`);
+      if (response.statusCode !== 200)
+        throw new Error(`login ${email} failed: ${response.statusCode} ${response.body}`);
       const body = response.json();
-      return { token: body.data.tokens.access.token, user: body.data.user, cookie: refreshCookieHeader(response), response };
+      return {
+        token: body.data.tokens.access.token,
+        user: body.data.user,
+        cookie: refreshCookieHeader(response),
+        response,
+      };
     },
     async sentMail() {
       await app.mail.idle();
@@ -287,7 +303,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       // A test may have closed the database on purpose already.
       await database.close().catch(() => {});
       if (responseProblems.length) {
-        throw new Error(`Answers that do not match the OpenAPI document (${responseProblems.length}):\n${[...new Set(responseProblems)].join('\n')}`);
+        throw new Error(
+          `Answers that do not match the OpenAPI document (${responseProblems.length}):\n${[...new Set(responseProblems)].join('\n')}`,
+        );
       }
     },
   };
@@ -315,14 +333,22 @@ function decoded(response: LightMyRequestResponse): LightMyRequestResponse {
   const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
   const inflate = { br: brotliDecompressSync, gzip: gunzipSync, deflate: inflateSync }[encoding];
   if (!inflate) return response;
-  return { statusCode: response.statusCode, headers: response.headers, body: inflate(response.rawPayload).toString('utf8') } as LightMyRequestResponse;
+  return {
+    statusCode: response.statusCode,
+    headers: response.headers,
+    body: inflate(response.rawPayload).toString('utf8'),
+  } as LightMyRequestResponse;
 }
 
 /** The body of a 500: {success: false, message: "Internal server error"}, nothing more. */
 function isInternalError(body: string): boolean {
   try {
     const json = JSON.parse(body) as Record<string, unknown>;
-    return json.success === false && json.message === 'Internal server error' && Object.keys(json).every((k) => ['success', 'message', 'data'].includes(k));
+    return (
+      json.success === false &&
+      json.message === 'Internal server error' &&
+      Object.keys(json).every((k) => ['success', 'message', 'data'].includes(k))
+    );
   } catch {
     return false;
   }
@@ -338,7 +364,12 @@ export class OpenApiDriftError extends Error {
  * callback forms of inject pass through unchecked); what does not match is thrown ('throw') or added to `problems`
  * ('collect').
  */
-function checkEveryAnswer(app: FastifyInstance, mode: 'throw' | 'collect', problems: string[], checked: { count: number }) {
+function checkEveryAnswer(
+  app: FastifyInstance,
+  mode: 'throw' | 'collect',
+  problems: string[],
+  checked: { count: number },
+) {
   const inject = app.inject.bind(app) as (...args: unknown[]) => unknown;
   let check: ReturnType<typeof createResponseChecker> | undefined;
   (app as { inject: unknown }).inject = (options?: unknown, callback?: unknown) => {
@@ -353,11 +384,17 @@ function checkEveryAnswer(app: FastifyInstance, mode: 'throw' | 'collect', probl
         // A 500 is a bug, never an answer an operation declares (docs/api.md, Errors): a test that provokes one on
         // purpose (a failing audit write, a dropped table) asserts on it itself. Only its body is checked here: the
         // failure envelope, with nothing of the cause.
-        if (mode === 'throw' && response.statusCode === 500) found = found.length && !isInternalError(response.body) ? [`${method.toUpperCase()} ${path.split('?')[0]} 500: not the failure envelope (${response.body.slice(0, 200)})`] : [];
+        if (mode === 'throw' && response.statusCode === 500)
+          found =
+            found.length && !isInternalError(response.body)
+              ? [
+                  `${method.toUpperCase()} ${path.split('?')[0]} 500: not the failure envelope (${response.body.slice(0, 200)})`,
+                ]
+              : [];
         if (found.length && mode === 'throw') {
           throw new OpenApiDriftError(
             `${method.toUpperCase()} ${path.split('?')[0]} answered ${response.statusCode}, off the OpenAPI document:\n${found.join('\n')}\n` +
-              '(fix the route\'s response schema or the server; a test that means to get such an answer passes checkResponses: false to createTestApp)',
+              "(fix the route's response schema or the server; a test that means to get such an answer passes checkResponses: false to createTestApp)",
           );
         }
         problems.push(...found);
@@ -373,7 +410,12 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Calls the API as one of the users signed in by signInEveryRole (no role: anonymous). */
-export type CallAs = (method: ApiMethod, url: string, role?: Role, payload?: unknown) => Promise<LightMyRequestResponse>;
+export type CallAs = (
+  method: ApiMethod,
+  url: string,
+  role?: Role,
+  payload?: unknown,
+) => Promise<LightMyRequestResponse>;
 
 /**
  * Creates and signs in one user per role (`<role>@example.com`) and returns a caller that sends each request
@@ -405,7 +447,12 @@ export function customersOf(app: () => TestApp) {
       return user;
     },
     as(email: string, method: ApiMethod, url: string, payload?: unknown) {
-      return app().app.inject({ method, url: `/api${url}`, headers: bearer(tokens[email]), payload: payload as object });
+      return app().app.inject({
+        method,
+        url: `/api${url}`,
+        headers: bearer(tokens[email]),
+        payload: payload as object,
+      });
     },
   };
 }

@@ -50,7 +50,8 @@ export function ensureSnmpd(): void {
   if (existsSync(SNMPD_PATH)) return;
   const script = fileURLToPath(new URL('../../scripts/ensure-snmpd.mjs', import.meta.url));
   const r = spawnSync(process.execPath, [script], { stdio: 'inherit' });
-  if (r.status !== 0 || !existsSync(SNMPD_PATH)) throw new Error(`snmpd is not installed at ${SNMPD_PATH} (apt-get install -y snmpd)`);
+  if (r.status !== 0 || !existsSync(SNMPD_PATH))
+    throw new Error(`snmpd is not installed at ${SNMPD_PATH} (apt-get install -y snmpd)`);
 }
 
 /** A UDP port nothing listens on right now. */
@@ -99,10 +100,12 @@ export async function startSnmpd(options: SnmpdOptions = {}): Promise<Snmpd> {
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     let exited = false;
-    const exitedPromise = new Promise<void>((resolve) => child.once('exit', () => {
-      exited = true;
-      resolve();
-    }));
+    const exitedPromise = new Promise<void>((resolve) =>
+      child.once('exit', () => {
+        exited = true;
+        resolve();
+      }),
+    );
 
     const agent: Snmpd = {
       host: '127.0.0.1',

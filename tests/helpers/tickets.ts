@@ -20,7 +20,10 @@ export interface Ctx {
 /** An app with one user per role, a second customer (other), a second technician and a deactivated technician. */
 export async function setup(start = '2026-03-02T09:00:00.000Z'): Promise<Ctx> {
   const clock = new ManualClock(start);
-  const t = await createTestApp({ clock, config: { accessTokenTtlSeconds: 365 * 86_400, dataDir: mkdtempSync(join(tmpdir(), 'isp-tickets-')) } });
+  const t = await createTestApp({
+    clock,
+    config: { accessTokenTtlSeconds: 365 * 86_400, dataDir: mkdtempSync(join(tmpdir(), 'isp-tickets-')) },
+  });
   const tokens: Ctx['tokens'] = {};
   const people: Ctx['people'] = {};
   for (const role of ALL_ROLES) {
@@ -31,13 +34,23 @@ export async function setup(start = '2026-03-02T09:00:00.000Z'): Promise<Ctx> {
   tokens.other = (await t.login('olga@example.com')).token;
   people.tech2 = await t.createUser({ email: 'tina@example.com', role: 'technician', name: 'Tina Tech' });
   tokens.tech2 = (await t.login('tina@example.com')).token;
-  people.retired = await t.createUser({ email: 'rex@example.com', role: 'technician', name: 'Rex Retired', status: 'disabled' });
+  people.retired = await t.createUser({
+    email: 'rex@example.com',
+    role: 'technician',
+    name: 'Rex Retired',
+    status: 'disabled',
+  });
   return { t, clock, tokens, people };
 }
 
 export function caller(ctx: Ctx) {
   return (method: ApiMethod, url: string, who?: Who, payload?: unknown) =>
-    ctx.t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(ctx.tokens[who]!) : {}, payload: payload as object });
+    ctx.t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: who ? bearer(ctx.tokens[who]!) : {},
+      payload: payload as object,
+    });
 }
 
 export interface T {

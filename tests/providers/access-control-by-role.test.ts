@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ROLES, actionAudience, actionEndpoint, allows, endpointAccessEntries, registerResourceAccess, resourceAccessEntries } from '../../contract/roles';
+import {
+  ROLES,
+  actionAudience,
+  actionEndpoint,
+  allows,
+  endpointAccessEntries,
+  registerResourceAccess,
+  resourceAccessEntries,
+} from '../../contract/roles';
 import { resourceEntries } from '../../resources/registry';
 import { accessControlProvider, canRole } from '../../providers/access-control-provider';
 import { resetAuthState, setAuthState } from '../../providers/auth-store';
@@ -20,7 +28,11 @@ describe('access control follows the role matrix for every role and route', () =
     it(`${role}: list access to every screen route`, async () => {
       setAuthState({ user: { ...sampleUser, role }, isAuthenticated: true });
       for (const [route, allowed] of Object.entries(EXPECTED)) {
-        const result = await accessControlProvider.can({ resource: asResource(route).name, action: 'list', params: { resource: asResource(route) } });
+        const result = await accessControlProvider.can({
+          resource: asResource(route).name,
+          action: 'list',
+          params: { resource: asResource(route) },
+        });
         expect({ route, can: result.can }).toEqual({ route, can: allowed.includes(role) });
       }
     });
@@ -28,13 +40,22 @@ describe('access control follows the role matrix for every role and route', () =
 
   it('signed out: nothing is allowed', async () => {
     for (const route of Object.keys(EXPECTED)) {
-      const result = await accessControlProvider.can({ resource: 'x', action: 'list', params: { resource: asResource(route) } });
+      const result = await accessControlProvider.can({
+        resource: 'x',
+        action: 'list',
+        params: { resource: asResource(route) },
+      });
       expect(result.can).toBe(false);
     }
   });
 
   it("decides create, edit and show by the action's own screen and endpoint, and delete by the DELETE endpoint", () => {
-    const plans = { name: 'plans', list: '/dashboard/plans', create: '/dashboard/plans/create', edit: '/dashboard/plans/edit/:id' };
+    const plans = {
+      name: 'plans',
+      list: '/dashboard/plans',
+      create: '/dashboard/plans/create',
+      edit: '/dashboard/plans/edit/:id',
+    };
     for (const action of ['create', 'edit', 'delete', 'show']) {
       expect(canRole('billing', { resource: 'plans', action, params: { resource: plans, id: 'p1' } }).can).toBe(true);
       expect(canRole('support', { resource: 'plans', action, params: { resource: plans, id: 'p1' } }).can).toBe(false);
@@ -52,9 +73,13 @@ describe('access per action from the endpoint the action calls', () => {
   let remove: () => void;
   beforeAll(() => {
     remove = registerResourceAccess(NAME, {
-      route: ROUTE, api: '/fixture-readers',
-      list: ['admin', 'technician', 'user'], show: ['admin', 'technician', 'user'],
-      create: ['admin'], update: ['admin'], delete: ['admin'],
+      route: ROUTE,
+      api: '/fixture-readers',
+      list: ['admin', 'technician', 'user'],
+      show: ['admin', 'technician', 'user'],
+      create: ['admin'],
+      update: ['admin'],
+      delete: ['admin'],
     });
   });
   afterAll(() => remove());
@@ -67,10 +92,16 @@ describe('access per action from the endpoint the action calls', () => {
 
   it('a read-only role lists and shows but may not create, edit or delete', () => {
     for (const role of ['technician', 'user'] as const) {
-      expect({ role, list: asRefineListRoute(role, 'list'), show: asRefineListRoute(role, 'show') }).toEqual({ role, list: true, show: true });
-      for (const action of ['create', 'clone', 'edit', 'delete']) expect({ role, action, can: asRefineListRoute(role, action) }).toEqual({ role, action, can: false });
+      expect({ role, list: asRefineListRoute(role, 'list'), show: asRefineListRoute(role, 'show') }).toEqual({
+        role,
+        list: true,
+        show: true,
+      });
+      for (const action of ['create', 'clone', 'edit', 'delete'])
+        expect({ role, action, can: asRefineListRoute(role, action) }).toEqual({ role, action, can: false });
     }
-    for (const action of ['list', 'show', 'create', 'edit', 'delete']) expect({ action, can: asRefineListRoute('admin', action) }).toEqual({ action, can: true });
+    for (const action of ['list', 'show', 'create', 'edit', 'delete'])
+      expect({ action, can: asRefineListRoute('admin', action) }).toEqual({ action, can: true });
     // Billing and support may not even open it.
     for (const action of ['list', 'show', 'delete']) expect(asRefineListRoute('support', action)).toBe(false);
   });
@@ -120,23 +151,45 @@ describe('access per action from the endpoint the action calls', () => {
       ['api-tokens', 'create', 'super_admin', 'billing'],
     ];
     for (const [resource, action, may, mayNot] of cases) {
-      expect({ resource, action, role: may, can: ask(may as Parameters<typeof canRole>[0], action, resource) }).toEqual({ resource, action, role: may, can: true });
-      if (mayNot !== 'nobody') expect({ resource, action, role: mayNot, can: ask(mayNot as Parameters<typeof canRole>[0], action, resource) }).toEqual({ resource, action, role: mayNot, can: false });
+      expect({ resource, action, role: may, can: ask(may as Parameters<typeof canRole>[0], action, resource) }).toEqual(
+        { resource, action, role: may, can: true },
+      );
+      if (mayNot !== 'nobody')
+        expect({
+          resource,
+          action,
+          role: mayNot,
+          can: ask(mayNot as Parameters<typeof canRole>[0], action, resource),
+        }).toEqual({ resource, action, role: mayNot, can: false });
     }
-    expect(canRole(null, { resource: 'tickets', action: 'change-status', params: { id: '1', resource: { name: 'tickets' } } })).toMatchObject({ can: false });
+    expect(
+      canRole(null, {
+        resource: 'tickets',
+        action: 'change-status',
+        params: { id: '1', resource: { name: 'tickets' } },
+      }),
+    ).toMatchObject({ can: false });
   });
 
   it('denies an action the matrix names no endpoint for', () => {
-    expect(canRole('admin', { resource: 'plans', action: 'archive', params: { id: '1', resource: { name: 'plans' } } })).toMatchObject({ can: false });
-    expect(canRole('admin', { resource: 'audit', action: 'delete', params: { id: '1', resource: { name: 'audit' } } })).toMatchObject({ can: false });
+    expect(
+      canRole('admin', { resource: 'plans', action: 'archive', params: { id: '1', resource: { name: 'plans' } } }),
+    ).toMatchObject({ can: false });
+    expect(
+      canRole('admin', { resource: 'audit', action: 'delete', params: { id: '1', resource: { name: 'audit' } } }),
+    ).toMatchObject({ can: false });
   });
 
   it('every endpoint an entry names for an action is one the matrix lists (a typo would deny it silently)', () => {
     const endpoints = endpointAccessEntries();
     for (const [name, entry] of resourceAccessEntries()) {
       for (const action of Object.keys(entry.actions ?? {})) {
-        expect({ name, action, endpoint: actionEndpoint(entry, action), listed: actionAudience(name, action) !== undefined })
-          .toEqual({ name, action, endpoint: entry.actions![action], listed: true });
+        expect({
+          name,
+          action,
+          endpoint: actionEndpoint(entry, action),
+          listed: actionAudience(name, action) !== undefined,
+        }).toEqual({ name, action, endpoint: entry.actions![action], listed: true });
         expect(Object.keys(endpoints)).toContain(entry.actions![action]);
       }
     }
@@ -147,12 +200,25 @@ describe('access per action from the endpoint the action calls', () => {
       const matrix = decl.access ?? decl.name;
       for (const role of ROLES) {
         for (const action of ['create', 'edit', 'delete']) {
-          const can = canRole(role, { resource: decl.name, action, params: { id: '1', resource: { name: decl.name } } }).can;
+          const can = canRole(role, {
+            resource: decl.name,
+            action,
+            params: { id: '1', resource: { name: decl.name } },
+          }).can;
           if (!can) continue;
           const audience = actionAudience(matrix, action);
           // Allowed only by an endpoint that lets the role call it, or (create, edit) by a screen of its own.
-          const by = audience === undefined ? (action === 'delete' ? 'nothing' : 'screen') : allows(audience, role) ? 'endpoint' : 'refused endpoint';
-          expect({ resource: decl.name, role, action, by }).toMatchObject({ by: expect.stringMatching(/^(endpoint|screen)$/) });
+          const by =
+            audience === undefined
+              ? action === 'delete'
+                ? 'nothing'
+                : 'screen'
+              : allows(audience, role)
+                ? 'endpoint'
+                : 'refused endpoint';
+          expect({ resource: decl.name, role, action, by }).toMatchObject({
+            by: expect.stringMatching(/^(endpoint|screen)$/),
+          });
         }
       }
     }
@@ -162,13 +228,21 @@ describe('access per action from the endpoint the action calls', () => {
 describe('access control: what the matrix does not know', () => {
   it('denies what the matrix does not know: no route, or a route outside it', () => {
     expect(canRole('admin', { resource: 'reports', action: 'list' })).toMatchObject({ can: false });
-    expect(canRole('admin', { resource: 'reports', action: 'list', params: { resource: { name: 'reports', list: '/reports' } } })).toMatchObject({ can: false });
+    expect(
+      canRole('admin', {
+        resource: 'reports',
+        action: 'list',
+        params: { resource: { name: 'reports', list: '/reports' } },
+      }),
+    ).toMatchObject({ can: false });
     expect(canRole(null, { resource: 'reports', action: 'list' })).toMatchObject({ can: false });
   });
 
   it('accepts a route given as the resource or as params.route', () => {
     expect(canRole('technician', { resource: '/dashboard/installations', action: 'list' }).can).toBe(true);
-    expect(canRole('user', { resource: 'x', action: 'list', params: { route: '/dashboard/settings' } }).can).toBe(false);
+    expect(canRole('user', { resource: 'x', action: 'list', params: { route: '/dashboard/settings' } }).can).toBe(
+      false,
+    );
   });
 
   it('hides buttons the role may not use', () => {

@@ -30,7 +30,11 @@ describe('auth provider', () => {
     const { api, auth } = setup();
     api.on('POST /auth/login', ok(authData('tok-1')));
     const result = await auth.login({ email: 'ada@example.com', password: 'secret123' });
-    expect(api.last('POST /auth/login')!.body).toEqual({ email: 'ada@example.com', password: 'secret123', rememberMe: false });
+    expect(api.last('POST /auth/login')!.body).toEqual({
+      email: 'ada@example.com',
+      password: 'secret123',
+      rememberMe: false,
+    });
     expect(result).toEqual({ success: true, redirectTo: '/dashboard' });
     expect(getToken()).toBe('tok-1');
     expect(hasSessionMarker()).toBe(true);
@@ -41,7 +45,9 @@ describe('auth provider', () => {
     const { api, auth } = setup();
     api.on('POST /auth/login', ok(authData('tok-1')));
     window.history.pushState({}, '', `/login?to=${encodeURIComponent('/dashboard/plans?page=2')}`);
-    expect((await auth.login({ email: 'a@b.co', password: 'x', rememberMe: true })).redirectTo).toBe('/dashboard/plans?page=2');
+    expect((await auth.login({ email: 'a@b.co', password: 'x', rememberMe: true })).redirectTo).toBe(
+      '/dashboard/plans?page=2',
+    );
     expect(redirectAfterLogin(undefined, '?to=%2F%2Fevil.example')).toBe('/dashboard');
     expect(redirectAfterLogin(undefined, '?to=https%3A%2F%2Fevil.example')).toBe('/dashboard');
     expect(redirectAfterLogin(undefined, '?to=%2Flogin%3Fto%3D%2Fx')).toBe('/dashboard');
@@ -59,7 +65,10 @@ describe('auth provider', () => {
 
     api.on('POST /auth/login', fail(500));
     result = await auth.login({ email: 'a@b.co', password: 'x', rememberMe: false });
-    expect(result.error).toMatchObject({ message: 'Login failed. Please try again.', name: 'Login failed. Please try again.' });
+    expect(result.error).toMatchObject({
+      message: 'Login failed. Please try again.',
+      name: 'Login failed. Please try again.',
+    });
 
     api.on('POST /auth/login', { status: 0, network: true });
     result = await auth.login({ email: 'a@b.co', password: 'x', rememberMe: false });
@@ -82,12 +91,19 @@ describe('auth provider', () => {
     // and the registration's message is shown on the login page.
     resetAuthState();
     api.on('POST /auth/login', fail(401, 'Invalid email or password'));
-    expect(await auth.register!(fields)).toEqual({ success: true, redirectTo: '/login', successNotification: { message: registered } });
+    expect(await auth.register!(fields)).toEqual({
+      success: true,
+      redirectTo: '/login',
+      successNotification: { message: registered },
+    });
     expect(getAuthState().isAuthenticated).toBe(false);
 
     api.on('POST /auth/register', fail(500));
     expect((await auth.register!(fields)).error?.message).toBe('Registration failed. Please try again.');
-    api.on('POST /auth/register', fail(400, 'Validation failed', [{ field: 'email', message: 'Enter a valid e-mail address' }]));
+    api.on(
+      'POST /auth/register',
+      fail(400, 'Validation failed', [{ field: 'email', message: 'Enter a valid e-mail address' }]),
+    );
     expect((await auth.register!(fields)).error).toMatchObject({ errors: { email: 'Enter a valid e-mail address' } });
   });
 
@@ -145,9 +161,13 @@ describe('account calls', () => {
     const { api, account } = setup();
     await expect(account.verifyEmail(null)).rejects.toMatchObject({ message: 'No token found.' });
     api.on('GET /auth/verify-email', fail(400));
-    await expect(account.verifyEmail('a-long-token-123')).rejects.toMatchObject({ message: 'Email verification failed.' });
+    await expect(account.verifyEmail('a-long-token-123')).rejects.toMatchObject({
+      message: 'Email verification failed.',
+    });
     api.on('POST /auth/resend-verification', fail(500));
-    await expect(account.resendVerification('a@b.co')).rejects.toMatchObject({ message: 'Failed to resend verification email.' });
+    await expect(account.resendVerification('a@b.co')).rejects.toMatchObject({
+      message: 'Failed to resend verification email.',
+    });
   });
 
   it('markEmailVerified leaves a signed-out state alone', () => {
@@ -162,6 +182,8 @@ describe('account calls', () => {
     await account.updateProfile({ name: 'Ada L.' });
     expect(getAuthState().user?.name).toBe('Ada L.');
     api.on('PUT /auth/profile', fail(500));
-    await expect(account.updateProfile({ name: 'X' })).rejects.toMatchObject({ message: 'Failed to update user profile' });
+    await expect(account.updateProfile({ name: 'X' })).rejects.toMatchObject({
+      message: 'Failed to update user profile',
+    });
   });
 });

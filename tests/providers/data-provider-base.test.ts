@@ -24,7 +24,8 @@ describe('data provider: built on @refinedev/simple-rest over our http client', 
   it("has every method of simple-rest's provider, and simple-rest's getApiUrl answers the API base", () => {
     const { provider } = setup();
     const base = simpleRest(API_BASE);
-    for (const method of Object.keys(base)) expect(typeof provider[method as keyof typeof provider], method).toBe('function');
+    for (const method of Object.keys(base))
+      expect(typeof provider[method as keyof typeof provider], method).toBe('function');
     expect(provider.getApiUrl()).toBe(base.getApiUrl());
     expect(provider.getApiUrl()).toBe('/api');
   });
@@ -36,7 +37,11 @@ describe('data provider: built on @refinedev/simple-rest over our http client', 
     api.on('PATCH /tickets/t1/status', ok({ id: 't1', status: 'closed' }));
     api.on('GET /dashboard/stats', ok({ tickets: 3 }));
 
-    const patched = await provider.custom!({ url: '/api/tickets/t1/status', method: 'patch', payload: { status: 'closed' } });
+    const patched = await provider.custom!({
+      url: '/api/tickets/t1/status',
+      method: 'patch',
+      payload: { status: 'closed' },
+    });
     const read = await provider.custom!({
       url: '/dashboard/stats',
       method: 'get',
@@ -46,7 +51,11 @@ describe('data provider: built on @refinedev/simple-rest over our http client', 
     });
 
     // simple-rest picked client.patch(url, payload, config) and client.get(url, config): our client, not its own
-    expect(patch).toHaveBeenCalledWith('/tickets/t1/status', { status: 'closed' }, expect.objectContaining({ params: {} }));
+    expect(patch).toHaveBeenCalledWith(
+      '/tickets/t1/status',
+      { status: 'closed' },
+      expect.objectContaining({ params: {} }),
+    );
     expect(get).toHaveBeenCalledWith('/dashboard/stats', expect.objectContaining({ params: expect.any(Object) }));
     const patchCall = api.last('PATCH /tickets/t1/status')!;
     expect(patchCall.authorization).toBe('Bearer old-token');
@@ -62,7 +71,9 @@ describe('data provider: built on @refinedev/simple-rest over our http client', 
 
   it('a custom call that gets a 401 is refreshed and retried by our client, and fails with meta.fallbackMessage', async () => {
     const { api, provider } = setup();
-    api.on('GET /backups', (call) => (call.authorization === 'Bearer new-token' ? ok({ items: ['b1'] }) : fail(401, 'Token expired')));
+    api.on('GET /backups', (call) =>
+      call.authorization === 'Bearer new-token' ? ok({ items: ['b1'] }) : fail(401, 'Token expired'),
+    );
     api.on('POST /auth/refresh-token', ok(authData('new-token')));
     api.on('DELETE /backups/b1', fail(500));
 
@@ -73,7 +84,12 @@ describe('data provider: built on @refinedev/simple-rest over our http client', 
     expect(getToken()).toBe('new-token');
 
     await expect(
-      provider.custom!({ url: '/backups/b1', method: 'delete', payload: { confirm: true }, meta: { fallbackMessage: 'Failed to delete backup' } }),
+      provider.custom!({
+        url: '/backups/b1',
+        method: 'delete',
+        payload: { confirm: true },
+        meta: { fallbackMessage: 'Failed to delete backup' },
+      }),
     ).rejects.toMatchObject({ statusCode: 500, message: 'Failed to delete backup' });
     expect(api.last('DELETE /backups/b1')!.body).toEqual({ confirm: true });
     expect(api.last('DELETE /backups/b1')!.authorization).toBe('Bearer new-token');

@@ -35,7 +35,10 @@ describe('data provider: lists', () => {
         { field: 'city', operator: 'eq', value: null },
         { field: 'tags', operator: 'in', value: [] },
       ],
-      sorters: [{ field: 'created_at', order: 'desc' }, { field: 'name', order: 'asc' }],
+      sorters: [
+        { field: 'created_at', order: 'desc' },
+        { field: 'name', order: 'asc' },
+      ],
     });
 
     expect(api.last('GET /users')!.params).toEqual({
@@ -65,9 +68,16 @@ describe('data provider: lists', () => {
       { field: 'at', operator: 'gte' as const, value: '2026-11-01T00:00:00.000Z' },
       { field: 'at', operator: 'lte' as const, value: '2026-11-24T23:59:59.999Z' },
     ];
-    await provider.getList({ resource: 'audit', filters: [...range, { field: 'action', operator: 'eq', value: 'plan.updated' }] });
+    await provider.getList({
+      resource: 'audit',
+      filters: [...range, { field: 'action', operator: 'eq', value: 'plan.updated' }],
+    });
     expect(api.last('GET /audit')!.params).toEqual({
-      page: '1', limit: '10', action: 'plan.updated', from: '2026-11-01T00:00:00.000Z', to: '2026-11-24T23:59:59.999Z',
+      page: '1',
+      limit: '10',
+      action: 'plan.updated',
+      from: '2026-11-01T00:00:00.000Z',
+      to: '2026-11-24T23:59:59.999Z',
     });
     await provider.getList({ resource: 'plans', filters: range });
     expect(api.last('GET /plans')!.params).toEqual({ page: '1', limit: '10' });
@@ -75,11 +85,17 @@ describe('data provider: lists', () => {
 
   it('pages subscriptions by page/limit like every list and reads the total from pagination', async () => {
     const { api, provider } = setup();
-    api.on('GET /subscriptions', ok({ items: [{ id: 's1' }], pagination: { page: 3, totalPages: 3, total: 73, hasNext: false, hasPrev: true } }));
+    api.on(
+      'GET /subscriptions',
+      ok({ items: [{ id: 's1' }], pagination: { page: 3, totalPages: 3, total: 73, hasNext: false, hasPrev: true } }),
+    );
     const result = await provider.getList({
       resource: 'subscriptions',
       pagination: { currentPage: 3, pageSize: 25 },
-      filters: [{ field: 'status', operator: 'eq', value: 'active' }, { field: 'user_id', operator: 'eq', value: undefined }],
+      filters: [
+        { field: 'status', operator: 'eq', value: 'active' },
+        { field: 'user_id', operator: 'eq', value: undefined },
+      ],
     });
     expect(api.last('GET /subscriptions')!.params).toEqual({ page: '3', limit: '25', status: 'active' });
     expect(result.total).toBe(73);
@@ -113,7 +129,10 @@ describe('data provider: single records and mutations', () => {
     expect((await provider.getOne({ resource: 'plans', id: 'p1' })).data).toEqual({ id: 'p1', name: 'Fiber 100' });
     expect((await provider.getOne({ resource: 'payment-gateways', id: 'g1' })).data).toEqual({ id: 'g1' });
     // two keys: the data is the record itself
-    expect((await provider.getOne({ resource: 'subscriptions', id: 's1' })).data).toEqual({ subscription: { id: 's1' }, invoice: { id: 'i1' } });
+    expect((await provider.getOne({ resource: 'subscriptions', id: 's1' })).data).toEqual({
+      subscription: { id: 's1' },
+      invoice: { id: 'i1' },
+    });
     // a one-key entity whose key is not the resource name stays as it is; {item: {...}} is unwrapped
     expect(unwrapEntity({ status: { a: 1 } }, 'plans')).toEqual({ status: { a: 1 } });
     expect(unwrapEntity({ item: { id: 1 } }, 'categories')).toEqual({ id: 1 });
@@ -141,7 +160,7 @@ describe('data provider: single records and mutations', () => {
     expect(updated.data).toEqual({ id: 'p9', name: 'Renamed' });
   });
 
-  it('keeps other resources\' payloads whole', async () => {
+  it("keeps other resources' payloads whole", async () => {
     const { api, provider } = setup();
     api.on('PUT /users/u1', ok({ id: 'u1' }));
     await provider.update({ resource: 'users', id: 'u1', variables: { id: 'u1', name: 'Ada' } });
@@ -157,8 +176,15 @@ describe('data provider: single records and mutations', () => {
     api.on('GET /dashboard/stats', ok({ stats: { tickets: {} } }));
 
     expect((await provider.deleteOne({ resource: 'plans', id: 'p1' })).data).toEqual({ id: 'p1' });
-    expect((await provider.getMany!({ resource: 'plans', ids: ['p1', 'p2'] })).data).toEqual([{ id: 'p1' }, { id: 'p2' }]);
-    const patched = await provider.custom!({ url: '/api/tickets/t1/status', method: 'patch', payload: { status: 'closed' } });
+    expect((await provider.getMany!({ resource: 'plans', ids: ['p1', 'p2'] })).data).toEqual([
+      { id: 'p1' },
+      { id: 'p2' },
+    ]);
+    const patched = await provider.custom!({
+      url: '/api/tickets/t1/status',
+      method: 'patch',
+      payload: { status: 'closed' },
+    });
     expect(patched.data).toEqual({ id: 't1', status: 'closed' });
     expect(api.last('PATCH /tickets/t1/status')!.body).toEqual({ status: 'closed' });
     await provider.custom!({ url: 'dashboard/stats', method: 'get', query: { timeFrame: 'month' } });
@@ -182,16 +208,33 @@ describe('data provider: failure texts per resource and operation (spec §8)', (
     api.on('GET /users', fail(500));
     api.on('GET /subscriptions/s1', fail(503));
 
-    await expect(provider.getList({ resource: 'plans' })).rejects.toMatchObject({ message: 'Failed to fetch plans', statusCode: 500 });
-    await expect(provider.getOne({ resource: 'plans', id: 'p1' })).rejects.toMatchObject({ message: 'Failed to fetch plan details' });
-    await expect(provider.create({ resource: 'plans', variables: { name: 'x' } })).rejects.toMatchObject({ message: 'Failed to create plan' });
-    await expect(provider.update({ resource: 'plans', id: 'p1', variables: { name: 'x' } })).rejects.toMatchObject({ message: 'Failed to update plan' });
-    await expect(provider.update({ resource: 'plans', id: 'p1', variables: { status: 'inactive' } })).rejects.toMatchObject({
+    await expect(provider.getList({ resource: 'plans' })).rejects.toMatchObject({
+      message: 'Failed to fetch plans',
+      statusCode: 500,
+    });
+    await expect(provider.getOne({ resource: 'plans', id: 'p1' })).rejects.toMatchObject({
+      message: 'Failed to fetch plan details',
+    });
+    await expect(provider.create({ resource: 'plans', variables: { name: 'x' } })).rejects.toMatchObject({
+      message: 'Failed to create plan',
+    });
+    await expect(provider.update({ resource: 'plans', id: 'p1', variables: { name: 'x' } })).rejects.toMatchObject({
+      message: 'Failed to update plan',
+    });
+    await expect(
+      provider.update({ resource: 'plans', id: 'p1', variables: { status: 'inactive' } }),
+    ).rejects.toMatchObject({
       message: 'Failed to update plan status',
     });
-    await expect(provider.deleteOne({ resource: 'plans', id: 'p1' })).rejects.toMatchObject({ message: 'Failed to delete plan' });
-    await expect(provider.getList({ resource: 'payment-gateways' })).rejects.toMatchObject({ message: 'Failed to fetch payment gateways' });
-    await expect(provider.update({ resource: 'payment-gateways', id: 'g1', variables: { is_active: true } })).rejects.toMatchObject({
+    await expect(provider.deleteOne({ resource: 'plans', id: 'p1' })).rejects.toMatchObject({
+      message: 'Failed to delete plan',
+    });
+    await expect(provider.getList({ resource: 'payment-gateways' })).rejects.toMatchObject({
+      message: 'Failed to fetch payment gateways',
+    });
+    await expect(
+      provider.update({ resource: 'payment-gateways', id: 'g1', variables: { is_active: true } }),
+    ).rejects.toMatchObject({
       message: 'Failed to update gateway status',
     });
     await expect(provider.getList({ resource: 'users' })).rejects.toMatchObject({ message: 'Failed to fetch users' });
@@ -204,9 +247,16 @@ describe('data provider: failure texts per resource and operation (spec §8)', (
     const { api, provider } = setup();
     api.on('GET /plans', fail(500, 'Plans are being migrated'));
     api.on('POST /tickets/t1/replies', fail(500));
-    await expect(provider.getList({ resource: 'plans' })).rejects.toMatchObject({ message: 'Plans are being migrated' });
+    await expect(provider.getList({ resource: 'plans' })).rejects.toMatchObject({
+      message: 'Plans are being migrated',
+    });
     await expect(
-      provider.custom!({ url: '/tickets/t1/replies', method: 'post', payload: { message: 'hi' }, meta: { fallbackMessage: 'Failed to add reply' } }),
+      provider.custom!({
+        url: '/tickets/t1/replies',
+        method: 'post',
+        payload: { message: 'hi' },
+        meta: { fallbackMessage: 'Failed to add reply' },
+      }),
     ).rejects.toMatchObject({ message: 'Failed to add reply' });
   });
 

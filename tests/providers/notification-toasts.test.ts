@@ -12,22 +12,38 @@ import {
 describe('toasts: top right, success 3 s green, error 4 s red (spec §8, §9)', () => {
   it('shows success toasts for 3 s at the top right in green', () => {
     const args = toastArgs({ type: 'success', message: 'Plan created successfully', key: 'k' });
-    expect(args).toMatchObject({ type: 'success', message: 'Plan created successfully', duration: 3, placement: 'topRight', key: 'k' });
+    expect(args).toMatchObject({
+      type: 'success',
+      message: 'Plan created successfully',
+      duration: 3,
+      placement: 'topRight',
+      key: 'k',
+    });
     expect(String(args.style?.background)).toBe('#f6ffed');
   });
 
   it('shows error toasts for 4 s at the top right in red, with the specific text as the message', () => {
-    const args = toastArgs({ type: 'error', message: 'Error (status code: 500)', description: 'Failed to fetch plans' });
+    const args = toastArgs({
+      type: 'error',
+      message: 'Error (status code: 500)',
+      description: 'Failed to fetch plans',
+    });
     expect(args).toMatchObject({ type: 'error', message: 'Failed to fetch plans', duration: 4, placement: 'topRight' });
     expect(args.description).toBeUndefined();
     expect(String(args.style?.background)).toBe('#fff2f0');
-    expect(toastArgs({ type: 'error', message: 'Network error' })).toMatchObject({ message: 'Network error', duration: 4 });
+    expect(toastArgs({ type: 'error', message: 'Network error' })).toMatchObject({
+      message: 'Network error',
+      duration: 4,
+    });
   });
 
   it('supports progress: counts down the undo window and Undo cancels the mutation', () => {
     const api = { open: vi.fn(), destroy: vi.fn() };
     const cancelMutation = vi.fn();
-    const args = toastArgs({ type: 'progress', key: 'undo-1', message: 'Deleting', undoableTimeout: 5, cancelMutation }, api);
+    const args = toastArgs(
+      { type: 'progress', key: 'undo-1', message: 'Deleting', undoableTimeout: 5, cancelMutation },
+      api,
+    );
     expect(args).toMatchObject({ duration: 5, showProgress: true, placement: 'topRight' });
     const button = args.actions as { props: { onClick: () => void } };
     button.props.onClick();
@@ -40,7 +56,9 @@ describe('toasts: top right, success 3 s green, error 4 s red (spec §8, §9)', 
     const provider = createNotificationProvider(api);
     provider.open({ type: 'success', message: 'Saved', key: 's' });
     provider.close('s');
-    expect(api.open).toHaveBeenCalledWith(expect.objectContaining({ message: 'Saved', duration: 3, placement: 'topRight' }));
+    expect(api.open).toHaveBeenCalledWith(
+      expect.objectContaining({ message: 'Saved', duration: 3, placement: 'topRight' }),
+    );
     expect(api.destroy).toHaveBeenCalledWith('s');
   });
 

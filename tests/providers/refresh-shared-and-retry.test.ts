@@ -8,7 +8,9 @@ import { FakeApi, authData, fail, ok } from './support/fake-api';
 /** GET /things answers 401 unless it carries the new token. */
 function apiWithProtectedThings() {
   const api = new FakeApi();
-  api.on('GET /things', (call) => (call.authorization === 'Bearer new-token' ? ok({ id: call.params.n }) : fail(401, 'Token expired')));
+  api.on('GET /things', (call) =>
+    call.authorization === 'Bearer new-token' ? ok({ id: call.params.n }) : fail(401, 'Token expired'),
+  );
   return api;
 }
 
@@ -64,7 +66,10 @@ describe('401 → one shared refresh → one retry (spec §4 request retry)', ()
     api.on('POST /auth/login', fail(401, 'Invalid email or password'));
     api.on('POST /auth/register', fail(401, 'Nope'));
     const client = createHttpClient({ adapter: api.adapter });
-    await expect(client.post('/auth/login', {})).rejects.toMatchObject({ statusCode: 401, message: 'Invalid email or password' });
+    await expect(client.post('/auth/login', {})).rejects.toMatchObject({
+      statusCode: 401,
+      message: 'Invalid email or password',
+    });
     await expect(client.post('/auth/register', {})).rejects.toMatchObject({ statusCode: 401 });
     expect(api.count('POST /auth/refresh-token')).toBe(0);
     expect(api.calls.every((c) => c.authorization === null)).toBe(true);
@@ -96,7 +101,12 @@ describe('401 → one shared refresh → one retry (spec §4 request retry)', ()
     expect(api.count('POST /auth/refresh-token')).toBe(1);
     expect(getToken()).toBeNull();
     expect(hasSessionMarker()).toBe(false);
-    expect(getAuthState()).toMatchObject({ isAuthenticated: false, hasAttemptedRefresh: true, token: null, user: null });
+    expect(getAuthState()).toMatchObject({
+      isAuthenticated: false,
+      hasAttemptedRefresh: true,
+      token: null,
+      user: null,
+    });
     expect(navigate).toHaveBeenCalledTimes(1);
     expect(navigate).toHaveBeenCalledWith(`/login?to=${encodeURIComponent('/dashboard/plans?page=2')}`);
   });

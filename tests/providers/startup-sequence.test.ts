@@ -43,7 +43,13 @@ describe('startup sequence (spec §4), every branch with its calls', () => {
     expect(api.count(REFRESH)).toBe(0);
     expect(api.count(PROFILE)).toBe(1);
     expect(api.last(PROFILE)!.authorization).toBe(`Bearer ${token}`);
-    expect(getAuthState()).toMatchObject({ user: sampleUser, isAuthenticated: true, isLoading: false, isRefreshing: false, hasAttemptedRefresh: false });
+    expect(getAuthState()).toMatchObject({
+      user: sampleUser,
+      isAuthenticated: true,
+      isLoading: false,
+      isRefreshing: false,
+      hasAttemptedRefresh: false,
+    });
   });
 
   it('marker + expired token: refreshes first, then loads the user with the new token', async () => {
@@ -58,7 +64,12 @@ describe('startup sequence (spec §4), every branch with its calls', () => {
     expect(api.count(PROFILE)).toBe(1);
     expect(api.calls.map((c) => c.path)).toEqual(['/auth/refresh-token', '/auth/profile']);
     expect(api.last(PROFILE)!.authorization).toBe('Bearer fresh');
-    expect(getAuthState()).toMatchObject({ isAuthenticated: true, token: 'fresh', hasAttemptedRefresh: true, isLoading: false });
+    expect(getAuthState()).toMatchObject({
+      isAuthenticated: true,
+      token: 'fresh',
+      hasAttemptedRefresh: true,
+      isLoading: false,
+    });
   });
 
   it('marker + expired token + refresh failure: no user fetch, session cleared, only logged, no navigation', async () => {
@@ -71,7 +82,12 @@ describe('startup sequence (spec §4), every branch with its calls', () => {
     expect(api.count(REFRESH)).toBe(1);
     expect(api.count(PROFILE)).toBe(0);
     expect(getToken()).toBeNull();
-    expect(getAuthState()).toMatchObject({ isAuthenticated: false, hasAttemptedRefresh: true, isLoading: false, isRefreshing: false });
+    expect(getAuthState()).toMatchObject({
+      isAuthenticated: false,
+      hasAttemptedRefresh: true,
+      isLoading: false,
+      isRefreshing: false,
+    });
     expect(warn).toHaveBeenCalled();
     expect(navigate).not.toHaveBeenCalled();
   });
@@ -107,7 +123,12 @@ describe('startup sequence (spec §4), every branch with its calls', () => {
     expect(api.count(PROFILE)).toBe(1); // no reload after a failed refresh, and no hidden refresh inside the client
     expect(api.count(REFRESH)).toBe(1);
     expect(hasSessionMarker()).toBe(false);
-    expect(getAuthState()).toMatchObject({ isAuthenticated: false, user: null, hasAttemptedRefresh: true, isLoading: false });
+    expect(getAuthState()).toMatchObject({
+      isAuthenticated: false,
+      user: null,
+      hasAttemptedRefresh: true,
+      isLoading: false,
+    });
     expect(navigate).not.toHaveBeenCalled();
   });
 
@@ -132,7 +153,12 @@ describe('startup sequence (spec §4), every branch with its calls', () => {
 
     expect(api.count(REFRESH)).toBe(1);
     expect(api.count(PROFILE)).toBe(0);
-    expect(getAuthState()).toMatchObject({ isAuthenticated: false, hasAttemptedRefresh: true, isLoading: false, isRefreshing: false });
+    expect(getAuthState()).toMatchObject({
+      isAuthenticated: false,
+      hasAttemptedRefresh: true,
+      isLoading: false,
+      isRefreshing: false,
+    });
     expect(warn).toHaveBeenCalledTimes(1);
     expect(navigate).not.toHaveBeenCalled();
   });
@@ -146,7 +172,12 @@ describe('startup sequence (spec §4), every branch with its calls', () => {
 
     expect(api.count(REFRESH)).toBe(1);
     expect(api.count(PROFILE)).toBe(0);
-    expect(getAuthState()).toMatchObject({ isAuthenticated: false, hasAttemptedRefresh: true, isLoading: false, isRefreshing: false });
+    expect(getAuthState()).toMatchObject({
+      isAuthenticated: false,
+      hasAttemptedRefresh: true,
+      isLoading: false,
+      isRefreshing: false,
+    });
     expect(warn).not.toHaveBeenCalled();
     expect(error).not.toHaveBeenCalled();
     expect(navigate).not.toHaveBeenCalled();

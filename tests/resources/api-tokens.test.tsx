@@ -12,13 +12,27 @@ const ApiTokenList = resourcePage('api-tokens', 'list');
 const ID = '44444444-4444-4444-8444-444444444444';
 const SECRET = `isp_AbCdEf12${'x'.repeat(35)}`;
 const token = (over: Record<string, unknown> = {}) => ({
-  id: ID, name: 'Accounting export', role: 'billing', prefix: 'AbCdEf12',
-  created_by: '11111111-1111-4111-8111-111111111111', created_by_name: 'Ada Admin', created_by_email: 'admin@example.com',
-  created_at: '2025-03-01T10:00:00.000Z', last_used_at: null, expires_at: null, revoked_at: null, status: 'active', ...over,
+  id: ID,
+  name: 'Accounting export',
+  role: 'billing',
+  prefix: 'AbCdEf12',
+  created_by: '11111111-1111-4111-8111-111111111111',
+  created_by_name: 'Ada Admin',
+  created_by_email: 'admin@example.com',
+  created_at: '2025-03-01T10:00:00.000Z',
+  last_used_at: null,
+  expires_at: null,
+  revoked_at: null,
+  status: 'active',
+  ...over,
 });
 const page = (items: unknown[]) => ({
   status: 200,
-  body: { success: true, message: 'API tokens retrieved successfully', data: { items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } } },
+  body: {
+    success: true,
+    message: 'API tokens retrieved successfully',
+    data: { items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } },
+  },
 });
 
 const BASE = '/dashboard/api-tokens';
@@ -33,7 +47,8 @@ async function choose(label: string, option: string) {
   fireEvent.click(items[items.length - 1]);
 }
 
-const signIn = (role: string) => setAuthState({ user: { ...sampleUser, role } as never, isAuthenticated: true, isLoading: false });
+const signIn = (role: string) =>
+  setAuthState({ user: { ...sampleUser, role } as never, isAuthenticated: true, isLoading: false });
 
 beforeEach(() => signIn('admin'));
 afterEach(() => {
@@ -44,10 +59,20 @@ afterEach(() => {
 
 describe('API tokens list', () => {
   it('shows each token with its prefix, role, creator and status, never a secret, and a Revoke action', async () => {
-    const api = new FakeApi().on('GET /api-tokens', page([
-      token(),
-      token({ id: '55555555-5555-4555-8555-555555555555', name: 'Old NMS', role: 'technician', prefix: 'ZzYy9876', status: 'revoked', revoked_at: '2025-03-02T10:00:00.000Z' }),
-    ]));
+    const api = new FakeApi().on(
+      'GET /api-tokens',
+      page([
+        token(),
+        token({
+          id: '55555555-5555-4555-8555-555555555555',
+          name: 'Old NMS',
+          role: 'technician',
+          prefix: 'ZzYy9876',
+          status: 'revoked',
+          revoked_at: '2025-03-02T10:00:00.000Z',
+        }),
+      ]),
+    );
     renderScreen(api, BASE, routes);
     expect(await screen.findByText('Accounting export')).toBeTruthy();
     for (const header of ['Name', 'Role', 'Token', 'Created by', 'Created', 'Last used', 'Expires', 'Status']) {
@@ -71,10 +96,15 @@ describe('API tokens list', () => {
   it('revokes after confirmation and refreshes the list', async () => {
     let revoked = false;
     const api = new FakeApi()
-      .on('GET /api-tokens', () => page([token(revoked ? { status: 'revoked', revoked_at: '2025-03-05T10:00:00.000Z' } : {})]))
+      .on('GET /api-tokens', () =>
+        page([token(revoked ? { status: 'revoked', revoked_at: '2025-03-05T10:00:00.000Z' } : {})]),
+      )
       .on(`DELETE /api-tokens/${ID}`, () => {
         revoked = true;
-        return { status: 200, body: { success: true, message: 'API token revoked', data: token({ status: 'revoked' }) } };
+        return {
+          status: 200,
+          body: { success: true, message: 'API token revoked', data: token({ status: 'revoked' }) },
+        };
       });
     renderScreen(api, BASE, routes);
     fireEvent.click(await screen.findByRole('button', { name: /Revoke/ }));
@@ -94,7 +124,14 @@ describe('new API token', () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
     const api = new FakeApi()
-      .on('POST /api-tokens', { status: 201, body: { success: true, message: 'API token created. Copy it now: it will not be shown again.', data: { ...token(), secret: SECRET } } })
+      .on('POST /api-tokens', {
+        status: 201,
+        body: {
+          success: true,
+          message: 'API token created. Copy it now: it will not be shown again.',
+          data: { ...token(), secret: SECRET },
+        },
+      })
       .on('GET /api-tokens', page([token()]));
     renderScreen(api, `${BASE}/create`, routes);
 
@@ -121,7 +158,10 @@ describe('new API token', () => {
   });
 
   it('sends the chosen expiry as the end of that day', async () => {
-    const api = new FakeApi().on('POST /api-tokens', { status: 201, body: { success: true, message: 'created', data: { ...token(), secret: SECRET } } });
+    const api = new FakeApi().on('POST /api-tokens', {
+      status: 201,
+      body: { success: true, message: 'created', data: { ...token(), secret: SECRET } },
+    });
     renderScreen(api, `${BASE}/create`, routes);
     fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Expiring' } });
     await choose('Role', 'Support');
@@ -145,11 +185,16 @@ describe('new API token', () => {
     signIn('super_admin');
     renderScreen(new FakeApi(), `${BASE}/create`, routes);
     fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Role' }));
-    expect(await screen.findAllByText('Super administrator', { selector: '.ant-select-item-option-content' })).toBeTruthy();
+    expect(
+      await screen.findAllByText('Super administrator', { selector: '.ant-select-item-option-content' }),
+    ).toBeTruthy();
   });
 
   it("shows the server's refusal and no secret", async () => {
-    const api = new FakeApi().on('POST /api-tokens', fail(403, 'Only a super admin can create a token with the super_admin role'));
+    const api = new FakeApi().on(
+      'POST /api-tokens',
+      fail(403, 'Only a super admin can create a token with the super_admin role'),
+    );
     renderScreen(api, `${BASE}/create`, routes);
     fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Nope' } });
     await choose('Role', 'Billing');

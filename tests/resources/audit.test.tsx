@@ -37,15 +37,44 @@ const event = (over: Partial<AuditEvent> = {}): AuditEvent => ({
 });
 const PLAN_UPDATED = event();
 const BACKUP_TAKEN = event({
-  id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', at: '2026-11-24T03:00:00.000Z', actor_id: null, actor_email: null, actor_role: 'system',
-  action: 'backup.taken', target_type: 'backup', target_id: 'isp-portal-2026-11-24.tar.gz', changes: { size: 4096 }, ip: null, request_id: null,
+  id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb',
+  at: '2026-11-24T03:00:00.000Z',
+  actor_id: null,
+  actor_email: null,
+  actor_role: 'system',
+  action: 'backup.taken',
+  target_type: 'backup',
+  target_id: 'isp-portal-2026-11-24.tar.gz',
+  changes: { size: 4096 },
+  ip: null,
+  request_id: null,
 });
 const SIGN_IN_FAILED = event({
-  id: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', at: '2026-11-23T22:00:00.000Z', actor_id: null, actor_email: 'mallory@example.com',
-  actor_role: 'anonymous', action: 'auth.sign_in_failed', target_type: null, target_id: null, changes: { reason: 'bad_password' }, ip: '198.51.100.9',
+  id: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc',
+  at: '2026-11-23T22:00:00.000Z',
+  actor_id: null,
+  actor_email: 'mallory@example.com',
+  actor_role: 'anonymous',
+  action: 'auth.sign_in_failed',
+  target_type: null,
+  target_id: null,
+  changes: { reason: 'bad_password' },
+  ip: '198.51.100.9',
 });
 const page = (items: AuditEvent[], total = items.length) =>
-  ok({ items, pagination: { page: 1, totalPages: Math.max(1, Math.ceil(total / 10)), total, hasNext: total > 10, hasPrev: false } }, 'Audit events retrieved successfully');
+  ok(
+    {
+      items,
+      pagination: {
+        page: 1,
+        totalPages: Math.max(1, Math.ceil(total / 10)),
+        total,
+        hasNext: total > 10,
+        hasPrev: false,
+      },
+    },
+    'Audit events retrieved successfully',
+  );
 
 const originalAdapter = httpClient.defaults.adapter;
 
@@ -65,7 +94,8 @@ describe('audit trail list', () => {
     const api = new FakeApi().on('GET /audit', page([PLAN_UPDATED, BACKUP_TAKEN, SIGN_IN_FAILED]));
     renderScreen(api, BASE, routes);
     await screen.findByText('plan.updated');
-    for (const header of ['Time', 'Actor', 'Action', 'Target', 'IP address']) expect(screen.getAllByText(header).length).toBeGreaterThan(0);
+    for (const header of ['Time', 'Actor', 'Action', 'Target', 'IP address'])
+      expect(screen.getAllByText(header).length).toBeGreaterThan(0);
 
     const updated = rowOf('plan.updated');
     expect(within(updated).getByText('admin@isp.local')).toBeTruthy();
@@ -108,7 +138,9 @@ describe('audit trail list', () => {
 
     fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Target type' }));
     fireEvent.click((await screen.findAllByText('Plan', { selector: '.ant-select-item-option-content' })).pop()!);
-    await waitFor(() => expect(api.last('GET /audit')!.params).toMatchObject({ action: 'plan.updated', target_type: 'plan' }));
+    await waitFor(() =>
+      expect(api.last('GET /audit')!.params).toMatchObject({ action: 'plan.updated', target_type: 'plan' }),
+    );
 
     typeAndEnter('Target id', PLAN_ID);
     await waitFor(() => expect(api.last('GET /audit')!.params).toMatchObject({ target_id: PLAN_ID }));
@@ -129,16 +161,28 @@ describe('audit trail list', () => {
     const params = api.last('GET /audit')!.params;
     expect(new Date(String(params.from)).getTime()).toBe(new Date(2026, 10, 1, 0, 0, 0, 0).getTime());
     expect(new Date(String(params.to)).getTime()).toBe(new Date(2026, 10, 24, 23, 59, 59, 999).getTime());
-    expect(params).toMatchObject({ action: 'plan.updated', target_type: 'plan', target_id: PLAN_ID, actor_id: ADMIN_ID, page: '1' });
+    expect(params).toMatchObject({
+      action: 'plan.updated',
+      target_type: 'plan',
+      target_id: PLAN_ID,
+      actor_id: ADMIN_ID,
+      page: '1',
+    });
     // The filters stay in the URL, so a reload or a shared link shows the same events.
     expect(decodeURIComponent(currentUrl)).toContain('[value]=plan.updated');
   });
 
   it('downloads the CSV of the filtered events through the authorised http client', async () => {
-    const api = new FakeApi().on('GET /audit', (call) => (call.params.format === 'csv'
-      ? { status: 200, body: new Blob(['at,actor_email\n'], { type: 'text/csv' }) }
-      : page([PLAN_UPDATED])));
-    renderScreen(api, `${BASE}?filters[0][field]=action&filters[0][operator]=eq&filters[0][value]=plan.updated`, routes);
+    const api = new FakeApi().on('GET /audit', (call) =>
+      call.params.format === 'csv'
+        ? { status: 200, body: new Blob(['at,actor_email\n'], { type: 'text/csv' }) }
+        : page([PLAN_UPDATED]),
+    );
+    renderScreen(
+      api,
+      `${BASE}?filters[0][field]=action&filters[0][operator]=eq&filters[0][value]=plan.updated`,
+      routes,
+    );
     await screen.findByText('plan.updated');
     await waitFor(() => expect(api.last('GET /audit')!.params).toMatchObject({ action: 'plan.updated' }));
 
@@ -162,7 +206,11 @@ describe('audit trail list', () => {
   });
 
   it("toasts the server's message when the list cannot be read", async () => {
-    renderScreen(new FakeApi().on('GET /audit', fail(403, 'You do not have permission to perform this action')), BASE, routes);
+    renderScreen(
+      new FakeApi().on('GET /audit', fail(403, 'You do not have permission to perform this action')),
+      BASE,
+      routes,
+    );
     await waitFor(() => expect(toastText()).toContain('You do not have permission to perform this action'));
   });
 });
@@ -187,8 +235,10 @@ describe('audit event show page', () => {
     expect(screen.getAllByText(PLAN_ID).length).toBeGreaterThan(0);
     expect(screen.getByText('req-1')).toBeTruthy();
 
-    for (const header of ['Field', 'Before', 'After']) expect(within(diff).getAllByText(header).length).toBeGreaterThan(0);
-    const cells = (field: string) => [...within(diff).getByText(field).closest('tr')!.querySelectorAll('td')].map((td) => td.textContent);
+    for (const header of ['Field', 'Before', 'After'])
+      expect(within(diff).getAllByText(header).length).toBeGreaterThan(0);
+    const cells = (field: string) =>
+      [...within(diff).getByText(field).closest('tr')!.querySelectorAll('td')].map((td) => td.textContent);
     expect(cells('price')).toEqual(['price', '4900', '5900']);
     expect(cells('description')).toEqual(['description', '—', 'Faster']);
     expect(cells('features')).toEqual(['features', '["TV"]', '["TV","Phone"]']);

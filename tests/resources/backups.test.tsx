@@ -14,7 +14,12 @@ const routes = [{ path: BASE, element: <BackupsPage /> }];
 
 const backup = (stamp: string, size: number): BackupItem => {
   const name = `isp-portal-${stamp}.tar.gz`;
-  return { name, size, created_at: `${stamp.slice(0, 10)}T${stamp.slice(11, 19).replace(/-/g, ':')}.000Z`, download_url: `/api/backups/${name}/download` };
+  return {
+    name,
+    size,
+    created_at: `${stamp.slice(0, 10)}T${stamp.slice(11, 19).replace(/-/g, ':')}.000Z`,
+    download_url: `/api/backups/${name}/download`,
+  };
 };
 const OLDER = backup('2026-11-23T03-00-00-000Z', 512_000);
 const NEWER = backup('2026-11-24T03-00-00-000Z', 3_355_443);
@@ -40,7 +45,8 @@ describe('backups screen', () => {
   it('lists the kept backups newest first with readable sizes, and the schedule', async () => {
     renderScreen(new FakeApi().on('GET /backups', ok(list(), 'Backups retrieved successfully')), BASE, routes);
     const newer = (await screen.findByText(NEWER.name)).closest('tr')!;
-    for (const header of ['Name', 'Created', 'Size', 'Download']) expect(screen.getAllByText(header).length).toBeGreaterThan(0);
+    for (const header of ['Name', 'Created', 'Size', 'Download'])
+      expect(screen.getAllByText(header).length).toBeGreaterThan(0);
     expect(within(newer).getByText('3.2 MB')).toBeTruthy();
     const created = newer.querySelector('time')!;
     expect(created.getAttribute('datetime')).toBe(NEWER.created_at);
@@ -54,7 +60,14 @@ describe('backups screen', () => {
   });
 
   it('says when scheduled backups are off and when there are none yet', async () => {
-    renderScreen(new FakeApi().on('GET /backups', ok(list({ items: [], schedule: { enabled: false, interval_hours: 24, keep: 7 } }))), BASE, routes);
+    renderScreen(
+      new FakeApi().on(
+        'GET /backups',
+        ok(list({ items: [], schedule: { enabled: false, interval_hours: 24, keep: 7 } })),
+      ),
+      BASE,
+      routes,
+    );
     await waitFor(() => expect(screen.getByTestId('backup-schedule').textContent).toBe('Scheduled backups are off'));
     expect(screen.getByText('No backups yet')).toBeTruthy();
   });
@@ -64,7 +77,9 @@ describe('backups screen', () => {
     renderScreen(new FakeApi().on('GET /backups', ok(list({ last_failure: failure }))), BASE, routes);
     const alert = await screen.findByTestId('backup-last-failure');
     expect(alert.className).toContain('ant-alert-error');
-    expect(alert.textContent).toMatch(/^The last backup failed at Nov 2\d, 2026, \d{1,2}:\d\d [AP]M: pg_dump exited with code 1$/);
+    expect(alert.textContent).toMatch(
+      /^The last backup failed at Nov 2\d, 2026, \d{1,2}:\d\d [AP]M: pg_dump exited with code 1$/,
+    );
   });
 
   it('backs up now: posts, toasts the result and shows the new backup after reading the list again', async () => {
@@ -74,7 +89,11 @@ describe('backups screen', () => {
       .on('GET /backups', () => ok(list(taken ? { items: [NEWEST, NEWER, OLDER] } : {})))
       .on('POST /backups', () => {
         taken = true;
-        return { status: 201, body: { success: true, message: 'Backup created successfully', data: NEWEST }, delay: 50 };
+        return {
+          status: 201,
+          body: { success: true, message: 'Backup created successfully', data: NEWEST },
+          delay: 50,
+        };
       });
     renderScreen(api, BASE, routes);
     await screen.findByText(NEWER.name);
@@ -127,7 +146,9 @@ describe('backups screen', () => {
   });
 
   it("toasts the server's message when a download fails", async () => {
-    const api = new FakeApi().on('GET /backups', ok(list())).on(`GET /backups/${OLDER.name}/download`, fail(404, 'Backup not found'));
+    const api = new FakeApi()
+      .on('GET /backups', ok(list()))
+      .on(`GET /backups/${OLDER.name}/download`, fail(404, 'Backup not found'));
     renderScreen(api, BASE, routes);
     const row = (await screen.findByText(OLDER.name)).closest('tr')!;
     httpClient.defaults.adapter = api.adapter as AxiosAdapter;

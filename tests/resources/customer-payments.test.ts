@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { Payment } from '../../contract/schemas/payment';
 import { customerPayments } from '../../resources/subscriptions/ui';
 
-const payment = (id: string, invoice: string, status: Payment['status']) => ({ id, invoice_id: invoice, status }) as Payment;
+const payment = (id: string, invoice: string, status: Payment['status']) =>
+  ({ id, invoice_id: invoice, status }) as Payment;
 
 describe('customerPayments', () => {
   it('leaves out the attempts that took no money once their invoice is settled, and only those', () => {
@@ -21,6 +22,12 @@ describe('customerPayments', () => {
       payment('refunded-c', 'C', 'refunded'),
       payment('expired-c', 'C', 'expired'),
     ];
-    expect(customerPayments(list).map((p) => p.id)).toEqual(['paid', 'failed-a', 'expired-b', 'pending-b', 'refunded-c']);
+    expect(customerPayments(list).map((p) => p.id)).toEqual([
+      'paid',
+      'failed-a',
+      'expired-b',
+      'pending-b',
+      'refunded-c',
+    ]);
   });
 });

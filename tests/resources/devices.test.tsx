@@ -18,19 +18,62 @@ const TechnicianDeviceList = resourcePage('devices', 'list');
 
 const ID = '44444444-4444-4444-8444-444444444444';
 const summary = (over: Record<string, unknown> = {}) => ({
-  id: ID, name: 'core-1', vendor: 'mikrotik', model: 'CCR2004', host: '10.0.0.1', location: 'POP North', tags: ['core'],
-  status: 'up', status_changed_at: '2026-11-20T10:00:00.000Z', last_seen_at: '2026-11-23T10:00:00.000Z', last_error: null,
-  created_at: '2026-11-01T10:00:00.000Z', updated_at: '2026-11-01T10:00:00.000Z', ...over,
+  id: ID,
+  name: 'core-1',
+  vendor: 'mikrotik',
+  model: 'CCR2004',
+  host: '10.0.0.1',
+  location: 'POP North',
+  tags: ['core'],
+  status: 'up',
+  status_changed_at: '2026-11-20T10:00:00.000Z',
+  last_seen_at: '2026-11-23T10:00:00.000Z',
+  last_error: null,
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-01T10:00:00.000Z',
+  ...over,
 });
 const device = (over: Record<string, unknown> = {}) => ({
-  ...summary(), notes: 'Uplink', snmp_version: 'v2c', snmp_port: 161, snmp_community_last4: '77QX',
-  snmp_v3_user: null, snmp_v3_auth_protocol: null, snmp_v3_auth_key_last4: null, snmp_v3_priv_protocol: null, snmp_v3_priv_key_last4: null,
-  api_type: 'rest', api_port: null, api_tls: true, api_username: 'portal', api_password_last4: '9034', radius_secret_last4: '5511', ...over,
+  ...summary(),
+  notes: 'Uplink',
+  snmp_version: 'v2c',
+  snmp_port: 161,
+  snmp_community_last4: '77QX',
+  snmp_v3_user: null,
+  snmp_v3_auth_protocol: null,
+  snmp_v3_auth_key_last4: null,
+  snmp_v3_priv_protocol: null,
+  snmp_v3_priv_key_last4: null,
+  api_type: 'rest',
+  api_port: null,
+  api_tls: true,
+  api_username: 'portal',
+  api_password_last4: '9034',
+  radius_secret_last4: '5511',
+  ...over,
 });
-const page = (items: unknown[]) => ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
+const page = (items: unknown[]) =>
+  ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
 const interfaces = ok({
   device: { id: ID, name: 'core-1', status: 'up', status_changed_at: null, last_seen_at: null, last_error: null },
-  items: [{ id: 'i1', device_id: ID, if_index: 1, name: 'ether1', alias: 'uplink', oper_status: 'up', admin_status: 'up', high_speed_mbps: 1000, mac: '48:a9:8a:00:00:01', counter_bits: 64, last_seen_at: '2026-11-23T10:00:00.000Z', in_bps: 1000, out_bps: 2000, last_sample_at: null }],
+  items: [
+    {
+      id: 'i1',
+      device_id: ID,
+      if_index: 1,
+      name: 'ether1',
+      alias: 'uplink',
+      oper_status: 'up',
+      admin_status: 'up',
+      high_speed_mbps: 1000,
+      mac: '48:a9:8a:00:00:01',
+      counter_bits: 64,
+      last_seen_at: '2026-11-23T10:00:00.000Z',
+      in_bps: 1000,
+      out_bps: 2000,
+      last_sample_at: null,
+    },
+  ],
 });
 
 const ADMIN = '/dashboard/nas/router/devices';
@@ -54,10 +97,23 @@ afterEach(cleanup);
 
 describe('admin devices list and show', () => {
   it('lists devices with a status tag, location and last seen, with create/edit/delete', async () => {
-    const api = new FakeApi().on('GET /devices', page([summary(), summary({ id: '55555555-5555-4555-8555-555555555555', name: 'edge-2', status: 'down', last_seen_at: null, location: 'Depot' })]));
+    const api = new FakeApi().on(
+      'GET /devices',
+      page([
+        summary(),
+        summary({
+          id: '55555555-5555-4555-8555-555555555555',
+          name: 'edge-2',
+          status: 'down',
+          last_seen_at: null,
+          location: 'Depot',
+        }),
+      ]),
+    );
     renderScreen(api, ADMIN, routes);
     expect(await screen.findByText('core-1')).toBeTruthy();
-    for (const header of ['Name', 'Status', 'Vendor', 'Host / IP address', 'Location / site', 'Last seen']) expect(screen.getAllByText(header).length).toBeGreaterThan(0);
+    for (const header of ['Name', 'Status', 'Vendor', 'Host / IP address', 'Location / site', 'Last seen'])
+      expect(screen.getAllByText(header).length).toBeGreaterThan(0);
     expect(screen.getByText('Up').closest('.ant-tag')!.className).toContain('green');
     expect(screen.getByText('Down').closest('.ant-tag')!.className).toContain('red');
     expect(screen.getByText('never')).toBeTruthy();
@@ -72,11 +128,23 @@ describe('admin devices list and show', () => {
     const api = new FakeApi()
       .on(`GET /devices/${ID}`, ok(device()))
       .on(`GET /devices/${ID}/interfaces`, interfaces)
-      .on(`POST /devices/${ID}/test-connection`, ok({
-        snmp: { status: 'reachable', message: 'SNMP v2c answered in 3 ms (core-1).', latency_ms: 3, details: { sys_name: 'core-1' } },
-        api: { status: 'auth_failed', message: 'The router rejected the user name or password (401 Unauthorized)', latency_ms: 5 },
-        tested_at: '2026-11-23T10:00:00.000Z',
-      }));
+      .on(
+        `POST /devices/${ID}/test-connection`,
+        ok({
+          snmp: {
+            status: 'reachable',
+            message: 'SNMP v2c answered in 3 ms (core-1).',
+            latency_ms: 3,
+            details: { sys_name: 'core-1' },
+          },
+          api: {
+            status: 'auth_failed',
+            message: 'The router rejected the user name or password (401 Unauthorized)',
+            latency_ms: 5,
+          },
+          tested_at: '2026-11-23T10:00:00.000Z',
+        }),
+      );
     renderScreen(api, `${ADMIN}/show/${ID}`, routes);
     expect(await screen.findByText('Set (••••77QX)')).toBeTruthy();
     expect(screen.getByText('Set (••••9034)')).toBeTruthy();
@@ -93,7 +161,9 @@ describe('admin devices list and show', () => {
 
 describe('device form', () => {
   it('create: SNMP v2c community and API password typed are sent; v3 fields appear only for v3', async () => {
-    const api = new FakeApi().on('POST /devices', ok(device(), 'Device created successfully')).on('GET /devices', page([summary()]));
+    const api = new FakeApi()
+      .on('POST /devices', ok(device(), 'Device created successfully'))
+      .on('GET /devices', page([summary()]));
     renderScreen(api, `${ADMIN}/create`, routes);
     fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'core-1' } });
     fireEvent.change(screen.getByLabelText('Host / IP address'), { target: { value: '10.0.0.1' } });
@@ -117,8 +187,17 @@ describe('device form', () => {
     await waitFor(() => expect(api.count('POST /devices')).toBe(1));
     const body = api.last('POST /devices')!.body as Record<string, unknown>;
     expect(body).toMatchObject({
-      name: 'core-1', vendor: 'mikrotik', host: '10.0.0.1', location: 'POP North', snmp_version: 'v2c', snmp_port: 161,
-      snmp_community: 'public-77QX', api_type: 'rest', api_tls: true, api_username: 'portal', api_password: 'secret-9034',
+      name: 'core-1',
+      vendor: 'mikrotik',
+      host: '10.0.0.1',
+      location: 'POP North',
+      snmp_version: 'v2c',
+      snmp_port: 161,
+      snmp_community: 'public-77QX',
+      api_type: 'rest',
+      api_tls: true,
+      api_username: 'portal',
+      api_password: 'secret-9034',
     });
     expect(body).not.toHaveProperty('snmp_v3_auth_key');
     expect(body).not.toHaveProperty('radius_secret');
@@ -142,20 +221,28 @@ describe('device form', () => {
     await waitFor(() => expect(api.count(`PUT /devices/${ID}`)).toBe(1));
     const body = api.last(`PUT /devices/${ID}`)!.body as Record<string, unknown>;
     expect(body).toMatchObject({ name: 'core-1', location: 'POP South', api_username: 'portal' });
-    for (const key of ['snmp_community', 'api_password', 'radius_secret', 'snmp_v3_auth_key', 'snmp_v3_priv_key']) expect(body).not.toHaveProperty(key);
+    for (const key of ['snmp_community', 'api_password', 'radius_secret', 'snmp_v3_auth_key', 'snmp_v3_priv_key'])
+      expect(body).not.toHaveProperty(key);
     await waitFor(() => expect(toastText()).toContain('Device updated successfully'));
   });
 
   it('"Test connection" in the edit form tests the unsaved settings over the stored device', async () => {
-    const api = new FakeApi()
-      .on(`GET /devices/${ID}`, ok(device()))
-      .on('POST /devices/test-connection', ok({
-        snmp: { status: 'timeout', message: 'No SNMP answer from 10.0.0.9:161 within 3000 ms: timeout or wrong community', latency_ms: 3000 },
+    const api = new FakeApi().on(`GET /devices/${ID}`, ok(device())).on(
+      'POST /devices/test-connection',
+      ok({
+        snmp: {
+          status: 'timeout',
+          message: 'No SNMP answer from 10.0.0.9:161 within 3000 ms: timeout or wrong community',
+          latency_ms: 3000,
+        },
         api: { status: 'reachable', message: 'RouterOS REST API answered in 4 ms (RouterOS 7.16.1).', latency_ms: 4 },
         tested_at: '2026-11-23T10:00:00.000Z',
-      }));
+      }),
+    );
     renderScreen(api, `${ADMIN}/edit/${ID}`, routes);
-    await waitFor(() => expect((screen.getByLabelText('Host / IP address') as HTMLInputElement).value).toBe('10.0.0.1'));
+    await waitFor(() =>
+      expect((screen.getByLabelText('Host / IP address') as HTMLInputElement).value).toBe('10.0.0.1'),
+    );
     fireEvent.change(screen.getByLabelText('Host / IP address'), { target: { value: '10.0.0.9' } });
     fireEvent.click(screen.getByRole('button', { name: /Test connection/ }));
     await waitFor(() => expect(api.count('POST /devices/test-connection')).toBe(1));
@@ -187,7 +274,15 @@ describe('technician devices (read-only)', () => {
     renderScreen(api, `${TECH}/show/${ID}`, routes);
     expect(await screen.findByText('POP North')).toBeTruthy();
     expect(await screen.findByText('ether1')).toBeTruthy();
-    for (const text of ['SNMP community', 'API password', 'RADIUS shared secret', 'SNMP version', 'Management API', 'Notes']) expect(screen.queryByText(text)).toBeNull();
+    for (const text of [
+      'SNMP community',
+      'API password',
+      'RADIUS shared secret',
+      'SNMP version',
+      'Management API',
+      'Notes',
+    ])
+      expect(screen.queryByText(text)).toBeNull();
     expect(screen.queryByRole('button', { name: /edit/i })).toBeNull();
     expect(screen.queryByRole('button', { name: /delete/i })).toBeNull();
     expect(screen.queryByRole('button', { name: /Test connection/ })).toBeNull();

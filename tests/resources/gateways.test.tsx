@@ -12,12 +12,20 @@ const GatewayShow = resourcePage('payment-gateways', 'show');
 
 const ID = '22222222-2222-4222-8222-222222222222';
 const gateway = (over: Record<string, unknown> = {}) => ({
-  id: ID, name: 'Stripe EU', provider: 'stripe', mode: 'live',
+  id: ID,
+  name: 'Stripe EU',
+  provider: 'stripe',
+  mode: 'live',
   credentials: { secret_key: '••••abcd', webhook_secret: '••••wxyz' },
-  is_active: true, is_default: true, display_order: 1,
-  created_at: '2025-01-02T10:00:00.000Z', updated_at: '2025-01-02T10:00:00.000Z', ...over,
+  is_active: true,
+  is_default: true,
+  display_order: 1,
+  created_at: '2025-01-02T10:00:00.000Z',
+  updated_at: '2025-01-02T10:00:00.000Z',
+  ...over,
 });
-const page = (items: unknown[]) => ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
+const page = (items: unknown[]) =>
+  ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
 
 const BASE = '/dashboard/billing/payment-gateways';
 const routes = [
@@ -39,10 +47,20 @@ afterEach(cleanup);
 describe('payment gateways list (generic ResourceList with the gateways declaration)', () => {
   it('shows the columns and the credentials masked, never in full', async () => {
     // The second row's server answers an unmasked secret (a misbehaving server): it is masked on screen too.
-    const api = new FakeApi().on('GET /payments/gateways', page([
-      gateway(),
-      gateway({ id: '33333333-3333-4333-8333-333333333333', name: 'Sandbox', provider: 'sandbox', mode: 'test', is_default: false, credentials: { webhook_secret: 'whsec_full_secret_9876' } }),
-    ]));
+    const api = new FakeApi().on(
+      'GET /payments/gateways',
+      page([
+        gateway(),
+        gateway({
+          id: '33333333-3333-4333-8333-333333333333',
+          name: 'Sandbox',
+          provider: 'sandbox',
+          mode: 'test',
+          is_default: false,
+          credentials: { webhook_secret: 'whsec_full_secret_9876' },
+        }),
+      ]),
+    );
     renderScreen(api, BASE, routes);
     expect(await screen.findByText('Stripe EU')).toBeTruthy();
     for (const header of ['Name', 'Provider', 'Mode', 'Credentials', 'Default', 'Display order', 'Active']) {
@@ -61,13 +79,18 @@ describe('payment gateways list (generic ResourceList with the gateways declarat
   it('asks before turning a gateway off, naming it; Cancel leaves it on; confirmed, it sends only {is_active: false} and says "Payment gateway deactivated"', async () => {
     const api = new FakeApi()
       .on('GET /payments/gateways', page([gateway({ is_default: false })]))
-      .on(`PUT /payments/gateways/${ID}`, ok(gateway({ is_active: false, is_default: false }), 'Payment gateway deactivated'));
+      .on(
+        `PUT /payments/gateways/${ID}`,
+        ok(gateway({ is_active: false, is_default: false }), 'Payment gateway deactivated'),
+      );
     renderScreen(api, BASE, routes);
     await screen.findByText('Stripe EU');
     fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
     let dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Turn off Stripe EU?')).toBeTruthy();
-    expect(within(dialog).getByText('Customers can no longer pay through Stripe EU. Payments already made are kept.')).toBeTruthy();
+    expect(
+      within(dialog).getByText('Customers can no longer pay through Stripe EU. Payments already made are kept.'),
+    ).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(api.count(`PUT /payments/gateways/${ID}`)).toBe(0);
     expect(screen.getByRole('switch', { name: 'Active' }).getAttribute('aria-checked')).toBe('true');
@@ -83,19 +106,40 @@ describe('payment gateways list (generic ResourceList with the gateways declarat
     const OTHER = '33333333-3333-4333-8333-333333333333';
     const other = gateway({ id: OTHER, name: 'Bank transfer', provider: 'manual', credentials: {}, is_default: false });
     const api = new FakeApi()
-      .on('GET /payments/gateways', page([gateway(), other, gateway({ id: '44444444-4444-4444-8444-444444444444', name: 'Old PayCo', is_active: false, is_default: false })]))
+      .on(
+        'GET /payments/gateways',
+        page([
+          gateway(),
+          other,
+          gateway({
+            id: '44444444-4444-4444-8444-444444444444',
+            name: 'Old PayCo',
+            is_active: false,
+            is_default: false,
+          }),
+        ]),
+      )
       .on(`PUT /payments/gateways/${OTHER}`, ok({ ...other, is_default: true }, 'Payment gateway updated successfully'))
-      .on(`PUT /payments/gateways/${ID}`, ok(gateway({ is_active: false, is_default: false }), 'Payment gateway deactivated'));
+      .on(
+        `PUT /payments/gateways/${ID}`,
+        ok(gateway({ is_active: false, is_default: false }), 'Payment gateway deactivated'),
+      );
     renderScreen(api, BASE, routes);
     await screen.findByText('Bank transfer');
     fireEvent.click(screen.getAllByRole('switch', { name: 'Active' })[0]);
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Turn off Stripe EU?')).toBeTruthy();
-    expect(await within(dialog).findByText('Stripe EU is the default gateway, the one customers are offered. Choose another default first:')).toBeTruthy();
+    expect(
+      await within(dialog).findByText(
+        'Stripe EU is the default gateway, the one customers are offered. Choose another default first:',
+      ),
+    ).toBeTruthy();
     // No plain "Turn off"; only the other active gateway is offered (not the inactive one).
     expect(within(dialog).queryByRole('button', { name: 'Turn off' })).toBeNull();
     expect(within(dialog).queryByText(/Old PayCo/)).toBeNull();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Make Bank transfer the default and turn Stripe EU off' }));
+    fireEvent.click(
+      within(dialog).getByRole('button', { name: 'Make Bank transfer the default and turn Stripe EU off' }),
+    );
     await waitFor(() => expect(api.count(`PUT /payments/gateways/${ID}`)).toBe(1));
     expect(api.last(`PUT /payments/gateways/${OTHER}`)!.body).toEqual({ is_default: true });
     expect(api.last(`PUT /payments/gateways/${ID}`)!.body).toEqual({ is_active: false });
@@ -110,7 +154,11 @@ describe('payment gateways list (generic ResourceList with the gateways declarat
     await screen.findByText('Stripe EU');
     fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
     const dialog = await screen.findByRole('dialog');
-    expect(await within(dialog).findByText('Stripe EU is the only active gateway: without it no customer can pay. Add or turn on another gateway first.')).toBeTruthy();
+    expect(
+      await within(dialog).findByText(
+        'Stripe EU is the only active gateway: without it no customer can pay. Add or turn on another gateway first.',
+      ),
+    ).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Keep it on' }));
     expect(api.calls.filter((c) => c.method === 'put')).toHaveLength(0);
   });
@@ -127,7 +175,9 @@ describe('payment gateways list (generic ResourceList with the gateways declarat
   });
 
   it('shows "Failed to update gateway status" when the toggle fails without a server message', async () => {
-    const api = new FakeApi().on('GET /payments/gateways', page([gateway({ is_active: false })])).on(`PUT /payments/gateways/${ID}`, fail(500));
+    const api = new FakeApi()
+      .on('GET /payments/gateways', page([gateway({ is_active: false })]))
+      .on(`PUT /payments/gateways/${ID}`, fail(500));
     renderScreen(api, BASE, routes);
     await screen.findByText('Stripe EU');
     fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
@@ -135,11 +185,15 @@ describe('payment gateways list (generic ResourceList with the gateways declarat
   });
 
   it('shows "Failed to delete payment gateway" when a delete fails without a server message', async () => {
-    const api = new FakeApi().on('GET /payments/gateways', page([gateway()])).on(`DELETE /payments/gateways/${ID}`, fail(500));
+    const api = new FakeApi()
+      .on('GET /payments/gateways', page([gateway()]))
+      .on(`DELETE /payments/gateways/${ID}`, fail(500));
     renderScreen(api, BASE, routes);
     await screen.findByText('Stripe EU');
     const row = screen.getByText('Stripe EU').closest('tr')!;
-    const deleteButton = within(row).getAllByRole('button').find((b) => b.className.includes('ant-btn-dangerous'))!;
+    const deleteButton = within(row)
+      .getAllByRole('button')
+      .find((b) => b.className.includes('ant-btn-dangerous'))!;
     fireEvent.click(deleteButton);
     const confirm = await screen.findByRole('button', { name: 'Delete' });
     fireEvent.click(confirm);
@@ -165,8 +219,13 @@ describe('payment gateway forms (credentials are write-only)', () => {
     await waitFor(() => expect(api.count('POST /payments/gateways')).toBe(1));
     const body = api.last('POST /payments/gateways')!.body as Record<string, unknown>;
     expect(body).toEqual({
-      name: 'Stripe EU', provider: 'stripe', mode: 'test', credentials: { secret_key: 'sk_test_123456' },
-      is_default: false, display_order: 0, is_active: true,
+      name: 'Stripe EU',
+      provider: 'stripe',
+      mode: 'test',
+      credentials: { secret_key: 'sk_test_123456' },
+      is_default: false,
+      display_order: 0,
+      is_active: true,
     });
     await waitFor(() => expect(toastText()).toContain('Payment gateway created successfully'));
   });
@@ -197,11 +256,20 @@ describe('payment gateway forms (credentials are write-only)', () => {
     const secret = (await screen.findByLabelText('Secret key')) as HTMLInputElement;
     expect(secret.value).toBe('');
     expect(secret.placeholder).toBe('••••abcd — leave empty to keep');
-    expect((screen.getByLabelText('Webhook secret') as HTMLInputElement).placeholder).toBe('••••wxyz — leave empty to keep');
+    expect((screen.getByLabelText('Webhook secret') as HTMLInputElement).placeholder).toBe(
+      '••••wxyz — leave empty to keep',
+    );
     fireEvent.click(screen.getByRole('button', { name: /save/i }));
     await waitFor(() => expect(api.count(`PUT /payments/gateways/${ID}`)).toBe(1));
     const body = api.last(`PUT /payments/gateways/${ID}`)!.body as Record<string, unknown>;
-    expect(body).toEqual({ name: 'Stripe EU', provider: 'stripe', mode: 'live', is_default: true, display_order: 1, is_active: true });
+    expect(body).toEqual({
+      name: 'Stripe EU',
+      provider: 'stripe',
+      mode: 'live',
+      is_default: true,
+      display_order: 1,
+      is_active: true,
+    });
     await waitFor(() => expect(toastText()).toContain('Payment gateway updated successfully'));
   });
 

@@ -10,9 +10,25 @@ import { blocksOf, cellsOf } from '../../resources/ip-networks/AddressMap';
 
 function network(cidr: string, extra: Partial<IpNetwork> = {}): IpNetwork {
   return {
-    id: 'n1', name: 'n', cidr, family: cidr.includes(':') ? 6 : 4, prefix_length: Number(cidr.split('/')[1]), purpose: 'static', pool_name: null,
-    gateway: null, dns_servers: [], device_id: null, site: null, reserved_ranges: [], quarantine_days: 30, notes: null, size: '0',
-    counts: { static: 0, reserved: 0, quarantined: 0, free: '0' }, created_at: '', updated_at: '', ...extra,
+    id: 'n1',
+    name: 'n',
+    cidr,
+    family: cidr.includes(':') ? 6 : 4,
+    prefix_length: Number(cidr.split('/')[1]),
+    purpose: 'static',
+    pool_name: null,
+    gateway: null,
+    dns_servers: [],
+    device_id: null,
+    site: null,
+    reserved_ranges: [],
+    quarantine_days: 30,
+    notes: null,
+    size: '0',
+    counts: { static: 0, reserved: 0, quarantined: 0, free: '0' },
+    created_at: '',
+    updated_at: '',
+    ...extra,
   };
 }
 
@@ -31,23 +47,65 @@ describe('address map', () => {
   });
 
   it('gives every address of a block its state, with the holder', () => {
-    const net = network('192.0.2.0/28', { gateway: '192.0.2.1', reserved_ranges: [{ from: '192.0.2.2', to: '192.0.2.3', note: 'switches' }] });
+    const net = network('192.0.2.0/28', {
+      gateway: '192.0.2.1',
+      reserved_ranges: [{ from: '192.0.2.2', to: '192.0.2.3', note: 'switches' }],
+    });
     const { start, end } = blocksOf(net)!.block(0);
     const cells = cellsOf(net, start, end, {
       network: net,
       pagination: { page: 1, limit: 500, total: 2, totalPages: 1 } as never,
       items: [
-        { address: '192.0.2.5', state: 'static', subscription_id: 's1', user_id: 'u1', customer_name: 'Ada', quarantine_until: null, note: null, updated_at: '' },
-        { address: '192.0.2.6', state: 'quarantined', subscription_id: null, quarantine_until: '2026-12-01T00:00:00.000Z', note: null, updated_at: '' },
+        {
+          address: '192.0.2.5',
+          state: 'static',
+          subscription_id: 's1',
+          user_id: 'u1',
+          customer_name: 'Ada',
+          quarantine_until: null,
+          note: null,
+          updated_at: '',
+        },
+        {
+          address: '192.0.2.6',
+          state: 'quarantined',
+          subscription_id: null,
+          quarantine_until: '2026-12-01T00:00:00.000Z',
+          note: null,
+          updated_at: '',
+        },
       ],
-      dynamic: [{ address: '192.0.2.9', subscription_id: 's2', user_id: 'u2', customer_name: 'Bob', username: 'c2', started_at: '2026-11-20T10:00:00.000Z' }],
+      dynamic: [
+        {
+          address: '192.0.2.9',
+          subscription_id: 's2',
+          user_id: 'u2',
+          customer_name: 'Bob',
+          username: 'c2',
+          started_at: '2026-11-20T10:00:00.000Z',
+        },
+      ],
     });
     expect(cells).toHaveLength(16);
     const state = (a: string) => cells.find((c) => c.address === a)!.state;
-    expect(['192.0.2.0', '192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4', '192.0.2.5', '192.0.2.6', '192.0.2.9', '192.0.2.15'].map(state)).toEqual([
-      'network', 'gateway', 'reserved', 'reserved', 'free', 'static', 'quarantined', 'dynamic', 'broadcast',
-    ]);
-    expect(cells.find((c) => c.address === '192.0.2.5')).toMatchObject({ customer: 'Ada', userId: 'u1', subscriptionId: 's1' });
+    expect(
+      [
+        '192.0.2.0',
+        '192.0.2.1',
+        '192.0.2.2',
+        '192.0.2.3',
+        '192.0.2.4',
+        '192.0.2.5',
+        '192.0.2.6',
+        '192.0.2.9',
+        '192.0.2.15',
+      ].map(state),
+    ).toEqual(['network', 'gateway', 'reserved', 'reserved', 'free', 'static', 'quarantined', 'dynamic', 'broadcast']);
+    expect(cells.find((c) => c.address === '192.0.2.5')).toMatchObject({
+      customer: 'Ada',
+      userId: 'u1',
+      subscriptionId: 's1',
+    });
     expect(cells.find((c) => c.address === '192.0.2.2')!.note).toBe('switches');
     expect(cells.find((c) => c.address === '192.0.2.9')).toMatchObject({ customer: 'Bob', username: 'c2' });
   });

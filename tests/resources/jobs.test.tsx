@@ -28,11 +28,25 @@ const job = (over: Partial<JobItem> = {}): JobItem => ({
   ...over,
 });
 const FAILED_MAIL = job({
-  id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', name: 'mail-delivery', status: 'failed', retry_count: 5, retry_limit: 5,
+  id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb',
+  name: 'mail-delivery',
+  status: 'failed',
+  retry_count: 5,
+  retry_limit: 5,
   error: 'connect ECONNREFUSED 127.0.0.1:25',
 });
-const RETRYING_POLL = job({ id: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', name: 'device-poll', status: 'retrying', retry_count: 1, finished_at: null });
-const page = (items: JobItem[]) => ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } }, 'Jobs retrieved successfully');
+const RETRYING_POLL = job({
+  id: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc',
+  name: 'device-poll',
+  status: 'retrying',
+  retry_count: 1,
+  finished_at: null,
+});
+const page = (items: JobItem[]) =>
+  ok(
+    { items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } },
+    'Jobs retrieved successfully',
+  );
 
 const originalAdapter = httpClient.defaults.adapter;
 beforeEach(() => setAuthState({ user: { ...sampleUser, role: 'admin' }, isAuthenticated: true, isLoading: false }));
@@ -69,7 +83,11 @@ describe('background jobs list', () => {
     fireEvent.click((await screen.findAllByText('Failed', { selector: '.ant-select-item-option-content' })).pop()!);
     await waitFor(() => expect(api.last('GET /jobs')!.params).toMatchObject({ status: 'failed', page: '1' }));
     fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Job' }));
-    fireEvent.click((await screen.findAllByText('E-mail delivery', { selector: '.ant-select-item-option-content' })).pop()!);
-    await waitFor(() => expect(api.last('GET /jobs')!.params).toMatchObject({ status: 'failed', name: 'mail-delivery' }));
+    fireEvent.click(
+      (await screen.findAllByText('E-mail delivery', { selector: '.ant-select-item-option-content' })).pop()!,
+    );
+    await waitFor(() =>
+      expect(api.last('GET /jobs')!.params).toMatchObject({ status: 'failed', name: 'mail-delivery' }),
+    );
   });
 });

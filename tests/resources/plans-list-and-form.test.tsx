@@ -9,14 +9,32 @@ const PlanCreate = resourcePage('plans', 'create');
 const PlanList = resourcePage('plans', 'list');
 
 const plan = (over: Record<string, unknown> = {}) => ({
-  id: '11111111-1111-4111-8111-111111111111', name: 'Fiber 100', slug: 'fiber-100', description: null,
-  download_mbps: 100, upload_mbps: 50, data_cap_gb: null, price: 3999, setup_fee: 0, currency: 'USD',
-  billing_cycle: 'monthly', features: [], is_featured: false, sort_order: 1, status: 'active',
-  created_at: '2025-01-02T10:00:00.000Z', updated_at: '2025-01-02T10:00:00.000Z', ...over,
+  id: '11111111-1111-4111-8111-111111111111',
+  name: 'Fiber 100',
+  slug: 'fiber-100',
+  description: null,
+  download_mbps: 100,
+  upload_mbps: 50,
+  data_cap_gb: null,
+  price: 3999,
+  setup_fee: 0,
+  currency: 'USD',
+  billing_cycle: 'monthly',
+  features: [],
+  is_featured: false,
+  sort_order: 1,
+  status: 'active',
+  created_at: '2025-01-02T10:00:00.000Z',
+  updated_at: '2025-01-02T10:00:00.000Z',
+  ...over,
 });
-const page = (items: unknown[]) => ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
+const page = (items: unknown[]) =>
+  ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
 
-const listRoutes = [{ path: '/dashboard/plans', element: <PlanList /> }, { path: '/dashboard/plans/create', element: <PlanCreate /> }];
+const listRoutes = [
+  { path: '/dashboard/plans', element: <PlanList /> },
+  { path: '/dashboard/plans/create', element: <PlanCreate /> },
+];
 
 afterEach(cleanup);
 
@@ -47,13 +65,20 @@ describe('plans list (generic ResourceList with the plans declaration)', () => {
   it('asks "Stop selling Fiber 100?" before switching a plan off (Cancel sends nothing), then sends only {status} and says "Plan deactivated successfully"', async () => {
     const api = new FakeApi()
       .on('GET /plans', page([plan()]))
-      .on('PUT /plans/11111111-1111-4111-8111-111111111111', ok(plan({ status: 'inactive' }), 'Plan deactivated successfully'));
+      .on(
+        'PUT /plans/11111111-1111-4111-8111-111111111111',
+        ok(plan({ status: 'inactive' }), 'Plan deactivated successfully'),
+      );
     renderScreen(api, '/dashboard/plans', listRoutes);
     await screen.findByText('Fiber 100');
     fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
     let dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Stop selling Fiber 100?')).toBeTruthy();
-    expect(within(dialog).getByText('New customers can no longer choose Fiber 100. Existing subscribers keep it and are billed as before.')).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        'New customers can no longer choose Fiber 100. Existing subscribers keep it and are billed as before.',
+      ),
+    ).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(api.count('PUT /plans/11111111-1111-4111-8111-111111111111')).toBe(0);
     fireEvent.click(screen.getByRole('switch', { name: 'Active' }));
@@ -88,7 +113,9 @@ describe('plans list (generic ResourceList with the plans declaration)', () => {
 
 describe('plan list rows open the plan', () => {
   it('a click on the row (not on its switch or buttons) or Enter on the focused row opens the plan’s page', async () => {
-    const api = new FakeApi().on('GET /plans', page([plan()])).on('GET /plans/11111111-1111-4111-8111-111111111111', ok(plan()));
+    const api = new FakeApi()
+      .on('GET /plans', page([plan()]))
+      .on('GET /plans/11111111-1111-4111-8111-111111111111', ok(plan()));
     renderScreen(api, '/dashboard/plans', listRoutes);
     const cell = await screen.findByText('Fiber 100');
     // The switch keeps its own action (it asks), and does not open the plan.
@@ -104,7 +131,9 @@ describe('plan list rows open the plan', () => {
   });
 
   it('a click on a cell opens the plan', async () => {
-    const api = new FakeApi().on('GET /plans', page([plan()])).on('GET /plans/11111111-1111-4111-8111-111111111111', ok(plan()));
+    const api = new FakeApi()
+      .on('GET /plans', page([plan()]))
+      .on('GET /plans/11111111-1111-4111-8111-111111111111', ok(plan()));
     renderScreen(api, '/dashboard/plans', listRoutes);
     fireEvent.click(await screen.findByText('Fiber 100'));
     await waitFor(() => expect(currentUrl).toBe('/dashboard/plans/show/11111111-1111-4111-8111-111111111111'));
@@ -115,7 +144,9 @@ describe('plan create form (generic ResourceForm)', () => {
   const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
   it('sends 39.99 as 3999 minor units and says "Plan created successfully"', async () => {
-    const api = new FakeApi().on('POST /plans', ok(plan(), 'Plan created successfully')).on('GET /plans', page([plan()]));
+    const api = new FakeApi()
+      .on('POST /plans', ok(plan(), 'Plan created successfully'))
+      .on('GET /plans', page([plan()]));
     renderScreen(api, '/dashboard/plans/create', listRoutes);
     await screen.findByLabelText('Name'); // the generated page loads with its route
     fill('Name', 'Fiber 100');
@@ -125,7 +156,16 @@ describe('plan create form (generic ResourceForm)', () => {
     fireEvent.click(screen.getByRole('button', { name: /save/i }));
     await waitFor(() => expect(api.count('POST /plans')).toBe(1));
     const body = api.last('POST /plans')!.body as Record<string, unknown>;
-    expect(body).toMatchObject({ name: 'Fiber 100', download_mbps: 100, upload_mbps: 50, price: 3999, setup_fee: 0, billing_cycle: 'monthly', status: 'active', data_cap_gb: null });
+    expect(body).toMatchObject({
+      name: 'Fiber 100',
+      download_mbps: 100,
+      upload_mbps: 50,
+      price: 3999,
+      setup_fee: 0,
+      billing_cycle: 'monthly',
+      status: 'active',
+      data_cap_gb: null,
+    });
     expect(body).not.toHaveProperty('id');
     await waitFor(() => expect(toastText()).toContain('Plan created successfully'));
   });

@@ -29,15 +29,26 @@ function render(reply: (call: Call) => object) {
 
 describe('profile: e-mail address', () => {
   it('a new address is sent, the page says a link went there, and shows it waiting while the old one stays', async () => {
-    const { calls, user } = render((call) => ({ ...user, ...(call.body as object), email: user.email, pending_email: 'casey.new@example.com' }));
+    const { calls, user } = render((call) => ({
+      ...user,
+      ...(call.body as object),
+      email: user.email,
+      pending_email: 'casey.new@example.com',
+    }));
     fireEvent.click(await screen.findByRole('button', { name: 'Edit profile' }));
     const email = await screen.findByLabelText('E-mail');
     fireEvent.change(email, { target: { value: 'casey.new@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(calls).toHaveLength(1));
     expect(calls[0].body).toMatchObject({ email: 'casey.new@example.com' });
-    expect(await screen.findByText('We sent a confirmation link to casey.new@example.com. Your address changes once you follow it.')).toBeTruthy();
-    expect((await screen.findByTestId('pending-email')).textContent).toBe('Waiting for confirmation from casey.new@example.com');
+    expect(
+      await screen.findByText(
+        'We sent a confirmation link to casey.new@example.com. Your address changes once you follow it.',
+      ),
+    ).toBeTruthy();
+    expect((await screen.findByTestId('pending-email')).textContent).toBe(
+      'Waiting for confirmation from casey.new@example.com',
+    );
     expect(screen.getByText('casey@example.com')).toBeTruthy();
   });
 
@@ -58,4 +69,3 @@ describe('profile: e-mail address', () => {
     expect(await screen.findByText('Profile updated successfully')).toBeTruthy();
   });
 });
-

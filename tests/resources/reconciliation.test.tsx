@@ -20,7 +20,14 @@ const usd = {
   received: 12_500,
   received_by: [
     { provider: 'manual', payment_method: 'cash', gateway_id: null, gateway_name: null, amount: 5000, count: 1 },
-    { provider: 'sandbox', payment_method: 'sandbox', gateway_id: 'g1', gateway_name: 'Sandbox', amount: 7500, count: 2 },
+    {
+      provider: 'sandbox',
+      payment_method: 'sandbox',
+      gateway_id: 'g1',
+      gateway_name: 'Sandbox',
+      amount: 7500,
+      count: 2,
+    },
   ],
   invoices_paid: 11_499,
   invoices_paid_count: 3,
@@ -42,7 +49,12 @@ function render(path: string, data: object) {
 
 describe('reconciliation screen', () => {
   it('balanced books: the alarm says so first, then the money by method and gateway and the credit movements', async () => {
-    const calls = render('/dashboard/billing/reconciliation?from=2026-11-01&to=2026-11-28', { from: '2026-11-01', to: '2026-11-28', currencies: [usd], imbalances: [] });
+    const calls = render('/dashboard/billing/reconciliation?from=2026-11-01&to=2026-11-28', {
+      from: '2026-11-01',
+      to: '2026-11-28',
+      currencies: [usd],
+      imbalances: [],
+    });
     await screen.findByText('The books balance');
     expect(calls[0]!.params).toMatchObject({ from: '2026-11-01', to: '2026-11-28' });
     const card = screen.getByTestId('currency-USD');
@@ -59,9 +71,32 @@ describe('reconciliation screen', () => {
       to: '2026-11-28',
       currencies: [],
       imbalances: [
-        { user_id: 'u1', user_name: 'Casey Doe', user_email: 'casey@example.com', currency: 'USD', received: 5000, granted: 0, applied: 3999, credit: 1701, refunded: 0, held: 0, difference: -700, mismatches: [] },
         {
-          user_id: 'u2', user_name: 'Dana Roe', user_email: 'dana@example.com', currency: 'USD', received: 1999, granted: 0, applied: 1999, credit: 0, refunded: 0, held: 0, difference: 0,
+          user_id: 'u1',
+          user_name: 'Casey Doe',
+          user_email: 'casey@example.com',
+          currency: 'USD',
+          received: 5000,
+          granted: 0,
+          applied: 3999,
+          credit: 1701,
+          refunded: 0,
+          held: 0,
+          difference: -700,
+          mismatches: [],
+        },
+        {
+          user_id: 'u2',
+          user_name: 'Dana Roe',
+          user_email: 'dana@example.com',
+          currency: 'USD',
+          received: 1999,
+          granted: 0,
+          applied: 1999,
+          credit: 0,
+          refunded: 0,
+          held: 0,
+          difference: 0,
           mismatches: [{ side: 'credit', ledger: 0, records: 700 }],
         },
       ],

@@ -6,13 +6,29 @@ import { percentToBp, toFormValues } from '../../resources/settings/values';
 import { renderScreen, toastText } from './support/render';
 
 const settings = {
-  company: { name: 'Acme Net', logo_url: null, address: '1 Main St', support_email: 'help@acme.test', support_phone: '123',
-    social: { facebook: '', twitter: '', instagram: '', linkedin: '' } },
-  currency: 'USD', tax_rate_bp: 750,
-  achievements: [{ label: 'Customers', value: '10k' }], faq: [], coverage_areas: [],
+  company: {
+    name: 'Acme Net',
+    logo_url: null,
+    address: '1 Main St',
+    support_email: 'help@acme.test',
+    support_phone: '123',
+    social: { facebook: '', twitter: '', instagram: '', linkedin: '' },
+  },
+  currency: 'USD',
+  tax_rate_bp: 750,
+  achievements: [{ label: 'Customers', value: '10k' }],
+  faq: [],
+  coverage_areas: [],
   billing: { invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7, renewal_days_before: 7 },
   uploads: { ticket_mb: 25, installation_mb: 50, customer_daily_mb: 50 },
-  smtp: { host: 'smtp.acme.test', port: 587, secure: false, user: 'mailer', from: 'no-reply@acme.test', password_set: true },
+  smtp: {
+    host: 'smtp.acme.test',
+    port: 587,
+    secure: false,
+    user: 'mailer',
+    from: 'no-reply@acme.test',
+    password_set: true,
+  },
   policies: { 'privacy-policy': '# Privacy', 'terms-condition': '', 'refund-policy': '' },
 };
 
@@ -58,13 +74,19 @@ describe('settings screen', () => {
     fireEvent.change(perTicket, { target: { value: '0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(document.querySelector('.ant-form-item-explain-error')?.textContent).toBeTruthy());
-    expect(document.querySelector('.ant-form-item-explain-error')!.textContent).toBe('The quota per ticket must be between 1 and 10240 MB');
+    expect(document.querySelector('.ant-form-item-explain-error')!.textContent).toBe(
+      'The quota per ticket must be between 1 and 10240 MB',
+    );
     expect(api.count('PUT /settings')).toBe(0);
     fireEvent.change(perTicket, { target: { value: '10' } });
     fireEvent.change(screen.getByLabelText('Uploads per customer a day'), { target: { value: '100' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(api.count('PUT /settings')).toBe(1));
-    expect((api.last('PUT /settings')!.body as Record<string, unknown>).uploads).toEqual({ ticket_mb: 10, installation_mb: 50, customer_daily_mb: 100 });
+    expect((api.last('PUT /settings')!.body as Record<string, unknown>).uploads).toEqual({
+      ticket_mb: 10,
+      installation_mb: 50,
+      customer_daily_mb: 100,
+    });
   });
 
   it('converts percentages to basis points exactly', () => {

@@ -14,22 +14,63 @@ const SUB = '22222222-2222-4222-8222-222222222222';
 const INV = '44444444-4444-4444-8444-444444444444';
 
 const plan = (over: Record<string, unknown> = {}) => ({
-  id: PLAN, name: 'Fiber 100', slug: 'fiber-100', description: null, download_mbps: 100, upload_mbps: 50, data_cap_gb: null,
-  price: 3999, setup_fee: 2500, currency: 'USD', billing_cycle: 'monthly', features: [], is_featured: false, sort_order: 1,
-  status: 'active', created_at: '2025-01-02T10:00:00.000Z', updated_at: '2025-01-02T10:00:00.000Z', ...over,
+  id: PLAN,
+  name: 'Fiber 100',
+  slug: 'fiber-100',
+  description: null,
+  download_mbps: 100,
+  upload_mbps: 50,
+  data_cap_gb: null,
+  price: 3999,
+  setup_fee: 2500,
+  currency: 'USD',
+  billing_cycle: 'monthly',
+  features: [],
+  is_featured: false,
+  sort_order: 1,
+  status: 'active',
+  created_at: '2025-01-02T10:00:00.000Z',
+  updated_at: '2025-01-02T10:00:00.000Z',
+  ...over,
 });
 const subscription = (over: Record<string, unknown> = {}) => ({
-  id: SUB, user_id: sampleUser.id, plan_id: PLAN, status: 'active', location: '1 Main St', note: null, suspension_reason: null,
-  current_period_start: '2025-03-01T00:00:00.000Z', current_period_end: '2025-04-01T00:00:00.000Z',
-  plan_name: 'Fiber 100', user_name: 'Ada Customer', user_email: 'ada@example.com',
-  created_at: '2025-03-01T00:00:00.000Z', updated_at: '2025-03-01T00:00:00.000Z', ...over,
+  id: SUB,
+  user_id: sampleUser.id,
+  plan_id: PLAN,
+  status: 'active',
+  location: '1 Main St',
+  note: null,
+  suspension_reason: null,
+  current_period_start: '2025-03-01T00:00:00.000Z',
+  current_period_end: '2025-04-01T00:00:00.000Z',
+  plan_name: 'Fiber 100',
+  user_name: 'Ada Customer',
+  user_email: 'ada@example.com',
+  created_at: '2025-03-01T00:00:00.000Z',
+  updated_at: '2025-03-01T00:00:00.000Z',
+  ...over,
 });
 const invoice = (over: Record<string, unknown> = {}) => ({
-  id: INV, number: 'INV-000042', user_id: sampleUser.id, subscription_id: SUB, status: 'unpaid', currency: 'USD', line_items: [],
-  subtotal: 6499, tax_rate_bp: 0, tax: 0, total_amount: 6499, issue_date: '2025-03-01', due_date: '2025-03-08', paid_date: null,
-  created_at: '2025-03-01T00:00:00.000Z', updated_at: '2025-03-01T00:00:00.000Z', ...over,
+  id: INV,
+  number: 'INV-000042',
+  user_id: sampleUser.id,
+  subscription_id: SUB,
+  status: 'unpaid',
+  currency: 'USD',
+  line_items: [],
+  subtotal: 6499,
+  tax_rate_bp: 0,
+  tax: 0,
+  total_amount: 6499,
+  issue_date: '2025-03-01',
+  due_date: '2025-03-08',
+  paid_date: null,
+  created_at: '2025-03-01T00:00:00.000Z',
+  updated_at: '2025-03-01T00:00:00.000Z',
+  ...over,
 });
-const plansPage = (items: unknown[]) => ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
+const plansPage = (items: unknown[]) =>
+  ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
 
 const routes = [
   { path: '/dashboard/subscriptions', element: <SubscriptionsPage /> },
@@ -47,7 +88,22 @@ afterEach(() => {
 describe('customer subscriptions view', () => {
   it('shows the active plan with its price per cycle and speed', async () => {
     const api = new FakeApi()
-      .on('GET /subscriptions/active-plan', ok({ subscription: subscription(), plan: { id: PLAN, name: 'Fiber 100', download_mbps: 100, upload_mbps: 50, data_cap_gb: null, price: 3999, currency: 'USD', billing_cycle: 'monthly' } }))
+      .on(
+        'GET /subscriptions/active-plan',
+        ok({
+          subscription: subscription(),
+          plan: {
+            id: PLAN,
+            name: 'Fiber 100',
+            download_mbps: 100,
+            upload_mbps: 50,
+            data_cap_gb: null,
+            price: 3999,
+            currency: 'USD',
+            billing_cycle: 'monthly',
+          },
+        }),
+      )
       .on('GET /subscriptions/orders', ok([]));
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     const card = await screen.findByTestId('active-plan');
@@ -81,8 +137,21 @@ describe('customer subscriptions view', () => {
     const api = new FakeApi()
       .on('GET /subscriptions/active-plan', fail(404, 'No active plan'))
       .on('GET /subscriptions/orders', ok([]))
-      .on('GET /plans', plansPage([plan(), plan({ id: PLAN2, name: 'Fiber 500', price: 5999, download_mbps: 500, upload_mbps: 250, setup_fee: 0 })]))
-      .on('POST /subscriptions', { status: 201, body: { success: true, message: 'Subscription created successfully!', data: { subscription: subscription({ status: 'pending', plan_id: PLAN2 }), invoice: invoice() } } });
+      .on(
+        'GET /plans',
+        plansPage([
+          plan(),
+          plan({ id: PLAN2, name: 'Fiber 500', price: 5999, download_mbps: 500, upload_mbps: 250, setup_fee: 0 }),
+        ]),
+      )
+      .on('POST /subscriptions', {
+        status: 201,
+        body: {
+          success: true,
+          message: 'Subscription created successfully!',
+          data: { subscription: subscription({ status: 'pending', plan_id: PLAN2 }), invoice: invoice() },
+        },
+      });
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     fireEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
     const dialog = await screen.findByRole('dialog');
@@ -108,10 +177,19 @@ describe('customer subscriptions view', () => {
       .on('GET /subscriptions/active-plan', fail(404, 'No active plan'))
       .on('GET /subscriptions/orders', ok([]))
       .on('GET /plans', plansPage([plan(), plan({ id: PLAN2, name: 'Fiber 500' })]))
-      .on('POST /subscriptions', { status: 201, body: { success: true, message: 'Subscription created successfully!', data: { subscription: subscription({ status: 'pending' }), invoice: invoice() } } });
+      .on('POST /subscriptions', {
+        status: 201,
+        body: {
+          success: true,
+          message: 'Subscription created successfully!',
+          data: { subscription: subscription({ status: 'pending' }), invoice: invoice() },
+        },
+      });
     renderScreen(api, `/dashboard/subscriptions?plan=${PLAN2}`, routes, { accessControl: true });
     const dialog = await screen.findByRole('dialog');
-    await waitFor(() => expect(within(dialog).getByRole('radio', { name: 'Fiber 500' }).getAttribute('aria-checked')).toBe('true'));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('radio', { name: 'Fiber 500' }).getAttribute('aria-checked')).toBe('true'),
+    );
     expect(within(dialog).getByRole('radio', { name: 'Fiber 100' }).getAttribute('aria-checked')).toBe('false');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Subscribe' }));
     await waitFor(() => expect(api.count('POST /subscriptions')).toBe(1));
@@ -134,19 +212,25 @@ describe('customer subscriptions view', () => {
   });
 
   it('lists my subscriptions with per-status actions and the order history with invoice links', async () => {
-    const api = new FakeApi()
-      .on('GET /subscriptions/active-plan', fail(404, 'No active plan'))
-      .on('GET /subscriptions/orders', ok([
+    const api = new FakeApi().on('GET /subscriptions/active-plan', fail(404, 'No active plan')).on(
+      'GET /subscriptions/orders',
+      ok([
         { ...subscription(), invoices: [invoice()], payments: [] },
-        { ...subscription({ id: '55555555-5555-4555-8555-555555555555', status: 'cancelled', plan_name: 'Old DSL' }), invoices: [], payments: [] },
-      ]));
+        {
+          ...subscription({ id: '55555555-5555-4555-8555-555555555555', status: 'cancelled', plan_name: 'Old DSL' }),
+          invoices: [],
+          payments: [],
+        },
+      ]),
+    );
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     const table = await screen.findByTestId('my-subscriptions');
     await waitFor(() => expect(within(table).getByText('Old DSL')).toBeTruthy());
     const activeRow = within(table).getByText('Fiber 100').closest('tr')!;
     // Its unpaid invoice is one click away.
     expect(within(activeRow).getByRole('link', { name: 'View and pay' }).getAttribute('href')).toBe(`/invoice/${INV}`);
-    for (const name of ['Change plan', 'Renew', 'Cancel subscription']) expect(within(activeRow).getByRole('button', { name })).toBeTruthy();
+    for (const name of ['Change plan', 'Renew', 'Cancel subscription'])
+      expect(within(activeRow).getByRole('button', { name })).toBeTruthy();
     // A customer never gets the staff actions.
     expect(within(activeRow).queryByRole('button', { name: 'Change status' })).toBeNull();
     expect(within(activeRow).queryByRole('button', { name: 'Delete' })).toBeNull();
@@ -162,12 +246,34 @@ describe('customer subscriptions view', () => {
   });
 
   it('a data line (issue 31) shows its data left and no time limit, and offers no renewal or plan change', async () => {
-    const line = subscription({ current_period_end: null, data_allowance_bytes: 1_000_000, data_used_bytes: 400_000, plan_name: 'Hotspot bundle' });
+    const line = subscription({
+      current_period_end: null,
+      data_allowance_bytes: 1_000_000,
+      data_used_bytes: 400_000,
+      plan_name: 'Hotspot bundle',
+    });
     const api = new FakeApi()
-      .on('GET /subscriptions/active-plan', ok({ subscription: line, plan: { id: PLAN, name: 'Hotspot bundle', download_mbps: 20, upload_mbps: 5, data_cap_gb: null, price: 300, currency: 'USD', billing_cycle: 'monthly' } }))
+      .on(
+        'GET /subscriptions/active-plan',
+        ok({
+          subscription: line,
+          plan: {
+            id: PLAN,
+            name: 'Hotspot bundle',
+            download_mbps: 20,
+            upload_mbps: 5,
+            data_cap_gb: null,
+            price: 300,
+            currency: 'USD',
+            billing_cycle: 'monthly',
+          },
+        }),
+      )
       .on('GET /subscriptions/orders', ok([{ ...line, invoices: [], payments: [] }]));
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
-    expect(await within(await screen.findByTestId('active-plan')).findByText('600 kB of 1.00 MB data left')).toBeTruthy();
+    expect(
+      await within(await screen.findByTestId('active-plan')).findByText('600 kB of 1.00 MB data left'),
+    ).toBeTruthy();
     const table = await screen.findByTestId('my-subscriptions');
     const row = (await within(table).findByText('Hotspot bundle')).closest('tr')!;
     expect(within(row).getByText('Until the data is used')).toBeTruthy();
@@ -181,7 +287,10 @@ describe('customer subscriptions view', () => {
     const api = new FakeApi()
       .on('GET /subscriptions/active-plan', fail(404, 'No active plan'))
       .on('GET /subscriptions/orders', ok([{ ...subscription(), invoices: [], payments: [] }]))
-      .on(`POST /subscriptions/${SUB}/cancel`, ok(subscription({ status: 'cancelled' }), 'Subscription cancelled successfully!'));
+      .on(
+        `POST /subscriptions/${SUB}/cancel`,
+        ok(subscription({ status: 'cancelled' }), 'Subscription cancelled successfully!'),
+      );
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
     const dialog = await screen.findByRole('dialog');
@@ -192,7 +301,10 @@ describe('customer subscriptions view', () => {
     fireEvent.change(within(dialog).getByLabelText('Reason (optional)'), { target: { value: 'Moving abroad' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel subscription' }));
     await waitFor(() => expect(api.count(`POST /subscriptions/${SUB}/cancel`)).toBe(1));
-    expect(api.last(`POST /subscriptions/${SUB}/cancel`)!.body).toEqual({ suspension_reason: 'Moving abroad', immediate: false });
+    expect(api.last(`POST /subscriptions/${SUB}/cancel`)!.body).toEqual({
+      suspension_reason: 'Moving abroad',
+      immediate: false,
+    });
     await waitFor(() => expect(toastText()).toContain('Subscription cancelled successfully!'));
   });
 
@@ -201,7 +313,13 @@ describe('customer subscriptions view', () => {
       .on('GET /subscriptions/active-plan', fail(404, 'No active plan'))
       .on('GET /subscriptions/orders', ok([{ ...subscription(), invoices: [], payments: [] }]))
       .on('GET /plans', plansPage([plan(), plan({ id: PLAN2, name: 'Fiber 500', price: 5999 })]))
-      .on(`PATCH /subscriptions/${SUB}/upgrade`, ok({ subscription: subscription({ plan_id: PLAN2 }), invoice: invoice() }, 'Subscription upgraded successfully!'));
+      .on(
+        `PATCH /subscriptions/${SUB}/upgrade`,
+        ok(
+          { subscription: subscription({ plan_id: PLAN2 }), invoice: invoice() },
+          'Subscription upgraded successfully!',
+        ),
+      );
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     fireEvent.click(await screen.findByRole('button', { name: 'Change plan' }));
     const dialog = await screen.findByRole('dialog');
@@ -220,11 +338,16 @@ describe('customer subscriptions view', () => {
     const api = new FakeApi()
       .on('GET /subscriptions/active-plan', fail(404, 'No active plan'))
       .on('GET /subscriptions/orders', ok([{ ...subscription(), invoices: [], payments: [] }]))
-      .on(`PATCH /subscriptions/${SUB}/renew`, ok({ subscription: subscription(), invoice: invoice() }, 'Subscription renewed successfully!'));
+      .on(
+        `PATCH /subscriptions/${SUB}/renew`,
+        ok({ subscription: subscription(), invoice: invoice() }, 'Subscription renewed successfully!'),
+      );
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     fireEvent.click(await screen.findByRole('button', { name: 'Renew' }));
     expect(api.count(`PATCH /subscriptions/${SUB}/renew`)).toBe(0);
-    const confirm = await screen.findByText('Renew your Fiber 100 subscription? This issues the invoice for the next period.');
+    const confirm = await screen.findByText(
+      'Renew your Fiber 100 subscription? This issues the invoice for the next period.',
+    );
     fireEvent.click(within(confirm.closest('.ant-popover')! as HTMLElement).getByRole('button', { name: 'Renew' }));
     await waitFor(() => expect(api.count(`PATCH /subscriptions/${SUB}/renew`)).toBe(1));
     await waitFor(() => expect(toastText()).toContain('Subscription renewed successfully!'));
@@ -238,7 +361,9 @@ describe('customer subscriptions view', () => {
   });
 
   it("a 404 detail shows the server's message without retrying", async () => {
-    const api = new FakeApi().on(`GET /subscriptions/${SUB}`, fail(404, 'Subscription not found')).on('GET /subscriptions/orders', ok([]));
+    const api = new FakeApi()
+      .on(`GET /subscriptions/${SUB}`, fail(404, 'Subscription not found'))
+      .on('GET /subscriptions/orders', ok([]));
     renderScreen(api, `/subscription/${SUB}`, routes, { accessControl: true });
     expect((await screen.findAllByText('Subscription not found')).length).toBeGreaterThan(0);
     expect(api.count(`GET /subscriptions/${SUB}`)).toBe(1);
@@ -260,15 +385,35 @@ describe('customer subscriptions view', () => {
 
 describe('customer subscriptions on a phone (390 px, issue 34)', () => {
   const OLD = '55555555-5555-4555-8555-555555555555';
-  const orders = () => ok([
-    { ...subscription(), invoices: [invoice({ amount_due: 6499 })], payments: [] },
-    { ...subscription({ id: OLD, status: 'cancelled', plan_name: 'Old DSL', location: null }), invoices: [], payments: [] },
-  ]);
+  const orders = () =>
+    ok([
+      { ...subscription(), invoices: [invoice({ amount_due: 6499 })], payments: [] },
+      {
+        ...subscription({ id: OLD, status: 'cancelled', plan_name: 'Old DSL', location: null }),
+        invoices: [],
+        payments: [],
+      },
+    ]);
 
   it('shows each line as a card naming its plan, status, amount due and due date, with its actions in the card', async () => {
     setViewportWidth(390);
     const api = new FakeApi()
-      .on('GET /subscriptions/active-plan', ok({ subscription: subscription(), plan: { id: PLAN, name: 'Fiber 100', download_mbps: 100, upload_mbps: 50, data_cap_gb: null, price: 3999, currency: 'USD', billing_cycle: 'monthly' } }))
+      .on(
+        'GET /subscriptions/active-plan',
+        ok({
+          subscription: subscription(),
+          plan: {
+            id: PLAN,
+            name: 'Fiber 100',
+            download_mbps: 100,
+            upload_mbps: 50,
+            data_cap_gb: null,
+            price: 3999,
+            currency: 'USD',
+            billing_cycle: 'monthly',
+          },
+        }),
+      )
       .on('GET /subscriptions/orders', orders());
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     const list = await screen.findByTestId('my-subscriptions');
@@ -295,7 +440,9 @@ describe('customer subscriptions on a phone (390 px, issue 34)', () => {
 
   it('the order history lists invoices as cards with number, total and due date', async () => {
     setViewportWidth(390);
-    const api = new FakeApi().on('GET /subscriptions/active-plan', fail(404, 'No active plan')).on('GET /subscriptions/orders', orders());
+    const api = new FakeApi()
+      .on('GET /subscriptions/active-plan', fail(404, 'No active plan'))
+      .on('GET /subscriptions/orders', orders());
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     await screen.findByTestId('my-subscriptions');
     fireEvent.click(screen.getByRole('tab', { name: 'Order history' }));
@@ -308,7 +455,11 @@ describe('customer subscriptions on a phone (390 px, issue 34)', () => {
 
   it('a pending order shows as such (plan, invoice to pay, amount, due date) instead of "You have no active plan", with no Subscribe', async () => {
     setViewportWidth(390);
-    const pending = { ...subscription({ status: 'pending', current_period_start: null, current_period_end: null }), invoices: [invoice({ amount_due: 6499 })], payments: [] };
+    const pending = {
+      ...subscription({ status: 'pending', current_period_start: null, current_period_end: null }),
+      invoices: [invoice({ amount_due: 6499 })],
+      payments: [],
+    };
     const api = new FakeApi()
       .on('GET /subscriptions/active-plan', fail(404, 'No active plan'))
       .on('GET /subscriptions/orders', ok([pending]));
@@ -327,7 +478,9 @@ describe('customer subscriptions on a phone (390 px, issue 34)', () => {
 
   it('wide screens keep the table', async () => {
     setViewportWidth(1366);
-    const api = new FakeApi().on('GET /subscriptions/active-plan', fail(404, 'No active plan')).on('GET /subscriptions/orders', orders());
+    const api = new FakeApi()
+      .on('GET /subscriptions/active-plan', fail(404, 'No active plan'))
+      .on('GET /subscriptions/orders', orders());
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     const list = await screen.findByTestId('my-subscriptions');
     await waitFor(() => expect(within(list).getByText('Old DSL').closest('tr')).toBeTruthy());

@@ -13,23 +13,57 @@ const SUB = '22222222-2222-4222-8222-222222222222';
 const CUSTOMER = '66666666-6666-4666-8666-666666666666';
 
 const subscription = (over: Record<string, unknown> = {}) => ({
-  id: SUB, user_id: CUSTOMER, plan_id: PLAN, status: 'active', location: '1 Main St', note: null, suspension_reason: null,
-  current_period_start: '2025-03-01T00:00:00.000Z', current_period_end: '2025-04-01T00:00:00.000Z',
-  plan_name: 'Fiber 100', user_name: 'Bob Customer', user_email: 'bob@example.com',
-  created_at: '2025-03-01T00:00:00.000Z', updated_at: '2025-03-01T00:00:00.000Z', ...over,
+  id: SUB,
+  user_id: CUSTOMER,
+  plan_id: PLAN,
+  status: 'active',
+  location: '1 Main St',
+  note: null,
+  suspension_reason: null,
+  current_period_start: '2025-03-01T00:00:00.000Z',
+  current_period_end: '2025-04-01T00:00:00.000Z',
+  plan_name: 'Fiber 100',
+  user_name: 'Bob Customer',
+  user_email: 'bob@example.com',
+  created_at: '2025-03-01T00:00:00.000Z',
+  updated_at: '2025-03-01T00:00:00.000Z',
+  ...over,
 });
 const plan = (id: string, name: string) => ({
-  id, name, slug: name.toLowerCase().replace(/ /g, '-'), description: null, download_mbps: 100, upload_mbps: 50, data_cap_gb: null,
-  price: 3999, setup_fee: 0, currency: 'USD', billing_cycle: 'monthly', features: [], is_featured: false, sort_order: 1,
-  status: 'active', created_at: '2025-01-02T10:00:00.000Z', updated_at: '2025-01-02T10:00:00.000Z',
+  id,
+  name,
+  slug: name.toLowerCase().replace(/ /g, '-'),
+  description: null,
+  download_mbps: 100,
+  upload_mbps: 50,
+  data_cap_gb: null,
+  price: 3999,
+  setup_fee: 0,
+  currency: 'USD',
+  billing_cycle: 'monthly',
+  features: [],
+  is_featured: false,
+  sort_order: 1,
+  status: 'active',
+  created_at: '2025-01-02T10:00:00.000Z',
+  updated_at: '2025-01-02T10:00:00.000Z',
 });
-const plansPage = ok({ items: [plan(PLAN, 'Fiber 100'), plan(PLAN2, 'Fiber 500')], pagination: { page: 1, totalPages: 1, total: 2, hasNext: false, hasPrev: false } });
+const plansPage = ok({
+  items: [plan(PLAN, 'Fiber 100'), plan(PLAN2, 'Fiber 500')],
+  pagination: { page: 1, totalPages: 1, total: 2, hasNext: false, hasPrev: false },
+});
 /** The list's wire format, as every list: data {items, pagination}. */
 const listOf = (items: unknown[], total: number, limit = 10, page = 1) => {
   const totalPages = Math.max(1, Math.ceil(total / limit));
-  return ok({ items, pagination: { page, totalPages, total, hasNext: page < totalPages, hasPrev: page > 1 } }, 'Subscriptions retrieved successfully');
+  return ok(
+    { items, pagination: { page, totalPages, total, hasNext: page < totalPages, hasPrev: page > 1 } },
+    'Subscriptions retrieved successfully',
+  );
 };
-const invoicesPage = ok({ items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } });
+const invoicesPage = ok({
+  items: [],
+  pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false },
+});
 
 const routes = [
   { path: '/dashboard/subscriptions', element: <SubscriptionsPage /> },
@@ -63,10 +97,18 @@ describe('staff subscriptions list', () => {
     signIn('billing');
     const api = new FakeApi()
       .on('GET /plans', plansPage)
-      .on('GET /subscriptions', (call) => listOf([subscription({ user_name: `Customer on page ${String(call.params.page)}` })], 25, 10, Number(call.params.page)));
+      .on('GET /subscriptions', (call) =>
+        listOf(
+          [subscription({ user_name: `Customer on page ${String(call.params.page)}` })],
+          25,
+          10,
+          Number(call.params.page),
+        ),
+      );
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     expect(await screen.findByText('Customer on page 1')).toBeTruthy();
-    for (const header of ['Customer', 'Plan', 'Status', 'Period end', 'Created']) expect(screen.getAllByText(header).length).toBeGreaterThan(0);
+    for (const header of ['Customer', 'Plan', 'Status', 'Period end', 'Created'])
+      expect(screen.getAllByText(header).length).toBeGreaterThan(0);
     expect(screen.getByText('bob@example.com')).toBeTruthy();
     expect(api.last('GET /subscriptions')!.params).toEqual({ page: '1', limit: '10' });
     // 25 in pagination.total → three pages, although the page holds one row.
@@ -85,13 +127,25 @@ describe('staff subscriptions list', () => {
     renderScreen(api, '/dashboard/subscriptions', routes, { accessControl: true });
     await screen.findByText('Bob Customer');
     await choose('Status', 'Suspended');
-    await waitFor(() => expect(api.last('GET /subscriptions')!.params).toMatchObject({ status: 'suspended', page: '1' }));
+    await waitFor(() =>
+      expect(api.last('GET /subscriptions')!.params).toMatchObject({ status: 'suspended', page: '1' }),
+    );
     await choose('Plan', 'Fiber 500');
-    await waitFor(() => expect(api.last('GET /subscriptions')!.params).toMatchObject({ status: 'suspended', plan_id: PLAN2 }));
+    await waitFor(() =>
+      expect(api.last('GET /subscriptions')!.params).toMatchObject({ status: 'suspended', plan_id: PLAN2 }),
+    );
     const search = screen.getByLabelText('Customer name or e-mail');
     fireEvent.change(search, { target: { value: 'bob@' } });
     fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
-    await waitFor(() => expect(api.last('GET /subscriptions')!.params).toEqual({ status: 'suspended', plan_id: PLAN2, search: 'bob@', page: '1', limit: '10' }));
+    await waitFor(() =>
+      expect(api.last('GET /subscriptions')!.params).toEqual({
+        status: 'suspended',
+        plan_id: PLAN2,
+        search: 'bob@',
+        page: '1',
+        limit: '10',
+      }),
+    );
     await waitFor(() => expect(decodeURIComponent(currentUrl)).toContain('bob@'));
   });
 
@@ -110,7 +164,9 @@ describe('staff subscriptions list', () => {
     fireEvent.focus(to);
     fireEvent.change(to, { target: { value: '2025-03-31' } });
     fireEvent.keyDown(to, { key: 'Enter', code: 'Enter', keyCode: 13 });
-    await waitFor(() => expect(api.last('GET /subscriptions')!.params).toMatchObject({ from: '2025-03-01', to: '2025-03-31', page: '1' }));
+    await waitFor(() =>
+      expect(api.last('GET /subscriptions')!.params).toMatchObject({ from: '2025-03-01', to: '2025-03-31', page: '1' }),
+    );
   });
 
   it('a row opens the staff detail', async () => {
@@ -126,7 +182,13 @@ describe('staff subscriptions list', () => {
 describe('staff subscription detail', () => {
   it('suspending requires a reason, then sends it and says "Subscription suspended successfully!"', async () => {
     signIn('billing');
-    const api = detailApi().on(`PATCH /subscriptions/${SUB}/status`, ok(subscription({ status: 'suspended', suspension_reason: 'Unpaid since March' }), 'Subscription suspended successfully!'));
+    const api = detailApi().on(
+      `PATCH /subscriptions/${SUB}/status`,
+      ok(
+        subscription({ status: 'suspended', suspension_reason: 'Unpaid since March' }),
+        'Subscription suspended successfully!',
+      ),
+    );
     renderScreen(api, `/dashboard/subscription/${SUB}`, routes, { accessControl: true });
     const details = await screen.findByTestId('subscription-details');
     expect(within(details).getByText('bob@example.com', { exact: false })).toBeTruthy();
@@ -139,14 +201,19 @@ describe('staff subscription detail', () => {
     fireEvent.change(within(dialog).getByLabelText('Suspension reason'), { target: { value: 'Unpaid since March' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Change status' }));
     await waitFor(() => expect(api.count(`PATCH /subscriptions/${SUB}/status`)).toBe(1));
-    expect(api.last(`PATCH /subscriptions/${SUB}/status`)!.body).toEqual({ status: 'suspended', suspension_reason: 'Unpaid since March' });
+    expect(api.last(`PATCH /subscriptions/${SUB}/status`)!.body).toEqual({
+      status: 'suspended',
+      suspension_reason: 'Unpaid since March',
+    });
     await waitFor(() => expect(toastText()).toContain('Subscription suspended successfully!'));
   });
 
   it('offers only the allowed next statuses, and a 409 shows the server message', async () => {
     signIn('support');
-    const api = detailApi(subscription({ status: 'suspended' }))
-      .on(`PATCH /subscriptions/${SUB}/status`, fail(409, 'Cannot change a subscription from suspended to active'));
+    const api = detailApi(subscription({ status: 'suspended' })).on(
+      `PATCH /subscriptions/${SUB}/status`,
+      fail(409, 'Cannot change a subscription from suspended to active'),
+    );
     renderScreen(api, `/dashboard/subscription/${SUB}`, routes, { accessControl: true });
     await screen.findByTestId('subscription-details');
     fireEvent.click(await screen.findByRole('button', { name: 'Change status' }));
@@ -163,7 +230,10 @@ describe('staff subscription detail', () => {
 
   it('staff may cancel immediately', async () => {
     signIn('admin');
-    const api = detailApi().on(`POST /subscriptions/${SUB}/cancel`, ok(subscription({ status: 'cancelled' }), 'Subscription cancelled successfully!'));
+    const api = detailApi().on(
+      `POST /subscriptions/${SUB}/cancel`,
+      ok(subscription({ status: 'cancelled' }), 'Subscription cancelled successfully!'),
+    );
     renderScreen(api, `/dashboard/subscription/${SUB}`, routes, { accessControl: true });
     await screen.findByTestId('subscription-details');
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
@@ -183,25 +253,31 @@ describe('staff subscription detail', () => {
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
   });
 
-  it.each(['admin', 'super_admin'] as const)('%s deletes after confirming, with "Subscription deleted successfully!"', async (role) => {
-    signIn(role);
-    const api = detailApi()
-      .on(`DELETE /subscriptions/${SUB}`, ok(null, 'Subscription deleted successfully!'))
-      .on('GET /subscriptions', listOf([], 0));
-    renderScreen(api, `/dashboard/subscription/${SUB}`, routes, { accessControl: true });
-    await screen.findByTestId('subscription-details');
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
-    expect(api.count(`DELETE /subscriptions/${SUB}`)).toBe(0);
-    const confirm = await screen.findByText("Delete Bob Customer's Fiber 100 subscription? Its invoices are kept.");
-    fireEvent.click(within(confirm.closest('.ant-popover') as HTMLElement).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(api.count(`DELETE /subscriptions/${SUB}`)).toBe(1));
-    await waitFor(() => expect(toastText()).toContain('Subscription deleted successfully!'));
-    await waitFor(() => expect(currentUrl).toBe('/dashboard/subscriptions'));
-  });
+  it.each(['admin', 'super_admin'] as const)(
+    '%s deletes after confirming, with "Subscription deleted successfully!"',
+    async (role) => {
+      signIn(role);
+      const api = detailApi()
+        .on(`DELETE /subscriptions/${SUB}`, ok(null, 'Subscription deleted successfully!'))
+        .on('GET /subscriptions', listOf([], 0));
+      renderScreen(api, `/dashboard/subscription/${SUB}`, routes, { accessControl: true });
+      await screen.findByTestId('subscription-details');
+      fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+      expect(api.count(`DELETE /subscriptions/${SUB}`)).toBe(0);
+      const confirm = await screen.findByText("Delete Bob Customer's Fiber 100 subscription? Its invoices are kept.");
+      fireEvent.click(within(confirm.closest('.ant-popover') as HTMLElement).getByRole('button', { name: 'Delete' }));
+      await waitFor(() => expect(api.count(`DELETE /subscriptions/${SUB}`)).toBe(1));
+      await waitFor(() => expect(toastText()).toContain('Subscription deleted successfully!'));
+      await waitFor(() => expect(currentUrl).toBe('/dashboard/subscriptions'));
+    },
+  );
 
   it('a 409 on delete shows the server message and stays on the detail', async () => {
     signIn('admin');
-    const api = detailApi().on(`DELETE /subscriptions/${SUB}`, fail(409, 'This subscription has unpaid invoices and cannot be deleted'));
+    const api = detailApi().on(
+      `DELETE /subscriptions/${SUB}`,
+      fail(409, 'This subscription has unpaid invoices and cannot be deleted'),
+    );
     renderScreen(api, `/dashboard/subscription/${SUB}`, routes, { accessControl: true });
     await screen.findByTestId('subscription-details');
     fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
@@ -214,14 +290,36 @@ describe('staff subscription detail', () => {
   it("lists the subscription's invoices from its customer's invoices", async () => {
     signIn('billing');
     const inv = (id: string, number: string, subscription_id: string | null) => ({
-      id, number, user_id: CUSTOMER, subscription_id, status: 'paid', currency: 'USD', line_items: [], subtotal: 3999, tax_rate_bp: 0, tax: 0,
-      total_amount: 3999, issue_date: '2025-03-01', due_date: '2025-03-08', paid_date: '2025-03-02', created_at: '2025-03-01T00:00:00.000Z',
-      updated_at: '2025-03-01T00:00:00.000Z', user_name: 'Bob Customer', user_email: 'bob@example.com', plan_name: 'Fiber 100',
+      id,
+      number,
+      user_id: CUSTOMER,
+      subscription_id,
+      status: 'paid',
+      currency: 'USD',
+      line_items: [],
+      subtotal: 3999,
+      tax_rate_bp: 0,
+      tax: 0,
+      total_amount: 3999,
+      issue_date: '2025-03-01',
+      due_date: '2025-03-08',
+      paid_date: '2025-03-02',
+      created_at: '2025-03-01T00:00:00.000Z',
+      updated_at: '2025-03-01T00:00:00.000Z',
+      user_name: 'Bob Customer',
+      user_email: 'bob@example.com',
+      plan_name: 'Fiber 100',
     });
-    const api = detailApi().on('GET /payments/invoices', ok({
-      items: [inv('77777777-7777-4777-8777-777777777777', 'INV-000007', SUB), inv('88888888-8888-4888-8888-888888888888', 'INV-000008', null)],
-      pagination: { page: 1, totalPages: 1, total: 2, hasNext: false, hasPrev: false },
-    }));
+    const api = detailApi().on(
+      'GET /payments/invoices',
+      ok({
+        items: [
+          inv('77777777-7777-4777-8777-777777777777', 'INV-000007', SUB),
+          inv('88888888-8888-4888-8888-888888888888', 'INV-000008', null),
+        ],
+        pagination: { page: 1, totalPages: 1, total: 2, hasNext: false, hasPrev: false },
+      }),
+    );
     renderScreen(api, `/dashboard/subscription/${SUB}`, routes, { accessControl: true });
     expect(await screen.findByRole('link', { name: 'INV-000007' })).toBeTruthy();
     expect(screen.queryByText('INV-000008')).toBeNull();

@@ -13,11 +13,41 @@ const routes = [{ path: BASE, element: <SystemPage /> }];
 
 const status = (over: Partial<SystemStatus> = {}): SystemStatus => ({
   version: '0.1.0',
-  node: { id: 'n1', hostname: 'portal-a', pid: 4242, started_at: '2026-11-25T08:00:00.000Z', uptime_seconds: 3 * 3600 + 5 * 60, node_version: 'v20.19.0' },
-  database: { kind: 'postgres', size_bytes: 52_428_800, migrations: { applied: 21, known: 22, latest: '0021_node_heartbeats' }, pool: { total: 4, idle: 3, waiting: 0 } },
+  node: {
+    id: 'n1',
+    hostname: 'portal-a',
+    pid: 4242,
+    started_at: '2026-11-25T08:00:00.000Z',
+    uptime_seconds: 3 * 3600 + 5 * 60,
+    node_version: 'v20.19.0',
+  },
+  database: {
+    kind: 'postgres',
+    size_bytes: 52_428_800,
+    migrations: { applied: 21, known: 22, latest: '0021_node_heartbeats' },
+    pool: { total: 4, idle: 3, waiting: 0 },
+  },
   nodes: [
-    { id: 'n1', hostname: 'portal-a', pid: 4242, version: '0.1.0', started_at: '2026-11-25T08:00:00.000Z', last_seen_at: '2026-11-25T11:05:00.000Z', responding: true, current: true },
-    { id: 'n2', hostname: 'portal-b', pid: 777, version: '0.1.0', started_at: '2026-11-25T08:01:00.000Z', last_seen_at: '2026-11-25T10:00:00.000Z', responding: false, current: false },
+    {
+      id: 'n1',
+      hostname: 'portal-a',
+      pid: 4242,
+      version: '0.1.0',
+      started_at: '2026-11-25T08:00:00.000Z',
+      last_seen_at: '2026-11-25T11:05:00.000Z',
+      responding: true,
+      current: true,
+    },
+    {
+      id: 'n2',
+      hostname: 'portal-b',
+      pid: 777,
+      version: '0.1.0',
+      started_at: '2026-11-25T08:01:00.000Z',
+      last_seen_at: '2026-11-25T10:00:00.000Z',
+      responding: false,
+      current: false,
+    },
   ],
   jobs: {
     by_state: [
@@ -29,9 +59,23 @@ const status = (over: Partial<SystemStatus> = {}): SystemStatus => ({
     oldest_waiting_seconds: 125,
   },
   mail: { queued: 2, failed: 1 },
-  radius: { enabled: true, sessions_open: 57, last_hour: [{ type: 'access', result: 'accept', n: 340 }, { type: 'access', result: 'reject', n: 9 }, { type: 'accounting', result: 'answered', n: 1200 }] },
+  radius: {
+    enabled: true,
+    sessions_open: 57,
+    last_hour: [
+      { type: 'access', result: 'accept', n: 340 },
+      { type: 'access', result: 'reject', n: 9 },
+      { type: 'accounting', result: 'answered', n: 1200 },
+    ],
+  },
   billing: { last_run_at: '2026-11-25T00:05:00.000Z', last_run_seconds: 2.4, last_run_counts: { invoices_created: 3 } },
-  backups: { last_at: '2026-11-25T03:00:00.000Z', last_size_bytes: 3_355_443, kept: 7, scheduled: true, last_failure: null },
+  backups: {
+    last_at: '2026-11-25T03:00:00.000Z',
+    last_size_bytes: 3_355_443,
+    kept: 7,
+    scheduled: true,
+    last_failure: null,
+  },
   ...over,
 });
 
@@ -59,8 +103,12 @@ describe('system page', () => {
     expect(screen.getByTestId('radius-sessions').textContent).toBe('57');
     expect(screen.getByTestId('mail-queued').textContent).toBe('2');
     expect(screen.getByTestId('mail-failed').textContent).toBe('1');
-    expect(screen.getByTestId('billing-last-run').querySelector('time')!.getAttribute('datetime')).toBe('2026-11-25T00:05:00.000Z');
-    expect(screen.getByTestId('backup-last').querySelector('time')!.getAttribute('datetime')).toBe('2026-11-25T03:00:00.000Z');
+    expect(screen.getByTestId('billing-last-run').querySelector('time')!.getAttribute('datetime')).toBe(
+      '2026-11-25T00:05:00.000Z',
+    );
+    expect(screen.getByTestId('backup-last').querySelector('time')!.getAttribute('datetime')).toBe(
+      '2026-11-25T03:00:00.000Z',
+    );
     expect(screen.queryByTestId('backup-failure')).toBeNull();
   });
 
@@ -81,19 +129,41 @@ describe('system page', () => {
     const table = await screen.findByTestId('system-jobs');
     const mail = within(table).getByText('E-mail delivery').closest('tr')!;
     // Job, queued, retrying, running, done, failed (24 h)
-    expect([...mail.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['E-mail delivery', '0', '2', '0', '12', '3']);
+    expect([...mail.querySelectorAll('td')].map((td) => td.textContent)).toEqual([
+      'E-mail delivery',
+      '0',
+      '2',
+      '0',
+      '12',
+      '3',
+    ]);
     const backup = within(table).getByText('Device configuration backup').closest('tr')!;
-    expect([...backup.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['Device configuration backup', '0', '0', '1', '0', '0']);
+    expect([...backup.querySelectorAll('td')].map((td) => td.textContent)).toEqual([
+      'Device configuration backup',
+      '0',
+      '0',
+      '1',
+      '0',
+      '0',
+    ]);
     expect(screen.getByTestId('jobs-oldest').textContent).toBe('The oldest job waiting to run has waited 2 min 5 s.');
   });
 
   it('warns when the last scheduled backup failed and says when RADIUS is off', async () => {
     const s = status({
-      backups: { last_at: null, last_size_bytes: null, kept: 0, scheduled: true, last_failure: { at: '2026-11-25T03:00:00.000Z', message: 'disk full' } },
+      backups: {
+        last_at: null,
+        last_size_bytes: null,
+        kept: 0,
+        scheduled: true,
+        last_failure: { at: '2026-11-25T03:00:00.000Z', message: 'disk full' },
+      },
       radius: { enabled: false, sessions_open: 0, last_hour: [] },
     });
     renderScreen(new FakeApi().on('GET /system', ok(s)), BASE, routes);
-    expect((await screen.findByTestId('backup-failure')).textContent).toContain('The last scheduled backup failed: disk full');
+    expect((await screen.findByTestId('backup-failure')).textContent).toContain(
+      'The last scheduled backup failed: disk full',
+    );
     expect(screen.getByTestId('backup-last').textContent).toBe('Never');
     expect(screen.getByText('RADIUS is off on this portal (RADIUS_ENABLED).')).toBeTruthy();
   });

@@ -17,15 +17,47 @@ const SUB = '33333333-3333-4333-8333-333333333333';
 const STAFF = '44444444-4444-4444-8444-444444444444';
 
 const ticket = (over: Record<string, unknown> = {}) => ({
-  id: T1, number: 'T-000001', subject: 'Internet drops at night', description: 'Every night at 2am the line drops.',
-  category: 'technical', priority: 'normal', status: 'open', created_by: ME, created_by_name: 'Ada Customer', created_by_email: 'ada@example.com',
-  assigned_to: null, assigned_to_name: null, subscription_id: null, created_at: '2026-11-01T10:00:00.000Z', updated_at: '2026-11-02T10:00:00.000Z',
-  resolved_at: null, last_reply_at: null, first_response_at: null, ...over,
+  id: T1,
+  number: 'T-000001',
+  subject: 'Internet drops at night',
+  description: 'Every night at 2am the line drops.',
+  category: 'technical',
+  priority: 'normal',
+  status: 'open',
+  created_by: ME,
+  created_by_name: 'Ada Customer',
+  created_by_email: 'ada@example.com',
+  assigned_to: null,
+  assigned_to_name: null,
+  subscription_id: null,
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-02T10:00:00.000Z',
+  resolved_at: null,
+  last_reply_at: null,
+  first_response_at: null,
+  ...over,
 });
 const page = (items: unknown[], total = items.length, p = 1) =>
-  ok({ items, pagination: { page: p, totalPages: Math.max(1, Math.ceil(total / 10)), total, hasNext: p * 10 < total, hasPrev: p > 1 } });
+  ok({
+    items,
+    pagination: {
+      page: p,
+      totalPages: Math.max(1, Math.ceil(total / 10)),
+      total,
+      hasNext: p * 10 < total,
+      hasPrev: p > 1,
+    },
+  });
 const reply = (id: string, message: string, over: Record<string, unknown> = {}) => ({
-  id, ticket_id: T1, author_id: STAFF, author_name: 'Sam Support', author_role: 'support', message, is_internal: false, created_at: '2026-11-01T11:00:00.000Z', ...over,
+  id,
+  ticket_id: T1,
+  author_id: STAFF,
+  author_name: 'Sam Support',
+  author_role: 'support',
+  message,
+  is_internal: false,
+  created_at: '2026-11-01T11:00:00.000Z',
+  ...over,
 });
 
 const routes = [
@@ -72,10 +104,18 @@ afterEach(() => {
 
 describe('customer ticket list', () => {
   it('lists my tickets with status and priority tags, filters by status and pages on the server', async () => {
-    const api = new FakeApi()
-      .on('GET /subscriptions/orders', ok([]))
-      .on('GET /tickets', (call) =>
-        page([ticket({ subject: `Page ${String(call.params.page)}${call.params.status ? ` ${String(call.params.status)}` : ''}`, priority: 'urgent' })], 25, Number(call.params.page)));
+    const api = new FakeApi().on('GET /subscriptions/orders', ok([])).on('GET /tickets', (call) =>
+      page(
+        [
+          ticket({
+            subject: `Page ${String(call.params.page)}${call.params.status ? ` ${String(call.params.status)}` : ''}`,
+            priority: 'urgent',
+          }),
+        ],
+        25,
+        Number(call.params.page),
+      ),
+    );
     renderScreen(api, '/dashboard/tickets', routes);
     expect(await screen.findByText('Page 1')).toBeTruthy();
     const row = screen.getByText('Page 1').closest('tr')!;
@@ -97,11 +137,19 @@ describe('customer ticket list', () => {
     try {
       const api = new FakeApi()
         .on('GET /subscriptions/orders', ok([]))
-        .on('GET /tickets', (call) => page([ticket({ subject: `Page ${String(call.params.page)}`, priority: 'urgent' })], 25, Number(call.params.page)));
+        .on('GET /tickets', (call) =>
+          page(
+            [ticket({ subject: `Page ${String(call.params.page)}`, priority: 'urgent' })],
+            25,
+            Number(call.params.page),
+          ),
+        );
       renderScreen(api, '/dashboard/tickets', routes);
       const card = await screen.findByTestId('ticket-card');
       expect(document.querySelector('.ant-table')).toBeNull();
-      expect(within(card).getByRole('link', { name: 'T-000001 · Page 1' }).getAttribute('href')).toBe(`/dashboard/tickets/${T1}`);
+      expect(within(card).getByRole('link', { name: 'T-000001 · Page 1' }).getAttribute('href')).toBe(
+        `/dashboard/tickets/${T1}`,
+      );
       expect(within(card).getByText('Open')).toBeTruthy();
       expect(within(card).getByText('Urgent')).toBeTruthy();
       fireEvent.click(screen.getByTitle('Next Page'));
@@ -135,15 +183,30 @@ describe('new ticket', () => {
     let progressSeen = false;
     const api = new FakeApi()
       .on('GET /tickets', page([]))
-      .on('GET /subscriptions/orders', ok([{ id: SUB, plan_id: 'p', plan_name: 'Fiber 100', status: 'active', invoices: [], payments: [] }]))
-      .on('POST /tickets', { status: 201, body: { success: true, message: 'Ticket created successfully', data: { ...ticket({ id: T2, subject: 'Router blinks red' }), replies: [], attachments: [] } } })
+      .on(
+        'GET /subscriptions/orders',
+        ok([{ id: SUB, plan_id: 'p', plan_name: 'Fiber 100', status: 'active', invoices: [], payments: [] }]),
+      )
+      .on('POST /tickets', {
+        status: 201,
+        body: {
+          success: true,
+          message: 'Ticket created successfully',
+          data: { ...ticket({ id: T2, subject: 'Router blinks red' }), replies: [], attachments: [] },
+        },
+      })
       .on(`POST /tickets/${T2}/attachments`, async (call) => {
         call.config.onUploadProgress?.({ loaded: 50, total: 100, bytes: 50, lengthComputable: true } as never);
-        await waitFor(() => expect(document.querySelector('.ant-progress-text')?.textContent).toBe('50%'), { timeout: 5000 });
+        await waitFor(() => expect(document.querySelector('.ant-progress-text')?.textContent).toBe('50%'), {
+          timeout: 5000,
+        });
         progressSeen = true;
         return { status: 201, body: { success: true, message: 'Attachments uploaded successfully', data: [] } };
       })
-      .on(`GET /tickets/${T2}`, ok({ ...ticket({ id: T2, subject: 'Router blinks red' }), replies: [], attachments: [] }))
+      .on(
+        `GET /tickets/${T2}`,
+        ok({ ...ticket({ id: T2, subject: 'Router blinks red' }), replies: [], attachments: [] }),
+      )
       .on(`GET /tickets/${T2}/replies`, ok([]))
       .on(`GET /tickets/${T2}/attachments`, ok([]));
     useFakeForUploads(api);
@@ -158,13 +221,21 @@ describe('new ticket', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create ticket' }));
     // Create, upload (with the progress check above) and navigate: more than waitFor's 1 s on a loaded machine.
     await waitFor(() => expect(currentUrl).toBe(`/dashboard/tickets/${T2}`), { timeout: 5000 });
-    expect(api.last('POST /tickets')!.body).toEqual({ subject: 'Router blinks red', description: 'Since this morning.', category: 'other', priority: 'high', subscription_id: SUB });
+    expect(api.last('POST /tickets')!.body).toEqual({
+      subject: 'Router blinks red',
+      description: 'Since this morning.',
+      category: 'other',
+      priority: 'high',
+      subscription_id: SUB,
+    });
     const upload = api.last(`POST /tickets/${T2}/attachments`)!;
     expect(upload.body).toBeInstanceOf(FormData);
     const sent = (upload.body as FormData).getAll('files') as File[];
     expect(sent.map((f) => f.name)).toEqual(['photo.png', 'modem.log']);
     // The POST came before the upload, and the progress bar was on screen while uploading.
-    expect(api.calls.findIndex((c) => c.method === 'post' && c.path === '/tickets')).toBeLessThan(api.calls.findIndex((c) => c.path === `/tickets/${T2}/attachments`));
+    expect(api.calls.findIndex((c) => c.method === 'post' && c.path === '/tickets')).toBeLessThan(
+      api.calls.findIndex((c) => c.path === `/tickets/${T2}/attachments`),
+    );
     expect(progressSeen).toBe(true);
     expect(await screen.findByText('Router blinks red')).toBeTruthy();
   });
@@ -178,7 +249,9 @@ describe('new ticket', () => {
     expect((await within(dialog).findByRole('alert')).textContent).toBe('“huge.pdf” is too large (max 10 MB per file)');
     expect(within(dialog).queryByText('huge.pdf')).toBeNull();
     // A sixth file is refused as well (the upload widget renders a fresh input after each choice).
-    fireEvent.change(dialog.querySelector('input[type="file"]') as HTMLInputElement, { target: { files: [1, 2, 3, 4, 5, 6].map((n) => fileOf(`f${n}.txt`, 10)) } });
+    fireEvent.change(dialog.querySelector('input[type="file"]') as HTMLInputElement, {
+      target: { files: [1, 2, 3, 4, 5, 6].map((n) => fileOf(`f${n}.txt`, 10)) },
+    });
     expect(await within(dialog).findByText('At most 5 files per upload')).toBeTruthy();
     expect(within(dialog).getByText('f5.txt')).toBeTruthy();
     expect(within(dialog).queryByText('f6.txt')).toBeNull();
@@ -186,7 +259,10 @@ describe('new ticket', () => {
   });
 
   it('shows "Failed to create ticket" when the server sends no message, and stays on the form', async () => {
-    const api = new FakeApi().on('GET /tickets', page([])).on('GET /subscriptions/orders', ok([])).on('POST /tickets', fail(500));
+    const api = new FakeApi()
+      .on('GET /tickets', page([]))
+      .on('GET /subscriptions/orders', ok([]))
+      .on('POST /tickets', fail(500));
     const dialog = await openForm(api);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create ticket' }));
     expect(await within(dialog).findByText('Failed to create ticket', { selector: '.ant-alert-message' })).toBeTruthy();
@@ -200,14 +276,32 @@ describe('conversation', () => {
     signIn('user');
     const replies = [
       reply('a1111111-1111-4111-8111-111111111111', 'First answer'),
-      reply('a2222222-2222-4222-8222-222222222222', 'Thanks, still broken', { author_id: ME, author_name: 'Ada Customer', author_role: 'user', created_at: '2026-11-01T12:00:00.000Z' }),
-      reply('a3333333-3333-4333-8333-333333333333', 'Check the line card', { is_internal: true, created_at: '2026-11-01T13:00:00.000Z' }),
+      reply('a2222222-2222-4222-8222-222222222222', 'Thanks, still broken', {
+        author_id: ME,
+        author_name: 'Ada Customer',
+        author_role: 'user',
+        created_at: '2026-11-01T12:00:00.000Z',
+      }),
+      reply('a3333333-3333-4333-8333-333333333333', 'Check the line card', {
+        is_internal: true,
+        created_at: '2026-11-01T13:00:00.000Z',
+      }),
     ];
-    const api = detailApi({ status: 'waiting_customer' }, replies)
-      .on(`POST /tickets/${T1}/replies`, { status: 201, body: { success: true, message: 'Reply added successfully', data: reply('a4444444-4444-4444-8444-444444444444', 'Now it works') } });
+    const api = detailApi({ status: 'waiting_customer' }, replies).on(`POST /tickets/${T1}/replies`, {
+      status: 201,
+      body: {
+        success: true,
+        message: 'Reply added successfully',
+        data: reply('a4444444-4444-4444-8444-444444444444', 'Now it works'),
+      },
+    });
     renderScreen(api, `/dashboard/tickets/${T1}`, routes);
     const items = await screen.findAllByTestId('reply');
-    expect(items.map((i) => within(i).getByTestId('reply-message').textContent)).toEqual(['First answer', 'Thanks, still broken', 'Check the line card']);
+    expect(items.map((i) => within(i).getByTestId('reply-message').textContent)).toEqual([
+      'First answer',
+      'Thanks, still broken',
+      'Check the line card',
+    ]);
     expect(items.map((i) => i.dataset.internal)).toEqual(['false', 'false', 'true']);
     expect(within(items[2]).getByText('Internal note')).toBeTruthy();
     expect(within(items[0]).queryByText('Internal note')).toBeNull();
@@ -226,7 +320,18 @@ describe('conversation', () => {
   });
 
   it('lists attachments as authorised downloads (bearer token, Blob) and uploads new ones', async () => {
-    const att = { id: 'b1111111-1111-4111-8111-111111111111', ticket_id: T1, reply_id: null, original_name: 'bill.pdf', size: 2048, content_type: 'application/pdf', uploaded_by: ME, uploaded_by_name: 'Ada Customer', created_at: '2026-11-01T10:00:00.000Z', download_url: `/api/tickets/${T1}/attachments/b1111111-1111-4111-8111-111111111111/download` };
+    const att = {
+      id: 'b1111111-1111-4111-8111-111111111111',
+      ticket_id: T1,
+      reply_id: null,
+      original_name: 'bill.pdf',
+      size: 2048,
+      content_type: 'application/pdf',
+      uploaded_by: ME,
+      uploaded_by_name: 'Ada Customer',
+      created_at: '2026-11-01T10:00:00.000Z',
+      download_url: `/api/tickets/${T1}/attachments/b1111111-1111-4111-8111-111111111111/download`,
+    };
     const api = detailApi().on(`GET /tickets/${T1}/attachments`, ok([att]));
     renderScreen(api, `/dashboard/tickets/${T1}`, routes);
     const link = await screen.findByRole('link', { name: 'Download bill.pdf' });
@@ -247,16 +352,28 @@ describe('conversation', () => {
     await waitFor(() => expect(URL.createObjectURL).toHaveBeenCalled());
 
     // A new upload: the chosen file goes to the ticket, then the list is read again.
-    const uploaded = { ...att, id: 'b2222222-2222-4222-8222-222222222222', original_name: 'speedtest.png', download_url: `/api/tickets/${T1}/attachments/b2222222-2222-4222-8222-222222222222/download` };
-    api.on(`POST /tickets/${T1}/attachments`, { status: 201, body: { success: true, message: 'Attachments uploaded successfully', data: [uploaded] } });
-    fireEvent.change(document.querySelector('input[type="file"]') as HTMLInputElement, { target: { files: [fileOf('speedtest.png', 4096, 'image/png')] } });
+    const uploaded = {
+      ...att,
+      id: 'b2222222-2222-4222-8222-222222222222',
+      original_name: 'speedtest.png',
+      download_url: `/api/tickets/${T1}/attachments/b2222222-2222-4222-8222-222222222222/download`,
+    };
+    api.on(`POST /tickets/${T1}/attachments`, {
+      status: 201,
+      body: { success: true, message: 'Attachments uploaded successfully', data: [uploaded] },
+    });
+    fireEvent.change(document.querySelector('input[type="file"]') as HTMLInputElement, {
+      target: { files: [fileOf('speedtest.png', 4096, 'image/png')] },
+    });
     api.on(`GET /tickets/${T1}/attachments`, ok([att, uploaded]));
     fireEvent.click(await screen.findByRole('button', { name: /Upload/ }));
     expect(await screen.findByRole('link', { name: 'Download speedtest.png' })).toBeTruthy();
-    expect(((api.last(`POST /tickets/${T1}/attachments`)!.body as FormData).getAll('files') as File[]).map((f) => f.name)).toEqual(['speedtest.png']);
+    expect(
+      ((api.last(`POST /tickets/${T1}/attachments`)!.body as FormData).getAll('files') as File[]).map((f) => f.name),
+    ).toEqual(['speedtest.png']);
   });
 
-  it('keeps each operation\'s error apart, with the spec texts', async () => {
+  it("keeps each operation's error apart, with the spec texts", async () => {
     const api = new FakeApi()
       .on(`GET /tickets/${T1}`, ok({ ...ticket(), replies: [], attachments: [] }))
       .on(`GET /tickets/${T1}/replies`, fail(500))
@@ -308,7 +425,11 @@ describe('conversation', () => {
   });
 
   it('a ticket the caller may not see reads as not found, with the server message (else "Failed to fetch ticket")', async () => {
-    renderScreen(new FakeApi().on(`GET /tickets/${T1}`, fail(404, 'Ticket not found')), `/dashboard/tickets/${T1}`, routes);
+    renderScreen(
+      new FakeApi().on(`GET /tickets/${T1}`, fail(404, 'Ticket not found')),
+      `/dashboard/tickets/${T1}`,
+      routes,
+    );
     expect(await screen.findByText('Ticket not found', { selector: '.ant-result-title' })).toBeTruthy();
     cleanup();
     renderScreen(new FakeApi().on(`GET /tickets/${T1}`, fail(500)), `/dashboard/tickets/${T1}`, routes);

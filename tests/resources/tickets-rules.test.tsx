@@ -5,25 +5,52 @@ import { attachmentProblem, humanizeSeconds, nextStatuses } from '../../resource
 
 const ME = 'me';
 const viewer = (role: Role) => ({ id: ME, role });
-const ticket = (status: TicketStatus, over: { category?: TicketCategory; assigned_to?: string | null; created_by?: string } = {}) => ({
-  status, category: over.category ?? 'technical', assigned_to: over.assigned_to ?? null, created_by: over.created_by ?? 'someone',
+const ticket = (
+  status: TicketStatus,
+  over: { category?: TicketCategory; assigned_to?: string | null; created_by?: string } = {},
+) => ({
+  status,
+  category: over.category ?? 'technical',
+  assigned_to: over.assigned_to ?? null,
+  created_by: over.created_by ?? 'someone',
 });
 
 describe('allowed next statuses (mirror of the server rule)', () => {
   it('staff on the ticket move between the open states and to closed', () => {
-    expect(nextStatuses(viewer('support'), ticket('open'))).toEqual(['in_progress', 'waiting_customer', 'resolved', 'closed']);
-    expect(nextStatuses(viewer('technician'), ticket('waiting_customer'))).toEqual(['open', 'in_progress', 'resolved', 'closed']);
-    expect(nextStatuses(viewer('billing'), ticket('resolved', { category: 'billing' }))).toEqual(['open', 'in_progress', 'waiting_customer', 'closed']);
+    expect(nextStatuses(viewer('support'), ticket('open'))).toEqual([
+      'in_progress',
+      'waiting_customer',
+      'resolved',
+      'closed',
+    ]);
+    expect(nextStatuses(viewer('technician'), ticket('waiting_customer'))).toEqual([
+      'open',
+      'in_progress',
+      'resolved',
+      'closed',
+    ]);
+    expect(nextStatuses(viewer('billing'), ticket('resolved', { category: 'billing' }))).toEqual([
+      'open',
+      'in_progress',
+      'waiting_customer',
+      'closed',
+    ]);
   });
 
   it('closed is final except that admin, super_admin and support re-open', () => {
-    for (const role of ['admin', 'super_admin', 'support'] as const) expect(nextStatuses(viewer(role), ticket('closed'))).toEqual(['open']);
+    for (const role of ['admin', 'super_admin', 'support'] as const)
+      expect(nextStatuses(viewer(role), ticket('closed'))).toEqual(['open']);
     expect(nextStatuses(viewer('technician'), ticket('closed'))).toEqual([]);
   });
 
   it('staff outside their queue act only as assignee (else nothing); the creator closes or re-opens a resolved one', () => {
     expect(nextStatuses(viewer('billing'), ticket('open', { category: 'technical' }))).toEqual([]);
-    expect(nextStatuses(viewer('billing'), ticket('open', { category: 'technical', assigned_to: ME }))).toEqual(['in_progress', 'waiting_customer', 'resolved', 'closed']);
+    expect(nextStatuses(viewer('billing'), ticket('open', { category: 'technical', assigned_to: ME }))).toEqual([
+      'in_progress',
+      'waiting_customer',
+      'resolved',
+      'closed',
+    ]);
     expect(nextStatuses(viewer('user'), ticket('open', { created_by: ME }))).toEqual(['closed']);
     expect(nextStatuses(viewer('user'), ticket('resolved', { created_by: ME }))).toEqual(['open', 'closed']);
     expect(nextStatuses(viewer('user'), ticket('closed', { created_by: ME }))).toEqual([]);

@@ -13,13 +13,31 @@ const CUSTOMER = '66666666-6666-4666-8666-666666666666';
 const TECH = '77777777-7777-4777-8777-777777777777';
 
 const ticket = (over: Record<string, unknown> = {}) => ({
-  id: T1, number: 'T-000001', subject: 'Internet drops at night', description: 'Every night at 2am the line drops.',
-  category: 'technical', priority: 'high', status: 'open', created_by: CUSTOMER, created_by_name: 'Bob Customer', created_by_email: 'bob@example.com',
-  assigned_to: null, assigned_to_name: null, subscription_id: null, created_at: '2026-11-01T10:00:00.000Z', updated_at: '2026-11-02T10:00:00.000Z',
-  resolved_at: null, last_reply_at: null, first_response_at: null, ...over,
+  id: T1,
+  number: 'T-000001',
+  subject: 'Internet drops at night',
+  description: 'Every night at 2am the line drops.',
+  category: 'technical',
+  priority: 'high',
+  status: 'open',
+  created_by: CUSTOMER,
+  created_by_name: 'Bob Customer',
+  created_by_email: 'bob@example.com',
+  assigned_to: null,
+  assigned_to_name: null,
+  subscription_id: null,
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-02T10:00:00.000Z',
+  resolved_at: null,
+  last_reply_at: null,
+  first_response_at: null,
+  ...over,
 });
 const page = (items: unknown[], total = items.length) =>
-  ok({ items, pagination: { page: 1, totalPages: Math.max(1, Math.ceil(total / 10)), total, hasNext: total > 10, hasPrev: false } });
+  ok({
+    items,
+    pagination: { page: 1, totalPages: Math.max(1, Math.ceil(total / 10)), total, hasNext: total > 10, hasPrev: false },
+  });
 const stats = {
   total: 7,
   by_status: { open: 3, in_progress: 1, waiting_customer: 1, resolved: 1, closed: 1 },
@@ -27,7 +45,14 @@ const stats = {
   avg_first_response_seconds: 3600,
   avg_resolution_seconds: 23_400,
 };
-const staffUser = (id: string, name: string, role: string) => ({ ...sampleUser, id, name, email: `${role}@isp.local`, role, customer_number: null });
+const staffUser = (id: string, name: string, role: string) => ({
+  ...sampleUser,
+  id,
+  name,
+  email: `${role}@isp.local`,
+  role,
+  customer_number: null,
+});
 
 const routes = [
   { path: '/dashboard/tickets', element: <TicketArea /> },
@@ -56,7 +81,9 @@ function detailApi(over: Record<string, unknown> = {}) {
     .on(`GET /tickets/${T1}`, ok({ ...ticket(over), replies: [], attachments: [] }))
     .on(`GET /tickets/${T1}/replies`, ok([]))
     .on(`GET /tickets/${T1}/attachments`, ok([]))
-    .on('GET /users', (call) => page(call.params.role === 'technician' ? [staffUser(TECH, 'Tina Tech', 'technician')] : []));
+    .on('GET /users', (call) =>
+      page(call.params.role === 'technician' ? [staffUser(TECH, 'Tina Tech', 'technician')] : []),
+    );
 }
 
 afterEach(() => {
@@ -70,7 +97,10 @@ describe('ticket area by role (spec §2)', () => {
       signIn(role);
       const api = new FakeApi()
         .on('GET /tickets/stats', ok(stats))
-        .on('GET /tickets', page([ticket(), ticket({ id: T2, number: 'T-000002', subject: 'Wrong invoice', category: 'billing' })]))
+        .on(
+          'GET /tickets',
+          page([ticket(), ticket({ id: T2, number: 'T-000002', subject: 'Wrong invoice', category: 'billing' })]),
+        )
         .on('GET /users', page([]));
       renderScreen(api, '/dashboard/tickets', routes, { accessControl: true });
       const cards = await screen.findByTestId('ticket-stats');
@@ -90,7 +120,10 @@ describe('ticket area by role (spec §2)', () => {
     signIn('technician');
     const api = new FakeApi()
       .on('GET /tickets/assigned', page([ticket({ subject: 'Mine to fix', assigned_to: ME, assigned_to_name: 'Ada' })]))
-      .on('GET /tickets', page([ticket({ id: T2, number: 'T-000002', subject: 'In the queue', category: 'installation' })]));
+      .on(
+        'GET /tickets',
+        page([ticket({ id: T2, number: 'T-000002', subject: 'In the queue', category: 'installation' })]),
+      );
     renderScreen(api, '/dashboard/tickets', routes, { accessControl: true });
     expect(await screen.findByText('Assigned to me')).toBeTruthy();
     expect(await within(screen.getByTestId('assigned-tickets')).findByText('Mine to fix')).toBeTruthy();
@@ -110,12 +143,24 @@ describe('ticket area by role (spec §2)', () => {
 
   it('failures read "Failed to fetch stats" and "Failed to fetch assigned tickets"', async () => {
     signIn('support');
-    renderScreen(new FakeApi().on('GET /tickets/stats', fail(500)).on('GET /tickets', page([])).on('GET /users', page([])), '/dashboard/tickets', routes, { accessControl: true });
+    renderScreen(
+      new FakeApi().on('GET /tickets/stats', fail(500)).on('GET /tickets', page([])).on('GET /users', page([])),
+      '/dashboard/tickets',
+      routes,
+      { accessControl: true },
+    );
     expect(await screen.findByText('Failed to fetch stats', { selector: '.ant-alert-message' })).toBeTruthy();
     cleanup();
     signIn('billing');
-    renderScreen(new FakeApi().on('GET /tickets/assigned', fail(500)).on('GET /tickets', page([])), '/dashboard/tickets', routes, { accessControl: true });
-    expect(await screen.findByText('Failed to fetch assigned tickets', { selector: '.ant-alert-message' })).toBeTruthy();
+    renderScreen(
+      new FakeApi().on('GET /tickets/assigned', fail(500)).on('GET /tickets', page([])),
+      '/dashboard/tickets',
+      routes,
+      { accessControl: true },
+    );
+    expect(
+      await screen.findByText('Failed to fetch assigned tickets', { selector: '.ant-alert-message' }),
+    ).toBeTruthy();
     expect(screen.queryByText('Failed to fetch tickets')).toBeNull();
   });
 });
@@ -123,7 +168,10 @@ describe('ticket area by role (spec §2)', () => {
 describe('staff controls on a ticket', () => {
   it('status change offers only the allowed statuses and sends PATCH {status}', async () => {
     signIn('technician');
-    const api = detailApi({ status: 'in_progress' }).on(`PATCH /tickets/${T1}/status`, ok(ticket({ status: 'resolved' })));
+    const api = detailApi({ status: 'in_progress' }).on(
+      `PATCH /tickets/${T1}/status`,
+      ok(ticket({ status: 'resolved' })),
+    );
     renderScreen(api, `/dashboard/tickets/${T1}`, routes, { accessControl: true });
     const select = await screen.findByTestId(`status-select-${T1}`);
     fireEvent.mouseDown(within(select).getByRole('combobox'));
@@ -161,14 +209,23 @@ describe('staff controls on a ticket', () => {
   it('support assigns to a staff user: PATCH {assigned_to}; a failure reads "Failed to assign ticket"', async () => {
     signIn('support');
     const api = detailApi().on(`PATCH /tickets/${T1}/assign`, () => {
-      api.on(`GET /tickets/${T1}`, ok({ ...ticket({ assigned_to: TECH, assigned_to_name: 'Tina Tech' }), replies: [], attachments: [] }));
+      api.on(
+        `GET /tickets/${T1}`,
+        ok({ ...ticket({ assigned_to: TECH, assigned_to_name: 'Tina Tech' }), replies: [], attachments: [] }),
+      );
       return ok(ticket({ assigned_to: TECH, assigned_to_name: 'Tina Tech' }));
     });
     renderScreen(api, `/dashboard/tickets/${T1}`, routes, { accessControl: true });
     const select = await screen.findByTestId(`assign-select-${T1}`);
-    await waitFor(() => expect(api.calls.some((c) => c.path === '/users' && c.params.role === 'technician')).toBe(true));
+    await waitFor(() =>
+      expect(api.calls.some((c) => c.path === '/users' && c.params.role === 'technician')).toBe(true),
+    );
     // Only active staff are asked for.
-    expect(api.calls.filter((c) => c.path === '/users').every((c) => c.params.status === 'active' && c.params.role !== 'user')).toBe(true);
+    expect(
+      api.calls
+        .filter((c) => c.path === '/users')
+        .every((c) => c.params.status === 'active' && c.params.role !== 'user'),
+    ).toBe(true);
     await chooseIn(select, 'Tina Tech (technician)');
     await waitFor(() => expect(api.last(`PATCH /tickets/${T1}/assign`)?.body).toEqual({ assigned_to: TECH }));
     await waitFor(() => expect(toastText()).toContain('Ticket assigned successfully'));
@@ -185,17 +242,28 @@ describe('staff controls on a ticket', () => {
 
   it('staff may mark a reply as an internal note', async () => {
     signIn('support');
-    const api = detailApi().on(`POST /tickets/${T1}/replies`, { status: 201, body: { success: true, message: 'ok', data: {} } });
+    const api = detailApi().on(`POST /tickets/${T1}/replies`, {
+      status: 201,
+      body: { success: true, message: 'ok', data: {} },
+    });
     renderScreen(api, `/dashboard/tickets/${T1}`, routes, { accessControl: true });
     fireEvent.change(await screen.findByLabelText('Your reply'), { target: { value: 'Line card swapped' } });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Internal note' }));
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
-    await waitFor(() => expect(api.last(`POST /tickets/${T1}/replies`)?.body).toEqual({ message: 'Line card swapped', is_internal: true }));
+    await waitFor(() =>
+      expect(api.last(`POST /tickets/${T1}/replies`)?.body).toEqual({
+        message: 'Line card swapped',
+        is_internal: true,
+      }),
+    );
   });
 
   it('only admin deletes, after confirming; a failure reads "Failed to delete ticket"', async () => {
     signIn('admin');
-    const api = detailApi().on(`DELETE /tickets/${T1}`, fail(500)).on('GET /tickets', page([])).on('GET /tickets/stats', ok(stats));
+    const api = detailApi()
+      .on(`DELETE /tickets/${T1}`, fail(500))
+      .on('GET /tickets', page([]))
+      .on('GET /tickets/stats', ok(stats));
     renderScreen(api, `/dashboard/tickets/${T1}`, routes, { accessControl: true });
     fireEvent.click(await screen.findByRole('button', { name: /Delete ticket/ }));
     expect(api.count(`DELETE /tickets/${T1}`)).toBe(0);
@@ -218,7 +286,10 @@ describe('bulk status change (view one)', () => {
     const api = new FakeApi()
       .on('GET /tickets/stats', ok(stats))
       .on('GET /users', page([]))
-      .on('GET /tickets', page([ticket(), ticket({ id: T2, number: 'T-000002', subject: 'Wrong invoice', category: 'billing' })]))
+      .on(
+        'GET /tickets',
+        page([ticket(), ticket({ id: T2, number: 'T-000002', subject: 'Wrong invoice', category: 'billing' })]),
+      )
       .on(`PATCH /tickets/${T1}/status`, ok(ticket({ status: 'resolved' })))
       .on(`PATCH /tickets/${T2}/status`, fail(409, 'Cannot change the ticket status from open to resolved'));
     renderScreen(api, '/dashboard/tickets', routes, { accessControl: true });
@@ -231,7 +302,9 @@ describe('bulk status change (view one)', () => {
     fireEvent.click(within(bar).getByRole('button', { name: 'Apply' }));
     const report = await screen.findByTestId('bulk-report');
     expect(within(report).getByText('Status changed on 1 of 2 tickets')).toBeTruthy();
-    expect(within(report).getByText('1 failed: T-000002: Cannot change the ticket status from open to resolved')).toBeTruthy();
+    expect(
+      within(report).getByText('1 failed: T-000002: Cannot change the ticket status from open to resolved'),
+    ).toBeTruthy();
     expect(api.last(`PATCH /tickets/${T1}/status`)!.body).toEqual({ status: 'resolved' });
     expect(api.last(`PATCH /tickets/${T2}/status`)!.body).toEqual({ status: 'resolved' });
   });

@@ -16,7 +16,11 @@ import { currentUrl, renderScreen } from './support/render';
 vi.mock('@ant-design/charts', () => ({
   Line: (p: { data: Array<{ bps: number | null; direction: string }> }) => (
     <div data-testid="line-chart">
-      {p.data.length} rows; in: {p.data.filter((d) => d.direction === 'In').map((d) => (d.bps === null ? 'gap' : d.bps)).join(',')}
+      {p.data.length} rows; in:{' '}
+      {p.data
+        .filter((d) => d.direction === 'In')
+        .map((d) => (d.bps === null ? 'gap' : d.bps))
+        .join(',')}
     </div>
   ),
 }));
@@ -26,19 +30,58 @@ const LO = '22222222-2222-4222-8222-222222222222';
 const ETH = '33333333-3333-4333-8333-333333333333';
 
 const device = {
-  id: DEVICE, name: 'core-1', vendor: 'generic', model: null, host: '10.0.0.1', location: 'POP 1', tags: [], status: 'up',
-  status_changed_at: '2026-04-01T08:00:00.000Z', last_seen_at: '2026-04-01T12:00:00.000Z', last_error: null,
-  created_at: '2026-03-01T00:00:00.000Z', updated_at: '2026-04-01T12:00:00.000Z',
+  id: DEVICE,
+  name: 'core-1',
+  vendor: 'generic',
+  model: null,
+  host: '10.0.0.1',
+  location: 'POP 1',
+  tags: [],
+  status: 'up',
+  status_changed_at: '2026-04-01T08:00:00.000Z',
+  last_seen_at: '2026-04-01T12:00:00.000Z',
+  last_error: null,
+  created_at: '2026-03-01T00:00:00.000Z',
+  updated_at: '2026-04-01T12:00:00.000Z',
 };
 const iface = (id: string, over: Record<string, unknown>) => ({
-  id, device_id: DEVICE, if_index: 1, name: 'lo', alias: '', oper_status: 'up', admin_status: 'up', high_speed_mbps: 10,
-  mac: '', counter_bits: 64, last_seen_at: '2026-04-01T12:00:00.000Z', in_bps: 1200, out_bps: 1200, last_sample_at: '2026-04-01T12:00:00.000Z', ...over,
+  id,
+  device_id: DEVICE,
+  if_index: 1,
+  name: 'lo',
+  alias: '',
+  oper_status: 'up',
+  admin_status: 'up',
+  high_speed_mbps: 10,
+  mac: '',
+  counter_bits: 64,
+  last_seen_at: '2026-04-01T12:00:00.000Z',
+  in_bps: 1200,
+  out_bps: 1200,
+  last_sample_at: '2026-04-01T12:00:00.000Z',
+  ...over,
 });
 const interfaces = {
-  device: { id: DEVICE, name: 'core-1', status: 'up', status_changed_at: device.status_changed_at, last_seen_at: device.last_seen_at, last_error: null },
+  device: {
+    id: DEVICE,
+    name: 'core-1',
+    status: 'up',
+    status_changed_at: device.status_changed_at,
+    last_seen_at: device.last_seen_at,
+    last_error: null,
+  },
   items: [
     iface(LO, {}),
-    iface(ETH, { if_index: 2, name: 'ether1', alias: 'Uplink to transit', oper_status: 'down', high_speed_mbps: 1000, mac: '52:54:00:12:34:56', in_bps: null, out_bps: null }),
+    iface(ETH, {
+      if_index: 2,
+      name: 'ether1',
+      alias: 'Uplink to transit',
+      oper_status: 'down',
+      high_speed_mbps: 1000,
+      mac: '52:54:00:12:34:56',
+      in_bps: null,
+      out_bps: null,
+    }),
   ],
 };
 /** The fixed dataset of the server test: 71 MB in, 1.1 MB out, 95th percentile 320 kbit/s in. */
@@ -62,11 +105,26 @@ const traffic = (range: string): Traffic => ({
 
 function api() {
   return new FakeApi()
-    .on('GET /devices', ok({ items: [device], pagination: { page: 1, totalPages: 1, total: 1, hasNext: false, hasPrev: false } }))
+    .on(
+      'GET /devices',
+      ok({ items: [device], pagination: { page: 1, totalPages: 1, total: 1, hasNext: false, hasPrev: false } }),
+    )
     .on(`GET /devices/${DEVICE}/interfaces`, ok(interfaces))
     .on(`GET /devices/${DEVICE}/interfaces/${ETH}/traffic`, (call) => ok(traffic(String(call.params.range))))
-    .on(`GET /devices/${DEVICE}/interfaces/${LO}/traffic`, (call) => ok({ ...traffic(String(call.params.range)), points: [] }))
-    .on(`POST /devices/${DEVICE}/poll`, ok({ device_id: DEVICE, status: 'up', interfaces: 2, samples: 2, error: null, next_poll_at: '2026-04-01T12:05:00.000Z' }));
+    .on(`GET /devices/${DEVICE}/interfaces/${LO}/traffic`, (call) =>
+      ok({ ...traffic(String(call.params.range)), points: [] }),
+    )
+    .on(
+      `POST /devices/${DEVICE}/poll`,
+      ok({
+        device_id: DEVICE,
+        status: 'up',
+        interfaces: 2,
+        samples: 2,
+        error: null,
+        next_poll_at: '2026-04-01T12:05:00.000Z',
+      }),
+    );
 }
 
 afterEach(() => {
@@ -104,7 +162,9 @@ describe('usage history screen', () => {
   it('picks the device and its first working interface, then shows the chart data, totals and 95th percentiles', async () => {
     setAuthState({ user: { ...sampleUser, role: 'admin' }, isAuthenticated: true, isLoading: false });
     const fake = api();
-    renderScreen(fake, '/dashboard/nas/router/usage', [{ path: '/dashboard/nas/router/usage', element: <UsagePage /> }]);
+    renderScreen(fake, '/dashboard/nas/router/usage', [
+      { path: '/dashboard/nas/router/usage', element: <UsagePage /> },
+    ]);
 
     // One device: chosen; the loopback is up and first, so it is picked; it has no data yet.
     expect(await screen.findByTestId('traffic-empty')).toBeTruthy();
@@ -114,7 +174,9 @@ describe('usage history screen', () => {
 
     // Another interface: its data.
     fireEvent.mouseDown(within(screen.getByTestId('interface-picker')).getByRole('combobox'));
-    fireEvent.click(await screen.findByText('ether1 — Uplink to transit', { selector: '.ant-select-item-option-content' }));
+    fireEvent.click(
+      await screen.findByText('ether1 — Uplink to transit', { selector: '.ant-select-item-option-content' }),
+    );
     expect((await screen.findByTestId('line-chart')).textContent).toBe('6 rows; in: 26666.67,gap,320000');
     expect(screen.getByTestId('card-total-in').textContent).toContain('71.0 MB');
     expect(screen.getByTestId('card-total-out').textContent).toContain('1.10 MB');
@@ -125,10 +187,14 @@ describe('usage history screen', () => {
 
     // The range selector asks the server for that range.
     fireEvent.click(screen.getByText('Last hour'));
-    await waitFor(() => expect(fake.last(`GET /devices/${DEVICE}/interfaces/${ETH}/traffic`)?.params).toMatchObject({ range: 'hour' }));
+    await waitFor(() =>
+      expect(fake.last(`GET /devices/${DEVICE}/interfaces/${ETH}/traffic`)?.params).toMatchObject({ range: 'hour' }),
+    );
     expect(currentUrl).toContain('range=hour');
     fireEvent.click(screen.getByText('Last month'));
-    await waitFor(() => expect(fake.last(`GET /devices/${DEVICE}/interfaces/${ETH}/traffic`)?.params).toMatchObject({ range: 'month' }));
+    await waitFor(() =>
+      expect(fake.last(`GET /devices/${DEVICE}/interfaces/${ETH}/traffic`)?.params).toMatchObject({ range: 'month' }),
+    );
   });
 });
 
@@ -136,7 +202,9 @@ describe('interfaces screen', () => {
   it('lists the interfaces with status tags, speed, MAC and description; refresh and poll now ask again', async () => {
     setAuthState({ user: { ...sampleUser, role: 'admin' }, isAuthenticated: true, isLoading: false });
     const fake = api();
-    renderScreen(fake, `/dashboard/nas/router/interfaces?device=${DEVICE}`, [{ path: '/dashboard/nas/router/interfaces', element: <InterfacesPage /> }]);
+    renderScreen(fake, `/dashboard/nas/router/interfaces?device=${DEVICE}`, [
+      { path: '/dashboard/nas/router/interfaces', element: <InterfacesPage /> },
+    ]);
     const table = await screen.findByTestId('interfaces-table');
     await waitFor(() => expect(within(table).getAllByRole('row').length).toBe(3));
     const [, lo, eth] = within(table).getAllByRole('row');
@@ -147,7 +215,9 @@ describe('interfaces screen', () => {
     expect(eth.textContent).toContain('Down');
     expect(eth.textContent).toContain('1 Gbit/s');
     expect(eth.textContent).toContain('52:54:00:12:34:56');
-    expect(within(eth).getByText('Traffic').closest('a')?.getAttribute('href')).toBe(`/dashboard/nas/router/usage?device=${DEVICE}&interface=${ETH}`);
+    expect(within(eth).getByText('Traffic').closest('a')?.getAttribute('href')).toBe(
+      `/dashboard/nas/router/usage?device=${DEVICE}&interface=${ETH}`,
+    );
 
     const before = fake.count(`GET /devices/${DEVICE}/interfaces`);
     fireEvent.click(screen.getByText('Refresh'));
@@ -162,7 +232,9 @@ describe("a device's interfaces panel (device page)", () => {
   it('shows the technician the live table without links to the admin usage screen', async () => {
     for (const role of ['technician', 'admin'] as const) {
       setAuthState({ user: { ...sampleUser, role }, isAuthenticated: true, isLoading: false });
-      renderScreen(api(), '/dashboard/nas/devices/show/x', [{ path: '/dashboard/nas/devices/show/x', element: <DeviceInterfacesPanel deviceId={DEVICE} /> }]);
+      renderScreen(api(), '/dashboard/nas/devices/show/x', [
+        { path: '/dashboard/nas/devices/show/x', element: <DeviceInterfacesPanel deviceId={DEVICE} /> },
+      ]);
       const panel = await screen.findByTestId('device-interfaces');
       await within(panel).findByText('Uplink to transit');
       expect(within(panel).getAllByText('Down').length).toBeGreaterThan(0);

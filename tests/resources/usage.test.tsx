@@ -20,7 +20,12 @@ vi.mock('@ant-design/charts', () => ({
 
 const usage = (over: Record<string, unknown> = {}) => ({
   user_id: sampleUser.id,
-  subscription: { id: '22222222-2222-4222-8222-222222222222', status: 'active', plan_name: 'Capped 50', data_cap_gb: 50 },
+  subscription: {
+    id: '22222222-2222-4222-8222-222222222222',
+    status: 'active',
+    plan_name: 'Capped 50',
+    data_cap_gb: 50,
+  },
   periods: [
     { index: 0, start: '2026-11-01', end: '2026-12-01' },
     { index: 1, start: '2026-10-01', end: '2026-11-01' },
@@ -33,7 +38,14 @@ const usage = (over: Record<string, unknown> = {}) => ({
   ],
   totals: { download: 15_000_000_000, upload: 2_000_000_000, total: 17_000_000_000 },
   cap: { limit: 50_000_000_000, used: 17_000_000_000, remaining: 33_000_000_000, percent: 34 },
-  session: { username: 'c000042', online_since: '2026-11-03T08:00:00.000Z', framed_ip: '100.64.0.9', download: 3_000_000_000, upload: 500_000_000, last_update: '2026-11-03T09:00:00.000Z' },
+  session: {
+    username: 'c000042',
+    online_since: '2026-11-03T08:00:00.000Z',
+    framed_ip: '100.64.0.9',
+    download: 3_000_000_000,
+    upload: 500_000_000,
+    last_update: '2026-11-03T09:00:00.000Z',
+  },
   ...over,
 });
 
@@ -61,7 +73,16 @@ describe('usage page', () => {
   it('the period picker asks for an earlier period', async () => {
     setAuthState({ user: { ...sampleUser, role: 'user' }, isAuthenticated: true, isLoading: false });
     const api = new FakeApi().on('GET /usage', (c) =>
-      ok(Number(c.params.period) === 1 ? usage({ period: { index: 1, start: '2026-10-01', end: '2026-11-01' }, days: [], totals: { download: 0, upload: 0, total: 0 }, session: null }) : usage()),
+      ok(
+        Number(c.params.period) === 1
+          ? usage({
+              period: { index: 1, start: '2026-10-01', end: '2026-11-01' },
+              days: [],
+              totals: { download: 0, upload: 0, total: 0 },
+              session: null,
+            })
+          : usage(),
+      ),
     );
     renderScreen(api, '/dashboard/usage', [{ path: '/dashboard/usage', element: <UsagePage /> }]);
     await screen.findByTestId('usage-remaining');
@@ -73,7 +94,10 @@ describe('usage page', () => {
 
   it('staff see a customer’s usage (user_id sent); an unlimited plan says so', async () => {
     setAuthState({ user: { ...sampleUser, role: 'support' }, isAuthenticated: true, isLoading: false });
-    const api = new FakeApi().on('GET /usage', ok(usage({ cap: { limit: null, used: 17_000_000_000, remaining: null, percent: null }, session: null })));
+    const api = new FakeApi().on(
+      'GET /usage',
+      ok(usage({ cap: { limit: null, used: 17_000_000_000, remaining: null, percent: null }, session: null })),
+    );
     renderScreen(api, '/x', [{ path: '/x', element: <UsageView userId="77777777-7777-4777-8777-777777777777" /> }]);
     expect(await screen.findByText('Unlimited data')).toBeTruthy();
     expect(screen.getByText('Not online right now')).toBeTruthy();
@@ -98,9 +122,18 @@ describe('usage page', () => {
       { id: OLD, status: 'cancelled', plan_name: 'Basic 25', created_at: '2026-01-01T00:00:00.000Z' },
     ];
     const api = new FakeApi().on('GET /usage', (c) =>
-      ok(c.params.subscription_id === OLD
-        ? usage({ lines, subscription: { id: OLD, status: 'cancelled', plan_name: 'Basic 25', data_cap_gb: null }, cap: { limit: null, used: 0, remaining: null, percent: null }, days: [], totals: { download: 0, upload: 0, total: 0 }, session: null })
-        : usage({ lines, subscription: { id: HOME, status: 'active', plan_name: 'Home 100', data_cap_gb: 50 } })),
+      ok(
+        c.params.subscription_id === OLD
+          ? usage({
+              lines,
+              subscription: { id: OLD, status: 'cancelled', plan_name: 'Basic 25', data_cap_gb: null },
+              cap: { limit: null, used: 0, remaining: null, percent: null },
+              days: [],
+              totals: { download: 0, upload: 0, total: 0 },
+              session: null,
+            })
+          : usage({ lines, subscription: { id: HOME, status: 'active', plan_name: 'Home 100', data_cap_gb: 50 } }),
+      ),
     );
     renderScreen(api, '/dashboard/usage', [{ path: '/dashboard/usage', element: <UsagePage /> }]);
     await screen.findByTestId('usage-remaining');
@@ -116,7 +149,21 @@ describe('usage page', () => {
 
   it('one line: named, no picker', async () => {
     setAuthState({ user: { ...sampleUser, role: 'user' }, isAuthenticated: true, isLoading: false });
-    const api = new FakeApi().on('GET /usage', ok(usage({ lines: [{ id: '22222222-2222-4222-8222-222222222222', status: 'active', plan_name: 'Capped 50', created_at: '2026-10-01T00:00:00.000Z' }] })));
+    const api = new FakeApi().on(
+      'GET /usage',
+      ok(
+        usage({
+          lines: [
+            {
+              id: '22222222-2222-4222-8222-222222222222',
+              status: 'active',
+              plan_name: 'Capped 50',
+              created_at: '2026-10-01T00:00:00.000Z',
+            },
+          ],
+        }),
+      ),
+    );
     renderScreen(api, '/dashboard/usage', [{ path: '/dashboard/usage', element: <UsagePage /> }]);
     expect((await screen.findByTestId('usage-line')).textContent).toBe('Line: Capped 50 (Active)');
     expect(screen.queryByRole('combobox', { name: 'Line' })).toBeNull();
@@ -125,14 +172,38 @@ describe('usage page', () => {
   it('staff opening Usage get the network this month and the customers by usage, not "No subscription yet"; picking one shows theirs', async () => {
     setAuthState({ user: { ...sampleUser, role: 'technician' }, isAuthenticated: true, isLoading: false });
     const DANA = '77777777-7777-4777-8777-777777777777';
-    const customers = (page: number) => ok({
-      period: { start: '2026-11-01', end: '2026-11-08' },
-      totals: { download: 15_000_000_000, upload: 2_000_000_000, total: 17_000_000_000, customers: 21, online: 4 },
-      items: page === 1
-        ? [{ user_id: DANA, name: 'Dana Doe', email: 'dana@example.com', lines: 2, online: 1, download: 15_000_000_000, upload: 2_000_000_000, total: 17_000_000_000 }]
-        : [{ user_id: '88888888-8888-4888-8888-888888888888', name: 'Zed Last', email: 'zed@example.com', lines: 1, online: 0, download: 0, upload: 0, total: 0 }],
-      pagination: { page, totalPages: 2, total: 21, hasNext: page === 1, hasPrev: page === 2 },
-    });
+    const customers = (page: number) =>
+      ok({
+        period: { start: '2026-11-01', end: '2026-11-08' },
+        totals: { download: 15_000_000_000, upload: 2_000_000_000, total: 17_000_000_000, customers: 21, online: 4 },
+        items:
+          page === 1
+            ? [
+                {
+                  user_id: DANA,
+                  name: 'Dana Doe',
+                  email: 'dana@example.com',
+                  lines: 2,
+                  online: 1,
+                  download: 15_000_000_000,
+                  upload: 2_000_000_000,
+                  total: 17_000_000_000,
+                },
+              ]
+            : [
+                {
+                  user_id: '88888888-8888-4888-8888-888888888888',
+                  name: 'Zed Last',
+                  email: 'zed@example.com',
+                  lines: 1,
+                  online: 0,
+                  download: 0,
+                  upload: 0,
+                  total: 0,
+                },
+              ],
+        pagination: { page, totalPages: 2, total: 21, hasNext: page === 1, hasPrev: page === 2 },
+      });
     const api = new FakeApi()
       .on('GET /usage/customers', (c) => customers(Number(c.params.page)))
       .on('GET /usage', ok(usage({ user_id: DANA, lines: [] })));
@@ -148,9 +219,17 @@ describe('usage page', () => {
     expect(row.textContent).toContain('17 GB');
 
     // The search is sent to the server and starts at page 1.
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Customer name or e-mail' }), { target: { value: ' dana ' } });
-    fireEvent.keyDown(screen.getByRole('searchbox', { name: 'Customer name or e-mail' }), { key: 'Enter', code: 'Enter', keyCode: 13 });
-    await waitFor(() => expect(api.last('GET /usage/customers')!.params).toEqual({ page: 1, limit: 20, search: 'dana' }));
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Customer name or e-mail' }), {
+      target: { value: ' dana ' },
+    });
+    fireEvent.keyDown(screen.getByRole('searchbox', { name: 'Customer name or e-mail' }), {
+      key: 'Enter',
+      code: 'Enter',
+      keyCode: 13,
+    });
+    await waitFor(() =>
+      expect(api.last('GET /usage/customers')!.params).toEqual({ page: 1, limit: 20, search: 'dana' }),
+    );
 
     fireEvent.click(within(row).getByRole('button', { name: 'Show usage: Dana Doe' }));
     expect(await screen.findByText('Usage of Dana Doe')).toBeTruthy();

@@ -42,7 +42,10 @@ function listOver(all: ReturnType<typeof user>[]) {
     const limit = Number(call.params.limit ?? 20);
     const items = all.slice((pageNo - 1) * limit, pageNo * limit);
     const totalPages = Math.max(1, Math.ceil(all.length / limit));
-    return ok({ items, pagination: { page: pageNo, totalPages, total: all.length, hasNext: pageNo < totalPages, hasPrev: pageNo > 1 } });
+    return ok({
+      items,
+      pagination: { page: pageNo, totalPages, total: all.length, hasNext: pageNo < totalPages, hasPrev: pageNo > 1 },
+    });
   };
 }
 
@@ -50,17 +53,35 @@ function api(all = [user(1)]) {
   return new FakeApi()
     .on('GET /users', listOver(all))
     .on('GET /users/companies', ok([]))
-    .on('GET /subscriptions', { status: 200, body: { success: true, message: 'ok', data: { items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } } } })
-    .on('GET /payments/invoices', ok({ items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } }))
-    .on('GET /tickets', ok({ items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } }));
+    .on('GET /subscriptions', {
+      status: 200,
+      body: {
+        success: true,
+        message: 'ok',
+        data: { items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } },
+      },
+    })
+    .on(
+      'GET /payments/invoices',
+      ok({ items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } }),
+    )
+    .on(
+      'GET /tickets',
+      ok({ items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } }),
+    );
 }
 
-const toastText = () => Array.from(document.querySelectorAll('.ant-notification-notice')).map((n) => n.textContent).join(' | ');
+const toastText = () =>
+  Array.from(document.querySelectorAll('.ant-notification-notice'))
+    .map((n) => n.textContent)
+    .join(' | ');
 
 async function roleOptions(dialog: HTMLElement): Promise<string[]> {
   fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'Role' }));
   await screen.findAllByText('Customer', { selector: '.ant-select-item-option-content' });
-  return Array.from(document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option-content')).map((n) => n.textContent ?? '');
+  return Array.from(
+    document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option-content'),
+  ).map((n) => n.textContent ?? '');
 }
 
 async function openCreate(): Promise<HTMLElement> {
@@ -77,7 +98,14 @@ afterEach(() => {
 describe('users: create and edit', () => {
   it('admin creates a technician: the body holds the form values, the toast shows, the new user opens', async () => {
     signIn('admin');
-    const fake = api().on('POST /users', (call) => ({ status: 201, body: { success: true, message: 'User created successfully', data: user(9, { ...(call.body as object), id: NEW_ID }) } }));
+    const fake = api().on('POST /users', (call) => ({
+      status: 201,
+      body: {
+        success: true,
+        message: 'User created successfully',
+        data: user(9, { ...(call.body as object), id: NEW_ID }),
+      },
+    }));
     fake.on(`GET /users/${NEW_ID}`, ok(user(9, { id: NEW_ID, name: 'Tina Tech', role: 'technician' })));
     renderScreen(fake, '/dashboard/users', routes);
     const dialog = await openCreate();
@@ -125,7 +153,14 @@ describe('users: create and edit', () => {
     resetAuthState();
     signIn('super_admin');
     renderScreen(api(), '/dashboard/users', routes);
-    expect(await roleOptions(await openCreate())).toEqual(['Customer', 'Administrator', 'Super administrator', 'Support', 'Technician', 'Billing']);
+    expect(await roleOptions(await openCreate())).toEqual([
+      'Customer',
+      'Administrator',
+      'Super administrator',
+      'Support',
+      'Technician',
+      'Billing',
+    ]);
   });
 
   it('a failed create shows the server message, else the spec text', async () => {
@@ -139,7 +174,9 @@ describe('users: create and edit', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(toastText()).toContain('A user with this e-mail already exists'));
     fake.on('POST /users', fail(500));
-    dialog = (await screen.findByText('New user', { selector: '.ant-modal-title' })).closest('.ant-modal') as HTMLElement;
+    dialog = (await screen.findByText('New user', { selector: '.ant-modal-title' })).closest(
+      '.ant-modal',
+    ) as HTMLElement;
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(toastText()).toContain('Failed to create user'));
   });
@@ -155,10 +192,18 @@ describe('users: create and edit', () => {
     renderScreen(fake, `/dashboard/user/${customer.id}`, routes);
     const drawer = await screen.findByTestId('user-drawer');
     fireEvent.click(await within(drawer).findByRole('button', { name: 'Edit' }));
-    const dialog = (await screen.findByText('Edit Customer 1', { selector: '.ant-modal-title' })).closest('.ant-modal') as HTMLElement;
+    const dialog = (await screen.findByText('Edit Customer 1', { selector: '.ant-modal-title' })).closest(
+      '.ant-modal',
+    ) as HTMLElement;
     fireEvent.change(within(dialog).getByLabelText('Company'), { target: { value: 'Globex' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(fake.last(`PUT /users/${customer.id}`)?.body).toMatchObject({ name: 'Customer 1', email: 'c1@example.com', company: 'Globex' }));
+    await waitFor(() =>
+      expect(fake.last(`PUT /users/${customer.id}`)?.body).toMatchObject({
+        name: 'Customer 1',
+        email: 'c1@example.com',
+        company: 'Globex',
+      }),
+    );
     expect(fake.last(`PUT /users/${customer.id}`)?.body).not.toHaveProperty('role');
     await waitFor(() => expect(toastText()).toContain('User updated successfully'));
     cleanup();
@@ -176,7 +221,10 @@ describe('users: delete', () => {
     const customer = user(1);
     const fake = api([customer])
       .on(`GET /users/${customer.id}`, ok(customer))
-      .on(`DELETE /users/${customer.id}`, fail(409, 'This user has invoices or subscriptions and cannot be deleted. Disable the account instead.'));
+      .on(
+        `DELETE /users/${customer.id}`,
+        fail(409, 'This user has invoices or subscriptions and cannot be deleted. Disable the account instead.'),
+      );
     renderScreen(fake, `/dashboard/user/${customer.id}`, routes);
     const drawer = await screen.findByTestId('user-drawer');
     fireEvent.click(await within(drawer).findByRole('button', { name: 'Delete' }));
@@ -210,7 +258,11 @@ describe('users: CSV export', () => {
     };
     (URL as unknown as { revokeObjectURL: () => void }).revokeObjectURL = () => {};
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    renderScreen(fake, '/dashboard/users?filters[0][field]=role&filters[0][operator]=eq&filters[0][value]=user', routes);
+    renderScreen(
+      fake,
+      '/dashboard/users?filters[0][field]=role&filters[0][operator]=eq&filters[0][value]=user',
+      routes,
+    );
     await screen.findByText('Customer 3');
     fireEvent.click(screen.getByRole('button', { name: /Export CSV/ }));
     await waitFor(() => expect(click).toHaveBeenCalled());
@@ -220,10 +272,15 @@ describe('users: CSV export', () => {
       { role: 'user', page: '2', limit: '100' },
     ]);
     const text = await blob!.text();
-    const lines = text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines).toHaveLength(131);
     expect(lines[0]).toBe('"Customer number","Name","E-mail","Phone","Company","Role","Status","Verified","Created"');
-    expect(lines[1]).toBe(`"C-000001","'=HYPERLINK(""http://evil"")","c1@example.com","'+1 555 0100","Acme, ""Inc""","user","active","yes","2025-03-01T00:00:00.000Z"`);
+    expect(lines[1]).toBe(
+      `"C-000001","'=HYPERLINK(""http://evil"")","c1@example.com","'+1 555 0100","Acme, ""Inc""","user","active","yes","2025-03-01T00:00:00.000Z"`,
+    );
     expect(lines[2]).toContain(`"'@cmd"`);
     expect(lines[2]).toContain(`"'-2+3"`);
     expect(lines[130]).toContain('"c130@example.com"');

@@ -27,7 +27,10 @@ const user = (over: Record<string, unknown> = {}) => ({
 });
 const page = (items: unknown[], total = items.length, pageNo = 1, limit = 20) => {
   const totalPages = Math.max(1, Math.ceil(total / limit));
-  return ok({ items, pagination: { page: pageNo, totalPages, total, hasNext: pageNo < totalPages, hasPrev: pageNo > 1 } });
+  return ok({
+    items,
+    pagination: { page: pageNo, totalPages, total, hasNext: pageNo < totalPages, hasPrev: pageNo > 1 },
+  });
 };
 const emptyPage = ok({ items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } });
 
@@ -45,7 +48,14 @@ function api(users: unknown[] = [user()]) {
     .on('GET /users', page(users))
     .on('GET /users/companies', ok(['Acme', 'Globex']))
     .on(`GET /users/${CUSTOMER}`, ok(user()))
-    .on('GET /subscriptions', { status: 200, body: { success: true, message: 'ok', data: { items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } } } })
+    .on('GET /subscriptions', {
+      status: 200,
+      body: {
+        success: true,
+        message: 'ok',
+        data: { items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } },
+      },
+    })
     .on('GET /payments/invoices', emptyPage)
     .on('GET /tickets', emptyPage);
 }
@@ -56,7 +66,10 @@ async function choose(label: string, option: string) {
   fireEvent.click(items[items.length - 1]);
 }
 
-const toastText = () => Array.from(document.querySelectorAll('.ant-notification-notice')).map((n) => n.textContent).join(' | ');
+const toastText = () =>
+  Array.from(document.querySelectorAll('.ant-notification-notice'))
+    .map((n) => n.textContent)
+    .join(' | ');
 
 afterEach(() => {
   cleanup();
@@ -70,41 +83,81 @@ describe('users list', () => {
     const fake = api();
     renderScreen(fake, '/dashboard/users', routes);
     expect(await screen.findByText('Bob Customer')).toBeTruthy();
-    for (const text of ['bob@example.com', '+1 555 0101', 'C-000042', 'Acme', 'Customer', 'Active']) expect(screen.getAllByText(text).length).toBeGreaterThan(0);
-    for (const header of ['Name', 'E-mail', 'Phone', 'Customer number', 'Company', 'Role', 'Status', 'Created']) expect(screen.getAllByText(header).length).toBeGreaterThan(0);
+    for (const text of ['bob@example.com', '+1 555 0101', 'C-000042', 'Acme', 'Customer', 'Active'])
+      expect(screen.getAllByText(text).length).toBeGreaterThan(0);
+    for (const header of ['Name', 'E-mail', 'Phone', 'Customer number', 'Company', 'Role', 'Status', 'Created'])
+      expect(screen.getAllByText(header).length).toBeGreaterThan(0);
     expect(fake.last('GET /users')!.params).toEqual({ page: '1', limit: '20' });
 
     await choose('Role', 'Technician');
     await waitFor(() => expect(fake.last('GET /users')!.params).toMatchObject({ role: 'technician' }));
     await choose('Status', 'Suspended');
-    await waitFor(() => expect(fake.last('GET /users')!.params).toMatchObject({ role: 'technician', status: 'suspended' }));
+    await waitFor(() =>
+      expect(fake.last('GET /users')!.params).toMatchObject({ role: 'technician', status: 'suspended' }),
+    );
     await choose('Company', 'Globex');
     fireEvent.change(screen.getByLabelText('Name, e-mail, phone or customer number'), { target: { value: ' bob ' } });
-    fireEvent.keyDown(screen.getByLabelText('Name, e-mail, phone or customer number'), { key: 'Enter', code: 'Enter', keyCode: 13 });
+    fireEvent.keyDown(screen.getByLabelText('Name, e-mail, phone or customer number'), {
+      key: 'Enter',
+      code: 'Enter',
+      keyCode: 13,
+    });
     await waitFor(() =>
-      expect(fake.last('GET /users')!.params).toMatchObject({ role: 'technician', status: 'suspended', company: 'Globex', search: 'bob', page: '1' }),
+      expect(fake.last('GET /users')!.params).toMatchObject({
+        role: 'technician',
+        status: 'suspended',
+        company: 'Globex',
+        search: 'bob',
+        page: '1',
+      }),
     );
     await waitFor(() => {
       const url = new URL(currentUrl, 'http://x');
       expect(url.pathname).toBe('/dashboard/users');
-      for (const value of ['technician', 'suspended', 'Globex', 'bob']) expect(url.searchParams.toString()).toContain(value);
+      for (const value of ['technician', 'suspended', 'Globex', 'bob'])
+        expect(url.searchParams.toString()).toContain(value);
     });
   });
 
   it('reads the filters from the URL on load', async () => {
     signIn('support');
     const fake = api();
-    const query = 'filters[0][field]=role&filters[0][operator]=eq&filters[0][value]=billing&filters[1][field]=status&filters[1][operator]=eq&filters[1][value]=disabled&currentPage=2&pageSize=20';
+    const query =
+      'filters[0][field]=role&filters[0][operator]=eq&filters[0][value]=billing&filters[1][field]=status&filters[1][operator]=eq&filters[1][value]=disabled&currentPage=2&pageSize=20';
     renderScreen(fake, `/dashboard/users?${query}`, routes);
-    await waitFor(() => expect(fake.last('GET /users')?.params).toMatchObject({ role: 'billing', status: 'disabled', page: '2', limit: '20' }));
+    await waitFor(() =>
+      expect(fake.last('GET /users')?.params).toMatchObject({
+        role: 'billing',
+        status: 'disabled',
+        page: '2',
+        limit: '20',
+      }),
+    );
   });
 
   it('opens the drawer at /dashboard/user/:id with the profile, subscriptions, invoices and tickets of that user', async () => {
     signIn('support');
-    const fake = api().on('GET /tickets', page([
-      { id: 't1', number: 'T-000007', subject: 'Slow at night', status: 'open', created_by: CUSTOMER, created_at: '2025-03-02T00:00:00.000Z' },
-      { id: 't2', number: 'T-000008', subject: 'Mentions bob@example.com', status: 'open', created_by: ME, created_at: '2025-03-02T00:00:00.000Z' },
-    ]));
+    const fake = api().on(
+      'GET /tickets',
+      page([
+        {
+          id: 't1',
+          number: 'T-000007',
+          subject: 'Slow at night',
+          status: 'open',
+          created_by: CUSTOMER,
+          created_at: '2025-03-02T00:00:00.000Z',
+        },
+        {
+          id: 't2',
+          number: 'T-000008',
+          subject: 'Mentions bob@example.com',
+          status: 'open',
+          created_by: ME,
+          created_at: '2025-03-02T00:00:00.000Z',
+        },
+      ]),
+    );
     renderScreen(fake, `/dashboard/user/${CUSTOMER}`, routes);
     const drawer = await screen.findByTestId('user-drawer');
     expect(await within(drawer).findByText('Bob Customer · C-000042')).toBeTruthy();
@@ -129,7 +182,11 @@ describe('users list', () => {
   it('a row click opens the drawer route, keeping the list filters', async () => {
     signIn('admin');
     const fake = api();
-    renderScreen(fake, '/dashboard/users?filters[0][field]=role&filters[0][operator]=eq&filters[0][value]=user', routes);
+    renderScreen(
+      fake,
+      '/dashboard/users?filters[0][field]=role&filters[0][operator]=eq&filters[0][value]=user',
+      routes,
+    );
     fireEvent.click(await screen.findByText('Bob Customer'));
     await waitFor(() => expect(new URL(currentUrl, 'http://x').pathname).toBe(`/dashboard/user/${CUSTOMER}`));
     expect(currentUrl).toContain('filters[0][value]=user');
@@ -138,7 +195,9 @@ describe('users list', () => {
 
   it('status change asks for confirmation, then PATCHes the status and toasts', async () => {
     signIn('admin');
-    const fake = api().on(`PATCH /users/${CUSTOMER}/status`, (call: Call) => ok(user({ status: (call.body as { status: string }).status })));
+    const fake = api().on(`PATCH /users/${CUSTOMER}/status`, (call: Call) =>
+      ok(user({ status: (call.body as { status: string }).status })),
+    );
     renderScreen(fake, `/dashboard/user/${CUSTOMER}`, routes);
     const drawer = await screen.findByTestId('user-drawer');
     fireEvent.click(await within(drawer).findByRole('button', { name: 'Set suspended' }));
@@ -170,7 +229,9 @@ describe('users list', () => {
     const dialog = (await screen.findByText('Reset the password of Bob Customer')).closest('.ant-modal') as HTMLElement;
     fireEvent.change(within(dialog).getByLabelText('New password'), { target: { value: 'Fresh-pass-99' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Reset password' }));
-    await waitFor(() => expect(fake.last(`PATCH /users/${CUSTOMER}/password`)?.body).toEqual({ newPassword: 'Fresh-pass-99' }));
+    await waitFor(() =>
+      expect(fake.last(`PATCH /users/${CUSTOMER}/password`)?.body).toEqual({ newPassword: 'Fresh-pass-99' }),
+    );
     await waitFor(() => expect(toastText()).toContain('User password reset successfully'));
   });
 });

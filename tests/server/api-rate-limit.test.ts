@@ -55,7 +55,14 @@ describe('registration limit', () => {
         method: 'POST',
         url: '/api/auth/register',
         remoteAddress: ip,
-        payload: { name: `Rate ${n}`, email: `rate${n}@example.com`, password: 'long-enough-1', phone: '+1 555 0199', address: '5 Main Street', company: '' },
+        payload: {
+          name: `Rate ${n}`,
+          email: `rate${n}@example.com`,
+          password: 'long-enough-1',
+          phone: '+1 555 0199',
+          address: '5 Main Street',
+          company: '',
+        },
       });
     for (let i = 0; i < 20; i++) expect((await register(i, '198.51.100.7')).statusCode).toBe(201);
     const limited = await register(20, '198.51.100.7');

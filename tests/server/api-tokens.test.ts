@@ -17,9 +17,14 @@ describe('personal API tokens', () => {
   let t: TestApp;
   let call: CallAs;
   /** Calls /api with a raw bearer value (an API token's secret). */
-  const withToken = (secret: string, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
-    t.app.inject({ method, url: `/api${url}`, headers: bearer(secret), payload });
-  const create = async (role: Role | undefined, body: Record<string, unknown>) => call('POST', '/api-tokens', role, body);
+  const withToken = (
+    secret: string,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+  ) => t.app.inject({ method, url: `/api${url}`, headers: bearer(secret), payload });
+  const create = async (role: Role | undefined, body: Record<string, unknown>) =>
+    call('POST', '/api-tokens', role, body);
   const secretFor = async (tokenRole: string, caller: Role = 'admin', extra: Record<string, unknown> = {}) => {
     const res = await create(caller, { name: `${tokenRole} integration`, role: tokenRole, ...extra });
     expect(res.statusCode, res.body).toBe(201);
@@ -41,7 +46,12 @@ describe('personal API tokens', () => {
       return token;
     };
     call = async (method: ApiMethod, url: string, role?: Role, payload?: unknown) =>
-      t.app.inject({ method, url: `/api${url}`, headers: role ? bearer(await tokenOf(role)) : {}, payload: payload as object });
+      t.app.inject({
+        method,
+        url: `/api${url}`,
+        headers: role ? bearer(await tokenOf(role)) : {},
+        payload: payload as object,
+      });
   });
   afterAll(() => t.close());
 
@@ -52,7 +62,15 @@ describe('personal API tokens', () => {
     expect(body).toMatchObject({
       success: true,
       message: 'API token created. Copy it now: it will not be shown again.',
-      data: { name: 'Accounting export', role: 'billing', status: 'active', last_used_at: null, expires_at: null, revoked_at: null, created_by_email: 'admin@example.com' },
+      data: {
+        name: 'Accounting export',
+        role: 'billing',
+        status: 'active',
+        last_used_at: null,
+        expires_at: null,
+        revoked_at: null,
+        created_by_email: 'admin@example.com',
+      },
     });
     const { id, secret, prefix } = body.data;
     expect(secret).toMatch(SECRET);
@@ -63,7 +81,13 @@ describe('personal API tokens', () => {
     expect(list.json().message).toBe('API tokens retrieved successfully');
     expect(list.json().data.pagination).toMatchObject({ page: 1, total: expect.any(Number) });
     const listed = list.json().data.items.find((i: { id: string }) => i.id === id);
-    expect(listed).toMatchObject({ name: 'Accounting export', role: 'billing', prefix, created_by_name: expect.any(String), status: 'active' });
+    expect(listed).toMatchObject({
+      name: 'Accounting export',
+      role: 'billing',
+      prefix,
+      created_by_name: expect.any(String),
+      status: 'active',
+    });
     expect(listed).not.toHaveProperty('secret');
     expect(list.body).not.toContain(secret);
     expect(list.body).not.toContain(secret.slice(12));
@@ -84,7 +108,7 @@ describe('personal API tokens', () => {
     expect(pagination).toMatchObject({ page: 1, hasPrev: false, hasNext: true });
   });
 
-  it("acts as its role: a billing token creates plans but is refused admin-only routes", async () => {
+  it('acts as its role: a billing token creates plans but is refused admin-only routes', async () => {
     const { secret } = await secretFor('billing');
     const created = await withToken(secret, 'POST', '/plans', plan('Via billing token'));
     expect(created.statusCode, created.body).toBe(201);
@@ -114,7 +138,7 @@ describe('personal API tokens', () => {
     expect((await call('GET', '/api-tokens', 'super_admin')).statusCode).toBe(200);
   });
 
-  it('an admin token cannot manage tokens, nor change its creator\'s password or profile', async () => {
+  it("an admin token cannot manage tokens, nor change its creator's password or profile", async () => {
     const { secret, id } = await secretFor('admin');
     expect((await withToken(secret, 'GET', '/users')).statusCode).toBe(200);
     for (const [method, url, payload] of [
@@ -126,7 +150,10 @@ describe('personal API tokens', () => {
       expect(res.statusCode, `${method} ${url}`).toBe(403);
       expect(res.json().message).toBe('API tokens cannot manage API tokens; sign in as yourself to do this');
     }
-    const password = await withToken(secret, 'POST', '/auth/change-password', { currentPassword: 'whatever', newPassword: 'Another-Horse-10' });
+    const password = await withToken(secret, 'POST', '/auth/change-password', {
+      currentPassword: 'whatever',
+      newPassword: 'Another-Horse-10',
+    });
     expect(password.statusCode).toBe(403);
     expect(password.json().message).toMatch(/cannot be done with an API token/);
     expect((await withToken(secret, 'PUT', '/auth/profile', { name: 'Renamed' })).statusCode).toBe(403);
@@ -144,7 +171,10 @@ describe('personal API tokens', () => {
     expect((await withToken(secret, 'GET', `/payments/gateways/${crypto.randomUUID()}`)).statusCode).toBe(404);
     const revoked = await call('DELETE', `/api-tokens/${id}`, 'admin');
     expect(revoked.statusCode).toBe(200);
-    expect(revoked.json()).toMatchObject({ message: 'API token revoked', data: { id, status: 'revoked', revoked_at: expect.any(String) } });
+    expect(revoked.json()).toMatchObject({
+      message: 'API token revoked',
+      data: { id, status: 'revoked', revoked_at: expect.any(String) },
+    });
     const refused = await withToken(secret, 'POST', '/plans', plan('After revoke'));
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual({ success: false, message: 'Invalid or expired token' });
@@ -161,7 +191,9 @@ describe('personal API tokens', () => {
     expect((await withToken(secret, 'GET', '/users')).statusCode).toBe(200);
     t.clock.advanceMinutes(61);
     expect((await withToken(secret, 'GET', '/users')).statusCode).toBe(401);
-    const listed = (await call('GET', '/api-tokens?limit=100', 'admin')).json().data.items.find((i: { id: string }) => i.id === id);
+    const listed = (await call('GET', '/api-tokens?limit=100', 'admin'))
+      .json()
+      .data.items.find((i: { id: string }) => i.id === id);
     expect(listed).toMatchObject({ status: 'expired', expires_at: expiresAt });
   });
 
@@ -173,14 +205,23 @@ describe('personal API tokens', () => {
   it('stops working when its creator is suspended or demoted, and again when reinstated', async () => {
     const creator = await t.createUser({ email: 'creator@example.com', role: 'admin' });
     const session = await t.login('creator@example.com');
-    const res = await t.app.inject({ method: 'POST', url: '/api/api-tokens', headers: bearer(session.token), payload: { name: 'Creator token', role: 'support' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/api-tokens',
+      headers: bearer(session.token),
+      payload: { name: 'Creator token', role: 'support' },
+    });
     expect(res.statusCode).toBe(201);
     const { secret } = res.json().data;
     expect((await withToken(secret, 'GET', '/users')).statusCode).toBe(200);
 
-    expect((await call('PATCH', `/users/${creator.id}/status`, 'super_admin', { status: 'suspended' })).statusCode).toBe(200);
+    expect(
+      (await call('PATCH', `/users/${creator.id}/status`, 'super_admin', { status: 'suspended' })).statusCode,
+    ).toBe(200);
     expect((await withToken(secret, 'GET', '/users')).statusCode).toBe(401);
-    expect((await call('PATCH', `/users/${creator.id}/status`, 'super_admin', { status: 'active' })).statusCode).toBe(200);
+    expect((await call('PATCH', `/users/${creator.id}/status`, 'super_admin', { status: 'active' })).statusCode).toBe(
+      200,
+    );
     expect((await withToken(secret, 'GET', '/users')).statusCode).toBe(200);
 
     expect((await call('PUT', `/users/${creator.id}`, 'super_admin', { role: 'support' })).statusCode).toBe(200);
@@ -191,7 +232,8 @@ describe('personal API tokens', () => {
 
   it('records the last use, at most once a minute', async () => {
     const { secret, id } = await secretFor('support');
-    const lastUsed = async () => (await t.database.db.select().from(apiTokens).where(eq(apiTokens.id, id)))[0].lastUsedAt;
+    const lastUsed = async () =>
+      (await t.database.db.select().from(apiTokens).where(eq(apiTokens.id, id)))[0].lastUsedAt;
     expect(await lastUsed()).toBeNull();
     const first = t.clock.now();
     await withToken(secret, 'GET', '/users');
@@ -202,7 +244,9 @@ describe('personal API tokens', () => {
     t.clock.advance(31_000);
     await withToken(secret, 'GET', '/users');
     expect((await lastUsed())?.getTime()).toBe(first.getTime() + 61_000);
-    const listed = (await call('GET', '/api-tokens?limit=100', 'admin')).json().data.items.find((i: { id: string }) => i.id === id);
+    const listed = (await call('GET', '/api-tokens?limit=100', 'admin'))
+      .json()
+      .data.items.find((i: { id: string }) => i.id === id);
     expect(listed.last_used_at).toBe(new Date(first.getTime() + 61_000).toISOString());
   });
 
@@ -215,15 +259,25 @@ describe('personal API tokens', () => {
       [{ name: 'Customer role', role: 'user' }, 'role'],
       [{ name: 'No role' }, 'role'],
       [{ name: 'Bad date', role: 'billing', expiresAt: 'tomorrow' }, 'expiresAt'],
-      [{ name: 'Past', role: 'billing', expiresAt: new Date(t.clock.now().getTime() - 1000).toISOString() }, 'expiresAt'],
+      [
+        { name: 'Past', role: 'billing', expiresAt: new Date(t.clock.now().getTime() - 1000).toISOString() },
+        'expiresAt',
+      ],
     ];
     for (const [body, field] of cases) {
       const res = await create('admin', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().success).toBe(false);
-      expect(res.json().errors.map((e: { field: string }) => e.field), JSON.stringify(body)).toContain(field);
+      expect(
+        res.json().errors.map((e: { field: string }) => e.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
-    const past = await create('admin', { name: 'Past', role: 'billing', expiresAt: new Date(t.clock.now().getTime() - 1000).toISOString() });
+    const past = await create('admin', {
+      name: 'Past',
+      role: 'billing',
+      expiresAt: new Date(t.clock.now().getTime() - 1000).toISOString(),
+    });
     expect(past.json().message).toContain('Expiry must be in the future');
   });
 

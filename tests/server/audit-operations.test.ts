@@ -20,15 +20,21 @@ let as: CallAs;
 const clock = new ManualClock('2026-05-04T10:00:00.000Z');
 
 beforeAll(async () => {
-  t = await createTestApp({ clock, config: { dataDir: mkdtempSync(join(tmpdir(), 'isp-audit-ops-')), accessTokenTtlSeconds: 30 * 86_400 } });
+  t = await createTestApp({
+    clock,
+    config: { dataDir: mkdtempSync(join(tmpdir(), 'isp-audit-ops-')), accessTokenTtlSeconds: 30 * 86_400 },
+  });
   as = await signInEveryRole(t);
 });
 afterAll(() => t.close());
 
-
 /** The events of one target, newest first, through the admin's API. */
 async function trail(targetType: string, targetId: string): Promise<AuditEvent[]> {
-  const res = await as('GET', `/audit?target_type=${targetType}&target_id=${encodeURIComponent(targetId)}&limit=200`, 'admin');
+  const res = await as(
+    'GET',
+    `/audit?target_type=${targetType}&target_id=${encodeURIComponent(targetId)}&limit=200`,
+    'admin',
+  );
   expect(res.statusCode).toBe(200);
   return res.json().data.items;
 }
@@ -40,10 +46,11 @@ async function everyEvent(): Promise<string> {
 
 /** How many events name targets of this type (other work's events, e.g. sign-ins, do not disturb the count). */
 async function eventCount(targetType: string): Promise<number> {
-  const [{ n }] = rowsOf(await t.database.db.execute(sql`select count(*)::int as n from audit_events where target_type = ${targetType}`));
+  const [{ n }] = rowsOf(
+    await t.database.db.execute(sql`select count(*)::int as n from audit_events where target_type = ${targetType}`),
+  );
   return Number(n);
 }
-
 
 const GATEWAY_SECRET = 'sk_test_AUDIT_plaintext_4242_SECRETKEY';
 const WEBHOOK_SECRET = 'whsec_AUDIT_plaintext_hook_7777HOOK';
@@ -59,12 +66,30 @@ describe('payment gateways', () => {
     expect(created.statusCode).toBe(201);
     const id = created.json().data.id as string;
 
-    expect((await as('PUT', `/payments/gateways/${id}`, 'admin', { name: 'Stripe audited live', mode: 'live', credentials: { secret_key: NEW_SECRET, webhook_secret: '' } })).statusCode).toBe(200);
+    expect(
+      (
+        await as('PUT', `/payments/gateways/${id}`, 'admin', {
+          name: 'Stripe audited live',
+          mode: 'live',
+          credentials: { secret_key: NEW_SECRET, webhook_secret: '' },
+        })
+      ).statusCode,
+    ).toBe(200);
     // A second gateway takes the default, so this one may be switched off and deleted.
-    expect((await as('POST', '/payments/gateways', 'admin', { name: 'Manual audited', provider: 'manual', is_default: true })).statusCode).toBe(201);
+    expect(
+      (
+        await as('POST', '/payments/gateways', 'admin', {
+          name: 'Manual audited',
+          provider: 'manual',
+          is_default: true,
+        })
+      ).statusCode,
+    ).toBe(201);
     expect((await as('PUT', `/payments/gateways/${id}`, 'billing', { is_active: false })).statusCode).toBe(200);
     expect((await as('PUT', `/payments/gateways/${id}`, 'super_admin', { is_active: true })).statusCode).toBe(200);
-    const sealed = rowsOf(await t.database.db.execute(sql`select credentials from payment_gateways where id = ${id}`))[0].credentials as string;
+    const sealed = rowsOf(
+      await t.database.db.execute(sql`select credentials from payment_gateways where id = ${id}`),
+    )[0].credentials as string;
     expect((await as('DELETE', `/payments/gateways/${id}`, 'admin')).statusCode).toBe(200);
 
     const events = await trail('gateway', id);
@@ -93,7 +118,8 @@ describe('payment gateways', () => {
     expect(deleted.changes).toMatchObject({ name: { from: 'Stripe audited live', to: null } });
 
     const all = await everyEvent();
-    for (const secret of [GATEWAY_SECRET, WEBHOOK_SECRET, NEW_SECRET, sealed, '••••']) expect(all).not.toContain(secret);
+    for (const secret of [GATEWAY_SECRET, WEBHOOK_SECRET, NEW_SECRET, sealed, '••••'])
+      expect(all).not.toContain(secret);
     for (const secret of [GATEWAY_SECRET, WEBHOOK_SECRET, NEW_SECRET]) expect(all).not.toContain(secret.slice(-8));
   });
 
@@ -104,20 +130,34 @@ describe('payment gateways', () => {
     const before = await eventCount(TYPE);
 
     expect((await as('PUT', `/payments/gateways/${a.id}`, 'admin', { name: 'Gateway B' })).statusCode).toBe(409); // name taken
-    expect((await as('PUT', `/payments/gateways/${a.id}`, 'admin', { credentials: { secret_key: 'x' } })).statusCode).toBe(400); // not used by manual
-    expect((await as('POST', '/payments/gateways', 'admin', { name: 'Gateway A', provider: 'manual' })).statusCode).toBe(409);
+    expect(
+      (await as('PUT', `/payments/gateways/${a.id}`, 'admin', { credentials: { secret_key: 'x' } })).statusCode,
+    ).toBe(400); // not used by manual
+    expect(
+      (await as('POST', '/payments/gateways', 'admin', { name: 'Gateway A', provider: 'manual' })).statusCode,
+    ).toBe(409);
     expect(await eventCount(TYPE)).toBe(before);
 
-    const failed = await withAuditRefused(t.database.db, 'gateway.updated', () => as('PUT', `/payments/gateways/${a.id}`, 'admin', { name: 'Gateway A renamed' }));
+    const failed = await withAuditRefused(t.database.db, 'gateway.updated', () =>
+      as('PUT', `/payments/gateways/${a.id}`, 'admin', { name: 'Gateway A renamed' }),
+    );
     expect(failed.statusCode).toBe(500);
     expect((await as('GET', `/payments/gateways/${a.id}`, 'admin')).json().data.name).toBe('Gateway A');
-    const toggled = await withAuditRefused(t.database.db, 'gateway.disabled', () => as('PUT', `/payments/gateways/${a.id}`, 'admin', { is_active: false }));
+    const toggled = await withAuditRefused(t.database.db, 'gateway.disabled', () =>
+      as('PUT', `/payments/gateways/${a.id}`, 'admin', { is_active: false }),
+    );
     expect(toggled.statusCode).toBe(500);
     expect((await as('GET', `/payments/gateways/${a.id}`, 'admin')).json().data.is_active).toBe(true);
-    const created = await withAuditRefused(t.database.db, 'gateway.created', () => as('POST', '/payments/gateways', 'admin', { name: 'Gateway C', provider: 'manual' }));
+    const created = await withAuditRefused(t.database.db, 'gateway.created', () =>
+      as('POST', '/payments/gateways', 'admin', { name: 'Gateway C', provider: 'manual' }),
+    );
     expect(created.statusCode).toBe(500);
-    expect((await as('GET', '/payments/gateways', 'admin')).json().data.map((g: { name: string }) => g.name)).not.toContain('Gateway C');
-    const removed = await withAuditRefused(t.database.db, 'gateway.deleted', () => as('DELETE', `/payments/gateways/${a.id}`, 'admin'));
+    expect(
+      (await as('GET', '/payments/gateways', 'admin')).json().data.map((g: { name: string }) => g.name),
+    ).not.toContain('Gateway C');
+    const removed = await withAuditRefused(t.database.db, 'gateway.deleted', () =>
+      as('DELETE', `/payments/gateways/${a.id}`, 'admin'),
+    );
     expect(removed.statusCode).toBe(500);
     expect((await as('GET', `/payments/gateways/${a.id}`, 'admin')).statusCode).toBe(200);
     expect(await eventCount(TYPE)).toBe(before);
@@ -138,14 +178,21 @@ describe('settings', () => {
     expect(res.statusCode).toBe(200);
     const company = await trail('settings', 'company');
     expect(company).toHaveLength(1);
-    expect(company[0]).toMatchObject({ action: 'settings.updated', actor_email: 'admin@example.com', actor_role: 'admin' });
+    expect(company[0]).toMatchObject({
+      action: 'settings.updated',
+      actor_email: 'admin@example.com',
+      actor_role: 'admin',
+    });
     expect(company[0].changes).toEqual({
       name: { from: 'ISP Portal', to: 'Audited ISP' },
       'social.twitter': { from: '', to: 'https://twitter.com/audited' },
     });
     expect((await trail('settings', 'currency'))[0].changes).toEqual({ currency: { from: 'USD', to: 'EUR' } });
     expect((await trail('settings', 'billing'))[0].changes).toEqual({ grace_days: { from: 7, to: 10 } });
-    expect((await trail('settings', 'smtp'))[0].changes).toEqual({ host: { from: '', to: 'smtp.example.com' }, password: { changed: true } });
+    expect((await trail('settings', 'smtp'))[0].changes).toEqual({
+      host: { from: '', to: 'smtp.example.com' },
+      password: { changed: true },
+    });
     const policies = (await trail('settings', 'policies'))[0].changes!;
     expect(Object.keys(policies)).toEqual(['refund-policy']);
     expect(policies['refund-policy']).toMatchObject({ to: '# Refunds\n\nWithin 30 days.' });
@@ -167,10 +214,17 @@ describe('settings', () => {
       policies: current.policies,
     });
     expect(again.statusCode).toBe(200);
-    const sinceSave = await as('GET', `/audit?action=settings.updated&from=${encodeURIComponent(clock.now().toISOString())}`, 'admin');
-    expect(sinceSave.json().data.items.filter((e: AuditEvent) => e.actor_role === 'super_admin').map((e: AuditEvent) => [e.target_id, e.changes])).toEqual([
-      ['tax_rate_bp', { tax_rate_bp: { from: 0, to: 750 } }],
-    ]);
+    const sinceSave = await as(
+      'GET',
+      `/audit?action=settings.updated&from=${encodeURIComponent(clock.now().toISOString())}`,
+      'admin',
+    );
+    expect(
+      sinceSave
+        .json()
+        .data.items.filter((e: AuditEvent) => e.actor_role === 'super_admin')
+        .map((e: AuditEvent) => [e.target_id, e.changes]),
+    ).toEqual([['tax_rate_bp', { tax_rate_bp: { from: 0, to: 750 } }]]);
 
     // A new password and then none: recorded as changed each time, never the text.
     expect((await as('PUT', '/settings', 'admin', { smtp: { password: `${SMTP_PASSWORD}-2` } })).statusCode).toBe(200);
@@ -188,7 +242,9 @@ describe('settings', () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
     const boundary = '----auditlogo';
     const payload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
       png,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
@@ -201,18 +257,27 @@ describe('settings', () => {
     });
     expect(res.statusCode).toBe(200);
     const [logo] = await trail('settings', 'logo');
-    expect(logo).toMatchObject({ action: 'settings.updated', actor_role: 'admin', changes: { file: { from: null }, content_type: { from: null, to: 'image/png' } } });
+    expect(logo).toMatchObject({
+      action: 'settings.updated',
+      actor_role: 'admin',
+      changes: { file: { from: null }, content_type: { from: null, to: 'image/png' } },
+    });
   });
 
   it('a refused change writes no event, and a change whose event cannot be written does not happen', async () => {
     const TYPE = 'settings';
     const before = await eventCount(TYPE);
     expect((await as('PUT', '/settings', 'admin', { currency: 'EURO' })).statusCode).toBe(400);
-    expect((await as('PUT', '/settings', 'admin', { company: { name: 'Never saved' }, billing: { grace_days: 500 } })).statusCode).toBe(400);
+    expect(
+      (await as('PUT', '/settings', 'admin', { company: { name: 'Never saved' }, billing: { grace_days: 500 } }))
+        .statusCode,
+    ).toBe(400);
     expect((await as('PUT', '/settings', 'support', { currency: 'GBP' })).statusCode).toBe(403);
     expect(await eventCount(TYPE)).toBe(before);
 
-    const failed = await withAuditRefused(t.database.db, 'settings.updated', () => as('PUT', '/settings', 'admin', { currency: 'GBP', company: { name: 'Rolled back' } }));
+    const failed = await withAuditRefused(t.database.db, 'settings.updated', () =>
+      as('PUT', '/settings', 'admin', { currency: 'GBP', company: { name: 'Rolled back' } }),
+    );
     expect(failed.statusCode).toBe(500);
     const now = (await as('GET', '/settings', 'admin')).json().data;
     expect(now.currency).toBe('EUR');
@@ -240,7 +305,11 @@ describe('devices', () => {
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().data.id as string;
     // A new location and RADIUS secret; the community sent masked (as the form does) keeps the stored one.
-    const updated = await as('PUT', `/devices/${id}`, 'super_admin', { location: 'Rack 4', radius_secret: RADIUS_SECRET, snmp_community: '••••8080' });
+    const updated = await as('PUT', `/devices/${id}`, 'super_admin', {
+      location: 'Rack 4',
+      radius_secret: RADIUS_SECRET,
+      snmp_community: '••••8080',
+    });
     expect(updated.statusCode, updated.body).toBe(200);
     expect((await as('PUT', `/devices/${id}`, 'admin', { api_type: null })).statusCode).toBe(200); // drops the API user and password
     expect((await as('DELETE', `/devices/${id}`, 'admin')).statusCode).toBe(200);
@@ -267,7 +336,11 @@ describe('devices', () => {
       api_username: { from: 'portal', to: null },
       api_password: { changed: true },
     });
-    expect(deleted.changes).toMatchObject({ name: { from: 'audit-core-1', to: null }, snmp_community: { changed: true }, radius_secret: { changed: true } });
+    expect(deleted.changes).toMatchObject({
+      name: { from: 'audit-core-1', to: null },
+      snmp_community: { changed: true },
+      radius_secret: { changed: true },
+    });
 
     const all = await everyEvent();
     // Neither the secrets nor their last-4 masks (the form sends one back to keep a secret).
@@ -276,7 +349,9 @@ describe('devices', () => {
 
   it('a refused change writes no event, and a change whose event cannot be written does not happen', async () => {
     const TYPE = 'device';
-    const a = (await as('POST', '/devices', 'admin', { name: 'audit-a', host: '192.0.2.11', snmp_community: COMMUNITY })).json().data;
+    const a = (
+      await as('POST', '/devices', 'admin', { name: 'audit-a', host: '192.0.2.11', snmp_community: COMMUNITY })
+    ).json().data;
     await as('POST', '/devices', 'admin', { name: 'audit-b', host: '192.0.2.12', snmp_community: COMMUNITY });
     const before = await eventCount(TYPE);
 
@@ -286,11 +361,26 @@ describe('devices', () => {
     expect((await as('PUT', `/devices/${a.id}`, 'technician', { location: 'Nope' })).statusCode).toBe(403);
     expect(await eventCount(TYPE)).toBe(before);
 
-    expect((await withAuditRefused(t.database.db, 'device.updated', () => as('PUT', `/devices/${a.id}`, 'admin', { location: 'Rolled back' }))).statusCode).toBe(500);
+    expect(
+      (
+        await withAuditRefused(t.database.db, 'device.updated', () =>
+          as('PUT', `/devices/${a.id}`, 'admin', { location: 'Rolled back' }),
+        )
+      ).statusCode,
+    ).toBe(500);
     expect((await as('GET', `/devices/${a.id}`, 'admin')).json().data.location).toBeNull();
-    expect((await withAuditRefused(t.database.db, 'device.created', () => as('POST', '/devices', 'admin', { name: 'audit-d', host: '192.0.2.14', snmp_community: COMMUNITY }))).statusCode).toBe(500);
+    expect(
+      (
+        await withAuditRefused(t.database.db, 'device.created', () =>
+          as('POST', '/devices', 'admin', { name: 'audit-d', host: '192.0.2.14', snmp_community: COMMUNITY }),
+        )
+      ).statusCode,
+    ).toBe(500);
     expect((await as('GET', '/devices?search=audit-d', 'admin')).json().data.items).toHaveLength(0);
-    expect((await withAuditRefused(t.database.db, 'device.deleted', () => as('DELETE', `/devices/${a.id}`, 'admin'))).statusCode).toBe(500);
+    expect(
+      (await withAuditRefused(t.database.db, 'device.deleted', () => as('DELETE', `/devices/${a.id}`, 'admin')))
+        .statusCode,
+    ).toBe(500);
     expect((await as('GET', `/devices/${a.id}`, 'admin')).statusCode).toBe(200);
     expect(await eventCount(TYPE)).toBe(before);
   });
@@ -324,7 +414,10 @@ describe('device configuration reads', () => {
     await backUp();
     router.exportText = `${router.exportText}\n/system identity set name=audit-router`;
     await backUp();
-    const [v2, v1] = (await as('GET', `/devices/${id}/backups`, 'admin')).json().data.items as Array<{ id: string; version: number }>;
+    const [v2, v1] = (await as('GET', `/devices/${id}/backups`, 'admin')).json().data.items as Array<{
+      id: string;
+      version: number;
+    }>;
     expect([v1.version, v2.version]).toEqual([1, 2]);
 
     expect((await as('GET', `/devices/${id}/config`, 'admin')).statusCode).toBe(200);
@@ -337,8 +430,18 @@ describe('device configuration reads', () => {
     const reads = (await trail('device', id)).filter((e) => e.action.startsWith('device_config.'));
     expect(reads.map((e) => [e.action, e.actor_email, e.actor_role, e.changes])).toEqual([
       ['device_config.downloaded', 'super_admin@example.com', 'super_admin', { backup_id: v2.id, version: 2 }],
-      ['device_config.diff_viewed', 'admin@example.com', 'admin', { from_backup_id: v1.id, from_version: 1, to_backup_id: v2.id, to_version: 2 }],
-      ['device_config.viewed', 'super_admin@example.com', 'super_admin', { source: 'backup', backup_id: v1.id, version: 1 }],
+      [
+        'device_config.diff_viewed',
+        'admin@example.com',
+        'admin',
+        { from_backup_id: v1.id, from_version: 1, to_backup_id: v2.id, to_version: 2 },
+      ],
+      [
+        'device_config.viewed',
+        'super_admin@example.com',
+        'super_admin',
+        { source: 'backup', backup_id: v1.id, version: 1 },
+      ],
       ['device_config.viewed', 'admin@example.com', 'admin', { source: 'running', matches_backup_version: 2 }],
     ]);
 
@@ -348,8 +451,12 @@ describe('device configuration reads', () => {
     expect((await as('GET', `/devices/${id}/config`, 'admin')).statusCode).toBe(502);
     router.fail = null;
     expect((await as('GET', `/devices/${id}/backups/${v1.id}`, 'support')).statusCode).toBe(403);
-    expect((await as('GET', `/devices/${id}/backups/00000000-0000-4000-8000-000000000000/download`, 'admin')).statusCode).toBe(404);
-    const unrecorded = await withAuditRefused(t.database.db, 'device_config.downloaded', () => as('GET', `/devices/${id}/backups/${v2.id}/download`, 'admin'));
+    expect(
+      (await as('GET', `/devices/${id}/backups/00000000-0000-4000-8000-000000000000/download`, 'admin')).statusCode,
+    ).toBe(404);
+    const unrecorded = await withAuditRefused(t.database.db, 'device_config.downloaded', () =>
+      as('GET', `/devices/${id}/backups/${v2.id}/download`, 'admin'),
+    );
     expect(unrecorded.statusCode).toBe(500);
     expect(unrecorded.body).not.toContain('Sup3rS3cretPsk');
     expect(await eventCount('device')).toBe(before);
@@ -373,22 +480,50 @@ describe('installations', () => {
     const email = `customer${++customers}@example.com`;
     await t.createUser({ email });
     const { token } = await t.login(email);
-    const sub = await t.app.inject({ method: 'POST', url: '/api/subscriptions', headers: bearer(token), payload: { plan_id: planId, location } });
+    const sub = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions',
+      headers: bearer(token),
+      payload: { plan_id: planId, location },
+    });
     expect(sub.statusCode, sub.body).toBe(201);
-    const list = (await as('GET', '/installations?limit=200', 'admin')).json().data.items as Array<{ id: string; subscription_id: string }>;
+    const list = (await as('GET', '/installations?limit=200', 'admin')).json().data.items as Array<{
+      id: string;
+      subscription_id: string;
+    }>;
     return list.find((i) => i.subscription_id === sub.json().data.subscription.id)!.id;
   };
 
   beforeAll(async () => {
     technicianId = (await t.app.users.findByEmail('technician@example.com'))!.id;
-    planId = (await as('POST', '/plans', 'admin', { name: 'Audit Fiber', download_mbps: 100, upload_mbps: 20, price: 3000, billing_cycle: 'monthly' })).json().data.id;
+    planId = (
+      await as('POST', '/plans', 'admin', {
+        name: 'Audit Fiber',
+        download_mbps: 100,
+        upload_mbps: 20,
+        price: 3000,
+        billing_cycle: 'monthly',
+      })
+    ).json().data.id;
   });
 
   it('records assignments and every status change with who made it', async () => {
     const id = await newJob('7 Audit Lane');
-    expect((await as('PATCH', `/installations/${id}/assign`, 'support', { technician_id: technicianId, ...slot })).statusCode).toBe(200);
-    expect((await as('PATCH', `/installations/${id}/status`, 'technician', { status: 'en_route' })).statusCode).toBe(200);
-    expect((await as('PATCH', `/installations/${id}/status`, 'technician', { status: 'failed', failure_reason: 'Nobody home' })).statusCode).toBe(200);
+    expect(
+      (await as('PATCH', `/installations/${id}/assign`, 'support', { technician_id: technicianId, ...slot }))
+        .statusCode,
+    ).toBe(200);
+    expect((await as('PATCH', `/installations/${id}/status`, 'technician', { status: 'en_route' })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (
+        await as('PATCH', `/installations/${id}/status`, 'technician', {
+          status: 'failed',
+          failure_reason: 'Nobody home',
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await as('PATCH', `/installations/${id}/status`, 'admin', { status: 'cancelled' })).statusCode).toBe(200);
 
     const events = await trail('installation', id);
@@ -400,7 +535,12 @@ describe('installations', () => {
         'technician',
         { status: { from: 'en_route', to: 'failed' }, failure_reason: { from: null, to: 'Nobody home' } },
       ],
-      ['installation.status_changed', 'technician@example.com', 'technician', { status: { from: 'scheduled', to: 'en_route' } }],
+      [
+        'installation.status_changed',
+        'technician@example.com',
+        'technician',
+        { status: { from: 'scheduled', to: 'en_route' } },
+      ],
       [
         'installation.assigned',
         'support@example.com',
@@ -433,12 +573,32 @@ describe('installations', () => {
     const before = await eventCount(TYPE);
     expect((await as('PATCH', `/installations/${id}/status`, 'admin', { status: 'completed' })).statusCode).toBe(409); // not from requested
     expect((await as('PATCH', `/installations/${id}/status`, 'admin', { status: 'scheduled' })).statusCode).toBe(400); // no technician yet
-    expect((await as('PATCH', `/installations/${id}/assign`, 'admin', { technician_id: (await t.app.users.findByEmail('billing@example.com'))!.id })).statusCode).toBe(400);
-    expect((await as('PATCH', `/installations/${id}/status`, 'technician', { status: 'cancelled' })).statusCode).toBe(404); // not their job
+    expect(
+      (
+        await as('PATCH', `/installations/${id}/assign`, 'admin', {
+          technician_id: (await t.app.users.findByEmail('billing@example.com'))!.id,
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect((await as('PATCH', `/installations/${id}/status`, 'technician', { status: 'cancelled' })).statusCode).toBe(
+      404,
+    ); // not their job
     expect(await eventCount(TYPE)).toBe(before);
 
-    expect((await withAuditRefused(t.database.db, 'installation.status_changed', () => as('PATCH', `/installations/${id}/status`, 'admin', { status: 'cancelled' }))).statusCode).toBe(500);
-    expect((await withAuditRefused(t.database.db, 'installation.assigned', () => as('PATCH', `/installations/${id}/assign`, 'admin', { technician_id: technicianId, ...slot }))).statusCode).toBe(500);
+    expect(
+      (
+        await withAuditRefused(t.database.db, 'installation.status_changed', () =>
+          as('PATCH', `/installations/${id}/status`, 'admin', { status: 'cancelled' }),
+        )
+      ).statusCode,
+    ).toBe(500);
+    expect(
+      (
+        await withAuditRefused(t.database.db, 'installation.assigned', () =>
+          as('PATCH', `/installations/${id}/assign`, 'admin', { technician_id: technicianId, ...slot }),
+        )
+      ).statusCode,
+    ).toBe(500);
     const job = (await as('GET', `/installations/${id}`, 'admin')).json().data;
     expect(job).toMatchObject({ status: 'requested', technician_id: null, scheduled_start: null });
     expect(await eventCount(TYPE)).toBe(before);

@@ -16,7 +16,10 @@ let as: CallAs;
 const clock = new ManualClock('2026-05-04T10:00:00.000Z');
 
 beforeAll(async () => {
-  t = await createTestApp({ clock, config: { dataDir: mkdtempSync(join(tmpdir(), 'isp-audit-')), accessTokenTtlSeconds: 30 * 86_400 } });
+  t = await createTestApp({
+    clock,
+    config: { dataDir: mkdtempSync(join(tmpdir(), 'isp-audit-')), accessTokenTtlSeconds: 30 * 86_400 },
+  });
   as = await signInEveryRole(t);
 });
 afterAll(() => t.close());
@@ -31,13 +34,28 @@ const PLAN = { name: 'Fiber 300', download_mbps: 300, upload_mbps: 100, price: 4
 
 describe('the audit trail', () => {
   it('records sign-ins and failed attempts with the account, role and address', async () => {
-    const ok = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'billing@example.com', password: TEST_PASSWORD, rememberMe: false }, remoteAddress: '198.51.100.9' });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'billing@example.com', password: TEST_PASSWORD, rememberMe: false },
+      remoteAddress: '198.51.100.9',
+    });
     expect(ok.statusCode).toBe(200);
-    const bad = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'Billing@Example.com', password: 'wrong-password', rememberMe: false }, remoteAddress: '198.51.100.9' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'Billing@Example.com', password: 'wrong-password', rememberMe: false },
+      remoteAddress: '198.51.100.9',
+    });
     expect(bad.statusCode).toBe(401);
 
     const [failed] = await events('?action=auth.sign_in_failed');
-    expect(failed).toMatchObject({ actor_id: null, actor_email: 'billing@example.com', actor_role: 'anonymous', ip: '198.51.100.9' });
+    expect(failed).toMatchObject({
+      actor_id: null,
+      actor_email: 'billing@example.com',
+      actor_role: 'anonymous',
+      ip: '198.51.100.9',
+    });
     const signedIn = (await events('?action=auth.signed_in')).find((e) => e.ip === '198.51.100.9')!;
     expect(signedIn).toMatchObject({ actor_email: 'billing@example.com', actor_role: 'billing', target_type: 'user' });
     expect(signedIn.request_id).toBeTruthy();
@@ -56,7 +74,11 @@ describe('the audit trail', () => {
     expect(trail.map((e) => e.action)).toEqual(['plan.deleted', 'plan.deactivated', 'plan.updated', 'plan.created']);
     expect(trail[3]).toMatchObject({ actor_email: 'billing@example.com', actor_role: 'billing' });
     expect(trail[3].changes).toMatchObject({ name: { from: null, to: 'Fiber 300' }, price: { from: null, to: 4900 } });
-    expect(trail[2]).toMatchObject({ actor_email: 'admin@example.com', actor_role: 'admin', changes: { price: { from: 4900, to: 5900 } } });
+    expect(trail[2]).toMatchObject({
+      actor_email: 'admin@example.com',
+      actor_role: 'admin',
+      changes: { price: { from: 4900, to: 5900 } },
+    });
     expect(Object.keys(trail[2].changes!)).toEqual(['price']);
     expect(trail[1].changes).toEqual({ status: { from: 'active', to: 'inactive' } });
     expect(trail[0].changes).toMatchObject({ name: { from: 'Fiber 300', to: null } });
@@ -91,13 +113,18 @@ describe('the audit trail', () => {
     expect((await as('DELETE', `/api-tokens/${id}`, 'admin')).statusCode).toBe(200);
     const trail = await events(`?target_type=api_token&target_id=${id}`);
     expect(trail.map((e) => e.action)).toEqual(['api_token.revoked', 'api_token.created']);
-    expect(trail[1].changes).toMatchObject({ name: { to: 'Billing sync' }, role: { to: 'billing' }, secret: { changed: true } });
+    expect(trail[1].changes).toMatchObject({
+      name: { to: 'Billing sync' },
+      role: { to: 'billing' },
+      secret: { changed: true },
+    });
     expect(trail[0].changes).toMatchObject({ status: { from: 'active', to: 'revoked' } });
     expect(JSON.stringify(await events('?limit=200'))).not.toContain(secret.slice(4));
   });
 
   it('is for admins only, filters by actor and time, pages, and exports CSV', async () => {
-    for (const role of ['support', 'billing', 'technician', 'user'] as const) expect([role, (await as('GET', '/audit', role)).statusCode]).toEqual([role, 403]);
+    for (const role of ['support', 'billing', 'technician', 'user'] as const)
+      expect([role, (await as('GET', '/audit', role)).statusCode]).toEqual([role, 403]);
     expect((await t.app.inject({ method: 'GET', url: '/api/audit' })).statusCode).toBe(401);
 
     const admin = await t.app.users.findByEmail('admin@example.com');
@@ -131,8 +158,12 @@ describe('the audit trail', () => {
         () => 'done',
         (e: Error & { cause?: Error }) => `${e.message} ${e.cause?.message ?? ''}`,
       );
-    expect(await refusal(t.database.db.execute(sql`update audit_events set action = 'x'`))).toMatch(/append-only \(UPDATE refused\)/);
-    expect(await refusal(t.database.db.execute(sql`delete from audit_events`))).toMatch(/append-only \(DELETE refused\)/);
+    expect(await refusal(t.database.db.execute(sql`update audit_events set action = 'x'`))).toMatch(
+      /append-only \(UPDATE refused\)/,
+    );
+    expect(await refusal(t.database.db.execute(sql`delete from audit_events`))).toMatch(
+      /append-only \(DELETE refused\)/,
+    );
     expect((await events()).length).toBeGreaterThan(0);
   });
 });

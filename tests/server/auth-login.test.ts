@@ -23,7 +23,12 @@ describe('POST /api/auth/login', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ success: true, message: 'Login successful' });
-    expect(body.data.user).toMatchObject({ email: 'ann@example.com', role: 'user', status: 'active', isVerified: true });
+    expect(body.data.user).toMatchObject({
+      email: 'ann@example.com',
+      role: 'user',
+      status: 'active',
+      isVerified: true,
+    });
     expect(body.data.user).not.toHaveProperty('passwordHash');
     expect(body.data.user.last_login_at).toBe(before.toISOString());
     const { token, expires } = body.data.tokens.access;

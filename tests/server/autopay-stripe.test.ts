@@ -27,17 +27,32 @@ describe('autopay with Stripe (local fake)', () => {
   const webhook = stripeWebhooks(() => t.app, WEBHOOK_SECRET, clock);
 
   const renewalOf = async (subscriptionId: string) =>
-    (await rows<{ id: string; status: string; total_amount: number }>(sql`select id, status, total_amount from invoices where subscription_id = ${subscriptionId} order by number`))[1];
+    (
+      await rows<{ id: string; status: string; total_amount: number }>(
+        sql`select id, status, total_amount from invoices where subscription_id = ${subscriptionId} order by number`,
+      )
+    )[1];
 
   /** A customer with an active subscription who saves a card (with the given behaviour) through Stripe. */
   async function customerWithCard(email: string, behaviour: FakeCardBehaviour) {
     await customers.signIn(email);
     const created = (await as(email, 'POST', '/subscriptions', { plan_id: planId })).json().data;
-    expect((await call('POST', `/payments/invoices/${created.invoice.id}/manual`, 'admin', { amount: created.invoice.total_amount, payment_method: 'cash', reference: `R-${email}` })).statusCode).toBe(201);
+    expect(
+      (
+        await call('POST', `/payments/invoices/${created.invoice.id}/manual`, 'admin', {
+          amount: created.invoice.total_amount,
+          payment_method: 'cash',
+          reference: `R-${email}`,
+        })
+      ).statusCode,
+    ).toBe(201);
     const started = await as(email, 'POST', `/subscriptions/${created.subscription.id}/autopay/setup`);
     expect(started.statusCode, started.body).toBe(201);
     const session = [...fake.sessions.values()].find((s) => s.url === started.json().data.paymentUrl)!;
-    const { session: done } = fake.completeSetup(session.id as string, { behaviour, last4: behaviour === 'succeeds' ? '4242' : '0341' });
+    const { session: done } = fake.completeSetup(session.id as string, {
+      behaviour,
+      last4: behaviour === 'succeeds' ? '4242' : '0341',
+    });
     const saved = await webhook('checkout.session.completed', done)();
     expect(saved.statusCode, saved.body).toBe(200);
     return { subscriptionId: created.subscription.id as string, session: done };
@@ -47,9 +62,24 @@ describe('autopay with Stripe (local fake)', () => {
     const base = await fake.listen();
     t = await createTestApp({ clock, config: { stripeApiBase: base, accessTokenTtlSeconds: 5 * 365 * 86_400 } });
     call = await signInEveryRole(t);
-    const gateway = await call('POST', '/payments/gateways', 'admin', { name: 'Stripe', provider: 'stripe', mode: 'test', credentials: { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET }, is_active: true, is_default: true });
+    const gateway = await call('POST', '/payments/gateways', 'admin', {
+      name: 'Stripe',
+      provider: 'stripe',
+      mode: 'test',
+      credentials: { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET },
+      is_active: true,
+      is_default: true,
+    });
     expect(gateway.statusCode, gateway.body).toBe(201);
-    planId = (await call('POST', '/plans', 'admin', { name: 'Fiber', download_mbps: 100, upload_mbps: 20, price: 4000, billing_cycle: 'monthly' })).json().data.id;
+    planId = (
+      await call('POST', '/plans', 'admin', {
+        name: 'Fiber',
+        download_mbps: 100,
+        upload_mbps: 20,
+        price: 4000,
+        billing_cycle: 'monthly',
+      })
+    ).json().data.id;
   });
   afterAll(async () => {
     await t?.close();
@@ -70,12 +100,17 @@ describe('autopay with Stripe (local fake)', () => {
     expect(session.form.get('mode')).toBe('setup');
     expect(session.form.get('customer')).toMatch(/^cus_/);
     expect(session.form.get('success_url')).toBe(`http://portal.test/subscription/${ok.subscriptionId}?autopay=saved`);
-    expect(session.form.get('cancel_url')).toBe(`http://portal.test/subscription/${ok.subscriptionId}?autopay=cancelled`);
+    expect(session.form.get('cancel_url')).toBe(
+      `http://portal.test/subscription/${ok.subscriptionId}?autopay=cancelled`,
+    );
     const retrieve = fake.requests.find((r) => r.path.startsWith('/v1/setup_intents/'))!;
     expect(retrieve.method).toBe('GET');
     expect([...retrieve.form.values()]).toContain('payment_method');
     const state = (await as('ok@example.com', 'GET', `/subscriptions/${ok.subscriptionId}`)).json().data.autopay;
-    expect(state).toMatchObject({ enabled: true, card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 } });
+    expect(state).toMatchObject({
+      enabled: true,
+      card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 },
+    });
     // A replayed completion changes nothing.
     expect((await webhook('checkout.session.completed', ok.session)()).statusCode).toBe(200);
     expect((await as('ok@example.com', 'GET', '/payments/methods')).json().data).toHaveLength(1);
@@ -93,12 +128,19 @@ describe('autopay with Stripe (local fake)', () => {
     const renewal = await renewalOf(ok.subscriptionId);
     const mine = charges.find((r) => r.form.get('metadata[invoice_id]') === renewal.id)!;
     expect(mine.headers['idempotency-key']).toBe(`autopay_${renewal.id}_1`);
-    expect(Object.fromEntries([...mine.form.entries()].filter(([k]) => !k.startsWith('metadata')))).toMatchObject({ amount: String(renewal.total_amount), currency: 'usd', off_session: 'true', confirm: 'true' });
+    expect(Object.fromEntries([...mine.form.entries()].filter(([k]) => !k.startsWith('metadata')))).toMatchObject({
+      amount: String(renewal.total_amount),
+      currency: 'usd',
+      off_session: 'true',
+      confirm: 'true',
+    });
     expect(mine.form.get('metadata[autopay]')).toBe('1');
 
     // Accepted by Stripe, but not paid until the webhook says so.
     expect(renewal.status).toBe('unpaid');
-    const [payment] = await rows<{ status: string; transaction_id: string }>(sql`select status, transaction_id from payments where invoice_id = ${renewal.id}`);
+    const [payment] = await rows<{ status: string; transaction_id: string }>(
+      sql`select status, transaction_id from payments where invoice_id = ${renewal.id}`,
+    );
     expect(payment.status).toBe('pending');
     const intent = fake.intents.get(payment.transaction_id)!;
     expect(intent).toBeTruthy();
@@ -107,27 +149,46 @@ describe('autopay with Stripe (local fake)', () => {
     expect((await succeeded()).json().data.outcome).toBe('paid');
     expect((await renewalOf(ok.subscriptionId)).status).toBe('paid');
     expect((await succeeded()).json().data.outcome).toBe('duplicate');
-    const [charge] = await rows<{ status: string }>(sql`select status from autopay_charges where invoice_id = ${renewal.id}`);
+    const [charge] = await rows<{ status: string }>(
+      sql`select status from autopay_charges where invoice_id = ${renewal.id}`,
+    );
     expect(charge.status).toBe('succeeded');
   });
 
   it('a declined card and one that requires authentication come back as Stripe card errors: failed, e-mailed, retried', async () => {
-    for (const [who, code] of [[declined, 'card_declined'], [auth, 'authentication_required']] as const) {
+    for (const [who, code] of [
+      [declined, 'card_declined'],
+      [auth, 'authentication_required'],
+    ] as const) {
       const renewal = await renewalOf(who.subscriptionId);
       expect(renewal.status).toBe('unpaid');
-      const charges = await rows<{ attempt: number; status: string; failure_code: string | null; failure_message: string | null }>(
+      const charges = await rows<{
+        attempt: number;
+        status: string;
+        failure_code: string | null;
+        failure_message: string | null;
+      }>(
         sql`select attempt, status, failure_code, failure_message from autopay_charges where invoice_id = ${renewal.id} order by attempt`,
       );
-      expect(charges).toMatchObject([{ attempt: 1, status: 'failed', failure_code: code }, { attempt: 2, status: 'scheduled' }]);
-      const [payment] = await rows<{ status: string; transaction_id: string }>(sql`select status, transaction_id from payments where invoice_id = ${renewal.id}`);
+      expect(charges).toMatchObject([
+        { attempt: 1, status: 'failed', failure_code: code },
+        { attempt: 2, status: 'scheduled' },
+      ]);
+      const [payment] = await rows<{ status: string; transaction_id: string }>(
+        sql`select status, transaction_id from payments where invoice_id = ${renewal.id}`,
+      );
       expect(payment).toMatchObject({ status: 'failed' });
       expect(payment.transaction_id).toMatch(/^pi_/);
     }
     expect((await t.lastMailTo('declined@example.com')).text).toContain('Your card was declined.');
     // Stripe's own payment_failed webhook for it changes nothing more.
     const renewal = await renewalOf(declined.subscriptionId);
-    const [payment] = await rows<{ transaction_id: string }>(sql`select transaction_id from payments where invoice_id = ${renewal.id}`);
-    expect((await webhook('payment_intent.payment_failed', fake.intents.get(payment.transaction_id)!)()).statusCode).toBe(200);
+    const [payment] = await rows<{ transaction_id: string }>(
+      sql`select transaction_id from payments where invoice_id = ${renewal.id}`,
+    );
+    expect(
+      (await webhook('payment_intent.payment_failed', fake.intents.get(payment.transaction_id)!)()).statusCode,
+    ).toBe(200);
   });
 
   it('a charge a crashed run left "processing" is made again with the same idempotency key: one PaymentIntent', async () => {
@@ -135,8 +196,12 @@ describe('autopay with Stripe (local fake)', () => {
     clock.set('2026-02-04T03:00:00.000Z');
     // The run of the day charges attempt 2; pretend the process died right after Stripe answered.
     expect((await call('POST', '/billing/run', 'admin')).statusCode).toBe(200);
-    await rows(sql`update autopay_charges set status = 'processing', updated_at = ${new Date('2026-02-04T02:00:00.000Z')} where invoice_id = ${renewal.id} and attempt = 2`);
-    await rows(sql`update payments set status = 'pending' where invoice_id = ${renewal.id} and reference = 'Autopay attempt 2'`);
+    await rows(
+      sql`update autopay_charges set status = 'processing', updated_at = ${new Date('2026-02-04T02:00:00.000Z')} where invoice_id = ${renewal.id} and attempt = 2`,
+    );
+    await rows(
+      sql`update payments set status = 'pending' where invoice_id = ${renewal.id} and reference = 'Autopay attempt 2'`,
+    );
     const before = fake.intents.size;
     fake.requests.length = 0;
     await t.app.autopay.processDue();
@@ -147,7 +212,13 @@ describe('autopay with Stripe (local fake)', () => {
   });
 
   it('PaymentIntent events without the autopay metadata are ignored', async () => {
-    const res = await webhook('payment_intent.succeeded', { id: 'pi_checkout_123', object: 'payment_intent', amount: 100, currency: 'usd', metadata: { invoice_id: 'x' } })();
+    const res = await webhook('payment_intent.succeeded', {
+      id: 'pi_checkout_123',
+      object: 'payment_intent',
+      amount: 100,
+      currency: 'usd',
+      metadata: { invoice_id: 'x' },
+    })();
     expect(res.json().data.outcome).toBe('ignored');
   });
 
@@ -168,6 +239,9 @@ describe('autopay with Stripe (local fake)', () => {
     // Remove card: autopay stops and Stripe no longer holds it for this customer.
     expect((await as(email, 'DELETE', `/payments/methods/${cards[0].id}`)).statusCode).toBe(200);
     expect(fake.methods.get(paymentMethodId)!.customer).toBeNull();
-    expect((await as(email, 'GET', `/subscriptions/${first.subscriptionId}`)).json().data.autopay).toMatchObject({ enabled: false, card: null });
+    expect((await as(email, 'GET', `/subscriptions/${first.subscriptionId}`)).json().data.autopay).toMatchObject({
+      enabled: false,
+      card: null,
+    });
   });
 });

@@ -29,7 +29,11 @@ describe('autopay (sandbox) through the billing run', () => {
     const created = await as(email, 'POST', '/subscriptions', { plan_id: planId });
     expect(created.statusCode, created.body).toBe(201);
     const { subscription, invoice } = created.json().data;
-    const paid = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'admin', { amount: invoice.total_amount, payment_method: 'cash', reference: `R-${email}` });
+    const paid = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'admin', {
+      amount: invoice.total_amount,
+      payment_method: 'cash',
+      reference: `R-${email}`,
+    });
     expect(paid.statusCode, paid.body).toBe(201);
     if (card) await saveCard(email, subscription.id, card);
     return { user, subscriptionId: subscription.id as string };
@@ -43,17 +47,30 @@ describe('autopay (sandbox) through the billing run', () => {
     const page = await t.app.inject({ method: 'GET', url: url.pathname });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Visa •••• 4242');
-    const chosen = await t.app.inject({ method: 'POST', url: `${url.pathname}/${card}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const chosen = await t.app.inject({
+      method: 'POST',
+      url: `${url.pathname}/${card}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(chosen.statusCode, chosen.body).toBe(303);
     expect(chosen.headers.location).toContain(`/subscription/${subscriptionId}?autopay=saved`);
   }
 
-  const detail = async (email: string, subscriptionId: string) => (await as(email, 'GET', `/subscriptions/${subscriptionId}`)).json().data;
+  const detail = async (email: string, subscriptionId: string) =>
+    (await as(email, 'GET', `/subscriptions/${subscriptionId}`)).json().data;
   const invoicesOf = (subscriptionId: string) =>
-    rows<{ id: string; number: string; status: string; total_amount: number }>(sql`select id, number, status, total_amount from invoices where subscription_id = ${subscriptionId} order by number`);
-  const paymentsOf = (invoiceId: string) => rows<{ status: string; provider: string; transaction_id: string }>(sql`select status, provider, transaction_id from payments where invoice_id = ${invoiceId} order by created_at`);
+    rows<{ id: string; number: string; status: string; total_amount: number }>(
+      sql`select id, number, status, total_amount from invoices where subscription_id = ${subscriptionId} order by number`,
+    );
+  const paymentsOf = (invoiceId: string) =>
+    rows<{ status: string; provider: string; transaction_id: string }>(
+      sql`select status, provider, transaction_id from payments where invoice_id = ${invoiceId} order by created_at`,
+    );
   const chargesOf = (invoiceId: string) =>
-    rows<{ attempt: number; status: string; failure_code: string | null; scheduled_at: Date }>(sql`select attempt, status, failure_code, scheduled_at from autopay_charges where invoice_id = ${invoiceId} order by attempt`);
+    rows<{ attempt: number; status: string; failure_code: string | null; scheduled_at: Date }>(
+      sql`select attempt, status, failure_code, scheduled_at from autopay_charges where invoice_id = ${invoiceId} order by attempt`,
+    );
   const mailsTo = async (email: string) => (await t.sentMail()).filter((m) => m.to === email);
   const run = async (at: string) => {
     clock.set(at);
@@ -73,8 +90,23 @@ describe('autopay (sandbox) through the billing run', () => {
   beforeAll(async () => {
     t = await createTestApp({ clock, config: LONG_TOKENS });
     call = await signInEveryRole(t);
-    expect((await call('POST', '/payments/gateways', 'admin', { name: 'Sandbox', provider: 'sandbox', credentials: { webhook_secret: WEBHOOK_SECRET }, is_default: true })).statusCode).toBe(201);
-    const plan = await call('POST', '/plans', 'admin', { name: 'Fiber', download_mbps: 100, upload_mbps: 20, price: 3000, billing_cycle: 'monthly' });
+    expect(
+      (
+        await call('POST', '/payments/gateways', 'admin', {
+          name: 'Sandbox',
+          provider: 'sandbox',
+          credentials: { webhook_secret: WEBHOOK_SECRET },
+          is_default: true,
+        })
+      ).statusCode,
+    ).toBe(201);
+    const plan = await call('POST', '/plans', 'admin', {
+      name: 'Fiber',
+      download_mbps: 100,
+      upload_mbps: 20,
+      price: 3000,
+      billing_cycle: 'monthly',
+    });
     planId = plan.json().data.id;
     ann = await customer('ann@example.com', 'ok');
     bea = await customer('bea@example.com', 'declined');
@@ -87,7 +119,12 @@ describe('autopay (sandbox) through the billing run', () => {
 
   it('a saved card shows on the subscription (brand, last four, expiry) for the customer and staff; other customers see nothing', async () => {
     const mine = await detail('ann@example.com', ann.subscriptionId);
-    expect(mine.autopay).toMatchObject({ enabled: true, card: { brand: 'visa', last4: '4242', exp_month: 1, exp_year: 2029 }, last_failure: null, next_retry: null });
+    expect(mine.autopay).toMatchObject({
+      enabled: true,
+      card: { brand: 'visa', last4: '4242', exp_month: 1, exp_year: 2029 },
+      last_failure: null,
+      next_retry: null,
+    });
     const staff = (await call('GET', `/subscriptions/${ann.subscriptionId}/autopay`, 'billing')).json().data;
     expect(staff.card.last4).toBe('4242');
     expect((await as('bea@example.com', 'GET', `/subscriptions/${ann.subscriptionId}/autopay`)).statusCode).toBe(404);
@@ -101,7 +138,12 @@ describe('autopay (sandbox) through the billing run', () => {
     expect((await call('GET', '/settings', 'admin')).json().data.billing.autopay_retry_days).toEqual([1, 3, 5]);
     const bad = await call('PUT', '/settings', 'admin', { billing: { autopay_retry_days: [3, 1] } });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.map((e: { field: string }) => e.field).join()).toContain('billing.autopay_retry_days');
+    expect(
+      bad
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .join(),
+    ).toContain('billing.autopay_retry_days');
     expect((await call('PUT', '/settings', 'admin', { billing: { autopay_retry_days: [0] } })).statusCode).toBe(400);
   });
 
@@ -131,26 +173,49 @@ describe('autopay (sandbox) through the billing run', () => {
       { attempt: 2, status: 'scheduled' },
     ]);
     // The invoice-issued mail and the failure mail leave together; the SMTP server may take them in either order.
-    const mail = (await t.sentMail()).find((m) => m.to === 'bea@example.com' && m.subject === `Automatic payment of invoice ${renewal.number} failed`);
-    if (!mail) throw new Error(`no failure mail to bea: ${(await t.sentMail()).filter((m) => m.to === 'bea@example.com').map((m) => m.subject).join(' | ')}`);
+    const mail = (await t.sentMail()).find(
+      (m) => m.to === 'bea@example.com' && m.subject === `Automatic payment of invoice ${renewal.number} failed`,
+    );
+    if (!mail)
+      throw new Error(
+        `no failure mail to bea: ${(await t.sentMail())
+          .filter((m) => m.to === 'bea@example.com')
+          .map((m) => m.subject)
+          .join(' | ')}`,
+      );
     expect(mail.text).toContain(`http://portal.test/invoice/${renewal.id}`);
     expect(mail.text).toContain('We will try again on 2026-02-04');
     const state = (await call('GET', `/subscriptions/${bea.subscriptionId}`, 'admin')).json().data.autopay;
-    expect(state).toMatchObject({ enabled: true, last_failure: { code: 'card_declined', message: 'Your card was declined.' }, next_retry: '2026-02-04T00:00:00.000Z' });
+    expect(state).toMatchObject({
+      enabled: true,
+      last_failure: { code: 'card_declined', message: 'Your card was declined.' },
+      next_retry: '2026-02-04T00:00:00.000Z',
+    });
     // Authentication required is a failure too.
     const [, calRenewal] = await invoicesOf(cal.subscriptionId);
-    expect((await chargesOf(calRenewal.id))[0]).toMatchObject({ status: 'failed', failure_code: 'authentication_required' });
+    expect((await chargesOf(calRenewal.id))[0]).toMatchObject({
+      status: 'failed',
+      failure_code: 'authentication_required',
+    });
   });
 
   it('no charge for an invoice paid by hand, cancelled, or fully covered by credit before its retry', async () => {
     const [, calRenewal] = await invoicesOf(cal.subscriptionId);
-    const manual = await call('POST', `/payments/invoices/${calRenewal.id}/manual`, 'admin', { amount: calRenewal.total_amount, payment_method: 'cash', reference: 'cash-cal' });
+    const manual = await call('POST', `/payments/invoices/${calRenewal.id}/manual`, 'admin', {
+      amount: calRenewal.total_amount,
+      payment_method: 'cash',
+      reference: 'cash-cal',
+    });
     expect(manual.statusCode, manual.body).toBe(201);
     const [, danRenewal] = await invoicesOf(dan.subscriptionId);
     await rows(sql`update invoices set status = 'cancelled' where id = ${danRenewal.id}`);
     const [, eveRenewal] = await invoicesOf(eve.subscriptionId);
     await rows(sql`update invoices set credit_applied = total_amount where id = ${eveRenewal.id}`);
-    const mails = { cal: (await mailsTo('cal@example.com')).length, dan: (await mailsTo('dan@example.com')).length, eve: (await mailsTo('eve@example.com')).length };
+    const mails = {
+      cal: (await mailsTo('cal@example.com')).length,
+      dan: (await mailsTo('dan@example.com')).length,
+      eve: (await mailsTo('eve@example.com')).length,
+    };
 
     await run('2026-02-04T03:00:00.000Z');
     for (const invoice of [calRenewal, danRenewal, eveRenewal]) {
@@ -176,7 +241,9 @@ describe('autopay (sandbox) through the billing run', () => {
       [3, 'failed', '2026-02-06'],
       [4, 'failed', '2026-02-08'],
     ]);
-    const failures = (await mailsTo('bea@example.com')).filter((m) => m.subject === `Automatic payment of invoice ${renewal.number} failed`);
+    const failures = (await mailsTo('bea@example.com')).filter(
+      (m) => m.subject === `Automatic payment of invoice ${renewal.number} failed`,
+    );
     expect(failures).toHaveLength(4);
     expect(failures[3].text).toContain('We will not try again automatically');
     expect((await detail('bea@example.com', bea.subscriptionId)).autopay.next_retry).toBeNull();
@@ -189,13 +256,19 @@ describe('autopay (sandbox) through the billing run', () => {
     await run('2026-02-18T03:00:00.000Z');
     expect((await detail('bea@example.com', bea.subscriptionId)).status).toBe('suspended');
 
-    const paid = await call('POST', `/payments/invoices/${renewal.id}/manual`, 'admin', { amount: renewal.total_amount, payment_method: 'cash', reference: 'cash-bea' });
+    const paid = await call('POST', `/payments/invoices/${renewal.id}/manual`, 'admin', {
+      amount: renewal.total_amount,
+      payment_method: 'cash',
+      reference: 'cash-bea',
+    });
     expect(paid.statusCode, paid.body).toBe(201);
     expect((await detail('bea@example.com', bea.subscriptionId)).status).toBe('active');
   });
 
   it('a card expiring before the next invoice gets one reminder', async () => {
-    const reminders = (await mailsTo('fay@example.com')).filter((m) => m.subject.includes('expires before your next invoice'));
+    const reminders = (await mailsTo('fay@example.com')).filter((m) =>
+      m.subject.includes('expires before your next invoice'),
+    );
     expect(reminders).toHaveLength(1);
     expect(reminders[0].subject).toBe('Your Mastercard card ending in 4444 expires before your next invoice');
     expect(reminders[0].text).toContain(`http://portal.test/subscription/${fay.subscriptionId}`);
@@ -209,11 +282,22 @@ describe('autopay (sandbox) through the billing run', () => {
     expect((await detail('ann@example.com', ann.subscriptionId)).autopay).toMatchObject({ enabled: false, card: null });
     const on = await as('ann@example.com', 'PATCH', `/subscriptions/${ann.subscriptionId}/autopay`, { enabled: true });
     expect(on.statusCode).toBe(409);
-    expect((await as('ann@example.com', 'PATCH', `/subscriptions/${ann.subscriptionId}/autopay`, { enabled: 'yes' })).statusCode).toBe(400);
+    expect(
+      (await as('ann@example.com', 'PATCH', `/subscriptions/${ann.subscriptionId}/autopay`, { enabled: 'yes' }))
+        .statusCode,
+    ).toBe(400);
     const audit = await rows<{ action: string }>(sql`select action from audit_events where action like 'autopay.%'`);
-    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['autopay.setup_started', 'autopay.card_saved', 'autopay.card_removed']));
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['autopay.setup_started', 'autopay.card_saved', 'autopay.card_removed']),
+    );
     // Turning off and on again with a saved card.
-    expect((await as('fay@example.com', 'PATCH', `/subscriptions/${fay.subscriptionId}/autopay`, { enabled: false })).json().data.enabled).toBe(false);
-    expect((await as('fay@example.com', 'PATCH', `/subscriptions/${fay.subscriptionId}/autopay`, { enabled: true })).json().data).toMatchObject({ enabled: true, card: { last4: '4444' } });
+    expect(
+      (await as('fay@example.com', 'PATCH', `/subscriptions/${fay.subscriptionId}/autopay`, { enabled: false })).json()
+        .data.enabled,
+    ).toBe(false);
+    expect(
+      (await as('fay@example.com', 'PATCH', `/subscriptions/${fay.subscriptionId}/autopay`, { enabled: true })).json()
+        .data,
+    ).toMatchObject({ enabled: true, card: { last4: '4444' } });
   });
 });

@@ -58,13 +58,28 @@ async function start(t: { dataDir: string; databaseUrl: string | null }): Promis
   return startServer({ port: 0, host: '127.0.0.1', distDir: null, print: false, logger: false, env: env(t) });
 }
 
-const cli = (script: string, args: string[], t: { dataDir: string; databaseUrl: string | null }, secretsKey = SECRETS_KEY) =>
-  runCli(script, args, { ...env(t), SECRETS_KEY: secretsKey });
+const cli = (
+  script: string,
+  args: string[],
+  t: { dataDir: string; databaseUrl: string | null },
+  secretsKey = SECRETS_KEY,
+) => runCli(script, args, { ...env(t), SECRETS_KEY: secretsKey });
 
-async function api(server: RunningServer, method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) {
+async function api(
+  server: RunningServer,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${server.url}/api${path}`, {
     method,
-    headers: { ...(body && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      ...(body && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
@@ -79,7 +94,8 @@ async function signIn(server: RunningServer, email: string): Promise<string> {
 /** Every table's rows, ordered, as JSON: what "the same database" means here. */
 /** The rows a query answers, on PGlite itself or on one PostgreSQL connection. */
 async function rowsOf(database: Database, text: string): Promise<Record<string, unknown>[]> {
-  if (database.kind === 'pglite') return ((await database.pglite!.query(text)) as { rows: Record<string, unknown>[] }).rows;
+  if (database.kind === 'pglite')
+    return ((await database.pglite!.query(text)) as { rows: Record<string, unknown>[] }).rows;
   const c = new pg.Client({ connectionString: database.url });
   await c.connect();
   try {
@@ -91,22 +107,32 @@ async function rowsOf(database: Database, text: string): Promise<Record<string, 
 
 async function snapshot(database: Database): Promise<Record<string, string[]>> {
   const q = (text: string) => rowsOf(database, text);
-  const tables = (await q("select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1")).map((r) => String(r.table_name));
+  const tables = (
+    await q(
+      "select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1",
+    )
+  ).map((r) => String(r.table_name));
   const out: Record<string, string[]> = {};
   // portal_nodes lists the processes running now (a heartbeat row each, removed when one stops): not data a
   // backup is compared on – the portal that wrote "before" has stopped by the time the archive is taken.
-  for (const table of tables.filter((t) => t !== 'portal_nodes')) out[table] = (await q(`select * from public."${table}"`)).map((r) => JSON.stringify(r)).sort();
+  for (const table of tables.filter((t) => t !== 'portal_nodes'))
+    out[table] = (await q(`select * from public."${table}"`)).map((r) => JSON.stringify(r)).sort();
   return out;
 }
 
 const filesOf = (dataDir: string) =>
-  ['uploads', 'tickets', 'installations'].flatMap((area) =>
-    existsSync(join(dataDir, area))
-      ? readdirSync(join(dataDir, area), { recursive: true, withFileTypes: true })
-          .filter((e) => e.isFile() && !join(e.parentPath, e.name).includes('.incoming'))
-          .map((e) => `${join(e.parentPath, e.name).slice(dataDir.length)}:${readFileSync(join(e.parentPath, e.name)).toString('base64')}`)
-      : [],
-  ).sort();
+  ['uploads', 'tickets', 'installations']
+    .flatMap((area) =>
+      existsSync(join(dataDir, area))
+        ? readdirSync(join(dataDir, area), { recursive: true, withFileTypes: true })
+            .filter((e) => e.isFile() && !join(e.parentPath, e.name).includes('.incoming'))
+            .map(
+              (e) =>
+                `${join(e.parentPath, e.name).slice(dataDir.length)}:${readFileSync(join(e.parentPath, e.name)).toString('base64')}`,
+            )
+        : [],
+    )
+    .sort();
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -127,14 +153,31 @@ describe('backup and restore', () => {
       // Something in every area: a subscription with its invoice paid by hand, a ticket with a photo, a logo.
       const plans = await api(server, 'GET', '/plans', admin);
       const me = await api(server, 'GET', '/auth/profile', customer);
-      const sub = await api(server, 'POST', '/subscriptions', admin, { plan_id: plans.body.data.items[0].id, user_id: me.body.data.user.id });
+      const sub = await api(server, 'POST', '/subscriptions', admin, {
+        plan_id: plans.body.data.items[0].id,
+        user_id: me.body.data.user.id,
+      });
       expect(sub.status).toBe(201);
       const invoice = sub.body.data.invoice;
-      expect((await api(server, 'POST', `/payments/invoices/${invoice.id}/manual`, admin, { amount: invoice.total_amount, payment_method: 'cash', reference: 'R-1' })).status).toBe(201);
-      const ticket = await api(server, 'POST', '/tickets', customer, { subject: 'Slow evenings', description: 'Since Monday', category: 'technical' });
+      expect(
+        (
+          await api(server, 'POST', `/payments/invoices/${invoice.id}/manual`, admin, {
+            amount: invoice.total_amount,
+            payment_method: 'cash',
+            reference: 'R-1',
+          })
+        ).status,
+      ).toBe(201);
+      const ticket = await api(server, 'POST', '/tickets', customer, {
+        subject: 'Slow evenings',
+        description: 'Since Monday',
+        category: 'technical',
+      });
       const form = new FormData();
       form.append('files', new Blob([PNG], { type: 'image/png' }), 'speedtest.png');
-      expect((await api(server, 'POST', `/tickets/${ticket.body.data.id}/attachments`, customer, form)).status).toBe(201);
+      expect((await api(server, 'POST', `/tickets/${ticket.body.data.id}/attachments`, customer, form)).status).toBe(
+        201,
+      );
       const logo = new FormData();
       logo.append('file', new Blob([PNG], { type: 'image/png' }), 'logo.png');
       expect((await api(server, 'POST', '/settings/logo', admin, logo)).status).toBeLessThan(300);
@@ -182,10 +225,17 @@ describe('backup and restore', () => {
     try {
       const customer = await signIn(server, 'customer@isp.local');
       const tickets = await api(server, 'GET', '/tickets', customer);
-      const ticket = await api(server, 'GET', `/tickets/${tickets.body.data.items?.[0]?.id ?? tickets.body.data[0].id}`, customer);
+      const ticket = await api(
+        server,
+        'GET',
+        `/tickets/${tickets.body.data.items?.[0]?.id ?? tickets.body.data[0].id}`,
+        customer,
+      );
       // connection: close: a kept-alive connection that carried a streamed download holds the server's close open
       // until its keep-alive timeout (a shutdown matter of its own, not the restore's).
-      const download = await fetch(`${server.url}${ticket.body.data.attachments[0].download_url}`, { headers: { authorization: `Bearer ${customer}`, connection: 'close' } });
+      const download = await fetch(`${server.url}${ticket.body.data.attachments[0].download_url}`, {
+        headers: { authorization: `Bearer ${customer}`, connection: 'close' },
+      });
       expect(Buffer.from(await download.arrayBuffer()).equals(PNG)).toBe(true);
     } finally {
       await server.close();
@@ -231,7 +281,12 @@ describe('backup and restore', () => {
     if (empty.databaseUrl) {
       const c = new pg.Client({ connectionString: empty.databaseUrl });
       await c.connect();
-      expect(Number((await c.query("select count(*) as n from information_schema.tables where table_schema = 'public'")).rows[0].n)).toBe(0);
+      expect(
+        Number(
+          (await c.query("select count(*) as n from information_schema.tables where table_schema = 'public'")).rows[0]
+            .n,
+        ),
+      ).toBe(0);
       await c.end();
     }
   });
@@ -241,30 +296,46 @@ describe('backup and restore', () => {
     const older = await target();
     const folder = mkdtempSync(join(tmpdir(), 'isp-bk-mig-'));
     cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-    const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
+    const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as {
+      entries: Array<{ tag: string }>;
+    };
     const newest = journal.entries.pop()!;
     writeFileSync(join(folder, 'meta', '_journal.json'), JSON.stringify(journal));
     const database = await openDatabase({ databaseUrl: older.databaseUrl, pgliteDir: join(older.dataDir, 'db') });
     try {
-      const { migrate } = database.kind === 'pglite' ? await import('drizzle-orm/pglite/migrator') : await import('drizzle-orm/node-postgres/migrator');
+      const { migrate } =
+        database.kind === 'pglite'
+          ? await import('drizzle-orm/pglite/migrator')
+          : await import('drizzle-orm/node-postgres/migrator');
       await migrate(database.db as never, { migrationsFolder: folder });
       const oldArchive = join(folder, 'old.tar.gz');
-      const { manifest } = await createBackup({ database, config: { dataDir: older.dataDir, secretsKey: SECRETS_KEY }, out: oldArchive });
+      const { manifest } = await createBackup({
+        database,
+        config: { dataDir: older.dataDir, secretsKey: SECRETS_KEY },
+        out: oldArchive,
+      });
       expect(manifest.database.migrations).toBe(journal.entries.length);
 
       const into = await target();
-      const result = await restoreBackup({ archive: oldArchive, config: { dataDir: into.dataDir, secretsKey: SECRETS_KEY, databaseUrl: into.databaseUrl } });
+      const result = await restoreBackup({
+        archive: oldArchive,
+        config: { dataDir: into.dataDir, secretsKey: SECRETS_KEY, databaseUrl: into.databaseUrl },
+      });
       expect(result.migrationsApplied).toBe(1);
       const restored = await openDatabase({ databaseUrl: into.databaseUrl, pgliteDir: join(into.dataDir, 'db') });
       try {
-        const { migrate: again } = restored.kind === 'pglite' ? await import('drizzle-orm/pglite/migrator') : await import('drizzle-orm/node-postgres/migrator');
+        const { migrate: again } =
+          restored.kind === 'pglite'
+            ? await import('drizzle-orm/pglite/migrator')
+            : await import('drizzle-orm/node-postgres/migrator');
         // Fully migrated: running the real migrations again finds nothing to do, every migration of the journal is
         // recorded as applied, and every table of the backup is back.
         await again(restored.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
         const [{ n }] = await rowsOf(restored, 'select count(*) as n from drizzle.__drizzle_migrations');
         expect(Number(n)).toBe(journal.entries.length + 1);
         const tables = Object.keys(await snapshot(restored));
-        for (const table of Object.keys(manifest.database.tables).filter((t) => t !== 'portal_nodes')) expect(tables).toContain(table);
+        for (const table of Object.keys(manifest.database.tables).filter((t) => t !== 'portal_nodes'))
+          expect(tables).toContain(table);
       } finally {
         await restored.close();
       }
@@ -285,7 +356,14 @@ describe('backup and restore', () => {
       const plan = (await api(server, 'GET', '/plans', admin)).body.data.items[0];
       const customers: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const u = await api(server, 'POST', '/users', admin, { name: `Cust ${i}`, email: `cust${i}@example.com`, password: 'Long-enough-1', role: 'user', phone: '+1 555 0100', address: '1 Main St' });
+        const u = await api(server, 'POST', '/users', admin, {
+          name: `Cust ${i}`,
+          email: `cust${i}@example.com`,
+          password: 'Long-enough-1',
+          role: 'user',
+          phone: '+1 555 0100',
+          address: '1 Main St',
+        });
         expect(u.status).toBe(201);
         customers.push(u.body.data.id);
       }
@@ -295,7 +373,11 @@ describe('backup and restore', () => {
           const sub = await api(server, 'POST', '/subscriptions', admin, { plan_id: plan.id, user_id: userId });
           if (sub.status !== 201) continue;
           const inv = sub.body.data.invoice;
-          await api(server, 'POST', `/payments/invoices/${inv.id}/manual`, admin, { amount: inv.total_amount, payment_method: 'bank_transfer', reference: `T-${inv.number}` });
+          await api(server, 'POST', `/payments/invoices/${inv.id}/manual`, admin, {
+            amount: inv.total_amount,
+            payment_method: 'bank_transfer',
+            reference: `T-${inv.number}`,
+          });
         }
       };
       const writers = customers.map((c) => writer(c));
@@ -307,17 +389,24 @@ describe('backup and restore', () => {
       await server.close();
     }
     const into = await target();
-    const { manifest } = await restoreBackup({ archive: liveArchive, config: { dataDir: into.dataDir, secretsKey: SECRETS_KEY, databaseUrl: into.databaseUrl } });
+    const { manifest } = await restoreBackup({
+      archive: liveArchive,
+      config: { dataDir: into.dataDir, secretsKey: SECRETS_KEY, databaseUrl: into.databaseUrl },
+    });
     expect(manifest.database.tables.subscriptions).toBeGreaterThan(0);
     const restored = await openDatabase({ databaseUrl: into.databaseUrl, pgliteDir: join(into.dataDir, 'db') });
     try {
       const rows = await snapshot(restored);
       const subs = rows.subscriptions.map((r) => JSON.parse(r) as { id: string });
-      const invoices = rows.invoices.map((r) => JSON.parse(r) as { id: string; subscription_id: string; status: string });
+      const invoices = rows.invoices.map(
+        (r) => JSON.parse(r) as { id: string; subscription_id: string; status: string },
+      );
       const payments = rows.payments.map((r) => JSON.parse(r) as { invoice_id: string; status: string });
       for (const s of subs) expect(invoices.some((i) => i.subscription_id === s.id)).toBe(true);
-      for (const p of payments.filter((x) => x.status === 'paid')) expect(invoices.find((i) => i.id === p.invoice_id)?.status).toBe('paid');
-      for (const i of invoices.filter((x) => x.status === 'paid')) expect(payments.filter((p) => p.invoice_id === i.id && p.status === 'paid')).toHaveLength(1);
+      for (const p of payments.filter((x) => x.status === 'paid'))
+        expect(invoices.find((i) => i.id === p.invoice_id)?.status).toBe('paid');
+      for (const i of invoices.filter((x) => x.status === 'paid'))
+        expect(payments.filter((p) => p.invoice_id === i.id && p.status === 'paid')).toHaveLength(1);
     } finally {
       await restored.close();
     }

@@ -6,7 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/lib/clock';
 import { PostgresRateLimitBackend } from '../../server/lib/rate-limit-postgres';
-import { BatchedRateLimitBackend, MemoryRateLimitBackend, type RateLimitBackend } from '../../server/lib/rate-limit-store';
+import {
+  BatchedRateLimitBackend,
+  MemoryRateLimitBackend,
+  type RateLimitBackend,
+} from '../../server/lib/rate-limit-store';
 import { createTestDatabase } from '../helpers/server';
 import type { Database } from '../../server/db/client';
 
@@ -20,7 +24,10 @@ afterAll(() => database?.close());
 
 const backends: Array<[string, () => RateLimitBackend]> = [
   ['memory', () => new MemoryRateLimitBackend(clock)],
-  [process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'the rate_limits table (PGlite)', () => new PostgresRateLimitBackend(database.db, clock)],
+  [
+    process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'the rate_limits table (PGlite)',
+    () => new PostgresRateLimitBackend(database.db, clock),
+  ],
 ];
 
 describe.each(backends)('over %s', (_name, make) => {
@@ -55,7 +62,8 @@ describe.each(backends)('over %s', (_name, make) => {
     let down = true;
     const errors: unknown[] = [];
     const flaky: RateLimitBackend = {
-      increment: (key, windowMs, by) => (down ? Promise.reject(new Error('database unreachable')) : real.increment(key, windowMs, by)),
+      increment: (key, windowMs, by) =>
+        down ? Promise.reject(new Error('database unreachable')) : real.increment(key, windowMs, by),
       read: (key, windowMs) => real.read(key, windowMs),
       clear: (key) => real.clear(key),
     };

@@ -19,28 +19,54 @@ async function customerWith(t: TestApp, call: CallAs, planId: string, email: str
   const user = await t.createUser({ email, name: email.split('@')[0] });
   const created = await call('POST', '/subscriptions', 'admin', { plan_id: planId, user_id: user.id });
   expect(created.statusCode, created.body).toBe(201);
-  const { subscription, invoice } = created.json().data as { subscription: { id: string }; invoice: { id: string; total_amount: number; number: string } };
+  const { subscription, invoice } = created.json().data as {
+    subscription: { id: string };
+    invoice: { id: string; total_amount: number; number: string };
+  };
   if (opts.pay ?? true) {
-    const paid = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'admin', { amount: invoice.total_amount, payment_method: 'cash', reference: `R-${email}` });
+    const paid = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'admin', {
+      amount: invoice.total_amount,
+      payment_method: 'cash',
+      reference: `R-${email}`,
+    });
     expect(paid.statusCode, paid.body).toBe(201);
   }
   return { user, subscriptionId: subscription.id, firstInvoice: invoice };
 }
 
 async function newPlan(call: CallAs, name = 'Basic', price = 3000) {
-  const res = await call('POST', '/plans', 'admin', { name, download_mbps: 50, upload_mbps: 10, price, billing_cycle: 'monthly' });
+  const res = await call('POST', '/plans', 'admin', {
+    name,
+    download_mbps: 50,
+    upload_mbps: 10,
+    price,
+    billing_cycle: 'monthly',
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data.id as string;
 }
 
 const subscription = async (t: TestApp, id: string) =>
-  (await rows<{ status: string; suspension_reason: string | null; current_period_end: unknown }>(t, sql`select status, suspension_reason, current_period_end from subscriptions where id = ${id}`))[0];
+  (
+    await rows<{ status: string; suspension_reason: string | null; current_period_end: unknown }>(
+      t,
+      sql`select status, suspension_reason, current_period_end from subscriptions where id = ${id}`,
+    )
+  )[0];
 const invoicesOf = (t: TestApp, subscriptionId: string) =>
-  rows<{ id: string; number: string; status: string; total_amount: number; due_date: unknown; line_items: Array<{ kind: string; period_start?: string }> }>(
+  rows<{
+    id: string;
+    number: string;
+    status: string;
+    total_amount: number;
+    due_date: unknown;
+    line_items: Array<{ kind: string; period_start?: string }>;
+  }>(
     t,
     sql`select id, number, status, total_amount, due_date::text as due_date, line_items from invoices where subscription_id = ${subscriptionId} order by number`,
   );
-const runCount = async (t: TestApp) => Number((await rows<{ n: number }>(t, sql`select count(*)::int as n from billing_runs`))[0].n);
+const runCount = async (t: TestApp) =>
+  Number((await rows<{ n: number }>(t, sql`select count(*)::int as n from billing_runs`))[0].n);
 
 describe('billing job: renewal, overdue, suspension, expiry and their e-mails', () => {
   const clock = new ManualClock('2026-01-10T10:00:00.000Z');
@@ -65,12 +91,17 @@ describe('billing job: renewal, overdue, suspension, expiry and their e-mails', 
     alice = await customerWith(t, call, plan, 'alice@example.com');
     bob = await customerWith(t, call, plan, 'bob@example.com', { pay: false });
     carol = await customerWith(t, call, plan, 'carol@example.com');
-    expect((await call('POST', `/subscriptions/${carol.subscriptionId}/cancel`, 'admin', { immediate: false })).statusCode).toBe(200);
+    expect(
+      (await call('POST', `/subscriptions/${carol.subscriptionId}/cancel`, 'admin', { immediate: false })).statusCode,
+    ).toBe(200);
   });
   afterAll(() => t.close());
 
   it('renewal_days_before is a billing setting: default 7, 0..60, edited through PUT /settings', async () => {
-    expect((await call('GET', '/settings', 'admin')).json().data.billing).toMatchObject({ renewal_days_before: 7, grace_days: 7 });
+    expect((await call('GET', '/settings', 'admin')).json().data.billing).toMatchObject({
+      renewal_days_before: 7,
+      grace_days: 7,
+    });
     const bad = await call('PUT', '/settings', 'admin', { billing: { renewal_days_before: 61 } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.map((e: { field: string }) => e.field)).toContain('billing.renewal_days_before');
@@ -84,7 +115,11 @@ describe('billing job: renewal, overdue, suspension, expiry and their e-mails', 
   it('day 10: a first invoice past its due date becomes overdue (reminder sent once); a second run the same day does nothing and answers the first counts', async () => {
     const first = await run('2026-01-20T03:00:00.000Z');
     expect(first).toMatchObject({ success: true, message: 'Billing run completed', data: { alreadyRan: false } });
-    expect(first.data.run).toMatchObject({ run_date: '2026-01-20', triggered_by: 'api', counts: { overdue_invoices: 1, renewal_invoices: 0, suspended: 0, expired: 0, emails: 1 } });
+    expect(first.data.run).toMatchObject({
+      run_date: '2026-01-20',
+      triggered_by: 'api',
+      counts: { overdue_invoices: 1, renewal_invoices: 0, suspended: 0, expired: 0, emails: 1 },
+    });
     expect(first.data.run.finished_at).toBeTruthy();
     expect((await invoicesOf(t, bob.subscriptionId))[0].status).toBe('overdue');
     // A pending subscription is not suspended (it never started) and its reminder does not threaten suspension.
@@ -100,7 +135,10 @@ describe('billing job: renewal, overdue, suspension, expiry and their e-mails', 
     clock.set('2026-01-20T18:00:00.000Z');
     const second = await call('POST', '/billing/run', 'super_admin');
     expect(second.statusCode).toBe(200);
-    expect(second.json()).toMatchObject({ message: 'Billing already ran today; nothing was done again', data: { alreadyRan: true, run: { id: first.data.run.id, counts: first.data.run.counts } } });
+    expect(second.json()).toMatchObject({
+      message: 'Billing already ran today; nothing was done again',
+      data: { alreadyRan: true, run: { id: first.data.run.id, counts: first.data.run.counts } },
+    });
     expect((await t.sentMail()).length).toBe(mails);
     expect(await runCount(t)).toBe(1);
   });
@@ -114,7 +152,11 @@ describe('billing job: renewal, overdue, suspension, expiry and their e-mails', 
     const r = list[1];
     renewal = r;
     expect(r).toMatchObject({ status: 'unpaid', total_amount: 3300, due_date: '2026-02-10' });
-    expect(r.line_items[0]).toMatchObject({ kind: 'renewal', period_start: '2026-02-10T10:00:00.000Z', period_end: '2026-03-10T10:00:00.000Z' });
+    expect(r.line_items[0]).toMatchObject({
+      kind: 'renewal',
+      period_start: '2026-02-10T10:00:00.000Z',
+      period_end: '2026-03-10T10:00:00.000Z',
+    });
     expect(await invoicesOf(t, carol.subscriptionId)).toHaveLength(1);
     const mail = await t.lastMailTo('alice@example.com');
     expect(mail.subject).toBe(`Invoice ${r.number} issued ($33.00, due 2026-02-10)`);
@@ -122,7 +164,8 @@ describe('billing job: renewal, overdue, suspension, expiry and their e-mails', 
     expect(mail.text).toContain('Basic (monthly) 2026-02-10 – 2026-03-10');
 
     // Later days: nothing new for that period.
-    for (const at of ['2026-02-04T03:00:00.000Z', '2026-02-05T03:00:00.000Z']) expect((await run(at)).data.run.counts.renewal_invoices).toBe(0);
+    for (const at of ['2026-02-04T03:00:00.000Z', '2026-02-05T03:00:00.000Z'])
+      expect((await run(at)).data.run.counts.renewal_invoices).toBe(0);
     expect(await invoicesOf(t, alice.subscriptionId)).toHaveLength(2);
   });
 
@@ -154,7 +197,10 @@ describe('billing job: renewal, overdue, suspension, expiry and their e-mails', 
     expect((await subscription(t, alice.subscriptionId)).status).toBe('active');
     const res = await run('2026-02-18T03:00:00.000Z');
     expect(res.data.run.counts).toMatchObject({ suspended: 1, emails: 1 });
-    expect(await subscription(t, alice.subscriptionId)).toMatchObject({ status: 'suspended', suspension_reason: `Overdue invoice ${renewal.number}` });
+    expect(await subscription(t, alice.subscriptionId)).toMatchObject({
+      status: 'suspended',
+      suspension_reason: `Overdue invoice ${renewal.number}`,
+    });
     const mail = await t.lastMailTo('alice@example.com');
     expect(mail.subject).toBe(`Your Basic service is suspended: invoice ${renewal.number} is unpaid`);
     expect(mail.text).toContain('$33.00');
@@ -197,12 +243,22 @@ describe('billing job: concurrent runs', () => {
   afterAll(() => t.close());
 
   const renewalCount = async () =>
-    Number((await rows<{ n: number }>(t, sql`select count(*)::int as n from invoices where line_items @> '[{"kind":"renewal"}]'::jsonb`))[0].n);
+    Number(
+      (
+        await rows<{ n: number }>(
+          t,
+          sql`select count(*)::int as n from invoices where line_items @> '[{"kind":"renewal"}]'::jsonb`,
+        )
+      )[0].n,
+    );
 
   it('two POST /billing/run at the same moment: one does the work, the other answers alreadyRan; one set of invoices, one run row', async () => {
     for (const name of ['c1', 'c2', 'c3']) await customerWith(t, call, planId, `${name}@example.com`);
     clock.set('2026-05-26T02:30:00.000Z'); // periods end 2026-06-01: within 7 days
-    const [a, b] = await Promise.all([call('POST', '/billing/run', 'admin'), call('POST', '/billing/run', 'super_admin')]);
+    const [a, b] = await Promise.all([
+      call('POST', '/billing/run', 'admin'),
+      call('POST', '/billing/run', 'super_admin'),
+    ]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     const flags = [a.json().data.alreadyRan, b.json().data.alreadyRan].sort();
     expect(flags).toEqual([false, true]);
@@ -210,7 +266,9 @@ describe('billing job: concurrent runs', () => {
     expect(a.json().data.run.counts.renewal_invoices).toBe(3);
     expect(await renewalCount()).toBe(3);
     expect(await runCount(t)).toBe(1);
-    const issued = (await t.sentMail()).filter((m) => m.subject.includes('issued') && m.text.includes('2026-06-01 – 2026-07-01'));
+    const issued = (await t.sentMail()).filter(
+      (m) => m.subject.includes('issued') && m.text.includes('2026-06-01 – 2026-07-01'),
+    );
     expect(issued).toHaveLength(3);
   });
 
@@ -295,18 +353,24 @@ describe('billing job: a run that fails half-way', () => {
     expect(t.mailer.messages.length).toBe(mailsBefore);
 
     const res = await call('POST', '/billing/run', 'admin');
-    expect(res.json().data).toMatchObject({ alreadyRan: false, run: { run_date: '2026-03-21', counts: { overdue_invoices: 1, suspended: 1, renewal_invoices: 2, emails: 4 } } });
+    expect(res.json().data).toMatchObject({
+      alreadyRan: false,
+      run: { run_date: '2026-03-21', counts: { overdue_invoices: 1, suspended: 1, renewal_invoices: 2, emails: 4 } },
+    });
     expect((await subscription(t, x.subscriptionId)).status).toBe('suspended');
     // X is suspended now: no renewal is issued for it (its next period was billed by hand anyway).
     expect(await invoicesOf(t, x.subscriptionId)).toHaveLength(2);
-    for (const s of [y, z]) expect((await invoicesOf(t, s.subscriptionId)).map((i) => i.status)).toEqual(['paid', 'unpaid']);
+    for (const s of [y, z])
+      expect((await invoicesOf(t, s.subscriptionId)).map((i) => i.status)).toEqual(['paid', 'unpaid']);
     expect((await call('GET', '/settings', 'admin')).json().data.billing.invoice_next_number).toBe(before.counter + 2);
     const sent = (await t.sentMail()).slice(mailsBefore);
     // Mails leave after commit, each on its own SMTP connection: their arrival order is not fixed.
-    expect(sent.filter((m) => m.to === 'x@example.com').map((m) => m.subject).sort()).toEqual([
-      'Invoice INV-000002 is overdue',
-      'Your Basic service is suspended: invoice INV-000002 is unpaid',
-    ]);
+    expect(
+      sent
+        .filter((m) => m.to === 'x@example.com')
+        .map((m) => m.subject)
+        .sort(),
+    ).toEqual(['Invoice INV-000002 is overdue', 'Your Basic service is suspended: invoice INV-000002 is unpaid']);
     // Y and Z end their periods at the same moment: which gets INV-000005 and which INV-000006 is not fixed.
     const issued = sent.filter((m) => m.to !== 'x@example.com');
     expect(issued.map((m) => m.to).sort()).toEqual(['y@example.com', 'z@example.com']);
@@ -327,7 +391,8 @@ describe('billing job: who may run it, and the scheduler', () => {
   afterAll(() => t.close());
 
   it('POST /billing/run: admin and super_admin; billing, support, technician, user 403; visitor 401. GET /billing/runs: admin, super_admin, billing', async () => {
-    for (const role of ['billing', 'support', 'technician', 'user'] as const) expect((await call('POST', '/billing/run', role)).statusCode, role).toBe(403);
+    for (const role of ['billing', 'support', 'technician', 'user'] as const)
+      expect((await call('POST', '/billing/run', role)).statusCode, role).toBe(403);
     expect((await call('POST', '/billing/run')).statusCode).toBe(401);
     expect(await runCount(t)).toBe(0);
     expect((await call('POST', '/billing/run', 'admin')).json().data.alreadyRan).toBe(false);
@@ -338,7 +403,8 @@ describe('billing job: who may run it, and the scheduler', () => {
       expect(res.json().data.items).toHaveLength(1);
       expect(res.json().data.items[0]).toMatchObject({ run_date: '2026-07-01', triggered_by: 'api' });
     }
-    for (const role of ['support', 'technician', 'user'] as const) expect((await call('GET', '/billing/runs', role)).statusCode, role).toBe(403);
+    for (const role of ['support', 'technician', 'user'] as const)
+      expect((await call('GET', '/billing/runs', role)).statusCode, role).toBe(403);
     expect((await call('GET', '/billing/runs')).statusCode).toBe(401);
   });
 

@@ -22,9 +22,21 @@ describe('billing journey: register → subscribe → pay → renewal → overdu
     t = await createTestApp({ clock, config: { accessTokenTtlSeconds: 5 * 365 * 86_400 } });
     await t.createUser({ email: 'admin@example.com', role: 'admin' });
     admin = (await t.login('admin@example.com')).token;
-    const gw = await api('POST', '/payments/gateways', admin, { name: 'Sandbox', provider: 'sandbox', credentials: { webhook_secret: WEBHOOK_SECRET }, is_default: true });
+    const gw = await api('POST', '/payments/gateways', admin, {
+      name: 'Sandbox',
+      provider: 'sandbox',
+      credentials: { webhook_secret: WEBHOOK_SECRET },
+      is_default: true,
+    });
     expect(gw.statusCode, gw.body).toBe(201);
-    const plan = await api('POST', '/plans', admin, { name: 'Fiber 100', download_mbps: 100, upload_mbps: 20, price: 4000, setup_fee: 1500, billing_cycle: 'monthly' });
+    const plan = await api('POST', '/plans', admin, {
+      name: 'Fiber 100',
+      download_mbps: 100,
+      upload_mbps: 20,
+      price: 4000,
+      setup_fee: 1500,
+      billing_cycle: 'monthly',
+    });
     planId = plan.json().data.id;
   });
   afterAll(() => t.close());
@@ -41,7 +53,13 @@ describe('billing journey: register → subscribe → pay → renewal → overdu
     return res.json().data.run.counts;
   };
   const myInvoices = async () =>
-    (await api('GET', '/payments/user/invoices', dana)).json().data.items as Array<{ id: string; number: string; status: string; total_amount: number; due_date: string }>;
+    (await api('GET', '/payments/user/invoices', dana)).json().data.items as Array<{
+      id: string;
+      number: string;
+      status: string;
+      total_amount: number;
+      due_date: string;
+    }>;
   const mySubscription = async () => (await api('GET', `/subscriptions/${subscriptionId}`, dana)).json().data;
   /** Pays an invoice as the customer on the sandbox's hosted checkout (Approve posts the signed webhook). */
   async function payOnSandbox(invoiceId: string) {
@@ -59,7 +77,14 @@ describe('billing journey: register → subscribe → pay → renewal → overdu
   }
 
   it('registers, verifies the e-mail with the token from the outbox, signs in', async () => {
-    const reg = await api('POST', '/auth/register', undefined, { name: 'Dana Doe', email: EMAIL, password: 'long-enough-1', phone: '+1 555 0123', address: '9 Elm Street', company: '' });
+    const reg = await api('POST', '/auth/register', undefined, {
+      name: 'Dana Doe',
+      email: EMAIL,
+      password: 'long-enough-1',
+      phone: '+1 555 0123',
+      address: '9 Elm Street',
+      company: '',
+    });
     expect(reg.statusCode, reg.body).toBe(201);
     await t.app.mail.idle();
     const outbox = await api('GET', '/mail/outbox', admin);
@@ -121,8 +146,13 @@ describe('billing journey: register → subscribe → pay → renewal → overdu
   it('past the grace days (7): suspended, with an e-mail', async () => {
     expect((await runBilling('2026-10-08T03:00:00.000Z')).suspended).toBe(0);
     expect((await runBilling('2026-10-09T03:00:00.000Z')).suspended).toBe(1);
-    expect(await mySubscription()).toMatchObject({ status: 'suspended', suspension_reason: `Overdue invoice ${renewal.number}` });
-    expect((await mailsTo(EMAIL)).at(-1)!.subject).toBe(`Your Fiber 100 service is suspended: invoice ${renewal.number} is unpaid`);
+    expect(await mySubscription()).toMatchObject({
+      status: 'suspended',
+      suspension_reason: `Overdue invoice ${renewal.number}`,
+    });
+    expect((await mailsTo(EMAIL)).at(-1)!.subject).toBe(
+      `Your Fiber 100 service is suspended: invoice ${renewal.number} is unpaid`,
+    );
     expect((await api('GET', '/subscriptions/active-plan', dana)).statusCode).toBe(404);
   });
 

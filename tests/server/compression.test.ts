@@ -27,7 +27,8 @@ beforeAll(async () => {
   writeFileSync(`${file}.gz`, gzipSync(SCRIPT));
   t = await createTestApp({ config: { serveSpa: true, distDir: dist } });
   await t.createUser({ email: 'admin@example.com', role: 'admin', name: 'Ada Admin' });
-  for (let i = 0; i < 12; i++) await t.createUser({ email: `customer${i}@example.com`, role: 'user', name: `Customer Number ${i}` });
+  for (let i = 0; i < 12; i++)
+    await t.createUser({ email: `customer${i}@example.com`, role: 'user', name: `Customer Number ${i}` });
   admin = (await t.login('admin@example.com')).token;
 });
 afterAll(() => t.close());
@@ -66,7 +67,8 @@ describe('the web app files', () => {
   it('never sends the unrendered page, compressed or not', async () => {
     for (const url of ['/index.html', '/index.html.br', '/index.html.gz']) {
       const res = await get(url, { 'accept-encoding': 'br, gzip' });
-      const body = res.headers['content-encoding'] === 'br' ? brotliDecompressSync(res.rawPayload).toString() : res.body;
+      const body =
+        res.headers['content-encoding'] === 'br' ? brotliDecompressSync(res.rawPayload).toString() : res.body;
       expect(body, url).not.toBe(INDEX);
     }
   });

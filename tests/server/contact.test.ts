@@ -3,7 +3,13 @@ import type { Role } from '../../contract/roles';
 import { contactMessages } from '../../server/db/schema';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
-const valid = { name: 'Vera Visitor', email: 'Vera@Example.com', phone: '+1 555 0199', subject: 'Coverage question', message: 'Do you cover 10 Elm Street?' };
+const valid = {
+  name: 'Vera Visitor',
+  email: 'Vera@Example.com',
+  phone: '+1 555 0199',
+  subject: 'Coverage question',
+  message: 'Do you cover 10 Elm Street?',
+};
 
 describe('contact form', () => {
   let t: TestApp;
@@ -12,7 +18,8 @@ describe('contact form', () => {
   });
   afterAll(() => t.close());
 
-  const submit = (payload: object, ip = '203.0.113.1') => t.app.inject({ method: 'POST', url: '/api/contact', payload, remoteAddress: ip });
+  const submit = (payload: object, ip = '203.0.113.1') =>
+    t.app.inject({ method: 'POST', url: '/api/contact', payload, remoteAddress: ip });
 
   it('stores a valid message and mails it to the support address', async () => {
     const res = await submit(valid, '203.0.113.10');
@@ -20,7 +27,13 @@ describe('contact form', () => {
     expect(res.json()).toEqual({ success: true, message: 'Contact form submitted successfully', data: null });
     const rows = await t.database.db.select().from(contactMessages);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ name: 'Vera Visitor', email: 'vera@example.com', status: 'new', ip: '203.0.113.10', handledBy: null });
+    expect(rows[0]).toMatchObject({
+      name: 'Vera Visitor',
+      email: 'vera@example.com',
+      status: 'new',
+      ip: '203.0.113.10',
+      handledBy: null,
+    });
     const mail = await t.lastMailTo('support@isp.local');
     expect(mail.subject).toContain('Coverage question');
     expect(mail.subject).toContain('ISP Portal');
@@ -36,7 +49,9 @@ describe('contact form', () => {
     expect(fields).toEqual(expect.arrayContaining(['name', 'email', 'message']));
     expect(fields).not.toContain('subject');
     const missing = await submit({}, '203.0.113.11');
-    expect(missing.json().errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['name', 'email', 'subject', 'message']));
+    expect(missing.json().errors.map((e: { field: string }) => e.field)).toEqual(
+      expect.arrayContaining(['name', 'email', 'subject', 'message']),
+    );
   });
 
   it('answers a filled honeypot like a success but stores and sends nothing', async () => {
@@ -85,36 +100,69 @@ describe('contact messages for staff', () => {
   });
   afterAll(() => t.close());
 
-  const list = (role: Role, query = '') => t.app.inject({ method: 'GET', url: `/api/contact-messages${query}`, headers: bearer(tokens[role]!) });
+  const list = (role: Role, query = '') =>
+    t.app.inject({ method: 'GET', url: `/api/contact-messages${query}`, headers: bearer(tokens[role]!) });
 
   it('lists messages newest first with pagination, filters and search', async () => {
     for (const role of ['admin', 'support'] as Role[]) {
       const res = await list(role);
       expect(res.statusCode).toBe(200);
       expect(res.json().message).toBe('Contact messages retrieved successfully');
-      expect(res.json().data.items.map((m: { subject: string }) => m.subject)).toEqual(['New connection', 'Slow internet', 'Billing question']);
+      expect(res.json().data.items.map((m: { subject: string }) => m.subject)).toEqual([
+        'New connection',
+        'Slow internet',
+        'Billing question',
+      ]);
       expect(res.json().data.pagination).toEqual({ page: 1, totalPages: 1, total: 3, hasNext: false, hasPrev: false });
     }
     expect((await list('admin', '?search=slow')).json().data.items).toHaveLength(1);
     expect((await list('admin', '?search=p0%40example')).json().data.items[0].name).toBe('Person 0');
-    expect((await list('admin', '?limit=2&page=2')).json().data.pagination).toMatchObject({ page: 2, totalPages: 2, hasPrev: true });
+    expect((await list('admin', '?limit=2&page=2')).json().data.pagination).toMatchObject({
+      page: 2,
+      totalPages: 2,
+      hasPrev: true,
+    });
   });
 
   it('marks a message handled (who and when) and back to new', async () => {
     const [first] = (await list('support')).json().data.items;
-    const res = await t.app.inject({ method: 'PATCH', url: `/api/contact-messages/${first.id}`, headers: bearer(tokens.support!), payload: { status: 'handled' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/contact-messages/${first.id}`,
+      headers: bearer(tokens.support!),
+      payload: { status: 'handled' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe('Contact message updated successfully');
-    const support = (await t.app.inject({ method: 'GET', url: '/api/auth/profile', headers: bearer(tokens.support!) })).json().data.user;
+    const support = (
+      await t.app.inject({ method: 'GET', url: '/api/auth/profile', headers: bearer(tokens.support!) })
+    ).json().data.user;
     expect(res.json().data).toMatchObject({ status: 'handled', handled_by: support.id });
     expect(res.json().data.handled_at).toBeTruthy();
-    expect((await list('admin', '?status=handled')).json().data.items.map((m: { id: string }) => m.id)).toEqual([first.id]);
+    expect((await list('admin', '?status=handled')).json().data.items.map((m: { id: string }) => m.id)).toEqual([
+      first.id,
+    ]);
     expect((await list('admin', '?status=new')).json().data.items).toHaveLength(2);
-    const reopened = await t.app.inject({ method: 'PATCH', url: `/api/contact-messages/${first.id}`, headers: bearer(tokens.admin!), payload: { status: 'new' } });
+    const reopened = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/contact-messages/${first.id}`,
+      headers: bearer(tokens.admin!),
+      payload: { status: 'new' },
+    });
     expect(reopened.json().data).toMatchObject({ status: 'new', handled_by: null, handled_at: null });
-    const bad = await t.app.inject({ method: 'PATCH', url: `/api/contact-messages/${first.id}`, headers: bearer(tokens.admin!), payload: { status: 'done' } });
+    const bad = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/contact-messages/${first.id}`,
+      headers: bearer(tokens.admin!),
+      payload: { status: 'done' },
+    });
     expect(bad.statusCode).toBe(400);
-    const missing = await t.app.inject({ method: 'PATCH', url: '/api/contact-messages/00000000-0000-4000-8000-000000000000', headers: bearer(tokens.admin!), payload: { status: 'handled' } });
+    const missing = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/contact-messages/00000000-0000-4000-8000-000000000000',
+      headers: bearer(tokens.admin!),
+      payload: { status: 'handled' },
+    });
     expect(missing.statusCode).toBe(404);
   });
 
@@ -122,7 +170,12 @@ describe('contact messages for staff', () => {
     const [first] = (await list('admin')).json().data.items;
     for (const role of ['user', 'technician', 'billing'] as Role[]) {
       expect((await list(role)).statusCode).toBe(403);
-      const patch = await t.app.inject({ method: 'PATCH', url: `/api/contact-messages/${first.id}`, headers: bearer(tokens[role]!), payload: { status: 'handled' } });
+      const patch = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/contact-messages/${first.id}`,
+        headers: bearer(tokens[role]!),
+        payload: { status: 'handled' },
+      });
       expect(patch.statusCode).toBe(403);
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/contact-messages' })).statusCode).toBe(401);

@@ -28,26 +28,50 @@ describe('customer credit ledger', () => {
       users[name] = (await t.createUser({ email: `${name}@example.com` })).id;
       tokens[name] = (await t.login(`${name}@example.com`)).token;
     }
-    const gw = await call('POST', '/payments/gateways', 'admin', { name: 'Sandbox', provider: 'sandbox', credentials: { webhook_secret: WEBHOOK_SECRET }, is_default: true });
+    const gw = await call('POST', '/payments/gateways', 'admin', {
+      name: 'Sandbox',
+      provider: 'sandbox',
+      credentials: { webhook_secret: WEBHOOK_SECRET },
+      is_default: true,
+    });
     expect(gw.statusCode).toBe(201);
     // 4999 + 2500 setup fee, no tax: every first invoice is 7499 USD.
-    planId = (await call('POST', '/plans', 'admin', { name: 'Fiber 200', download_mbps: 200, upload_mbps: 50, price: 4999, setup_fee: 2500, billing_cycle: 'monthly' })).json().data.id;
+    planId = (
+      await call('POST', '/plans', 'admin', {
+        name: 'Fiber 200',
+        download_mbps: 200,
+        upload_mbps: 50,
+        price: 4999,
+        setup_fee: 2500,
+        billing_cycle: 'monthly',
+      })
+    ).json().data.id;
   });
   afterAll(() => t.close());
 
   function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, who?: string, payload?: unknown) {
-    return t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(tokens[who]) : {}, payload: payload as object });
+    return t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: who ? bearer(tokens[who]) : {},
+      payload: payload as object,
+    });
   }
   const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
   /** The balance as SQL sees it: the sum of the entries. */
   async function ledgerSum(userId: string, currency = 'USD'): Promise<number> {
-    const [r] = await rows<{ total: string | number }>(sql`select coalesce(sum(amount), 0) as total from credit_entries where user_id = ${userId} and currency = ${currency}`);
+    const [r] = await rows<{ total: string | number }>(
+      sql`select coalesce(sum(amount), 0) as total from credit_entries where user_id = ${userId} and currency = ${currency}`,
+    );
     return Number(r.total);
   }
   async function apiBalance(who: string, userId?: string): Promise<number> {
     const r = await call('GET', userId ? `/users/${userId}/credit` : '/credit', who);
     expect(r.statusCode, r.body).toBe(200);
-    return (r.json().data.balances as Array<{ currency: string; amount: number }>).find((b) => b.currency === 'USD')?.amount ?? 0;
+    return (
+      (r.json().data.balances as Array<{ currency: string; amount: number }>).find((b) => b.currency === 'USD')
+        ?.amount ?? 0
+    );
   }
   async function adjust(userId: string, amount: number, reason = 'Goodwill for the outage', who = 'admin') {
     return call('POST', `/users/${userId}/credit`, who, { amount, reason });
@@ -57,7 +81,15 @@ describe('customer credit ledger', () => {
     expect(r.statusCode, r.body).toBe(201);
     return r.json().data as {
       subscription: { id: string; status: string };
-      invoice: { id: string; number: string; status: string; total_amount: number; credit_applied: number; amount_due: number; paid_date: string | null };
+      invoice: {
+        id: string;
+        number: string;
+        status: string;
+        total_amount: number;
+        credit_applied: number;
+        amount_due: number;
+        paid_date: string | null;
+      };
     };
   }
 
@@ -68,7 +100,10 @@ describe('customer credit ledger', () => {
     expect(subscription.status).toBe('pending');
     expect(await ledgerSum(users.user)).toBe(0);
     // The public invoice shows both figures.
-    expect((await call('GET', `/payments/invoices/${invoice.id}`)).json().data).toMatchObject({ credit_applied: 2000, amount_due: 5499 });
+    expect((await call('GET', `/payments/invoices/${invoice.id}`)).json().data).toMatchObject({
+      credit_applied: 2000,
+      amount_due: 5499,
+    });
 
     const init = await call('POST', '/payments/initiate', 'user', { invoice_id: invoice.id });
     expect(init.statusCode, init.body).toBe(201);
@@ -98,7 +133,9 @@ describe('customer credit ledger', () => {
     expect(await apiBalance('full')).toBe(2501);
     const init = await call('POST', '/payments/initiate', 'full', { invoice_id: invoice.id });
     expect(init.statusCode).toBe(409);
-    const [{ n }] = await rows<{ n: string | number }>(sql`select count(*) as n from payments where invoice_id = ${invoice.id}`);
+    const [{ n }] = await rows<{ n: string | number }>(
+      sql`select count(*) as n from payments where invoice_id = ${invoice.id}`,
+    );
     expect(Number(n)).toBe(0);
     // The "invoice issued" e-mail says there is nothing to pay.
     const mail = await t.lastMailTo('full@example.com');
@@ -108,12 +145,22 @@ describe('customer credit ledger', () => {
 
   it('a manual payment larger than the amount due pays the invoice and keeps the excess as credit; smaller is refused', async () => {
     const { invoice } = await subscribe('other');
-    const less = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'billing', { amount: 7000, payment_method: 'cash', reference: 'R-1' });
+    const less = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'billing', {
+      amount: 7000,
+      payment_method: 'cash',
+      reference: 'R-1',
+    });
     expect(less.statusCode).toBe(400);
-    const more = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'billing', { amount: 10_000, payment_method: 'cash', reference: 'R-2' });
+    const more = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'billing', {
+      amount: 10_000,
+      payment_method: 'cash',
+      reference: 'R-2',
+    });
     expect(more.statusCode, more.body).toBe(201);
     const paymentId = more.json().data.id;
-    const entries = await rows<{ kind: string; amount: number; payment_id: string }>(sql`select kind, amount, payment_id from credit_entries where user_id = ${users.other}`);
+    const entries = await rows<{ kind: string; amount: number; payment_id: string }>(
+      sql`select kind, amount, payment_id from credit_entries where user_id = ${users.other}`,
+    );
     expect(entries).toEqual([{ kind: 'overpayment', amount: 2501, payment_id: paymentId }]);
     expect(await apiBalance('other')).toBe(2501);
     const [row] = await rows<{ status: string }>(sql`select status from invoices where id = ${invoice.id}`);
@@ -122,7 +169,11 @@ describe('customer credit ledger', () => {
 
   it('refund to credit: payment and invoice refunded, a refund_to_credit entry, audited; a second click → 409', async () => {
     const { invoice } = await subscribe('mixed');
-    const paid = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'admin', { amount: 7499, payment_method: 'bank_transfer', reference: 'BT-9' });
+    const paid = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'admin', {
+      amount: 7499,
+      payment_method: 'bank_transfer',
+      reference: 'BT-9',
+    });
     expect(paid.statusCode).toBe(201);
     const paymentId = paid.json().data.id;
     expect((await call('POST', `/payments/${paymentId}/refund`, 'user', { to: 'credit' })).statusCode).toBe(403);
@@ -135,7 +186,9 @@ describe('customer credit ledger', () => {
     const again = await call('POST', `/payments/${paymentId}/refund`, 'billing', { to: 'credit' });
     expect(again.statusCode).toBe(409);
     expect(await ledgerSum(users.mixed)).toBe(7499);
-    const audits = await rows<{ action: string; changes: Record<string, { to: unknown }> }>(sql`select action, changes from audit_events where target_id = ${paymentId} and action = 'payment.refunded'`);
+    const audits = await rows<{ action: string; changes: Record<string, { to: unknown }> }>(
+      sql`select action, changes from audit_events where target_id = ${paymentId} and action = 'payment.refunded'`,
+    );
     expect(audits).toHaveLength(1);
     expect(audits[0].changes.refunded_to.to).toBe('credit');
   });
@@ -144,9 +197,15 @@ describe('customer credit ledger', () => {
     const noReason = await call('POST', `/users/${users.busy}/credit`, 'admin', { amount: 500 });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().success).toBe(false);
-    expect((await call('POST', `/users/${users.busy}/credit`, 'admin', { amount: 500, reason: '  x ' })).statusCode).toBe(400);
-    expect((await call('POST', `/users/${users.busy}/credit`, 'admin', { amount: 0, reason: 'Nothing at all' })).statusCode).toBe(400);
-    expect((await call('POST', `/users/${users.busy}/credit`, 'admin', { amount: 1.5, reason: 'Half a cent' })).statusCode).toBe(400);
+    expect(
+      (await call('POST', `/users/${users.busy}/credit`, 'admin', { amount: 500, reason: '  x ' })).statusCode,
+    ).toBe(400);
+    expect(
+      (await call('POST', `/users/${users.busy}/credit`, 'admin', { amount: 0, reason: 'Nothing at all' })).statusCode,
+    ).toBe(400);
+    expect(
+      (await call('POST', `/users/${users.busy}/credit`, 'admin', { amount: 1.5, reason: 'Half a cent' })).statusCode,
+    ).toBe(400);
     const added = await adjust(users.busy, 1500, '  Outage on 3 March  ', 'billing');
     expect(added.statusCode).toBe(201);
     expect(added.json().data.balance).toEqual({ currency: 'USD', amount: 1500 });
@@ -162,7 +221,8 @@ describe('customer credit ledger', () => {
     expect(audit.changes.currency.to).toBe('USD');
     expect(audit.changes.reason.to).toBe('Outage on 3 March');
     expect(audit.changes.balance).toEqual({ from: 0, to: 1500 });
-    for (const who of ['user', 'support']) expect((await adjust(users.busy, 100, 'Let me have it', who)).statusCode).toBe(403);
+    for (const who of ['user', 'support'])
+      expect((await adjust(users.busy, 100, 'Let me have it', who)).statusCode).toBe(403);
     expect((await adjust('00000000-0000-4000-8000-000000000000', 100)).statusCode).toBe(404);
   });
 
@@ -171,7 +231,9 @@ describe('customer credit ledger', () => {
     expect((await call('GET', `/users/${users.busy}/credit`, 'support')).statusCode).toBe(200);
     const own = await call('GET', '/credit', 'busy');
     expect(own.json().data.balances).toEqual([{ currency: 'USD', amount: 1500 }]);
-    expect((await call('GET', '/credit', 'user')).json().data.entries.every((e: { amount: number }) => e.amount !== 1500)).toBe(true);
+    expect(
+      (await call('GET', '/credit', 'user')).json().data.entries.every((e: { amount: number }) => e.amount !== 1500),
+    ).toBe(true);
     expect((await call('GET', '/credit')).statusCode).toBe(401);
   });
 
@@ -208,15 +270,30 @@ describe('customer credit ledger', () => {
     const subscriptionIds: string[] = [];
     for (let i = 0; i < 20; i++) {
       const { invoice, subscription } = await subscribe('busy');
-      const paid = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'billing', { amount: invoice.amount_due, payment_method: 'cash', reference: `BUSY-${i}` });
+      const paid = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'billing', {
+        amount: invoice.amount_due,
+        payment_method: 'cash',
+        reference: `BUSY-${i}`,
+      });
       expect(paid.statusCode, paid.body).toBe(201);
       subscriptionIds.push(subscription.id);
     }
     expect(await ledgerSum(id)).toBe(0);
     expect((await adjust(id, 12_000)).statusCode).toBe(201); // renewals of 4999: two covered, one partly
-    const results = await Promise.all(subscriptionIds.map((subId) => call('PATCH', `/subscriptions/${subId}/renew`, 'busy')));
+    const results = await Promise.all(
+      subscriptionIds.map((subId) => call('PATCH', `/subscriptions/${subId}/renew`, 'busy')),
+    );
     for (const r of results) expect(r.statusCode, r.body).toBe(200);
-    const invoices = results.map((r) => r.json().data.invoice as { id: string; credit_applied: number; amount_due: number; status: string; total_amount: number });
+    const invoices = results.map(
+      (r) =>
+        r.json().data.invoice as {
+          id: string;
+          credit_applied: number;
+          amount_due: number;
+          status: string;
+          total_amount: number;
+        },
+    );
     expect(invoices.every((i) => i.total_amount === 4999)).toBe(true);
     const applied = invoices.reduce((s, i) => s + i.credit_applied, 0);
     expect(applied).toBe(12_000);
@@ -243,17 +320,44 @@ describe("customer credit ledger: the billing run's renewals", () => {
     const customer = await t.createUser({ email: 'renewing@example.com' });
     tok.customer = (await t.login('renewing@example.com')).token;
     tok.customerId = customer.id;
-    planId = (await t.app.inject({ method: 'POST', url: '/api/plans', headers: bearer(tok.admin), payload: { name: 'Fiber 100', download_mbps: 100, upload_mbps: 20, price: 4999, setup_fee: 0, billing_cycle: 'monthly' } })).json().data.id;
+    planId = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/plans',
+        headers: bearer(tok.admin),
+        payload: {
+          name: 'Fiber 100',
+          download_mbps: 100,
+          upload_mbps: 20,
+          price: 4999,
+          setup_fee: 0,
+          billing_cycle: 'monthly',
+        },
+      })
+    ).json().data.id;
   });
   afterAll(() => t.close());
 
   const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
 
   it('a renewal invoice covered in full by credit is paid at once and the period moves on', async () => {
-    const credit = await t.app.inject({ method: 'POST', url: `/api/users/${tok.customerId}/credit`, headers: bearer(tok.admin), payload: { amount: 12_000, reason: 'Prepaid two months' } });
+    const credit = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${tok.customerId}/credit`,
+      headers: bearer(tok.admin),
+      payload: { amount: 12_000, reason: 'Prepaid two months' },
+    });
     expect(credit.statusCode, credit.body).toBe(201);
-    const created = await t.app.inject({ method: 'POST', url: '/api/subscriptions', headers: bearer(tok.customer), payload: { plan_id: planId } });
-    expect(created.json().data).toMatchObject({ subscription: { status: 'active' }, invoice: { status: 'paid', credit_applied: 4999, amount_due: 0 } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions',
+      headers: bearer(tok.customer),
+      payload: { plan_id: planId },
+    });
+    expect(created.json().data).toMatchObject({
+      subscription: { status: 'active' },
+      invoice: { status: 'paid', credit_applied: 4999, amount_due: 0 },
+    });
     const sub = created.json().data.subscription as { id: string; current_period_end: string };
     const end = new Date(sub.current_period_end);
     t.clock.set(new Date(end.getTime() - 3 * 86_400_000));
@@ -264,10 +368,14 @@ describe("customer credit ledger: the billing run's renewals", () => {
       sql`select status, credit_applied, total_amount from invoices where subscription_id = ${sub.id} and line_items::text like '%renewal%'`,
     );
     expect(renewals).toEqual([{ status: 'paid', credit_applied: 4999, total_amount: 4999 }]);
-    const [after] = await rows<{ status: string; current_period_end: string | Date }>(sql`select status, current_period_end from subscriptions where id = ${sub.id}`);
+    const [after] = await rows<{ status: string; current_period_end: string | Date }>(
+      sql`select status, current_period_end from subscriptions where id = ${sub.id}`,
+    );
     expect(after.status).toBe('active');
     expect(new Date(after.current_period_end).getTime()).toBeGreaterThan(end.getTime());
-    const [sum] = await rows<{ total: string | number }>(sql`select coalesce(sum(amount), 0) as total from credit_entries where user_id = ${tok.customerId}`);
+    const [sum] = await rows<{ total: string | number }>(
+      sql`select coalesce(sum(amount), 0) as total from credit_entries where user_id = ${tok.customerId}`,
+    );
     expect(Number(sum.total)).toBe(12_000 - 4999 - 4999);
   });
 });

@@ -20,12 +20,22 @@ const ids: Record<string, string> = {};
 
 async function customer(key: string, created: string, status: 'active' | 'suspended' = 'active') {
   const u = await t.createUser({ email: `${key}@example.com`, status });
-  await t.database.db.update(users).set({ createdAt: d(created) }).where(inArray(users.id, [u.id]));
+  await t.database.db
+    .update(users)
+    .set({ createdAt: d(created) })
+    .where(inArray(users.id, [u.id]));
   ids[key] = u.id;
 }
 
 let invoiceNo = 0;
-async function invoice(user: string, status: 'unpaid' | 'paid' | 'overdue', issue: string, due: string, total: number, currency = 'USD') {
+async function invoice(
+  user: string,
+  status: 'unpaid' | 'paid' | 'overdue',
+  issue: string,
+  due: string,
+  total: number,
+  currency = 'USD',
+) {
   const [row] = await t.database.db
     .insert(invoices)
     .values({
@@ -46,9 +56,20 @@ async function invoice(user: string, status: 'unpaid' | 'paid' | 'overdue', issu
 
 let paymentNo = 0;
 async function payment(user: string, status: 'paid' | 'failed', at: string, amount: number, currency = 'USD') {
-  const invoiceId = await invoice(user, status === 'paid' ? 'paid' : 'unpaid', at.slice(0, 10), at.slice(0, 10), amount, currency);
+  const invoiceId = await invoice(
+    user,
+    status === 'paid' ? 'paid' : 'unpaid',
+    at.slice(0, 10),
+    at.slice(0, 10),
+    amount,
+    currency,
+  );
   // A failed attempt leaves its invoice unpaid: keep it out of the open-invoice sums by dating it in 2025.
-  if (status !== 'paid') await t.database.db.update(invoices).set({ issueDate: '2025-01-01', dueDate: '2025-01-08' }).where(inArray(invoices.id, [invoiceId]));
+  if (status !== 'paid')
+    await t.database.db
+      .update(invoices)
+      .set({ issueDate: '2025-01-01', dueDate: '2025-01-08' })
+      .where(inArray(invoices.id, [invoiceId]));
   await t.database.db.insert(payments).values({
     invoiceId,
     userId: ids[user],
@@ -63,11 +84,19 @@ async function payment(user: string, status: 'paid' | 'failed', at: string, amou
 }
 
 async function subscription(user: string, status: string, created: string, updated = created) {
-  await t.database.db.insert(subscriptions).values({ userId: ids[user], planId: ids.plan, status, createdAt: d(created), updatedAt: d(updated) });
+  await t.database.db
+    .insert(subscriptions)
+    .values({ userId: ids[user], planId: ids.plan, status, createdAt: d(created), updatedAt: d(updated) });
 }
 
 let ticketNo = 0;
-async function ticket(user: string, status: 'open' | 'in_progress' | 'resolved' | 'closed', created: string, resolved?: string, category: 'technical' | 'other' = 'other') {
+async function ticket(
+  user: string,
+  status: 'open' | 'in_progress' | 'resolved' | 'closed',
+  created: string,
+  resolved?: string,
+  category: 'technical' | 'other' = 'other',
+) {
   await t.database.db.insert(tickets).values({
     number: `T-9${String(++ticketNo).padStart(5, '0')}`,
     subject: `Ticket ${ticketNo}`,
@@ -86,7 +115,12 @@ beforeAll(async () => {
   call = await signInEveryRole(t);
   // The signed-in accounts existed long before; the customer among them ("user") is c0.
   await t.database.db.update(users).set({ createdAt: d('2025-01-01') });
-  ids.c0 = (await t.database.db.select().from(users).where(inArray(users.email, ['user@example.com'])))[0].id;
+  ids.c0 = (
+    await t.database.db
+      .select()
+      .from(users)
+      .where(inArray(users.email, ['user@example.com']))
+  )[0].id;
 
   await customer('c1', '2025-12-20');
   await customer('c2', '2026-02-10');
@@ -97,7 +131,15 @@ beforeAll(async () => {
 
   const [plan] = await t.database.db
     .insert(plans)
-    .values({ name: 'Fixture', slug: 'fixture', downloadMbps: 100, uploadMbps: 20, price: 1000, currency: 'USD', billingCycle: 'monthly' })
+    .values({
+      name: 'Fixture',
+      slug: 'fixture',
+      downloadMbps: 100,
+      uploadMbps: 20,
+      price: 1000,
+      currency: 'USD',
+      billingCycle: 'monthly',
+    })
     .returning();
   ids.plan = plan.id;
   await subscription('c1', 'active', '2026-01-15');
@@ -152,9 +194,14 @@ describe('who gets which statistics (spec §6)', () => {
       const data = await stats(role, '?timeFrame=month');
       expect(Object.keys(data.stats).sort()).toEqual([...keys].sort());
       // Each group has exactly the spec's fields.
-      if (data.stats.users) expect(Object.keys(data.stats.users).sort()).toEqual(['activeUsers', 'newUsers', 'totalUsers']);
+      if (data.stats.users)
+        expect(Object.keys(data.stats.users).sort()).toEqual(['activeUsers', 'newUsers', 'totalUsers']);
       if (data.stats.subscriptions)
-        expect(Object.keys(data.stats.subscriptions).sort()).toEqual(['activeSubscriptions', 'cancelledSubscriptions', 'newSubscriptions']);
+        expect(Object.keys(data.stats.subscriptions).sort()).toEqual([
+          'activeSubscriptions',
+          'cancelledSubscriptions',
+          'newSubscriptions',
+        ]);
       if (data.stats.revenue) {
         expect(Object.keys(data.stats.revenue).sort()).toEqual(['overduePayments', 'pendingPayments', 'totalRevenue']);
         for (const v of Object.values(data.stats.revenue)) expect(typeof v).toBe('string');
@@ -166,7 +213,9 @@ describe('who gets which statistics (spec §6)', () => {
       expect(data.unavailable).toEqual([]);
       // Chart series follow the same groups.
       const seriesGroups = Object.keys(data.series).filter((k) => !['interval', 'currency'].includes(k));
-      expect(seriesGroups.sort()).toEqual(keys.filter((k) => ['users', 'subscriptions', 'revenue', 'tickets'].includes(k)).sort());
+      expect(seriesGroups.sort()).toEqual(
+        keys.filter((k) => ['users', 'subscriptions', 'revenue', 'tickets'].includes(k)).sort(),
+      );
     });
   }
 
@@ -252,14 +301,17 @@ describe('numbers on a known fixture, per time frame', () => {
   }
 
   it('billing gets the same revenue and subscriptions as admin', async () => {
-    const [admin, billing] = await Promise.all([stats('admin', '?timeFrame=year'), stats('billing', '?timeFrame=year')]);
+    const [admin, billing] = await Promise.all([
+      stats('admin', '?timeFrame=year'),
+      stats('billing', '?timeFrame=year'),
+    ]);
     expect(billing.stats.revenue).toEqual(admin.stats.revenue);
     expect(billing.stats.subscriptions).toEqual(admin.stats.subscriptions);
   });
 });
 
-describe('tickets are the caller\'s own for a customer', () => {
-  it('counts only the customer\'s tickets', async () => {
+describe("tickets are the caller's own for a customer", () => {
+  it("counts only the customer's tickets", async () => {
     const year = await stats('user', '?timeFrame=year');
     expect(year.stats.tickets).toEqual({ openTickets: 1, newTickets: 2, resolvedTickets: 1 });
     const week = await stats('user', '?timeFrame=week');
@@ -309,7 +361,11 @@ describe('time frames and custom ranges (spec §5)', () => {
     const res = await call('GET', '/dashboard/stats?timeFrame=custom&startDate=0001-01-01&endDate=2026-05-09', 'admin');
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('The date range cannot be longer than 10 years');
-    const tenYears = await call('GET', '/dashboard/stats?timeFrame=custom&startDate=2016-05-15&endDate=2026-05-14', 'admin');
+    const tenYears = await call(
+      'GET',
+      '/dashboard/stats?timeFrame=custom&startDate=2016-05-15&endDate=2026-05-14',
+      'admin',
+    );
     expect(tenYears.statusCode).toBe(200);
   });
 
@@ -322,7 +378,7 @@ describe('time frames and custom ranges (spec §5)', () => {
 });
 
 describe('chart series', () => {
-  it('week: one point per day up to today, with the fixture\'s values', async () => {
+  it("week: one point per day up to today, with the fixture's values", async () => {
     const data = await stats('admin', '?timeFrame=week');
     expect(data.series.interval).toBe('day');
     expect(data.series.currency).toBe('USD');
@@ -349,7 +405,10 @@ describe('chart series', () => {
     const data = await stats('admin', '?timeFrame=custom&startDate=2025-01-01&endDate=2026-05-31');
     expect(data.series.interval).toBe('month');
     expect(data.series.revenue).toHaveLength(17);
-    expect(data.series.revenue.find((p: { date: string }) => p.date === '2026-05')).toEqual({ date: '2026-05', amount: 3650 });
+    expect(data.series.revenue.find((p: { date: string }) => p.date === '2026-05')).toEqual({
+      date: '2026-05',
+      amount: 3650,
+    });
   });
 
   it('billing gets revenue and subscription series only', async () => {
@@ -375,7 +434,10 @@ describe('roll-ups follow every change to the rows', () => {
     await db().update(payments).set({ amount: 250 }).where(eq(payments.transactionId, 'tx-5'));
     expect((await revenue('today')).totalRevenue).toBe('$2.50');
     // Moved to yesterday: gone from today, still in the week.
-    await db().update(payments).set({ paymentDate: d('2026-05-13') }).where(eq(payments.transactionId, 'tx-5'));
+    await db()
+      .update(payments)
+      .set({ paymentDate: d('2026-05-13') })
+      .where(eq(payments.transactionId, 'tx-5'));
     expect((await revenue('today')).totalRevenue).toBe('$0.00');
     expect((await revenue('month')).totalRevenue).toBe('$32.50');
     await db().delete(payments).where(eq(payments.transactionId, 'tx-3'));
@@ -386,9 +448,16 @@ describe('roll-ups follow every change to the rows', () => {
 
   it('an invoice paid, marked overdue or given a later due date moves between pending and overdue', async () => {
     expect(await revenue('month')).toMatchObject({ pendingPayments: '$13.00', overduePayments: '$25.00' });
-    await db().update(invoices).set({ status: 'paid' }).where(and(eq(invoices.userId, ids.c3), eq(invoices.status, 'unpaid')));
+    await db()
+      .update(invoices)
+      .set({ status: 'paid' })
+      .where(and(eq(invoices.userId, ids.c3), eq(invoices.status, 'unpaid')));
     expect(await revenue('month')).toMatchObject({ pendingPayments: '$3.00', overduePayments: '$25.00' });
-    const [late] = await db().update(invoices).set({ status: 'overdue' }).where(and(eq(invoices.userId, ids.c4), eq(invoices.status, 'unpaid'))).returning();
+    const [late] = await db()
+      .update(invoices)
+      .set({ status: 'overdue' })
+      .where(and(eq(invoices.userId, ids.c4), eq(invoices.status, 'unpaid')))
+      .returning();
     expect(await revenue('month')).toMatchObject({ pendingPayments: '$3.00', overduePayments: '$25.00' });
     await db().update(invoices).set({ status: 'unpaid', dueDate: '2026-05-30' }).where(eq(invoices.id, late.id));
     expect(await revenue('month')).toMatchObject({ pendingPayments: '$28.00', overduePayments: '$0.00' });
@@ -397,40 +466,90 @@ describe('roll-ups follow every change to the rows', () => {
   });
 
   it('customers re-activated, promoted to staff or deleted change the user counts', async () => {
-    expect((await stats('admin', '?timeFrame=today')).stats.users).toEqual({ totalUsers: 7, newUsers: 1, activeUsers: 6 });
+    expect((await stats('admin', '?timeFrame=today')).stats.users).toEqual({
+      totalUsers: 7,
+      newUsers: 1,
+      activeUsers: 6,
+    });
     await db().update(users).set({ status: 'active' }).where(eq(users.id, ids.c5));
-    expect((await stats('admin', '?timeFrame=today')).stats.users).toEqual({ totalUsers: 7, newUsers: 1, activeUsers: 7 });
+    expect((await stats('admin', '?timeFrame=today')).stats.users).toEqual({
+      totalUsers: 7,
+      newUsers: 1,
+      activeUsers: 7,
+    });
     await db().update(users).set({ role: 'support' }).where(eq(users.id, ids.c6));
-    expect((await stats('admin', '?timeFrame=today')).stats.users).toEqual({ totalUsers: 6, newUsers: 0, activeUsers: 6 });
+    expect((await stats('admin', '?timeFrame=today')).stats.users).toEqual({
+      totalUsers: 6,
+      newUsers: 0,
+      activeUsers: 6,
+    });
     const extra = await t.createUser({ email: 'rollup-extra@example.com' });
-    await db().update(users).set({ createdAt: d('2026-05-14T11:00:00.000Z') }).where(eq(users.id, extra.id));
-    expect((await stats('admin', '?timeFrame=today')).stats.users).toEqual({ totalUsers: 7, newUsers: 1, activeUsers: 7 });
+    await db()
+      .update(users)
+      .set({ createdAt: d('2026-05-14T11:00:00.000Z') })
+      .where(eq(users.id, extra.id));
+    expect((await stats('admin', '?timeFrame=today')).stats.users).toEqual({
+      totalUsers: 7,
+      newUsers: 1,
+      activeUsers: 7,
+    });
     await db().delete(users).where(eq(users.id, extra.id));
-    expect((await stats('admin', '?timeFrame=today')).stats.users).toEqual({ totalUsers: 6, newUsers: 0, activeUsers: 6 });
+    expect((await stats('admin', '?timeFrame=today')).stats.users).toEqual({
+      totalUsers: 6,
+      newUsers: 0,
+      activeUsers: 6,
+    });
   });
 
   it('a subscription activated or deleted changes the subscription counts', async () => {
-    expect((await stats('admin', '?timeFrame=week')).stats.subscriptions).toEqual({ activeSubscriptions: 2, newSubscriptions: 2, cancelledSubscriptions: 2 });
+    expect((await stats('admin', '?timeFrame=week')).stats.subscriptions).toEqual({
+      activeSubscriptions: 2,
+      newSubscriptions: 2,
+      cancelledSubscriptions: 2,
+    });
     await db().update(subscriptions).set({ status: 'active' }).where(eq(subscriptions.userId, ids.c4));
     await db().delete(subscriptions).where(eq(subscriptions.userId, ids.c6));
-    expect((await stats('admin', '?timeFrame=week')).stats.subscriptions).toEqual({ activeSubscriptions: 3, newSubscriptions: 1, cancelledSubscriptions: 1 });
+    expect((await stats('admin', '?timeFrame=week')).stats.subscriptions).toEqual({
+      activeSubscriptions: 3,
+      newSubscriptions: 1,
+      cancelledSubscriptions: 1,
+    });
   });
 
   it('a ticket resolved or deleted changes the ticket counts', async () => {
-    expect((await stats('admin', '?timeFrame=today')).stats.tickets).toEqual({ openTickets: 3, newTickets: 1, resolvedTickets: 1 });
-    await db().update(tickets).set({ status: 'resolved', resolvedAt: new Date(NOW) }).where(and(eq(tickets.createdBy, ids.c1), eq(tickets.status, 'open')));
-    expect((await stats('admin', '?timeFrame=today')).stats.tickets).toEqual({ openTickets: 2, newTickets: 1, resolvedTickets: 2 });
+    expect((await stats('admin', '?timeFrame=today')).stats.tickets).toEqual({
+      openTickets: 3,
+      newTickets: 1,
+      resolvedTickets: 1,
+    });
+    await db()
+      .update(tickets)
+      .set({ status: 'resolved', resolvedAt: new Date(NOW) })
+      .where(and(eq(tickets.createdBy, ids.c1), eq(tickets.status, 'open')));
+    expect((await stats('admin', '?timeFrame=today')).stats.tickets).toEqual({
+      openTickets: 2,
+      newTickets: 1,
+      resolvedTickets: 2,
+    });
     await db().delete(tickets).where(eq(tickets.createdBy, ids.c2));
     const year = await stats('admin', '?timeFrame=year');
     expect(year.stats.tickets).toEqual({ openTickets: 1, newTickets: 4, resolvedTickets: 3 });
     // Re-opened: the resolution day is taken away again.
     await db().update(tickets).set({ status: 'open', resolvedAt: null }).where(eq(tickets.createdBy, ids.c1));
-    expect((await stats('admin', '?timeFrame=year')).stats.tickets).toEqual({ openTickets: 3, newTickets: 4, resolvedTickets: 1 });
+    expect((await stats('admin', '?timeFrame=year')).stats.tickets).toEqual({
+      openTickets: 3,
+      newTickets: 4,
+      resolvedTickets: 1,
+    });
   });
 
   it('after all that, every roll-up equals counting the tables again', async () => {
-    const rows = async (query: ReturnType<typeof sql>) => ((await db().execute(query)) as unknown as { rows: Array<Record<string, unknown>> }).rows.map((r) => JSON.stringify(Object.values(r).map(String)));
-    const same = async (rollup: ReturnType<typeof sql>, recount: ReturnType<typeof sql>) => expect((await rows(rollup)).sort()).toEqual((await rows(recount)).sort());
+    const rows = async (query: ReturnType<typeof sql>) =>
+      ((await db().execute(query)) as unknown as { rows: Array<Record<string, unknown>> }).rows.map((r) =>
+        JSON.stringify(Object.values(r).map(String)),
+      );
+    const same = async (rollup: ReturnType<typeof sql>, recount: ReturnType<typeof sql>) =>
+      expect((await rows(rollup)).sort()).toEqual((await rows(recount)).sort());
     await same(
       sql`select day::text, status, n from dashboard_daily_users where n <> 0`,
       sql`select (created_at at time zone 'UTC')::date::text, status, count(*) from users where role = 'user' group by 1, 2`,
@@ -459,6 +578,10 @@ describe('roll-ups follow every change to the rows', () => {
 
   it('emptying the tickets table empties its roll-ups', async () => {
     await db().execute(sql`truncate tickets cascade`);
-    expect((await stats('admin', '?timeFrame=year')).stats.tickets).toEqual({ openTickets: 0, newTickets: 0, resolvedTickets: 0 });
+    expect((await stats('admin', '?timeFrame=year')).stats.tickets).toEqual({
+      openTickets: 0,
+      newTickets: 0,
+      resolvedTickets: 0,
+    });
   });
 });

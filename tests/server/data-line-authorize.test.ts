@@ -30,7 +30,8 @@ const line = (over: Partial<Subscriber>): Subscriber => ({
   delegatedIpv6Prefix: null,
   ...over,
 });
-const decide = (sub: Subscriber) => authorize(sub, { now, interimInterval: 300, walledGardenPool: null, usageBytes: 0 });
+const decide = (sub: Subscriber) =>
+  authorize(sub, { now, interimInterval: 300, walledGardenPool: null, usageBytes: 0 });
 const message = (d: ReturnType<typeof decide>) => d.attributes.find(([name]) => name === 'Reply-Message')?.[1];
 
 describe('a data line at login', () => {
@@ -47,6 +48,10 @@ describe('a data line at login', () => {
   });
 
   it('a paid line (no allowance) past its period end is still served by its status, as before', () => {
-    expect(decide(line({ dataAllowanceBytes: null, dataUsedBytes: 5_000_000, periodEnd: new Date(now.getTime() - 86_400_000) })).accept).toBe(true);
+    expect(
+      decide(
+        line({ dataAllowanceBytes: null, dataUsedBytes: 5_000_000, periodEnd: new Date(now.getTime() - 86_400_000) }),
+      ).accept,
+    ).toBe(true);
   });
 });

@@ -13,7 +13,17 @@ import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Role } from '../../contract/roles';
 import { seedLivingDemo, type LivingDemoSummary } from '../../server/db/demo/living';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '../../server/db/seed';
-import { invoices, payments, radiusSessions, radiusUsageDaily, settings, subscriptions, ticketAttachments, tickets, users } from '../../server/db/schema';
+import {
+  invoices,
+  payments,
+  radiusSessions,
+  radiusUsageDaily,
+  settings,
+  subscriptions,
+  ticketAttachments,
+  tickets,
+  users,
+} from '../../server/db/schema';
 import { ManualClock } from '../../server/lib/clock';
 import { createTestApp, type TestApp } from '../helpers/server';
 
@@ -33,7 +43,13 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
     t = await createTestApp({ clock: new ManualClock(END), config: { dataDir } });
     const box = t.app.secretBox;
     expect(await seedDemoData(t.app.db, { clock: t.clock, box })).toHaveLength(DEMO_ACCOUNTS.length);
-    summary = await seedLivingDemo(t.app.db, { clock: t.clock, box, storage: t.app.storage, dataDir, appUrl: t.config.appUrl });
+    summary = await seedLivingDemo(t.app.db, {
+      clock: t.clock,
+      box,
+      storage: t.app.storage,
+      dataDir,
+      appUrl: t.config.appUrl,
+    });
     t.clock.set(END.getTime() + 60_000);
     // The app cached the settings (invoice counter) before the seed wrote them.
     t.app.settings.invalidate();
@@ -46,7 +62,11 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
   });
 
   const get = async (role: Role, url: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api${url}`, headers: { authorization: `Bearer ${tokens.get(role)}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api${url}`,
+      headers: { authorization: `Bearer ${tokens.get(role)}` },
+    });
     expect(res.statusCode, `${role} GET ${url}: ${res.body}`).toBe(200);
     return res.json().data;
   };
@@ -55,19 +75,34 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
     expect(summary).not.toBeNull();
     const [{ n: customers }] = await t.app.db.select({ n: count() }).from(users).where(eq(users.role, 'user'));
     expect(Number(customers)).toBe(60);
-    const rows = await t.app.db.select({ status: subscriptions.status, n: count() }).from(subscriptions).groupBy(subscriptions.status);
+    const rows = await t.app.db
+      .select({ status: subscriptions.status, n: count() })
+      .from(subscriptions)
+      .groupBy(subscriptions.status);
     const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     expect(by.active).toBeGreaterThanOrEqual(30);
     expect(by.pending).toBeGreaterThanOrEqual(5);
     expect(by.suspended).toBeGreaterThanOrEqual(2);
     expect(by.cancelled).toBeGreaterThanOrEqual(3);
     expect(by.expired).toBeGreaterThanOrEqual(5);
-    expect(summary!.subscriptions).toEqual({ pending: by.pending, active: by.active, suspended: by.suspended, cancelled: by.cancelled, expired: by.expired });
+    expect(summary!.subscriptions).toEqual({
+      pending: by.pending,
+      active: by.active,
+      suspended: by.suspended,
+      cancelled: by.cancelled,
+      expired: by.expired,
+    });
     // Suspended by the billing run for an unpaid invoice, not by hand.
-    const suspended = await t.app.db.select({ reason: subscriptions.suspensionReason }).from(subscriptions).where(eq(subscriptions.status, 'suspended'));
+    const suspended = await t.app.db
+      .select({ reason: subscriptions.suspensionReason })
+      .from(subscriptions)
+      .where(eq(subscriptions.status, 'suspended'));
     for (const s of suspended) expect(s.reason).toMatch(/^Overdue invoice INV-\d{6}$/);
     // Sign-ups are spread over the year.
-    const [span] = await t.app.db.select({ first: sql<string>`min(${users.createdAt})::text`, last: sql<string>`max(${users.createdAt})::text` }).from(users).where(eq(users.role, 'user'));
+    const [span] = await t.app.db
+      .select({ first: sql<string>`min(${users.createdAt})::text`, last: sql<string>`max(${users.createdAt})::text` })
+      .from(users)
+      .where(eq(users.role, 'user'));
     expect(Date.parse(span.first!)).toBeLessThan(END.getTime() - 300 * 86_400_000);
     expect(Date.parse(span.last!)).toBeGreaterThan(END.getTime() - 10 * 86_400_000);
   });
@@ -85,7 +120,8 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
     }
     const refunded = all.filter((i) => i.status === 'refunded');
     expect(refunded.length).toBeGreaterThanOrEqual(2);
-    for (const invoice of refunded) expect(pays.some((p) => p.invoiceId === invoice.id && p.status === 'refunded')).toBe(true);
+    for (const invoice of refunded)
+      expect(pays.some((p) => p.invoiceId === invoice.id && p.status === 'refunded')).toBe(true);
     expect(all.filter((i) => i.status === 'overdue').length).toBeGreaterThanOrEqual(3);
     expect(all.some((i) => i.status === 'unpaid')).toBe(true);
     // Totals are the service's: subtotal = sum of the lines, total = subtotal + tax.
@@ -98,9 +134,14 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
   });
 
   it('numbers the invoices without gaps and leaves the counter after the last one', async () => {
-    const numbers = (await t.app.db.select({ number: invoices.number }).from(invoices).orderBy(asc(invoices.number))).map((r) => r.number);
+    const numbers = (
+      await t.app.db.select({ number: invoices.number }).from(invoices).orderBy(asc(invoices.number))
+    ).map((r) => r.number);
     expect(numbers).toEqual(numbers.map((_, i) => `INV-${String(i + 1).padStart(6, '0')}`));
-    const [billing] = await t.app.db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'billing'));
+    const [billing] = await t.app.db
+      .select({ value: settings.value })
+      .from(settings)
+      .where(eq(settings.key, 'billing'));
     expect((billing.value as { invoice_next_number: number }).invoice_next_number).toBe(numbers.length + 1);
   });
 
@@ -119,11 +160,19 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
 
   it('books usage that equals the RADIUS sessions, for every active customer', async () => {
     const sessions = await t.app.db
-      .select({ id: radiusSessions.subscriptionId, input: sql<string>`sum(${radiusSessions.inputOctets})`, output: sql<string>`sum(${radiusSessions.outputOctets})` })
+      .select({
+        id: radiusSessions.subscriptionId,
+        input: sql<string>`sum(${radiusSessions.inputOctets})`,
+        output: sql<string>`sum(${radiusSessions.outputOctets})`,
+      })
       .from(radiusSessions)
       .groupBy(radiusSessions.subscriptionId);
     const usage = await t.app.db
-      .select({ id: radiusUsageDaily.subscriptionId, input: sql<string>`sum(${radiusUsageDaily.inputOctets})`, output: sql<string>`sum(${radiusUsageDaily.outputOctets})` })
+      .select({
+        id: radiusUsageDaily.subscriptionId,
+        input: sql<string>`sum(${radiusUsageDaily.inputOctets})`,
+        output: sql<string>`sum(${radiusUsageDaily.outputOctets})`,
+      })
       .from(radiusUsageDaily)
       .groupBy(radiusUsageDaily.subscriptionId);
     expect(sessions.length).toBeGreaterThan(0);
@@ -132,7 +181,10 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
       expect(Number(usageBy.get(s.id!)?.input)).toBe(Number(s.input));
       expect(Number(usageBy.get(s.id!)?.output)).toBe(Number(s.output));
     }
-    const active = await t.app.db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.status, 'active'));
+    const active = await t.app.db
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(eq(subscriptions.status, 'active'));
     for (const a of active) expect(Number(usageBy.get(a.id)?.output ?? 0), a.id).toBeGreaterThan(0);
     // The customer's usage page: this period has days with traffic, and a session is open now.
     const mine = await get('user', '/usage');
@@ -147,7 +199,10 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
       const stats = data.stats;
       expect(data.unavailable, role).toEqual([]);
       expect(nonZero(stats.bandwidth.totalDownload), `${role} download ${stats.bandwidth.totalDownload}`).toBe(true);
-      expect(stats.tickets.openTickets + stats.tickets.newTickets + stats.tickets.resolvedTickets, role).toBeGreaterThan(0);
+      expect(
+        stats.tickets.openTickets + stats.tickets.newTickets + stats.tickets.resolvedTickets,
+        role,
+      ).toBeGreaterThan(0);
       if (stats.users) expect(stats.users.totalUsers).toBeGreaterThanOrEqual(60);
       if (stats.users) expect(stats.users.newUsers).toBeGreaterThan(0);
       if (stats.subscriptions) expect(stats.subscriptions.activeSubscriptions).toBeGreaterThanOrEqual(30);
@@ -167,13 +222,24 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
   it('gives the technician installations today and in the coming days, and tickets in every status with an attachment', async () => {
     const list = await get('technician', '/installations?limit=100');
     const items: Array<{ status: string; scheduled_start: string | null }> = list.items ?? list;
-    const upcoming = items.filter((i) => i.scheduled_start && Date.parse(i.scheduled_start) >= Date.parse(END.toISOString().slice(0, 10)));
+    const upcoming = items.filter(
+      (i) => i.scheduled_start && Date.parse(i.scheduled_start) >= Date.parse(END.toISOString().slice(0, 10)),
+    );
     expect(upcoming.length).toBeGreaterThanOrEqual(4);
     expect(upcoming.some((i) => i.scheduled_start!.slice(0, 10) === END.toISOString().slice(0, 10))).toBe(true);
     expect(items.filter((i) => i.status === 'completed').length).toBeGreaterThan(40);
 
-    const statuses = await t.app.db.select({ status: tickets.status, n: count() }).from(tickets).groupBy(tickets.status);
-    expect(statuses.map((s) => s.status).sort()).toEqual(['closed', 'in_progress', 'open', 'resolved', 'waiting_customer']);
+    const statuses = await t.app.db
+      .select({ status: tickets.status, n: count() })
+      .from(tickets)
+      .groupBy(tickets.status);
+    expect(statuses.map((s) => s.status).sort()).toEqual([
+      'closed',
+      'in_progress',
+      'open',
+      'resolved',
+      'waiting_customer',
+    ]);
     const [{ n: attachments }] = await t.app.db.select({ n: count() }).from(ticketAttachments);
     expect(Number(attachments)).toBe(1);
   });
@@ -185,8 +251,16 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
     const statics = nets.find((n) => n.purpose === 'static')!;
     expect(statics.counts).toMatchObject({ static: 6, quarantined: 1 });
     expect(nets.find((n) => n.purpose === 'pool')!.counts.dynamic).toBeGreaterThan(10);
-    const held = ((await get('support', `/ipam/networks/${statics.id}/addresses`)).items as Array<{ address: string; state: string; subscription_id: string }>).find((i) => i.state === 'static')!;
-    const history = (await get('support', `/ipam/history?address=${held.address}`)).items as Array<{ subscription_id: string }>;
+    const held = (
+      (await get('support', `/ipam/networks/${statics.id}/addresses`)).items as Array<{
+        address: string;
+        state: string;
+        subscription_id: string;
+      }>
+    ).find((i) => i.state === 'static')!;
+    const history = (await get('support', `/ipam/history?address=${held.address}`)).items as Array<{
+      subscription_id: string;
+    }>;
     expect(history.length).toBeGreaterThan(0);
     expect(history[0].subscription_id).toBe(held.subscription_id);
   });
@@ -204,10 +278,26 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('living demo seed', () =
   });
 
   it('does nothing on a database that already has data', async () => {
-    const before = await Promise.all([invoices, payments, subscriptions, tickets, users].map(async (table) => Number((await t.app.db.select({ n: count() }).from(table))[0].n)));
+    const before = await Promise.all(
+      [invoices, payments, subscriptions, tickets, users].map(async (table) =>
+        Number((await t.app.db.select({ n: count() }).from(table))[0].n),
+      ),
+    );
     expect(await seedDemoData(t.app.db, { clock: t.clock, box: t.app.secretBox })).toEqual([]);
-    expect(await seedLivingDemo(t.app.db, { clock: t.clock, box: t.app.secretBox, storage: t.app.storage, dataDir, appUrl: t.config.appUrl })).toBeNull();
-    const after = await Promise.all([invoices, payments, subscriptions, tickets, users].map(async (table) => Number((await t.app.db.select({ n: count() }).from(table))[0].n)));
+    expect(
+      await seedLivingDemo(t.app.db, {
+        clock: t.clock,
+        box: t.app.secretBox,
+        storage: t.app.storage,
+        dataDir,
+        appUrl: t.config.appUrl,
+      }),
+    ).toBeNull();
+    const after = await Promise.all(
+      [invoices, payments, subscriptions, tickets, users].map(async (table) =>
+        Number((await t.app.db.select({ n: count() }).from(table))[0].n),
+      ),
+    );
     expect(after).toEqual(before);
   });
 });

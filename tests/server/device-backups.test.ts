@@ -57,7 +57,12 @@ describe('device configuration and backups', () => {
     for (const role of ['admin', 'billing', 'support', 'technician', 'user', 'super_admin'] as Role[])
       tokens.set(role, (await t.login(`${role}@example.com`)).token);
     call = (method, url, role, payload) =>
-      t.app.inject({ method, url: `/api${url}`, headers: role ? bearer(tokens.get(role)!) : {}, payload: payload as object });
+      t.app.inject({
+        method,
+        url: `/api${url}`,
+        headers: role ? bearer(tokens.get(role)!) : {},
+        payload: payload as object,
+      });
   };
 
   /** Back up now, wait for the job to finish (the queue, not a timer), and read the job as the browser would. */
@@ -96,7 +101,12 @@ describe('device configuration and backups', () => {
     const res = await call('GET', `/devices/${deviceId}/config`, 'admin');
     expect(res.statusCode, res.body).toBe(200);
     const config = res.json().data;
-    expect(config).toMatchObject({ device_id: deviceId, device_name: 'core-router-1', masked_count: 5, matches_backup_version: null });
+    expect(config).toMatchObject({
+      device_id: deviceId,
+      device_name: 'core-router-1',
+      masked_count: 5,
+      matches_backup_version: null,
+    });
     for (const secret of SECRETS) expect(res.body).not.toContain(secret);
     const lines = config.content.split('\n');
     expect(lines.length).toBe(DEFAULT_EXPORT.split('\n').length);
@@ -106,7 +116,11 @@ describe('device configuration and backups', () => {
     // Harmless values stay readable.
     expect(lines).toContain('add address=192.0.2.2/30 interface=ether1 network=192.0.2.0');
     // The fetch went through the REST API's /execute, as RouterOS requires.
-    expect(router.requests.at(-1)).toMatchObject({ method: 'POST', path: '/rest/execute', body: { script: '/export', 'as-string': '' } });
+    expect(router.requests.at(-1)).toMatchObject({
+      method: 'POST',
+      path: '/rest/execute',
+      body: { script: '/export', 'as-string': '' },
+    });
   });
 
   it('reads a router over HTTPS with a self-signed certificate', async () => {
@@ -133,7 +147,12 @@ describe('device configuration and backups', () => {
 
     const list = await versions(deviceId);
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ version: 1, trigger: 'manual', size_bytes: Buffer.byteLength(DEFAULT_EXPORT), line_count: DEFAULT_EXPORT.split('\n').length - 1 });
+    expect(list[0]).toMatchObject({
+      version: 1,
+      trigger: 'manual',
+      size_bytes: Buffer.byteLength(DEFAULT_EXPORT),
+      line_count: DEFAULT_EXPORT.split('\n').length - 1,
+    });
 
     // The configuration view says which stored version it equals.
     const config = await call('GET', `/devices/${deviceId}/config`, 'admin');
@@ -148,7 +167,9 @@ describe('device configuration and backups', () => {
     const download = await call('GET', `/devices/${deviceId}/backups/${stored.id}/download`, 'admin');
     expect(download.statusCode).toBe(200);
     expect(download.body).toBe(DEFAULT_EXPORT);
-    expect(download.headers['content-disposition']).toMatch(/^attachment; filename="core-router-1-v1-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\.rsc"/);
+    expect(download.headers['content-disposition']).toMatch(
+      /^attachment; filename="core-router-1-v1-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\.rsc"/,
+    );
 
     const detail = await call('GET', `/devices/${deviceId}/backups/${stored.id}`, 'admin');
     expect(detail.json().data).toMatchObject({ version: 1, masked_count: 5 });
@@ -171,7 +192,9 @@ describe('device configuration and backups', () => {
     expect(res.statusCode, res.body).toBe(200);
     const diff = res.json().data;
     expect(diff).toMatchObject({ added: 3, removed: 2, identical: false, from: { version: 1 }, to: { version: 2 } });
-    const changed = diff.hunks.flatMap((h: { lines: Array<{ type: string; text: string }> }) => h.lines.filter((l) => l.type !== 'context'));
+    const changed = diff.hunks.flatMap((h: { lines: Array<{ type: string; text: string }> }) =>
+      h.lines.filter((l) => l.type !== 'context'),
+    );
     const oldLine = (text: string) => DEFAULT_EXPORT.split('\n').indexOf(text) + 1;
     const newLine = (text: string) => router.exportText.split('\n').indexOf(text) + 1;
     const drop = 'add action=drop chain=input in-interface=ether1';
@@ -221,7 +244,10 @@ describe('device configuration and backups', () => {
 
     const view = await call('GET', `/devices/${deviceId}/config`, 'admin');
     expect(view.statusCode).toBe(502);
-    expect(view.json()).toMatchObject({ success: false, message: expect.stringMatching(/did not answer within 0\.5 s/) });
+    expect(view.json()).toMatchObject({
+      success: false,
+      message: expect.stringMatching(/did not answer within 0\.5 s/),
+    });
     router.fail = null;
 
     expect((await versions(deviceId)).map((v) => v.version)).toEqual([2, 1]);
@@ -255,26 +281,30 @@ describe('device configuration and backups', () => {
     expect(await scheduler.tick()).toEqual([tlsDeviceId]);
     await t.app.jobs.idle();
     await signInAgain();
-    const tlsJobs = (await call('GET', `/devices/${tlsDeviceId}/backup-jobs?kind=backup`, 'admin')).json().data.items as DeviceJob[];
+    const tlsJobs = (await call('GET', `/devices/${tlsDeviceId}/backup-jobs?kind=backup`, 'admin')).json().data
+      .items as DeviceJob[];
     expect(tlsJobs.map((j) => j.status)).toEqual(['unchanged', 'failed', 'succeeded']);
     expect(tlsJobs[1].error).toContain('500 Internal Server Error');
   });
 
-  it.each(['technician', 'support', 'billing', 'user'] as Role[])('keeps %s out of configuration and backups', async (role) => {
-    const [v] = await versions(deviceId);
-    for (const [method, url] of [
-      ['GET', `/devices/${deviceId}/config`],
-      ['POST', `/devices/${deviceId}/backups`],
-      ['GET', `/devices/${deviceId}/backups`],
-      ['GET', `/devices/${deviceId}/backups/${v.id}`],
-      ['GET', `/devices/${deviceId}/backups/${v.id}/download`],
-      ['GET', `/devices/${deviceId}/backups/diff?from=${v.id}&to=${v.id}`],
-    ] as const) {
-      const res = await call(method, url, role);
-      expect(res.statusCode, `${role} ${method} ${url}`).toBe(403);
-      expect(res.body).not.toContain('RadiusShared123');
-    }
-  });
+  it.each(['technician', 'support', 'billing', 'user'] as Role[])(
+    'keeps %s out of configuration and backups',
+    async (role) => {
+      const [v] = await versions(deviceId);
+      for (const [method, url] of [
+        ['GET', `/devices/${deviceId}/config`],
+        ['POST', `/devices/${deviceId}/backups`],
+        ['GET', `/devices/${deviceId}/backups`],
+        ['GET', `/devices/${deviceId}/backups/${v.id}`],
+        ['GET', `/devices/${deviceId}/backups/${v.id}/download`],
+        ['GET', `/devices/${deviceId}/backups/diff?from=${v.id}&to=${v.id}`],
+      ] as const) {
+        const res = await call(method, url, role);
+        expect(res.statusCode, `${role} ${method} ${url}`).toBe(403);
+        expect(res.body).not.toContain('RadiusShared123');
+      }
+    },
+  );
 
   it('lets super_admin in like admin', async () => {
     expect((await call('GET', `/devices/${deviceId}/backups`, 'super_admin')).statusCode).toBe(200);

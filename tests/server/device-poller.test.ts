@@ -6,7 +6,12 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '../../server/db/schema/devices';
-import { deviceInterfaces, interfaceRatesDaily, interfaceRatesHourly, interfaceSamples } from '../../server/db/schema/traffic';
+import {
+  deviceInterfaces,
+  interfaceRatesDaily,
+  interfaceRatesHourly,
+  interfaceSamples,
+} from '../../server/db/schema/traffic';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../server/lib/clock';
 import { DevicePoller } from '../../server/modules/traffic/poller';
 import { limitingSpeedMbps, readInterfaces } from '../../server/modules/traffic/if-mib';
@@ -41,10 +46,17 @@ beforeAll(async () => {
   [t, agent] = await Promise.all([
     createTestApp(),
     // A second community sees everything but IF-X-MIB, like an old device without 64-bit counters.
-    startSnmpd({ extraConfig: ['view noifx included .1', 'view noifx excluded .1.3.6.1.2.1.31', `rocommunity ${OLD_DEVICE_COMMUNITY} 127.0.0.1 -V noifx`] }),
+    startSnmpd({
+      extraConfig: [
+        'view noifx included .1',
+        'view noifx excluded .1.3.6.1.2.1.31',
+        `rocommunity ${OLD_DEVICE_COMMUNITY} 127.0.0.1 -V noifx`,
+      ],
+    }),
   ]);
   t.clock.set('2026-03-02T10:00:00Z');
-  for (const role of ['admin', 'technician', 'support', 'user'] as const) await t.createUser({ email: `${role}@example.com`, role });
+  for (const role of ['admin', 'technician', 'support', 'user'] as const)
+    await t.createUser({ email: `${role}@example.com`, role });
   poller = new DevicePoller({
     db: t.app.db,
     clock: t.clock,
@@ -65,7 +77,14 @@ async function addDevice(name: string, port: number, community = agent.community
   const now = t.clock.now();
   const [row] = await t.app.db
     .insert(devices)
-    .values({ name, host: '127.0.0.1', snmpPort: port, snmpCommunity: t.app.secretBox.seal(community), createdAt: now, updatedAt: now })
+    .values({
+      name,
+      host: '127.0.0.1',
+      snmpPort: port,
+      snmpCommunity: t.app.secretBox.seal(community),
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning({ id: devices.id });
   return row.id;
 }
@@ -80,7 +99,11 @@ describe('polling a real SNMP agent', () => {
     const round = await poller.pollOnce(t.clock.now());
     expect(round.outcomes.find((o) => o.deviceId === deviceId)).toMatchObject({ status: 'up', error: null });
 
-    const ifs = await t.app.db.select().from(deviceInterfaces).where(eq(deviceInterfaces.deviceId, deviceId)).orderBy(asc(deviceInterfaces.ifIndex));
+    const ifs = await t.app.db
+      .select()
+      .from(deviceInterfaces)
+      .where(eq(deviceInterfaces.deviceId, deviceId))
+      .orderBy(asc(deviceInterfaces.ifIndex));
     const lo = ifs.find((i) => i.name === 'lo');
     expect(lo).toBeDefined();
     expect(lo).toMatchObject({ operStatus: 'up', adminStatus: 'up', counterBits: 64, mac: '' });
@@ -105,7 +128,11 @@ describe('polling a real SNMP agent', () => {
     t.clock.set('2026-03-02T10:05:00Z');
     await poller.pollOnce(t.clock.now());
     const [lo] = await t.app.db.select().from(deviceInterfaces).where(eq(deviceInterfaces.name, 'lo'));
-    const samples = await t.app.db.select().from(interfaceSamples).where(eq(interfaceSamples.interfaceId, lo.id)).orderBy(asc(interfaceSamples.takenAt));
+    const samples = await t.app.db
+      .select()
+      .from(interfaceSamples)
+      .where(eq(interfaceSamples.interfaceId, lo.id))
+      .orderBy(asc(interfaceSamples.takenAt));
     expect(samples).toHaveLength(2);
     expect(samples[1]).toMatchObject({ intervalKind: 'rate', intervalSeconds: 300 });
     expect(samples[1].inBps).toBeGreaterThanOrEqual(0);
@@ -120,7 +147,11 @@ describe('polling a real SNMP agent', () => {
       const body = res.json().data;
       expect(body.device).toMatchObject({ id: deviceId, status: 'up' });
       const apiLo = body.items.find((i: { name: string }) => i.name === 'lo');
-      expect(apiLo).toMatchObject({ oper_status: 'up', admin_status: 'up', last_sample_at: '2026-03-02T10:05:00.000Z' });
+      expect(apiLo).toMatchObject({
+        oper_status: 'up',
+        admin_status: 'up',
+        last_sample_at: '2026-03-02T10:05:00.000Z',
+      });
       expect(apiLo.in_bps).toBeGreaterThanOrEqual(0);
     }
     expect((await callAs('GET', `/devices/${deviceId}/interfaces`, 'support')).statusCode).toBe(403);
@@ -132,7 +163,12 @@ describe('polling a real SNMP agent', () => {
     expect((await callAs('POST', `/devices/${deviceId}/poll`, 'technician')).statusCode).toBe(403);
     const res = await callAs('POST', `/devices/${deviceId}/poll`, 'admin');
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ device_id: deviceId, status: 'up', error: null, next_poll_at: '2026-03-02T10:12:00.000Z' });
+    expect(res.json().data).toMatchObject({
+      device_id: deviceId,
+      status: 'up',
+      error: null,
+      next_poll_at: '2026-03-02T10:12:00.000Z',
+    });
     expect(res.json().data.interfaces).toBeGreaterThanOrEqual(1);
     expect((await callAs('POST', '/devices/00000000-0000-4000-8000-000000000000/poll', 'admin')).statusCode).toBe(404);
     expect((await callAs('GET', '/devices/not-a-uuid/interfaces', 'admin')).statusCode).toBe(400);
@@ -141,13 +177,23 @@ describe('polling a real SNMP agent', () => {
   it('an interface the device no longer lists stays, with its last-seen time, and shows as not present', async () => {
     const [gone] = await t.app.db
       .insert(deviceInterfaces)
-      .values({ deviceId, ifIndex: 9999, name: '<pppoe-gone>', operStatus: 'up', adminStatus: 'up', lastSeenAt: new Date('2026-03-01T00:00:00Z') })
+      .values({
+        deviceId,
+        ifIndex: 9999,
+        name: '<pppoe-gone>',
+        operStatus: 'up',
+        adminStatus: 'up',
+        lastSeenAt: new Date('2026-03-01T00:00:00Z'),
+      })
       .returning();
     t.clock.set('2026-03-02T10:08:00Z');
     await poller.pollDevice(deviceId, t.clock.now());
     const [after] = await t.app.db.select().from(deviceInterfaces).where(eq(deviceInterfaces.id, gone.id));
     expect(after).toMatchObject({ operStatus: 'notPresent', lastSeenAt: new Date('2026-03-01T00:00:00Z') });
-    const [lo] = await t.app.db.select().from(deviceInterfaces).where(sql`${deviceInterfaces.deviceId} = ${deviceId} and ${deviceInterfaces.name} = 'lo'`);
+    const [lo] = await t.app.db
+      .select()
+      .from(deviceInterfaces)
+      .where(sql`${deviceInterfaces.deviceId} = ${deviceId} and ${deviceInterfaces.name} = 'lo'`);
     expect(lo.operStatus).toBe('up');
   });
 });
@@ -170,7 +216,16 @@ describe('a device added through the API', () => {
     const id = res.json().data.id as string;
     // SNMPv3 takes an engine discovery round trip and key hashing before the first answer, which the shared
     // poller's 250 ms (meant for "unreachable") does not always leave on a loaded machine.
-    const patient = new DevicePoller({ db: t.app.db, clock: t.clock, box: t.app.secretBox, log: t.app.log, pollIntervalMinutes: 5, snmpTimeoutMs: 3000, snmpRetries: 0, deviceTimeoutMs: 10_000 });
+    const patient = new DevicePoller({
+      db: t.app.db,
+      clock: t.clock,
+      box: t.app.secretBox,
+      log: t.app.log,
+      pollIntervalMinutes: 5,
+      snmpTimeoutMs: 3000,
+      snmpRetries: 0,
+      deviceTimeoutMs: 10_000,
+    });
     await patient.pollOnce(t.clock.now());
     expect(await deviceRow(id)).toMatchObject({ status: 'up', lastError: null });
     const list = (await callAs('GET', `/devices/${id}/interfaces`, 'technician')).json().data;
@@ -195,7 +250,14 @@ describe('the poll and roll-up jobs', () => {
 
 describe('interface types', () => {
   it("reads each interface's type: the loopback's nominal 10 Mbit/s does not limit its rates, a real port's speed does", async () => {
-    const session = createSnmpSession({ version: 'v2c', host: '127.0.0.1', port: agent.port, community: agent.community, timeoutMs: 1000, retries: 0 });
+    const session = createSnmpSession({
+      version: 'v2c',
+      host: '127.0.0.1',
+      port: agent.port,
+      community: agent.community,
+      timeoutMs: 1000,
+      retries: 0,
+    });
     try {
       const reading = await readInterfaces(session, { timeoutMs: 2000 });
       const lo = reading.interfaces.find((i) => i.name === 'lo');
@@ -218,9 +280,16 @@ describe('a device without IF-X-MIB', () => {
     await poller.pollDevice(id, t.clock.now());
     t.clock.set('2026-03-02T13:05:00Z');
     await poller.pollDevice(id, t.clock.now());
-    const [lo] = await t.app.db.select().from(deviceInterfaces).where(sql`${deviceInterfaces.deviceId} = ${id} and ${deviceInterfaces.name} = 'lo'`);
+    const [lo] = await t.app.db
+      .select()
+      .from(deviceInterfaces)
+      .where(sql`${deviceInterfaces.deviceId} = ${id} and ${deviceInterfaces.name} = 'lo'`);
     expect(lo).toMatchObject({ counterBits: 32, alias: '' });
-    const samples = await t.app.db.select().from(interfaceSamples).where(eq(interfaceSamples.interfaceId, lo.id)).orderBy(asc(interfaceSamples.takenAt));
+    const samples = await t.app.db
+      .select()
+      .from(interfaceSamples)
+      .where(eq(interfaceSamples.interfaceId, lo.id))
+      .orderBy(asc(interfaceSamples.takenAt));
     expect(samples.map((x) => x.counterBits)).toEqual([32, 32]);
     expect(samples[1].intervalKind).toBe('rate');
     expect(samples[1].inBps).toBeGreaterThanOrEqual(0);
@@ -293,8 +362,18 @@ async function syntheticInterface(name: string): Promise<{ deviceId: string; int
 }
 
 /** Stores readings (time, in/out counters) as the poller would: each with the interval to the one before. */
-async function storeReadings(interfaceId: string, readings: Array<[Date, bigint, bigint]>, pollIntervalMs = 5 * MINUTE_MS) {
-  const samples: CounterSample[] = readings.map(([takenAt, inOctets, outOctets]) => ({ takenAt, inOctets, outOctets, uptimeTicks: null, width: 64 }));
+async function storeReadings(
+  interfaceId: string,
+  readings: Array<[Date, bigint, bigint]>,
+  pollIntervalMs = 5 * MINUTE_MS,
+) {
+  const samples: CounterSample[] = readings.map(([takenAt, inOctets, outOctets]) => ({
+    takenAt,
+    inOctets,
+    outOctets,
+    uptimeTicks: null,
+    width: 64,
+  }));
   const intervals = ratesOf(samples, { pollIntervalMs, speedMbps: 1000 });
   const rows = samples.map((s, i) => {
     const r = i === 0 ? null : intervals[i - 1];
@@ -342,7 +421,11 @@ describe('traffic API on a fixed dataset', () => {
   });
 
   it('the last hour: raw series with a hole at the reset, totals and the 95th percentile by hand', async () => {
-    const res = await callAs('GET', `/devices/${ids.deviceId}/interfaces/${ids.interfaceId}/traffic?range=hour`, 'admin');
+    const res = await callAs(
+      'GET',
+      `/devices/${ids.deviceId}/interfaces/${ids.interfaceId}/traffic?range=hour`,
+      'admin',
+    );
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data.resolution).toBe('raw');
@@ -364,13 +447,19 @@ describe('traffic API on a fixed dataset', () => {
   it('a custom range takes part of it; the month comes from the hourly roll-up (p95 within 1%)', async () => {
     const from = '2026-04-01T11:12:00Z';
     const to = '2026-04-01T11:31:00Z'; // readings at 11:15, 11:20, 11:25, 11:30: 3, 4, 5, 6 MB
-    const res = await callAs('GET', `/devices/${ids.deviceId}/interfaces/${ids.interfaceId}/traffic?range=custom&from=${from}&to=${to}`, 'admin');
+    const res = await callAs(
+      'GET',
+      `/devices/${ids.deviceId}/interfaces/${ids.interfaceId}/traffic?range=custom&from=${from}&to=${to}`,
+      'admin',
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().data.totals.in_bytes).toBe(18_000_000);
     expect(res.json().data.p95.in_bps).toBeCloseTo((6_000_000 * 8) / 300, 6);
 
     await t.app.traffic.rollup.run({ now });
-    const month = (await callAs('GET', `/devices/${ids.deviceId}/interfaces/${ids.interfaceId}/traffic?range=month`, 'admin')).json().data;
+    const month = (
+      await callAs('GET', `/devices/${ids.deviceId}/interfaces/${ids.interfaceId}/traffic?range=month`, 'admin')
+    ).json().data;
     expect(month.resolution).toBe('hourly');
     expect(month.stats_resolution).toBe('hourly');
     expect(month.totals).toEqual({ in_bytes: 71_000_000, out_bytes: 1_100_000 });
@@ -386,7 +475,10 @@ describe('traffic API on a fixed dataset', () => {
     expect(bad.json()).toMatchObject({ success: false });
     expect((await callAs('GET', `${base}?range=custom`, 'admin')).statusCode).toBe(400);
     expect((await callAs('GET', `${base}?range=year`, 'admin')).statusCode).toBe(400);
-    expect((await callAs('GET', `/devices/${ids.deviceId}/interfaces/00000000-0000-4000-8000-000000000000/traffic`, 'admin')).statusCode).toBe(404);
+    expect(
+      (await callAs('GET', `/devices/${ids.deviceId}/interfaces/00000000-0000-4000-8000-000000000000/traffic`, 'admin'))
+        .statusCode,
+    ).toBe(404);
     expect((await callAs('GET', `${base}?range=hour`, 'technician')).statusCode).toBe(403);
   });
 });
@@ -406,7 +498,11 @@ describe('roll-up job', () => {
       outC += 50_000n;
     }
     await storeReadings(interfaceId, readings, 20 * MINUTE_MS);
-    const all = await t.app.db.select().from(interfaceSamples).where(eq(interfaceSamples.interfaceId, interfaceId)).orderBy(asc(interfaceSamples.takenAt));
+    const all = await t.app.db
+      .select()
+      .from(interfaceSamples)
+      .where(eq(interfaceSamples.interfaceId, interfaceId))
+      .orderBy(asc(interfaceSamples.takenAt));
     const rates = all.filter((s) => s.intervalKind === 'rate');
     const byHour = new Map<number, number>();
     const byDay = new Map<number, number>();
@@ -421,7 +517,11 @@ describe('roll-up job', () => {
     t.clock.set(now);
     await t.app.traffic.rollup.run({ now });
 
-    const hourly = await t.app.db.select().from(interfaceRatesHourly).where(eq(interfaceRatesHourly.interfaceId, interfaceId)).orderBy(asc(interfaceRatesHourly.bucket));
+    const hourly = await t.app.db
+      .select()
+      .from(interfaceRatesHourly)
+      .where(eq(interfaceRatesHourly.interfaceId, interfaceId))
+      .orderBy(asc(interfaceRatesHourly.bucket));
     expect(hourly).toHaveLength(byHour.size);
     for (const h of hourly) expect(h.inBytes).toBe(byHour.get(h.bucket.getTime()));
     const h0 = hourly[1]; // a full hour: 3 intervals of 20 minutes
@@ -430,7 +530,11 @@ describe('roll-up job', () => {
     expect(h0.avgInBps).toBeCloseTo((h0.inBytes * 8) / 3600, 6);
     expect(Object.values(h0.inHist).reduce((a, b) => a + b, 0)).toBe(3);
 
-    const daily = await t.app.db.select().from(interfaceRatesDaily).where(eq(interfaceRatesDaily.interfaceId, interfaceId)).orderBy(asc(interfaceRatesDaily.bucket));
+    const daily = await t.app.db
+      .select()
+      .from(interfaceRatesDaily)
+      .where(eq(interfaceRatesDaily.interfaceId, interfaceId))
+      .orderBy(asc(interfaceRatesDaily.bucket));
     expect(daily.map((d) => d.inBytes)).toEqual([...byDay.values()]);
     expect(daily[1].sampleCount).toBe(72);
 
@@ -444,8 +548,16 @@ describe('roll-up job', () => {
     await t.app.traffic.rollup.run({ now });
     const snapshot = async () =>
       JSON.stringify([
-        await t.app.db.select().from(interfaceRatesHourly).where(eq(interfaceRatesHourly.interfaceId, interfaceId)).orderBy(asc(interfaceRatesHourly.bucket)),
-        await t.app.db.select().from(interfaceRatesDaily).where(eq(interfaceRatesDaily.interfaceId, interfaceId)).orderBy(asc(interfaceRatesDaily.bucket)),
+        await t.app.db
+          .select()
+          .from(interfaceRatesHourly)
+          .where(eq(interfaceRatesHourly.interfaceId, interfaceId))
+          .orderBy(asc(interfaceRatesHourly.bucket)),
+        await t.app.db
+          .select()
+          .from(interfaceRatesDaily)
+          .where(eq(interfaceRatesDaily.interfaceId, interfaceId))
+          .orderBy(asc(interfaceRatesDaily.bucket)),
       ]);
     const before = await snapshot();
     await t.app.traffic.rollup.run({ now });
@@ -460,7 +572,11 @@ describe('roll-up job', () => {
       select (select count(*) from interface_samples where interface_id = ${interfaceId})::int as raw,
              (select count(*) from interface_rates_hourly where interface_id = ${interfaceId})::int as hourly,
              (select count(*) from interface_rates_daily where interface_id = ${interfaceId})::int as daily`);
-    const row = ((counts as { rows?: unknown[] }).rows ?? (counts as unknown[]))[0] as { raw: number; hourly: number; daily: number };
+    const row = ((counts as { rows?: unknown[] }).rows ?? (counts as unknown[]))[0] as {
+      raw: number;
+      hourly: number;
+      daily: number;
+    };
     expect(row).toEqual({ raw: 0, hourly: 0, daily: daily.length });
   });
 
@@ -476,14 +592,25 @@ describe('roll-up job', () => {
     await t.app.traffic.rollup.run({ now: new Date('2028-01-10T11:01:00Z') });
     // ... then the 10:55 reading (taken before the hour turned) is stored, with its interval from 10:50.
     await t.app.db.insert(interfaceSamples).values({
-      interfaceId, takenAt: new Date('2028-01-10T10:55:00Z'), inOctets: 3_000_000n, outOctets: 0n, counterBits: 64,
-      intervalKind: 'rate', intervalSeconds: 300, inBps: 80_000, outBps: 0, inBytes: 3_000_000, outBytes: 0,
+      interfaceId,
+      takenAt: new Date('2028-01-10T10:55:00Z'),
+      inOctets: 3_000_000n,
+      outOctets: 0n,
+      counterBits: 64,
+      intervalKind: 'rate',
+      intervalSeconds: 300,
+      inBps: 80_000,
+      outBps: 0,
+      inBytes: 3_000_000,
+      outBytes: 0,
     });
     await t.app.traffic.rollup.run({ now: new Date('2028-01-10T11:06:00Z') });
     const [ten] = await t.app.db
       .select()
       .from(interfaceRatesHourly)
-      .where(sql`${interfaceRatesHourly.interfaceId} = ${interfaceId} and ${interfaceRatesHourly.bucket} = '2028-01-10T10:00:00Z'::timestamptz`);
+      .where(
+        sql`${interfaceRatesHourly.interfaceId} = ${interfaceId} and ${interfaceRatesHourly.bucket} = '2028-01-10T10:00:00Z'::timestamptz`,
+      );
     expect(ten).toMatchObject({ sampleCount: 1, inBytes: 3_000_000 });
   });
 });

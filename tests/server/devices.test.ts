@@ -26,7 +26,11 @@ let agent: Snmpd;
 let router: RouterOsFake;
 
 beforeAll(async () => {
-  [t, agent, router] = await Promise.all([createTestApp(), startSnmpd(), startRouterOsFake({ username: 'portal', password: 'router-pass-1' })]);
+  [t, agent, router] = await Promise.all([
+    createTestApp(),
+    startSnmpd(),
+    startRouterOsFake({ username: 'portal', password: 'router-pass-1' }),
+  ]);
   call = await signInEveryRole(t);
 });
 afterAll(async () => {
@@ -89,11 +93,21 @@ describe('devices CRUD', () => {
     for (const s of ALL_SECRETS) expect(raw).not.toContain(s);
     const device = await getDeviceWithSecrets(t.database.db, d.id, createSecretBox(t.config.secretsKey));
     expect(device?.snmp).toMatchObject({ version: 'v2c', community: COMMUNITY, host: '10.0.0.1', port: 161 });
-    expect(device?.api).toEqual({ type: 'rest', host: '10.0.0.1', port: 443, tls: true, username: 'portal', password: API_PASSWORD });
+    expect(device?.api).toEqual({
+      type: 'rest',
+      host: '10.0.0.1',
+      port: 443,
+      tls: true,
+      username: 'portal',
+      password: API_PASSWORD,
+    });
     expect(device?.radiusSecret).toBe(RADIUS);
 
     const detail = await call('GET', `/devices/${d.id}`, 'admin');
-    expect(detail.json()).toMatchObject({ message: 'Device retrieved successfully', data: { id: d.id, snmp_community_last4: '77QX' } });
+    expect(detail.json()).toMatchObject({
+      message: 'Device retrieved successfully',
+      data: { id: d.id, snmp_community_last4: '77QX' },
+    });
 
     // Omitted, blank and masked secrets keep the stored ones; a new one replaces; null removes.
     const updated = await call('PUT', `/devices/${d.id}`, 'admin', {
@@ -106,7 +120,13 @@ describe('devices CRUD', () => {
     expect(updated.statusCode, updated.body).toBe(200);
     expect(updated.json()).toMatchObject({
       message: 'Device updated successfully',
-      data: { name: 'core-1b', location: 'POP South', snmp_community_last4: '77QX', api_password_last4: '9034', radius_secret_last4: null },
+      data: {
+        name: 'core-1b',
+        location: 'POP South',
+        snmp_community_last4: '77QX',
+        api_password_last4: '9034',
+        radius_secret_last4: null,
+      },
     });
     const after = await getDeviceWithSecrets(t.database.db, d.id, createSecretBox(t.config.secretsKey));
     expect(after?.snmp).toMatchObject({ community: COMMUNITY });
@@ -125,7 +145,12 @@ describe('devices CRUD', () => {
       snmp_v3_priv_protocol: 'aes',
       snmp_v3_priv_key: 'priv-key-5678',
     });
-    expect(v3.json().data).toMatchObject({ snmp_version: 'v3', snmp_community_last4: null, snmp_v3_auth_key_last4: '1234', snmp_v3_priv_key_last4: '5678' });
+    expect(v3.json().data).toMatchObject({
+      snmp_version: 'v3',
+      snmp_community_last4: null,
+      snmp_v3_auth_key_last4: '1234',
+      snmp_v3_priv_key_last4: '5678',
+    });
 
     const deleted = await call('DELETE', `/devices/${d.id}`, 'admin');
     expect(deleted.json()).toMatchObject({ success: true, message: 'Device deleted successfully', data: null });
@@ -172,15 +197,37 @@ describe('devices CRUD', () => {
       for (const s of ALL_SECRETS) expect(res.body).not.toContain(s);
       // The secrets' last four characters: looked for in the answer's values, not in its ids and times, where four
       // hex digits such as 5511 turn up by chance (a random uuid failed this once in CI).
-      const values = JSON.stringify(JSON.parse(res.body), (key, v) => (['id', 'created_at', 'updated_at', 'last_seen_at', 'status_changed_at'].includes(key) ? undefined : v));
+      const values = JSON.stringify(JSON.parse(res.body), (key, v) =>
+        ['id', 'created_at', 'updated_at', 'last_seen_at', 'status_changed_at'].includes(key) ? undefined : v,
+      );
       for (const last4 of ['77QX', '9034', '5511']) expect(values).not.toContain(last4);
       for (const key of DEVICE_ADMIN_ONLY_FIELDS) expect(res.body).not.toContain(`"${key}"`);
     }
     expect(list.json().data.items).toEqual([
-      expect.objectContaining({ id: d.id, name: 'tech-view-1', status: 'unknown', location: 'POP North, rack 2', host: '10.0.0.1' }),
+      expect.objectContaining({
+        id: d.id,
+        name: 'tech-view-1',
+        status: 'unknown',
+        location: 'POP North, rack 2',
+        host: '10.0.0.1',
+      }),
     ]);
     expect(Object.keys(detail.json().data).sort()).toEqual(
-      ['created_at', 'host', 'id', 'last_error', 'last_seen_at', 'location', 'model', 'name', 'status', 'status_changed_at', 'tags', 'updated_at', 'vendor'].sort(),
+      [
+        'created_at',
+        'host',
+        'id',
+        'last_error',
+        'last_seen_at',
+        'location',
+        'model',
+        'name',
+        'status',
+        'status_changed_at',
+        'tags',
+        'updated_at',
+        'vendor',
+      ].sort(),
     );
   });
 
@@ -193,8 +240,26 @@ describe('devices CRUD', () => {
       [{ ...base('x5'), snmp_port: 70000 }, 'snmp_port'],
       [{ ...base('x6'), vendor: 'cisco' }, 'vendor'],
       [{ ...base('x7'), snmp_version: 'v3', snmp_community: undefined }, 'snmp_v3_user'],
-      [{ ...base('x8'), snmp_version: 'v3', snmp_v3_user: 'u', snmp_v3_auth_protocol: 'sha', snmp_v3_auth_key: 'short' }, 'snmp_v3_auth_key'],
-      [{ ...base('x9'), snmp_version: 'v3', snmp_v3_user: 'u', snmp_v3_priv_protocol: 'aes', snmp_v3_priv_key: 'priv-key-5678' }, 'snmp_v3_priv_protocol'],
+      [
+        {
+          ...base('x8'),
+          snmp_version: 'v3',
+          snmp_v3_user: 'u',
+          snmp_v3_auth_protocol: 'sha',
+          snmp_v3_auth_key: 'short',
+        },
+        'snmp_v3_auth_key',
+      ],
+      [
+        {
+          ...base('x9'),
+          snmp_version: 'v3',
+          snmp_v3_user: 'u',
+          snmp_v3_priv_protocol: 'aes',
+          snmp_v3_priv_key: 'priv-key-5678',
+        },
+        'snmp_v3_priv_protocol',
+      ],
       [{ ...base('x10'), api_password: undefined }, 'api_password'],
       [{ ...base('x11'), tags: 'core' }, 'tags'],
     ];
@@ -212,7 +277,9 @@ describe('devices CRUD', () => {
     const d = await create(base('merged-check'));
     const res = await call('PUT', `/devices/${d.id}`, 'admin', { snmp_community: null });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual([{ field: 'snmp_community', message: 'SNMP community is required for SNMP v2c' }]);
+    expect(res.json().errors).toEqual([
+      { field: 'snmp_community', message: 'SNMP community is required for SNMP v2c' },
+    ]);
     expect((await call('GET', '/devices?status=sideways', 'admin')).statusCode).toBe(400);
   });
 
@@ -220,7 +287,9 @@ describe('devices CRUD', () => {
     await create(base('filter-a', { vendor: 'generic', host: 'sw-filter.example.net', location: 'Depot Zeta' }));
     await create(base('filter-b', { host: '192.0.2.77', location: 'Depot Zeta' }));
     const ids = async (q: string) =>
-      ((await call('GET', `/devices?${q}`, 'admin')).json().data.items as Array<{ name: string }>).map((i) => i.name).sort();
+      ((await call('GET', `/devices?${q}`, 'admin')).json().data.items as Array<{ name: string }>)
+        .map((i) => i.name)
+        .sort();
     expect(await ids('search=zeta')).toEqual(['filter-a', 'filter-b']);
     expect(await ids('search=192.0.2.77')).toEqual(['filter-b']);
     expect(await ids('search=SW-FILTER')).toEqual(['filter-a']);
@@ -273,7 +342,11 @@ describe('test connection against real peers', () => {
     expect(ok.api).toMatchObject({ status: 'not_configured' });
 
     // Unsaved form settings over the stored device: only the auth key changes.
-    const bad = await call('POST', '/devices/test-connection', 'admin', { device_id: d.id, snmp_v3_auth_key: 'wrong-auth-key', timeout_ms: 1000 });
+    const bad = await call('POST', '/devices/test-connection', 'admin', {
+      device_id: d.id,
+      snmp_v3_auth_key: 'wrong-auth-key',
+      timeout_ms: 1000,
+    });
     expect(bad.statusCode, bad.body).toBe(200);
     expect(bad.json().data.snmp).toMatchObject({ status: 'auth_failed' });
     expect(bad.json().data.snmp.message).toMatch(/Wrong Digest/);
@@ -296,10 +369,19 @@ describe('test connection against real peers', () => {
 
   it('reports a closed SNMP port as unreachable, and a host name that does not resolve as unreachable', async () => {
     const closed = await freeUdpPort();
-    const res = await call('POST', '/devices/test-connection', 'admin', { host: '127.0.0.1', snmp_port: closed, snmp_community: 'x', timeout_ms: 500 });
+    const res = await call('POST', '/devices/test-connection', 'admin', {
+      host: '127.0.0.1',
+      snmp_port: closed,
+      snmp_community: 'x',
+      timeout_ms: 500,
+    });
     expect(res.json().data.snmp).toMatchObject({ status: 'unreachable' });
     expect(res.json().data.snmp.message).toMatch(/nothing listens/);
-    const dns = await call('POST', '/devices/test-connection', 'admin', { host: 'nas.does-not-exist.invalid', snmp_community: 'x', timeout_ms: 500 });
+    const dns = await call('POST', '/devices/test-connection', 'admin', {
+      host: 'nas.does-not-exist.invalid',
+      snmp_community: 'x',
+      timeout_ms: 500,
+    });
     expect(dns.json().data.snmp).toMatchObject({ status: 'unreachable' });
   });
 
@@ -314,11 +396,17 @@ describe('test connection against real peers', () => {
       api_username: router.username,
       timeout_ms: 500,
     };
-    const wrong = await call('POST', '/devices/test-connection', 'admin', { ...settings, api_password: 'not-the-password' });
+    const wrong = await call('POST', '/devices/test-connection', 'admin', {
+      ...settings,
+      api_password: 'not-the-password',
+    });
     expect(wrong.json().data.api).toMatchObject({ status: 'auth_failed' });
     router.fail = 'timeout';
     try {
-      const silent = await call('POST', '/devices/test-connection', 'admin', { ...settings, api_password: router.password });
+      const silent = await call('POST', '/devices/test-connection', 'admin', {
+        ...settings,
+        api_password: router.password,
+      });
       expect(silent.json().data.api).toMatchObject({ status: 'timeout' });
     } finally {
       router.fail = null;
@@ -327,14 +415,20 @@ describe('test connection against real peers', () => {
 
   it('validates the test body (no host, bad timeout) with 400 and an unknown device with 404', async () => {
     expect((await call('POST', '/devices/test-connection', 'admin', { snmp_community: 'x' })).statusCode).toBe(400);
-    expect((await call('POST', '/devices/test-connection', 'admin', { host: '127.0.0.1', timeout_ms: 5 })).statusCode).toBe(400);
-    expect((await call('POST', `/devices/00000000-0000-4000-8000-000000000000/test-connection`, 'admin')).statusCode).toBe(404);
+    expect(
+      (await call('POST', '/devices/test-connection', 'admin', { host: '127.0.0.1', timeout_ms: 5 })).statusCode,
+    ).toBe(400);
+    expect(
+      (await call('POST', `/devices/00000000-0000-4000-8000-000000000000/test-connection`, 'admin')).statusCode,
+    ).toBe(404);
   });
 });
 
 describe('server-side readers', () => {
   it('listDevicesForPolling returns due devices with opened settings that a real SNMP session can use', async () => {
-    const d = await create(base('poll-me', { host: '127.0.0.1', snmp_port: agent.port, snmp_community: agent.community }));
+    const d = await create(
+      base('poll-me', { host: '127.0.0.1', snmp_port: agent.port, snmp_community: agent.community }),
+    );
     const box = createSecretBox(t.config.secretsKey);
     const due = await listDevicesForPolling(t.database.db, t.clock.now(), box);
     const mine = due.find((x) => x.id === d.id)!;
@@ -347,7 +441,9 @@ describe('server-side readers', () => {
       session.close();
     }
     // A device whose next poll lies in the future is not due.
-    await t.database.db.execute(sql`update devices set next_poll_at = ${new Date(t.clock.now().getTime() + 60_000).toISOString()} where id = ${d.id}`);
+    await t.database.db.execute(
+      sql`update devices set next_poll_at = ${new Date(t.clock.now().getTime() + 60_000).toISOString()} where id = ${d.id}`,
+    );
     expect((await listDevicesForPolling(t.database.db, t.clock.now(), box)).some((x) => x.id === d.id)).toBe(false);
   });
 
@@ -355,8 +451,13 @@ describe('server-side readers', () => {
     const d = await create(base('backed-off'));
     const later = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
     const schedule = async () => {
-      const result = await t.database.db.execute(sql`select next_poll_at, poll_failures from devices where id = ${d.id}`);
-      const rows = ((result as unknown as { rows?: unknown[] }).rows ?? result) as Array<{ next_poll_at: unknown; poll_failures: number }>;
+      const result = await t.database.db.execute(
+        sql`select next_poll_at, poll_failures from devices where id = ${d.id}`,
+      );
+      const rows = ((result as unknown as { rows?: unknown[] }).rows ?? result) as Array<{
+        next_poll_at: unknown;
+        poll_failures: number;
+      }>;
       return { due: rows[0].next_poll_at === null, failures: Number(rows[0].poll_failures) };
     };
     await t.database.db.execute(sql`update devices set next_poll_at = ${later}, poll_failures = 4 where id = ${d.id}`);

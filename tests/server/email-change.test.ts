@@ -26,7 +26,8 @@ afterAll(() => t?.close());
 
 const as = (who: Role | string, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url: `/api${url}`, headers: bearer(tokens[who as Role] ?? who), payload });
-const anonymous = (method: 'POST', url: string, payload: object) => t.app.inject({ method, url: `/api${url}`, payload });
+const anonymous = (method: 'POST', url: string, payload: object) =>
+  t.app.inject({ method, url: `/api${url}`, payload });
 const mailTo = async (address: string) => (await t.sentMail()).filter((m) => m.to === address);
 const signIn = (email: string, password = TEST_PASSWORD) =>
   t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password, rememberMe: false } });
@@ -39,22 +40,32 @@ describe('an e-mail change by staff', () => {
     expect(changed.json().message).toBe(
       'User updated. A confirmation link was sent to x@attacker.example; the e-mail address changes once it is confirmed from there.',
     );
-    expect(changed.json().data).toMatchObject({ email: 'victim@example.com', pending_email: 'x@attacker.example', isVerified: true });
+    expect(changed.json().data).toMatchObject({
+      email: 'victim@example.com',
+      pending_email: 'x@attacker.example',
+      isVerified: true,
+    });
 
     // The owner is told, at the address the account still has.
     const [notice] = await mailTo('victim@example.com');
     expect(notice.subject).toBe('Your ISP Portal e-mail address is about to change');
-    expect(notice.text).toContain('Our staff asked to change the e-mail address of your account from victim@example.com to x@attacker.example');
+    expect(notice.text).toContain(
+      'Our staff asked to change the e-mail address of your account from victim@example.com to x@attacker.example',
+    );
 
     // "Forgot password" for the new address sends nothing; the account still signs in with the old one only.
     await anonymous('POST', '/auth/forgot-password', { email: 'x@attacker.example' });
-    expect((await mailTo('x@attacker.example')).map((m) => m.subject)).toEqual(['Confirm your new e-mail address for ISP Portal']);
+    expect((await mailTo('x@attacker.example')).map((m) => m.subject)).toEqual([
+      'Confirm your new e-mail address for ISP Portal',
+    ]);
     expect((await signIn('x@attacker.example')).statusCode).toBe(401);
     expect((await signIn('victim@example.com')).statusCode).toBe(200);
     // Staff see the change as pending, in the user's screen and in the list.
     expect((await as('admin', 'GET', `/users/${customer.id}`)).json().data.pending_email).toBe('x@attacker.example');
     const listed = (await as('admin', 'GET', '/users?search=victim')).json().data.items;
-    expect(listed.map((u: { email: string; pending_email: string }) => [u.email, u.pending_email])).toEqual([['victim@example.com', 'x@attacker.example']]);
+    expect(listed.map((u: { email: string; pending_email: string }) => [u.email, u.pending_email])).toEqual([
+      ['victim@example.com', 'x@attacker.example'],
+    ]);
   });
 
   it('takes effect when the link sent to the new address is followed, once', async () => {
@@ -66,7 +77,10 @@ describe('an e-mail change by staff', () => {
 
     const confirmed = await anonymous('POST', '/auth/confirm-email', { token });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
-    expect(confirmed.json()).toMatchObject({ message: 'Your e-mail address has been changed', data: { user: { email: 'mover@new.example', pending_email: null, isVerified: true } } });
+    expect(confirmed.json()).toMatchObject({
+      message: 'Your e-mail address has been changed',
+      data: { user: { email: 'mover@new.example', pending_email: null, isVerified: true } },
+    });
     expect((await signIn('mover@new.example')).statusCode).toBe(200);
     expect((await signIn('mover@example.com')).statusCode).toBe(401);
 
@@ -117,7 +131,9 @@ describe('an e-mail change by the customer', () => {
       'Profile updated successfully. A confirmation link was sent to self@new.example. The e-mail address changes once it is confirmed from there.',
     );
     expect(changed.json().data.user).toMatchObject({ email: 'self@example.com', pending_email: 'self@new.example' });
-    expect((await mailTo('self@example.com'))[0].text).toContain('Someone asked to change the e-mail address of your account from self@example.com to self@new.example');
+    expect((await mailTo('self@example.com'))[0].text).toContain(
+      'Someone asked to change the e-mail address of your account from self@example.com to self@new.example',
+    );
 
     // An address of another account gets the same answer (no way to probe for customers); its link cannot work.
     await t.createUser({ email: 'someone.else@example.com' });
@@ -148,15 +164,25 @@ describe('API tokens', () => {
     ];
     for (const refused of refusals) {
       expect(refused.statusCode, refused.body).toBe(403);
-      expect(refused.json().message).toBe('An API token cannot change the account of the person who made it; sign in as yourself to do this');
+      expect(refused.json().message).toBe(
+        'An API token cannot change the account of the person who made it; sign in as yourself to do this',
+      );
     }
     expect((await mailTo('y@attacker.example')).length).toBe(0);
-    expect((await as('admin', 'GET', `/users/${creator.id}`)).json().data).toMatchObject({ email: 'maker@example.com', pending_email: null, role: 'admin', status: 'active' });
+    expect((await as('admin', 'GET', `/users/${creator.id}`)).json().data).toMatchObject({
+      email: 'maker@example.com',
+      pending_email: null,
+      role: 'admin',
+      status: 'active',
+    });
 
     // Another account's address: only a pending change, as from staff.
     const customer = await t.createUser({ email: 'token.target@example.com' });
     const other = await as(secret, 'PUT', `/users/${customer.id}`, { email: 'token.new@example.com' });
-    expect(other.json().data).toMatchObject({ email: 'token.target@example.com', pending_email: 'token.new@example.com' });
+    expect(other.json().data).toMatchObject({
+      email: 'token.target@example.com',
+      pending_email: 'token.new@example.com',
+    });
   });
 
   it("an admin neither sees nor revokes a super_admin's tokens", async () => {
@@ -166,7 +192,9 @@ describe('API tokens', () => {
     const forAdmin = await listedFor('admin');
     expect(forAdmin.items.map((x: { id: string }) => x.id)).toContain(adminToken.id);
     expect(forAdmin.items.map((x: { id: string }) => x.id)).not.toContain(superToken.id);
-    expect(forAdmin.items.every((x: { created_by_email: string }) => x.created_by_email !== 'super_admin@example.com')).toBe(true);
+    expect(
+      forAdmin.items.every((x: { created_by_email: string }) => x.created_by_email !== 'super_admin@example.com'),
+    ).toBe(true);
     expect(forAdmin.pagination.total).toBe(forAdmin.items.length);
     expect((await listedFor('super_admin')).items.map((x: { id: string }) => x.id)).toContain(superToken.id);
 

@@ -20,7 +20,9 @@ describe.skipIf(!!ADMIN_URL)('the embedded database thread', () => {
 
   it('the server answers while a heavy query runs on the embedded database', async () => {
     const order: string[] = [];
-    const heavy = t.database.db.execute(sql.raw('select count(*) from generate_series(1, 3000000) g where g % 7 = 3')).then(() => order.push('heavy query'));
+    const heavy = t.database.db
+      .execute(sql.raw('select count(*) from generate_series(1, 3000000) g where g % 7 = 3'))
+      .then(() => order.push('heavy query'));
     // Give the query a moment to reach the database thread.
     await new Promise((r) => setTimeout(r, 50));
     const live = await t.app.inject({ method: 'GET', url: '/api/health/live' });
@@ -31,12 +33,21 @@ describe.skipIf(!!ADMIN_URL)('the embedded database thread', () => {
   });
 
   it("the roll-up tables' dead row versions, which no autovacuum clears on the embedded database, are vacuumed by the periodic job", async () => {
-    await t.database.db.execute(sql`insert into dashboard_daily_revenue (day, currency, amount, n) values ('2026-01-01', 'USD', 0, 0) on conflict do nothing`);
-    for (let i = 0; i < 300; i++) await t.database.db.execute(sql`update dashboard_daily_revenue set amount = amount + 1, n = n + 1 where day = '2026-01-01' and currency = 'USD'`);
+    await t.database.db.execute(
+      sql`insert into dashboard_daily_revenue (day, currency, amount, n) values ('2026-01-01', 'USD', 0, 0) on conflict do nothing`,
+    );
+    for (let i = 0; i < 300; i++)
+      await t.database.db.execute(
+        sql`update dashboard_daily_revenue set amount = amount + 1, n = n + 1 where day = '2026-01-01' and currency = 'USD'`,
+      );
     // The statistics are flushed at the end of a statement once asked to (PostgreSQL 15's shared-memory statistics).
     const dead = async () => {
       await t.database.db.execute(sql`select pg_stat_force_next_flush()`);
-      return ((await t.database.db.execute(sql`select n_dead_tup::int as n from pg_stat_user_tables where relname = 'dashboard_daily_revenue'`)) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n;
+      return (
+        (await t.database.db.execute(
+          sql`select n_dead_tup::int as n from pg_stat_user_tables where relname = 'dashboard_daily_revenue'`,
+        )) as unknown as { rows: Array<{ n: number }> }
+      ).rows[0]!.n;
     };
     expect(await dead()).toBeGreaterThan(0);
     expect(t.app.jobs.names).toContain(EMBEDDED_VACUUM_JOB);
@@ -45,12 +56,20 @@ describe.skipIf(!!ADMIN_URL)('the embedded database thread', () => {
   });
 
   it("a database error keeps PGlite's code and constraint, and a transaction that throws is rolled back", async () => {
-    const error = await t.database.db.execute(sql`insert into plans (name, slug, download_mbps, upload_mbps, price, currency, billing_cycle) values ('A', 'dup', 1, 1, 0, 'USD', 'monthly'), ('B', 'dup', 1, 1, 0, 'USD', 'monthly')`).catch((e: unknown) => e);
-    const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+    const error = await t.database.db
+      .execute(
+        sql`insert into plans (name, slug, download_mbps, upload_mbps, price, currency, billing_cycle) values ('A', 'dup', 1, 1, 0, 'USD', 'monthly'), ('B', 'dup', 1, 1, 0, 'USD', 'monthly')`,
+      )
+      .catch((e: unknown) => e);
+    const cause =
+      (error as { cause?: { code?: string; constraint?: string } }).cause ??
+      (error as { code?: string; constraint?: string });
     expect(cause).toMatchObject({ code: '23505', constraint: 'plans_slug_unique' });
     await expect(
       t.database.db.transaction(async (tx) => {
-        await tx.execute(sql`insert into plans (name, slug, download_mbps, upload_mbps, price, currency, billing_cycle) values ('C', 'kept-out', 1, 1, 0, 'USD', 'monthly')`);
+        await tx.execute(
+          sql`insert into plans (name, slug, download_mbps, upload_mbps, price, currency, billing_cycle) values ('C', 'kept-out', 1, 1, 0, 'USD', 'monthly')`,
+        );
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');

@@ -56,7 +56,12 @@ async function signInAgain(): Promise<CallAs> {
   const tokens = new Map<string, string>();
   for (const role of ROLES) tokens.set(role, (await t.login(`${role}@example.com`)).token);
   return (method, url, role, payload) =>
-    t.app.inject({ method, url: `/api${url}`, headers: role ? { authorization: `Bearer ${tokens.get(role)}` } : {}, payload: payload as object });
+    t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: role ? { authorization: `Bearer ${tokens.get(role)}` } : {},
+      payload: payload as object,
+    });
 }
 
 /** Public routes that answer 204 (nothing to do, issue 34) when their own credential (the refresh cookie) is missing. */
@@ -97,7 +102,9 @@ describe('every endpoint answers every role as contract/roles.ts says', () => {
           expect(res.statusCode).toBe(204);
           expect(res.body).toBe('');
         } else if (allows(audience, role)) {
-          expect([401, 403], `${key} as ${role} passes the guard (got ${res.statusCode} ${res.body})`).not.toContain(res.statusCode);
+          expect([401, 403], `${key} as ${role} passes the guard (got ${res.statusCode} ${res.body})`).not.toContain(
+            res.statusCode,
+          );
         } else {
           expect(res.statusCode, `${key} as ${role}`).toBe(403);
           expect(res.json()).toEqual(FORBIDDEN);

@@ -9,15 +9,21 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the API error envelope', () => {
-  it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const)('%s on an unknown /api route answers a 404 envelope', async (method) => {
-    const res = await t.app.inject({ method, url: '/api/no/such/thing' });
-    expect(res.statusCode).toBe(404);
-    expect(res.headers['content-type']).toContain('application/json');
-    expect(res.json()).toEqual({ success: false, message: 'Route not found' });
-  });
+  it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const)(
+    '%s on an unknown /api route answers a 404 envelope',
+    async (method) => {
+      const res = await t.app.inject({ method, url: '/api/no/such/thing' });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toContain('application/json');
+      expect(res.json()).toEqual({ success: false, message: 'Route not found' });
+    },
+  );
 
   it('answers 404 for /api itself', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api' })).json()).toEqual({ success: false, message: 'Route not found' });
+    expect((await t.app.inject({ method: 'GET', url: '/api' })).json()).toEqual({
+      success: false,
+      message: 'Route not found',
+    });
   });
 
   it('answers 413 for a body over 1 MB', async () => {
@@ -32,7 +38,12 @@ describe('the API error envelope', () => {
   });
 
   it('answers 415 for a body type the API does not take', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json().success).toBe(false);
   });
@@ -62,7 +73,10 @@ describe('server faults', () => {
       const res = await broken.app.inject({ method: 'GET', url: '/api/health' });
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
-      expect(res.json()).toEqual({ success: false, message: 'The service is temporarily unavailable. Please try again in a moment.' });
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'The service is temporarily unavailable. Please try again in a moment.',
+      });
     } finally {
       await broken.close();
     }

@@ -19,7 +19,14 @@ import { buildApp } from '../../server/app';
 import { ConfigError, type Config } from '../../server/config';
 import { ManualClock } from '../../server/lib/clock';
 import { ticketAttachments } from '../../server/db/schema';
-import { checkKey, createLocalStore, createS3Store, loadStorageConfig, readAll, type FileStore } from '../../server/lib/storage';
+import {
+  checkKey,
+  createLocalStore,
+  createS3Store,
+  loadStorageConfig,
+  readAll,
+  type FileStore,
+} from '../../server/lib/storage';
 import type { UploadPart } from '../../server/lib/stored-files';
 import { backupFileName, verifyBackup } from '../../server/modules/backups/archive';
 import { createTicketRepository } from '../../server/modules/tickets/repository';
@@ -36,7 +43,9 @@ function multipart(files: Array<{ filename: string; bytes: Buffer; field?: strin
   const chunks: Buffer[] = [];
   for (const f of files) {
     chunks.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
       f.bytes,
       Buffer.from('\r\n'),
     );
@@ -47,7 +56,8 @@ function multipart(files: Array<{ filename: string; bytes: Buffer; field?: strin
 
 /** The parts @fastify/multipart would hand over, for calling a service directly. */
 async function* parts(files: Array<{ filename: string; bytes: Buffer }>): AsyncIterable<UploadPart> {
-  for (const f of files) yield { type: 'file', fieldname: 'files', filename: f.filename, file: Readable.from([f.bytes]) as never };
+  for (const f of files)
+    yield { type: 'file', fieldname: 'files', filename: f.filename, file: Readable.from([f.bytes]) as never };
 }
 
 /**
@@ -55,9 +65,18 @@ async function* parts(files: Array<{ filename: string; bytes: Buffer }>): AsyncI
  * database with its own DATA_DIR. Both get the same config fields.
  */
 async function twoNodes(s3: S3TestServer, config: Partial<Config> = {}, clock?: ManualClock) {
-  const a = await createTestApp({ clock, config: { dataDir: await mkdtemp(join(tmpdir(), 'isp-node-a-')), storage: s3.storage, ...config } });
+  const a = await createTestApp({
+    clock,
+    config: { dataDir: await mkdtemp(join(tmpdir(), 'isp-node-a-')), storage: s3.storage, ...config },
+  });
   const dataDirB = await mkdtemp(join(tmpdir(), 'isp-node-b-'));
-  const b = await buildApp({ config: testConfig({ dataDir: dataDirB, storage: s3.storage, ...config }), database: a.database, clock: a.clock, logger: false, mailer: null });
+  const b = await buildApp({
+    config: testConfig({ dataDir: dataDirB, storage: s3.storage, ...config }),
+    database: a.database,
+    clock: a.clock,
+    logger: false,
+    mailer: null,
+  });
   return {
     a,
     b,
@@ -84,7 +103,14 @@ describe('storage configuration', () => {
   it('is the local disk without S3_BUCKET, S3 with it (defaults: us-east-1, path style with an endpoint)', () => {
     expect(loadStorageConfig({})).toEqual({ kind: 'local' });
     expect(loadStorageConfig({ S3_BUCKET: '', S3_PREFIX: ' ' })).toEqual({ kind: 'local' });
-    expect(loadStorageConfig({ S3_BUCKET: 'files', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })).toEqual({
+    expect(
+      loadStorageConfig({
+        S3_BUCKET: 'files',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_ACCESS_KEY_ID: 'k',
+        S3_SECRET_ACCESS_KEY: 's',
+      }),
+    ).toEqual({
       kind: 's3',
       bucket: 'files',
       endpoint: 'http://minio:9000',
@@ -95,7 +121,9 @@ describe('storage configuration', () => {
       prefix: '',
     });
     // AWS itself: virtual-hosted style, credentials from the SDK's chain, a prefix to share the bucket.
-    expect(loadStorageConfig({ S3_BUCKET: 'isp.files', S3_REGION: 'eu-central-1', S3_PREFIX: '/portal/prod/' })).toMatchObject({
+    expect(
+      loadStorageConfig({ S3_BUCKET: 'isp.files', S3_REGION: 'eu-central-1', S3_PREFIX: '/portal/prod/' }),
+    ).toMatchObject({
       kind: 's3',
       endpoint: null,
       region: 'eu-central-1',
@@ -103,16 +131,29 @@ describe('storage configuration', () => {
       forcePathStyle: false,
       prefix: 'portal/prod/',
     });
-    expect(loadStorageConfig({ S3_BUCKET: 'files', S3_ENDPOINT: 'https://s3.example.com', S3_FORCE_PATH_STYLE: 'false' })).toMatchObject({ forcePathStyle: false });
+    expect(
+      loadStorageConfig({ S3_BUCKET: 'files', S3_ENDPOINT: 'https://s3.example.com', S3_FORCE_PATH_STYLE: 'false' }),
+    ).toMatchObject({ forcePathStyle: false });
   });
 
   it('refuses a half-set or malformed configuration, naming the variables', () => {
     expect(problems({ S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'k' })).toEqual([
       expect.stringMatching(/^S3_ENDPOINT, S3_ACCESS_KEY_ID are set but S3_BUCKET is not/),
     ]);
-    expect(problems({ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'k' })).toEqual([expect.stringMatching(/^S3_ACCESS_KEY_ID is set without S3_SECRET_ACCESS_KEY/)]);
-    expect(problems({ S3_BUCKET: 'files', S3_SECRET_ACCESS_KEY: 's' })).toEqual([expect.stringMatching(/^S3_SECRET_ACCESS_KEY is set without S3_ACCESS_KEY_ID/)]);
-    expect(problems({ S3_BUCKET: 's3://files', S3_ENDPOINT: 'minio:9000', S3_FORCE_PATH_STYLE: 'maybe', S3_PREFIX: 'a/../b' })).toEqual([
+    expect(problems({ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'k' })).toEqual([
+      expect.stringMatching(/^S3_ACCESS_KEY_ID is set without S3_SECRET_ACCESS_KEY/),
+    ]);
+    expect(problems({ S3_BUCKET: 'files', S3_SECRET_ACCESS_KEY: 's' })).toEqual([
+      expect.stringMatching(/^S3_SECRET_ACCESS_KEY is set without S3_ACCESS_KEY_ID/),
+    ]);
+    expect(
+      problems({
+        S3_BUCKET: 's3://files',
+        S3_ENDPOINT: 'minio:9000',
+        S3_FORCE_PATH_STYLE: 'maybe',
+        S3_PREFIX: 'a/../b',
+      }),
+    ).toEqual([
       expect.stringMatching(/^S3_BUCKET must be a bucket name/),
       'S3_ENDPOINT must be an http:// or https:// URL',
       'S3_FORCE_PATH_STYLE must be true or false',
@@ -158,7 +199,9 @@ describe('local file store', () => {
     // Staging folders and hidden files are never objects.
     await mkdir(join(dataDir, 'tickets', '.incoming'), { recursive: true });
     await writeFile(join(dataDir, 'tickets', '.incoming', 'b'.repeat(32)), 'half');
-    expect((await store.list('tickets/')).map((e) => e.key)).toEqual([`tickets/0b9a1f6e-8f44-4c1e-9d55-1f5b3f1c2a10/${'a'.repeat(32)}`]);
+    expect((await store.list('tickets/')).map((e) => e.key)).toEqual([
+      `tickets/0b9a1f6e-8f44-4c1e-9d55-1f5b3f1c2a10/${'a'.repeat(32)}`,
+    ]);
     await store.deletePrefix('tickets/0b9a1f6e-8f44-4c1e-9d55-1f5b3f1c2a10/');
     expect(existsSync(folder)).toBe(false);
     await store.delete('uploads/logo-x.png');
@@ -167,7 +210,16 @@ describe('local file store', () => {
   });
 
   it('accepts only plain keys: no "..", no absolute or hidden names', () => {
-    for (const bad of ['../secrets.json', '/etc/passwd', 'tickets/../../x', 'tickets/.incoming/x', '', 'a//b', 'a\\b', 'tickets/x/']) {
+    for (const bad of [
+      '../secrets.json',
+      '/etc/passwd',
+      'tickets/../../x',
+      'tickets/.incoming/x',
+      '',
+      'a//b',
+      'a\\b',
+      'tickets/x/',
+    ]) {
       expect(() => checkKey(bad), bad).toThrow(/invalid storage key/);
     }
     expect(checkKey('installations/0b9a1f6e-8f44-4c1e-9d55-1f5b3f1c2a10/0123abcd')).toBeTruthy();
@@ -201,9 +253,21 @@ describe('S3 file store shared by two nodes', () => {
   });
 
   it('an attachment uploaded through A is an object in the bucket, and B serves the same bytes and headers', async () => {
-    const ticket = (await a.app.inject({ method: 'POST', url: '/api/tickets', headers: asUser(), payload: { subject: 'Photo of the ONT', description: 'x' } })).json().data;
+    const ticket = (
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/tickets',
+        headers: asUser(),
+        payload: { subject: 'Photo of the ONT', description: 'x' },
+      })
+    ).json().data;
     const body = multipart([{ filename: 'Zählerstand ont.png', bytes: PNG }]);
-    const res = await a.app.inject({ method: 'POST', url: `/api/tickets/${ticket.id}/attachments`, headers: { ...asUser(), ...body.headers }, payload: body.payload });
+    const res = await a.app.inject({
+      method: 'POST',
+      url: `/api/tickets/${ticket.id}/attachments`,
+      headers: { ...asUser(), ...body.headers },
+      payload: body.payload,
+    });
     expect(res.statusCode, res.body).toBe(201);
     const [attachment] = res.json().data;
 
@@ -220,7 +284,9 @@ describe('S3 file store shared by two nodes', () => {
       expect(dl.rawPayload.equals(PNG)).toBe(true);
       expect(dl.headers['content-type']).toBe('image/png');
       expect(dl.headers['content-length']).toBe(String(PNG.length));
-      expect(dl.headers['content-disposition']).toBe(`attachment; filename="Z_hlerstand ont.png"; filename*=UTF-8''Z%C3%A4hlerstand%20ont.png`);
+      expect(dl.headers['content-disposition']).toBe(
+        `attachment; filename="Z_hlerstand ont.png"; filename*=UTF-8''Z%C3%A4hlerstand%20ont.png`,
+      );
       expect(dl.headers['x-content-type-options']).toBe('nosniff');
       expect(dl.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
       expect(dl.headers['cache-control']).toBe('private, no-store');
@@ -229,18 +295,36 @@ describe('S3 file store shared by two nodes', () => {
     // The access rules are the same on B: another customer gets 404, anonymous 401.
     await a.createUser({ email: 'olga@example.com', role: 'user' });
     const olga = (await a.login('olga@example.com')).token;
-    expect((await b.inject({ method: 'GET', url: attachment.download_url, headers: bearer(olga) })).statusCode).toBe(404);
+    expect((await b.inject({ method: 'GET', url: attachment.download_url, headers: bearer(olga) })).statusCode).toBe(
+      404,
+    );
     expect((await b.inject({ method: 'GET', url: attachment.download_url })).statusCode).toBe(401);
 
     // Deleting the ticket through B removes its objects.
-    expect((await b.inject({ method: 'DELETE', url: `/api/tickets/${ticket.id}`, headers: bearer(admin) })).statusCode).toBe(200);
+    expect(
+      (await b.inject({ method: 'DELETE', url: `/api/tickets/${ticket.id}`, headers: bearer(admin) })).statusCode,
+    ).toBe(200);
     expect(await s3.keys(`portal/tickets/${ticket.id}/`)).toEqual([]);
   });
 
   it('an object missing from the bucket answers 404 like a missing file', async () => {
-    const ticket = (await a.app.inject({ method: 'POST', url: '/api/tickets', headers: asUser(), payload: { subject: 'Lost', description: 'x' } })).json().data;
+    const ticket = (
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/tickets',
+        headers: asUser(),
+        payload: { subject: 'Lost', description: 'x' },
+      })
+    ).json().data;
     const body = multipart([{ filename: 'bill.pdf', bytes: PDF }]);
-    const [attachment] = (await a.app.inject({ method: 'POST', url: `/api/tickets/${ticket.id}/attachments`, headers: { ...asUser(), ...body.headers }, payload: body.payload })).json().data;
+    const [attachment] = (
+      await a.app.inject({
+        method: 'POST',
+        url: `/api/tickets/${ticket.id}/attachments`,
+        headers: { ...asUser(), ...body.headers },
+        payload: body.payload,
+      })
+    ).json().data;
     await a.app.storage.deletePrefix(`tickets/${ticket.id}/`);
     const res = await b.inject({ method: 'GET', url: attachment.download_url, headers: asUser() });
     expect(res.statusCode).toBe(404);
@@ -248,19 +332,45 @@ describe('S3 file store shared by two nodes', () => {
   });
 
   it('a rejected upload (too large, wrong type) puts nothing into the bucket', async () => {
-    const ticket = (await a.app.inject({ method: 'POST', url: '/api/tickets', headers: asUser(), payload: { subject: 'Rejected', description: 'x' } })).json().data;
+    const ticket = (
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/tickets',
+        headers: asUser(),
+        payload: { subject: 'Rejected', description: 'x' },
+      })
+    ).json().data;
     const exe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(64, 0)]);
-    const wrong = multipart([{ filename: 'ok.png', bytes: PNG }, { filename: 'cat.png', bytes: exe }]);
-    const big = multipart([{ filename: 'ok.png', bytes: PNG }, { filename: 'huge.png', bytes: Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]) }]);
+    const wrong = multipart([
+      { filename: 'ok.png', bytes: PNG },
+      { filename: 'cat.png', bytes: exe },
+    ]);
+    const big = multipart([
+      { filename: 'ok.png', bytes: PNG },
+      { filename: 'huge.png', bytes: Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]) },
+    ]);
     const url = `/api/tickets/${ticket.id}/attachments`;
-    expect((await a.app.inject({ method: 'POST', url, headers: { ...asUser(), ...wrong.headers }, payload: wrong.payload })).statusCode).toBe(415);
-    expect((await b.inject({ method: 'POST', url, headers: { ...asUser(), ...big.headers }, payload: big.payload })).statusCode).toBe(413);
+    expect(
+      (await a.app.inject({ method: 'POST', url, headers: { ...asUser(), ...wrong.headers }, payload: wrong.payload }))
+        .statusCode,
+    ).toBe(415);
+    expect(
+      (await b.inject({ method: 'POST', url, headers: { ...asUser(), ...big.headers }, payload: big.payload }))
+        .statusCode,
+    ).toBe(413);
     expect(await s3.keys(`portal/tickets/${ticket.id}/`)).toEqual([]);
     for (const dir of [a.config.dataDir, dataDirB]) expect(readdirSync(join(dir, 'tickets', '.incoming'))).toEqual([]);
   });
 
   it('when the database write fails after the put, the objects are deleted again', async () => {
-    const ticket = (await a.app.inject({ method: 'POST', url: '/api/tickets', headers: asUser(), payload: { subject: 'DB fails', description: 'x' } })).json().data;
+    const ticket = (
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/tickets',
+        headers: asUser(),
+        payload: { subject: 'DB fails', description: 'x' },
+      })
+    ).json().data;
     const repository = createTicketRepository(a.database.db);
     const service = new TicketService({
       db: a.database.db,
@@ -281,7 +391,14 @@ describe('S3 file store shared by two nodes', () => {
     });
     const before = Number((await a.database.db.select({ n: count() }).from(ticketAttachments))[0].n);
     await expect(
-      service.upload({ id: userId, role: 'user' }, ticket.id, parts([{ filename: 'a.png', bytes: PNG }, { filename: 'b.pdf', bytes: PDF }])),
+      service.upload(
+        { id: userId, role: 'user' },
+        ticket.id,
+        parts([
+          { filename: 'a.png', bytes: PNG },
+          { filename: 'b.pdf', bytes: PDF },
+        ]),
+      ),
     ).rejects.toThrow('database went away');
     expect(await s3.keys(`portal/tickets/${ticket.id}/`)).toEqual([]);
     expect(readdirSync(join(a.config.dataDir, 'tickets', '.incoming'))).toEqual([]);
@@ -289,7 +406,14 @@ describe('S3 file store shared by two nodes', () => {
   });
 
   it('when the store cannot be reached the upload fails and leaves nothing behind', async () => {
-    const ticket = (await a.app.inject({ method: 'POST', url: '/api/tickets', headers: asUser(), payload: { subject: 'S3 down', description: 'x' } })).json().data;
+    const ticket = (
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/tickets',
+        headers: asUser(),
+        payload: { subject: 'S3 down', description: 'x' },
+      })
+    ).json().data;
     const unreachable = createS3Store({ ...s3.storage, endpoint: 'http://127.0.0.1:9' });
     const service = new TicketService({
       db: a.database.db,
@@ -302,17 +426,31 @@ describe('S3 file store shared by two nodes', () => {
       send: () => {},
     });
     try {
-      await expect(service.upload({ id: userId, role: 'user' }, ticket.id, parts([{ filename: 'a.png', bytes: PNG }]))).rejects.toThrow();
+      await expect(
+        service.upload({ id: userId, role: 'user' }, ticket.id, parts([{ filename: 'a.png', bytes: PNG }])),
+      ).rejects.toThrow();
     } finally {
       await unreachable.close();
     }
     expect(readdirSync(join(a.config.dataDir, 'tickets', '.incoming'))).toEqual([]);
-    expect((await a.app.inject({ method: 'GET', url: `/api/tickets/${ticket.id}/attachments`, headers: asUser() })).json().data).toEqual([]);
+    expect(
+      (await a.app.inject({ method: 'GET', url: `/api/tickets/${ticket.id}/attachments`, headers: asUser() })).json()
+        .data,
+    ).toEqual([]);
   });
 
   it('the logo uploaded through A is served by B; a new logo removes the old object', async () => {
     const first = multipart([{ filename: 'logo.png', bytes: PNG, field: 'file' }]);
-    expect((await a.app.inject({ method: 'POST', url: '/api/settings/logo', headers: { ...bearer(admin), ...first.headers }, payload: first.payload })).statusCode).toBe(200);
+    expect(
+      (
+        await a.app.inject({
+          method: 'POST',
+          url: '/api/settings/logo',
+          headers: { ...bearer(admin), ...first.headers },
+          payload: first.payload,
+        })
+      ).statusCode,
+    ).toBe(200);
     const [key] = await s3.keys('portal/uploads/');
     expect(key).toMatch(/^portal\/uploads\/logo-[0-9a-f]{32}\.png$/);
     b.settings.invalidate(); // the change bus does this across processes; here B's cache is simply dropped
@@ -324,8 +462,19 @@ describe('S3 file store shared by two nodes', () => {
 
     const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100, 3)]);
     const second = multipart([{ filename: 'logo.jpg', bytes: jpeg, field: 'file' }]);
-    expect((await b.inject({ method: 'POST', url: '/api/settings/logo', headers: { ...bearer(admin), ...second.headers }, payload: second.payload })).statusCode).toBe(200);
-    expect(await s3.keys('portal/uploads/')).toEqual([expect.stringMatching(/^portal\/uploads\/logo-[0-9a-f]{32}\.jpg$/)]);
+    expect(
+      (
+        await b.inject({
+          method: 'POST',
+          url: '/api/settings/logo',
+          headers: { ...bearer(admin), ...second.headers },
+          payload: second.payload,
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(await s3.keys('portal/uploads/')).toEqual([
+      expect.stringMatching(/^portal\/uploads\/logo-[0-9a-f]{32}\.jpg$/),
+    ]);
     a.app.settings.invalidate();
     expect((await a.app.inject({ method: 'GET', url: '/api/settings/logo' })).rawPayload.equals(jpeg)).toBe(true);
   });
@@ -336,17 +485,39 @@ describe('S3 file store shared by two nodes', () => {
         method: 'POST',
         url: '/api/plans',
         headers: bearer(admin),
-        payload: { name: 'Fiber 50', download_mbps: 50, upload_mbps: 10, price: 3000, setup_fee: 0, billing_cycle: 'monthly' },
+        payload: {
+          name: 'Fiber 50',
+          download_mbps: 50,
+          upload_mbps: 10,
+          price: 3000,
+          setup_fee: 0,
+          billing_cycle: 'monthly',
+        },
       })
     ).json().data;
-    const created = await a.app.inject({ method: 'POST', url: '/api/subscriptions', headers: asUser(), payload: { plan_id: plan.id, location: '1 Mill Lane' } });
+    const created = await a.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions',
+      headers: asUser(),
+      payload: { plan_id: plan.id, location: '1 Mill Lane' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const { subscription, invoice } = created.json().data;
-    const jobs = (await a.app.inject({ method: 'GET', url: '/api/installations?limit=200', headers: bearer(admin) })).json().data.items as Array<{ id: string; subscription_id: string }>;
+    const jobs = (
+      await a.app.inject({ method: 'GET', url: '/api/installations?limit=200', headers: bearer(admin) })
+    ).json().data.items as Array<{ id: string; subscription_id: string }>;
     const job = jobs.find((j) => j.subscription_id === subscription.id)!;
 
-    const body = multipart([{ filename: 'cabinet.png', bytes: PNG }, { filename: 'ont.png', bytes: PNG }]);
-    const up = await a.app.inject({ method: 'POST', url: `/api/installations/${job.id}/photos`, headers: { ...bearer(admin), ...body.headers }, payload: body.payload });
+    const body = multipart([
+      { filename: 'cabinet.png', bytes: PNG },
+      { filename: 'ont.png', bytes: PNG },
+    ]);
+    const up = await a.app.inject({
+      method: 'POST',
+      url: `/api/installations/${job.id}/photos`,
+      headers: { ...bearer(admin), ...body.headers },
+      payload: body.payload,
+    });
     expect(up.statusCode, up.body).toBe(201);
     expect(await s3.keys(`portal/installations/${job.id}/`)).toHaveLength(2);
     const dl = await b.inject({ method: 'GET', url: up.json().data[0].download_url, headers: bearer(admin) });
@@ -364,7 +535,11 @@ describe('S3 file store shared by two nodes', () => {
       payload: { amount: invoice.total_amount, payment_method: 'cash', reference: 'CASH-1' },
     });
     expect(paid.statusCode, paid.body).toBeLessThan(300);
-    const deleted = await b.inject({ method: 'DELETE', url: `/api/subscriptions/${subscription.id}`, headers: bearer(admin) });
+    const deleted = await b.inject({
+      method: 'DELETE',
+      url: `/api/subscriptions/${subscription.id}`,
+      headers: bearer(admin),
+    });
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(await s3.keys(`portal/installations/${job.id}/`)).toEqual([]);
   });
@@ -419,8 +594,14 @@ describe('kept backups in the S3 bucket', () => {
     clock.advanceHours(1);
     const second = (await b.inject({ method: 'POST', url: '/api/backups', headers: bearer(admin) })).json().data;
     expect(await archives()).toEqual([`backups/${second.name}`]);
-    expect((await a.app.inject({ method: 'GET', url: '/api/backups', headers: bearer(admin) })).json().data.items.map((i: { name: string }) => i.name)).toEqual([second.name]);
-    expect((await a.app.inject({ method: 'GET', url: first.download_url, headers: bearer(admin) })).statusCode).toBe(404);
+    expect(
+      (await a.app.inject({ method: 'GET', url: '/api/backups', headers: bearer(admin) }))
+        .json()
+        .data.items.map((i: { name: string }) => i.name),
+    ).toEqual([second.name]);
+    expect((await a.app.inject({ method: 'GET', url: first.download_url, headers: bearer(admin) })).statusCode).toBe(
+      404,
+    );
   });
 
   it('a failure is recorded in the bucket, so every node shows it', async () => {
@@ -436,19 +617,36 @@ describe('kept backups in the S3 bucket', () => {
   });
 
   // Where the archive comes from is what is tested here; restoring into PostgreSQL is backup-restore.test.ts's.
-  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))('npm run db:restore takes the name of a backup kept in the bucket', async () => {
-    const [kept] = (await a.app.inject({ method: 'GET', url: '/api/backups', headers: bearer(admin) })).json().data.items;
-    const target = await mkdtemp(join(tmpdir(), 'isp-restore-from-s3-'));
-    try {
-      const restore = await runCli('db-restore', [kept.name], { ...s3.env, NODE_ENV: 'test', DATA_DIR: target, DATABASE_URL: '', SECRETS_KEY: a.config.secretsKey, LOG_LEVEL: 'silent' });
-      expect(restore.code, restore.err).toBe(0);
-      expect(restore.out).toContain('counts checked');
-      expect(existsSync(join(target, 'db'))).toBe(true);
-      const missing = await runCli('db-restore', ['isp-portal-2020-01-01T00-00-00-000Z.tar.gz'], { ...s3.env, NODE_ENV: 'test', DATA_DIR: target, DATABASE_URL: '', SECRETS_KEY: a.config.secretsKey });
-      expect(missing.code).toBe(1);
-      expect(missing.err).toContain('No backup at');
-    } finally {
-      await rm(target, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'npm run db:restore takes the name of a backup kept in the bucket',
+    async () => {
+      const [kept] = (await a.app.inject({ method: 'GET', url: '/api/backups', headers: bearer(admin) })).json().data
+        .items;
+      const target = await mkdtemp(join(tmpdir(), 'isp-restore-from-s3-'));
+      try {
+        const restore = await runCli('db-restore', [kept.name], {
+          ...s3.env,
+          NODE_ENV: 'test',
+          DATA_DIR: target,
+          DATABASE_URL: '',
+          SECRETS_KEY: a.config.secretsKey,
+          LOG_LEVEL: 'silent',
+        });
+        expect(restore.code, restore.err).toBe(0);
+        expect(restore.out).toContain('counts checked');
+        expect(existsSync(join(target, 'db'))).toBe(true);
+        const missing = await runCli('db-restore', ['isp-portal-2020-01-01T00-00-00-000Z.tar.gz'], {
+          ...s3.env,
+          NODE_ENV: 'test',
+          DATA_DIR: target,
+          DATABASE_URL: '',
+          SECRETS_KEY: a.config.secretsKey,
+        });
+        expect(missing.code).toBe(1);
+        expect(missing.err).toContain('No backup at');
+      } finally {
+        await rm(target, { recursive: true, force: true });
+      }
+    },
+  );
 });

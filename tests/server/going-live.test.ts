@@ -46,16 +46,29 @@ afterAll(async () => {
   await client.end();
 });
 
-const env = () => ({ NODE_ENV: 'production', APP_URL: 'https://portal.example.com', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+const env = () => ({
+  NODE_ENV: 'production',
+  APP_URL: 'https://portal.example.com',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+});
 
 /** Runs `npm run admin:create -- …` as an operator would, without a terminal (password from ADMIN_PASSWORD). */
-const adminCreate = (args: string[], password: string) => runCli('admin-create', args, { DATABASE_URL: '', ...env(), ADMIN_PASSWORD: password });
+const adminCreate = (args: string[], password: string) =>
+  runCli('admin-create', args, { DATABASE_URL: '', ...env(), ADMIN_PASSWORD: password });
 
 async function start(): Promise<{ server: RunningServer; warnings: string }> {
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
   const log = vi.spyOn(console, 'log').mockImplementation(() => {});
   try {
-    const server = await startServer({ port: 0, host: '127.0.0.1', distDir: null, logger: false, env: { ...env(), DATABASE_URL: databaseUrl ?? '' } });
+    const server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      distDir: null,
+      logger: false,
+      env: { ...env(), DATABASE_URL: databaseUrl ?? '' },
+    });
     return { server, warnings: warn.mock.calls.map((c) => c.join(' ')).join('\n') };
   } finally {
     warn.mockRestore();
@@ -63,7 +76,11 @@ async function start(): Promise<{ server: RunningServer; warnings: string }> {
   }
 }
 
-async function login(server: RunningServer, email: string, password: string): Promise<{ status: number; role?: string }> {
+async function login(
+  server: RunningServer,
+  email: string,
+  password: string,
+): Promise<{ status: number; role?: string }> {
   const res = await fetch(`${server.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -104,7 +121,9 @@ describe('going live', () => {
     const created = await adminCreate(['--email', 'Boss@Example.com', '--name', 'Bo Boss'], 'Long-enough-1');
     expect(created.err).toBe('');
     expect(created.code).toBe(0);
-    expect(created.out).toContain(`Created super_admin boss@example.com on ${databaseUrl ? 'PostgreSQL' : 'the embedded database'}`);
+    expect(created.out).toContain(
+      `Created super_admin boss@example.com on ${databaseUrl ? 'PostgreSQL' : 'the embedded database'}`,
+    );
 
     const { server, warnings } = await start();
     try {
@@ -162,7 +181,13 @@ describe('admin:create at a terminal', () => {
         const command = `${process.execPath} --import tsx server/cli/admin-create.ts --email ${email} --name 'Tty Admin'`;
         const child = spawn('script', ['-qfec', command, '/dev/null'], {
           cwd: ROOT,
-          env: { ...process.env, ...env(), DATA_DIR: mkdtempSync(join(tmpdir(), 'isp-tty-')), DATABASE_URL: databaseUrl ?? '', ADMIN_PASSWORD: '' },
+          env: {
+            ...process.env,
+            ...env(),
+            DATA_DIR: mkdtempSync(join(tmpdir(), 'isp-tty-')),
+            DATABASE_URL: databaseUrl ?? '',
+            ADMIN_PASSWORD: '',
+          },
           stdio: ['pipe', 'pipe', 'pipe'],
         });
         let out = '';
@@ -185,7 +210,7 @@ describe('admin:create at a terminal', () => {
 });
 
 describe('the embedded database folder is held by one process at a time', () => {
-  it('refuses a second opening while the first is open, frees the folder on close, and takes over a dead process\'s lock', async () => {
+  it("refuses a second opening while the first is open, frees the folder on close, and takes over a dead process's lock", async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'isp-lock-')), 'db');
     const first = await openDatabase({ pgliteDir: folder });
     await expect(openDatabase({ pgliteDir: folder })).rejects.toBeInstanceOf(DatabaseInUseError);

@@ -33,14 +33,29 @@ async function startPortalProcess(prefix: string) {
   const output = { text: '' };
   const child: ChildProcess = spawn(process.execPath, serverCommand(), {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn', SERVE_SPA: 'false', SEED_DEMO: 'false', SHUTDOWN_DRAIN_SECONDS: '2' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      SERVE_SPA: 'false',
+      SEED_DEMO: 'false',
+      SHUTDOWN_DRAIN_SECONDS: '2',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (output.text += d));
   child.stderr!.on('data', (d) => (output.text += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
-    await expect.poll(async () => (await fetch(`${base}/api/health/ready`).catch(() => null))?.status, { timeout: 60_000, interval: 200 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${base}/api/health/ready`).catch(() => null))?.status, {
+        timeout: 60_000,
+        interval: 200,
+      })
+      .toBe(200);
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
@@ -57,19 +72,32 @@ async function startPortalProcess(prefix: string) {
 }
 
 describe('SIGTERM', () => {
-  it('drains: readiness 503 while requests are served, the request in flight completes and is kept, then exit 0', { timeout: 120_000 }, async () => {
+  it('drains: readiness 503 while requests are served, the request in flight completes and is kept, then exit 0', {
+    timeout: 120_000,
+  }, async () => {
     const portal = await startPortalProcess('isp-drain-');
     const { base, child, exited } = portal;
     try {
-
       // A contact message whose body is still arriving when the signal comes.
-      const body = JSON.stringify({ name: 'Dana Drain', email: 'dana@example.com', subject: 'Moving house', message: 'Please move my line to the new address.' });
+      const body = JSON.stringify({
+        name: 'Dana Drain',
+        email: 'dana@example.com',
+        subject: 'Moving house',
+        message: 'Please move my line to the new address.',
+      });
       const inFlight = new Promise<{ status: number; json: { success: boolean } }>((resolve, reject) => {
-        const req = request(`${base}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-          let text = '';
-          res.on('data', (d) => (text += d));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
-        });
+        const req = request(
+          `${base}/api/contact`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (d) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+          },
+        );
         req.on('error', reject);
         req.write(body.slice(0, 20));
         setTimeout(() => req.end(body.slice(20)), 1500);
@@ -78,9 +106,15 @@ describe('SIGTERM', () => {
       child.kill('SIGTERM');
 
       // Draining: not ready, still alive and serving.
-      await expect.poll(async () => (await fetch(`${base}/api/health/ready`)).status, { timeout: 1500, interval: 50 }).toBe(503);
+      await expect
+        .poll(async () => (await fetch(`${base}/api/health/ready`)).status, { timeout: 1500, interval: 50 })
+        .toBe(503);
       const ready = await fetch(`${base}/api/health/ready`);
-      expect(await ready.json()).toEqual({ success: false, message: 'Not ready: draining', data: { status: 'draining' } });
+      expect(await ready.json()).toEqual({
+        success: false,
+        message: 'Not ready: draining',
+        data: { status: 'draining' },
+      });
       expect((await fetch(`${base}/api/health/live`)).status).toBe(200);
       expect((await fetch(`${base}/api/settings/public`)).status).toBe(200);
 
@@ -97,7 +131,9 @@ describe('SIGTERM', () => {
     // The write acknowledged during the drain is in the database the process left behind.
     const database = await openDatabase({ pgliteDir: join(portal.dataDir, 'db') });
     try {
-      expect(rowsOf(await database.db.execute(sql`select name, subject from contact_messages`))).toEqual([{ name: 'Dana Drain', subject: 'Moving house' }]);
+      expect(rowsOf(await database.db.execute(sql`select name, subject from contact_messages`))).toEqual([
+        { name: 'Dana Drain', subject: 'Moving house' },
+      ]);
     } finally {
       await database.close();
     }
@@ -133,16 +169,18 @@ describe('SIGTERM', () => {
       // Four clients on a kept-alive connection each (they keep it until told Connection: close), four opening a
       // new connection per request (while the balancer routes here).
       const keptAlive = Array.from({ length: 4 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
-      const clients = [...keptAlive, false as const, false as const, false as const, false as const].map(async (agent, i) => {
-        for (;;) {
-          if (!agent && !routed) return;
-          const r = await once(agent, i % 2 ? '/api/plans' : '/api/settings/public');
-          note(`${agent ? 'keep-alive' : 'new'} ${r.status}${agent && r.close ? ' close' : ''}`);
-          if (signalled && r.status === '200') note(`${agent ? 'keep-alive' : 'new'} served while draining`);
-          if (agent && r.close) return;
-          if (r.status !== '200') return;
-        }
-      });
+      const clients = [...keptAlive, false as const, false as const, false as const, false as const].map(
+        async (agent, i) => {
+          for (;;) {
+            if (!agent && !routed) return;
+            const r = await once(agent, i % 2 ? '/api/plans' : '/api/settings/public');
+            note(`${agent ? 'keep-alive' : 'new'} ${r.status}${agent && r.close ? ' close' : ''}`);
+            if (signalled && r.status === '200') note(`${agent ? 'keep-alive' : 'new'} served while draining`);
+            if (agent && r.close) return;
+            if (r.status !== '200') return;
+          }
+        },
+      );
       await new Promise((r) => setTimeout(r, 500));
       signalled = true;
       child.kill('SIGTERM');

@@ -18,14 +18,20 @@ describe('health', () => {
     expect(live.headers['cache-control']).toBe('no-store');
     const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toMatchObject({ success: true, data: { status: 'ready', checks: { database: true, migrations: true, changes: true } } });
+    expect(ready.json()).toMatchObject({
+      success: true,
+      data: { status: 'ready', checks: { database: true, migrations: true, changes: true } },
+    });
   });
 
   it('ready answers 503 and names the check when the database is gone; live still answers', async () => {
     await t.database.close();
     const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toMatchObject({ success: false, data: { status: 'not_ready', checks: { database: false, migrations: false } } });
+    expect(ready.json()).toMatchObject({
+      success: false,
+      data: { status: 'not_ready', checks: { database: false, migrations: false } },
+    });
     // On PostgreSQL the listener's connection went with the database too.
     expect(ready.json().message).toMatch(/^Not ready: database, migrations(, changes)?$/);
     expect((await t.app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);

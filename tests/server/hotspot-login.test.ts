@@ -29,11 +29,24 @@ describe('hotspot login page', () => {
     t = await createTestApp({ config: { appUrl: 'https://portal.example.net', appUrlExplicit: true } });
     await t.createUser({ email: 'admin@example.com', role: 'admin' });
     const { token } = await t.login('admin@example.com');
-    const put = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: bearer(token), payload: { company: { name: 'Fibre & "Sons" <Net>' } } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: bearer(token),
+      payload: { company: { name: 'Fibre & "Sons" <Net>' } },
+    });
     expect(put.statusCode, put.body).toBe(200);
     // The two hotspots this ISP runs, registered under Devices with their login address.
-    for (const [name, hotspot_url] of [['hs-main', ROUTER], ['hs-cafe', 'https://hotspot.cafe.example:8443/login']]) {
-      const added = await t.app.inject({ method: 'POST', url: '/api/devices', headers: bearer(token), payload: { name, host: '10.5.50.1', snmp_community: 'public', hotspot_url } });
+    for (const [name, hotspot_url] of [
+      ['hs-main', ROUTER],
+      ['hs-cafe', 'https://hotspot.cafe.example:8443/login'],
+    ]) {
+      const added = await t.app.inject({
+        method: 'POST',
+        url: '/api/devices',
+        headers: bearer(token),
+        payload: { name, host: '10.5.50.1', snmp_community: 'public', hotspot_url },
+      });
       expect(added.statusCode, added.body).toBe(201);
       expect(added.json().data.hotspot_url).toBe(hotspot_url);
     }
@@ -42,7 +55,8 @@ describe('hotspot login page', () => {
   let adminToken: string;
   afterAll(() => t.close());
 
-  const open = (query: Record<string, string>) => t.app.inject({ method: 'GET', url: `/hotspot/login?${new URLSearchParams(query)}` });
+  const open = (query: Record<string, string>) =>
+    t.app.inject({ method: 'GET', url: `/hotspot/login?${new URLSearchParams(query)}` });
 
   it('shows the portal name and a voucher form posting to the router, every variable escaped; its CSP lets the form reach that router only', async () => {
     const evil = '"><script>alert(1)</script>';
@@ -69,7 +83,10 @@ describe('hotspot login page', () => {
     expect(html).toContain('name="username" value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
     expect(html).not.toContain('<script>alert');
     // Only the page's own script files, not the web app's bundle.
-    expect([...html.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual(['<script src="/hotspot/md5.min.js">', '<script src="/hotspot/login.js">']);
+    expect([...html.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual([
+      '<script src="/hotspot/md5.min.js">',
+      '<script src="/hotspot/login.js">',
+    ]);
 
     const policy = csp(res.headers['content-security-policy']);
     expect(policy.get('form-action')).toBe("'self' http://10.5.50.1");
@@ -80,7 +97,9 @@ describe('hotspot login page', () => {
 
     // A router on another port and over HTTPS: the form-action follows it.
     const https = await open({ 'link-login-only': 'https://hotspot.cafe.example:8443/login' });
-    expect(csp(https.headers['content-security-policy']).get('form-action')).toBe("'self' https://hotspot.cafe.example:8443");
+    expect(csp(https.headers['content-security-policy']).get('form-action')).toBe(
+      "'self' https://hotspot.cafe.example:8443",
+    );
     expect(https.body).not.toContain('role="alert"');
   });
 
@@ -98,7 +117,9 @@ describe('hotspot login page', () => {
       const res = await open(query);
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.body).toMatch(/class="error" role="alert">(This page is opened by the Wi-Fi hotspot|The hotspot sent an incomplete login challenge)/);
+      expect(res.body).toMatch(
+        /class="error" role="alert">(This page is opened by the Wi-Fi hotspot|The hotspot sent an incomplete login challenge)/,
+      );
       expect(res.body).not.toContain('<form');
       expect(csp(res.headers['content-security-policy']).get('form-action')).toBe("'self'");
     }
@@ -116,7 +137,9 @@ describe('hotspot login page', () => {
       payload: new URLSearchParams({ 'link-login-only': ROUTER, error: 'invalid username or password' }).toString(),
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.body).toContain('role="alert">That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.</p>');
+    expect(res.body).toContain(
+      'role="alert">That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.</p>',
+    );
   });
 
   it("shows the router's known messages as our own text, and nothing of any other text", async () => {
@@ -125,16 +148,29 @@ describe('hotspot login page', () => {
       expect(res.statusCode).toBe(200);
       return /role="alert">([^<]*)<\/p>/.exec(res.body)?.[1] ?? null;
     };
-    expect(await shown('Voucher code not accepted')).toBe('That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.');
-    expect(await shown('RADIUS server is not responding')).toBe('The login service is not answering right now. Please try again in a minute.');
+    expect(await shown('Voucher code not accepted')).toBe(
+      'That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.',
+    );
+    expect(await shown('RADIUS server is not responding')).toBe(
+      'The login service is not answering right now. Please try again in a minute.',
+    );
     expect(await shown('user 7KQ2MZ9PXA has reached uptime limit')).toBe('The time on this code is used up.');
-    expect(await shown('no more sessions are allowed for user 7KQ2MZ9PXA')).toBe('This code is already in use on another device.');
-    expect(await shown('Your account is blocked: call 0800 EVIL and read out your card number')).toBe(UNKNOWN_ROUTER_ERROR);
+    expect(await shown('no more sessions are allowed for user 7KQ2MZ9PXA')).toBe(
+      'This code is already in use on another device.',
+    );
+    expect(await shown('Your account is blocked: call 0800 EVIL and read out your card number')).toBe(
+      UNKNOWN_ROUTER_ERROR,
+    );
     expect(await shown('')).toBeNull();
   });
 
   it('a link-login-only that is no registered hotspot gets no form: a message instead (403), nothing posted anywhere', async () => {
-    for (const link of ['https://evil.example/steal', 'http://10.5.50.2/login', 'https://10.5.50.1/login', 'http://10.5.50.1:8080/login']) {
+    for (const link of [
+      'https://evil.example/steal',
+      'http://10.5.50.2/login',
+      'https://10.5.50.1/login',
+      'http://10.5.50.1:8080/login',
+    ]) {
       const res = await open({ 'link-login-only': link, username: 'ABCD', error: 'invalid username or password' });
       expect(res.statusCode, link).toBe(403);
       expect(res.body).not.toContain('<form');
@@ -147,19 +183,37 @@ describe('hotspot login page', () => {
   });
 
   it('devices: hotspot_url must be an http(s) address, can be cleared, and is not shown to technicians', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/api/devices', headers: bearer(adminToken), payload: { name: 'hs-bad', host: '10.5.50.9', snmp_community: 'public', hotspot_url: 'javascript:alert(1)' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: bearer(adminToken),
+      payload: { name: 'hs-bad', host: '10.5.50.9', snmp_community: 'public', hotspot_url: 'javascript:alert(1)' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([expect.objectContaining({ field: 'hotspot_url' })]);
-    const list = (await t.app.inject({ method: 'GET', url: '/api/devices?search=hs-cafe', headers: bearer(adminToken) })).json().data;
+    const list = (
+      await t.app.inject({ method: 'GET', url: '/api/devices?search=hs-cafe', headers: bearer(adminToken) })
+    ).json().data;
     const cafe = (Array.isArray(list) ? list : list.items)[0];
-    const cleared = await t.app.inject({ method: 'PUT', url: `/api/devices/${cafe.id}`, headers: bearer(adminToken), payload: { hotspot_url: '' } });
+    const cleared = await t.app.inject({
+      method: 'PUT',
+      url: `/api/devices/${cafe.id}`,
+      headers: bearer(adminToken),
+      payload: { hotspot_url: '' },
+    });
     expect([cleared.statusCode, cleared.json().data.hotspot_url]).toEqual([200, null]);
     expect((await open({ 'link-login-only': 'https://hotspot.cafe.example:8443/login' })).statusCode).toBe(403);
-    const back = await t.app.inject({ method: 'PUT', url: `/api/devices/${cafe.id}`, headers: bearer(adminToken), payload: { hotspot_url: 'https://hotspot.cafe.example:8443/login' } });
+    const back = await t.app.inject({
+      method: 'PUT',
+      url: `/api/devices/${cafe.id}`,
+      headers: bearer(adminToken),
+      payload: { hotspot_url: 'https://hotspot.cafe.example:8443/login' },
+    });
     expect(back.statusCode).toBe(200);
     await t.createUser({ email: 'tech@example.com', role: 'technician' });
     const tech = (await t.login('tech@example.com')).token;
-    const seen = (await t.app.inject({ method: 'GET', url: `/api/devices/${cafe.id}`, headers: bearer(tech) })).json().data;
+    const seen = (await t.app.inject({ method: 'GET', url: `/api/devices/${cafe.id}`, headers: bearer(tech) })).json()
+      .data;
     expect(seen).not.toHaveProperty('hotspot_url');
   });
 

@@ -27,12 +27,31 @@ describe('voucher logins at a hotspot (RADIUS)', () => {
     ensureRadclient();
     t = await createTestApp({
       clock,
-      config: { accessTokenTtlSeconds: 365 * 86_400, radiusEnabled: true, radiusHost: '127.0.0.1', radiusAuthPort: 0, radiusAcctPort: 0 },
+      config: {
+        accessTokenTtlSeconds: 365 * 86_400,
+        radiusEnabled: true,
+        radiusHost: '127.0.0.1',
+        radiusAuthPort: 0,
+        radiusAcctPort: 0,
+      },
     });
     ports = t.app.radius.ports()!;
     as = await signInEveryRole(t, ['admin', 'user']);
-    planId = (await as('POST', '/plans', 'admin', { name: 'Wi-Fi day', price: 300, download_mbps: 20, upload_mbps: 5, billing_cycle: 'monthly' })).json().data.id;
-    await t.database.db.insert(devices).values({ name: 'hotspot-limit', vendor: 'mikrotik', host: '127.0.0.1', radiusSecret: t.app.secretBox.seal(SECRET) });
+    planId = (
+      await as('POST', '/plans', 'admin', {
+        name: 'Wi-Fi day',
+        price: 300,
+        download_mbps: 20,
+        upload_mbps: 5,
+        billing_cycle: 'monthly',
+      })
+    ).json().data.id;
+    await t.database.db.insert(devices).values({
+      name: 'hotspot-limit',
+      vendor: 'mikrotik',
+      host: '127.0.0.1',
+      radiusSecret: t.app.secretBox.seal(SECRET),
+    });
     await t.app.radius.clients.reload();
   });
   afterAll(() => t?.close());
@@ -43,27 +62,43 @@ describe('voucher logins at a hotspot (RADIUS)', () => {
     return res.json().data as { id: string; codes: string[] };
   };
   const pap = (code: string, mac: string, password = code) =>
-    radclient({ port: ports.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': code, 'User-Password': password, 'Calling-Station-Id': mac });
+    radclient(
+      { port: ports.authPort, secret: SECRET, type: 'auth' },
+      { 'User-Name': code, 'User-Password': password, 'Calling-Station-Id': mac },
+    );
   const chap = (code: string, mac: string) =>
-    radclient({ port: ports.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': code, 'CHAP-Password': code, 'Calling-Station-Id': mac });
+    radclient(
+      { port: ports.authPort, secret: SECRET, type: 'auth' },
+      { 'User-Name': code, 'CHAP-Password': code, 'Calling-Station-Id': mac },
+    );
   const unknownCode = (n: number) => {
     const payload = `ZZZZZZZZ${'23456789A'[n]}`;
     return payload + voucherCheckCharacter(payload);
   };
   const stateOf = async (code: string) =>
-    (await t.rows<{ state: string }>(sql`select state from vouchers where code_hash = ${t.app.secretBox.mac('voucher-code', code)}`))[0]!.state;
+    (
+      await t.rows<{ state: string }>(
+        sql`select state from vouchers where code_hash = ${t.app.secretBox.mac('voucher-code', code)}`,
+      )
+    )[0]!.state;
 
   it('after 5 failed codes from one device even a right code is refused there, other devices still log in, and the window ends', async () => {
     const [right, other, later] = (await codes(3)).codes as [string, string, string];
     const guesser = '48:A9:8A:11:22:33';
     for (let i = 0; i < VOUCHER_ATTEMPTS.max; i++) {
       const answer = await pap(unknownCode(i), guesser);
-      expect([answer.code, answer.attributes['Reply-Message']], answer.output).toEqual(['Access-Reject', VOUCHER_REFUSED]);
+      expect([answer.code, answer.attributes['Reply-Message']], answer.output).toEqual([
+        'Access-Reject',
+        VOUCHER_REFUSED,
+      ]);
     }
     // The right code from the guessing device: refused (PAP through the fast path, and CHAP), the voucher unused.
     for (const login of [pap, chap]) {
       const blocked = await login(right, '48-a9-8a-11-22-33');
-      expect([blocked.code, blocked.attributes['Reply-Message']], blocked.output).toEqual(['Access-Reject', VOUCHER_REFUSED]);
+      expect([blocked.code, blocked.attributes['Reply-Message']], blocked.output).toEqual([
+        'Access-Reject',
+        VOUCHER_REFUSED,
+      ]);
     }
     expect(await stateOf(right)).toBe('unused');
     // Another phone at the same hotspot is not held up by the guesser.
@@ -87,12 +122,25 @@ describe('voucher logins at a hotspot (RADIUS)', () => {
     expect((await pap(expiring, device())).code).toBe('Access-Accept');
     // Used up: its megabyte counted through accounting.
     expect((await pap(usedUp, device())).code).toBe('Access-Accept');
-    const session = { 'User-Name': usedUp, 'Acct-Session-Id': 'limit-1', 'Framed-IP-Address': '10.5.50.9', 'Calling-Station-Id': '02:00:00:00:00:99' };
-    await radclient({ port: ports.acctPort, secret: SECRET, type: 'acct' }, { ...session, 'Acct-Status-Type': 'Start' });
-    await radclient({ port: ports.acctPort, secret: SECRET, type: 'acct' }, { ...session, 'Acct-Status-Type': 'Stop', 'Acct-Input-Octets': 900_000, 'Acct-Output-Octets': 200_000 });
+    const session = {
+      'User-Name': usedUp,
+      'Acct-Session-Id': 'limit-1',
+      'Framed-IP-Address': '10.5.50.9',
+      'Calling-Station-Id': '02:00:00:00:00:99',
+    };
+    await radclient(
+      { port: ports.acctPort, secret: SECRET, type: 'acct' },
+      { ...session, 'Acct-Status-Type': 'Start' },
+    );
+    await radclient(
+      { port: ports.acctPort, secret: SECRET, type: 'acct' },
+      { ...session, 'Acct-Status-Type': 'Stop', 'Acct-Input-Octets': 900_000, 'Acct-Output-Octets': 200_000 },
+    );
     await t.app.radius.idle();
     // Revoked, and redeemed to a customer account (a time voucher, redeemed in the portal).
-    const [{ id }] = await t.rows<{ id: string }>(sql`select id from vouchers where code_hash = ${t.app.secretBox.mac('voucher-code', revoked)}`);
+    const [{ id }] = await t.rows<{ id: string }>(
+      sql`select id from vouchers where code_hash = ${t.app.secretBox.mac('voucher-code', revoked)}`,
+    );
     expect((await as('POST', `/vouchers/${id}/revoke`, 'admin')).statusCode).toBe(200);
     expect((await as('POST', '/vouchers/redeem', 'user', { code: redeemed })).statusCode).toBe(201);
     clock.advanceMinutes(31);
@@ -106,9 +154,17 @@ describe('voucher logins at a hotspot (RADIUS)', () => {
       redeemed: await chap(redeemed, device()),
     };
     for (const [why, answer] of Object.entries(answers)) {
-      expect([why, answer.code, answer.attributes['Reply-Message']], answer.output).toEqual([why, 'Access-Reject', VOUCHER_REFUSED]);
+      expect([why, answer.code, answer.attributes['Reply-Message']], answer.output).toEqual([
+        why,
+        'Access-Reject',
+        VOUCHER_REFUSED,
+      ]);
     }
     // The states still follow what happened (the reason is kept in the portal, not told to the guesser).
-    expect([await stateOf(usedUp), await stateOf(expiring), await stateOf(revoked)]).toEqual(['used_up', 'expired', 'revoked']);
+    expect([await stateOf(usedUp), await stateOf(expiring), await stateOf(revoked)]).toEqual([
+      'used_up',
+      'expired',
+      'revoked',
+    ]);
   });
 });

@@ -49,13 +49,20 @@ describe('NUL bytes', () => {
   });
 
   it('in a ticket reply', async () => {
-    const ticket = (await call('POST', '/tickets', 'user', { subject: 'Slow line', description: 'Evenings' })).json().data;
-    expectRefused(await call('POST', `/tickets/${ticket.id}/replies`, 'user', { message: 'still\u0000slow' }), 'message');
+    const ticket = (await call('POST', '/tickets', 'user', { subject: 'Slow line', description: 'Evenings' })).json()
+      .data;
+    expectRefused(
+      await call('POST', `/tickets/${ticket.id}/replies`, 'user', { message: 'still\u0000slow' }),
+      'message',
+    );
     expect((await call('GET', `/tickets/${ticket.id}/replies`, 'user')).json().data).toEqual([]);
   });
 
   it('in a gateway name', async () => {
-    expectRefused(await call('POST', '/payments/gateways', 'admin', { name: 'Cash\u0000desk', provider: 'manual' }), 'name');
+    expectRefused(
+      await call('POST', '/payments/gateways', 'admin', { name: 'Cash\u0000desk', provider: 'manual' }),
+      'name',
+    );
   });
 
   it('deep in the settings (an FAQ answer), and in a field name', async () => {
@@ -107,7 +114,10 @@ describe("addresses Fastify's router cannot read", () => {
     const bad = await call('GET', '/tickets/%E0%A4%A', 'user');
     expect([bad.statusCode, bad.json()]).toEqual([400, { success: false, message: 'The address is not valid' }]);
     const long = await call('GET', `/tickets/${'a'.repeat(600)}`, 'user');
-    expect([long.statusCode, long.json()]).toEqual([414, { success: false, message: 'A part of the address is too long' }]);
+    expect([long.statusCode, long.json()]).toEqual([
+      414,
+      { success: false, message: 'A part of the address is too long' },
+    ]);
   });
 });
 

@@ -16,18 +16,33 @@ describe('invoice PDF', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    for (const [role, name] of [['admin', 'Admin Person'], ['user', 'Grace Hopper'], ['support', 'Sam Support']] as const) {
+    for (const [role, name] of [
+      ['admin', 'Admin Person'],
+      ['user', 'Grace Hopper'],
+      ['support', 'Sam Support'],
+    ] as const) {
       await t.createUser({ email: `${role}@example.com`, role, name });
       tokens[role] = (await t.login(`${role}@example.com`)).token;
     }
     await t.createUser({ email: 'other@example.com', name: 'Other Customer' });
     tokens.other = (await t.login('other@example.com')).token;
     const settings = await call('PUT', '/settings', 'admin', {
-      company: { name: 'Lakeside Fibre Co', address: '42 Harbour Road, Lakeside', support_email: 'help@lakeside.example' },
+      company: {
+        name: 'Lakeside Fibre Co',
+        address: '42 Harbour Road, Lakeside',
+        support_email: 'help@lakeside.example',
+      },
       tax_rate_bp: 1000,
     });
     expect(settings.statusCode, settings.body).toBe(200);
-    const plan = await call('POST', '/plans', 'admin', { name: 'Fiber 500', download_mbps: 500, upload_mbps: 100, price: 6999, setup_fee: 1500, billing_cycle: 'monthly' });
+    const plan = await call('POST', '/plans', 'admin', {
+      name: 'Fiber 500',
+      download_mbps: 500,
+      upload_mbps: 100,
+      price: 6999,
+      setup_fee: 1500,
+      billing_cycle: 'monthly',
+    });
     expect(plan.statusCode, plan.body).toBe(201);
     const sub = await call('POST', '/subscriptions', 'user', { plan_id: plan.json().data.id });
     expect(sub.statusCode, sub.body).toBe(201);
@@ -36,7 +51,12 @@ describe('invoice PDF', () => {
   afterAll(() => t.close());
 
   function call(method: 'GET' | 'POST' | 'PUT', url: string, who?: string, payload?: unknown) {
-    return t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(tokens[who]) : {}, payload: payload as object });
+    return t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: who ? bearer(tokens[who]) : {},
+      payload: payload as object,
+    });
   }
   const download = (id: string, who?: string) => call('GET', `/payments/invoices/${id}/pdf`, who);
   const textOf = async (r: LightMyRequestResponse) => (await pdfText(r.rawPayload)).join('\n');
@@ -61,9 +81,15 @@ describe('invoice PDF', () => {
       expect(text).toContain(item.description);
       expect(text).toContain(formatMoney(item.amount, invoice.currency, 'en-US'));
     }
-    expect(text).toMatch(new RegExp(`Subtotal ${escapeRegExp(formatMoney(invoice.subtotal, invoice.currency, 'en-US'))}`));
-    expect(text).toMatch(new RegExp(`Tax \\(10%\\) ${escapeRegExp(formatMoney(invoice.tax, invoice.currency, 'en-US'))}`));
-    expect(text).toMatch(new RegExp(`Total ${escapeRegExp(formatMoney(invoice.total_amount, invoice.currency, 'en-US'))}`));
+    expect(text).toMatch(
+      new RegExp(`Subtotal ${escapeRegExp(formatMoney(invoice.subtotal, invoice.currency, 'en-US'))}`),
+    );
+    expect(text).toMatch(
+      new RegExp(`Tax \\(10%\\) ${escapeRegExp(formatMoney(invoice.tax, invoice.currency, 'en-US'))}`),
+    );
+    expect(text).toMatch(
+      new RegExp(`Total ${escapeRegExp(formatMoney(invoice.total_amount, invoice.currency, 'en-US'))}`),
+    );
     expect(text).toContain(`http://portal.test/invoice/${invoice.id}`);
     expect(text).not.toMatch(/\bPAID\b/);
     // The anonymous reader sees what the public page shows: a name, not the e-mail address.
@@ -80,7 +106,11 @@ describe('invoice PDF', () => {
   });
 
   it('after payment the PDF carries the PAID stamp and the paid date', async () => {
-    const paid = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'admin', { amount: invoice.total_amount, payment_method: 'cash', reference: 'counter receipt 17' });
+    const paid = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'admin', {
+      amount: invoice.total_amount,
+      payment_method: 'cash',
+      reference: 'counter receipt 17',
+    });
     expect(paid.statusCode, paid.body).toBe(201);
     const paidDate = (await call('GET', `/payments/invoices/${invoice.id}`)).json().data.paid_date.slice(0, 10);
     const text = await textOf(await download(invoice.id));
@@ -94,7 +124,9 @@ describe('invoice PDF', () => {
   it('an invoice that used the customer\'s credit shows "Credit applied" and "Amount due", and asks only for the amount due', async () => {
     const found = await call('GET', '/users?search=other%40example.com', 'admin');
     const otherId = found.json().data.items[0].id as string;
-    expect((await call('POST', `/users/${otherId}/credit`, 'admin', { amount: 3000, reason: 'Goodwill credit' })).statusCode).toBe(201);
+    expect(
+      (await call('POST', `/users/${otherId}/credit`, 'admin', { amount: 3000, reason: 'Goodwill credit' })).statusCode,
+    ).toBe(201);
     const plans = await call('GET', '/plans', 'admin');
     const planId = (plans.json().data.items ?? plans.json().data)[0].id as string;
     const sub = await call('POST', '/subscriptions', 'other', { plan_id: planId });
@@ -102,7 +134,9 @@ describe('invoice PDF', () => {
     expect(credited.credit_applied).toBe(3000);
     const text = await textOf(await download(credited.id));
     expect(text).toMatch(new RegExp(`Credit applied ${escapeRegExp(formatMoney(-3000, credited.currency, 'en-US'))}`));
-    expect(text).toMatch(new RegExp(`Amount due ${escapeRegExp(formatMoney(credited.amount_due, credited.currency, 'en-US'))}`));
+    expect(text).toMatch(
+      new RegExp(`Amount due ${escapeRegExp(formatMoney(credited.amount_due, credited.currency, 'en-US'))}`),
+    );
     expect(text).toContain(`Please pay ${formatMoney(credited.amount_due, credited.currency, 'en-US')} by`);
   });
 
@@ -113,7 +147,10 @@ describe('invoice PDF', () => {
     expect(missing.json()).toEqual({ success: false, message: 'Invoice not found' });
     const malformed = await download('not-a-uuid');
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toMatchObject({ success: false, errors: [{ field: 'id', message: 'Invoice id must be a valid id' }] });
+    expect(malformed.json()).toMatchObject({
+      success: false,
+      errors: [{ field: 'id', message: 'Invoice id must be a valid id' }],
+    });
   });
 });
 

@@ -28,9 +28,22 @@ describe('invoices API', () => {
       people[role] = await t.createUser({ email: `${role}@example.com`, role, name: `${role} person` });
       tokens[role] = (await t.login(`${role}@example.com`)).token;
     }
-    people.other = await t.createUser({ email: 'olga@example.com', role: 'user', name: 'Olga Other', company: 'Secret Corp' });
+    people.other = await t.createUser({
+      email: 'olga@example.com',
+      role: 'user',
+      name: 'Olga Other',
+      company: 'Secret Corp',
+    });
     tokens.other = (await t.login('olga@example.com')).token;
-    plan = (await call('POST', '/plans', 'admin', { name: 'Home 100', download_mbps: 100, upload_mbps: 20, price: 2500, billing_cycle: 'monthly' })).json().data;
+    plan = (
+      await call('POST', '/plans', 'admin', {
+        name: 'Home 100',
+        download_mbps: 100,
+        upload_mbps: 20,
+        price: 2500,
+        billing_cycle: 'monthly',
+      })
+    ).json().data;
     const pending: Partial<Record<Who, string>> = {};
     for (let i = 0; i < 5; i++) {
       clock.set(new Date(Date.UTC(2026, 2, 1 + 2 * i, 10)));
@@ -45,7 +58,12 @@ describe('invoices API', () => {
   afterAll(() => t.close());
 
   function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, who?: Who, payload?: unknown) {
-    return t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(tokens[who]!) : {}, payload: payload as object });
+    return t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: who ? bearer(tokens[who]!) : {},
+      payload: payload as object,
+    });
   }
   const ids = (res: { json(): { data: { items: Array<{ id: string }> } } }) => res.json().data.items.map((i) => i.id);
 
@@ -63,7 +81,12 @@ describe('invoices API', () => {
     });
     // Newest first, with who and which plan.
     expect(ids(res)).toEqual([mine[2].id, theirs[1].id, mine[1].id, theirs[0].id, mine[0].id]);
-    expect(res.json().data.items[1]).toMatchObject({ user_name: 'Olga Other', user_email: 'olga@example.com', plan_name: 'Home 100', total_amount: 2500 });
+    expect(res.json().data.items[1]).toMatchObject({
+      user_name: 'Olga Other',
+      user_email: 'olga@example.com',
+      plan_name: 'Home 100',
+      total_amount: 2500,
+    });
   });
 
   it('staff list filters: status, user_id, issue-date range (inclusive), search on number, name and e-mail; empty filters ignored; pagination', async () => {
@@ -85,23 +108,35 @@ describe('invoices API', () => {
     expect((await q('limit=2&page=3')).json().data.pagination).toMatchObject({ hasNext: false, hasPrev: true });
     expect(ids(await q('status=cancelled'))).toEqual([mine[1].id, theirs[0].id]);
     expect(ids(await q('status=unpaid'))).toEqual([mine[2].id, theirs[1].id]);
-    for (const bad of ['status=bogus', 'user_id=nope', 'from=2026-3-1', 'page=0', 'limit=101']) expect((await q(bad)).statusCode, bad).toBe(400);
-    await t.database.db.execute(sql`update invoices set status = 'cancelled', paid_date = null where id = ${mine[0].id}`);
+    for (const bad of ['status=bogus', 'user_id=nope', 'from=2026-3-1', 'page=0', 'limit=101'])
+      expect((await q(bad)).statusCode, bad).toBe(400);
+    await t.database.db.execute(
+      sql`update invoices set status = 'cancelled', paid_date = null where id = ${mine[0].id}`,
+    );
   });
 
-  it("user invoices: every signed-in user gets only their own, paginated; visitors 401", async () => {
+  it('user invoices: every signed-in user gets only their own, paginated; visitors 401', async () => {
     const res = await call('GET', '/payments/user/invoices', 'user');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ message: 'User invoices retrieved successfully', data: { pagination: { total: 3, page: 1, totalPages: 1 } } });
+    expect(res.json()).toMatchObject({
+      message: 'User invoices retrieved successfully',
+      data: { pagination: { total: 3, page: 1, totalPages: 1 } },
+    });
     expect(ids(res)).toEqual([mine[2].id, mine[1].id, mine[0].id]);
-    expect(ids(await call('GET', `/payments/user/invoices?user_id=${people.user!.id}`, 'other'))).toEqual([theirs[1].id, theirs[0].id]);
+    expect(ids(await call('GET', `/payments/user/invoices?user_id=${people.user!.id}`, 'other'))).toEqual([
+      theirs[1].id,
+      theirs[0].id,
+    ]);
     const p = await call('GET', '/payments/user/invoices?limit=1&page=2', 'user');
     expect(ids(p)).toEqual([mine[1].id]);
     expect(p.json().data.pagination).toEqual({ page: 2, totalPages: 3, total: 3, hasNext: true, hasPrev: true });
     for (const who of ['admin', 'super_admin', 'billing', 'support', 'technician'] as const) {
       const r = await call('GET', '/payments/user/invoices', who);
       expect(r.statusCode).toBe(200);
-      expect(r.json().data).toEqual({ items: [], pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false } });
+      expect(r.json().data).toEqual({
+        items: [],
+        pagination: { page: 1, totalPages: 1, total: 0, hasNext: false, hasPrev: false },
+      });
     }
     expect((await call('GET', '/payments/user/invoices')).statusCode).toBe(401);
   });
@@ -113,7 +148,14 @@ describe('invoices API', () => {
       expect(res.statusCode).toBe(200);
       const data = res.json().data;
       expect(res.json().message).toBe('Invoice retrieved successfully');
-      expect(data).toMatchObject({ id: theirs[1].id, number: theirs[1].number, status: 'unpaid', total_amount: 2500, customer_name: 'Olga Other', plan_name: 'Home 100' });
+      expect(data).toMatchObject({
+        id: theirs[1].id,
+        number: theirs[1].number,
+        status: 'unpaid',
+        total_amount: 2500,
+        customer_name: 'Olga Other',
+        plan_name: 'Home 100',
+      });
       expect(data).not.toHaveProperty('user_id');
       expect(JSON.stringify(data)).not.toMatch(/olga@example\.com|Secret Corp|user_email/);
     }
@@ -126,7 +168,8 @@ describe('invoices API', () => {
 
   it('delete: admin, super_admin and billing delete an unpaid invoice; a paid one → 409; support, technician, customers 403; visitors 401', async () => {
     const target = theirs[0].id;
-    for (const who of ['support', 'technician', 'user', 'other'] as const) expect((await call('DELETE', `/payments/invoices/${target}`, who)).statusCode, who).toBe(403);
+    for (const who of ['support', 'technician', 'user', 'other'] as const)
+      expect((await call('DELETE', `/payments/invoices/${target}`, who)).statusCode, who).toBe(403);
     expect((await call('DELETE', `/payments/invoices/${target}`)).statusCode).toBe(401);
     await t.database.db.execute(sql`update invoices set status = 'paid', paid_date = now() where id = ${target}`);
     for (const who of ['admin', 'billing'] as const) {
@@ -135,7 +178,9 @@ describe('invoices API', () => {
       expect(res.json()).toEqual({ success: false, message: 'A paid invoice cannot be deleted' });
     }
     await t.database.db.execute(sql`update invoices set status = 'refunded' where id = ${target}`);
-    expect((await call('DELETE', `/payments/invoices/${target}`, 'admin')).json().message).toBe('A refunded invoice cannot be deleted');
+    expect((await call('DELETE', `/payments/invoices/${target}`, 'admin')).json().message).toBe(
+      'A refunded invoice cannot be deleted',
+    );
     expect((await call('GET', `/payments/invoices/${target}`)).statusCode).toBe(200);
 
     // Unpaid (mine[2], theirs[1]) and overdue (mine[1], cancelled with its order, set overdue here).

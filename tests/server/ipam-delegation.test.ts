@@ -20,7 +20,15 @@ describe('IPv6 prefix delegation from a network', () => {
     await t.createUser({ email: 'admin@example.com', role: 'admin' });
     admin = (await t.login('admin@example.com')).token;
     ownerId = (await t.createUser({ email: 'owner@example.com' })).id;
-    planId = (await api('POST', '/plans', { name: 'Fibre', price: 3000, download_mbps: 500, upload_mbps: 100, billing_cycle: 'monthly' })).json().data.id;
+    planId = (
+      await api('POST', '/plans', {
+        name: 'Fibre',
+        price: 3000,
+        download_mbps: 500,
+        upload_mbps: 100,
+        billing_cycle: 'monthly',
+      })
+    ).json().data.id;
   });
   afterAll(() => t?.close());
 
@@ -37,7 +45,8 @@ describe('IPv6 prefix delegation from a network', () => {
       .insert(subscriptions)
       .values(Array.from({ length: count }, () => ({ userId: ownerId, planId, status: 'active' as const })))
       .returning({ id: subscriptions.id });
-  const delegate = (subscriptionId: string, networkId: string) => api('PUT', `/subscriptions/${subscriptionId}/address`, { delegated_from_network_id: networkId });
+  const delegate = (subscriptionId: string, networkId: string) =>
+    api('PUT', `/subscriptions/${subscriptionId}/address`, { delegated_from_network_id: networkId });
 
   it('the network keeps its delegation length (default /56); lengths that do not fit, or on other networks, are 400', async () => {
     const v6 = await network({ name: 'Delegation A', cidr: '2001:db8:100::/40', purpose: 'ipv6_delegation' });
@@ -45,14 +54,26 @@ describe('IPv6 prefix delegation from a network', () => {
     const v4 = await network({ name: 'Static A', cidr: '203.0.113.0/24', purpose: 'static' });
     expect(v4.delegation_prefix_length).toBeNull();
     for (const [body, message] of [
-      [{ name: 'x1', cidr: '2001:db8:200::/48', purpose: 'ipv6_delegation', delegation_prefix_length: 48 }, /longer than the network's \/48/],
-      [{ name: 'x2', cidr: '2001:db8:200::/48', purpose: 'ipv6_delegation', delegation_prefix_length: 72 }, /at most \/64/],
+      [
+        { name: 'x1', cidr: '2001:db8:200::/48', purpose: 'ipv6_delegation', delegation_prefix_length: 48 },
+        /longer than the network's \/48/,
+      ],
+      [
+        { name: 'x2', cidr: '2001:db8:200::/48', purpose: 'ipv6_delegation', delegation_prefix_length: 72 },
+        /at most \/64/,
+      ],
       [{ name: 'x3', cidr: '2001:db8:200::/56', purpose: 'ipv6_delegation' }, /required for a \/56/],
-      [{ name: 'x4', cidr: '198.51.100.0/24', purpose: 'static', delegation_prefix_length: 56 }, /only for ipv6_delegation networks/],
+      [
+        { name: 'x4', cidr: '198.51.100.0/24', purpose: 'static', delegation_prefix_length: 56 },
+        /only for ipv6_delegation networks/,
+      ],
     ] as const) {
       const res = await api('POST', '/ipam/networks', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
-      expect(res.json().errors[0]).toMatchObject({ field: 'delegation_prefix_length', message: expect.stringMatching(message) });
+      expect(res.json().errors[0]).toMatchObject({
+        field: 'delegation_prefix_length',
+        message: expect.stringMatching(message),
+      });
     }
     const changed = await api('PUT', `/ipam/networks/${v6.id}`, { delegation_prefix_length: 60 });
     expect(changed.statusCode, changed.body).toBe(200);
@@ -62,7 +83,10 @@ describe('IPv6 prefix delegation from a network', () => {
     const wrong = await delegate(sub!.id, v4.id);
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().errors[0].field).toBe('delegated_from_network_id');
-    const both = await api('PUT', `/subscriptions/${sub!.id}/address`, { delegated_from_network_id: v6.id, delegated_ipv6_prefix: '2001:db8:100::/56' });
+    const both = await api('PUT', `/subscriptions/${sub!.id}/address`, {
+      delegated_from_network_id: v6.id,
+      delegated_ipv6_prefix: '2001:db8:100::/56',
+    });
     expect(both.statusCode).toBe(400);
   });
 
@@ -75,7 +99,10 @@ describe('IPv6 prefix delegation from a network', () => {
     });
     const [first] = await newSubscriptions(1);
     // A prefix typed by staff, inside the network: the allocation goes around it.
-    expect((await api('PUT', `/subscriptions/${first!.id}/address`, { delegated_ipv6_prefix: '2001:db8:4000::/56' })).statusCode).toBe(200);
+    expect(
+      (await api('PUT', `/subscriptions/${first!.id}/address`, { delegated_ipv6_prefix: '2001:db8:4000::/56' }))
+        .statusCode,
+    ).toBe(200);
 
     const subs = await newSubscriptions(30);
     const answers = await Promise.all(subs.map((s) => delegate(s.id, net.id)));
@@ -83,9 +110,13 @@ describe('IPv6 prefix delegation from a network', () => {
     const prefixes = answers.map((a) => a.json().data.delegated_ipv6_prefix as string);
     expect(new Set(prefixes).size).toBe(30);
     // /56 steps are 0x100 in the fourth group: 2001:db8:4000::/56 is held, :200 and :300 are reserved.
-    const expected = [0x100, ...Array.from({ length: 29 }, (_, i) => 0x400 + i * 0x100)].map((g) => `2001:db8:4000:${g.toString(16)}::/56`);
+    const expected = [0x100, ...Array.from({ length: 29 }, (_, i) => 0x400 + i * 0x100)].map(
+      (g) => `2001:db8:4000:${g.toString(16)}::/56`,
+    );
     expect([...prefixes].sort()).toEqual([...expected].sort());
-    const [stored] = await t.rows<{ n: number }>(sql`select count(distinct delegated_ipv6_prefix)::int as n from subscription_addressing where delegated_ipv6_prefix like '2001:db8:4000:%'`);
+    const [stored] = await t.rows<{ n: number }>(
+      sql`select count(distinct delegated_ipv6_prefix)::int as n from subscription_addressing where delegated_ipv6_prefix like '2001:db8:4000:%'`,
+    );
     expect(stored!.n).toBe(31);
 
     // Asking again keeps the prefix held; the prefix of another subscription typed by hand is a 409.
@@ -95,7 +126,12 @@ describe('IPv6 prefix delegation from a network', () => {
   });
 
   it('a network with no free prefix left answers 409', async () => {
-    const net = await network({ name: 'Delegation C', cidr: '2001:db8:8000::/60', purpose: 'ipv6_delegation', delegation_prefix_length: 62 });
+    const net = await network({
+      name: 'Delegation C',
+      cidr: '2001:db8:8000::/60',
+      purpose: 'ipv6_delegation',
+      delegation_prefix_length: 62,
+    });
     const subs = await newSubscriptions(5);
     const got: string[] = [];
     for (const s of subs.slice(0, 4)) got.push((await delegate(s.id, net.id)).json().data.delegated_ipv6_prefix);
@@ -111,8 +147,13 @@ describe('IPv6 prefix delegation from a network', () => {
 
     const shrink = await api('PUT', `/ipam/networks/${net.id}`, { cidr: '2001:db8:9008::/45' });
     expect(shrink.statusCode).toBe(409);
-    expect(shrink.json().message).toBe('2001:db8:9000::/56 is delegated from this network and would be outside 2001:db8:9008::/45');
-    const repurpose = await api('PUT', `/ipam/networks/${net.id}`, { purpose: 'static', delegation_prefix_length: null });
+    expect(shrink.json().message).toBe(
+      '2001:db8:9000::/56 is delegated from this network and would be outside 2001:db8:9008::/45',
+    );
+    const repurpose = await api('PUT', `/ipam/networks/${net.id}`, {
+      purpose: 'static',
+      delegation_prefix_length: null,
+    });
     expect(repurpose.statusCode).toBe(409);
     expect(repurpose.json().message).toBe('The purpose of a network with subscriptions on it cannot change');
     const gone = await api('DELETE', `/ipam/networks/${net.id}`);

@@ -18,7 +18,15 @@ describe('IP networks: usage counts and the address map of a block', () => {
     t = await createTestApp({ clock });
     await t.createUser({ email: 'admin@example.com', role: 'admin' });
     token = (await t.login('admin@example.com')).token;
-    planId = (await api('POST', '/plans', { name: 'Basic', price: 3000, download_mbps: 50, upload_mbps: 10, billing_cycle: 'monthly' })).json().data.id;
+    planId = (
+      await api('POST', '/plans', {
+        name: 'Basic',
+        price: 3000,
+        download_mbps: 50,
+        upload_mbps: 10,
+        billing_cycle: 'monthly',
+      })
+    ).json().data.id;
   });
   afterAll(async () => t?.close());
 
@@ -27,11 +35,32 @@ describe('IP networks: usage counts and the address map of a block', () => {
   }
 
   it('counts open sessions inside a pool as dynamic and used; closed sessions, other networks and static networks do not count', async () => {
-    const [nas] = await t.database.db.insert(devices).values({ name: 'nas-usage', vendor: 'mikrotik', host: '127.0.0.1' }).returning();
-    const pool = (await api('POST', '/ipam/networks', { name: 'Pool', cidr: '100.64.0.0/24', purpose: 'pool', pool_name: 'pppoe', device_id: nas.id })).json().data;
-    const statics = (await api('POST', '/ipam/networks', { name: 'Statics', cidr: '203.0.113.0/29', purpose: 'static', gateway: '203.0.113.1' })).json().data;
+    const [nas] = await t.database.db
+      .insert(devices)
+      .values({ name: 'nas-usage', vendor: 'mikrotik', host: '127.0.0.1' })
+      .returning();
+    const pool = (
+      await api('POST', '/ipam/networks', {
+        name: 'Pool',
+        cidr: '100.64.0.0/24',
+        purpose: 'pool',
+        pool_name: 'pppoe',
+        device_id: nas.id,
+      })
+    ).json().data;
+    const statics = (
+      await api('POST', '/ipam/networks', {
+        name: 'Statics',
+        cidr: '203.0.113.0/29',
+        purpose: 'static',
+        gateway: '203.0.113.1',
+      })
+    ).json().data;
     const customer = await t.createUser({ email: 'c1@example.com', name: 'Ada Lovelace' });
-    const [sub] = await t.database.db.insert(subscriptions).values({ userId: customer.id, planId, status: 'active' }).returning();
+    const [sub] = await t.database.db
+      .insert(subscriptions)
+      .values({ userId: customer.id, planId, status: 'active' })
+      .returning();
     const session = (id: string, ip: string, open: boolean) => ({
       acctSessionId: id,
       nasDeviceId: nas.id,
@@ -55,7 +84,11 @@ describe('IP networks: usage counts and the address map of a block', () => {
     const assigned = await api('PUT', `/subscriptions/${sub.id}/address`, { network_id: statics.id });
     expect(assigned.json().data.address).toBe('203.0.113.2');
 
-    const list = (await api('GET', '/ipam/networks')).json().data.items as Array<{ id: string; device_name: string | null; counts: Record<string, unknown> }>;
+    const list = (await api('GET', '/ipam/networks')).json().data.items as Array<{
+      id: string;
+      device_name: string | null;
+      counts: Record<string, unknown>;
+    }>;
     const p = list.find((n) => n.id === pool.id)!;
     expect(p.device_name).toBe('nas-usage');
     // 254 usable addresses, 2 in open sessions.
@@ -66,19 +99,40 @@ describe('IP networks: usage counts and the address map of a block', () => {
     // The map of one block of the pool: the open sessions' addresses with their customer.
     const map = (await api('GET', `/ipam/networks/${pool.id}/addresses?from=100.64.0.0&to=100.64.0.255`)).json().data;
     expect(map.dynamic.map((d: { address: string }) => d.address).sort()).toEqual(['100.64.0.10', '100.64.0.11']);
-    expect(map.dynamic[0]).toMatchObject({ subscription_id: sub.id, user_id: customer.id, customer_name: 'Ada Lovelace' });
+    expect(map.dynamic[0]).toMatchObject({
+      subscription_id: sub.id,
+      user_id: customer.id,
+      customer_name: 'Ada Lovelace',
+    });
     // The static network's map names the holder; a block outside the assignments is empty.
-    const staticMap = (await api('GET', `/ipam/networks/${statics.id}/addresses?from=203.0.113.0&to=203.0.113.7`)).json().data;
-    expect(staticMap.items).toEqual([expect.objectContaining({ address: '203.0.113.2', state: 'static', user_id: customer.id, customer_name: 'Ada Lovelace' })]);
+    const staticMap = (
+      await api('GET', `/ipam/networks/${statics.id}/addresses?from=203.0.113.0&to=203.0.113.7`)
+    ).json().data;
+    expect(staticMap.items).toEqual([
+      expect.objectContaining({
+        address: '203.0.113.2',
+        state: 'static',
+        user_id: customer.id,
+        customer_name: 'Ada Lovelace',
+      }),
+    ]);
     expect(staticMap.dynamic).toBeUndefined();
-    expect((await api('GET', `/ipam/networks/${statics.id}/addresses?from=203.0.113.3&to=203.0.113.7`)).json().data.items).toEqual([]);
+    expect(
+      (await api('GET', `/ipam/networks/${statics.id}/addresses?from=203.0.113.3&to=203.0.113.7`)).json().data.items,
+    ).toEqual([]);
     expect((await api('GET', `/ipam/networks/${statics.id}/addresses?from=nope`)).statusCode).toBe(400);
   });
 
   it('an overlap and a taken name answer 409 naming the field, so the form shows them there', async () => {
-    const overlap = (await api('POST', '/ipam/networks', { name: 'Inside', cidr: '203.0.113.4/30', purpose: 'static' })).json();
-    expect(overlap.errors).toEqual([{ field: 'cidr', message: '203.0.113.4/30 overlaps the network "Statics" (203.0.113.0/29)' }]);
-    const named = (await api('POST', '/ipam/networks', { name: 'statics', cidr: '198.18.0.0/24', purpose: 'static' })).json();
+    const overlap = (
+      await api('POST', '/ipam/networks', { name: 'Inside', cidr: '203.0.113.4/30', purpose: 'static' })
+    ).json();
+    expect(overlap.errors).toEqual([
+      { field: 'cidr', message: '203.0.113.4/30 overlaps the network "Statics" (203.0.113.0/29)' },
+    ]);
+    const named = (
+      await api('POST', '/ipam/networks', { name: 'statics', cidr: '198.18.0.0/24', purpose: 'static' })
+    ).json();
     expect(named.errors).toEqual([{ field: 'name', message: 'A network with this name already exists' }]);
   });
 });

@@ -44,7 +44,15 @@ describe('IP address management', () => {
       await t.createUser({ email: `${role}@example.com`, role });
       tokens[role] = (await t.login(`${role}@example.com`)).token;
     }
-    planId = (await api('POST', '/plans', { name: 'Basic', price: 3000, download_mbps: 50, upload_mbps: 10, billing_cycle: 'monthly' })).json().data.id;
+    planId = (
+      await api('POST', '/plans', {
+        name: 'Basic',
+        price: 3000,
+        download_mbps: 50,
+        upload_mbps: 10,
+        billing_cycle: 'monthly',
+      })
+    ).json().data.id;
     await db()
       .insert(devices)
       .values({ name: 'nas-1', vendor: 'mikrotik', host: '127.0.0.1', radiusSecret: t.app.secretBox.seal(SECRET) });
@@ -73,26 +81,50 @@ describe('IP address management', () => {
     const credentials = await provisionCredentials(db(), subscription.id, t.app.secretBox);
     await db().transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      await tx.execute(sql`update invoices set status = 'paid', paid_date = ${clock.now().toISOString()} where id = ${invoice.id}`);
+      await tx.execute(
+        sql`update invoices set status = 'paid', paid_date = ${clock.now().toISOString()} where id = ${invoice.id}`,
+      );
       await activateForPaidInvoice(tx, invoice.id, clock.now());
     });
-    return { subscriptionId: subscription.id, userId: user.id, email: user.email, username: credentials.username, password: credentials.password! };
+    return {
+      subscriptionId: subscription.id,
+      userId: user.id,
+      email: user.email,
+      username: credentials.username,
+      password: credentials.password!,
+    };
   }
-  const assign = (subscriptionId: string, body: Record<string, unknown>, role = 'admin') => api('PUT', `/subscriptions/${subscriptionId}/address`, body, role);
+  const assign = (subscriptionId: string, body: Record<string, unknown>, role = 'admin') =>
+    api('PUT', `/subscriptions/${subscriptionId}/address`, body, role);
   const login = (username: string, password: string) =>
-    radclient({ port: ports.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': username, 'User-Password': password, 'NAS-Port-Type': 'Ethernet' });
+    radclient(
+      { port: ports.authPort, secret: SECRET, type: 'auth' },
+      { 'User-Name': username, 'User-Password': password, 'NAS-Port-Type': 'Ethernet' },
+    );
   const accepted = (a: RadclientAnswer) => expect(a.code, a.output).toBe('Access-Accept');
 
   it('validates networks: a CIDR, the network address, gateway and reserved ranges inside, a pool name for a pool (400 naming the field)', async () => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ name: 'x', cidr: '10.0.0.0/33', purpose: 'static' }, 'cidr', /cidr must be a network such as/],
       [{ name: 'x', cidr: '10.0.0.5/24', purpose: 'static' }, 'cidr', /host bits set/],
-      [{ name: 'x', cidr: '10.0.0.0/24', purpose: 'static', gateway: '10.0.1.1' }, 'gateway', /gateway 10\.0\.1\.1 is not inside 10\.0\.0\.0\/24/],
+      [
+        { name: 'x', cidr: '10.0.0.0/24', purpose: 'static', gateway: '10.0.1.1' },
+        'gateway',
+        /gateway 10\.0\.1\.1 is not inside 10\.0\.0\.0\/24/,
+      ],
       [{ name: 'x', cidr: '10.0.0.0/24', purpose: 'static', gateway: '10.0.0.255' }, 'gateway', /network or broadcast/],
-      [{ name: 'x', cidr: '10.0.0.0/24', purpose: 'static', reserved_ranges: [{ from: '10.0.0.10', to: '10.0.2.1' }] }, 'reserved_ranges.0.to', /not inside/],
+      [
+        { name: 'x', cidr: '10.0.0.0/24', purpose: 'static', reserved_ranges: [{ from: '10.0.0.10', to: '10.0.2.1' }] },
+        'reserved_ranges.0.to',
+        /not inside/,
+      ],
       [{ name: 'x', cidr: '10.0.0.0/24', purpose: 'pool' }, 'pool_name', /pool_name is required/],
       [{ name: 'x', cidr: '10.0.0.0/24', purpose: 'ipv6_delegation' }, 'purpose', /must be an IPv6 prefix/],
-      [{ name: 'x', cidr: '10.0.0.0/24', purpose: 'static', dns_servers: ['1.1.1'] }, 'dns_servers.0', /valid IPv4 or IPv6/],
+      [
+        { name: 'x', cidr: '10.0.0.0/24', purpose: 'static', dns_servers: ['1.1.1'] },
+        'dns_servers.0',
+        /valid IPv4 or IPv6/,
+      ],
     ];
     for (const [body, field, message] of cases) {
       const res = await api('POST', '/ipam/networks', body);
@@ -111,21 +143,43 @@ describe('IP address management', () => {
       expect(res.statusCode, res.body).toBe(409);
       expect(res.json().message).toBe(`${cidr} overlaps the network "Core statics" (198.51.100.0/24)`);
     }
-    expect((await api('POST', '/ipam/networks', { name: 'core STATICS', cidr: '198.51.101.0/24', purpose: 'static' })).json().message).toBe(
-      'A network with this name already exists',
-    );
+    expect(
+      (await api('POST', '/ipam/networks', { name: 'core STATICS', cidr: '198.51.101.0/24', purpose: 'static' })).json()
+        .message,
+    ).toBe('A network with this name already exists');
     const v6 = await network({ name: 'Delegation', cidr: '2001:DB8:100::/40', purpose: 'ipv6_delegation' });
     expect(v6.cidr).toBe('2001:db8:100::/40');
-    expect((await api('POST', '/ipam/networks', { name: 'v6 b', cidr: '2001:db8:1ff::/48', purpose: 'ipv6_delegation' })).statusCode).toBe(409);
+    expect(
+      (await api('POST', '/ipam/networks', { name: 'v6 b', cidr: '2001:db8:1ff::/48', purpose: 'ipv6_delegation' }))
+        .statusCode,
+    ).toBe(409);
     // Adjacent is not overlapping.
     await network({ name: 'Next door', cidr: '198.51.101.0/24', purpose: 'static' });
   });
 
   it('roles: admin and technician manage networks, support reads, billing and customers are refused', async () => {
-    expect((await api('POST', '/ipam/networks', { name: 'Tech net', cidr: '100.64.0.0/24', purpose: 'static' }, 'technician')).statusCode).toBe(201);
+    expect(
+      (
+        await api(
+          'POST',
+          '/ipam/networks',
+          { name: 'Tech net', cidr: '100.64.0.0/24', purpose: 'static' },
+          'technician',
+        )
+      ).statusCode,
+    ).toBe(201);
     expect((await api('GET', '/ipam/networks', undefined, 'support')).statusCode).toBe(200);
     expect((await api('GET', '/ipam/history?address=100.64.0.9', undefined, 'support')).statusCode).toBe(200);
-    expect((await api('POST', '/ipam/networks', { name: 'Support net', cidr: '100.64.1.0/24', purpose: 'static' }, 'support')).statusCode).toBe(403);
+    expect(
+      (
+        await api(
+          'POST',
+          '/ipam/networks',
+          { name: 'Support net', cidr: '100.64.1.0/24', purpose: 'static' },
+          'support',
+        )
+      ).statusCode,
+    ).toBe(403);
     expect((await api('GET', '/ipam/networks', undefined, 'billing')).statusCode).toBe(403);
     expect((await api('GET', '/ipam/networks', undefined, 'user')).statusCode).toBe(403);
     const c = await customer();
@@ -133,7 +187,11 @@ describe('IP address management', () => {
     // A customer reads their own subscription's addressing, not another's (not found), and changes nothing.
     expect((await api('GET', `/subscriptions/${c.subscriptionId}/address`, undefined, 'user')).statusCode).toBe(404);
     expect((await assign(c.subscriptionId, { network_id: null }, 'user')).statusCode).toBe(403);
-    const own = await t.app.inject({ method: 'GET', url: `/api/subscriptions/${c.subscriptionId}/address`, headers: bearer((await t.login(c.email)).token) });
+    const own = await t.app.inject({
+      method: 'GET',
+      url: `/api/subscriptions/${c.subscriptionId}/address`,
+      headers: bearer((await t.login(c.email)).token),
+    });
     expect(own.statusCode, own.body).toBe(200);
     expect(own.json().data).toMatchObject({ subscription_id: c.subscriptionId, address: null });
   });
@@ -152,14 +210,22 @@ describe('IP address management', () => {
     expect(first.json().data).toMatchObject({ address: '192.0.2.4', network_id: net.id, pool_name: null });
 
     const b = await customer();
-    expect((await assign(b.subscriptionId, { network_id: net.id, address: '192.0.2.1' })).json()).toMatchObject({ message: '192.0.2.1 is the gateway of "Tiny"' });
-    expect((await assign(b.subscriptionId, { network_id: net.id, address: '192.0.2.3' })).json().message).toBe('192.0.2.3 is in a reserved range of "Tiny" (192.0.2.2 – 192.0.2.3: switches)');
-    expect((await assign(b.subscriptionId, { network_id: net.id, address: '192.0.2.4' })).json().message).toBe('192.0.2.4 is already assigned to another subscription');
+    expect((await assign(b.subscriptionId, { network_id: net.id, address: '192.0.2.1' })).json()).toMatchObject({
+      message: '192.0.2.1 is the gateway of "Tiny"',
+    });
+    expect((await assign(b.subscriptionId, { network_id: net.id, address: '192.0.2.3' })).json().message).toBe(
+      '192.0.2.3 is in a reserved range of "Tiny" (192.0.2.2 – 192.0.2.3: switches)',
+    );
+    expect((await assign(b.subscriptionId, { network_id: net.id, address: '192.0.2.4' })).json().message).toBe(
+      '192.0.2.4 is already assigned to another subscription',
+    );
     const outside = await assign(b.subscriptionId, { network_id: net.id, address: '192.0.2.9' });
     expect(outside.statusCode).toBe(400);
     expect(outside.json().message).toBe('192.0.2.9 is not inside 192.0.2.0/29');
     expect((await assign(b.subscriptionId, { network_id: net.id, address: '192.0.2.7' })).statusCode).toBe(400); // broadcast
-    expect((await assign(b.subscriptionId, { network_id: net.id, address: '192.0.2.6' })).json().data.address).toBe('192.0.2.6');
+    expect((await assign(b.subscriptionId, { network_id: net.id, address: '192.0.2.6' })).json().data.address).toBe(
+      '192.0.2.6',
+    );
 
     const c = await customer();
     expect((await assign(c.subscriptionId, { network_id: net.id })).json().data.address).toBe('192.0.2.5');
@@ -186,7 +252,9 @@ describe('IP address management', () => {
     expect(new Set(addresses).size).toBe(50);
     expect(addresses).not.toContain('203.0.113.1');
     expect(addresses).not.toContain('203.0.113.0');
-    const rows = await t.rows<{ n: number }>(sql`select count(distinct address)::int as n from ip_assignments where network_id = ${net.id} and state = 'static'`);
+    const rows = await t.rows<{ n: number }>(
+      sql`select count(distinct address)::int as n from ip_assignments where network_id = ${net.id} and state = 'static'`,
+    );
     expect(rows[0].n).toBe(50);
   });
 
@@ -197,12 +265,20 @@ describe('IP address management', () => {
     const released = await api('DELETE', `/subscriptions/${a.subscriptionId}/address`);
     expect(released.json().data).toMatchObject({ address: null, network_id: null });
     const map = (await api('GET', `/ipam/networks/${net.id}/addresses`)).json().data;
-    expect(map.items).toEqual([expect.objectContaining({ address: '192.0.2.65', state: 'quarantined', quarantine_until: new Date(clock.now().getTime() + 10 * DAY).toISOString() })]);
+    expect(map.items).toEqual([
+      expect.objectContaining({
+        address: '192.0.2.65',
+        state: 'quarantined',
+        quarantine_until: new Date(clock.now().getTime() + 10 * DAY).toISOString(),
+      }),
+    ]);
 
     const b = await customer();
     expect((await assign(b.subscriptionId, { network_id: net.id })).json().data.address).toBe('192.0.2.66');
     const c = await customer();
-    expect((await assign(c.subscriptionId, { network_id: net.id, address: '192.0.2.65' })).json().message).toMatch(/^192\.0\.2\.65 is in quarantine until /);
+    expect((await assign(c.subscriptionId, { network_id: net.id, address: '192.0.2.65' })).json().message).toMatch(
+      /^192\.0\.2\.65 is in quarantine until /,
+    );
     expect((await assign(c.subscriptionId, { network_id: net.id })).statusCode).toBe(409);
     clock.advance(10 * DAY + 1000);
     expect((await assign(c.subscriptionId, { network_id: net.id })).json().data.address).toBe('192.0.2.65');
@@ -217,14 +293,27 @@ describe('IP address management', () => {
   });
 
   it('RADIUS: Access-Accept carries Framed-IP-Address for a static address, Framed-Pool for a pool, and the IPv6 prefixes', async () => {
-    const statics = await network({ name: 'Radius statics', cidr: '10.20.0.0/24', purpose: 'static', gateway: '10.20.0.1' });
+    const statics = await network({
+      name: 'Radius statics',
+      cidr: '10.20.0.0/24',
+      purpose: 'static',
+      gateway: '10.20.0.1',
+    });
     const pool = await network({ name: 'Dynamic', cidr: '100.72.0.0/16', purpose: 'pool', pool_name: 'pppoe-dyn' });
     const a = await customer();
     accepted(await login(a.username, a.password));
     expect((await login(a.username, a.password)).attributes['Framed-IP-Address']).toBeUndefined();
 
-    const set = await assign(a.subscriptionId, { network_id: statics.id, framed_ipv6_prefix: '2001:db8:5::/64', delegated_ipv6_prefix: '2001:db8:100:200::/56' });
-    expect(set.json().data, set.body).toMatchObject({ address: '10.20.0.2', framed_ipv6_prefix: '2001:db8:5::/64', delegated_ipv6_prefix: '2001:db8:100:200::/56' });
+    const set = await assign(a.subscriptionId, {
+      network_id: statics.id,
+      framed_ipv6_prefix: '2001:db8:5::/64',
+      delegated_ipv6_prefix: '2001:db8:100:200::/56',
+    });
+    expect(set.json().data, set.body).toMatchObject({
+      address: '10.20.0.2',
+      framed_ipv6_prefix: '2001:db8:5::/64',
+      delegated_ipv6_prefix: '2001:db8:100:200::/56',
+    });
     await t.app.radius.idle();
     const answer = await login(a.username, a.password);
     accepted(answer);
@@ -235,7 +324,12 @@ describe('IP address management', () => {
     expect(answer.attributes['Mikrotik-Rate-Limit']).toBe('10M/50M');
 
     const toPool = await assign(a.subscriptionId, { network_id: pool.id, delegated_ipv6_prefix: null });
-    expect(toPool.json().data).toMatchObject({ address: null, pool_network_id: pool.id, pool_name: 'pppoe-dyn', delegated_ipv6_prefix: null });
+    expect(toPool.json().data).toMatchObject({
+      address: null,
+      pool_network_id: pool.id,
+      pool_name: 'pppoe-dyn',
+      delegated_ipv6_prefix: null,
+    });
     await t.app.radius.idle();
     const pooled = await login(a.username, a.password);
     accepted(pooled);
@@ -245,7 +339,10 @@ describe('IP address management', () => {
     // A prefix delegated as "the next free one" of a delegation network reaches the NAS the same way.
     const v6 = await network({ name: 'Radius delegation', cidr: '2001:db8:300::/48', purpose: 'ipv6_delegation' });
     const delegated = await assign(a.subscriptionId, { delegated_from_network_id: v6.id });
-    expect(delegated.json().data, delegated.body).toMatchObject({ pool_network_id: pool.id, delegated_ipv6_prefix: '2001:db8:300::/56' });
+    expect(delegated.json().data, delegated.body).toMatchObject({
+      pool_network_id: pool.id,
+      delegated_ipv6_prefix: '2001:db8:300::/56',
+    });
     await t.app.radius.idle();
     const withPrefix = await login(a.username, a.password);
     accepted(withPrefix);
@@ -263,9 +360,16 @@ describe('IP address management', () => {
     expect(address).toBe('10.30.0.1');
     await t.app.radius.idle();
     accepted(await login(a.username, a.password));
-    const acct = (attributes: Record<string, string | number>) => radclient({ port: ports.acctPort, secret: SECRET, type: 'acct' }, attributes);
+    const acct = (attributes: Record<string, string | number>) =>
+      radclient({ port: ports.acctPort, secret: SECRET, type: 'acct' }, attributes);
     const started = clock.now();
-    const start = await acct({ 'User-Name': a.username, 'Acct-Status-Type': 'Start', 'Acct-Session-Id': 'hist-1', 'Framed-IP-Address': address, 'NAS-IP-Address': '127.0.0.1' });
+    const start = await acct({
+      'User-Name': a.username,
+      'Acct-Status-Type': 'Start',
+      'Acct-Session-Id': 'hist-1',
+      'Framed-IP-Address': address,
+      'NAS-IP-Address': '127.0.0.1',
+    });
     expect(start.code, start.output).toBe('Accounting-Response');
 
     nas.received.length = 0;
@@ -275,10 +379,22 @@ describe('IP address management', () => {
     expect(nas.received.map((r) => r.code)).toEqual(['Disconnect-Request']);
     expect(nas.received[0].attributes['Acct-Session-Id']).toBe('hist-1');
     clock.advance(60_000);
-    await acct({ 'User-Name': a.username, 'Acct-Status-Type': 'Stop', 'Acct-Session-Id': 'hist-1', 'Framed-IP-Address': address, 'Acct-Session-Time': 60, 'NAS-IP-Address': '127.0.0.1' });
+    await acct({
+      'User-Name': a.username,
+      'Acct-Status-Type': 'Stop',
+      'Acct-Session-Id': 'hist-1',
+      'Framed-IP-Address': address,
+      'Acct-Session-Time': 60,
+      'NAS-IP-Address': '127.0.0.1',
+    });
 
     const at = new Date(started.getTime() + 30_000).toISOString();
-    const history = await api('GET', `/ipam/history?address=${address}&at=${encodeURIComponent(at)}`, undefined, 'support');
+    const history = await api(
+      'GET',
+      `/ipam/history?address=${address}&at=${encodeURIComponent(at)}`,
+      undefined,
+      'support',
+    );
     expect(history.statusCode, history.body).toBe(200);
     expect(history.json().data.items).toEqual([
       expect.objectContaining({
@@ -293,7 +409,9 @@ describe('IP address management', () => {
       }),
     ]);
     const later = new Date(clock.now().getTime() + 3_600_000).toISOString();
-    expect((await api('GET', `/ipam/history?address=${address}&at=${encodeURIComponent(later)}`)).json().data.items).toEqual([]);
+    expect(
+      (await api('GET', `/ipam/history?address=${address}&at=${encodeURIComponent(later)}`)).json().data.items,
+    ).toEqual([]);
     expect((await api('GET', '/ipam/history?address=not-an-ip')).statusCode).toBe(400);
   });
 });

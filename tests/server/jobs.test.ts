@@ -67,10 +67,19 @@ describe('the job queue', () => {
     });
     await a.start();
     const id = await a.send('test-failing', { n: 1 });
-    await expect.poll(async () => (await a.latest('test-failing'))?.status, { timeout: 15_000, interval: 200 }).toBe('failed');
+    await expect
+      .poll(async () => (await a.latest('test-failing'))?.status, { timeout: 15_000, interval: 200 })
+      .toBe('failed');
     expect(tries).toBe(3);
     const job = (await a.latest('test-failing'))!;
-    expect(job).toMatchObject({ id, status: 'failed', retry_count: 2, retry_limit: 2, error: 'router unreachable (try 3)', data: { n: 1 } });
+    expect(job).toMatchObject({
+      id,
+      status: 'failed',
+      retry_count: 2,
+      retry_limit: 2,
+      error: 'router unreachable (try 3)',
+      data: { n: 1 },
+    });
     expect(job.finished_at).not.toBeNull();
   });
 
@@ -90,9 +99,15 @@ describe('the job queue', () => {
 
     const other = node(1);
     const ranOn: string[] = [];
-    other.define('test-orphan', { expireInSeconds: 2, retryLimit: 2, retryDelay: 0 }, async () => void ranOn.push('other'));
+    other.define(
+      'test-orphan',
+      { expireInSeconds: 2, retryLimit: 2, retryDelay: 0 },
+      async () => void ranOn.push('other'),
+    );
     await other.start();
-    await expect.poll(async () => (await other.latest('test-orphan'))?.status, { timeout: 15_000, interval: 200 }).toBe('done');
+    await expect
+      .poll(async () => (await other.latest('test-orphan'))?.status, { timeout: 15_000, interval: 200 })
+      .toBe('done');
     expect(ranOn).toEqual(['other']);
     expect(await other.latest('test-orphan')).toMatchObject({ id, retry_count: 1 });
   });
@@ -112,8 +127,15 @@ describe('GET /api/jobs', () => {
 
     const failed = (await call('GET', '/jobs?status=failed&name=test-failing', 'admin')).json().data;
     expect(failed.items).toHaveLength(1);
-    expect(failed.items[0]).toMatchObject({ name: 'test-failing', status: 'failed', error: 'router unreachable (try 3)' });
-    expect((await call('GET', '/jobs?name=no-such-queue', 'admin')).json().data).toMatchObject({ items: [], pagination: { total: 0, totalPages: 1 } });
+    expect(failed.items[0]).toMatchObject({
+      name: 'test-failing',
+      status: 'failed',
+      error: 'router unreachable (try 3)',
+    });
+    expect((await call('GET', '/jobs?name=no-such-queue', 'admin')).json().data).toMatchObject({
+      items: [],
+      pagination: { total: 0, totalPages: 1 },
+    });
   });
 
   it('rejects a bad filter with 400 and every role but the admins with 403 (401 signed out)', async () => {
@@ -121,7 +143,8 @@ describe('GET /api/jobs', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().success).toBe(false);
     expect((await call('GET', '/jobs', 'super_admin')).statusCode).toBe(200);
-    for (const role of ['billing', 'support', 'technician', 'user'] as const) expect((await call('GET', '/jobs', role)).statusCode, role).toBe(403);
+    for (const role of ['billing', 'support', 'technician', 'user'] as const)
+      expect((await call('GET', '/jobs', role)).statusCode, role).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: '/api/jobs', headers: bearer('nonsense') })).statusCode).toBe(401);
   });
 });

@@ -17,18 +17,30 @@ const clock = new ManualClock('2026-06-01T03:00:00.000Z');
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'isp-kept-'));
-  t = await createTestApp({ clock, config: { dataDir, backupKeep: 2, backupIntervalHours: 24, accessTokenTtlSeconds: 30 * 86_400 } });
+  t = await createTestApp({
+    clock,
+    config: { dataDir, backupKeep: 2, backupIntervalHours: 24, accessTokenTtlSeconds: 30 * 86_400 },
+  });
   as = await signInEveryRole(t);
 });
 afterAll(() => t.close());
 
-const archives = () => (existsSync(join(dataDir, 'backups')) ? readdirSync(join(dataDir, 'backups')).filter((n) => n.endsWith('.tar.gz')).sort() : []);
+const archives = () =>
+  existsSync(join(dataDir, 'backups'))
+    ? readdirSync(join(dataDir, 'backups'))
+        .filter((n) => n.endsWith('.tar.gz'))
+        .sort()
+    : [];
 
 describe('kept backups', () => {
   it('an admin takes one now, sees it listed with size and time, and downloads the same bytes', async () => {
     const made = await as('POST', '/backups', 'admin');
     expect(made.statusCode).toBe(201);
-    expect(made.json()).toMatchObject({ success: true, message: 'Backup created successfully', data: { name: backupFileName(clock.now()), created_at: clock.now().toISOString() } });
+    expect(made.json()).toMatchObject({
+      success: true,
+      message: 'Backup created successfully',
+      data: { name: backupFileName(clock.now()), created_at: clock.now().toISOString() },
+    });
 
     const list = await as('GET', '/backups', 'super_admin');
     expect(list.statusCode).toBe(200);
@@ -40,7 +52,11 @@ describe('kept backups', () => {
 
     // Sent as stored even to a client that accepts brotli and gzip (issue 15): the .tar.gz is not encoded again.
     const { token } = await t.login('admin@example.com');
-    const download = await t.app.inject({ method: 'GET', url: data.items[0].download_url, headers: { ...bearer(token), 'accept-encoding': 'br, gzip' } });
+    const download = await t.app.inject({
+      method: 'GET',
+      url: data.items[0].download_url,
+      headers: { ...bearer(token), 'accept-encoding': 'br, gzip' },
+    });
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-encoding']).toBeUndefined();
     expect(download.headers['content-disposition']).toBe(`attachment; filename="${data.items[0].name}"`);
@@ -59,7 +75,9 @@ describe('kept backups', () => {
     const name = archives()[0];
     expect((await as('GET', `/backups/${name}/download`, 'billing')).statusCode).toBe(403);
     expect((await as('GET', '/backups/..%2Fsecrets.json/download', 'admin')).statusCode).toBe(404);
-    expect((await as('GET', '/backups/isp-portal-2020-01-01T00-00-00-000Z.tar.gz/download', 'admin')).statusCode).toBe(404);
+    expect((await as('GET', '/backups/isp-portal-2020-01-01T00-00-00-000Z.tar.gz/download', 'admin')).statusCode).toBe(
+      404,
+    );
   });
 
   it('the schedule takes one when the newest is older than the interval and keeps the newest two', async () => {
@@ -71,7 +89,10 @@ describe('kept backups', () => {
     clock.advanceHours(24);
     await t.app.backups.schedule.run();
     expect(archives()).toHaveLength(2);
-    expect((await kept.items()).map((i) => i.created_at)).toEqual([clock.now().toISOString(), new Date(clock.now().getTime() - 24 * 3_600_000).toISOString()]);
+    expect((await kept.items()).map((i) => i.created_at)).toEqual([
+      clock.now().toISOString(),
+      new Date(clock.now().getTime() - 24 * 3_600_000).toISOString(),
+    ]);
   });
 
   it('a failed backup is recorded and shown, retried an hour later, and never costs a good one', async () => {

@@ -56,7 +56,9 @@ describe('the ledger migration books the money already there', () => {
 
     expect(await imbalances(t.database.db)).toEqual([]);
     expect([...(await m.books(a)), ...(await m.books(b))]).toEqual(before);
-    const kinds = await t.rows<{ kind: string; n: number; sum: number }>(sql`select kind, count(distinct transfer_id)::int as n, sum(amount)::int as sum from ledger_postings group by kind`);
+    const kinds = await t.rows<{ kind: string; n: number; sum: number }>(
+      sql`select kind, count(distinct transfer_id)::int as n, sum(amount)::int as sum from ledger_postings group by kind`,
+    );
     expect(kinds).toEqual([{ kind: 'opening_balance', n: 2, sum: 0 }]);
   });
 });

@@ -11,14 +11,18 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.createUser({ email: 'admin@example.com', role: 'admin' });
   admin = (await t.login('admin@example.com')).token;
-  for (let i = 0; i < 7; i++) await t.createUser({ email: `customer${i}@example.com`, status: i < 2 ? 'suspended' : 'active' });
+  for (let i = 0; i < 7; i++)
+    await t.createUser({ email: `customer${i}@example.com`, status: i < 2 ? 'suspended' : 'active' });
 });
 afterAll(() => t?.close());
 
 const list = async (query: string) => {
   const res = await t.app.inject({ method: 'GET', url: `/api/users?${query}`, headers: bearer(admin) });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as { items: unknown[]; pagination: { page: number; total: number; totalPages: number; hasNext: boolean } };
+  return res.json().data as {
+    items: unknown[];
+    pagination: { page: number; total: number; totalPages: number; hasNext: boolean };
+  };
 };
 
 describe('list totals', () => {
@@ -29,15 +33,27 @@ describe('list totals', () => {
     expect(last.items).toHaveLength(2);
     expect(last.pagination).toMatchObject({ total: 8, hasNext: false });
     expect(await list('status=suspended&limit=10')).toMatchObject({ pagination: { total: 2 } });
-    expect(await list('search=nobody-matches-this&limit=10')).toMatchObject({ items: [], pagination: { total: 0, totalPages: 1 } });
+    expect(await list('search=nobody-matches-this&limit=10')).toMatchObject({
+      items: [],
+      pagination: { total: 0, totalPages: 1 },
+    });
     const past = await list('page=9&limit=3');
     expect(past.items).toEqual([]);
     expect(past.pagination.total).toBe(8);
   });
 
   it('subscriptions filtered by creation day, status and search (prepared once per filter shape)', async () => {
-    const call = (method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url: `/api${url}`, headers: bearer(admin), payload });
-    const plan = (await call('POST', '/plans', { name: 'Paging Fiber', price: 1000, download_mbps: 10, upload_mbps: 5, billing_cycle: 'monthly' })).json().data;
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({ method, url: `/api${url}`, headers: bearer(admin), payload });
+    const plan = (
+      await call('POST', '/plans', {
+        name: 'Paging Fiber',
+        price: 1000,
+        download_mbps: 10,
+        upload_mbps: 5,
+        billing_cycle: 'monthly',
+      })
+    ).json().data;
     const customer = await t.createUser({ email: 'subscriber@example.com', name: 'Olga Paging' });
     expect((await call('POST', '/subscriptions', { plan_id: plan.id, user_id: customer.id })).statusCode).toBe(201);
     const today = t.clock.now().toISOString().slice(0, 10);

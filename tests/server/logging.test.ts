@@ -20,7 +20,11 @@ beforeAll(async () => {
     },
   });
   app = await buildApp({ config: testConfig(), database, mailer: null, logger: { level: 'trace', stream } });
-  await createUserRepository(database.db).insert({ name: 'Logan Log', email: 'logan@example.com', passwordHash: await hashPassword(TEST_PASSWORD) });
+  await createUserRepository(database.db).insert({
+    name: 'Logan Log',
+    email: 'logan@example.com',
+    passwordHash: await hashPassword(TEST_PASSWORD),
+  });
 });
 afterAll(async () => {
   await app.close();
@@ -39,18 +43,35 @@ describe('structured logs', () => {
     const cookie = refreshCookieHeader(login);
     await app.inject({ method: 'GET', url: '/api/auth/profile', headers: { authorization: `Bearer ${access}` } });
     await app.inject({ method: 'POST', url: '/api/auth/refresh-token', headers: { cookie } });
-    await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'logan@example.com', password: 'Wrong-Secret-77', rememberMe: false } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'logan@example.com', password: 'Wrong-Secret-77', rememberMe: false },
+    });
 
     const log = lines.join('');
     expect(lines.map((l) => JSON.parse(l)).some((l) => l.reqId === 'req-login-1')).toBe(true);
     // One line per request: method, route, status, duration, the user once known.
     const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
     expect(requests).toHaveLength(4);
-    expect(requests[0]).toMatchObject({ reqId: 'req-login-1', method: 'POST', url: '/api/auth/login', route: '/api/auth/login', status: 200 });
+    expect(requests[0]).toMatchObject({
+      reqId: 'req-login-1',
+      method: 'POST',
+      url: '/api/auth/login',
+      route: '/api/auth/login',
+      status: 200,
+    });
     expect(typeof requests[0].ms).toBe('number');
-    expect(requests[1]).toMatchObject({ method: 'GET', url: '/api/auth/profile', status: 200, user: expect.any(String) });
+    expect(requests[1]).toMatchObject({
+      method: 'GET',
+      url: '/api/auth/profile',
+      status: 200,
+      user: expect.any(String),
+    });
     expect(requests[3]).toMatchObject({ url: '/api/auth/login', status: 401 });
-    expect(lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'incoming request' || l.msg === 'request completed')).toEqual([]);
+    expect(
+      lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'incoming request' || l.msg === 'request completed'),
+    ).toEqual([]);
     expect(log).not.toContain(TEST_PASSWORD);
     expect(log).not.toContain('Wrong-Secret-77');
     expect(log).not.toContain(access);
@@ -75,16 +96,34 @@ describe('LOG_FORMAT', () => {
     let out = '';
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
       cwd: new URL('../..', import.meta.url).pathname,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', SERVE_SPA: 'false', SEED_DEMO: 'false', NO_COLOR: '1' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'pretty',
+        SERVE_SPA: 'false',
+        SEED_DEMO: 'false',
+        NO_COLOR: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
-      await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health/live`).catch(() => null))?.status, { timeout: 60_000, interval: 200 }).toBe(200);
+      await expect
+        .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health/live`).catch(() => null))?.status, {
+          timeout: 60_000,
+          interval: 200,
+        })
+        .toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/api/plans`)).status).toBe(200);
-      await expect.poll(() => out.split('\n').find((l) => l.includes('/api/plans')) ?? '', { timeout: 5000, interval: 50 }).toMatch(/INFO.*request.*GET.*\/api\/plans.*200/);
+      await expect
+        .poll(() => out.split('\n').find((l) => l.includes('/api/plans')) ?? '', { timeout: 5000, interval: 50 })
+        .toMatch(/INFO.*request.*GET.*\/api\/plans.*200/);
       const line = out.split('\n').find((l) => l.includes('/api/plans'))!;
       expect(() => JSON.parse(line)).toThrow();
       // Health checks are not logged at info.

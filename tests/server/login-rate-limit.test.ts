@@ -10,14 +10,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const attempt = (email: string, password: string, ip: string) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password, rememberMe: false }, remoteAddress: ip });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password, rememberMe: false },
+    remoteAddress: ip,
+  });
 
 const TOO_MANY = { success: false, message: 'Too many login attempts. Please try again later.' };
 
 describe('login rate limit', () => {
   it('blocks an IP address after 10 failed attempts (any accounts), with Retry-After, for 15 minutes', async () => {
     const ip = '203.0.113.10';
-    for (let i = 0; i < 10; i++) expect((await attempt(`guess${i}@example.com`, 'wrong-password', ip)).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await attempt(`guess${i}@example.com`, 'wrong-password', ip)).statusCode).toBe(401);
     const blocked = await attempt('other@example.com', TEST_PASSWORD, ip);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual(TOO_MANY);
@@ -33,7 +39,8 @@ describe('login rate limit', () => {
   });
 
   it('strangers cannot lock an account out: 10 failures from 10 addresses leave its owner in from their own', async () => {
-    for (let i = 0; i < 10; i++) expect((await attempt('target@example.com', 'wrong-password', `198.51.100.${i}`)).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await attempt('target@example.com', 'wrong-password', `198.51.100.${i}`)).statusCode).toBe(401);
     expect((await attempt('target@example.com', TEST_PASSWORD, '198.51.100.200')).statusCode).toBe(200);
     // Each of those addresses may go on guessing (its own count is low), but only up to its own limits.
     expect((await attempt('target@example.com', 'wrong-password', '198.51.100.1')).statusCode).toBe(401);
@@ -74,7 +81,8 @@ describe('login rate limit', () => {
   });
 
   it('does not count successful sign-ins', async () => {
-    for (let i = 0; i < 12; i++) expect((await attempt('other@example.com', TEST_PASSWORD, '192.0.2.50')).statusCode).toBe(200);
+    for (let i = 0; i < 12; i++)
+      expect((await attempt('other@example.com', TEST_PASSWORD, '192.0.2.50')).statusCode).toBe(200);
   });
 });
 
@@ -86,7 +94,12 @@ describe('a configured limit', () => {
   afterAll(() => strict.close());
 
   it('uses LOGIN_RATE_LIMIT and LOGIN_RATE_WINDOW_MINUTES', async () => {
-    const go = () => strict.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@example.com', password: 'x', rememberMe: false } });
+    const go = () =>
+      strict.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'a@example.com', password: 'x', rememberMe: false },
+      });
     expect((await go()).statusCode).toBe(401);
     expect((await go()).statusCode).toBe(401);
     const blocked = await go();

@@ -13,7 +13,14 @@ let t: TestApp;
 beforeAll(async () => {
   ensureRadclient();
   t = await createTestApp({
-    config: { metricsToken: TOKEN, metricsPort: 0 as unknown as number, radiusEnabled: true, radiusHost: '127.0.0.1', radiusAuthPort: 0, radiusAcctPort: 0 },
+    config: {
+      metricsToken: TOKEN,
+      metricsPort: 0 as unknown as number,
+      radiusEnabled: true,
+      radiusHost: '127.0.0.1',
+      radiusAuthPort: 0,
+      radiusAcctPort: 0,
+    },
   });
   await t.createUser({ email: 'admin@example.com', role: 'admin' });
 });
@@ -34,7 +41,9 @@ const value = (text: string, sample: string) => {
 describe('/metrics', () => {
   it('is refused without the bearer token or with a wrong one, and served with it', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer('wrong-token-0123456789') })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer('wrong-token-0123456789') })).statusCode,
+    ).toBe(401);
     const text = await scrape();
     expect(text).toContain('# TYPE isp_http_request_duration_seconds histogram');
     expect(text).toContain('isp_process_resident_memory_bytes');
@@ -47,7 +56,9 @@ describe('/metrics', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/plans/not-a-plan' })).statusCode).toBe(404);
     const text = await scrape();
     expect(value(text, sample)).toBe(before + 3);
-    expect(value(text, 'isp_http_request_duration_seconds_count{method="GET",route="/api/plans/:id",status="404"}')).toBe(1);
+    expect(
+      value(text, 'isp_http_request_duration_seconds_count{method="GET",route="/api/plans/:id",status="404"}'),
+    ).toBe(1);
 
     // An e-mail through the queue: the delivery job shows up, done.
     await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'admin@example.com' } });
@@ -58,7 +69,8 @@ describe('/metrics', () => {
     expect(value(after, 'isp_radius_sessions_open')).toBe(0);
     expect(after).toContain('isp_job_oldest_waiting_seconds');
     // PostgreSQL: this process's pool.
-    if (t.database.kind === 'postgres') expect(value(after, 'isp_db_pool_connections{state="total"}')).toBeGreaterThan(0);
+    if (t.database.kind === 'postgres')
+      expect(value(after, 'isp_db_pool_connections{state="total"}')).toBeGreaterThan(0);
   });
 
   it('counts a RADIUS exchange with radclient by result', async () => {
@@ -71,7 +83,10 @@ describe('/metrics', () => {
     await t.app.radius.clients.reload();
     const sample = 'isp_radius_requests_total{type="access",result="reject"}';
     const before = value(await scrape(), sample);
-    const reply = await radclient({ port: t.app.radius.ports()!.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': 'nobody', 'User-Password': 'wrong' });
+    const reply = await radclient(
+      { port: t.app.radius.ports()!.authPort, secret: SECRET, type: 'auth' },
+      { 'User-Name': 'nobody', 'User-Password': 'wrong' },
+    );
     expect(reply.code).toBe('Access-Reject');
     const text = await scrape();
     expect(value(text, sample)).toBe(before + 1);

@@ -30,7 +30,8 @@ describe('books that balance', () => {
   afterAll(() => t.close());
 
   async function balanced(who: string) {
-    for (const b of await m.books(who)) expect(b, `books of ${who} in ${b.currency}`).toMatchObject({ difference: 0, mismatches: [] });
+    for (const b of await m.books(who))
+      expect(b, `books of ${who} in ${b.currency}`).toMatchObject({ difference: 0, mismatches: [] });
   }
   /** Orders a plan and pays its first invoice in cash with amount (default: exactly); the subscription is active. */
   async function activeOn(who: string, plan: PlanRef, amount?: number) {
@@ -39,7 +40,11 @@ describe('books that balance', () => {
     const { subscription, invoice } = r.json().data;
     const paid = await m.payManually(invoice.id, amount ?? invoice.amount_due);
     expect(paid.statusCode, paid.body).toBe(201);
-    return { subscriptionId: subscription.id as string, invoiceId: invoice.id as string, paymentId: paid.json().data.id as string };
+    return {
+      subscriptionId: subscription.id as string,
+      invoiceId: invoice.id as string,
+      paymentId: paid.json().data.id as string,
+    };
   }
 
   it('an overpaid invoice refunded to credit: the credit is what was received (5,000), not 6,001', async () => {
@@ -49,7 +54,9 @@ describe('books that balance', () => {
     const r = await m.refund(paymentId, 'credit');
     expect(r.statusCode, r.body).toBe(200);
     expect(await m.creditBalance(who)).toBe(5000);
-    const [entry] = await t.rows<{ amount: number }>(sql`select amount from credit_entries where payment_id = ${paymentId} and kind = 'refund_to_credit'`);
+    const [entry] = await t.rows<{ amount: number }>(
+      sql`select amount from credit_entries where payment_id = ${paymentId} and kind = 'refund_to_credit'`,
+    );
     expect(entry.amount).toBe(3999);
     await balanced(who);
   });
@@ -61,15 +68,22 @@ describe('books that balance', () => {
     const postings = await t.rows<{ kind: string; account: string; amount: number; transfer_id: string }>(
       sql`select kind, account, amount, transfer_id from ledger_postings where user_id = ${m.id(who)}`,
     );
-    const legs = (kind: string) => Object.fromEntries(postings.filter((p) => p.kind === kind).map((p) => [p.account, Number(p.amount)]));
+    const legs = (kind: string) =>
+      Object.fromEntries(postings.filter((p) => p.kind === kind).map((p) => [p.account, Number(p.amount)]));
     // 5,000 in cash: 3,999 to the invoice, 1,001 to credit; the refund to credit moves the invoice's 3,999 to credit.
     expect(legs('payment_received')).toEqual({ payer: -5000, revenue: 3999, credit: 1001 });
     expect(legs('refund_to_credit')).toEqual({ revenue: -3999, credit: 3999 });
     expect(new Set(postings.filter((p) => p.kind === 'payment_received').map((p) => p.transfer_id)).size).toBe(1);
     await expect(
-      transfer(t.database.db, { userId: m.id(who), currency: 'USD', kind: 'credit_adjustment', now: new Date() }, { grants: -100, credit: 99 }),
+      transfer(
+        t.database.db,
+        { userId: m.id(who), currency: 'USD', kind: 'credit_adjustment', now: new Date() },
+        { grants: -100, credit: 99 },
+      ),
     ).rejects.toThrow(/Unbalanced/);
-    expect(await t.rows(sql`select id from ledger_postings where user_id = ${m.id(who)} and kind = 'credit_adjustment'`)).toEqual([]);
+    expect(
+      await t.rows(sql`select id from ledger_postings where user_id = ${m.id(who)} and kind = 'credit_adjustment'`),
+    ).toEqual([]);
     await balanced(who);
   });
 
@@ -83,7 +97,9 @@ describe('books that balance', () => {
     const [invoice] = await t.rows<{ status: string }>(sql`select status from invoices where id = ${invoiceId}`);
     expect(invoice.status).toBe('refunded');
     await balanced(who);
-    expect(await m.books(who)).toEqual([expect.objectContaining({ received: 5000, refunded: 5000, credit: 0, applied: 0 })]);
+    expect(await m.books(who)).toEqual([
+      expect.objectContaining({ received: 5000, refunded: 5000, credit: 0, applied: 0 }),
+    ]);
   });
 
   it('once the overpayment credit is spent, a refund to the payer is refused (409) and a refund to credit still works', async () => {
@@ -127,7 +143,11 @@ describe('books that balance', () => {
     const lines = invoice.line_items as Array<{ kind?: string; amount: number; description: string }>;
     expect(lines.some((l) => l.kind === 'credit')).toBe(false);
     // 2 days of Business 1000's period at 19,999, charged on the new invoice with the cancelled one named.
-    const days = Math.round((new Date(upgradeInvoice.line_items[0].period_end).getTime() - new Date(upgradeInvoice.line_items[0].period_start).getTime()) / 86_400_000);
+    const days = Math.round(
+      (new Date(upgradeInvoice.line_items[0].period_end).getTime() -
+        new Date(upgradeInvoice.line_items[0].period_start).getTime()) /
+        86_400_000,
+    );
     const usedAmount = 19999 - Math.round((19999 * (days - 2)) / days);
     expect(usedAmount).toBeGreaterThan(1200);
     const used = lines.find((l) => l.description.includes(upgradeInvoice.number));
@@ -150,7 +170,11 @@ describe('books that balance', () => {
     expect(down.statusCode, down.body).toBe(200);
     expect(down.json().data.invoice).toMatchObject({ total_amount: 0, status: 'paid' });
     expect(down.json().data.invoice.paid_date).toBeTruthy();
-    expect((await m.subscriptionsOf(who))[0]).toMatchObject({ status: 'active', plan_id: basic.id, period_paid_amount: 1999 });
+    expect((await m.subscriptionsOf(who))[0]).toMatchObject({
+      status: 'active',
+      plan_id: basic.id,
+      period_paid_amount: 1999,
+    });
     expect((await m.invoicesOf(who)).filter((i) => i.status === 'unpaid')).toHaveLength(0);
     await balanced(who);
   });
@@ -161,7 +185,9 @@ describe('books that balance', () => {
     const order = await m.subscribe(who, home.id);
     expect(order.json().data.invoice).toMatchObject({ credit_applied: 2000, amount_due: 1999 });
     expect(await m.creditBalance(who)).toBe(0);
-    const cancel = await m.call('POST', `/subscriptions/${order.json().data.subscription.id}/cancel`, who, { immediate: true });
+    const cancel = await m.call('POST', `/subscriptions/${order.json().data.subscription.id}/cancel`, who, {
+      immediate: true,
+    });
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(await m.creditBalance(who)).toBe(2000);
     const [inv] = await m.invoicesOf(who);
@@ -191,7 +217,10 @@ describe('books that balance', () => {
         message: `You already have an order waiting: Home 100 (invoice ${number}). Pay or cancel it before ordering again`,
       });
     }
-    expect(refused[0].json().errors).toContainEqual({ field: 'pending_subscription_id', message: created[0].json().data.subscription.id });
+    expect(refused[0].json().errors).toContainEqual({
+      field: 'pending_subscription_id',
+      message: created[0].json().data.subscription.id,
+    });
     expect(await m.subscriptionsOf(who)).toHaveLength(1);
     expect(await m.invoicesOf(who)).toHaveLength(1);
     // Staff ordering for the customer are refused the same way; once the order is paid a second line can be ordered.
@@ -209,17 +238,27 @@ describe('books that balance', () => {
     for (const location of [undefined, null, '   ']) {
       const r = await m.subscribe(who, fiber.id, location === undefined ? {} : { location });
       expect(r.statusCode, r.body).toBe(400);
-      expect(r.json()).toMatchObject({ success: false, message: 'This plan is installed at your address: enter the service address' });
-      expect(r.json().errors).toContainEqual({ field: 'location', message: 'This plan is installed at your address: enter the service address' });
+      expect(r.json()).toMatchObject({
+        success: false,
+        message: 'This plan is installed at your address: enter the service address',
+      });
+      expect(r.json().errors).toContainEqual({
+        field: 'location',
+        message: 'This plan is installed at your address: enter the service address',
+      });
     }
     expect(await m.subscriptionsOf(who)).toHaveLength(0);
     expect(await m.invoicesOf(who)).toHaveLength(0);
     const ok = await m.subscribe(who, fiber.id, { location: '12 Harbour Road, Flat 3' });
     expect(ok.statusCode, ok.body).toBe(201);
-    const [job] = await t.rows<{ address: string; status: string }>(sql`select address, status from installations where subscription_id = ${ok.json().data.subscription.id}`);
+    const [job] = await t.rows<{ address: string; status: string }>(
+      sql`select address, status from installations where subscription_id = ${ok.json().data.subscription.id}`,
+    );
     expect(job).toMatchObject({ address: '12 Harbour Road, Flat 3', status: 'requested' });
     const list = await m.call('GET', `/subscriptions?user_id=${m.id(who)}`, 'billing');
-    expect(list.json().data.items.find((x: { id: string }) => x.id === ok.json().data.subscription.id)).toMatchObject({ location: '12 Harbour Road, Flat 3' });
+    expect(list.json().data.items.find((x: { id: string }) => x.id === ok.json().data.subscription.id)).toMatchObject({
+      location: '12 Harbour Road, Flat 3',
+    });
     // A plan without installation (a hotspot or a wireless plan the customer sets up) still needs no address.
     expect((await m.subscribe(await m.customer(), basic.id)).statusCode).toBe(201);
   });
@@ -227,7 +266,12 @@ describe('books that balance', () => {
   it('a data-only voucher gives its data, not a period: a data line without a time limit that the billing run never renews; vouchers top it up, a time voucher leaves it alone', async () => {
     const who = await m.customer();
     const batch = async (terms: Record<string, unknown>) => {
-      const r = await m.call('POST', '/vouchers/batches', 'admin', { plan_id: basic.id, price: 500, count: 1, ...terms });
+      const r = await m.call('POST', '/vouchers/batches', 'admin', {
+        plan_id: basic.id,
+        price: 500,
+        count: 1,
+        ...terms,
+      });
       expect(r.statusCode, r.body).toBe(201);
       return r.json().data.codes[0] as string;
     };
@@ -237,10 +281,20 @@ describe('books that balance', () => {
       return r.json().data;
     };
     const first = await redeem(await batch({ data_allowance_mb: 1 }));
-    expect(first).toMatchObject({ extended: false, period_end: null, data_allowance_bytes: 1_000_000, data_used_bytes: 0 });
+    expect(first).toMatchObject({
+      extended: false,
+      period_end: null,
+      data_allowance_bytes: 1_000_000,
+      data_used_bytes: 0,
+    });
     const topped = await redeem(await batch({ data_allowance_mb: 500, validity_minutes: 120 }));
     // Same line, more data; no time limit before, none after (the later end wins, and none is later than any).
-    expect(topped).toMatchObject({ subscription_id: first.subscription_id, extended: true, period_end: null, data_allowance_bytes: 501_000_000 });
+    expect(topped).toMatchObject({
+      subscription_id: first.subscription_id,
+      extended: true,
+      period_end: null,
+      data_allowance_bytes: 501_000_000,
+    });
     // A time-only voucher is no data: it starts a line of its own for its validity and leaves the data line as it is.
     const timed = await redeem(await batch({ validity_minutes: 120 }));
     expect(timed.subscription_id).not.toBe(first.subscription_id);
@@ -250,18 +304,30 @@ describe('books that balance', () => {
     t.clock.advanceDays(40);
     expect((await m.call('POST', '/billing/run', 'admin')).statusCode).toBe(200);
     const lines = await m.subscriptionsOf(who);
-    expect(lines.find((l) => l.id === first.subscription_id)).toMatchObject({ status: 'active', current_period_end: null, period_paid_amount: 0 });
+    expect(lines.find((l) => l.id === first.subscription_id)).toMatchObject({
+      status: 'active',
+      current_period_end: null,
+      period_paid_amount: 0,
+    });
     expect(await m.invoicesOf(who)).toHaveLength(0);
     // A data line is topped up with vouchers, not renewed or moved to another plan (that would bill a period).
-    for (const [method, path, body] of [['PATCH', 'renew', undefined], ['PATCH', 'upgrade', { plan_id: home.id }]] as const) {
+    for (const [method, path, body] of [
+      ['PATCH', 'renew', undefined],
+      ['PATCH', 'upgrade', { plan_id: home.id }],
+    ] as const) {
       const r = await m.call(method, `/subscriptions/${first.subscription_id}/${path}`, who, body);
       expect(r.statusCode).toBe(409);
       expect(r.json().message).toBe('This line was bought with data vouchers: top it up with another voucher');
     }
     // Data and time: the line ends at its time if the data lasts longer, and is not billed to go on.
     const other = await m.customer();
-    const both = await m.call('POST', '/vouchers/redeem', other, { code: await batch({ data_allowance_mb: 100, validity_minutes: 60 }) });
-    expect(both.json().data).toMatchObject({ data_allowance_bytes: 100_000_000, period_end: new Date(t.clock.now().getTime() + 3_600_000).toISOString() });
+    const both = await m.call('POST', '/vouchers/redeem', other, {
+      code: await batch({ data_allowance_mb: 100, validity_minutes: 60 }),
+    });
+    expect(both.json().data).toMatchObject({
+      data_allowance_bytes: 100_000_000,
+      period_end: new Date(t.clock.now().getTime() + 3_600_000).toISOString(),
+    });
     t.clock.advanceDays(1); // the next day's run (one a day)
     expect((await m.call('POST', '/billing/run', 'admin')).statusCode).toBe(200);
     expect((await m.subscriptionsOf(other))[0].status).toBe('expired');
@@ -280,15 +346,21 @@ describe('books that balance', () => {
     expect(checkout.webhook?.statusCode).toBe(200);
     const to = t.clock.now().toISOString().slice(0, 10);
 
-    for (const role of ['support', who]) expect((await m.call('GET', `/billing/reconciliation?from=${from}&to=${to}`, role)).statusCode).toBe(403);
-    expect((await m.call('GET', `/billing/reconciliation?from=${to}&to=${from}`, 'billing')).statusCode).toBe(from === to ? 200 : 400);
+    for (const role of ['support', who])
+      expect((await m.call('GET', `/billing/reconciliation?from=${from}&to=${to}`, role)).statusCode).toBe(403);
+    expect((await m.call('GET', `/billing/reconciliation?from=${to}&to=${from}`, 'billing')).statusCode).toBe(
+      from === to ? 200 : 400,
+    );
     expect((await m.call('GET', '/billing/reconciliation?from=2026-13-01', 'billing')).statusCode).toBe(400);
     const r = await m.call('GET', `/billing/reconciliation?from=${from}&to=${to}`, 'billing');
     expect(r.statusCode, r.body).toBe(200);
     const report = r.json().data;
     expect(report.imbalances).toEqual([]);
     const usd = report.currencies.find((c: { currency: string }) => c.currency === 'USD');
-    const line = (provider: string) => usd.received_by.filter((l: { provider: string }) => l.provider === provider).reduce((s: number, l: { amount: number }) => s + l.amount, 0);
+    const line = (provider: string) =>
+      usd.received_by
+        .filter((l: { provider: string }) => l.provider === provider)
+        .reduce((s: number, l: { amount: number }) => s + l.amount, 0);
     expect(line('manual')).toBeGreaterThanOrEqual(5000);
     expect(line('sandbox')).toBeGreaterThanOrEqual(1999);
     expect(usd.received_by.find((l: { provider: string }) => l.provider === 'sandbox').gateway_name).toBe('Sandbox');
@@ -307,8 +379,11 @@ describe('books that balance', () => {
     // Credit written behind the API's back (no payment, no adjustment, no ledger transfer): the ledger still balances,
     // and the alarm names the customer and the side where the ledger and the credit history disagree.
     const before = (await m.books(payer)).find((b) => b.currency === 'USD')!;
-    await t.rows(sql`insert into credit_entries (user_id, kind, amount, currency, reason) values (${m.id(payer)}, 'overpayment', 700, 'USD', 'written by hand')`);
-    const alarm = (await m.call('GET', `/billing/reconciliation?from=${from}&to=${to}`, 'admin')).json().data.imbalances;
+    await t.rows(
+      sql`insert into credit_entries (user_id, kind, amount, currency, reason) values (${m.id(payer)}, 'overpayment', 700, 'USD', 'written by hand')`,
+    );
+    const alarm = (await m.call('GET', `/billing/reconciliation?from=${from}&to=${to}`, 'admin')).json().data
+      .imbalances;
     expect(alarm).toEqual([
       expect.objectContaining({
         user_id: m.id(payer),
@@ -321,6 +396,8 @@ describe('books that balance', () => {
     const csvAlarm = (await m.call('GET', `/billing/reconciliation/export.csv?from=${from}&to=${to}`, 'admin')).body;
     expect(csvAlarm).toContain(`mismatch,USD,${payer}@books.test credit,700,`);
     await t.rows(sql`delete from credit_entries where user_id = ${m.id(payer)} and reason = 'written by hand'`);
-    expect((await m.call('GET', `/billing/reconciliation?from=${from}&to=${to}`, 'admin')).json().data.imbalances).toEqual([]);
+    expect(
+      (await m.call('GET', `/billing/reconciliation?from=${from}&to=${to}`, 'admin')).json().data.imbalances,
+    ).toEqual([]);
   });
 });

@@ -22,7 +22,10 @@ import { createThrowawayPostgres, TEST_PASSWORD } from '../helpers/server';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 const ROOT = new URL('../..', import.meta.url).pathname;
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('multi-node attachment bytes')]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('multi-node attachment bytes'),
+]);
 
 interface Node {
   name: string;
@@ -76,7 +79,11 @@ describe.skipIf(!ADMIN_URL)('nodes as real processes on one PostgreSQL', () => {
     const node: Node = { name, base: `http://127.0.0.1:${port}`, child, log: () => log, exited };
     nodes.push(node);
     await expect
-      .poll(async () => (await fetch(`${node.base}/api/health/ready`).catch(() => null))?.status, { timeout: 90_000, interval: 250, message: `node ${name} ready\n${log}` })
+      .poll(async () => (await fetch(`${node.base}/api/health/ready`).catch(() => null))?.status, {
+        timeout: 90_000,
+        interval: 250,
+        message: `node ${name} ready\n${log}`,
+      })
       .toBe(200);
     return node;
   }
@@ -91,7 +98,13 @@ describe.skipIf(!ADMIN_URL)('nodes as real processes on one PostgreSQL', () => {
     return ((await res.json()) as { data: { tokens: { access: { token: string } } } }).data.tokens.access.token;
   }
 
-  async function api<T>(node: Node, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> {
+  async function api<T>(
+    node: Node,
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; data: T }> {
     const res = await fetch(`${node.base}/api${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -102,7 +115,11 @@ describe.skipIf(!ADMIN_URL)('nodes as real processes on one PostgreSQL', () => {
   }
 
   beforeAll(async () => {
-    [{ url, drop }, s3, router] = await Promise.all([createThrowawayPostgres(ADMIN_URL!), startS3Server(), startRouterOsFake()]);
+    [{ url, drop }, s3, router] = await Promise.all([
+      createThrowawayPostgres(ADMIN_URL!),
+      startS3Server(),
+      startRouterOsFake(),
+    ]);
     database = await openDatabase({ databaseUrl: url });
     await createUserRepository(database.db).insert({
       name: 'Admin',
@@ -116,7 +133,8 @@ describe.skipIf(!ADMIN_URL)('nodes as real processes on one PostgreSQL', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const node of nodes) if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
+    for (const node of nodes)
+      if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
     await Promise.all(nodes.map((n) => n.exited));
     await database?.close().catch(() => {});
     await drop?.();
@@ -125,16 +143,22 @@ describe.skipIf(!ADMIN_URL)('nodes as real processes on one PostgreSQL', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('A is killed mid-backup while acknowledging writes; B serves A\'s upload, finishes the backup once and holds every acknowledged write', async () => {
+  it("A is killed mid-backup while acknowledging writes; B serves A's upload, finishes the backup once and holds every acknowledged write", async () => {
     const a = await startNode('a');
     const tokenA = await signIn(a);
 
     // An attachment uploaded through A (kept in the shared store, not on A's disk).
-    const ticket = await api<{ id: string }>(a, tokenA, 'POST', '/tickets', { subject: 'Modem photo', description: 'See the attached photo', category: 'technical' });
+    const ticket = await api<{ id: string }>(a, tokenA, 'POST', '/tickets', {
+      subject: 'Modem photo',
+      description: 'See the attached photo',
+      category: 'technical',
+    });
     expect(ticket.status).toBe(201);
     const boundary = `----multinode${Date.now()}`;
     const form = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="modem.png"\r\nContent-Type: image/png\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="modem.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
       PNG,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
@@ -170,7 +194,13 @@ describe.skipIf(!ADMIN_URL)('nodes as real processes on one PostgreSQL', () => {
       while (!stop) {
         const i = n++;
         try {
-          const res = await api<{ id: string }>(a, tokenA, 'POST', '/plans', { name: `Plan ${i}`, price: 1000 + i, download_mbps: 50, upload_mbps: 10, billing_cycle: 'monthly' });
+          const res = await api<{ id: string }>(a, tokenA, 'POST', '/plans', {
+            name: `Plan ${i}`,
+            price: 1000 + i,
+            download_mbps: 50,
+            upload_mbps: 10,
+            billing_cycle: 'monthly',
+          });
           if (res.status === 201) acknowledged.push(res.data.id);
         } catch {
           return; // the connection died with the node: not acknowledged
@@ -192,30 +222,56 @@ describe.skipIf(!ADMIN_URL)('nodes as real processes on one PostgreSQL', () => {
     router.fail = null;
 
     // The run A left behind is still "running": nothing completed it.
-    const [left] = rowsOf<{ status: string }>(await database.db.execute(sql`select status from device_backup_jobs where id = ${started.data.job.id}`));
+    const [left] = rowsOf<{ status: string }>(
+      await database.db.execute(sql`select status from device_backup_jobs where id = ${started.data.job.id}`),
+    );
     expect(left.status).toBe('running');
 
     const b = await startNode('b');
     const tokenB = await signIn(b);
 
     // Every write A acknowledged is there.
-    const found = rowsOf<{ id: string }>(await database.db.execute(sql`select id from plans where id = any(${sql.raw(`ARRAY[${acknowledged.map((id) => `'${id}'`).join(',')}]::uuid[]`)})`));
+    const found = rowsOf<{ id: string }>(
+      await database.db.execute(
+        sql`select id from plans where id = any(${sql.raw(`ARRAY[${acknowledged.map((id) => `'${id}'`).join(',')}]::uuid[]`)})`,
+      ),
+    );
     expect(found.map((r) => r.id).sort()).toEqual([...acknowledged].sort());
 
     // The file A received, served by B (B's own DATA_DIR holds no ticket files).
-    const download = await fetch(`${b.base}/api/tickets/${ticket.data.id}/attachments/${attachment.id}/download`, { headers: { authorization: `Bearer ${tokenB}` } });
+    const download = await fetch(`${b.base}/api/tickets/${ticket.data.id}/attachments/${attachment.id}/download`, {
+      headers: { authorization: `Bearer ${tokenB}` },
+    });
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer()).equals(PNG)).toBe(true);
     expect(download.headers.get('content-type')).toBe('image/png');
-    expect(readdirSync(dirs[1]).includes('tickets') ? readdirSync(join(dirs[1], 'tickets')).filter((f) => f !== '.incoming') : []).toEqual([]);
+    expect(
+      readdirSync(dirs[1]).includes('tickets')
+        ? readdirSync(join(dirs[1], 'tickets')).filter((f) => f !== '.incoming')
+        : [],
+    ).toEqual([]);
 
     // B's queue expires A's run and runs it again: one job, done on its second try, and one stored version.
     await expect
-      .poll(async () => (await api<{ status: string }>(b, tokenB, 'GET', `/device-jobs/${started.data.job.id}`)).data.status, { timeout: 45_000, interval: 500, message: b.log() })
+      .poll(
+        async () =>
+          (await api<{ status: string }>(b, tokenB, 'GET', `/device-jobs/${started.data.job.id}`)).data.status,
+        { timeout: 45_000, interval: 500, message: b.log() },
+      )
       .toBe('succeeded');
-    const versions = await api<{ items: Array<{ version: number }> }>(b, tokenB, 'GET', `/devices/${device.data.id}/backups`);
+    const versions = await api<{ items: Array<{ version: number }> }>(
+      b,
+      tokenB,
+      'GET',
+      `/devices/${device.data.id}/backups`,
+    );
     expect(versions.data.items.map((v) => v.version)).toEqual([1]);
-    const jobs = await api<{ items: Array<{ status: string; retry_count: number }> }>(b, tokenB, 'GET', '/jobs?name=device-backup');
+    const jobs = await api<{ items: Array<{ status: string; retry_count: number }> }>(
+      b,
+      tokenB,
+      'GET',
+      '/jobs?name=device-backup',
+    );
     expect(jobs.data.items).toHaveLength(1);
     expect(jobs.data.items[0]).toMatchObject({ status: 'done', retry_count: 1 });
     expect(exportsAsked()).toBe(2);

@@ -147,8 +147,12 @@ function idFor(path: string): fc.Arbitrary<string> {
   );
 }
 
-const isoDay = fc.date({ min: new Date('1990-01-01'), max: new Date('2040-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
-const isoTime = fc.date({ min: new Date('1990-01-01'), max: new Date('2040-12-31'), noInvalidDate: true }).map((d) => d.toISOString());
+const isoDay = fc
+  .date({ min: new Date('1990-01-01'), max: new Date('2040-12-31'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
+const isoTime = fc
+  .date({ min: new Date('1990-01-01'), max: new Date('2040-12-31'), noInvalidDate: true })
+  .map((d) => d.toISOString());
 
 function patterned(pattern: string): fc.Arbitrary<string> | null {
   try {
@@ -176,12 +180,20 @@ function fitting(schema: JsonSchema, path: string, depth = 0): fc.Arbitrary<unkn
       if (byPattern) return byPattern;
       const minLength = schema.minLength ?? 0;
       const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? 40, 40));
-      return fc.string({ minLength, maxLength, unit: 'grapheme' }).map((s) => (s.length > (schema.maxLength ?? Infinity) ? s.slice(0, schema.maxLength) : s));
+      return fc
+        .string({ minLength, maxLength, unit: 'grapheme' })
+        .map((s) => (s.length > (schema.maxLength ?? Infinity) ? s.slice(0, schema.maxLength) : s));
     }
     case 'integer':
     case 'number': {
-      const min = Math.max(schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : -1_000_000), -1_000_000);
-      const max = Math.min(schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : 1_000_000), 1_000_000);
+      const min = Math.max(
+        schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : -1_000_000),
+        -1_000_000,
+      );
+      const max = Math.min(
+        schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : 1_000_000),
+        1_000_000,
+      );
       return fc.integer({ min: Math.ceil(Math.min(min, max)), max: Math.floor(Math.max(min, max)) });
     }
     case 'boolean':
@@ -201,7 +213,9 @@ function fitting(schema: JsonSchema, path: string, depth = 0): fc.Arbitrary<unkn
       );
       if (typeof schema.additionalProperties !== 'object') return record;
       const extra = fc.dictionary(
-        schema.propertyNames ? (fitting(schema.propertyNames, path, depth + 1) as fc.Arbitrary<string>) : fc.string({ maxLength: 12 }),
+        schema.propertyNames
+          ? (fitting(schema.propertyNames, path, depth + 1) as fc.Arbitrary<string>)
+          : fc.string({ maxLength: 12 }),
         value(schema.additionalProperties, path, depth + 1),
         { maxKeys: 3 },
       );
@@ -228,7 +242,9 @@ function encode(text: string): string {
       out += encodeURIComponent(ch);
     } catch {
       const c = ch.charCodeAt(0);
-      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     }
   }
   return out;
@@ -249,7 +265,16 @@ function requests(method: string, path: string, operation: Operation): fc.Arbitr
     Object.fromEntries(
       pathParams.map((p) => [
         p.name,
-        fc.oneof({ weight: 6, arbitrary: p.schema.format === 'uuid' || p.name.endsWith('id') || p.name.endsWith('Id') ? idFor(path) : fitting(p.schema, path) }, { weight: 1, arbitrary: hostile }),
+        fc.oneof(
+          {
+            weight: 6,
+            arbitrary:
+              p.schema.format === 'uuid' || p.name.endsWith('id') || p.name.endsWith('Id')
+                ? idFor(path)
+                : fitting(p.schema, path),
+          },
+          { weight: 1, arbitrary: hostile },
+        ),
       ]),
     ),
   );
@@ -259,11 +284,23 @@ function requests(method: string, path: string, operation: Operation): fc.Arbitr
   const json = operation.requestBody?.content['application/json']?.schema;
   const body: fc.Arbitrary<{ payload?: string; contentType?: string }> = json
     ? fc.oneof(
-        { weight: 8, arbitrary: value(json, path).map((v) => ({ payload: JSON.stringify(v), contentType: 'application/json' })) },
-        { weight: 1, arbitrary: fc.constantFrom('{"a":', '[]', 'null', '"text"', '1e999').map((payload) => ({ payload, contentType: 'application/json' })) },
+        {
+          weight: 8,
+          arbitrary: value(json, path).map((v) => ({ payload: JSON.stringify(v), contentType: 'application/json' })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom('{"a":', '[]', 'null', '"text"', '1e999')
+            .map((payload) => ({ payload, contentType: 'application/json' })),
+        },
       )
     : operation.requestBody
-      ? fc.constant({ payload: '--x\r\nContent-Disposition: form-data; name="files"; filename="a\u0000.png"\r\n\r\nnot a png\r\n--x--\r\n', contentType: 'multipart/form-data; boundary=x' })
+      ? fc.constant({
+          payload:
+            '--x\r\nContent-Disposition: form-data; name="files"; filename="a\u0000.png"\r\n\r\nnot a png\r\n--x--\r\n',
+          contentType: 'multipart/form-data; boundary=x',
+        })
       : fc.constant({});
   return fc.tuple(pathValues, queryValues, body).map(([pv, qv, b]) => {
     const url = path.replace(/\{([^}]+)\}/g, (_m, name: string) => encode(asText(pv[name])) || '%20');
@@ -306,11 +343,21 @@ async function send(caller: Caller, request: GeneratedRequest): Promise<LightMyR
   // A new client address each time: the per-address limits (sign-in, registration) must not end the run.
   ipCounter++;
   const remoteAddress = `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
-  const response = await t.app.inject({ method: request.method as 'GET', url: request.url, headers, payload: request.payload, remoteAddress });
+  const response = await t.app.inject({
+    method: request.method as 'GET',
+    url: request.url,
+    headers,
+    payload: request.payload,
+    remoteAddress,
+  });
   // A generated request may have ended the caller's session (e.g. a password change that happened to be right);
   // sign in again so the rest of the run still speaks as that role.
   if (caller !== 'anonymous' && response.statusCode === 401) {
-    const check = await t.app.inject({ method: 'GET', url: '/api/auth/profile', headers: { authorization: headers.authorization } });
+    const check = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/profile',
+      headers: { authorization: headers.authorization },
+    });
     if (check.statusCode === 401) await signIn(caller);
   }
   return response;
@@ -328,7 +375,8 @@ function problemWith(response: LightMyRequestResponse, page: boolean): string | 
     return `status ${response.statusCode} without a JSON envelope: ${response.body.slice(0, 200)}`;
   }
   const b = body as { success?: unknown; message?: unknown };
-  if (b.success !== false || typeof b.message !== 'string' || !b.message) return `status ${response.statusCode} without the failure envelope: ${response.body.slice(0, 200)}`;
+  if (b.success !== false || typeof b.message !== 'string' || !b.message)
+    return `status ${response.statusCode} without the failure envelope: ${response.body.slice(0, 200)}`;
   return null;
 }
 
@@ -337,14 +385,24 @@ async function collectIds() {
   for (const [path, operations] of Object.entries(doc.paths)) {
     const get = operations.get;
     if (!get || path.includes('{') || /export|\.csv|\.pdf|openapi|outbox/.test(path)) continue;
-    const res = await t.app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${tokens.get('super_admin')}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: path,
+      headers: { authorization: `Bearer ${tokens.get('super_admin')}` },
+    });
     if (res.statusCode !== 200 || !String(res.headers['content-type']).includes('json')) continue;
     const found: string[] = [];
     const walk = (v: unknown) => {
       if (Array.isArray(v)) v.forEach(walk);
       else if (v && typeof v === 'object')
         for (const [k, x] of Object.entries(v)) {
-          if ((k === 'id' || k.endsWith('_id')) && typeof x === 'string' && /^[0-9a-f-]{36}$/.test(x) && !userIds.has(x)) found.push(x);
+          if (
+            (k === 'id' || k.endsWith('_id')) &&
+            typeof x === 'string' &&
+            /^[0-9a-f-]{36}$/.test(x) &&
+            !userIds.has(x)
+          )
+            found.push(x);
           else walk(x);
         }
     };
@@ -371,7 +429,13 @@ beforeAll(async () => {
   const planId = (Array.isArray(plans) ? plans : plans.items)[0].id;
   await as('user', 'POST', '/api/tickets', { subject: 'Fuzz ticket', description: 'Something to reply to' });
   await as('user', 'POST', '/api/subscriptions', { plan_id: planId, location: '1 Fuzz Lane' });
-  await as('admin', 'POST', '/api/devices', { name: 'Fuzz NAS', host: '127.0.0.1', vendor: 'mikrotik', snmp_community: 'public', hotspot_url: 'http://10.5.50.1/login' });
+  await as('admin', 'POST', '/api/devices', {
+    name: 'Fuzz NAS',
+    host: '127.0.0.1',
+    vendor: 'mikrotik',
+    snmp_community: 'public',
+    hotspot_url: 'http://10.5.50.1/login',
+  });
   await as('admin', 'POST', '/api/ipam/networks', { name: 'Fuzz pool', cidr: '10.99.0.0/24', purpose: 'pool' });
   await as('billing', 'POST', '/api/payments/gateways', { name: 'Fuzz cash desk', provider: 'manual' });
   await collectIds();
@@ -383,7 +447,9 @@ afterAll(async () => {
 });
 
 function operations(): Array<[string, string, Operation]> {
-  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [method, path, op] as [string, string, Operation]));
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => [method, path, op] as [string, string, Operation]),
+  );
 }
 
 const admits = (operation: Operation, caller: Caller) => {
@@ -394,43 +460,48 @@ const admits = (operation: Operation, caller: Caller) => {
 };
 
 describe('fuzzing every operation of the OpenAPI document as every role', () => {
-  it(
-    'no answer is a 5xx, and every failure is the {success:false, message} envelope',
-    async () => {
-      const findings: string[] = [];
-      const undeclared = new Set<string>();
-      let sent = 0;
-      const all = operations();
-      if (!ONLY) expect(all.length).toBeGreaterThan(100);
-      for (const [index, [method, path, operation]] of all.entries()) {
-        const key = `${method.toUpperCase()} ${path}`;
-        if (ONLY && !ONLY.test(key)) continue;
-        const arbitrary = requests(method, path, operation);
-        for (const [c, caller] of CALLERS.entries()) {
-          if (OWN_SESSION.has(key) && caller !== 'anonymous') continue;
-          const admitted = admits(operation, caller);
-          if (CALL_OUT.has(key) && admitted && caller !== 'anonymous') continue;
-          const samples = fc.sample(arbitrary, { seed: SEED + index * 31 + c, numRuns: admitted ? RUNS_ADMITTED : RUNS_REFUSED });
-          for (const request of samples) {
-            const response = await send(caller, request);
-            sent++;
-            const problem = problemWith(response, BROWSER_PAGES.has(key));
-            if (problem) findings.push(`${caller} ${request.method} ${request.url.slice(0, 200)} ${request.payload?.slice(0, 300) ?? ''}\n    → ${problem}`);
-            // The document is the contract: every status the API answered is one the operation declares.
-            const declared = operation.responses ?? {};
-            if (!(String(response.statusCode) in declared) && !('default' in declared)) undeclared.add(`${key} answered ${response.statusCode} (declared: ${Object.keys(declared).join(', ')})`);
-          }
+  it('no answer is a 5xx, and every failure is the {success:false, message} envelope', async () => {
+    const findings: string[] = [];
+    const undeclared = new Set<string>();
+    let sent = 0;
+    const all = operations();
+    if (!ONLY) expect(all.length).toBeGreaterThan(100);
+    for (const [index, [method, path, operation]] of all.entries()) {
+      const key = `${method.toUpperCase()} ${path}`;
+      if (ONLY && !ONLY.test(key)) continue;
+      const arbitrary = requests(method, path, operation);
+      for (const [c, caller] of CALLERS.entries()) {
+        if (OWN_SESSION.has(key) && caller !== 'anonymous') continue;
+        const admitted = admits(operation, caller);
+        if (CALL_OUT.has(key) && admitted && caller !== 'anonymous') continue;
+        const samples = fc.sample(arbitrary, {
+          seed: SEED + index * 31 + c,
+          numRuns: admitted ? RUNS_ADMITTED : RUNS_REFUSED,
+        });
+        for (const request of samples) {
+          const response = await send(caller, request);
+          sent++;
+          const problem = problemWith(response, BROWSER_PAGES.has(key));
+          if (problem)
+            findings.push(
+              `${caller} ${request.method} ${request.url.slice(0, 200)} ${request.payload?.slice(0, 300) ?? ''}\n    → ${problem}`,
+            );
+          // The document is the contract: every status the API answered is one the operation declares.
+          const declared = operation.responses ?? {};
+          if (!(String(response.statusCode) in declared) && !('default' in declared))
+            undeclared.add(`${key} answered ${response.statusCode} (declared: ${Object.keys(declared).join(', ')})`);
         }
       }
-      console.log(`openapi fuzz: ${sent} requests over ${all.length} operations, seed ${SEED}`);
-      expect(findings, findings.join('\n')).toEqual([]);
-      expect([...undeclared].sort(), [...undeclared].sort().join('\n')).toEqual([]);
-      // And each answer's body matches the schema the document gives for its status (failures: the envelope).
-      const offSchema = [...new Set(t.responseProblems.splice(0))].filter((p) => !/which it does not declare/.test(p)).sort();
-      expect(offSchema, offSchema.join('\n')).toEqual([]);
-    },
-    400_000,
-  );
+    }
+    console.log(`openapi fuzz: ${sent} requests over ${all.length} operations, seed ${SEED}`);
+    expect(findings, findings.join('\n')).toEqual([]);
+    expect([...undeclared].sort(), [...undeclared].sort().join('\n')).toEqual([]);
+    // And each answer's body matches the schema the document gives for its status (failures: the envelope).
+    const offSchema = [...new Set(t.responseProblems.splice(0))]
+      .filter((p) => !/which it does not declare/.test(p))
+      .sort();
+    expect(offSchema, offSchema.join('\n')).toEqual([]);
+  }, 400_000);
 
   it('a value outside a documented enum in the query string is refused (400), never served', async () => {
     const accepted: string[] = [];

@@ -17,9 +17,15 @@ let t: TestApp;
 let lines: string[];
 beforeAll(async () => {
   t = await createTestApp();
-  const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
   lines = Object.entries(doc.paths)
-    .flatMap(([path, operations]) => Object.entries(operations).map(([method, op]) => `${op.operationId} ${method.toUpperCase()} ${path.replace(/^\/api/, '')}`))
+    .flatMap(([path, operations]) =>
+      Object.entries(operations).map(
+        ([method, op]) => `${op.operationId} ${method.toUpperCase()} ${path.replace(/^\/api/, '')}`,
+      ),
+    )
     .sort();
 });
 afterAll(() => t?.close());

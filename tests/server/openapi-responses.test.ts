@@ -39,7 +39,12 @@ beforeAll(async () => {
   t.app.settings.invalidate();
   for (const [i, account] of DEMO_ACCOUNTS.entries()) {
     // Each from its own address: the sign-in limit per address must not refuse the last ones.
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: account.email, password: DEMO_PASSWORD, rememberMe: false }, remoteAddress: `10.77.0.${i + 1}` });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: account.email, password: DEMO_PASSWORD, rememberMe: false },
+      remoteAddress: `10.77.0.${i + 1}`,
+    });
     if (res.statusCode !== 200) throw new Error(`sign-in of ${account.email}: ${res.statusCode} ${res.body}`);
     tokens.set(account.role, res.json().data.tokens.access.token);
   }
@@ -60,21 +65,41 @@ describe('every answer matches the OpenAPI document', () => {
     const check = createResponseChecker(doc as unknown as OpenApiDocument);
     const json = { 'content-type': 'application/json; charset=utf-8' };
     const plan = { success: true, message: 'ok', data: { id: 'x' } };
-    expect(check('GET', '/api/plans/abc', { statusCode: 418, headers: json, body: '{}' })).toEqual([expect.stringContaining('answered 418, which it does not declare')]);
-    expect(check('GET', '/api/plans/abc', { statusCode: 200, headers: { 'content-type': 'text/html' }, body: '<p>' })).toEqual([
-      expect.stringContaining('answered text/html, the document declares application/json'),
+    expect(check('GET', '/api/plans/abc', { statusCode: 418, headers: json, body: '{}' })).toEqual([
+      expect.stringContaining('answered 418, which it does not declare'),
     ]);
-    expect(check('GET', '/api/plans/abc', { statusCode: 200, headers: json, body: JSON.stringify(plan) })).toEqual([expect.stringContaining('does not match the document')]);
+    expect(
+      check('GET', '/api/plans/abc', { statusCode: 200, headers: { 'content-type': 'text/html' }, body: '<p>' }),
+    ).toEqual([expect.stringContaining('answered text/html, the document declares application/json')]);
+    expect(check('GET', '/api/plans/abc', { statusCode: 200, headers: json, body: JSON.stringify(plan) })).toEqual([
+      expect.stringContaining('does not match the document'),
+    ]);
     // A failure must be the failure envelope.
-    expect(check('GET', '/api/plans/abc', { statusCode: 404, headers: json, body: '{"error":"nope"}' })).toEqual([expect.stringContaining("must have required property 'success'")]);
-    expect(check('GET', '/api/plans/abc', { statusCode: 404, headers: json, body: '{"success":false,"message":"Plan not found"}' })).toEqual([]);
+    expect(check('GET', '/api/plans/abc', { statusCode: 404, headers: json, body: '{"error":"nope"}' })).toEqual([
+      expect.stringContaining("must have required property 'success'"),
+    ]);
+    expect(
+      check('GET', '/api/plans/abc', {
+        statusCode: 404,
+        headers: json,
+        body: '{"success":false,"message":"Plan not found"}',
+      }),
+    ).toEqual([]);
     // The literal segment is the operation, as the router decides.
-    expect(check('GET', '/api/payments/gateways/refund', { statusCode: 404, headers: json, body: '{"success":false,"message":"x"}' })).toEqual([]);
+    expect(
+      check('GET', '/api/payments/gateways/refund', {
+        statusCode: 404,
+        headers: json,
+        body: '{"success":false,"message":"x"}',
+      }),
+    ).toEqual([]);
   });
 
   it('every read operation, as every role and anonymous, with ids from the lists', async () => {
     const ids = new Map<string, string[]>();
-    const gets = Object.entries(doc.paths).filter(([, ops]) => ops.get).map(([path, ops]) => [path, ops.get] as const);
+    const gets = Object.entries(doc.paths)
+      .filter(([, ops]) => ops.get)
+      .map(([path, ops]) => [path, ops.get] as const);
     let sent = 0;
     // The lists first (their ids fill the paths after), then the records and their parts.
     for (const [path] of gets.filter(([path]) => !path.includes('{'))) {
@@ -83,7 +108,11 @@ describe('every answer matches the OpenAPI document', () => {
         sent++;
         if (res.statusCode !== 200 || !String(res.headers['content-type']).includes('json')) continue;
         const data = res.json().data;
-        const items: Array<{ id?: unknown }> = Array.isArray(data) ? data : Array.isArray(data?.items) ? data.items : [];
+        const items: Array<{ id?: unknown }> = Array.isArray(data)
+          ? data
+          : Array.isArray(data?.items)
+            ? data.items
+            : [];
         const found = items.map((i) => i.id).filter((id): id is string => typeof id === 'string');
         ids.set(path, [...new Set([...(ids.get(path) ?? []), ...found])].slice(0, 3));
       }
@@ -105,7 +134,13 @@ describe('every answer matches the OpenAPI document', () => {
   }, 240_000);
 
   it('the write cycle of a plan, a ticket and a user, with the failures an integrator meets', async () => {
-    const created = await call('admin', 'POST', '/api/plans', { name: 'Walk 100', price: 2500, download_mbps: 100, upload_mbps: 20, billing_cycle: 'monthly' });
+    const created = await call('admin', 'POST', '/api/plans', {
+      name: 'Walk 100',
+      price: 2500,
+      download_mbps: 100,
+      upload_mbps: 20,
+      billing_cycle: 'monthly',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const planId = created.json().data.id;
     await call('admin', 'GET', `/api/plans/${planId}`);
@@ -117,19 +152,38 @@ describe('every answer matches the OpenAPI document', () => {
     expect((await call('admin', 'GET', `/api/plans/${planId}`)).statusCode).toBe(404);
     expect((await call('admin', 'GET', `/api/plans/${'x'.repeat(150)}`)).statusCode).toBe(414);
 
-    const ticket = await call('user', 'POST', '/api/tickets', { subject: 'Walk ticket', description: 'The line is down since noon' });
+    const ticket = await call('user', 'POST', '/api/tickets', {
+      subject: 'Walk ticket',
+      description: 'The line is down since noon',
+    });
     expect(ticket.statusCode, ticket.body).toBe(201);
     const ticketId = ticket.json().data.id;
-    expect((await call('user', 'POST', `/api/tickets/${ticketId}/replies`, { message: 'Still down' })).statusCode).toBe(201);
+    expect((await call('user', 'POST', `/api/tickets/${ticketId}/replies`, { message: 'Still down' })).statusCode).toBe(
+      201,
+    );
     await call('support', 'PATCH', `/api/tickets/${ticketId}/status`, { status: 'in_progress' });
     await call('support', 'GET', `/api/tickets/${ticketId}/replies`);
     await call('admin', 'DELETE', `/api/tickets/${ticketId}`);
 
-    const user = await call('admin', 'POST', '/api/users', { name: 'Walk Customer', email: 'walk@example.com', password: 'Correct-Horse-9', role: 'user' });
+    const user = await call('admin', 'POST', '/api/users', {
+      name: 'Walk Customer',
+      email: 'walk@example.com',
+      password: 'Correct-Horse-9',
+      role: 'user',
+    });
     expect(user.statusCode, user.body).toBe(201);
     const userId = user.json().data.id;
     // The address is taken.
-    expect((await call('admin', 'POST', '/api/users', { name: 'Walk Again', email: 'walk@example.com', password: 'Correct-Horse-9', role: 'user' })).statusCode).toBe(409);
+    expect(
+      (
+        await call('admin', 'POST', '/api/users', {
+          name: 'Walk Again',
+          email: 'walk@example.com',
+          password: 'Correct-Horse-9',
+          role: 'user',
+        })
+      ).statusCode,
+    ).toBe(409);
     await call('admin', 'PUT', `/api/users/${userId}`, { name: 'Walk Customer Two' });
     await call('admin', 'PATCH', `/api/users/${userId}/status`, { status: 'suspended' });
     await call('admin', 'GET', '/api/users/export.csv');
@@ -137,9 +191,21 @@ describe('every answer matches the OpenAPI document', () => {
     await call('admin', 'DELETE', `/api/users/${userId}`);
 
     // Sign-in and the public calls: a wrong password, a refresh without and with a forged cookie.
-    expect((await call('anonymous', 'POST', '/api/auth/login', { email: 'walk@example.com', password: 'wrong-password-1', rememberMe: false })).statusCode).toBe(401);
+    expect(
+      (
+        await call('anonymous', 'POST', '/api/auth/login', {
+          email: 'walk@example.com',
+          password: 'wrong-password-1',
+          rememberMe: false,
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await call('anonymous', 'POST', '/api/auth/refresh-token')).statusCode).toBe(204);
-    const forged = await t.app.inject({ method: 'POST', url: '/api/auth/refresh-token', headers: { cookie: 'refresh_token=forged.value' } });
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh-token',
+      headers: { cookie: 'refresh_token=forged.value' },
+    });
     expect(forged.statusCode).toBe(401);
     expect((await call('anonymous', 'GET', '/api/settings/policies/cookies')).statusCode).toBe(404);
     expect(problems(), 'answers off the document').toEqual([]);

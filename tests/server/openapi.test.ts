@@ -18,10 +18,23 @@ type Operation = {
   security?: unknown[];
   'x-roles'?: string[];
   parameters?: Array<{ in: string; name: string; required?: boolean }>;
-  requestBody?: { content: Record<string, { schema: { type?: string; properties?: Record<string, { type?: unknown }>; required?: string[] } }> };
-  responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> }>;
+  requestBody?: {
+    content: Record<
+      string,
+      { schema: { type?: string; properties?: Record<string, { type?: unknown }>; required?: string[] } }
+    >;
+  };
+  responses: Record<
+    string,
+    { content?: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> }
+  >;
 };
-type Document = { openapi: string; info: { title: string; version: string }; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+type Document = {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown> };
+};
 
 let t: TestApp;
 let doc: Document;
@@ -65,7 +78,11 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('says who may call each operation, from the role matrix, and which need a bearer token', () => {
-    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
     const create = doc.paths['/api/plans'].post;
     expect(create['x-roles']).toEqual(['admin', 'billing', 'super_admin']);
     expect(create.description).toContain('Roles: admin, billing, super_admin.');
@@ -83,7 +100,10 @@ describe('GET /api/openapi.json', () => {
 
   it('takes request bodies and parameters from the zod schemas the server validates with', () => {
     const body = doc.paths['/api/plans'].post.requestBody!.content['application/json'].schema;
-    const zodJson = z.toJSONSchema(planInputSchema, { io: 'input' }) as { required?: string[]; properties: Record<string, unknown> };
+    const zodJson = z.toJSONSchema(planInputSchema, { io: 'input' }) as {
+      required?: string[];
+      properties: Record<string, unknown>;
+    };
     expect(body.type).toBe('object');
     expect(Object.keys(body.properties!).sort()).toEqual(Object.keys(zodJson.properties).sort());
     expect([...(body.required ?? [])].sort()).toEqual([...(zodJson.required ?? [])].sort());
@@ -146,8 +166,15 @@ describe('GET /api/openapi.json', () => {
     expect(ready.required).toEqual(['success', 'message']);
     expect(Object.keys(ready.properties!)).toEqual(['success', 'message', 'data']);
 
-    const { components } = doc as unknown as { components: { responses: Record<string, { content: Record<string, { schema: unknown }> }>; schemas: Record<string, { required: string[] }> } };
-    expect(components.responses.Forbidden.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ApiFailure' });
+    const { components } = doc as unknown as {
+      components: {
+        responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+        schemas: Record<string, { required: string[] }>;
+      };
+    };
+    expect(components.responses.Forbidden.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ApiFailure',
+    });
     expect(components.schemas.ApiFailure.required).toEqual(['success', 'message']);
 
     // What the server really answers has that shape.
@@ -161,7 +188,9 @@ describe('the document for integrators (issue 35)', () => {
   it('names every operation with a stable, unique, readable operationId', () => {
     const ids: string[] = [];
     for (const [path, operations] of Object.entries(doc.paths)) {
-      for (const [method, operation] of Object.entries(operations) as Array<[string, Operation & { operationId?: string }]>) {
+      for (const [method, operation] of Object.entries(operations) as Array<
+        [string, Operation & { operationId?: string }]
+      >) {
         expect(operation.operationId, `${method} ${path}`).toMatch(/^[a-z][a-zA-Z0-9]+$/);
         ids.push(operation.operationId!);
       }
@@ -187,7 +216,11 @@ describe('the document for integrators (issue 35)', () => {
     const { loadConfig, lintFromString } = await import('@redocly/openapi-core');
     const config = await loadConfig({ configPath: fileURLToPath(new URL('../../redocly.yaml', import.meta.url)) });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
-    expect(problems.filter((p) => !p.ignored).map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+    expect(
+      problems
+        .filter((p) => !p.ignored)
+        .map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`),
+    ).toEqual([]);
   });
 
   it('has no ambiguous paths but the four redocly.yaml names, which the router tells apart', async () => {
@@ -195,7 +228,14 @@ describe('the document for integrators (issue 35)', () => {
     // The rule redocly.yaml switches off, run alone: the pairs it finds are exactly the ones explained there.
     const config = await createConfig({ rules: { 'no-ambiguous-paths': 'error' } });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
-    const pairs = problems.map((p) => [...p.message.matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort().join(' ~ ')).sort();
+    const pairs = problems
+      .map((p) =>
+        [...p.message.matchAll(/`([^`]+)`/g)]
+          .map((m) => m[1])
+          .sort()
+          .join(' ~ '),
+      )
+      .sort();
     expect(pairs).toEqual([
       '/api/payments/gateways/{id} ~ /api/payments/{id}/refund',
       '/api/payments/methods/{id} ~ /api/payments/{id}/refund',
@@ -212,7 +252,9 @@ describe('the document for integrators (issue 35)', () => {
   it('gives every operation a summary, a tag described in the tag list, and security', () => {
     const { tags } = doc as unknown as { tags: Array<{ name: string; description?: string }> };
     for (const [path, operations] of Object.entries(doc.paths)) {
-      for (const [method, operation] of Object.entries(operations) as Array<[string, Operation & { summary?: string }]>) {
+      for (const [method, operation] of Object.entries(operations) as Array<
+        [string, Operation & { summary?: string }]
+      >) {
         expect(operation.summary, `${method} ${path}`).toMatch(/^[A-Z]\S* \S/);
         expect(tags.find((tag) => tag.name === operation.tags?.[0])?.description, `${method} ${path}`).toBeTruthy();
         expect(Array.isArray(operation.security), `${method} ${path}`).toBe(true);
@@ -222,7 +264,11 @@ describe('the document for integrators (issue 35)', () => {
     expect(doc.paths['/api/payments/{id}/refund'].post).toMatchObject({ summary: 'Refund a payment' });
     // The refresh cookie is a scheme of its own; refresh and sign-out work without it too.
     expect(doc.paths['/api/auth/refresh-token'].post.security).toEqual([{ refreshCookie: [] }, {}]);
-    expect(doc.components.securitySchemes.refreshCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'refresh_token' });
+    expect(doc.components.securitySchemes.refreshCookie).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'refresh_token',
+    });
   });
 
   it('names every summary it holds for a route that exists', async () => {
@@ -232,7 +278,8 @@ describe('the document for integrators (issue 35)', () => {
   });
 
   it('declares the media type of answers that are not JSON', () => {
-    const content = (path: string, code = '200') => Object.keys((doc.paths[path].get.responses[code] as { content?: object }).content ?? {});
+    const content = (path: string, code = '200') =>
+      Object.keys((doc.paths[path].get.responses[code] as { content?: object }).content ?? {});
     expect(content('/api/users/export.csv')).toEqual(['text/csv']);
     expect(content('/api/payments/invoices/{id}/pdf')).toEqual(['application/pdf']);
     // A page, or the JSON failure when the Sandbox provider is off (production).

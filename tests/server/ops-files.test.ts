@@ -24,11 +24,14 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** The portal's metric names an expression uses (a histogram's _bucket/_count/_sum are its own name). */
-const metricsIn = (expr: string) => [...expr.matchAll(/\b(isp_[a-z0-9_]+)/g)].map((m) => m[1].replace(/_(bucket|count|sum)$/, ''));
+const metricsIn = (expr: string) =>
+  [...expr.matchAll(/\b(isp_[a-z0-9_]+)/g)].map((m) => m[1].replace(/_(bucket|count|sum)$/, ''));
 
 describe('ops files', () => {
   it('the alert rules have the shape Prometheus loads and use only exported metrics', () => {
-    const rules = parse(read('prometheus-alerts.yml')) as { groups: Array<{ name: string; rules: Array<Record<string, unknown>> }> };
+    const rules = parse(read('prometheus-alerts.yml')) as {
+      groups: Array<{ name: string; rules: Array<Record<string, unknown>> }>;
+    };
     expect(rules.groups.length).toBeGreaterThan(0);
     const names = new Set<string>();
     for (const group of rules.groups) {
@@ -41,23 +44,39 @@ describe('ops files', () => {
         expect(['warning', 'critical']).toContain((rule.labels as { severity?: string }).severity);
         expect(typeof (rule.annotations as { summary?: string }).summary).toBe('string');
         if (rule.for !== undefined) expect(rule.for).toMatch(/^\d+[smh]$/);
-        for (const metric of metricsIn(rule.expr as string)) expect(exported.has(metric), `${rule.alert}: ${metric} is not exported`).toBe(true);
+        for (const metric of metricsIn(rule.expr as string))
+          expect(exported.has(metric), `${rule.alert}: ${metric} is not exported`).toBe(true);
       }
     }
     // What an on-call ISP wants to be woken for.
-    for (const wanted of ['RadiusRejectSpike', 'BillingRunFailed', 'BillingRunMissing', 'BackupFailed', 'HighErrorRate', 'JobBacklog']) {
-      expect([...names].some((n) => n.includes(wanted)), wanted).toBe(true);
+    for (const wanted of [
+      'RadiusRejectSpike',
+      'BillingRunFailed',
+      'BillingRunMissing',
+      'BackupFailed',
+      'HighErrorRate',
+      'JobBacklog',
+    ]) {
+      expect(
+        [...names].some((n) => n.includes(wanted)),
+        wanted,
+      ).toBe(true);
     }
   });
 
   it('the Grafana dashboard parses and its panels query exported metrics', () => {
-    const dashboard = JSON.parse(read('grafana-dashboard.json')) as { panels: Array<{ title: string; targets: Array<{ expr: string }> }> };
+    const dashboard = JSON.parse(read('grafana-dashboard.json')) as {
+      panels: Array<{ title: string; targets: Array<{ expr: string }> }>;
+    };
     expect(dashboard.panels.length).toBeGreaterThanOrEqual(10);
     const titles = dashboard.panels.map((p) => p.title).join(' | ');
-    for (const topic of ['API requests', 'latency', 'RADIUS', 'billing', 'Jobs', 'Mail']) expect(titles.toLowerCase()).toContain(topic.toLowerCase());
+    for (const topic of ['API requests', 'latency', 'RADIUS', 'billing', 'Jobs', 'Mail'])
+      expect(titles.toLowerCase()).toContain(topic.toLowerCase());
     for (const panel of dashboard.panels) {
       expect(panel.targets.length).toBeGreaterThan(0);
-      for (const target of panel.targets) for (const metric of metricsIn(target.expr)) expect(exported.has(metric), `${panel.title}: ${metric}`).toBe(true);
+      for (const target of panel.targets)
+        for (const metric of metricsIn(target.expr))
+          expect(exported.has(metric), `${panel.title}: ${metric}`).toBe(true);
     }
   });
 

@@ -7,13 +7,23 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SAME_ANSWER = { success: true, message: 'If an account exists for that email, a password reset link has been sent.', data: null };
+const SAME_ANSWER = {
+  success: true,
+  message: 'If an account exists for that email, a password reset link has been sent.',
+  data: null,
+};
 let ip = 0;
 const forgot = (email: string) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email }, remoteAddress: `10.2.0.${++ip}` });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/forgot-password',
+    payload: { email },
+    remoteAddress: `10.2.0.${++ip}`,
+  });
 const reset = (token: string, password: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token, password } });
-const refresh = (cookie: string) => t.app.inject({ method: 'POST', url: '/api/auth/refresh-token', headers: { cookie } });
+const refresh = (cookie: string) =>
+  t.app.inject({ method: 'POST', url: '/api/auth/refresh-token', headers: { cookie } });
 
 describe('forgot-password', () => {
   it('gives the same answer for an unknown e-mail and sends nothing', async () => {
@@ -32,7 +42,13 @@ describe('forgot-password', () => {
   });
 
   it('is rate limited per IP address (5 per 15 minutes)', async () => {
-    const call = () => t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: `x${++ip}@example.com` }, remoteAddress: '10.9.9.9' });
+    const call = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/forgot-password',
+        payload: { email: `x${++ip}@example.com` },
+        remoteAddress: '10.9.9.9',
+      });
     for (let i = 0; i < 5; i++) expect((await call()).statusCode).toBe(200);
     const limited = await call();
     expect(limited.statusCode).toBe(429);
@@ -102,7 +118,12 @@ describe('reset-password', () => {
 
 describe('change-password', () => {
   const change = (token: string, body: object, cookie?: string) =>
-    t.app.inject({ method: 'POST', url: '/api/auth/change-password', headers: { ...bearer(token), ...(cookie ? { cookie } : {}) }, payload: body });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      headers: { ...bearer(token), ...(cookie ? { cookie } : {}) },
+      payload: body,
+    });
 
   it('refuses a wrong current password', async () => {
     await t.createUser({ email: 'cathy@example.com' });
@@ -116,7 +137,11 @@ describe('change-password', () => {
     await t.createUser({ email: 'carl@example.com' });
     const other = await t.login('carl@example.com');
     const mine = await t.login('carl@example.com');
-    const res = await change(mine.token, { currentPassword: TEST_PASSWORD, newPassword: 'brand-new-password' }, mine.cookie);
+    const res = await change(
+      mine.token,
+      { currentPassword: TEST_PASSWORD, newPassword: 'brand-new-password' },
+      mine.cookie,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe('Password changed successfully');
     expect((await refresh(other.cookie)).statusCode).toBe(401);
@@ -125,7 +150,11 @@ describe('change-password', () => {
   });
 
   it('needs a signed-in user', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/change-password', payload: { currentPassword: 'a', newPassword: 'brand-new-password' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      payload: { currentPassword: 'a', newPassword: 'brand-new-password' },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ success: false, message: 'Authentication required' });
   });

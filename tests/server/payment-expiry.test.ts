@@ -23,8 +23,25 @@ let planId: string;
 beforeAll(async () => {
   t = await createTestApp();
   for (const role of ['admin', 'billing', 'user'] as const) await t.createUser({ email: `${role}@example.com`, role });
-  expect((await call('POST', '/payments/gateways', 'admin', { name: 'Sandbox', provider: 'sandbox', credentials: { webhook_secret: WEBHOOK_SECRET }, is_default: true })).statusCode).toBe(201);
-  planId = (await call('POST', '/plans', 'admin', { name: 'Fiber 100', download_mbps: 100, upload_mbps: 20, price: 3999, billing_cycle: 'monthly' })).json().data.id;
+  expect(
+    (
+      await call('POST', '/payments/gateways', 'admin', {
+        name: 'Sandbox',
+        provider: 'sandbox',
+        credentials: { webhook_secret: WEBHOOK_SECRET },
+        is_default: true,
+      })
+    ).statusCode,
+  ).toBe(201);
+  planId = (
+    await call('POST', '/plans', 'admin', {
+      name: 'Fiber 100',
+      download_mbps: 100,
+      upload_mbps: 20,
+      price: 3999,
+      billing_cycle: 'monthly',
+    })
+  ).json().data.id;
 });
 afterAll(() => t?.close());
 
@@ -39,7 +56,12 @@ async function tokenOf(who: string) {
 }
 
 async function call(method: 'GET' | 'POST' | 'DELETE', url: string, who?: string, payload?: unknown) {
-  return t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(await tokenOf(who)) : {}, payload: payload as object });
+  return t.app.inject({
+    method,
+    url: `/api${url}`,
+    headers: who ? bearer(await tokenOf(who)) : {},
+    payload: payload as object,
+  });
 }
 
 /** A new customer with a pending subscription and its unpaid invoice (one open order per customer). */
@@ -49,7 +71,10 @@ async function newInvoice() {
   const user = await t.createUser({ email });
   const r = await call('POST', '/subscriptions', email, { plan_id: planId });
   expect(r.statusCode, r.body).toBe(201);
-  const { invoice, subscription } = r.json().data as { invoice: { id: string; total_amount: number; currency: string }; subscription: { id: string } };
+  const { invoice, subscription } = r.json().data as {
+    invoice: { id: string; total_amount: number; currency: string };
+    subscription: { id: string };
+  };
   return { email, userId: user.id, invoice, subscriptionId: subscription.id };
 }
 
@@ -60,14 +85,21 @@ async function checkout(invoiceId: string, who: string) {
 }
 
 function webhook(transactionId: string, amount: number) {
-  const w = buildSandboxWebhook({ type: 'payment.succeeded', transactionId, amount, currency: 'USD' }, WEBHOOK_SECRET, Math.floor(t.clock.now().getTime() / 1000));
+  const w = buildSandboxWebhook(
+    { type: 'payment.succeeded', transactionId, amount, currency: 'USD' },
+    WEBHOOK_SECRET,
+    Math.floor(t.clock.now().getTime() / 1000),
+  );
   return t.app.inject({ method: 'POST', url: '/api/payments/webhooks/sandbox', headers: w.headers, payload: w.body });
 }
 
 async function payment(id: string) {
-  const [row] = await t.rows<{ status: string; failure_reason: string | null; updated_at: Date | string; payment_date: unknown }>(
-    sql`select status, failure_reason, updated_at, payment_date from payments where id = ${id}`,
-  );
+  const [row] = await t.rows<{
+    status: string;
+    failure_reason: string | null;
+    updated_at: Date | string;
+    payment_date: unknown;
+  }>(sql`select status, failure_reason, updated_at, payment_date from payments where id = ${id}`);
   return row;
 }
 
@@ -106,8 +138,13 @@ describe('pending payments end', () => {
 
     // The customer and staff read it as expired; the order history carries it so.
     const status = await call('GET', `/payments/status/${p.id}`, email);
-    expect(status.json()).toMatchObject({ message: 'Payment expired', data: { payment: { id: p.id, status: 'expired' } } });
-    const orders = (await call('GET', '/subscriptions/orders', email)).json().data as Array<{ payments: Array<{ id: string; status: string }> }>;
+    expect(status.json()).toMatchObject({
+      message: 'Payment expired',
+      data: { payment: { id: p.id, status: 'expired' } },
+    });
+    const orders = (await call('GET', '/subscriptions/orders', email)).json().data as Array<{
+      payments: Array<{ id: string; status: string }>;
+    }>;
     expect(orders[0].payments).toEqual([expect.objectContaining({ id: p.id, status: 'expired' })]);
     // The sandbox's checkout page no longer offers to pay it.
     const page = await t.app.inject({ method: 'GET', url: `/api/payments/sandbox/checkout/${transactionId}` });
@@ -131,12 +168,19 @@ describe('pending payments end', () => {
 
     t.clock.advance(2 * MINUTE_MS);
     expect(await sweep()).toEqual({ expired: 0, failed: 1 });
-    expect(await payment(stranded)).toMatchObject({ status: 'failed', failure_reason: 'Recording did not finish; no money was counted' });
+    expect(await payment(stranded)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'Recording did not finish; no money was counted',
+    });
     expect(await invoiceStatus(invoice.id)).toBe('unpaid');
     // Not refundable: no money was taken.
     expect((await call('POST', `/payments/${stranded}/refund`, 'billing', {})).statusCode).toBe(409);
 
-    const recorded = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'billing', { amount: invoice.total_amount, payment_method: 'cash', reference: 'Receipt 77' });
+    const recorded = await call('POST', `/payments/invoices/${invoice.id}/manual`, 'billing', {
+      amount: invoice.total_amount,
+      payment_method: 'cash',
+      reference: 'Receipt 77',
+    });
     expect(recorded.statusCode, recorded.body).toBe(201);
     expect(await invoiceStatus(invoice.id)).toBe('paid');
   });
@@ -150,7 +194,10 @@ describe('pending payments end', () => {
 
     const late = await webhook(transactionId, invoice.total_amount);
     expect(late.statusCode, late.body).toBe(200);
-    expect(late.json().data).toMatchObject({ outcome: 'paid', payment: { id: p.id, status: 'paid', failure_reason: null } });
+    expect(late.json().data).toMatchObject({
+      outcome: 'paid',
+      payment: { id: p.id, status: 'paid', failure_reason: null },
+    });
     expect(await invoiceStatus(invoice.id)).toBe('paid');
     const [sub] = await t.rows<{ status: string }>(sql`select status from subscriptions where id = ${subscriptionId}`);
     expect(sub.status).toBe('active');
@@ -172,7 +219,9 @@ describe('pending payments end', () => {
     expect(late.statusCode, late.body).toBe(200);
     expect(late.json().data.outcome).toBe('not_counted');
     expect((await payment(first.payment.id)).status).toBe('refunded');
-    const [{ n }] = await t.rows<{ n: number }>(sql`select count(*)::int as n from payments where invoice_id = ${invoice.id} and status = 'paid'`);
+    const [{ n }] = await t.rows<{ n: number }>(
+      sql`select count(*)::int as n from payments where invoice_id = ${invoice.id} and status = 'paid'`,
+    );
     expect(Number(n)).toBe(1);
   });
 

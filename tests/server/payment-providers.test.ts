@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createPaymentProviders, WebhookVerificationError, UnsupportedOperationError } from '../../server/integrations/payments';
-import { createSandboxProvider, signSandboxPayload, SANDBOX_SIGNATURE_HEADER } from '../../server/integrations/payments/sandbox';
+import {
+  createPaymentProviders,
+  WebhookVerificationError,
+  UnsupportedOperationError,
+} from '../../server/integrations/payments';
+import {
+  createSandboxProvider,
+  signSandboxPayload,
+  SANDBOX_SIGNATURE_HEADER,
+} from '../../server/integrations/payments/sandbox';
 
 const checkout = {
   invoice: { id: 'inv-1', number: 'INV-000001', total_amount: 4999, currency: 'USD' },
@@ -39,7 +47,12 @@ describe('payment provider adapters', () => {
     expect(paymentUrl).toContain(`http://portal.test/api/payments/sandbox/checkout/${transactionId}`);
 
     const secret = 'whsec_test';
-    const body = JSON.stringify({ id: 'evt_1', type: 'payment.succeeded', transaction_id: transactionId, amount: 4999 });
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'payment.succeeded',
+      transaction_id: transactionId,
+      amount: 4999,
+    });
     const t = Math.floor(now.getTime() / 1000);
     const headers = { [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(body, secret, t) };
     expect(sandbox.verifyWebhook(Buffer.from(body), headers, { webhook_secret: secret })).toEqual({

@@ -30,10 +30,15 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
   const as = customers.as;
   /** Stripe's signed webhook (as Stripe sends it) posted to the portal. */
   const stripeWebhook = stripeWebhooks(() => t.app, WEBHOOK_SECRET, clock);
-  const intentWebhook = (intent: Record<string, unknown>, eventId?: string) => stripeWebhook('payment_intent.succeeded', intent, eventId);
+  const intentWebhook = (intent: Record<string, unknown>, eventId?: string) =>
+    stripeWebhook('payment_intent.succeeded', intent, eventId);
 
   const manual = (invoiceId: string, amount: number, i: number) =>
-    call('POST', `/payments/invoices/${invoiceId}/manual`, i % 2 ? 'billing' : 'admin', { amount, payment_method: 'cash', reference: `RACE-${i}` });
+    call('POST', `/payments/invoices/${invoiceId}/manual`, i % 2 ? 'billing' : 'admin', {
+      amount,
+      payment_method: 'cash',
+      reference: `RACE-${i}`,
+    });
 
   /**
    * A customer whose pending subscription has a saved Stripe card (autopay on) and whose first invoice is unpaid,
@@ -50,22 +55,39 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
     const { session: done } = fake.completeSetup(session.id as string, { behaviour: 'succeeds' });
     const saved = await stripeWebhook('checkout.session.completed', done)();
     expect(saved.statusCode, saved.body).toBe(200);
-    expect((await as(email, 'GET', `/subscriptions/${subscription.id}`)).json().data.autopay).toMatchObject({ enabled: true, card: { last4: '4242' } });
+    expect((await as(email, 'GET', `/subscriptions/${subscription.id}`)).json().data.autopay).toMatchObject({
+      enabled: true,
+      card: { last4: '4242' },
+    });
     await t.database.db.execute(
       sql`insert into autopay_charges (invoice_id, subscription_id, attempt, status, scheduled_at) values (${invoice.id}, ${subscription.id}, 1, 'scheduled', ${clock.now().toISOString()})`,
     );
-    return { invoice: invoice as { id: string; total_amount: number; amount_due: number }, subscriptionId: subscription.id as string };
+    return {
+      invoice: invoice as { id: string; total_amount: number; amount_due: number },
+      subscriptionId: subscription.id as string,
+    };
   }
 
   /** What a user would notice about the invoice afterwards: its status, what was counted, what was given back. */
   async function outcome(invoiceId: string, subscriptionId: string) {
-    const [invoice] = await rows<{ status: string; paid_date: Date | string | null }>(sql`select status, paid_date from invoices where id = ${invoiceId}`);
-    const pays = await rows<{ id: string; provider: string; status: string; amount: number; transaction_id: string; failure_reason: string | null }>(
+    const [invoice] = await rows<{ status: string; paid_date: Date | string | null }>(
+      sql`select status, paid_date from invoices where id = ${invoiceId}`,
+    );
+    const pays = await rows<{
+      id: string;
+      provider: string;
+      status: string;
+      amount: number;
+      transaction_id: string;
+      failure_reason: string | null;
+    }>(
       sql`select id, provider, status, amount, transaction_id, failure_reason from payments where invoice_id = ${invoiceId} order by created_at`,
     );
-    const [sub] = await rows<{ status: string; current_period_start: Date | string | null; current_period_end: Date | string | null }>(
-      sql`select status, current_period_start, current_period_end from subscriptions where id = ${subscriptionId}`,
-    );
+    const [sub] = await rows<{
+      status: string;
+      current_period_start: Date | string | null;
+      current_period_end: Date | string | null;
+    }>(sql`select status, current_period_start, current_period_end from subscriptions where id = ${subscriptionId}`);
     return { invoice, pays, paid: pays.filter((p) => p.status === 'paid'), sub };
   }
 
@@ -73,9 +95,24 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
     const base = await fake.listen();
     t = await createTestApp({ clock, config: { stripeApiBase: base, accessTokenTtlSeconds: 5 * 365 * 86_400 } });
     call = await signInEveryRole(t);
-    const gateway = await call('POST', '/payments/gateways', 'admin', { name: 'Stripe', provider: 'stripe', mode: 'test', credentials: { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET }, is_active: true, is_default: true });
+    const gateway = await call('POST', '/payments/gateways', 'admin', {
+      name: 'Stripe',
+      provider: 'stripe',
+      mode: 'test',
+      credentials: { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET },
+      is_active: true,
+      is_default: true,
+    });
     expect(gateway.statusCode, gateway.body).toBe(201);
-    planId = (await call('POST', '/plans', 'admin', { name: 'Fiber race', download_mbps: 100, upload_mbps: 20, price: 4500, billing_cycle: 'monthly' })).json().data.id;
+    planId = (
+      await call('POST', '/plans', 'admin', {
+        name: 'Fiber race',
+        download_mbps: 100,
+        upload_mbps: 20,
+        price: 4500,
+        billing_cycle: 'monthly',
+      })
+    ).json().data.id;
   });
   afterAll(async () => {
     await t?.close();
@@ -94,12 +131,16 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
     const first = intentWebhook(intent, 'evt_race_first');
     const attempts: Array<Promise<{ kind: string; status: number; outcome?: string }>> = [];
     const hook = (send: () => ReturnType<typeof first>, kind: string) =>
-      attempts.push(send().then((r) => ({ kind, status: r.statusCode, outcome: r.json().data?.outcome as string | undefined })));
+      attempts.push(
+        send().then((r) => ({ kind, status: r.statusCode, outcome: r.json().data?.outcome as string | undefined })),
+      );
     hook(first, 'webhook');
     for (let i = 0; i < 7; i++) hook(first, 'replay');
     for (let i = 0; i < 4; i++) hook(intentWebhook(intent), 'redelivery');
-    for (let i = 0; i < 6; i++) attempts.push(manual(invoice.id, invoice.amount_due, i).then((r) => ({ kind: 'manual', status: r.statusCode })));
-    for (let i = 0; i < 2; i++) attempts.push(t.app.autopay.processDue().then((c) => ({ kind: 'charge', status: c.submitted ? 201 : 200 })));
+    for (let i = 0; i < 6; i++)
+      attempts.push(manual(invoice.id, invoice.amount_due, i).then((r) => ({ kind: 'manual', status: r.statusCode })));
+    for (let i = 0; i < 2; i++)
+      attempts.push(t.app.autopay.processDue().then((c) => ({ kind: 'charge', status: c.submitted ? 201 : 200 })));
     expect(attempts).toHaveLength(20);
     const answers = await Promise.all(attempts);
 
@@ -117,7 +158,9 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
     const webhookPaid = answers.filter((a) => a.outcome === 'paid');
     expect(webhookPaid).toHaveLength(wonByManual ? 0 : 1);
     // The event id is recorded once; every other delivery of it is a duplicate.
-    const [{ n }] = await rows<{ n: number }>(sql`select count(*)::int as n from webhook_events where provider = 'stripe' and event_id = 'evt_race_first'`);
+    const [{ n }] = await rows<{ n: number }>(
+      sql`select count(*)::int as n from webhook_events where provider = 'stripe' and event_id = 'evt_race_first'`,
+    );
     expect(n).toBe(1);
     // The card's money, if the manual payment beat its webhook, was given back through Stripe; never both kept.
     const card = after.pays.find((p) => p.id === pending.id)!;
@@ -135,7 +178,9 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
     expect(start.toISOString()).toBe(new Date(after.invoice.paid_date!).toISOString());
     expect(end.getUTCMonth()).toBe((start.getUTCMonth() + 1) % 12);
     // Nothing left to charge: the autopay charge for this invoice ended, no attempt is scheduled.
-    const charges = await rows<{ status: string }>(sql`select status from autopay_charges where invoice_id = ${invoice.id}`);
+    const charges = await rows<{ status: string }>(
+      sql`select status from autopay_charges where invoice_id = ${invoice.id}`,
+    );
     expect(charges.map((c) => c.status)).toEqual([wonByManual ? 'submitted' : 'succeeded']);
   });
 
@@ -143,13 +188,17 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
     const { invoice, subscriptionId } = await customerWithScheduledCharge('sami@example.com');
     const attempts: Array<Promise<{ kind: string; status: number }>> = [];
     for (let i = 0; i < 10; i++) {
-      attempts.push(t.app.autopay.processDue().then((c) => ({ kind: 'charge', status: c.submitted ? 201 : c.skipped ? 204 : 200 })));
+      attempts.push(
+        t.app.autopay.processDue().then((c) => ({ kind: 'charge', status: c.submitted ? 201 : c.skipped ? 204 : 200 })),
+      );
       attempts.push(manual(invoice.id, invoice.amount_due, i).then((r) => ({ kind: 'manual', status: r.statusCode })));
     }
     const answers = await Promise.all(attempts);
     expect(answers.filter((a) => a.status >= 500)).toEqual([]);
     // The charge is claimed by one run only: at most one PaymentIntent for this invoice at Stripe.
-    const intents = [...fake.intents.values()].filter((i) => (i.metadata as Record<string, string>).invoice_id === invoice.id);
+    const intents = [...fake.intents.values()].filter(
+      (i) => (i.metadata as Record<string, string>).invoice_id === invoice.id,
+    );
     expect(intents.length).toBeLessThanOrEqual(1);
     expect(answers.filter((a) => a.kind === 'charge' && a.status === 201).length).toBe(intents.length);
     // Stripe's webhook for the charge (if one was made) arrives now, twice at once, plus a late replay.
@@ -166,7 +215,8 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
     expect(manualOk).toHaveLength(after.paid[0].provider === 'manual' ? 1 : 0);
     expect(answers.filter((a) => a.kind === 'manual' && a.status !== 201).every((a) => a.status === 409)).toBe(true);
     // A card payment that lost to the manual one was refunded; none is left pending or counted.
-    for (const p of after.pays.filter((x) => x.provider === 'stripe')) expect(['paid', 'refunded', 'failed']).toContain(p.status);
+    for (const p of after.pays.filter((x) => x.provider === 'stripe'))
+      expect(['paid', 'refunded', 'failed']).toContain(p.status);
     const refundedAtStripe = fake.refunds.filter((r) => intents.some((i) => i.id === r.payment_intent)).length;
     expect(refundedAtStripe).toBe(after.pays.filter((x) => x.provider === 'stripe' && x.status === 'refunded').length);
     expect(after.sub.status).toBe('active');
@@ -182,7 +232,12 @@ describe('a charge, its webhook, replays and a manual payment racing for one inv
     expect(late.json().data.outcome).toBe('not_counted');
     const after = await outcome(invoice.id, subscriptionId);
     expect(after.paid.map((p) => p.provider)).toEqual(['manual']);
-    expect(after.pays.find((p) => p.id === card.id)).toMatchObject({ status: 'refunded', failure_reason: expect.stringMatching(/refunded automatically \(re_/) });
-    expect(fake.refunds.filter((r) => r.payment_intent === card.transaction_id)).toEqual([expect.objectContaining({ amount: invoice.amount_due })]);
+    expect(after.pays.find((p) => p.id === card.id)).toMatchObject({
+      status: 'refunded',
+      failure_reason: expect.stringMatching(/refunded automatically \(re_/),
+    });
+    expect(fake.refunds.filter((r) => r.payment_intent === card.transaction_id)).toEqual([
+      expect.objectContaining({ amount: invoice.amount_due }),
+    ]);
   });
 });

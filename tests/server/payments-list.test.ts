@@ -31,7 +31,12 @@ async function tokenOf(email: string) {
   return tokens[email];
 }
 async function call(method: 'GET' | 'POST', url: string, email?: string, payload?: unknown) {
-  return t.app.inject({ method, url: `/api${url}`, headers: email ? bearer(await tokenOf(email)) : {}, payload: payload as object });
+  return t.app.inject({
+    method,
+    url: `/api${url}`,
+    headers: email ? bearer(await tokenOf(email)) : {},
+    payload: payload as object,
+  });
 }
 const staff = (role: string) => `${role}@example.com`;
 
@@ -46,12 +51,29 @@ async function checkout(invoiceId: string, email: string) {
   return r.json().data as { transactionId: string; payment: { id: string } };
 }
 async function webhook(type: 'payment.succeeded' | 'payment.failed', transactionId: string, amount: number) {
-  const w = buildSandboxWebhook({ type, transactionId, amount, currency: 'USD' }, WEBHOOK_SECRET, Math.floor(t.clock.now().getTime() / 1000));
-  const r = await t.app.inject({ method: 'POST', url: '/api/payments/webhooks/sandbox', headers: w.headers, payload: w.body });
+  const w = buildSandboxWebhook(
+    { type, transactionId, amount, currency: 'USD' },
+    WEBHOOK_SECRET,
+    Math.floor(t.clock.now().getTime() / 1000),
+  );
+  const r = await t.app.inject({
+    method: 'POST',
+    url: '/api/payments/webhooks/sandbox',
+    headers: w.headers,
+    payload: w.body,
+  });
   expect(r.statusCode, r.body).toBe(200);
 }
-async function manual(invoice: { id: string; total_amount: number }, method: 'cash' | 'bank_transfer', reference: string) {
-  const r = await call('POST', `/payments/invoices/${invoice.id}/manual`, staff('billing'), { amount: invoice.total_amount, payment_method: method, reference });
+async function manual(
+  invoice: { id: string; total_amount: number },
+  method: 'cash' | 'bank_transfer',
+  reference: string,
+) {
+  const r = await call('POST', `/payments/invoices/${invoice.id}/manual`, staff('billing'), {
+    amount: invoice.total_amount,
+    payment_method: method,
+    reference,
+  });
   expect(r.statusCode, r.body).toBe(201);
   return r.json().data as { id: string; transaction_id: string };
 }
@@ -59,22 +81,49 @@ async function manual(invoice: { id: string; total_amount: number }, method: 'ca
 beforeAll(async () => {
   t = await createTestApp();
   t.clock.set('2026-04-01T09:00:00Z');
-  for (const role of ['admin', 'billing', 'support', 'technician'] as const) await t.createUser({ email: staff(role), role });
-  for (const [key, name] of [['alice', 'Alice Ames'], ['bob', 'Bob Brandt'], ['carol', 'Carol Cruz']]) {
+  for (const role of ['admin', 'billing', 'support', 'technician'] as const)
+    await t.createUser({ email: staff(role), role });
+  for (const [key, name] of [
+    ['alice', 'Alice Ames'],
+    ['bob', 'Bob Brandt'],
+    ['carol', 'Carol Cruz'],
+  ]) {
     ids[key] = (await t.createUser({ email: `${key}@example.com`, name })).id;
   }
-  const gw = await call('POST', '/payments/gateways', staff('admin'), { name: 'Sandbox', provider: 'sandbox', credentials: { webhook_secret: WEBHOOK_SECRET }, is_default: true });
+  const gw = await call('POST', '/payments/gateways', staff('admin'), {
+    name: 'Sandbox',
+    provider: 'sandbox',
+    credentials: { webhook_secret: WEBHOOK_SECRET },
+    is_default: true,
+  });
   expect(gw.statusCode, gw.body).toBe(201);
   sandboxGateway = gw.json().data.id;
-  const desk = await call('POST', '/payments/gateways', staff('admin'), { name: 'Cash desk', provider: 'manual', credentials: {} });
+  const desk = await call('POST', '/payments/gateways', staff('admin'), {
+    name: 'Cash desk',
+    provider: 'manual',
+    credentials: {},
+  });
   expect(desk.statusCode, desk.body).toBe(201);
   manualGateway = desk.json().data.id;
-  planId = (await call('POST', '/plans', staff('admin'), { name: 'Fiber 300', download_mbps: 300, upload_mbps: 60, price: 5000, billing_cycle: 'monthly' })).json().data.id;
+  planId = (
+    await call('POST', '/plans', staff('admin'), {
+      name: 'Fiber 300',
+      download_mbps: 300,
+      upload_mbps: 60,
+      price: 5000,
+      billing_cycle: 'monthly',
+    })
+  ).json().data.id;
 
   // Day 1: Alice starts a checkout and leaves it.
   const a = await subscribe('alice@example.com');
   const abandoned = await checkout(a.id, 'alice@example.com');
-  made.abandoned = { id: abandoned.payment.id, transactionId: abandoned.transactionId, invoiceId: a.id, invoiceNumber: a.number };
+  made.abandoned = {
+    id: abandoned.payment.id,
+    transactionId: abandoned.transactionId,
+    invoiceId: a.id,
+    invoiceNumber: a.number,
+  };
   // Day 2: billing records her cash.
   t.clock.advance(DAY_MS);
   const cash = await manual(a, 'cash', 'Receipt-100');
@@ -84,13 +133,23 @@ beforeAll(async () => {
   const b = await subscribe('bob@example.com');
   const online = await checkout(b.id, 'bob@example.com');
   await webhook('payment.succeeded', online.transactionId, b.total_amount);
-  made.online = { id: online.payment.id, transactionId: online.transactionId, invoiceId: b.id, invoiceNumber: b.number };
+  made.online = {
+    id: online.payment.id,
+    transactionId: online.transactionId,
+    invoiceId: b.id,
+    invoiceNumber: b.number,
+  };
   // Day 4: Carol's card is declined; day 5 she pays by bank transfer.
   t.clock.advance(DAY_MS);
   const c = await subscribe('carol@example.com');
   const declined = await checkout(c.id, 'carol@example.com');
   await webhook('payment.failed', declined.transactionId, c.total_amount);
-  made.declined = { id: declined.payment.id, transactionId: declined.transactionId, invoiceId: c.id, invoiceNumber: c.number };
+  made.declined = {
+    id: declined.payment.id,
+    transactionId: declined.transactionId,
+    invoiceId: c.id,
+    invoiceNumber: c.number,
+  };
   t.clock.advance(DAY_MS);
   const transfer = await manual(c, 'bank_transfer', 'IBAN-REF-77');
   made.transfer = { id: transfer.id, transactionId: transfer.transaction_id, invoiceId: c.id, invoiceNumber: c.number };
@@ -99,7 +158,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-type Page = { items: PaymentListItem[]; pagination: { page: number; totalPages: number; total: number; hasNext: boolean; hasPrev: boolean } };
+type Page = {
+  items: PaymentListItem[];
+  pagination: { page: number; totalPages: number; total: number; hasNext: boolean; hasPrev: boolean };
+};
 async function list(query = '', who = staff('billing')): Promise<Page> {
   const r = await call('GET', `/payments${query ? `?${query}` : ''}`, who);
   expect(r.statusCode, r.body).toBe(200);
@@ -129,8 +191,15 @@ describe('GET /api/payments', () => {
       amount: 5000,
       currency: 'USD',
     });
-    expect(page.items.find((p) => p.id === made.abandoned.id)).toMatchObject({ status: 'expired', gateway_name: 'Sandbox', provider: 'sandbox' });
-    expect(page.items.find((p) => p.id === made.declined.id)).toMatchObject({ status: 'failed', failure_reason: 'Declined by the payer or the provider' });
+    expect(page.items.find((p) => p.id === made.abandoned.id)).toMatchObject({
+      status: 'expired',
+      gateway_name: 'Sandbox',
+      provider: 'sandbox',
+    });
+    expect(page.items.find((p) => p.id === made.declined.id)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'Declined by the payer or the provider',
+    });
   });
 
   it('pages on the server', async () => {
@@ -172,7 +241,13 @@ describe('GET /api/payments', () => {
     expect(names(await list('from=2026-04-02&to=2026-04-03'))).toEqual(['online', 'cash']);
     expect(names(await list('from=2026-04-04'))).toEqual(['transfer', 'declined']);
     expect(names(await list('to=2026-04-01'))).toEqual(['abandoned']);
-    expect(names(await list(`from=${encodeURIComponent('2026-04-03T09:00:00Z')}&to=${encodeURIComponent('2026-04-04T09:00:00.000Z')}`))).toEqual(['declined', 'online']);
+    expect(
+      names(
+        await list(
+          `from=${encodeURIComponent('2026-04-03T09:00:00Z')}&to=${encodeURIComponent('2026-04-04T09:00:00.000Z')}`,
+        ),
+      ),
+    ).toEqual(['declined', 'online']);
     expect(names(await list(`to=${encodeURIComponent('2026-04-03T08:59:59+00:00')}`))).toEqual(['cash', 'abandoned']);
     expect((await list('from=2026-05-01')).pagination.total).toBe(0);
   });
@@ -181,7 +256,10 @@ describe('GET /api/payments', () => {
     expect(names(await list('search=receipt-100'))).toEqual(['cash']);
     expect(names(await list(`search=${made.online.transactionId}`))).toEqual(['online']);
     expect(names(await list('search=bob@example'))).toEqual(['online']);
-    expect(names(await list(`search=${encodeURIComponent(made.transfer.invoiceNumber)}`))).toEqual(['transfer', 'declined']);
+    expect(names(await list(`search=${encodeURIComponent(made.transfer.invoiceNumber)}`))).toEqual([
+      'transfer',
+      'declined',
+    ]);
     expect(names(await list('search=carol&status=failed'))).toEqual(['declined']);
     // LIKE's wildcards are plain characters.
     expect((await list('search=%25')).pagination.total).toBe(0);
@@ -189,7 +267,8 @@ describe('GET /api/payments', () => {
   });
 
   it('admin, billing and support read it; customers and technicians get 403; visitors 401', async () => {
-    for (const role of ['admin', 'billing', 'support']) expect((await list('limit=1', staff(role))).pagination.total).toBe(5);
+    for (const role of ['admin', 'billing', 'support'])
+      expect((await list('limit=1', staff(role))).pagination.total).toBe(5);
     for (const who of ['alice@example.com', staff('technician')]) {
       const r = await call('GET', '/payments', who);
       expect(r.statusCode, who).toBe(403);

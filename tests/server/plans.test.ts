@@ -32,7 +32,10 @@ describe('plans API', () => {
     });
 
     const updated = await call('PUT', `/plans/${plan.id}`, role, { price: 4999, features: ['Unlimited data'] });
-    expect(updated.json()).toMatchObject({ message: 'Plan updated successfully', data: { price: 4999, features: ['Unlimited data'], name: `Plan by ${role}` } });
+    expect(updated.json()).toMatchObject({
+      message: 'Plan updated successfully',
+      data: { price: 4999, features: ['Unlimited data'], name: `Plan by ${role}` },
+    });
 
     const off = await call('PUT', `/plans/${plan.id}`, role, { status: 'inactive' });
     expect(off.json()).toMatchObject({ message: 'Plan deactivated successfully', data: { status: 'inactive' } });
@@ -59,7 +62,8 @@ describe('plans API', () => {
   });
 
   it('shows visitors and customers only active plans, staff all of them', async () => {
-    const hidden = (await call('POST', '/plans', 'admin', { ...base, name: 'Hidden plan', status: 'inactive' })).json().data;
+    const hidden = (await call('POST', '/plans', 'admin', { ...base, name: 'Hidden plan', status: 'inactive' })).json()
+      .data;
     for (const role of [undefined, 'user'] as Array<Role | undefined>) {
       const list = await call('GET', '/plans?limit=100', role);
       expect(list.statusCode).toBe(200);
@@ -77,7 +81,10 @@ describe('plans API', () => {
       expect(detail.json().message).toBe('Plan not found');
     }
     for (const role of ['support', 'technician', 'billing', 'admin'] as Role[]) {
-      const list = (await call('GET', '/plans?limit=100&status=inactive', role)).json().data.items as Array<{ id: string; status: string }>;
+      const list = (await call('GET', '/plans?limit=100&status=inactive', role)).json().data.items as Array<{
+        id: string;
+        status: string;
+      }>;
       expect(list.map((p) => p.id)).toContain(hidden.id);
       expect(list.every((p) => p.status === 'inactive')).toBe(true);
       expect((await call('GET', `/plans/${hidden.id}`, role)).json().data.id).toBe(hidden.id);
@@ -102,7 +109,11 @@ describe('plans API', () => {
   });
 
   it('ignores id, created_at and updated_at in the payload', async () => {
-    const fake = { id: '00000000-0000-4000-8000-000000000000', created_at: '2000-01-01T00:00:00.000Z', updated_at: '2000-01-01T00:00:00.000Z' };
+    const fake = {
+      id: '00000000-0000-4000-8000-000000000000',
+      created_at: '2000-01-01T00:00:00.000Z',
+      updated_at: '2000-01-01T00:00:00.000Z',
+    };
     const created = await call('POST', '/plans', 'admin', { ...base, name: 'Clean payload', ...fake });
     expect(created.statusCode).toBe(201);
     const plan = created.json().data;
@@ -145,12 +156,24 @@ describe('plan list: pagination, sort, filter, search', () => {
     const plans = [
       { name: 'Alpha', price: 3000, download_mbps: 50, sort_order: 3, billing_cycle: 'monthly' },
       { name: 'Bravo', price: 1000, download_mbps: 500, sort_order: 1, billing_cycle: 'yearly' },
-      { name: 'Charlie Fiber', price: 2000, download_mbps: 100, sort_order: 2, billing_cycle: 'monthly', description: 'gigabit ready' },
+      {
+        name: 'Charlie Fiber',
+        price: 2000,
+        download_mbps: 100,
+        sort_order: 2,
+        billing_cycle: 'monthly',
+        description: 'gigabit ready',
+      },
       { name: 'Delta', price: 4000, download_mbps: 10, sort_order: 4, billing_cycle: 'quarterly', status: 'inactive' },
       { name: 'Echo', price: 5000, download_mbps: 20, sort_order: 5, billing_cycle: 'half_yearly' },
     ];
     for (const p of plans) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/plans', headers: bearer(admin), payload: { upload_mbps: 5, ...p } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/plans',
+        headers: bearer(admin),
+        payload: { upload_mbps: 5, ...p },
+      });
       expect(res.statusCode).toBe(201);
     }
   });
@@ -163,9 +186,22 @@ describe('plan list: pagination, sort, filter, search', () => {
   };
 
   it('sorts by sort_order by default, and by other fields either way', async () => {
-    expect((await names('')).items.map((p: { name: string }) => p.name)).toEqual(['Bravo', 'Charlie Fiber', 'Alpha', 'Echo']);
-    expect((await names('sort=price&order=desc', admin)).items.map((p: { name: string }) => p.name)).toEqual(['Echo', 'Delta', 'Alpha', 'Charlie Fiber', 'Bravo']);
-    expect((await names('sort=download_mbps')).items.map((p: { download_mbps: number }) => p.download_mbps)).toEqual([20, 50, 100, 500]);
+    expect((await names('')).items.map((p: { name: string }) => p.name)).toEqual([
+      'Bravo',
+      'Charlie Fiber',
+      'Alpha',
+      'Echo',
+    ]);
+    expect((await names('sort=price&order=desc', admin)).items.map((p: { name: string }) => p.name)).toEqual([
+      'Echo',
+      'Delta',
+      'Alpha',
+      'Charlie Fiber',
+      'Bravo',
+    ]);
+    expect((await names('sort=download_mbps')).items.map((p: { download_mbps: number }) => p.download_mbps)).toEqual([
+      20, 50, 100, 500,
+    ]);
     expect((await names('sort=name&order=desc')).items[0].name).toBe('Echo');
   });
 
@@ -173,13 +209,22 @@ describe('plan list: pagination, sort, filter, search', () => {
     const page2 = await names('limit=2&page=2&sort=name', admin);
     expect(page2.items.map((p: { name: string }) => p.name)).toEqual(['Charlie Fiber', 'Delta']);
     expect(page2.pagination).toEqual({ page: 2, totalPages: 3, total: 5, hasNext: true, hasPrev: true });
-    expect((await names('limit=2&page=1')).pagination).toEqual({ page: 1, totalPages: 2, total: 4, hasNext: true, hasPrev: false });
+    expect((await names('limit=2&page=1')).pagination).toEqual({
+      page: 1,
+      totalPages: 2,
+      total: 4,
+      hasNext: true,
+      hasPrev: false,
+    });
     const bad = await t.app.inject({ method: 'GET', url: '/api/plans?limit=101' });
     expect(bad.statusCode).toBe(400);
   });
 
   it('filters by billing cycle and status, and searches name and description', async () => {
-    expect((await names('billing_cycle=monthly')).items.map((p: { name: string }) => p.name)).toEqual(['Charlie Fiber', 'Alpha']);
+    expect((await names('billing_cycle=monthly')).items.map((p: { name: string }) => p.name)).toEqual([
+      'Charlie Fiber',
+      'Alpha',
+    ]);
     expect((await names('status=inactive', admin)).items.map((p: { name: string }) => p.name)).toEqual(['Delta']);
     expect((await names('search=fiber')).items.map((p: { name: string }) => p.name)).toEqual(['Charlie Fiber']);
     expect((await names('search=GIGABIT')).items.map((p: { name: string }) => p.name)).toEqual(['Charlie Fiber']);

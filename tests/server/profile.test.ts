@@ -8,14 +8,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const getProfile = (headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: '/api/auth/profile', headers });
+const getProfile = (headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url: '/api/auth/profile', headers });
 
 describe('GET /api/auth/profile', () => {
   it('returns the signed-in user', async () => {
     const { token } = await t.login('pat@example.com');
     const res = await getProfile(bearer(token));
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.user).toMatchObject({ email: 'pat@example.com', name: 'Pat Profile', company: 'Acme', role: 'user' });
+    expect(res.json().data.user).toMatchObject({
+      email: 'pat@example.com',
+      name: 'Pat Profile',
+      company: 'Acme',
+      role: 'user',
+    });
   });
 
   it('answers 401 without a token, with a forged one and with an expired one', async () => {
@@ -54,24 +60,60 @@ describe('PUT /api/auth/profile', () => {
       method: 'PUT',
       url: '/api/auth/profile',
       headers: bearer(token),
-      payload: { name: 'Pat Updated', phone: '+44 20 7946 0000', address: '10 New Road', company: null, role: 'admin', email: 'boss@example.com', status: 'active' },
+      payload: {
+        name: 'Pat Updated',
+        phone: '+44 20 7946 0000',
+        address: '10 New Road',
+        company: null,
+        role: 'admin',
+        email: 'boss@example.com',
+        status: 'active',
+      },
     });
     expect(res.statusCode).toBe(200);
     // The new address is pending (issue 32): a link goes to it, and the account keeps its address until it is followed.
     expect(res.json().message).toBe(
       'Profile updated successfully. A confirmation link was sent to boss@example.com. The e-mail address changes once it is confirmed from there.',
     );
-    expect(res.json().data.user).toMatchObject({ name: 'Pat Updated', phone: '+44 20 7946 0000', address: '10 New Road', company: null, role: 'user', email: 'pat@example.com', pending_email: 'boss@example.com' });
+    expect(res.json().data.user).toMatchObject({
+      name: 'Pat Updated',
+      phone: '+44 20 7946 0000',
+      address: '10 New Road',
+      company: null,
+      role: 'user',
+      email: 'pat@example.com',
+      pending_email: 'boss@example.com',
+    });
     const again = await getProfile(bearer(token));
-    expect(again.json().data.user).toMatchObject({ name: 'Pat Updated', role: 'user', email: 'pat@example.com', pending_email: 'boss@example.com' });
-    const plain = await t.app.inject({ method: 'PUT', url: '/api/auth/profile', headers: bearer(token), payload: { name: 'Pat Again' } });
+    expect(again.json().data.user).toMatchObject({
+      name: 'Pat Updated',
+      role: 'user',
+      email: 'pat@example.com',
+      pending_email: 'boss@example.com',
+    });
+    const plain = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      headers: bearer(token),
+      payload: { name: 'Pat Again' },
+    });
     expect(plain.json().message).toBe('Profile updated successfully');
   });
 
   it('checks the fields', async () => {
     const { token } = await t.login('pat@example.com');
-    const res = await t.app.inject({ method: 'PUT', url: '/api/auth/profile', headers: bearer(token), payload: { name: 'P', phone: 'abc' } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      headers: bearer(token),
+      payload: { name: 'P', phone: 'abc' },
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['name', 'phone']);
+    expect(
+      res
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['name', 'phone']);
   });
 });

@@ -52,9 +52,22 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
     await t.createUser({ email: 'admin@example.com', role: 'admin' });
     admin = (await t.login('admin@example.com')).token;
     const plan = async (body: object) => (await api('POST', '/plans', body)).json().data;
-    basicPlan = await plan({ name: 'Basic', price: 3000, download_mbps: 50, upload_mbps: 10, billing_cycle: 'monthly' });
+    basicPlan = await plan({
+      name: 'Basic',
+      price: 3000,
+      download_mbps: 50,
+      upload_mbps: 10,
+      billing_cycle: 'monthly',
+    });
     fastPlan = await plan({ name: 'Fast', price: 6000, download_mbps: 200, upload_mbps: 40, billing_cycle: 'monthly' });
-    cappedPlan = await plan({ name: 'Capped', price: 1000, download_mbps: 20, upload_mbps: 5, data_cap_gb: 1, billing_cycle: 'monthly' });
+    cappedPlan = await plan({
+      name: 'Capped',
+      price: 1000,
+      download_mbps: 20,
+      upload_mbps: 5,
+      data_cap_gb: 1,
+      billing_cycle: 'monthly',
+    });
     const [device] = await db()
       .insert(devices)
       .values({
@@ -92,29 +105,52 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
     if (state !== 'pending') {
       await db().transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
-        await tx.execute(sql`update invoices set status = 'paid', paid_date = ${clock.now().toISOString()} where id = ${invoice.id}`);
+        await tx.execute(
+          sql`update invoices set status = 'paid', paid_date = ${clock.now().toISOString()} where id = ${invoice.id}`,
+        );
         await activateForPaidInvoice(tx, invoice.id, clock.now());
       });
     }
     if (state === 'suspended') await setStatus(subscription.id, 'suspended');
-    if (state === 'cancelled') expect((await api('POST', `/subscriptions/${subscription.id}/cancel`, { immediate: true })).statusCode).toBe(200);
-    if (state === 'expired') await db().execute(sql`update subscriptions set status = 'expired' where id = ${subscription.id}`);
-    return { subscriptionId: subscription.id, ...credentials } as ServiceCredentials & { subscriptionId: string; password: string };
+    if (state === 'cancelled')
+      expect((await api('POST', `/subscriptions/${subscription.id}/cancel`, { immediate: true })).statusCode).toBe(200);
+    if (state === 'expired')
+      await db().execute(sql`update subscriptions set status = 'expired' where id = ${subscription.id}`);
+    return { subscriptionId: subscription.id, ...credentials } as ServiceCredentials & {
+      subscriptionId: string;
+      password: string;
+    };
   }
 
   async function setStatus(id: string, status: string) {
-    const res = await api('PATCH', `/subscriptions/${id}/status`, { status, suspension_reason: status === 'suspended' ? 'Overdue invoice' : undefined });
+    const res = await api('PATCH', `/subscriptions/${id}/status`, {
+      status,
+      suspension_reason: status === 'suspended' ? 'Overdue invoice' : undefined,
+    });
     expect(res.statusCode, res.body).toBe(200);
     await t.app.radius.idle();
   }
 
   const login = (username: string, password: string, extra: Record<string, string | number> = {}) =>
-    radclient({ port: ports.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': username, 'User-Password': password, 'NAS-Port-Type': 'Ethernet', ...extra });
+    radclient(
+      { port: ports.authPort, secret: SECRET, type: 'auth' },
+      { 'User-Name': username, 'User-Password': password, 'NAS-Port-Type': 'Ethernet', ...extra },
+    );
   const chap = (username: string, password: string) =>
-    radclient({ port: ports.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': username, 'CHAP-Password': password });
-  const account = (attributes: Record<string, string | number>) => radclient({ port: ports.acctPort, secret: SECRET, type: 'acct' }, attributes);
-  const session = async (acctSessionId: string) => (await db().select().from(radiusSessions).where(eq(radiusSessions.acctSessionId, acctSessionId)))[0];
-  const disconnectsOf = (sessionId: string) => db().select().from(radiusDisconnects).where(eq(radiusDisconnects.sessionId, sessionId)).orderBy(radiusDisconnects.requestedAt);
+    radclient(
+      { port: ports.authPort, secret: SECRET, type: 'auth' },
+      { 'User-Name': username, 'CHAP-Password': password },
+    );
+  const account = (attributes: Record<string, string | number>) =>
+    radclient({ port: ports.acctPort, secret: SECRET, type: 'acct' }, attributes);
+  const session = async (acctSessionId: string) =>
+    (await db().select().from(radiusSessions).where(eq(radiusSessions.acctSessionId, acctSessionId)))[0];
+  const disconnectsOf = (sessionId: string) =>
+    db()
+      .select()
+      .from(radiusDisconnects)
+      .where(eq(radiusDisconnects.sessionId, sessionId))
+      .orderBy(radiusDisconnects.requestedAt);
   const accepted = (a: RadclientAnswer) => expect(a.code, a.output).toBe('Access-Accept');
   const rejected = (a: RadclientAnswer) => expect(a.code, a.output).toBe('Access-Reject');
 
@@ -125,16 +161,34 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
         secret: SECRET,
         identifier: 42,
         add_message_authenticator: messageAuthenticator,
-        attributes: [['User-Name', 'c000042'], ['User-Password', 'a-password-over-16-chars'], ['NAS-Port', 7], ['Proxy-State', Buffer.from('hop-1')]],
+        attributes: [
+          ['User-Name', 'c000042'],
+          ['User-Password', 'a-password-over-16-chars'],
+          ['NAS-Port', 7],
+          ['Proxy-State', Buffer.from('hop-1')],
+        ],
       });
       const pap = parsePapAccessRequest(request, SECRET)!;
-      expect(pap).toMatchObject({ identifier: 42, username: 'c000042', password: 'a-password-over-16-chars', messageAuthenticator });
-      const attributes = [...rateAttributes(50_000, 10_000), ['Session-Timeout', 86_400], ['Acct-Interim-Interval', 300], ['Framed-Protocol', 'PPP'], ['Service-Type', 'Framed-User'], ['Reply-Message', 'ok']] as RadiusAttribute[];
+      expect(pap).toMatchObject({
+        identifier: 42,
+        username: 'c000042',
+        password: 'a-password-over-16-chars',
+        messageAuthenticator,
+      });
+      const attributes = [
+        ...rateAttributes(50_000, 10_000),
+        ['Session-Timeout', 86_400],
+        ['Acct-Interim-Interval', 300],
+        ['Framed-Protocol', 'PPP'],
+        ['Service-Type', 'Framed-User'],
+        ['Reply-Message', 'ok'],
+      ] as RadiusAttribute[];
       const fast = encodePapResponse(pap, 'Access-Accept', attributes, SECRET)!;
       const byPackage = encodeResponse(decodeRequest(request, SECRET), 'Access-Accept', SECRET, [...attributes]);
       expect(fast.equals(byPackage)).toBe(true);
       expect(radius.verify_response({ request, response: Buffer.from(fast), secret: SECRET })).toBe(true);
-      if (messageAuthenticator) expect(() => parsePapAccessRequest(request, 'another-secret')).toThrow(/Message-Authenticator/);
+      if (messageAuthenticator)
+        expect(() => parsePapAccessRequest(request, 'another-secret')).toThrow(/Message-Authenticator/);
     }
   });
 
@@ -202,7 +256,10 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
     await db().update(devices).set({ host: '192.0.2.77' }).where(eq(devices.id, deviceId));
     await t.app.radius.clients.reload();
     try {
-      const answer = await radclient({ port: ports.authPort, secret: SECRET, type: 'auth', timeout: 1, retries: 1 }, { 'User-Name': c.username, 'User-Password': c.password });
+      const answer = await radclient(
+        { port: ports.authPort, secret: SECRET, type: 'auth', timeout: 1, retries: 1 },
+        { 'User-Name': c.username, 'User-Password': c.password },
+      );
       expect(answer.code).toBeNull();
       expect(answer.output).toMatch(/No reply/);
     } finally {
@@ -213,18 +270,41 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
 
   it('accounting: Start, Interim-Update and Stop with Gigawords; a retransmitted packet changes nothing', async () => {
     const c = await customer('active');
-    const base = { 'User-Name': c.username, 'Acct-Session-Id': 'acct-gw-1', 'Framed-IP-Address': '100.64.0.10', 'Calling-Station-Id': '48:A9:8A:00:00:10', 'NAS-Port-Id': 'ether2' };
+    const base = {
+      'User-Name': c.username,
+      'Acct-Session-Id': 'acct-gw-1',
+      'Framed-IP-Address': '100.64.0.10',
+      'Calling-Station-Id': '48:A9:8A:00:00:10',
+      'NAS-Port-Id': 'ether2',
+    };
     expect((await account({ ...base, 'Acct-Status-Type': 'Start' })).code).toBe('Accounting-Response');
     const started = await session('acct-gw-1');
-    expect(started).toMatchObject({ status: 'open', username: c.username, subscriptionId: c.subscriptionId, framedIp: '100.64.0.10', nasDeviceId: deviceId, inputOctets: 0, outputOctets: 0 });
+    expect(started).toMatchObject({
+      status: 'open',
+      username: c.username,
+      subscriptionId: c.subscriptionId,
+      framedIp: '100.64.0.10',
+      nasDeviceId: deviceId,
+      inputOctets: 0,
+      outputOctets: 0,
+    });
 
     clock.advanceMinutes(5);
-    const interim = { ...base, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 300, 'Acct-Input-Octets': 1000, 'Acct-Input-Gigawords': 1, 'Acct-Output-Octets': 5000, 'Acct-Output-Gigawords': 2 };
+    const interim = {
+      ...base,
+      'Acct-Status-Type': 'Interim-Update',
+      'Acct-Session-Time': 300,
+      'Acct-Input-Octets': 1000,
+      'Acct-Input-Gigawords': 1,
+      'Acct-Output-Octets': 5000,
+      'Acct-Output-Gigawords': 2,
+    };
     expect((await account(interim)).code).toBe('Accounting-Response');
     const afterInterim = await session('acct-gw-1');
     expect(afterInterim.inputOctets).toBe(GIGA + 1000);
     expect(afterInterim.outputOctets).toBe(2 * GIGA + 5000);
-    const daily = async () => (await db().select().from(radiusUsageDaily).where(eq(radiusUsageDaily.subscriptionId, c.subscriptionId)))[0];
+    const daily = async () =>
+      (await db().select().from(radiusUsageDaily).where(eq(radiusUsageDaily.subscriptionId, c.subscriptionId)))[0];
     expect(await daily()).toMatchObject({ day: '2026-03-01', inputOctets: GIGA + 1000, outputOctets: 2 * GIGA + 5000 });
 
     // The NAS did not get our answer and sends the same update again (a new radclient packet, same content).
@@ -234,10 +314,25 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
     expect(await daily()).toMatchObject({ inputOctets: GIGA + 1000, outputOctets: 2 * GIGA + 5000 });
 
     clock.advanceMinutes(4);
-    const stop = { ...base, 'Acct-Status-Type': 'Stop', 'Acct-Session-Time': 600, 'Acct-Input-Octets': 3000, 'Acct-Input-Gigawords': 1, 'Acct-Output-Octets': 9000, 'Acct-Output-Gigawords': 3, 'Acct-Terminate-Cause': 'User-Request' };
+    const stop = {
+      ...base,
+      'Acct-Status-Type': 'Stop',
+      'Acct-Session-Time': 600,
+      'Acct-Input-Octets': 3000,
+      'Acct-Input-Gigawords': 1,
+      'Acct-Output-Octets': 9000,
+      'Acct-Output-Gigawords': 3,
+      'Acct-Terminate-Cause': 'User-Request',
+    };
     expect((await account(stop)).code).toBe('Accounting-Response');
     const stopped = await session('acct-gw-1');
-    expect(stopped).toMatchObject({ status: 'closed', terminateCause: 'User-Request', sessionTime: 600, inputOctets: GIGA + 3000, outputOctets: 3 * GIGA + 9000 });
+    expect(stopped).toMatchObject({
+      status: 'closed',
+      terminateCause: 'User-Request',
+      sessionTime: 600,
+      inputOctets: GIGA + 3000,
+      outputOctets: 3 * GIGA + 9000,
+    });
     expect(stopped.stoppedAt?.toISOString()).toBe(clock.now().toISOString());
     expect((await account(stop)).code).toBe('Accounting-Response');
     expect(await session('acct-gw-1')).toEqual(stopped);
@@ -258,13 +353,29 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
   it('data cap: reached → rejected, or accepted at the throttled rate when the plan says throttle', async () => {
     const c = await customer('active', cappedPlan.id);
     accepted(await login(c.username, c.password));
-    await account({ 'User-Name': c.username, 'Acct-Session-Id': 'acct-cap-1', 'Acct-Status-Type': 'Stop', 'Acct-Session-Time': 60, 'Acct-Output-Octets': 600_000_000, 'Acct-Input-Octets': 400_000_000 });
+    await account({
+      'User-Name': c.username,
+      'Acct-Session-Id': 'acct-cap-1',
+      'Acct-Status-Type': 'Stop',
+      'Acct-Session-Time': 60,
+      'Acct-Output-Octets': 600_000_000,
+      'Acct-Input-Octets': 400_000_000,
+    });
     const answer = await login(c.username, c.password);
     rejected(answer);
     expect(answer.attributes['Reply-Message']).toMatch(/cap/i);
-    const changed = await api('PUT', `/plans/${cappedPlan.id}`, { data_cap_action: 'throttle', throttle_download_kbps: 2000, throttle_upload_kbps: 512 });
+    const changed = await api('PUT', `/plans/${cappedPlan.id}`, {
+      data_cap_action: 'throttle',
+      throttle_download_kbps: 2000,
+      throttle_upload_kbps: 512,
+    });
     expect(changed.statusCode, changed.body).toBe(200);
-    expect(changed.json().data).toMatchObject({ data_cap_gb: 1, data_cap_action: 'throttle', throttle_download_kbps: 2000, throttle_upload_kbps: 512 });
+    expect(changed.json().data).toMatchObject({
+      data_cap_gb: 1,
+      data_cap_action: 'throttle',
+      throttle_download_kbps: 2000,
+      throttle_upload_kbps: 512,
+    });
     await t.app.radius.idle();
     const slow = await login(c.username, c.password);
     accepted(slow);
@@ -273,7 +384,12 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
 
   it('suspension sends a Disconnect-Request for the open session; ACK, then the Stop closes the record', async () => {
     const c = await customer('active');
-    await account({ 'User-Name': c.username, 'Acct-Session-Id': 'acct-cut-ack', 'Acct-Status-Type': 'Start', 'Framed-IP-Address': '100.64.0.20' });
+    await account({
+      'User-Name': c.username,
+      'Acct-Session-Id': 'acct-cut-ack',
+      'Acct-Status-Type': 'Start',
+      'Framed-IP-Address': '100.64.0.20',
+    });
     nas.answer = 'ack';
     nas.received.length = 0;
     await setStatus(c.subscriptionId, 'suspended');
@@ -284,9 +400,21 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
     });
     const s = await session('acct-cut-ack');
     let [record] = await disconnectsOf(s.id);
-    expect(record).toMatchObject({ kind: 'disconnect', reason: 'suspended', result: 'ack', attempts: 1, completedAt: null });
+    expect(record).toMatchObject({
+      kind: 'disconnect',
+      reason: 'suspended',
+      result: 'ack',
+      attempts: 1,
+      completedAt: null,
+    });
 
-    await account({ 'User-Name': c.username, 'Acct-Session-Id': 'acct-cut-ack', 'Acct-Status-Type': 'Stop', 'Acct-Session-Time': 30, 'Acct-Terminate-Cause': 'Admin-Reset' });
+    await account({
+      'User-Name': c.username,
+      'Acct-Session-Id': 'acct-cut-ack',
+      'Acct-Status-Type': 'Stop',
+      'Acct-Session-Time': 30,
+      'Acct-Terminate-Cause': 'Admin-Reset',
+    });
     [record] = await disconnectsOf(s.id);
     expect(record.completedAt).not.toBeNull();
     expect((await session('acct-cut-ack')).status).toBe('closed');
@@ -300,16 +428,28 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
     await account({ 'User-Name': c.username, 'Acct-Session-Id': 'acct-cut-billing', 'Acct-Status-Type': 'Start' });
     const renewed = await api('PATCH', `/subscriptions/${c.subscriptionId}/renew`);
     expect(renewed.statusCode, renewed.body).toBe(200);
-    await db().execute(sql`update invoices set due_date = ${'2026-01-15'} where id = ${renewed.json().data.invoice.id}`);
+    await db().execute(
+      sql`update invoices set due_date = ${'2026-01-15'} where id = ${renewed.json().data.invoice.id}`,
+    );
     nas.answer = 'ack';
     nas.received.length = 0;
     const run = await api('POST', '/billing/run');
     expect(run.statusCode, run.body).toBe(200);
     expect(run.json().data.run.counts.suspended).toBeGreaterThanOrEqual(1);
     await t.app.radius.idle();
-    expect(nas.received.map((r) => [r.code, r.attributes['Acct-Session-Id']])).toEqual([['Disconnect-Request', 'acct-cut-billing']]);
-    expect((await disconnectsOf((await session('acct-cut-billing')).id))[0]).toMatchObject({ reason: 'suspended', result: 'ack' });
-    await account({ 'User-Name': c.username, 'Acct-Session-Id': 'acct-cut-billing', 'Acct-Status-Type': 'Stop', 'Acct-Terminate-Cause': 'Admin-Reset' });
+    expect(nas.received.map((r) => [r.code, r.attributes['Acct-Session-Id']])).toEqual([
+      ['Disconnect-Request', 'acct-cut-billing'],
+    ]);
+    expect((await disconnectsOf((await session('acct-cut-billing')).id))[0]).toMatchObject({
+      reason: 'suspended',
+      result: 'ack',
+    });
+    await account({
+      'User-Name': c.username,
+      'Acct-Session-Id': 'acct-cut-billing',
+      'Acct-Status-Type': 'Stop',
+      'Acct-Terminate-Cause': 'Admin-Reset',
+    });
     expect((await disconnectsOf((await session('acct-cut-billing')).id))[0].completedAt).not.toBeNull();
     rejected(await login(c.username, c.password));
   });
@@ -317,12 +457,24 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
   it('NAK twice: the retry, then the PPP active entry is removed through the RouterOS API (fallback_removed)', async () => {
     const c = await customer('active');
     await account({ 'User-Name': c.username, 'Acct-Session-Id': 'acct-cut-nak', 'Acct-Status-Type': 'Start' });
-    router.pppActive.push({ '.id': '*2A', name: c.username, service: 'pppoe', address: '100.64.0.30', uptime: '5m', radius: 'true' });
+    router.pppActive.push({
+      '.id': '*2A',
+      name: c.username,
+      service: 'pppoe',
+      address: '100.64.0.30',
+      uptime: '5m',
+      radius: 'true',
+    });
     nas.answer = 'nak';
     nas.received.length = 0;
     await setStatus(c.subscriptionId, 'suspended');
     const s = await session('acct-cut-nak');
-    expect((await disconnectsOf(s.id))[0]).toMatchObject({ result: 'nak', errorCause: 503, attempts: 1, completedAt: null });
+    expect((await disconnectsOf(s.id))[0]).toMatchObject({
+      result: 'nak',
+      errorCause: 503,
+      attempts: 1,
+      completedAt: null,
+    });
 
     clock.advance(31_000);
     await t.app.radius.sweep();
@@ -350,7 +502,13 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
     const s = await session('acct-cut-silent');
     expect((await disconnectsOf(s.id))[0]).toMatchObject({ result: 'timeout', attempts: 1 });
     nas.answer = 'ack';
-    await account({ 'User-Name': c.username, 'Acct-Session-Id': 'acct-cut-silent', 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60, 'Acct-Input-Octets': 10 });
+    await account({
+      'User-Name': c.username,
+      'Acct-Session-Id': 'acct-cut-silent',
+      'Acct-Status-Type': 'Interim-Update',
+      'Acct-Session-Time': 60,
+      'Acct-Input-Octets': 10,
+    });
     await t.app.radius.idle();
     expect(nas.received).toHaveLength(2);
     expect((await disconnectsOf(s.id))[0]).toMatchObject({ result: 'ack', attempts: 2 });
@@ -363,14 +521,26 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
     await account({ 'User-Name': capped.username, 'Acct-Session-Id': 'acct-cap-live', 'Acct-Status-Type': 'Start' });
     nas.answer = 'ack';
     nas.received.length = 0;
-    const interim = (octets: number) => account({ 'User-Name': capped.username, 'Acct-Session-Id': 'acct-cap-live', 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 300, 'Acct-Output-Octets': octets });
+    const interim = (octets: number) =>
+      account({
+        'User-Name': capped.username,
+        'Acct-Session-Id': 'acct-cap-live',
+        'Acct-Status-Type': 'Interim-Update',
+        'Acct-Session-Time': 300,
+        'Acct-Output-Octets': octets,
+      });
     await interim(900_000_000);
     await t.app.radius.idle();
     expect(nas.received).toHaveLength(0);
     await interim(1_000_000_001);
     await t.app.radius.idle();
-    expect(nas.received.map((r) => [r.code, r.attributes['Acct-Session-Id']])).toEqual([['Disconnect-Request', 'acct-cap-live']]);
-    expect((await disconnectsOf((await session('acct-cap-live')).id))[0]).toMatchObject({ reason: 'data_cap', result: 'ack' });
+    expect(nas.received.map((r) => [r.code, r.attributes['Acct-Session-Id']])).toEqual([
+      ['Disconnect-Request', 'acct-cap-live'],
+    ]);
+    expect((await disconnectsOf((await session('acct-cap-live')).id))[0]).toMatchObject({
+      reason: 'data_cap',
+      result: 'ack',
+    });
 
     const gone = await customer('active');
     await account({ 'User-Name': gone.username, 'Acct-Session-Id': 'acct-deleted', 'Acct-Status-Type': 'Start' });
@@ -378,7 +548,9 @@ describe('RADIUS: PPPoE access, accounting and cut-off', () => {
     nas.received.length = 0;
     expect((await api('DELETE', `/subscriptions/${gone.subscriptionId}`)).statusCode).toBe(200);
     await t.app.radius.idle();
-    expect(nas.received.map((r) => [r.code, r.attributes['User-Name']])).toEqual([['Disconnect-Request', gone.username]]);
+    expect(nas.received.map((r) => [r.code, r.attributes['User-Name']])).toEqual([
+      ['Disconnect-Request', gone.username],
+    ]);
     rejected(await login(gone.username, gone.password));
   });
 

@@ -18,9 +18,14 @@ describe('POST /api/auth/refresh-token', () => {
     t.clock.advance(1000);
     const first = await refresh(cookie);
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toMatchObject({ success: true, data: { user: { email: 'rory@example.com' }, tokens: { access: {} } } });
+    expect(first.json()).toMatchObject({
+      success: true,
+      data: { user: { email: 'rory@example.com' }, tokens: { access: {} } },
+    });
     const access = first.json().data.tokens.access.token;
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/profile', headers: bearer(access) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/profile', headers: bearer(access) })).statusCode).toBe(
+      200,
+    );
 
     const next = refreshCookieHeader(first);
     expect(next).not.toBe(cookie);
@@ -128,7 +133,12 @@ describe('POST /api/auth/logout', () => {
   });
 
   it('works without a cookie and without a bearer token, even with an empty JSON body', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { 'content-type': 'application/json' }, payload: '' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe('Logged out successfully');
   });

@@ -17,14 +17,19 @@ const registration = (email: string) => ({
 });
 
 const register = (payload: object) => t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
-const verify = (token: string) => t.app.inject({ method: 'GET', url: `/api/auth/verify-email?token=${encodeURIComponent(token)}` });
+const verify = (token: string) =>
+  t.app.inject({ method: 'GET', url: `/api/auth/verify-email?token=${encodeURIComponent(token)}` });
 
 describe('POST /api/auth/register', () => {
   it('creates an unverified customer and e-mails a verification link; the customer signs in with the new password', async () => {
     const res = await register(registration('Rita@Example.com'));
     expect(res.statusCode).toBe(201);
     // Nobody is signed in by registering (issue 32): the answer must not differ from a taken address's.
-    expect(res.json()).toEqual({ success: true, message: 'Registration successful. Please check your email to verify your account.', data: null });
+    expect(res.json()).toEqual({
+      success: true,
+      message: 'Registration successful. Please check your email to verify your account.',
+      data: null,
+    });
     expect(setCookie(res)).toBeUndefined();
 
     const mail = await t.lastMailTo('rita@example.com');
@@ -34,7 +39,14 @@ describe('POST /api/auth/register', () => {
     expect(mail.html).toContain(url.pathname);
 
     const signedIn = await t.login('rita@example.com', 'long-enough-1');
-    expect(signedIn.user).toMatchObject({ email: 'rita@example.com', role: 'user', status: 'active', isVerified: false, company: null, name: 'Rita Register' });
+    expect(signedIn.user).toMatchObject({
+      email: 'rita@example.com',
+      role: 'user',
+      status: 'active',
+      isVerified: false,
+      company: null,
+      name: 'Rita Register',
+    });
   });
 
   it('answers a taken address exactly as a new one, whatever its case, and tells its owner instead', async () => {
@@ -46,18 +58,36 @@ describe('POST /api/auth/register', () => {
     expect(setCookie(taken)).toBeUndefined();
 
     const sent = (await t.sentMail()).slice(before);
-    expect(sent.map((m) => [m.to, m.subject])).toEqual([['rita@example.com', 'Someone tried to register with your ISP Portal address']]);
+    expect(sent.map((m) => [m.to, m.subject])).toEqual([
+      ['rita@example.com', 'Someone tried to register with your ISP Portal address'],
+    ]);
     expect(sent[0].text).toContain('No new account was created.');
     expect(linkIn(sent[0]).url.toString()).toBe('http://portal.test/login');
     // The account is untouched: its own password signs in, the one just tried does not.
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'rita@example.com', password: 'attacker-pass-1', rememberMe: false } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: 'rita@example.com', password: 'attacker-pass-1', rememberMe: false },
+        })
+      ).statusCode,
+    ).toBe(401);
     await t.login('rita@example.com', 'long-enough-1');
   });
 
   it('cannot be used to pick a role', async () => {
-    const res = await register({ ...registration('sneaky@example.com'), role: 'admin', status: 'active', isVerified: true });
+    const res = await register({
+      ...registration('sneaky@example.com'),
+      role: 'admin',
+      status: 'active',
+      isVerified: true,
+    });
     expect(res.statusCode).toBe(201);
-    expect((await t.login('sneaky@example.com', 'long-enough-1')).user).toMatchObject({ role: 'user', isVerified: false });
+    expect((await t.login('sneaky@example.com', 'long-enough-1')).user).toMatchObject({
+      role: 'user',
+      isVerified: false,
+    });
   });
 
   it.each(['name', 'email', 'password', 'phone', 'address'])('requires %s', async (field) => {
@@ -81,7 +111,11 @@ describe('e-mail verification', () => {
     const { token } = linkIn(await t.lastMailTo('vera@example.com'));
     const first = await verify(token);
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toMatchObject({ success: true, message: 'Email verified successfully', data: { user: { email: 'vera@example.com', isVerified: true } } });
+    expect(first.json()).toMatchObject({
+      success: true,
+      message: 'Email verified successfully',
+      data: { user: { email: 'vera@example.com', isVerified: true } },
+    });
     const again = await verify(token);
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ success: false, message: 'Invalid or expired verification token' });
@@ -110,12 +144,21 @@ describe('e-mail verification', () => {
     const before = (await t.sentMail()).length;
     const answers = [];
     for (const email of ['nobody@example.com', 'vera@example.com', 'again@example.com']) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/resend-verification', payload: { email }, remoteAddress: '10.1.0.1' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/resend-verification',
+        payload: { email },
+        remoteAddress: '10.1.0.1',
+      });
       expect(res.statusCode).toBe(200);
       answers.push(res.json());
     }
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
-    expect(answers[0]).toEqual({ success: true, message: 'If the account exists and is not verified, a verification email has been sent.', data: null });
+    expect(answers[0]).toEqual({
+      success: true,
+      message: 'If the account exists and is not verified, a verification email has been sent.',
+      data: null,
+    });
     const sent = (await t.sentMail()).slice(before);
     expect(sent.map((m) => m.to)).toEqual(['again@example.com']);
 

@@ -20,7 +20,8 @@ describe('GET /api/mail/outbox follows the role matrix', () => {
     it(`${role}: ${expected}`, async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/mail/outbox', headers: bearer(tokens.get(role)!) });
       expect(res.statusCode).toBe(expected);
-      if (expected === 403) expect(res.json()).toEqual({ success: false, message: 'You do not have permission to perform this action' });
+      if (expected === 403)
+        expect(res.json()).toEqual({ success: false, message: 'You do not have permission to perform this action' });
     });
   }
 
@@ -41,24 +42,42 @@ describe('the outbox', () => {
       await t.app.inject({
         method: 'POST',
         url: '/api/auth/register',
-        payload: { name: `Person ${i}`, email: `p${i}@example.com`, password: 'long-enough-1', phone: '+1 555 0101', address: '1 Road' },
+        payload: {
+          name: `Person ${i}`,
+          email: `p${i}@example.com`,
+          password: 'long-enough-1',
+          phone: '+1 555 0101',
+          address: '1 Road',
+        },
       });
       await t.app.mail.idle();
       t.clock.advance(1000);
     }
-    const page1 = await t.app.inject({ method: 'GET', url: '/api/mail/outbox?page=1&limit=2', headers: bearer(tokens.get('admin')!) });
+    const page1 = await t.app.inject({
+      method: 'GET',
+      url: '/api/mail/outbox?page=1&limit=2',
+      headers: bearer(tokens.get('admin')!),
+    });
     expect(page1.statusCode).toBe(200);
     const data = page1.json().data;
     expect(data.items.map((m: { to: string }) => m.to)).toEqual(['p3@example.com', 'p2@example.com']);
     expect(data.items[0]).toMatchObject({ status: 'sent', subject: expect.stringContaining('Verify') });
     expect(data.pagination).toEqual({ page: 1, totalPages: 2, total: 3, hasNext: true, hasPrev: false });
-    const page2 = await t.app.inject({ method: 'GET', url: '/api/mail/outbox?page=2&limit=2', headers: bearer(tokens.get('super_admin')!) });
+    const page2 = await t.app.inject({
+      method: 'GET',
+      url: '/api/mail/outbox?page=2&limit=2',
+      headers: bearer(tokens.get('super_admin')!),
+    });
     expect(page2.json().data.items.map((m: { to: string }) => m.to)).toEqual(['p1@example.com']);
     expect(page2.json().data.pagination).toMatchObject({ page: 2, hasNext: false, hasPrev: true });
   });
 
   it('caps limit at 100', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/mail/outbox?limit=101', headers: bearer(tokens.get('admin')!) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/mail/outbox?limit=101',
+      headers: bearer(tokens.get('admin')!),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].field).toBe('limit');
   });

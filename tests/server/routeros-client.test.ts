@@ -44,7 +44,12 @@ describe('RouterOS REST client', () => {
     expect(await client.exportConfig()).toBe(DEFAULT_EXPORT);
     // The export goes through /execute as the REST API requires, asking for the output as a string.
     const exportCall = router.requests.at(-1)!;
-    expect(exportCall).toMatchObject({ method: 'POST', path: '/rest/execute', body: { script: '/export', 'as-string': '' }, authorized: true });
+    expect(exportCall).toMatchObject({
+      method: 'POST',
+      path: '/rest/execute',
+      body: { script: '/export', 'as-string': '' },
+      authorized: true,
+    });
   });
 
   it('lists PPP sessions and disconnects one by its .id', async () => {
@@ -72,7 +77,7 @@ describe('RouterOS REST client', () => {
     expect(error.message).toMatch(/certificate could not be verified.*self-signed/);
   });
 
-  it('reports a wrong password as an authentication failure with RouterOS\' own message', async () => {
+  it("reports a wrong password as an authentication failure with RouterOS' own message", async () => {
     router.fail = null;
     const client = createRouterOsClient({ ...router.connection, password: 'wrong', timeoutMs: 2000 });
     const error = await rejection(client.systemResource());
@@ -103,15 +108,28 @@ describe('RouterOS REST client', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    const client = createRouterOsClient({ host: '127.0.0.1', port, tls: false, username: 'a', password: 'b', timeoutMs: 1000 });
+    const client = createRouterOsClient({
+      host: '127.0.0.1',
+      port,
+      tls: false,
+      username: 'a',
+      password: 'b',
+      timeoutMs: 1000,
+    });
     const error = await rejection(client.systemResource());
     expect(error.kind).toBe('unreachable');
     expect(error.message).toMatch(/refused the connection/);
   });
 
   it('parses RouterOS error bodies', () => {
-    expect(parseRouterOsErrorBody('{"error":401,"message":"Unauthorized"}')).toEqual({ error: 401, message: 'Unauthorized', detail: undefined });
-    expect(parseRouterOsErrorBody('{"detail":"no such command","error":400,"message":"Bad Request"}')).toMatchObject({ detail: 'no such command' });
+    expect(parseRouterOsErrorBody('{"error":401,"message":"Unauthorized"}')).toEqual({
+      error: 401,
+      message: 'Unauthorized',
+      detail: undefined,
+    });
+    expect(parseRouterOsErrorBody('{"detail":"no such command","error":400,"message":"Bad Request"}')).toMatchObject({
+      detail: 'no such command',
+    });
     expect(parseRouterOsErrorBody('<html>')).toBeNull();
   });
 });

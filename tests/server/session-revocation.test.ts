@@ -24,7 +24,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const profileOn = (app: FastifyInstance, token: string) => app.inject({ method: 'GET', url: '/api/auth/profile', headers: bearer(token) });
+const profileOn = (app: FastifyInstance, token: string) =>
+  app.inject({ method: 'GET', url: '/api/auth/profile', headers: bearer(token) });
 
 /** A token that works on node B now (so B has its user cached), and is refused there within a second of `end`. */
 async function endsOnEveryNode(token: string, end: () => Promise<void>): Promise<void> {
@@ -38,7 +39,8 @@ async function endsOnEveryNode(token: string, end: () => Promise<void>): Promise
   expect((await profileOn(b, token)).json().message).toBe('Invalid or expired token');
 }
 
-const refresh = (cookie: string) => t.app.inject({ method: 'POST', url: '/api/auth/refresh-token', headers: { cookie } });
+const refresh = (cookie: string) =>
+  t.app.inject({ method: 'POST', url: '/api/auth/refresh-token', headers: { cookie } });
 
 describe('access tokens end with the session', () => {
   it('signing out ends the access token on both nodes; another device of the user carries on after a refresh', async () => {
@@ -46,7 +48,11 @@ describe('access tokens end with the session', () => {
     const laptop = await t.login('olive@example.com');
     const phone = await t.login('olive@example.com');
     await endsOnEveryNode(laptop.token, async () => {
-      const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { ...bearer(laptop.token), cookie: laptop.cookie } });
+      const out = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { ...bearer(laptop.token), cookie: laptop.cookie },
+      });
       expect(out.statusCode).toBe(200);
     });
     // The signed-out session cannot come back; the phone's session refreshes to a working token.
@@ -79,7 +85,12 @@ describe('access tokens end with the session', () => {
     const user = await t.createUser({ email: 'quinn@example.com' });
     const { token } = await t.login('quinn@example.com');
     await endsOnEveryNode(token, async () => {
-      const reset = await t.app.inject({ method: 'PATCH', url: `/api/users/${user.id}/password`, headers: bearer(admin), payload: { newPassword: 'Reset-By-Admin-1' } });
+      const reset = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/users/${user.id}/password`,
+        headers: bearer(admin),
+        payload: { newPassword: 'Reset-By-Admin-1' },
+      });
       expect(reset.statusCode, reset.body).toBe(200);
     });
   });
@@ -90,7 +101,11 @@ describe('access tokens end with the session', () => {
     await endsOnEveryNode(token, async () => {
       await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'rene@example.com' } });
       const link = linkIn(await t.lastMailTo('rene@example.com'));
-      const reset = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token: link.token, password: 'Reset-By-Link-1' } });
+      const reset = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/reset-password',
+        payload: { token: link.token, password: 'Reset-By-Link-1' },
+      });
       expect(reset.statusCode, reset.body).toBe(200);
     });
   });
@@ -99,11 +114,25 @@ describe('access tokens end with the session', () => {
     const user = await t.createUser({ email: 'sid@example.com' });
     const signedIn = await t.login('sid@example.com');
     expect((await profileOn(b, signedIn.token)).statusCode).toBe(200);
-    const suspend = await t.app.inject({ method: 'PATCH', url: `/api/users/${user.id}/status`, headers: bearer(admin), payload: { status: 'suspended' } });
+    const suspend = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${user.id}/status`,
+      headers: bearer(admin),
+      payload: { status: 'suspended' },
+    });
     expect(suspend.statusCode).toBe(200);
-    await expect.poll(async () => (await profileOn(b, signedIn.token)).statusCode, { timeout: 1000, interval: 20 }).toBe(403);
-    await t.app.inject({ method: 'PATCH', url: `/api/users/${user.id}/status`, headers: bearer(admin), payload: { status: 'active' } });
-    await expect.poll(async () => (await profileOn(b, signedIn.token)).statusCode, { timeout: 1000, interval: 20 }).toBe(401);
+    await expect
+      .poll(async () => (await profileOn(b, signedIn.token)).statusCode, { timeout: 1000, interval: 20 })
+      .toBe(403);
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${user.id}/status`,
+      headers: bearer(admin),
+      payload: { status: 'active' },
+    });
+    await expect
+      .poll(async () => (await profileOn(b, signedIn.token)).statusCode, { timeout: 1000, interval: 20 })
+      .toBe(401);
     expect((await refresh(signedIn.cookie)).statusCode).toBe(401);
     expect((await profileOn(b, (await t.login('sid@example.com')).token)).statusCode).toBe(200);
   });
@@ -112,7 +141,12 @@ describe('access tokens end with the session', () => {
     const user = await t.createUser({ email: 'tech@example.com', role: 'technician' });
     const signedIn = await t.login('tech@example.com');
     await endsOnEveryNode(signedIn.token, async () => {
-      const demoted = await t.app.inject({ method: 'PUT', url: `/api/users/${user.id}`, headers: bearer(admin), payload: { role: 'user' } });
+      const demoted = await t.app.inject({
+        method: 'PUT',
+        url: `/api/users/${user.id}`,
+        headers: bearer(admin),
+        payload: { role: 'user' },
+      });
       expect(demoted.statusCode, demoted.body).toBe(200);
     });
     // The session itself goes on, with a token of the new role.

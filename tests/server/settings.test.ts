@@ -14,7 +14,9 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 function multipart(bytes: Buffer, filename = 'logo.png', type = 'image/png') {
   const boundary = `----isptest${Math.random().toString(16).slice(2)}`;
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -30,7 +32,10 @@ describe('settings', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'isp-settings-'));
     distDir = mkdtempSync(join(tmpdir(), 'isp-dist-'));
     mkdirSync(join(distDir, 'assets'));
-    writeFileSync(join(distDir, 'index.html'), '<!doctype html><html><head><title>Portal</title></head><body><div id="root"></div></body></html>');
+    writeFileSync(
+      join(distDir, 'index.html'),
+      '<!doctype html><html><head><title>Portal</title></head><body><div id="root"></div></body></html>',
+    );
     t = await createTestApp({ config: { dataDir, serveSpa: true, distDir } });
     for (const role of ROLES) {
       await t.createUser({ email: `${role}@example.com`, role });
@@ -58,20 +63,38 @@ describe('settings', () => {
   it('lets only admin (and super_admin) read and change the full settings', async () => {
     for (const role of ROLES) {
       const get = await t.app.inject({ method: 'GET', url: '/api/settings', headers: bearer(tokens[role]!) });
-      const put = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: bearer(tokens[role]!), payload: { tax_rate_bp: 500 } });
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: '/api/settings',
+        headers: bearer(tokens[role]!),
+        payload: { tax_rate_bp: 500 },
+      });
       const allowed = role === 'admin' || role === 'super_admin';
       expect([role, get.statusCode, put.statusCode]).toEqual([role, allowed ? 200 : 403, allowed ? 200 : 403]);
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/settings' })).statusCode).toBe(401);
     const full = (await t.app.inject({ method: 'GET', url: '/api/settings', headers: admin() })).json().data;
-    expect(full.billing).toEqual({ invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7, renewal_days_before: 7, autopay_retry_days: [1, 3, 5] });
+    expect(full.billing).toEqual({
+      invoice_prefix: 'INV-',
+      invoice_next_number: 1,
+      grace_days: 7,
+      renewal_days_before: 7,
+      autopay_retry_days: [1, 3, 5],
+    });
     expect(full.smtp.password_set).toBe(false);
   });
 
   it('validates updates and applies them at once to /settings/public and index.html', async () => {
-    const bad = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: admin(), payload: { tax_rate_bp: 20000, billing: { grace_days: 100 } } });
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: admin(),
+      payload: { tax_rate_bp: 20000, billing: { grace_days: 100 } },
+    });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['tax_rate_bp', 'billing.grace_days']));
+    expect(bad.json().errors.map((e: { field: string }) => e.field)).toEqual(
+      expect.arrayContaining(['tax_rate_bp', 'billing.grace_days']),
+    );
 
     const before = await t.app.inject({ method: 'GET', url: '/' });
     expect(before.body).toContain('<title>ISP Portal</title>');
@@ -80,11 +103,20 @@ describe('settings', () => {
       method: 'PUT',
       url: '/api/settings',
       headers: admin(),
-      payload: { company: { name: 'Acme </script> Net' }, currency: 'eur', tax_rate_bp: 1500, policies: { 'refund-policy': '# Refunds\n\nNone.' } },
+      payload: {
+        company: { name: 'Acme </script> Net' },
+        currency: 'eur',
+        tax_rate_bp: 1500,
+        policies: { 'refund-policy': '# Refunds\n\nNone.' },
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe('Settings updated successfully');
-    expect(res.json().data).toMatchObject({ company: { name: 'Acme </script> Net', support_email: 'support@isp.local' }, currency: 'EUR', tax_rate_bp: 1500 });
+    expect(res.json().data).toMatchObject({
+      company: { name: 'Acme </script> Net', support_email: 'support@isp.local' },
+      currency: 'EUR',
+      tax_rate_bp: 1500,
+    });
 
     const pub = (await t.app.inject({ method: 'GET', url: '/api/settings/public' })).json().data;
     expect(pub).toMatchObject({ company: { name: 'Acme </script> Net' }, currency: 'EUR', tax_rate_bp: 1500 });
@@ -102,17 +134,39 @@ describe('settings', () => {
 
   it('stores the SMTP password encrypted and never returns it', async () => {
     const secret = 'Sup3r-Secret-Pa55';
-    const res = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: admin(), payload: { smtp: { host: 'mail.example.com', user: 'mailer', password: secret } } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: admin(),
+      payload: { smtp: { host: 'mail.example.com', user: 'mailer', password: secret } },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(secret);
-    expect(res.json().data.smtp).toEqual({ host: 'mail.example.com', port: 587, secure: false, user: 'mailer', from: '', password_set: true });
+    expect(res.json().data.smtp).toEqual({
+      host: 'mail.example.com',
+      port: 587,
+      secure: false,
+      user: 'mailer',
+      from: '',
+      password_set: true,
+    });
     const [row] = await t.database.db.select().from(settings).where(eq(settings.key, 'smtp'));
     expect(JSON.stringify(row.value)).not.toContain(secret);
     expect((await t.app.settings.smtp()).plainPassword).toBe(secret);
     // '' keeps the password, null clears it.
-    await t.app.inject({ method: 'PUT', url: '/api/settings', headers: admin(), payload: { smtp: { port: 2525, password: '' } } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: admin(),
+      payload: { smtp: { port: 2525, password: '' } },
+    });
     expect((await t.app.settings.smtp()).plainPassword).toBe(secret);
-    const cleared = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: admin(), payload: { smtp: { host: '', password: null } } });
+    const cleared = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: admin(),
+      payload: { smtp: { host: '', password: null } },
+    });
     expect(cleared.json().data.smtp).toMatchObject({ host: '', port: 2525, password_set: false });
   });
 
@@ -126,20 +180,40 @@ describe('settings', () => {
       }
     };
     const big = multipart(Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]));
-    const r413 = await t.app.inject({ method: 'POST', url: '/api/settings/logo', headers: { ...admin(), ...big.headers }, payload: big.payload });
+    const r413 = await t.app.inject({
+      method: 'POST',
+      url: '/api/settings/logo',
+      headers: { ...admin(), ...big.headers },
+      payload: big.payload,
+    });
     expect(r413.statusCode).toBe(413);
     expect(r413.json()).toEqual({ success: false, message: 'File is too large (max 1 MB)' });
     const gif = multipart(Buffer.from('GIF89a....................'), 'logo.png', 'image/png');
-    const r415 = await t.app.inject({ method: 'POST', url: '/api/settings/logo', headers: { ...admin(), ...gif.headers }, payload: gif.payload });
+    const r415 = await t.app.inject({
+      method: 'POST',
+      url: '/api/settings/logo',
+      headers: { ...admin(), ...gif.headers },
+      payload: gif.payload,
+    });
     expect(r415.statusCode).toBe(415);
     expect(r415.json().message).toBe('Unsupported file type');
     expect(files()).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url: '/api/settings/logo' })).statusCode).toBe(404);
 
     const png = multipart(PNG);
-    const forbidden = await t.app.inject({ method: 'POST', url: '/api/settings/logo', headers: { ...bearer(tokens.support!), ...png.headers }, payload: png.payload });
+    const forbidden = await t.app.inject({
+      method: 'POST',
+      url: '/api/settings/logo',
+      headers: { ...bearer(tokens.support!), ...png.headers },
+      payload: png.payload,
+    });
     expect(forbidden.statusCode).toBe(403);
-    const okRes = await t.app.inject({ method: 'POST', url: '/api/settings/logo', headers: { ...admin(), ...png.headers }, payload: png.payload });
+    const okRes = await t.app.inject({
+      method: 'POST',
+      url: '/api/settings/logo',
+      headers: { ...admin(), ...png.headers },
+      payload: png.payload,
+    });
     expect(okRes.statusCode).toBe(200);
     expect(files()).toHaveLength(1);
     expect(files()[0]).toMatch(/^logo-[0-9a-f]{32}\.png$/);
@@ -172,7 +246,11 @@ describe('test e-mail over the SMTP settings', () => {
         stream.setEncoding('utf8');
         stream.on('data', (c: string) => (raw += c));
         stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, user: session.user as string | undefined });
+          received.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+            user: session.user as string | undefined,
+          });
           callback();
         });
       },
@@ -188,8 +266,20 @@ describe('test e-mail over the SMTP settings', () => {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
   });
 
-  const send = () => t.app.inject({ method: 'POST', url: '/api/settings/test-email', headers: bearer(token), payload: { to: 'ops@example.com' } });
-  const configure = (smtpSettings: object) => t.app.inject({ method: 'PUT', url: '/api/settings', headers: bearer(token), payload: { company: { name: 'Acme Net' }, smtp: smtpSettings } });
+  const send = () =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/settings/test-email',
+      headers: bearer(token),
+      payload: { to: 'ops@example.com' },
+    });
+  const configure = (smtpSettings: object) =>
+    t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: bearer(token),
+      payload: { company: { name: 'Acme Net' }, smtp: smtpSettings },
+    });
 
   it('answers 502 when no SMTP server is configured', async () => {
     const res = await send();
@@ -198,7 +288,18 @@ describe('test e-mail over the SMTP settings', () => {
   });
 
   it('delivers through the SMTP settings of the database, signing in with the stored password', async () => {
-    expect((await configure({ host: '127.0.0.1', port, secure: false, user: 'relay', password: 'relay-pass', from: 'noc@acme.test' })).statusCode).toBe(200);
+    expect(
+      (
+        await configure({
+          host: '127.0.0.1',
+          port,
+          secure: false,
+          user: 'relay',
+          password: 'relay-pass',
+          from: 'noc@acme.test',
+        })
+      ).statusCode,
+    ).toBe(200);
     const res = await send();
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, message: 'Test e-mail sent successfully', data: null });

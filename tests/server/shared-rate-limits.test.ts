@@ -47,7 +47,12 @@ const octet = () => 1 + Math.floor(Math.random() * 250);
 const randomIp = () => `10.${octet()}.${octet()}.${octet()}`;
 
 const login = (app: App, email: string, password: string, ip: string) =>
-  app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password, rememberMe: false }, remoteAddress: ip });
+  app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password, rememberMe: false },
+    remoteAddress: ip,
+  });
 
 describe('PostgresRateLimitBackend (on the manual clock)', () => {
   let database: Database;
@@ -94,7 +99,9 @@ describe('PostgresRateLimitBackend (on the manual clock)', () => {
     await backend.increment('s:long', 3_600_000);
     clock.advance(120_000);
     await backend.sweepNow();
-    const keys = rowsOf<{ key: string }>(await database.db.execute(sql`select key from rate_limits where key like 's:%' order by key`)).map((r) => r.key);
+    const keys = rowsOf<{ key: string }>(
+      await database.db.execute(sql`select key from rate_limits where key like 's:%' order by key`),
+    ).map((r) => r.key);
     expect(keys).toEqual(['s:long']);
   });
 
@@ -118,7 +125,13 @@ describe.skipIf(!ADMIN_URL)('two portal processes on one PostgreSQL', () => {
     const database = await openDatabase({ databaseUrl: url });
     databases.push(database);
     // Each process its own clock (they agree, as servers' clocks do).
-    return buildApp({ config: testConfig({ databaseUrl: url }), database, clock: new ManualClock(start), logger: false, mailer: null });
+    return buildApp({
+      config: testConfig({ databaseUrl: url }),
+      database,
+      clock: new ManualClock(start),
+      logger: false,
+      mailer: null,
+    });
   }
 
   beforeAll(async () => {
@@ -136,7 +149,15 @@ describe.skipIf(!ADMIN_URL)('two portal processes on one PostgreSQL', () => {
     b = await node();
     const users = createUserRepository(a.db);
     for (const email of ['target@example.com', 'other@example.com']) {
-      await users.insert({ name: 'Customer', email, passwordHash: await hashPassword(TEST_PASSWORD), role: 'user', status: 'active', isVerified: true, emailVerifiedAt: new Date() });
+      await users.insert({
+        name: 'Customer',
+        email,
+        passwordHash: await hashPassword(TEST_PASSWORD),
+        role: 'user',
+        status: 'active',
+        isVerified: true,
+        emailVerifiedAt: new Date(),
+      });
     }
   }, 90_000);
 
@@ -172,118 +193,124 @@ describe.skipIf(!ADMIN_URL)('two portal processes on one PostgreSQL', () => {
 
   it('10 failed logins from one address spread over A and B block that address on both', async () => {
     const ip = '203.0.113.77';
-    for (let i = 0; i < 10; i++) expect((await login(i < 5 ? a : b, `guess${i}@example.com`, 'wrong-password', ip)).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await login(i < 5 ? a : b, `guess${i}@example.com`, 'wrong-password', ip)).statusCode).toBe(401);
     for (const app of [a, b]) expect((await login(app, 'other@example.com', TEST_PASSWORD, ip)).statusCode).toBe(429);
   });
 });
 
-describe.skipIf(!HAVE_REDIS)(`two portal processes on one Redis (${HAVE_REDIS ? REDIS_URL : `skipped: no Redis answers at ${REDIS_URL}`})`, () => {
-  // Each app on its own database: whatever they share, they share through Redis.
-  let a: TestApp;
-  let b: TestApp;
-  let redis: Redis;
-  const email = `shared-${unique()}@example.com`;
-  const ip = randomIp();
-  const guesses: string[] = [];
-  const addresses = [ip];
-  const anotherIp = () => {
-    addresses.push(randomIp());
-    return addresses[addresses.length - 1];
-  };
+describe.skipIf(!HAVE_REDIS)(
+  `two portal processes on one Redis (${HAVE_REDIS ? REDIS_URL : `skipped: no Redis answers at ${REDIS_URL}`})`,
+  () => {
+    // Each app on its own database: whatever they share, they share through Redis.
+    let a: TestApp;
+    let b: TestApp;
+    let redis: Redis;
+    const email = `shared-${unique()}@example.com`;
+    const ip = randomIp();
+    const guesses: string[] = [];
+    const addresses = [ip];
+    const anotherIp = () => {
+      addresses.push(randomIp());
+      return addresses[addresses.length - 1];
+    };
 
-  beforeAll(async () => {
-    redis = new Redis(REDIS_URL, { lazyConnect: true });
-    await redis.connect();
-    a = await createTestApp({ config: { redisUrl: REDIS_URL } });
-    b = await createTestApp({ config: { redisUrl: REDIS_URL } });
-    await a.createUser({ email });
-    await b.createUser({ email });
-    await a.createUser({ email: 'other@example.com' });
-    await b.createUser({ email: 'other@example.com' });
-  }, 60_000);
+    beforeAll(async () => {
+      redis = new Redis(REDIS_URL, { lazyConnect: true });
+      await redis.connect();
+      a = await createTestApp({ config: { redisUrl: REDIS_URL } });
+      b = await createTestApp({ config: { redisUrl: REDIS_URL } });
+      await a.createUser({ email });
+      await b.createUser({ email });
+      await a.createUser({ email: 'other@example.com' });
+      await b.createUser({ email: 'other@example.com' });
+    }, 60_000);
 
-  afterAll(async () => {
-    // Only this run's keys: its account and its address.
-    if (redis) {
-      const keys = [
-        ...(await redis.keys(`isp:rl:*${email}`)),
-        ...addresses.map((address) => `isp:rl:login-ip:${address}`),
-        ...guesses.flatMap((guess) => [1, 2, 3].map((step) => `isp:rl:login-account-ip-${step}:${ip}|${guess}`)),
-      ];
-      if (keys.length) await redis.del(...keys);
-      redis.disconnect();
-    }
-    await a?.close();
-    await b?.close();
-  });
+    afterAll(async () => {
+      // Only this run's keys: its account and its address.
+      if (redis) {
+        const keys = [
+          ...(await redis.keys(`isp:rl:*${email}`)),
+          ...addresses.map((address) => `isp:rl:login-ip:${address}`),
+          ...guesses.flatMap((guess) => [1, 2, 3].map((step) => `isp:rl:login-account-ip-${step}:${ip}|${guess}`)),
+        ];
+        if (keys.length) await redis.del(...keys);
+        redis.disconnect();
+      }
+      await a?.close();
+      await b?.close();
+    });
 
-  it('5 failed logins of an account from one address spread over A and B hold it there on both (its first step: a minute)', async () => {
-    expect(a.app.rateLimitBackend).toBeInstanceOf(FallbackRateLimitBackend);
-    const from = anotherIp();
-    for (let i = 0; i < 5; i++) {
-      const response = await login((i % 2 ? b : a).app, email, 'wrong-password', from);
-      expect(response.statusCode, response.body).toBe(401);
-    }
-    expect(Number(await redis.get(`isp:rl:login-account-ip-1:${from}|${email}`))).toBe(5);
-    const ttl = await redis.pttl(`isp:rl:login-account-ip-1:${from}|${email}`);
-    expect(ttl).toBeGreaterThan(50_000);
-    expect(ttl).toBeLessThanOrEqual(60_000);
-    // The longer steps count the same failures (15 minutes, a day).
-    expect(await redis.pttl(`isp:rl:login-account-ip-2:${from}|${email}`)).toBeGreaterThan(14 * 60_000);
-    for (const t of [a, b]) {
-      const blocked = await login(t.app, email, TEST_PASSWORD, from);
-      expect(blocked.statusCode, blocked.body).toBe(429);
-      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-      expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60);
-    }
-    // From another address the owner gets in.
-    expect((await login(b.app, email, TEST_PASSWORD, anotherIp())).statusCode).toBe(200);
-  });
+    it('5 failed logins of an account from one address spread over A and B hold it there on both (its first step: a minute)', async () => {
+      expect(a.app.rateLimitBackend).toBeInstanceOf(FallbackRateLimitBackend);
+      const from = anotherIp();
+      for (let i = 0; i < 5; i++) {
+        const response = await login((i % 2 ? b : a).app, email, 'wrong-password', from);
+        expect(response.statusCode, response.body).toBe(401);
+      }
+      expect(Number(await redis.get(`isp:rl:login-account-ip-1:${from}|${email}`))).toBe(5);
+      const ttl = await redis.pttl(`isp:rl:login-account-ip-1:${from}|${email}`);
+      expect(ttl).toBeGreaterThan(50_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      // The longer steps count the same failures (15 minutes, a day).
+      expect(await redis.pttl(`isp:rl:login-account-ip-2:${from}|${email}`)).toBeGreaterThan(14 * 60_000);
+      for (const t of [a, b]) {
+        const blocked = await login(t.app, email, TEST_PASSWORD, from);
+        expect(blocked.statusCode, blocked.body).toBe(429);
+        expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+        expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60);
+      }
+      // From another address the owner gets in.
+      expect((await login(b.app, email, TEST_PASSWORD, anotherIp())).statusCode).toBe(200);
+    });
 
-  it('10 failed logins from one address spread over A and B block that address on both', async () => {
-    for (let i = 0; i < 10; i++) {
-      guesses.push(`guess-${unique()}@example.com`);
-      expect((await login((i < 5 ? a : b).app, guesses[i], 'wrong-password', ip)).statusCode).toBe(401);
-    }
-    for (const t of [a, b]) expect((await login(t.app, 'other@example.com', TEST_PASSWORD, ip)).statusCode).toBe(429);
-    await redis.del(`isp:rl:login-ip:${ip}`);
-    expect((await login(b.app, 'other@example.com', TEST_PASSWORD, ip)).statusCode).toBe(200);
-  });
+    it('10 failed logins from one address spread over A and B block that address on both', async () => {
+      for (let i = 0; i < 10; i++) {
+        guesses.push(`guess-${unique()}@example.com`);
+        expect((await login((i < 5 ? a : b).app, guesses[i], 'wrong-password', ip)).statusCode).toBe(401);
+      }
+      for (const t of [a, b]) expect((await login(t.app, 'other@example.com', TEST_PASSWORD, ip)).statusCode).toBe(429);
+      await redis.del(`isp:rl:login-ip:${ip}`);
+      expect((await login(b.app, 'other@example.com', TEST_PASSWORD, ip)).statusCode).toBe(200);
+    });
 
-  it('the backend itself: increment, read and clear under its own prefix, the window kept by Redis', async () => {
-    const prefix = `isp:rl:test-${unique()}:`;
-    const backend = new RedisRateLimitBackend(REDIS_URL, { keyPrefix: prefix });
-    try {
-      expect(await backend.ready()).toBe(true);
-      expect(await backend.read('k')).toEqual({ count: 0, ttlMs: 0 });
-      const first = await backend.increment('k', 60_000);
-      expect(first.count).toBe(1);
-      expect(first.ttlMs).toBeGreaterThan(59_000);
-      expect(first.ttlMs).toBeLessThanOrEqual(60_000);
-      expect((await backend.increment('k', 60_000)).count).toBe(2);
-      expect((await backend.read('k')).count).toBe(2);
-      expect(await redis.get(`${prefix}k`)).toBe('2');
-      await backend.clear('k');
-      expect(await backend.read('k')).toEqual({ count: 0, ttlMs: 0 });
-      // A short window ends by Redis' own time.
-      await backend.increment('short', 50);
-      await new Promise((r) => setTimeout(r, 120));
-      expect(await backend.read('short')).toEqual({ count: 0, ttlMs: 0 });
-      expect((await backend.increment('short', 50)).count).toBe(1);
-    } finally {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length) await redis.del(...keys);
-      await backend.close();
-    }
-  });
-});
+    it('the backend itself: increment, read and clear under its own prefix, the window kept by Redis', async () => {
+      const prefix = `isp:rl:test-${unique()}:`;
+      const backend = new RedisRateLimitBackend(REDIS_URL, { keyPrefix: prefix });
+      try {
+        expect(await backend.ready()).toBe(true);
+        expect(await backend.read('k')).toEqual({ count: 0, ttlMs: 0 });
+        const first = await backend.increment('k', 60_000);
+        expect(first.count).toBe(1);
+        expect(first.ttlMs).toBeGreaterThan(59_000);
+        expect(first.ttlMs).toBeLessThanOrEqual(60_000);
+        expect((await backend.increment('k', 60_000)).count).toBe(2);
+        expect((await backend.read('k')).count).toBe(2);
+        expect(await redis.get(`${prefix}k`)).toBe('2');
+        await backend.clear('k');
+        expect(await backend.read('k')).toEqual({ count: 0, ttlMs: 0 });
+        // A short window ends by Redis' own time.
+        await backend.increment('short', 50);
+        await new Promise((r) => setTimeout(r, 120));
+        expect(await backend.read('short')).toEqual({ count: 0, ttlMs: 0 });
+        expect((await backend.increment('short', 50)).count).toBe(1);
+      } finally {
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length) await redis.del(...keys);
+        await backend.close();
+      }
+    });
+  },
+);
 
 describe('Redis unreachable', () => {
   it('counts in memory for the failed calls and says so, without waiting', async () => {
     // Nothing listens on port 1.
     const redis = new RedisRateLimitBackend('redis://127.0.0.1:1', { onConnectionError: () => {} });
     const fallbacks: unknown[] = [];
-    const backend = new FallbackRateLimitBackend(redis, new MemoryRateLimitBackend(new ManualClock()), (error) => fallbacks.push(error));
+    const backend = new FallbackRateLimitBackend(redis, new MemoryRateLimitBackend(new ManualClock()), (error) =>
+      fallbacks.push(error),
+    );
     try {
       expect(await redis.ready(300)).toBe(false);
       const started = Date.now();

@@ -13,7 +13,13 @@ import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/client';
-import { devices as devicesTable, interfaceSamples, radiusDisconnects, radiusSessions, radiusUsageDaily } from '../../server/db/schema';
+import {
+  devices as devicesTable,
+  interfaceSamples,
+  radiusDisconnects,
+  radiusSessions,
+  radiusUsageDaily,
+} from '../../server/db/schema';
 import { provisionCredentials } from '../../server/modules/radius/credentials';
 import { activateForPaidInvoice } from '../../server/modules/subscriptions/service';
 import { startSimulator, type RunningSimulator, type SimEvent } from '../../server/simulator';
@@ -34,7 +40,11 @@ async function freeUdpPort(): Promise<number> {
 }
 
 /** Polls `check` until it returns something truthy, or fails after `ms`. */
-async function eventually<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, ms = 8_000, what = 'condition'): Promise<T> {
+async function eventually<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  ms = 8_000,
+  what = 'condition',
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();
@@ -73,18 +83,29 @@ describe('network simulator against a started portal', () => {
     await t.createUser({ email: 'admin@example.com', role: 'admin' });
     admin = (await t.login('admin@example.com')).token;
     const plan = async (body: object) => (await api('POST', '/plans', body)).json().data as { id: string };
-    const basicPlan = await plan({ name: 'Basic', price: 3000, download_mbps: 50, upload_mbps: 10, billing_cycle: 'monthly' });
+    const basicPlan = await plan({
+      name: 'Basic',
+      price: 3000,
+      download_mbps: 50,
+      upload_mbps: 10,
+      billing_cycle: 'monthly',
+    });
     fastPlan = await plan({ name: 'Fast', price: 6000, download_mbps: 200, upload_mbps: 40, billing_cycle: 'monthly' });
     // Three active customers with PPPoE logins (created through the API, paid and activated by the services).
     for (let n = 1; n <= 3; n++) {
       const user = await t.createUser({ email: `customer${n}@example.com` });
       const created = await api('POST', '/subscriptions', { plan_id: basicPlan.id, user_id: user.id });
       expect(created.statusCode, created.body).toBe(201);
-      const { subscription, invoice } = created.json().data as { subscription: { id: string }; invoice: { id: string } };
+      const { subscription, invoice } = created.json().data as {
+        subscription: { id: string };
+        invoice: { id: string };
+      };
       const credentials = await provisionCredentials(db(), subscription.id, t.app.secretBox);
       await db().transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
-        await tx.execute(sql`update invoices set status = 'paid', paid_date = ${t.clock.now().toISOString()} where id = ${invoice.id}`);
+        await tx.execute(
+          sql`update invoices set status = 'paid', paid_date = ${t.clock.now().toISOString()} where id = ${invoice.id}`,
+        );
         await activateForPaidInvoice(tx, invoice.id, t.clock.now());
       });
       customers.push({ userId: user.id, subscriptionId: subscription.id, username: credentials.username });
@@ -96,7 +117,15 @@ describe('network simulator against a started portal', () => {
       radius: { host: '127.0.0.1', authPort: ports.authPort, acctPort: ports.acctPort, coaPort },
       maxPacketsPerSecond: 100,
       refreshSeconds: 3_600,
-      nas: { maxInterimSeconds: 1, startSpreadSeconds: 0, meanSessionMinutes: 24 * 60, redialSeconds: [0.3, 0.6], rejectRetrySeconds: 1, tickMs: 200, radiusTimeoutMs: 1_500 },
+      nas: {
+        maxInterimSeconds: 1,
+        startSpreadSeconds: 0,
+        meanSessionMinutes: 24 * 60,
+        redialSeconds: [0.3, 0.6],
+        rejectRetrySeconds: 1,
+        tickMs: 200,
+        radiusTimeoutMs: 1_500,
+      },
       log: silent,
     });
     sim.nas.onEvent((e) => events.push(e));
@@ -108,11 +137,22 @@ describe('network simulator against a started portal', () => {
   });
 
   const openSession = async (subscriptionId: string) =>
-    (await db().select().from(radiusSessions).where(and(eq(radiusSessions.subscriptionId, subscriptionId), eq(radiusSessions.status, 'open'))))[0];
+    (
+      await db()
+        .select()
+        .from(radiusSessions)
+        .where(and(eq(radiusSessions.subscriptionId, subscriptionId), eq(radiusSessions.status, 'open')))
+    )[0];
 
   it('registers itself as a MikroTik device with SNMP settings and a RADIUS secret, on loopback', async () => {
     const device = (await api('GET', `/devices/${sim.deviceId}`)).json().data;
-    expect(device).toMatchObject({ name: 'Simulated NAS', vendor: 'mikrotik', host: '127.0.0.1', snmp_version: 'v2c', snmp_port: sim.snmpPort });
+    expect(device).toMatchObject({
+      name: 'Simulated NAS',
+      vendor: 'mikrotik',
+      host: '127.0.0.1',
+      snmp_version: 'v2c',
+      snmp_port: sim.snmpPort,
+    });
     expect(device.radius_secret_last4).toBeTruthy();
     // "Test connection" reaches its SNMP agent.
     const check = (await api('POST', `/devices/${sim.deviceId}/test-connection`)).json().data;
@@ -130,19 +170,29 @@ describe('network simulator against a started portal', () => {
     expect(sim.nas.stats().online).toBe(3);
   });
 
-  it('usage grows with each Interim-Update, in the session and in the customer\'s usage', async () => {
+  it("usage grows with each Interim-Update, in the session and in the customer's usage", async () => {
     const c = customers[0];
-    const first = await eventually(async () => {
-      const s = await openSession(c.subscriptionId);
-      return s && s.outputOctets > 0 ? s : null;
-    }, 5_000, 'a first Interim-Update with bytes');
-    const later = await eventually(async () => {
-      const s = await openSession(c.subscriptionId);
-      return s && s.outputOctets > first.outputOctets && s.inputOctets > first.inputOctets ? s : null;
-    }, 5_000, 'growing totals');
+    const first = await eventually(
+      async () => {
+        const s = await openSession(c.subscriptionId);
+        return s && s.outputOctets > 0 ? s : null;
+      },
+      5_000,
+      'a first Interim-Update with bytes',
+    );
+    const later = await eventually(
+      async () => {
+        const s = await openSession(c.subscriptionId);
+        return s && s.outputOctets > first.outputOctets && s.inputOctets > first.inputOctets ? s : null;
+      },
+      5_000,
+      'growing totals',
+    );
     expect(later.outputOctets).toBeGreaterThan(later.inputOctets); // customers download more than they send
     const [{ booked }] = await db()
-      .select({ booked: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets} + ${radiusUsageDaily.outputOctets}), 0)` })
+      .select({
+        booked: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets} + ${radiusUsageDaily.outputOctets}), 0)`,
+      })
       .from(radiusUsageDaily)
       .where(eq(radiusUsageDaily.subscriptionId, c.subscriptionId));
     expect(Number(booked)).toBeGreaterThan(0);
@@ -156,24 +206,48 @@ describe('network simulator against a started portal', () => {
     const c = customers[1];
     const session = await openSession(c.subscriptionId);
     const startedAt = Date.now();
-    const res = await api('PATCH', `/subscriptions/${c.subscriptionId}/status`, { status: 'suspended', suspension_reason: 'Overdue invoice' });
+    const res = await api('PATCH', `/subscriptions/${c.subscriptionId}/status`, {
+      status: 'suspended',
+      suspension_reason: 'Overdue invoice',
+    });
     expect(res.statusCode, res.body).toBe(200);
-    const disconnect = await eventually(() => events.find((e) => e.type === 'disconnect' && e.username === c.username), 5_000, 'the Disconnect-Request');
+    const disconnect = await eventually(
+      () => events.find((e) => e.type === 'disconnect' && e.username === c.username),
+      5_000,
+      'the Disconnect-Request',
+    );
     expect(disconnect.acctSessionId).toBe(session.acctSessionId);
-    const stop = await eventually(() => events.find((e) => e.type === 'stop' && e.username === c.username), 5_000, 'the Stop');
+    const stop = await eventually(
+      () => events.find((e) => e.type === 'stop' && e.username === c.username),
+      5_000,
+      'the Stop',
+    );
     expect(stop.cause).toBe('Admin-Reset');
-    const closed = await eventually(async () => {
-      const [row] = await db().select().from(radiusSessions).where(eq(radiusSessions.id, session.id));
-      return row.status === 'closed' ? row : null;
-    }, 5_000, 'the session closed in the portal');
+    const closed = await eventually(
+      async () => {
+        const [row] = await db().select().from(radiusSessions).where(eq(radiusSessions.id, session.id));
+        return row.status === 'closed' ? row : null;
+      },
+      5_000,
+      'the session closed in the portal',
+    );
     expect(closed.terminateCause).toBe('Admin-Reset');
     expect(Date.now() - startedAt).toBeLessThan(5_000);
     const [record] = await db().select().from(radiusDisconnects).where(eq(radiusDisconnects.sessionId, session.id));
     expect(record).toMatchObject({ kind: 'disconnect', result: 'ack' });
     // The Stop closed the cut-off: nothing left for the sweep to check or send again.
-    await eventually(async () => (await db().select().from(radiusDisconnects).where(eq(radiusDisconnects.id, record.id)))[0].completedAt, 5_000, 'the disconnect completed');
+    await eventually(
+      async () =>
+        (await db().select().from(radiusDisconnects).where(eq(radiusDisconnects.id, record.id)))[0].completedAt,
+      5_000,
+      'the disconnect completed',
+    );
     // The customer's router dials again and is turned away; the others stay online.
-    await eventually(() => events.find((e) => e.type === 'reject' && e.username === c.username && e.at > stop.at), 5_000, 'a refused redial');
+    await eventually(
+      () => events.find((e) => e.type === 'reject' && e.username === c.username && e.at > stop.at),
+      5_000,
+      'a refused redial',
+    );
     expect(sim.nas.session(c.username)).toBeNull();
     expect(sim.nas.session(customers[0].username)).not.toBeNull();
   });
@@ -183,33 +257,65 @@ describe('network simulator against a started portal', () => {
     const session = await openSession(c.subscriptionId);
     const res = await api('PATCH', `/subscriptions/${c.subscriptionId}/upgrade`, { plan_id: fastPlan.id });
     expect(res.statusCode, res.body).toBe(200);
-    const coa = await eventually(() => events.find((e) => e.type === 'coa' && e.username === c.username), 5_000, 'the CoA-Request');
+    const coa = await eventually(
+      () => events.find((e) => e.type === 'coa' && e.username === c.username),
+      5_000,
+      'the CoA-Request',
+    );
     expect(coa.rate).toEqual({ downloadKbps: 200_000, uploadKbps: 40_000 });
-    expect(sim.nas.session(c.username)).toMatchObject({ acctSessionId: session.acctSessionId, rate: { downloadKbps: 200_000, uploadKbps: 40_000 } });
-    const coaRecord = async () => (await db().select().from(radiusDisconnects).where(and(eq(radiusDisconnects.sessionId, session.id), eq(radiusDisconnects.kind, 'coa'))))[0];
+    expect(sim.nas.session(c.username)).toMatchObject({
+      acctSessionId: session.acctSessionId,
+      rate: { downloadKbps: 200_000, uploadKbps: 40_000 },
+    });
+    const coaRecord = async () =>
+      (
+        await db()
+          .select()
+          .from(radiusDisconnects)
+          .where(and(eq(radiusDisconnects.sessionId, session.id), eq(radiusDisconnects.kind, 'coa')))
+      )[0];
     // The record is written 'pending' when the request leaves and gets the NAS's answer when it comes back.
-    const record = await eventually(async () => { const r = await coaRecord(); return r && r.result !== 'pending' ? r : null; }, 5_000, 'the CoA answer recorded');
+    const record = await eventually(
+      async () => {
+        const r = await coaRecord();
+        return r && r.result !== 'pending' ? r : null;
+      },
+      5_000,
+      'the CoA answer recorded',
+    );
     expect(record.result).toBe('ack');
     expect((await openSession(c.subscriptionId))?.id).toBe(session.id); // same session, not a reconnect
   });
 
-  it('the portal\'s SNMP poll of the simulated device reads its interfaces, and their counters grow', async () => {
+  it("the portal's SNMP poll of the simulated device reads its interfaces, and their counters grow", async () => {
     const first = await api('POST', `/devices/${sim.deviceId}/poll`);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json().data).toMatchObject({ status: 'up', interfaces: 4 });
-    const interfaces = (await api('GET', `/devices/${sim.deviceId}/interfaces`)).json().data.items as Array<{ id: string; name: string; high_speed_mbps: number; oper_status: string; counter_bits: number }>;
+    const interfaces = (await api('GET', `/devices/${sim.deviceId}/interfaces`)).json().data.items as Array<{
+      id: string;
+      name: string;
+      high_speed_mbps: number;
+      oper_status: string;
+      counter_bits: number;
+    }>;
     expect(interfaces.map((i) => i.name)).toEqual(['ether1', 'ether2', 'ether3', 'lo']);
     const uplink = interfaces.find((i) => i.name === 'ether1')!;
     expect(uplink).toMatchObject({ high_speed_mbps: 10_000, oper_status: 'up', counter_bits: 64 });
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     t.clock.advanceMinutes(1);
     expect((await api('POST', `/devices/${sim.deviceId}/poll`)).statusCode).toBe(200);
-    const samples = await db().select().from(interfaceSamples).where(eq(interfaceSamples.interfaceId, uplink.id)).orderBy(interfaceSamples.takenAt);
+    const samples = await db()
+      .select()
+      .from(interfaceSamples)
+      .where(eq(interfaceSamples.interfaceId, uplink.id))
+      .orderBy(interfaceSamples.takenAt);
     expect(samples).toHaveLength(2);
     expect(samples[1].inOctets).toBeGreaterThan(samples[0].inOctets);
     expect(samples[1]).toMatchObject({ intervalKind: 'rate' });
     expect(samples[1].inBytes).toBeGreaterThan(0);
-    const listed = (await api('GET', `/devices/${sim.deviceId}/interfaces`)).json().data.items.find((i: { name: string }) => i.name === 'ether1');
+    const listed = (await api('GET', `/devices/${sim.deviceId}/interfaces`))
+      .json()
+      .data.items.find((i: { name: string }) => i.name === 'ether1');
     expect(listed.in_bps).toBeGreaterThan(0);
   });
 
@@ -232,14 +338,18 @@ describe('network simulator against a started portal', () => {
 
 describe('SIMULATE=true', () => {
   it('is refused in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', SIMULATE: 'true', DATA_DIR: '/tmp/isp-test-unused' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production', SIMULATE: 'true', DATA_DIR: '/tmp/isp-test-unused' })).toThrow(
+      ConfigError,
+    );
   });
 
-  it('starts the simulated NAS with the portal (registered, answering SNMP) and stops it with the portal\'s close', async () => {
+  it("starts the simulated NAS with the portal (registered, answering SNMP) and stops it with the portal's close", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'isp-sim-start-'));
     const coaPort = await freeUdpPort();
     // The PostgreSQL run starts the portal on a throwaway database of its own; the default one on a PGlite folder.
-    const postgres = process.env.TEST_DATABASE_URL ? await createThrowawayPostgres(process.env.TEST_DATABASE_URL) : null;
+    const postgres = process.env.TEST_DATABASE_URL
+      ? await createThrowawayPostgres(process.env.TEST_DATABASE_URL)
+      : null;
     const running = await startServer({
       port: 0,
       host: '127.0.0.1',
@@ -248,7 +358,15 @@ describe('SIMULATE=true', () => {
       distDir: null,
       print: false,
       logger: false,
-      env: { NODE_ENV: 'test', SIMULATE: 'true', RADIUS_ENABLED: 'true', RADIUS_HOST: '127.0.0.1', RADIUS_AUTH_PORT: '0', RADIUS_ACCT_PORT: '0', RADIUS_COA_PORT: String(coaPort) },
+      env: {
+        NODE_ENV: 'test',
+        SIMULATE: 'true',
+        RADIUS_ENABLED: 'true',
+        RADIUS_HOST: '127.0.0.1',
+        RADIUS_AUTH_PORT: '0',
+        RADIUS_ACCT_PORT: '0',
+        RADIUS_COA_PORT: String(coaPort),
+      },
     });
     let snmp: { port: number; community: string };
     try {
@@ -258,9 +376,18 @@ describe('SIMULATE=true', () => {
         body: JSON.stringify({ email: 'admin@isp.local', password: 'Password123!', rememberMe: false }),
       });
       const token = (await login.json()).data.tokens.access.token as string;
-      const devices = (await (await fetch(`${running.url}/api/devices?search=Simulated`, { headers: bearer(token) })).json()).data.items;
-      expect(devices).toEqual([expect.objectContaining({ name: 'Simulated NAS', host: '127.0.0.1', vendor: 'mikrotik' })]);
-      const test = await (await fetch(`${running.url}/api/devices/${devices[0].id}/test-connection`, { method: 'POST', headers: bearer(token) })).json();
+      const devices = (
+        await (await fetch(`${running.url}/api/devices?search=Simulated`, { headers: bearer(token) })).json()
+      ).data.items;
+      expect(devices).toEqual([
+        expect.objectContaining({ name: 'Simulated NAS', host: '127.0.0.1', vendor: 'mikrotik' }),
+      ]);
+      const test = await (
+        await fetch(`${running.url}/api/devices/${devices[0].id}/test-connection`, {
+          method: 'POST',
+          headers: bearer(token),
+        })
+      ).json();
       expect(test.data.snmp).toMatchObject({ status: 'reachable', details: { sys_name: 'Simulated NAS' } });
       // Its community, as the portal keeps it (sealed), to ask the agent directly after the close.
       const [row] = await running.database.db.select().from(devicesTable).where(eq(devicesTable.id, devices[0].id));

@@ -11,7 +11,13 @@ import { createTestApp, type TestApp } from '../helpers/server';
 describe('robots.txt and sitemap.xml', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ config: { serveSpa: true, distDir: fakeDist('<!doctype html><html><body>app</body></html>'), appUrl: 'https://portal.example.net/' } });
+    t = await createTestApp({
+      config: {
+        serveSpa: true,
+        distDir: fakeDist('<!doctype html><html><body>app</body></html>'),
+        appUrl: 'https://portal.example.net/',
+      },
+    });
   });
   afterAll(() => t.close());
 
@@ -21,7 +27,8 @@ describe('robots.txt and sitemap.xml', () => {
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     const lines = res.body.trim().split('\n');
     expect(lines[0]).toBe('User-agent: *');
-    for (const path of ['/dashboard', '/api/', '/login', '/invoice', '/hotspot/']) expect(lines).toContain(`Disallow: ${path}`);
+    for (const path of ['/dashboard', '/api/', '/login', '/invoice', '/hotspot/'])
+      expect(lines).toContain(`Disallow: ${path}`);
     expect(lines).toContain('Allow: /');
     expect(lines[lines.length - 1]).toBe('Sitemap: https://portal.example.net/sitemap.xml');
     expect(res.body).not.toContain('<html');
@@ -31,7 +38,11 @@ describe('robots.txt and sitemap.xml', () => {
     const res = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
-    expect(res.body.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(true);
+    expect(
+      res.body.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      ),
+    ).toBe(true);
     const locs = [...res.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     expect(locs).toEqual(SITE_PATHS.map((p) => `https://portal.example.net${p}`));
     expect(locs).toContain('https://portal.example.net/plans');

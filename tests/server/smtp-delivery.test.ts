@@ -38,12 +38,16 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 
 /** Undoes quoted-printable soft line breaks and escapes, so a long link can be found in the raw message. */
-const unfold = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+const unfold = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 describe('mail over real SMTP', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ smtp: true, config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'ISP Portal <noreply@portal.test>' } });
+    t = await createTestApp({
+      smtp: true,
+      config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'ISP Portal <noreply@portal.test>' },
+    });
     await t.createUser({ email: 'admin@example.com', role: 'admin' });
   });
   afterAll(() => t.close());
@@ -52,7 +56,13 @@ describe('mail over real SMTP', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { name: 'Mia Mail', email: 'mia@example.com', password: 'long-enough-1', phone: '+1 555 0100', address: '2 Post Road' },
+      payload: {
+        name: 'Mia Mail',
+        email: 'mia@example.com',
+        password: 'long-enough-1',
+        phone: '+1 555 0100',
+        address: '2 Post Road',
+      },
     });
     expect(res.statusCode).toBe(201);
     await t.app.mail.idle();
@@ -85,12 +95,19 @@ describe('an unreachable SMTP server', () => {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/auth/register',
-        payload: { name: 'Nia Nomail', email: 'nia@example.com', password: 'long-enough-1', phone: '+1 555 0100', address: '2 Post Road' },
+        payload: {
+          name: 'Nia Nomail',
+          email: 'nia@example.com',
+          password: 'long-enough-1',
+          phone: '+1 555 0100',
+          address: '2 Post Road',
+        },
       });
       expect(res.statusCode).toBe(201);
       await t.app.mail.idle();
       const { token } = await t.login('admin@example.com');
-      const item = (await t.app.inject({ method: 'GET', url: '/api/mail/outbox', headers: bearer(token) })).json().data.items[0];
+      const item = (await t.app.inject({ method: 'GET', url: '/api/mail/outbox', headers: bearer(token) })).json().data
+        .items[0];
       expect(item).toMatchObject({ to: 'nia@example.com', status: 'failed' });
       expect(item.error).toMatch(/ECONNREFUSED|connect/i);
     } finally {
@@ -108,7 +125,8 @@ describe('a server that refuses for a while', () => {
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
       onRcptTo(_address, _session, callback) {
-        if (refusals-- > 0) return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+        if (refusals-- > 0)
+          return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
         callback();
       },
       onData(stream, session, callback) {
@@ -121,11 +139,15 @@ describe('a server that refuses for a while', () => {
     });
     await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', () => resolve()));
     const flakyPort = (flaky.server.address() as AddressInfo).port;
-    const t = await createTestApp({ smtp: true, config: { smtpUrl: `smtp://127.0.0.1:${flakyPort}`, mailRetrySeconds: 1 } });
+    const t = await createTestApp({
+      smtp: true,
+      config: { smtpUrl: `smtp://127.0.0.1:${flakyPort}`, mailRetrySeconds: 1 },
+    });
     try {
       await t.createUser({ email: 'admin@example.com', role: 'admin' });
       const { token } = await t.login('admin@example.com');
-      const outboxItem = async () => (await t.app.inject({ method: 'GET', url: '/api/mail/outbox', headers: bearer(token) })).json().data.items[0];
+      const outboxItem = async () =>
+        (await t.app.inject({ method: 'GET', url: '/api/mail/outbox', headers: bearer(token) })).json().data.items[0];
       await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'admin@example.com' } });
       await t.app.mail.idle();
       // Refused once: kept as failed with the server's words, and queued again.
@@ -153,7 +175,8 @@ describe('without SMTP_URL', () => {
       await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'admin@example.com' } });
       await t.app.mail.idle();
       const { token } = await t.login('admin@example.com');
-      const item = (await t.app.inject({ method: 'GET', url: '/api/mail/outbox', headers: bearer(token) })).json().data.items[0];
+      const item = (await t.app.inject({ method: 'GET', url: '/api/mail/outbox', headers: bearer(token) })).json().data
+        .items[0];
       expect(item).toMatchObject({ to: 'admin@example.com', status: 'logged' });
       expect(item.text).toContain('http://portal.test/password-reset/confirm?token=');
     } finally {

@@ -3,7 +3,16 @@
  * MIB-II/IF-MIB, and each failure classified the way the "test connection" result and the poller report it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSnmpSession, OID, SnmpError, snmpGet, snmpMac, snmpText, snmpWalk, type SnmpSettings } from '../../server/integrations/snmp';
+import {
+  createSnmpSession,
+  OID,
+  SnmpError,
+  snmpGet,
+  snmpMac,
+  snmpText,
+  snmpWalk,
+  type SnmpSettings,
+} from '../../server/integrations/snmp';
 import { startSnmpd, type Snmpd } from '../helpers/snmpd';
 
 let agent: Snmpd;
@@ -50,7 +59,10 @@ describe('SNMP client against snmpd', () => {
       const loopback = names.find((vb) => snmpText(vb.value) === 'lo');
       expect(loopback).toBeDefined();
       const ifIndex = loopback!.oid.slice(OID.ifName.length + 1);
-      const [inOctets, mac] = await snmpGet(session, [`${OID.ifHCInOctets}.${ifIndex}`, `${OID.ifPhysAddress}.${ifIndex}`]);
+      const [inOctets, mac] = await snmpGet(session, [
+        `${OID.ifHCInOctets}.${ifIndex}`,
+        `${OID.ifPhysAddress}.${ifIndex}`,
+      ]);
       expect(inOctets.type).toBe('Counter64');
       expect(typeof inOctets.value).toBe('bigint');
       expect(snmpMac(mac.value)).toBe('');

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeDist } from '../helpers/fake-dist';
 import { createTestApp, type TestApp } from '../helpers/server';
 
-const INDEX = '<!doctype html><html><body><div id="root"></div><script src="/assets/app-abc123.js"></script></body></html>';
+const INDEX =
+  '<!doctype html><html><body><div id="root"></div><script src="/assets/app-abc123.js"></script></body></html>';
 
 describe('serving the built web app', () => {
   let t: TestApp;
@@ -13,13 +14,16 @@ describe('serving the built web app', () => {
   });
   afterAll(() => t.close());
 
-  it.each(['/', '/login', '/dashboard/users', '/no-such-page'])('answers %s with index.html (the SPA routes itself)', async (url) => {
-    const res = await t.app.inject({ method: 'GET', url });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toContain('text/html');
-    expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.body).toBe(INDEX);
-  });
+  it.each(['/', '/login', '/dashboard/users', '/no-such-page'])(
+    'answers %s with index.html (the SPA routes itself)',
+    async (url) => {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toBe(INDEX);
+    },
+  );
 
   it('serves hashed assets with a long cache, other files without', async () => {
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });

@@ -7,7 +7,15 @@ import { startServer } from '../../server/server';
 describe('startServer', () => {
   it('migrates a new data folder, seeds the demo accounts once, serves the API, and restarts without seeding again', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'isp-start-'));
-    const options = { port: 0, host: '127.0.0.1', dataDir, distDir: null, print: false, logger: false as const, env: { NODE_ENV: 'test' } };
+    const options = {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      distDir: null,
+      print: false,
+      logger: false as const,
+      env: { NODE_ENV: 'test' },
+    };
 
     const first = await startServer(options);
     try {
@@ -23,9 +31,17 @@ describe('startServer', () => {
       // Change the demo admin's name so a second seeding would show.
       const token = (await login.json()).data.tokens.access.token;
       // The demo Sandbox gateway, its webhook secret sealed with the server's SECRETS_KEY (so it opens: masked, not '').
-      const gateways = await (await fetch(`${first.url}/api/payments/gateways`, { headers: { authorization: `Bearer ${token}` } })).json();
+      const gateways = await (
+        await fetch(`${first.url}/api/payments/gateways`, { headers: { authorization: `Bearer ${token}` } })
+      ).json();
       expect(gateways.data).toEqual([
-        expect.objectContaining({ name: 'Sandbox', provider: 'sandbox', is_default: true, is_active: true, credentials: { webhook_secret: expect.stringMatching(/^••••.{4}$/) } }),
+        expect.objectContaining({
+          name: 'Sandbox',
+          provider: 'sandbox',
+          is_default: true,
+          is_active: true,
+          credentials: { webhook_secret: expect.stringMatching(/^••••.{4}$/) },
+        }),
       ]);
       await fetch(`${first.url}/api/auth/profile`, {
         method: 'PUT',

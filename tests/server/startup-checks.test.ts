@@ -48,7 +48,13 @@ describe('configuration', () => {
   };
 
   it('names every bad variable', () => {
-    const found = problems({ PORT: 'abc', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', LOGIN_RATE_LIMIT: '0', SEED_DEMO: 'maybe' });
+    const found = problems({
+      PORT: 'abc',
+      DATABASE_URL: 'mysql://x',
+      JWT_SECRET: 'short',
+      LOGIN_RATE_LIMIT: '0',
+      SEED_DEMO: 'maybe',
+    });
     expect(found).toEqual(
       expect.arrayContaining([
         'PORT must be a whole number',
@@ -76,7 +82,13 @@ describe('configuration', () => {
       seedDemo: true,
       trustProxy: false,
     });
-    const production = loadConfig({ JWT_SECRET: 'j'.repeat(32), COOKIE_SECRET: 'c'.repeat(32), NODE_ENV: 'production', APP_URL: 'https://portal.example.com', SEED_DEMO: 'true' });
+    const production = loadConfig({
+      JWT_SECRET: 'j'.repeat(32),
+      COOKIE_SECRET: 'c'.repeat(32),
+      NODE_ENV: 'production',
+      APP_URL: 'https://portal.example.com',
+      SEED_DEMO: 'true',
+    });
     expect(production.seedDemo).toBe(false);
     expect(production.host).toBe('0.0.0.0');
   });

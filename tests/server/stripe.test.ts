@@ -35,10 +35,14 @@ function fakeStripe() {
   const requests: FakeRequest[] = [];
   let failNext: { status: number; type: string; message: string } | null = null;
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
-  const stripeError = (status: number, type: string, message: string) => ({ status, body: { error: { type, message } } });
+  const stripeError = (status: number, type: string, message: string) => ({
+    status,
+    body: { error: { type, message } },
+  });
 
   function handle(req: FakeRequest): { status: number; body: unknown } {
-    if (req.headers.authorization !== `Bearer ${SECRET_KEY}`) return stripeError(401, 'invalid_request_error', 'Invalid API Key provided');
+    if (req.headers.authorization !== `Bearer ${SECRET_KEY}`)
+      return stripeError(401, 'invalid_request_error', 'Invalid API Key provided');
     if (failNext) {
       const f = failNext;
       failNext = null;
@@ -50,8 +54,10 @@ function fakeStripe() {
       const session = {
         id: sessionId,
         object: 'checkout.session',
-        amount_subtotal: Number(f.get('line_items[0][price_data][unit_amount]')) * Number(f.get('line_items[0][quantity]')),
-        amount_total: Number(f.get('line_items[0][price_data][unit_amount]')) * Number(f.get('line_items[0][quantity]')),
+        amount_subtotal:
+          Number(f.get('line_items[0][price_data][unit_amount]')) * Number(f.get('line_items[0][quantity]')),
+        amount_total:
+          Number(f.get('line_items[0][price_data][unit_amount]')) * Number(f.get('line_items[0][quantity]')),
         cancel_url: f.get('cancel_url'),
         client_reference_id: f.get('client_reference_id'),
         created: Math.floor(Date.now() / 1000),
@@ -73,7 +79,9 @@ function fakeStripe() {
     const m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(req.path);
     if (req.method === 'GET' && m) {
       const session = sessions.get(decodeURIComponent(m[1]));
-      return session ? { status: 200, body: session } : stripeError(404, 'invalid_request_error', `No such checkout.session: '${m[1]}'`);
+      return session
+        ? { status: 200, body: session }
+        : stripeError(404, 'invalid_request_error', `No such checkout.session: '${m[1]}'`);
     }
     if (req.method === 'POST' && req.path === '/v1/refunds') {
       const intent = req.form.get('payment_intent');
@@ -82,7 +90,15 @@ function fakeStripe() {
       const amount = req.form.has('amount') ? Number(req.form.get('amount')) : (session.amount_total as number);
       return {
         status: 200,
-        body: { id: id('re'), object: 'refund', amount, currency: session.currency, payment_intent: intent, status: 'succeeded', created: Math.floor(Date.now() / 1000) },
+        body: {
+          id: id('re'),
+          object: 'refund',
+          amount,
+          currency: session.currency,
+          payment_intent: intent,
+          status: 'succeeded',
+          created: Math.floor(Date.now() / 1000),
+        },
       };
     }
     return stripeError(404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${req.path})`);
@@ -149,7 +165,14 @@ describe('Stripe provider', () => {
       is_active: true,
     });
     expect(gateway.statusCode, gateway.body).toBe(201);
-    const plan = await call('POST', '/plans', 'admin', { name: 'Fiber 300', download_mbps: 300, upload_mbps: 100, price: 5999, setup_fee: 1000, billing_cycle: 'monthly' });
+    const plan = await call('POST', '/plans', 'admin', {
+      name: 'Fiber 300',
+      download_mbps: 300,
+      upload_mbps: 100,
+      price: 5999,
+      setup_fee: 1000,
+      billing_cycle: 'monthly',
+    });
     expect(plan.statusCode, plan.body).toBe(201);
     planId = plan.json().data.id;
   });
@@ -162,7 +185,12 @@ describe('Stripe provider', () => {
   });
 
   function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who?: string, payload?: unknown) {
-    return t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(tokens[who]) : {}, payload: payload as object });
+    return t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: who ? bearer(tokens[who]) : {},
+      payload: payload as object,
+    });
   }
   const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => t.rows<T>(query);
   let customers = 0;
@@ -176,12 +204,19 @@ describe('Stripe provider', () => {
     tokens.user = (await t.login(email)).token;
     const r = await call('POST', '/subscriptions', 'user', { plan_id: planId });
     expect(r.statusCode, r.body).toBe(201);
-    return r.json().data as { subscription: { id: string }; invoice: { id: string; number: string; total_amount: number; currency: string } };
+    return r.json().data as {
+      subscription: { id: string };
+      invoice: { id: string; number: string; total_amount: number; currency: string };
+    };
   }
   async function payWithStripe(invoiceId: string) {
     const r = await call('POST', '/payments/initiate', 'user', { invoice_id: invoiceId, payment_method: 'stripe' });
     expect(r.statusCode, r.body).toBe(201);
-    return r.json().data as { paymentUrl: string; transactionId: string; payment: { id: string; provider: string; status: string } };
+    return r.json().data as {
+      paymentUrl: string;
+      transactionId: string;
+      payment: { id: string; provider: string; status: string };
+    };
   }
   /** A Stripe event for a session, signed with the SDK's test header generator at the portal's time. */
   function webhook(type: string, object: Record<string, unknown>, options: { secret?: string; eventId?: string } = {}) {
@@ -203,13 +238,21 @@ describe('Stripe provider', () => {
     });
     return {
       payload,
-      send: () => t.app.inject({ method: 'POST', url: '/api/payments/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload }),
+      send: () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/payments/webhooks/stripe',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          payload,
+        }),
     };
   }
   const state = async (invoiceId: string) => {
     const invoice = (await call('GET', `/payments/invoices/${invoiceId}`)).json().data;
     const subscription = (await call('GET', `/subscriptions/${invoice.subscription_id}`, 'user')).json().data;
-    const payments = await rows<{ status: string; failure_reason: string | null }>(sql`select status, failure_reason from payments where invoice_id = ${invoiceId} order by created_at`);
+    const payments = await rows<{ status: string; failure_reason: string | null }>(
+      sql`select status, failure_reason from payments where invoice_id = ${invoiceId} order by created_at`,
+    );
     return { invoice: invoice.status as string, subscription: subscription.status as string, payments };
   };
 
@@ -249,9 +292,18 @@ describe('Stripe provider', () => {
     const event = webhook('checkout.session.completed', fake.pay(transactionId));
     const first = await event.send();
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toMatchObject({ success: true, data: { received: true, outcome: 'paid', payment: { status: 'paid', amount: 6999, currency: 'USD' } } });
-    expect(await state(invoice.id)).toMatchObject({ invoice: 'paid', subscription: 'active', payments: [{ status: 'paid' }] });
-    expect((await call('GET', `/subscriptions/${subscription.id}`, 'user')).json().data.current_period_end).toBeTruthy();
+    expect(first.json()).toMatchObject({
+      success: true,
+      data: { received: true, outcome: 'paid', payment: { status: 'paid', amount: 6999, currency: 'USD' } },
+    });
+    expect(await state(invoice.id)).toMatchObject({
+      invoice: 'paid',
+      subscription: 'active',
+      payments: [{ status: 'paid' }],
+    });
+    expect(
+      (await call('GET', `/subscriptions/${subscription.id}`, 'user')).json().data.current_period_end,
+    ).toBeTruthy();
 
     const replay = await event.send();
     expect(replay.statusCode).toBe(200);
@@ -272,21 +324,44 @@ describe('Stripe provider', () => {
     const tampered = await t.app.inject({
       method: 'POST',
       url: '/api/payments/webhooks/stripe',
-      headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: genuine.payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(t.clock.now().getTime() / 1000) }) },
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+          payload: genuine.payload,
+          secret: WEBHOOK_SECRET,
+          timestamp: Math.floor(t.clock.now().getTime() / 1000),
+        }),
+      },
       payload: genuine.payload.replace('"amount_total":6999', '"amount_total":6990'),
     });
     expect(tampered.statusCode).toBe(400);
-    const unsigned = await t.app.inject({ method: 'POST', url: '/api/payments/webhooks/stripe', headers: { 'content-type': 'application/json' }, payload: genuine.payload });
+    const unsigned = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhooks/stripe',
+      headers: { 'content-type': 'application/json' },
+      payload: genuine.payload,
+    });
     expect(unsigned.statusCode).toBe(400);
     // A genuine signature from 10 minutes ago (a captured request replayed) is outside Stripe's 5-minute tolerance.
     const stale = await t.app.inject({
       method: 'POST',
       url: '/api/payments/webhooks/stripe',
-      headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: genuine.payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(t.clock.now().getTime() / 1000) - 600 }) },
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+          payload: genuine.payload,
+          secret: WEBHOOK_SECRET,
+          timestamp: Math.floor(t.clock.now().getTime() / 1000) - 600,
+        }),
+      },
       payload: genuine.payload,
     });
     expect(stale.statusCode).toBe(400);
-    expect(await state(invoice.id)).toMatchObject({ invoice: 'unpaid', subscription: 'pending', payments: [{ status: 'pending' }] });
+    expect(await state(invoice.id)).toMatchObject({
+      invoice: 'unpaid',
+      subscription: 'pending',
+      payments: [{ status: 'pending' }],
+    });
     expect(await rows(sql`select * from webhook_events where transaction_id = ${transactionId}`)).toHaveLength(0);
 
     // The genuine event still goes through afterwards.
@@ -315,7 +390,12 @@ describe('Stripe provider', () => {
   it('an unhandled but validly signed event type answers 200 "ignored" and records nothing; an unpaid completion waits for the async result', async () => {
     const { invoice } = await subscribe();
     const { transactionId } = await payWithStripe(invoice.id);
-    const other = await webhook('payment_intent.created', { id: 'pi_123', object: 'payment_intent', amount: 6999, currency: 'usd' }).send();
+    const other = await webhook('payment_intent.created', {
+      id: 'pi_123',
+      object: 'payment_intent',
+      amount: 6999,
+      currency: 'usd',
+    }).send();
     expect(other.statusCode, other.body).toBe(200);
     expect(other.json()).toMatchObject({ success: true, data: { received: true, outcome: 'ignored', payment: null } });
 
@@ -335,10 +415,16 @@ describe('Stripe provider', () => {
   it('checkout.session.expired marks the pending payment expired, async_payment_failed fails it; the invoice stays payable', async () => {
     const { invoice } = await subscribe();
     const { transactionId } = await payWithStripe(invoice.id);
-    const expired = await webhook('checkout.session.expired', { ...fake.sessions.get(transactionId)!, status: 'expired' }).send();
+    const expired = await webhook('checkout.session.expired', {
+      ...fake.sessions.get(transactionId)!,
+      status: 'expired',
+    }).send();
     expect(expired.statusCode).toBe(200);
     // An abandoned checkout is "Expired" (issue 31), not a declined payment.
-    expect(await state(invoice.id)).toMatchObject({ invoice: 'unpaid', payments: [{ status: 'expired', failure_reason: null }] });
+    expect(await state(invoice.id)).toMatchObject({
+      invoice: 'unpaid',
+      payments: [{ status: 'expired', failure_reason: null }],
+    });
 
     const { transactionId: second } = await payWithStripe(invoice.id);
     const failed = await webhook('checkout.session.async_payment_failed', fake.pay(second, 'unpaid')).send();
@@ -352,23 +438,36 @@ describe('Stripe provider', () => {
     const first = await payWithStripe(invoice.id);
     t.clock.advanceMinutes(1); // a second tab, a minute later
     const second = await payWithStripe(invoice.id);
-    expect((await webhook('checkout.session.completed', fake.pay(first.transactionId)).send()).json().data.outcome).toBe('paid');
+    expect(
+      (await webhook('checkout.session.completed', fake.pay(first.transactionId)).send()).json().data.outcome,
+    ).toBe('paid');
 
     fake.failNextWith(400, 'invalid_request_error', 'Refunds are temporarily disabled on this account.');
     const late = await webhook('checkout.session.completed', fake.pay(second.transactionId)).send();
     expect(late.statusCode, late.body).toBe(200);
-    expect(late.json()).toMatchObject({ message: 'The invoice was already paid; this payment was not counted and needs a refund', data: { outcome: 'not_counted' } });
+    expect(late.json()).toMatchObject({
+      message: 'The invoice was already paid; this payment was not counted and needs a refund',
+      data: { outcome: 'not_counted' },
+    });
     expect((await state(invoice.id)).payments).toEqual([
       { status: 'paid', failure_reason: null },
       { status: 'failed', failure_reason: 'Invoice already paid: not counted, refund needed' },
     ]);
 
     const listed = (await call('GET', `/payments/invoices/${invoice.id}/payments`, 'admin')).json().data;
-    expect(listed.map((p: { id: string; status: string }) => [p.id, p.status])).toEqual([[second.payment.id, 'failed'], [first.payment.id, 'paid']]);
+    expect(listed.map((p: { id: string; status: string }) => [p.id, p.status])).toEqual([
+      [second.payment.id, 'failed'],
+      [first.payment.id, 'paid'],
+    ]);
     fake.requests.length = 0;
     const refund = await call('POST', `/payments/${second.payment.id}/refund`, 'admin');
     expect(refund.statusCode, refund.body).toBe(200);
-    expect(refund.json().data).toMatchObject({ status: 'refunded', failure_reason: expect.stringMatching(/^Invoice already paid: not counted, refund needed; refunded by staff \(re_/) });
+    expect(refund.json().data).toMatchObject({
+      status: 'refunded',
+      failure_reason: expect.stringMatching(
+        /^Invoice already paid: not counted, refund needed; refunded by staff \(re_/,
+      ),
+    });
     expect(fake.requests.filter((r) => r.path === '/v1/refunds')).toHaveLength(1);
     expect(await state(invoice.id)).toMatchObject({ invoice: 'paid', subscription: 'active' });
     expect((await call('POST', `/payments/${second.payment.id}/refund`, 'admin')).statusCode).toBe(409);
@@ -379,24 +478,43 @@ describe('Stripe provider', () => {
     fake.failNextWith(400, 'invalid_request_error', 'Amount must convert to at least 50 cents.');
     const r = await call('POST', '/payments/initiate', 'user', { invoice_id: invoice.id, payment_method: 'stripe' });
     expect(r.statusCode).toBe(502);
-    expect(r.json()).toMatchObject({ success: false, message: 'The payment provider is unavailable, please try again later' });
+    expect(r.json()).toMatchObject({
+      success: false,
+      message: 'The payment provider is unavailable, please try again later',
+    });
     expect((await state(invoice.id)).payments).toEqual([]);
   });
 
   it('STRIPE_API_BASE must be an http(s) URL and becomes the SDK address', () => {
     expect(testConfig().stripeApiBase).toBeNull();
-    expect(loadConfig({ ...baseEnv, STRIPE_API_BASE: 'http://127.0.0.1:12111' }).stripeApiBase).toBe('http://127.0.0.1:12111');
-    expect(() => loadConfig({ ...baseEnv, STRIPE_API_BASE: 'api.stripe.com' })).toThrow(/STRIPE_API_BASE must be an http:\/\/ or https:\/\/ URL/);
+    expect(loadConfig({ ...baseEnv, STRIPE_API_BASE: 'http://127.0.0.1:12111' }).stripeApiBase).toBe(
+      'http://127.0.0.1:12111',
+    );
+    expect(() => loadConfig({ ...baseEnv, STRIPE_API_BASE: 'api.stripe.com' })).toThrow(
+      /STRIPE_API_BASE must be an http:\/\/ or https:\/\/ URL/,
+    );
     expect(parseStripeApiBase('http://127.0.0.1:12111')).toEqual({ protocol: 'http', host: '127.0.0.1', port: 12111 });
-    expect(parseStripeApiBase('https://stripe-mock.internal')).toEqual({ protocol: 'https', host: 'stripe-mock.internal', port: 443 });
+    expect(parseStripeApiBase('https://stripe-mock.internal')).toEqual({
+      protocol: 'https',
+      host: 'stripe-mock.internal',
+      port: 443,
+    });
   });
 
   it('fetchStatus reads the session; refund refunds its PaymentIntent', async () => {
     const address = new URL(base);
-    const stripe = createPaymentProviders({ baseUrl: 'http://portal.test', stripe: { protocol: 'http', host: address.hostname, port: Number(address.port) } }).get('stripe')!;
+    const stripe = createPaymentProviders({
+      baseUrl: 'http://portal.test',
+      stripe: { protocol: 'http', host: address.hostname, port: Number(address.port) },
+    }).get('stripe')!;
     const credentials = { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET };
     const { transactionId } = await stripe.createCheckout({
-      invoice: { id: '11111111-1111-4111-8111-111111111111', number: 'INV-900001', total_amount: 2500, currency: 'EUR' },
+      invoice: {
+        id: '11111111-1111-4111-8111-111111111111',
+        number: 'INV-900001',
+        total_amount: 2500,
+        currency: 'EUR',
+      },
       payment: { id: '22222222-2222-4222-8222-222222222222', amount: 2500 },
       returnUrl: 'http://portal.test/invoice/11111111-1111-4111-8111-111111111111',
       credentials,
@@ -417,6 +535,8 @@ describe('Stripe provider', () => {
     fake.sessions.get(transactionId)!.status = 'expired';
     fake.sessions.get(transactionId)!.payment_status = 'unpaid';
     expect(await stripe.fetchStatus(transactionId, credentials)).toBe('failed');
-    await expect(stripe.fetchStatus(transactionId, { secret_key: 'sk_test_wrong' })).rejects.toMatchObject({ statusCode: 502 });
+    await expect(stripe.fetchStatus(transactionId, { secret_key: 'sk_test_wrong' })).rejects.toMatchObject({
+      statusCode: 502,
+    });
   });
 });

@@ -5,7 +5,12 @@ import type { Role } from '../../contract/roles';
 import type { PublicUser } from '../../contract/schemas/user';
 import type { Db } from '../../server/db/client';
 import { ManualClock } from '../../server/lib/clock';
-import { activateForPaidInvoice, addBillingCycle, canTransition, proRataCredit } from '../../server/modules/subscriptions/service';
+import {
+  activateForPaidInvoice,
+  addBillingCycle,
+  canTransition,
+  proRataCredit,
+} from '../../server/modules/subscriptions/service';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
 type Who = Role | 'other';
@@ -30,7 +35,10 @@ describe('subscription lifecycle', () => {
     people.other = await t.createUser({ email: 'other@example.com', role: 'user', name: 'Olga Other' });
     tokens.other = (await t.login('other@example.com')).token;
     await call('PUT', '/settings', 'admin', { tax_rate_bp: 1000 });
-    const plan = async (body: object) => (await call('POST', '/plans', 'admin', { download_mbps: 10, upload_mbps: 5, billing_cycle: 'monthly', ...body })).json().data;
+    const plan = async (body: object) =>
+      (
+        await call('POST', '/plans', 'admin', { download_mbps: 10, upload_mbps: 5, billing_cycle: 'monthly', ...body })
+      ).json().data;
     basic = await plan({ name: 'Basic', price: 3000 });
     premium = await plan({ name: 'Premium', price: 6000 });
     inactive = await plan({ name: 'Gone', price: 100, status: 'inactive' });
@@ -38,7 +46,12 @@ describe('subscription lifecycle', () => {
   afterAll(() => t.close());
 
   function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, who?: Who, payload?: unknown) {
-    return t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(tokens[who]!) : {}, payload: payload as object });
+    return t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: who ? bearer(tokens[who]!) : {},
+      payload: payload as object,
+    });
   }
   const db = () => t.database.db;
   let customers = 0;
@@ -60,7 +73,9 @@ describe('subscription lifecycle', () => {
   async function pay(invoiceId: string) {
     return db().transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      await tx.execute(sql`update invoices set status = 'paid', paid_date = ${clock.now().toISOString()} where id = ${invoiceId}`);
+      await tx.execute(
+        sql`update invoices set status = 'paid', paid_date = ${clock.now().toISOString()} where id = ${invoiceId}`,
+      );
       return activateForPaidInvoice(tx, invoiceId, clock.now());
     });
   }
@@ -70,25 +85,44 @@ describe('subscription lifecycle', () => {
     return subscription.id;
   }
   const get = async (id: string) => (await call('GET', `/subscriptions/${id}`, 'admin')).json().data;
-  const setStatus = async (id: string, status: SubscriptionStatus) => db().execute(sql`update subscriptions set status = ${status} where id = ${id}`);
+  const setStatus = async (id: string, status: SubscriptionStatus) =>
+    db().execute(sql`update subscriptions set status = ${status} where id = ${id}`);
   const invoiceStatus = async (id: string) =>
-    ((await db().execute(sql`select status from invoices where id = ${id}`)) as unknown as { rows: Array<{ status: string }> }).rows[0].status;
+    (
+      (await db().execute(sql`select status from invoices where id = ${id}`)) as unknown as {
+        rows: Array<{ status: string }>;
+      }
+    ).rows[0].status;
 
   it('the table allows exactly the listed transitions for staff; expired only by the job, pending → active only by payment', () => {
-    const staff = SUBSCRIPTION_STATUSES.flatMap((from) => SUBSCRIPTION_STATUSES.filter((to) => canTransition(from, to, 'staff')).map((to) => `${from}>${to}`));
-    expect(staff.sort()).toEqual(['active>cancelled', 'active>suspended', 'pending>cancelled', 'suspended>active', 'suspended>cancelled']);
+    const staff = SUBSCRIPTION_STATUSES.flatMap((from) =>
+      SUBSCRIPTION_STATUSES.filter((to) => canTransition(from, to, 'staff')).map((to) => `${from}>${to}`),
+    );
+    expect(staff.sort()).toEqual([
+      'active>cancelled',
+      'active>suspended',
+      'pending>cancelled',
+      'suspended>active',
+      'suspended>cancelled',
+    ]);
     expect(canTransition('pending', 'active', 'payment')).toBe(true);
     expect(canTransition('suspended', 'active', 'payment')).toBe(true);
     expect(canTransition('cancelled', 'active', 'payment')).toBe(false);
-    for (const from of ['cancelled', 'active', 'suspended'] as const) expect(canTransition(from, 'expired', 'job')).toBe(true);
+    for (const from of ['cancelled', 'active', 'suspended'] as const)
+      expect(canTransition(from, 'expired', 'job')).toBe(true);
     expect(canTransition('pending', 'expired', 'job')).toBe(false);
-    for (const via of ['staff', 'cancel', 'payment'] as const) for (const from of SUBSCRIPTION_STATUSES) expect(canTransition(from, 'expired', via)).toBe(false);
+    for (const via of ['staff', 'cancel', 'payment'] as const)
+      for (const from of SUBSCRIPTION_STATUSES) expect(canTransition(from, 'expired', via)).toBe(false);
   });
 
   it('billing cycles add calendar months (day clamped); pro-rata credit counts whole unused days, rounded half up', () => {
     expect(addBillingCycle(new Date('2026-01-31T08:00:00Z'), 'monthly').toISOString()).toBe('2026-02-28T08:00:00.000Z');
-    expect(addBillingCycle(new Date('2026-01-10T00:00:00Z'), 'quarterly').toISOString()).toBe('2026-04-10T00:00:00.000Z');
-    expect(addBillingCycle(new Date('2026-03-15T00:00:00Z'), 'half_yearly').toISOString()).toBe('2026-09-15T00:00:00.000Z');
+    expect(addBillingCycle(new Date('2026-01-10T00:00:00Z'), 'quarterly').toISOString()).toBe(
+      '2026-04-10T00:00:00.000Z',
+    );
+    expect(addBillingCycle(new Date('2026-03-15T00:00:00Z'), 'half_yearly').toISOString()).toBe(
+      '2026-09-15T00:00:00.000Z',
+    );
     expect(addBillingCycle(new Date('2024-02-29T00:00:00Z'), 'yearly').toISOString()).toBe('2025-02-28T00:00:00.000Z');
     const s = new Date('2026-01-10T00:00:00Z');
     const e = new Date('2026-02-10T00:00:00Z'); // 31 days
@@ -109,37 +143,83 @@ describe('subscription lifecycle', () => {
     clock.set('2026-01-11T09:30:00.000Z');
     await pay(invoice.id);
     const after = await get(subscription.id);
-    expect(after).toMatchObject({ status: 'active', current_period_start: '2026-01-11T09:30:00.000Z', current_period_end: '2026-02-11T09:30:00.000Z' });
+    expect(after).toMatchObject({
+      status: 'active',
+      current_period_start: '2026-01-11T09:30:00.000Z',
+      current_period_end: '2026-02-11T09:30:00.000Z',
+    });
     clock.advanceDays(3);
     await db().transaction(async (tx) => activateForPaidInvoice(tx as unknown as Db, invoice.id, clock.now()));
-    expect(await get(subscription.id)).toMatchObject({ status: 'active', current_period_start: '2026-01-11T09:30:00.000Z', updated_at: after.updated_at });
+    expect(await get(subscription.id)).toMatchObject({
+      status: 'active',
+      current_period_start: '2026-01-11T09:30:00.000Z',
+      updated_at: after.updated_at,
+    });
     clock.set(START);
   });
 
   it('PATCH status: admin, billing, support, super_admin suspend (reason required) and reactivate; the owner, technician 403; visitor 401', async () => {
     const id = await activeSubscription();
-    expect((await call('PATCH', `/subscriptions/${id}/status`, 'user', { status: 'suspended', suspension_reason: 'x' })).statusCode).toBe(403);
-    expect((await call('PATCH', `/subscriptions/${id}/status`, 'technician', { status: 'suspended', suspension_reason: 'x' })).statusCode).toBe(403);
-    expect((await call('PATCH', `/subscriptions/${id}/status`, undefined, { status: 'suspended', suspension_reason: 'x' })).statusCode).toBe(401);
+    expect(
+      (await call('PATCH', `/subscriptions/${id}/status`, 'user', { status: 'suspended', suspension_reason: 'x' }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await call('PATCH', `/subscriptions/${id}/status`, 'technician', {
+          status: 'suspended',
+          suspension_reason: 'x',
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (await call('PATCH', `/subscriptions/${id}/status`, undefined, { status: 'suspended', suspension_reason: 'x' }))
+        .statusCode,
+    ).toBe(401);
     const noReason = await call('PATCH', `/subscriptions/${id}/status`, 'admin', { status: 'suspended' });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().message).toBe('A suspension reason is required');
     expect((await call('PATCH', `/subscriptions/${id}/status`, 'admin', { status: 'bogus' })).statusCode).toBe(400);
     for (const who of ['admin', 'billing', 'support', 'super_admin'] as const) {
-      const s = await call('PATCH', `/subscriptions/${id}/status`, who, { status: 'suspended', suspension_reason: `Overdue (${who})` });
+      const s = await call('PATCH', `/subscriptions/${id}/status`, who, {
+        status: 'suspended',
+        suspension_reason: `Overdue (${who})`,
+      });
       expect(s.statusCode).toBe(200);
-      expect(s.json()).toMatchObject({ success: true, message: 'Subscription suspended successfully!', data: { status: 'suspended', suspension_reason: `Overdue (${who})` } });
+      expect(s.json()).toMatchObject({
+        success: true,
+        message: 'Subscription suspended successfully!',
+        data: { status: 'suspended', suspension_reason: `Overdue (${who})` },
+      });
       const a = await call('PATCH', `/subscriptions/${id}/status`, who, { status: 'active' });
       expect(a.statusCode).toBe(200);
-      expect(a.json()).toMatchObject({ message: 'Subscription active successfully!', data: { status: 'active', suspension_reason: null } });
+      expect(a.json()).toMatchObject({
+        message: 'Subscription active successfully!',
+        data: { status: 'active', suspension_reason: null },
+      });
     }
-    expect((await call('PATCH', '/subscriptions/00000000-0000-4000-8000-000000000000/status', 'admin', { status: 'active' })).statusCode).toBe(404);
-    const c = await call('PATCH', `/subscriptions/${id}/status`, 'billing', { status: 'cancelled', suspension_reason: 'Moved away' });
-    expect(c.json()).toMatchObject({ message: 'Subscription cancelled successfully!', data: { status: 'cancelled', suspension_reason: 'Moved away' } });
+    expect(
+      (await call('PATCH', '/subscriptions/00000000-0000-4000-8000-000000000000/status', 'admin', { status: 'active' }))
+        .statusCode,
+    ).toBe(404);
+    const c = await call('PATCH', `/subscriptions/${id}/status`, 'billing', {
+      status: 'cancelled',
+      suspension_reason: 'Moved away',
+    });
+    expect(c.json()).toMatchObject({
+      message: 'Subscription cancelled successfully!',
+      data: { status: 'cancelled', suspension_reason: 'Moved away' },
+    });
   });
 
   it('every forbidden transition through PATCH status answers 409 naming both states and changes nothing', async () => {
-    const allowed = new Set(['active>cancelled', 'active>suspended', 'pending>cancelled', 'suspended>active', 'suspended>cancelled']);
+    const allowed = new Set([
+      'active>cancelled',
+      'active>suspended',
+      'pending>cancelled',
+      'suspended>active',
+      'suspended>cancelled',
+    ]);
     const { subscription } = await subscribe();
     const id = subscription.id;
     let checked = 0;
@@ -147,7 +227,10 @@ describe('subscription lifecycle', () => {
       for (const to of SUBSCRIPTION_STATUSES) {
         if (allowed.has(`${from}>${to}`)) continue;
         await setStatus(id, from);
-        const res = await call('PATCH', `/subscriptions/${id}/status`, 'admin', { status: to, suspension_reason: 'because' });
+        const res = await call('PATCH', `/subscriptions/${id}/status`, 'admin', {
+          status: to,
+          suspension_reason: 'because',
+        });
         expect(res.statusCode, `${from} → ${to}`).toBe(409);
         expect(res.json()).toEqual({ success: false, message: `Cannot change a subscription from ${from} to ${to}` });
         expect((await get(id)).status).toBe(from);
@@ -164,7 +247,10 @@ describe('subscription lifecycle', () => {
     expect((await call('POST', `/subscriptions/${id}/cancel`, 'other', {})).statusCode).toBe(404);
     expect((await call('POST', `/subscriptions/${id}/cancel`, 'technician', {})).statusCode).toBe(403);
     expect((await call('POST', `/subscriptions/${id}/cancel`, undefined, {})).statusCode).toBe(401);
-    const res = await call('POST', `/subscriptions/${id}/cancel`, 'user', { suspension_reason: 'Moving', immediate: false });
+    const res = await call('POST', `/subscriptions/${id}/cancel`, 'user', {
+      suspension_reason: 'Moving',
+      immediate: false,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       message: 'Subscription cancelled successfully!',
@@ -231,19 +317,30 @@ describe('subscription lifecycle', () => {
       expect(dup.statusCode).toBe(409);
       expect(dup.json().message).toBe('An unpaid renewal invoice for the next period already exists');
     }
-    const concurrent = await Promise.all([1, 2, 3, 4, 5].map(() => call('PATCH', `/subscriptions/${id}/renew`, 'user')));
+    const concurrent = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => call('PATCH', `/subscriptions/${id}/renew`, 'user')),
+    );
     expect(concurrent.every((r) => r.statusCode === 409)).toBe(true);
     await pay(invoice.id);
-    expect(await get(id)).toMatchObject({ status: 'active', current_period_start: '2026-02-10T00:00:00.000Z', current_period_end: '2026-03-10T00:00:00.000Z' });
+    expect(await get(id)).toMatchObject({
+      status: 'active',
+      current_period_start: '2026-02-10T00:00:00.000Z',
+      current_period_end: '2026-03-10T00:00:00.000Z',
+    });
     const next = await call('PATCH', `/subscriptions/${id}/renew`, 'billing');
     expect(next.statusCode).toBe(200);
-    expect(next.json().data.invoice.line_items[0]).toMatchObject({ period_start: '2026-03-10T00:00:00.000Z', period_end: '2026-04-10T00:00:00.000Z' });
+    expect(next.json().data.invoice.line_items[0]).toMatchObject({
+      period_start: '2026-03-10T00:00:00.000Z',
+      period_end: '2026-04-10T00:00:00.000Z',
+    });
     clock.set(START);
   });
 
   it('concurrent renewals of one period issue exactly one invoice', async () => {
     const id = await activeSubscription();
-    const results = await Promise.all(Array.from({ length: 8 }, () => call('PATCH', `/subscriptions/${id}/renew`, 'user')));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => call('PATCH', `/subscriptions/${id}/renew`, 'user')),
+    );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(results.filter((r) => r.statusCode === 409)).toHaveLength(7);
   });
@@ -254,7 +351,11 @@ describe('subscription lifecycle', () => {
     const res = await call('PATCH', `/subscriptions/${id}/renew`, 'user');
     expect(res.statusCode).toBe(200);
     await pay(res.json().data.invoice.id);
-    expect(await get(id)).toMatchObject({ status: 'active', suspension_reason: null, current_period_start: '2026-02-10T00:00:00.000Z' });
+    expect(await get(id)).toMatchObject({
+      status: 'active',
+      suspension_reason: null,
+      current_period_start: '2026-02-10T00:00:00.000Z',
+    });
     const { subscription } = await subscribe();
     for (const status of ['pending', 'cancelled', 'expired'] as const) {
       await setStatus(subscription.id, status);
@@ -269,12 +370,23 @@ describe('subscription lifecycle', () => {
     const id = await activeSubscription(); // 2026-01-10 → 2026-02-10, 31 days, Basic 3000
     const renewal = (await call('PATCH', `/subscriptions/${id}/renew`, 'user')).json().data.invoice;
     clock.set('2026-01-20T12:00:00.000Z'); // 20 whole days unused
-    expect((await call('PATCH', `/subscriptions/${id}/upgrade`, 'other', { plan_id: premium.id })).statusCode).toBe(404);
-    expect((await call('PATCH', `/subscriptions/${id}/upgrade`, 'technician', { plan_id: premium.id })).statusCode).toBe(403);
+    expect((await call('PATCH', `/subscriptions/${id}/upgrade`, 'other', { plan_id: premium.id })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await call('PATCH', `/subscriptions/${id}/upgrade`, 'technician', { plan_id: premium.id })).statusCode,
+    ).toBe(403);
     expect((await call('PATCH', `/subscriptions/${id}/upgrade`, 'user', { plan_id: 'nope' })).statusCode).toBe(400);
-    expect((await call('PATCH', `/subscriptions/${id}/upgrade`, 'user', { plan_id: basic.id })).json()).toMatchObject({ message: 'The subscription is already on this plan' });
-    expect((await call('PATCH', `/subscriptions/${id}/upgrade`, 'user', { plan_id: inactive.id })).statusCode).toBe(409);
-    expect((await call('PATCH', `/subscriptions/${id}/upgrade`, 'user', { plan_id: '00000000-0000-4000-8000-000000000000' })).statusCode).toBe(404);
+    expect((await call('PATCH', `/subscriptions/${id}/upgrade`, 'user', { plan_id: basic.id })).json()).toMatchObject({
+      message: 'The subscription is already on this plan',
+    });
+    expect((await call('PATCH', `/subscriptions/${id}/upgrade`, 'user', { plan_id: inactive.id })).statusCode).toBe(
+      409,
+    );
+    expect(
+      (await call('PATCH', `/subscriptions/${id}/upgrade`, 'user', { plan_id: '00000000-0000-4000-8000-000000000000' }))
+        .statusCode,
+    ).toBe(404);
     const res = await call('PATCH', `/subscriptions/${id}/upgrade`, 'user', { plan_id: premium.id });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe('Subscription upgraded successfully!');
@@ -290,7 +402,13 @@ describe('subscription lifecycle', () => {
       status: 'unpaid',
       line_items: [
         { description: 'Upgrade to Premium (monthly) 2026-01-20 – 2026-02-20', amount: 6000, kind: 'upgrade' },
-        { description: 'Credit for unused days of Basic until 2026-02-10', quantity: 1, unit_amount: -1935, amount: -1935, kind: 'credit' },
+        {
+          description: 'Credit for unused days of Basic until 2026-02-10',
+          quantity: 1,
+          unit_amount: -1935,
+          amount: -1935,
+          kind: 'credit',
+        },
       ],
       subtotal: 4065,
       tax: 407, // 406.5 rounded half up
@@ -300,7 +418,11 @@ describe('subscription lifecycle', () => {
     expect(await invoiceStatus(renewal.id)).toBe('cancelled');
     // Paying the upgrade invoice keeps the subscription as it is.
     await pay(invoice.id);
-    expect(await get(id)).toMatchObject({ status: 'active', plan_id: premium.id, current_period_end: '2026-02-20T12:00:00.000Z' });
+    expect(await get(id)).toMatchObject({
+      status: 'active',
+      plan_id: premium.id,
+      current_period_end: '2026-02-20T12:00:00.000Z',
+    });
     // Staff may upgrade too (here a downgrade: the credit never exceeds the new price).
     clock.set('2026-01-21T12:00:00.000Z');
     const down = await call('PATCH', `/subscriptions/${id}/upgrade`, 'billing', { plan_id: basic.id });
@@ -349,7 +471,8 @@ describe('subscription lifecycle', () => {
     clock.set('2026-05-02T00:00:00.000Z');
     const second = await subscribe('other');
     await pay(second.invoice.id);
-    const renewed = (await call('PATCH', `/subscriptions/${second.subscription.id}/renew`, 'other')).json().data.invoice;
+    const renewed = (await call('PATCH', `/subscriptions/${second.subscription.id}/renew`, 'other')).json().data
+      .invoice;
     await db().execute(
       sql`insert into payments (invoice_id, user_id, provider, transaction_id, status, amount, currency, payment_method, payment_date)
           values (${second.invoice.id}, ${people.other!.id}, 'manual', 'CASH-1', 'paid', 3000, 'USD', 'cash', now())`,
@@ -361,7 +484,9 @@ describe('subscription lifecycle', () => {
     expect(orders.map((o: { id: string }) => o.id)).toEqual([second.subscription.id, first.subscription.id]);
     expect(orders[0].invoices.map((i: { id: string }) => i.id)).toEqual([renewed.id, second.invoice.id]);
     expect(orders[1].invoices.map((i: { id: string }) => i.id)).toEqual([first.invoice.id]);
-    expect(orders[0].payments).toMatchObject([{ invoice_id: second.invoice.id, transaction_id: 'CASH-1', status: 'paid', amount: 3000, payment_method: 'cash' }]);
+    expect(orders[0].payments).toMatchObject([
+      { invoice_id: second.invoice.id, transaction_id: 'CASH-1', status: 'paid', amount: 3000, payment_method: 'cash' },
+    ]);
     expect(orders[1].payments).toEqual([]);
     for (const who of ['technician', 'support'] as const) {
       const mine = await call('GET', '/subscriptions/orders', who);

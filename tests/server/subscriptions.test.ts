@@ -28,19 +28,40 @@ describe('subscriptions API (core)', () => {
     // 10% tax.
     await call('PUT', '/settings', 'admin', { tax_rate_bp: 1000 });
     plan = (
-      await call('POST', '/plans', 'admin', { name: 'Fiber 200', download_mbps: 200, upload_mbps: 50, price: 4999, setup_fee: 2500, billing_cycle: 'monthly' })
+      await call('POST', '/plans', 'admin', {
+        name: 'Fiber 200',
+        download_mbps: 200,
+        upload_mbps: 50,
+        price: 4999,
+        setup_fee: 2500,
+        billing_cycle: 'monthly',
+      })
     ).json().data;
     inactivePlan = (
-      await call('POST', '/plans', 'admin', { name: 'Old 5', download_mbps: 5, upload_mbps: 1, price: 999, billing_cycle: 'monthly', status: 'inactive' })
+      await call('POST', '/plans', 'admin', {
+        name: 'Old 5',
+        download_mbps: 5,
+        upload_mbps: 1,
+        price: 999,
+        billing_cycle: 'monthly',
+        status: 'inactive',
+      })
     ).json().data;
   });
   afterAll(() => t.close());
 
   function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who?: Who, payload?: unknown) {
-    return t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(tokens[who]!) : {}, payload: payload as object });
+    return t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: who ? bearer(tokens[who]!) : {},
+      payload: payload as object,
+    });
   }
   const count = async (table: 'subscriptions' | 'invoices') => {
-    const r = (await t.database.db.execute(sql.raw(`select count(*)::int as n from ${table}`))) as unknown as { rows: Array<{ n: number }> };
+    const r = (await t.database.db.execute(sql.raw(`select count(*)::int as n from ${table}`))) as unknown as {
+      rows: Array<{ n: number }>;
+    };
     return Number(r.rows[0].n);
   };
   /** Calls the API with a customer's own token (the customers made by newCustomer). */
@@ -54,12 +75,19 @@ describe('subscriptions API (core)', () => {
     return { id: user.id, token: (await t.login(email)).token };
   }
   const nextNumber = async () => {
-    const r = (await t.database.db.execute(sql`select value from settings where key = 'billing'`)) as unknown as { rows: Array<{ value: { invoice_next_number: number } }> };
+    const r = (await t.database.db.execute(sql`select value from settings where key = 'billing'`)) as unknown as {
+      rows: Array<{ value: { invoice_next_number: number } }>;
+    };
     return r.rows[0]?.value.invoice_next_number ?? 1;
   };
 
   it('a customer subscribes: a pending subscription and its first invoice (price + setup fee + tax), returned together', async () => {
-    const res = await call('POST', '/subscriptions', 'user', { plan_id: plan.id, location: '12 Elm Street', note: 'Ring twice', id: 'ignored' });
+    const res = await call('POST', '/subscriptions', 'user', {
+      plan_id: plan.id,
+      location: '12 Elm Street',
+      note: 'Ring twice',
+      id: 'ignored',
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ success: true, message: 'Subscription created successfully!' });
     const { subscription, invoice } = res.json().data;
@@ -123,12 +151,25 @@ describe('subscriptions API (core)', () => {
     const empty = await call('POST', '/subscriptions', 'user', {});
     expect(empty.statusCode).toBe(400);
     expect(empty.json().errors).toEqual([{ field: 'plan_id', message: 'plan_id is required' }]);
-    const bad = await call('POST', '/subscriptions', 'admin', { plan_id: 'x', user_id: 'y', location: 'z'.repeat(301) });
-    expect((bad.json().errors as Array<{ field: string }>).map((e) => e.field).sort()).toEqual(['location', 'plan_id', 'user_id']);
-    const unknownPlan = await call('POST', '/subscriptions', 'user', { plan_id: '00000000-0000-4000-8000-000000000000' });
+    const bad = await call('POST', '/subscriptions', 'admin', {
+      plan_id: 'x',
+      user_id: 'y',
+      location: 'z'.repeat(301),
+    });
+    expect((bad.json().errors as Array<{ field: string }>).map((e) => e.field).sort()).toEqual([
+      'location',
+      'plan_id',
+      'user_id',
+    ]);
+    const unknownPlan = await call('POST', '/subscriptions', 'user', {
+      plan_id: '00000000-0000-4000-8000-000000000000',
+    });
     expect(unknownPlan.statusCode).toBe(404);
     expect(unknownPlan.json().message).toBe('Plan not found');
-    const unknownUser = await call('POST', '/subscriptions', 'admin', { user_id: '00000000-0000-4000-8000-000000000000', plan_id: plan.id });
+    const unknownUser = await call('POST', '/subscriptions', 'admin', {
+      user_id: '00000000-0000-4000-8000-000000000000',
+      plan_id: plan.id,
+    });
     expect(unknownUser.statusCode).toBe(404);
     expect(unknownUser.json().message).toBe('User not found');
     const inactive = await call('POST', '/subscriptions', 'user', { plan_id: inactivePlan.id });
@@ -149,7 +190,9 @@ describe('subscriptions API (core)', () => {
       },
     });
     const customer = await newCustomer();
-    await expect(failing.create({ id: customer.id, role: 'user' }, { plan_id: plan.id, location: null, note: null })).rejects.toThrow('disk on fire');
+    await expect(
+      failing.create({ id: customer.id, role: 'user' }, { plan_id: plan.id, location: null, note: null }),
+    ).rejects.toThrow('disk on fire');
     expect([await count('subscriptions'), await count('invoices'), await nextNumber()]).toEqual(before);
     // The next invoice takes the number the failed one would have had (the failed order left nothing waiting).
     const ok = (await callWith(customer.token, 'POST', '/subscriptions', { plan_id: plan.id })).json().data.invoice;
@@ -159,9 +202,12 @@ describe('subscriptions API (core)', () => {
   it('50 concurrent subscriptions get 50 distinct, consecutive invoice numbers', async () => {
     // 50 customers ordering at once (one open order per customer, issue 31), all through billing.
     const crowd: string[] = [];
-    for (let i = 0; i < 50; i++) crowd.push((await t.createUser({ email: `crowd${i}@example.com`, role: 'user', name: `Crowd ${i}` })).id);
+    for (let i = 0; i < 50; i++)
+      crowd.push((await t.createUser({ email: `crowd${i}@example.com`, role: 'user', name: `Crowd ${i}` })).id);
     const first = await nextNumber();
-    const responses = await Promise.all(crowd.map((userId) => call('POST', '/subscriptions', 'billing', { user_id: userId, plan_id: plan.id })));
+    const responses = await Promise.all(
+      crowd.map((userId) => call('POST', '/subscriptions', 'billing', { user_id: userId, plan_id: plan.id })),
+    );
     expect(responses.map((r) => r.statusCode)).toEqual(Array(50).fill(201));
     const numbers = responses.map((r) => r.json().data.invoice.number as string).sort();
     expect(new Set(numbers).size).toBe(50);
@@ -180,28 +226,47 @@ describe('subscriptions API (core)', () => {
       expect(res.json().data.pagination.total).toBeGreaterThan(50);
       expect(res.json().data.items).toHaveLength(50);
     }
-    for (const role of ['user', 'technician'] as Role[]) expect((await call('GET', '/subscriptions', role)).statusCode).toBe(403);
+    for (const role of ['user', 'technician'] as Role[])
+      expect((await call('GET', '/subscriptions', role)).statusCode).toBe(403);
     expect((await call('GET', '/subscriptions')).statusCode).toBe(401);
 
     // A customer has one pending order (issue 31): the filters together find the one of 'user'; paging runs over all pending ones.
-    const mine = await call('GET', `/subscriptions?user_id=${people.user!.id}&status=pending&plan_id=${plan.id}&search=&limit=2&offset=0`, 'billing');
+    const mine = await call(
+      'GET',
+      `/subscriptions?user_id=${people.user!.id}&status=pending&plan_id=${plan.id}&search=&limit=2&offset=0`,
+      'billing',
+    );
     expect(mine.statusCode).toBe(200);
     expect(mine.json().data.pagination).toEqual({ page: 1, totalPages: 1, total: 1, hasNext: false, hasPrev: false });
     expect(mine.json().data.items.map((s: { user_id: string }) => s.user_id)).toEqual([people.user!.id]);
-    const pending = await call('GET', `/subscriptions?status=pending&plan_id=${plan.id}&search=&limit=2&offset=1`, 'billing');
+    const pending = await call(
+      'GET',
+      `/subscriptions?status=pending&plan_id=${plan.id}&search=&limit=2&offset=1`,
+      'billing',
+    );
     const pendingTotal = await count('subscriptions');
-    expect(pending.json().data.pagination).toMatchObject({ page: 1, totalPages: Math.ceil(pendingTotal / 2), total: pendingTotal });
+    expect(pending.json().data.pagination).toMatchObject({
+      page: 1,
+      totalPages: Math.ceil(pendingTotal / 2),
+      total: pendingTotal,
+    });
     expect(pending.json().data.items).toHaveLength(2);
     // page/limit as every list: page 2 of 2 is the rows from offset 2.
-    const byPage = (await call('GET', `/subscriptions?status=pending&plan_id=${plan.id}&limit=2&page=2`, 'billing')).json().data;
-    const byOffset = (await call('GET', `/subscriptions?status=pending&plan_id=${plan.id}&limit=2&offset=2`, 'billing')).json().data;
+    const byPage = (
+      await call('GET', `/subscriptions?status=pending&plan_id=${plan.id}&limit=2&page=2`, 'billing')
+    ).json().data;
+    const byOffset = (
+      await call('GET', `/subscriptions?status=pending&plan_id=${plan.id}&limit=2&offset=2`, 'billing')
+    ).json().data;
     expect(byPage.pagination).toMatchObject({ page: 2, total: pendingTotal, hasPrev: true });
     expect(byPage.items.map((s: { id: string }) => s.id)).toEqual(byOffset.items.map((s: { id: string }) => s.id));
     expect(byOffset.pagination).toEqual(byPage.pagination);
     const searched = await call('GET', '/subscriptions?search=elm%20street', 'support');
     expect(searched.json().data.pagination.total).toBe(1);
     expect((await call('GET', '/subscriptions?search=crowd', 'admin')).json().data.pagination.total).toBe(50);
-    expect((await call('GET', '/subscriptions?status=active', 'admin')).json()).toMatchObject({ data: { items: [], pagination: { total: 0, page: 1, totalPages: 1 } } });
+    expect((await call('GET', '/subscriptions?status=active', 'admin')).json()).toMatchObject({
+      data: { items: [], pagination: { total: 0, page: 1, totalPages: 1 } },
+    });
     const invalid = await call('GET', '/subscriptions?status=bogus&limit=0', 'admin');
     expect(invalid.statusCode).toBe(400);
     expect((invalid.json().errors as Array<{ field: string }>).map((e) => e.field).sort()).toEqual(['limit', 'status']);
@@ -213,11 +278,19 @@ describe('subscriptions API (core)', () => {
     // One open order per customer (issue 31): Olga cancels the first before ordering the second.
     expect((await call('POST', `/subscriptions/${first.id}/cancel`, 'other')).statusCode).toBe(200);
     const second = (await call('POST', '/subscriptions', 'other', { plan_id: plan.id })).json().data.subscription;
-    await t.database.db.execute(sql`update subscriptions set created_at = '2031-01-10T23:59:00Z' where id = ${first.id}`);
-    await t.database.db.execute(sql`update subscriptions set created_at = '2031-01-13T00:00:00Z' where id = ${second.id}`);
+    await t.database.db.execute(
+      sql`update subscriptions set created_at = '2031-01-10T23:59:00Z' where id = ${first.id}`,
+    );
+    await t.database.db.execute(
+      sql`update subscriptions set created_at = '2031-01-13T00:00:00Z' where id = ${second.id}`,
+    );
     const [firstDay, secondDay] = ['2031-01-10', '2031-01-13'];
     const ids = async (q: string) =>
-      ((await call('GET', `/subscriptions?user_id=${people.other!.id}&${q}`, 'billing')).json().data.items as Array<{ id: string }>).map((s) => s.id);
+      (
+        (await call('GET', `/subscriptions?user_id=${people.other!.id}&${q}`, 'billing')).json().data.items as Array<{
+          id: string;
+        }>
+      ).map((s) => s.id);
     expect(await ids(`from=${firstDay}&to=${firstDay}`)).toEqual([first.id]);
     expect(await ids(`from=${secondDay}`)).toEqual([second.id]);
     expect(await ids(`from=${firstDay}&to=${secondDay}`)).toEqual([second.id, first.id]);
@@ -253,10 +326,15 @@ describe('subscriptions API (core)', () => {
     expect(none.json()).toEqual({ success: false, message: 'No active plan' });
     const s = (await callWith(customer.token, 'POST', '/subscriptions', { plan_id: plan.id })).json().data.subscription;
     // Activation comes with payments (not built yet): set it directly.
-    await t.database.db.execute(sql`update subscriptions set status = 'active', current_period_start = now() where id = ${s.id}`);
+    await t.database.db.execute(
+      sql`update subscriptions set status = 'active', current_period_start = now() where id = ${s.id}`,
+    );
     const active = await callWith(customer.token, 'GET', '/subscriptions/active-plan');
     expect(active.statusCode).toBe(200);
-    expect(active.json().data).toMatchObject({ subscription: { id: s.id, status: 'active' }, plan: { id: plan.id, name: 'Fiber 200', price: 4999 } });
+    expect(active.json().data).toMatchObject({
+      subscription: { id: s.id, status: 'active' },
+      plan: { id: plan.id, name: 'Fiber 200', price: 4999 },
+    });
     expect((await call('GET', '/subscriptions/active-plan', 'other')).statusCode).toBe(404);
     expect((await call('GET', '/subscriptions/active-plan', 'technician')).statusCode).toBe(404);
     expect((await call('GET', '/subscriptions/active-plan')).statusCode).toBe(401);

@@ -15,8 +15,12 @@ import { bearer, createTestApp, signInEveryRole, type CallAs, type TestApp } fro
 
 const TOKEN = 'system-metrics-token-0123456789';
 const SECRET = 'system-nas-secret';
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-const JOURNAL = JSON.parse(readFileSync(new URL('../../server/db/migrations/meta/_journal.json', import.meta.url), 'utf8')) as { entries: Array<{ tag: string }> };
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+const JOURNAL = JSON.parse(
+  readFileSync(new URL('../../server/db/migrations/meta/_journal.json', import.meta.url), 'utf8'),
+) as { entries: Array<{ tag: string }> };
 
 let t: TestApp;
 let as: CallAs;
@@ -25,7 +29,15 @@ beforeAll(async () => {
   ensureRadclient();
   dataDir = mkdtempSync(join(tmpdir(), 'isp-system-'));
   t = await createTestApp({
-    config: { dataDir, metricsToken: TOKEN, radiusEnabled: true, radiusHost: '127.0.0.1', radiusAuthPort: 0, radiusAcctPort: 0, accessTokenTtlSeconds: 86_400 },
+    config: {
+      dataDir,
+      metricsToken: TOKEN,
+      radiusEnabled: true,
+      radiusHost: '127.0.0.1',
+      radiusAuthPort: 0,
+      radiusAcctPort: 0,
+      accessTokenTtlSeconds: 86_400,
+    },
   });
   as = await signInEveryRole(t);
 });
@@ -50,7 +62,8 @@ const value = (text: string, sample: string) => {
 describe('GET /api/system', () => {
   it('is for admins only', async () => {
     expect((await as('GET', '/system', undefined)).statusCode).toBe(401);
-    for (const role of ['user', 'support', 'billing', 'technician'] as const) expect((await as('GET', '/system', role)).statusCode, role).toBe(403);
+    for (const role of ['user', 'support', 'billing', 'technician'] as const)
+      expect((await as('GET', '/system', role)).statusCode, role).toBe(403);
     expect((await as('GET', '/system', 'super_admin')).statusCode).toBe(200);
   });
 
@@ -61,24 +74,43 @@ describe('GET /api/system', () => {
     expect(data.node.uptime_seconds).toBeGreaterThanOrEqual(0);
     expect(data.database.kind).toBe(t.database.kind);
     expect(data.database.size_bytes).toBeGreaterThan(1_000_000);
-    expect(data.database.migrations).toEqual({ applied: JOURNAL.entries.length, known: JOURNAL.entries.length, latest: JOURNAL.entries.at(-1)!.tag });
+    expect(data.database.migrations).toEqual({
+      applied: JOURNAL.entries.length,
+      known: JOURNAL.entries.length,
+      latest: JOURNAL.entries.at(-1)!.tag,
+    });
     const self = data.nodes.find((n: { current: boolean }) => n.current);
     expect(self).toMatchObject({ id: data.node.id, pid: process.pid, version: VERSION, responding: true });
     expect(data.radius.enabled).toBe(true);
   });
 
   it('a node whose heartbeats stopped shows as not responding; a node that stops cleanly leaves the list', async () => {
-    const other = new NodeHeartbeat({ db: t.database.db, clock: systemClock, everySeconds: 60, onError: (e) => { throw e; } });
+    const other = new NodeHeartbeat({
+      db: t.database.db,
+      clock: systemClock,
+      everySeconds: 60,
+      onError: (e) => {
+        throw e;
+      },
+    });
     await other.start();
-    expect((await status()).nodes.find((n: { id: string }) => n.id === other.self.id)).toMatchObject({ responding: true, current: false });
+    expect((await status()).nodes.find((n: { id: string }) => n.id === other.self.id)).toMatchObject({
+      responding: true,
+      current: false,
+    });
     // Silent for longer than three beats (NODE_HEARTBEAT_SECONDS is 15 by default): as if it had died.
     const { eq } = await import('drizzle-orm');
-    await t.database.db.update(portalNodes).set({ lastSeenAt: new Date(Date.now() - 10 * 60_000) }).where(eq(portalNodes.id, other.self.id));
+    await t.database.db
+      .update(portalNodes)
+      .set({ lastSeenAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(portalNodes.id, other.self.id));
     const data = await status();
     expect(data.nodes.find((n: { id: string }) => n.id === other.self.id)).toMatchObject({ responding: false });
     const text = await scrape();
     expect(value(text, 'isp_nodes{responding="false"}')).toBe(1);
-    expect(value(text, 'isp_nodes{responding="true"}')).toBe(data.nodes.filter((n: { responding: boolean }) => n.responding).length);
+    expect(value(text, 'isp_nodes{responding="true"}')).toBe(
+      data.nodes.filter((n: { responding: boolean }) => n.responding).length,
+    );
     await other.stop();
     expect((await status()).nodes.map((n: { id: string }) => n.id)).not.toContain(other.self.id);
   });
@@ -93,7 +125,11 @@ describe('GET /api/system', () => {
     });
     await t.app.radius.clients.reload();
     const port = t.app.radius.ports()!.authPort;
-    for (let i = 0; i < 3; i++) expect((await radclient({ port, secret: SECRET, type: 'auth' }, { 'User-Name': 'nobody', 'User-Password': 'wrong' })).code).toBe('Access-Reject');
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await radclient({ port, secret: SECRET, type: 'auth' }, { 'User-Name': 'nobody', 'User-Password': 'wrong' }))
+          .code,
+      ).toBe('Access-Reject');
 
     // An e-mail through the queue, and a database backup taken by an admin.
     await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'user@example.com' } });
@@ -102,12 +138,19 @@ describe('GET /api/system', () => {
     expect(backup.statusCode, backup.body).toBe(201);
 
     const data = await status();
-    const radius = Object.fromEntries(data.radius.last_hour.map((r: { type: string; result: string; n: number }) => [`${r.type} ${r.result}`, r.n]));
+    const radius = Object.fromEntries(
+      data.radius.last_hour.map((r: { type: string; result: string; n: number }) => [`${r.type} ${r.result}`, r.n]),
+    );
     expect(radius['access reject']).toBe(3);
     expect(data.radius.sessions_open).toBe(0);
     expect(data.mail).toEqual({ queued: 0, failed: 0 });
     expect(data.jobs.by_state).toContainEqual({ queue: 'mail-delivery', state: 'completed', n: expect.any(Number) });
-    expect(data.backups).toMatchObject({ kept: 1, last_failure: null, last_at: backup.json().data.created_at, last_size_bytes: backup.json().data.size });
+    expect(data.backups).toMatchObject({
+      kept: 1,
+      last_failure: null,
+      last_at: backup.json().data.created_at,
+      last_size_bytes: backup.json().data.size,
+    });
     expect(data.billing.last_run_at).toBeNull();
 
     const text = await scrape();
@@ -115,7 +158,10 @@ describe('GET /api/system', () => {
     expect(value(text, 'isp_radius_requests_total{type="access",result="reject"}')).toBe(3);
     expect(value(text, 'isp_radius_sessions_open')).toBe(data.radius.sessions_open);
     expect(value(text, 'isp_mail_outbox_backlog{status="queued"}')).toBe(data.mail.queued);
-    for (const row of data.jobs.by_state) expect(value(text, `isp_jobs{queue="${row.queue}",state="${row.state}"}`), `${row.queue} ${row.state}`).toBe(row.n);
+    for (const row of data.jobs.by_state)
+      expect(value(text, `isp_jobs{queue="${row.queue}",state="${row.state}"}`), `${row.queue} ${row.state}`).toBe(
+        row.n,
+      );
     expect(value(text, 'isp_backup_last_success_timestamp_seconds')).toBe(Date.parse(data.backups.last_at) / 1000);
     expect(value(text, 'isp_backup_failing')).toBe(0);
   });
@@ -126,6 +172,8 @@ describe('GET /api/system', () => {
     const data = await status();
     expect(data.billing.last_run_at).not.toBeNull();
     expect(data.billing.last_run_seconds).toBeGreaterThanOrEqual(0);
-    expect(value(await scrape(), 'isp_billing_last_run_timestamp_seconds')).toBe(Date.parse(data.billing.last_run_at) / 1000);
+    expect(value(await scrape(), 'isp_billing_last_run_timestamp_seconds')).toBe(
+      Date.parse(data.billing.last_run_at) / 1000,
+    );
   });
 });

@@ -16,9 +16,16 @@ import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
-const LOG = Buffer.from('2026-03-02 09:00:01 ERROR pppoe: authentication failed — retrying ✓\n2026-03-02 09:00:05 INFO link up\n');
+const LOG = Buffer.from(
+  '2026-03-02 09:00:01 ERROR pppoe: authentication failed — retrying ✓\n2026-03-02 09:00:05 INFO link up\n',
+);
 /** A Windows executable: "MZ" header with NUL bytes, whatever its name says. */
-const EXE = Buffer.concat([Buffer.from('MZ'), Buffer.from([0x90, 0x00, 0x03, 0x00, 0x00, 0x00]), Buffer.alloc(120, 0), Buffer.from('This program cannot be run in DOS mode')]);
+const EXE = Buffer.concat([
+  Buffer.from('MZ'),
+  Buffer.from([0x90, 0x00, 0x03, 0x00, 0x00, 0x00]),
+  Buffer.alloc(120, 0),
+  Buffer.from('This program cannot be run in DOS mode'),
+]);
 const MB = 1024 * 1024;
 
 interface FilePart {
@@ -66,7 +73,13 @@ describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
     }
     await t.createUser({ email: 'olga@example.com', role: 'user', name: 'Olga Other' });
     tokens.other = (await t.login('olga@example.com')).token;
-    ticket = (await call('POST', '/tickets', 'user', { subject: 'Router logs', description: 'See attached', category: 'technical' })).json().data;
+    ticket = (
+      await call('POST', '/tickets', 'user', {
+        subject: 'Router logs',
+        description: 'See attached',
+        category: 'technical',
+      })
+    ).json().data;
   });
   afterAll(async () => {
     await t?.close();
@@ -74,14 +87,25 @@ describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
   });
 
   function call(method: 'GET' | 'POST' | 'DELETE' | 'PATCH', url: string, who?: Who, payload?: unknown) {
-    return t.app.inject({ method, url: `/api${url}`, headers: who ? bearer(tokens[who]!) : {}, payload: payload as object });
+    return t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: who ? bearer(tokens[who]!) : {},
+      payload: payload as object,
+    });
   }
   function upload(who: Who, body: ReturnType<typeof multipart>, ticketId = ticket.id) {
-    return t.app.inject({ method: 'POST', url: `/api/tickets/${ticketId}/attachments`, headers: { ...bearer(tokens[who]!), ...body.headers }, payload: body.payload });
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/tickets/${ticketId}/attachments`,
+      headers: { ...bearer(tokens[who]!), ...body.headers },
+      payload: body.payload,
+    });
   }
   /** The ticket's files in the store (its folder on disk, or its objects in the bucket). */
   const stored = async (id = ticket.id) => store.files(`tickets/${id}`);
-  const incoming = () => (existsSync(join(dataDir, 'tickets', '.incoming')) ? readdirSync(join(dataDir, 'tickets', '.incoming')) : []);
+  const incoming = () =>
+    existsSync(join(dataDir, 'tickets', '.incoming')) ? readdirSync(join(dataDir, 'tickets', '.incoming')) : [];
   const rows = async () => Number((await t.database.db.select({ n: count() }).from(ticketAttachments))[0].n);
 
   it('accepts a PNG and a text log, stores them under random names in the ticket folder, and lists them', async () => {
@@ -96,7 +120,13 @@ describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
     expect(res.json().message).toBe('Attachments uploaded successfully');
     const saved = res.json().data;
     expect(saved).toHaveLength(2);
-    expect(saved[0]).toMatchObject({ ticket_id: ticket.id, original_name: 'screenshot.png', size: PNG.length, content_type: 'image/png', uploaded_by_name: 'user person' });
+    expect(saved[0]).toMatchObject({
+      ticket_id: ticket.id,
+      original_name: 'screenshot.png',
+      size: PNG.length,
+      content_type: 'image/png',
+      uploaded_by_name: 'user person',
+    });
     expect(saved[1]).toMatchObject({ original_name: 'router.log', size: LOG.length, content_type: 'text/plain' });
     const files = await stored();
     expect(files).toHaveLength(2);
@@ -108,13 +138,25 @@ describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
 
     const list = await call('GET', `/tickets/${ticket.id}/attachments`, 'technician');
     expect(list.statusCode).toBe(200);
-    expect(list.json().data.map((a: { original_name: string }) => a.original_name).sort()).toEqual(['router.log', 'screenshot.png']);
-    for (const a of list.json().data) expect(Object.keys(a)).toEqual(expect.arrayContaining(['id', 'original_name', 'size', 'content_type', 'uploaded_by', 'created_at']));
+    expect(
+      list
+        .json()
+        .data.map((a: { original_name: string }) => a.original_name)
+        .sort(),
+    ).toEqual(['router.log', 'screenshot.png']);
+    for (const a of list.json().data)
+      expect(Object.keys(a)).toEqual(
+        expect.arrayContaining(['id', 'original_name', 'size', 'content_type', 'uploaded_by', 'created_at']),
+      );
     expect((await call('GET', `/tickets/${ticket.id}`, 'user')).json().data.attachments).toHaveLength(2);
   });
 
   it('downloads with Content-Disposition: attachment and nosniff, for those who may see the ticket only', async () => {
-    const list = (await call('GET', `/tickets/${ticket.id}/attachments`, 'user')).json().data as Array<{ id: string; original_name: string; download_url: string }>;
+    const list = (await call('GET', `/tickets/${ticket.id}/attachments`, 'user')).json().data as Array<{
+      id: string;
+      original_name: string;
+      download_url: string;
+    }>;
     const png = list.find((a) => a.original_name === 'screenshot.png')!;
     const log = list.find((a) => a.original_name === 'router.log')!;
     expect(png.download_url).toBe(`/api/tickets/${ticket.id}/attachments/${png.id}/download`);
@@ -123,7 +165,9 @@ describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.equals(PNG)).toBe(true);
     expect(res.headers['content-type']).toBe('image/png');
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="screenshot.png"; filename*=UTF-8''screenshot.png`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="screenshot.png"; filename*=UTF-8''screenshot.png`,
+    );
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     // A download keeps its own, stricter policy over the portal's: nothing in it may run or load anything.
     expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
@@ -155,7 +199,9 @@ describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
     expect((await t.app.inject({ method: 'GET', url: `/api${png.download_url.slice(4)}` })).statusCode).toBe(401);
     // An attachment of another ticket is not reachable through this ticket's path.
     const otherTicket = (await call('POST', '/tickets', 'user', { subject: 'Second', description: 'x' })).json().data;
-    expect((await call('GET', `/tickets/${otherTicket.id}/attachments/${png.id}/download`, 'user')).statusCode).toBe(404);
+    expect((await call('GET', `/tickets/${otherTicket.id}/attachments/${png.id}/download`, 'user')).statusCode).toBe(
+      404,
+    );
     expect(await stored()).toHaveLength(2);
   });
 
@@ -180,14 +226,23 @@ describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
 
   it('refuses an .exe renamed .png with 415 (checked by content) and keeps nothing', async () => {
     const before = await rows();
-    const res = await upload('user', multipart([{ filename: 'fine.png', bytes: PNG }, { filename: 'cute-cat.png', type: 'image/png', bytes: EXE }]));
+    const res = await upload(
+      'user',
+      multipart([
+        { filename: 'fine.png', bytes: PNG },
+        { filename: 'cute-cat.png', type: 'image/png', bytes: EXE },
+      ]),
+    );
     expect(res.statusCode).toBe(415);
     expect(res.json().message).toMatch(/^Unsupported file type/);
     expect(await rows()).toBe(before);
     expect(await stored()).toHaveLength(3);
     expect(incoming()).toEqual([]);
     // Invalid UTF-8 named .txt is no text either; a PDF named .txt is a PDF.
-    expect((await upload('user', multipart([{ filename: 'notes.txt', bytes: Buffer.from([0x68, 0x69, 0xc3, 0x28]) }]))).statusCode).toBe(415);
+    expect(
+      (await upload('user', multipart([{ filename: 'notes.txt', bytes: Buffer.from([0x68, 0x69, 0xc3, 0x28]) }])))
+        .statusCode,
+    ).toBe(415);
     const pdf = await upload('user', multipart([{ filename: 'bill.txt', type: 'text/plain', bytes: PDF }]));
     expect(pdf.json().data[0]).toMatchObject({ content_type: 'application/pdf', original_name: 'bill.txt' });
   });
@@ -202,7 +257,10 @@ describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
     expect(await rows()).toBe(before);
     expect(await stored()).toHaveLength(onDisk);
     expect(incoming()).toEqual([]);
-    const five = await upload('user', multipart(Array.from({ length: 5 }, (_, i) => ({ filename: `shot-${i}.png`, bytes: PNG }))));
+    const five = await upload(
+      'user',
+      multipart(Array.from({ length: 5 }, (_, i) => ({ filename: `shot-${i}.png`, bytes: PNG }))),
+    );
     expect(five.statusCode).toBe(201);
     expect(five.json().data).toHaveLength(5);
   });
@@ -215,7 +273,10 @@ describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
   });
 
   it('keeps a ../ file name only as sanitised metadata; the file stays inside the ticket folder', async () => {
-    const res = await upload('user', multipart([{ filename: '../../etc/passwd.txt', bytes: Buffer.from('root:x:0:0\n') }]));
+    const res = await upload(
+      'user',
+      multipart([{ filename: '../../etc/passwd.txt', bytes: Buffer.from('root:x:0:0\n') }]),
+    );
     expect(res.statusCode, res.body).toBe(201);
     const saved = res.json().data[0];
     expect(saved.original_name).toBe('passwd.txt');
@@ -224,10 +285,15 @@ describe.each(STORE_KINDS)('ticket attachments (%s store)', (kind) => {
       for (const key of await store.s3!.keys()) expect(key).toMatch(/^tickets\/[0-9a-f-]{36}\/[0-9a-f]{32}$/);
     } else expect(readdirSync(join(dataDir, 'tickets')).sort()).toEqual(expect.arrayContaining([ticket.id]));
     const download = await call('GET', `/tickets/${ticket.id}/attachments/${saved.id}/download`, 'user');
-    expect(download.headers['content-disposition']).toBe(`attachment; filename="passwd.txt"; filename*=UTF-8''passwd.txt`);
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="passwd.txt"; filename*=UTF-8''passwd.txt`,
+    );
     expect(download.body).toBe('root:x:0:0\n');
 
-    const tricky = await upload('user', multipart([{ filename: '..\\..\\boot.ini\u202Egnp.log', bytes: Buffer.from('x') }]));
+    const tricky = await upload(
+      'user',
+      multipart([{ filename: '..\\..\\boot.ini\u202Egnp.log', bytes: Buffer.from('x') }]),
+    );
     expect(tricky.json().data[0].original_name).toBe('boot.inignp.log');
   });
 

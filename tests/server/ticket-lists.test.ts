@@ -28,14 +28,20 @@ describe('ticket lists: scopes by role, filters, paging, newest activity first',
     await make('tech-own-billing', 'technician', { category: 'billing' });
     ctx.clock.advanceMinutes(10);
     // u-account is assigned to the technician: it joins their scope.
-    expect((await call('PATCH', `/tickets/${n['u-account'].id}/assign`, 'admin', { assigned_to: ctx.people.technician!.id })).statusCode).toBe(200);
+    expect(
+      (await call('PATCH', `/tickets/${n['u-account'].id}/assign`, 'admin', { assigned_to: ctx.people.technician!.id }))
+        .statusCode,
+    ).toBe(200);
   });
   afterAll(() => ctx.t.close());
 
   const subjects = async (who: Who, query = '') => {
     const res = await call('GET', `/tickets${query}`, who);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.items.map((x: { subject: string }) => x.subject).sort();
+    return res
+      .json()
+      .data.items.map((x: { subject: string }) => x.subject)
+      .sort();
   };
 
   it('scopes GET /tickets by role', async () => {
@@ -76,7 +82,8 @@ describe('ticket lists: scopes by role, filters, paging, newest activity first',
   });
 
   it('pages the list, newest activity first (a public reply moves a ticket up, an internal note does not)', async () => {
-    const order = async () => (await call('GET', '/tickets?limit=100', 'admin')).json().data.items.map((x: { subject: string }) => x.subject);
+    const order = async () =>
+      (await call('GET', '/tickets?limit=100', 'admin')).json().data.items.map((x: { subject: string }) => x.subject);
     ctx.clock.advanceMinutes(10);
     await call('POST', `/tickets/${n['u-billing'].id}/replies`, 'support', { message: 'Looking into it' });
     ctx.clock.advanceMinutes(10);
@@ -179,9 +186,17 @@ describe('ticket statistics on a known data set', () => {
       avg_resolution_seconds: 10_800,
     });
     // billing: B only.
-    expect(await stats('billing')).toMatchObject({ total: 1, avg_first_response_seconds: 1800, avg_resolution_seconds: 36_000 });
+    expect(await stats('billing')).toMatchObject({
+      total: 1,
+      avg_first_response_seconds: 1800,
+      avg_resolution_seconds: 36_000,
+    });
     // other: C and D; no resolution yet.
-    expect(await stats('other')).toMatchObject({ total: 2, avg_first_response_seconds: 5400, avg_resolution_seconds: null });
+    expect(await stats('other')).toMatchObject({
+      total: 2,
+      avg_first_response_seconds: 5400,
+      avg_resolution_seconds: null,
+    });
     // A customer with no ticket.
     await ctx.t.createUser({ email: 'new@example.com' });
     const token = (await ctx.t.login('new@example.com')).token;
@@ -195,4 +210,3 @@ describe('ticket statistics on a known data set', () => {
     });
   });
 });
-

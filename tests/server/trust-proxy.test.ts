@@ -43,7 +43,12 @@ describe('TRUST_PROXY', () => {
 
   it('a hop count or a list of addresses and CIDRs is taken in production; nonsense is refused everywhere', () => {
     expect(loadConfig({ ...PRODUCTION, TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadConfig({ ...PRODUCTION, TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,::1,loopback' }).trustProxy).toEqual(['10.0.0.5', '192.168.0.0/16', '::1', 'loopback']);
+    expect(loadConfig({ ...PRODUCTION, TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,::1,loopback' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '192.168.0.0/16',
+      '::1',
+      'loopback',
+    ]);
     expect(configError({ ...PRODUCTION, TRUST_PROXY: 'yes please' })).toContain('TRUST_PROXY must be');
     expect(configError({ ...PRODUCTION, TRUST_PROXY: '10.0.0.0/33' })).toContain('TRUST_PROXY must be');
     // Outside production true still works (a developer's own proxy), as before.
@@ -68,7 +73,12 @@ describe('TRUST_PROXY', () => {
           url: '/api/contact',
           remoteAddress: '127.0.0.1',
           headers: { 'x-forwarded-for': `198.51.100.${i + 1}, 203.0.113.7` },
-          payload: { name: 'Mallory', email: 'mallory@example.com', subject: `Try ${i}`, message: 'Rotating my address' },
+          payload: {
+            name: 'Mallory',
+            email: 'mallory@example.com',
+            subject: `Try ${i}`,
+            message: 'Rotating my address',
+          },
         });
         statuses.push(res.statusCode);
       }
@@ -90,8 +100,24 @@ describe('where the portal listens', () => {
 
   it('a development server started without HOST answers on 127.0.0.1 only', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'isp-bind-'));
-    const env: Record<string, string | undefined> = { NODE_ENV: 'development', HOST: undefined, DATABASE_URL: undefined, RADIUS_ENABLED: 'false', BILLING_SCHEDULER: 'false', DEVICE_POLLER: 'false', BACKUP_SCHEDULER: 'false' };
-    const server = await startServer({ port: 0, dataDir, distDir: null, seedDemo: false, logLevel: 'silent', print: false, env });
+    const env: Record<string, string | undefined> = {
+      NODE_ENV: 'development',
+      HOST: undefined,
+      DATABASE_URL: undefined,
+      RADIUS_ENABLED: 'false',
+      BILLING_SCHEDULER: 'false',
+      DEVICE_POLLER: 'false',
+      BACKUP_SCHEDULER: 'false',
+    };
+    const server = await startServer({
+      port: 0,
+      dataDir,
+      distDir: null,
+      seedDemo: false,
+      logLevel: 'silent',
+      print: false,
+      env,
+    });
     try {
       const address = server.app.server.address() as AddressInfo;
       expect(address.address).toBe('127.0.0.1');

@@ -27,10 +27,14 @@ describe('usage', () => {
   let customerId: string;
   let subscriptionId: string;
   let username: string;
-  const call = (url: string, who: string) => t.app.inject({ method: 'GET', url: `/api${url}`, headers: bearer(tokens[who]) });
+  const call = (url: string, who: string) =>
+    t.app.inject({ method: 'GET', url: `/api${url}`, headers: bearer(tokens[who]) });
 
   // The fixture: what the NAS reported, session by session (64-bit totals: Gigawords × 2^32 + Octets).
-  const A = { interim: { input: 1 * G + 5_000, output: 3 * G + 123_456 }, stop: { input: 1 * G + 900_000_000, output: 5 * G + 7 } };
+  const A = {
+    interim: { input: 1 * G + 5_000, output: 3 * G + 123_456 },
+    stop: { input: 1 * G + 900_000_000, output: 5 * G + 7 },
+  };
   const B = { interim: { input: 250_000_000, output: 2 * G + 1 } };
   const OLD = { stop: { input: 10_000, output: 3 * GiB } };
 
@@ -45,41 +49,105 @@ describe('usage', () => {
     customerId = customer.id;
     const adminToken = (await t.login('admin@example.com')).token;
     const plan = await t.app.inject({
-      method: 'POST', url: '/api/plans', headers: bearer(adminToken),
-      payload: { name: 'Capped 50', download_mbps: 50, upload_mbps: 10, price: 3000, setup_fee: 0, billing_cycle: 'monthly', data_cap_gb: 50 },
+      method: 'POST',
+      url: '/api/plans',
+      headers: bearer(adminToken),
+      payload: {
+        name: 'Capped 50',
+        download_mbps: 50,
+        upload_mbps: 10,
+        price: 3000,
+        setup_fee: 0,
+        billing_cycle: 'monthly',
+        data_cap_gb: 50,
+      },
     });
     expect(plan.statusCode, plan.body).toBe(201);
-    const sub = await t.app.inject({ method: 'POST', url: '/api/subscriptions', headers: bearer(adminToken), payload: { plan_id: plan.json().data.id, user_id: customerId } });
+    const sub = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions',
+      headers: bearer(adminToken),
+      payload: { plan_id: plan.json().data.id, user_id: customerId },
+    });
     subscriptionId = sub.json().data.subscription.id;
     // The subscription was created in September and is in its November period.
     await db
       .update(subscriptions)
-      .set({ status: 'active', createdAt: new Date('2026-09-15T10:00:00Z'), currentPeriodStart: new Date('2026-11-01T12:00:00Z'), currentPeriodEnd: new Date('2026-12-01T12:00:00Z') })
+      .set({
+        status: 'active',
+        createdAt: new Date('2026-09-15T10:00:00Z'),
+        currentPeriodStart: new Date('2026-11-01T12:00:00Z'),
+        currentPeriodEnd: new Date('2026-12-01T12:00:00Z'),
+      })
       .where(eq(subscriptions.id, subscriptionId));
-    username = (await db.transaction(async (tx) => provisionCredentials(tx as unknown as Db, subscriptionId, t.app.secretBox))).username;
+    username = (
+      await db.transaction(async (tx) => provisionCredentials(tx as unknown as Db, subscriptionId, t.app.secretBox))
+    ).username;
     const [nas] = await db.insert(devices).values({ name: 'nas-1', host: '127.0.0.1' }).returning();
 
     const clock = new ManualClock(new Date('2026-10-20T08:00:00Z'));
-    const store = new AccountingStore({ db, clock, interimInterval: 300, subscriptionOf: async (u) => (u === username ? subscriptionId : null) });
-    const send = (at: string, rec: Partial<AccountingRecord> & Pick<AccountingRecord, 'statusType' | 'acctSessionId'>) => {
+    const store = new AccountingStore({
+      db,
+      clock,
+      interimInterval: 300,
+      subscriptionOf: async (u) => (u === username ? subscriptionId : null),
+    });
+    const send = (
+      at: string,
+      rec: Partial<AccountingRecord> & Pick<AccountingRecord, 'statusType' | 'acctSessionId'>,
+    ) => {
       clock.set(at);
-      return store.record({ deviceId: nas.id, ip: '127.0.0.1' }, { username, inputOctets: 0, outputOctets: 0, sessionTime: 0, delaySeconds: 0, ...rec });
+      return store.record(
+        { deviceId: nas.id, ip: '127.0.0.1' },
+        { username, inputOctets: 0, outputOctets: 0, sessionTime: 0, delaySeconds: 0, ...rec },
+      );
     };
     // The previous period: one session on 20 October.
     await send('2026-10-20T08:00:00Z', { statusType: ACCT_STATUS.START, acctSessionId: 'old' });
-    await send('2026-10-20T20:00:00Z', { statusType: ACCT_STATUS.STOP, acctSessionId: 'old', inputOctets: OLD.stop.input, outputOctets: OLD.stop.output, sessionTime: 43_200 });
+    await send('2026-10-20T20:00:00Z', {
+      statusType: ACCT_STATUS.STOP,
+      acctSessionId: 'old',
+      inputOctets: OLD.stop.input,
+      outputOctets: OLD.stop.output,
+      sessionTime: 43_200,
+    });
     // A: 5 November 22:00 → 6 November 01:00, an interim update just before midnight.
     await send('2026-11-05T22:00:00Z', { statusType: ACCT_STATUS.START, acctSessionId: 'A', framedIp: '100.64.0.7' });
-    await send('2026-11-05T23:55:00Z', { statusType: ACCT_STATUS.INTERIM, acctSessionId: 'A', inputOctets: A.interim.input, outputOctets: A.interim.output, sessionTime: 6_900 });
+    await send('2026-11-05T23:55:00Z', {
+      statusType: ACCT_STATUS.INTERIM,
+      acctSessionId: 'A',
+      inputOctets: A.interim.input,
+      outputOctets: A.interim.output,
+      sessionTime: 6_900,
+    });
     // The NAS retransmits the same interim: nothing more is counted.
-    await send('2026-11-05T23:55:03Z', { statusType: ACCT_STATUS.INTERIM, acctSessionId: 'A', inputOctets: A.interim.input, outputOctets: A.interim.output, sessionTime: 6_900 });
-    await send('2026-11-06T01:00:00Z', { statusType: ACCT_STATUS.STOP, acctSessionId: 'A', inputOctets: A.stop.input, outputOctets: A.stop.output, sessionTime: 10_800 });
+    await send('2026-11-05T23:55:03Z', {
+      statusType: ACCT_STATUS.INTERIM,
+      acctSessionId: 'A',
+      inputOctets: A.interim.input,
+      outputOctets: A.interim.output,
+      sessionTime: 6_900,
+    });
+    await send('2026-11-06T01:00:00Z', {
+      statusType: ACCT_STATUS.STOP,
+      acctSessionId: 'A',
+      inputOctets: A.stop.input,
+      outputOctets: A.stop.output,
+      sessionTime: 10_800,
+    });
     // B: online since 7 November 08:00, still open.
     await send('2026-11-07T08:00:00Z', { statusType: ACCT_STATUS.START, acctSessionId: 'B', framedIp: '100.64.0.9' });
-    await send('2026-11-07T09:00:00Z', { statusType: ACCT_STATUS.INTERIM, acctSessionId: 'B', inputOctets: B.interim.input, outputOctets: B.interim.output, sessionTime: 3_600 });
+    await send('2026-11-07T09:00:00Z', {
+      statusType: ACCT_STATUS.INTERIM,
+      acctSessionId: 'B',
+      inputOctets: B.interim.input,
+      outputOctets: B.interim.output,
+      sessionTime: 3_600,
+    });
 
     t.clock.set('2026-11-07T10:00:00Z');
-    for (const who of ['admin', 'support', 'technician', 'billing', 'dana', 'eve']) tokens[who] = (await t.login(`${who}@example.com`)).token;
+    for (const who of ['admin', 'support', 'technician', 'billing', 'dana', 'eve'])
+      tokens[who] = (await t.login(`${who}@example.com`)).token;
   });
   afterAll(() => t.close());
 
@@ -87,19 +155,39 @@ describe('usage', () => {
     const res = await call('/usage', 'dana');
     expect(res.statusCode, res.body).toBe(200);
     const u = res.json().data;
-    expect(u.subscription).toMatchObject({ id: subscriptionId, status: 'active', plan_name: 'Capped 50', data_cap_gb: 50 });
+    expect(u.subscription).toMatchObject({
+      id: subscriptionId,
+      status: 'active',
+      plan_name: 'Capped 50',
+      data_cap_gb: 50,
+    });
     expect(u.period).toEqual({ index: 0, start: '2026-11-01', end: '2026-12-01' });
     // Every day from the period's first to today, no holes.
-    expect(u.days.map((d: { date: string }) => d.date)).toEqual(['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06', '2026-11-07']);
+    expect(u.days.map((d: { date: string }) => d.date)).toEqual([
+      '2026-11-01',
+      '2026-11-02',
+      '2026-11-03',
+      '2026-11-04',
+      '2026-11-05',
+      '2026-11-06',
+      '2026-11-07',
+    ]);
     const day = (date: string) => u.days.find((d: { date: string }) => d.date === date);
     // Split by interim deltas: what A moved by 23:55 on the 5th, the rest on the 6th.
     expect(day('2026-11-05')).toEqual({ date: '2026-11-05', download: A.interim.output, upload: A.interim.input });
-    expect(day('2026-11-06')).toEqual({ date: '2026-11-06', download: A.stop.output - A.interim.output, upload: A.stop.input - A.interim.input });
+    expect(day('2026-11-06')).toEqual({
+      date: '2026-11-06',
+      download: A.stop.output - A.interim.output,
+      upload: A.stop.input - A.interim.input,
+    });
     expect(day('2026-11-07')).toEqual({ date: '2026-11-07', download: B.interim.output, upload: B.interim.input });
     expect(day('2026-11-02')).toEqual({ date: '2026-11-02', download: 0, upload: 0 });
 
     // The totals equal the accounting table's sessions of this period.
-    const sessions = await t.database.db.select().from(radiusSessions).where(eq(radiusSessions.subscriptionId, subscriptionId));
+    const sessions = await t.database.db
+      .select()
+      .from(radiusSessions)
+      .where(eq(radiusSessions.subscriptionId, subscriptionId));
     const inPeriod = sessions.filter((s) => s.startedAt >= new Date('2026-11-01T00:00:00Z'));
     const download = inPeriod.reduce((n, s) => n + s.outputOctets, 0);
     const upload = inPeriod.reduce((n, s) => n + s.inputOctets, 0);
@@ -131,8 +219,16 @@ describe('usage', () => {
     ]);
     expect(u.period).toEqual({ index: 1, start: '2026-10-01', end: '2026-11-01' });
     expect(u.days).toHaveLength(31);
-    expect(u.totals).toEqual({ download: OLD.stop.output, upload: OLD.stop.input, total: OLD.stop.output + OLD.stop.input });
-    expect(u.days.find((d: { date: string }) => d.date === '2026-10-20')).toEqual({ date: '2026-10-20', download: OLD.stop.output, upload: OLD.stop.input });
+    expect(u.totals).toEqual({
+      download: OLD.stop.output,
+      upload: OLD.stop.input,
+      total: OLD.stop.output + OLD.stop.input,
+    });
+    expect(u.days.find((d: { date: string }) => d.date === '2026-10-20')).toEqual({
+      date: '2026-10-20',
+      download: OLD.stop.output,
+      upload: OLD.stop.input,
+    });
   });
 
   it('staff read a customer’s usage with ?user_id=; a customer only their own (403); billing 403', async () => {
@@ -164,7 +260,10 @@ describe('usage', () => {
     const stats = async (who: string) => (await call('/dashboard/stats?timeFrame=month', who)).json().data;
     const november = { download: A.stop.output + B.interim.output, upload: A.stop.input + B.interim.input };
     const admin = await stats('admin');
-    expect(admin.stats.bandwidth).toEqual({ totalDownload: formatBytes(november.download), totalUpload: formatBytes(november.upload) });
+    expect(admin.stats.bandwidth).toEqual({
+      totalDownload: formatBytes(november.download),
+      totalUpload: formatBytes(november.upload),
+    });
     expect(admin.stats.activeConnections).toBe(1);
     expect(admin.unavailable).toEqual([]);
     // networkDevices: the registered NAS devices (one here), for staff only.
@@ -172,7 +271,10 @@ describe('usage', () => {
     expect((await stats('technician')).stats.networkDevices).toBe(1);
     expect((await stats('dana')).stats).not.toHaveProperty('networkDevices');
     expect((await stats('technician')).stats.activeConnections).toBe(1);
-    expect((await stats('dana')).stats.bandwidth).toEqual({ totalDownload: formatBytes(november.download), totalUpload: formatBytes(november.upload) });
+    expect((await stats('dana')).stats.bandwidth).toEqual({
+      totalDownload: formatBytes(november.download),
+      totalUpload: formatBytes(november.upload),
+    });
     expect((await stats('eve')).stats.bandwidth).toEqual({ totalDownload: '0 B', totalUpload: '0 B' });
   });
 
@@ -193,8 +295,12 @@ describe('usage', () => {
   });
   it('lists the customer’s lines so another can be picked, and shows the picked one (issue 34)', async () => {
     const u = (await call('/usage', 'dana')).json().data;
-    expect(u.lines).toEqual([{ id: subscriptionId, status: 'active', plan_name: 'Capped 50', created_at: '2026-09-15T10:00:00.000Z' }]);
-    expect((await call(`/usage?subscription_id=${subscriptionId}`, 'dana')).json().data.subscription.id).toBe(subscriptionId);
+    expect(u.lines).toEqual([
+      { id: subscriptionId, status: 'active', plan_name: 'Capped 50', created_at: '2026-09-15T10:00:00.000Z' },
+    ]);
+    expect((await call(`/usage?subscription_id=${subscriptionId}`, 'dana')).json().data.subscription.id).toBe(
+      subscriptionId,
+    );
     // Someone else's line is not found for a customer.
     expect((await call(`/usage?subscription_id=${subscriptionId}`, 'eve')).statusCode).toBe(404);
     expect((await call('/usage', 'eve')).json().data.lines).toEqual([]);
@@ -210,7 +316,12 @@ describe('usage', () => {
       fayId = fay.id;
       const plans = await t.app.inject({ method: 'GET', url: '/api/plans', headers: bearer(tokens.admin) });
       const planId = plans.json().data.items[0].id;
-      const sub = await t.app.inject({ method: 'POST', url: '/api/subscriptions', headers: bearer(tokens.admin), payload: { plan_id: planId, user_id: fayId } });
+      const sub = await t.app.inject({
+        method: 'POST',
+        url: '/api/subscriptions',
+        headers: bearer(tokens.admin),
+        payload: { plan_id: planId, user_id: fayId },
+      });
       expect(sub.statusCode, sub.body).toBe(201);
     });
 
@@ -224,8 +335,26 @@ describe('usage', () => {
         expect(d.totals).toEqual({ download, upload, total: download + upload, customers: 2, online: 1 });
         // Eve has no line: not listed. Dana used data this month: first.
         expect(d.items).toEqual([
-          { user_id: customerId, name: 'Dana Doe', email: 'dana@example.com', lines: 1, online: 1, download, upload, total: download + upload },
-          { user_id: fayId, name: 'Fay Newline', email: 'fay@example.com', lines: 1, online: 0, download: 0, upload: 0, total: 0 },
+          {
+            user_id: customerId,
+            name: 'Dana Doe',
+            email: 'dana@example.com',
+            lines: 1,
+            online: 1,
+            download,
+            upload,
+            total: download + upload,
+          },
+          {
+            user_id: fayId,
+            name: 'Fay Newline',
+            email: 'fay@example.com',
+            lines: 1,
+            online: 0,
+            download: 0,
+            upload: 0,
+            total: 0,
+          },
         ]);
         expect(d.pagination).toEqual({ page: 1, totalPages: 1, total: 2, hasNext: false, hasPrev: false });
       }

@@ -27,13 +27,23 @@ describe('the signed-in user cache', () => {
     expect((await get(token, '/auth/profile')).statusCode).toBe(200);
     expect((await get(token, '/auth/profile')).statusCode).toBe(200); // now from the cache
 
-    const suspended = await t.app.inject({ method: 'PATCH', url: `/api/users/${casey.id}/status`, headers: bearer(admin), payload: { status: 'suspended' } });
+    const suspended = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${casey.id}/status`,
+      headers: bearer(admin),
+      payload: { status: 'suspended' },
+    });
     expect(suspended.statusCode, suspended.body).toBe(200);
     const refused = await get(token, '/auth/profile');
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe('Your account is suspended. Please contact support.');
 
-    await t.app.inject({ method: 'PATCH', url: `/api/users/${casey.id}/status`, headers: bearer(admin), payload: { status: 'active' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${casey.id}/status`,
+      headers: bearer(admin),
+      payload: { status: 'active' },
+    });
     // The suspension ended the access token for good (issue 32).
     expect((await get(token, '/auth/profile')).statusCode).toBe(401);
     expect((await get((await t.login('casey@example.com')).token, '/auth/profile')).statusCode).toBe(200);
@@ -50,7 +60,9 @@ describe('the signed-in user cache', () => {
     expect((await get(token, '/auth/profile')).json().data.user.role).toBe('support');
 
     await t.database.db.execute(sql`delete from users where id = ${sam.id}`);
-    await expect.poll(async () => (await get(token, '/auth/profile')).statusCode, { timeout: 1000, interval: 20 }).toBe(401);
+    await expect
+      .poll(async () => (await get(token, '/auth/profile')).statusCode, { timeout: 1000, interval: 20 })
+      .toBe(401);
   });
 });
 

@@ -36,12 +36,18 @@ describe('users API: access and rules', () => {
     const target = await create('user', { company: 'Acme' });
     const urls = ['/users', `/users/${target.id}`, '/users/companies', '/users/export.csv'];
     for (const url of urls) {
-      for (const role of ['admin', 'support', 'super_admin'] as Role[]) expect((await call('GET', url, role)).statusCode, `${role} ${url}`).toBe(200);
-      for (const role of ['billing', 'technician', 'user'] as Role[]) expect((await call('GET', url, role)).statusCode, `${role} ${url}`).toBe(403);
+      for (const role of ['admin', 'support', 'super_admin'] as Role[])
+        expect((await call('GET', url, role)).statusCode, `${role} ${url}`).toBe(200);
+      for (const role of ['billing', 'technician', 'user'] as Role[])
+        expect((await call('GET', url, role)).statusCode, `${role} ${url}`).toBe(403);
       expect((await call('GET', url)).statusCode).toBe(401);
     }
     const one = (await call('GET', `/users/${target.id}`, 'support')).json();
-    expect(one).toMatchObject({ success: true, message: 'User retrieved successfully', data: { id: target.id, company: 'Acme' } });
+    expect(one).toMatchObject({
+      success: true,
+      message: 'User retrieved successfully',
+      data: { id: target.id, company: 'Acme' },
+    });
     expect(one.data.customer_number).toMatch(/^C-\d{6}$/);
     expect(one.data).not.toHaveProperty('passwordHash');
     expect((await call('GET', '/users/00000000-0000-4000-8000-000000000000', 'admin')).statusCode).toBe(404);
@@ -58,12 +64,15 @@ describe('users API: access and rules', () => {
       ['DELETE', `/users/${target.id}`, undefined],
     ];
     for (const [method, url, body] of writes) {
-      for (const role of ['billing', 'technician', 'user'] as Role[]) expect((await call(method, url, role, body)).statusCode, `${role} ${method} ${url}`).toBe(403);
+      for (const role of ['billing', 'technician', 'user'] as Role[])
+        expect((await call(method, url, role, body)).statusCode, `${role} ${method} ${url}`).toBe(403);
       expect((await call(method, url, undefined, body)).statusCode).toBe(401);
     }
     // Support may not delete or reset passwords even of customers.
     expect((await call('DELETE', `/users/${target.id}`, 'support')).statusCode).toBe(403);
-    expect((await call('PATCH', `/users/${target.id}/password`, 'support', { newPassword: 'Another-pass-1' })).statusCode).toBe(403);
+    expect(
+      (await call('PATCH', `/users/${target.id}/password`, 'support', { newPassword: 'Another-pass-1' })).statusCode,
+    ).toBe(403);
     const after = (await call('GET', `/users/${target.id}`, 'admin')).json().data;
     expect(after).toMatchObject({ name: target.name, status: 'active', role: 'user' });
   });
@@ -75,7 +84,14 @@ describe('users API: access and rules', () => {
     expect(res.json()).toMatchObject({
       success: true,
       message: 'User created successfully',
-      data: { email: body.email, role: 'user', status: 'active', company: 'Globex', phone: '+1 555 0199', isVerified: true },
+      data: {
+        email: body.email,
+        role: 'user',
+        status: 'active',
+        company: 'Globex',
+        phone: '+1 555 0199',
+        isVerified: true,
+      },
     });
     const other = await create();
     const a = Number(res.json().data.customer_number.slice(2));
@@ -98,8 +114,10 @@ describe('users API: access and rules', () => {
   });
 
   it('admin creates customers and support/technician/billing staff but not admins or super_admins; super_admin creates admins', async () => {
-    for (const role of ['user', 'support', 'technician', 'billing'] as Role[]) expect((await call('POST', '/users', 'admin', newUser(role))).statusCode, role).toBe(201);
-    for (const role of ['admin', 'super_admin'] as Role[]) expect((await call('POST', '/users', 'admin', newUser(role))).statusCode, role).toBe(403);
+    for (const role of ['user', 'support', 'technician', 'billing'] as Role[])
+      expect((await call('POST', '/users', 'admin', newUser(role))).statusCode, role).toBe(201);
+    for (const role of ['admin', 'super_admin'] as Role[])
+      expect((await call('POST', '/users', 'admin', newUser(role))).statusCode, role).toBe(403);
     for (const role of ['admin', 'super_admin'] as Role[]) {
       const res = await call('POST', '/users', 'super_admin', newUser(role));
       expect(res.statusCode, role).toBe(201);
@@ -109,8 +127,15 @@ describe('users API: access and rules', () => {
 
   it('support edits a customer profile but cannot change roles or touch staff', async () => {
     const customer = await create();
-    const edited = await call('PUT', `/users/${customer.id}`, 'support', { name: 'Renamed Customer', company: 'Initech', phone: '' });
-    expect(edited.json()).toMatchObject({ message: 'User updated successfully', data: { name: 'Renamed Customer', company: 'Initech', phone: null, role: 'user' } });
+    const edited = await call('PUT', `/users/${customer.id}`, 'support', {
+      name: 'Renamed Customer',
+      company: 'Initech',
+      phone: '',
+    });
+    expect(edited.json()).toMatchObject({
+      message: 'User updated successfully',
+      data: { name: 'Renamed Customer', company: 'Initech', phone: null, role: 'user' },
+    });
     const promote = await call('PUT', `/users/${customer.id}`, 'support', { role: 'technician' });
     expect(promote.statusCode).toBe(403);
     const tech = await create('technician');
@@ -131,13 +156,16 @@ describe('users API: access and rules', () => {
     expect((await call('DELETE', `/users/${admin2.id}`, 'admin')).statusCode).toBe(403);
     const bySuper = await call('PUT', `/users/${admin2.id}`, 'super_admin', { role: 'billing', name: 'Now billing' });
     expect(bySuper.json()).toMatchObject({ data: { role: 'billing', name: 'Now billing' } });
-    expect((await call('PUT', `/users/${customer.id}`, 'super_admin', { role: 'admin' })).json().data.role).toBe('admin');
+    expect((await call('PUT', `/users/${customer.id}`, 'super_admin', { role: 'admin' })).json().data.role).toBe(
+      'admin',
+    );
   });
 
   it('a role change applies to the next request of the changed user: the old token ends, a refreshed one has the new role', async () => {
     const u = await create('support');
     const { token, cookie } = await t.login(u.email, 'Long-enough-1');
-    const get = (bearerToken: string) => t.app.inject({ method: 'GET', url: '/api/users', headers: bearer(bearerToken) });
+    const get = (bearerToken: string) =>
+      t.app.inject({ method: 'GET', url: '/api/users', headers: bearer(bearerToken) });
     expect((await get(token)).statusCode).toBe(200);
     await call('PUT', `/users/${u.id}`, 'admin', { role: 'user' });
     expect((await get(token)).statusCode).toBe(401);
@@ -170,7 +198,18 @@ describe('users API: access and rules', () => {
     expect((await call('GET', `/users/${plain.id}`, 'admin')).statusCode).toBe(404);
 
     const { db } = t.database;
-    const [plan] = await db.insert(plans).values({ name: 'P', slug: `p-${seq}`, downloadMbps: 10, uploadMbps: 1, price: 100, currency: 'USD', billingCycle: 'monthly' }).returning();
+    const [plan] = await db
+      .insert(plans)
+      .values({
+        name: 'P',
+        slug: `p-${seq}`,
+        downloadMbps: 10,
+        uploadMbps: 1,
+        price: 100,
+        currency: 'USD',
+        billingCycle: 'monthly',
+      })
+      .returning();
     const withSub = await create();
     await db.insert(subscriptions).values({ userId: withSub.id, planId: plan.id });
     const withInvoice = await create();
@@ -188,16 +227,23 @@ describe('users API: access and rules', () => {
     for (const u of [withSub, withInvoice]) {
       const res = await call('DELETE', `/users/${u.id}`, 'super_admin');
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ success: false, message: 'This user has invoices or subscriptions and cannot be deleted. Disable the account instead.' });
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'This user has invoices or subscriptions and cannot be deleted. Disable the account instead.',
+      });
       expect((await call('GET', `/users/${u.id}`, 'admin')).statusCode).toBe(200);
     }
     const withTicket = await create();
-    await db.insert(tickets).values({ number: `T-U-${seq}`, subject: 'Help', description: 'Please', createdBy: withTicket.id });
+    await db
+      .insert(tickets)
+      .values({ number: `T-U-${seq}`, subject: 'Help', description: 'Please', createdBy: withTicket.id });
     const res = await call('DELETE', `/users/${withTicket.id}`, 'admin');
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/Disable the account instead/);
     // Disabling is the way out.
-    expect((await call('PATCH', `/users/${withTicket.id}/status`, 'admin', { status: 'disabled' })).json()).toMatchObject({
+    expect(
+      (await call('PATCH', `/users/${withTicket.id}/status`, 'admin', { status: 'disabled' })).json(),
+    ).toMatchObject({
       message: 'User disabled successfully',
       data: { status: 'disabled' },
     });
@@ -227,14 +273,21 @@ describe('users API: the last super_admin', () => {
 
       const second = (await call('POST', '/users', 'super_admin', newUser('super_admin'))).json().data;
       // Two now: demoting oneself is still refused (oneself), demoting the other works.
-      expect((await call('PUT', `/users/${first.id}`, 'super_admin', { role: 'admin' })).json().message).toBe('You cannot change your own role');
+      expect((await call('PUT', `/users/${first.id}`, 'super_admin', { role: 'admin' })).json().message).toBe(
+        'You cannot change your own role',
+      );
       const demoted = await call('PUT', `/users/${second.id}`, 'super_admin', { role: 'admin' });
       expect(demoted.json()).toMatchObject({ data: { role: 'admin' } });
       // A suspended super_admin does not count: the active one is the last.
       await call('PUT', `/users/${second.id}`, 'super_admin', { role: 'super_admin' });
       await call('PATCH', `/users/${second.id}/status`, 'super_admin', { status: 'suspended' });
-      expect((await call('PATCH', `/users/${first.id}/status`, 'super_admin', { status: 'disabled' })).statusCode).toBe(409);
-      expect((await call('GET', `/users/${first.id}`, 'super_admin')).json().data).toMatchObject({ role: 'super_admin', status: 'active' });
+      expect((await call('PATCH', `/users/${first.id}/status`, 'super_admin', { status: 'disabled' })).statusCode).toBe(
+        409,
+      );
+      expect((await call('GET', `/users/${first.id}`, 'super_admin')).json().data).toMatchObject({
+        role: 'super_admin',
+        status: 'active',
+      });
     } finally {
       await t.close();
     }
@@ -258,7 +311,11 @@ describe('users API: two super_admins demoting each other at once', () => {
       const codes = results.map((r) => r.statusCode).sort();
       expect(codes[0]).toBe(200);
       expect([401, 403, 409]).toContain(codes[1]);
-      const supers = await t.app.inject({ method: 'GET', url: '/api/users?role=super_admin', headers: bearer(results[0].statusCode === 200 ? ta : tb) });
+      const supers = await t.app.inject({
+        method: 'GET',
+        url: '/api/users?role=super_admin',
+        headers: bearer(results[0].statusCode === 200 ? ta : tb),
+      });
       expect(supers.json().data.pagination.total).toBe(1);
     } finally {
       await t.close();
@@ -285,7 +342,10 @@ describe('UserService: concurrent demotions past authentication', () => {
       ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-      expect(refused.reason).toMatchObject({ statusCode: 409, message: 'The last super admin cannot be demoted, suspended, disabled or deleted' });
+      expect(refused.reason).toMatchObject({
+        statusCode: 409,
+        message: 'The last super admin cannot be demoted, suspended, disabled or deleted',
+      });
       expect(await createUserRepository(t.database.db).activeSuperAdminCount()).toBe(1);
     } finally {
       await t.close();
@@ -311,7 +371,8 @@ describe('users API: list, pagination and filters on a known data set', () => {
       });
       ids[`c${i}`] = u.id;
     }
-    for (const role of ['support', 'technician', 'billing'] as Role[]) await t.createUser({ email: `${role}-staff@example.com`, role });
+    for (const role of ['support', 'technician', 'billing'] as Role[])
+      await t.createUser({ email: `${role}-staff@example.com`, role });
     await t.createUser({ email: 'tech2@example.com', role: 'technician', company: 'Acme' });
   });
   afterAll(() => t.close());
@@ -319,7 +380,18 @@ describe('users API: list, pagination and filters on a known data set', () => {
   const list = async (query: string) => {
     const res = await call('GET', `/users${query}`, 'admin');
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data as { items: Array<{ id: string; email: string; role: string; status: string; company: string | null; customer_number: string; name: string }>; pagination: Record<string, unknown> };
+    return res.json().data as {
+      items: Array<{
+        id: string;
+        email: string;
+        role: string;
+        status: string;
+        company: string | null;
+        customer_number: string;
+        name: string;
+      }>;
+      pagination: Record<string, unknown>;
+    };
   };
 
   it('pages: page/totalPages/total/hasNext/hasPrev (default 20 a page, page 1)', async () => {
@@ -339,8 +411,14 @@ describe('users API: list, pagination and filters on a known data set', () => {
   });
 
   it('filters by role, status and company, combined, and ignores empty filter values', async () => {
-    expect((await list('?role=technician')).items.map((u) => u.email).sort()).toEqual(['tech2@example.com', 'technician-staff@example.com']);
-    expect((await list('?status=suspended')).items.map((u) => u.email).sort()).toEqual(['cust03@example.com', 'cust04@example.com']);
+    expect((await list('?role=technician')).items.map((u) => u.email).sort()).toEqual([
+      'tech2@example.com',
+      'technician-staff@example.com',
+    ]);
+    expect((await list('?status=suspended')).items.map((u) => u.email).sort()).toEqual([
+      'cust03@example.com',
+      'cust04@example.com',
+    ]);
     expect((await list('?status=disabled')).pagination.total).toBe(1);
     expect((await list('?company=Acme')).pagination.total).toBe(6);
     expect((await list('?company=Acme&role=user')).pagination.total).toBe(5);
@@ -356,7 +434,9 @@ describe('users API: list, pagination and filters on a known data set', () => {
   it('searches name, e-mail, phone and customer number by prefix, case-insensitively', async () => {
     expect((await list('?search=zel')).items.map((u) => u.email)).toEqual(['cust07@example.com']);
     expect((await list('?search=ZELDA')).items.map((u) => u.email)).toEqual(['cust07@example.com']);
-    expect((await list('?search=CUST1')).items.map((u) => u.email).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `cust${i + 10}@example.com`));
+    expect((await list('?search=CUST1')).items.map((u) => u.email).sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `cust${i + 10}@example.com`),
+    );
     const target = await call('GET', `/users/${ids.c12}`, 'admin');
     const number: string = target.json().data.customer_number;
     expect((await list(`?search=${number.toLowerCase()}`)).items.map((u) => u.id)).toEqual([ids.c12]);
@@ -380,7 +460,10 @@ describe('users API: list, pagination and filters on a known data set', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="users-\d{4}-\d{2}-\d{2}\.csv"/);
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('"Customer number","Name","E-mail","Phone","Company","Role","Status","Verified","Created"');
     expect(lines).toHaveLength(1 + 4); // c2..c5 still Acme; c1 moved to 'Acme, "Inc"'
     const all = (await call('GET', '/users/export.csv?role=user', 'admin')).body;
@@ -402,27 +485,37 @@ describe('users API: status and password end sessions', () => {
   });
   afterAll(() => t.close());
 
-  const refresh = (cookie: string) => t.app.inject({ method: 'POST', url: '/api/auth/refresh-token', headers: { cookie } });
+  const refresh = (cookie: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/refresh-token', headers: { cookie } });
 
-  it.each(['suspended', 'disabled'] as const)('support sets a customer %s: login and refresh are refused; reactivated, login works again', async (status) => {
-    const u = await t.createUser({ email: `${status}-cust@example.com` });
-    const session = await t.login(u.email);
-    const res = await call('PATCH', `/users/${u.id}/status`, 'support', { status });
-    expect(res.json()).toMatchObject({ success: true, message: `User ${status} successfully`, data: { status } });
+  it.each(['suspended', 'disabled'] as const)(
+    'support sets a customer %s: login and refresh are refused; reactivated, login works again',
+    async (status) => {
+      const u = await t.createUser({ email: `${status}-cust@example.com` });
+      const session = await t.login(u.email);
+      const res = await call('PATCH', `/users/${u.id}/status`, 'support', { status });
+      expect(res.json()).toMatchObject({ success: true, message: `User ${status} successfully`, data: { status } });
 
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: u.email, password: TEST_PASSWORD, rememberMe: false } });
-    expect(login.statusCode).toBe(403);
-    expect(login.json().message).toBe(`Your account is ${status}. Please contact support.`);
-    const r = await refresh(session.cookie);
-    expect([401, 403]).toContain(r.statusCode);
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/profile', headers: bearer(session.token) })).statusCode).toBe(403);
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: u.email, password: TEST_PASSWORD, rememberMe: false },
+      });
+      expect(login.statusCode).toBe(403);
+      expect(login.json().message).toBe(`Your account is ${status}. Please contact support.`);
+      const r = await refresh(session.cookie);
+      expect([401, 403]).toContain(r.statusCode);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/auth/profile', headers: bearer(session.token) })).statusCode,
+      ).toBe(403);
 
-    const back = await call('PATCH', `/users/${u.id}/status`, 'support', { status: 'active' });
-    expect(back.json().message).toBe('User activated successfully');
-    await expect(t.login(u.email)).resolves.toBeTruthy();
-    // The old session stays ended.
-    expect((await refresh(session.cookie)).statusCode).toBe(401);
-  });
+      const back = await call('PATCH', `/users/${u.id}/status`, 'support', { status: 'active' });
+      expect(back.json().message).toBe('User activated successfully');
+      await expect(t.login(u.email)).resolves.toBeTruthy();
+      // The old session stays ended.
+      expect((await refresh(session.cookie)).statusCode).toBe(401);
+    },
+  );
 
   it('support cannot change the status of staff; an unknown status is 400', async () => {
     const tech = await t.createUser({ email: 'tech-x@example.com', role: 'technician' });
@@ -441,7 +534,11 @@ describe('users API: status and password end sessions', () => {
     expect(res.json()).toMatchObject({ success: true, data: null });
     expect((await refresh(a.cookie)).statusCode).toBe(401);
     expect((await refresh(b.cookie)).statusCode).toBe(401);
-    const old = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: u.email, password: TEST_PASSWORD, rememberMe: false } });
+    const old = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: u.email, password: TEST_PASSWORD, rememberMe: false },
+    });
     expect(old.statusCode).toBe(401);
     await expect(t.login(u.email, 'Brand-new-pass-7')).resolves.toBeTruthy();
   });

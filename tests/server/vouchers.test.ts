@@ -29,12 +29,28 @@ describe('prepaid vouchers', () => {
     ensureRadclient();
     t = await createTestApp({
       clock,
-      config: { accessTokenTtlSeconds: 365 * 86_400, radiusEnabled: true, radiusHost: '127.0.0.1', radiusAuthPort: 0, radiusAcctPort: 0 },
+      config: {
+        accessTokenTtlSeconds: 365 * 86_400,
+        radiusEnabled: true,
+        radiusHost: '127.0.0.1',
+        radiusAuthPort: 0,
+        radiusAcctPort: 0,
+      },
     });
     ports = t.app.radius.ports()!;
     as = await signInEveryRole(t);
-    plan = (await as('POST', '/plans', 'admin', { name: 'Hotspot', price: 500, download_mbps: 50, upload_mbps: 10, billing_cycle: 'monthly' })).json().data;
-    await t.database.db.insert(devices).values({ name: 'hotspot-1', vendor: 'mikrotik', host: '127.0.0.1', radiusSecret: t.app.secretBox.seal(SECRET) });
+    plan = (
+      await as('POST', '/plans', 'admin', {
+        name: 'Hotspot',
+        price: 500,
+        download_mbps: 50,
+        upload_mbps: 10,
+        billing_cycle: 'monthly',
+      })
+    ).json().data;
+    await t.database.db
+      .insert(devices)
+      .values({ name: 'hotspot-1', vendor: 'mikrotik', host: '127.0.0.1', radiusSecret: t.app.secretBox.seal(SECRET) });
     await t.app.radius.clients.reload();
   });
   afterAll(async () => {
@@ -75,7 +91,10 @@ describe('prepaid vouchers', () => {
 
   it('roles: admin and billing manage batches; support, technician and customers are refused; validation answers 400', async () => {
     for (const role of ['support', 'technician', 'user'] as const) {
-      expect((await as('POST', '/vouchers/batches', role, { plan_id: plan.id, price: 0, count: 1, validity_minutes: 60 })).statusCode).toBe(403);
+      expect(
+        (await as('POST', '/vouchers/batches', role, { plan_id: plan.id, price: 0, count: 1, validity_minutes: 60 }))
+          .statusCode,
+      ).toBe(403);
       expect((await as('GET', '/vouchers/batches', role)).statusCode).toBe(403);
     }
     expect((await as('GET', '/vouchers/batches')).statusCode).toBe(401);
@@ -84,25 +103,62 @@ describe('prepaid vouchers', () => {
     expect(b.codes).toHaveLength(2);
     const noLimit = await as('POST', '/vouchers/batches', 'admin', { plan_id: plan.id, price: 0, count: 1 });
     expect(noLimit.statusCode).toBe(400);
-    expect(noLimit.json()).toMatchObject({ success: false, message: expect.any(String), errors: [{ field: 'validity_minutes', message: 'A validity or a data allowance is required' }] });
+    expect(noLimit.json()).toMatchObject({
+      success: false,
+      message: expect.any(String),
+      errors: [{ field: 'validity_minutes', message: 'A validity or a data allowance is required' }],
+    });
     for (const bad of [{ count: 0 }, { count: 100_001 }, { code_length: 7 }, { code_length: 17 }]) {
-      expect((await as('POST', '/vouchers/batches', 'admin', { plan_id: plan.id, price: 0, count: 1, validity_minutes: 5, ...bad })).statusCode).toBe(400);
+      expect(
+        (
+          await as('POST', '/vouchers/batches', 'admin', {
+            plan_id: plan.id,
+            price: 0,
+            count: 1,
+            validity_minutes: 5,
+            ...bad,
+          })
+        ).statusCode,
+      ).toBe(400);
     }
-    expect((await as('POST', '/vouchers/batches', 'admin', { plan_id: '00000000-0000-4000-8000-000000000000', price: 0, count: 1, validity_minutes: 5 })).statusCode).toBe(404);
+    expect(
+      (
+        await as('POST', '/vouchers/batches', 'admin', {
+          plan_id: '00000000-0000-4000-8000-000000000000',
+          price: 0,
+          count: 1,
+          validity_minutes: 5,
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   /** The CSV's codes (the export of a ready batch). */
   const csvCodes = async (id: string) => {
     const res = await as('GET', `/vouchers/batches/${id}/codes.csv`, 'billing');
     expect(res.statusCode, res.body).toBe(200);
-    return res.body.trim().split('\r\n').slice(1).map((l) => l.split(',')[0]!);
+    return res.body
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(',')[0]!);
   };
 
   it('a batch of 100 000 codes is made by a job (202, progress on GET) while the server answers; all distinct, none stored in plain text', async () => {
-    const res = await as('POST', '/vouchers/batches', 'admin', { plan_id: plan.id, price: 500, count: 100_000, validity_minutes: 60, code_length: 8 });
+    const res = await as('POST', '/vouchers/batches', 'admin', {
+      plan_id: plan.id,
+      price: 500,
+      count: 100_000,
+      validity_minutes: 60,
+      code_length: 8,
+    });
     expect(res.statusCode, res.body).toBe(202);
     const accepted = res.json();
-    expect(accepted).toMatchObject({ success: true, message: 'Voucher batch accepted: its codes are being generated', data: { count: 100_000, status: 'generating', codes: [], export_until: null } });
+    expect(accepted).toMatchObject({
+      success: true,
+      message: 'Voucher batch accepted: its codes are being generated',
+      data: { count: 100_000, status: 'generating', codes: [], export_until: null },
+    });
     const id = accepted.data.id as string;
     expect(res.headers.location).toBe(`/api/vouchers/batches/${id}`);
     // While the job runs: the server answers, the progress grows, and the codes cannot be exported yet.
@@ -115,7 +171,9 @@ describe('prepaid vouchers', () => {
       if (!refusedExport) {
         const early = await as('GET', `/vouchers/batches/${id}/codes.csv`, 'billing');
         expect(early.statusCode).toBe(409);
-        expect(early.json().message).toBe('The codes of this batch are still being generated: export them once it is ready');
+        expect(early.json().message).toBe(
+          'The codes of this batch are still being generated: export them once it is ready',
+        );
         refusedExport = true;
       }
       expect((await t.app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
@@ -128,17 +186,33 @@ describe('prepaid vouchers', () => {
     expect(codes).toHaveLength(100_000);
     expect(new Set(codes).size).toBe(100_000);
     expect(codes.every(isWellFormedVoucherCode)).toBe(true);
-    const [counts] = await t.rows<{ n: number; hashes: number }>(sql`select count(*)::int as n, count(distinct code_hash)::int as hashes from vouchers where batch_id = ${id}`);
+    const [counts] = await t.rows<{ n: number; hashes: number }>(
+      sql`select count(*)::int as n, count(distinct code_hash)::int as hashes from vouchers where batch_id = ${id}`,
+    );
     expect(counts).toEqual({ n: 100_000, hashes: 100_000 });
     // Nothing stored for a code contains it: every stored value of the batch, searched for 500 of its codes.
-    const stored = (await t.rows<{ text: string }>(sql`select id::text || code_hash || code_sealed || code_hint as text from vouchers where batch_id = ${id}`)).map((r) => r.text).join('|');
+    const stored = (
+      await t.rows<{ text: string }>(
+        sql`select id::text || code_hash || code_sealed || code_hint as text from vouchers where batch_id = ${id}`,
+      )
+    )
+      .map((r) => r.text)
+      .join('|');
     expect(stored.length).toBeGreaterThan(100_000 * 64);
     for (const code of codes.slice(0, 500)) expect(stored.includes(code)).toBe(false);
     // The list shows the batch with its states; a batch's vouchers page by state.
     const list = (await as('GET', '/vouchers/batches?limit=5', 'billing')).json().data;
     expect(list.pagination).toMatchObject({ page: 1, total: 2 });
-    expect(list.items.find((i: { id: string }) => i.id === id)).toMatchObject({ id, count: 100_000, generated: 100_000, status: 'ready', states: { unused: 100_000 }, plan_name: 'Hotspot' });
-    const page = (await as('GET', `/vouchers/batches/${id}/vouchers?state=unused&limit=10&page=3`, 'admin')).json().data;
+    expect(list.items.find((i: { id: string }) => i.id === id)).toMatchObject({
+      id,
+      count: 100_000,
+      generated: 100_000,
+      status: 'ready',
+      states: { unused: 100_000 },
+      plan_name: 'Hotspot',
+    });
+    const page = (await as('GET', `/vouchers/batches/${id}/vouchers?state=unused&limit=10&page=3`, 'admin')).json()
+      .data;
     expect(page.items).toHaveLength(10);
     expect(page.pagination).toMatchObject({ page: 3, total: 100_000, hasNext: true });
     expect(page.items[0].code_hint).toHaveLength(3);
@@ -146,19 +220,44 @@ describe('prepaid vouchers', () => {
 
   it('a batch job run twice at once, or again after it finished, makes exactly the count; a batch revoked while being made stops and nothing of it works', async () => {
     const service = new VoucherService({ db: t.database.db, clock, box: t.app.secretBox });
-    const res = await as('POST', '/vouchers/batches', 'admin', { plan_id: plan.id, price: 100, count: 2_600, validity_minutes: 60 });
+    const res = await as('POST', '/vouchers/batches', 'admin', {
+      plan_id: plan.id,
+      price: 100,
+      count: 2_600,
+      validity_minutes: 60,
+    });
     expect(res.statusCode, res.body).toBe(202);
     const id = res.json().data.id as string;
     // The queued job and two more runs race; a fourth after all of them finds nothing to do.
-    await Promise.all([service.generatePending(id), service.generatePending(id), t.app.jobs.idle([VOUCHER_BATCH_JOB], 60_000)]);
+    await Promise.all([
+      service.generatePending(id),
+      service.generatePending(id),
+      t.app.jobs.idle([VOUCHER_BATCH_JOB], 60_000),
+    ]);
     await service.generatePending(id);
-    const [made] = await t.rows<{ n: number; generated: number }>(sql`select (select count(*)::int from vouchers where batch_id = ${id}) as n, generated from voucher_batches where id = ${id}`);
+    const [made] = await t.rows<{ n: number; generated: number }>(
+      sql`select (select count(*)::int from vouchers where batch_id = ${id}) as n, generated from voucher_batches where id = ${id}`,
+    );
     expect(made).toEqual({ n: 2_600, generated: 2_600 });
-    expect((await as('GET', `/vouchers/batches/${id}`, 'billing')).json().data).toMatchObject({ status: 'ready', generated: 2_600, states: { unused: 2_600 } });
+    expect((await as('GET', `/vouchers/batches/${id}`, 'billing')).json().data).toMatchObject({
+      status: 'ready',
+      generated: 2_600,
+      states: { unused: 2_600 },
+    });
 
-    const big = await as('POST', '/vouchers/batches', 'admin', { plan_id: plan.id, price: 100, count: 50_000, validity_minutes: 60 });
+    const big = await as('POST', '/vouchers/batches', 'admin', {
+      plan_id: plan.id,
+      price: 100,
+      count: 50_000,
+      validity_minutes: 60,
+    });
     const bigId = big.json().data.id as string;
-    await expect.poll(async () => (await as('GET', `/vouchers/batches/${bigId}`, 'billing')).json().data.generated, { timeout: 60_000, interval: 50 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await as('GET', `/vouchers/batches/${bigId}`, 'billing')).json().data.generated, {
+        timeout: 60_000,
+        interval: 50,
+      })
+      .toBeGreaterThan(0);
     expect((await as('POST', `/vouchers/batches/${bigId}/revoke`, 'admin')).statusCode).toBe(200);
     await t.app.jobs.idle([VOUCHER_BATCH_JOB], 120_000);
     const after = (await as('GET', `/vouchers/batches/${bigId}`, 'billing')).json().data;
@@ -175,7 +274,12 @@ describe('prepaid vouchers', () => {
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body.trim().split('\r\n');
     expect(lines[0]).toBe('code,plan,validity_minutes,data_allowance_mb,price,currency');
-    expect(lines.slice(1).map((l) => l.split(',')[0]).sort()).toEqual([...b.codes].sort());
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(',')[0])
+        .sort(),
+    ).toEqual([...b.codes].sort());
     expect(lines[1]).toMatch(/,Hotspot,30,500,500,[A-Z]{3}$/);
     clock.advanceMinutes(61);
     const late = await as('GET', `/vouchers/batches/${b.id}/codes.csv`, 'admin');
@@ -186,15 +290,22 @@ describe('prepaid vouchers', () => {
   it('redemption race: 20 at once for one code, exactly one wins and starts the subscription; the others are told it was used', async () => {
     const b = await batch({ count: 1, validity_minutes: 7 * 24 * 60 });
     const code = b.codes[0]!;
-    const answers = await Promise.all(Array.from({ length: 20 }, () => as('POST', '/vouchers/redeem', 'user', { code: code.toLowerCase() })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => as('POST', '/vouchers/redeem', 'user', { code: code.toLowerCase() })),
+    );
     const codes = answers.map((a) => a.statusCode).sort();
     expect(codes.filter((c) => c === 201)).toHaveLength(1);
     expect(codes.filter((c) => c === 409)).toHaveLength(19);
-    expect(answers.find((a) => a.statusCode === 409)!.json()).toMatchObject({ success: false, message: 'This voucher has already been used' });
+    expect(answers.find((a) => a.statusCode === 409)!.json()).toMatchObject({
+      success: false,
+      message: 'This voucher has already been used',
+    });
     const won = answers.find((a) => a.statusCode === 201)!.json().data;
     expect(won).toMatchObject({ plan_id: plan.id, extended: false });
     expect(new Date(won.period_end).getTime() - clock.now().getTime()).toBe(7 * 86_400_000);
-    const subs = await t.rows<{ status: string; n: number }>(sql`select status, count(*)::int as n from subscriptions where plan_id = ${plan.id} group by status`);
+    const subs = await t.rows<{ status: string; n: number }>(
+      sql`select status, count(*)::int as n from subscriptions where plan_id = ${plan.id} group by status`,
+    );
     expect(subs).toEqual([{ status: 'active', n: 1 }]);
     const [v] = await t.rows<{ state: string }>(sql`select state from vouchers where batch_id = ${b.id}`);
     expect(v!.state).toBe('used_up');
@@ -213,12 +324,17 @@ describe('prepaid vouchers', () => {
   it('a typo is refused before any look-up (400), an unknown code is 404, and after the limit every attempt waits (429)', async () => {
     await t.createUser({ email: 'guesser@example.com' });
     const guesser = (await t.login('guesser@example.com')).token;
-    const redeem = (code: string) => t.app.inject({ method: 'POST', url: '/api/vouchers/redeem', headers: bearer(guesser), payload: { code } });
+    const redeem = (code: string) =>
+      t.app.inject({ method: 'POST', url: '/api/vouchers/redeem', headers: bearer(guesser), payload: { code } });
     const [real] = (await batch({ count: 1, validity_minutes: 60 })).codes;
     const typo = real!.slice(0, -2) + (real![real!.length - 2] === 'A' ? 'B' : 'A') + real!.slice(-1);
     const first = await redeem(typo);
     expect(first.statusCode).toBe(400);
-    expect(first.json()).toMatchObject({ success: false, message: 'This is not a valid voucher code: please check it and try again', errors: [{ field: 'code' }] });
+    expect(first.json()).toMatchObject({
+      success: false,
+      message: 'This is not a valid voucher code: please check it and try again',
+      errors: [{ field: 'code' }],
+    });
     const payload = 'ABCDEFGHJ';
     const unknown = await redeem(payload + voucherCheckCharacter(payload));
     expect(unknown.statusCode).toBe(404);
@@ -235,18 +351,30 @@ describe('prepaid vouchers', () => {
   // Each login from its own device (Calling-Station-Id), so the per-device limit on failures (tested in
   // hotspot-voucher-limit.test.ts) does not stand in for the reason each test means.
   let devicesSeen = 0;
-  const mac = () => `48:A9:8A:00:${String(Math.floor(++devicesSeen / 100)).padStart(2, '0')}:${String(devicesSeen % 100).padStart(2, '0')}`;
+  const mac = () =>
+    `48:A9:8A:00:${String(Math.floor(++devicesSeen / 100)).padStart(2, '0')}:${String(devicesSeen % 100).padStart(2, '0')}`;
   const pap = (code: string, password = code) =>
-    radclient({ port: ports.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': code, 'User-Password': password, 'Calling-Station-Id': mac() });
+    radclient(
+      { port: ports.authPort, secret: SECRET, type: 'auth' },
+      { 'User-Name': code, 'User-Password': password, 'Calling-Station-Id': mac() },
+    );
   const chap = (code: string, password = code) =>
-    radclient({ port: ports.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': code, 'CHAP-Password': password, 'Calling-Station-Id': mac() });
-  const account = (attributes: Record<string, string | number>) => radclient({ port: ports.acctPort, secret: SECRET, type: 'acct' }, attributes);
+    radclient(
+      { port: ports.authPort, secret: SECRET, type: 'auth' },
+      { 'User-Name': code, 'CHAP-Password': password, 'Calling-Station-Id': mac() },
+    );
+  const account = (attributes: Record<string, string | number>) =>
+    radclient({ port: ports.acctPort, secret: SECRET, type: 'acct' }, attributes);
   const rejectedWith = (a: RadclientAnswer, message: string) => {
     expect(a.code, a.output).toBe('Access-Reject');
     expect(a.attributes['Reply-Message']).toBe(message);
   };
   const state = async (code: string) =>
-    (await t.rows<{ state: string; first_used_at: Date | null; expires_at: Date | null; used_bytes: string | number }>(sql`select state, first_used_at, expires_at, used_bytes from vouchers where code_hash = ${t.app.secretBox.mac('voucher-code', code)}`))[0]!;
+    (
+      await t.rows<{ state: string; first_used_at: Date | null; expires_at: Date | null; used_bytes: string | number }>(
+        sql`select state, first_used_at, expires_at, used_bytes from vouchers where code_hash = ${t.app.secretBox.mac('voucher-code', code)}`,
+      )
+    )[0]!;
 
   it('hotspot: a fresh voucher is accepted (PAP and CHAP) with the time left and the plan rate; the first login starts its clock', async () => {
     const b = await batch({ count: 2, validity_minutes: 60 });
@@ -289,12 +417,37 @@ describe('prepaid vouchers', () => {
     const a = await chap(code);
     expect(a.code, a.output).toBe('Access-Accept');
     expect(a.attributes['Session-Timeout']).toBe('86400');
-    const base = { 'User-Name': code, 'Acct-Session-Id': 'hs-1', 'Framed-IP-Address': '10.5.50.2', 'Calling-Station-Id': '48:A9:8A:00:00:99' };
+    const base = {
+      'User-Name': code,
+      'Acct-Session-Id': 'hs-1',
+      'Framed-IP-Address': '10.5.50.2',
+      'Calling-Station-Id': '48:A9:8A:00:00:99',
+    };
     expect((await account({ ...base, 'Acct-Status-Type': 'Start' })).code).toBe('Accounting-Response');
-    expect((await account({ ...base, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60, 'Acct-Input-Octets': 400_000, 'Acct-Output-Octets': 300_000 })).code).toBe('Accounting-Response');
+    expect(
+      (
+        await account({
+          ...base,
+          'Acct-Status-Type': 'Interim-Update',
+          'Acct-Session-Time': 60,
+          'Acct-Input-Octets': 400_000,
+          'Acct-Output-Octets': 300_000,
+        })
+      ).code,
+    ).toBe('Accounting-Response');
     expect(Number((await state(code)).used_bytes)).toBe(700_000);
     expect((await pap(code)).code).toBe('Access-Accept');
-    expect((await account({ ...base, 'Acct-Status-Type': 'Stop', 'Acct-Session-Time': 120, 'Acct-Input-Octets': 600_000, 'Acct-Output-Octets': 500_000 })).code).toBe('Accounting-Response');
+    expect(
+      (
+        await account({
+          ...base,
+          'Acct-Status-Type': 'Stop',
+          'Acct-Session-Time': 120,
+          'Acct-Input-Octets': 600_000,
+          'Acct-Output-Octets': 500_000,
+        })
+      ).code,
+    ).toBe('Accounting-Response');
     expect(Number((await state(code)).used_bytes)).toBe(1_100_000);
     rejectedWith(await pap(code), VOUCHER_REFUSED);
     rejectedWith(await chap(code), VOUCHER_REFUSED);
@@ -304,7 +457,9 @@ describe('prepaid vouchers', () => {
     const r = await batch({ count: 3, validity_minutes: 60 });
     const [one, unused, active] = r.codes as [string, string, string];
     expect((await pap(active)).code).toBe('Access-Accept');
-    const [{ id }] = await t.rows<{ id: string }>(sql`select id from vouchers where code_hash = ${t.app.secretBox.mac('voucher-code', one)}`);
+    const [{ id }] = await t.rows<{ id: string }>(
+      sql`select id from vouchers where code_hash = ${t.app.secretBox.mac('voucher-code', one)}`,
+    );
     const revoked = await as('POST', `/vouchers/${id}/revoke`, 'billing');
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json().data.state).toBe('revoked');
@@ -321,7 +476,17 @@ describe('prepaid vouchers', () => {
     const redeemRevoked = await as('POST', '/vouchers/redeem', 'user', { code: unused });
     expect(redeemRevoked.statusCode).toBe(409);
     expect(redeemRevoked.json().message).toBe('This voucher has been revoked');
-    const audit = await t.rows<{ action: string }>(sql`select action from audit_events where action like 'voucher%' order by at`);
-    expect(audit.map((r2) => r2.action)).toEqual(expect.arrayContaining(['voucher_batch.created', 'voucher_batch.exported', 'voucher.redeemed', 'voucher.revoked', 'voucher_batch.revoked']));
+    const audit = await t.rows<{ action: string }>(
+      sql`select action from audit_events where action like 'voucher%' order by at`,
+    );
+    expect(audit.map((r2) => r2.action)).toEqual(
+      expect.arrayContaining([
+        'voucher_batch.created',
+        'voucher_batch.exported',
+        'voucher.redeemed',
+        'voucher.revoked',
+        'voucher_batch.revoked',
+      ]),
+    );
   });
 });

@@ -23,7 +23,14 @@ describe('dashboard chart figures', () => {
   // whichever test file the worker runs next. An observer that never reports keeps them unmounted.
   const saved = globalThis.IntersectionObserver;
   beforeEach(() => {
-    globalThis.IntersectionObserver = class { observe() {} unobserve() {} disconnect() {} takeRecords() { return []; } } as unknown as typeof IntersectionObserver;
+    globalThis.IntersectionObserver = class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+      takeRecords() {
+        return [];
+      }
+    } as unknown as typeof IntersectionObserver;
   });
   afterEach(() => {
     globalThis.IntersectionObserver = saved;
@@ -33,9 +40,13 @@ describe('dashboard chart figures', () => {
     render(<DashboardCharts series={series} />);
     const revenue = screen.getByTestId('figures-revenue');
     expect(within(revenue).getByText('Show the figures as a table')).toBeTruthy();
-    const rows = within(revenue).getAllByRole('row').map((r) => r.textContent);
+    const rows = within(revenue)
+      .getAllByRole('row')
+      .map((r) => r.textContent);
     expect(rows).toEqual(['DayRevenue received', '2026-11-01$1,250.00', '2026-11-02$0.00']);
-    const tickets = within(screen.getByTestId('figures-tickets')).getAllByRole('row').map((r) => r.textContent);
+    const tickets = within(screen.getByTestId('figures-tickets'))
+      .getAllByRole('row')
+      .map((r) => r.textContent);
     expect(tickets).toEqual(['DayOpenedResolved', '2026-11-0143']);
     expect(screen.getByTestId('chart-users-empty')).toBeTruthy();
     expect(screen.queryByTestId('figures-users')).toBeNull();

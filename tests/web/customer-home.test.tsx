@@ -54,7 +54,15 @@ const usage: NonNullable<Home['usage']> = {
   cap_bytes: 50_000_000_000,
   percent: 22,
 };
-const renewal = { id: RENEWAL, number: 'INV-000042', status: 'unpaid' as const, amount_due: 3000, currency: 'USD', due_date: '2026-11-17', subscription_id: LINE };
+const renewal = {
+  id: RENEWAL,
+  number: 'INV-000042',
+  status: 'unpaid' as const,
+  amount_due: 3000,
+  currency: 'USD',
+  due_date: '2026-11-17',
+  subscription_id: LINE,
+};
 
 const full: Home = {
   ...empty,
@@ -62,14 +70,33 @@ const full: Home = {
     subscription_id: ORDER,
     plan_name: 'Fibre 500',
     next_step: 'payment',
-    invoice: { id: FIRST, number: 'INV-000043', status: 'unpaid', amount_due: 5999, currency: 'USD', due_date: '2026-11-16', subscription_id: ORDER },
+    invoice: {
+      id: FIRST,
+      number: 'INV-000043',
+      status: 'unpaid',
+      amount_due: 5999,
+      currency: 'USD',
+      due_date: '2026-11-16',
+      subscription_id: ORDER,
+    },
     installation: { status: 'scheduled', scheduled_start: '2026-11-12T12:00:00.000Z' },
   },
   service,
   usage,
   bill: { invoice: renewal, more_unpaid: 0, autopay_card: null },
   credit: [{ currency: 'USD', amount: 750 }],
-  tickets: { open: 1, latest: [{ id: '9f4c8e96-cd4f-4a7a-9b99-7a0a95f6e555', number: 'T-000007', subject: 'Slow in the evening', status: 'open', updated_at: '2026-11-09T10:00:00.000Z' }] },
+  tickets: {
+    open: 1,
+    latest: [
+      {
+        id: '9f4c8e96-cd4f-4a7a-9b99-7a0a95f6e555',
+        number: 'T-000007',
+        subject: 'Slow in the evening',
+        status: 'open',
+        updated_at: '2026-11-09T10:00:00.000Z',
+      },
+    ],
+  },
 };
 
 function show(data: Home | null, role: Role = 'user', api = new FakeApi()) {
@@ -93,12 +120,16 @@ describe('the customer home', () => {
     const order = await screen.findByTestId('home-order');
     expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual(['Welcome, Ada Customer']);
     // First on the page, before the service.
-    expect(order.compareDocumentPosition(screen.getByTestId('home-service')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(
+      order.compareDocumentPosition(screen.getByTestId('home-service')) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
     expect(order.textContent).toContain('Your order for Fibre 500 is waiting for payment');
     expect(order.textContent).toContain(`Invoice INV-000043: $59.99, due ${formatDay('2026-11-16')}`);
     expect(order.textContent).toContain(`Installation visit: ${formatDateTime('2026-11-12T12:00:00.000Z')}`);
     expect(await within(order).findByRole('button', { name: 'Pay now' }, { timeout: 5000 })).toBeTruthy();
-    expect(within(order).getByRole('link', { name: 'Order details' }).getAttribute('href')).toBe(`/subscription/${ORDER}`);
+    expect(within(order).getByRole('link', { name: 'Order details' }).getAttribute('href')).toBe(
+      `/subscription/${ORDER}`,
+    );
   });
 
   it('a first order and no line yet: no second "Choose a plan" beside the order', async () => {
@@ -109,7 +140,15 @@ describe('the customer home', () => {
   });
 
   it('an order whose invoice is paid waits for the installation, without a Pay button', async () => {
-    show({ ...full, order: { ...full.order!, next_step: 'installation', invoice: null, installation: { status: 'requested', scheduled_start: null } } });
+    show({
+      ...full,
+      order: {
+        ...full.order!,
+        next_step: 'installation',
+        invoice: null,
+        installation: { status: 'requested', scheduled_start: null },
+      },
+    });
     const order = await screen.findByTestId('home-order');
     expect(order.textContent).toContain('Your order for Fibre 500 is waiting for installation.');
     expect(order.textContent).toContain('We will contact you to book the installation visit.');
@@ -123,7 +162,9 @@ describe('the customer home', () => {
     expect(line.getByText('Capped 50')).toBeTruthy();
     expect(line.getByText('Active')).toBeTruthy();
     expect(line.getByText('50 Mbps down · 10 Mbps up')).toBeTruthy();
-    expect(screen.getByTestId('home-online').textContent).toBe(`Online since ${formatDateTime('2026-11-09T12:00:00.000Z')}`);
+    expect(screen.getByTestId('home-online').textContent).toBe(
+      `Online since ${formatDateTime('2026-11-09T12:00:00.000Z')}`,
+    );
     expect(screen.getByTestId('home-ip').textContent).toBe('IP address 100.64.0.9');
     const use = screen.getByTestId('home-usage');
     expect(use.textContent).toContain('11.0 GB of 50.0 GB used');
@@ -132,48 +173,104 @@ describe('the customer home', () => {
     expect(card('home-credit').getByText('$7.50')).toBeTruthy();
     const tickets = screen.getByTestId('home-tickets');
     expect(tickets.textContent).toContain('1 open ticket');
-    expect(within(tickets).getByRole('link', { name: 'T-000007 · Slow in the evening' }).getAttribute('href')).toBe('/dashboard/tickets/9f4c8e96-cd4f-4a7a-9b99-7a0a95f6e555');
+    expect(within(tickets).getByRole('link', { name: 'T-000007 · Slow in the evening' }).getAttribute('href')).toBe(
+      '/dashboard/tickets/9f4c8e96-cd4f-4a7a-9b99-7a0a95f6e555',
+    );
   });
 
   it('offline: when the line was last seen; a suspended line says why', async () => {
-    show({ ...full, order: null, service: { ...service, status: 'suspended', suspension_reason: 'Unpaid invoice', online: null, last_seen: '2026-11-08T12:30:00.000Z' } });
+    show({
+      ...full,
+      order: null,
+      service: {
+        ...service,
+        status: 'suspended',
+        suspension_reason: 'Unpaid invoice',
+        online: null,
+        last_seen: '2026-11-08T12:30:00.000Z',
+      },
+    });
     await screen.findByTestId('home-service');
-    expect(screen.getByTestId('home-offline').textContent).toContain(`Offline, last seen ${formatDateTime('2026-11-08T12:30:00.000Z')}`);
+    expect(screen.getByTestId('home-offline').textContent).toContain(
+      `Offline, last seen ${formatDateTime('2026-11-08T12:30:00.000Z')}`,
+    );
     expect(card('home-service').getByText('Suspended')).toBeTruthy();
     expect(card('home-service').getByText('Your service is suspended: Unpaid invoice')).toBeTruthy();
   });
 
   it('the unpaid bill: number, amount and due date, and Pay goes to the checkout for that invoice', async () => {
     const api = new FakeApi()
-      .on('GET /payments/gateways', ok([{ id: '11111111-1111-4111-8111-111111111111', name: 'Sandbox', provider: 'sandbox', is_active: true, is_default: true, display_order: 0 }]))
-      .on('POST /payments/initiate', { status: 201, body: { success: true, message: 'Payment initiated successfully', data: {
-        paymentUrl: 'https://pay.example/checkout/sbx_tx_1', redirectUrl: 'https://pay.example/checkout/sbx_tx_1', transactionId: 'sbx_tx_1', payment: null,
-      } } });
+      .on(
+        'GET /payments/gateways',
+        ok([
+          {
+            id: '11111111-1111-4111-8111-111111111111',
+            name: 'Sandbox',
+            provider: 'sandbox',
+            is_active: true,
+            is_default: true,
+            display_order: 0,
+          },
+        ]),
+      )
+      .on('POST /payments/initiate', {
+        status: 201,
+        body: {
+          success: true,
+          message: 'Payment initiated successfully',
+          data: {
+            paymentUrl: 'https://pay.example/checkout/sbx_tx_1',
+            redirectUrl: 'https://pay.example/checkout/sbx_tx_1',
+            transactionId: 'sbx_tx_1',
+            payment: null,
+          },
+        },
+      });
     show({ ...full, order: null }, 'user', api);
     const bill = await screen.findByTestId('home-bill');
     expect(screen.getByTestId('home-bill-amount').textContent).toBe('$30.00');
     expect(bill.textContent).toContain('Invoice INV-000042');
     expect(bill.textContent).toContain(`Due ${formatDay('2026-11-17')}`);
     // Pay arrives right after the figures (its own chunk): a loading button until then.
-    await waitFor(() => expect(within(bill).getByRole('button', { name: /Pay now/ }).className).not.toContain('ant-btn-loading'));
+    await waitFor(() =>
+      expect(within(bill).getByRole('button', { name: /Pay now/ }).className).not.toContain('ant-btn-loading'),
+    );
     fireEvent.click(within(bill).getByRole('button', { name: 'Pay now' }));
     await waitFor(() => expect(goToCheckout).toHaveBeenCalledWith('https://pay.example/checkout/sbx_tx_1'));
-    expect(api.last('POST /payments/initiate')!.body).toMatchObject({ invoice_id: RENEWAL, subscription_id: LINE, payment_method: 'sandbox' });
+    expect(api.last('POST /payments/initiate')!.body).toMatchObject({
+      invoice_id: RENEWAL,
+      subscription_id: LINE,
+      payment_method: 'sandbox',
+    });
   });
 
   it('overdue and more unpaid: both said', async () => {
-    show({ ...full, order: null, bill: { invoice: { ...renewal, status: 'overdue' }, more_unpaid: 2, autopay_card: null } });
+    show({
+      ...full,
+      order: null,
+      bill: { invoice: { ...renewal, status: 'overdue' }, more_unpaid: 2, autopay_card: null },
+    });
     const bill = await screen.findByTestId('home-bill');
     expect(within(bill).getByText('Overdue')).toBeTruthy();
     expect(bill.textContent).toContain('and 2 more unpaid');
   });
 
   it('autopay on: the card the bill is charged to, with or without an invoice open', async () => {
-    show({ ...full, order: null, bill: { invoice: renewal, more_unpaid: 0, autopay_card: { brand: 'visa', last4: '4242' } } });
+    show({
+      ...full,
+      order: null,
+      bill: { invoice: renewal, more_unpaid: 0, autopay_card: { brand: 'visa', last4: '4242' } },
+    });
     expect((await screen.findByTestId('home-autopay')).textContent).toBe('Paid automatically with Visa •••• 4242');
     cleanup();
-    show({ ...full, order: null, bill: { invoice: null, more_unpaid: 0, autopay_card: { brand: 'visa', last4: '4242' } } });
-    expect((await screen.findByTestId('home-autopay')).textContent).toBe('Your next invoice will be charged to Visa •••• 4242.');
+    show({
+      ...full,
+      order: null,
+      bill: { invoice: null, more_unpaid: 0, autopay_card: { brand: 'visa', last4: '4242' } },
+    });
+    expect((await screen.findByTestId('home-autopay')).textContent).toBe(
+      'Your next invoice will be charged to Visa •••• 4242.',
+    );
     expect(card('home-bill').getByText('Nothing to pay')).toBeTruthy();
   });
 
@@ -191,7 +288,9 @@ describe('the customer home', () => {
     show(empty);
     const line = await screen.findByTestId('home-service');
     expect(line.textContent).toContain('You have no internet service yet.');
-    expect(within(line).getByRole('link', { name: 'Choose a plan' }).getAttribute('href')).toBe('/dashboard/subscriptions');
+    expect(within(line).getByRole('link', { name: 'Choose a plan' }).getAttribute('href')).toBe(
+      '/dashboard/subscriptions',
+    );
     expect(screen.queryByTestId('home-usage')).toBeNull();
     expect(screen.queryByTestId('home-order')).toBeNull();
     expect(card('home-bill').getByText('Nothing to pay')).toBeTruthy();

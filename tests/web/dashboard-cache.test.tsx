@@ -26,7 +26,10 @@ const MINUTE = 60_000;
 function payload(timeFrame: TimeFrame, marker = 1): DashboardData {
   return {
     timeFrame,
-    stats: { tickets: { openTickets: marker, newTickets: 0, resolvedTickets: 0 }, bandwidth: { totalDownload: '0 B', totalUpload: '0 B' } },
+    stats: {
+      tickets: { openTickets: marker, newTickets: 0, resolvedTickets: 0 },
+      bandwidth: { totalDownload: '0 B', totalUpload: '0 B' },
+    },
     dateRange: { startDate: '2026-05-01', endDate: '2026-05-31' },
     series: { interval: 'day', tickets: [{ date: '2026-05-01', opened: 0, resolved: 0 }] },
     unavailable: ['bandwidth'],
@@ -88,21 +91,33 @@ describe('DashboardStatsCache + loadDashboardStats', () => {
   });
 
   it('a custom range is keyed by the first 10 characters of both dates', async () => {
-    await loadDashboardStats(fetchStats, cache, { timeFrame: 'custom', startDate: '2026-05-01', endDate: '2026-05-10' });
+    await loadDashboardStats(fetchStats, cache, {
+      timeFrame: 'custom',
+      startDate: '2026-05-01',
+      endDate: '2026-05-10',
+    });
     const sameDays = await loadDashboardStats(fetchStats, cache, {
       timeFrame: 'custom',
       startDate: '2026-05-01T08:30:00.000Z',
       endDate: '2026-05-10T23:59:59.000Z',
     });
     expect(sameDays.fromCache).toBe(true);
-    const otherEnd = await loadDashboardStats(fetchStats, cache, { timeFrame: 'custom', startDate: '2026-05-01', endDate: '2026-05-11' });
+    const otherEnd = await loadDashboardStats(fetchStats, cache, {
+      timeFrame: 'custom',
+      startDate: '2026-05-01',
+      endDate: '2026-05-11',
+    });
     expect(otherEnd.fromCache).toBe(false);
-    const otherStart = await loadDashboardStats(fetchStats, cache, { timeFrame: 'custom', startDate: '2026-04-30', endDate: '2026-05-10' });
+    const otherStart = await loadDashboardStats(fetchStats, cache, {
+      timeFrame: 'custom',
+      startDate: '2026-04-30',
+      endDate: '2026-05-10',
+    });
     expect(otherStart.fromCache).toBe(false);
     expect(fetches).toHaveLength(3);
   });
 
-  it('another user does not get the previous user\'s numbers', async () => {
+  it("another user does not get the previous user's numbers", async () => {
     cache.switchOwner('alice');
     await loadDashboardStats(fetchStats, cache, { timeFrame: 'month' });
     cache.switchOwner('alice');
@@ -120,7 +135,12 @@ describe('the dashboard screen and the cache', () => {
     now = Date.UTC(2026, 4, 14, 12);
     cache = new DashboardStatsCache(() => now);
     resetAuthState();
-    setAuthState({ user: { ...sampleUser, role: 'user' }, isAuthenticated: true, isLoading: false, isRefreshing: false });
+    setAuthState({
+      user: { ...sampleUser, role: 'user' },
+      isAuthenticated: true,
+      isLoading: false,
+      isRefreshing: false,
+    });
   });
   afterEach(() => cleanup());
 
@@ -146,7 +166,9 @@ describe('the dashboard screen and the cache', () => {
 
   it('loads month first, reuses a cached frame, refetches after 5 minutes, and Refresh always fetches', async () => {
     let served = 0;
-    const api = new FakeApi().on('GET /dashboard/stats', (call) => ok(payload(String(call.params?.timeFrame) as TimeFrame, ++served)));
+    const api = new FakeApi().on('GET /dashboard/stats', (call) =>
+      ok(payload(String(call.params?.timeFrame) as TimeFrame, ++served)),
+    );
     renderDashboard(api);
     await screen.findByTestId('stat-openTickets');
     expect(api.count('GET /dashboard/stats')).toBe(1);
@@ -166,7 +188,9 @@ describe('the dashboard screen and the cache', () => {
 
     // antd's Button ignores clicks while it still shows its loading state, which it drops one effect after the
     // saved copy is drawn: click once it has.
-    await waitFor(() => expect(screen.getByTestId('dashboard-refresh').classList.contains('ant-btn-loading')).toBe(false));
+    await waitFor(() =>
+      expect(screen.getByTestId('dashboard-refresh').classList.contains('ant-btn-loading')).toBe(false),
+    );
     fireEvent.click(screen.getByTestId('dashboard-refresh'));
     await waitFor(() => expect(api.count('GET /dashboard/stats')).toBe(3));
     await waitFor(() => expect(screen.getByTestId('stat-openTickets').textContent).toContain('3'));
@@ -187,7 +211,7 @@ describe('the dashboard screen and the cache', () => {
     expect(api.count('GET /dashboard/stats')).toBe(1);
   });
 
-  it('shows the spec\'s fallback text when the call fails without a message', async () => {
+  it("shows the spec's fallback text when the call fails without a message", async () => {
     const api = new FakeApi().on('GET /dashboard/stats', fail(500));
     renderDashboard(api);
     expect((await screen.findByTestId('dashboard-error')).textContent).toContain('Failed to fetch dashboard stats');

@@ -100,7 +100,9 @@ describe('dashboard composition by role', () => {
     await waitFor(() => expect(screen.getByTestId('chart-revenue').textContent).toContain('3 points'));
     // Two lines (opened, resolved) of three days each.
     await waitFor(() => expect(screen.getByTestId('chart-tickets').textContent).toContain('6 points'));
-    expect(screen.getByTestId('chart-subscriptions-empty').textContent).toContain('No new subscriptions in this period yet.');
+    expect(screen.getByTestId('chart-subscriptions-empty').textContent).toContain(
+      'No new subscriptions in this period yet.',
+    );
     expect(screen.queryByTestId('chart-users-empty')).toBeNull();
   });
 });

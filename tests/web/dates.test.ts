@@ -3,7 +3,14 @@
  * every screen, in their locale's order and clock, and a calendar day is never moved by their time zone.
  */
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatDate, formatDateTime, formatDay, formatRelative, formatTime } from '../../src/components/dates';
+import {
+  formatClock,
+  formatDate,
+  formatDateTime,
+  formatDay,
+  formatRelative,
+  formatTime,
+} from '../../src/components/dates';
 
 // A local moment (whatever the machine's time zone): 28 November 2026, 17:05:29.
 const moment = new Date(2026, 10, 28, 17, 5, 29);
@@ -33,7 +40,9 @@ describe('dates', () => {
   });
 
   it('uses the browser’s language when the caller names none', () => {
-    expect(formatDate(moment)).toBe(new Intl.DateTimeFormat(navigator.language, { dateStyle: 'medium' }).format(moment));
+    expect(formatDate(moment)).toBe(
+      new Intl.DateTimeFormat(navigator.language, { dateStyle: 'medium' }).format(moment),
+    );
   });
 
   it('says how long ago or ahead something is', () => {

@@ -21,7 +21,8 @@ function recordedTargetTypes(): string[] {
       if (entry.isDirectory()) walk(path);
       else if (entry.name.endsWith('.ts')) {
         const code = readFileSync(path, 'utf8');
-        for (const m of code.matchAll(/targetType: '([a-z_-]+)'|audited\(audit, '([a-z_-]+)'/g)) found.add(m[1] ?? m[2]);
+        for (const m of code.matchAll(/targetType: '([a-z_-]+)'|audited\(audit, '([a-z_-]+)'/g))
+          found.add(m[1] ?? m[2]);
       }
     }
   };
@@ -41,12 +42,32 @@ describe('the audit trail target types', () => {
   });
 
   it('gain a resource declared later, under its crudModule name or its own auditTargets, labelled by its record name', () => {
-    overrideMessages({ 'fixtureBulletins.title': 'Bulletins', 'fixtureBulletins.singular': 'Bulletin', 'fixtureMemos.title': 'Memos', 'fixtureMemos.singular': 'Memo' });
+    overrideMessages({
+      'fixtureBulletins.title': 'Bulletins',
+      'fixtureBulletins.singular': 'Bulletin',
+      'fixtureMemos.title': 'Memos',
+      'fixtureMemos.singular': 'Memo',
+    });
     const undo = [
-      registerResourceAccess('fixture-bulletins', { route: '/dashboard/fixture-bulletins', api: '/fixture-bulletins', list: ['admin'] }),
-      registerResource({ name: 'fixture-bulletins', titleKey: 'fixtureBulletins.title', singularKey: 'fixtureBulletins.singular', fields: [] }),
+      registerResourceAccess('fixture-bulletins', {
+        route: '/dashboard/fixture-bulletins',
+        api: '/fixture-bulletins',
+        list: ['admin'],
+      }),
+      registerResource({
+        name: 'fixture-bulletins',
+        titleKey: 'fixtureBulletins.title',
+        singularKey: 'fixtureBulletins.singular',
+        fields: [],
+      }),
       registerResourceAccess('fixture-memos', { route: '/dashboard/fixture-memos', screen: ['admin'] }),
-      registerResource({ name: 'fixture-memos', titleKey: 'fixtureMemos.title', singularKey: 'fixtureMemos.singular', auditTargets: ['memo'], fields: [] }),
+      registerResource({
+        name: 'fixture-memos',
+        titleKey: 'fixtureMemos.title',
+        singularKey: 'fixtureMemos.singular',
+        auditTargets: ['memo'],
+        fields: [],
+      }),
     ];
     try {
       expect(auditTargetTypeList()).toEqual(expect.arrayContaining(['fixture-bulletins', 'memo']));

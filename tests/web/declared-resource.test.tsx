@@ -32,7 +32,10 @@ import { FIXTURE_NOTES_ACCESS } from '../helpers/fixture-resource';
 
 const NAME = 'fixture-notes';
 const BASE = `/dashboard/${NAME}`;
-const noteInput = z.object({ title: z.string().trim().min(3, { message: 'Title must be at least 3 characters' }).max(80), pinned: z.boolean().optional() });
+const noteInput = z.object({
+  title: z.string().trim().min(3, { message: 'Title must be at least 3 characters' }).max(80),
+  pinned: z.boolean().optional(),
+});
 
 const note = (over: Record<string, unknown> = {}) => ({
   id: '0b0f6c52-0000-4000-8000-000000000001',
@@ -42,7 +45,8 @@ const note = (over: Record<string, unknown> = {}) => ({
   updated_at: '2026-11-20T10:00:00.000Z',
   ...over,
 });
-const page = (items: unknown[]) => ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
+const page = (items: unknown[]) =>
+  ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
 
 let removeAccess: () => void;
 let removeResource: () => void;
@@ -63,8 +67,23 @@ beforeAll(() => {
       singularKey: 'fixtureNotes.singular',
       menu: { order: 65, icon: BookOutlined },
       fields: [
-        { name: 'title', type: 'text', labelKey: 'fixtureNotes.fields.title', column: true, priority: 1, form: true, schema: noteInput.shape.title },
-        { name: 'pinned', type: 'boolean', labelKey: 'fixtureNotes.fields.pinned', column: true, form: true, defaultValue: false },
+        {
+          name: 'title',
+          type: 'text',
+          labelKey: 'fixtureNotes.fields.title',
+          column: true,
+          priority: 1,
+          form: true,
+          schema: noteInput.shape.title,
+        },
+        {
+          name: 'pinned',
+          type: 'boolean',
+          labelKey: 'fixtureNotes.fields.pinned',
+          column: true,
+          form: true,
+          defaultValue: false,
+        },
         { name: 'created_at', type: 'date', labelKey: 'fixtureNotes.fields.createdAt', column: true },
       ],
     }),
@@ -102,7 +121,12 @@ async function renderBackOffice(api: FakeApi, at: string) {
           notificationProvider={notificationProvider}
           accessControlProvider={accessControlProvider}
           resources={refineResources()}
-          options={{ disableTelemetry: true, syncWithLocation: true, warnWhenUnsavedChanges: false, reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } } }}
+          options={{
+            disableTelemetry: true,
+            syncWithLocation: true,
+            warnWhenUnsavedChanges: false,
+            reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } },
+          }}
         >
           <Where />
           <Routes>
@@ -131,7 +155,14 @@ async function menuLink(): Promise<HTMLElement | null> {
 describe('a resource declared once (fixture, never shipped)', () => {
   it('derives its menu entry and its four routes from the declaration and the matrix entry alone', () => {
     const entry = menuEntries().find((m) => m.name === NAME);
-    expect(entry).toEqual({ name: NAME, route: BASE, show: `${BASE}/show/:id`, create: `${BASE}/create`, edit: `${BASE}/edit/:id`, labelKey: 'fixtureNotes.title' });
+    expect(entry).toEqual({
+      name: NAME,
+      route: BASE,
+      show: `${BASE}/show/:id`,
+      create: `${BASE}/create`,
+      edit: `${BASE}/edit/:id`,
+      labelKey: 'fixtureNotes.title',
+    });
     expect(refineResources().find((r) => r.name === NAME)).toMatchObject({ list: BASE, create: `${BASE}/create` });
   });
 
@@ -142,7 +173,9 @@ describe('a resource declared once (fixture, never shipped)', () => {
       .on('GET /fixture-notes', page([note()]))
       .on('POST /fixture-notes', ok(created, 'Fixture note created successfully'))
       .on(`GET /fixture-notes/${note().id}`, ok(note()))
-      .on(`PUT /fixture-notes/${note().id}`, (call) => ok({ ...note(), ...(call.body as object) }, 'Fixture note updated successfully'));
+      .on(`PUT /fixture-notes/${note().id}`, (call) =>
+        ok({ ...note(), ...(call.body as object) }, 'Fixture note updated successfully'),
+      );
     await renderBackOffice(api, BASE);
 
     expect(await screen.findByText('Router firmware')).toBeTruthy();
@@ -164,7 +197,9 @@ describe('a resource declared once (fixture, never shipped)', () => {
     expect(api.count('POST /fixture-notes')).toBe(0);
     fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Spare ONTs' } });
     fireEvent.click(screen.getByRole('button', { name: /save/i }));
-    await waitFor(() => expect(api.calls.map((c) => `${c.method} ${c.path}`).join(', ')).toContain('post /fixture-notes'));
+    await waitFor(() =>
+      expect(api.calls.map((c) => `${c.method} ${c.path}`).join(', ')).toContain('post /fixture-notes'),
+    );
     expect(api.last('POST /fixture-notes')!.body).toEqual({ title: 'Spare ONTs', pinned: false });
     cleanup();
 
@@ -179,13 +214,17 @@ describe('a resource declared once (fixture, never shipped)', () => {
     await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Router firmware'));
     fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Router firmware 7.16' } });
     fireEvent.click(screen.getByRole('button', { name: /save/i }));
-    await waitFor(() => expect(api.calls.map((c) => `${c.method} ${c.path}`)).toContain(`put /fixture-notes/${note().id}`));
+    await waitFor(() =>
+      expect(api.calls.map((c) => `${c.method} ${c.path}`)).toContain(`put /fixture-notes/${note().id}`),
+    );
     expect(api.last(`PUT /fixture-notes/${note().id}`)!.body).toMatchObject({ title: 'Router firmware 7.16' });
   }, 60_000);
 
   it('support (read only in its entry): the list and a record without Create, Edit or Delete, and its create route says it is not theirs', async () => {
     signIn('support');
-    const api = new FakeApi().on('GET /fixture-notes', page([note()])).on(`GET /fixture-notes/${note().id}`, ok(note()));
+    const api = new FakeApi()
+      .on('GET /fixture-notes', page([note()]))
+      .on(`GET /fixture-notes/${note().id}`, ok(note()));
     await renderBackOffice(api, BASE);
     expect(await screen.findByText('Router firmware')).toBeTruthy();
     const row = screen.getByText('Router firmware').closest('tr')!;

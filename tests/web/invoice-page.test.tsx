@@ -42,15 +42,34 @@ const invoice = (over: Record<string, unknown> = {}) => ({
 });
 
 const gateway = (over: Record<string, unknown>) => ({
-  id: '77777777-7777-4777-8777-777777777777', name: 'Sandbox', provider: 'sandbox', mode: 'test',
-  is_active: true, is_default: false, display_order: 0,
-  created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', ...over,
+  id: '77777777-7777-4777-8777-777777777777',
+  name: 'Sandbox',
+  provider: 'sandbox',
+  mode: 'test',
+  is_active: true,
+  is_default: false,
+  display_order: 0,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  ...over,
 });
 
 const payment = (status: string) => ({
-  id: '88888888-8888-4888-8888-888888888888', invoice_id: ID, user_id: sampleUser.id, gateway_id: null, provider: 'sandbox',
-  transaction_id: 'sbx_tx_1', status, amount: 5749, currency: 'USD', payment_method: 'sandbox', payment_date: null,
-  reference: null, failure_reason: null, created_at: '2026-11-02T10:00:00.000Z', updated_at: '2026-11-02T10:00:00.000Z',
+  id: '88888888-8888-4888-8888-888888888888',
+  invoice_id: ID,
+  user_id: sampleUser.id,
+  gateway_id: null,
+  provider: 'sandbox',
+  transaction_id: 'sbx_tx_1',
+  status,
+  amount: 5749,
+  currency: 'USD',
+  payment_method: 'sandbox',
+  payment_date: null,
+  reference: null,
+  failure_reason: null,
+  created_at: '2026-11-02T10:00:00.000Z',
+  updated_at: '2026-11-02T10:00:00.000Z',
 });
 
 function renderPage(api: FakeApi, path: string) {
@@ -121,7 +140,10 @@ describe('public invoice page /invoice/:id', () => {
 
   it('offers no Pay button on a paid invoice and shows its paid date', async () => {
     signIn();
-    const api = new FakeApi().on(`GET /payments/invoices/${ID}`, ok(invoice({ status: 'paid', paid_date: '2026-11-03' })));
+    const api = new FakeApi().on(
+      `GET /payments/invoices/${ID}`,
+      ok(invoice({ status: 'paid', paid_date: '2026-11-03' })),
+    );
     renderPage(api, `/invoice/${ID}`);
     await screen.findByText('Invoice INV-000042', { exact: false });
     expect(screen.getByTestId('invoice-status').textContent).toBe('Paid');
@@ -144,7 +166,9 @@ describe('public invoice page /invoice/:id', () => {
     expect(await screen.findByText('No invoice ID provided')).toBeTruthy();
     expect(document.body.textContent).toContain('Subscriptions → Order history');
     expect(document.body.textContent).toContain('e-mail');
-    fireEvent.change(screen.getByLabelText('Invoice link or id'), { target: { value: `https://isp.example/invoice/${ID}?payment=paid` } });
+    fireEvent.change(screen.getByLabelText('Invoice link or id'), {
+      target: { value: `https://isp.example/invoice/${ID}?payment=paid` },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Open invoice' }));
     await waitFor(() => expect(currentUrl).toBe(`/invoice/${ID}`));
     await waitFor(() => expect(api.count(`GET /payments/invoices/${ID}`)).toBe(1));
@@ -154,14 +178,32 @@ describe('public invoice page /invoice/:id', () => {
     signIn();
     const api = new FakeApi()
       .on(`GET /payments/invoices/${ID}`, ok(invoice()))
-      .on('GET /payments/gateways', ok([
-        gateway({ id: '11111111-1111-4111-8111-111111111111', name: 'Card (Stripe)', provider: 'stripe', display_order: 0 }),
-        gateway({ name: 'Sandbox', provider: 'sandbox', is_default: true, display_order: 1 }),
-        gateway({ id: '99999999-9999-4999-8999-999999999999', name: 'Old', provider: 'manual', is_active: false }),
-      ]))
-      .on('POST /payments/initiate', { status: 201, body: { success: true, message: 'Payment initiated successfully', data: {
-        paymentUrl: 'https://pay.example/checkout/sbx_tx_1', redirectUrl: 'https://pay.example/checkout/sbx_tx_1', transactionId: 'sbx_tx_1', payment: payment('pending'),
-      } } });
+      .on(
+        'GET /payments/gateways',
+        ok([
+          gateway({
+            id: '11111111-1111-4111-8111-111111111111',
+            name: 'Card (Stripe)',
+            provider: 'stripe',
+            display_order: 0,
+          }),
+          gateway({ name: 'Sandbox', provider: 'sandbox', is_default: true, display_order: 1 }),
+          gateway({ id: '99999999-9999-4999-8999-999999999999', name: 'Old', provider: 'manual', is_active: false }),
+        ]),
+      )
+      .on('POST /payments/initiate', {
+        status: 201,
+        body: {
+          success: true,
+          message: 'Payment initiated successfully',
+          data: {
+            paymentUrl: 'https://pay.example/checkout/sbx_tx_1',
+            redirectUrl: 'https://pay.example/checkout/sbx_tx_1',
+            transactionId: 'sbx_tx_1',
+            payment: payment('pending'),
+          },
+        },
+      });
     renderPage(api, `/invoice/${ID}`);
     fireEvent.click(await screen.findByRole('button', { name: 'Pay now' }));
     // Two active gateways: a choice, the default preselected; the inactive one is not offered.
@@ -190,7 +232,9 @@ describe('public invoice page /invoice/:id', () => {
     await waitFor(() => expect(api.count('POST /payments/initiate')).toBe(1));
     expect(api.last('POST /payments/initiate')!.body).toMatchObject({ payment_method: 'stripe' });
     expect(screen.queryByRole('radio')).toBeNull();
-    await waitFor(() => expect(document.querySelector('.ant-notification')?.textContent).toContain('You can only pay your own invoices'));
+    await waitFor(() =>
+      expect(document.querySelector('.ant-notification')?.textContent).toContain('You can only pay your own invoices'),
+    );
     expect(goToCheckout).not.toHaveBeenCalled();
   });
 
@@ -202,7 +246,9 @@ describe('public invoice page /invoice/:id', () => {
       .on('POST /payments/initiate', fail(500));
     renderPage(api, `/invoice/${ID}`);
     fireEvent.click(await screen.findByRole('button', { name: 'Pay now' }));
-    await waitFor(() => expect(document.querySelector('.ant-notification')?.textContent).toContain('Failed to initiate payment'));
+    await waitFor(() =>
+      expect(document.querySelector('.ant-notification')?.textContent).toContain('Failed to initiate payment'),
+    );
   });
 
   it('signed out: "Sign in to pay" goes to /login remembering this invoice page, and calls nothing', async () => {
@@ -223,7 +269,9 @@ describe('returning from the checkout (?payment=…)', () => {
     rememberStartedPayment(ID, { transactionId: 'sbx_tx_1', status: 'pending' });
     let invoiceStatus = 'unpaid';
     const api = new FakeApi()
-      .on(`GET /payments/invoices/${ID}`, () => ok(invoice({ status: invoiceStatus, paid_date: invoiceStatus === 'paid' ? '2026-11-02' : null })))
+      .on(`GET /payments/invoices/${ID}`, () =>
+        ok(invoice({ status: invoiceStatus, paid_date: invoiceStatus === 'paid' ? '2026-11-02' : null })),
+      )
       .on('GET /payments/status/sbx_tx_1', () => {
         invoiceStatus = 'paid';
         return ok({ payment: payment('paid') }, 'Payment completed successfully');
@@ -264,7 +312,9 @@ describe('returning from the checkout (?payment=…)', () => {
     expect(await screen.findByText('Your payment is being processed.')).toBeTruthy();
     expect(screen.queryByText('Payment received. Thank you!')).toBeNull();
     expect(document.querySelector('.ant-notification')?.textContent ?? '').not.toContain('boom');
-    expect(document.querySelector('.ant-notification')?.textContent ?? '').not.toContain('Failed to check payment status');
+    expect(document.querySelector('.ant-notification')?.textContent ?? '').not.toContain(
+      'Failed to check payment status',
+    );
   });
 
   it('a payment already complete is not checked again', async () => {

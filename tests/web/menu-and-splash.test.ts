@@ -16,14 +16,21 @@ describe('menu', () => {
     // Computed from the declarations and the role matrix, not listed here: the resources with a portal menu item
     // (the customer's layout shows only those). A portal item a customer may not open, or one a customer may open
     // but is not in their navigation, fails here.
-    const portal = resourceEntries().filter((e) => e.decl.menu !== false && e.decl.menu?.portal).map((e) => e.paths.list);
+    const portal = resourceEntries()
+      .filter((e) => e.decl.menu !== false && e.decl.menu?.portal)
+      .map((e) => e.paths.list);
     expect(customer.map((m) => m.route)).toEqual(portal);
-    expect(portal).toEqual(expect.arrayContaining(['/dashboard', '/dashboard/subscriptions', '/dashboard/tickets', '/dashboard/profile']));
-    for (const staff of ['/dashboard/users', '/dashboard/plans', '/dashboard/audit']) expect(portal).not.toContain(staff);
+    expect(portal).toEqual(
+      expect.arrayContaining(['/dashboard', '/dashboard/subscriptions', '/dashboard/tickets', '/dashboard/profile']),
+    );
+    for (const staff of ['/dashboard/users', '/dashboard/plans', '/dashboard/audit'])
+      expect(portal).not.toContain(staff);
   });
 
   it('gives the technician installations and devices but not router management', () => {
-    const tech = menuRoutes().filter((m) => canAccessRoute('technician', m.route)).map((m) => m.route);
+    const tech = menuRoutes()
+      .filter((m) => canAccessRoute('technician', m.route))
+      .map((m) => m.route);
     expect(tech).toContain('/dashboard/installations');
     expect(tech).toContain('/dashboard/nas/devices');
     expect(tech).not.toContain('/dashboard/nas/router/devices');

@@ -19,7 +19,14 @@ function open(path: string, role: Role) {
   render(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
-        <Route element={<><PageOutlet /><Where /></>}>
+        <Route
+          element={
+            <>
+              <PageOutlet />
+              <Where />
+            </>
+          }
+        >
           <Route path="/dashboard" element={<p>the dashboard</p>} />
           <Route path="/dashboard/plans" element={<p>the plans screen</p>} />
           <Route path="/dashboard/settings" element={<p>the settings screen</p>} />

@@ -18,16 +18,37 @@ const PlanList = resourcePage('plans', 'list');
 
 const PLAN_ID = '11111111-1111-4111-8111-111111111111';
 const plan = {
-  id: PLAN_ID, name: 'Fiber 100', slug: 'fiber-100', description: null,
-  download_mbps: 100, upload_mbps: 50, data_cap_gb: null, price: 3999, setup_fee: 0, currency: 'USD',
-  billing_cycle: 'monthly', features: [], is_featured: false, sort_order: 7, status: 'active',
-  created_at: '2025-01-02T10:00:00.000Z', updated_at: '2025-01-02T10:00:00.000Z',
+  id: PLAN_ID,
+  name: 'Fiber 100',
+  slug: 'fiber-100',
+  description: null,
+  download_mbps: 100,
+  upload_mbps: 50,
+  data_cap_gb: null,
+  price: 3999,
+  setup_fee: 0,
+  currency: 'USD',
+  billing_cycle: 'monthly',
+  features: [],
+  is_featured: false,
+  sort_order: 7,
+  status: 'active',
+  created_at: '2025-01-02T10:00:00.000Z',
+  updated_at: '2025-01-02T10:00:00.000Z',
 };
-const page = (items: unknown[]) => ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
-const planRoutes = [{ path: '/dashboard/plans', element: <PlanList /> }, { path: '/dashboard/plans/create', element: <PlanCreate /> }];
+const page = (items: unknown[]) =>
+  ok({ items, pagination: { page: 1, totalPages: 1, total: items.length, hasNext: false, hasPrev: false } });
+const planRoutes = [
+  { path: '/dashboard/plans', element: <PlanList /> },
+  { path: '/dashboard/plans/create', element: <PlanCreate /> },
+];
 
 /** The table's column titles as shown (the expand column has none). */
-const headers = () => screen.getAllByRole('columnheader').map((th) => th.textContent?.trim()).filter(Boolean);
+const headers = () =>
+  screen
+    .getAllByRole('columnheader')
+    .map((th) => th.textContent?.trim())
+    .filter(Boolean);
 
 async function choose(label: string, option: string) {
   fireEvent.mouseDown(screen.getByRole('combobox', { name: label }));
@@ -50,11 +71,18 @@ describe('a declared resource list (plans) by width', () => {
     expect(screen.queryByText('$39.99')).toBeNull();
     // The row's actions stay, each named.
     const row = screen.getByText('Fiber 100').closest('tr')!;
-    for (const name of ['Show plan', 'Edit plan', 'Delete plan']) expect(within(row).getByRole('button', { name })).toBeTruthy();
+    for (const name of ['Show plan', 'Edit plan', 'Delete plan'])
+      expect(within(row).getByRole('button', { name })).toBeTruthy();
 
     fireEvent.click(within(row).getByRole('button', { name: 'Expand row' }));
     const details = await screen.findByTestId('row-details');
-    for (const [label, value] of [['Download', '100 Mbps'], ['Upload', '50 Mbps'], ['Price', '$39.99'], ['Billing cycle', 'Monthly'], ['Sort order', '7']]) {
+    for (const [label, value] of [
+      ['Download', '100 Mbps'],
+      ['Upload', '50 Mbps'],
+      ['Price', '$39.99'],
+      ['Billing cycle', 'Monthly'],
+      ['Sort order', '7'],
+    ]) {
       const item = within(details).getByText(label).closest('tr')!;
       expect(item.textContent).toContain(value);
     }
@@ -66,7 +94,9 @@ describe('a declared resource list (plans) by width', () => {
     setViewportWidth(768);
     renderScreen(new FakeApi().on('GET /plans', page([plan])), '/dashboard/plans', planRoutes);
     await screen.findByText('Fiber 100');
-    await waitFor(() => expect(headers()).toEqual(['Name', 'Download', 'Price', 'Billing cycle', 'Status', 'Active', 'Actions']));
+    await waitFor(() =>
+      expect(headers()).toEqual(['Name', 'Download', 'Price', 'Billing cycle', 'Status', 'Active', 'Actions']),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Expand row' }));
     const details = await screen.findByTestId('row-details');
     expect(within(details).getByText('Upload')).toBeTruthy();
@@ -77,7 +107,20 @@ describe('a declared resource list (plans) by width', () => {
     setViewportWidth(1366);
     renderScreen(new FakeApi().on('GET /plans', page([plan])), '/dashboard/plans', planRoutes);
     await screen.findByText('Fiber 100');
-    await waitFor(() => expect(headers()).toEqual(['Name', 'Download', 'Upload', 'Price', 'Billing cycle', 'Sort order', 'Status', 'Created', 'Active', 'Actions']));
+    await waitFor(() =>
+      expect(headers()).toEqual([
+        'Name',
+        'Download',
+        'Upload',
+        'Price',
+        'Billing cycle',
+        'Sort order',
+        'Status',
+        'Created',
+        'Active',
+        'Actions',
+      ]),
+    );
     expect(screen.queryByRole('button', { name: 'Expand row' })).toBeNull();
     expect(screen.getByTestId('filter-bar').className).toContain('ant-form-inline');
     expect(screen.queryByRole('button', { name: /^Filters/ })).toBeNull();
@@ -97,7 +140,11 @@ describe('the filter bar on a phone', () => {
   it('is a search box and a "Filters" button counting the active filters; its drawer applies and clears them', async () => {
     setViewportWidth(390);
     const api = new FakeApi().on('GET /plans', page([plan]));
-    renderScreen(api, '/dashboard/plans?filters[0][field]=status&filters[0][operator]=eq&filters[0][value]=active', planRoutes);
+    renderScreen(
+      api,
+      '/dashboard/plans?filters[0][field]=status&filters[0][operator]=eq&filters[0][value]=active',
+      planRoutes,
+    );
     await screen.findByText('Fiber 100');
     expect(screen.getByRole('searchbox', { name: 'Search' })).toBeTruthy();
     const button = await screen.findByRole('button', { name: 'Filters (1 active)' });
@@ -112,7 +159,9 @@ describe('the filter bar on a phone', () => {
     // Nothing is sent before Apply.
     expect(api.last('GET /plans')!.params).not.toHaveProperty('billing_cycle');
     fireEvent.click(within(drawer).getByRole('button', { name: 'Apply' }));
-    await waitFor(() => expect(api.last('GET /plans')!.params).toMatchObject({ status: 'active', billing_cycle: 'yearly' }));
+    await waitFor(() =>
+      expect(api.last('GET /plans')!.params).toMatchObject({ status: 'active', billing_cycle: 'yearly' }),
+    );
     expect(await screen.findByRole('button', { name: 'Filters (2 active)' })).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Filters (2 active)' }));
@@ -146,17 +195,31 @@ describe('the filter bar on a phone', () => {
 describe('a hand-written staff list on a phone (users)', () => {
   const ME = '00000000-0000-4000-8000-0000000000aa';
   const user = {
-    id: '66666666-6666-4666-8666-666666666666', name: 'Bob Customer', email: 'bob@example.com', phone: '+1 555 0101', address: null,
-    company: 'Acme', role: 'user', status: 'active', isVerified: true, customer_number: 'C-000042',
-    created_at: '2025-03-01T00:00:00.000Z', updated_at: '2025-03-01T00:00:00.000Z', last_login_at: null,
+    id: '66666666-6666-4666-8666-666666666666',
+    name: 'Bob Customer',
+    email: 'bob@example.com',
+    phone: '+1 555 0101',
+    address: null,
+    company: 'Acme',
+    role: 'user',
+    status: 'active',
+    isVerified: true,
+    customer_number: 'C-000042',
+    created_at: '2025-03-01T00:00:00.000Z',
+    updated_at: '2025-03-01T00:00:00.000Z',
+    last_login_at: null,
   };
-  const signIn = (role: Role) => setAuthState({ user: { ...sampleUser, id: ME, role }, isAuthenticated: true, isLoading: false });
+  const signIn = (role: Role) =>
+    setAuthState({ user: { ...sampleUser, id: ME, role }, isAuthenticated: true, isLoading: false });
 
   it('keeps name and status, folds the rest into the row and its filters into the drawer', async () => {
     setViewportWidth(390);
     signIn('admin');
     const api = new FakeApi()
-      .on('GET /users', ok({ items: [user], pagination: { page: 1, totalPages: 1, total: 1, hasNext: false, hasPrev: false } }))
+      .on(
+        'GET /users',
+        ok({ items: [user], pagination: { page: 1, totalPages: 1, total: 1, hasNext: false, hasPrev: false } }),
+      )
       .on('GET /users/companies', ok(['Acme']));
     renderScreen(api, '/dashboard/users', [{ path: '/dashboard/users', element: <UsersPage /> }]);
     await screen.findByText('Bob Customer');

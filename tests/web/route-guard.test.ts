@@ -13,13 +13,17 @@ const RESTRICTED = Object.fromEntries(Object.entries(SPEC_ROUTES).filter(([p]) =
 
 describe('route guard', () => {
   it('waits ("Verifying access...") while the session is loading or refreshing', () => {
-    expect(guardDecision({ isAuthenticated: false, isLoading: true, isRefreshing: false, role: null }, '/dashboard')).toBe('verifying');
+    expect(
+      guardDecision({ isAuthenticated: false, isLoading: true, isRefreshing: false, role: null }, '/dashboard'),
+    ).toBe('verifying');
     expect(guardDecision({ ...signedIn('admin'), isRefreshing: true }, '/dashboard/settings')).toBe('verifying');
   });
 
   it('sends a signed-out visitor of any signed-in route to /login', () => {
     for (const path of [...OPEN, ...Object.keys(RESTRICTED)]) {
-      expect(guardDecision({ isAuthenticated: false, isLoading: false, isRefreshing: false, role: null }, path)).toBe('login');
+      expect(guardDecision({ isAuthenticated: false, isLoading: false, isRefreshing: false, role: null }, path)).toBe(
+        'login',
+      );
     }
   });
 
@@ -27,7 +31,9 @@ describe('route guard', () => {
     it(`lets ${role} open exactly the routes the spec gives it and tells it elsewhere that the page is not its own`, () => {
       for (const path of OPEN) expect(guardDecision(signedIn(role), path), path).toBe('allow');
       for (const [path, allowed] of Object.entries(RESTRICTED)) {
-        expect(guardDecision(signedIn(role), path), `${role} ${path}`).toBe(allowed.includes(role) ? 'allow' : 'forbidden');
+        expect(guardDecision(signedIn(role), path), `${role} ${path}`).toBe(
+          allowed.includes(role) ? 'allow' : 'forbidden',
+        );
       }
     });
   }

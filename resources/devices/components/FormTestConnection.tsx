@@ -8,7 +8,10 @@ import { TestConnection } from './TestConnection';
 export function FormTestConnection({ record }: { record: BaseRecord | undefined }) {
   const form = Form.useFormInstance();
   const settings = () => {
-    const values = toPayload(adminFields.filter((f) => f.form), form.getFieldsValue(true) as Record<string, unknown>);
+    const values = toPayload(
+      adminFields.filter((f) => f.form),
+      form.getFieldsValue(true) as Record<string, unknown>,
+    );
     // Only what the connection needs; the rest of the form is irrelevant to a test.
     const keep = /^(host|snmp_|api_)/;
     return Object.fromEntries(Object.entries(values).filter(([k]) => keep.test(k)));

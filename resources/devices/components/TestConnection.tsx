@@ -24,13 +24,19 @@ function resultItem({ label, check, testId }: { label: string; check: Connection
     <Descriptions.Item label={label}>
       <Space direction="vertical" size={2} data-testid={testId}>
         <Space>
-          <Tag color={COLORS[check.status]} data-testid={`${testId}-status`}>{t(`devices.test.result.${check.status}`)}</Tag>
-          {check.latency_ms !== null && <Typography.Text type="secondary">{t('devices.test.latency', { ms: check.latency_ms })}</Typography.Text>}
+          <Tag color={COLORS[check.status]} data-testid={`${testId}-status`}>
+            {t(`devices.test.result.${check.status}`)}
+          </Tag>
+          {check.latency_ms !== null && (
+            <Typography.Text type="secondary">{t('devices.test.latency', { ms: check.latency_ms })}</Typography.Text>
+          )}
         </Space>
         <Typography.Text>{check.message}</Typography.Text>
         {check.details && Object.keys(check.details).length > 0 && (
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {Object.entries(check.details).map(([k, v]) => `${k}: ${v}`).join(' · ')}
+            {Object.entries(check.details)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join(' · ')}
           </Typography.Text>
         )}
       </Space>
@@ -51,7 +57,13 @@ export function ConnectionTestResult({ result }: { result: ConnectionTest }) {
  * The button and its result. `deviceId` alone: POST /devices/{id}/test-connection. `settings()`: the form's
  * current values, POSTed to /devices/test-connection (with device_id when editing).
  */
-export function TestConnection({ deviceId, settings }: { deviceId?: string; settings?: () => Record<string, unknown> }) {
+export function TestConnection({
+  deviceId,
+  settings,
+}: {
+  deviceId?: string;
+  settings?: () => Record<string, unknown>;
+}) {
   const { mutate, mutation } = useCustomMutation<ConnectionTest>();
   const [result, setResult] = useState<ConnectionTest | null>(null);
   const [failure, setFailure] = useState<string | null>(null);

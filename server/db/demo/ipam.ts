@@ -24,8 +24,13 @@ const POOLED_CUSTOMERS = 8;
 
 export async function seedDemoIpam(db: Db, deps: { clock: ManualClock }): Promise<IpamSummary> {
   const service = new IpamService({ db, clock: deps.clock });
-  const [nas] = await db.select({ id: devices.id }).from(devices).where(eq(devices.name, DEFAULT_SIMULATED_NAS_NAME)).limit(1);
-  const network = (input: Record<string, unknown>) => service.create(ipNetworkInputSchema.parse({ device_id: nas?.id ?? null, ...input }));
+  const [nas] = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(eq(devices.name, DEFAULT_SIMULATED_NAS_NAME))
+    .limit(1);
+  const network = (input: Record<string, unknown>) =>
+    service.create(ipNetworkInputSchema.parse({ device_id: nas?.id ?? null, ...input }));
 
   const statics = await network({
     name: 'Static customers',
@@ -46,8 +51,21 @@ export async function seedDemoIpam(db: Db, deps: { clock: ManualClock }): Promis
     dns_servers: ['9.9.9.9', '149.112.112.112'],
     notes: 'Carrier-grade NAT space; the NAS hands these addresses out itself.',
   });
-  await network({ name: 'Walled garden', cidr: '10.254.0.0/24', purpose: 'walled_garden', pool_name: 'walled-garden', gateway: '10.254.0.1', quarantine_days: 0 });
-  await network({ name: 'IPv6 delegation', cidr: '2001:db8:100::/48', purpose: 'ipv6_delegation', device_id: null, site: 'All NAS devices' });
+  await network({
+    name: 'Walled garden',
+    cidr: '10.254.0.0/24',
+    purpose: 'walled_garden',
+    pool_name: 'walled-garden',
+    gateway: '10.254.0.1',
+    quarantine_days: 0,
+  });
+  await network({
+    name: 'IPv6 delegation',
+    cidr: '2001:db8:100::/48',
+    purpose: 'ipv6_delegation',
+    device_id: null,
+    site: 'All NAS devices',
+  });
 
   // Served customers with PPPoE credentials, by login: the first few get static addresses, the next ones the pool.
   const served = await db
@@ -59,7 +77,10 @@ export async function seedDemoIpam(db: Db, deps: { clock: ManualClock }): Promis
   let staticAddresses = 0;
   for (const [i, s] of served.slice(0, STATIC_CUSTOMERS).entries()) {
     const delegated = i < 3 ? `2001:db8:100:${(i + 1).toString(16)}00::/56` : undefined;
-    const { address } = await service.setSubscriptionAddress(s.id, subscriptionAddressInputSchema.parse({ network_id: statics.id, delegated_ipv6_prefix: delegated }));
+    const { address } = await service.setSubscriptionAddress(
+      s.id,
+      subscriptionAddressInputSchema.parse({ network_id: statics.id, delegated_ipv6_prefix: delegated }),
+    );
     staticAddresses++;
     // Their sessions were given the static address (the history then answers with them).
     await db.update(radiusSessions).set({ framedIp: address.address }).where(eq(radiusSessions.subscriptionId, s.id));

@@ -16,11 +16,24 @@ import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { Role } from '../../../contract/roles';
 import { DEFAULT_INSTALLATION_CHECKLIST } from '../../../contract/schemas/installation';
 import { manualPaymentInputSchema, paymentInitiateInputSchema } from '../../../contract/schemas/payment';
-import { subscriptionCancelInputSchema, subscriptionInputSchema, type SubscriptionStatus } from '../../../contract/schemas/subscription';
+import {
+  subscriptionCancelInputSchema,
+  subscriptionInputSchema,
+  type SubscriptionStatus,
+} from '../../../contract/schemas/subscription';
 import { DAY_MS, HOUR_MS, ManualClock, MINUTE_MS, systemClock, type Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
 import type { FileStore } from '../../lib/storage';
-import { installations, invoices, payments, plans, subscriptions, users, type InvoiceRow, type PlanRow } from '../schema';
+import {
+  installations,
+  invoices,
+  payments,
+  plans,
+  subscriptions,
+  users,
+  type InvoiceRow,
+  type PlanRow,
+} from '../schema';
 import type { Db } from '../client';
 import { DEMO_ACCOUNTS } from '../seed';
 import { seedDemoNetwork, type NetworkSummary } from './network';
@@ -114,7 +127,11 @@ const PLAN_WEIGHTS: ReadonlyArray<[string, number]> = [
   ['pro-300', 20],
   ['business-1000', 5],
 ];
-const UPGRADE_PATH: Record<string, string> = { 'basic-25': 'home-100', 'home-100': 'pro-300', 'pro-300': 'business-1000' };
+const UPGRADE_PATH: Record<string, string> = {
+  'basic-25': 'home-100',
+  'home-100': 'pro-300',
+  'pro-300': 'business-1000',
+};
 
 function weighted(rng: DemoRandom, table: ReadonlyArray<[string, number]>): string {
   let r = rng.float() * table.reduce((n, [, w]) => n + w, 0);
@@ -155,7 +172,8 @@ export function planCustomers(rng: DemoRandom): Customer[] {
     const [minAgo, maxAgo] = range[fate];
     const signupDay = D - rng.int(minAgo, maxAgo);
     // A yearly plan renews once a year: only the fates that work out within one period keep it.
-    if (planSlug === 'business-1000' && !['active', 'pending', 'cancelled_pending'].includes(fate)) planSlug = 'pro-300';
+    if (planSlug === 'business-1000' && !['active', 'pending', 'cancelled_pending'].includes(fate))
+      planSlug = 'pro-300';
     const c: Customer = {
       index: i,
       name: `${first} ${last}`,
@@ -181,7 +199,12 @@ export function planCustomers(rng: DemoRandom): Customer[] {
     if (fate === 'expired_unpaid') c.stopPayingDay = Math.max(signupDay + 40, D - rng.int(75, 200));
     if (fate === 'cancelled') c.cancelDay = D - rng.int(1, 6);
     if (fate === 'expired_cancelled') c.cancelDay = rng.int(signupDay + 60, D - 45);
-    if (fate === 'active' && planSlug !== 'business-1000' && signupDay < D - 150 && customers.filter((x) => x.upgradeDay !== null).length < 4) {
+    if (
+      fate === 'active' &&
+      planSlug !== 'business-1000' &&
+      signupDay < D - 150 &&
+      customers.filter((x) => x.upgradeDay !== null).length < 4
+    ) {
       c.upgradeDay = signupDay + rng.int(60, 100);
       c.upgradeTo = UPGRADE_PATH[planSlug];
     }
@@ -228,7 +251,12 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
   const staffRows = await db
     .select({ id: users.id, email: users.email, role: users.role, name: users.name, passwordHash: users.passwordHash })
     .from(users)
-    .where(inArray(users.email, DEMO_ACCOUNTS.map((a) => a.email)));
+    .where(
+      inArray(
+        users.email,
+        DEMO_ACCOUNTS.map((a) => a.email),
+      ),
+    );
   const account = (role: Role) => {
     const email = DEMO_ACCOUNTS.find((a) => a.role === role)!.email;
     const row = staffRows.find((r) => r.email === email);
@@ -248,7 +276,14 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
   const clock = new ManualClock(origin);
   /** Moves the clock to `minutes` after the start of demo day `day` (each demo day spans the 12 hours before `end`'s time of day, so the last one ends at `end`). */
   const at = (day: number, minutes: number) => clock.set(origin.getTime() + day * DAY_MS + minutes * MINUTE_MS);
-  const services = demoServices({ db, clock, box: options.box, store: options.storage, dataDir: options.dataDir, appUrl: options.appUrl });
+  const services = demoServices({
+    db,
+    clock,
+    box: options.box,
+    store: options.storage,
+    dataDir: options.dataDir,
+    appUrl: options.appUrl,
+  });
   const rng = new DemoRandom(options.seed ?? DEMO_SEED);
 
   const planRows: PlanRow[] = await db.select().from(plans);
@@ -331,7 +366,10 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
       await services.installations.setStatus(technician, id, { status: 'in_progress' });
       at(day, minute + 150);
       // The technician ticked the checklist on site (completing refuses unticked items).
-      await db.update(installations).set({ checklist: DEFAULT_INSTALLATION_CHECKLIST.map((item) => ({ item, done: true })) }).where(eq(installations.id, id));
+      await db
+        .update(installations)
+        .set({ checklist: DEFAULT_INSTALLATION_CHECKLIST.map((item) => ({ item, done: true })) })
+        .where(eq(installations.id, id));
       await services.installations.setStatus(technician, id, { status: 'completed' });
     }
 
@@ -361,9 +399,16 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
     for (const c of cast) {
       if (!c.subscriptionId) continue;
       if (c.upgradeDay === day && c.upgradeTo) {
-        const [sub] = await db.select({ status: subscriptions.status }).from(subscriptions).where(eq(subscriptions.id, c.subscriptionId));
+        const [sub] = await db
+          .select({ status: subscriptions.status })
+          .from(subscriptions)
+          .where(eq(subscriptions.id, c.subscriptionId));
         if (sub?.status === 'active') {
-          const upgraded = await services.subscriptions.upgrade({ id: c.id!, role: 'user' }, c.subscriptionId, planBySlug.get(c.upgradeTo)!.id);
+          const upgraded = await services.subscriptions.upgrade(
+            { id: c.id!, role: 'user' },
+            c.subscriptionId,
+            planBySlug.get(c.upgradeTo)!.id,
+          );
           // Paid at once online: the upgrade takes effect now.
           payAt.set(upgraded.invoice.id, clock.now().getTime());
           const [row] = await db.select().from(invoices).where(eq(invoices.id, upgraded.invoice.id));
@@ -383,12 +428,18 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
         }
       }
       if (c.cancelDay === day) {
-        const [sub] = await db.select({ status: subscriptions.status }).from(subscriptions).where(eq(subscriptions.id, c.subscriptionId));
+        const [sub] = await db
+          .select({ status: subscriptions.status })
+          .from(subscriptions)
+          .where(eq(subscriptions.id, c.subscriptionId));
         if (sub && ['pending', 'active', 'suspended'].includes(sub.status)) {
           await services.subscriptions.cancel(
             { id: c.id!, role: 'user' },
             c.subscriptionId,
-            subscriptionCancelInputSchema.parse({ immediate: c.cancelImmediately || sub.status === 'pending', suspension_reason: c.fate === 'cancelled_pending' ? 'Changed my mind' : 'Moving away' }),
+            subscriptionCancelInputSchema.parse({
+              immediate: c.cancelImmediately || sub.status === 'pending',
+              suspension_reason: c.fate === 'cancelled_pending' ? 'Changed my mind' : 'Moving away',
+            }),
           );
         }
       }
@@ -415,8 +466,14 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
   phase('network');
   await seedDemoVouchers(db, { clock, box: options.box, end, by: billingStaff });
 
-  const statusCounts = await db.select({ status: subscriptions.status, n: count() }).from(subscriptions).groupBy(subscriptions.status);
-  const counts = { pending: 0, active: 0, suspended: 0, cancelled: 0, expired: 0 } as Record<SubscriptionStatus, number>;
+  const statusCounts = await db
+    .select({ status: subscriptions.status, n: count() })
+    .from(subscriptions)
+    .groupBy(subscriptions.status);
+  const counts = { pending: 0, active: 0, suspended: 0, cancelled: 0, expired: 0 } as Record<
+    SubscriptionStatus,
+    number
+  >;
   for (const r of statusCounts) counts[r.status as SubscriptionStatus] = Number(r.n);
   const [{ n: invoiceCount }] = await db.select({ n: count() }).from(invoices);
   const [{ n: paymentCount }] = await db.select({ n: count() }).from(payments);
@@ -437,7 +494,11 @@ export async function seedLivingDemo(db: Db, options: LivingDemoOptions): Promis
 
 async function installationOf(db: Db, c: Customer): Promise<string | undefined> {
   if (c.installationId) return c.installationId;
-  const [row] = await db.select({ id: installations.id }).from(installations).where(eq(installations.subscriptionId, c.subscriptionId!)).limit(1);
+  const [row] = await db
+    .select({ id: installations.id })
+    .from(installations)
+    .where(eq(installations.subscriptionId, c.subscriptionId!))
+    .limit(1);
   c.installationId = row?.id;
   return row?.id;
 }
@@ -454,7 +515,8 @@ function paymentTime(rng: DemoRandom, c: Customer, invoice: InvoiceRow, origin: 
   if (c.fate === 'pending' || c.fate === 'cancelled_pending') return null;
   if (c.stopPayingDay !== null && due >= c.stopPayingDay) return null;
   if (c.cancelDay !== null && dayOf(invoice.issueDate) >= c.cancelDay - 7) return null;
-  if (invoice.lineItems.some((l) => l.kind === 'plan' || l.kind === 'upgrade')) return issuedAt + rng.int(0, 48) * HOUR_MS;
+  if (invoice.lineItems.some((l) => l.kind === 'plan' || l.kind === 'upgrade'))
+    return issuedAt + rng.int(0, 48) * HOUR_MS;
   const renewal = invoice.lineItems.find((l) => l.kind === 'renewal' && l.period_start);
   const begins = Math.max(issuedAt, renewal ? Date.parse(renewal.period_start!) : issuedAt);
   if (c.fate === 'late') return Date.parse(`${invoice.dueDate}T00:00:00Z`) + rng.int(2, 12) * DAY_MS;
@@ -462,15 +524,32 @@ function paymentTime(rng: DemoRandom, c: Customer, invoice: InvoiceRow, origin: 
 }
 
 /** The customer pays online (sandbox checkout, completed by the provider's webhook) or by bank transfer. */
-async function pay(services: DemoServices, c: Customer, invoice: InvoiceRow, billingStaff: { id: string; role: Role }, n: number): Promise<void> {
+async function pay(
+  services: DemoServices,
+  c: Customer,
+  invoice: InvoiceRow,
+  billingStaff: { id: string; role: Role },
+  n: number,
+): Promise<void> {
   if (c.pays === 'sandbox') {
-    const started = await services.payments.initiate({ id: c.id!, role: 'user' }, paymentInitiateInputSchema.parse({ invoice_id: invoice.id, payment_method: 'sandbox' }));
-    await services.payments.completePayment({ provider: 'sandbox', transactionId: started.transactionId, eventId: `evt_demo_${String(n).padStart(5, '0')}` });
+    const started = await services.payments.initiate(
+      { id: c.id!, role: 'user' },
+      paymentInitiateInputSchema.parse({ invoice_id: invoice.id, payment_method: 'sandbox' }),
+    );
+    await services.payments.completePayment({
+      provider: 'sandbox',
+      transactionId: started.transactionId,
+      eventId: `evt_demo_${String(n).padStart(5, '0')}`,
+    });
   } else {
     await services.payments.recordManual(
       billingStaff,
       invoice.id,
-      manualPaymentInputSchema.parse({ amount: invoice.totalAmount, payment_method: n % 3 === 0 ? 'cash' : 'bank_transfer', reference: `BT-${invoice.number}` }),
+      manualPaymentInputSchema.parse({
+        amount: invoice.totalAmount,
+        payment_method: n % 3 === 0 ? 'cash' : 'bank_transfer',
+        reference: `BT-${invoice.number}`,
+      }),
     );
   }
 }
@@ -486,7 +565,9 @@ async function scheduleUpcomingInstallations(
   people: { support: { id: string; role: Role; name: string }; technician: { id: string; role: Role; name: string } },
   end: Date,
 ): Promise<void> {
-  const waiting = cast.filter((c) => c.fate === 'pending' && c.subscriptionId).sort((a, b) => a.signupDay - b.signupDay);
+  const waiting = cast
+    .filter((c) => c.fate === 'pending' && c.subscriptionId)
+    .sort((a, b) => a.signupDay - b.signupDay);
   const today = Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate());
   for (let i = 0; i < waiting.length; i++) {
     const id = await installationOf(db, waiting[i]);

@@ -15,7 +15,15 @@ import { AccountingStore } from '../../modules/radius/accounting';
 import { rateBetween, type CounterSample } from '../../modules/traffic/rates';
 import { TrafficRollup } from '../../modules/traffic/rollup';
 import type { Db } from '../client';
-import { devices, deviceInterfaces, installations, interfaceSamples, plans, serviceCredentials, subscriptions } from '../schema';
+import {
+  devices,
+  deviceInterfaces,
+  installations,
+  interfaceSamples,
+  plans,
+  serviceCredentials,
+  subscriptions,
+} from '../schema';
 import type { DemoRandom } from './random';
 import type { DemoServices } from './services';
 import { DEFAULT_SIMULATED_NAS_NAME } from '../../simulator';
@@ -37,7 +45,13 @@ const SAMPLE_MS = 5 * MINUTE_MS;
 const ACCOUNTING_DAYS = 14;
 const GB = 1_000_000_000;
 /** Average download per day by plan, in GB (upload is a fifth of it). */
-const DAILY_GB: Record<string, number> = { 'basic-25': 4, 'home-100': 12, 'pro-300': 25, 'business-1000': 60, 'legacy-10-mbps': 2 };
+const DAILY_GB: Record<string, number> = {
+  'basic-25': 4,
+  'home-100': 12,
+  'pro-300': 25,
+  'business-1000': 60,
+  'legacy-10-mbps': 2,
+};
 
 /**
  * The first NAS is the one the network simulator plays (npm run simulate, SIMULATE=true): same name and loopback
@@ -47,8 +61,23 @@ const DAILY_GB: Record<string, number> = { 'basic-25': 4, 'home-100': 12, 'pro-3
  * Every customer online now is on it; the second NAS, in a documentation range, holds only past sessions.
  */
 const NAS = [
-  { name: DEFAULT_SIMULATED_NAS_NAME, host: '127.0.0.1', snmpPort: 1161, location: 'Central exchange, rack 2', model: 'CCR2004-16G-2S+', notes: 'Played by the network simulator (npm run simulate, or SIMULATE=true npm start); without it, it does not answer.' },
-  { name: 'NAS North', host: '192.0.2.20', snmpPort: 161, location: 'North street cabinet 7', model: 'CCR2116-12G-4S+', notes: 'Demo device: its address is in a documentation range (TEST-NET-1), so it never answers.' },
+  {
+    name: DEFAULT_SIMULATED_NAS_NAME,
+    host: '127.0.0.1',
+    snmpPort: 1161,
+    location: 'Central exchange, rack 2',
+    model: 'CCR2004-16G-2S+',
+    notes:
+      'Played by the network simulator (npm run simulate, or SIMULATE=true npm start); without it, it does not answer.',
+  },
+  {
+    name: 'NAS North',
+    host: '192.0.2.20',
+    snmpPort: 161,
+    location: 'North street cabinet 7',
+    model: 'CCR2116-12G-4S+',
+    notes: 'Demo device: its address is in a documentation range (TEST-NET-1), so it never answers.',
+  },
 ];
 
 const INTERFACES = [
@@ -64,7 +93,10 @@ function load(at: Date, jitter: number): number {
   return Math.max(0.03, Math.min(1, 0.12 + 0.75 * evening + jitter));
 }
 
-export async function seedDemoNetwork(db: Db, deps: { clock: ManualClock; services: DemoServices; rng: DemoRandom; end: Date }): Promise<NetworkSummary> {
+export async function seedDemoNetwork(
+  db: Db,
+  deps: { clock: ManualClock; services: DemoServices; rng: DemoRandom; end: Date },
+): Promise<NetworkSummary> {
   const { clock, services, rng, end } = deps;
   const created = [];
   for (const [i, nas] of NAS.entries()) {
@@ -96,7 +128,13 @@ export async function seedDemoNetwork(db: Db, deps: { clock: ManualClock; servic
   for (const device of created) {
     await db
       .update(devices)
-      .set({ status: 'up', statusChangedAt: new Date(first), lastSeenAt: new Date(last), pollFailures: 0, lastError: null })
+      .set({
+        status: 'up',
+        statusChangedAt: new Date(first),
+        lastSeenAt: new Date(last),
+        pollFailures: 0,
+        lastError: null,
+      })
       .where(eq(devices.id, device.id));
     const rows = await db
       .insert(deviceInterfaces)
@@ -129,11 +167,18 @@ export async function seedDemoNetwork(db: Db, deps: { clock: ManualClock; servic
         const bps = iface.peakMbps * 1e6 * scale * load(takenAt, (rng.float() - 0.5) * 0.1);
         const seconds = SAMPLE_MS / 1000;
         // in = towards the NAS on the uplink (customers' downloads), mostly away from it on the access port.
-        inOctets += BigInt(Math.round((bps * (1 - iface.downShare) * seconds) / 8 + (bps * iface.downShare * seconds) / 8 * (iface.ifIndex === 1 ? 1 : 0.2)));
-        outOctets += BigInt(Math.round((bps * iface.downShare * seconds) / 8 * (iface.ifIndex === 1 ? 0.25 : 1)));
+        inOctets += BigInt(
+          Math.round(
+            (bps * (1 - iface.downShare) * seconds) / 8 +
+              ((bps * iface.downShare * seconds) / 8) * (iface.ifIndex === 1 ? 1 : 0.2),
+          ),
+        );
+        outOctets += BigInt(Math.round(((bps * iface.downShare * seconds) / 8) * (iface.ifIndex === 1 ? 0.25 : 1)));
         const uptimeTicks = BigInt(Math.floor((t - first) / 10) + 8_640_000);
         const current: CounterSample = { takenAt, inOctets, outOctets, uptimeTicks, width: 64 };
-        const interval = previous ? rateBetween(previous, current, { pollIntervalMs: SAMPLE_MS, speedMbps: iface.speed }) : null;
+        const interval = previous
+          ? rateBetween(previous, current, { pollIntervalMs: SAMPLE_MS, speedMbps: iface.speed })
+          : null;
         batch.push({
           interfaceId,
           takenAt,
@@ -158,19 +203,35 @@ export async function seedDemoNetwork(db: Db, deps: { clock: ManualClock; servic
 
   // RADIUS accounting for every customer served now (active), from the installation or two weeks back.
   const served = await db
-    .select({ subscriptionId: subscriptions.id, username: serviceCredentials.username, slug: plans.slug, installedAt: installations.completedAt })
+    .select({
+      subscriptionId: subscriptions.id,
+      username: serviceCredentials.username,
+      slug: plans.slug,
+      installedAt: installations.completedAt,
+    })
     .from(subscriptions)
     .innerJoin(serviceCredentials, eq(serviceCredentials.subscriptionId, subscriptions.id))
     .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .leftJoin(installations, and(eq(installations.subscriptionId, subscriptions.id), eq(installations.status, 'completed')))
+    .leftJoin(
+      installations,
+      and(eq(installations.subscriptionId, subscriptions.id), eq(installations.status, 'completed')),
+    )
     .where(inArray(subscriptions.status, ['active']))
     .orderBy(serviceCredentials.username);
   const subscriptionOf = new Map(served.map((s) => [s.username, s.subscriptionId]));
-  const accounting = new AccountingStore({ db, clock, interimInterval: DEMO_INTERIM_SECONDS, subscriptionOf: async (u) => subscriptionOf.get(u) ?? null });
+  const accounting = new AccountingStore({
+    db,
+    clock,
+    interimInterval: DEMO_INTERIM_SECONDS,
+    subscriptionOf: async (u) => subscriptionOf.get(u) ?? null,
+  });
   let sessions = 0;
   let packets = 0;
   for (const [n, s] of served.entries()) {
-    const from = Math.max(end.getTime() - ACCOUNTING_DAYS * DAY_MS, (s.installedAt?.getTime() ?? end.getTime() - DAY_MS) + HOUR_MS);
+    const from = Math.max(
+      end.getTime() - ACCOUNTING_DAYS * DAY_MS,
+      (s.installedAt?.getTime() ?? end.getTime() - DAY_MS) + HOUR_MS,
+    );
     const perDay = (DAILY_GB[s.slug] ?? 8) * GB * (0.5 + rng.float());
     const mac = `02:de:m0:${String(n).padStart(2, '0')}`.replace('m0', '00');
     let start = from + rng.int(0, 120) * MINUTE_MS;

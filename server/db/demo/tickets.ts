@@ -4,7 +4,12 @@
  */
 import { Readable } from 'node:stream';
 import type { Role } from '../../../contract/roles';
-import { ticketCreateSchema, type TicketCategory, type TicketPriority, type TicketStatus } from '../../../contract/schemas/ticket';
+import {
+  ticketCreateSchema,
+  type TicketCategory,
+  type TicketPriority,
+  type TicketStatus,
+} from '../../../contract/schemas/ticket';
 import type { UploadPart } from '../../lib/stored-files';
 import type { DemoRandom } from './random';
 import type { DemoServices } from './services';
@@ -40,27 +45,36 @@ interface TicketCustomer {
   cancelDay: number | null;
 }
 
-const TOPICS: ReadonlyArray<{ subject: string; description: string; category: TicketCategory; priority: TicketPriority; answer: string }> = [
+const TOPICS: ReadonlyArray<{
+  subject: string;
+  description: string;
+  category: TicketCategory;
+  priority: TicketPriority;
+  answer: string;
+}> = [
   {
     subject: 'Slow speeds in the evening',
     description: 'Between 7 and 10 pm my speed test shows a third of my plan. During the day everything is fine.',
     category: 'technical',
     priority: 'normal',
-    answer: 'Thanks for the speed tests. We moved your line to a less busy port on the street cabinet; please test again tonight.',
+    answer:
+      'Thanks for the speed tests. We moved your line to a less busy port on the street cabinet; please test again tonight.',
   },
   {
     subject: 'No internet since this morning',
     description: 'The router shows a red light and nothing works, even after restarting it twice.',
     category: 'technical',
     priority: 'urgent',
-    answer: 'A fibre splice in your street was damaged by road works. Our crew repaired it at noon; your connection is back.',
+    answer:
+      'A fibre splice in your street was damaged by road works. Our crew repaired it at noon; your connection is back.',
   },
   {
     subject: 'Charged twice this month?',
     description: 'I see two payments on my bank statement for the same invoice. Can you check?',
     category: 'billing',
     priority: 'high',
-    answer: 'Only one payment reached us; the second line on your statement is the card pre-authorisation, released within 5 days.',
+    answer:
+      'Only one payment reached us; the second line on your statement is the card pre-authorisation, released within 5 days.',
   },
   {
     subject: 'Change the billing e-mail address',
@@ -111,7 +125,13 @@ export function demoTicketScripts(rng: DemoRandom, cast: TicketCustomer[], days:
     const recent = i >= 19;
     const day = recent ? days - rng.int(0, 4) : rng.int(30, days - 14);
     // A customer who has had service for a while by then (and still has it).
-    const candidates = cast.filter((c) => c.signupDay <= day - 5 && (c.cancelDay === null || c.cancelDay > day) && c.fate !== 'pending' && c.fate !== 'cancelled_pending');
+    const candidates = cast.filter(
+      (c) =>
+        c.signupDay <= day - 5 &&
+        (c.cancelDay === null || c.cancelDay > day) &&
+        c.fate !== 'pending' &&
+        c.fate !== 'cancelled_pending',
+    );
     if (!candidates.length) return;
     const customer = rng.pick(candidates);
     const topic = TOPICS[rng.int(0, TOPICS.length - 1)];
@@ -126,11 +146,24 @@ export function demoTicketScripts(rng: DemoRandom, cast: TicketCustomer[], days:
       minute,
       opens: true,
       async run({ services, attachment }) {
-        const t = await services.tickets.create(caller(), ticketCreateSchema.parse({ subject: topic.subject, description: topic.description, category: topic.category, priority: topic.priority }));
+        const t = await services.tickets.create(
+          caller(),
+          ticketCreateSchema.parse({
+            subject: topic.subject,
+            description: topic.description,
+            category: topic.category,
+            priority: topic.priority,
+          }),
+        );
         ticketId = t.id;
         if (withAttachment) {
           async function* parts(): AsyncIterable<UploadPart> {
-            yield { type: 'file', fieldname: 'files', filename: 'speedtest-evening.png', file: Readable.from([attachment]) };
+            yield {
+              type: 'file',
+              fieldname: 'files',
+              filename: 'speedtest-evening.png',
+              file: Readable.from([attachment]),
+            };
           }
           await services.tickets.upload(caller(), ticketId, parts());
         }
@@ -144,8 +177,15 @@ export function demoTicketScripts(rng: DemoRandom, cast: TicketCustomer[], days:
       opens: false,
       async run({ services, support, technician }) {
         await services.tickets.assign(support, ticketId, technical ? technician.id : support.id);
-        await services.tickets.addReply(support, ticketId, { message: 'Thank you for contacting us; we are looking into it and will get back to you shortly.', is_internal: false });
-        if (technical) await services.tickets.addReply(technician, ticketId, { message: 'Checked the line from the NAS: signal fine, looking at the port history.', is_internal: true });
+        await services.tickets.addReply(support, ticketId, {
+          message: 'Thank you for contacting us; we are looking into it and will get back to you shortly.',
+          is_internal: false,
+        });
+        if (technical)
+          await services.tickets.addReply(technician, ticketId, {
+            message: 'Checked the line from the NAS: signal fine, looking at the port history.',
+            is_internal: true,
+          });
         // The reply left it waiting on the customer; staff say they are on it (an explicit status wins).
         await services.tickets.setStatus(support, ticketId, 'in_progress');
       },
@@ -159,7 +199,10 @@ export function demoTicketScripts(rng: DemoRandom, cast: TicketCustomer[], days:
       async run({ services, support, technician }) {
         const by = technical ? technician : support;
         if (final === 'waiting_customer') {
-          await services.tickets.addReply(by, ticketId, { message: 'Could you run a speed test with a cable and send us the result?', is_internal: false });
+          await services.tickets.addReply(by, ticketId, {
+            message: 'Could you run a speed test with a cable and send us the result?',
+            is_internal: false,
+          });
           await services.tickets.setStatus(by, ticketId, 'waiting_customer');
           return;
         }
@@ -173,7 +216,10 @@ export function demoTicketScripts(rng: DemoRandom, cast: TicketCustomer[], days:
         minute: minute + 20,
         opens: false,
         async run({ services }) {
-          await services.tickets.addReply(caller(), ticketId, { message: 'All good now, thank you!', is_internal: false });
+          await services.tickets.addReply(caller(), ticketId, {
+            message: 'All good now, thank you!',
+            is_internal: false,
+          });
           await services.tickets.setStatus(caller(), ticketId, 'closed');
         },
       });

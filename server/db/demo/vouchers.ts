@@ -30,16 +30,32 @@ export async function seedDemoVouchers(
   const [plan] = await db.select().from(plans).where(eq(plans.slug, 'basic-25')).limit(1);
   const chosen = plan ?? (await db.select().from(plans).orderBy(asc(plans.sortOrder)).limit(1))[0];
   if (!chosen) return { batches: 0, vouchers: {} };
-  const audit = { actor: { id: by.id, email: DEMO_ACCOUNTS.find((a) => a.role === 'billing')?.email ?? null, role: 'billing' }, ip: null, requestId: null };
+  const audit = {
+    actor: { id: by.id, email: DEMO_ACCOUNTS.find((a) => a.role === 'billing')?.email ?? null, role: 'billing' },
+    ip: null,
+    requestId: null,
+  };
   const service = new VoucherService({ db, clock, box });
 
   clock.set(end.getTime() - 10 * DAY_MS);
   const batch = await service.createBatch(
-    { plan_id: chosen.id, count: 12, validity_minutes: VALIDITY_MINUTES, data_allowance_mb: ALLOWANCE_MB, price: 500, currency: chosen.currency, code_length: 10 },
+    {
+      plan_id: chosen.id,
+      count: 12,
+      validity_minutes: VALIDITY_MINUTES,
+      data_allowance_mb: ALLOWANCE_MB,
+      price: 500,
+      currency: chosen.currency,
+      code_length: 10,
+    },
     by.id,
     audit,
   );
-  const rows = await db.select({ id: vouchers.id }).from(vouchers).where(eq(vouchers.batchId, batch.id)).orderBy(asc(vouchers.id));
+  const rows = await db
+    .select({ id: vouchers.id })
+    .from(vouchers)
+    .where(eq(vouchers.batchId, batch.id))
+    .orderBy(asc(vouchers.id));
   const at = (msBeforeEnd: number) => new Date(end.getTime() - msBeforeEnd);
   // [first login before "today", state, bytes used]
   const uses: Array<[number, 'active' | 'expired' | 'used_up', number]> = [
@@ -54,7 +70,10 @@ export async function seedDemoVouchers(
   for (const [i, [before, state, used]] of uses.entries()) {
     const firstUsedAt = at(before);
     const expiresAt = new Date(firstUsedAt.getTime() + VALIDITY_MINUTES * 60_000);
-    await db.update(vouchers).set({ state, firstUsedAt, expiresAt, usedBytes: used }).where(eq(vouchers.id, rows[i]!.id));
+    await db
+      .update(vouchers)
+      .set({ state, firstUsedAt, expiresAt, usedBytes: used })
+      .where(eq(vouchers.id, rows[i]!.id));
   }
   clock.set(end.getTime() - DAY_MS);
   await service.revokeVoucher(rows[uses.length]!.id, audit);

@@ -54,4 +54,7 @@ export const dashboardDailyTickets = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.status] })],
 );
 
-export const dashboardDailyResolvedTickets = pgTable('dashboard_daily_resolved_tickets', { day: day().primaryKey(), n: n() });
+export const dashboardDailyResolvedTickets = pgTable('dashboard_daily_resolved_tickets', {
+  day: day().primaryKey(),
+  n: n(),
+});

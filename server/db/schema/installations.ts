@@ -4,8 +4,25 @@
  * the original name is metadata only.
  */
 import { sql } from 'drizzle-orm';
-import { date, index, integer, jsonb, pgSequence, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
-import { INSTALLATION_STATUSES, type ChecklistItem, type EquipmentItem, type Readings } from '../../../contract/schemas/installation';
+import {
+  date,
+  index,
+  integer,
+  jsonb,
+  pgSequence,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import {
+  INSTALLATION_STATUSES,
+  type ChecklistItem,
+  type EquipmentItem,
+  type Readings,
+} from '../../../contract/schemas/installation';
 import { subscriptions, users } from '../schema';
 
 /** Installation numbers (I-000123): a sequence, so two jobs created at once never share one. */
@@ -68,7 +85,10 @@ export const installationPhotos = pgTable(
       .references(() => users.id, { onDelete: 'restrict' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('installation_photos_installation_idx').on(t.installationId, t.createdAt), uniqueIndex('installation_photos_stored_name_unique').on(t.storedName)],
+  (t) => [
+    index('installation_photos_installation_idx').on(t.installationId, t.createdAt),
+    uniqueIndex('installation_photos_stored_name_unique').on(t.storedName),
+  ],
 );
 
 export type InstallationRow = typeof installations.$inferSelect;

@@ -5,7 +5,19 @@
  * an advisory lock; an address is held once per network by a unique index (the conflict-free guarantee).
  */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { subscriptions } from '../schema';
 import { devices } from './devices';
 
@@ -52,7 +64,10 @@ export const ipNetworks = pgTable(
     check('ip_networks_family', sql`${t.family} in (4, 6)`),
     check('ip_networks_range', sql`${t.rangeStart} <= ${t.rangeEnd}`),
     check('ip_networks_quarantine_days', sql`${t.quarantineDays} between 0 and 3650`),
-    check('ip_networks_delegation_length', sql`${t.delegationPrefixLength} is null or ${t.delegationPrefixLength} between 1 and 128`),
+    check(
+      'ip_networks_delegation_length',
+      sql`${t.delegationPrefixLength} is null or ${t.delegationPrefixLength} between 1 and 128`,
+    ),
   ],
 );
 

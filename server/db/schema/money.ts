@@ -18,7 +18,14 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { invoices, paymentGateways, payments, subscriptions, users } from '../schema';
 
-export const CREDIT_ENTRY_KINDS = ['overpayment', 'refund_to_credit', 'adjustment', 'applied_to_invoice', 'overpayment_reversed', 'released_from_invoice'] as const;
+export const CREDIT_ENTRY_KINDS = [
+  'overpayment',
+  'refund_to_credit',
+  'adjustment',
+  'applied_to_invoice',
+  'overpayment_reversed',
+  'released_from_invoice',
+] as const;
 export type CreditEntryKind = (typeof CREDIT_ENTRY_KINDS)[number];
 
 export const creditEntries = pgTable(
@@ -43,10 +50,15 @@ export const creditEntries = pgTable(
     index('credit_entries_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('credit_entries_invoice_idx').on(t.invoiceId),
     uniqueIndex('credit_entries_one_apply_per_invoice').on(t.invoiceId).where(sql`${t.kind} = 'applied_to_invoice'`),
-    uniqueIndex('credit_entries_one_release_per_invoice').on(t.invoiceId).where(sql`${t.kind} = 'released_from_invoice'`),
+    uniqueIndex('credit_entries_one_release_per_invoice')
+      .on(t.invoiceId)
+      .where(sql`${t.kind} = 'released_from_invoice'`),
     uniqueIndex('credit_entries_one_per_payment_kind').on(t.paymentId, t.kind).where(sql`${t.paymentId} is not null`),
     check('credit_entries_amount_nonzero', sql`${t.amount} <> 0`),
-    check('credit_entries_sign', sql`(${t.kind} in ('applied_to_invoice', 'overpayment_reversed') and ${t.amount} < 0) or (${t.kind} in ('overpayment', 'refund_to_credit', 'released_from_invoice') and ${t.amount} > 0) or ${t.kind} = 'adjustment'`),
+    check(
+      'credit_entries_sign',
+      sql`(${t.kind} in ('applied_to_invoice', 'overpayment_reversed') and ${t.amount} < 0) or (${t.kind} in ('overpayment', 'refund_to_credit', 'released_from_invoice') and ${t.amount} > 0) or ${t.kind} = 'adjustment'`,
+    ),
   ],
 );
 
@@ -151,15 +163,27 @@ export const paymentMethodSetups = pgTable(
     provider: varchar('provider', { length: 32 }).notNull(),
     /** The provider's reference for the set-up (Stripe: the Checkout Session cs_…). */
     transactionId: varchar('transaction_id', { length: 200 }).notNull(),
-    status: varchar('status', { length: 16, enum: ['pending', 'completed', 'failed'] }).notNull().default('pending'),
+    status: varchar('status', { length: 16, enum: ['pending', 'completed', 'failed'] })
+      .notNull()
+      .default('pending'),
     paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('payment_method_setups_provider_tx_unique').on(t.provider, t.transactionId), index('payment_method_setups_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('payment_method_setups_provider_tx_unique').on(t.provider, t.transactionId),
+    index('payment_method_setups_user_idx').on(t.userId),
+  ],
 );
 
-export const AUTOPAY_CHARGE_STATUSES = ['scheduled', 'processing', 'submitted', 'succeeded', 'failed', 'skipped'] as const;
+export const AUTOPAY_CHARGE_STATUSES = [
+  'scheduled',
+  'processing',
+  'submitted',
+  'succeeded',
+  'failed',
+  'skipped',
+] as const;
 export type AutopayChargeStatus = (typeof AUTOPAY_CHARGE_STATUSES)[number];
 
 export const autopayCharges = pgTable(

@@ -6,7 +6,19 @@
  * to the customer (their download). Counters are full 64-bit values (Gigawords × 2^32 + Octets); as JS numbers
  * they are exact up to 2^53 bytes (8 PiB), far beyond any session.
  */
-import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { subscriptions } from '../schema';
 import { devices } from './devices';
 
@@ -36,7 +48,10 @@ export const serviceCredentials = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     rotatedAt: timestamp('rotated_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('service_credentials_subscription_unique').on(t.subscriptionId), uniqueIndex('service_credentials_username_unique').on(t.username)],
+  (t) => [
+    uniqueIndex('service_credentials_subscription_unique').on(t.subscriptionId),
+    uniqueIndex('service_credentials_username_unique').on(t.username),
+  ],
 );
 
 /** Accounting sessions, one row per (NAS, Acct-Session-Id). */

@@ -1,6 +1,17 @@
 /** Support tickets, their replies and attachments (issue 5). Re-exported by ../schema.ts, as the other schema files. */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgSequence, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  pgSequence,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES } from '../../../contract/schemas/ticket';
 import { subscriptions, users } from '../schema';
 
@@ -86,7 +97,10 @@ export const ticketAttachments = pgTable(
       .references(() => users.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
   },
-  (t) => [index('ticket_attachments_ticket_idx').on(t.ticketId, t.createdAt), uniqueIndex('ticket_attachments_stored_name_unique').on(t.storedName)],
+  (t) => [
+    index('ticket_attachments_ticket_idx').on(t.ticketId, t.createdAt),
+    uniqueIndex('ticket_attachments_stored_name_unique').on(t.storedName),
+  ],
 );
 
 export type TicketRow = typeof tickets.$inferSelect;

@@ -5,7 +5,18 @@
  * the database without SECRETS_KEY reveals no usable code.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, timestamp, uniqueIndex, uuid, varchar, text } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+  text,
+} from 'drizzle-orm/pg-core';
 import { VOUCHER_STATES } from '../../../contract/schemas/vouchers';
 import { plans, subscriptions, users } from '../schema';
 

@@ -65,7 +65,13 @@ export function createSmtpMailerFromOptions(options: SmtpOptions): Mailer {
   });
   return {
     async send(message) {
-      await transport.sendMail({ from: message.from, to: message.to, subject: message.subject, text: message.text, html: message.html ?? undefined });
+      await transport.sendMail({
+        from: message.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html ?? undefined,
+      });
     },
     close: () => transport.close(),
   };

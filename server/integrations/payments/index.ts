@@ -10,7 +10,11 @@ export { WebhookEventIgnored, parseStripeApiBase, type StripeApiAddress } from '
  * The adapters the portal ships with: manual, sandbox and stripe. `stripe` changes where the Stripe SDK sends
  * its requests (STRIPE_API_BASE; tests point it at a local fake).
  */
-export function createPaymentProviders(options: { baseUrl: string; now?: () => Date; stripe?: StripeApiAddress }): PaymentProviderRegistry {
+export function createPaymentProviders(options: {
+  baseUrl: string;
+  now?: () => Date;
+  stripe?: StripeApiAddress;
+}): PaymentProviderRegistry {
   return new PaymentProviderRegistry([
     manualProvider,
     createSandboxProvider(options),

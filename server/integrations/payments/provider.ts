@@ -46,7 +46,13 @@ export interface CheckoutResult {
  * method.saved: a saved-method set-up (autopay) completed; the card is in the event or read with readSetup.
  * payment.expired: the provider closed a checkout nobody finished (Stripe's checkout.session.expired).
  */
-export const PAYMENT_EVENT_TYPES = ['payment.succeeded', 'payment.failed', 'payment.expired', 'payment.refunded', 'method.saved'] as const;
+export const PAYMENT_EVENT_TYPES = [
+  'payment.succeeded',
+  'payment.failed',
+  'payment.expired',
+  'payment.refunded',
+  'method.saved',
+] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
 /** A verified webhook event, normalised. eventId makes processing idempotent. */
@@ -86,7 +92,11 @@ export interface PaymentProviderAdapter extends Partial<SavedMethodOperations> {
   id: PaymentProvider;
   createCheckout(request: CheckoutRequest): Promise<CheckoutResult>;
   /** Checks the signature over the raw body and returns the event, or throws WebhookVerificationError. */
-  verifyWebhook(rawBody: Buffer | string, headers: Record<string, string | string[] | undefined>, credentials: Record<string, string>): PaymentEvent;
+  verifyWebhook(
+    rawBody: Buffer | string,
+    headers: Record<string, string | string[] | undefined>,
+    credentials: Record<string, string>,
+  ): PaymentEvent;
   fetchStatus(transactionId: string, credentials: Record<string, string>): Promise<ProviderPaymentStatus>;
   refund(transactionId: string, amount: number, credentials: Record<string, string>): Promise<{ refundId: string }>;
 }

@@ -7,7 +7,13 @@
  * any other. Not built: remembered status/refunds (fetchStatus always answers "pending").
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { PAYMENT_EVENT_TYPES, WebhookVerificationError, type PaymentEvent, type PaymentEventType, type PaymentProviderAdapter } from './provider';
+import {
+  PAYMENT_EVENT_TYPES,
+  WebhookVerificationError,
+  type PaymentEvent,
+  type PaymentEventType,
+  type PaymentProviderAdapter,
+} from './provider';
 import type { SavedCard } from './saved-methods';
 
 /**
@@ -42,7 +48,10 @@ export function sandboxCard(kind: SandboxTestCard, customer: string, now: Date):
 
 const DECLINES: Record<string, { code: string; message: string }> = {
   declined: { code: 'card_declined', message: 'Your card was declined.' },
-  auth: { code: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.' },
+  auth: {
+    code: 'authentication_required',
+    message: 'Your card was declined. This transaction requires authentication.',
+  },
   expired: { code: 'expired_card', message: 'Your card has expired.' },
 };
 
@@ -57,7 +66,15 @@ export function signSandboxPayload(rawBody: string, secret: string, timestamp = 
 
 /** A signed sandbox webhook, exactly as the (pretend) provider would send it: the raw JSON body and headers. */
 export function buildSandboxWebhook(
-  event: { type: PaymentEventType; transactionId: string; amount?: number; currency?: string; id?: string; paymentId?: string; card?: SavedCard },
+  event: {
+    type: PaymentEventType;
+    transactionId: string;
+    amount?: number;
+    currency?: string;
+    id?: string;
+    paymentId?: string;
+    card?: SavedCard;
+  },
   secret: string,
   timestamp = Math.floor(Date.now() / 1000),
 ): { body: string; headers: Record<string, string> } {
@@ -81,7 +98,13 @@ export function buildSandboxWebhook(
         }
       : {}),
   });
-  return { body, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(body, secret, timestamp) } };
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(body, secret, timestamp),
+    },
+  };
 }
 
 export function createSandboxProvider(options: {
@@ -110,19 +133,31 @@ export function createSandboxProvider(options: {
       const parts = Object.fromEntries(value.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
       const t = Number(parts.t);
       if (!Number.isInteger(t) || !parts.v1) throw new WebhookVerificationError('Malformed signature');
-      if (Math.abs(now().getTime() / 1000 - t) > SANDBOX_TOLERANCE_SECONDS) throw new WebhookVerificationError('Signature expired');
+      if (Math.abs(now().getTime() / 1000 - t) > SANDBOX_TOLERANCE_SECONDS)
+        throw new WebhookVerificationError('Signature expired');
       const body = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
       const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${body}`).digest('hex'), 'hex');
       const given = Buffer.from(parts.v1, 'hex');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new WebhookVerificationError('Invalid signature');
-      let event: { id?: unknown; type?: unknown; transaction_id?: unknown; amount?: unknown; currency?: unknown; payment_id?: unknown; card?: Record<string, unknown> };
+      if (given.length !== expected.length || !timingSafeEqual(given, expected))
+        throw new WebhookVerificationError('Invalid signature');
+      let event: {
+        id?: unknown;
+        type?: unknown;
+        transaction_id?: unknown;
+        amount?: unknown;
+        currency?: unknown;
+        payment_id?: unknown;
+        card?: Record<string, unknown>;
+      };
       try {
         event = JSON.parse(body);
       } catch {
         throw new WebhookVerificationError('Malformed body');
       }
-      if (typeof event.id !== 'string' || typeof event.transaction_id !== 'string') throw new WebhookVerificationError('Malformed event');
-      if (!(PAYMENT_EVENT_TYPES as readonly unknown[]).includes(event.type)) throw new WebhookVerificationError('Unknown event type');
+      if (typeof event.id !== 'string' || typeof event.transaction_id !== 'string')
+        throw new WebhookVerificationError('Malformed event');
+      if (!(PAYMENT_EVENT_TYPES as readonly unknown[]).includes(event.type))
+        throw new WebhookVerificationError('Unknown event type');
       return {
         eventId: event.id,
         type: event.type as PaymentEventType,
@@ -152,7 +187,13 @@ export function createSandboxProvider(options: {
       if (decline) return { ok: false, transactionId, ...decline };
       const secret = credentials.webhook_secret;
       if (secret && options.deliver) {
-        options.deliver(buildSandboxWebhook({ type: 'payment.succeeded', transactionId, amount, currency, paymentId }, secret, Math.floor(now().getTime() / 1000)));
+        options.deliver(
+          buildSandboxWebhook(
+            { type: 'payment.succeeded', transactionId, amount, currency, paymentId },
+            secret,
+            Math.floor(now().getTime() / 1000),
+          ),
+        );
       }
       return { ok: true, transactionId };
     },
@@ -171,8 +212,22 @@ function readCard(card: Record<string, unknown> | undefined): SavedCard {
   const c = card ?? {};
   const month = Number(c.exp_month);
   const year = Number(c.exp_year);
-  if (typeof c.id !== 'string' || typeof c.brand !== 'string' || typeof c.last4 !== 'string' || !/^\d{4}$/.test(c.last4) || !(month >= 1 && month <= 12) || !Number.isInteger(year)) {
+  if (
+    typeof c.id !== 'string' ||
+    typeof c.brand !== 'string' ||
+    typeof c.last4 !== 'string' ||
+    !/^\d{4}$/.test(c.last4) ||
+    !(month >= 1 && month <= 12) ||
+    !Number.isInteger(year)
+  ) {
     throw new WebhookVerificationError('Malformed card');
   }
-  return { providerMethodId: c.id, providerCustomerId: typeof c.customer === 'string' ? c.customer : null, brand: c.brand, last4: c.last4, expMonth: month, expYear: year };
+  return {
+    providerMethodId: c.id,
+    providerCustomerId: typeof c.customer === 'string' ? c.customer : null,
+    brand: c.brand,
+    last4: c.last4,
+    expMonth: month,
+    expYear: year,
+  };
 }

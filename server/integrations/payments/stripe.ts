@@ -15,7 +15,12 @@
  */
 import Stripe from 'stripe';
 import { AppError } from '../../lib/errors';
-import { WebhookVerificationError, type PaymentEvent, type PaymentProviderAdapter, type ProviderPaymentStatus } from './provider';
+import {
+  WebhookVerificationError,
+  type PaymentEvent,
+  type PaymentProviderAdapter,
+  type ProviderPaymentStatus,
+} from './provider';
 
 export const STRIPE_SIGNATURE_HEADER = 'stripe-signature';
 
@@ -59,7 +64,9 @@ const headerValue = (h: string | string[] | undefined) => (Array.isArray(h) ? h[
 
 type Session = Stripe.Checkout.Session;
 
-export function createStripeProvider(options: { api?: StripeApiAddress; now?: () => Date } = {}): PaymentProviderAdapter {
+export function createStripeProvider(
+  options: { api?: StripeApiAddress; now?: () => Date } = {},
+): PaymentProviderAdapter {
   const now = options.now ?? (() => new Date());
   const client = (credentials: Record<string, string>): Stripe => {
     const key = credentials.secret_key;
@@ -142,7 +149,11 @@ export function createStripeProvider(options: { api?: StripeApiAddress; now?: ()
       if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
         const pi = (event.data?.object ?? {}) as Partial<Stripe.PaymentIntent>;
         if (pi.metadata?.autopay !== '1') throw new WebhookEventIgnored(event.id, event.type);
-        const ref = { eventId: event.id, transactionId: String(pi.id ?? ''), ...(pi.metadata?.payment_id ? { paymentId: pi.metadata.payment_id } : {}) };
+        const ref = {
+          eventId: event.id,
+          transactionId: String(pi.id ?? ''),
+          ...(pi.metadata?.payment_id ? { paymentId: pi.metadata.payment_id } : {}),
+        };
         if (event.type === 'payment_intent.payment_failed') return { ...ref, type: 'payment.failed' };
         return {
           ...ref,
@@ -206,8 +217,18 @@ export function createStripeProvider(options: { api?: StripeApiAddress; now?: ()
       const intent = await call(() => stripe.setupIntents.retrieve(setupIntentId, { expand: ['payment_method'] }));
       const pm = intent.payment_method;
       if (!pm || typeof pm === 'string' || !pm.card) throw new AppError(502, 'The saved payment method is not a card');
-      const customer = typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? (typeof pm.customer === 'string' ? pm.customer : null));
-      return { providerMethodId: pm.id, providerCustomerId: customer, brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
+      const customer =
+        typeof intent.customer === 'string'
+          ? intent.customer
+          : (intent.customer?.id ?? (typeof pm.customer === 'string' ? pm.customer : null));
+      return {
+        providerMethodId: pm.id,
+        providerCustomerId: customer,
+        brand: pm.card.brand,
+        last4: pm.card.last4,
+        expMonth: pm.card.exp_month,
+        expYear: pm.card.exp_year,
+      };
     },
 
     async forgetSaved({ providerMethodId }, credentials) {
@@ -230,14 +251,28 @@ export function createStripeProvider(options: { api?: StripeApiAddress; now?: ()
           },
           { idempotencyKey },
         );
-        if (intent.status === 'succeeded' || intent.status === 'processing') return { ok: true, transactionId: intent.id };
-        return { ok: false, transactionId: intent.id, code: intent.last_payment_error?.code ?? intent.status, message: intent.last_payment_error?.message ?? `Payment ${intent.status}` };
+        if (intent.status === 'succeeded' || intent.status === 'processing')
+          return { ok: true, transactionId: intent.id };
+        return {
+          ok: false,
+          transactionId: intent.id,
+          code: intent.last_payment_error?.code ?? intent.status,
+          message: intent.last_payment_error?.message ?? `Payment ${intent.status}`,
+        };
       } catch (error) {
         // A refused card is Stripe's 402 card error carrying the PaymentIntent; anything else is the provider's trouble.
-        if (error instanceof Stripe.errors.StripeCardError || (error instanceof Stripe.errors.StripeError && error.statusCode === 402)) {
+        if (
+          error instanceof Stripe.errors.StripeCardError ||
+          (error instanceof Stripe.errors.StripeError && error.statusCode === 402)
+        ) {
           const e = error as Stripe.errors.StripeError & { payment_intent?: { id?: string } };
           const raw = (e.raw ?? {}) as { payment_intent?: { id?: string } };
-          return { ok: false, transactionId: e.payment_intent?.id ?? raw.payment_intent?.id ?? null, code: e.code ?? e.decline_code ?? 'card_declined', message: e.message };
+          return {
+            ok: false,
+            transactionId: e.payment_intent?.id ?? raw.payment_intent?.id ?? null,
+            code: e.code ?? e.decline_code ?? 'card_declined',
+            message: e.message,
+          };
         }
         const wrapped = new AppError(502, STRIPE_UNAVAILABLE);
         wrapped.cause = error;
@@ -256,8 +291,14 @@ export function createStripeProvider(options: { api?: StripeApiAddress; now?: ()
     async refund(transactionId, amount, credentials) {
       const stripe = client(credentials);
       // An autopay payment's transaction id is its PaymentIntent (pi_…); a checkout payment's is the session (cs_…).
-      const session = transactionId.startsWith('pi_') ? null : await call(() => stripe.checkout.sessions.retrieve(transactionId));
-      const intent = !session ? transactionId : typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+      const session = transactionId.startsWith('pi_')
+        ? null
+        : await call(() => stripe.checkout.sessions.retrieve(transactionId));
+      const intent = !session
+        ? transactionId
+        : typeof session.payment_intent === 'string'
+          ? session.payment_intent
+          : session.payment_intent?.id;
       if (!intent) throw new AppError(409, 'This Stripe payment has nothing to refund');
       const refund = await call(() => stripe.refunds.create({ payment_intent: intent, amount }));
       return { refundId: refund.id };

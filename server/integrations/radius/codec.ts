@@ -43,16 +43,32 @@ export function warmUpCodec(rounds = 2_500): Buffer {
   const secret = WARM_UP_SECRET;
   let request: Buffer = Buffer.alloc(0);
   for (let i = 0; i < rounds; i++) {
-    request = radius.encode({ code: 'Access-Request', secret, identifier: i % 256, attributes: [['User-Name', 'warm-up'], ['User-Password', 'warm-up-password']] });
+    request = radius.encode({
+      code: 'Access-Request',
+      secret,
+      identifier: i % 256,
+      attributes: [
+        ['User-Name', 'warm-up'],
+        ['User-Password', 'warm-up-password'],
+      ],
+    });
     const decoded = radius.decode({ packet: request, secret });
-    radius.encode_response({ packet: decoded, code: 'Access-Reject', secret, attributes: [['Reply-Message', 'warm-up']] });
+    radius.encode_response({
+      packet: decoded,
+      code: 'Access-Reject',
+      secret,
+      attributes: [['Reply-Message', 'warm-up']],
+    });
   }
   return request;
 }
 
 /** Thrown for a packet that does not decode or whose authenticator does not match the client's secret. */
 export class RadiusDecodeError extends Error {
-  constructor(message: string, readonly badSecret: boolean) {
+  constructor(
+    message: string,
+    readonly badSecret: boolean,
+  ) {
     super(message);
     this.name = 'RadiusDecodeError';
   }
@@ -64,12 +80,19 @@ export function decodeRequest(packet: Buffer, secret: string): RadiusPacket {
   try {
     return radius.decode({ packet, secret });
   } catch (error) {
-    const badSecret = (error as { name?: string }).name === 'Invalid Secret Error' || /authenticator|Message-Authenticator/i.test(String((error as Error).message));
+    const badSecret =
+      (error as { name?: string }).name === 'Invalid Secret Error' ||
+      /authenticator|Message-Authenticator/i.test(String((error as Error).message));
     throw new RadiusDecodeError(String((error as Error).message ?? error), badSecret);
   }
 }
 
-export function encodeResponse(request: RadiusPacket, code: string, secret: string, attributes: RadiusAttribute[] = []): Buffer {
+export function encodeResponse(
+  request: RadiusPacket,
+  code: string,
+  secret: string,
+  attributes: RadiusAttribute[] = [],
+): Buffer {
   ensureDictionaries();
   return radius.encode_response({ packet: request, code, secret, attributes });
 }

@@ -44,7 +44,12 @@ export class DynAuthClient {
       identifier = this.freeIdentifier(target);
     }
     this.nextId = (identifier + 1) % 256;
-    const request = encodeRequest(kind === 'disconnect' ? 'Disconnect-Request' : 'CoA-Request', target.secret, identifier, attributes);
+    const request = encodeRequest(
+      kind === 'disconnect' ? 'Disconnect-Request' : 'CoA-Request',
+      target.secret,
+      identifier,
+      attributes,
+    );
     const k = key(target.host, target.port, identifier);
     return new Promise<DynAuthAnswer>((resolve) => {
       const timer = setTimeout(() => {
@@ -109,7 +114,8 @@ export class DynAuthClient {
     clearTimeout(pending.timer);
     this.pending.delete(k);
     if (decoded.code === 'Disconnect-ACK' || decoded.code === 'CoA-ACK') pending.resolve({ result: 'ack' });
-    else if (decoded.code === 'Disconnect-NAK' || decoded.code === 'CoA-NAK') pending.resolve({ result: 'nak', errorCause: integerAttribute(decoded, ATTR.ERROR_CAUSE) ?? null });
+    else if (decoded.code === 'Disconnect-NAK' || decoded.code === 'CoA-NAK')
+      pending.resolve({ result: 'nak', errorCause: integerAttribute(decoded, ATTR.ERROR_CAUSE) ?? null });
   }
 }
 

@@ -59,15 +59,25 @@ export function parsePapAccessRequest(msg: Buffer, secret: string): PapAccessReq
     }
     off += len;
   }
-  if (username === null || hidden === null || hidden.length < 16 || hidden.length > 128 || hidden.length % 16 !== 0) return null;
+  if (username === null || hidden === null || hidden.length < 16 || hidden.length > 128 || hidden.length % 16 !== 0)
+    return null;
   if (maOffset >= 0) {
     const copy = Buffer.from(msg.subarray(0, length));
     copy.fill(0, maOffset, maOffset + 16);
     const expected = createHmac('md5', secret).update(copy).digest();
-    if (!timingSafeEqual(expected, msg.subarray(maOffset, maOffset + 16))) throw new RadiusDecodeError('Message-Authenticator mismatch', true);
+    if (!timingSafeEqual(expected, msg.subarray(maOffset, maOffset + 16)))
+      throw new RadiusDecodeError('Message-Authenticator mismatch', true);
   }
   const authenticator = msg.subarray(4, 20);
-  return { identifier: msg[1], authenticator, username, password: unhidePassword(hidden, authenticator, secret), messageAuthenticator: maOffset >= 0, proxyStates, callingStationId };
+  return {
+    identifier: msg[1],
+    authenticator,
+    username,
+    password: unhidePassword(hidden, authenticator, secret),
+    messageAuthenticator: maOffset >= 0,
+    proxyStates,
+    callingStationId,
+  };
 }
 
 /** RFC 2865 §5.2: p_i = c_i xor MD5(secret + c_(i-1)), c_0 = the request authenticator; trailing NULs removed. */
@@ -85,17 +95,23 @@ export function unhidePassword(hidden: Buffer, authenticator: Buffer, secret: st
 }
 
 /** Reply attributes this path can encode by name: type and how the value is written. */
-const REPLY_ATTRIBUTES: Record<string, { type: number; kind: 'string' | 'integer'; values?: Record<string, number> }> = {
-  'Service-Type': { type: 6, kind: 'integer', values: { 'Framed-User': 2 } },
-  'Framed-Protocol': { type: 7, kind: 'integer', values: { PPP: 1 } },
-  'Reply-Message': { type: 18, kind: 'string' },
-  'Session-Timeout': { type: 27, kind: 'integer' },
-  'Acct-Interim-Interval': { type: 85, kind: 'integer' },
-  'Framed-Pool': { type: 88, kind: 'string' },
-};
+const REPLY_ATTRIBUTES: Record<string, { type: number; kind: 'string' | 'integer'; values?: Record<string, number> }> =
+  {
+    'Service-Type': { type: 6, kind: 'integer', values: { 'Framed-User': 2 } },
+    'Framed-Protocol': { type: 7, kind: 'integer', values: { PPP: 1 } },
+    'Reply-Message': { type: 18, kind: 'string' },
+    'Session-Timeout': { type: 27, kind: 'integer' },
+    'Acct-Interim-Interval': { type: 85, kind: 'integer' },
+    'Framed-Pool': { type: 88, kind: 'string' },
+  };
 
 /** The Access-Accept (2) or Access-Reject (3) for `request`, or null when an attribute is not in the table. */
-export function encodePapResponse(request: PapAccessRequest, code: 'Access-Accept' | 'Access-Reject', attributes: RadiusAttribute[], secret: string): Buffer | null {
+export function encodePapResponse(
+  request: PapAccessRequest,
+  code: 'Access-Accept' | 'Access-Reject',
+  attributes: RadiusAttribute[],
+  secret: string,
+): Buffer | null {
   const parts: Buffer[] = [];
   let size = 20;
   const add = (type: number, value: Buffer): boolean => {
@@ -153,6 +169,15 @@ export function encodePapResponse(request: PapAccessRequest, code: 'Access-Accep
 export function warmUpPapFastPath(request: Buffer, secret: string, rounds = 3_000): void {
   for (let i = 0; i < rounds; i++) {
     const pap = parsePapAccessRequest(request, secret);
-    if (pap) encodePapResponse(pap, i % 2 ? 'Access-Accept' : 'Access-Reject', [['Session-Timeout', 3600], ['Reply-Message', 'warm-up']], secret);
+    if (pap)
+      encodePapResponse(
+        pap,
+        i % 2 ? 'Access-Accept' : 'Access-Reject',
+        [
+          ['Session-Timeout', 3600],
+          ['Reply-Message', 'warm-up'],
+        ],
+        secret,
+      );
   }
 }

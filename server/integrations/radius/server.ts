@@ -9,7 +9,15 @@
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { encodePapResponse, parsePapAccessRequest, warmUpPapFastPath, type PapAccessRequest } from './pap-fast-path';
-import { decodeRequest, encodeResponse, RadiusDecodeError, WARM_UP_SECRET, warmUpCodec, type RadiusAttribute, type RadiusPacket } from './codec';
+import {
+  decodeRequest,
+  encodeResponse,
+  RadiusDecodeError,
+  WARM_UP_SECRET,
+  warmUpCodec,
+  type RadiusAttribute,
+  type RadiusPacket,
+} from './codec';
 
 export interface RadiusClientInfo {
   secret: string;
@@ -27,7 +35,13 @@ export interface RadiusHandlers<C extends RadiusClientInfo> {
   access(request: RadiusPacket, client: C, from: RemoteInfo): RadiusReply | null | Promise<RadiusReply | null>;
   accounting(request: RadiusPacket, client: C, from: RemoteInfo): RadiusReply | null | Promise<RadiusReply | null>;
   /** PAP logins parsed by the fast path (pap-fast-path.ts); without it every request goes through access(). */
-  accessPap?(username: string, password: string, client: C, from: RemoteInfo, callingStationId?: string): RadiusReply | Promise<RadiusReply>;
+  accessPap?(
+    username: string,
+    password: string,
+    client: C,
+    from: RemoteInfo,
+    callingStationId?: string,
+  ): RadiusReply | Promise<RadiusReply>;
   log: {
     warn(obj: object, msg: string): void;
     error(obj: object, msg: string): void;
@@ -64,9 +78,13 @@ export class RadiusUdpServer<C extends RadiusClientInfo> {
     warmUpPapFastPath(warmUpCodec(), WARM_UP_SECRET);
     const family = options.host.includes(':') ? 'udp6' : 'udp4';
     const exclusive = options.exclusive ?? true;
-    this.auth = await bind(family, options.host, options.authPort, exclusive, (msg, rinfo) => this.onPacket('auth', msg, rinfo));
+    this.auth = await bind(family, options.host, options.authPort, exclusive, (msg, rinfo) =>
+      this.onPacket('auth', msg, rinfo),
+    );
     try {
-      this.acct = await bind(family, options.host, options.acctPort, exclusive, (msg, rinfo) => this.onPacket('acct', msg, rinfo));
+      this.acct = await bind(family, options.host, options.acctPort, exclusive, (msg, rinfo) =>
+        this.onPacket('acct', msg, rinfo),
+      );
     } catch (error) {
       await close(this.auth);
       this.auth = null;
@@ -119,14 +137,23 @@ export class RadiusUdpServer<C extends RadiusClientInfo> {
     return this.withClient(kind, msg, rinfo, dupKey, client);
   }
 
-  private withClient(kind: 'auth' | 'acct', msg: Buffer, rinfo: RemoteInfo, dupKey: string, client: C | undefined): Promise<void> | void {
+  private withClient(
+    kind: 'auth' | 'acct',
+    msg: Buffer,
+    rinfo: RemoteInfo,
+    dupKey: string,
+    client: C | undefined,
+  ): Promise<void> | void {
     if (!client) {
       this.counters.unknownClient++;
       const last = this.unknownLogged.get(rinfo.address) ?? 0;
       if (Date.now() - last > UNKNOWN_LOG_EVERY_MS) {
         if (this.unknownLogged.size > 10_000) this.unknownLogged.clear();
         this.unknownLogged.set(rinfo.address, Date.now());
-        this.handlers.log.warn({ from: rinfo.address }, 'RADIUS packet from an unknown client ignored (no device with a RADIUS secret at this address)');
+        this.handlers.log.warn(
+          { from: rinfo.address },
+          'RADIUS packet from an unknown client ignored (no device with a RADIUS secret at this address)',
+        );
       }
       return;
     }
@@ -136,7 +163,10 @@ export class RadiusUdpServer<C extends RadiusClientInfo> {
         pap = parsePapAccessRequest(msg, client.secret);
       } catch {
         this.counters.badPacket++;
-        this.handlers.log.warn({ from: rinfo.address, nas: client.name }, 'RADIUS packet with a wrong Message-Authenticator (shared secret mismatch?) ignored');
+        this.handlers.log.warn(
+          { from: rinfo.address, nas: client.name },
+          'RADIUS packet with a wrong Message-Authenticator (shared secret mismatch?) ignored',
+        );
         return;
       }
       if (pap) return this.papLogin(msg, pap, client, rinfo, dupKey);
@@ -147,7 +177,12 @@ export class RadiusUdpServer<C extends RadiusClientInfo> {
     } catch (error) {
       this.counters.badPacket++;
       const badSecret = error instanceof RadiusDecodeError && error.badSecret;
-      this.handlers.log.warn({ from: rinfo.address, nas: client.name }, badSecret ? 'RADIUS packet with a wrong authenticator (shared secret mismatch?) ignored' : 'Malformed RADIUS packet ignored');
+      this.handlers.log.warn(
+        { from: rinfo.address, nas: client.name },
+        badSecret
+          ? 'RADIUS packet with a wrong authenticator (shared secret mismatch?) ignored'
+          : 'Malformed RADIUS packet ignored',
+      );
       return;
     }
     const expected = kind === 'auth' ? 'Access-Request' : 'Accounting-Request';
@@ -158,7 +193,10 @@ export class RadiusUdpServer<C extends RadiusClientInfo> {
     this.remember(dupKey, null);
     let reply: RadiusReply | null | Promise<RadiusReply | null>;
     try {
-      reply = kind === 'auth' ? this.handlers.access(request, client, rinfo) : this.handlers.accounting(request, client, rinfo);
+      reply =
+        kind === 'auth'
+          ? this.handlers.access(request, client, rinfo)
+          : this.handlers.accounting(request, client, rinfo);
     } catch (error) {
       this.forget(dupKey);
       throw error;
@@ -175,7 +213,13 @@ export class RadiusUdpServer<C extends RadiusClientInfo> {
     this.answer(kind, request, client, rinfo, dupKey, reply);
   }
 
-  private papLogin(msg: Buffer, pap: PapAccessRequest, client: C, rinfo: RemoteInfo, dupKey: string): Promise<void> | void {
+  private papLogin(
+    msg: Buffer,
+    pap: PapAccessRequest,
+    client: C,
+    rinfo: RemoteInfo,
+    dupKey: string,
+  ): Promise<void> | void {
     this.remember(dupKey, null);
     let reply: RadiusReply | Promise<RadiusReply>;
     try {
@@ -187,7 +231,9 @@ export class RadiusUdpServer<C extends RadiusClientInfo> {
     const answer = (r: RadiusReply) => {
       const code = r.code === 'Access-Accept' ? 'Access-Accept' : 'Access-Reject';
       // An attribute the fast path cannot write: the package encodes this one.
-      const response = encodePapResponse(pap, code, r.attributes ?? [], client.secret) ?? encodeResponse(decodeRequest(msg, client.secret), code, client.secret, r.attributes ?? []);
+      const response =
+        encodePapResponse(pap, code, r.attributes ?? [], client.secret) ??
+        encodeResponse(decodeRequest(msg, client.secret), code, client.secret, r.attributes ?? []);
       this.remember(dupKey, response);
       this.counters.access++;
       this.send('auth', response, rinfo);
@@ -201,7 +247,14 @@ export class RadiusUdpServer<C extends RadiusClientInfo> {
     answer(reply);
   }
 
-  private answer(kind: 'auth' | 'acct', request: RadiusPacket, client: C, rinfo: RemoteInfo, dupKey: string, reply: RadiusReply | null): void {
+  private answer(
+    kind: 'auth' | 'acct',
+    request: RadiusPacket,
+    client: C,
+    rinfo: RemoteInfo,
+    dupKey: string,
+    reply: RadiusReply | null,
+  ): void {
     if (!reply) {
       this.forget(dupKey);
       return;
@@ -243,7 +296,13 @@ export class RadiusUdpServer<C extends RadiusClientInfo> {
   }
 }
 
-function bind(family: 'udp4' | 'udp6', host: string, port: number, exclusive: boolean, onMessage: (msg: Buffer, rinfo: RemoteInfo) => void): Promise<Socket> {
+function bind(
+  family: 'udp4' | 'udp6',
+  host: string,
+  port: number,
+  exclusive: boolean,
+  onMessage: (msg: Buffer, rinfo: RemoteInfo) => void,
+): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = createSocket({ type: family, reuseAddr: false });
     socket.on('message', onMessage);

@@ -128,7 +128,12 @@ export function parseRouterOsErrorBody(body: string): { error?: number; message?
     const o = parsed as Record<string, unknown>;
     if (!('error' in o) && !('message' in o) && !('detail' in o)) return null;
     return {
-      error: typeof o.error === 'number' ? o.error : typeof o.error === 'string' && /^\d+$/.test(o.error) ? Number(o.error) : undefined,
+      error:
+        typeof o.error === 'number'
+          ? o.error
+          : typeof o.error === 'string' && /^\d+$/.test(o.error)
+            ? Number(o.error)
+            : undefined,
       message: typeof o.message === 'string' ? o.message : undefined,
       detail: typeof o.detail === 'string' ? o.detail : undefined,
     };
@@ -152,7 +157,12 @@ function errorForStatus(status: number, body: string): RouterOsError {
       detail,
     );
   if (status === 404)
-    return new RouterOsError('protocol', `The router does not offer this REST path; is it RouterOS 7.1 or later? ${suffix}`, status, detail);
+    return new RouterOsError(
+      'protocol',
+      `The router does not offer this REST path; is it RouterOS 7.1 or later? ${suffix}`,
+      status,
+      detail,
+    );
   return new RouterOsError('protocol', `The router answered with an error ${suffix}.`, status, detail);
 }
 
@@ -160,8 +170,8 @@ const NETWORK_MESSAGES: Record<string, string> = {
   ECONNREFUSED: 'The router refused the connection; is the REST service (www-ssl or www) enabled on this port?',
   EHOSTUNREACH: 'The router cannot be reached (no route to host).',
   ENETUNREACH: 'The router cannot be reached (network unreachable).',
-  ENOTFOUND: 'The router\'s host name could not be resolved.',
-  EAI_AGAIN: 'The router\'s host name could not be resolved right now (DNS lookup failed).',
+  ENOTFOUND: "The router's host name could not be resolved.",
+  EAI_AGAIN: "The router's host name could not be resolved right now (DNS lookup failed).",
   ECONNRESET: 'The router closed the connection unexpectedly.',
   EPIPE: 'The router closed the connection unexpectedly.',
 };
@@ -184,7 +194,10 @@ function errorForNetwork(error: NodeJS.ErrnoException): RouterOsError {
       `The router's HTTPS certificate could not be verified (${code}); allow self-signed certificates for this device or install a trusted one.`,
     );
   if (code === 'EPROTO' || /wrong version number|packet length too long/i.test(error.message))
-    return new RouterOsError('unreachable', 'The router did not answer HTTPS on this port; is it plain HTTP (the www service)?');
+    return new RouterOsError(
+      'unreachable',
+      'The router did not answer HTTPS on this port; is it plain HTTP (the www service)?',
+    );
   const known = NETWORK_MESSAGES[code];
   return new RouterOsError('unreachable', known ?? `The router could not be reached (${code || error.message}).`);
 }
@@ -202,7 +215,11 @@ export function createRouterOsClient(options: RouterOsClientOptions): RouterOsCl
   const target = `${scheme}://${hostForUrl}:${port}`;
   const authorization = `Basic ${Buffer.from(`${options.username}:${options.password}`, 'utf8').toString('base64')}`;
 
-  function request(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; text: string }> {
+  function request(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
       const headers: Record<string, string> = { authorization, accept: 'application/json' };
@@ -230,12 +247,16 @@ export function createRouterOsClient(options: RouterOsClientOptions): RouterOsCl
       const req = (options.tls ? https : http).request(requestOptions, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => finish(() => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') })));
+        res.on('end', () =>
+          finish(() => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') })),
+        );
         res.on('error', (e) => finish(() => reject(errorForNetwork(e))));
       });
       const timer = setTimeout(() => {
         finish(() =>
-          reject(new RouterOsError('timeout', `The router did not answer within ${formatSeconds(timeoutMs)} (${target}).`)),
+          reject(
+            new RouterOsError('timeout', `The router did not answer within ${formatSeconds(timeoutMs)} (${target}).`),
+          ),
         );
         req.destroy();
       }, timeoutMs);
@@ -252,7 +273,11 @@ export function createRouterOsClient(options: RouterOsClientOptions): RouterOsCl
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new RouterOsError('protocol', `The router's answer was not the JSON the REST API sends (${status}).`, status);
+      throw new RouterOsError(
+        'protocol',
+        `The router's answer was not the JSON the REST API sends (${status}).`,
+        status,
+      );
     }
   }
 
@@ -267,7 +292,8 @@ export function createRouterOsClient(options: RouterOsClientOptions): RouterOsCl
       const value = await call<unknown>('GET', '/system/resource');
       // RouterOS answers a singleton menu with an object; some versions wrap it in a one-element list.
       const row = Array.isArray(value) ? value[0] : value;
-      if (!row || typeof row !== 'object') throw new RouterOsError('protocol', 'The router\'s system resource answer was empty.');
+      if (!row || typeof row !== 'object')
+        throw new RouterOsError('protocol', "The router's system resource answer was empty.");
       return row as RouterOsSystemResource;
     },
     async interfaces() {
@@ -277,8 +303,10 @@ export function createRouterOsClient(options: RouterOsClientOptions): RouterOsCl
       // The REST API has no /export path: run the console command through /execute; "as-string" makes it wait
       // for the command and return its output as {"ret": "..."} instead of starting a background job.
       const value = await call<unknown>('POST', '/execute', { script: '/export', 'as-string': '' });
-      const ret = value && typeof value === 'object' && !Array.isArray(value) ? (value as { ret?: unknown }).ret : undefined;
-      if (typeof ret !== 'string') throw new RouterOsError('protocol', 'The router\'s answer to /export carried no configuration text.');
+      const ret =
+        value && typeof value === 'object' && !Array.isArray(value) ? (value as { ret?: unknown }).ret : undefined;
+      if (typeof ret !== 'string')
+        throw new RouterOsError('protocol', "The router's answer to /export carried no configuration text.");
       return ret;
     },
     async pppActive() {

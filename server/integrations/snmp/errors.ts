@@ -22,7 +22,17 @@ export class SnmpError extends Error {
   }
 }
 
-const UNREACHABLE_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNREFUSED', 'EADDRNOTAVAIL', 'EHOSTDOWN', 'ENETDOWN']);
+const UNREACHABLE_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNREFUSED',
+  'EADDRNOTAVAIL',
+  'EHOSTDOWN',
+  'ENETDOWN',
+]);
 
 /** ErrorStatus values that mean "you may not": noAccess(6), authorizationError(16). */
 const ACCESS_DENIED_STATUSES = new Set([6, 16]);
@@ -53,7 +63,9 @@ export function classifySnmpError(error: unknown, ctx: ClassifyContext): SnmpErr
       return new SnmpError('auth', `SNMPv3 authentication failed at ${ctx.target}: ${text}`, { cause: error });
     }
     if (code === snmp.ResponseInvalidCode.ECommunityNoMatch) {
-      return new SnmpError('auth', `The agent at ${ctx.target} answered with another community: ${text}`, { cause: error });
+      return new SnmpError('auth', `The agent at ${ctx.target} answered with another community: ${text}`, {
+        cause: error,
+      });
     }
     return new SnmpError('protocol', `Invalid SNMP answer from ${ctx.target}: ${text}`, { cause: error });
   }
@@ -64,7 +76,12 @@ export function classifySnmpError(error: unknown, ctx: ClassifyContext): SnmpErr
     return new SnmpError('protocol', `The agent at ${ctx.target} reported an error: ${text}`, { cause: error });
   }
   if (typeof err?.code === 'string' && UNREACHABLE_CODES.has(err.code)) {
-    const why = err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' || err.code === 'EAI_NONAME' ? 'host name not found' : err.code === 'ECONNREFUSED' ? 'port closed (ICMP port unreachable)' : 'no route to host';
+    const why =
+      err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' || err.code === 'EAI_NONAME'
+        ? 'host name not found'
+        : err.code === 'ECONNREFUSED'
+          ? 'port closed (ICMP port unreachable)'
+          : 'no route to host';
     return new SnmpError('unreachable', `${ctx.target} is unreachable: ${why} (${err.code})`, { cause: error });
   }
   return new SnmpError('protocol', `SNMP request to ${ctx.target} failed: ${text}`, { cause: error });

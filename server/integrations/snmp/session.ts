@@ -97,7 +97,8 @@ export function createSnmpSession(settings: SnmpSettings): SnmpSession {
   } else {
     const user: snmp.User = { name: settings.user, level: snmp.SecurityLevel.noAuthNoPriv };
     if (settings.authProtocol) {
-      if (!settings.authKey) throw new SnmpError('auth', 'SNMPv3 authentication protocol set without an authentication key');
+      if (!settings.authKey)
+        throw new SnmpError('auth', 'SNMPv3 authentication protocol set without an authentication key');
       user.authProtocol = AUTH[settings.authProtocol];
       user.authKey = settings.authKey;
       user.level = snmp.SecurityLevel.authNoPriv;
@@ -108,7 +109,14 @@ export function createSnmpSession(settings: SnmpSettings): SnmpSession {
         user.level = snmp.SecurityLevel.authPriv;
       }
     }
-    raw = snmp.createV3Session(settings.host, user, { version: snmp.Version3, port: settings.port, timeout, retries, transport, backoff: 1 });
+    raw = snmp.createV3Session(settings.host, user, {
+      version: snmp.Version3,
+      port: settings.port,
+      timeout,
+      retries,
+      transport,
+      backoff: 1,
+    });
   }
   // net-snmp re-emits socket errors on the session; without a listener an 'error' event would throw.
   (raw as unknown as NodeJS.EventEmitter).on?.('error', () => {});
@@ -143,7 +151,11 @@ function convert(vb: snmp.Varbind): SnmpVarbind {
   return { oid: vb.oid, type: typeName, value: isError ? null : convertValue(vb.type as number, vb.value) };
 }
 
-function withDeadline<T>(session: SnmpSession, ms: number, run: (resolve: (v: T) => void, reject: (e: unknown) => void) => void): Promise<T> {
+function withDeadline<T>(
+  session: SnmpSession,
+  ms: number,
+  run: (resolve: (v: T) => void, reject: (e: unknown) => void) => void,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let done = false;
     const timer = setTimeout(() => {
@@ -192,7 +204,11 @@ export function snmpGet(session: SnmpSession, oids: string[], options: SnmpCallO
 }
 
 /** Every object under `oid` (GETBULK walk, stops at the end of the subtree). */
-export function snmpWalk(session: SnmpSession, oid: string, options: SnmpCallOptions & { maxRepetitions?: number } = {}): Promise<SnmpVarbind[]> {
+export function snmpWalk(
+  session: SnmpSession,
+  oid: string,
+  options: SnmpCallOptions & { maxRepetitions?: number } = {},
+): Promise<SnmpVarbind[]> {
   const collected: SnmpVarbind[] = [];
   return withDeadline(session, options.timeoutMs ?? defaultDeadline(session, 10), (resolve, reject) => {
     session.raw.subtree(

@@ -27,18 +27,33 @@ export interface S3Settings {
 
 export type StorageConfig = { kind: 'local' } | ({ kind: 's3' } & S3Settings);
 
-export const S3_VARIABLES = ['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'] as const;
+export const S3_VARIABLES = [
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'S3_PREFIX',
+] as const;
 
 const text = z.string().trim().min(1);
 const schema = z.object({
   // A bucket's name, not a URL or a path (old AWS buckets may hold capitals and "_", so those pass too).
-  S3_BUCKET: text.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,253}[A-Za-z0-9]$/, { message: 'S3_BUCKET must be a bucket name (letters, digits, ".", "_" and "-"), not a URL or a path' }).optional(),
-  S3_ENDPOINT: text.refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { message: 'S3_ENDPOINT must be an http:// or https:// URL' }).optional(),
+  S3_BUCKET: text
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,253}[A-Za-z0-9]$/, {
+      message: 'S3_BUCKET must be a bucket name (letters, digits, ".", "_" and "-"), not a URL or a path',
+    })
+    .optional(),
+  S3_ENDPOINT: text
+    .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), {
+      message: 'S3_ENDPOINT must be an http:// or https:// URL',
+    })
+    .optional(),
   S3_REGION: text.regex(/^[a-z0-9-]+$/, { message: 'S3_REGION must be a region name such as us-east-1' }).optional(),
   S3_ACCESS_KEY_ID: text.optional(),
   S3_SECRET_ACCESS_KEY: text.optional(),
-  S3_FORCE_PATH_STYLE: bool('S3_FORCE_PATH_STYLE')
-    .optional(),
+  S3_FORCE_PATH_STYLE: bool('S3_FORCE_PATH_STYLE').optional(),
   S3_PREFIX: z
     .string()
     .trim()
@@ -59,9 +74,14 @@ export function loadStorageConfig(env: NodeJS.ProcessEnv = process.env): Storage
   const problems: string[] = [];
   if (!e.S3_BUCKET) {
     const stray = Object.keys(given);
-    if (stray.length) problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set but S3_BUCKET is not: set S3_BUCKET to keep files in S3, or unset the S3_* variables to keep them in DATA_DIR`);
+    if (stray.length)
+      problems.push(
+        `${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set but S3_BUCKET is not: set S3_BUCKET to keep files in S3, or unset the S3_* variables to keep them in DATA_DIR`,
+      );
   } else if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
-    problems.push(`${e.S3_ACCESS_KEY_ID ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'} is set without ${e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: set both, or neither to use the AWS SDK's own credentials`);
+    problems.push(
+      `${e.S3_ACCESS_KEY_ID ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'} is set without ${e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: set both, or neither to use the AWS SDK's own credentials`,
+    );
   }
   if (problems.length) throw new ConfigError(problems);
   if (!e.S3_BUCKET) return { kind: 'local' };

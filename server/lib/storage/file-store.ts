@@ -56,7 +56,8 @@ const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 /** A key the stores accept: segments joined by "/" (so it is also a safe relative path on any disk). */
 export function checkKey(key: string): string {
   const segments = key.split('/');
-  if (!segments.length || segments.length > 8 || !segments.every((s) => SEGMENT.test(s))) throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
+  if (!segments.length || segments.length > 8 || !segments.every((s) => SEGMENT.test(s)))
+    throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
   return key;
 }
 

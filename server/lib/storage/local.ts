@@ -18,7 +18,8 @@ const missing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as Nod
 
 export function createLocalStore(root: string): FileStore {
   const pathOf = (key: string) => join(root, ...checkKey(key).split('/'));
-  const partialBeside = (target: string) => join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.partial`);
+  const partialBeside = (target: string) =>
+    join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.partial`);
 
   return {
     kind: 'local',

@@ -42,12 +42,21 @@ export interface StorageLog {
 export function createS3Client(settings: S3Settings, log?: StorageLog): S3Client {
   const quiet = () => {};
   return new S3Client({
-    logger: { trace: quiet, debug: quiet, info: quiet, error: quiet, warn: (...args: unknown[]) => log?.warn(args.map(String).join(' ')) },
+    logger: {
+      trace: quiet,
+      debug: quiet,
+      info: quiet,
+      error: quiet,
+      warn: (...args: unknown[]) => log?.warn(args.map(String).join(' ')),
+    },
     region: settings.region,
     endpoint: settings.endpoint ?? undefined,
     forcePathStyle: settings.forcePathStyle,
     // Without keys, the SDK's own chain (AWS_* variables, an instance or task role).
-    credentials: settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
+    credentials:
+      settings.accessKeyId && settings.secretAccessKey
+        ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
+        : undefined,
     // The SDK's default checksums send a streamed body in aws-chunked framing with a trailer, which several
     // S3-compatible servers store as is (s3rver kept 3,000,449 bytes of a 3,000,000-byte file): only where an
     // operation requires one.
@@ -56,22 +65,37 @@ export function createS3Client(settings: S3Settings, log?: StorageLog): S3Client
   });
 }
 
-export function createS3Store(settings: S3Settings, log?: StorageLog, client: S3Client = createS3Client(settings, log)): FileStore {
+export function createS3Store(
+  settings: S3Settings,
+  log?: StorageLog,
+  client: S3Client = createS3Client(settings, log),
+): FileStore {
   const { bucket, prefix: root } = settings;
   const keyOf = (key: string) => root + checkKey(key);
 
   async function put(key: string, body: Buffer | Readable, options: { contentType: string; size: number }) {
     // A PUT either stores the whole object or none: nothing half written to clean up.
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: keyOf(key), Body: body, ContentLength: options.size, ContentType: options.contentType }));
+    await client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: keyOf(key),
+        Body: body,
+        ContentLength: options.size,
+        ContentType: options.contentType,
+      }),
+    );
   }
 
   async function list(prefix: string): Promise<StoredEntry[]> {
     const out: StoredEntry[] = [];
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: root + checkPrefix(prefix), ContinuationToken: token }));
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: root + checkPrefix(prefix), ContinuationToken: token }),
+      );
       for (const o of page.Contents ?? []) {
-        if (o.Key) out.push({ key: o.Key.slice(root.length), size: o.Size ?? 0, modifiedAt: o.LastModified ?? new Date(0) });
+        if (o.Key)
+          out.push({ key: o.Key.slice(root.length), size: o.Size ?? 0, modifiedAt: o.LastModified ?? new Date(0) });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -99,7 +123,11 @@ export function createS3Store(settings: S3Settings, log?: StorageLog, client: S3
     async get(key): Promise<StoredObject | null> {
       try {
         const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(key) }));
-        return { stream: object.Body as Readable, size: Number(object.ContentLength ?? 0), contentType: object.ContentType ?? null };
+        return {
+          stream: object.Body as Readable,
+          size: Number(object.ContentLength ?? 0),
+          contentType: object.ContentType ?? null,
+        };
       } catch (error) {
         if (notFound(error)) return null;
         throw error;
@@ -124,9 +152,15 @@ export function createS3Store(settings: S3Settings, log?: StorageLog, client: S3
       const keys = (await list(prefix)).map((e) => root + e.key);
       for (let i = 0; i < keys.length; i += 1000) {
         const { Errors } = await client.send(
-          new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true } }),
+          new DeleteObjectsCommand({
+            Bucket: bucket,
+            Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true },
+          }),
         );
-        if (Errors?.length) throw new Error(`could not delete ${Errors.length} object(s) under ${prefix}: ${Errors[0].Code} ${Errors[0].Message ?? ''}`.trim());
+        if (Errors?.length)
+          throw new Error(
+            `could not delete ${Errors.length} object(s) under ${prefix}: ${Errors[0].Code} ${Errors[0].Message ?? ''}`.trim(),
+          );
       }
     },
 

@@ -4,7 +4,11 @@ import { newestFirst } from '../../db/paging';
 import { apiTokens, users, type ApiTokenRow, type NewApiTokenRow, type UserRow } from '../../db/schema';
 
 /** A token with the creator's name, e-mail and role, for the list. */
-export type ApiTokenWithCreator = ApiTokenRow & { creatorName: string; creatorEmail: string; creatorRole: UserRow['role'] };
+export type ApiTokenWithCreator = ApiTokenRow & {
+  creatorName: string;
+  creatorEmail: string;
+  creatorRole: UserRow['role'];
+};
 
 const withCreator = {
   token: apiTokens,
@@ -13,7 +17,12 @@ const withCreator = {
   creatorRole: users.role,
 };
 
-const flatten = (r: { token: ApiTokenRow; creatorName: string; creatorEmail: string; creatorRole: UserRow['role'] }): ApiTokenWithCreator => ({
+const flatten = (r: {
+  token: ApiTokenRow;
+  creatorName: string;
+  creatorEmail: string;
+  creatorRole: UserRow['role'];
+}): ApiTokenWithCreator => ({
   ...r.token,
   creatorName: r.creatorName,
   creatorEmail: r.creatorEmail,
@@ -28,7 +37,10 @@ export function createApiTokenRepository(db: Db) {
     },
 
     /** Newest first; without the tokens of super_admins unless `withSuperAdmins`. */
-    async page(q: { page: number; limit: number }, withSuperAdmins = true): Promise<{ items: ApiTokenWithCreator[]; total: number }> {
+    async page(
+      q: { page: number; limit: number },
+      withSuperAdmins = true,
+    ): Promise<{ items: ApiTokenWithCreator[]; total: number }> {
       const visible = withSuperAdmins ? undefined : ne(users.role, 'super_admin');
       const [rows, [{ total }]] = await Promise.all([
         db
@@ -39,7 +51,11 @@ export function createApiTokenRepository(db: Db) {
           .orderBy(newestFirst(apiTokens.createdAt), newestFirst(apiTokens.id))
           .limit(q.limit)
           .offset((q.page - 1) * q.limit),
-        db.select({ total: count() }).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.createdBy)).where(visible),
+        db
+          .select({ total: count() })
+          .from(apiTokens)
+          .innerJoin(users, eq(users.id, apiTokens.createdBy))
+          .where(visible),
       ]);
       return { items: rows.map(flatten), total: Number(total) };
     },
@@ -67,7 +83,10 @@ export function createApiTokenRepository(db: Db) {
 
     /** Sets revoked_at unless already set; the row either way. */
     async revoke(id: string, at: Date): Promise<void> {
-      await db.update(apiTokens).set({ revokedAt: at }).where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)));
+      await db
+        .update(apiTokens)
+        .set({ revokedAt: at })
+        .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)));
     },
 
     /** Records a use, unless one was recorded after `unlessSince` (at most one write per interval). */

@@ -5,7 +5,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok, pagePagination, pageSchema } from '../../../contract/envelope';
-import { apiTokenCreateSchema, apiTokenListQuerySchema, apiTokenSchema, createdApiTokenSchema } from '../../../contract/schemas/api-token';
+import {
+  apiTokenCreateSchema,
+  apiTokenListQuerySchema,
+  apiTokenSchema,
+  createdApiTokenSchema,
+} from '../../../contract/schemas/api-token';
 import type { Db } from '../../db/client';
 import { auditContext } from '../audit/trail';
 import { createApiTokenRepository } from './repository';
@@ -15,7 +20,8 @@ const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
   const tokens = new ApiTokenService({
     repository: createApiTokenRepository(app.db),
     clock: app.clock,
-    transaction: (work) => app.db.transaction((tx) => work(createApiTokenRepository(tx as unknown as Db), tx as unknown as Db)),
+    transaction: (work) =>
+      app.db.transaction((tx) => work(createApiTokenRepository(tx as unknown as Db), tx as unknown as Db)),
   });
 
   app.get(
@@ -28,14 +34,21 @@ const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/', { schema: { body: apiTokenCreateSchema, response: { 201: envelope(createdApiTokenSchema) } } }, async (request, reply) =>
-    reply.code(201).send(ok(await tokens.create(request.user!, request.body, auditContext(request)), M.created)),
+  app.post(
+    '/',
+    { schema: { body: apiTokenCreateSchema, response: { 201: envelope(createdApiTokenSchema) } } },
+    async (request, reply) =>
+      reply.code(201).send(ok(await tokens.create(request.user!, request.body, auditContext(request)), M.created)),
   );
 
-  app.delete('/:id', { schema: { params: z.object({ id: z.string() }), response: { 200: envelope(apiTokenSchema) } } }, async (request) => {
-    const { token, already } = await tokens.revoke(request.params.id, request.user!, auditContext(request));
-    return ok(token, already ? M.alreadyRevoked : M.revoked);
-  });
+  app.delete(
+    '/:id',
+    { schema: { params: z.object({ id: z.string() }), response: { 200: envelope(apiTokenSchema) } } },
+    async (request) => {
+      const { token, already } = await tokens.revoke(request.params.id, request.user!, auditContext(request));
+      return ok(token, already ? M.alreadyRevoked : M.revoked);
+    },
+  );
 };
 
 export default apiTokenRoutes;

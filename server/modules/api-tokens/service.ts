@@ -59,10 +59,15 @@ export class ApiTokenService {
     },
   ) {}
 
-  private audited<T>(audit: AuditContext | undefined, work: (repository: ApiTokenRepository, record: (entry: AuditEntry) => Promise<void>) => Promise<T>): Promise<T> {
+  private audited<T>(
+    audit: AuditContext | undefined,
+    work: (repository: ApiTokenRepository, record: (entry: AuditEntry) => Promise<void>) => Promise<T>,
+  ): Promise<T> {
     const { transaction, repository, clock } = this.deps;
     if (!transaction || !audit) return work(repository, async () => {});
-    return transaction((repo, db) => work(repo, (entry) => recordAudit(db, clock, audit, { targetType: 'api_token', ...entry })));
+    return transaction((repo, db) =>
+      work(repo, (entry) => recordAudit(db, clock, audit, { targetType: 'api_token', ...entry })),
+    );
   }
 
   statusOf(row: Pick<ApiTokenRow, 'revokedAt' | 'expiresAt'>, now = this.deps.clock.now()): ApiTokenStatus {
@@ -89,13 +94,20 @@ export class ApiTokenService {
   }
 
   /** The tokens the viewer may see: a super_admin's tokens are for super_admins only. */
-  async list(q: { page: number; limit: number }, viewer: { role: Role }): Promise<{ items: ApiToken[]; total: number }> {
+  async list(
+    q: { page: number; limit: number },
+    viewer: { role: Role },
+  ): Promise<{ items: ApiToken[]; total: number }> {
     const { items, total } = await this.deps.repository.page(q, viewer.role === 'super_admin');
     return { items: items.map((r) => this.toApiToken(r)), total };
   }
 
   /** Creates a token acting as input.role in the creator's name; the answer carries the secret this once. */
-  async create(creator: { id: string; role: Role }, input: ApiTokenCreateParsed, audit?: AuditContext): Promise<CreatedApiToken> {
+  async create(
+    creator: { id: string; role: Role },
+    input: ApiTokenCreateParsed,
+    audit?: AuditContext,
+  ): Promise<CreatedApiToken> {
     const { repository, clock } = this.deps;
     if (!mayGrant(creator.role, input.role)) throw forbidden(API_TOKEN_MESSAGES.superAdminOnly);
     const now = clock.now();
@@ -119,7 +131,12 @@ export class ApiTokenService {
       await record({
         action: 'api_token.created',
         targetId: inserted.id,
-        changes: { name: { from: null, to: inserted.name }, role: { from: null, to: inserted.role }, prefix: { from: null, to: inserted.prefix }, secret: { changed: true } },
+        changes: {
+          name: { from: null, to: inserted.name },
+          role: { from: null, to: inserted.role },
+          prefix: { from: null, to: inserted.prefix },
+          secret: { changed: true },
+        },
       });
       return inserted;
     });
@@ -128,14 +145,23 @@ export class ApiTokenService {
   }
 
   /** Revokes a token (again: no change). 404 for an unknown id, and for a super_admin's token unless the viewer is one. */
-  async revoke(id: string, viewer: { role: Role }, audit?: AuditContext): Promise<{ token: ApiToken; already: boolean }> {
+  async revoke(
+    id: string,
+    viewer: { role: Role },
+    audit?: AuditContext,
+  ): Promise<{ token: ApiToken; already: boolean }> {
     const { repository, clock } = this.deps;
     const current = UUID.test(id) ? await repository.findById(id) : undefined;
-    if (!current || (current.creatorRole === 'super_admin' && viewer.role !== 'super_admin')) throw notFound(API_TOKEN_MESSAGES.notFound);
+    if (!current || (current.creatorRole === 'super_admin' && viewer.role !== 'super_admin'))
+      throw notFound(API_TOKEN_MESSAGES.notFound);
     if (current.revokedAt) return { token: this.toApiToken(current), already: true };
     await this.audited(audit, async (repo, record) => {
       await repo.revoke(id, clock.now());
-      await record({ action: 'api_token.revoked', targetId: id, changes: { name: { from: current.name, to: current.name }, status: { from: 'active', to: 'revoked' } } });
+      await record({
+        action: 'api_token.revoked',
+        targetId: id,
+        changes: { name: { from: current.name, to: current.name }, status: { from: 'active', to: 'revoked' } },
+      });
     });
     return { token: this.toApiToken((await repository.findById(id))!), already: false };
   }

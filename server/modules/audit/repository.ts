@@ -34,7 +34,9 @@ export function createAuditRepository(db: Db) {
     /** Page `page` of `limit` matching events, and how many match. */
     async page(q: AuditListQuery, page: number, limit: number): Promise<{ rows: AuditEventRow[]; total: number }> {
       const [rows, [{ n }]] = await Promise.all([
-        matching(q).limit(limit).offset((page - 1) * limit),
+        matching(q)
+          .limit(limit)
+          .offset((page - 1) * limit),
         db.select({ n: count() }).from(auditEvents).where(where(q)),
       ]);
       return { rows, total: Number(n) };
@@ -57,7 +59,11 @@ export function createAuditRepository(db: Db) {
       const [lock] = rowsOf(await db.execute(sql`select pg_try_advisory_xact_lock(${PRUNE_LOCK}) as got`));
       if (!lock?.got) return null;
       await db.execute(sql`select set_config('portal.audit_prune', 'on', true)`);
-      const [{ n }] = rowsOf(await db.execute(sql`with gone as (delete from audit_events where at < ${before.toISOString()}::timestamptz returning 1) select count(*)::int as n from gone`));
+      const [{ n }] = rowsOf(
+        await db.execute(
+          sql`with gone as (delete from audit_events where at < ${before.toISOString()}::timestamptz returning 1) select count(*)::int as n from gone`,
+        ),
+      );
       await db.execute(sql`select set_config('portal.audit_prune', 'off', true)`);
       return Number(n);
     },

@@ -27,7 +27,11 @@ export async function pruneAuditTrail(db: Db, clock: Clock, retentionDays: numbe
       await recordAudit(tx, clock, SYSTEM, {
         action: 'audit.pruned',
         targetType: 'audit',
-        changes: { deleted: { from: null, to: deleted }, before: { from: null, to: before.toISOString() }, retention_days: { from: null, to: retentionDays } },
+        changes: {
+          deleted: { from: null, to: deleted },
+          before: { from: null, to: before.toISOString() },
+          retention_days: { from: null, to: retentionDays },
+        },
       });
     }
     return { deleted, before };

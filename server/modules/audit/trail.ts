@@ -32,7 +32,9 @@ export interface AuditEntry {
 export function auditContext(request: FastifyRequest, anonymousEmail?: string): AuditContext {
   const user = request.user;
   return {
-    actor: user ? { id: user.id, email: user.email, role: user.role } : { id: null, email: anonymousEmail ?? null, role: 'anonymous' },
+    actor: user
+      ? { id: user.id, email: user.email, role: user.role }
+      : { id: null, email: anonymousEmail ?? null, role: 'anonymous' },
     ip: request.ip.slice(0, 64),
     requestId: String(request.id).slice(0, 128),
   };

@@ -18,7 +18,8 @@ import { emailChangeConfirmationEmail, emailChangeNoticeEmail } from './emails';
 export const EMAIL_CHANGE_TTL_MS = 24 * HOUR_MS;
 
 export const EMAIL_CHANGE_MESSAGES = {
-  pending: (to: string) => `A confirmation link was sent to ${to}. The e-mail address changes once it is confirmed from there.`,
+  pending: (to: string) =>
+    `A confirmation link was sent to ${to}. The e-mail address changes once it is confirmed from there.`,
   confirmed: 'Your e-mail address has been changed',
   invalidToken: 'Invalid or expired confirmation link',
   taken: 'This e-mail address is already used by another account',
@@ -27,7 +28,11 @@ export const EMAIL_CHANGE_MESSAGES = {
 /** The users columns of a pending change (all null: none pending). */
 export type PendingEmailValues = Pick<UserRow, 'pendingEmail' | 'pendingEmailTokenHash' | 'pendingEmailExpiresAt'>;
 
-export const NO_PENDING_EMAIL: PendingEmailValues = { pendingEmail: null, pendingEmailTokenHash: null, pendingEmailExpiresAt: null };
+export const NO_PENDING_EMAIL: PendingEmailValues = {
+  pendingEmail: null,
+  pendingEmailTokenHash: null,
+  pendingEmailExpiresAt: null,
+};
 
 export interface EmailChangeRequest {
   /** Written with the user's other changes, in the same transaction. */
@@ -56,7 +61,9 @@ export class EmailChanges {
     return {
       values,
       notify: () => {
-        this.deps.mail.send(emailChangeConfirmationEmail(email, user.name, `${appUrl}/confirm-email?token=${encodeURIComponent(token)}`));
+        this.deps.mail.send(
+          emailChangeConfirmationEmail(email, user.name, `${appUrl}/confirm-email?token=${encodeURIComponent(token)}`),
+        );
         this.deps.mail.send(emailChangeNoticeEmail(user.email, user.name, email, byStaff, `${appUrl}/login`));
       },
     };
@@ -66,7 +73,12 @@ export class EmailChanges {
    * Follows a confirmation link: the pending address becomes the account's (verified, since the link reached it).
    * 400 for an unknown, used or expired link; 409 when another account took the address meanwhile.
    */
-  async confirm(token: string, users: UserRepository, transaction: <T>(work: (users: UserRepository, db: Db) => Promise<T>) => Promise<T>, audit: { ip: string | null; requestId: string | null }): Promise<UserRow> {
+  async confirm(
+    token: string,
+    users: UserRepository,
+    transaction: <T>(work: (users: UserRepository, db: Db) => Promise<T>) => Promise<T>,
+    audit: { ip: string | null; requestId: string | null },
+  ): Promise<UserRow> {
     const now = this.deps.clock.now();
     const user = await users.findByPendingEmailToken(hashToken(token));
     if (!user?.pendingEmail || !user.pendingEmailExpiresAt || user.pendingEmailExpiresAt.getTime() <= now.getTime()) {
@@ -79,12 +91,17 @@ export class EmailChanges {
         const updated = await repo.confirmPendingEmail(user.id, user.pendingEmailTokenHash!, now);
         if (!updated) throw badRequest(EMAIL_CHANGE_MESSAGES.invalidToken);
         // The link proved who follows it: the account's owner is the actor.
-        await recordAudit(db, this.deps.clock, { actor: { id: user.id, email: user.email, role: user.role }, ...audit }, {
-          action: 'user.email_changed',
-          targetType: 'user',
-          targetId: user.id,
-          changes: { email: { from: user.email, to: updated.email } },
-        });
+        await recordAudit(
+          db,
+          this.deps.clock,
+          { actor: { id: user.id, email: user.email, role: user.role }, ...audit },
+          {
+            action: 'user.email_changed',
+            targetType: 'user',
+            targetId: user.id,
+            changes: { email: { from: user.email, to: updated.email } },
+          },
+        );
         return updated;
       });
     } catch (error) {

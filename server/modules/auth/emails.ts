@@ -3,7 +3,15 @@ import type { MailMessage } from '../../integrations/mail/mailer';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function linkMail(to: string, name: string, subject: string, intro: string, action: string, link: string, outro: string): MailMessage {
+function linkMail(
+  to: string,
+  name: string,
+  subject: string,
+  intro: string,
+  action: string,
+  link: string,
+  outro: string,
+): MailMessage {
   return {
     to,
     subject,
@@ -51,7 +59,13 @@ export function emailChangeConfirmationEmail(to: string, name: string, link: str
 }
 
 /** To the address an account has now, when a change away from it is asked for (nothing changes yet). */
-export function emailChangeNoticeEmail(to: string, name: string, newEmail: string, byStaff: boolean, link: string): MailMessage {
+export function emailChangeNoticeEmail(
+  to: string,
+  name: string,
+  newEmail: string,
+  byStaff: boolean,
+  link: string,
+): MailMessage {
   return linkMail(
     to,
     name,

@@ -1,7 +1,13 @@
 /** Queries for sign-in sessions (refresh tokens) and e-mailed single-use tokens. */
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { authTokens, refreshTokens, type AuthTokenKind, type AuthTokenRow, type RefreshTokenRow } from '../../db/schema';
+import {
+  authTokens,
+  refreshTokens,
+  type AuthTokenKind,
+  type AuthTokenRow,
+  type RefreshTokenRow,
+} from '../../db/schema';
 
 export function createAuthRepository(db: Db) {
   return {
@@ -36,7 +42,10 @@ export function createAuthRepository(db: Db) {
     /** Revokes a session family; `alongside` (an audit event) is written in the same transaction. */
     async revokeFamily(familyId: string, at: Date, alongside?: (tx: Db) => Promise<void>): Promise<void> {
       const revoke = (h: Db) =>
-        h.update(refreshTokens).set({ revokedAt: at }).where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+        h
+          .update(refreshTokens)
+          .set({ revokedAt: at })
+          .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
       if (!alongside) {
         await revoke(db);
         return;
@@ -51,17 +60,28 @@ export function createAuthRepository(db: Db) {
     async revokeUserSessions(userId: string, at: Date, exceptFamilyId?: string): Promise<void> {
       const conditions = [eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)];
       if (exceptFamilyId) conditions.push(ne(refreshTokens.familyId, exceptFamilyId));
-      await db.update(refreshTokens).set({ revokedAt: at }).where(and(...conditions));
+      await db
+        .update(refreshTokens)
+        .set({ revokedAt: at })
+        .where(and(...conditions));
     },
 
     // --- e-mailed tokens ----------------------------------------------------------------------------------
     /** Stores a new token of a kind and voids the user's older unused ones of that kind. */
-    async replaceAuthToken(values: { userId: string; kind: AuthTokenKind; tokenHash: string; expiresAt: Date; createdAt: Date }): Promise<void> {
+    async replaceAuthToken(values: {
+      userId: string;
+      kind: AuthTokenKind;
+      tokenHash: string;
+      expiresAt: Date;
+      createdAt: Date;
+    }): Promise<void> {
       await db.transaction(async (tx) => {
         await tx
           .update(authTokens)
           .set({ usedAt: values.createdAt })
-          .where(and(eq(authTokens.userId, values.userId), eq(authTokens.kind, values.kind), isNull(authTokens.usedAt)));
+          .where(
+            and(eq(authTokens.userId, values.userId), eq(authTokens.kind, values.kind), isNull(authTokens.usedAt)),
+          );
         await tx.insert(authTokens).values(values);
       });
     },

@@ -24,7 +24,14 @@ import { EMAIL_CHANGE_MESSAGES, EmailChanges } from './email-change';
 import type { Db } from '../../db/client';
 import { createUserRepository } from '../users/repository';
 import { createAuthRepository } from './repository';
-import { AuthService, loginSteps, MAIL_RATE_LIMIT, REGISTER_RATE_LIMIT, type LoginLimits, type SignedIn } from './service';
+import {
+  AuthService,
+  loginSteps,
+  MAIL_RATE_LIMIT,
+  REGISTER_RATE_LIMIT,
+  type LoginLimits,
+  type SignedIn,
+} from './service';
 import { PERSISTENT_REFRESH_TTL_MS, SessionService, type IssuedRefreshToken, type RequestContext } from './sessions';
 
 const userData = envelope(z.object({ user: publicUserSchema }));
@@ -62,7 +69,12 @@ function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, refresh:
 }
 
 function clearRefreshCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.clearCookie(REFRESH_COOKIE_NAME, { path: REFRESH_COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https' });
+  reply.clearCookie(REFRESH_COOKIE_NAME, {
+    path: REFRESH_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+  });
 }
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -77,8 +89,17 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await recordAudit(
         tx,
         app.clock,
-        { actor: { id: null, email: owner?.email ?? null, role: 'anonymous' }, ip: ctx.ip?.slice(0, 64) ?? null, requestId: ctx.requestId ?? null },
-        { action: 'auth.refresh_token_reused', targetType: 'user', targetId: token.userId, changes: { sessions: { from: 'active', to: 'revoked' } } },
+        {
+          actor: { id: null, email: owner?.email ?? null, role: 'anonymous' },
+          ip: ctx.ip?.slice(0, 64) ?? null,
+          requestId: ctx.requestId ?? null,
+        },
+        {
+          action: 'auth.refresh_token_reused',
+          targetType: 'user',
+          targetId: token.userId,
+          changes: { sessions: { from: 'active', to: 'revoked' } },
+        },
       );
     },
   });
@@ -91,7 +112,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     accessTokens: app.accessTokens,
     mail: app.mail,
     emailChanges: new EmailChanges({ config: app.config, clock: app.clock, mail: app.mail }),
-    transaction: (work) => app.db.transaction((tx) => work(createUserRepository(tx as unknown as Db), tx as unknown as Db)),
+    transaction: (work) =>
+      app.db.transaction((tx) => work(createUserRepository(tx as unknown as Db), tx as unknown as Db)),
   });
 
   // Sign-in: failed attempts per address (LOGIN_RATE_LIMIT in LOGIN_RATE_WINDOW_MINUTES, any accounts), and per
@@ -123,10 +145,22 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // Mail-sending endpoints: per IP address (before anything is read) and per e-mail address (once the body is).
   const mailLimit = { ...MAIL_RATE_LIMIT, message: AUTH_MESSAGES.tooManyRequests };
   const mailRateLimit = app.limitRequests({ nameSpace: 'mail-ip:', ...mailLimit });
-  const mailAccountLimit = app.limitRequests({ nameSpace: 'mail-account:', ...mailLimit, key: (request) => emailOf(request) });
-  const registerRateLimit = app.limitRequests({ nameSpace: 'register-ip:', ...REGISTER_RATE_LIMIT, message: AUTH_MESSAGES.tooManyRequests });
+  const mailAccountLimit = app.limitRequests({
+    nameSpace: 'mail-account:',
+    ...mailLimit,
+    key: (request) => emailOf(request),
+  });
+  const registerRateLimit = app.limitRequests({
+    nameSpace: 'register-ip:',
+    ...REGISTER_RATE_LIMIT,
+    message: AUTH_MESSAGES.tooManyRequests,
+  });
   // A taken address's owner is mailed on every attempt: at most as often as "forgot password" mails them.
-  const registerAccountLimit = app.limitRequests({ nameSpace: 'register-account:', ...mailLimit, key: (request) => emailOf(request) });
+  const registerAccountLimit = app.limitRequests({
+    nameSpace: 'register-account:',
+    ...mailLimit,
+    key: (request) => emailOf(request),
+  });
 
   const respond = (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) => {
     setRefreshCookie(request, reply, signedIn.refresh);
@@ -144,7 +178,10 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         // Wrong credentials are worth a line in the trail (who tried which account, from where); a refused
         // inactive account or a rate-limited attempt is not a credential check.
         if (error instanceof AppError && error.statusCode === 401) {
-          await recordAudit(app.db, app.clock, auditContext(request, emailOf(request)), { action: 'auth.sign_in_failed', targetType: 'user' });
+          await recordAudit(app.db, app.clock, auditContext(request, emailOf(request)), {
+            action: 'auth.sign_in_failed',
+            targetType: 'user',
+          });
         }
         throw error;
       }
@@ -152,7 +189,11 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await recordAudit(
         app.db,
         app.clock,
-        { actor: { id: user.id, email: user.email, role: user.role }, ip: request.ip.slice(0, 64), requestId: String(request.id) },
+        {
+          actor: { id: user.id, email: user.email, role: user.role },
+          ip: request.ip.slice(0, 64),
+          requestId: String(request.id),
+        },
         { action: 'auth.signed_in', targetType: 'user', targetId: user.id },
       );
       return ok(respond(request, reply, signedIn), AUTH_MESSAGES.loginSuccess);
@@ -162,27 +203,35 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // The same answer for a new and a taken address (issue 32), so it signs nobody in: the client signs in next.
   app.post(
     '/register',
-    { onRequest: registerRateLimit, preHandler: registerAccountLimit, schema: { body: registerBodySchema, response: { 201: noData } } },
+    {
+      onRequest: registerRateLimit,
+      preHandler: registerAccountLimit,
+      schema: { body: registerBodySchema, response: { 201: noData } },
+    },
     async (request, reply) => {
       await auth.register(request.body);
       return reply.code(201).send(ok(null, AUTH_MESSAGES.registered));
     },
   );
 
-  app.post('/refresh-token', { schema: { response: { 200: envelope(authDataSchema), 204: z.null() } } }, async (request, reply) => {
-    try {
-      const token = readRefreshCookie(request);
-      // A cookie whose signature does not match was forged or corrupted: not the same as having none.
-      if (!token && request.cookies[REFRESH_COOKIE_NAME]) throw unauthorized('Invalid refresh token');
-      // No cookie at all: a visitor without a session (every public page asks, spec §2). Nothing to refresh is
-      // not a failure, so no 401 in every visitor's browser console (issue 34); a bad token still answers 401.
-      if (!token) return reply.code(204).send(null);
-      return ok(respond(request, reply, await auth.refresh(token, context(request))), AUTH_MESSAGES.refreshed);
-    } catch (error) {
-      clearRefreshCookie(request, reply);
-      throw error;
-    }
-  });
+  app.post(
+    '/refresh-token',
+    { schema: { response: { 200: envelope(authDataSchema), 204: z.null() } } },
+    async (request, reply) => {
+      try {
+        const token = readRefreshCookie(request);
+        // A cookie whose signature does not match was forged or corrupted: not the same as having none.
+        if (!token && request.cookies[REFRESH_COOKIE_NAME]) throw unauthorized('Invalid refresh token');
+        // No cookie at all: a visitor without a session (every public page asks, spec §2). Nothing to refresh is
+        // not a failure, so no 401 in every visitor's browser console (issue 34); a bad token still answers 401.
+        if (!token) return reply.code(204).send(null);
+        return ok(respond(request, reply, await auth.refresh(token, context(request))), AUTH_MESSAGES.refreshed);
+      } catch (error) {
+        clearRefreshCookie(request, reply);
+        throw error;
+      }
+    },
+  );
 
   app.post('/logout', { schema: { response: { 200: noData } } }, async (request, reply) => {
     // The session ends (its refresh token) and so does every access token of its user, on every node: a copied
@@ -204,37 +253,78 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/profile', { schema: { body: updateProfileBodySchema, response: { 200: userData } } }, async (request) => {
     const user = await auth.updateProfile(request.user!.id, request.body);
-    const pending = request.body.email !== undefined && user.pending_email ? EMAIL_CHANGE_MESSAGES.pending(user.pending_email) : null;
+    const pending =
+      request.body.email !== undefined && user.pending_email ? EMAIL_CHANGE_MESSAGES.pending(user.pending_email) : null;
     return ok({ user }, pending ? `${AUTH_MESSAGES.profileUpdated}. ${pending}` : AUTH_MESSAGES.profileUpdated);
   });
 
-  app.post('/confirm-email', { schema: { body: confirmEmailBodySchema, response: { 200: userData } } }, async (request) =>
-    ok({ user: await auth.confirmEmailChange(request.body.token, { ip: request.ip.slice(0, 64), requestId: String(request.id) }) }, EMAIL_CHANGE_MESSAGES.confirmed),
+  app.post(
+    '/confirm-email',
+    { schema: { body: confirmEmailBodySchema, response: { 200: userData } } },
+    async (request) =>
+      ok(
+        {
+          user: await auth.confirmEmailChange(request.body.token, {
+            ip: request.ip.slice(0, 64),
+            requestId: String(request.id),
+          }),
+        },
+        EMAIL_CHANGE_MESSAGES.confirmed,
+      ),
   );
 
-  app.post('/change-password', { schema: { body: changePasswordBodySchema, response: { 200: noData } } }, async (request) => {
-    await auth.changePassword(request.user!.id, request.body, readRefreshCookie(request), auditContext(request));
-    return ok(null, AUTH_MESSAGES.passwordChanged);
-  });
-
-  app.get('/verify-email', { schema: { querystring: verifyEmailQuerySchema, response: { 200: userData } } }, async (request) =>
-    ok({ user: await auth.verifyEmail(request.query.token) }, AUTH_MESSAGES.emailVerified),
+  app.post(
+    '/change-password',
+    { schema: { body: changePasswordBodySchema, response: { 200: noData } } },
+    async (request) => {
+      await auth.changePassword(request.user!.id, request.body, readRefreshCookie(request), auditContext(request));
+      return ok(null, AUTH_MESSAGES.passwordChanged);
+    },
   );
 
-  app.post('/resend-verification', { onRequest: mailRateLimit, preHandler: mailAccountLimit, schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
-    await auth.resendVerification(request.body.email);
-    return ok(null, AUTH_MESSAGES.verificationSent);
-  });
+  app.get(
+    '/verify-email',
+    { schema: { querystring: verifyEmailQuerySchema, response: { 200: userData } } },
+    async (request) => ok({ user: await auth.verifyEmail(request.query.token) }, AUTH_MESSAGES.emailVerified),
+  );
 
-  app.post('/forgot-password', { onRequest: mailRateLimit, preHandler: mailAccountLimit, schema: { body: emailBodySchema, response: { 200: noData } } }, async (request) => {
-    await auth.forgotPassword(request.body.email);
-    return ok(null, AUTH_MESSAGES.resetSent);
-  });
+  app.post(
+    '/resend-verification',
+    {
+      onRequest: mailRateLimit,
+      preHandler: mailAccountLimit,
+      schema: { body: emailBodySchema, response: { 200: noData } },
+    },
+    async (request) => {
+      await auth.resendVerification(request.body.email);
+      return ok(null, AUTH_MESSAGES.verificationSent);
+    },
+  );
 
-  app.post('/reset-password', { schema: { body: resetPasswordBodySchema, response: { 200: noData } } }, async (request) => {
-    await auth.resetPassword(request.body.token, request.body.password, { ip: request.ip.slice(0, 64), requestId: String(request.id) });
-    return ok(null, AUTH_MESSAGES.passwordReset);
-  });
+  app.post(
+    '/forgot-password',
+    {
+      onRequest: mailRateLimit,
+      preHandler: mailAccountLimit,
+      schema: { body: emailBodySchema, response: { 200: noData } },
+    },
+    async (request) => {
+      await auth.forgotPassword(request.body.email);
+      return ok(null, AUTH_MESSAGES.resetSent);
+    },
+  );
+
+  app.post(
+    '/reset-password',
+    { schema: { body: resetPasswordBodySchema, response: { 200: noData } } },
+    async (request) => {
+      await auth.resetPassword(request.body.token, request.body.password, {
+        ip: request.ip.slice(0, 64),
+        requestId: String(request.id),
+      });
+      return ok(null, AUTH_MESSAGES.passwordReset);
+    },
+  );
 };
 
 export default authRoutes;

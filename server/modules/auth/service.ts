@@ -83,7 +83,9 @@ export class AuthService {
     const wait = await limits.blockedFor();
     if (wait > 0) throw tooManyRequests(AUTH_MESSAGES.tooManyLogins, wait);
     const user = await users.findByEmail(email);
-    const valid = user ? await verifyPassword(user.passwordHash, body.password) : await verifyAgainstDummy(body.password);
+    const valid = user
+      ? await verifyPassword(user.passwordHash, body.password)
+      : await verifyAgainstDummy(body.password);
     if (!user || !valid) {
       await limits.failed();
       throw unauthorized(AUTH_MESSAGES.invalidCredentials);
@@ -186,12 +188,19 @@ export class AuthService {
     const { users, sessions, clock } = this.deps;
     const user = await users.findById(userId);
     if (!user) throw unauthorized('Invalid or expired token');
-    if (!(await verifyPassword(user.passwordHash, body.currentPassword))) throw badRequest(AUTH_MESSAGES.currentPasswordWrong);
+    if (!(await verifyPassword(user.passwordHash, body.currentPassword)))
+      throw badRequest(AUTH_MESSAGES.currentPasswordWrong);
     const passwordHash = await hashPassword(body.newPassword);
     await this.deps.transaction(async (repo, db) => {
       await repo.update(user.id, { passwordHash, updatedAt: clock.now() });
       await repo.endAccessTokens(user.id);
-      if (audit) await recordAudit(db, clock, audit, { action: 'auth.password_changed', targetType: 'user', targetId: user.id, changes: { password: { changed: true } } });
+      if (audit)
+        await recordAudit(db, clock, audit, {
+          action: 'auth.password_changed',
+          targetType: 'user',
+          targetId: user.id,
+          changes: { password: { changed: true } },
+        });
     });
     const own = await sessions.familyOf(callerRefreshToken);
     await sessions.revokeAll(user.id, own?.userId === user.id ? own.familyId : undefined);
@@ -237,12 +246,21 @@ export class AuthService {
     if (!user) throw badRequest(AUTH_MESSAGES.invalidResetToken);
     const passwordHash = await hashPassword(password);
     await this.deps.transaction(async (repo, db) => {
-      await repo.update(user.id, { passwordHash, updatedAt: now, ...(user.isVerified ? {} : { isVerified: true, emailVerifiedAt: now }) });
+      await repo.update(user.id, {
+        passwordHash,
+        updatedAt: now,
+        ...(user.isVerified ? {} : { isVerified: true, emailVerifiedAt: now }),
+      });
       await repo.endAccessTokens(user.id);
       // The e-mailed link proved who the caller is: the account's owner is the actor.
       if (audit) {
         const actor = { actor: { id: user.id, email: user.email, role: user.role }, ...audit };
-        await recordAudit(db, clock, actor, { action: 'auth.password_reset', targetType: 'user', targetId: user.id, changes: { password: { changed: true } } });
+        await recordAudit(db, clock, actor, {
+          action: 'auth.password_reset',
+          targetType: 'user',
+          targetId: user.id,
+          changes: { password: { changed: true } },
+        });
       }
     });
     await sessions.revokeAll(user.id);
@@ -262,8 +280,13 @@ export class AuthService {
   private async issueToken(userId: string, kind: AuthTokenKind, ttlMs: number): Promise<string> {
     const token = randomToken();
     const now = this.deps.clock.now();
-    await this.deps.repository.replaceAuthToken({ userId, kind, tokenHash: hashToken(token), expiresAt: addMs(now, ttlMs), createdAt: now });
+    await this.deps.repository.replaceAuthToken({
+      userId,
+      kind,
+      tokenHash: hashToken(token),
+      expiresAt: addMs(now, ttlMs),
+      createdAt: now,
+    });
     return token;
   }
 }
-

@@ -47,7 +47,10 @@ export class SessionService {
   }
 
   /** Trades a refresh token for a new one (and the user it belongs to). Throws 401/403 on every failure. */
-  async rotate(token: string | undefined, ctx: RequestContext): Promise<{ user: UserRow; refresh: IssuedRefreshToken }> {
+  async rotate(
+    token: string | undefined,
+    ctx: RequestContext,
+  ): Promise<{ user: UserRow; refresh: IssuedRefreshToken }> {
     if (!token) throw unauthorized('No refresh token');
     const { repository, users, clock } = this.deps;
     const now = clock.now();
@@ -104,7 +107,12 @@ export class SessionService {
     return this.deps.repository.revokeUserSessions(userId, this.deps.clock.now(), exceptFamilyId);
   }
 
-  private async issue(userId: string, familyId: string, persistent: boolean, ctx: RequestContext): Promise<IssuedRefreshToken> {
+  private async issue(
+    userId: string,
+    familyId: string,
+    persistent: boolean,
+    ctx: RequestContext,
+  ): Promise<IssuedRefreshToken> {
     const { refresh, values } = this.prepare(userId, familyId, persistent, ctx);
     await this.deps.repository.insertRefreshToken(values);
     return refresh;
@@ -128,4 +136,3 @@ export class SessionService {
     return { refresh: { token, familyId, persistent, expiresAt } satisfies IssuedRefreshToken, values };
   }
 }
-

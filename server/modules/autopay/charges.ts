@@ -34,7 +34,9 @@ export class AutopayCharges {
   private async retryDays(db: Db = this.deps.db): Promise<number[]> {
     const [row] = await db.select().from(settings).where(eq(settings.key, 'billing')).limit(1);
     const days = (row?.value as { autopay_retry_days?: unknown } | undefined)?.autopay_retry_days;
-    return Array.isArray(days) && days.every((d) => Number.isInteger(d) && d >= 1) ? (days as number[]) : (defaultSettings().billing.autopay_retry_days ?? DEFAULT_RETRY_DAYS);
+    return Array.isArray(days) && days.every((d) => Number.isInteger(d) && d >= 1)
+      ? (days as number[])
+      : (defaultSettings().billing.autopay_retry_days ?? DEFAULT_RETRY_DAYS);
   }
 
   /** Claims one due charge (scheduled and due, or processing and stale): scheduled → processing. */
@@ -48,14 +50,21 @@ export class AutopayCharges {
         .where(
           or(
             and(eq(autopayCharges.status, 'scheduled'), lte(autopayCharges.scheduledAt, now)),
-            and(eq(autopayCharges.status, 'processing'), lt(autopayCharges.updatedAt, new Date(now.getTime() - STALE_PROCESSING_MS))),
+            and(
+              eq(autopayCharges.status, 'processing'),
+              lt(autopayCharges.updatedAt, new Date(now.getTime() - STALE_PROCESSING_MS)),
+            ),
           ),
         )
         .orderBy(asc(autopayCharges.scheduledAt), asc(autopayCharges.id))
         .limit(1)
         .for('update', { skipLocked: true });
       if (!due) return null;
-      const [row] = await tx.update(autopayCharges).set({ status: 'processing', attemptedAt: now, updatedAt: now }).where(eq(autopayCharges.id, due.id)).returning();
+      const [row] = await tx
+        .update(autopayCharges)
+        .set({ status: 'processing', attemptedAt: now, updatedAt: now })
+        .where(eq(autopayCharges.id, due.id))
+        .returning();
       return row;
     });
   }
@@ -80,7 +89,10 @@ export class AutopayCharges {
       try {
         counts[await this.charge(charge)]++;
       } catch (error) {
-        this.deps.log?.error({ err: error, chargeId: charge.id }, 'autopay: charge failed unexpectedly; it is retried later');
+        this.deps.log?.error(
+          { err: error, chargeId: charge.id },
+          'autopay: charge failed unexpectedly; it is retried later',
+        );
       }
     }
     return counts;
@@ -95,31 +107,59 @@ export class AutopayCharges {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
       const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, claimed.invoiceId)).for('update');
-      const [sub] = claimed.subscriptionId ? await tx.select().from(subscriptions).where(eq(subscriptions.id, claimed.subscriptionId)).limit(1) : [];
-      const [method] = sub?.autopayMethodId ? await tx.select().from(paymentMethods).where(eq(paymentMethods.id, sub.autopayMethodId)).limit(1) : [];
+      const [sub] = claimed.subscriptionId
+        ? await tx.select().from(subscriptions).where(eq(subscriptions.id, claimed.subscriptionId)).limit(1)
+        : [];
+      const [method] = sub?.autopayMethodId
+        ? await tx.select().from(paymentMethods).where(eq(paymentMethods.id, sub.autopayMethodId)).limit(1)
+        : [];
       const skip = async (reason: string) => {
-        await tx.update(autopayCharges).set({ status: 'skipped', failureMessage: reason, updatedAt: now }).where(eq(autopayCharges.id, claimed.id));
+        await tx
+          .update(autopayCharges)
+          .set({ status: 'skipped', failureMessage: reason, updatedAt: now })
+          .where(eq(autopayCharges.id, claimed.id));
         return null;
       };
-      if (!invoice || !(OPEN as readonly string[]).includes(invoice.status)) return skip(`Invoice ${invoice?.status ?? 'deleted'}`);
+      if (!invoice || !(OPEN as readonly string[]).includes(invoice.status))
+        return skip(`Invoice ${invoice?.status ?? 'deleted'}`);
       const due = amountDue(invoice);
       if (due <= 0) return skip('Nothing to pay');
       if (!sub || !method || ['cancelled', 'expired'].includes(sub.status)) return skip('Autopay is off');
       if (!this.usable(method.provider)) return skip('The card provider is not available');
-      const gateway = gateways.find((g) => g.id === method.gatewayId) ?? gateways.find((g) => g.provider === method.provider && g.isActive);
+      const gateway =
+        gateways.find((g) => g.id === method.gatewayId) ??
+        gateways.find((g) => g.provider === method.provider && g.isActive);
       if (!gateway) return skip('The card provider is not available');
       // A charge picked up again after a crash keeps its payment (and so its idempotency key's parameters).
-      const [earlier] = claimed.paymentId ? await tx.select().from(payments).where(eq(payments.id, claimed.paymentId)).for('update') : [];
+      const [earlier] = claimed.paymentId
+        ? await tx.select().from(payments).where(eq(payments.id, claimed.paymentId)).for('update')
+        : [];
       if (earlier && earlier.status !== 'pending') return skip(`Payment already ${earlier.status}`);
       const payment =
         earlier ??
         (
           await tx
             .insert(payments)
-            .values({ invoiceId: invoice.id, userId: invoice.userId, gatewayId: gateway.id, provider: method.provider, transactionId: placeholder(claimed.id), status: 'pending', amount: due, currency: invoice.currency, paymentMethod: method.provider, reference: `Autopay attempt ${claimed.attempt}`, createdAt: now, updatedAt: now })
+            .values({
+              invoiceId: invoice.id,
+              userId: invoice.userId,
+              gatewayId: gateway.id,
+              provider: method.provider,
+              transactionId: placeholder(claimed.id),
+              status: 'pending',
+              amount: due,
+              currency: invoice.currency,
+              paymentMethod: method.provider,
+              reference: `Autopay attempt ${claimed.attempt}`,
+              createdAt: now,
+              updatedAt: now,
+            })
             .returning()
         )[0];
-      await tx.update(autopayCharges).set({ paymentId: payment.id, paymentMethodId: method.id, amount: payment.amount, updatedAt: now }).where(eq(autopayCharges.id, claimed.id));
+      await tx
+        .update(autopayCharges)
+        .set({ paymentId: payment.id, paymentMethodId: method.id, amount: payment.amount, updatedAt: now })
+        .where(eq(autopayCharges.id, claimed.id));
       return { invoice, payment, method, gateway };
     });
     if (!prepared) return 'skipped';
@@ -139,9 +179,15 @@ export class AutopayCharges {
       await db.transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
         const now = clock.now();
-        await tx.update(payments).set({ transactionId: result.transactionId, updatedAt: now }).where(and(eq(payments.id, payment.id), eq(payments.transactionId, placeholder(claimed.id))));
+        await tx
+          .update(payments)
+          .set({ transactionId: result.transactionId, updatedAt: now })
+          .where(and(eq(payments.id, payment.id), eq(payments.transactionId, placeholder(claimed.id))));
         // The webhook may already have settled it (succeeded): only a charge still processing becomes submitted.
-        await tx.update(autopayCharges).set({ status: 'submitted', updatedAt: now }).where(and(eq(autopayCharges.id, claimed.id), eq(autopayCharges.status, 'processing')));
+        await tx
+          .update(autopayCharges)
+          .set({ status: 'submitted', updatedAt: now })
+          .where(and(eq(autopayCharges.id, claimed.id), eq(autopayCharges.status, 'processing')));
       });
       return 'submitted';
     }
@@ -150,7 +196,11 @@ export class AutopayCharges {
   }
 
   /** A refused charge: payment and charge failed, the next attempt scheduled, the customer e-mailed. */
-  async fail(charge: AutopayChargeRow, failure: { code: string; message: string }, transactionId: string | null = null): Promise<void> {
+  async fail(
+    charge: AutopayChargeRow,
+    failure: { code: string; message: string },
+    transactionId: string | null = null,
+  ): Promise<void> {
     const { db, clock, appUrl } = this.deps;
     const mail = await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
@@ -161,24 +211,63 @@ export class AutopayCharges {
         const [p] = await tx.select().from(payments).where(eq(payments.id, charge.paymentId)).for('update');
         if (p && p.status === 'pending') {
           const useTx = transactionId && p.transactionId === placeholder(charge.id) ? { transactionId } : {};
-          await tx.update(payments).set({ status: 'failed', failureReason: `Automatic payment refused (${failure.code}): ${failure.message}`.slice(0, 500), updatedAt: now, ...useTx }).where(eq(payments.id, p.id));
+          await tx
+            .update(payments)
+            .set({
+              status: 'failed',
+              failureReason: `Automatic payment refused (${failure.code}): ${failure.message}`.slice(0, 500),
+              updatedAt: now,
+              ...useTx,
+            })
+            .where(eq(payments.id, p.id));
         }
       }
-      await tx.update(autopayCharges).set({ status: 'failed', failureCode: failure.code.slice(0, 64), failureMessage: failure.message, updatedAt: now }).where(eq(autopayCharges.id, charge.id));
+      await tx
+        .update(autopayCharges)
+        .set({
+          status: 'failed',
+          failureCode: failure.code.slice(0, 64),
+          failureMessage: failure.message,
+          updatedAt: now,
+        })
+        .where(eq(autopayCharges.id, charge.id));
       // The schedule counts from the day of the first attempt.
-      const [first] = await tx.select().from(autopayCharges).where(and(eq(autopayCharges.invoiceId, charge.invoiceId), eq(autopayCharges.attempt, 1))).limit(1);
+      const [first] = await tx
+        .select()
+        .from(autopayCharges)
+        .where(and(eq(autopayCharges.invoiceId, charge.invoiceId), eq(autopayCharges.attempt, 1)))
+        .limit(1);
       const days = await this.retryDays(tx);
       let nextRetry: Date | null = null;
       if (row.attempt <= days.length) {
-        nextRetry = new Date(startOfDay(first?.attemptedAt ?? first?.scheduledAt ?? now).getTime() + days[row.attempt - 1] * DAY_MS);
+        nextRetry = new Date(
+          startOfDay(first?.attemptedAt ?? first?.scheduledAt ?? now).getTime() + days[row.attempt - 1] * DAY_MS,
+        );
         await tx
           .insert(autopayCharges)
-          .values({ invoiceId: row.invoiceId, subscriptionId: row.subscriptionId, attempt: row.attempt + 1, status: 'scheduled', scheduledAt: nextRetry, paymentMethodId: row.paymentMethodId, createdAt: now, updatedAt: now })
+          .values({
+            invoiceId: row.invoiceId,
+            subscriptionId: row.subscriptionId,
+            attempt: row.attempt + 1,
+            status: 'scheduled',
+            scheduledAt: nextRetry,
+            paymentMethodId: row.paymentMethodId,
+            createdAt: now,
+            updatedAt: now,
+          })
           .onConflictDoNothing();
       }
       const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, row.invoiceId)).limit(1);
-      const [user] = invoice ? await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, invoice.userId)).limit(1) : [];
-      const [method] = row.paymentMethodId ? await tx.select().from(paymentMethods).where(eq(paymentMethods.id, row.paymentMethodId)).limit(1) : [];
+      const [user] = invoice
+        ? await tx
+            .select({ email: users.email, name: users.name })
+            .from(users)
+            .where(eq(users.id, invoice.userId))
+            .limit(1)
+        : [];
+      const [method] = row.paymentMethodId
+        ? await tx.select().from(paymentMethods).where(eq(paymentMethods.id, row.paymentMethodId)).limit(1)
+        : [];
       if (!invoice || !user) return null;
       const [companyRow] = await tx.select().from(settings).where(eq(settings.key, 'company')).limit(1);
       const company = (companyRow?.value as { name?: string } | undefined)?.name || defaultSettings().company.name;

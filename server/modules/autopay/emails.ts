@@ -25,7 +25,16 @@ export function autopayFailedMail(
   };
 }
 
-export function cardExpiringMail(c: { to: string; name: string; company: string; appUrl: string; card: string; expiry: string; subscriptionId: string; nextInvoice: string }): MailMessage {
+export function cardExpiringMail(c: {
+  to: string;
+  name: string;
+  company: string;
+  appUrl: string;
+  card: string;
+  expiry: string;
+  subscriptionId: string;
+  nextInvoice: string;
+}): MailMessage {
   return {
     to: c.to,
     subject: `Your ${c.card} expires before your next invoice`,
@@ -42,5 +51,7 @@ export function cardExpiringMail(c: { to: string; name: string; company: string;
   };
 }
 
-export const cardLabel = (card: { brand: string; last4: string }) => `${card.brand.charAt(0).toUpperCase()}${card.brand.slice(1)} card ending in ${card.last4}`;
-export const cardExpiry = (card: { expMonth: number; expYear: number }) => `${String(card.expMonth).padStart(2, '0')}/${card.expYear}`;
+export const cardLabel = (card: { brand: string; last4: string }) =>
+  `${card.brand.charAt(0).toUpperCase()}${card.brand.slice(1)} card ending in ${card.last4}`;
+export const cardExpiry = (card: { expMonth: number; expYear: number }) =>
+  `${String(card.expMonth).padStart(2, '0')}/${card.expYear}`;

@@ -12,18 +12,34 @@ import { amountDue } from '../credit/amount-due';
 import { cardExpiringMail, cardExpiry, cardLabel } from './emails';
 
 /** Attempt 1 for a freshly issued invoice, due now; nothing when autopay is off or nothing is due. */
-export async function scheduleFirstCharge(tx: Db, invoice: InvoiceRow, sub: Pick<SubscriptionRow, 'id' | 'autopayMethodId'>, now: Date): Promise<boolean> {
+export async function scheduleFirstCharge(
+  tx: Db,
+  invoice: InvoiceRow,
+  sub: Pick<SubscriptionRow, 'id' | 'autopayMethodId'>,
+  now: Date,
+): Promise<boolean> {
   if (!sub.autopayMethodId || amountDue(invoice) <= 0) return false;
   const rows = await tx
     .insert(autopayCharges)
-    .values({ invoiceId: invoice.id, subscriptionId: sub.id, attempt: 1, status: 'scheduled', scheduledAt: now, paymentMethodId: sub.autopayMethodId, amount: amountDue(invoice), createdAt: now, updatedAt: now })
+    .values({
+      invoiceId: invoice.id,
+      subscriptionId: sub.id,
+      attempt: 1,
+      status: 'scheduled',
+      scheduledAt: now,
+      paymentMethodId: sub.autopayMethodId,
+      amount: amountDue(invoice),
+      createdAt: now,
+      updatedAt: now,
+    })
     .onConflictDoNothing()
     .returning({ id: autopayCharges.id });
   return rows.length > 0;
 }
 
 /** The first instant after a card's expiry month (UTC). */
-export const cardExpiresAt = (card: { expMonth: number; expYear: number }) => new Date(Date.UTC(card.expYear, card.expMonth, 1));
+export const cardExpiresAt = (card: { expMonth: number; expYear: number }) =>
+  new Date(Date.UTC(card.expYear, card.expMonth, 1));
 
 /** Cards used by autopay that expire before their subscription's next invoice date, reminded once per card. */
 export async function cardExpiryReminders(tx: Db, now: Date, company: string, appUrl: string): Promise<MailMessage[]> {
@@ -32,7 +48,13 @@ export async function cardExpiryReminders(tx: Db, now: Date, company: string, ap
     .from(paymentMethods)
     .innerJoin(subscriptions, eq(subscriptions.autopayMethodId, paymentMethods.id))
     .innerJoin(users, eq(users.id, paymentMethods.userId))
-    .where(and(isNull(paymentMethods.expiryRemindedAt), isNotNull(subscriptions.currentPeriodEnd), inArray(subscriptions.status, ['active', 'suspended', 'pending'])))
+    .where(
+      and(
+        isNull(paymentMethods.expiryRemindedAt),
+        isNotNull(subscriptions.currentPeriodEnd),
+        inArray(subscriptions.status, ['active', 'suspended', 'pending']),
+      ),
+    )
     .for('update', { of: paymentMethods });
   const mails: MailMessage[] = [];
   const done = new Set<string>();
@@ -40,7 +62,18 @@ export async function cardExpiryReminders(tx: Db, now: Date, company: string, ap
     if (done.has(card.id) || cardExpiresAt(card).getTime() >= sub.currentPeriodEnd!.getTime()) continue;
     done.add(card.id);
     await tx.update(paymentMethods).set({ expiryRemindedAt: now }).where(eq(paymentMethods.id, card.id));
-    mails.push(cardExpiringMail({ to: email, name, company, appUrl, card: cardLabel(card), expiry: cardExpiry(card), subscriptionId: sub.id, nextInvoice: sub.currentPeriodEnd!.toISOString().slice(0, 10) }));
+    mails.push(
+      cardExpiringMail({
+        to: email,
+        name,
+        company,
+        appUrl,
+        card: cardLabel(card),
+        expiry: cardExpiry(card),
+        subscriptionId: sub.id,
+        nextInvoice: sub.currentPeriodEnd!.toISOString().slice(0, 10),
+      }),
+    );
   }
   return mails;
 }

@@ -4,7 +4,12 @@
  * webhook, as the sandbox's checkout page does); `settled()` waits for those deliveries (tests, shutdown).
  */
 import fp from 'fastify-plugin';
-import { createPaymentProviders, parseStripeApiBase, PaymentProviderRegistry, type StripeApiAddress } from '../../integrations/payments';
+import {
+  createPaymentProviders,
+  parseStripeApiBase,
+  PaymentProviderRegistry,
+  type StripeApiAddress,
+} from '../../integrations/payments';
 import { createSandboxProvider } from '../../integrations/payments/sandbox';
 import { createGatewayRepository } from '../gateways/repository';
 import { GatewayService } from '../gateways/service';
@@ -23,15 +28,24 @@ export default fp<{ stripeApi?: StripeApiAddress }>(
     const deliveries = new Set<Promise<unknown>>();
     const deliver = (webhook: { body: string; headers: Record<string, string> }) => {
       const delivery = new Promise((resolve) => setImmediate(resolve))
-        .then(() => app.inject({ method: 'POST', url: '/api/payments/webhooks/sandbox', headers: webhook.headers, payload: webhook.body }))
+        .then(() =>
+          app.inject({
+            method: 'POST',
+            url: '/api/payments/webhooks/sandbox',
+            headers: webhook.headers,
+            payload: webhook.body,
+          }),
+        )
         .then((answer) => {
-          if (answer.statusCode >= 400) log.error({ status: answer.statusCode, body: answer.body }, 'sandbox autopay webhook refused');
+          if (answer.statusCode >= 400)
+            log.error({ status: answer.statusCode, body: answer.body }, 'sandbox autopay webhook refused');
         })
         .catch((error) => log.error({ err: error }, 'sandbox autopay webhook failed'))
         .finally(() => deliveries.delete(delivery));
       deliveries.add(delivery);
     };
-    const stripe = opts.stripeApi ?? (app.config.stripeApiBase ? parseStripeApiBase(app.config.stripeApiBase) : undefined);
+    const stripe =
+      opts.stripeApi ?? (app.config.stripeApiBase ? parseStripeApiBase(app.config.stripeApiBase) : undefined);
     const base = createPaymentProviders({ baseUrl: appUrl, now: () => app.clock.now(), stripe });
     const providers = new PaymentProviderRegistry(base.ids().map((id) => base.get(id)!));
     providers.register(createSandboxProvider({ baseUrl: appUrl, now: () => app.clock.now(), deliver }));

@@ -31,8 +31,12 @@ const autopayRoutes: FastifyPluginAsyncZod = async (app) => {
     return { id: request.user.id, role: request.user.role };
   };
 
-  app.get('/payments/methods', { schema: { querystring: paymentMethodListQuerySchema, response: { 200: envelope(z.array(paymentMethodSchema)) } } }, async (request) =>
-    ok(await service.listMethods(caller(request), request.query.user_id), M.methods),
+  app.get(
+    '/payments/methods',
+    {
+      schema: { querystring: paymentMethodListQuerySchema, response: { 200: envelope(z.array(paymentMethodSchema)) } },
+    },
+    async (request) => ok(await service.listMethods(caller(request), request.query.user_id), M.methods),
   );
 
   app.delete(
@@ -44,15 +48,28 @@ const autopayRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/subscriptions/:id/autopay', { schema: { params: subscriptionParams, response: { 200: envelope(autopayStateSchema) } } }, async (request) =>
-    ok(await service.stateFor(caller(request), request.params.id), M.state),
+  app.get(
+    '/subscriptions/:id/autopay',
+    { schema: { params: subscriptionParams, response: { 200: envelope(autopayStateSchema) } } },
+    async (request) => ok(await service.stateFor(caller(request), request.params.id), M.state),
   );
 
   app.patch(
     '/subscriptions/:id/autopay',
-    { schema: { params: subscriptionParams, body: autopayToggleInputSchema, response: { 200: envelope(autopayStateSchema) } } },
+    {
+      schema: {
+        params: subscriptionParams,
+        body: autopayToggleInputSchema,
+        response: { 200: envelope(autopayStateSchema) },
+      },
+    },
     async (request) => {
-      const state = await service.setEnabled(caller(request), request.params.id, request.body.enabled, auditContext(request));
+      const state = await service.setEnabled(
+        caller(request),
+        request.params.id,
+        request.body.enabled,
+        auditContext(request),
+      );
       return ok(state, request.body.enabled ? M.enabled : M.disabled);
     },
   );
@@ -61,17 +78,36 @@ const autopayRoutes: FastifyPluginAsyncZod = async (app) => {
     '/subscriptions/:id/autopay/setup',
     { schema: { params: subscriptionParams, response: { 201: envelope(autopaySetupStartedSchema) } } },
     async (request, reply) =>
-      reply.code(201).send(ok(await service.startSetup(caller(request), request.params.id, returnOrigin(request, app.config), auditContext(request)), M.setupStarted)),
+      reply
+        .code(201)
+        .send(
+          ok(
+            await service.startSetup(
+              caller(request),
+              request.params.id,
+              returnOrigin(request, app.config),
+              auditContext(request),
+            ),
+            M.setupStarted,
+          ),
+        ),
   );
 
-  const pageHeaders = { 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'" };
+  const pageHeaders = {
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+  };
 
-  app.get('/payments/sandbox/setup/:transactionId', { schema: { params: z.object({ transactionId: z.string() }) } }, async (request, reply) => {
-    const found = await service.sandboxSetup(request.params.transactionId);
-    reply.headers(pageHeaders).type('text/html; charset=utf-8');
-    if (!found) return reply.code(404).send(sandboxNotFoundPage());
-    return reply.send(sandboxSetupPage({ transactionId: found.setup.transactionId, status: found.setup.status }));
-  });
+  app.get(
+    '/payments/sandbox/setup/:transactionId',
+    { schema: { params: z.object({ transactionId: z.string() }) } },
+    async (request, reply) => {
+      const found = await service.sandboxSetup(request.params.transactionId);
+      reply.headers(pageHeaders).type('text/html; charset=utf-8');
+      if (!found) return reply.code(404).send(sandboxNotFoundPage());
+      return reply.send(sandboxSetupPage({ transactionId: found.setup.transactionId, status: found.setup.status }));
+    },
+  );
 
   // The customer's choice: the sandbox posts the portal its signed method.saved webhook, verified like any other.
   await app.register(async (rawPlugin) => {
@@ -93,9 +129,19 @@ const autopayRoutes: FastifyPluginAsyncZod = async (app) => {
         } else if (setup.status === 'pending' && isSandboxTestCard(request.params.choice)) {
           const now = app.clock.now();
           const card = sandboxCard(request.params.choice, `sbxcus_${setup.userId}`, now);
-          const webhook = buildSandboxWebhook({ type: 'method.saved', transactionId: setup.transactionId, card }, credentials.webhook_secret ?? '', Math.floor(now.getTime() / 1000));
-          const answer = await app.inject({ method: 'POST', url: '/api/payments/webhooks/sandbox', headers: webhook.headers, payload: webhook.body });
-          if (answer.statusCode >= 400) request.log.error({ status: answer.statusCode, body: answer.body }, 'sandbox method.saved webhook refused');
+          const webhook = buildSandboxWebhook(
+            { type: 'method.saved', transactionId: setup.transactionId, card },
+            credentials.webhook_secret ?? '',
+            Math.floor(now.getTime() / 1000),
+          );
+          const answer = await app.inject({
+            method: 'POST',
+            url: '/api/payments/webhooks/sandbox',
+            headers: webhook.headers,
+            payload: webhook.body,
+          });
+          if (answer.statusCode >= 400)
+            request.log.error({ status: answer.statusCode, body: answer.body }, 'sandbox method.saved webhook refused');
           outcome = answer.statusCode < 400 ? 'saved' : 'failed';
         }
         const target = setup.subscriptionId ? `/subscription/${setup.subscriptionId}` : '/dashboard';

@@ -52,7 +52,6 @@ export interface AutopayDeps {
   log?: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
 }
 
-
 function toMethod(row: PaymentMethodRow, subscriptionIds: string[]): PaymentMethod {
   return {
     id: row.id,
@@ -67,7 +66,13 @@ function toMethod(row: PaymentMethodRow, subscriptionIds: string[]): PaymentMeth
   };
 }
 
-const cardView = (row: PaymentMethodRow) => ({ id: row.id, brand: row.brand, last4: row.last4, exp_month: row.expMonth, exp_year: row.expYear });
+const cardView = (row: PaymentMethodRow) => ({
+  id: row.id,
+  brand: row.brand,
+  last4: row.last4,
+  exp_month: row.expMonth,
+  exp_year: row.expYear,
+});
 
 export class AutopayService {
   /** Making the charges (claim, charge, fail and reschedule): charges.ts. */
@@ -96,7 +101,11 @@ export class AutopayService {
 
   /** The customer's newest saved card with a provider that can still charge it. */
   private async currentCard(userId: string, db: Db = this.deps.db): Promise<PaymentMethodRow | undefined> {
-    const rows = await db.select().from(paymentMethods).where(eq(paymentMethods.userId, userId)).orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id));
+    const rows = await db
+      .select()
+      .from(paymentMethods)
+      .where(eq(paymentMethods.userId, userId))
+      .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id));
     return rows.find((r) => this.usable(r.provider));
   }
 
@@ -104,13 +113,27 @@ export class AutopayService {
 
   async listMethods(caller: Caller, userId?: string): Promise<PaymentMethod[]> {
     const owner = userId && allows(AUTOPAY_STAFF, caller.role) ? userId : caller.id;
-    const rows = await this.deps.db.select().from(paymentMethods).where(eq(paymentMethods.userId, owner)).orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id));
+    const rows = await this.deps.db
+      .select()
+      .from(paymentMethods)
+      .where(eq(paymentMethods.userId, owner))
+      .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id));
     if (!rows.length) return [];
     const subs = await this.deps.db
       .select({ id: subscriptions.id, methodId: subscriptions.autopayMethodId })
       .from(subscriptions)
-      .where(inArray(subscriptions.autopayMethodId, rows.map((r) => r.id)));
-    return rows.map((r) => toMethod(r, subs.filter((s) => s.methodId === r.id).map((s) => s.id)));
+      .where(
+        inArray(
+          subscriptions.autopayMethodId,
+          rows.map((r) => r.id),
+        ),
+      );
+    return rows.map((r) =>
+      toMethod(
+        r,
+        subs.filter((s) => s.methodId === r.id).map((s) => s.id),
+      ),
+    );
   }
 
   /** Owner or payment staff delete a card: autopay stops on every subscription that used it (FK set null). */
@@ -127,9 +150,16 @@ export class AutopayService {
         const gateway =
           (card.gatewayId ? await this.deps.gatewayRepository.findById(card.gatewayId) : undefined) ??
           (await this.deps.gatewayRepository.all()).find((g) => g.provider === card.provider);
-        if (gateway) await adapter.forgetSaved({ providerMethodId: card.providerMethodId }, this.deps.gateways.openCredentials(gateway));
+        if (gateway)
+          await adapter.forgetSaved(
+            { providerMethodId: card.providerMethodId },
+            this.deps.gateways.openCredentials(gateway),
+          );
       } catch (error) {
-        this.deps.log?.warn({ err: error, paymentMethodId: card.id }, 'autopay: the provider could not detach a removed card');
+        this.deps.log?.warn(
+          { err: error, paymentMethodId: card.id },
+          'autopay: the provider could not detach a removed card',
+        );
       }
     }
   }
@@ -140,7 +170,10 @@ export class AutopayService {
       const tx = txRaw as unknown as Db;
       const [row] = await tx.select().from(paymentMethods).where(eq(paymentMethods.id, id)).for('update');
       if (!row || (row.userId !== caller.id && !allows(AUTOPAY_STAFF, caller.role))) throw notFound(M.methodNotFound);
-      const using = await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.autopayMethodId, id));
+      const using = await tx
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .where(eq(subscriptions.autopayMethodId, id));
       await tx.delete(paymentMethods).where(eq(paymentMethods.id, id));
       await recordAudit(tx, this.deps.clock, audit, {
         action: 'autopay.card_removed',
@@ -157,7 +190,12 @@ export class AutopayService {
   }
 
   /** Turns autopay on (with the customer's saved card) or off for a subscription: owner or payment staff. */
-  async setEnabled(caller: Caller, subscriptionId: string, enabled: boolean, audit: AuditContext): Promise<AutopayState> {
+  async setEnabled(
+    caller: Caller,
+    subscriptionId: string,
+    enabled: boolean,
+    audit: AuditContext,
+  ): Promise<AutopayState> {
     const sub = await this.subscriptionFor(caller, subscriptionId, SUBSCRIPTION_STAFF);
     if (sub.userId !== caller.id && !allows(AUTOPAY_STAFF, caller.role)) throw forbidden();
     await this.deps.db.transaction(async (txRaw) => {
@@ -167,19 +205,30 @@ export class AutopayService {
       if (enabled && !card) throw conflict(M.noCard);
       const to = card?.id ?? null;
       if (locked.autopayMethodId === to) return;
-      await tx.update(subscriptions).set({ autopayMethodId: to, updatedAt: this.deps.clock.now() }).where(eq(subscriptions.id, sub.id));
+      await tx
+        .update(subscriptions)
+        .set({ autopayMethodId: to, updatedAt: this.deps.clock.now() })
+        .where(eq(subscriptions.id, sub.id));
       await recordAudit(tx, this.deps.clock, audit, {
         action: enabled ? 'autopay.enabled' : 'autopay.disabled',
         targetType: 'subscription',
         targetId: sub.id,
-        changes: { autopay: { from: locked.autopayMethodId ? 'on' : 'off', to: enabled ? 'on' : 'off' }, ...(card ? { card: { from: null, to: `${card.brand} •••• ${card.last4}` } } : {}) },
+        changes: {
+          autopay: { from: locked.autopayMethodId ? 'on' : 'off', to: enabled ? 'on' : 'off' },
+          ...(card ? { card: { from: null, to: `${card.brand} •••• ${card.last4}` } } : {}),
+        },
       });
     });
     return this.state(sub.id);
   }
 
   /** Starts saving a card for a subscription (the customer only): the hosted set-up page to send them to. */
-  async startSetup(caller: Caller, subscriptionId: string, origin: string, audit: AuditContext): Promise<{ paymentUrl: string }> {
+  async startSetup(
+    caller: Caller,
+    subscriptionId: string,
+    origin: string,
+    audit: AuditContext,
+  ): Promise<{ paymentUrl: string }> {
     const { db, clock } = this.deps;
     const sub = await this.subscriptionFor(caller, subscriptionId, SUBSCRIPTION_STAFF);
     if (sub.userId !== caller.id) throw forbidden(M.notOwner);
@@ -188,11 +237,21 @@ export class AutopayService {
     const gateway = active.find((g) => g.isDefault) ?? active[0];
     if (!gateway) throw conflict(M.noProvider);
     const adapter = this.deps.providers.get(gateway.provider)!;
-    const [user] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, sub.userId)).limit(1);
+    const [user] = await db
+      .select({ id: users.id, email: users.email, name: users.name })
+      .from(users)
+      .where(eq(users.id, sub.userId))
+      .limit(1);
     const [known] = await db
       .select({ customer: paymentMethods.providerCustomerId })
       .from(paymentMethods)
-      .where(and(eq(paymentMethods.userId, sub.userId), eq(paymentMethods.provider, gateway.provider), isNotNull(paymentMethods.providerCustomerId)))
+      .where(
+        and(
+          eq(paymentMethods.userId, sub.userId),
+          eq(paymentMethods.provider, gateway.provider),
+          isNotNull(paymentMethods.providerCustomerId),
+        ),
+      )
       .orderBy(desc(paymentMethods.createdAt))
       .limit(1);
     const setupId = randomUUID();
@@ -208,8 +267,23 @@ export class AutopayService {
     const now = clock.now();
     await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      await tx.insert(paymentMethodSetups).values({ id: setupId, userId: sub.userId, subscriptionId: sub.id, gatewayId: gateway.id, provider: gateway.provider, transactionId: result.transactionId, status: 'pending', createdAt: now, updatedAt: now });
-      await recordAudit(tx, clock, audit, { action: 'autopay.setup_started', targetType: 'subscription', targetId: sub.id, changes: { provider: { from: null, to: gateway.provider } } });
+      await tx.insert(paymentMethodSetups).values({
+        id: setupId,
+        userId: sub.userId,
+        subscriptionId: sub.id,
+        gatewayId: gateway.id,
+        provider: gateway.provider,
+        transactionId: result.transactionId,
+        status: 'pending',
+        createdAt: now,
+        updatedAt: now,
+      });
+      await recordAudit(tx, clock, audit, {
+        action: 'autopay.setup_started',
+        targetType: 'subscription',
+        targetId: sub.id,
+        changes: { provider: { from: null, to: gateway.provider } },
+      });
     });
     return { paymentUrl: result.paymentUrl };
   }
@@ -240,49 +314,109 @@ export class AutopayService {
    * method.saved: the card is stored (once per event; a replay changes nothing), the subscription's autopay uses
    * it, and an older card of the customer with the same provider is replaced (its subscriptions move over).
    */
-  async methodSaved(provider: string, event: PaymentEvent, credentials: Record<string, string>, audit: AuditContext): Promise<'saved' | 'duplicate'> {
+  async methodSaved(
+    provider: string,
+    event: PaymentEvent,
+    credentials: Record<string, string>,
+    audit: AuditContext,
+  ): Promise<'saved' | 'duplicate'> {
     const { db, clock } = this.deps;
     const [setup] = await db
       .select()
       .from(paymentMethodSetups)
-      .where(and(eq(paymentMethodSetups.provider, provider), eq(paymentMethodSetups.transactionId, event.transactionId)))
+      .where(
+        and(eq(paymentMethodSetups.provider, provider), eq(paymentMethodSetups.transactionId, event.transactionId)),
+      )
       .limit(1);
     if (!setup) throw notFound('Card set-up not found');
-    const card = event.setup?.card ?? (await this.deps.providers.get(provider)!.readSetup!({ setupIntentId: event.setup?.setupIntentId ?? '' }, credentials));
+    const card =
+      event.setup?.card ??
+      (await this.deps.providers.get(provider)!.readSetup!(
+        { setupIntentId: event.setup?.setupIntentId ?? '' },
+        credentials,
+      ));
     const replaced: PaymentMethodRow[] = [];
     const outcome = await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
       const [fresh] = await tx
         .insert(webhookEvents)
-        .values({ provider, eventId: event.eventId, type: 'method.saved', transactionId: event.transactionId, receivedAt: now })
+        .values({
+          provider,
+          eventId: event.eventId,
+          type: 'method.saved',
+          transactionId: event.transactionId,
+          receivedAt: now,
+        })
         .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] })
         .returning({ id: webhookEvents.id });
       if (!fresh) return 'duplicate';
-      const [locked] = await tx.select().from(paymentMethodSetups).where(eq(paymentMethodSetups.id, setup.id)).for('update');
+      const [locked] = await tx
+        .select()
+        .from(paymentMethodSetups)
+        .where(eq(paymentMethodSetups.id, setup.id))
+        .for('update');
       if (locked.status === 'completed') return 'duplicate';
       // The customer's row serialises their card changes.
       await tx.select({ id: users.id }).from(users).where(eq(users.id, setup.userId)).for('update');
       const [saved] = await tx
         .insert(paymentMethods)
-        .values({ userId: setup.userId, gatewayId: setup.gatewayId, provider, providerCustomerId: card.providerCustomerId, providerMethodId: card.providerMethodId, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear, createdAt: now })
-        .onConflictDoUpdate({ target: [paymentMethods.provider, paymentMethods.providerMethodId], set: { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear, expiryRemindedAt: null } })
+        .values({
+          userId: setup.userId,
+          gatewayId: setup.gatewayId,
+          provider,
+          providerCustomerId: card.providerCustomerId,
+          providerMethodId: card.providerMethodId,
+          brand: card.brand,
+          last4: card.last4,
+          expMonth: card.expMonth,
+          expYear: card.expYear,
+          createdAt: now,
+        })
+        .onConflictDoUpdate({
+          target: [paymentMethods.provider, paymentMethods.providerMethodId],
+          set: {
+            brand: card.brand,
+            last4: card.last4,
+            expMonth: card.expMonth,
+            expYear: card.expYear,
+            expiryRemindedAt: null,
+          },
+        })
         .returning();
-      const older = (await tx.select().from(paymentMethods).where(and(eq(paymentMethods.userId, setup.userId), eq(paymentMethods.provider, provider)))).filter((m) => m.id !== saved.id);
+      const older = (
+        await tx
+          .select()
+          .from(paymentMethods)
+          .where(and(eq(paymentMethods.userId, setup.userId), eq(paymentMethods.provider, provider)))
+      ).filter((m) => m.id !== saved.id);
       if (older.length) {
         const ids = older.map((m) => m.id);
-        await tx.update(subscriptions).set({ autopayMethodId: saved.id, updatedAt: now }).where(inArray(subscriptions.autopayMethodId, ids));
+        await tx
+          .update(subscriptions)
+          .set({ autopayMethodId: saved.id, updatedAt: now })
+          .where(inArray(subscriptions.autopayMethodId, ids));
         await tx.delete(paymentMethods).where(inArray(paymentMethods.id, ids));
         replaced.push(...older);
       }
-      if (setup.subscriptionId) await tx.update(subscriptions).set({ autopayMethodId: saved.id, updatedAt: now }).where(eq(subscriptions.id, setup.subscriptionId));
-      await tx.update(paymentMethodSetups).set({ status: 'completed', paymentMethodId: saved.id, updatedAt: now }).where(eq(paymentMethodSetups.id, setup.id));
+      if (setup.subscriptionId)
+        await tx
+          .update(subscriptions)
+          .set({ autopayMethodId: saved.id, updatedAt: now })
+          .where(eq(subscriptions.id, setup.subscriptionId));
+      await tx
+        .update(paymentMethodSetups)
+        .set({ status: 'completed', paymentMethodId: saved.id, updatedAt: now })
+        .where(eq(paymentMethodSetups.id, setup.id));
       await recordAudit(tx, clock, audit, {
         action: 'autopay.card_saved',
         targetType: 'subscription',
         targetId: setup.subscriptionId ?? setup.userId,
         changes: {
-          card: { from: older[0] ? `${older[0].brand} •••• ${older[0].last4}` : null, to: `${saved.brand} •••• ${saved.last4}` },
+          card: {
+            from: older[0] ? `${older[0].brand} •••• ${older[0].last4}` : null,
+            to: `${saved.brand} •••• ${saved.last4}`,
+          },
           autopay: { from: null, to: 'on' },
           event_id: { from: null, to: event.eventId },
         },
@@ -302,20 +436,37 @@ export class AutopayService {
     await this.deps.db
       .update(payments)
       .set({ transactionId: event.transactionId })
-      .where(and(eq(payments.id, event.paymentId), eq(payments.provider, provider), eq(payments.status, 'pending'), sql`${payments.transactionId} like 'autopay\\_%'`));
+      .where(
+        and(
+          eq(payments.id, event.paymentId),
+          eq(payments.provider, provider),
+          eq(payments.status, 'pending'),
+          sql`${payments.transactionId} like 'autopay\\_%'`,
+        ),
+      );
   }
 
   /** After a payment webhook was settled: the autopay charge of that payment follows (succeeded / failed → retry). */
   async afterSettle(event: PaymentEvent, payment: { id: string; status: string } | null): Promise<void> {
     if (!payment) return;
-    const [charge] = await this.deps.db.select().from(autopayCharges).where(eq(autopayCharges.paymentId, payment.id)).limit(1);
+    const [charge] = await this.deps.db
+      .select()
+      .from(autopayCharges)
+      .where(eq(autopayCharges.paymentId, payment.id))
+      .limit(1);
     if (!charge) return;
     const now = this.deps.clock.now();
     if (event.type === 'payment.succeeded' && payment.status === 'paid') {
-      await this.deps.db.update(autopayCharges).set({ status: 'succeeded', updatedAt: now }).where(and(eq(autopayCharges.id, charge.id), inArray(autopayCharges.status, ['processing', 'submitted'])));
+      await this.deps.db
+        .update(autopayCharges)
+        .set({ status: 'succeeded', updatedAt: now })
+        .where(and(eq(autopayCharges.id, charge.id), inArray(autopayCharges.status, ['processing', 'submitted'])));
     } else if (event.type === 'payment.failed' && charge.status === 'submitted') {
       // Accepted at first, refused later (an asynchronous failure): treated like a decline.
-      await this.charges.fail(charge, { code: 'payment_failed', message: 'The payment failed after it was submitted.' });
+      await this.charges.fail(charge, {
+        code: 'payment_failed',
+        message: 'The payment failed after it was submitted.',
+      });
     }
   }
 
@@ -325,26 +476,45 @@ export class AutopayService {
     const { db } = this.deps;
     const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1);
     if (!sub) throw notFound(M.notFound);
-    const [card] = sub.autopayMethodId ? await db.select().from(paymentMethods).where(eq(paymentMethods.id, sub.autopayMethodId)).limit(1) : [];
+    const [card] = sub.autopayMethodId
+      ? await db.select().from(paymentMethods).where(eq(paymentMethods.id, sub.autopayMethodId)).limit(1)
+      : [];
     const available = card ?? (await this.currentCard(sub.userId));
     const [last] = await db
       .select()
       .from(autopayCharges)
-      .where(and(eq(autopayCharges.subscriptionId, sub.id), inArray(autopayCharges.status, ['submitted', 'succeeded', 'failed'])))
+      .where(
+        and(
+          eq(autopayCharges.subscriptionId, sub.id),
+          inArray(autopayCharges.status, ['submitted', 'succeeded', 'failed']),
+        ),
+      )
       .orderBy(desc(autopayCharges.attemptedAt), desc(autopayCharges.attempt))
       .limit(1);
     const [next] = await db
       .select({ at: autopayCharges.scheduledAt })
       .from(autopayCharges)
       .innerJoin(invoices, eq(invoices.id, autopayCharges.invoiceId))
-      .where(and(eq(autopayCharges.subscriptionId, sub.id), eq(autopayCharges.status, 'scheduled'), inArray(invoices.status, [...OPEN])))
+      .where(
+        and(
+          eq(autopayCharges.subscriptionId, sub.id),
+          eq(autopayCharges.status, 'scheduled'),
+          inArray(invoices.status, [...OPEN]),
+        ),
+      )
       .orderBy(asc(autopayCharges.scheduledAt))
       .limit(1);
     return {
       enabled: Boolean(card),
       card: card ? cardView(card) : null,
       last_failure:
-        last?.status === 'failed' ? { at: (last.attemptedAt ?? last.updatedAt).toISOString(), code: last.failureCode ?? 'failed', message: last.failureMessage ?? '' } : null,
+        last?.status === 'failed'
+          ? {
+              at: (last.attemptedAt ?? last.updatedAt).toISOString(),
+              code: last.failureCode ?? 'failed',
+              message: last.failureMessage ?? '',
+            }
+          : null,
       next_retry: card && next ? next.at.toISOString() : null,
       available_card: available ? cardView(available) : null,
     };
@@ -356,4 +526,3 @@ export class AutopayService {
     return this.state(sub.id);
   }
 }
-

@@ -29,7 +29,13 @@ import { dirname, join, relative, sep } from 'node:path';
 import pg from 'pg';
 import * as tar from 'tar';
 import type { Config } from '../../config';
-import { assertDataFolderFree, loadPgliteDataDir, openDatabase, type Database, type DatabaseKind } from '../../db/client';
+import {
+  assertDataFolderFree,
+  loadPgliteDataDir,
+  openDatabase,
+  type Database,
+  type DatabaseKind,
+} from '../../db/client';
 import { PGLITE_DUMP_SCRIPT, type RemotePGlite } from '../../db/pglite-remote';
 import { VERSION } from '../../lib/paths';
 import { createSecretBox } from '../../lib/secret-box';
@@ -82,7 +88,6 @@ interface Queryable {
   query<T = Record<string, unknown>>(text: string): Promise<{ rows: T[] }>;
 }
 
-
 async function sha256(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
@@ -96,13 +101,19 @@ export async function countRows(client: Queryable): Promise<{ tables: Record<str
   );
   const tables: Record<string, number> = {};
   for (const { table_name } of rows) {
-    const counted = await client.query<{ n: string | number }>(`select count(*) as n from public."${table_name.replace(/"/g, '""')}"`);
+    const counted = await client.query<{ n: string | number }>(
+      `select count(*) as n from public."${table_name.replace(/"/g, '""')}"`,
+    );
     tables[table_name] = Number(counted.rows[0].n);
   }
-  const journal = await client.query<{ present: boolean }>("select to_regclass('drizzle.__drizzle_migrations') is not null as present");
+  const journal = await client.query<{ present: boolean }>(
+    "select to_regclass('drizzle.__drizzle_migrations') is not null as present",
+  );
   let migrations = 0;
   if (journal.rows[0]?.present) {
-    migrations = Number((await client.query<{ n: string | number }>('select count(*) as n from drizzle.__drizzle_migrations')).rows[0].n);
+    migrations = Number(
+      (await client.query<{ n: string | number }>('select count(*) as n from drizzle.__drizzle_migrations')).rows[0].n,
+    );
   }
   return { tables, migrations };
 }
@@ -112,8 +123,16 @@ function run(command: string, args: string[]): Promise<void> {
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
-    child.on('error', (error) => reject(new BackupError(`${command} could not be started (${error.message}); install Debian's postgresql-client.`)));
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new BackupError(`${command} failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ')}`))));
+    child.on('error', (error) =>
+      reject(
+        new BackupError(`${command} could not be started (${error.message}); install Debian's postgresql-client.`),
+      ),
+    );
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new BackupError(`${command} failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ')}`)),
+    );
   });
 }
 
@@ -135,9 +154,10 @@ async function copyLiveFolder(from: string, to: string, skip = new Set<string>()
   for (const entry of entries) {
     if (skip.has(entry.name)) continue;
     if (entry.isDirectory()) await copyLiveFolder(join(from, entry.name), join(to, entry.name));
-    else if (entry.isFile()) await copyFile(join(from, entry.name), join(to, entry.name)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+    else if (entry.isFile())
+      await copyFile(join(from, entry.name), join(to, entry.name)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
   }
 }
 
@@ -146,7 +166,11 @@ async function copyLiveFolder(from: string, to: string, skip = new Set<string>()
  * pg_backup_stop, the log segments from the backup's start to its end, and the backup label; then, in a process of
  * its own, the copy is opened (PostgreSQL replays the log from the label's checkpoint), counted and dumped.
  */
-async function copyPgliteOnline(live: RemotePGlite, folder: string, out: string): Promise<{ tables: Record<string, number>; migrations: number }> {
+async function copyPgliteOnline(
+  live: RemotePGlite,
+  folder: string,
+  out: string,
+): Promise<{ tables: Record<string, number>; migrations: number }> {
   const source = live.dataDirectory!;
   const copy = join(folder, '.pglite-copy');
   await rm(copy, { recursive: true, force: true });
@@ -156,13 +180,18 @@ async function copyPgliteOnline(live: RemotePGlite, folder: string, out: string)
   try {
     await copyLiveFolder(source, copy, new Set(['pg_wal', 'postmaster.pid']));
   } finally {
-    stopped = (await live.query<{ labelfile: string; last_wal: string }>('select labelfile, pg_walfile_name(lsn) as last_wal from pg_backup_stop(false)')).rows[0]!;
+    stopped = (
+      await live.query<{ labelfile: string; last_wal: string }>(
+        'select labelfile, pg_walfile_name(lsn) as last_wal from pg_backup_stop(false)',
+      )
+    ).rows[0]!;
   }
   const first = /\(file ([0-9A-F]{24})\)/.exec(stopped.labelfile)?.[1];
   if (!first) throw new BackupError('The embedded database did not say where its backup starts');
   await mkdir(join(copy, 'pg_wal'), { recursive: true });
   for (const name of await readdir(join(source, 'pg_wal'))) {
-    if (WAL_SEGMENT.test(name) && name >= first && name <= stopped.last_wal) await cp(join(source, 'pg_wal', name), join(copy, 'pg_wal', name));
+    if (WAL_SEGMENT.test(name) && name >= first && name <= stopped.last_wal)
+      await cp(join(source, 'pg_wal', name), join(copy, 'pg_wal', name));
   }
   await writeFile(join(copy, 'backup_label'), stopped.labelfile);
   try {
@@ -188,9 +217,16 @@ function dumpCopy(copy: string, out: string): Promise<{ tables: Record<string, n
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', (error) => reject(new BackupError(`The backup's copy of the database could not be opened (${error.message})`)));
+    child.on('error', (error) =>
+      reject(new BackupError(`The backup's copy of the database could not be opened (${error.message})`)),
+    );
     child.on('exit', (code) => {
-      if (code !== 0) return reject(new BackupError(`The backup's copy of the database could not be opened (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`));
+      if (code !== 0)
+        return reject(
+          new BackupError(
+            `The backup's copy of the database could not be opened (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`,
+          ),
+        );
       try {
         resolve(JSON.parse(stdout.trim().split('\n').pop()!) as { tables: Record<string, number>; migrations: number });
       } catch {
@@ -201,7 +237,10 @@ function dumpCopy(copy: string, out: string): Promise<{ tables: Record<string, n
 }
 
 /** Dumps the database into folder; returns the file name and the counts of the very same state. */
-async function dumpDatabase(database: Database, folder: string): Promise<{ file: string; tables: Record<string, number>; migrations: number }> {
+async function dumpDatabase(
+  database: Database,
+  folder: string,
+): Promise<{ file: string; tables: Record<string, number>; migrations: number }> {
   if (database.kind === 'pglite' && database.pglite!.dataDirectory) {
     return { file: PGLITE_FILE, ...(await copyPgliteOnline(database.pglite!, folder, join(folder, PGLITE_FILE))) };
   }
@@ -227,7 +266,14 @@ async function dumpDatabase(database: Database, folder: string): Promise<{ file:
     await client.query('begin isolation level repeatable read read only');
     const snapshot = (await client.query<{ id: string }>('select pg_export_snapshot() as id')).rows[0].id;
     const counts = await countRows(client);
-    await run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--file=${join(folder, PG_DUMP_FILE)}`, `--dbname=${database.url}`]);
+    await run('pg_dump', [
+      '--format=custom',
+      '--no-owner',
+      '--no-privileges',
+      `--snapshot=${snapshot}`,
+      `--file=${join(folder, PG_DUMP_FILE)}`,
+      `--dbname=${database.url}`,
+    ]);
     await client.query('commit');
     return { file: PG_DUMP_FILE, ...counts };
   } finally {
@@ -254,7 +300,12 @@ export interface BackupResult {
 }
 
 /** Writes a backup of the open database and DATA_DIR's files to `out` (a .tar.gz). */
-export async function createBackup(options: { database: Database; config: Pick<Config, 'dataDir' | 'secretsKey'>; out: string; now?: Date }): Promise<BackupResult> {
+export async function createBackup(options: {
+  database: Database;
+  config: Pick<Config, 'dataDir' | 'secretsKey'>;
+  out: string;
+  now?: Date;
+}): Promise<BackupResult> {
   const { database, config, out } = options;
   const scratch = await mkdtemp(join(tmpdir(), 'isp-backup-'));
   try {
@@ -275,7 +326,14 @@ export async function createBackup(options: { database: Database; config: Pick<C
       product: 'isp-portal',
       portal_version: VERSION,
       created_at: (options.now ?? new Date()).toISOString(),
-      database: { kind: database.kind, file: dumped.file, size: (await stat(dbFile)).size, sha256: await sha256(dbFile), migrations: dumped.migrations, tables: dumped.tables },
+      database: {
+        kind: database.kind,
+        file: dumped.file,
+        size: (await stat(dbFile)).size,
+        sha256: await sha256(dbFile),
+        migrations: dumped.migrations,
+        tables: dumped.tables,
+      },
       files,
       key_check: createSecretBox(config.secretsKey).seal(KEY_CHECK),
     };
@@ -286,7 +344,11 @@ export async function createBackup(options: { database: Database; config: Pick<C
     // Compressed by Node's zlib stream, which deflates in libuv's thread pool: tar's own gzip deflates on the event
     // loop, 16 MB at a time, and held every request up for a second at a time on a large database (issue 33).
     await pipeline(
-      tar.create({ cwd: scratch, portable: true, maxReadSize: 1024 * 1024 }, ['manifest.json', dumped.file, ...(files.length ? ['files'] : [])]),
+      tar.create({ cwd: scratch, portable: true, maxReadSize: 1024 * 1024 }, [
+        'manifest.json',
+        dumped.file,
+        ...(files.length ? ['files'] : []),
+      ]),
       // Level 1: the database file in it is compressed already; this mostly wraps it.
       createGzip({ level: 1 }),
       createWriteStream(partial),
@@ -299,14 +361,19 @@ export async function createBackup(options: { database: Database; config: Pick<C
 }
 
 /** Unpacks an archive into a scratch folder and checks it whole: manifest, checksums, sizes, the key. */
-export async function verifyBackup(archive: string, secretsKey: string): Promise<{ scratch: string; manifest: BackupManifest }> {
+export async function verifyBackup(
+  archive: string,
+  secretsKey: string,
+): Promise<{ scratch: string; manifest: BackupManifest }> {
   if (!existsSync(archive)) throw new BackupError(`No backup at ${archive}.`);
   const scratch = await mkdtemp(join(tmpdir(), 'isp-restore-'));
   try {
     try {
       await tar.extract({ file: archive, cwd: scratch, strict: true });
     } catch (error) {
-      throw new BackupError(`${archive} is damaged or not a portal backup (${(error as Error).message}). Nothing was restored.`);
+      throw new BackupError(
+        `${archive} is damaged or not a portal backup (${(error as Error).message}). Nothing was restored.`,
+      );
     }
     let manifest: BackupManifest;
     try {
@@ -315,14 +382,22 @@ export async function verifyBackup(archive: string, secretsKey: string): Promise
       throw new BackupError(`${archive} has no readable manifest.json: not a portal backup. Nothing was restored.`);
     }
     if (manifest.product !== 'isp-portal' || manifest.format !== BACKUP_FORMAT) {
-      throw new BackupError(`${archive} is not a backup this version can read (format ${manifest.format}). Nothing was restored.`);
+      throw new BackupError(
+        `${archive} is not a backup this version can read (format ${manifest.format}). Nothing was restored.`,
+      );
     }
-    const entries = [{ path: manifest.database.file, size: manifest.database.size, sha256: manifest.database.sha256 }, ...manifest.files];
+    const entries = [
+      { path: manifest.database.file, size: manifest.database.size, sha256: manifest.database.sha256 },
+      ...manifest.files,
+    ];
     for (const entry of entries) {
       const file = join(scratch, ...entry.path.split('/'));
-      if (entry.path.split('/').includes('..') || !existsSync(file)) throw new BackupError(`${archive} lacks ${entry.path}. Nothing was restored.`);
+      if (entry.path.split('/').includes('..') || !existsSync(file))
+        throw new BackupError(`${archive} lacks ${entry.path}. Nothing was restored.`);
       if ((await stat(file)).size !== entry.size || (await sha256(file)) !== entry.sha256) {
-        throw new BackupError(`${entry.path} in ${archive} does not match its checksum: the archive is damaged. Nothing was restored.`);
+        throw new BackupError(
+          `${entry.path} in ${archive} does not match its checksum: the archive is damaged. Nothing was restored.`,
+        );
       }
     }
     if (createSecretBox(secretsKey).open(manifest.key_check) !== KEY_CHECK) {
@@ -357,7 +432,9 @@ async function pgReset(url: string): Promise<void> {
   await client.connect();
   try {
     // The job queue's schema (pgboss) is in the dump too: its jobs come back with the data they belong to.
-    await client.query('drop schema if exists pgboss cascade; drop schema if exists drizzle cascade; drop schema if exists public cascade; create schema public');
+    await client.query(
+      'drop schema if exists pgboss cascade; drop schema if exists drizzle cascade; drop schema if exists public cascade; create schema public',
+    );
   } finally {
     await client.end();
   }
@@ -376,7 +453,12 @@ export interface RestoreResult {
  * with force, PGlite's folder and files are moved to DATA_DIR/before-restore-<time>, PostgreSQL's schemas are
  * dropped. Nothing is written before the archive is verified whole.
  */
-export async function restoreBackup(options: { archive: string; config: Pick<Config, 'dataDir' | 'secretsKey' | 'databaseUrl'>; force?: boolean; now?: Date }): Promise<RestoreResult> {
+export async function restoreBackup(options: {
+  archive: string;
+  config: Pick<Config, 'dataDir' | 'secretsKey' | 'databaseUrl'>;
+  force?: boolean;
+  now?: Date;
+}): Promise<RestoreResult> {
   const { config } = options;
   const kind: DatabaseKind = config.databaseUrl ? 'postgres' : 'pglite';
   const dbFolder = join(config.dataDir, 'db');
@@ -391,12 +473,24 @@ export async function restoreBackup(options: { archive: string; config: Pick<Con
     }
     const usedAreas = [];
     for (const area of FILE_AREAS) if ((await listFiles(join(config.dataDir, area))).length) usedAreas.push(area);
-    const dbInUse = kind === 'pglite' ? existsSync(dbFolder) && (await readdir(dbFolder)).length > 0 : (await pgTableCount(config.databaseUrl!)) > 0;
+    const dbInUse =
+      kind === 'pglite'
+        ? existsSync(dbFolder) && (await readdir(dbFolder)).length > 0
+        : (await pgTableCount(config.databaseUrl!)) > 0;
     let setAside: string | null = null;
     if (dbInUse || usedAreas.length) {
-      const what = kind === 'pglite' ? `${config.dataDir} already holds a database or files` : 'the PostgreSQL database is not empty';
-      if (!options.force) throw new BackupError(`Refusing to restore: ${what}. Restore into an empty one, or add --force to replace it. Nothing was restored.`);
-      setAside = join(config.dataDir, `before-restore-${(options.now ?? new Date()).toISOString().replace(/[:.]/g, '-')}`);
+      const what =
+        kind === 'pglite'
+          ? `${config.dataDir} already holds a database or files`
+          : 'the PostgreSQL database is not empty';
+      if (!options.force)
+        throw new BackupError(
+          `Refusing to restore: ${what}. Restore into an empty one, or add --force to replace it. Nothing was restored.`,
+        );
+      setAside = join(
+        config.dataDir,
+        `before-restore-${(options.now ?? new Date()).toISOString().replace(/[:.]/g, '-')}`,
+      );
       await mkdir(setAside, { recursive: true });
       for (const name of [...usedAreas, ...(kind === 'pglite' && existsSync(dbFolder) ? ['db'] : [])]) {
         await rename(join(config.dataDir, name), join(setAside, name));
@@ -409,19 +503,30 @@ export async function restoreBackup(options: { archive: string; config: Pick<Con
 
     const dump = join(scratch, manifest.database.file);
     if (kind === 'pglite') await loadPgliteDataDir(dbFolder, new Blob([await readFile(dump)]));
-    else await run('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${config.databaseUrl}`, dump]);
+    else
+      await run('pg_restore', [
+        '--no-owner',
+        '--no-privileges',
+        '--exit-on-error',
+        `--dbname=${config.databaseUrl}`,
+        dump,
+      ]);
 
     const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: dbFolder });
     let migrationsApplied = 0;
     try {
       const restored = await withQueryable(database, countRows);
-      const differences = Object.keys({ ...manifest.database.tables, ...restored.tables }).filter((t) => manifest.database.tables[t] !== restored.tables[t]);
+      const differences = Object.keys({ ...manifest.database.tables, ...restored.tables }).filter(
+        (t) => manifest.database.tables[t] !== restored.tables[t],
+      );
       if (differences.length) {
         await database.close();
         // Not what was backed up: take it out again rather than leave a database that looks restored.
         if (kind === 'pglite') await rename(dbFolder, `${dbFolder}.failed-restore-${Date.now()}`);
         else await pgReset(config.databaseUrl!);
-        throw new BackupError(`The restored database does not hold what the backup counted (tables: ${differences.join(', ')}); it was removed again.`);
+        throw new BackupError(
+          `The restored database does not hold what the backup counted (tables: ${differences.join(', ')}); it was removed again.`,
+        );
       }
       await database.migrate();
       migrationsApplied = (await withQueryable(database, countRows)).migrations - restored.migrations;

@@ -14,12 +14,24 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    const kept = new KeptBackups({ database: app.database, config: app.config, clock: app.clock, log: app.log.child({ module: 'backups' }), store: app.storage });
+    const kept = new KeptBackups({
+      database: app.database,
+      config: app.config,
+      clock: app.clock,
+      log: app.log.child({ module: 'backups' }),
+      store: app.storage,
+    });
     // Built even when off, so tests run one check with run().
     const schedule = new PeriodicCheck(() => kept.takeIfDue());
     app.decorate('backups', { kept, schedule });
     // A check every ten minutes, once across the nodes, run by the job queue's worker (never in a start's way).
-    app.jobs.every(DATABASE_BACKUP_JOB, (10 * MINUTE_MS) / 1000, { expireInSeconds: 3600 }, () => schedule.run(), app.config.backupScheduler);
+    app.jobs.every(
+      DATABASE_BACKUP_JOB,
+      (10 * MINUTE_MS) / 1000,
+      { expireInSeconds: 3600 },
+      () => schedule.run(),
+      app.config.backupScheduler,
+    );
     app.addHook('preClose', () => schedule.stop());
   },
   { name: 'backups', dependencies: ['db', 'jobs', 'storage'] },

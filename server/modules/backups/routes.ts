@@ -10,7 +10,9 @@ import { BackupBusyError } from './service';
 const backupRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kept } = app.backups;
 
-  app.get('/', { schema: { response: { 200: envelope(backupListSchema) } } }, async () => ok(await kept.list(), M.list));
+  app.get('/', { schema: { response: { 200: envelope(backupListSchema) } } }, async () =>
+    ok(await kept.list(), M.list),
+  );
 
   app.post('/', { schema: { response: { 201: envelope(backupItemSchema) } } }, async (request, reply) => {
     try {
@@ -21,23 +23,27 @@ const backupRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   });
 
-  app.get('/:name/download', { schema: { params: z.object({ name: z.string().max(200) }) } }, async (request, reply) => {
-    const archive = await kept.open(request.params.name);
-    if (!archive) throw notFound(M.notFound);
-    try {
-      await kept.downloaded(request.params.name, auditContext(request));
-    } catch (error) {
-      archive.stream.destroy();
-      throw error;
-    }
-    return reply
-      .type('application/gzip')
-      .header('content-length', String(archive.size))
-      .header('content-disposition', `attachment; filename="${request.params.name}"`)
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .send(archive.stream);
-  });
+  app.get(
+    '/:name/download',
+    { schema: { params: z.object({ name: z.string().max(200) }) } },
+    async (request, reply) => {
+      const archive = await kept.open(request.params.name);
+      if (!archive) throw notFound(M.notFound);
+      try {
+        await kept.downloaded(request.params.name, auditContext(request));
+      } catch (error) {
+        archive.stream.destroy();
+        throw error;
+      }
+      return reply
+        .type('application/gzip')
+        .header('content-length', String(archive.size))
+        .header('content-disposition', `attachment; filename="${request.params.name}"`)
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(archive.stream);
+    },
+  );
 };
 
 export default backupRoutes;

@@ -54,7 +54,10 @@ export class KeptBackups {
   constructor(
     private readonly deps: {
       database: Database;
-      config: Pick<Config, 'dataDir' | 'secretsKey' | 'backupScheduler' | 'backupIntervalHours' | 'backupKeep' | 'storage'>;
+      config: Pick<
+        Config,
+        'dataDir' | 'secretsKey' | 'backupScheduler' | 'backupIntervalHours' | 'backupKeep' | 'storage'
+      >;
       clock: Clock;
       log: FastifyBaseLogger;
       /** The app's file store (app.storage); absent: the one the configuration asks for. */
@@ -83,7 +86,11 @@ export class KeptBackups {
     return {
       items: await this.items(),
       last_failure: (await this.status()).last_failure,
-      schedule: { enabled: config.backupScheduler, interval_hours: config.backupIntervalHours, keep: config.backupKeep },
+      schedule: {
+        enabled: config.backupScheduler,
+        interval_hours: config.backupIntervalHours,
+        keep: config.backupKeep,
+      },
     };
   }
 
@@ -118,7 +125,11 @@ export class KeptBackups {
 
   /** Records that an admin downloaded a kept backup. */
   downloaded(name: string, by: AuditContext): Promise<void> {
-    return recordAudit(this.deps.database.db, this.deps.clock, by, { action: 'backup.downloaded', targetType: 'backup', targetId: name });
+    return recordAudit(this.deps.database.db, this.deps.clock, by, {
+      action: 'backup.downloaded',
+      targetType: 'backup',
+      targetId: name,
+    });
   }
 
   private async takeNow(by: AuditContext): Promise<BackupItem> {
@@ -133,7 +144,12 @@ export class KeptBackups {
       if (elsewhere) await this.store.putFile(FOLDER + name, out, { contentType: 'application/gzip', size: bytes });
       await this.writeStatus({ last_failure: null });
       await this.prune();
-      await recordAudit(database.db, clock, by, { action: 'backup.taken', targetType: 'backup', targetId: name, changes: { size: bytes } });
+      await recordAudit(database.db, clock, by, {
+        action: 'backup.taken',
+        targetType: 'backup',
+        targetId: name,
+        changes: { size: bytes },
+      });
       log.info({ backup: name, bytes }, 'backup taken');
       return this.item(name, bytes);
     } catch (error) {
@@ -142,7 +158,12 @@ export class KeptBackups {
       await rm(`${out}.partial`, { recursive: true, force: true }).catch(() => {});
       if (elsewhere) await rm(out, { force: true }).catch(() => {});
       await this.writeStatus({ last_failure: { at: now.toISOString(), message } }).catch(() => {});
-      await recordAudit(database.db, clock, by, { action: 'backup.failed', targetType: 'backup', targetId: name, changes: { detail: message } }).catch(() => {});
+      await recordAudit(database.db, clock, by, {
+        action: 'backup.failed',
+        targetType: 'backup',
+        targetId: name,
+        changes: { detail: message },
+      }).catch(() => {});
       throw error;
     }
   }

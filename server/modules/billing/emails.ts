@@ -62,7 +62,16 @@ export function invoiceIssuedMail(c: InvoiceMailContext): MailMessage {
   return {
     to: c.to,
     subject,
-    text: [greeting(c), '', lead, '', details(c), '', `${linkLabel}: ${invoiceLink(c.appUrl, c.invoice.id)}`, signature(c)].join('\n'),
+    text: [
+      greeting(c),
+      '',
+      lead,
+      '',
+      details(c),
+      '',
+      `${linkLabel}: ${invoiceLink(c.appUrl, c.invoice.id)}`,
+      signature(c),
+    ].join('\n'),
   };
 }
 

@@ -54,7 +54,10 @@ export class BillingNotices {
       .where(eq(invoices.id, invoiceId))
       .limit(1);
     if (!row) return null;
-    return { invoice: row.invoice, context: invoiceContext(row.invoice, row, await this.deps.companyName(), this.deps.appUrl) };
+    return {
+      invoice: row.invoice,
+      context: invoiceContext(row.invoice, row, await this.deps.companyName(), this.deps.appUrl),
+    };
   }
 
   private async guarded(kind: string, invoiceId: string, work: () => Promise<void>): Promise<void> {
@@ -73,7 +76,11 @@ export class BillingNotices {
     return this.guarded('invoice_issued', invoiceId, async () => {
       const found = await this.load(invoiceId);
       const open = found && (found.invoice.status === 'unpaid' || found.invoice.status === 'overdue');
-      const paidByCredit = found && found.invoice.status === 'paid' && found.invoice.creditApplied > 0 && found.invoice.creditApplied >= found.invoice.totalAmount;
+      const paidByCredit =
+        found &&
+        found.invoice.status === 'paid' &&
+        found.invoice.creditApplied > 0 &&
+        found.invoice.creditApplied >= found.invoice.totalAmount;
       if (found && (open || paidByCredit)) this.deps.send(invoiceIssuedMail(found.context));
     });
   }
@@ -87,4 +94,3 @@ export class BillingNotices {
     });
   }
 }
-

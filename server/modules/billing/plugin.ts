@@ -42,12 +42,20 @@ export default fp(
       log: app.log.child({ module: 'billing' }),
     });
     const scheduler = app.config.billingScheduler
-      ? new BillingScheduler({ job, clock: app.clock, hour: app.config.billingRunHour, log: app.log.child({ module: 'billing' }) })
+      ? new BillingScheduler({
+          job,
+          clock: app.clock,
+          hour: app.config.billingRunHour,
+          log: app.log.child({ module: 'billing' }),
+        })
       : null;
     app.decorate('billing', { job, notices, scheduler });
     // One check every five minutes across the nodes; the run itself is once a day (advisory lock + billing_runs).
     // The queue stops before every onClose hook, so a run in progress finishes and its e-mails reach the outbox.
-    if (scheduler) app.jobs.every(BILLING_CHECK_JOB, BILLING_SCHEDULER_INTERVAL_MS / 1000, { expireInSeconds: 3600 }, () => scheduler.tick());
+    if (scheduler)
+      app.jobs.every(BILLING_CHECK_JOB, BILLING_SCHEDULER_INTERVAL_MS / 1000, { expireInSeconds: 3600 }, () =>
+        scheduler.tick(),
+      );
   },
   { name: 'billing', dependencies: ['db', 'settings', 'mail', 'jobs'] },
 );

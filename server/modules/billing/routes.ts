@@ -4,7 +4,12 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { envelope, ok, pageSchema } from '../../../contract/envelope';
-import { BILLING_MESSAGES as M, billingRunListQuerySchema, billingRunResultSchema, billingRunSchema } from '../../../contract/schemas/billing';
+import {
+  BILLING_MESSAGES as M,
+  billingRunListQuerySchema,
+  billingRunResultSchema,
+  billingRunSchema,
+} from '../../../contract/schemas/billing';
 import { unauthorized } from '../../lib/errors';
 
 const billingRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -15,9 +15,7 @@ export class BillingScheduler {
   /** The UTC day this process last saw done (saves a database look-up every tick). */
   private doneFor: string | null = null;
 
-  constructor(
-    private readonly deps: { job: BillingJob; clock: Clock; hour: number; log: FastifyBaseLogger },
-  ) {
+  constructor(private readonly deps: { job: BillingJob; clock: Clock; hour: number; log: FastifyBaseLogger }) {
     this.loop = new PeriodicCheck(() => this.check());
   }
 

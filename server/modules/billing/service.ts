@@ -31,7 +31,12 @@
  */
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { PagePagination } from '../../../contract/envelope';
-import type { BillingRun, BillingRunCounts, BillingRunListQueryParsed, BillingRunResult } from '../../../contract/schemas/billing';
+import type {
+  BillingRun,
+  BillingRunCounts,
+  BillingRunListQueryParsed,
+  BillingRunResult,
+} from '../../../contract/schemas/billing';
 import type { SubscriptionStatus } from '../../../contract/schemas/subscription';
 import type { Db } from '../../db/client';
 import {
@@ -136,10 +141,17 @@ export class BillingJob {
       const tx = txRaw as unknown as Db;
       await tx.execute(sql.raw(`select pg_advisory_xact_lock(${BILLING_LOCK_KEY})`));
       const [existing] = await tx.select().from(billingRuns).where(eq(billingRuns.runDate, runDate)).limit(1);
-      if (existing) return { alreadyRan: true, row: existing, mails: [] as MailMessage[], changed: new Set<string>() as Changed };
+      if (existing)
+        return { alreadyRan: true, row: existing, mails: [] as MailMessage[], changed: new Set<string>() as Changed };
       const [started] = await tx
         .insert(billingRuns)
-        .values({ runDate, triggeredBy: trigger.by, triggeredByUserId: trigger.userId ?? null, startedAt: now, counts: emptyCounts() })
+        .values({
+          runDate,
+          triggeredBy: trigger.by,
+          triggeredByUserId: trigger.userId ?? null,
+          startedAt: now,
+          counts: emptyCounts(),
+        })
         .returning();
       const counts = emptyCounts();
       const s = await this.readSettings(tx);
@@ -149,9 +161,16 @@ export class BillingJob {
       await this.suspend(tx, now, s, counts, notices, changed);
       await this.expire(tx, now, s, counts, changed);
       await this.renew(tx, now, s, counts, notices);
-      const mails = [...(await this.compose(tx, notices, s)), ...(await cardExpiryReminders(tx, now, s.company, this.deps.appUrl))];
+      const mails = [
+        ...(await this.compose(tx, notices, s)),
+        ...(await cardExpiryReminders(tx, now, s.company, this.deps.appUrl)),
+      ];
       counts.emails = mails.length;
-      const [row] = await tx.update(billingRuns).set({ finishedAt: clock.now(), counts }).where(eq(billingRuns.id, started.id)).returning();
+      const [row] = await tx
+        .update(billingRuns)
+        .set({ finishedAt: clock.now(), counts })
+        .where(eq(billingRuns.id, started.id))
+        .returning();
       return { alreadyRan: false, row, mails, changed };
     });
     if (!outcome.alreadyRan) {
@@ -167,7 +186,11 @@ export class BillingJob {
 
   /** Has today's run (UTC) happened? */
   async ranToday(): Promise<boolean> {
-    const [row] = await this.deps.db.select({ id: billingRuns.id }).from(billingRuns).where(eq(billingRuns.runDate, day(this.deps.clock.now()))).limit(1);
+    const [row] = await this.deps.db
+      .select({ id: billingRuns.id })
+      .from(billingRuns)
+      .where(eq(billingRuns.runDate, day(this.deps.clock.now())))
+      .limit(1);
     return Boolean(row);
   }
 
@@ -188,7 +211,10 @@ export class BillingJob {
   /** The settings the run needs, read from the table (not a process's cache: another process may have changed them). */
   private async readSettings(tx: Db): Promise<RunSettings> {
     const d = defaultSettings();
-    const rows = await tx.select().from(settings).where(inArray(settings.key, ['billing', 'tax_rate_bp', 'company']));
+    const rows = await tx
+      .select()
+      .from(settings)
+      .where(inArray(settings.key, ['billing', 'tax_rate_bp', 'company']));
     const value = (key: string) => rows.find((r) => r.key === key)?.value;
     const billing = { ...d.billing, ...((value('billing') as Partial<StoredSettings['billing']> | undefined) ?? {}) };
     const company = { ...d.company, ...((value('company') as Partial<StoredSettings['company']> | undefined) ?? {}) };
@@ -213,7 +239,14 @@ export class BillingJob {
   }
 
   /** 2. Active subscriptions with an open invoice more than grace_days past due → suspended. */
-  private async suspend(tx: Db, now: Date, s: RunSettings, counts: BillingRunCounts, notices: Notice[], changed: Changed): Promise<void> {
+  private async suspend(
+    tx: Db,
+    now: Date,
+    s: RunSettings,
+    counts: BillingRunCounts,
+    notices: Notice[],
+    changed: Changed,
+  ): Promise<void> {
     const cutoff = day(addDays(startOfDay(now), -s.graceDays)); // due date + grace < today ⇔ due date < today − grace
     const rows = await tx
       .select({ sub: subscriptions, invoice: invoices, planName: plans.name })
@@ -246,10 +279,17 @@ export class BillingJob {
       .from(subscriptions)
       .where(
         or(
-          and(eq(subscriptions.status, 'cancelled'), or(isNull(subscriptions.currentPeriodEnd), lte(subscriptions.currentPeriodEnd, now))),
+          and(
+            eq(subscriptions.status, 'cancelled'),
+            or(isNull(subscriptions.currentPeriodEnd), lte(subscriptions.currentPeriodEnd, now)),
+          ),
           and(inArray(subscriptions.status, ['active', 'suspended']), lt(subscriptions.currentPeriodEnd, unpaidBefore)),
           // A data line (data vouchers, issue 31) with a time limit ends at it: nothing is billed to carry it on.
-          and(eq(subscriptions.status, 'active'), isNotNull(subscriptions.dataAllowanceBytes), lte(subscriptions.currentPeriodEnd, now)),
+          and(
+            eq(subscriptions.status, 'active'),
+            isNotNull(subscriptions.dataAllowanceBytes),
+            lte(subscriptions.currentPeriodEnd, now),
+          ),
         ),
       )
       .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id))
@@ -265,7 +305,9 @@ export class BillingJob {
         .from(invoices)
         .where(and(eq(invoices.subscriptionId, sub.id), inArray(invoices.status, [...OPEN])));
       const unserved = open
-        .filter((i) => i.lineItems.some((l) => l.kind === 'renewal' && l.period_start && new Date(l.period_start).getTime() >= end))
+        .filter((i) =>
+          i.lineItems.some((l) => l.kind === 'renewal' && l.period_start && new Date(l.period_start).getTime() >= end),
+        )
         .map((i) => i.id);
       if (unserved.length) {
         await cancelInvoices(tx, unserved, now);
@@ -281,14 +323,24 @@ export class BillingJob {
       .select({ sub: subscriptions, plan: plans })
       .from(subscriptions)
       .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .where(and(eq(subscriptions.status, 'active'), lt(subscriptions.currentPeriodEnd, endsBefore), isNull(subscriptions.dataAllowanceBytes)))
+      .where(
+        and(
+          eq(subscriptions.status, 'active'),
+          lt(subscriptions.currentPeriodEnd, endsBefore),
+          isNull(subscriptions.dataAllowanceBytes),
+        ),
+      )
       .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
       .for('update', { of: subscriptions });
     const issue = this.deps.issueInvoice ?? issueInvoice;
     for (const { sub, plan } of rows) {
       const start = sub.currentPeriodEnd!;
-      const billed = await tx.select({ lineItems: invoices.lineItems }).from(invoices).where(eq(invoices.subscriptionId, sub.id));
-      if (billed.some((i) => i.lineItems.some((l) => l.kind === 'renewal' && l.period_start === start.toISOString()))) continue;
+      const billed = await tx
+        .select({ lineItems: invoices.lineItems })
+        .from(invoices)
+        .where(eq(invoices.subscriptionId, sub.id));
+      if (billed.some((i) => i.lineItems.some((l) => l.kind === 'renewal' && l.period_start === start.toISOString())))
+        continue;
       const end = addBillingCycle(start, plan.billingCycle);
       const invoice = await issue(tx, {
         userId: sub.userId,
@@ -309,12 +361,20 @@ export class BillingJob {
   private async compose(tx: Db, notices: Notice[], s: RunSettings): Promise<MailMessage[]> {
     if (!notices.length) return [];
     const ids = [...new Set(notices.map((n) => n.invoice.userId))];
-    const people = await tx.select({ id: users.id, email: users.email, name: users.name }).from(users).where(inArray(users.id, ids));
+    const people = await tx
+      .select({ id: users.id, email: users.email, name: users.name })
+      .from(users)
+      .where(inArray(users.id, ids));
     const byId = new Map(people.map((p) => [p.id, p]));
     const subIds = [...new Set(notices.map((n) => n.invoice.subscriptionId).filter((id): id is string => Boolean(id)))];
     const active = new Set(
       subIds.length
-        ? (await tx.select({ id: subscriptions.id }).from(subscriptions).where(and(inArray(subscriptions.id, subIds), eq(subscriptions.status, 'active')))).map((r) => r.id)
+        ? (
+            await tx
+              .select({ id: subscriptions.id })
+              .from(subscriptions)
+              .where(and(inArray(subscriptions.id, subIds), eq(subscriptions.status, 'active')))
+          ).map((r) => r.id)
         : [],
     );
     const mails: MailMessage[] = [];
@@ -325,7 +385,10 @@ export class BillingJob {
       if (n.kind === 'issued') mails.push(invoiceIssuedMail(context));
       else if (n.kind === 'overdue') {
         // Only an active service can still be suspended (a pending one never started).
-        const suspendAfter = n.invoice.subscriptionId && active.has(n.invoice.subscriptionId) ? day(addDays(new Date(`${n.invoice.dueDate}T00:00:00.000Z`), s.graceDays)) : null;
+        const suspendAfter =
+          n.invoice.subscriptionId && active.has(n.invoice.subscriptionId)
+            ? day(addDays(new Date(`${n.invoice.dueDate}T00:00:00.000Z`), s.graceDays))
+            : null;
         mails.push(overdueMail({ ...context, suspendAfter }));
       } else mails.push(suspendedMail({ ...context, planName: n.planName ?? 'internet' }));
     }

@@ -11,7 +11,12 @@ export default crudModule({
   name: 'contact-messages',
   table: contactMessages,
   // Messages are created by the public form (POST /contact, routes.ts), never through this resource.
-  schemas: { record: contactMessageSchema, input: contactUpdateSchema, update: contactUpdateSchema, listQuery: contactListQuerySchema },
+  schemas: {
+    record: contactMessageSchema,
+    input: contactUpdateSchema,
+    update: contactUpdateSchema,
+    listQuery: contactListQuerySchema,
+  },
   label: 'Contact message',
   messages: { list: CONTACT_MESSAGES.list, updated: CONTACT_MESSAGES.updated, notFound: CONTACT_MESSAGES.notFound },
   search: ['name', 'email', 'subject'],

@@ -21,7 +21,11 @@ export const CONTACT_RATE_LIMIT = { max: 5, windowMs: 15 * 60 * 1000 };
 
 /** Mounted under /api. */
 const contactRoutes: FastifyPluginAsyncZod = async (app) => {
-  const rateLimit = app.limitRequests({ nameSpace: 'contact:', ...CONTACT_RATE_LIMIT, message: CONTACT_MESSAGES.tooMany });
+  const rateLimit = app.limitRequests({
+    nameSpace: 'contact:',
+    ...CONTACT_RATE_LIMIT,
+    message: CONTACT_MESSAGES.tooMany,
+  });
 
   app.post(
     '/contact',
@@ -61,7 +65,10 @@ const contactRoutes: FastifyPluginAsyncZod = async (app) => {
           ].join('\n'),
         });
       } else {
-        request.log.warn({ contactMessageId: row.id }, 'no support e-mail address in the settings; contact message stored only');
+        request.log.warn(
+          { contactMessageId: row.id },
+          'no support e-mail address in the settings; contact message stored only',
+        );
       }
       return reply.code(201).send(ok(null, CONTACT_MESSAGES.submitted));
     },

@@ -44,7 +44,10 @@ export async function balanceOf(db: Db, userId: string, currency: string): Promi
 /** Every currency the customer has entries in, with its sum (zero balances included: the history explains them). */
 export async function balancesOf(db: Db, userId: string): Promise<CreditBalance[]> {
   const rows = await db
-    .select({ currency: creditEntries.currency, total: sql<string | number | null>`coalesce(sum(${creditEntries.amount}), 0)` })
+    .select({
+      currency: creditEntries.currency,
+      total: sql<string | number | null>`coalesce(sum(${creditEntries.amount}), 0)`,
+    })
     .from(creditEntries)
     .where(eq(creditEntries.userId, userId))
     .groupBy(creditEntries.currency)

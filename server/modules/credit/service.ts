@@ -4,7 +4,13 @@
  * entry and its audit event in one transaction.
  */
 import { formatMoney } from '../../../contract/money';
-import { CREDIT_MESSAGES as M, type CreditAccount, type CreditAdjusted, type CreditAdjustInputParsed, type CreditQueryParsed } from '../../../contract/schemas/credit';
+import {
+  CREDIT_MESSAGES as M,
+  type CreditAccount,
+  type CreditAdjusted,
+  type CreditAdjustInputParsed,
+  type CreditQueryParsed,
+} from '../../../contract/schemas/credit';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { conflict } from '../../lib/errors';
@@ -36,7 +42,14 @@ export class CreditService {
       const before = await balanceOf(tx, userId, currency);
       const after = before + input.amount;
       if (after < 0) throw conflict(M.belowZero(formatMoney(before, currency, 'en-US')));
-      const row = await creditAdjusted(tx, { userId, amount: input.amount, currency, reason: input.reason, createdBy: audit.actor.id, now });
+      const row = await creditAdjusted(tx, {
+        userId,
+        amount: input.amount,
+        currency,
+        reason: input.reason,
+        createdBy: audit.actor.id,
+        now,
+      });
       await recordAudit(tx, clock, audit, {
         action: 'credit.adjusted',
         targetType: 'user',

@@ -3,7 +3,12 @@
  * holds "now": today, tomorrow, this ISO week (Monday to Sunday), this month, this quarter, this year, or the
  * custom inclusive range. `from` is inclusive, `to` exclusive (midnight after the last day).
  */
-import { DASHBOARD_MESSAGES as M, isIsoDay, MAX_CUSTOM_RANGE_DAYS, type TimeFrame } from '../../../contract/schemas/dashboard';
+import {
+  DASHBOARD_MESSAGES as M,
+  isIsoDay,
+  MAX_CUSTOM_RANGE_DAYS,
+  type TimeFrame,
+} from '../../../contract/schemas/dashboard';
 import { badRequest } from '../../lib/errors';
 
 export interface ResolvedRange {
@@ -50,7 +55,8 @@ export function resolveRange(timeFrame: TimeFrame, now: Date, startDate?: string
       if (errors.length) throw badRequest(errors[0].message, errors);
       if (endDate! < startDate!) throw badRequest(M.endBeforeStart, [{ field: 'endDate', message: M.endBeforeStart }]);
       const r = range(new Date(`${startDate}T00:00:00Z`), new Date(`${endDate}T00:00:00Z`));
-      if ((r.to.getTime() - r.from.getTime()) / DAY > MAX_CUSTOM_RANGE_DAYS) throw badRequest(M.rangeTooLong, [{ field: 'endDate', message: M.rangeTooLong }]);
+      if ((r.to.getTime() - r.from.getTime()) / DAY > MAX_CUSTOM_RANGE_DAYS)
+        throw badRequest(M.rangeTooLong, [{ field: 'endDate', message: M.rangeTooLong }]);
       return r;
     }
     default: // 'month'

@@ -52,7 +52,10 @@ const inWindow = (column: SQLWrapper, w: StatsWindow) => and(gte(column, isoDay(
  * a Date or as text; roll-up days come as YYYY-MM-DD text).
  */
 const keyOf = (value: unknown, interval: 'day' | 'month') => {
-  const iso = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : new Date(value instanceof Date ? value : String(value)).toISOString();
+  const iso =
+    typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? value
+      : new Date(value instanceof Date ? value : String(value)).toISOString();
   return interval === 'day' ? iso.slice(0, 10) : iso.slice(0, 7);
 };
 const num = (v: unknown) => Number(v ?? 0);
@@ -79,7 +82,10 @@ export function createDashboardRepository(db: Db) {
         db
           .select({
             total: total(usersDaily.n),
-            active: sql<number>`coalesce(sum(${usersDaily.n}) filter (where ${usersDaily.status} = 'active'), 0)`.mapWith(Number),
+            active:
+              sql<number>`coalesce(sum(${usersDaily.n}) filter (where ${usersDaily.status} = 'active'), 0)`.mapWith(
+                Number,
+              ),
           })
           .from(usersDaily)
           .where(lt(usersDaily.day, isoDay(w.to))),
@@ -130,12 +136,14 @@ export function createDashboardRepository(db: Db) {
           .where(and(inWindow(revenueDaily.day, w), eq(revenueDaily.currency, currency))),
         db
           .select({
-            pending: sql<number>`coalesce(sum(${openInvoices.amount}) filter (where ${openInvoices.status} = 'unpaid' and ${openInvoices.dueDate} >= ${w.today}::date), 0)`.mapWith(
-              Number,
-            ),
-            overdue: sql<number>`coalesce(sum(${openInvoices.amount}) filter (where ${openInvoices.status} = 'overdue' or (${openInvoices.status} = 'unpaid' and ${openInvoices.dueDate} < ${w.today}::date)), 0)`.mapWith(
-              Number,
-            ),
+            pending:
+              sql<number>`coalesce(sum(${openInvoices.amount}) filter (where ${openInvoices.status} = 'unpaid' and ${openInvoices.dueDate} >= ${w.today}::date), 0)`.mapWith(
+                Number,
+              ),
+            overdue:
+              sql<number>`coalesce(sum(${openInvoices.amount}) filter (where ${openInvoices.status} = 'overdue' or (${openInvoices.status} = 'unpaid' and ${openInvoices.dueDate} < ${w.today}::date)), 0)`.mapWith(
+                Number,
+              ),
           })
           .from(openInvoices)
           .where(

@@ -39,7 +39,10 @@ export interface DashboardServiceDeps {
   clock: Clock;
   currency: () => Promise<string>;
   /** RADIUS accounting's bytes in the range and open sessions (the caller's own for a customer); absent: placeholders. */
-  network?: (caller: DashboardCaller, window: StatsWindow) => Promise<{ download: number; upload: number; activeConnections: number; devices: number }>;
+  network?: (
+    caller: DashboardCaller,
+    window: StatsWindow,
+  ) => Promise<{ download: number; upload: number; activeConnections: number; devices: number }>;
 }
 
 /** 1536 → "1.5 KB" (binary units). */
@@ -89,7 +92,11 @@ export class DashboardService {
     if (groups.has('subscriptions')) {
       jobs.push(
         repository.subscriptions(window).then((s) => {
-          stats.subscriptions = { activeSubscriptions: s.active, newSubscriptions: sum(s.created), cancelledSubscriptions: s.cancelled };
+          stats.subscriptions = {
+            activeSubscriptions: s.active,
+            newSubscriptions: sum(s.created),
+            cancelledSubscriptions: s.cancelled,
+          };
           series.subscriptions = fill(keys, s.created).map((count, i) => ({ date: keys[i], count }));
         }),
       );
@@ -99,7 +106,11 @@ export class DashboardService {
         this.deps.currency().then(async (currency) => {
           const r = await repository.revenue(window, currency);
           const money = (minor: number) => formatMoney(minor, currency, 'en-US');
-          stats.revenue = { totalRevenue: money(sum(r.paid)), pendingPayments: money(r.pending), overduePayments: money(r.overdue) };
+          stats.revenue = {
+            totalRevenue: money(sum(r.paid)),
+            pendingPayments: money(r.pending),
+            overduePayments: money(r.overdue),
+          };
           series.revenue = fill(keys, r.paid).map((amount, i) => ({ date: keys[i], amount }));
           series.currency = currency;
         }),
@@ -117,9 +128,17 @@ export class DashboardService {
     }
     await Promise.all(jobs);
 
-    const fedByAccounting = (g: StatGroup) => !!this.deps.network && (g === 'bandwidth' || g === 'activeConnections' || g === 'networkDevices');
-    const network = groups.has('bandwidth') || groups.has('activeConnections') || groups.has('networkDevices') ? await this.deps.network?.(caller, window) : undefined;
-    if (groups.has('bandwidth')) stats.bandwidth = { totalDownload: formatBytes(network?.download ?? 0), totalUpload: formatBytes(network?.upload ?? 0) };
+    const fedByAccounting = (g: StatGroup) =>
+      !!this.deps.network && (g === 'bandwidth' || g === 'activeConnections' || g === 'networkDevices');
+    const network =
+      groups.has('bandwidth') || groups.has('activeConnections') || groups.has('networkDevices')
+        ? await this.deps.network?.(caller, window)
+        : undefined;
+    if (groups.has('bandwidth'))
+      stats.bandwidth = {
+        totalDownload: formatBytes(network?.download ?? 0),
+        totalUpload: formatBytes(network?.upload ?? 0),
+      };
     if (groups.has('networkDevices')) stats.networkDevices = network?.devices ?? 0;
     if (groups.has('activeConnections')) stats.activeConnections = network?.activeConnections ?? 0;
 

@@ -120,7 +120,9 @@ export function maskRouterOsExport(exportText: string): MaskedConfig {
     } else {
       if (first.startsWith('/')) {
         // "/ip firewall filter" alone sets the menu; "/ip address add ..." on one line also names it.
-        const header = /^\/([^=]*?)(?:\s+(?:add|set|remove|print|export|edit)\b.*)?$/s.exec(first.replace(/\\\n\s*/g, ' '));
+        const header = /^\/([^=]*?)(?:\s+(?:add|set|remove|print|export|edit)\b.*)?$/s.exec(
+          first.replace(/\\\n\s*/g, ' '),
+        );
         menu = header ? `/${header[1].trim()}` : menu;
       }
       const masked = maskCommand(physical.join('\n'), menu);

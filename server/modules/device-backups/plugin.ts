@@ -43,13 +43,31 @@ export default fp(
     // after twice the call time-out and 10 s belongs to a node that is gone, and is run again elsewhere.
     app.jobs.define<{ jobId: string }>(
       DEVICE_BACKUP_JOB,
-      { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: Math.ceil((2 * config.timeoutMs) / 1000) + 10, concurrency: config.concurrency },
+      {
+        retryLimit: 3,
+        retryDelay: 2,
+        retryBackoff: true,
+        expireInSeconds: Math.ceil((2 * config.timeoutMs) / 1000) + 10,
+        concurrency: config.concurrency,
+      },
       ({ jobId }) => service.runQueued(jobId),
     );
     // Built even when off, so tests (and an admin tool) can run one check with tick().
-    const scheduler = new DeviceBackupScheduler({ service, repository, clock: app.clock, log, intervalMs: config.intervalHours * HOUR_MS });
+    const scheduler = new DeviceBackupScheduler({
+      service,
+      repository,
+      clock: app.clock,
+      log,
+      intervalMs: config.intervalHours * HOUR_MS,
+    });
     app.decorate('deviceBackups', { service, repository, scheduler, config });
-    app.jobs.every(DEVICE_BACKUP_CHECK_JOB, DEVICE_BACKUP_SCHEDULER_INTERVAL_MS / 1000, {}, () => scheduler.tick(), config.scheduler);
+    app.jobs.every(
+      DEVICE_BACKUP_CHECK_JOB,
+      DEVICE_BACKUP_SCHEDULER_INTERVAL_MS / 1000,
+      {},
+      () => scheduler.tick(),
+      config.scheduler,
+    );
   },
   { name: 'device-backups', dependencies: ['db', 'settings', 'jobs'] },
 );

@@ -37,7 +37,11 @@ export function createDeviceBackupRepository(db: Db) {
       .from(deviceBackupJobs)
       .leftJoin(users, eq(users.id, deviceBackupJobs.requestedBy))
       .leftJoin(deviceBackups, eq(deviceBackups.id, deviceBackupJobs.backupId));
-  const flattenJob = (r: { job: DeviceBackupJobRow; requestedByName: string | null; backupVersion: number | null }): JobWithNames => ({
+  const flattenJob = (r: {
+    job: DeviceBackupJobRow;
+    requestedByName: string | null;
+    backupVersion: number | null;
+  }): JobWithNames => ({
     ...r.job,
     requestedByName: r.requestedByName,
     backupVersion: r.backupVersion,
@@ -73,7 +77,10 @@ export function createDeviceBackupRepository(db: Db) {
       return { rows, total: Number(total) };
     },
 
-    async findVersion(deviceId: string, backupId: string): Promise<(DeviceBackupRow & { createdByName: string | null }) | undefined> {
+    async findVersion(
+      deviceId: string,
+      backupId: string,
+    ): Promise<(DeviceBackupRow & { createdByName: string | null }) | undefined> {
       const [row] = await db
         .select({ backup: deviceBackups, createdByName: users.name })
         .from(deviceBackups)
@@ -179,11 +186,12 @@ export function createDeviceBackupRepository(db: Db) {
       const rows = await db
         .update(deviceBackupJobs)
         .set({ status: 'failed', stage: 'done', error: reason, finishedAt: now })
-        .where(and(inArray(deviceBackupJobs.status, ['queued', 'running']), lt(deviceBackupJobs.createdAt, createdBefore)))
+        .where(
+          and(inArray(deviceBackupJobs.status, ['queued', 'running']), lt(deviceBackupJobs.createdAt, createdBefore)),
+        )
         .returning({ id: deviceBackupJobs.id });
       return rows.length;
     },
-
   };
 }
 

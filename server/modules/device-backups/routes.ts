@@ -38,7 +38,8 @@ const deviceBackupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/devices/:id/config',
     { schema: { params: deviceIdParamsSchema, response: { 200: envelope(deviceConfigSchema) } } },
-    async (request) => ok(await service().runningConfig(caller(request), request.params.id, auditContext(request)), M.config),
+    async (request) =>
+      ok(await service().runningConfig(caller(request), request.params.id, auditContext(request)), M.config),
   );
 
   app.post(
@@ -52,36 +53,74 @@ const deviceBackupRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/devices/:id/backups',
-    { schema: { params: deviceIdParamsSchema, querystring: deviceBackupListQuerySchema, response: { 200: pageOf(deviceBackupSchema) } } },
-    async (request) => ok(await service().listVersions(request.params.id, request.query.page, request.query.limit), M.versions),
+    {
+      schema: {
+        params: deviceIdParamsSchema,
+        querystring: deviceBackupListQuerySchema,
+        response: { 200: pageOf(deviceBackupSchema) },
+      },
+    },
+    async (request) =>
+      ok(await service().listVersions(request.params.id, request.query.page, request.query.limit), M.versions),
   );
 
   // Registered before /:backupId so "diff" is never read as an id (Fastify prefers the static path anyway).
   app.get(
     '/devices/:id/backups/diff',
-    { schema: { params: deviceIdParamsSchema, querystring: deviceBackupDiffQuerySchema, response: { 200: envelope(deviceBackupDiffSchema) } } },
-    async (request) => ok(await service().diff(request.params.id, request.query.from, request.query.to, request.query.context, auditContext(request)), M.diff),
+    {
+      schema: {
+        params: deviceIdParamsSchema,
+        querystring: deviceBackupDiffQuerySchema,
+        response: { 200: envelope(deviceBackupDiffSchema) },
+      },
+    },
+    async (request) =>
+      ok(
+        await service().diff(
+          request.params.id,
+          request.query.from,
+          request.query.to,
+          request.query.context,
+          auditContext(request),
+        ),
+        M.diff,
+      ),
   );
 
   app.get(
     '/devices/:id/backups/:backupId',
     { schema: { params: deviceBackupParamsSchema, response: { 200: envelope(deviceBackupDetailSchema) } } },
-    async (request) => ok(await service().getVersion(request.params.id, request.params.backupId, auditContext(request)), M.version),
+    async (request) =>
+      ok(await service().getVersion(request.params.id, request.params.backupId, auditContext(request)), M.version),
   );
 
-  app.get('/devices/:id/backups/:backupId/download', { schema: { params: deviceBackupParamsSchema } }, async (request, reply) => {
-    const { fileName, content } = await service().download(request.params.id, request.params.backupId, auditContext(request));
-    return reply
-      .header('content-type', 'text/plain; charset=utf-8')
-      .header('content-disposition', contentDisposition(fileName))
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .send(content);
-  });
+  app.get(
+    '/devices/:id/backups/:backupId/download',
+    { schema: { params: deviceBackupParamsSchema } },
+    async (request, reply) => {
+      const { fileName, content } = await service().download(
+        request.params.id,
+        request.params.backupId,
+        auditContext(request),
+      );
+      return reply
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('content-disposition', contentDisposition(fileName))
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(content);
+    },
+  );
 
   app.get(
     '/devices/:id/backup-jobs',
-    { schema: { params: deviceIdParamsSchema, querystring: deviceJobListQuerySchema, response: { 200: pageOf(deviceJobSchema) } } },
+    {
+      schema: {
+        params: deviceIdParamsSchema,
+        querystring: deviceJobListQuerySchema,
+        response: { 200: pageOf(deviceJobSchema) },
+      },
+    },
     async (request) => ok(await service().listJobs(request.params.id, request.query), M.jobs),
   );
 

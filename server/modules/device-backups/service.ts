@@ -46,7 +46,8 @@ export const DEVICE_BACKUP_MESSAGES = {
   backupNotFound: 'Backup not found',
   jobNotFound: 'Job not found',
   noApi: 'This device has no RouterOS REST API configured: set its management API (REST, user and password) first.',
-  notRest: 'Configuration export needs the RouterOS REST API (www-ssl or www service); this device is set to the API port.',
+  notRest:
+    'Configuration export needs the RouterOS REST API (www-ssl or www service); this device is set to the API port.',
   interrupted: 'The backup was interrupted (the server stopped before it finished). Run it again.',
   crossDevice: 'Both versions must belong to this device',
 } as const;
@@ -85,7 +86,9 @@ export interface DeviceBackupServiceDeps {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-export function toDeviceJob(job: DeviceBackupJobRow & { requestedByName?: string | null; backupVersion?: number | null }): DeviceJob {
+export function toDeviceJob(
+  job: DeviceBackupJobRow & { requestedByName?: string | null; backupVersion?: number | null },
+): DeviceJob {
   return {
     id: job.id,
     device_id: job.deviceId,
@@ -149,8 +152,13 @@ export class DeviceBackupService {
    * the server: a read that cannot be recorded fails instead of answering. The device is the target, so one
    * filter shows a device's whole history, its changes and who read its configuration.
    */
-  private async recordRead(audit: AuditContext | undefined, deviceId: string, entry: Omit<AuditEntry, 'targetType' | 'targetId'>): Promise<void> {
-    if (audit) await recordAudit(this.deps.db, this.deps.clock, audit, { targetType: 'device', targetId: deviceId, ...entry });
+  private async recordRead(
+    audit: AuditContext | undefined,
+    deviceId: string,
+    entry: Omit<AuditEntry, 'targetType' | 'targetId'>,
+  ): Promise<void> {
+    if (audit)
+      await recordAudit(this.deps.db, this.deps.clock, audit, { targetType: 'device', targetId: deviceId, ...entry });
   }
 
   private async deviceExists(deviceId: string): Promise<string> {
@@ -186,13 +194,27 @@ export class DeviceBackupService {
       text = await this.client(device, Math.min(this.deps.timeoutMs, INTERACTIVE_TIMEOUT_MS)).exportConfig();
     } catch (error) {
       const reason = failureReason(error);
-      await repository.updateJob(job.id, { status: 'failed', stage: 'done', percent: PROGRESS.done, error: reason, finishedAt: clock.now() });
+      await repository.updateJob(job.id, {
+        status: 'failed',
+        stage: 'done',
+        percent: PROGRESS.done,
+        error: reason,
+        finishedAt: clock.now(),
+      });
       throw new AppError(502, reason);
     }
     const hash = sha256(text);
     const matches = await repository.versionBySha(deviceId, hash);
-    await repository.updateJob(job.id, { status: 'succeeded', stage: 'done', percent: PROGRESS.done, finishedAt: clock.now() });
-    await this.recordRead(audit, deviceId, { action: 'device_config.viewed', changes: { source: 'running', matches_backup_version: matches } });
+    await repository.updateJob(job.id, {
+      status: 'succeeded',
+      stage: 'done',
+      percent: PROGRESS.done,
+      finishedAt: clock.now(),
+    });
+    await this.recordRead(audit, deviceId, {
+      action: 'device_config.viewed',
+      changes: { source: 'running', matches_backup_version: matches },
+    });
     const masked = maskRouterOsExport(text);
     return {
       device_id: deviceId,
@@ -213,7 +235,11 @@ export class DeviceBackupService {
    * Queues a backup of one device and returns its job at once (the browser polls it). While one is queued or
    * running for the device, that one is returned instead of starting a second.
    */
-  async startBackup(caller: Caller | null, deviceId: string, trigger: DeviceBackupTrigger): Promise<{ job: DeviceJob; created: boolean }> {
+  async startBackup(
+    caller: Caller | null,
+    deviceId: string,
+    trigger: DeviceBackupTrigger,
+  ): Promise<{ job: DeviceJob; created: boolean }> {
     const { repository, clock } = this.deps;
     await this.reachableDevice(deviceId);
     const active = await repository.activeBackupJob(deviceId);
@@ -231,7 +257,13 @@ export class DeviceBackupService {
     try {
       await this.deps.enqueue(job.id);
     } catch (error) {
-      await repository.updateJob(job.id, { status: 'failed', stage: 'done', percent: PROGRESS.done, error: failureReason(error), finishedAt: clock.now() });
+      await repository.updateJob(job.id, {
+        status: 'failed',
+        stage: 'done',
+        percent: PROGRESS.done,
+        error: failureReason(error),
+        finishedAt: clock.now(),
+      });
       throw error;
     }
     return { job: toDeviceJob((await repository.findJob(job.id)) ?? job), created: true };
@@ -288,15 +320,26 @@ export class DeviceBackupService {
       });
     } catch (error) {
       const reason = failureReason(error);
-      if (!(error instanceof RouterOsError) && !(error instanceof AppError)) log.error({ err: error, jobId: job.id }, 'device backup failed');
+      if (!(error instanceof RouterOsError) && !(error instanceof AppError))
+        log.error({ err: error, jobId: job.id }, 'device backup failed');
       else log.warn({ jobId: job.id, deviceId: job.deviceId, reason }, 'device backup failed');
       await repository
-        .updateJob(job.id, { status: 'failed', stage: 'done', percent: PROGRESS.done, error: reason, finishedAt: clock.now() })
+        .updateJob(job.id, {
+          status: 'failed',
+          stage: 'done',
+          percent: PROGRESS.done,
+          error: reason,
+          finishedAt: clock.now(),
+        })
         .catch((e: unknown) => log.error({ err: e, jobId: job.id }, 'could not record the failed backup'));
     }
   }
 
-  async listVersions(deviceId: string, page: number, limit: number): Promise<{ items: DeviceBackup[]; pagination: PagePagination }> {
+  async listVersions(
+    deviceId: string,
+    page: number,
+    limit: number,
+  ): Promise<{ items: DeviceBackup[]; pagination: PagePagination }> {
     await this.deviceExists(deviceId);
     const { rows, total } = await this.deps.repository.listVersions(deviceId, page, limit);
     return { items: rows.map(toDeviceBackup), pagination: pagePagination(page, limit, total) };
@@ -307,34 +350,56 @@ export class DeviceBackupService {
     const row = await this.deps.repository.findVersion(deviceId, backupId);
     if (!row) throw notFound(M.backupNotFound);
     const content = this.deps.box.open(row.contentSealed);
-    if (content === null) throw new AppError(500, 'This backup cannot be opened with the server\'s current SECRETS_KEY.');
+    if (content === null)
+      throw new AppError(500, "This backup cannot be opened with the server's current SECRETS_KEY.");
     return { row, content };
   }
 
   async getVersion(deviceId: string, backupId: string, audit?: AuditContext): Promise<DeviceBackupDetail> {
     const { row, content } = await this.version(deviceId, backupId);
-    await this.recordRead(audit, deviceId, { action: 'device_config.viewed', changes: { source: 'backup', backup_id: row.id, version: row.version } });
+    await this.recordRead(audit, deviceId, {
+      action: 'device_config.viewed',
+      changes: { source: 'backup', backup_id: row.id, version: row.version },
+    });
     const masked = maskRouterOsExport(content);
     return { ...toDeviceBackup(row), content: masked.text, masked_count: masked.count };
   }
 
   /** The export exactly as stored, with a file name for the download. */
-  async download(deviceId: string, backupId: string, audit?: AuditContext): Promise<{ fileName: string; content: string }> {
+  async download(
+    deviceId: string,
+    backupId: string,
+    audit?: AuditContext,
+  ): Promise<{ fileName: string; content: string }> {
     const name = await this.deviceExists(deviceId);
     const { row, content } = await this.version(deviceId, backupId);
-    await this.recordRead(audit, deviceId, { action: 'device_config.downloaded', changes: { backup_id: row.id, version: row.version } });
+    await this.recordRead(audit, deviceId, {
+      action: 'device_config.downloaded',
+      changes: { backup_id: row.id, version: row.version },
+    });
     const safe = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'device';
     const stamp = row.createdAt.toISOString().slice(0, 19).replace(/[:T]/g, '-');
     return { fileName: `${safe}-v${row.version}-${stamp}.rsc`, content };
   }
 
   /** Line diff of two versions of one device, older → newer as asked, on the masked texts. */
-  async diff(deviceId: string, fromId: string, toId: string, context: number, audit?: AuditContext): Promise<DeviceBackupDiff> {
+  async diff(
+    deviceId: string,
+    fromId: string,
+    toId: string,
+    context: number,
+    audit?: AuditContext,
+  ): Promise<DeviceBackupDiff> {
     const from = await this.version(deviceId, fromId);
     const to = await this.version(deviceId, toId);
     await this.recordRead(audit, deviceId, {
       action: 'device_config.diff_viewed',
-      changes: { from_backup_id: from.row.id, from_version: from.row.version, to_backup_id: to.row.id, to_version: to.row.version },
+      changes: {
+        from_backup_id: from.row.id,
+        from_version: from.row.version,
+        to_backup_id: to.row.id,
+        to_version: to.row.version,
+      },
     });
     const lines = diffLines(maskRouterOsExport(from.content).text, maskRouterOsExport(to.content).text);
     const added = lines.filter((l) => l.type === 'added').length;
@@ -363,7 +428,10 @@ export class DeviceBackupService {
   ): Promise<{ items: DeviceJob[]; pagination: PagePagination }> {
     await this.deviceExists(deviceId);
     const { rows, total } = await this.deps.repository.listJobs(deviceId, query);
-    return { items: rows.map((r: JobWithNames) => toDeviceJob(r)), pagination: pagePagination(query.page, query.limit, total) };
+    return {
+      items: rows.map((r: JobWithNames) => toDeviceJob(r)),
+      pagination: pagePagination(query.page, query.limit, total),
+    };
   }
 
   /** Marks jobs of a stopped process failed, so nobody waits on them forever. */

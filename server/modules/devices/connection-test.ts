@@ -7,7 +7,15 @@ import { connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { ConnectionCheck, ConnectionResult, ConnectionTest } from '../../../contract/schemas/device';
 import { createRouterOsClient, RouterOsError } from '../../integrations/routeros/client';
-import { createSnmpSession, OID, probeUdpPort, SnmpError, snmpGet, snmpText, type SnmpSettings } from '../../integrations/snmp';
+import {
+  createSnmpSession,
+  OID,
+  probeUdpPort,
+  SnmpError,
+  snmpGet,
+  snmpText,
+  type SnmpSettings,
+} from '../../integrations/snmp';
 import type { Clock } from '../../lib/clock';
 import type { DeviceApiSettings } from './repository';
 
@@ -88,7 +96,11 @@ function testApiPort(api: DeviceApiSettings, timeoutMs: number): Promise<Connect
       resolve(check);
     };
     socket.setTimeout(timeoutMs, () =>
-      done({ status: 'timeout', message: `No answer from ${api.host}:${api.port} within ${timeoutMs} ms.`, latency_ms: Math.round(performance.now() - started) }),
+      done({
+        status: 'timeout',
+        message: `No answer from ${api.host}:${api.port} within ${timeoutMs} ms.`,
+        latency_ms: Math.round(performance.now() - started),
+      }),
     );
     socket.once(api.tls ? 'secureConnect' : 'connect', () =>
       done({
@@ -110,7 +122,8 @@ function testApiPort(api: DeviceApiSettings, timeoutMs: number): Promise<Connect
 export async function testApi(api: DeviceApiSettings | null, timeoutMs: number): Promise<ConnectionCheck> {
   if (!api) return { status: 'not_configured', message: 'No management API is set for this device.', latency_ms: null };
   if (api.type === 'api') return testApiPort(api, timeoutMs);
-  if (!api.username) return { status: 'not_configured', message: 'No API user name is set for this device.', latency_ms: null };
+  if (!api.username)
+    return { status: 'not_configured', message: 'No API user name is set for this device.', latency_ms: null };
   const started = performance.now();
   try {
     // Routers usually present a self-signed certificate; the device record has no CA to check it against.
@@ -139,7 +152,11 @@ export async function testApi(api: DeviceApiSettings | null, timeoutMs: number):
   } catch (e) {
     const latency = Math.round(performance.now() - started);
     if (e instanceof RouterOsError) return { status: KIND_TO_RESULT[e.kind], message: e.message, latency_ms: latency };
-    return { status: 'error', message: `RouterOS REST API call failed: ${(e as Error).message ?? String(e)}`, latency_ms: latency };
+    return {
+      status: 'error',
+      message: `RouterOS REST API call failed: ${(e as Error).message ?? String(e)}`,
+      latency_ms: latency,
+    };
   }
 }
 

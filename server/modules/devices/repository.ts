@@ -4,7 +4,12 @@
  * goes through presenter.ts.
  */
 import { and, asc, count, desc, eq, ilike, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import { defaultApiPort, type DeviceApiType, type DeviceStatus, type DeviceVendor } from '../../../contract/schemas/device';
+import {
+  defaultApiPort,
+  type DeviceApiType,
+  type DeviceStatus,
+  type DeviceVendor,
+} from '../../../contract/schemas/device';
 import type { Db } from '../../db/client';
 import { devices, type DeviceRow, type NewDeviceRow } from '../../db/schema/devices';
 import type { SecretBox } from '../../lib/secret-box';
@@ -99,7 +104,12 @@ export async function getDeviceWithSecrets(db: Db, id: string, box: SecretBox): 
 }
 
 /** Devices due for a poll at `now` (next_poll_at unset or passed), the longest-waiting first; secrets opened. */
-export async function listDevicesForPolling(db: Db, now: Date, box: SecretBox, limit = 1000): Promise<DeviceWithSecrets[]> {
+export async function listDevicesForPolling(
+  db: Db,
+  now: Date,
+  box: SecretBox,
+  limit = 1000,
+): Promise<DeviceWithSecrets[]> {
   const rows = await db
     .select()
     .from(devices)
@@ -126,7 +136,9 @@ export function createDeviceRepository(db: Db) {
       if (query.vendor) conditions.push(eq(devices.vendor, query.vendor));
       if (query.search) {
         const pattern = likePattern(query.search);
-        conditions.push(or(ilike(devices.name, pattern), ilike(devices.host, pattern), ilike(devices.location, pattern))!);
+        conditions.push(
+          or(ilike(devices.name, pattern), ilike(devices.host, pattern), ilike(devices.location, pattern))!,
+        );
       }
       const where = conditions.length ? and(...conditions) : undefined;
       const [rows, [{ total }]] = await Promise.all([

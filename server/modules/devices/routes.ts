@@ -31,10 +31,17 @@ const role = (request: FastifyRequest) => {
 };
 
 const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = new DeviceService({ db: app.db, repository: createDeviceRepository(app.db), clock: app.clock, box: app.secretBox });
+  const service = new DeviceService({
+    db: app.db,
+    repository: createDeviceRepository(app.db),
+    clock: app.clock,
+    box: app.secretBox,
+  });
 
-  app.get('/', { schema: { querystring: deviceListQuerySchema, response: { 200: envelope(devicePageSchema) } } }, async (request) =>
-    ok(await service.list(role(request), request.query), M.list),
+  app.get(
+    '/',
+    { schema: { querystring: deviceListQuerySchema, response: { 200: envelope(devicePageSchema) } } },
+    async (request) => ok(await service.list(role(request), request.query), M.list),
   );
 
   // Before '/:id' so the static path wins (Fastify prefers static segments anyway).
@@ -51,17 +58,25 @@ const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // A device is a RADIUS client (NAS) when it has a RADIUS secret: every process reads the NAS list again.
-  app.post('/', { schema: { body: deviceInputSchema, response: { 201: envelope(deviceSchema) } } }, async (request, reply) => {
-    const created = await service.create(request.body, auditContext(request));
-    app.radius?.clientsChanged();
-    return reply.code(201).send(ok(created, M.created));
-  });
+  app.post(
+    '/',
+    { schema: { body: deviceInputSchema, response: { 201: envelope(deviceSchema) } } },
+    async (request, reply) => {
+      const created = await service.create(request.body, auditContext(request));
+      app.radius?.clientsChanged();
+      return reply.code(201).send(ok(created, M.created));
+    },
+  );
 
-  app.put('/:id', { schema: { params: idParams, body: deviceUpdateSchema, response: { 200: envelope(deviceSchema) } } }, async (request) => {
-    const updated = await service.update(request.params.id, request.body, auditContext(request));
-    app.radius?.clientsChanged();
-    return ok(updated, M.updated);
-  });
+  app.put(
+    '/:id',
+    { schema: { params: idParams, body: deviceUpdateSchema, response: { 200: envelope(deviceSchema) } } },
+    async (request) => {
+      const updated = await service.update(request.params.id, request.body, auditContext(request));
+      app.radius?.clientsChanged();
+      return ok(updated, M.updated);
+    },
+  );
 
   app.delete('/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {
     await service.delete(request.params.id, auditContext(request));
@@ -71,7 +86,13 @@ const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/:id/test-connection',
-    { schema: { params: idParams, querystring: deviceTestQuerySchema, response: { 200: envelope(connectionTestSchema) } } },
+    {
+      schema: {
+        params: idParams,
+        querystring: deviceTestQuerySchema,
+        response: { 200: envelope(connectionTestSchema) },
+      },
+    },
     async (request) => ok(await service.testStored(request.params.id, request.query.timeout_ms), M.tested),
   );
 };

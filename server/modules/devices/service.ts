@@ -46,7 +46,10 @@ export const canManageDevices = (role: Role | null | undefined) => allows(DEVICE
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Secret field → row column. */
-const SECRET_COLUMNS: Record<DeviceSecretField, 'snmpCommunity' | 'snmpV3AuthKey' | 'snmpV3PrivKey' | 'apiPassword' | 'radiusSecret'> = {
+const SECRET_COLUMNS: Record<
+  DeviceSecretField,
+  'snmpCommunity' | 'snmpV3AuthKey' | 'snmpV3PrivKey' | 'apiPassword' | 'radiusSecret'
+> = {
   snmp_community: 'snmpCommunity',
   snmp_v3_auth_key: 'snmpV3AuthKey',
   snmp_v3_priv_key: 'snmpV3PrivKey',
@@ -69,7 +72,11 @@ type Plain = Omit<NewDeviceRow, 'id' | (typeof SECRET_COLUMNS)[DeviceSecretField
  * community and v3 keys, API password, RADIUS secret) set, replaced or removed only as {changed: true}, compared
  * opened (it is sealed anew on every change) and never written as a value or its last 4 characters.
  */
-export function deviceAuditDiff(before: DeviceRow | null, after: DeviceRow | null, box: SecretBox): Record<string, unknown> {
+export function deviceAuditDiff(
+  before: DeviceRow | null,
+  after: DeviceRow | null,
+  box: SecretBox,
+): Record<string, unknown> {
   const view = (row: DeviceRow): Record<string, unknown> => {
     const plain: Record<string, unknown> = {
       name: row.name,
@@ -99,7 +106,8 @@ export function deviceAuditDiff(before: DeviceRow | null, after: DeviceRow | nul
   // No row (before a create, after a delete): every field null, so only what the device has shows.
   const a = before ? view(before) : null;
   const b = after ? view(after) : null;
-  const none = (other: Record<string, unknown> | null) => Object.fromEntries(Object.keys(other ?? {}).map((k) => [k, null]));
+  const none = (other: Record<string, unknown> | null) =>
+    Object.fromEntries(Object.keys(other ?? {}).map((k) => [k, null]));
   return changedFields(a ?? none(b), b ?? none(a), { secret: DEVICE_SECRET_FIELDS });
 }
 
@@ -107,7 +115,10 @@ export class DeviceService {
   constructor(private readonly deps: { db: Db; repository: DeviceRepository; clock: Clock; box: SecretBox }) {}
 
   /** Runs a change in one transaction with a recorder of its audit event (no audit context: nothing recorded). */
-  private audited<T>(audit: AuditContext | undefined, work: (tx: Db, record: (entry: AuditEntry) => Promise<void>) => Promise<T>): Promise<T> {
+  private audited<T>(
+    audit: AuditContext | undefined,
+    work: (tx: Db, record: (entry: AuditEntry) => Promise<void>) => Promise<T>,
+  ): Promise<T> {
     const { db, clock } = this.deps;
     return db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
@@ -129,7 +140,10 @@ export class DeviceService {
       vendor: query.vendor,
       search: query.search,
     });
-    return { items: rows.map((r) => this.present(r, role)), pagination: pagePagination(query.page, query.limit, total) };
+    return {
+      items: rows.map((r) => this.present(r, role)),
+      pagination: pagePagination(query.page, query.limit, total),
+    };
   }
 
   async find(id: string): Promise<DeviceRow> {
@@ -148,11 +162,21 @@ export class DeviceService {
     const secrets = this.mergeSecrets(input, null);
     this.check(plain, secrets);
     const now = clock.now();
-    const values: NewDeviceRow = { ...plain, ...this.sealAll(secrets), status: 'unknown', createdAt: now, updatedAt: now };
+    const values: NewDeviceRow = {
+      ...plain,
+      ...this.sealAll(secrets),
+      status: 'unknown',
+      createdAt: now,
+      updatedAt: now,
+    };
     const row = await this.write(() =>
       this.audited(audit, async (tx, record) => {
         const inserted = await repository.insert(values, tx);
-        await record({ action: 'device.created', targetId: inserted.id, changes: deviceAuditDiff(null, inserted, box) });
+        await record({
+          action: 'device.created',
+          targetId: inserted.id,
+          changes: deviceAuditDiff(null, inserted, box),
+        });
         return inserted;
       }),
     );
@@ -176,7 +200,9 @@ export class DeviceService {
           if (!keeps(sent) || this.dropped(field, plain)) values[SECRET_COLUMNS[field]] = this.sealOne(secrets[field]);
         }
         // New SNMP settings are worth polling at once, without the backoff the old ones earned.
-        const snmpSecretsChanged = (['snmp_community', 'snmp_v3_auth_key', 'snmp_v3_priv_key'] as const).some((f) => !keeps(input[f]));
+        const snmpSecretsChanged = (['snmp_community', 'snmp_v3_auth_key', 'snmp_v3_priv_key'] as const).some(
+          (f) => !keeps(input[f]),
+        );
         const snmpChanged =
           plain.host !== current.host ||
           plain.snmpPort !== current.snmpPort ||
@@ -228,7 +254,8 @@ export class DeviceService {
   // --- values ------------------------------------------------------------------------------------------
 
   private plainFrom(input: DeviceUpdateParsed, current: DeviceRow | null): Plain {
-    const pick = <T>(sent: T | undefined, stored: T, fallback: T): T => (sent !== undefined ? sent : current ? stored : fallback);
+    const pick = <T>(sent: T | undefined, stored: T, fallback: T): T =>
+      sent !== undefined ? sent : current ? stored : fallback;
     const c = current ?? ({} as DeviceRow);
     const plain: Plain = {
       name: pick(input.name, c.name, ''),
@@ -295,7 +322,9 @@ export class DeviceService {
     return value ? this.deps.box.seal(value) : null;
   }
 
-  private sealAll(secrets: Record<DeviceSecretField, string | null>): Pick<NewDeviceRow, (typeof SECRET_COLUMNS)[DeviceSecretField]> {
+  private sealAll(
+    secrets: Record<DeviceSecretField, string | null>,
+  ): Pick<NewDeviceRow, (typeof SECRET_COLUMNS)[DeviceSecretField]> {
     return Object.fromEntries(DEVICE_SECRET_FIELDS.map((f) => [SECRET_COLUMNS[f], this.sealOne(secrets[f])]));
   }
 
@@ -308,18 +337,26 @@ export class DeviceService {
     if (plain.snmpVersion === 'v3') {
       if (!plain.snmpV3User) errors.push({ field: 'snmp_v3_user', message: 'SNMPv3 user is required for SNMP v3' });
       if (plain.snmpV3AuthProtocol && !secrets.snmp_v3_auth_key) {
-        errors.push({ field: 'snmp_v3_auth_key', message: 'SNMPv3 authentication key is required with an authentication protocol' });
+        errors.push({
+          field: 'snmp_v3_auth_key',
+          message: 'SNMPv3 authentication key is required with an authentication protocol',
+        });
       }
       if (plain.snmpV3PrivProtocol && !plain.snmpV3AuthProtocol) {
-        errors.push({ field: 'snmp_v3_priv_protocol', message: 'SNMPv3 privacy needs an authentication protocol as well' });
+        errors.push({
+          field: 'snmp_v3_priv_protocol',
+          message: 'SNMPv3 privacy needs an authentication protocol as well',
+        });
       }
       if (plain.snmpV3PrivProtocol && !secrets.snmp_v3_priv_key) {
         errors.push({ field: 'snmp_v3_priv_key', message: 'SNMPv3 privacy key is required with a privacy protocol' });
       }
     }
     if (plain.apiType) {
-      if (!plain.apiUsername) errors.push({ field: 'api_username', message: 'API user name is required with a management API' });
-      if (!secrets.api_password) errors.push({ field: 'api_password', message: 'API password is required with a management API' });
+      if (!plain.apiUsername)
+        errors.push({ field: 'api_username', message: 'API user name is required with a management API' });
+      if (!secrets.api_password)
+        errors.push({ field: 'api_password', message: 'API password is required with a management API' });
     }
     if (errors.length) throw badRequest(validationSummary(errors), errors);
   }

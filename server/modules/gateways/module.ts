@@ -8,7 +8,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { allows } from '../../../contract/roles';
-import { gatewayInputSchema, gatewaySchema, gatewayUpdateSchema, PAYMENT_PROVIDERS, publicGatewaySchema } from '../../../contract/schemas/gateway';
+import {
+  gatewayInputSchema,
+  gatewaySchema,
+  gatewayUpdateSchema,
+  PAYMENT_PROVIDERS,
+  publicGatewaySchema,
+} from '../../../contract/schemas/gateway';
 import { crudModule, onlySent } from '../../crud/crud-module';
 import { paymentGateways } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -27,8 +33,10 @@ export const GATEWAY_MESSAGES = {
   notFound: 'Payment gateway not found',
   nameTaken: 'A payment gateway with this name already exists',
   deleteDefault: 'Make another gateway the default first',
-  lastActive: 'This is the only active payment gateway: without it no customer can pay. Activate another gateway first.',
-  deactivateDefault: 'This is the default payment gateway. Make another active gateway the default first, then turn this one off.',
+  lastActive:
+    'This is the only active payment gateway: without it no customer can pay. Activate another gateway first.',
+  deactivateDefault:
+    'This is the default payment gateway. Make another active gateway the default first, then turn this one off.',
   undefault: 'Make another gateway the default first: one gateway is always the default.',
   inactiveDefault: 'Turn this gateway on before making it the default: customers are offered the default gateway.',
   defaultRace: 'Another gateway was made the default at the same time; try again',
@@ -61,28 +69,41 @@ const refuseStoppingPayments = async (
   input: { is_active?: boolean; is_default?: boolean },
 ) => {
   if (input.is_default === true && !before.isDefault && !(input.is_active ?? before.isActive)) {
-    throw conflict(GATEWAY_MESSAGES.inactiveDefault, [{ field: 'is_default', message: GATEWAY_MESSAGES.inactiveDefault }]);
+    throw conflict(GATEWAY_MESSAGES.inactiveDefault, [
+      { field: 'is_default', message: GATEWAY_MESSAGES.inactiveDefault },
+    ]);
   }
-  if (before.isDefault && input.is_default === false) throw conflict(GATEWAY_MESSAGES.undefault, [{ field: 'is_default', message: GATEWAY_MESSAGES.undefault }]);
+  if (before.isDefault && input.is_default === false)
+    throw conflict(GATEWAY_MESSAGES.undefault, [{ field: 'is_default', message: GATEWAY_MESSAGES.undefault }]);
   if (!before.isActive || input.is_active !== false) return;
   // A Sandbox gateway in production (without ALLOW_SANDBOX_PAYMENTS) takes no payment: switching it off stops
   // nothing, and it does not count as a way to pay for the others either.
   const takesPayments = (provider: string) => provider !== 'sandbox' || app.config.sandboxPaymentsAllowed;
   if (!takesPayments(before.provider)) return;
   const active = await createGatewayRepository(db).lockActive();
-  if (!active.some((g) => g.id !== before.id && takesPayments(g.provider))) throw conflict(GATEWAY_MESSAGES.lastActive, [{ field: 'is_active', message: GATEWAY_MESSAGES.lastActive }]);
-  if (before.isDefault) throw conflict(GATEWAY_MESSAGES.deactivateDefault, [{ field: 'is_active', message: GATEWAY_MESSAGES.deactivateDefault }]);
+  if (!active.some((g) => g.id !== before.id && takesPayments(g.provider)))
+    throw conflict(GATEWAY_MESSAGES.lastActive, [{ field: 'is_active', message: GATEWAY_MESSAGES.lastActive }]);
+  if (before.isDefault)
+    throw conflict(GATEWAY_MESSAGES.deactivateDefault, [
+      { field: 'is_active', message: GATEWAY_MESSAGES.deactivateDefault },
+    ]);
 };
 
 /** In production without ALLOW_SANDBOX_PAYMENTS: no Sandbox gateway may be created, or enabled by an update. */
 const refuseSandbox = (app: FastifyInstance, field: 'provider' | 'is_active') => {
-  if (!app.config.sandboxPaymentsAllowed) throw badRequest(GATEWAY_MESSAGES.sandboxInProduction, [{ field, message: GATEWAY_MESSAGES.sandboxInProduction }]);
+  if (!app.config.sandboxPaymentsAllowed)
+    throw badRequest(GATEWAY_MESSAGES.sandboxInProduction, [{ field, message: GATEWAY_MESSAGES.sandboxInProduction }]);
 };
 
 export default crudModule({
   name: 'payment-gateways',
   table: paymentGateways,
-  schemas: { record: gatewaySchema, input: gatewayInputSchema, update: gatewayUpdateSchema, listItem: z.union([gatewaySchema, publicGatewaySchema]) },
+  schemas: {
+    record: gatewaySchema,
+    input: gatewayInputSchema,
+    update: gatewayUpdateSchema,
+    listItem: z.union([gatewaySchema, publicGatewaySchema]),
+  },
   label: 'Payment gateway',
   messages: { notFound: GATEWAY_MESSAGES.notFound, conflict: GATEWAY_MESSAGES.nameTaken },
   // A handful of gateways, shown in their display order: one unpaginated list.
@@ -100,7 +121,8 @@ export default crudModule({
           ? { is_active: true }
           : { is_active: true, provider: PAYMENT_PROVIDERS.filter((p) => p !== 'sandbox') },
     toRecord: (row, { app }) => service(app).toGateway(row),
-    toListItem: (row, { app, request }) => (manager(request) ? service(app).toGateway(row) : service(app).toPublic(row)),
+    toListItem: (row, { app, request }) =>
+      manager(request) ? service(app).toGateway(row) : service(app).toPublic(row),
     beforeCreate: async (values, input, { app, db }) => {
       if (input.provider === 'sandbox') refuseSandbox(app, 'provider');
       const gateways = service(app);
@@ -124,7 +146,9 @@ export default crudModule({
       gateways.checkKeys(provider, input.credentials);
       delete values.credentials;
       if (input.credentials !== undefined || input.provider !== undefined) {
-        values.credentials = gateways.seal(gateways.merge(provider, gateways.openCredentials(before), input.credentials));
+        values.credentials = gateways.seal(
+          gateways.merge(provider, gateways.openCredentials(before), input.credentials),
+        );
       }
       if (values.isDefault) await clearOtherDefaults(db, before.id);
       return values;
@@ -133,7 +157,11 @@ export default crudModule({
       if (before.isDefault && (await gatewayCount(db)) > 1) throw conflict(GATEWAY_MESSAGES.deleteDefault);
     },
     message: (action, gateway, input) =>
-      action === 'updated' && toggled(input) ? (gateway.is_active ? GATEWAY_MESSAGES.activated : GATEWAY_MESSAGES.deactivated) : undefined,
+      action === 'updated' && toggled(input)
+        ? gateway.is_active
+          ? GATEWAY_MESSAGES.activated
+          : GATEWAY_MESSAGES.deactivated
+        : undefined,
     auditAction: (action, gateway, input) =>
       action === 'updated' && toggled(input) ? (gateway.is_active ? 'gateway.enabled' : 'gateway.disabled') : undefined,
     auditChanges: (before, after, { app }) => service(app).auditDiff(before, after),

@@ -33,12 +33,20 @@ export function createGatewayRepository(db: Db) {
       await db
         .update(paymentGateways)
         .set({ isDefault: false })
-        .where(exceptId ? and(eq(paymentGateways.isDefault, true), ne(paymentGateways.id, exceptId)) : eq(paymentGateways.isDefault, true));
+        .where(
+          exceptId
+            ? and(eq(paymentGateways.isDefault, true), ne(paymentGateways.id, exceptId))
+            : eq(paymentGateways.isDefault, true),
+        );
     },
 
     /** The active gateways, locked until the transaction ends. */
     async lockActive(): Promise<Array<{ id: string; provider: string }>> {
-      return db.select({ id: paymentGateways.id, provider: paymentGateways.provider }).from(paymentGateways).where(eq(paymentGateways.isActive, true)).for('update');
+      return db
+        .select({ id: paymentGateways.id, provider: paymentGateways.provider })
+        .from(paymentGateways)
+        .where(eq(paymentGateways.isActive, true))
+        .for('update');
     },
   };
 }

@@ -34,7 +34,9 @@ export class GatewayService {
     try {
       const parsed = JSON.parse(text) as unknown;
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-      return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'string' && v !== '')) as Credentials;
+      return Object.fromEntries(
+        Object.entries(parsed).filter(([, v]) => typeof v === 'string' && v !== ''),
+      ) as Credentials;
     } catch {
       return {};
     }
@@ -95,7 +97,8 @@ export class GatewayService {
     const stored = this.openCredentials(row);
     const keys = new Set([...PROVIDER_CREDENTIAL_KEYS[row.provider], ...Object.keys(stored)]);
     const credentials = Object.fromEntries([...keys].map((k) => [k, maskSecret(stored[k])]));
-    const { id, name, provider, mode, is_active, is_default, display_order, created_at, updated_at } = this.toPublic(row);
+    const { id, name, provider, mode, is_active, is_default, display_order, created_at, updated_at } =
+      this.toPublic(row);
     return { id, name, provider, mode, credentials, is_active, is_default, display_order, created_at, updated_at };
   }
 
@@ -126,7 +129,11 @@ export function generateWebhookSecret(): string {
 }
 
 /** Demo data: one active default Sandbox gateway, only when there are no gateways yet. */
-export async function seedDefaultGateway(service: GatewayService, repository: GatewayRepository, now: Date): Promise<void> {
+export async function seedDefaultGateway(
+  service: GatewayService,
+  repository: GatewayRepository,
+  now: Date,
+): Promise<void> {
   if ((await repository.count()) > 0) return;
   await repository.insert({
     name: 'Sandbox',

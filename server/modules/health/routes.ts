@@ -4,7 +4,9 @@ import { envelope, fail, ok } from '../../../contract/envelope';
 import { appliedMigrations, knownMigrations } from '../system/figures';
 import { z } from 'zod';
 
-const checksSchema = z.record(z.string(), z.boolean()).describe('Each check (database, migrations, changes) and whether it passed.');
+const checksSchema = z
+  .record(z.string(), z.boolean())
+  .describe('Each check (database, migrations, changes) and whether it passed.');
 
 /**
  * Health for people and load balancers:
@@ -19,15 +21,25 @@ const checksSchema = z.record(z.string(), z.boolean()).describe('Each check (dat
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const expected = knownMigrations().count;
 
-  app.get('/health', { schema: { response: { 200: envelope(z.object({ status: z.literal('ok'), database: z.string() })) } } }, async () => {
-    await app.db.execute(sql`select 1`);
-    return ok({ status: 'ok' as const, database: app.dbKind }, 'OK');
-  });
+  app.get(
+    '/health',
+    { schema: { response: { 200: envelope(z.object({ status: z.literal('ok'), database: z.string() })) } } },
+    async () => {
+      await app.db.execute(sql`select 1`);
+      return ok({ status: 'ok' as const, database: app.dbKind }, 'OK');
+    },
+  );
 
-  app.get('/health/live', { schema: { response: { 200: envelope(z.object({ status: z.literal('ok'), uptime_seconds: z.number().int() })) } } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return ok({ status: 'ok' as const, uptime_seconds: Math.round(process.uptime()) }, 'OK');
-  });
+  app.get(
+    '/health/live',
+    {
+      schema: { response: { 200: envelope(z.object({ status: z.literal('ok'), uptime_seconds: z.number().int() })) } },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok({ status: 'ok' as const, uptime_seconds: Math.round(process.uptime()) }, 'OK');
+    },
+  );
 
   app.get(
     '/health/ready',
@@ -57,7 +69,9 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       const ready = Object.values(checks).every(Boolean);
       if (!ready) {
         const failing = Object.keys(checks).filter((k) => !checks[k]);
-        return reply.code(503).send({ ...fail(`Not ready: ${failing.join(', ')}`), data: { status: 'not_ready', checks } });
+        return reply
+          .code(503)
+          .send({ ...fail(`Not ready: ${failing.join(', ')}`), data: { status: 'not_ready', checks } });
       }
       return ok({ status: 'ready' as const, checks }, 'Ready');
     },

@@ -20,7 +20,10 @@ export function createHomeRepository(db: Db) {
         .from(subscriptions)
         .innerJoin(plans, eq(plans.id, subscriptions.planId))
         .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ['pending', 'active', 'suspended'])))
-        .orderBy(sql`case ${subscriptions.status} when 'active' then 0 when 'suspended' then 1 else 2 end`, desc(subscriptions.createdAt));
+        .orderBy(
+          sql`case ${subscriptions.status} when 'active' then 0 when 'suspended' then 1 else 2 end`,
+          desc(subscriptions.createdAt),
+        );
     },
 
     /** The user's unpaid and overdue invoices, the first due first. */
@@ -38,7 +41,12 @@ export function createHomeRepository(db: Db) {
       return db
         .select()
         .from(installations)
-        .where(and(inArray(installations.subscriptionId, subscriptionIds), inArray(installations.status, [...WAITING_INSTALLATION])))
+        .where(
+          and(
+            inArray(installations.subscriptionId, subscriptionIds),
+            inArray(installations.status, [...WAITING_INSTALLATION]),
+          ),
+        )
         .orderBy(desc(installations.createdAt));
     },
 
@@ -68,7 +76,13 @@ export function createHomeRepository(db: Db) {
       const open = and(eq(tickets.createdBy, userId), notInArray(tickets.status, CLOSED_TICKET));
       const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(tickets).where(open);
       const latest = await db
-        .select({ id: tickets.id, number: tickets.number, subject: tickets.subject, status: tickets.status, updatedAt: tickets.updatedAt })
+        .select({
+          id: tickets.id,
+          number: tickets.number,
+          subject: tickets.subject,
+          status: tickets.status,
+          updatedAt: tickets.updatedAt,
+        })
         .from(tickets)
         .where(open)
         .orderBy(desc(tickets.updatedAt), desc(tickets.id))

@@ -12,7 +12,12 @@ const homeRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = new HomeService({ db: app.db, clock: app.clock });
   app.get(
     '/me/home',
-    { schema: { description: 'The signed-in customer’s home: open order, service, usage, next bill, credit and open tickets.', response: { 200: envelope(customerHomeSchema) } } },
+    {
+      schema: {
+        description: 'The signed-in customer’s home: open order, service, usage, next bill, credit and open tickets.',
+        response: { 200: envelope(customerHomeSchema) },
+      },
+    },
     async (request, reply) => {
       if (!request.user) throw unauthorized();
       // Per caller and changing by the minute (online now, what is due): never kept by a shared cache.

@@ -60,7 +60,9 @@ export class HomeService {
         plan_name: orderSub.plan.name,
         next_step: pending === orderSub && invoice ? 'payment' : 'installation',
         invoice: pending === orderSub && invoice ? toHomeInvoice(invoice) : null,
-        installation: visit ? { status: visit.status as InstallationStatus, scheduled_start: visit.scheduledStart?.toISOString() ?? null } : null,
+        installation: visit
+          ? { status: visit.status as InstallationStatus, scheduled_start: visit.scheduledStart?.toISOString() ?? null }
+          : null,
       };
     }
 
@@ -110,11 +112,21 @@ export class HomeService {
       order,
       service,
       usage,
-      bill: { invoice: billable[0] ? toHomeInvoice(billable[0]) : null, more_unpaid: Math.max(0, billable.length - 1), autopay_card: autopayCard },
+      bill: {
+        invoice: billable[0] ? toHomeInvoice(billable[0]) : null,
+        more_unpaid: Math.max(0, billable.length - 1),
+        autopay_card: autopayCard,
+      },
       credit,
       tickets: {
         open: count,
-        latest: latest.map((r) => ({ id: r.id, number: r.number, subject: r.subject, status: r.status as TicketStatus, updated_at: r.updatedAt.toISOString() })),
+        latest: latest.map((r) => ({
+          id: r.id,
+          number: r.number,
+          subject: r.subject,
+          status: r.status as TicketStatus,
+          updated_at: r.updatedAt.toISOString(),
+        })),
       },
     };
   }

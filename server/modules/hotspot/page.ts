@@ -50,21 +50,42 @@ export const HOTSPOT_PAGE_MESSAGES = {
  */
 const ROUTER_ERRORS: Array<[RegExp, string]> = [
   // The portal's own Reply-Messages, which the router passes on (radius-reply).
-  [/^Voucher code not accepted$/, 'That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.'],
-  [/^Login incorrect$/, 'That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.'],
+  [
+    /^Voucher code not accepted$/,
+    'That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.',
+  ],
+  [
+    /^Login incorrect$/,
+    'That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.',
+  ],
   [/^Service suspended: please pay your open invoice$/, 'This account is suspended until its open invoice is paid.'],
   // MikroTik's hotspot messages.
-  [/^invalid username or password$/, 'That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.'],
+  [
+    /^invalid username or password$/,
+    'That code was not accepted. Check it and try again; a code whose time or data is used up no longer works.',
+  ],
   [/^RADIUS server is not responding$/, 'The login service is not answering right now. Please try again in a minute.'],
   [/^no more sessions are allowed for user /, 'This code is already in use on another device.'],
   [/^user .* has reached uptime limit$/, 'The time on this code is used up.'],
   [/^user .* has reached traffic limit$/, 'The data on this code is used up.'],
-  [/^user .* is not allowed to log in from this MAC address$|^invalid username \(.*\): this MAC address is not yours$/, 'This code cannot be used on this device.'],
-  [/^web browser did not send challenge response/, 'Your browser did not finish the login. Reload the page and try again.'],
+  [
+    /^user .* is not allowed to log in from this MAC address$|^invalid username \(.*\): this MAC address is not yours$/,
+    'This code cannot be used on this device.',
+  ],
+  [
+    /^web browser did not send challenge response/,
+    'Your browser did not finish the login. Reload the page and try again.',
+  ],
   [/^already authorizing, retry later$/, 'A login is already under way. Wait a moment and try again.'],
-  [/^cannot assign ip address - no more free addresses from pool$/, 'The hotspot is full right now. Please try again later.'],
+  [
+    /^cannot assign ip address - no more free addresses from pool$/,
+    'The hotspot is full right now. Please try again later.',
+  ],
   [/^hotspot service is shutting down$/, 'The hotspot is restarting. Please try again in a minute.'],
-  [/^(internal error|configuration error|session limit reached)( \(.*\))?$/, 'The hotspot could not log you in. Please try again, or contact us if it keeps happening.'],
+  [
+    /^(internal error|configuration error|session limit reached)( \(.*\))?$/,
+    'The hotspot could not log you in. Please try again, or contact us if it keeps happening.',
+  ],
   [/^you are not logged in$/, ''],
 ];
 export const UNKNOWN_ROUTER_ERROR = 'The login did not succeed. Please try again.';
@@ -100,13 +121,16 @@ export function routerLoginUrl(value: string): URL | null {
 }
 
 /** The page's parameters from the query (or a posted form), or why the page cannot be shown (400). */
-export function readHotspotParams(input: Record<string, unknown>): { params: HotspotLoginParams; router: URL } | { error: string } {
+export function readHotspotParams(
+  input: Record<string, unknown>,
+): { params: HotspotLoginParams; router: URL } | { error: string } {
   const linkLoginOnly = field(input, 'link-login-only', MAX_URL);
   const router = routerLoginUrl(linkLoginOnly);
   if (!router) return { error: HOTSPOT_PAGE_MESSAGES.badLink };
   const chapId = field(input, 'chap-id');
   const chapChallenge = field(input, 'chap-challenge');
-  if (Boolean(chapId) !== Boolean(chapChallenge) || !CHAP_VALUE.test(chapId) || !CHAP_VALUE.test(chapChallenge)) return { error: HOTSPOT_PAGE_MESSAGES.badChap };
+  if (Boolean(chapId) !== Boolean(chapChallenge) || !CHAP_VALUE.test(chapId) || !CHAP_VALUE.test(chapChallenge))
+    return { error: HOTSPOT_PAGE_MESSAGES.badChap };
   const dst = field(input, 'dst', MAX_URL) || field(input, 'link-orig', MAX_URL);
   return {
     router,

@@ -13,7 +13,14 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { projectPath } from '../../lib/paths';
 import { returnOrigin } from '../../lib/return-origin';
 import { createDeviceRepository } from '../devices/repository';
-import { HOTSPOT_PAGE_MESSAGES, hotspotPageCsp, mikrotikLoginHtml, readHotspotParams, renderHotspotLogin, renderHotspotProblem } from './page';
+import {
+  HOTSPOT_PAGE_MESSAGES,
+  hotspotPageCsp,
+  mikrotikLoginHtml,
+  readHotspotParams,
+  renderHotspotLogin,
+  renderHotspotProblem,
+} from './page';
 
 export const HOTSPOT_LOGIN_PATH = '/hotspot/login';
 
@@ -22,9 +29,13 @@ const hotspotRoutes: FastifyPluginAsync = async (app) => {
   const md5Script = readFileSync(createRequire(import.meta.url).resolve('js-md5/build/md5.min.js'), 'utf8');
 
   // A router's login.html may post its variables instead of sending them in the address.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16 * 1024 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 
   /** Whether a device is registered with a hotspot URL of this origin (the only place a code may be posted to). */
   const registeredHotspot = async (router: URL): Promise<boolean> => {
@@ -36,17 +47,31 @@ const hotspotRoutes: FastifyPluginAsync = async (app) => {
     const settings = await app.settings.publicSettings();
     const read = readHotspotParams(input);
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
-    if ('error' in read) return reply.code(400).header('content-security-policy', hotspotPageCsp(null)).send(renderHotspotProblem(settings, read.error));
+    if ('error' in read)
+      return reply
+        .code(400)
+        .header('content-security-policy', hotspotPageCsp(null))
+        .send(renderHotspotProblem(settings, read.error));
     // A link-login-only that is no registered NAS's hotspot: someone's page (or a hotspot not added under
     // Devices yet) would receive the customer's voucher code. No form, and a line in the log for staff.
     if (!(await registeredHotspot(read.router))) {
-      request.log.warn({ origin: read.router.origin }, 'hotspot login page opened for a hotspot no device is registered with (Devices → Hotspot login URL)');
-      return reply.code(403).header('content-security-policy', hotspotPageCsp(null)).send(renderHotspotProblem(settings, HOTSPOT_PAGE_MESSAGES.unknownRouter));
+      request.log.warn(
+        { origin: read.router.origin },
+        'hotspot login page opened for a hotspot no device is registered with (Devices → Hotspot login URL)',
+      );
+      return reply
+        .code(403)
+        .header('content-security-policy', hotspotPageCsp(null))
+        .send(renderHotspotProblem(settings, HOTSPOT_PAGE_MESSAGES.unknownRouter));
     }
-    return reply.header('content-security-policy', hotspotPageCsp(read.router)).send(renderHotspotLogin(settings, read.params));
+    return reply
+      .header('content-security-policy', hotspotPageCsp(read.router))
+      .send(renderHotspotLogin(settings, read.params));
   };
   app.get(HOTSPOT_LOGIN_PATH, async (request, reply) => page(request.query as Record<string, unknown>, reply, request));
-  app.post(HOTSPOT_LOGIN_PATH, async (request: FastifyRequest, reply) => page({ ...(request.query as object), ...((request.body as object | null) ?? {}) }, reply, request));
+  app.post(HOTSPOT_LOGIN_PATH, async (request: FastifyRequest, reply) =>
+    page({ ...(request.query as object), ...((request.body as object | null) ?? {}) }, reply, request),
+  );
 
   const script = (source: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
     reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(source);

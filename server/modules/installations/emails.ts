@@ -1,7 +1,8 @@
 /** Installation e-mails (plain text). */
 import type { MailMessage } from '../../integrations/mail/mailer';
 
-export const installationLink = (appUrl: string, id: string) => `${appUrl.replace(/\/+$/, '')}/dashboard/installation/${id}`;
+export const installationLink = (appUrl: string, id: string) =>
+  `${appUrl.replace(/\/+$/, '')}/dashboard/installation/${id}`;
 
 /** To support: a visit failed and the customer needs a new appointment (or an answer). */
 export function installationFailedMail(c: {

@@ -7,7 +7,8 @@ import type { FileStore } from '../../lib/storage';
 
 export const INSTALLATIONS_AREA = 'installations';
 
-export const storedKey = (installationId: string, storedName: string) => files.storedKey(INSTALLATIONS_AREA, installationId, storedName);
+export const storedKey = (installationId: string, storedName: string) =>
+  files.storedKey(INSTALLATIONS_AREA, installationId, storedName);
 
 /** Removes the photos of installations whose rows are gone (deleted with their subscription). */
 export async function removeInstallationFiles(store: FileStore, installationIds: readonly string[]): Promise<void> {

@@ -11,7 +11,11 @@ export type InstallationActor = 'staff' | 'technician';
 
 export const transitionMessage = (from: string, to: string) => `Cannot change an installation from ${from} to ${to}`;
 
-export const INSTALLATION_TRANSITIONS: ReadonlyArray<{ from: InstallationStatus; to: InstallationStatus; by: readonly InstallationActor[] }> = [
+export const INSTALLATION_TRANSITIONS: ReadonlyArray<{
+  from: InstallationStatus;
+  to: InstallationStatus;
+  by: readonly InstallationActor[];
+}> = [
   { from: 'requested', to: 'scheduled', by: ['staff'] },
   { from: 'requested', to: 'cancelled', by: ['staff'] },
   { from: 'scheduled', to: 'en_route', by: ['staff', 'technician'] },

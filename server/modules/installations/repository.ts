@@ -68,29 +68,50 @@ export function createInstallationRepository(db: Db) {
       // Unfinished jobs (whatever their date: an overdue visit still has to happen) and today's finished ones.
       c.push(
         or(
-          inArray(installations.status, [...OPEN_INSTALLATION_STATUSES].filter((s) => s !== 'failed')),
+          inArray(
+            installations.status,
+            [...OPEN_INSTALLATION_STATUSES].filter((s) => s !== 'failed'),
+          ),
           gte(installations.updatedAt, scope.todayStart),
         )!,
       );
     }
     if (query.search) {
       const p = likePattern(query.search);
-      c.push(or(ilike(installations.number, p), ilike(customer.name, p), ilike(customer.email, p), ilike(installations.address, p))!);
+      c.push(
+        or(
+          ilike(installations.number, p),
+          ilike(customer.name, p),
+          ilike(customer.email, p),
+          ilike(installations.address, p),
+        )!,
+      );
     }
     return c.length ? and(...c) : undefined;
   };
 
   return {
     /** Soonest slot first (unscheduled last), then newest. */
-    async page(scope: InstallationScope, query: InstallationListQueryParsed): Promise<{ items: InstallationWithNames[]; total: number }> {
+    async page(
+      scope: InstallationScope,
+      query: InstallationListQueryParsed,
+    ): Promise<{ items: InstallationWithNames[]; total: number }> {
       const where = filters(scope, query);
       const [items, [{ total }]] = await Promise.all([
         joined()
           .where(where)
-          .orderBy(sql`${installations.scheduledStart} asc nulls last`, desc(installations.createdAt), desc(installations.id))
+          .orderBy(
+            sql`${installations.scheduledStart} asc nulls last`,
+            desc(installations.createdAt),
+            desc(installations.id),
+          )
           .limit(query.limit)
           .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(installations).innerJoin(customer, eq(customer.id, installations.userId)).where(where),
+        db
+          .select({ total: count() })
+          .from(installations)
+          .innerJoin(customer, eq(customer.id, installations.userId))
+          .where(where),
       ]);
       return { items, total: Number(total) };
     },
@@ -119,7 +140,12 @@ export function createInstallationRepository(db: Db) {
       const [row] = await tx
         .select()
         .from(installations)
-        .where(and(eq(installations.subscriptionId, subscriptionId), inArray(installations.status, [...OPEN_INSTALLATION_STATUSES])))
+        .where(
+          and(
+            eq(installations.subscriptionId, subscriptionId),
+            inArray(installations.status, [...OPEN_INSTALLATION_STATUSES]),
+          ),
+        )
         .limit(1);
       return row;
     },
@@ -136,9 +162,17 @@ export function createInstallationRepository(db: Db) {
     },
 
     /** The subscription a job is for, locked until the transaction ends. */
-    async lockSubscription(tx: Db, id: string): Promise<{ id: string; userId: string; location: string | null; status: string } | undefined> {
+    async lockSubscription(
+      tx: Db,
+      id: string,
+    ): Promise<{ id: string; userId: string; location: string | null; status: string } | undefined> {
       const [sub] = await tx
-        .select({ id: subscriptions.id, userId: subscriptions.userId, location: subscriptions.location, status: subscriptions.status })
+        .select({
+          id: subscriptions.id,
+          userId: subscriptions.userId,
+          location: subscriptions.location,
+          status: subscriptions.status,
+        })
         .from(subscriptions)
         .where(eq(subscriptions.id, id))
         .for('update');
@@ -147,7 +181,11 @@ export function createInstallationRepository(db: Db) {
 
     /** The subscription's owner. */
     async subscriptionOwner(id: string): Promise<{ id: string; userId: string } | undefined> {
-      const [sub] = await db.select({ id: subscriptions.id, userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
+      const [sub] = await db
+        .select({ id: subscriptions.id, userId: subscriptions.userId })
+        .from(subscriptions)
+        .where(eq(subscriptions.id, id))
+        .limit(1);
       return sub;
     },
 
@@ -163,13 +201,26 @@ export function createInstallationRepository(db: Db) {
     },
 
     /** The customer's phone and address (a job's contact and default address). */
-    async customerContact(conn: Db, userId: string): Promise<{ phone: string | null; address: string | null } | undefined> {
-      const [owner] = await conn.select({ phone: users.phone, address: users.address }).from(users).where(eq(users.id, userId)).limit(1);
+    async customerContact(
+      conn: Db,
+      userId: string,
+    ): Promise<{ phone: string | null; address: string | null } | undefined> {
+      const [owner] = await conn
+        .select({ phone: users.phone, address: users.address })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
       return owner;
     },
 
-    async user(id: string): Promise<{ id: string; role: string; status: string; name: string; email: string } | undefined> {
-      const [row] = await db.select({ id: users.id, role: users.role, status: users.status, name: users.name, email: users.email }).from(users).where(eq(users.id, id)).limit(1);
+    async user(
+      id: string,
+    ): Promise<{ id: string; role: string; status: string; name: string; email: string } | undefined> {
+      const [row] = await db
+        .select({ id: users.id, role: users.role, status: users.status, name: users.name, email: users.email })
+        .from(users)
+        .where(eq(users.id, id))
+        .limit(1);
       return row;
     },
 

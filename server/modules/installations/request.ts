@@ -10,7 +10,10 @@ import { createInstallationRepository } from './repository';
 export const defaultChecklist = () => DEFAULT_INSTALLATION_CHECKLIST.map((item) => ({ item, done: false }));
 
 /** The job (requested) at the subscription's location, with the customer's phone. */
-export async function requestInstallation(tx: Db, input: { subscriptionId: string; userId: string; address: string; now: Date }): Promise<InstallationRow> {
+export async function requestInstallation(
+  tx: Db,
+  input: { subscriptionId: string; userId: string; address: string; now: Date },
+): Promise<InstallationRow> {
   const repository = createInstallationRepository(tx);
   const user = await repository.customerContact(tx, input.userId);
   return repository.insert(tx, {

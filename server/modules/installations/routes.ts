@@ -56,7 +56,12 @@ function createService(app: FastifyInstance): InstallationService {
 
 const installationRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(fastifyMultipart, {
-    limits: { fileSize: INSTALLATION_PHOTO_MAX_BYTES, files: INSTALLATION_PHOTO_MAX_FILES, fields: 10, parts: INSTALLATION_PHOTO_MAX_FILES + 10 },
+    limits: {
+      fileSize: INSTALLATION_PHOTO_MAX_BYTES,
+      files: INSTALLATION_PHOTO_MAX_FILES,
+      fields: 10,
+      parts: INSTALLATION_PHOTO_MAX_FILES + 10,
+    },
   });
   sweepIncomingOnReady(app, INSTALLATIONS_AREA); // staged uploads a stopped process left behind
 
@@ -64,55 +69,84 @@ const installationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { querystring: installationListQuerySchema, response: { 200: envelope(pageSchema(installationSchema)) } } },
+    {
+      schema: { querystring: installationListQuerySchema, response: { 200: envelope(pageSchema(installationSchema)) } },
+    },
     async (request) => ok(await service.list(caller(request), request.query), M.list),
   );
 
-  app.get('/:id', { schema: { params: idParams, response: detail } }, async (request) => ok(await service.get(caller(request), request.params.id), M.detail));
-
-  app.post('/', { schema: { body: installationCreateSchema, response: { 201: envelope(installationDetailSchema) } } }, async (request, reply) =>
-    reply.code(201).send(ok(await service.create(caller(request), request.body), M.created)),
+  app.get('/:id', { schema: { params: idParams, response: detail } }, async (request) =>
+    ok(await service.get(caller(request), request.params.id), M.detail),
   );
 
-  const update = async (request: FastifyRequest<{ Params: { id: string }; Body: z.output<typeof installationUpdateSchema> }>) =>
-    ok(await service.update(caller(request), request.params.id, request.body), M.updated);
+  app.post(
+    '/',
+    { schema: { body: installationCreateSchema, response: { 201: envelope(installationDetailSchema) } } },
+    async (request, reply) => reply.code(201).send(ok(await service.create(caller(request), request.body), M.created)),
+  );
+
+  const update = async (
+    request: FastifyRequest<{ Params: { id: string }; Body: z.output<typeof installationUpdateSchema> }>,
+  ) => ok(await service.update(caller(request), request.params.id, request.body), M.updated);
   app.put('/:id', { schema: { params: idParams, body: installationUpdateSchema, response: detail } }, update);
   app.patch('/:id', { schema: { params: idParams, body: installationUpdateSchema, response: detail } }, update);
 
-  app.patch('/:id/status', { schema: { params: idParams, body: installationStatusInputSchema, response: detail } }, async (request) =>
-    ok(await service.setStatus(caller(request), request.params.id, request.body, auditContext(request)), M.status(request.body.status)),
+  app.patch(
+    '/:id/status',
+    { schema: { params: idParams, body: installationStatusInputSchema, response: detail } },
+    async (request) =>
+      ok(
+        await service.setStatus(caller(request), request.params.id, request.body, auditContext(request)),
+        M.status(request.body.status),
+      ),
   );
 
-  app.patch('/:id/assign', { schema: { params: idParams, body: installationAssignSchema, response: detail } }, async (request) => {
-    const job = await service.assign(caller(request), request.params.id, request.body, auditContext(request));
-    return ok(job, job.technician_id ? M.assigned : M.unassigned);
-  });
-
-  app.get('/:id/photos', { schema: { params: idParams, response: { 200: envelope(z.array(installationPhotoSchema)) } } }, async (request) =>
-    ok(await service.photos(caller(request), request.params.id), M.photos),
+  app.patch(
+    '/:id/assign',
+    { schema: { params: idParams, body: installationAssignSchema, response: detail } },
+    async (request) => {
+      const job = await service.assign(caller(request), request.params.id, request.body, auditContext(request));
+      return ok(job, job.technician_id ? M.assigned : M.unassigned);
+    },
   );
 
-  app.post('/:id/photos', { schema: { params: idParams, response: { 201: envelope(z.array(installationPhotoSchema)) } } }, async (request, reply) => {
-    const who = caller(request);
-    if (!request.isMultipart()) {
-      await service.photos(who, request.params.id); // 404 for a job the caller may not see
-      throw badRequest(M.noFile, [{ field: 'files', message: M.noFile }]);
-    }
-    const saved = await service.upload(who, request.params.id, request.parts() as AsyncIterable<UploadPart>);
-    return reply.code(201).send(ok(saved, M.uploaded));
-  });
+  app.get(
+    '/:id/photos',
+    { schema: { params: idParams, response: { 200: envelope(z.array(installationPhotoSchema)) } } },
+    async (request) => ok(await service.photos(caller(request), request.params.id), M.photos),
+  );
 
-  app.get('/:id/photos/:photoId/download', { schema: { params: z.object({ id: z.string(), photoId: z.string() }) } }, async (request, reply) => {
-    const file = await service.download(caller(request), request.params.id, request.params.photoId);
-    return sendStoredFile(reply, app.storage, file, M.photoNotFound);
-  });
+  app.post(
+    '/:id/photos',
+    { schema: { params: idParams, response: { 201: envelope(z.array(installationPhotoSchema)) } } },
+    async (request, reply) => {
+      const who = caller(request);
+      if (!request.isMultipart()) {
+        await service.photos(who, request.params.id); // 404 for a job the caller may not see
+        throw badRequest(M.noFile, [{ field: 'files', message: M.noFile }]);
+      }
+      const saved = await service.upload(who, request.params.id, request.parts() as AsyncIterable<UploadPart>);
+      return reply.code(201).send(ok(saved, M.uploaded));
+    },
+  );
+
+  app.get(
+    '/:id/photos/:photoId/download',
+    { schema: { params: z.object({ id: z.string(), photoId: z.string() }) } },
+    async (request, reply) => {
+      const file = await service.download(caller(request), request.params.id, request.params.photoId);
+      return sendStoredFile(reply, app.storage, file, M.photoNotFound);
+    },
+  );
 };
 
 /** GET /api/subscriptions/:id/credentials: the subscription's PPPoE login and installation progress. */
 export const serviceAccessRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = createService(app);
-  app.get('/:id/credentials', { schema: { params: idParams, response: { 200: envelope(serviceAccessSchema) } } }, async (request) =>
-    ok(await service.serviceAccess(caller(request), request.params.id), M.access),
+  app.get(
+    '/:id/credentials',
+    { schema: { params: idParams, response: { 200: envelope(serviceAccessSchema) } } },
+    async (request) => ok(await service.serviceAccess(caller(request), request.params.id), M.access),
   );
 };
 

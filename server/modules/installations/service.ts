@@ -36,8 +36,20 @@ import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { receiveUploads, storedFileRows, storeUploads, uploadMessages, type StoredFileRef, type UploadPart } from '../../lib/stored-files';
-import { checkStagedUploadQuota, checkUploadQuota, DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '../../lib/upload-quotas';
+import {
+  receiveUploads,
+  storedFileRows,
+  storeUploads,
+  uploadMessages,
+  type StoredFileRef,
+  type UploadPart,
+} from '../../lib/stored-files';
+import {
+  checkStagedUploadQuota,
+  checkUploadQuota,
+  DEFAULT_UPLOAD_QUOTAS,
+  type UploadQuotas,
+} from '../../lib/upload-quotas';
 import type { FileStore } from '../../lib/storage';
 import { INSTALLATIONS_AREA, storedKey } from './files';
 import { changedFields, recordAudit, type AuditContext } from '../audit/trail';
@@ -71,7 +83,12 @@ export const INSTALLATION_MESSAGES = {
   closed: 'This installation is closed',
   unticked: (items: string[]) =>
     `Not every checklist item is ticked: ${items.join('; ')}. Tick them, or confirm completing without them.`,
-  ...uploadMessages({ maxBytes: INSTALLATION_PHOTO_MAX_BYTES, maxFiles: INSTALLATION_PHOTO_MAX_FILES, allowed: 'PNG, JPEG, GIF, WebP', what: 'photos' }),
+  ...uploadMessages({
+    maxBytes: INSTALLATION_PHOTO_MAX_BYTES,
+    maxFiles: INSTALLATION_PHOTO_MAX_FILES,
+    allowed: 'PNG, JPEG, GIF, WebP',
+    what: 'photos',
+  }),
 } as const;
 const M = INSTALLATION_MESSAGES;
 
@@ -91,7 +108,14 @@ export interface Caller {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toInstallation({ row, subscriptionStatus, planName, customerName, customerEmail, technicianName }: InstallationWithNames): Installation {
+export function toInstallation({
+  row,
+  subscriptionStatus,
+  planName,
+  customerName,
+  customerEmail,
+  technicianName,
+}: InstallationWithNames): Installation {
   return {
     id: row.id,
     number: row.number,
@@ -160,14 +184,16 @@ export class InstallationService {
   private async visible(caller: Caller, id: string): Promise<InstallationWithNames> {
     const found = UUID.test(id) ? await this.deps.repository.findById(id) : undefined;
     if (!found) throw notFound(M.notFound);
-    if (!isInstallationStaff(caller.role) && !(caller.role === 'technician' && found.row.technicianId === caller.id)) throw notFound(M.notFound);
+    if (!isInstallationStaff(caller.role) && !(caller.role === 'technician' && found.row.technicianId === caller.id))
+      throw notFound(M.notFound);
     return found;
   }
 
   private async lockVisible(tx: Db, caller: Caller, id: string): Promise<InstallationRow> {
     const row = UUID.test(id) ? await this.deps.repository.lock(tx, id) : undefined;
     if (!row) throw notFound(M.notFound);
-    if (!isInstallationStaff(caller.role) && !(caller.role === 'technician' && row.technicianId === caller.id)) throw notFound(M.notFound);
+    if (!isInstallationStaff(caller.role) && !(caller.role === 'technician' && row.technicianId === caller.id))
+      throw notFound(M.notFound);
     return row;
   }
 
@@ -175,7 +201,11 @@ export class InstallationService {
     const found = await this.deps.repository.findById(id);
     if (!found) throw notFound(M.notFound);
     const photos = (await this.deps.repository.photos(id)).map(toPhoto);
-    return { ...toInstallation(found), photos, next_statuses: nextStatuses(found.row.status as InstallationStatus, this.actor(caller)) };
+    return {
+      ...toInstallation(found),
+      photos,
+      next_statuses: nextStatuses(found.row.status as InstallationStatus, this.actor(caller)),
+    };
   }
 
   /** A technician user that may take jobs, or 400. */
@@ -190,7 +220,10 @@ export class InstallationService {
   // -------------------------------------------------------------------------------------------------------
   // Reading
 
-  async list(caller: Caller, query: InstallationListQueryParsed): Promise<{ items: Installation[]; pagination: PagePagination }> {
+  async list(
+    caller: Caller,
+    query: InstallationListQueryParsed,
+  ): Promise<{ items: Installation[]; pagination: PagePagination }> {
     const now = this.deps.clock.now();
     const todayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     const scope = isInstallationStaff(caller.role) ? { todayStart } : { technicianId: caller.id, todayStart };
@@ -244,7 +277,11 @@ export class InstallationService {
   async update(caller: Caller, id: string, input: InstallationUpdateParsed): Promise<InstallationDetail> {
     const actor = this.actor(caller);
     if (actor === 'technician') {
-      const other = Object.keys(input).filter((k) => input[k as keyof InstallationUpdateParsed] !== undefined && !(TECHNICIAN_EDITABLE_FIELDS as readonly string[]).includes(k));
+      const other = Object.keys(input).filter(
+        (k) =>
+          input[k as keyof InstallationUpdateParsed] !== undefined &&
+          !(TECHNICIAN_EDITABLE_FIELDS as readonly string[]).includes(k),
+      );
       if (other.length) {
         await this.visible(caller, id); // 404 first for a job they do not see
         throw forbidden(M.technicianFields);
@@ -259,12 +296,16 @@ export class InstallationService {
       if (input.address !== undefined) patch.address = input.address;
       if (input.contact_phone !== undefined) patch.contactPhone = input.contact_phone;
       if (input.preferred_date !== undefined) patch.preferredDate = input.preferred_date;
-      if (input.scheduled_start !== undefined) patch.scheduledStart = input.scheduled_start ? new Date(input.scheduled_start) : null;
-      if (input.scheduled_end !== undefined) patch.scheduledEnd = input.scheduled_end ? new Date(input.scheduled_end) : null;
+      if (input.scheduled_start !== undefined)
+        patch.scheduledStart = input.scheduled_start ? new Date(input.scheduled_start) : null;
+      if (input.scheduled_end !== undefined)
+        patch.scheduledEnd = input.scheduled_end ? new Date(input.scheduled_end) : null;
       const start = patch.scheduledStart !== undefined ? patch.scheduledStart : row.scheduledStart;
       const end = patch.scheduledEnd !== undefined ? patch.scheduledEnd : row.scheduledEnd;
       if (start && end && end.getTime() <= start.getTime()) {
-        throw badRequest('The slot must end after it starts', [{ field: 'scheduled_end', message: 'The slot must end after it starts' }]);
+        throw badRequest('The slot must end after it starts', [
+          { field: 'scheduled_end', message: 'The slot must end after it starts' },
+        ]);
       }
       if (input.checklist !== undefined) patch.checklist = input.checklist;
       if (input.notes !== undefined) patch.notes = input.notes;
@@ -289,10 +330,13 @@ export class InstallationService {
       const row = await this.lockVisible(tx, caller, id);
       const status = row.status as InstallationStatus;
       if (CLOSED.includes(status)) throw conflict(M.closed);
-      if (!technicianId && (status === 'en_route' || status === 'in_progress')) throw conflict(`Cannot unassign an installation that is ${status.replace('_', ' ')}`);
+      if (!technicianId && (status === 'en_route' || status === 'in_progress'))
+        throw conflict(`Cannot unassign an installation that is ${status.replace('_', ' ')}`);
       const patch: Partial<NewInstallationRow> = { technicianId, updatedAt: now };
-      if (input.scheduled_start !== undefined) patch.scheduledStart = input.scheduled_start ? new Date(input.scheduled_start) : null;
-      if (input.scheduled_end !== undefined) patch.scheduledEnd = input.scheduled_end ? new Date(input.scheduled_end) : null;
+      if (input.scheduled_start !== undefined)
+        patch.scheduledStart = input.scheduled_start ? new Date(input.scheduled_start) : null;
+      if (input.scheduled_end !== undefined)
+        patch.scheduledEnd = input.scheduled_end ? new Date(input.scheduled_end) : null;
       const start = patch.scheduledStart !== undefined ? patch.scheduledStart : row.scheduledStart;
       const end = patch.scheduledEnd !== undefined ? patch.scheduledEnd : row.scheduledEnd;
       // Technician and slot given: a requested job (or a failed one being rebooked) is scheduled; without a
@@ -340,17 +384,24 @@ export class InstallationService {
       assertTransition(from, to, actor);
       const patch: Partial<NewInstallationRow> = { status: to, updatedAt: now };
       if (to === 'scheduled') {
-        if (!row.technicianId || !row.scheduledStart || !row.scheduledEnd) throw badRequest(M.needsSchedule, [{ field: 'status', message: M.needsSchedule }]);
+        if (!row.technicianId || !row.scheduledStart || !row.scheduledEnd)
+          throw badRequest(M.needsSchedule, [{ field: 'status', message: M.needsSchedule }]);
         patch.failureReason = null;
       }
       if (to === 'failed') {
-        if (!input.failure_reason) throw badRequest(M.reasonRequired, [{ field: 'failure_reason', message: M.reasonRequired }]);
+        if (!input.failure_reason)
+          throw badRequest(M.reasonRequired, [{ field: 'failure_reason', message: M.reasonRequired }]);
         patch.failureReason = input.failure_reason;
       }
       // Every checklist item counts as required: completing with unticked ones needs the technician's word.
       const unticked = to === 'completed' ? row.checklist.filter((c) => !c.done).map((c) => c.item) : [];
       if (unticked.length && !input.confirm_unticked) {
-        throw conflict(M.unticked(unticked), row.checklist.flatMap((c, i) => (c.done ? [] : [{ field: `checklist.${i}`, message: `Not ticked: ${c.item}` }])));
+        throw conflict(
+          M.unticked(unticked),
+          row.checklist.flatMap((c, i) =>
+            c.done ? [] : [{ field: `checklist.${i}`, message: `Not ticked: ${c.item}` }],
+          ),
+        );
       }
       if (to === 'completed') {
         patch.completedAt = now;
@@ -363,7 +414,12 @@ export class InstallationService {
         if (patch.failureReason !== undefined && patch.failureReason !== row.failureReason) {
           changes.failure_reason = { from: row.failureReason, to: patch.failureReason };
         }
-        await recordAudit(tx, this.deps.clock, audit, { action: 'installation.status_changed', targetType: 'installation', targetId: row.id, changes });
+        await recordAudit(tx, this.deps.clock, audit, {
+          action: 'installation.status_changed',
+          targetType: 'installation',
+          targetId: row.id,
+          changes,
+        });
       }
     });
     if (to === 'failed') await this.notifyFailed(caller, id, input.failure_reason!);
@@ -416,7 +472,12 @@ export class InstallationService {
     await this.visible(caller, id);
     const row = UUID.test(photoId) ? await this.deps.repository.photo(id, photoId) : undefined;
     if (!row) throw notFound(M.photoNotFound);
-    return { key: storedKey(row.installationId, row.storedName), name: row.originalName, contentType: row.contentType, size: row.size };
+    return {
+      key: storedKey(row.installationId, row.storedName),
+      name: row.originalName,
+      contentType: row.contentType,
+      size: row.size,
+    };
   }
 
   /** Up to 5 images of 10 MB each; any failure (413, 415, 400) leaves nothing behind. */
@@ -432,14 +493,22 @@ export class InstallationService {
     });
     const now = clock.now();
     const quotas = (await this.deps.uploadQuotas?.()) ?? DEFAULT_UPLOAD_QUOTAS;
-    const quota = await checkStagedUploadQuota(db, quotas, { area: 'installations', ownerId: id, uploaderId: caller.id, customer: caller.role === 'user', now }, staged);
+    const quota = await checkStagedUploadQuota(
+      db,
+      quotas,
+      { area: 'installations', ownerId: id, uploaderId: caller.id, customer: caller.role === 'user', now },
+      staged,
+    );
     await storeUploads(store, INSTALLATIONS_AREA, id, staged, () =>
       db.transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
         if (!(await repository.lock(tx, id))) throw notFound(M.notFound);
         // Again under the installation's lock: two uploads at once cannot both pass the quota.
         await checkUploadQuota(tx, quotas, quota);
-        await repository.insertPhotos(tx, storedFileRows(staged, caller.id, now).map((f) => ({ ...f, installationId: id })));
+        await repository.insertPhotos(
+          tx,
+          storedFileRows(staged, caller.id, now).map((f) => ({ ...f, installationId: id })),
+        );
         await repository.update(tx, id, { updatedAt: now });
       }),
     );
@@ -462,7 +531,9 @@ export class InstallationService {
     const credentials = await getCredentials(db, sub.id, this.deps.box);
     const job = await this.deps.repository.latestFor(sub.id);
     return {
-      credentials: credentials ? { username: credentials.username, password: credentials.password, created_at: credentials.created_at } : null,
+      credentials: credentials
+        ? { username: credentials.username, password: credentials.password, created_at: credentials.created_at }
+        : null,
       installation: job
         ? {
             id: job.id,

@@ -38,7 +38,9 @@ export function invoicePdfFilename(number: string): string {
 }
 
 function lineDescription(item: InvoiceLineItem): string {
-  return item.period_start && item.period_end ? `${item.description}\n${day(item.period_start)} to ${day(item.period_end)}` : item.description;
+  return item.period_start && item.period_end
+    ? `${item.description}\n${day(item.period_start)} to ${day(item.period_end)}`
+    : item.description;
 }
 
 export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
@@ -47,7 +49,11 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     size: 'A4',
     margin: 50,
     bufferPages: true,
-    info: { Title: `Invoice ${invoice.number}`, Author: company.name, Subject: `Invoice ${invoice.number} for ${customer.name}` },
+    info: {
+      Title: `Invoice ${invoice.number}`,
+      Author: company.name,
+      Subject: `Invoice ${invoice.number} for ${customer.name}`,
+    },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -62,12 +68,21 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   const grey = '#555555';
 
   // Company (left) and the document title (right).
-  doc.font('Helvetica-Bold').fontSize(18).fillColor('#111111').text(company.name, left, 50, { width: width / 2 });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(18)
+    .fillColor('#111111')
+    .text(company.name, left, 50, { width: width / 2 });
   doc.font('Helvetica').fontSize(9).fillColor(grey);
-  for (const line of [company.address, company.support_email, company.support_phone].filter(Boolean)) doc.text(line, { width: width / 2 });
+  for (const line of [company.address, company.support_email, company.support_phone].filter(Boolean))
+    doc.text(line, { width: width / 2 });
   const companyBottom = doc.y;
 
-  doc.font('Helvetica-Bold').fontSize(22).fillColor('#111111').text('INVOICE', left + width / 2, 50, { width: width / 2, align: 'right' });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(22)
+    .fillColor('#111111')
+    .text('INVOICE', left + width / 2, 50, { width: width / 2, align: 'right' });
   doc.font('Helvetica').fontSize(10);
   const meta: Array<[string, string]> = [
     ['Invoice number', invoice.number],
@@ -93,7 +108,12 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
 
   // Line items.
   y = doc.y + 20;
-  const cols = { description: left, quantity: left + width * 0.55, unit: left + width * 0.65, amount: left + width * 0.82 };
+  const cols = {
+    description: left,
+    quantity: left + width * 0.55,
+    unit: left + width * 0.65,
+    amount: left + width * 0.82,
+  };
   const colWidth = { description: width * 0.53, quantity: width * 0.08, unit: width * 0.16, amount: width * 0.18 };
   doc.rect(left, y - 4, width, 18).fill('#f0f0f0');
   doc.font('Helvetica-Bold').fontSize(9).fillColor('#111111');
@@ -115,7 +135,12 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     doc.text(money(item.unit_amount, invoice.currency), cols.unit, y, { width: colWidth.unit, align: 'right' });
     doc.text(money(item.amount, invoice.currency), cols.amount, y, { width: colWidth.amount, align: 'right' });
     y += height + 6;
-    doc.moveTo(left, y - 3).lineTo(right, y - 3).lineWidth(0.5).strokeColor('#dddddd').stroke();
+    doc
+      .moveTo(left, y - 3)
+      .lineTo(right, y - 3)
+      .lineWidth(0.5)
+      .strokeColor('#dddddd')
+      .stroke();
   }
 
   // Totals.
@@ -134,7 +159,10 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
       : []),
   ];
   for (const [label, value, bold] of totals) {
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 12 : 10).fillColor('#111111');
+    doc
+      .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(bold ? 12 : 10)
+      .fillColor('#111111');
     doc.text(label, cols.unit - width * 0.1, y, { width: colWidth.unit + width * 0.1, align: 'right' });
     doc.text(value, cols.amount, y, { width: colWidth.amount, align: 'right' });
     y += bold ? 20 : 16;
@@ -148,7 +176,10 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     const byCredit = invoice.credit_applied > 0 && invoice.amount_due === 0 ? ' with your account credit' : '';
     doc.text(`Paid${byCredit}${invoice.paid_date ? ` on ${day(invoice.paid_date)}` : ''}. Thank you.`, { width });
   } else if (invoice.status === 'unpaid' || invoice.status === 'overdue') {
-    doc.text(`Please pay ${money(invoice.amount_due, invoice.currency)} by ${day(invoice.due_date)}, online at the address below, or by bank transfer or cash quoting ${invoice.number}.`, { width });
+    doc.text(
+      `Please pay ${money(invoice.amount_due, invoice.currency)} by ${day(invoice.due_date)}, online at the address below, or by bank transfer or cash quoting ${invoice.number}.`,
+      { width },
+    );
   } else {
     doc.text(`This invoice is ${STATUS_LABELS[invoice.status].toLowerCase()}: nothing is due.`, { width });
   }
@@ -156,13 +187,23 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   if (company.support_email) doc.fillColor(grey).text(`Questions: ${company.support_email}`, { width });
 
   // The stamp.
-  const stamp = invoice.status === 'paid' ? { text: 'PAID', color: '#1e8e3e' } : invoice.status === 'refunded' ? { text: 'REFUNDED', color: '#b26a00' } : null;
+  const stamp =
+    invoice.status === 'paid'
+      ? { text: 'PAID', color: '#1e8e3e' }
+      : invoice.status === 'refunded'
+        ? { text: 'REFUNDED', color: '#b26a00' }
+        : null;
   if (stamp) {
     doc.switchToPage(0);
     doc.save();
     // Beside "Bill to", clear of the dates above and the table below.
     doc.rotate(-15, { origin: [right - 120, metaBottom + 45] });
-    doc.font('Helvetica-Bold').fontSize(40).fillColor(stamp.color).opacity(0.35).text(stamp.text, right - 240, metaBottom + 25, { width: 240, align: 'center', lineBreak: false });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(40)
+      .fillColor(stamp.color)
+      .opacity(0.35)
+      .text(stamp.text, right - 240, metaBottom + 25, { width: 240, align: 'center', lineBreak: false });
     doc.restore();
   }
 

@@ -22,7 +22,9 @@ export function createInvoiceRepository(db: Db) {
       .leftJoin(plans, eq(plans.id, subscriptions.planId));
 
   return {
-    async page(query: Partial<InvoiceListQueryParsed> & { page: number; limit: number }): Promise<{ items: InvoiceWithNames[]; total: number }> {
+    async page(
+      query: Partial<InvoiceListQueryParsed> & { page: number; limit: number },
+    ): Promise<{ items: InvoiceWithNames[]; total: number }> {
       const conditions: SQL[] = [];
       if (query.status) conditions.push(eq(invoices.status, query.status));
       if (query.user_id) conditions.push(eq(invoices.userId, query.user_id));
@@ -49,8 +51,15 @@ export function createInvoiceRepository(db: Db) {
      * with `initial` first when there is none (a fresh install).
      */
     async lockBillingSettings(initial: unknown, now: Date): Promise<unknown> {
-      await db.insert(settings).values({ key: 'billing', value: initial, updatedAt: now }).onConflictDoNothing({ target: settings.key });
-      const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'billing')).for('update');
+      await db
+        .insert(settings)
+        .values({ key: 'billing', value: initial, updatedAt: now })
+        .onConflictDoNothing({ target: settings.key });
+      const [row] = await db
+        .select({ value: settings.value })
+        .from(settings)
+        .where(eq(settings.key, 'billing'))
+        .for('update');
       return row?.value;
     },
 
@@ -67,7 +76,11 @@ export function createInvoiceRepository(db: Db) {
     },
 
     async markPaid(id: string, now: Date): Promise<InvoiceRow> {
-      const [paid] = await db.update(invoices).set({ status: 'paid', paidDate: now, updatedAt: now }).where(eq(invoices.id, id)).returning();
+      const [paid] = await db
+        .update(invoices)
+        .set({ status: 'paid', paidDate: now, updatedAt: now })
+        .where(eq(invoices.id, id))
+        .returning();
       return paid;
     },
 
@@ -88,7 +101,11 @@ export function createInvoiceRepository(db: Db) {
 
     /** Whether the ledger records money a payer paid for this invoice. */
     async hasPayerMovement(id: string): Promise<boolean> {
-      const [moved] = await db.select({ id: ledgerPostings.id }).from(ledgerPostings).where(and(eq(ledgerPostings.invoiceId, id), eq(ledgerPostings.account, 'payer'))).limit(1);
+      const [moved] = await db
+        .select({ id: ledgerPostings.id })
+        .from(ledgerPostings)
+        .where(and(eq(ledgerPostings.invoiceId, id), eq(ledgerPostings.account, 'payer')))
+        .limit(1);
       return !!moved;
     },
 

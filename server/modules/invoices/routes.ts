@@ -25,17 +25,25 @@ const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
   const repository = createInvoiceRepository(app.db);
   const service = new InvoiceService({ db: app.db, repository, clock: app.clock });
 
-  app.get('/invoices', { schema: { querystring: invoiceListQuerySchema, response: { 200: pageOf } } }, async (request) =>
-    ok(await service.list(request.query), M.list),
+  app.get(
+    '/invoices',
+    { schema: { querystring: invoiceListQuerySchema, response: { 200: pageOf } } },
+    async (request) => ok(await service.list(request.query), M.list),
   );
 
-  app.get('/user/invoices', { schema: { querystring: userInvoiceQuerySchema, response: { 200: pageOf } } }, async (request) => {
-    if (!request.user) throw unauthorized();
-    return ok(await service.listFor(request.user.id, request.query), M.userList);
-  });
+  app.get(
+    '/user/invoices',
+    { schema: { querystring: userInvoiceQuerySchema, response: { 200: pageOf } } },
+    async (request) => {
+      if (!request.user) throw unauthorized();
+      return ok(await service.listFor(request.user.id, request.query), M.userList);
+    },
+  );
 
-  app.get('/invoices/:id', { schema: { params: idParams, response: { 200: envelope(publicInvoiceSchema) } } }, async (request) =>
-    ok(await service.publicView(request.params.id), M.detail),
+  app.get(
+    '/invoices/:id',
+    { schema: { params: idParams, response: { 200: envelope(publicInvoiceSchema) } } },
+    async (request) => ok(await service.publicView(request.params.id), M.detail),
   );
 
   /**
@@ -51,7 +59,8 @@ const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await repository.findById(request.params.id);
       if (!found) throw notFound(M.notFound);
       const user = request.user;
-      const mayReadEmail = !!user && (user.id === found.row.userId || allows(ENDPOINT_ACCESS['GET /payments/invoices'], user.role));
+      const mayReadEmail =
+        !!user && (user.id === found.row.userId || allows(ENDPOINT_ACCESS['GET /payments/invoices'], user.role));
       const { company } = await app.settings.stored();
       const pdf = await renderInvoicePdf({
         invoice: toInvoice(found.row),
@@ -68,10 +77,14 @@ const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/invoices/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {
-    await service.remove(request.params.id, auditContext(request));
-    return ok(null, M.deleted);
-  });
+  app.delete(
+    '/invoices/:id',
+    { schema: { params: idParams, response: { 200: envelope(z.null()) } } },
+    async (request) => {
+      await service.remove(request.params.id, auditContext(request));
+      return ok(null, M.deleted);
+    },
+  );
 };
 
 export default invoiceRoutes;

@@ -68,7 +68,8 @@ export async function takeInvoiceNumber(tx: Db, now: Date): Promise<string> {
   // Make sure the counter row exists (a fresh install may have no stored billing settings yet).
   const stored = await repository.lockBillingSettings(defaultSettings().billing, now);
   const billing: Billing = { ...defaultSettings().billing, ...((stored as Partial<Billing> | undefined) ?? {}) };
-  const sequence = Number.isInteger(billing.invoice_next_number) && billing.invoice_next_number >= 1 ? billing.invoice_next_number : 1;
+  const sequence =
+    Number.isInteger(billing.invoice_next_number) && billing.invoice_next_number >= 1 ? billing.invoice_next_number : 1;
   await repository.storeBillingSettings({ ...billing, invoice_next_number: sequence + 1 }, now);
   return formatInvoiceNumber(billing.invoice_prefix ?? '', sequence);
 }
@@ -165,7 +166,10 @@ export class InvoiceService {
     return { items: items.map(toListItem), pagination: pagePagination(query.page, query.limit, total) };
   }
 
-  async listFor(userId: string, query: UserInvoiceQueryParsed): Promise<{ items: InvoiceListItem[]; pagination: PagePagination }> {
+  async listFor(
+    userId: string,
+    query: UserInvoiceQueryParsed,
+  ): Promise<{ items: InvoiceListItem[]; pagination: PagePagination }> {
     const { items, total } = await this.deps.repository.page({ ...query, user_id: userId });
     return { items: items.map(toListItem), pagination: pagePagination(query.page, query.limit, total) };
   }
@@ -198,7 +202,14 @@ export class InvoiceService {
           targetType: 'invoice',
           targetId: id,
           changes: changedFields(
-            { number: row.number, status: row.status, total_amount: row.totalAmount, currency: row.currency, user_id: row.userId, subscription_id: row.subscriptionId },
+            {
+              number: row.number,
+              status: row.status,
+              total_amount: row.totalAmount,
+              currency: row.currency,
+              user_id: row.userId,
+              subscription_id: row.subscriptionId,
+            },
             {},
           ),
         });

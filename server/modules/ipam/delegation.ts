@@ -26,17 +26,28 @@ export function delegationLength(row: Pick<IpNetworkRow, 'purpose' | 'delegation
 }
 
 /** Why a network's delegation length does not fit it, or null. */
-export function delegationLengthError(purpose: string, prefixLength: number, value: number | null | undefined): FieldError | null {
+export function delegationLengthError(
+  purpose: string,
+  prefixLength: number,
+  value: number | null | undefined,
+): FieldError | null {
   const field = 'delegation_prefix_length';
   if (value === null || value === undefined) {
     if (purpose === 'ipv6_delegation' && prefixLength >= DEFAULT_DELEGATION_LENGTH) {
-      return { field, message: `delegation_prefix_length is required for a /${prefixLength}: the default /${DEFAULT_DELEGATION_LENGTH} does not fit inside it` };
+      return {
+        field,
+        message: `delegation_prefix_length is required for a /${prefixLength}: the default /${DEFAULT_DELEGATION_LENGTH} does not fit inside it`,
+      };
     }
     return null;
   }
-  if (purpose !== 'ipv6_delegation') return { field, message: 'delegation_prefix_length is only for ipv6_delegation networks' };
+  if (purpose !== 'ipv6_delegation')
+    return { field, message: 'delegation_prefix_length is only for ipv6_delegation networks' };
   if (value <= prefixLength || value > MAX_DELEGATION_LENGTH) {
-    return { field, message: `delegation_prefix_length must be longer than the network's /${prefixLength} and at most /${MAX_DELEGATION_LENGTH}` };
+    return {
+      field,
+      message: `delegation_prefix_length must be longer than the network's /${prefixLength} and at most /${MAX_DELEGATION_LENGTH}`,
+    };
   }
   return null;
 }
@@ -45,12 +56,18 @@ export function delegationLengthError(purpose: string, prefixLength: number, val
  * The first free prefix of the network's delegation length for the subscription (the one it already holds in
  * this network, if any). Call inside the transaction that stores it.
  */
-export async function nextFreeDelegatedPrefix(tx: Db, network: IpNetworkRow, subscriptionId: string, current: string | null): Promise<string> {
+export async function nextFreeDelegatedPrefix(
+  tx: Db,
+  network: IpNetworkRow,
+  subscriptionId: string,
+  current: string | null,
+): Promise<string> {
   const length = delegationLength(network);
   if (length === null || network.family !== 6) {
-    throw badRequest(`"${network.name}" is a ${network.purpose.replace('_', ' ')} network: prefixes are delegated from ipv6_delegation networks`, [
-      { field: 'delegated_from_network_id', message: 'delegated_from_network_id must be an ipv6_delegation network' },
-    ]);
+    throw badRequest(
+      `"${network.name}" is a ${network.purpose.replace('_', ' ')} network: prefixes are delegated from ipv6_delegation networks`,
+      [{ field: 'delegated_from_network_id', message: 'delegated_from_network_id must be an ipv6_delegation network' }],
+    );
   }
   const start = BigInt(network.rangeStart);
   const end = BigInt(network.rangeEnd);
@@ -59,7 +76,9 @@ export async function nextFreeDelegatedPrefix(tx: Db, network: IpNetworkRow, sub
   if (held && held.length === length && inside(held)) return current!;
 
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`ipam.delegation.${network.id}`}))`);
-  const taken: Interval[] = (await heldPrefixes(tx, subscriptionId)).filter((p) => p.end >= start && p.start <= end).map((p) => ({ from: p.start, to: p.end }));
+  const taken: Interval[] = (await heldPrefixes(tx, subscriptionId))
+    .filter((p) => p.end >= start && p.start <= end)
+    .map((p) => ({ from: p.start, to: p.end }));
   const found = firstFreeBlock(merge([...taken, ...blockedIntervals(network)]), start, end, 1n << BigInt(128 - length));
   if (found === null) {
     const message = `No free /${length} is left in "${network.name}" (${network.cidr})`;
@@ -70,7 +89,7 @@ export async function nextFreeDelegatedPrefix(tx: Db, network: IpNetworkRow, sub
 
 /** The lowest aligned block of `size` addresses in [start, end] that meets none of the sorted, merged `used`. */
 export function firstFreeBlock(used: Interval[], start: bigint, end: bigint, size: bigint): bigint | null {
-  const alignUp = (v: bigint) => start + (((v - start + size - 1n) / size) * size);
+  const alignUp = (v: bigint) => start + ((v - start + size - 1n) / size) * size;
   let candidate = start;
   for (const u of used) {
     if (u.to < candidate) continue;
@@ -82,11 +101,19 @@ export function firstFreeBlock(used: Interval[], start: bigint, end: bigint, siz
 }
 
 /** The IPv6 prefixes subscriptions hold (but `exceptSubscriptionId`'s), parsed. */
-async function heldPrefixes(tx: Db, exceptSubscriptionId?: string): Promise<{ prefix: string; start: bigint; end: bigint }[]> {
+async function heldPrefixes(
+  tx: Db,
+  exceptSubscriptionId?: string,
+): Promise<{ prefix: string; start: bigint; end: bigint }[]> {
   const rows = await tx
     .select({ prefix: subscriptionAddressing.delegatedIpv6Prefix })
     .from(subscriptionAddressing)
-    .where(and(isNotNull(subscriptionAddressing.delegatedIpv6Prefix), exceptSubscriptionId ? ne(subscriptionAddressing.subscriptionId, exceptSubscriptionId) : undefined));
+    .where(
+      and(
+        isNotNull(subscriptionAddressing.delegatedIpv6Prefix),
+        exceptSubscriptionId ? ne(subscriptionAddressing.subscriptionId, exceptSubscriptionId) : undefined,
+      ),
+    );
   const held: { prefix: string; start: bigint; end: bigint }[] = [];
   for (const { prefix } of rows) {
     const p = prefix ? parsePrefix(prefix) : null;
@@ -100,6 +127,10 @@ async function heldPrefixes(tx: Db, exceptSubscriptionId?: string): Promise<{ pr
  * delete refuse to leave them behind, as they do for static addresses and pool members. Delegated prefixes
  * keep no link to their network (one can be typed by hand), so this reads them by range.
  */
-export async function delegatedPrefixesInside(tx: Db, start: bigint, end: bigint): Promise<{ prefix: string; start: bigint; end: bigint }[]> {
+export async function delegatedPrefixesInside(
+  tx: Db,
+  start: bigint,
+  end: bigint,
+): Promise<{ prefix: string; start: bigint; end: bigint }[]> {
   return (await heldPrefixes(tx)).filter((p) => p.start >= start && p.end <= end);
 }

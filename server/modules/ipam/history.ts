@@ -34,7 +34,10 @@ export async function addressHistory(db: Db, query: { address: string; at?: Date
           .orderBy(desc(radiusSessions.startedAt))
           .limit(query.limit)
       ).filter((r) => r.session.stoppedAt === null || r.session.stoppedAt.getTime() >= at.getTime())
-    : await base.where(eq(radiusSessions.framedIp, query.address)).orderBy(desc(radiusSessions.startedAt)).limit(query.limit);
+    : await base
+        .where(eq(radiusSessions.framedIp, query.address))
+        .orderBy(desc(radiusSessions.startedAt))
+        .limit(query.limit);
   return {
     items: rows.map((r) => ({
       address: query.address,

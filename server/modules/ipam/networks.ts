@@ -19,7 +19,11 @@ export type AssignmentCounts = { static: number; reserved: number; quarantined: 
 export const NAME_TAKEN = 'A network with this name already exists';
 
 /** A network as the API answers it: its size, and its addresses by state (free is what is left). */
-export function presentNetwork(row: IpNetworkRow, counts: AssignmentCounts, deviceName: string | null = null): IpNetwork {
+export function presentNetwork(
+  row: IpNetworkRow,
+  counts: AssignmentCounts,
+  deviceName: string | null = null,
+): IpNetwork {
   const usable = usableRange(row);
   const size = usable.to >= usable.from ? usable.to - usable.from + 1n : 0n;
   const blocked = clippedSize(blockedIntervals(row), usable);
@@ -44,7 +48,13 @@ export function presentNetwork(row: IpNetworkRow, counts: AssignmentCounts, devi
     delegation_prefix_length: delegationLength(row),
     device_name: deviceName,
     size: size.toString(),
-    counts: { static: counts.static, dynamic: counts.dynamic ?? 0, reserved: Math.min(counts.reserved + Number(blocked), Number.MAX_SAFE_INTEGER), quarantined: counts.quarantined, free: (free > 0n ? free : 0n).toString() },
+    counts: {
+      static: counts.static,
+      dynamic: counts.dynamic ?? 0,
+      reserved: Math.min(counts.reserved + Number(blocked), Number.MAX_SAFE_INTEGER),
+      quarantined: counts.quarantined,
+      free: (free > 0n ? free : 0n).toString(),
+    },
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -62,8 +72,10 @@ export async function validateNetwork(db: Db, input: IpNetworkInputParsed, selfI
     }
     return ip.value;
   };
-  if (input.purpose === 'ipv6_delegation' && prefix.family !== 6) errors.push({ field: 'purpose', message: 'An ipv6_delegation network must be an IPv6 prefix' });
-  if (input.purpose === 'pool' && !input.pool_name) errors.push({ field: 'pool_name', message: 'pool_name is required for a pool: the name of the pool on the NAS' });
+  if (input.purpose === 'ipv6_delegation' && prefix.family !== 6)
+    errors.push({ field: 'purpose', message: 'An ipv6_delegation network must be an IPv6 prefix' });
+  if (input.purpose === 'pool' && !input.pool_name)
+    errors.push({ field: 'pool_name', message: 'pool_name is required for a pool: the name of the pool on the NAS' });
   if (input.purpose !== 'pool' && input.purpose !== 'walled_garden' && input.pool_name) {
     errors.push({ field: 'pool_name', message: 'pool_name is only for pool and walled_garden networks' });
   }
@@ -78,7 +90,11 @@ export async function validateNetwork(db: Db, input: IpNetworkInputParsed, selfI
   (input.reserved_ranges ?? []).forEach((r, i) => {
     const a = inside(`reserved_ranges.${i}.from`, r.from);
     const b = inside(`reserved_ranges.${i}.to`, r.to);
-    if (a !== null && b !== null && a > b) errors.push({ field: `reserved_ranges.${i}`, message: `reserved range ${r.from} – ${r.to} ends before it starts` });
+    if (a !== null && b !== null && a > b)
+      errors.push({
+        field: `reserved_ranges.${i}`,
+        message: `reserved range ${r.from} – ${r.to} ends before it starts`,
+      });
   });
   if (input.device_id) {
     const [device] = await db.select({ id: devices.id }).from(devices).where(eq(devices.id, input.device_id)).limit(1);
@@ -124,7 +140,9 @@ export async function validateNetwork(db: Db, input: IpNetworkInputParsed, selfI
     dnsServers: input.dns_servers ?? [],
     deviceId: input.device_id ?? null,
     site: input.site ?? null,
-    reservedRanges: (input.reserved_ranges ?? []).map((r): IpReservedRange => ({ from: r.from, to: r.to, note: r.note ?? null })),
+    reservedRanges: (input.reserved_ranges ?? []).map(
+      (r): IpReservedRange => ({ from: r.from, to: r.to, note: r.note ?? null }),
+    ),
     quarantineDays: input.quarantine_days ?? 30,
     notes: input.notes ?? null,
     delegationPrefixLength: input.purpose === 'ipv6_delegation' ? (input.delegation_prefix_length ?? null) : null,

@@ -22,7 +22,13 @@ import type {
 } from '../../../contract/schemas/ipam';
 import type { Db } from '../../db/client';
 import { subscriptions } from '../../db/schema';
-import { ipAssignments, ipNetworks, subscriptionAddressing, type IpAssignmentRow, type IpNetworkRow } from '../../db/schema/ipam';
+import {
+  ipAssignments,
+  ipNetworks,
+  subscriptionAddressing,
+  type IpAssignmentRow,
+  type IpNetworkRow,
+} from '../../db/schema/ipam';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { blockedIntervals, merge, usableRange } from './ranges';
@@ -59,7 +65,11 @@ const invalid = (field: string, message: string) => badRequest(message, [{ field
 export class IpamService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 
-  private audited<T>(audit: AuditContext | undefined, targetType: string, work: (tx: Db, record: (entry: AuditEntry) => Promise<void>) => Promise<T>): Promise<T> {
+  private audited<T>(
+    audit: AuditContext | undefined,
+    targetType: string,
+    work: (tx: Db, record: (entry: AuditEntry) => Promise<void>) => Promise<T>,
+  ): Promise<T> {
     const { db, clock } = this.deps;
     return db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
@@ -80,7 +90,12 @@ export class IpamService {
     const rows = await db
       .select({ networkId: ipAssignments.networkId, state: ipAssignments.state, n: count() })
       .from(ipAssignments)
-      .where(and(inArray(ipAssignments.networkId, ids), or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now))))
+      .where(
+        and(
+          inArray(ipAssignments.networkId, ids),
+          or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now)),
+        ),
+      )
       .groupBy(ipAssignments.networkId, ipAssignments.state);
     for (const r of rows) map.get(r.networkId)![r.state] = Number(r.n);
     for (const [id, n] of await dynamicCounts(db, ids)) map.get(id)!.dynamic = n;
@@ -98,9 +113,18 @@ export class IpamService {
       .orderBy(asc(ipNetworks.family), asc(ipNetworks.rangeStart))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit);
-    const counts = await this.counts(db, rows.map((r) => r.id));
-    const names = await deviceNames(db, rows.map((r) => r.deviceId));
-    return { items: rows.map((r) => presentNetwork(r, counts.get(r.id)!, names.get(r.deviceId ?? '') ?? null)), pagination: pagePagination(query.page, query.limit, Number(total)) };
+    const counts = await this.counts(
+      db,
+      rows.map((r) => r.id),
+    );
+    const names = await deviceNames(
+      db,
+      rows.map((r) => r.deviceId),
+    );
+    return {
+      items: rows.map((r) => presentNetwork(r, counts.get(r.id)!, names.get(r.deviceId ?? '') ?? null)),
+      pagination: pagePagination(query.page, query.limit, Number(total)),
+    };
   }
 
   private async find(db: Db, id: string, lock = false): Promise<IpNetworkRow> {
@@ -121,7 +145,11 @@ export class IpamService {
     const row = await this.audited(audit, 'ip_network', async (tx, record) => {
       const values = await validateNetwork(tx, input, null);
       const [created] = await tx.insert(ipNetworks).values(values).returning();
-      await record({ action: 'ip_network.create', targetId: created.id, changes: changedFields({}, networkAuditView(created)) });
+      await record({
+        action: 'ip_network.create',
+        targetId: created.id,
+        changes: changedFields({}, networkAuditView(created)),
+      });
       return created;
     });
     return presentNetwork(row, { static: 0, reserved: 0, quarantined: 0 });
@@ -139,30 +167,59 @@ export class IpamService {
         dns_servers: input.dns_servers ?? before.dnsServers,
         device_id: input.device_id !== undefined ? input.device_id : before.deviceId,
         site: input.site !== undefined ? input.site : before.site,
-        reserved_ranges: input.reserved_ranges ?? before.reservedRanges.map((r) => ({ from: r.from, to: r.to, note: r.note ?? null })),
+        reserved_ranges:
+          input.reserved_ranges ?? before.reservedRanges.map((r) => ({ from: r.from, to: r.to, note: r.note ?? null })),
         quarantine_days: input.quarantine_days ?? before.quarantineDays,
         notes: input.notes !== undefined ? input.notes : before.notes,
-        delegation_prefix_length: input.delegation_prefix_length !== undefined ? input.delegation_prefix_length : before.delegationPrefixLength,
+        delegation_prefix_length:
+          input.delegation_prefix_length !== undefined ? input.delegation_prefix_length : before.delegationPrefixLength,
       };
       const values = await validateNetwork(tx, merged, id);
       // Addresses in use must stay inside, and a network that hands out addresses keeps its purpose.
       const [outside] = await tx
         .select({ address: ipAssignments.address })
         .from(ipAssignments)
-        .where(and(eq(ipAssignments.networkId, id), or(sql`${ipAssignments.addressNum} < ${values.rangeStart}`, sql`${ipAssignments.addressNum} > ${values.rangeEnd}`)))
+        .where(
+          and(
+            eq(ipAssignments.networkId, id),
+            or(
+              sql`${ipAssignments.addressNum} < ${values.rangeStart}`,
+              sql`${ipAssignments.addressNum} > ${values.rangeEnd}`,
+            ),
+          ),
+        )
         .limit(1);
       if (outside) throw conflict(`${outside.address} is in use in this network and would be outside ${values.cidr}`);
       // Prefixes delegated from it likewise stay inside, and keep it a delegation network.
-      const delegated = before.purpose === 'ipv6_delegation' ? await delegatedPrefixesInside(tx, BigInt(before.rangeStart), BigInt(before.rangeEnd)) : [];
+      const delegated =
+        before.purpose === 'ipv6_delegation'
+          ? await delegatedPrefixesInside(tx, BigInt(before.rangeStart), BigInt(before.rangeEnd))
+          : [];
       const left = delegated.find((p) => p.start < BigInt(values.rangeStart) || p.end > BigInt(values.rangeEnd));
-      if (left && values.purpose === before.purpose) throw conflict(`${left.prefix} is delegated from this network and would be outside ${values.cidr}`);
+      if (left && values.purpose === before.purpose)
+        throw conflict(`${left.prefix} is delegated from this network and would be outside ${values.cidr}`);
       if (values.purpose !== before.purpose) {
-        const [held] = await tx.select({ n: count() }).from(ipAssignments).where(and(eq(ipAssignments.networkId, id), eq(ipAssignments.state, 'static')));
-        const [pooled] = await tx.select({ n: count() }).from(subscriptionAddressing).where(eq(subscriptionAddressing.poolNetworkId, id));
-        if (Number(held.n) || Number(pooled.n) || delegated.length) throw conflict('The purpose of a network with subscriptions on it cannot change');
+        const [held] = await tx
+          .select({ n: count() })
+          .from(ipAssignments)
+          .where(and(eq(ipAssignments.networkId, id), eq(ipAssignments.state, 'static')));
+        const [pooled] = await tx
+          .select({ n: count() })
+          .from(subscriptionAddressing)
+          .where(eq(subscriptionAddressing.poolNetworkId, id));
+        if (Number(held.n) || Number(pooled.n) || delegated.length)
+          throw conflict('The purpose of a network with subscriptions on it cannot change');
       }
-      const [updated] = await tx.update(ipNetworks).set({ ...values, updatedAt: this.deps.clock.now() }).where(eq(ipNetworks.id, id)).returning();
-      await record({ action: 'ip_network.update', targetId: id, changes: changedFields(networkAuditView(before), networkAuditView(updated)) });
+      const [updated] = await tx
+        .update(ipNetworks)
+        .set({ ...values, updatedAt: this.deps.clock.now() })
+        .where(eq(ipNetworks.id, id))
+        .returning();
+      await record({
+        action: 'ip_network.update',
+        targetId: id,
+        changes: changedFields(networkAuditView(before), networkAuditView(updated)),
+      });
       return updated;
     });
     return presentNetwork(row, (await this.counts(this.deps.db, [id])).get(id)!);
@@ -171,11 +228,23 @@ export class IpamService {
   async delete(id: string, audit?: AuditContext): Promise<void> {
     await this.audited(audit, 'ip_network', async (tx, record) => {
       const before = await this.find(tx, id, true);
-      const [held] = await tx.select({ n: count() }).from(ipAssignments).where(and(eq(ipAssignments.networkId, id), eq(ipAssignments.state, 'static')));
-      const [pooled] = await tx.select({ n: count() }).from(subscriptionAddressing).where(eq(subscriptionAddressing.poolNetworkId, id));
-      const delegated = before.purpose === 'ipv6_delegation' ? await delegatedPrefixesInside(tx, BigInt(before.rangeStart), BigInt(before.rangeEnd)) : [];
+      const [held] = await tx
+        .select({ n: count() })
+        .from(ipAssignments)
+        .where(and(eq(ipAssignments.networkId, id), eq(ipAssignments.state, 'static')));
+      const [pooled] = await tx
+        .select({ n: count() })
+        .from(subscriptionAddressing)
+        .where(eq(subscriptionAddressing.poolNetworkId, id));
+      const delegated =
+        before.purpose === 'ipv6_delegation'
+          ? await delegatedPrefixesInside(tx, BigInt(before.rangeStart), BigInt(before.rangeEnd))
+          : [];
       const inUse = Number(held.n) + Number(pooled.n) + delegated.length;
-      if (inUse) throw conflict(`The network is in use by ${inUse} subscription${inUse === 1 ? '' : 's'}: release their addresses first`);
+      if (inUse)
+        throw conflict(
+          `The network is in use by ${inUse} subscription${inUse === 1 ? '' : 's'}: release their addresses first`,
+        );
       await tx.delete(ipAssignments).where(eq(ipAssignments.networkId, id));
       await tx.delete(ipNetworks).where(eq(ipNetworks.id, id));
       await record({ action: 'ip_network.delete', targetId: id, changes: changedFields(networkAuditView(before), {}) });
@@ -205,7 +274,10 @@ export class IpamService {
       .orderBy(asc(ipAssignments.addressNum))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit);
-    const who = await holders(db, rows.flatMap((r) => (r.subscriptionId ? [r.subscriptionId] : [])));
+    const who = await holders(
+      db,
+      rows.flatMap((r) => (r.subscriptionId ? [r.subscriptionId] : [])),
+    );
     const items: IpAddress[] = rows.map((r) => ({
       address: r.address,
       state: r.state,
@@ -217,8 +289,16 @@ export class IpamService {
       updated_at: r.updatedAt.toISOString(),
     }));
     // A block of a pool's map also shows the addresses the NAS gave out (open sessions).
-    const dynamic = from && to && (network.purpose === 'pool' || network.purpose === 'walled_garden') ? await dynamicAddresses(db, query.from!, query.to!) : undefined;
-    return { network, items, pagination: pagePagination(query.page, query.limit, Number(total)), ...(dynamic ? { dynamic } : {}) };
+    const dynamic =
+      from && to && (network.purpose === 'pool' || network.purpose === 'walled_garden')
+        ? await dynamicAddresses(db, query.from!, query.to!)
+        : undefined;
+    return {
+      network,
+      items,
+      pagination: pagePagination(query.page, query.limit, Number(total)),
+      ...(dynamic ? { dynamic } : {}),
+    };
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -249,20 +329,33 @@ export class IpamService {
 
   private async lockSubscription(tx: Db, subscriptionId: string): Promise<void> {
     if (!UUID.test(subscriptionId)) throw notFound(M.subscriptionNotFound);
-    const [sub] = await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1).for('update');
+    const [sub] = await tx
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(eq(subscriptions.id, subscriptionId))
+      .limit(1)
+      .for('update');
     if (!sub) throw notFound(M.subscriptionNotFound);
   }
 
   /** `ownerId`: a customer reads only their own subscriptions' addressing (another's is "not found"). */
   async getSubscriptionAddress(subscriptionId: string, ownerId?: string): Promise<SubscriptionAddress> {
     if (!UUID.test(subscriptionId)) throw notFound(M.subscriptionNotFound);
-    const [sub] = await this.deps.db.select({ id: subscriptions.id, userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1);
+    const [sub] = await this.deps.db
+      .select({ id: subscriptions.id, userId: subscriptions.userId })
+      .from(subscriptions)
+      .where(eq(subscriptions.id, subscriptionId))
+      .limit(1);
     if (!sub || (ownerId !== undefined && sub.userId !== ownerId)) throw notFound(M.subscriptionNotFound);
     return this.subscriptionAddress(subscriptionId);
   }
 
   /** Quarantines the subscription's static address (if any) until now + the network's quarantine days. */
-  private async quarantineStatic(tx: Db, subscriptionId: string, keep?: { networkId: string; address: string }): Promise<string | null> {
+  private async quarantineStatic(
+    tx: Db,
+    subscriptionId: string,
+    keep?: { networkId: string; address: string },
+  ): Promise<string | null> {
     const [held] = await tx
       .select({ assignment: ipAssignments, days: ipNetworks.quarantineDays })
       .from(ipAssignments)
@@ -284,7 +377,11 @@ export class IpamService {
    * free one; of a pool: the pool (the static address, if any, is released). network_id null: both released.
    * Answers the addressing and whether what a NAS is told changed.
    */
-  async setSubscriptionAddress(subscriptionId: string, input: SubscriptionAddressInputParsed, audit?: AuditContext): Promise<{ address: SubscriptionAddress; changed: boolean }> {
+  async setSubscriptionAddress(
+    subscriptionId: string,
+    input: SubscriptionAddressInputParsed,
+    audit?: AuditContext,
+  ): Promise<{ address: SubscriptionAddress; changed: boolean }> {
     try {
       return await this.audited(audit, 'subscription', async (tx, record) => {
         await this.lockSubscription(tx, subscriptionId);
@@ -300,19 +397,28 @@ export class IpamService {
             throw invalid('network_id', 'network_id is not a known network');
           });
           if (network.purpose === 'pool') {
-            if (input.address) throw invalid('address', `"${network.name}" is a pool: the NAS gives the address, leave address out`);
+            if (input.address)
+              throw invalid('address', `"${network.name}" is a pool: the NAS gives the address, leave address out`);
             await this.quarantineStatic(tx, subscriptionId);
             poolNetworkId = network.id;
           } else if (network.purpose === 'static') {
             poolNetworkId = null;
             await this.assignStatic(tx, network, subscriptionId, input.address ?? null);
           } else {
-            throw invalid('network_id', `"${network.name}" is a ${network.purpose.replace('_', ' ')} network: subscriptions get addresses from static or pool networks`);
+            throw invalid(
+              'network_id',
+              `"${network.name}" is a ${network.purpose.replace('_', ' ')} network: subscriptions get addresses from static or pool networks`,
+            );
           }
         } else if (input.address) {
           throw invalid('network_id', 'network_id is required with an address');
         }
-        const framed = input.framed_ipv6_prefix !== undefined ? (input.framed_ipv6_prefix ? formatPrefix(parsePrefix(input.framed_ipv6_prefix)!) : null) : before.framed_ipv6_prefix;
+        const framed =
+          input.framed_ipv6_prefix !== undefined
+            ? input.framed_ipv6_prefix
+              ? formatPrefix(parsePrefix(input.framed_ipv6_prefix)!)
+              : null
+            : before.framed_ipv6_prefix;
         if (input.delegated_from_network_id && input.delegated_ipv6_prefix !== undefined) {
           throw invalid('delegated_ipv6_prefix', 'Give delegated_ipv6_prefix or delegated_from_network_id, not both');
         }
@@ -334,19 +440,33 @@ export class IpamService {
           const [taken] = await tx
             .select({ id: subscriptionAddressing.subscriptionId })
             .from(subscriptionAddressing)
-            .where(and(eq(subscriptionAddressing.delegatedIpv6Prefix, delegated), ne(subscriptionAddressing.subscriptionId, subscriptionId)))
+            .where(
+              and(
+                eq(subscriptionAddressing.delegatedIpv6Prefix, delegated),
+                ne(subscriptionAddressing.subscriptionId, subscriptionId),
+              ),
+            )
             .limit(1);
           if (taken) throw conflict(`${delegated} is delegated to another subscription`);
         }
         await tx
           .insert(subscriptionAddressing)
-          .values({ subscriptionId, poolNetworkId, framedIpv6Prefix: framed, delegatedIpv6Prefix: delegated, updatedAt: now })
+          .values({
+            subscriptionId,
+            poolNetworkId,
+            framedIpv6Prefix: framed,
+            delegatedIpv6Prefix: delegated,
+            updatedAt: now,
+          })
           .onConflictDoUpdate({
             target: subscriptionAddressing.subscriptionId,
             set: { poolNetworkId, framedIpv6Prefix: framed, delegatedIpv6Prefix: delegated, updatedAt: now },
           });
         const after = await this.subscriptionAddress(subscriptionId, tx);
-        const changes = changedFields(before as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>);
+        const changes = changedFields(
+          before as unknown as Record<string, unknown>,
+          after as unknown as Record<string, unknown>,
+        );
         const changed = Object.keys(changes).length > 0;
         if (changed) await record({ action: 'subscription.address', targetId: subscriptionId, changes });
         return { address: after, changed };
@@ -360,11 +480,20 @@ export class IpamService {
   }
 
   async releaseSubscriptionAddress(subscriptionId: string, audit?: AuditContext) {
-    return this.setSubscriptionAddress(subscriptionId, { network_id: null, framed_ipv6_prefix: null, delegated_ipv6_prefix: null }, audit);
+    return this.setSubscriptionAddress(
+      subscriptionId,
+      { network_id: null, framed_ipv6_prefix: null, delegated_ipv6_prefix: null },
+      audit,
+    );
   }
 
   /** Gives the subscription `wanted` (checked) or the first free address of a static network. */
-  private async assignStatic(tx: Db, network: IpNetworkRow, subscriptionId: string, wanted: string | null): Promise<string> {
+  private async assignStatic(
+    tx: Db,
+    network: IpNetworkRow,
+    subscriptionId: string,
+    wanted: string | null,
+  ): Promise<string> {
     const usable = usableRange(network);
     const blocked = blockedIntervals(network);
     const family = network.family as IpFamily;
@@ -372,11 +501,18 @@ export class IpamService {
       const ip = parseIp(wanted)!;
       const start = BigInt(network.rangeStart);
       const end = BigInt(network.rangeEnd);
-      if (ip.family !== family || ip.value < start || ip.value > end) throw invalid('address', `${wanted} is not inside ${network.cidr}`);
-      if (ip.value < usable.from || ip.value > usable.to) throw invalid('address', `${wanted} is the network or broadcast address of ${network.cidr}`);
+      if (ip.family !== family || ip.value < start || ip.value > end)
+        throw invalid('address', `${wanted} is not inside ${network.cidr}`);
+      if (ip.value < usable.from || ip.value > usable.to)
+        throw invalid('address', `${wanted} is the network or broadcast address of ${network.cidr}`);
       if (network.gateway === wanted) throw conflict(`${wanted} is the gateway of "${network.name}"`);
-      const reserved = network.reservedRanges.find((r) => parseIp(r.from)!.value <= ip.value && ip.value <= parseIp(r.to)!.value);
-      if (reserved) throw conflict(`${wanted} is in a reserved range of "${network.name}" (${reserved.from} – ${reserved.to}${reserved.note ? `: ${reserved.note}` : ''})`);
+      const reserved = network.reservedRanges.find(
+        (r) => parseIp(r.from)!.value <= ip.value && ip.value <= parseIp(r.to)!.value,
+      );
+      if (reserved)
+        throw conflict(
+          `${wanted} is in a reserved range of "${network.name}" (${reserved.from} – ${reserved.to}${reserved.note ? `: ${reserved.note}` : ''})`,
+        );
       const [current] = await tx
         .select()
         .from(ipAssignments)
@@ -385,8 +521,13 @@ export class IpamService {
       if (current?.state === 'static' && current.subscriptionId === subscriptionId) return wanted;
       await this.quarantineStatic(tx, subscriptionId);
       if (!(await this.take(tx, network.id, subscriptionId, wanted, ip.value))) {
-        const [holder] = await tx.select().from(ipAssignments).where(and(eq(ipAssignments.networkId, network.id), eq(ipAssignments.address, wanted))).limit(1);
-        if (holder?.state === 'quarantined') throw conflict(`${wanted} is in quarantine until ${holder.quarantineUntil!.toISOString()}`);
+        const [holder] = await tx
+          .select()
+          .from(ipAssignments)
+          .where(and(eq(ipAssignments.networkId, network.id), eq(ipAssignments.address, wanted)))
+          .limit(1);
+        if (holder?.state === 'quarantined')
+          throw conflict(`${wanted} is in quarantine until ${holder.quarantineUntil!.toISOString()}`);
         if (holder?.state === 'reserved') throw conflict(`${wanted} is reserved`);
         throw conflict(`${wanted} is already assigned to another subscription`);
       }
@@ -398,7 +539,12 @@ export class IpamService {
     const taken = await tx
       .select({ n: ipAssignments.addressNum })
       .from(ipAssignments)
-      .where(and(eq(ipAssignments.networkId, network.id), or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now))))
+      .where(
+        and(
+          eq(ipAssignments.networkId, network.id),
+          or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now)),
+        ),
+      )
       .orderBy(asc(ipAssignments.addressNum));
     const skip = merge([...blocked, ...taken.map((t) => ({ from: BigInt(t.n), to: BigInt(t.n) }))]);
     let candidate = usable.from;
@@ -418,11 +564,25 @@ export class IpamService {
   }
 
   /** Inserts the static row; over a quarantine that has run out it takes the row. False: the address is held. */
-  private async take(tx: Db, networkId: string, subscriptionId: string, address: string, num: bigint): Promise<boolean> {
+  private async take(
+    tx: Db,
+    networkId: string,
+    subscriptionId: string,
+    address: string,
+    num: bigint,
+  ): Promise<boolean> {
     const now = this.deps.clock.now();
     const rows = await tx
       .insert(ipAssignments)
-      .values({ networkId, address, addressNum: num.toString(), subscriptionId, state: 'static', createdAt: now, updatedAt: now })
+      .values({
+        networkId,
+        address,
+        addressNum: num.toString(),
+        subscriptionId,
+        state: 'static',
+        createdAt: now,
+        updatedAt: now,
+      })
       .onConflictDoUpdate({
         target: [ipAssignments.networkId, ipAssignments.address],
         set: { state: 'static', subscriptionId, quarantineUntil: null, note: null, updatedAt: now },
@@ -441,7 +601,11 @@ export class IpamService {
     const now = this.deps.clock.now();
     const ended = and(
       inArray(subscriptions.status, [...ENDED_STATUSES]),
-      or(eq(subscriptions.status, 'expired'), sql`${subscriptions.currentPeriodEnd} is null`, lte(subscriptions.currentPeriodEnd, now)),
+      or(
+        eq(subscriptions.status, 'expired'),
+        sql`${subscriptions.currentPeriodEnd} is null`,
+        lte(subscriptions.currentPeriodEnd, now),
+      ),
       subscriptionId ? eq(subscriptions.id, subscriptionId) : undefined,
     );
     const holders = await this.deps.db
@@ -459,13 +623,21 @@ export class IpamService {
       await this.deps.db.transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
         const released = await this.quarantineStatic(tx, id);
-        await tx.update(subscriptionAddressing).set({ poolNetworkId: null, updatedAt: now }).where(eq(subscriptionAddressing.subscriptionId, id));
-        await recordAudit(tx, this.deps.clock, { actor: { id: null, email: null, role: 'system' }, ip: null, requestId: null }, {
-          action: 'subscription.address_released',
-          targetType: 'subscription',
-          targetId: id,
-          changes: { address: { from: released, to: null }, reason: { from: null, to: 'subscription ended' } },
-        });
+        await tx
+          .update(subscriptionAddressing)
+          .set({ poolNetworkId: null, updatedAt: now })
+          .where(eq(subscriptionAddressing.subscriptionId, id));
+        await recordAudit(
+          tx,
+          this.deps.clock,
+          { actor: { id: null, email: null, role: 'system' }, ip: null, requestId: null },
+          {
+            action: 'subscription.address_released',
+            targetType: 'subscription',
+            targetId: id,
+            changes: { address: { from: released, to: null }, reason: { from: null, to: 'subscription ended' } },
+          },
+        );
       });
     }
     return ids;

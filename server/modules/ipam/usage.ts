@@ -17,7 +17,8 @@ import { radiusSessions } from '../../db/schema/radius';
 const DYNAMIC_PURPOSES = ['pool', 'walled_garden'] as const;
 
 /** The IPv4 number of framed_ip, or null when it is none (an IPv6 or malformed value). */
-const framedIpNumber: SQL<string | null> = sql`(case when ${radiusSessions.framedIp} ~ '^[0-9]{1,3}(\\.[0-9]{1,3}){3}$' then
+const framedIpNumber: SQL<string | null> =
+  sql`(case when ${radiusSessions.framedIp} ~ '^[0-9]{1,3}(\\.[0-9]{1,3}){3}$' then
   split_part(${radiusSessions.framedIp}, '.', 1)::numeric * 16777216 + split_part(${radiusSessions.framedIp}, '.', 2)::numeric * 65536
   + split_part(${radiusSessions.framedIp}, '.', 3)::numeric * 256 + split_part(${radiusSessions.framedIp}, '.', 4)::numeric end)`;
 
@@ -28,8 +29,16 @@ export async function dynamicCounts(db: Db, ids: string[]): Promise<Map<string, 
   const rows = await db
     .select({ networkId: ipNetworks.id, n: sql<string>`count(distinct ${radiusSessions.framedIp})` })
     .from(ipNetworks)
-    .innerJoin(radiusSessions, and(eq(radiusSessions.status, 'open'), sql`${framedIpNumber} between ${ipNetworks.rangeStart} and ${ipNetworks.rangeEnd}`))
-    .where(and(inArray(ipNetworks.id, ids), eq(ipNetworks.family, 4), inArray(ipNetworks.purpose, [...DYNAMIC_PURPOSES])))
+    .innerJoin(
+      radiusSessions,
+      and(
+        eq(radiusSessions.status, 'open'),
+        sql`${framedIpNumber} between ${ipNetworks.rangeStart} and ${ipNetworks.rangeEnd}`,
+      ),
+    )
+    .where(
+      and(inArray(ipNetworks.id, ids), eq(ipNetworks.family, 4), inArray(ipNetworks.purpose, [...DYNAMIC_PURPOSES])),
+    )
     .groupBy(ipNetworks.id);
   for (const r of rows) map.set(r.networkId, Number(r.n));
   return map;
@@ -52,7 +61,12 @@ export async function dynamicAddresses(db: Db, from: string, to: string): Promis
     .from(radiusSessions)
     .leftJoin(subscriptions, eq(subscriptions.id, radiusSessions.subscriptionId))
     .leftJoin(users, eq(users.id, subscriptions.userId))
-    .where(and(eq(radiusSessions.status, 'open'), sql`${framedIpNumber} between ${a.value.toString()} and ${b.value.toString()}`))
+    .where(
+      and(
+        eq(radiusSessions.status, 'open'),
+        sql`${framedIpNumber} between ${a.value.toString()} and ${b.value.toString()}`,
+      ),
+    )
     .orderBy(radiusSessions.startedAt)
     .limit(2048);
   const byAddress = new Map<string, IpDynamicAddress>();
@@ -70,7 +84,10 @@ export async function dynamicAddresses(db: Db, from: string, to: string): Promis
 }
 
 /** The customer of each subscription given (id → user id and name). */
-export async function holders(db: Db, subscriptionIds: string[]): Promise<Map<string, { userId: string; name: string }>> {
+export async function holders(
+  db: Db,
+  subscriptionIds: string[],
+): Promise<Map<string, { userId: string; name: string }>> {
   const ids = [...new Set(subscriptionIds)];
   if (!ids.length) return new Map();
   const rows = await db

@@ -30,7 +30,8 @@ export async function transfer(tx: Db, input: TransferInput, legs: Legs): Promis
   const entries = Object.entries(legs).filter(([, amount]) => amount !== 0) as [LedgerAccount, number][];
   for (const [account, amount] of entries) {
     if (!LEDGER_ACCOUNTS.includes(account)) throw new Error(`Unknown ledger account ${account}`);
-    if (!Number.isSafeInteger(amount)) throw new Error(`A ledger posting is a whole number of minor units (${account}: ${amount})`);
+    if (!Number.isSafeInteger(amount))
+      throw new Error(`A ledger posting is a whole number of minor units (${account}: ${amount})`);
   }
   if (entries.length === 0) return null;
   const sum = entries.reduce((s, [, amount]) => s + amount, 0);
@@ -69,7 +70,9 @@ export async function ledgerBalances(db: Db, userId?: string): Promise<LedgerBal
     await db.execute(sql`
       select user_id, currency,
         ${sql.join(
-          LEDGER_ACCOUNTS.map((a) => sql`coalesce(sum(amount) filter (where account = ${a}), 0) as ${sql.identifier(a)}`),
+          LEDGER_ACCOUNTS.map(
+            (a) => sql`coalesce(sum(amount) filter (where account = ${a}), 0) as ${sql.identifier(a)}`,
+          ),
           sql`, `,
         )},
         coalesce(-sum(amount) filter (where account = 'payer' and amount < 0), 0) as received,
@@ -78,7 +81,12 @@ export async function ledgerBalances(db: Db, userId?: string): Promise<LedgerBal
       group by user_id, currency`),
   );
   return rows.map((r) => {
-    const out = { user_id: String(r.user_id), currency: String(r.currency), received: Number(r.received), refunded: Number(r.refunded) } as LedgerBalances;
+    const out = {
+      user_id: String(r.user_id),
+      currency: String(r.currency),
+      received: Number(r.received),
+      refunded: Number(r.refunded),
+    } as LedgerBalances;
     for (const a of LEDGER_ACCOUNTS) out[a] = Number(r[a] ?? 0);
     return out;
   });
@@ -87,7 +95,9 @@ export async function ledgerBalances(db: Db, userId?: string): Promise<LedgerBal
 /** Transfers whose postings do not sum to zero: none can be written (transfer() refuses), so any is tampering. */
 export async function unbalancedTransfers(db: Db): Promise<string[]> {
   const rows = rowsOf<{ transfer_id: string }>(
-    await db.execute(sql`select transfer_id from ledger_postings group by transfer_id having sum(amount) <> 0 limit 100`),
+    await db.execute(
+      sql`select transfer_id from ledger_postings group by transfer_id having sum(amount) <> 0 limit 100`,
+    ),
   );
   return rows.map((r) => String(r.transfer_id));
 }

@@ -13,7 +13,14 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { creditEntries, invoices, type CreditEntryKind, type CreditEntryRow, type InvoiceRow, type PaymentRow } from '../../db/schema';
+import {
+  creditEntries,
+  invoices,
+  type CreditEntryKind,
+  type CreditEntryRow,
+  type InvoiceRow,
+  type PaymentRow,
+} from '../../db/schema';
 import { balanceOf, lockCustomer, overpaidBy } from '../credit/ledger';
 import { transfer } from './ledger';
 
@@ -31,7 +38,8 @@ interface NewCreditEntry {
 
 /** One line of the customer's credit history; only the movements below write them (with their transfer). */
 async function creditEntry(tx: Db, entry: NewCreditEntry): Promise<CreditEntryRow> {
-  if (!Number.isInteger(entry.amount) || entry.amount === 0) throw new Error('A credit entry is a non-zero whole number of minor units');
+  if (!Number.isInteger(entry.amount) || entry.amount === 0)
+    throw new Error('A credit entry is a non-zero whole number of minor units');
   const [row] = await tx
     .insert(creditEntries)
     .values({
@@ -79,7 +87,14 @@ export async function paymentReceived(
   }
   await transfer(
     tx,
-    { userId: payment.userId, currency: payment.currency, kind: 'payment_received', paymentId: payment.id, invoiceId: invoice.id, now },
+    {
+      userId: payment.userId,
+      currency: payment.currency,
+      kind: 'payment_received',
+      paymentId: payment.id,
+      invoiceId: invoice.id,
+      now,
+    },
     { payer: -payment.amount, revenue: payment.amount - overpaid, credit: overpaid },
   );
 }
@@ -88,7 +103,14 @@ export async function paymentReceived(
 export async function paymentHeld(tx: Db, payment: PaymentRef, now: Date): Promise<void> {
   await transfer(
     tx,
-    { userId: payment.userId, currency: payment.currency, kind: 'payment_held', paymentId: payment.id, invoiceId: payment.invoiceId, now },
+    {
+      userId: payment.userId,
+      currency: payment.currency,
+      kind: 'payment_held',
+      paymentId: payment.id,
+      invoiceId: payment.invoiceId,
+      now,
+    },
     { payer: -payment.amount, held: payment.amount },
   );
 }
@@ -97,7 +119,14 @@ export async function paymentHeld(tx: Db, payment: PaymentRef, now: Date): Promi
 export async function heldRefunded(tx: Db, payment: PaymentRef, now: Date): Promise<void> {
   await transfer(
     tx,
-    { userId: payment.userId, currency: payment.currency, kind: 'held_refunded', paymentId: payment.id, invoiceId: payment.invoiceId, now },
+    {
+      userId: payment.userId,
+      currency: payment.currency,
+      kind: 'held_refunded',
+      paymentId: payment.id,
+      invoiceId: payment.invoiceId,
+      now,
+    },
     { held: -payment.amount, payer: payment.amount },
   );
 }
@@ -108,19 +137,41 @@ export async function heldRefunded(tx: Db, payment: PaymentRef, now: Date): Prom
  * it (refundByStaff answers 409 first); when a provider reports a refund after the credit was spent, only what is
  * left is taken and the rest is a shortfall (the reconciliation alarm). Returns the credit taken back.
  */
-export async function refundedToPayer(tx: Db, payment: PaymentRef, now: Date, createdBy: string | null, reason: string): Promise<number> {
+export async function refundedToPayer(
+  tx: Db,
+  payment: PaymentRef,
+  now: Date,
+  createdBy: string | null,
+  reason: string,
+): Promise<number> {
   const overpaid = await overpaidBy(tx, payment.id);
   let taken = 0;
   if (overpaid > 0) {
     await lockCustomer(tx, payment.userId);
     taken = Math.max(0, Math.min(overpaid, await balanceOf(tx, payment.userId, payment.currency)));
     if (taken > 0) {
-      await creditEntry(tx, { userId: payment.userId, kind: 'overpayment_reversed', amount: -taken, currency: payment.currency, reason, paymentId: payment.id, createdBy, now });
+      await creditEntry(tx, {
+        userId: payment.userId,
+        kind: 'overpayment_reversed',
+        amount: -taken,
+        currency: payment.currency,
+        reason,
+        paymentId: payment.id,
+        createdBy,
+        now,
+      });
     }
   }
   await transfer(
     tx,
-    { userId: payment.userId, currency: payment.currency, kind: 'refund_to_provider', paymentId: payment.id, invoiceId: payment.invoiceId, now },
+    {
+      userId: payment.userId,
+      currency: payment.currency,
+      kind: 'refund_to_provider',
+      paymentId: payment.id,
+      invoiceId: payment.invoiceId,
+      now,
+    },
     { payer: payment.amount, revenue: -(payment.amount - overpaid), credit: -taken, shortfall: -(overpaid - taken) },
   );
   return taken;
@@ -153,7 +204,14 @@ export async function refundedToCredit(
   });
   await transfer(
     tx,
-    { userId: payment.userId, currency: payment.currency, kind: 'refund_to_credit', paymentId: payment.id, invoiceId: payment.invoiceId, now },
+    {
+      userId: payment.userId,
+      currency: payment.currency,
+      kind: 'refund_to_credit',
+      paymentId: payment.id,
+      invoiceId: payment.invoiceId,
+      now,
+    },
     { revenue: -kept, credit: kept },
   );
   return entry;
@@ -179,8 +237,16 @@ export async function applyCreditToInvoice(tx: Db, invoice: InvoiceRow, now: Dat
     invoiceId: invoice.id,
     now,
   });
-  await transfer(tx, { userId: invoice.userId, currency: invoice.currency, kind: 'credit_applied', invoiceId: invoice.id, now }, { credit: -applied, revenue: applied });
-  const [row] = await tx.update(invoices).set({ creditApplied: applied, updatedAt: now }).where(eq(invoices.id, invoice.id)).returning();
+  await transfer(
+    tx,
+    { userId: invoice.userId, currency: invoice.currency, kind: 'credit_applied', invoiceId: invoice.id, now },
+    { credit: -applied, revenue: applied },
+  );
+  const [row] = await tx
+    .update(invoices)
+    .set({ creditApplied: applied, updatedAt: now })
+    .where(eq(invoices.id, invoice.id))
+    .returning();
   return row;
 }
 
@@ -189,7 +255,11 @@ export async function applyCreditToInvoice(tx: Db, invoice: InvoiceRow, now: Dat
  * issued: revenue back to credit, a released_from_invoice entry (one per invoice, a partial unique index).
  * Nothing when none was applied or it was released already.
  */
-export async function releaseInvoiceCredit(tx: Db, invoice: Pick<InvoiceRow, 'id' | 'userId' | 'currency' | 'creditApplied' | 'number'>, now: Date): Promise<void> {
+export async function releaseInvoiceCredit(
+  tx: Db,
+  invoice: Pick<InvoiceRow, 'id' | 'userId' | 'currency' | 'creditApplied' | 'number'>,
+  now: Date,
+): Promise<void> {
   if (invoice.creditApplied <= 0) return;
   await lockCustomer(tx, invoice.userId);
   const [done] = await tx
@@ -223,6 +293,10 @@ export async function creditAdjusted(
   input: { userId: string; amount: number; currency: string; reason: string; createdBy: string | null; now: Date },
 ): Promise<CreditEntryRow> {
   const row = await creditEntry(tx, { ...input, kind: 'adjustment' });
-  await transfer(tx, { userId: input.userId, currency: input.currency, kind: 'credit_adjustment', now: input.now }, { grants: -input.amount, credit: input.amount });
+  await transfer(
+    tx,
+    { userId: input.userId, currency: input.currency, kind: 'credit_adjustment', now: input.now },
+    { grants: -input.amount, credit: input.amount },
+  );
   return row;
 }

@@ -4,8 +4,17 @@ import { mailOutbox, type MailRow, type MailStatus } from '../../db/schema';
 
 export function createMailRepository(db: Db) {
   return {
-    async insert(values: { to: string; subject: string; text: string; html: string | null; createdAt: Date }): Promise<MailRow> {
-      const [row] = await db.insert(mailOutbox).values({ ...values, status: 'queued' }).returning();
+    async insert(values: {
+      to: string;
+      subject: string;
+      text: string;
+      html: string | null;
+      createdAt: Date;
+    }): Promise<MailRow> {
+      const [row] = await db
+        .insert(mailOutbox)
+        .values({ ...values, status: 'queued' })
+        .returning();
       return row;
     },
 
@@ -25,8 +34,15 @@ export function createMailRepository(db: Db) {
       return rows.map((r) => r.id);
     },
 
-    async setStatus(id: string, status: MailStatus, fields: { error?: string | null; sentAt?: Date | null } = {}): Promise<void> {
-      await db.update(mailOutbox).set({ status, ...fields }).where(eq(mailOutbox.id, id));
+    async setStatus(
+      id: string,
+      status: MailStatus,
+      fields: { error?: string | null; sentAt?: Date | null } = {},
+    ): Promise<void> {
+      await db
+        .update(mailOutbox)
+        .set({ status, ...fields })
+        .where(eq(mailOutbox.id, id));
     },
 
     async page(page: number, limit: number): Promise<{ items: MailRow[]; total: number }> {

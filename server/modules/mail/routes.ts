@@ -39,11 +39,18 @@ const present = (row: MailRow): z.infer<typeof outboxItemSchema> => ({
 const mailRoutes: FastifyPluginAsyncZod = async (app) => {
   const repository = createMailRepository(app.db);
 
-  app.get('/outbox', { schema: { querystring: outboxQuerySchema, response: { 200: outboxPageSchema } } }, async (request) => {
-    const { page, limit } = request.query;
-    const { items, total } = await repository.page(page, limit);
-    return ok({ items: items.map(present), pagination: pagePagination(page, limit, total) }, 'Outbox retrieved successfully');
-  });
+  app.get(
+    '/outbox',
+    { schema: { querystring: outboxQuerySchema, response: { 200: outboxPageSchema } } },
+    async (request) => {
+      const { page, limit } = request.query;
+      const { items, total } = await repository.page(page, limit);
+      return ok(
+        { items: items.map(present), pagination: pagePagination(page, limit, total) },
+        'Outbox retrieved successfully',
+      );
+    },
+  );
 };
 
 export default mailRoutes;

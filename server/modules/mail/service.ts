@@ -92,9 +92,17 @@ export class MailService {
     const row = await repository.find(mailId);
     if (!row || row.status === 'sent' || row.status === 'logged') return 'skipped';
     const { mailer, from } = await this.deps.transport();
-    const message: MailMessage = { to: row.to, subject: row.subject, text: row.text, ...(row.html ? { html: row.html } : {}) };
+    const message: MailMessage = {
+      to: row.to,
+      subject: row.subject,
+      text: row.text,
+      ...(row.html ? { html: row.html } : {}),
+    };
     if (!mailer) {
-      log.info({ mailId: row.id, to: row.to, subject: row.subject, text: row.text }, 'e-mail not sent (no SMTP_URL); logged and kept in the outbox');
+      log.info(
+        { mailId: row.id, to: row.to, subject: row.subject, text: row.text },
+        'e-mail not sent (no SMTP_URL); logged and kept in the outbox',
+      );
       await repository.setStatus(row.id, 'logged');
       return 'logged';
     }

@@ -64,7 +64,13 @@ export const paymentExpiryPlugin = fp(
       return result;
     });
     app.decorate('paymentExpiry', sweep);
-    app.jobs.every(PAYMENT_EXPIRY_JOB, PAYMENT_EXPIRY_EVERY_SECONDS, { expireInSeconds: 600 }, () => sweep.run(), app.config.billingScheduler);
+    app.jobs.every(
+      PAYMENT_EXPIRY_JOB,
+      PAYMENT_EXPIRY_EVERY_SECONDS,
+      { expireInSeconds: 600 },
+      () => sweep.run(),
+      app.config.billingScheduler,
+    );
     app.addHook('preClose', () => sweep.stop());
   },
   { name: 'payment-expiry', dependencies: ['db', 'jobs'] },

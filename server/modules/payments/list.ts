@@ -14,7 +14,10 @@ export function toPaymentListItem(found: PaymentWithNames): PaymentListItem {
   };
 }
 
-export async function listPayments(repository: PaymentRepository, query: PaymentListQueryParsed): Promise<{ items: PaymentListItem[]; pagination: PagePagination }> {
+export async function listPayments(
+  repository: PaymentRepository,
+  query: PaymentListQueryParsed,
+): Promise<{ items: PaymentListItem[]; pagination: PagePagination }> {
   const { items, total } = await repository.page(query);
   return { items: items.map(toPaymentListItem), pagination: pagePagination(query.page, query.limit, total) };
 }

@@ -27,7 +27,11 @@ import type { PaymentRepository } from './repository';
 import { toPayment, type CompletionResult } from './service';
 
 /** What a refund changed: the status, the amount given back, the provider's refund id and who started it. */
-function refundChanges(payment: PaymentRow, refundId: string | null, by: 'staff' | 'automatic' | 'provider'): Record<string, unknown> {
+function refundChanges(
+  payment: PaymentRow,
+  refundId: string | null,
+  by: 'staff' | 'automatic' | 'provider',
+): Record<string, unknown> {
   return {
     status: { from: payment.status, to: 'refunded' },
     amount: { from: null, to: payment.amount },
@@ -43,7 +47,9 @@ function isHeld(payment: PaymentRow): boolean {
   return (
     payment.status === 'failed' &&
     payment.provider !== 'manual' &&
-    [...REFUND_NEEDED_REASONS, REFUND_IN_PROGRESS].includes((payment.failureReason ?? '') as (typeof REFUND_NEEDED_REASONS)[number])
+    [...REFUND_NEEDED_REASONS, REFUND_IN_PROGRESS].includes(
+      (payment.failureReason ?? '') as (typeof REFUND_NEEDED_REASONS)[number],
+    )
   );
 }
 
@@ -88,7 +94,8 @@ export class PaymentRefunds {
    * provider refuses or cannot be reached, the claim is released and the error thrown on.
    */
   private async claimAndRefund(payment: PaymentRow): Promise<string | null> {
-    if (!(await this.deps.repository.claimForRefund(payment.id, REFUND_IN_PROGRESS, REFUND_NEEDED_REASONS))) return null;
+    if (!(await this.deps.repository.claimForRefund(payment.id, REFUND_IN_PROGRESS, REFUND_NEEDED_REASONS)))
+      return null;
     try {
       const { adapter, credentials } = await this.providerFor(payment);
       return (await adapter.refund(payment.transactionId, payment.amount, credentials)).refundId;
@@ -110,7 +117,10 @@ export class PaymentRefunds {
     try {
       refundId = await this.claimAndRefund(payment);
     } catch (error) {
-      this.deps.log?.warn({ err: error, paymentId: payment.id, transactionId: payment.transactionId }, 'automatic refund of a payment that was not counted failed');
+      this.deps.log?.warn(
+        { err: error, paymentId: payment.id, transactionId: payment.transactionId },
+        'automatic refund of a payment that was not counted failed',
+      );
       return payment;
     }
     if (!refundId) return payment;
@@ -124,12 +134,17 @@ export class PaymentRefunds {
       });
       await giveBackUncounted(tx, payment, now);
       // The portal itself gave the money back: the system is the actor, whatever request brought the payment in.
-      await recordAudit(tx, this.deps.clock, { ...SYSTEM, ip: audit?.ip ?? null, requestId: audit?.requestId ?? null }, {
-        action: 'payment.refunded',
-        targetType: 'payment',
-        targetId: payment.id,
-        changes: refundChanges(payment, refundId, 'automatic'),
-      });
+      await recordAudit(
+        tx,
+        this.deps.clock,
+        { ...SYSTEM, ip: audit?.ip ?? null, requestId: audit?.requestId ?? null },
+        {
+          action: 'payment.refunded',
+          targetType: 'payment',
+          targetId: payment.id,
+          changes: refundChanges(payment, refundId, 'automatic'),
+        },
+      );
       return row;
     });
   }
@@ -143,7 +158,11 @@ export class PaymentRefunds {
    * subscription is left as it is (staff suspend or cancel it separately).
    * Not refundable → 409; already being refunded → 409; provider failure → 502 and the claim is released.
    */
-  async refundByStaff(paymentId: string, audit?: AuditContext, to: 'provider' | 'credit' = 'provider'): Promise<Payment> {
+  async refundByStaff(
+    paymentId: string,
+    audit?: AuditContext,
+    to: 'provider' | 'credit' = 'provider',
+  ): Promise<Payment> {
     const { db, repository, clock } = this.deps;
     if (to === 'credit') return this.refundToCredit(paymentId, audit);
     const payment = await repository.findById(paymentId);
@@ -155,7 +174,13 @@ export class PaymentRefunds {
     const overpaid = payment.status === 'paid' ? await overpaidBy(db, payment.id) : 0;
     if (overpaid > 0) {
       const balance = await balanceOf(db, payment.userId, payment.currency);
-      if (balance < overpaid) throw conflict(M.overpaymentSpent(formatMoney(overpaid, payment.currency, 'en-US'), formatMoney(balance, payment.currency, 'en-US')));
+      if (balance < overpaid)
+        throw conflict(
+          M.overpaymentSpent(
+            formatMoney(overpaid, payment.currency, 'en-US'),
+            formatMoney(balance, payment.currency, 'en-US'),
+          ),
+        );
     }
     let refundId: string | null;
     try {
@@ -170,16 +195,40 @@ export class PaymentRefunds {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
       await repository.findInvoice(payment.invoiceId, tx, true);
-      if (audit) await recordAudit(tx, clock, audit, { action: 'payment.refunded', targetType: 'payment', targetId: payment.id, changes: refundChanges(payment, refundId, 'staff') });
+      if (audit)
+        await recordAudit(tx, clock, audit, {
+          action: 'payment.refunded',
+          targetType: 'payment',
+          targetId: payment.id,
+          changes: refundChanges(payment, refundId, 'staff'),
+        });
       if (payment.status !== 'paid') {
         // Taken but never counted: the money goes back, the invoice stays as it is.
         await giveBackUncounted(tx, payment, now);
-        return repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: `${payment.failureReason}; refunded by staff (${refundId})`, updatedAt: now });
+        return repository.updatePayment(tx, payment.id, {
+          status: 'refunded',
+          failureReason: `${payment.failureReason}; refunded by staff (${refundId})`,
+          updatedAt: now,
+        });
       }
-      const row = await repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: `Refunded by staff (${refundId})`, updatedAt: now });
+      const row = await repository.updatePayment(tx, payment.id, {
+        status: 'refunded',
+        failureReason: `Refunded by staff (${refundId})`,
+        updatedAt: now,
+      });
       await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
-      const reversed = await refundedToPayer(tx, payment, now, audit?.actor.id ?? null, 'Overpayment refunded with its payment');
-      if (reversed < overpaid) this.deps.log?.warn({ paymentId, overpaid, reversed }, 'the overpayment credit was spent while its payment was being refunded');
+      const reversed = await refundedToPayer(
+        tx,
+        payment,
+        now,
+        audit?.actor.id ?? null,
+        'Overpayment refunded with its payment',
+      );
+      if (reversed < overpaid)
+        this.deps.log?.warn(
+          { paymentId, overpaid, reversed },
+          'the overpayment credit was spent while its payment was being refunded',
+        );
       return row;
     });
     return toPayment(refunded);
@@ -204,7 +253,11 @@ export class PaymentRefunds {
         if (payment.failureReason === REFUND_IN_PROGRESS) throw conflict(M.refundInProgress);
         if (payment.status !== 'paid') throw conflict(M.refundNotPaid);
         const invoice = await repository.findInvoice(payment.invoiceId, tx, true);
-        const refunded = await repository.updatePayment(tx, payment.id, { status: 'refunded', failureReason: 'Refunded to credit by staff', updatedAt: now });
+        const refunded = await repository.updatePayment(tx, payment.id, {
+          status: 'refunded',
+          failureReason: 'Refunded to credit by staff',
+          updatedAt: now,
+        });
         await repository.markInvoiceRefunded(tx, payment.invoiceId, now);
         // Only what the invoice kept becomes credit: an overpayment is credit already (issue 31).
         const entry = await refundedToCredit(tx, payment, invoice?.number ?? null, now, audit?.actor.id ?? null);
@@ -214,7 +267,11 @@ export class PaymentRefunds {
             action: 'payment.refunded',
             targetType: 'payment',
             targetId: payment.id,
-            changes: { ...refundChanges(payment, null, 'staff'), refunded_to: { from: null, to: 'credit' }, credit_entry: { from: null, to: entry.id } },
+            changes: {
+              ...refundChanges(payment, null, 'staff'),
+              refunded_to: { from: null, to: 'credit' },
+              credit_entry: { from: null, to: entry.id },
+            },
           });
         }
         return refunded;
@@ -227,7 +284,10 @@ export class PaymentRefunds {
   }
 
   /** A provider reports a refund: a paid payment becomes refunded and so does its invoice. */
-  async refundPayment(input: { provider: string; transactionId: string; eventId?: string | null }, audit?: AuditContext): Promise<CompletionResult> {
+  async refundPayment(
+    input: { provider: string; transactionId: string; eventId?: string | null },
+    audit?: AuditContext,
+  ): Promise<CompletionResult> {
     const { db, repository, clock } = this.deps;
     return db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
@@ -252,7 +312,10 @@ export class PaymentRefunds {
           action: 'payment.refunded',
           targetType: 'payment',
           targetId: payment.id,
-          changes: { ...refundChanges(payment, null, 'provider'), ...(input.eventId ? { event_id: { from: null, to: input.eventId } } : {}) },
+          changes: {
+            ...refundChanges(payment, null, 'provider'),
+            ...(input.eventId ? { event_id: { from: null, to: input.eventId } } : {}),
+          },
         });
       }
       return { outcome: 'unchanged', payment: refunded };

@@ -1,9 +1,35 @@
 /** Payments storage: payments, processed webhook events, and the row locks the completion path takes. */
-import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, ne, notExists, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  ne,
+  notExists,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { PAYMENT_FAILURE_REASONS, type PaymentListQueryParsed } from '../../../contract/schemas/payment';
 import type { Db } from '../../db/client';
 import { likePattern, newestFirst } from '../../db/paging';
-import { autopayCharges, invoices, paymentGateways, payments, users, webhookEvents, type InvoiceRow, type NewPaymentRow, type PaymentRow } from '../../db/schema';
+import {
+  autopayCharges,
+  invoices,
+  paymentGateways,
+  payments,
+  users,
+  webhookEvents,
+  type InvoiceRow,
+  type NewPaymentRow,
+  type PaymentRow,
+} from '../../db/schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -83,13 +109,26 @@ export function createPaymentRepository(db: Db) {
       conditions.push(...createdBetween(query.from, query.to));
       if (query.search) {
         const p = likePattern(query.search);
-        conditions.push(or(ilike(payments.reference, p), ilike(payments.transactionId, p), ilike(users.email, p), ilike(invoices.number, p))!);
+        conditions.push(
+          or(
+            ilike(payments.reference, p),
+            ilike(payments.transactionId, p),
+            ilike(users.email, p),
+            ilike(invoices.number, p),
+          )!,
+        );
       }
       const where = conditions.length ? and(...conditions) : undefined;
       const counted = db.select({ total: count() }).from(payments);
       const [items, [{ total }]] = await Promise.all([
         db
-          .select({ row: payments, userName: users.name, userEmail: users.email, invoiceNumber: invoices.number, gatewayName: paymentGateways.name })
+          .select({
+            row: payments,
+            userName: users.name,
+            userEmail: users.email,
+            invoiceNumber: invoices.number,
+            gatewayName: paymentGateways.name,
+          })
           .from(payments)
           .innerJoin(users, eq(users.id, payments.userId))
           .innerJoin(invoices, eq(invoices.id, payments.invoiceId))
@@ -99,7 +138,10 @@ export function createPaymentRepository(db: Db) {
           .limit(query.limit)
           .offset((query.page - 1) * query.limit),
         query.search
-          ? counted.innerJoin(users, eq(users.id, payments.userId)).innerJoin(invoices, eq(invoices.id, payments.invoiceId)).where(where)
+          ? counted
+              .innerJoin(users, eq(users.id, payments.userId))
+              .innerJoin(invoices, eq(invoices.id, payments.invoiceId))
+              .where(where)
           : counted.where(where),
       ]);
       return { items, total: Number(total) };
@@ -107,7 +149,11 @@ export function createPaymentRepository(db: Db) {
 
     /** An invoice's payments, newest first (staff's view of what was paid, failed or refunded on it). */
     async listForInvoice(invoiceId: string): Promise<PaymentRow[]> {
-      return db.select().from(payments).where(eq(payments.invoiceId, invoiceId)).orderBy(desc(payments.createdAt), desc(payments.id));
+      return db
+        .select()
+        .from(payments)
+        .where(eq(payments.invoiceId, invoiceId))
+        .orderBy(desc(payments.createdAt), desc(payments.id));
     },
 
     /**
@@ -134,7 +180,10 @@ export function createPaymentRepository(db: Db) {
 
     /** Gives a claimed payment its reason back (the refund did not happen). */
     async releaseRefundClaim(id: string, marker: string, previousReason: string | null): Promise<void> {
-      await db.update(payments).set({ failureReason: previousReason }).where(and(eq(payments.id, id), eq(payments.failureReason, marker)));
+      await db
+        .update(payments)
+        .set({ failureReason: previousReason })
+        .where(and(eq(payments.id, id), eq(payments.failureReason, marker)));
     },
 
     /** By payment id or by transaction id (any provider). */
@@ -146,7 +195,12 @@ export function createPaymentRepository(db: Db) {
       return row;
     },
 
-    async findByTransaction(provider: string, transactionId: string, tx: Db = db, lock = false): Promise<PaymentRow | undefined> {
+    async findByTransaction(
+      provider: string,
+      transactionId: string,
+      tx: Db = db,
+      lock = false,
+    ): Promise<PaymentRow | undefined> {
       const q = tx
         .select()
         .from(payments)
@@ -173,17 +227,29 @@ export function createPaymentRepository(db: Db) {
     },
 
     async markInvoiceRefunded(tx: Db, id: string, now: Date): Promise<void> {
-      await tx.update(invoices).set({ status: 'refunded', updatedAt: now }).where(and(eq(invoices.id, id), eq(invoices.status, 'paid')));
+      await tx
+        .update(invoices)
+        .set({ status: 'refunded', updatedAt: now })
+        .where(and(eq(invoices.id, id), eq(invoices.status, 'paid')));
     },
 
     /**
      * Records a processed webhook event; false when it was recorded before (a redelivery). A concurrent
      * insert of the same event waits on the unique index until the first transaction ends.
      */
-    async recordEvent(tx: Db, event: { provider: string; eventId: string; type: string; transactionId: string; now: Date }): Promise<boolean> {
+    async recordEvent(
+      tx: Db,
+      event: { provider: string; eventId: string; type: string; transactionId: string; now: Date },
+    ): Promise<boolean> {
       const rows = await tx
         .insert(webhookEvents)
-        .values({ provider: event.provider, eventId: event.eventId, type: event.type, transactionId: event.transactionId, receivedAt: event.now })
+        .values({
+          provider: event.provider,
+          eventId: event.eventId,
+          type: event.type,
+          transactionId: event.transactionId,
+          receivedAt: event.now,
+        })
         .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] })
         .returning({ id: webhookEvents.id });
       return rows.length > 0;
@@ -198,9 +264,23 @@ export function createPaymentRepository(db: Db) {
       input: { provider: string; transactionId: string; eventId?: string | null },
       type: string,
       now: Date,
-    ): Promise<{ duplicate: true; payment: PaymentRow | null } | { duplicate: false; payment: PaymentRow | undefined }> {
-      if (input.eventId && !(await this.recordEvent(tx, { provider: input.provider, eventId: input.eventId, type, transactionId: input.transactionId, now }))) {
-        return { duplicate: true, payment: (await this.findByTransaction(input.provider, input.transactionId, tx)) ?? null };
+    ): Promise<
+      { duplicate: true; payment: PaymentRow | null } | { duplicate: false; payment: PaymentRow | undefined }
+    > {
+      if (
+        input.eventId &&
+        !(await this.recordEvent(tx, {
+          provider: input.provider,
+          eventId: input.eventId,
+          type,
+          transactionId: input.transactionId,
+          now,
+        }))
+      ) {
+        return {
+          duplicate: true,
+          payment: (await this.findByTransaction(input.provider, input.transactionId, tx)) ?? null,
+        };
       }
       return { duplicate: false, payment: await this.findByTransaction(input.provider, input.transactionId, tx, true) };
     },

@@ -63,11 +63,16 @@ export function toPayment(row: PaymentRow): Payment {
 }
 
 export function statusMessage(status: Payment['status']): string {
-  return { pending: M.statusPending, paid: M.statusPaid, failed: M.statusFailed, refunded: M.statusRefunded, expired: M.statusExpired }[status];
+  return {
+    pending: M.statusPending,
+    paid: M.statusPaid,
+    failed: M.statusFailed,
+    refunded: M.statusRefunded,
+    expired: M.statusExpired,
+  }[status];
 }
 
 const PAYABLE: ReadonlyArray<InvoiceRow['status']> = ['unpaid', 'overdue'];
-
 
 export class PaymentService {
   constructor(
@@ -83,7 +88,12 @@ export class PaymentService {
        * outcome (afterSettle). The payment itself is settled here like every other.
        */
       autopay?: {
-        methodSaved(provider: string, event: PaymentEvent, credentials: Record<string, string>, audit: AuditContext): Promise<'saved' | 'duplicate'>;
+        methodSaved(
+          provider: string,
+          event: PaymentEvent,
+          credentials: Record<string, string>,
+          audit: AuditContext,
+        ): Promise<'saved' | 'duplicate'>;
         beforeSettle(provider: string, event: PaymentEvent): Promise<void>;
         afterSettle(event: PaymentEvent, payment: PaymentRow | null): Promise<void>;
       };
@@ -101,7 +111,10 @@ export class PaymentService {
   }
 
   /** A provider reports a refund: a paid payment becomes refunded and so does its invoice. */
-  refundPayment(input: { provider: string; transactionId: string; eventId?: string | null }, audit?: AuditContext): Promise<CompletionResult> {
+  refundPayment(
+    input: { provider: string; transactionId: string; eventId?: string | null },
+    audit?: AuditContext,
+  ): Promise<CompletionResult> {
     return this.refunds.refundPayment(input, audit);
   }
 
@@ -117,7 +130,9 @@ export class PaymentService {
   /** The active gateway for a provider id (the default first), or the default active gateway. */
   private async chooseGateway(method: string | undefined): Promise<PaymentGatewayRow> {
     // In production the sandbox takes no money unless ALLOW_SANDBOX_PAYMENTS says so: as if it were switched off.
-    const active = (await this.deps.gatewayRepository.all({ activeOnly: true })).filter((g) => g.provider !== 'sandbox' || this.deps.sandboxAllowed !== false);
+    const active = (await this.deps.gatewayRepository.all({ activeOnly: true })).filter(
+      (g) => g.provider !== 'sandbox' || this.deps.sandboxAllowed !== false,
+    );
     const candidates = method ? active.filter((g) => g.provider === method) : active;
     const gateway = candidates.find((g) => g.isDefault) ?? (method ? candidates[0] : undefined);
     if (!gateway) throw badRequest(method ? M.providerUnavailable : M.noGateway);
@@ -162,7 +177,12 @@ export class PaymentService {
       createdAt: now,
       updatedAt: now,
     });
-    return { paymentUrl: checkout.paymentUrl, redirectUrl: checkout.paymentUrl, transactionId: checkout.transactionId, payment: toPayment(row) };
+    return {
+      paymentUrl: checkout.paymentUrl,
+      redirectUrl: checkout.paymentUrl,
+      transactionId: checkout.transactionId,
+      payment: toPayment(row),
+    };
   }
 
   /** A payment by id or transaction id, for its owner or payment staff (others: 404). */
@@ -201,20 +221,36 @@ export class PaymentService {
         // The amount due (total less credit applied). A manual payment above it pays the invoice and the
         // excess becomes the customer's credit (an overpayment entry); less than it is a mismatch (no partial payments).
         const due = amountDue(invoice);
-        const overpaid = input.provider === 'manual' && PAYABLE.includes(invoice.status) ? Math.max(0, amount - due) : 0;
+        const overpaid =
+          input.provider === 'manual' && PAYABLE.includes(invoice.status) ? Math.max(0, amount - due) : 0;
         if ((amount !== due && overpaid === 0) || currency !== invoice.currency) {
-          const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.amountMismatch, updatedAt: now });
+          const failed = await repository.updatePayment(tx, payment.id, {
+            status: 'failed',
+            failureReason: PAYMENT_FAILURE_REASONS.amountMismatch,
+            updatedAt: now,
+          });
           // A provider took it (a manual recording of the wrong amount took nothing): held until given back.
           if (payment.provider !== 'manual') await paymentHeld(tx, failed, now);
           return { outcome: 'mismatch', payment: failed };
         }
         if (!PAYABLE.includes(invoice.status)) {
-          const reason = invoice.status === 'paid' ? PAYMENT_FAILURE_REASONS.alreadyPaid : PAYMENT_FAILURE_REASONS.notPayable;
-          const failed = await repository.updatePayment(tx, payment.id, { status: 'failed', failureReason: reason, paymentDate: now, updatedAt: now });
+          const reason =
+            invoice.status === 'paid' ? PAYMENT_FAILURE_REASONS.alreadyPaid : PAYMENT_FAILURE_REASONS.notPayable;
+          const failed = await repository.updatePayment(tx, payment.id, {
+            status: 'failed',
+            failureReason: reason,
+            paymentDate: now,
+            updatedAt: now,
+          });
           if (payment.provider !== 'manual') await paymentHeld(tx, failed, now);
           return { outcome: 'not_counted', payment: failed };
         }
-        const paid = await repository.updatePayment(tx, payment.id, { status: 'paid', paymentDate: now, failureReason: null, updatedAt: now });
+        const paid = await repository.updatePayment(tx, payment.id, {
+          status: 'paid',
+          paymentDate: now,
+          failureReason: null,
+          updatedAt: now,
+        });
         await repository.markInvoicePaid(tx, invoice.id, now);
         // The subscription lifecycle decides: pending → active (first period), suspended → active, renewal period moves on.
         if (invoice.subscriptionId) await activateForPaidInvoice(tx, invoice.id, now);
@@ -249,7 +285,8 @@ export class PaymentService {
     // Committed: only now is the customer told.
     if (result.outcome === 'paid' && result.payment) await this.deps.onInvoicePaid?.(result.payment.invoiceId);
     // A second payment for an invoice already paid took the payer's money: give it back through the provider.
-    if (result.outcome === 'not_counted' && result.payment) result = { ...result, payment: await this.refunds.refundNotCounted(result.payment, audit) };
+    if (result.outcome === 'not_counted' && result.payment)
+      result = { ...result, payment: await this.refunds.refundNotCounted(result.payment, audit) };
     return result;
   }
 
@@ -264,7 +301,10 @@ export class PaymentService {
    * A provider says the payment failed (declined) or its checkout expired unpaid: a pending payment becomes failed
    * or expired; nothing else changes (neither is money received).
    */
-  async failPayment(input: { provider: string; transactionId: string; eventId?: string | null }, type: 'payment.failed' | 'payment.expired' = 'payment.failed'): Promise<CompletionResult> {
+  async failPayment(
+    input: { provider: string; transactionId: string; eventId?: string | null },
+    type: 'payment.failed' | 'payment.expired' = 'payment.failed',
+  ): Promise<CompletionResult> {
     const { db, repository, clock } = this.deps;
     return db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
@@ -277,7 +317,9 @@ export class PaymentService {
       const closed = await repository.updatePayment(
         tx,
         payment.id,
-        type === 'payment.expired' ? { status: 'expired', updatedAt: now } : { status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.declined, updatedAt: now },
+        type === 'payment.expired'
+          ? { status: 'expired', updatedAt: now }
+          : { status: 'failed', failureReason: PAYMENT_FAILURE_REASONS.declined, updatedAt: now },
       );
       return { outcome: 'unchanged', payment: closed };
     });
@@ -313,12 +355,17 @@ export class PaymentService {
     if (event.type === 'method.saved') {
       if (!autopay) throw notFound(M.unknownProvider);
       const saved = await autopay.methodSaved(provider, event, credentials, audit);
-      return { result: { outcome: saved === 'saved' ? 'unchanged' : 'duplicate', payment: null }, message: saved === 'saved' ? 'Card saved' : M.webhookDuplicate };
+      return {
+        result: { outcome: saved === 'saved' ? 'unchanged' : 'duplicate', payment: null },
+        message: saved === 'saved' ? 'Card saved' : M.webhookDuplicate,
+      };
     }
     if (event.paymentId) await autopay?.beforeSettle(provider, event);
     let result: CompletionResult;
-    if (event.type === 'payment.succeeded') result = await this.completePayment({ ...ref, amount: event.amount, currency: event.currency }, audit);
-    else if (event.type === 'payment.failed' || event.type === 'payment.expired') result = await this.failPayment(ref, event.type);
+    if (event.type === 'payment.succeeded')
+      result = await this.completePayment({ ...ref, amount: event.amount, currency: event.currency }, audit);
+    else if (event.type === 'payment.failed' || event.type === 'payment.expired')
+      result = await this.failPayment(ref, event.type);
     else result = await this.refundPayment(ref, audit);
     if (event.paymentId) await autopay?.afterSettle(event, result.payment);
     return { result, message: this.answer(result) };
@@ -341,7 +388,12 @@ export class PaymentService {
   }
 
   /** Staff record a cash or bank transfer payment; it goes through completePayment like a provider's. */
-  async recordManual(caller: Caller, invoiceId: string, input: ManualPaymentInputParsed, audit?: AuditContext): Promise<Payment> {
+  async recordManual(
+    caller: Caller,
+    invoiceId: string,
+    input: ManualPaymentInputParsed,
+    audit?: AuditContext,
+  ): Promise<Payment> {
     const { repository, clock } = this.deps;
     const invoice = await this.payableInvoice(caller, invoiceId);
     const gateway = (await this.deps.gatewayRepository.all()).find((g) => g.provider === 'manual');
@@ -360,14 +412,19 @@ export class PaymentService {
       createdAt: now,
       updatedAt: now,
     });
-    const result = await this.completePayment({ provider: 'manual', transactionId: pending.transactionId, amount: input.amount, currency: invoice.currency }, audit);
+    const result = await this.completePayment(
+      { provider: 'manual', transactionId: pending.transactionId, amount: input.amount, currency: invoice.currency },
+      audit,
+    );
     if (result.outcome === 'mismatch') throw badRequest(M.amountMismatch);
     if (result.outcome !== 'paid') throw conflict(M.invoicePaid);
     return toPayment(result.payment!);
   }
 
   /** The sandbox checkout: the payment and its invoice, by transaction id. */
-  async sandboxCheckout(transactionId: string): Promise<{ payment: PaymentRow; invoice: InvoiceRow; gateway: PaymentGatewayRow | undefined } | null> {
+  async sandboxCheckout(
+    transactionId: string,
+  ): Promise<{ payment: PaymentRow; invoice: InvoiceRow; gateway: PaymentGatewayRow | undefined } | null> {
     const payment = await this.deps.repository.findByTransaction('sandbox', transactionId);
     if (!payment) return null;
     const invoice = await this.deps.repository.findInvoice(payment.invoiceId);

@@ -51,7 +51,10 @@ export default crudModule({
   hooks: {
     // Staff (recognised on this public route by an optional token) see every plan; everybody else active ones.
     scope: (request) => (request.user && isStaff(request.user.role) ? undefined : { status: 'active' }),
-    toRow: async (input, { app }, mapped) => ({ ...mapped, currency: input.currency ?? (await app.settings.stored()).currency }),
+    toRow: async (input, { app }, mapped) => ({
+      ...mapped,
+      currency: input.currency ?? (await app.settings.stored()).currency,
+    }),
     beforeCreate: async (values, input, { db }) => {
       if (!input.slug) {
         // A slug made from the name gets a number when the name was used before ("home", "home-2"). A slug sent
@@ -65,9 +68,17 @@ export default crudModule({
       return values;
     },
     message: (action, plan, input) =>
-      action === 'updated' && toggled(input) ? (plan.status === 'active' ? PLAN_MESSAGES.activated : PLAN_MESSAGES.deactivated) : undefined,
+      action === 'updated' && toggled(input)
+        ? plan.status === 'active'
+          ? PLAN_MESSAGES.activated
+          : PLAN_MESSAGES.deactivated
+        : undefined,
     auditAction: (action, plan, input) =>
-      action === 'updated' && toggled(input) ? (plan.status === 'active' ? 'plan.activated' : 'plan.deactivated') : undefined,
+      action === 'updated' && toggled(input)
+        ? plan.status === 'active'
+          ? 'plan.activated'
+          : 'plan.deactivated'
+        : undefined,
     // Rates and data caps of live sessions follow the plan (each node re-reads its RADIUS directory).
     afterChange: (action, _change, { app }) => {
       if (action === 'updated') app.radius?.plansChanged();

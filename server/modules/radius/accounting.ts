@@ -68,11 +68,20 @@ export class AccountingStore {
     const sessionTime = clamp64(rec.sessionTime);
     const isStop = rec.statusType === ACCT_STATUS.STOP;
     const isInterim = rec.statusType === ACCT_STATUS.INTERIM;
-    const nothing = (session: RadiusSessionRow | null): AccountingOutcome => ({ session, changed: false, ended: false, alive: false, added: { input: 0, output: 0 } });
+    const nothing = (session: RadiusSessionRow | null): AccountingOutcome => ({
+      session,
+      changed: false,
+      ended: false,
+      alive: false,
+      added: { input: 0, output: 0 },
+    });
 
     return this.deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const where = and(eq(radiusSessions.nasDeviceId, nas.deviceId), eq(radiusSessions.acctSessionId, rec.acctSessionId));
+      const where = and(
+        eq(radiusSessions.nasDeviceId, nas.deviceId),
+        eq(radiusSessions.acctSessionId, rec.acctSessionId),
+      );
       let [row] = await tx.select().from(radiusSessions).where(where).for('update');
       if (!row) {
         const [inserted] = await tx
@@ -122,10 +131,20 @@ export class AccountingStore {
         // A session closed as stale was only presumed gone: it is back.
         if (row.status === 'stale') Object.assign(patch, { status: 'open', stoppedAt: null, terminateCause: null });
       } else if (isStop && (grew || row.status !== 'closed' || row.terminateCause === null)) {
-        Object.assign(patch, { updatedAt: at, status: 'closed', stoppedAt: row.status === 'closed' && row.stoppedAt ? row.stoppedAt : at, terminateCause: rec.terminateCause ?? row.terminateCause ?? 'Unknown' });
+        Object.assign(patch, {
+          updatedAt: at,
+          status: 'closed',
+          stoppedAt: row.status === 'closed' && row.stoppedAt ? row.stoppedAt : at,
+          terminateCause: rec.terminateCause ?? row.terminateCause ?? 'Unknown',
+        });
         ended = row.status === 'open';
       }
-      if (grew) Object.assign(patch, { inputOctets: row.inputOctets + addIn, outputOctets: row.outputOctets + addOut, sessionTime: Math.max(sessionTime, row.sessionTime) });
+      if (grew)
+        Object.assign(patch, {
+          inputOctets: row.inputOctets + addIn,
+          outputOctets: row.outputOctets + addOut,
+          sessionTime: Math.max(sessionTime, row.sessionTime),
+        });
       if (Object.keys(patch).length === 0) return nothing(row);
       const [updated] = await tx.update(radiusSessions).set(patch).where(eq(radiusSessions.id, row.id)).returning();
       await this.addUsage(tx, updated.subscriptionId, at, addIn, addOut);
@@ -162,7 +181,13 @@ export class AccountingStore {
     return rows.map((r) => r.id);
   }
 
-  private async addUsage(tx: Db, subscriptionId: string | null, at: Date, input: number, output: number): Promise<void> {
+  private async addUsage(
+    tx: Db,
+    subscriptionId: string | null,
+    at: Date,
+    input: number,
+    output: number,
+  ): Promise<void> {
     if (!subscriptionId || (input === 0 && output === 0)) return;
     await tx
       .insert(radiusUsageDaily)

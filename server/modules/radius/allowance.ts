@@ -32,12 +32,20 @@ export class DataAllowanceMeter {
         .update(subscriptions)
         .set({ dataUsedBytes: sql`${subscriptions.dataUsedBytes} + ${bytes}` })
         .where(and(eq(subscriptions.id, subscriptionId), isNotNull(subscriptions.dataAllowanceBytes)))
-        .returning({ status: subscriptions.status, allowance: subscriptions.dataAllowanceBytes, used: subscriptions.dataUsedBytes, periodEnd: subscriptions.currentPeriodEnd });
+        .returning({
+          status: subscriptions.status,
+          allowance: subscriptions.dataAllowanceBytes,
+          used: subscriptions.dataUsedBytes,
+          periodEnd: subscriptions.currentPeriodEnd,
+        });
       if (!row || row.allowance === null || row.used < row.allowance) return false;
       if (!canTransition(row.status as SubscriptionStatus, 'expired', 'usage')) return false;
       const now = clock.now();
       const periodEnd = row.periodEnd && row.periodEnd.getTime() < now.getTime() ? row.periodEnd : now;
-      await tx.update(subscriptions).set({ status: 'expired', currentPeriodEnd: periodEnd, updatedAt: now }).where(eq(subscriptions.id, subscriptionId));
+      await tx
+        .update(subscriptions)
+        .set({ status: 'expired', currentPeriodEnd: periodEnd, updatedAt: now })
+        .where(eq(subscriptions.id, subscriptionId));
       return true;
     });
   }

@@ -27,8 +27,22 @@ export interface AuthContext {
 }
 
 export type AuthDecision =
-  | { accept: true; reason: 'active' | 'cancelled_until_period_end' | 'walled_garden' | 'throttled'; attributes: RadiusAttribute[] }
-  | { accept: false; reason: 'unknown_user' | 'bad_password' | 'not_active' | 'data_cap' | 'sealed_password_unreadable' | 'too_many_attempts'; attributes: RadiusAttribute[] };
+  | {
+      accept: true;
+      reason: 'active' | 'cancelled_until_period_end' | 'walled_garden' | 'throttled';
+      attributes: RadiusAttribute[];
+    }
+  | {
+      accept: false;
+      reason:
+        | 'unknown_user'
+        | 'bad_password'
+        | 'not_active'
+        | 'data_cap'
+        | 'sealed_password_unreadable'
+        | 'too_many_attempts';
+      attributes: RadiusAttribute[];
+    };
 
 /** Session-Timeout when the period end is unknown or already past (a subscription in its grace days). */
 export const FALLBACK_SESSION_TIMEOUT = 86_400;
@@ -55,7 +69,11 @@ export function rateAttributes(downloadKbps: number, uploadKbps: number): Radius
   if (!encoded) {
     const unit = (kbps: number) => (kbps % 1000 === 0 ? `${kbps / 1000}M` : `${kbps}k`);
     encoded = [
-      vendorAttribute(MIKROTIK_VENDOR, MIKROTIK_RATE_LIMIT, Buffer.from(`${unit(uploadKbps)}/${unit(downloadKbps)}`, 'utf8')),
+      vendorAttribute(
+        MIKROTIK_VENDOR,
+        MIKROTIK_RATE_LIMIT,
+        Buffer.from(`${unit(uploadKbps)}/${unit(downloadKbps)}`, 'utf8'),
+      ),
       vendorAttribute(WISPR_VENDOR, WISPR_MAX_DOWN, uint32(Math.min(MAX_UINT32, downloadKbps * 1000))),
       vendorAttribute(WISPR_VENDOR, WISPR_MAX_UP, uint32(Math.min(MAX_UINT32, uploadKbps * 1000))),
     ];
@@ -119,7 +137,8 @@ export function authorize(sub: Subscriber, ctx: AuthContext): AuthDecision {
   }
   if (allowanceUsed(sub)) return reject('data_cap', 'Data allowance used');
   // A data line with a time limit ends at it (the billing run marks it expired; until then this refuses it).
-  if (sub.dataAllowanceBytes !== null && sub.periodEnd && sub.periodEnd.getTime() <= now) return reject('not_active', 'Subscription expired');
+  if (sub.dataAllowanceBytes !== null && sub.periodEnd && sub.periodEnd.getTime() <= now)
+    return reject('not_active', 'Subscription expired');
   const throttled = capReached(sub, ctx.usageBytes);
   if (throttled && sub.dataCapAction === 'reject') return reject('data_cap', 'Data cap reached for this period');
   const untilEnd = sub.periodEnd ? Math.floor((sub.periodEnd.getTime() - now) / 1000) : 0;
@@ -145,7 +164,9 @@ const FRAMED_IPV6_PREFIX = 97;
 const DELEGATED_IPV6_PREFIX = 123;
 
 /** Framed-IP-Address for a static address, else Framed-Pool for a pool; the IPv6 prefixes where set. */
-export function addressAttributes(sub: Pick<Subscriber, 'framedIp' | 'framedPool' | 'framedIpv6Prefix' | 'delegatedIpv6Prefix'>): RadiusAttribute[] {
+export function addressAttributes(
+  sub: Pick<Subscriber, 'framedIp' | 'framedPool' | 'framedIpv6Prefix' | 'delegatedIpv6Prefix'>,
+): RadiusAttribute[] {
   const out: RadiusAttribute[] = [];
   const ip = sub.framedIp ? parseIp(sub.framedIp) : null;
   if (ip?.family === 4) out.push([FRAMED_IP_ADDRESS, uint32(Number(ip.value))]);

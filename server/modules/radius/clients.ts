@@ -22,7 +22,8 @@ export interface NasClient {
 }
 
 /** Normalises ::ffff:10.0.0.1 (an IPv4 peer on a dual-stack socket) to 10.0.0.1. */
-export const plainAddress = (address: string) => (address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address);
+export const plainAddress = (address: string) =>
+  address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
 
 export class NasClientDirectory {
   private byAddress = new Map<string, NasClient>();
@@ -96,7 +97,13 @@ export class NasClientDirectory {
         vendor: row.vendor,
         api:
           row.apiType && row.apiUsername && apiPassword !== null
-            ? { type: row.apiType, port: row.apiPort, tls: row.apiTls, username: row.apiUsername, password: apiPassword }
+            ? {
+                type: row.apiType,
+                port: row.apiPort,
+                tls: row.apiTls,
+                username: row.apiUsername,
+                password: apiPassword,
+              }
             : null,
       };
       byId.set(row.id, client);

@@ -95,7 +95,13 @@ export function createRadiusCore(deps: {
     walledGardenPool: () => config.radiusWalledGardenPool,
     interimInterval: config.radiusInterimInterval,
     allowance: new DataAllowanceMeter({ db, clock }),
-    vouchers: new VoucherAuthenticator({ db, box, clock, interimInterval: config.radiusInterimInterval, attempts: deps.attempts }),
+    vouchers: new VoucherAuthenticator({
+      db,
+      box,
+      clock,
+      interimInterval: config.radiusInterimInterval,
+      attempts: deps.attempts,
+    }),
     log,
   });
   return { subscribers, clients, usage, accounting, dynauth, cutoff, service };

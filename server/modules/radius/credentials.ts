@@ -82,7 +82,12 @@ export function toServiceCredentials(row: ServiceCredentialRow, box?: SecretBox)
  * Concurrent callers for the same subscription end up with the same row (the insert does nothing on conflict
  * and the existing row is read back); a username taken meanwhile by another subscription moves to the next suffix.
  */
-export async function provisionCredentials(tx: Db, subscriptionId: string, box?: SecretBox, now: Date = new Date()): Promise<ServiceCredentials> {
+export async function provisionCredentials(
+  tx: Db,
+  subscriptionId: string,
+  box?: SecretBox,
+  now: Date = new Date(),
+): Promise<ServiceCredentials> {
   const sealer = boxOf(box);
   const existing = await findRow(tx, subscriptionId);
   if (existing) return toServiceCredentials(existing, sealer);
@@ -122,12 +127,20 @@ export async function provisionCredentials(tx: Db, subscriptionId: string, box?:
 }
 
 /** The subscription's credentials, or null when none were provisioned yet. */
-export async function getCredentials(db: Db, subscriptionId: string, box?: SecretBox): Promise<ServiceCredentials | null> {
+export async function getCredentials(
+  db: Db,
+  subscriptionId: string,
+  box?: SecretBox,
+): Promise<ServiceCredentials | null> {
   const row = await findRow(db, subscriptionId);
   return row ? toServiceCredentials(row, box) : null;
 }
 
 async function findRow(db: Db, subscriptionId: string): Promise<ServiceCredentialRow | undefined> {
-  const [row] = await db.select().from(serviceCredentials).where(eq(serviceCredentials.subscriptionId, subscriptionId)).limit(1);
+  const [row] = await db
+    .select()
+    .from(serviceCredentials)
+    .where(eq(serviceCredentials.subscriptionId, subscriptionId))
+    .limit(1);
   return row;
 }

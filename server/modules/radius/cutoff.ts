@@ -16,7 +16,12 @@
  */
 import { and, asc, eq, isNull, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { radiusDisconnects, radiusSessions, type RadiusDisconnectRow, type RadiusSessionRow } from '../../db/schema/radius';
+import {
+  radiusDisconnects,
+  radiusSessions,
+  type RadiusDisconnectRow,
+  type RadiusSessionRow,
+} from '../../db/schema/radius';
 import type { Clock } from '../../lib/clock';
 import type { DynAuthAnswer, DynAuthClient, DynAuthKind } from '../../integrations/radius/dynauth';
 import type { RadiusAttribute } from '../../integrations/radius/codec';
@@ -45,7 +50,11 @@ export interface CutoffDeps {
   verifyAfterMs?: number;
   /** A RouterOS client for a device's management API (null when it has none usable). */
   routerOs: (client: NasClient) => RouterOsClient | null;
-  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  log: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
 }
 
 /** Disconnect attempts before the RouterOS fallback. */
@@ -88,7 +97,8 @@ export class CutoffService {
     const sub = await this.deps.subscribers.reload(subscriptionId);
     this.deps.usage.forget(subscriptionId);
     // A deleted subscription's sessions lost their link to it (set null): they are found by its login.
-    const sessions = sub || !before ? await this.openSessions(subscriptionId) : await this.openSessionsOfLogin(before.username);
+    const sessions =
+      sub || !before ? await this.openSessions(subscriptionId) : await this.openSessionsOfLogin(before.username);
     if (!sessions.length) return;
     const now = this.deps.clock.now();
     if (!sub || !servesNow(sub, now)) {
@@ -101,7 +111,10 @@ export class CutoffService {
       return;
     }
     if (change === 'plan') {
-      const bytes = sub.dataCapBytes === null ? 0 : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, now));
+      const bytes =
+        sub.dataCapBytes === null
+          ? 0
+          : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, now));
       for (const session of sessions) await this.changeRate(session, sub, capReached(sub, bytes), 'plan_change');
     }
   }
@@ -125,7 +138,13 @@ export class CutoffService {
       const [pending] = await this.deps.db
         .select({ id: radiusDisconnects.id })
         .from(radiusDisconnects)
-        .where(and(eq(radiusDisconnects.sessionId, session.id), eq(radiusDisconnects.kind, 'disconnect'), isNull(radiusDisconnects.completedAt)))
+        .where(
+          and(
+            eq(radiusDisconnects.sessionId, session.id),
+            eq(radiusDisconnects.kind, 'disconnect'),
+            isNull(radiusDisconnects.completedAt),
+          ),
+        )
         .limit(1);
       if (!pending) await this.disconnect(session, `voucher_${why}`);
     }
@@ -136,13 +155,24 @@ export class CutoffService {
     const now = this.deps.clock.now();
     const [row] = await this.deps.db
       .insert(radiusDisconnects)
-      .values({ sessionId: session.id, subscriptionId: session.subscriptionId, kind: 'disconnect', reason, requestedAt: now })
+      .values({
+        sessionId: session.id,
+        subscriptionId: session.subscriptionId,
+        kind: 'disconnect',
+        reason,
+        requestedAt: now,
+      })
       .returning();
     return this.sendDisconnect(row, session);
   }
 
   /** Sends a CoA-Request with the subscriber's current rate for one session and records the answer. */
-  async changeRate(session: RadiusSessionRow, sub: Subscriber, throttled: boolean, reason: string): Promise<RadiusDisconnectRow> {
+  async changeRate(
+    session: RadiusSessionRow,
+    sub: Subscriber,
+    throttled: boolean,
+    reason: string,
+  ): Promise<RadiusDisconnectRow> {
     const now = this.deps.clock.now();
     const [row] = await this.deps.db
       .insert(radiusDisconnects)
@@ -155,7 +185,10 @@ export class CutoffService {
       .set({ ...answerColumns(answer), attempts: 1, sentAt: now, completedAt: this.deps.clock.now() })
       .where(eq(radiusDisconnects.id, row.id))
       .returning();
-    this.deps.log.info({ session: session.acctSessionId, username: session.username, result: updated.result }, 'RADIUS CoA sent');
+    this.deps.log.info(
+      { session: session.acctSessionId, username: session.username, result: updated.result },
+      'RADIUS CoA sent',
+    );
     return updated;
   }
 
@@ -165,7 +198,13 @@ export class CutoffService {
     await this.deps.db
       .update(radiusDisconnects)
       .set({ completedAt: now, nextCheckAt: null })
-      .where(and(eq(radiusDisconnects.sessionId, sessionId), eq(radiusDisconnects.kind, 'disconnect'), isNull(radiusDisconnects.completedAt)));
+      .where(
+        and(
+          eq(radiusDisconnects.sessionId, sessionId),
+          eq(radiusDisconnects.kind, 'disconnect'),
+          isNull(radiusDisconnects.completedAt),
+        ),
+      );
   }
 
   /** An Interim-Update showed the session alive: a disconnect for it that is still open is checked now. */
@@ -173,7 +212,13 @@ export class CutoffService {
     const open = await this.deps.db
       .select()
       .from(radiusDisconnects)
-      .where(and(eq(radiusDisconnects.sessionId, sessionId), eq(radiusDisconnects.kind, 'disconnect'), isNull(radiusDisconnects.completedAt)));
+      .where(
+        and(
+          eq(radiusDisconnects.sessionId, sessionId),
+          eq(radiusDisconnects.kind, 'disconnect'),
+          isNull(radiusDisconnects.completedAt),
+        ),
+      );
     for (const row of open) await this.check(row);
   }
 
@@ -193,10 +238,17 @@ export class CutoffService {
   }
 
   private async check(row: RadiusDisconnectRow): Promise<void> {
-    const [session] = await this.deps.db.select().from(radiusSessions).where(eq(radiusSessions.id, row.sessionId)).limit(1);
+    const [session] = await this.deps.db
+      .select()
+      .from(radiusSessions)
+      .where(eq(radiusSessions.id, row.sessionId))
+      .limit(1);
     const now = this.deps.clock.now();
     if (session?.status !== 'open') {
-      await this.deps.db.update(radiusDisconnects).set({ completedAt: now, nextCheckAt: null }).where(eq(radiusDisconnects.id, row.id));
+      await this.deps.db
+        .update(radiusDisconnects)
+        .set({ completedAt: now, nextCheckAt: null })
+        .where(eq(radiusDisconnects.id, row.id));
       return;
     }
     if (row.attempts < DISCONNECT_ATTEMPTS) {
@@ -212,10 +264,18 @@ export class CutoffService {
     const now = this.deps.clock.now();
     const [updated] = await this.deps.db
       .update(radiusDisconnects)
-      .set({ ...answerColumns(answer), attempts: row.attempts + 1, sentAt, nextCheckAt: new Date(now.getTime() + (this.deps.verifyAfterMs ?? 30_000)) })
+      .set({
+        ...answerColumns(answer),
+        attempts: row.attempts + 1,
+        sentAt,
+        nextCheckAt: new Date(now.getTime() + (this.deps.verifyAfterMs ?? 30_000)),
+      })
       .where(and(eq(radiusDisconnects.id, row.id), isNull(radiusDisconnects.completedAt)))
       .returning();
-    this.deps.log.info({ session: session.acctSessionId, username: session.username, result: answer.result, attempt: row.attempts + 1 }, 'RADIUS Disconnect-Request sent');
+    this.deps.log.info(
+      { session: session.acctSessionId, username: session.username, result: answer.result, attempt: row.attempts + 1 },
+      'RADIUS Disconnect-Request sent',
+    );
     return updated ?? row;
   }
 
@@ -232,8 +292,14 @@ export class CutoffService {
         .set({ ...set, completedAt: this.deps.clock.now(), nextCheckAt: null })
         .where(eq(radiusDisconnects.id, row.id));
     if (!ros) {
-      await finish({ result: 'failed', detail: 'The session is still up and the NAS has no RouterOS API settings for removing it.' });
-      this.deps.log.warn({ session: session.acctSessionId, username: session.username }, 'RADIUS cut-off failed: session still up, no API fallback');
+      await finish({
+        result: 'failed',
+        detail: 'The session is still up and the NAS has no RouterOS API settings for removing it.',
+      });
+      this.deps.log.warn(
+        { session: session.acctSessionId, username: session.username },
+        'RADIUS cut-off failed: session still up, no API fallback',
+      );
       return;
     }
     try {
@@ -241,7 +307,8 @@ export class CutoffService {
       const entries = hotspot
         ? (await ros.hotspotActive()).filter((e) => e.user === session.username)
         : (await ros.pppActive()).filter((e) => e.name === session.username);
-      for (const entry of entries) await (hotspot ? ros.removeHotspotActive(entry['.id']) : ros.removePppActive(entry['.id']));
+      for (const entry of entries)
+        await (hotspot ? ros.removeHotspotActive(entry['.id']) : ros.removePppActive(entry['.id']));
       const what = hotspot ? 'hotspot active entr' : 'PPP active entr';
       const now = this.deps.clock.now();
       await this.deps.db
@@ -254,15 +321,23 @@ export class CutoffService {
           ? `Removed ${entries.length} ${what}${entries.length === 1 ? 'y' : 'ies'} for ${session.username} through ${ros.target}.`
           : `No ${what}y for ${session.username} at ${ros.target}: the session is gone.`,
       });
-      this.deps.log.info({ session: session.acctSessionId, username: session.username, removed: entries.length }, `RADIUS cut-off: ${what}y removed through the RouterOS API`);
+      this.deps.log.info(
+        { session: session.acctSessionId, username: session.username, removed: entries.length },
+        `RADIUS cut-off: ${what}y removed through the RouterOS API`,
+      );
     } catch (error) {
       await finish({ result: 'failed', detail: `RouterOS API: ${(error as Error).message}` });
-      this.deps.log.warn({ err: error, session: session.acctSessionId }, 'RADIUS cut-off fallback through the RouterOS API failed');
+      this.deps.log.warn(
+        { err: error, session: session.acctSessionId },
+        'RADIUS cut-off fallback through the RouterOS API failed',
+      );
     }
   }
 
   private async send(kind: DynAuthKind, session: RadiusSessionRow, extra: RadiusAttribute[]): Promise<SendOutcome> {
-    const client = (session.nasDeviceId ? this.deps.clients.device(session.nasDeviceId) : undefined) ?? (await this.deps.clients.find(session.nasIp));
+    const client =
+      (session.nasDeviceId ? this.deps.clients.device(session.nasDeviceId) : undefined) ??
+      (await this.deps.clients.find(session.nasIp));
     if (!client) return { result: 'failed', detail: 'The NAS is no longer a registered device with a RADIUS secret.' };
     const attributes: RadiusAttribute[] = [
       ['User-Name', session.username],
@@ -270,14 +345,24 @@ export class CutoffService {
     ];
     if (session.framedIp) attributes.push(['Framed-IP-Address', session.framedIp]);
     attributes.push(...extra);
-    return this.deps.dynauth.send(kind, { host: session.nasIp, port: this.deps.coaPort, secret: client.secret }, attributes);
+    return this.deps.dynauth.send(
+      kind,
+      { host: session.nasIp, port: this.deps.coaPort, secret: client.secret },
+      attributes,
+    );
   }
 
   private openSessionsOfLogin(username: string): Promise<RadiusSessionRow[]> {
     return this.deps.db
       .select()
       .from(radiusSessions)
-      .where(and(eq(radiusSessions.username, username), isNull(radiusSessions.subscriptionId), eq(radiusSessions.status, 'open')))
+      .where(
+        and(
+          eq(radiusSessions.username, username),
+          isNull(radiusSessions.subscriptionId),
+          eq(radiusSessions.status, 'open'),
+        ),
+      )
       .orderBy(asc(radiusSessions.startedAt));
   }
 

@@ -232,7 +232,10 @@ export class SubscriberDirectory {
       .from(serviceCredentials)
       .innerJoin(subscriptions, eq(subscriptions.id, serviceCredentials.subscriptionId))
       .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .leftJoin(ipAssignments, and(eq(ipAssignments.subscriptionId, serviceCredentials.subscriptionId), eq(ipAssignments.state, 'static')))
+      .leftJoin(
+        ipAssignments,
+        and(eq(ipAssignments.subscriptionId, serviceCredentials.subscriptionId), eq(ipAssignments.state, 'static')),
+      )
       .leftJoin(subscriptionAddressing, eq(subscriptionAddressing.subscriptionId, serviceCredentials.subscriptionId))
       .leftJoin(ipNetworks, eq(ipNetworks.id, subscriptionAddressing.poolNetworkId))
       .$dynamic();

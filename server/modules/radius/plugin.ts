@@ -70,11 +70,23 @@ export default fp<RadiusPluginOptions>(
     const { config, db, clock } = app;
     const log = app.log.child({ module: 'radius' });
     registerCredentialsBox(app.secretBox);
-    const core = createRadiusCore({ db, clock, box: app.secretBox, config, log, routerOs: opts.routerOs, verifyAfterSeconds: opts.verifyAfterSeconds, attempts: app.rateLimitBackend });
+    const core = createRadiusCore({
+      db,
+      clock,
+      box: app.secretBox,
+      config,
+      log,
+      routerOs: opts.routerOs,
+      verifyAfterSeconds: opts.verifyAfterSeconds,
+      attempts: app.rateLimitBackend,
+    });
     const { subscribers, clients, accounting, cutoff, dynauth, service } = core;
     const useWorkers = config.radiusEnabled && config.radiusWorkers > 1 && config.databaseUrl !== null;
     if (config.radiusEnabled && config.radiusWorkers > 1 && !useWorkers) {
-      log.warn({ workers: config.radiusWorkers }, 'RADIUS_WORKERS needs PostgreSQL (DATABASE_URL): RADIUS answers in the app process');
+      log.warn(
+        { workers: config.radiusWorkers },
+        'RADIUS_WORKERS needs PostgreSQL (DATABASE_URL): RADIUS answers in the app process',
+      );
     }
     const server = config.radiusEnabled && !useWorkers ? new RadiusUdpServer<NasClient>(service) : null;
     const pool = useWorkers
@@ -159,9 +171,18 @@ export default fp<RadiusPluginOptions>(
     };
     app.decorate('radius', runtime);
     service.onEnded = (subscriptionId) => runtime.accessChanged(subscriptionId, 'status');
-    app.jobs.every(RADIUS_SWEEP_JOB, SWEEP_EVERY_MS / 1000, { expireInSeconds: 300 }, () => sweep(), config.radiusEnabled);
+    app.jobs.every(
+      RADIUS_SWEEP_JOB,
+      SWEEP_EVERY_MS / 1000,
+      { expireInSeconds: 300 },
+      () => sweep(),
+      config.radiusEnabled,
+    );
 
-    const stopListening = onCredentialsChanged((subscriptionId) => void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId, credentials: true }));
+    const stopListening = onCredentialsChanged(
+      (subscriptionId) =>
+        void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId, credentials: true }),
+    );
     app.addHook('onClose', async () => stopListening());
     if (!config.radiusEnabled) return;
     // Changes made by other processes (and new or rotated credentials, made here or there).
@@ -196,7 +217,10 @@ export default fp<RadiusPluginOptions>(
           { cause: error },
         );
       });
-      log.info({ host: config.radiusHost, ...ports, subscribers: subscribers.size, workers: pool ? config.radiusWorkers : 0 }, 'RADIUS server listening');
+      log.info(
+        { host: config.radiusHost, ...ports, subscribers: subscribers.size, workers: pool ? config.radiusWorkers : 0 },
+        'RADIUS server listening',
+      );
     });
     app.addHook('preClose', async () => {
       for (const stop of unsubscribe) stop();

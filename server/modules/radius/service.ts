@@ -39,7 +39,10 @@ export interface RadiusServiceDeps {
   allowance?: DataAllowanceMeter;
   /** Hotspot logins with a prepaid voucher code (issue 22), tried when the name is no PPPoE login. */
   vouchers?: VoucherAuthenticator;
-  log: RadiusHandlers<NasClient & { secret: string; name: string }>['log'] & { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  log: RadiusHandlers<NasClient & { secret: string; name: string }>['log'] & {
+    debug(obj: object, msg: string): void;
+    info(obj: object, msg: string): void;
+  };
 }
 
 type ClientWithSecret = NasClient;
@@ -80,11 +83,22 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
         : rawAttribute(request, ATTR.CHAP_PASSWORD)
           ? (password: string) => verifyChap(request, password)
           : () => false;
-    return this.login(stringAttribute(request, 'User-Name'), check, client, stringAttribute(request, 'Calling-Station-Id'));
+    return this.login(
+      stringAttribute(request, 'User-Name'),
+      check,
+      client,
+      stringAttribute(request, 'Calling-Station-Id'),
+    );
   }
 
   /** A PAP login from the server's fast path (already decoded). */
-  accessPap(username: string, password: string, client: ClientWithSecret, _from?: RemoteInfo, callingStationId?: string): RadiusReply | Promise<RadiusReply> {
+  accessPap(
+    username: string,
+    password: string,
+    client: ClientWithSecret,
+    _from?: RemoteInfo,
+    callingStationId?: string,
+  ): RadiusReply | Promise<RadiusReply> {
     return this.login(username, (stored) => samePassword(password, stored), client, callingStationId);
   }
 
@@ -97,24 +111,39 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
     const started = this.observe ? performance.now() : 0;
     // The reconnect-storm path: an active subscriber in memory on a plan without a cap needs no I/O at all.
     const cached = username === undefined ? undefined : this.deps.subscribers.cachedActive(username);
-    if (cached && cached.dataCapBytes === null) return this.reply(username, client, this.judge(cached, check, 0), started);
-    return this.decide(username, check, { nas: client.deviceId, device: callingStationId }).then((decision) => this.reply(username, client, decision, started));
+    if (cached && cached.dataCapBytes === null)
+      return this.reply(username, client, this.judge(cached, check, 0), started);
+    return this.decide(username, check, { nas: client.deviceId, device: callingStationId }).then((decision) =>
+      this.reply(username, client, decision, started),
+    );
   }
 
-  private reply(username: string | undefined, client: ClientWithSecret, decision: AuthDecision, started: number): RadiusReply {
+  private reply(
+    username: string | undefined,
+    client: ClientWithSecret,
+    decision: AuthDecision,
+    started: number,
+  ): RadiusReply {
     this.decisions[decision.reason] = (this.decisions[decision.reason] ?? 0) + 1;
     this.observe?.('access', decision.accept ? 'accept' : 'reject', (performance.now() - started) / 1000);
-    if (!decision.accept) this.deps.log.debug({ nas: client.name, username, reason: decision.reason }, 'RADIUS Access-Reject');
+    if (!decision.accept)
+      this.deps.log.debug({ nas: client.name, username, reason: decision.reason }, 'RADIUS Access-Reject');
     return { code: decision.accept ? 'Access-Accept' : 'Access-Reject', attributes: decision.attributes };
   }
 
   /** The decision for a login, reading the database when memory has no active entry for it. */
-  async decide(username: string | undefined, check: (password: string) => boolean, from: VoucherAttemptOrigin = { nas: 'unknown' }): Promise<AuthDecision> {
+  async decide(
+    username: string | undefined,
+    check: (password: string) => boolean,
+    from: VoucherAttemptOrigin = { nas: 'unknown' },
+  ): Promise<AuthDecision> {
     if (!username) return loginIncorrect('unknown_user');
     const sub = await this.deps.subscribers.get(username);
     if (!sub) return (await this.deps.vouchers?.decide(username, check, from)) ?? loginIncorrect('unknown_user');
     const usageBytes =
-      sub.dataCapBytes === null || sub.password === null ? 0 : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, this.deps.clock.now()));
+      sub.dataCapBytes === null || sub.password === null
+        ? 0
+        : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, this.deps.clock.now()));
     return this.judge(sub, check, usageBytes);
   }
 
@@ -122,7 +151,12 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
   private judge(sub: Subscriber, check: (password: string) => boolean, usageBytes: number): AuthDecision {
     if (sub.password === null) return loginIncorrect('sealed_password_unreadable');
     if (!check(sub.password)) return loginIncorrect('bad_password');
-    return authorize(sub, { now: this.deps.clock.now(), walledGardenPool: this.deps.walledGardenPool(), interimInterval: this.deps.interimInterval, usageBytes });
+    return authorize(sub, {
+      now: this.deps.clock.now(),
+      walledGardenPool: this.deps.walledGardenPool(),
+      interimInterval: this.deps.interimInterval,
+      usageBytes,
+    });
   }
 
   async accounting(request: RadiusPacket, client: ClientWithSecret, from: RemoteInfo): Promise<RadiusReply | null> {
@@ -138,18 +172,28 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
     }
   }
 
-  private async recordAccounting(request: RadiusPacket, client: ClientWithSecret, from: RemoteInfo): Promise<RadiusReply | null> {
+  private async recordAccounting(
+    request: RadiusPacket,
+    client: ClientWithSecret,
+    from: RemoteInfo,
+  ): Promise<RadiusReply | null> {
     const statusType = integerAttribute(request, ATTR.ACCT_STATUS_TYPE);
     const ack: RadiusReply = { code: 'Accounting-Response' };
     if (statusType === ACCT_STATUS.ACCOUNTING_ON || statusType === ACCT_STATUS.ACCOUNTING_OFF) {
       const closed = await this.deps.accounting.nasRestarted(client.deviceId);
       for (const id of closed) await this.deps.cutoff.sessionEnded(id);
-      if (closed.length) this.deps.log.info({ nas: client.name, closed: closed.length }, 'RADIUS NAS restarted: its sessions closed');
+      if (closed.length)
+        this.deps.log.info({ nas: client.name, closed: closed.length }, 'RADIUS NAS restarted: its sessions closed');
       return ack;
     }
     const acctSessionId = stringAttribute(request, 'Acct-Session-Id');
     const username = stringAttribute(request, 'User-Name');
-    if (statusType === undefined || !acctSessionId || !username || ![ACCT_STATUS.START, ACCT_STATUS.STOP, ACCT_STATUS.INTERIM].includes(statusType as 1 | 2 | 3)) {
+    if (
+      statusType === undefined ||
+      !acctSessionId ||
+      !username ||
+      ![ACCT_STATUS.START, ACCT_STATUS.STOP, ACCT_STATUS.INTERIM].includes(statusType as 1 | 2 | 3)
+    ) {
       // Nothing we keep (e.g. a status type we do not use): still answered, or the NAS retries for ever.
       return ack;
     }
@@ -175,7 +219,12 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       const added = outcome.added.input + outcome.added.output;
       if (subId && added > 0) this.deps.usage.add(subId, utcDay(this.deps.clock.now()), added);
       // A data-voucher line: the packet that uses up its allowance ends it (only lines with one are written to).
-      if (subId && added > 0 && this.deps.allowance && this.deps.subscribers.bySubscription(subId)?.dataAllowanceBytes != null) {
+      if (
+        subId &&
+        added > 0 &&
+        this.deps.allowance &&
+        this.deps.subscribers.bySubscription(subId)?.dataAllowanceBytes != null
+      ) {
         if (await this.deps.allowance.record(subId, added)) {
           this.log.info({ subscriptionId: subId, username }, 'Data allowance used: the line ends');
           if (this.onEnded) this.onEnded(subId);
@@ -184,11 +233,13 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       }
       // A hotspot voucher's login: its usage counts, and a voucher that ran out has its live sessions cut off.
       const runOut = !subId && this.deps.vouchers ? await this.deps.vouchers.recordUsage(username, added) : null;
-      if (runOut && session.status === 'open') this.deps.cutoff.inBackground(() => this.deps.cutoff.voucherRunOut(username, runOut));
+      if (runOut && session.status === 'open')
+        this.deps.cutoff.inBackground(() => this.deps.cutoff.voucherRunOut(username, runOut));
       if (outcome.ended || session.status !== 'open') await this.deps.cutoff.sessionEnded(session.id);
       // What talks to the NAS runs after the Accounting-Response: the NAS must not wait on its own answer to us.
       else if (outcome.alive) this.deps.cutoff.inBackground(() => this.deps.cutoff.sessionAlive(session.id));
-      if (subId && added > 0 && session.status === 'open') this.deps.cutoff.inBackground(() => this.enforceCap(subId, added));
+      if (subId && added > 0 && session.status === 'open')
+        this.deps.cutoff.inBackground(() => this.enforceCap(subId, added));
     }
     return ack;
   }

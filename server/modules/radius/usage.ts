@@ -31,7 +31,9 @@ export class UsageMeter {
     const hit = this.entries.get(subscriptionId);
     if (hit && hit.firstDay === firstDay && Date.now() - hit.at < (this.deps.ttlMs ?? 60_000)) return hit.bytes;
     const [row] = await this.deps.db
-      .select({ bytes: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets} + ${radiusUsageDaily.outputOctets}), 0)` })
+      .select({
+        bytes: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets} + ${radiusUsageDaily.outputOctets}), 0)`,
+      })
       .from(radiusUsageDaily)
       .where(and(eq(radiusUsageDaily.subscriptionId, subscriptionId), gte(radiusUsageDaily.day, firstDay)));
     const bytes = Number(row?.bytes ?? 0);

@@ -23,7 +23,11 @@ export interface WorkerSettings extends RadiusSettings {
 }
 
 /** Messages from the app to its workers. */
-export type WorkerCommand = { type: 'reload'; subscriptionId: string } | { type: 'reload-all' } | { type: 'reload-clients' } | { type: 'stop' };
+export type WorkerCommand =
+  | { type: 'reload'; subscriptionId: string }
+  | { type: 'reload-all' }
+  | { type: 'reload-clients' }
+  | { type: 'stop' };
 /** Messages from a worker to the app. */
 export type WorkerReport =
   | { type: 'listening'; authPort: number; acctPort: number }
@@ -47,7 +51,9 @@ function workerLog(level: string): RadiusLog {
   const at = (name: string) => (obj: object, msg: string) => {
     if (min < 0 || LEVELS.indexOf(name) < min) return;
     const err = (obj as { err?: unknown }).err;
-    process.stderr.write(`${JSON.stringify({ level: name, time: Date.now(), pid: process.pid, module: 'radius-worker', msg, ...obj, ...(err ? { err: String(err) } : {}) })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ level: name, time: Date.now(), pid: process.pid, module: 'radius-worker', msg, ...obj, ...(err ? { err: String(err) } : {}) })}\n`,
+    );
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
@@ -58,8 +64,17 @@ async function main(): Promise<void> {
   const log = workerLog(settings.logLevel);
   const database = await openDatabase({ databaseUrl: settings.databaseUrl });
   // Workers run with PostgreSQL only: failed voucher logins count in its rate_limits table, shared by every worker.
-  const attempts = new PostgresRateLimitBackend(database.db, systemClock, (error) => log.warn({ err: error }, 'sweeping ended rate-limit windows failed'));
-  const core = createRadiusCore({ db: database.db, clock: systemClock, box: createSecretBox(settings.secretsKey), config: settings, log, attempts });
+  const attempts = new PostgresRateLimitBackend(database.db, systemClock, (error) =>
+    log.warn({ err: error }, 'sweeping ended rate-limit windows failed'),
+  );
+  const core = createRadiusCore({
+    db: database.db,
+    clock: systemClock,
+    box: createSecretBox(settings.secretsKey),
+    config: settings,
+    log,
+    attempts,
+  });
   const server = new RadiusUdpServer<NasClient>(core.service);
   // What this worker answered goes to the app, which counts it with its own (metrics, the system page).
   let observed: Observation[] = [];
@@ -79,7 +94,12 @@ async function main(): Promise<void> {
   const reporting = setInterval(() => void report(), OBSERVED_EVERY_MS);
   reporting.unref();
   await Promise.all([core.subscribers.start(), core.clients.start()]);
-  const ports = await server.listen({ host: settings.radiusHost, authPort: settings.radiusAuthPort, acctPort: settings.radiusAcctPort, exclusive: false });
+  const ports = await server.listen({
+    host: settings.radiusHost,
+    authPort: settings.radiusAuthPort,
+    acctPort: settings.radiusAcctPort,
+    exclusive: false,
+  });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -95,9 +115,14 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   process.on('message', (command: WorkerCommand) => {
-    if (command.type === 'reload') core.subscribers.reload(command.subscriptionId).catch((error: unknown) => log.error({ err: error }, 'reload failed'));
-    else if (command.type === 'reload-all') core.subscribers.reloadAll().catch((error: unknown) => log.error({ err: error }, 'reload failed'));
-    else if (command.type === 'reload-clients') core.clients.reload().catch((error: unknown) => log.error({ err: error }, 'reload failed'));
+    if (command.type === 'reload')
+      core.subscribers
+        .reload(command.subscriptionId)
+        .catch((error: unknown) => log.error({ err: error }, 'reload failed'));
+    else if (command.type === 'reload-all')
+      core.subscribers.reloadAll().catch((error: unknown) => log.error({ err: error }, 'reload failed'));
+    else if (command.type === 'reload-clients')
+      core.clients.reload().catch((error: unknown) => log.error({ err: error }, 'reload failed'));
     else if (command.type === 'stop') void stop();
   });
   process.on('disconnect', () => void stop());

@@ -39,13 +39,18 @@ export class RadiusWorkerPool {
     cluster.setupPrimary(
       COMPILED
         ? { exec: fileURLToPath(new URL('./radius-worker.mjs', import.meta.url)), execArgv: [], silent: false }
-        : { exec: fileURLToPath(new URL('./worker.ts', import.meta.url)), execArgv: workerExecArgv(process.execArgv), silent: false },
+        : {
+            exec: fileURLToPath(new URL('./worker.ts', import.meta.url)),
+            execArgv: workerExecArgv(process.execArgv),
+            silent: false,
+          },
     );
     // The cluster shares one socket per address and port: a port 0 must become a real one first, or the auth and
     // accounting sockets would be the same handle.
     const settings = this.options.settings;
     if (settings.radiusAuthPort === 0) settings.radiusAuthPort = await freePort(settings.radiusHost);
-    if (settings.radiusAcctPort === 0) settings.radiusAcctPort = await freePort(settings.radiusHost, settings.radiusAuthPort);
+    if (settings.radiusAcctPort === 0)
+      settings.radiusAcctPort = await freePort(settings.radiusHost, settings.radiusAuthPort);
     const all = await Promise.all(Array.from({ length: this.options.count }, () => this.fork(settings)));
     this.ports = all[0];
     return all[0];
@@ -80,7 +85,8 @@ export class RadiusWorkerPool {
     this.workers.add(worker);
     return new Promise((resolve, reject) => {
       worker.on('message', (report: WorkerReport) => {
-        if (report.type === 'observed') for (const [type, result, seconds] of report.items) this.options.observe?.(type, result, seconds);
+        if (report.type === 'observed')
+          for (const [type, result, seconds] of report.items) this.options.observe?.(type, result, seconds);
         else if (report.type === 'access-changed') this.options.accessChanged?.(report.subscriptionId);
         else if (report.type === 'listening') resolve({ authPort: report.authPort, acctPort: report.acctPort });
         else if (report.type === 'failed') reject(new Error(`RADIUS worker failed to start: ${report.message}`));
@@ -90,7 +96,9 @@ export class RadiusWorkerPool {
         reject(new Error(`RADIUS worker exited with ${code}`));
         if (!this.closing && this.ports) {
           this.options.log.error({ code }, 'RADIUS worker died: starting another');
-          this.fork(this.options.settings).catch((error: unknown) => this.options.log.error({ err: error }, 'RADIUS worker could not be restarted'));
+          this.fork(this.options.settings).catch((error: unknown) =>
+            this.options.log.error({ err: error }, 'RADIUS worker could not be restarted'),
+          );
         }
       });
     });
@@ -121,7 +129,8 @@ export function workerExecArgv(parent: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < parent.length; i++) {
     const flag = parent[i];
-    if (['--require', '-r', '--import', '--loader', '--experimental-loader'].includes(flag) && i + 1 < parent.length) out.push(flag, parent[++i]);
+    if (['--require', '-r', '--import', '--loader', '--experimental-loader'].includes(flag) && i + 1 < parent.length)
+      out.push(flag, parent[++i]);
     else if (/^--(require|import|loader|experimental-loader)=/.test(flag)) out.push(flag);
   }
   if (!out.some((a) => a.includes('tsx'))) out.push('--import', 'tsx');

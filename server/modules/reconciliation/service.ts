@@ -13,14 +13,22 @@
  */
 import { sql } from 'drizzle-orm';
 import { REFUND_IN_PROGRESS, REFUND_NEEDED_REASONS } from '../../../contract/schemas/payment';
-import type { CurrencyReport, Imbalance, Reconciliation, ReconciliationQuery } from '../../../contract/schemas/reconciliation';
+import type {
+  CurrencyReport,
+  Imbalance,
+  Reconciliation,
+  ReconciliationQuery,
+} from '../../../contract/schemas/reconciliation';
 import { rowsOf, type Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { ledgerBalances, type LedgerBalances } from '../ledger/ledger';
 
 const n = (v: unknown) => Number(v ?? 0);
 const HELD_REASONS = [...REFUND_NEEDED_REASONS, REFUND_IN_PROGRESS];
-const heldReasons = sql.join(HELD_REASONS.map((r) => sql`${r}`), sql`, `);
+const heldReasons = sql.join(
+  HELD_REASONS.map((r) => sql`${r}`),
+  sql`, `,
+);
 
 /**
  * A payment whose money reached us: paid, refunded (counted or not), or taken by a provider but not counted (the
@@ -70,12 +78,26 @@ type Side = (typeof SIDES)[number];
 type Sides = Record<Side, number>;
 
 function recordSides(row: Record<string, unknown>): Sides {
-  return { received: n(row.received), granted: n(row.granted), applied: n(row.applied), credit: n(row.credit), refunded: n(row.refunded), held: n(row.held) };
+  return {
+    received: n(row.received),
+    granted: n(row.granted),
+    applied: n(row.applied),
+    credit: n(row.credit),
+    refunded: n(row.refunded),
+    held: n(row.held),
+  };
 }
 
 function ledgerSides(b: LedgerBalances | undefined): Sides {
   if (!b) return { received: 0, granted: 0, applied: 0, credit: 0, refunded: 0, held: 0 };
-  return { received: b.received, granted: -b.grants, applied: b.revenue, credit: b.credit, refunded: b.refunded, held: b.held };
+  return {
+    received: b.received,
+    granted: -b.grants,
+    applied: b.revenue,
+    credit: b.credit,
+    refunded: b.refunded,
+    held: b.held,
+  };
 }
 
 /**
@@ -97,7 +119,13 @@ export async function booksOf(db: Db, userId?: string): Promise<Imbalance[]> {
   return out;
 }
 
-function compare(userId: string, currency: string, row: Record<string, unknown>, records: Sides, balances: LedgerBalances | undefined): Imbalance {
+function compare(
+  userId: string,
+  currency: string,
+  row: Record<string, unknown>,
+  records: Sides,
+  balances: LedgerBalances | undefined,
+): Imbalance {
   const ledger = ledgerSides(balances);
   return {
     user_id: userId,
@@ -106,7 +134,11 @@ function compare(userId: string, currency: string, row: Record<string, unknown>,
     currency,
     ...ledger,
     difference: ledger.received + ledger.granted - (ledger.applied + ledger.credit + ledger.refunded + ledger.held),
-    mismatches: SIDES.filter((side) => ledger[side] !== records[side]).map((side) => ({ side, ledger: ledger[side], records: records[side] })),
+    mismatches: SIDES.filter((side) => ledger[side] !== records[side]).map((side) => ({
+      side,
+      ledger: ledger[side],
+      records: records[side],
+    })),
   };
 }
 
@@ -117,10 +149,17 @@ export async function imbalances(db: Db): Promise<Imbalance[]> {
   if (missing.length === 0) return all;
   const names = new Map(
     rowsOf<{ id: string; name: string | null; email: string | null }>(
-      await db.execute(sql`select id, name, email from users where id in (${sql.join(missing.map((id) => sql`${id}`), sql`, `)})`),
+      await db.execute(
+        sql`select id, name, email from users where id in (${sql.join(
+          missing.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      ),
     ).map((u) => [String(u.id), u]),
   );
-  return all.map((s) => (names.has(s.user_id) ? { ...s, user_name: names.get(s.user_id)!.name, user_email: names.get(s.user_id)!.email } : s));
+  return all.map((s) =>
+    names.has(s.user_id) ? { ...s, user_name: names.get(s.user_id)!.name, user_email: names.get(s.user_id)!.email } : s,
+  );
 }
 
 const DAY = 86_400_000;
@@ -134,7 +173,12 @@ export class ReconciliationService {
     const now = this.deps.clock.now();
     const from = query.from ?? `${isoDay(now).slice(0, 7)}-01`;
     const to = query.to ?? isoDay(now);
-    return { from, to, start: new Date(`${from}T00:00:00Z`), end: new Date(new Date(`${to}T00:00:00Z`).getTime() + DAY) };
+    return {
+      from,
+      to,
+      start: new Date(`${from}T00:00:00Z`),
+      end: new Date(new Date(`${to}T00:00:00Z`).getTime() + DAY),
+    };
   }
 
   async report(query: ReconciliationQuery): Promise<Reconciliation> {
@@ -168,7 +212,16 @@ export class ReconciliationService {
     const of = (currency: string) => {
       let r = byCurrency.get(currency);
       if (!r) {
-        r = { currency, received: 0, received_by: [], invoices_paid: 0, invoices_paid_count: 0, credit_movements: {}, refunded_to_provider: 0, refunded_to_credit: 0 };
+        r = {
+          currency,
+          received: 0,
+          received_by: [],
+          invoices_paid: 0,
+          invoices_paid_count: 0,
+          credit_movements: {},
+          refunded_to_provider: 0,
+          refunded_to_credit: 0,
+        };
         byCurrency.set(currency, r);
       }
       return r;
@@ -185,7 +238,8 @@ export class ReconciliationService {
         count: n(row.count),
       });
     }
-    for (const row of paid) Object.assign(of(String(row.currency)), { invoices_paid: n(row.amount), invoices_paid_count: n(row.count) });
+    for (const row of paid)
+      Object.assign(of(String(row.currency)), { invoices_paid: n(row.amount), invoices_paid_count: n(row.count) });
     for (const row of credit) {
       const r = of(String(row.currency));
       r.credit_movements[String(row.kind)] = n(row.amount);
@@ -212,8 +266,21 @@ export class ReconciliationService {
     const lines = [['section', 'currency', 'item', 'amount', 'count'].join(',')];
     const add = (...cells: unknown[]) => lines.push(cells.map(cell).join(','));
     for (const c of report.currencies) {
-      add('received', c.currency, 'total', c.received, c.received_by.reduce((s, l) => s + l.count, 0));
-      for (const l of c.received_by) add('received', c.currency, [l.provider, l.payment_method, l.gateway_name].filter(Boolean).join(' / '), l.amount, l.count);
+      add(
+        'received',
+        c.currency,
+        'total',
+        c.received,
+        c.received_by.reduce((s, l) => s + l.count, 0),
+      );
+      for (const l of c.received_by)
+        add(
+          'received',
+          c.currency,
+          [l.provider, l.payment_method, l.gateway_name].filter(Boolean).join(' / '),
+          l.amount,
+          l.count,
+        );
       add('invoices_paid', c.currency, 'total', c.invoices_paid, c.invoices_paid_count);
       for (const [kind, amount] of Object.entries(c.credit_movements)) add('credit', c.currency, kind, amount, '');
       add('refunds', c.currency, 'to_provider', c.refunded_to_provider, '');

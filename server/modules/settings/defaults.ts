@@ -72,7 +72,8 @@ export function defaultSettings(): StoredSettings {
     faq: [
       {
         question: 'How long does installation take?',
-        answer: 'Most installations are completed within 3 working days of your order. A technician will call you to book a time.',
+        answer:
+          'Most installations are completed within 3 working days of your order. A technician will call you to book a time.',
       },
       {
         question: 'Is there a data cap?',
@@ -80,7 +81,8 @@ export function defaultSettings(): StoredSettings {
       },
       {
         question: 'Can I change my plan later?',
-        answer: 'Yes. You can upgrade at any time from your dashboard; the new speed applies from the next billing period.',
+        answer:
+          'Yes. You can upgrade at any time from your dashboard; the new speed applies from the next billing period.',
       },
       {
         question: 'How do I pay?',
@@ -92,7 +94,13 @@ export function defaultSettings(): StoredSettings {
       { name: 'Springfield North', postcode: '10002', note: 'Fiber to the home' },
       { name: 'Shelbyville', postcode: '10010', note: 'Fixed wireless; fiber coming soon' },
     ],
-    billing: { invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7, renewal_days_before: 7, autopay_retry_days: [1, 3, 5] },
+    billing: {
+      invoice_prefix: 'INV-',
+      invoice_next_number: 1,
+      grace_days: 7,
+      renewal_days_before: 7,
+      autopay_retry_days: [1, 3, 5],
+    },
     smtp: { host: '', port: 587, secure: false, user: '', from: '', password: null },
     uploads: { ...DEFAULT_UPLOAD_QUOTAS },
     policies: {

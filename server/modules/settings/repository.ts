@@ -24,10 +24,15 @@ export function createSettingsRepository(db: Db) {
         const written: Array<{ key: string; before: unknown; after: unknown }> = [];
         for (const entry of entries) {
           const { key } = entry;
-          const [row] = await tx.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).for('update');
+          const [row] = await tx
+            .select({ value: settings.value })
+            .from(settings)
+            .where(eq(settings.key, key))
+            .for('update');
           let value = entry.value;
           if (entry.merge) {
-            const stored = row?.value && typeof row.value === 'object' && !Array.isArray(row.value) ? (row.value as object) : {};
+            const stored =
+              row?.value && typeof row.value === 'object' && !Array.isArray(row.value) ? (row.value as object) : {};
             value = { ...entry.merge, ...stored, ...(value as object) };
           }
           await tx

@@ -25,59 +25,82 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     ok(await app.settings.publicSettings(), M.public),
   );
 
-  app.get('/policies/:type', { schema: { params: z.object({ type: z.string() }), response: { 200: envelope(policySchema) } } }, async (request) => {
-    const policy = await app.settings.policy(request.params.type);
-    if (!policy) throw notFound(M.policyNotFound);
-    return ok(policy, M.policy);
-  });
-
-  app.get('/', { schema: { response: { 200: envelope(adminSettingsSchema) } } }, async () => ok(await app.settings.adminSettings(), M.admin));
-
-  app.put('/', { schema: { body: settingsUpdateSchema, response: { 200: envelope(adminSettingsSchema) } } }, async (request) =>
-    ok(await app.settings.update(request.body, auditContext(request)), M.updated),
+  app.get(
+    '/policies/:type',
+    { schema: { params: z.object({ type: z.string() }), response: { 200: envelope(policySchema) } } },
+    async (request) => {
+      const policy = await app.settings.policy(request.params.type);
+      if (!policy) throw notFound(M.policyNotFound);
+      return ok(policy, M.policy);
+    },
   );
 
-  app.post('/logo', { schema: { response: { 200: envelope(z.object({ logo_url: z.string().nullable() })) } } }, async (request) => {
-    if (!request.isMultipart()) throw badRequest(M.noFile, [{ field: 'file', message: M.noFile }]);
-    let bytes: Buffer | null = null;
-    try {
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname === 'file' && !bytes) bytes = await part.toBuffer();
-          else await part.toBuffer();
+  app.get('/', { schema: { response: { 200: envelope(adminSettingsSchema) } } }, async () =>
+    ok(await app.settings.adminSettings(), M.admin),
+  );
+
+  app.put(
+    '/',
+    { schema: { body: settingsUpdateSchema, response: { 200: envelope(adminSettingsSchema) } } },
+    async (request) => ok(await app.settings.update(request.body, auditContext(request)), M.updated),
+  );
+
+  app.post(
+    '/logo',
+    { schema: { response: { 200: envelope(z.object({ logo_url: z.string().nullable() })) } } },
+    async (request) => {
+      if (!request.isMultipart()) throw badRequest(M.noFile, [{ field: 'file', message: M.noFile }]);
+      let bytes: Buffer | null = null;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname === 'file' && !bytes) bytes = await part.toBuffer();
+            else await part.toBuffer();
+          }
         }
+      } catch (error) {
+        if (isTooLarge(error)) throw new AppError(413, M.tooLarge);
+        throw error;
       }
-    } catch (error) {
-      if (isTooLarge(error)) throw new AppError(413, M.tooLarge);
-      throw error;
-    }
-    if (!bytes) throw badRequest(M.noFile, [{ field: 'file', message: M.noFile }]);
-    if (bytes.length > LOGO_MAX_BYTES) throw new AppError(413, M.tooLarge);
-    const type = sniffImageType(bytes);
-    if (!type) throw new AppError(415, M.unsupported);
-    await app.settings.setLogo(bytes, type, auditContext(request));
-    return ok({ logo_url: (await app.settings.publicSettings()).company.logo_url }, M.logoUploaded);
-  });
+      if (!bytes) throw badRequest(M.noFile, [{ field: 'file', message: M.noFile }]);
+      if (bytes.length > LOGO_MAX_BYTES) throw new AppError(413, M.tooLarge);
+      const type = sniffImageType(bytes);
+      if (!type) throw new AppError(415, M.unsupported);
+      await app.settings.setLogo(bytes, type, auditContext(request));
+      return ok({ logo_url: (await app.settings.publicSettings()).company.logo_url }, M.logoUploaded);
+    },
+  );
 
   app.get('/logo', async (_request, reply) => {
     const logo = await app.settings.logo();
     if (!logo) throw notFound(M.logoNotFound);
-    return reply.type(logo.contentType).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(logo.bytes);
+    return reply
+      .type(logo.contentType)
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .send(logo.bytes);
   });
 
-  app.post('/test-email', { schema: { body: testEmailSchema, response: { 200: envelope(z.null()) } } }, async (request) => {
-    const company = (await app.settings.stored()).company.name;
-    try {
-      await app.mail.sendNow({
-        to: request.body.to,
-        subject: `${company}: test e-mail`,
-        text: `This is a test e-mail from ${company}.\n\nIf you can read it, the SMTP settings work.\n`,
-      });
-    } catch (error) {
-      throw new AppError(502, error instanceof Error && error.message ? error.message : 'The SMTP server refused the message');
-    }
-    return ok(null, M.testSent);
-  });
+  app.post(
+    '/test-email',
+    { schema: { body: testEmailSchema, response: { 200: envelope(z.null()) } } },
+    async (request) => {
+      const company = (await app.settings.stored()).company.name;
+      try {
+        await app.mail.sendNow({
+          to: request.body.to,
+          subject: `${company}: test e-mail`,
+          text: `This is a test e-mail from ${company}.\n\nIf you can read it, the SMTP settings work.\n`,
+        });
+      } catch (error) {
+        throw new AppError(
+          502,
+          error instanceof Error && error.message ? error.message : 'The SMTP server refused the message',
+        );
+      }
+      return ok(null, M.testSent);
+    },
+  );
 };
 
 export default settingsRoutes;

@@ -42,7 +42,8 @@ export function sniffImageType(bytes: Buffer): { contentType: string; ext: strin
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
     return { contentType: 'image/png', ext: 'png' };
   }
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { contentType: 'image/jpeg', ext: 'jpg' };
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
+    return { contentType: 'image/jpeg', ext: 'jpg' };
   if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') {
     return { contentType: 'image/webp', ext: 'webp' };
   }
@@ -97,7 +98,13 @@ export function settingsChanges(
         add(key, changedFields(object(d.billing, before), object(d.billing, after)));
         break;
       case 'uploads':
-        add(key, changedFields(object(d.uploads as unknown as Record<string, unknown>, before), object(d.uploads as unknown as Record<string, unknown>, after)));
+        add(
+          key,
+          changedFields(
+            object(d.uploads as unknown as Record<string, unknown>, before),
+            object(d.uploads as unknown as Record<string, unknown>, after),
+          ),
+        );
         break;
       case 'smtp': {
         const opened = (value: unknown) => {
@@ -108,7 +115,13 @@ export function settingsChanges(
         break;
       }
       case 'logo':
-        add(key, changedFields(object({ file: null, content_type: null }, before), object({ file: null, content_type: null }, after)));
+        add(
+          key,
+          changedFields(
+            object({ file: null, content_type: null }, before),
+            object({ file: null, content_type: null }, after),
+          ),
+        );
         break;
       default: {
         const fallback = (d as unknown as Record<string, unknown>)[key] ?? null;
@@ -140,7 +153,10 @@ export class SettingsService {
   ) {}
 
   /** Writes entries and, with an audit context, one settings.updated event per changed section, in one transaction. */
-  private async write(entries: Array<{ key: string; value: unknown; merge?: Record<string, unknown> }>, audit: AuditContext | undefined): Promise<void> {
+  private async write(
+    entries: Array<{ key: string; value: unknown; merge?: Record<string, unknown> }>,
+    audit: AuditContext | undefined,
+  ): Promise<void> {
     const { transaction, repository, clock, box } = this.deps;
     const now = clock.now();
     if (!transaction || !audit) {
@@ -186,7 +202,9 @@ export class SettingsService {
   private async load(): Promise<StoredSettings> {
     const s = defaultSettings();
     const merge = <T>(base: T, value: unknown): T =>
-      value && typeof value === 'object' && !Array.isArray(value) && base && typeof base === 'object' ? { ...base, ...(value as object) } : (value as T);
+      value && typeof value === 'object' && !Array.isArray(value) && base && typeof base === 'object'
+        ? { ...base, ...(value as object) }
+        : (value as T);
     for (const row of await this.deps.repository.all()) {
       if (row.key.startsWith('policy:')) {
         const type = row.key.slice('policy:'.length) as PolicyType;
@@ -269,7 +287,10 @@ export class SettingsService {
     const entries: Array<{ key: string; value: unknown; merge?: Record<string, unknown> }> = [];
     if (input.company) {
       const { social, ...rest } = input.company;
-      entries.push({ key: 'company', value: { ...current.company, ...rest, social: { ...current.company.social, ...social } } });
+      entries.push({
+        key: 'company',
+        value: { ...current.company, ...rest, social: { ...current.company.social, ...social } },
+      });
     }
     if (input.currency !== undefined) entries.push({ key: 'currency', value: input.currency });
     if (input.tax_rate_bp !== undefined) entries.push({ key: 'tax_rate_bp', value: input.tax_rate_bp });
@@ -278,7 +299,12 @@ export class SettingsService {
     if (input.coverage_areas) entries.push({ key: 'coverage_areas', value: input.coverage_areas });
     // Merged with the stored row under its lock (not the cache): invoices advance invoice_next_number meanwhile.
     if (input.billing) entries.push({ key: 'billing', value: input.billing, merge: defaultSettings().billing });
-    if (input.uploads) entries.push({ key: 'uploads', value: input.uploads, merge: defaultSettings().uploads as unknown as Record<string, unknown> });
+    if (input.uploads)
+      entries.push({
+        key: 'uploads',
+        value: input.uploads,
+        merge: defaultSettings().uploads as unknown as Record<string, unknown>,
+      });
     if (input.smtp) {
       const { password, ...rest } = input.smtp;
       // '' or absent keeps the stored password, null clears it, anything else replaces it (sealed).

@@ -18,7 +18,11 @@ const MESSAGES = { invoiceNotFound: 'Invoice not found', invoiceNotPaid: 'The in
  * (an upgrade invoice, a cancelled or expired subscription, an invoice without a subscription) changes
  * nothing. Idempotent: calling it again for the same invoice changes nothing more.
  */
-export async function activateForPaidInvoice(tx: Db, invoiceId: string, now: Date = new Date()): Promise<SubscriptionRow | undefined> {
+export async function activateForPaidInvoice(
+  tx: Db,
+  invoiceId: string,
+  now: Date = new Date(),
+): Promise<SubscriptionRow | undefined> {
   const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
   if (!invoice) throw notFound(MESSAGES.invoiceNotFound);
   if (invoice.status !== 'paid') throw conflict(MESSAGES.invoiceNotPaid);
@@ -50,8 +54,17 @@ export async function activateForPaidInvoice(tx: Db, invoiceId: string, now: Dat
   }
   // A plan change's invoice paid: the period it started is now paid for (the basis of a later unused-days credit).
   const upgrade = invoice.lineItems.find((l) => l.kind === 'upgrade' && l.period_start);
-  if (upgrade && sub.currentPeriodStart && new Date(upgrade.period_start!).getTime() === sub.currentPeriodStart.getTime()) patch.periodPaidAmount = upgrade.amount;
+  if (
+    upgrade &&
+    sub.currentPeriodStart &&
+    new Date(upgrade.period_start!).getTime() === sub.currentPeriodStart.getTime()
+  )
+    patch.periodPaidAmount = upgrade.amount;
   if (Object.keys(patch).length === 0) return sub;
-  const [row] = await tx.update(subscriptions).set({ ...patch, updatedAt: now }).where(eq(subscriptions.id, sub.id)).returning();
+  const [row] = await tx
+    .update(subscriptions)
+    .set({ ...patch, updatedAt: now })
+    .where(eq(subscriptions.id, sub.id))
+    .returning();
   return row;
 }

@@ -21,13 +21,23 @@ export async function ordersOf(db: Db, repository: SubscriptionRepository, userI
   const rows = await db
     .select()
     .from(invoices)
-    .where(inArray(invoices.subscriptionId, subs.map((s) => s.row.id)))
+    .where(
+      inArray(
+        invoices.subscriptionId,
+        subs.map((s) => s.row.id),
+      ),
+    )
     .orderBy(desc(invoices.createdAt), desc(invoices.number), asc(invoices.id));
   const paid = rows.length
     ? await db
         .select()
         .from(payments)
-        .where(inArray(payments.invoiceId, rows.map((i) => i.id)))
+        .where(
+          inArray(
+            payments.invoiceId,
+            rows.map((i) => i.id),
+          ),
+        )
         .orderBy(desc(payments.createdAt), desc(payments.id))
     : [];
   return subs.map((s) => {

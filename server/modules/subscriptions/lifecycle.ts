@@ -17,7 +17,11 @@ export const transitionMessage = (from: string, to: string) => `Cannot change a 
 //   via 'job':     the recurring billing job (overdue → suspended, period over → expired)
 //   via 'usage':   RADIUS accounting: a data-voucher line used its allowance (→ expired, issue 31)
 export type TransitionVia = 'payment' | 'staff' | 'cancel' | 'job' | 'usage';
-export const SUBSCRIPTION_TRANSITIONS: ReadonlyArray<{ from: SubscriptionStatus; to: SubscriptionStatus; via: readonly TransitionVia[] }> = [
+export const SUBSCRIPTION_TRANSITIONS: ReadonlyArray<{
+  from: SubscriptionStatus;
+  to: SubscriptionStatus;
+  via: readonly TransitionVia[];
+}> = [
   { from: 'pending', to: 'active', via: ['payment'] },
   { from: 'active', to: 'suspended', via: ['staff', 'job'] },
   { from: 'suspended', to: 'active', via: ['staff', 'payment'] },
@@ -43,7 +47,8 @@ export function addBillingCycle(start: Date, cycle: string): Date {
 }
 
 /** The months in a plan's billing cycle (monthly when unknown). */
-export const cycleMonths = (cycle: string) => (cycle === 'yearly' ? 12 : cycle === 'half_yearly' ? 6 : cycle === 'quarterly' ? 3 : 1);
+export const cycleMonths = (cycle: string) =>
+  cycle === 'yearly' ? 12 : cycle === 'half_yearly' ? 6 : cycle === 'quarterly' ? 3 : 1;
 
 const DAY = 86_400_000;
 
@@ -60,7 +65,11 @@ export function proRataCredit(oldPrice: number, periodStart: Date, periodEnd: Da
 }
 
 /** The invoice line of a renewal (staff renew, billing run): one period of the plan, from start to end. */
-export function renewalLineItem(plan: { name: string; billingCycle: string; price: number }, start: Date, end: Date): InvoiceLineItem {
+export function renewalLineItem(
+  plan: { name: string; billingCycle: string; price: number },
+  start: Date,
+  end: Date,
+): InvoiceLineItem {
   const day = (d: Date) => d.toISOString().slice(0, 10);
   return {
     description: `${plan.name} (${plan.billingCycle.replace('_', '-')}) ${day(start)} – ${day(end)}`,

@@ -35,20 +35,27 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     onAccessChanged: (subscriptionId, change) => app.radius?.accessChanged(subscriptionId, change),
     // The subscription is deleted by then: a store that fails here leaves orphaned photos, logged, not a 500.
     onInstallationsDeleted: (ids) =>
-      removeInstallationFiles(app.storage, ids).catch((err: unknown) => app.log.warn({ err, installations: ids }, 'could not remove the photos of deleted installations')),
+      removeInstallationFiles(app.storage, ids).catch((err: unknown) =>
+        app.log.warn({ err, installations: ids }, 'could not remove the photos of deleted installations'),
+      ),
   });
   const caller = (request: { user?: { id: string; role: Caller['role'] } | null }): Caller => {
     if (!request.user) throw unauthorized();
     return { id: request.user.id, role: request.user.role };
   };
 
-  app.post('/', { schema: { body: subscriptionInputSchema, response: { 201: envelope(subscriptionCreatedSchema) } } }, async (request, reply) =>
-    reply.code(201).send(ok(await service.create(caller(request), request.body, auditContext(request)), M.created)),
+  app.post(
+    '/',
+    { schema: { body: subscriptionInputSchema, response: { 201: envelope(subscriptionCreatedSchema) } } },
+    async (request, reply) =>
+      reply.code(201).send(ok(await service.create(caller(request), request.body, auditContext(request)), M.created)),
   );
 
   app.get(
     '/',
-    { schema: { querystring: subscriptionListQuerySchema, response: { 200: envelope(pageSchema(subscriptionSchema)) } } },
+    {
+      schema: { querystring: subscriptionListQuerySchema, response: { 200: envelope(pageSchema(subscriptionSchema)) } },
+    },
     async (request) => ok(await service.list(request.query), M.list),
   );
 
@@ -62,24 +69,61 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/:id/status',
-    { schema: { params: idParams, body: subscriptionStatusInputSchema, response: { 200: envelope(subscriptionSchema) } } },
-    async (request) => ok(await service.changeStatus(caller(request), request.params.id, request.body, auditContext(request)), M.statusChanged(request.body.status)),
+    {
+      schema: {
+        params: idParams,
+        body: subscriptionStatusInputSchema,
+        response: { 200: envelope(subscriptionSchema) },
+      },
+    },
+    async (request) =>
+      ok(
+        await service.changeStatus(caller(request), request.params.id, request.body, auditContext(request)),
+        M.statusChanged(request.body.status),
+      ),
   );
 
   app.post(
     '/:id/cancel',
-    { schema: { params: idParams, body: subscriptionCancelInputSchema.optional(), response: { 200: envelope(subscriptionSchema) } } },
-    async (request) => ok(await service.cancel(caller(request), request.params.id, request.body ?? { suspension_reason: null, immediate: false }, auditContext(request)), M.cancelled),
+    {
+      schema: {
+        params: idParams,
+        body: subscriptionCancelInputSchema.optional(),
+        response: { 200: envelope(subscriptionSchema) },
+      },
+    },
+    async (request) =>
+      ok(
+        await service.cancel(
+          caller(request),
+          request.params.id,
+          request.body ?? { suspension_reason: null, immediate: false },
+          auditContext(request),
+        ),
+        M.cancelled,
+      ),
   );
 
-  app.patch('/:id/renew', { schema: { params: idParams, response: { 200: envelope(subscriptionWithInvoiceSchema) } } }, async (request) =>
-    ok(await service.renew(caller(request), request.params.id, auditContext(request)), M.renewed),
+  app.patch(
+    '/:id/renew',
+    { schema: { params: idParams, response: { 200: envelope(subscriptionWithInvoiceSchema) } } },
+    async (request) => ok(await service.renew(caller(request), request.params.id, auditContext(request)), M.renewed),
   );
 
   app.patch(
     '/:id/upgrade',
-    { schema: { params: idParams, body: subscriptionUpgradeInputSchema, response: { 200: envelope(subscriptionWithInvoiceSchema) } } },
-    async (request) => ok(await service.upgrade(caller(request), request.params.id, request.body.plan_id, auditContext(request)), M.upgraded),
+    {
+      schema: {
+        params: idParams,
+        body: subscriptionUpgradeInputSchema,
+        response: { 200: envelope(subscriptionWithInvoiceSchema) },
+      },
+    },
+    async (request) =>
+      ok(
+        await service.upgrade(caller(request), request.params.id, request.body.plan_id, auditContext(request)),
+        M.upgraded,
+      ),
   );
 
   app.delete('/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {
@@ -88,10 +132,14 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // The detail carries its autopay state (issue 21) for the customer and staff.
-  app.get('/:id', { schema: { params: idParams, response: { 200: envelope(subscriptionSchema) } } }, async (request) => {
-    const subscription = await service.get(caller(request), request.params.id);
-    return ok({ ...subscription, autopay: await app.autopay.state(subscription.id) }, M.detail);
-  });
+  app.get(
+    '/:id',
+    { schema: { params: idParams, response: { 200: envelope(subscriptionSchema) } } },
+    async (request) => {
+      const subscription = await service.get(caller(request), request.params.id);
+      return ok({ ...subscription, autopay: await app.autopay.state(subscription.id) }, M.detail);
+    },
+  );
 };
 
 export default subscriptionRoutes;

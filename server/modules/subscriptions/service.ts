@@ -17,7 +17,16 @@ import type {
 } from '../../../contract/schemas/subscription';
 import { pagePagination, type PagePagination } from '../../../contract/envelope';
 import type { Db } from '../../db/client';
-import { installations, invoices, plans, subscriptions, users, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../db/schema';
+import {
+  installations,
+  invoices,
+  plans,
+  subscriptions,
+  users,
+  type InvoiceRow,
+  type PlanRow,
+  type SubscriptionRow,
+} from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound, violatedConstraint } from '../../lib/errors';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
@@ -148,50 +157,93 @@ export class SubscriptionService {
 
     const result = await db
       .transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
-      const [user] = await tx.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
-      if (!user) throw notFound(SUBSCRIPTION_MESSAGES.userNotFound);
-      const [plan] = await tx.select().from(plans).where(eq(plans.id, input.plan_id)).limit(1);
-      if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.planNotFound);
-      if (plan.status !== 'active') throw conflict(SUBSCRIPTION_MESSAGES.planInactive);
-      // A plan installed at the customer's address is ordered with that address: the technician's job needs it.
-      if (plan.requiresInstallation && !input.location) {
-        throw badRequest(SUBSCRIPTION_MESSAGES.addressRequired, [{ field: 'location', message: SUBSCRIPTION_MESSAGES.addressRequired }]);
-      }
-      await this.refuseSecondOrder(tx, userId);
+        const tx = txRaw as unknown as Db;
+        const [user] = await tx
+          .select({ id: users.id, name: users.name, email: users.email })
+          .from(users)
+          .where(eq(users.id, userId))
+          .limit(1);
+        if (!user) throw notFound(SUBSCRIPTION_MESSAGES.userNotFound);
+        const [plan] = await tx.select().from(plans).where(eq(plans.id, input.plan_id)).limit(1);
+        if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.planNotFound);
+        if (plan.status !== 'active') throw conflict(SUBSCRIPTION_MESSAGES.planInactive);
+        // A plan installed at the customer's address is ordered with that address: the technician's job needs it.
+        if (plan.requiresInstallation && !input.location) {
+          throw badRequest(SUBSCRIPTION_MESSAGES.addressRequired, [
+            { field: 'location', message: SUBSCRIPTION_MESSAGES.addressRequired },
+          ]);
+        }
+        await this.refuseSecondOrder(tx, userId);
 
-      const [row]: SubscriptionRow[] = await tx
-        .insert(subscriptions)
-        .values({ userId, planId: plan.id, status: 'pending', location: input.location, note: input.note, createdAt: now, updatedAt: now })
-        .returning();
-      // A subscription with a location needs a technician's visit: its installation job, in this transaction.
-      if (row.location) await requestInstallation(tx, { subscriptionId: row.id, userId, address: row.location, now });
-      const lineItems: InvoiceLineItem[] = [
-        { description: `${plan.name} (${plan.billingCycle.replace('_', '-')})`, quantity: 1, unit_amount: plan.price, amount: plan.price, kind: 'plan' },
-      ];
-      if (plan.setupFee > 0) lineItems.push({ description: 'Setup fee', quantity: 1, unit_amount: plan.setupFee, amount: plan.setupFee, kind: 'setup_fee' });
-      const invoice = await issue(tx, { userId, subscriptionId: row.id, currency: plan.currency, lineItems, taxRateBp, now });
-      // Credit that covered the whole first invoice paid it at once, and paying activated the subscription.
-      const [current] = invoice.status === 'paid' ? await tx.select().from(subscriptions).where(eq(subscriptions.id, row.id)).limit(1) : [row];
-      await this.record(tx, audit, {
-        action: 'subscription.created',
-        targetId: row.id,
-        changes: {
-          user: { from: null, to: user.email },
-          plan: { from: null, to: plan.name },
-          status: { from: null, to: row.status },
-          ...(row.location ? { location: { from: null, to: row.location } } : {}),
-          invoice: { from: null, to: invoice.number },
-        },
-      });
-      return {
-        subscription: toSubscription({ row: current ?? row, planName: plan.name, userName: user.name, userEmail: user.email }),
-        invoice: toInvoice(invoice) as Invoice,
-      };
-    })
+        const [row]: SubscriptionRow[] = await tx
+          .insert(subscriptions)
+          .values({
+            userId,
+            planId: plan.id,
+            status: 'pending',
+            location: input.location,
+            note: input.note,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning();
+        // A subscription with a location needs a technician's visit: its installation job, in this transaction.
+        if (row.location) await requestInstallation(tx, { subscriptionId: row.id, userId, address: row.location, now });
+        const lineItems: InvoiceLineItem[] = [
+          {
+            description: `${plan.name} (${plan.billingCycle.replace('_', '-')})`,
+            quantity: 1,
+            unit_amount: plan.price,
+            amount: plan.price,
+            kind: 'plan',
+          },
+        ];
+        if (plan.setupFee > 0)
+          lineItems.push({
+            description: 'Setup fee',
+            quantity: 1,
+            unit_amount: plan.setupFee,
+            amount: plan.setupFee,
+            kind: 'setup_fee',
+          });
+        const invoice = await issue(tx, {
+          userId,
+          subscriptionId: row.id,
+          currency: plan.currency,
+          lineItems,
+          taxRateBp,
+          now,
+        });
+        // Credit that covered the whole first invoice paid it at once, and paying activated the subscription.
+        const [current] =
+          invoice.status === 'paid'
+            ? await tx.select().from(subscriptions).where(eq(subscriptions.id, row.id)).limit(1)
+            : [row];
+        await this.record(tx, audit, {
+          action: 'subscription.created',
+          targetId: row.id,
+          changes: {
+            user: { from: null, to: user.email },
+            plan: { from: null, to: plan.name },
+            status: { from: null, to: row.status },
+            ...(row.location ? { location: { from: null, to: row.location } } : {}),
+            invoice: { from: null, to: invoice.number },
+          },
+        });
+        return {
+          subscription: toSubscription({
+            row: current ?? row,
+            planName: plan.name,
+            userName: user.name,
+            userEmail: user.email,
+          }),
+          invoice: toInvoice(invoice) as Invoice,
+        };
+      })
       .catch(async (error: unknown) => {
         // Two orders at once: the database let one in (subscriptions_one_pending_per_user); the other is told which.
-        if (violatedConstraint(error) === 'subscriptions_one_pending_per_user') await this.refuseSecondOrder(db, userId);
+        if (violatedConstraint(error) === 'subscriptions_one_pending_per_user')
+          await this.refuseSecondOrder(db, userId);
         // The counter was set back (settings) below a number already issued: nothing is written.
         if (isUniqueViolation(error)) throw conflict(SUBSCRIPTION_MESSAGES.numberTaken);
         throw error;
@@ -211,25 +263,35 @@ export class SubscriptionService {
       .select({ id: subscriptions.id, planName: plans.name, number: invoices.number })
       .from(subscriptions)
       .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .leftJoin(invoices, and(eq(invoices.subscriptionId, subscriptions.id), inArray(invoices.status, [...OPEN_INVOICE])))
+      .leftJoin(
+        invoices,
+        and(eq(invoices.subscriptionId, subscriptions.id), inArray(invoices.status, [...OPEN_INVOICE])),
+      )
       .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'pending')))
       .limit(1);
     if (!pending) return;
     const message = SUBSCRIPTION_MESSAGES.orderPending(pending.planName, pending.number);
-    throw conflict(message, [{ field: 'plan_id', message }, { field: 'pending_subscription_id', message: pending.id }]);
+    throw conflict(message, [
+      { field: 'plan_id', message },
+      { field: 'pending_subscription_id', message: pending.id },
+    ]);
   }
 
   /** A page of the list: `offset` when sent (the page it falls in is reported), else page `page` (default 1). */
   async list(query: SubscriptionListQueryParsed): Promise<{ items: Subscription[]; pagination: PagePagination }> {
     const offset = query.offset ?? ((query.page ?? 1) - 1) * query.limit;
     const { items, total } = await this.deps.repository.page({ ...query, offset });
-    return { items: items.map(toSubscription), pagination: pagePagination(Math.floor(offset / query.limit) + 1, query.limit, total) };
+    return {
+      items: items.map(toSubscription),
+      pagination: pagePagination(Math.floor(offset / query.limit) + 1, query.limit, total),
+    };
   }
 
   /** The owner and subscription staff see it; everybody else gets 404 (not 403: no hint that it exists). */
   async get(caller: Caller, id: string): Promise<Subscription> {
     const found = UUID.test(id) ? await this.deps.repository.findById(id) : undefined;
-    if (!found || (found.row.userId !== caller.id && !isSubscriptionStaff(caller.role))) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+    if (!found || (found.row.userId !== caller.id && !isSubscriptionStaff(caller.role)))
+      throw notFound(SUBSCRIPTION_MESSAGES.notFound);
     return toSubscription(found);
   }
 
@@ -237,7 +299,8 @@ export class SubscriptionService {
   private async lockFor(tx: Db, caller: Caller | null, id: string): Promise<SubscriptionRow> {
     if (!UUID.test(id)) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
     const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update');
-    if (!row || (caller && row.userId !== caller.id && !isSubscriptionStaff(caller.role))) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+    if (!row || (caller && row.userId !== caller.id && !isSubscriptionStaff(caller.role)))
+      throw notFound(SUBSCRIPTION_MESSAGES.notFound);
     return row;
   }
 
@@ -261,19 +324,31 @@ export class SubscriptionService {
   }
 
   /** PATCH /subscriptions/{id}/status (staff): only the transitions the table allows via 'staff'. */
-  async changeStatus(caller: Caller, id: string, input: SubscriptionStatusInputParsed, audit?: AuditContext): Promise<Subscription> {
+  async changeStatus(
+    caller: Caller,
+    id: string,
+    input: SubscriptionStatusInputParsed,
+    audit?: AuditContext,
+  ): Promise<Subscription> {
     const now = this.deps.clock.now();
     await this.transaction(async (tx) => {
       const row = await this.lockFor(tx, caller, id);
       assertTransition(row.status as SubscriptionStatus, input.status, 'staff');
-      if (input.status === 'suspended' && !input.suspension_reason) throw badRequest(SUBSCRIPTION_MESSAGES.reasonRequired, [{ field: 'suspension_reason', message: SUBSCRIPTION_MESSAGES.reasonRequired }]);
+      if (input.status === 'suspended' && !input.suspension_reason)
+        throw badRequest(SUBSCRIPTION_MESSAGES.reasonRequired, [
+          { field: 'suspension_reason', message: SUBSCRIPTION_MESSAGES.reasonRequired },
+        ]);
       const patch: Partial<SubscriptionRow> = { status: input.status, updatedAt: now };
       if (input.status === 'suspended') patch.suspensionReason = input.suspension_reason;
       else if (input.status === 'active') patch.suspensionReason = null;
       else if (input.suspension_reason) patch.suspensionReason = input.suspension_reason;
       if (input.status === 'cancelled') Object.assign(patch, await this.cancelPatch(tx, row, true, now));
       await tx.update(subscriptions).set(patch).where(eq(subscriptions.id, row.id));
-      await this.record(tx, audit, { action: 'subscription.status_changed', targetId: row.id, changes: subscriptionDiff(row, patch) });
+      await this.record(tx, audit, {
+        action: 'subscription.status_changed',
+        targetId: row.id,
+        changes: subscriptionDiff(row, patch),
+      });
     });
     this.deps.onAccessChanged?.(id, 'status');
     return this.reload(id);
@@ -285,29 +360,52 @@ export class SubscriptionService {
    * an immediate one also ends the period now. A pending subscription never started: its open invoices are
    * cancelled too.
    */
-  private async cancelPatch(tx: Db, row: SubscriptionRow, immediate: boolean, now: Date): Promise<Partial<SubscriptionRow>> {
+  private async cancelPatch(
+    tx: Db,
+    row: SubscriptionRow,
+    immediate: boolean,
+    now: Date,
+  ): Promise<Partial<SubscriptionRow>> {
     const patch: Partial<SubscriptionRow> = {};
-    if (immediate && row.currentPeriodEnd && row.currentPeriodEnd.getTime() > now.getTime()) patch.currentPeriodEnd = now;
+    if (immediate && row.currentPeriodEnd && row.currentPeriodEnd.getTime() > now.getTime())
+      patch.currentPeriodEnd = now;
     if (row.status === 'pending') {
       const open = await tx
         .select({ id: invoices.id })
         .from(invoices)
         .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
-      await cancelInvoices(tx, open.map((i) => i.id), now);
+      await cancelInvoices(
+        tx,
+        open.map((i) => i.id),
+        now,
+      );
     }
     return patch;
   }
 
   /** POST /subscriptions/{id}/cancel (owner or staff). */
-  async cancel(caller: Caller, id: string, input: SubscriptionCancelInputParsed, audit?: AuditContext): Promise<Subscription> {
+  async cancel(
+    caller: Caller,
+    id: string,
+    input: SubscriptionCancelInputParsed,
+    audit?: AuditContext,
+  ): Promise<Subscription> {
     const now = this.deps.clock.now();
     await this.transaction(async (tx) => {
       const row = await this.lockFor(tx, caller, id);
       assertTransition(row.status as SubscriptionStatus, 'cancelled', 'cancel');
-      const patch: Partial<SubscriptionRow> = { status: 'cancelled', updatedAt: now, ...(await this.cancelPatch(tx, row, input.immediate, now)) };
+      const patch: Partial<SubscriptionRow> = {
+        status: 'cancelled',
+        updatedAt: now,
+        ...(await this.cancelPatch(tx, row, input.immediate, now)),
+      };
       if (input.suspension_reason) patch.suspensionReason = input.suspension_reason;
       await tx.update(subscriptions).set(patch).where(eq(subscriptions.id, row.id));
-      await this.record(tx, audit, { action: 'subscription.cancelled', targetId: row.id, changes: { ...subscriptionDiff(row, patch), immediate: { from: null, to: input.immediate } } });
+      await this.record(tx, audit, {
+        action: 'subscription.cancelled',
+        targetId: row.id,
+        changes: { ...subscriptionDiff(row, patch), immediate: { from: null, to: input.immediate } },
+      });
     });
     this.deps.onAccessChanged?.(id, 'status');
     return this.reload(id);
@@ -325,7 +423,8 @@ export class SubscriptionService {
     const invoice = await this.transaction(async (tx) => {
       const row = await this.lockFor(tx, caller, id);
       if (row.dataAllowanceBytes !== null) throw conflict(SUBSCRIPTION_MESSAGES.dataLine);
-      if ((row.status !== 'active' && row.status !== 'suspended') || !row.currentPeriodEnd) throw conflict(SUBSCRIPTION_MESSAGES.renewOnlyActive);
+      if ((row.status !== 'active' && row.status !== 'suspended') || !row.currentPeriodEnd)
+        throw conflict(SUBSCRIPTION_MESSAGES.renewOnlyActive);
       const [plan] = await tx.select().from(plans).where(eq(plans.id, row.planId)).limit(1);
       const start = row.currentPeriodEnd;
       const end = addBillingCycle(start, plan.billingCycle);
@@ -347,7 +446,10 @@ export class SubscriptionService {
       await this.record(tx, audit, {
         action: 'subscription.renewed',
         targetId: row.id,
-        changes: { invoice: { from: null, to: issued.number }, period: { from: null, to: `${start.toISOString()} – ${end.toISOString()}` } },
+        changes: {
+          invoice: { from: null, to: issued.number },
+          period: { from: null, to: `${start.toISOString()} – ${end.toISOString()}` },
+        },
       });
       return issued;
     }, true);
@@ -393,11 +495,14 @@ export class SubscriptionService {
       // The period that runs now started with a plan change whose invoice is still open: that change is cancelled
       // with its invoice (issue 31), the days used on it are charged, and it earns no credit (nothing was paid).
       const unpaidChange = row.currentPeriodStart
-        ? open.find((i) => i.lineItems.some((l) => l.kind === 'upgrade' && l.period_start === row.currentPeriodStart!.toISOString()))
+        ? open.find((i) =>
+            i.lineItems.some((l) => l.kind === 'upgrade' && l.period_start === row.currentPeriodStart!.toISOString()),
+          )
         : undefined;
       const unpaidLine = unpaidChange?.lineItems.find((l) => l.kind === 'upgrade');
       if (unpaidChange && unpaidLine && row.currentPeriodStart && row.currentPeriodEnd) {
-        const used = unpaidLine.amount - proRataCredit(unpaidLine.amount, row.currentPeriodStart, row.currentPeriodEnd, now);
+        const used =
+          unpaidLine.amount - proRataCredit(unpaidLine.amount, row.currentPeriodStart, row.currentPeriodEnd, now);
         if (used > 0) {
           lineItems.push({
             description: `${oldPlan.name} ${day(row.currentPeriodStart)} – ${day(now)} (invoice ${unpaidChange.number}, cancelled)`,
@@ -409,7 +514,10 @@ export class SubscriptionService {
       }
       if (row.currentPeriodStart && row.currentPeriodEnd && row.periodPaidAmount > 0) {
         // Unused days are credited on what was paid for this period, never on a price that was not paid.
-        const credit = Math.min(plan.price, proRataCredit(row.periodPaidAmount, row.currentPeriodStart, row.currentPeriodEnd, now));
+        const credit = Math.min(
+          plan.price,
+          proRataCredit(row.periodPaidAmount, row.currentPeriodStart, row.currentPeriodEnd, now),
+        );
         if (credit > 0) {
           lineItems.push({
             description: `Credit for unused days of ${oldPlan.name} until ${day(row.currentPeriodEnd)}`,
@@ -420,18 +528,31 @@ export class SubscriptionService {
           });
         }
       }
-      const stale = open.filter((i) => i.lineItems.some((l) => l.kind === 'renewal' || l.kind === 'upgrade')).map((i) => i.id);
+      const stale = open
+        .filter((i) => i.lineItems.some((l) => l.kind === 'renewal' || l.kind === 'upgrade'))
+        .map((i) => i.id);
       await cancelInvoices(tx, stale, now);
       // The new period is unpaid until its invoice is (activateForPaidInvoice; at once when credit covers it).
       await tx
         .update(subscriptions)
         .set({ planId: plan.id, currentPeriodStart: now, currentPeriodEnd: end, periodPaidAmount: 0, updatedAt: now })
         .where(eq(subscriptions.id, row.id));
-      const issued = await issue(tx, { userId: row.userId, subscriptionId: row.id, currency: plan.currency, lineItems, taxRateBp, now });
+      const issued = await issue(tx, {
+        userId: row.userId,
+        subscriptionId: row.id,
+        currency: plan.currency,
+        lineItems,
+        taxRateBp,
+        now,
+      });
       await this.record(tx, audit, {
         action: 'subscription.upgraded',
         targetId: row.id,
-        changes: { plan: { from: oldPlan.name, to: plan.name }, plan_id: { from: oldPlan.id, to: plan.id }, invoice: { from: null, to: issued.number } },
+        changes: {
+          plan: { from: oldPlan.name, to: plan.name },
+          plan_id: { from: oldPlan.id, to: plan.id },
+          invoice: { from: null, to: issued.number },
+        },
       });
       return issued;
     }, true);
@@ -450,12 +571,19 @@ export class SubscriptionService {
         .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
       if (Number(n) > 0) throw conflict(SUBSCRIPTION_MESSAGES.unpaidInvoices);
       // Its installation jobs go with it (cascade); their photos are removed once that is committed.
-      const deletedJobs = await tx.select({ id: installations.id }).from(installations).where(eq(installations.subscriptionId, row.id));
+      const deletedJobs = await tx
+        .select({ id: installations.id })
+        .from(installations)
+        .where(eq(installations.subscriptionId, row.id));
       await tx.delete(subscriptions).where(eq(subscriptions.id, row.id));
       await this.record(tx, audit, {
         action: 'subscription.deleted',
         targetId: row.id,
-        changes: { status: { from: row.status, to: null }, user_id: { from: row.userId, to: null }, plan_id: { from: row.planId, to: null } },
+        changes: {
+          status: { from: row.status, to: null },
+          user_id: { from: row.userId, to: null },
+          plan_id: { from: row.planId, to: null },
+        },
       });
       return deletedJobs.map((j) => j.id);
     });

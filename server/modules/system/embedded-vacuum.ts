@@ -30,7 +30,13 @@ export const embeddedVacuumPlugin = fp(
       for (const table of EMBEDDED_VACUUM_TABLES) await app.db.execute(sql.raw(`VACUUM (ANALYZE) "${table}"`));
     };
     app.decorate('embeddedVacuum', vacuum);
-    app.jobs.every(EMBEDDED_VACUUM_JOB, EMBEDDED_VACUUM_EVERY_SECONDS, { expireInSeconds: 600 }, vacuum, app.dbKind === 'pglite');
+    app.jobs.every(
+      EMBEDDED_VACUUM_JOB,
+      EMBEDDED_VACUUM_EVERY_SECONDS,
+      { expireInSeconds: 600 },
+      vacuum,
+      app.dbKind === 'pglite',
+    );
   },
   { name: 'embedded-vacuum', dependencies: ['db', 'jobs'] },
 );

@@ -15,7 +15,9 @@ export const MISSED_BEATS = 3;
 /** The migrations this build knows (drizzle's journal): how many, and the newest one's tag. */
 export function knownMigrations(): { count: number; latest: string | null } {
   try {
-    const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries?: Array<{ tag: string }> };
+    const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+      entries?: Array<{ tag: string }>;
+    };
     const entries = journal.entries ?? [];
     return { count: entries.length, latest: entries.at(-1)?.tag ?? null };
   } catch {
@@ -24,12 +26,30 @@ export function knownMigrations(): { count: number; latest: string | null } {
 }
 
 export interface SharedFigures {
-  jobs: { byState: Array<{ name: string; state: string; n: number }>; failed24h: Array<{ name: string; n: number }>; oldestWaitingSeconds: number };
+  jobs: {
+    byState: Array<{ name: string; state: string; n: number }>;
+    failed24h: Array<{ name: string; n: number }>;
+    oldestWaitingSeconds: number;
+  };
   mail: { queued: number; failed: number };
   radius: { sessionsOpen: number; lastHour: Array<{ type: string; result: string; n: number }> };
   billing: { lastRunAt: Date | null; lastRunSeconds: number | null; lastRunCounts: Record<string, number> | null };
-  backups: { lastAt: Date | null; lastSize: number | null; kept: number; lastFailure: { at: string; message: string } | null; scheduled: boolean };
-  nodes: Array<{ id: string; hostname: string; pid: number; version: string; startedAt: Date; lastSeenAt: Date; responding: boolean }>;
+  backups: {
+    lastAt: Date | null;
+    lastSize: number | null;
+    kept: number;
+    lastFailure: { at: string; message: string } | null;
+    scheduled: boolean;
+  };
+  nodes: Array<{
+    id: string;
+    hostname: string;
+    pid: number;
+    version: string;
+    startedAt: Date;
+    lastSeenAt: Date;
+    responding: boolean;
+  }>;
 }
 
 const num = (v: unknown) => Number(v ?? 0);
@@ -37,21 +57,33 @@ const num = (v: unknown) => Number(v ?? 0);
 /** Reads the shared figures, after this node's own pending counts are written (so they are included). */
 export async function readSharedFigures(app: FastifyInstance): Promise<SharedFigures> {
   const { db } = app;
-  await app.system.heartbeat.beat().catch((error: unknown) => app.log.warn({ err: error }, 'system: the heartbeat could not be written'));
+  await app.system.heartbeat
+    .beat()
+    .catch((error: unknown) => app.log.warn({ err: error }, 'system: the heartbeat could not be written'));
   const jobs = await app.jobs.summary();
 
-  const mailRows = rowsOf<{ status: string; n: number }>(await db.execute(sql`select status, count(*)::int as n from mail_outbox where status in ('queued', 'failed') group by status`));
+  const mailRows = rowsOf<{ status: string; n: number }>(
+    await db.execute(
+      sql`select status, count(*)::int as n from mail_outbox where status in ('queued', 'failed') group by status`,
+    ),
+  );
   const mail = { queued: 0, failed: 0 };
   for (const r of mailRows) mail[r.status as 'queued' | 'failed'] = num(r.n);
 
-  const [open] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from radius_sessions where status = 'open'`));
+  const [open] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from radius_sessions where status = 'open'`),
+  );
   const lastHour = rowsOf<{ type: string; result: string; n: number }>(
     await db.execute(
       sql`select type, result, sum(n)::int as n from radius_request_counts where minute > now() - interval '1 hour' group by type, result order by type, result`,
     ),
   ).map((r) => ({ type: r.type, result: r.result, n: num(r.n) }));
 
-  const [billing] = rowsOf<{ finished: Date | string | null; took: number | null; counts: Record<string, number> | string | null }>(
+  const [billing] = rowsOf<{
+    finished: Date | string | null;
+    took: number | null;
+    counts: Record<string, number> | string | null;
+  }>(
     await db.execute(
       sql`select finished_at as finished, extract(epoch from finished_at - started_at)::float8 as took, counts from billing_runs where finished_at is not null order by finished_at desc limit 1`,
     ),
@@ -61,12 +93,28 @@ export async function readSharedFigures(app: FastifyInstance): Promise<SharedFig
   const newest = kept.items[0];
 
   const beat = app.config.nodeHeartbeatSeconds;
-  const nodes = rowsOf<{ id: string; hostname: string; pid: number; version: string; started_at: Date | string; last_seen_at: Date | string; responding: boolean }>(
+  const nodes = rowsOf<{
+    id: string;
+    hostname: string;
+    pid: number;
+    version: string;
+    started_at: Date | string;
+    last_seen_at: Date | string;
+    responding: boolean;
+  }>(
     await db.execute(
       sql`select id, hostname, pid, version, started_at, last_seen_at, last_seen_at > now() - make_interval(secs => ${beat * MISSED_BEATS}) as responding
           from portal_nodes order by started_at, id`,
     ),
-  ).map((r) => ({ id: r.id, hostname: r.hostname, pid: num(r.pid), version: r.version, startedAt: new Date(r.started_at), lastSeenAt: new Date(r.last_seen_at), responding: Boolean(r.responding) }));
+  ).map((r) => ({
+    id: r.id,
+    hostname: r.hostname,
+    pid: num(r.pid),
+    version: r.version,
+    startedAt: new Date(r.started_at),
+    lastSeenAt: new Date(r.last_seen_at),
+    responding: Boolean(r.responding),
+  }));
 
   return {
     jobs,
@@ -76,7 +124,10 @@ export async function readSharedFigures(app: FastifyInstance): Promise<SharedFig
       ? {
           lastRunAt: new Date(billing.finished!),
           lastRunSeconds: billing.took === null ? null : Number(billing.took),
-          lastRunCounts: typeof billing.counts === 'string' ? (JSON.parse(billing.counts) as Record<string, number>) : billing.counts,
+          lastRunCounts:
+            typeof billing.counts === 'string'
+              ? (JSON.parse(billing.counts) as Record<string, number>)
+              : billing.counts,
         }
       : { lastRunAt: null, lastRunSeconds: null, lastRunCounts: null },
     backups: {
@@ -92,14 +143,18 @@ export async function readSharedFigures(app: FastifyInstance): Promise<SharedFig
 
 /** The database's size in bytes (PostgreSQL and PGlite alike answer pg_database_size). */
 export async function databaseSize(app: FastifyInstance): Promise<number> {
-  const [row] = rowsOf<{ n: number | string }>(await app.db.execute(sql`select pg_database_size(current_database())::float8 as n`));
+  const [row] = rowsOf<{ n: number | string }>(
+    await app.db.execute(sql`select pg_database_size(current_database())::float8 as n`),
+  );
   return num(row?.n);
 }
 
 /** Migrations applied to this database (drizzle's journal table). */
 export async function appliedMigrations(app: FastifyInstance): Promise<number> {
   const [{ n }] = rowsOf<{ n: number }>(
-    await app.db.execute(sql`select case when to_regclass('drizzle.__drizzle_migrations') is null then 0 else (select count(*) from drizzle.__drizzle_migrations) end::int as n`),
+    await app.db.execute(
+      sql`select case when to_regclass('drizzle.__drizzle_migrations') is null then 0 else (select count(*) from drizzle.__drizzle_migrations) end::int as n`,
+    ),
   );
   return num(n);
 }

@@ -37,7 +37,13 @@ export class NodeHeartbeat {
   constructor(
     private readonly deps: { db: Db; clock: Clock; everySeconds: number; onError: (error: unknown) => void },
   ) {
-    this.self = { id: randomUUID(), hostname: hostname(), pid: process.pid, version: VERSION, startedAt: deps.clock.now() };
+    this.self = {
+      id: randomUUID(),
+      hostname: hostname(),
+      pid: process.pid,
+      version: VERSION,
+      startedAt: deps.clock.now(),
+    };
   }
 
   /** Counts one answered RADIUS request (called by RadiusService.observe through the metrics plugin). */
@@ -86,12 +92,19 @@ export class NodeHeartbeat {
             .insert(radiusRequestCounts)
             .values(rows)
             .onConflictDoUpdate({
-              target: [radiusRequestCounts.minute, radiusRequestCounts.nodeId, radiusRequestCounts.type, radiusRequestCounts.result],
+              target: [
+                radiusRequestCounts.minute,
+                radiusRequestCounts.nodeId,
+                radiusRequestCounts.type,
+                radiusRequestCounts.result,
+              ],
               set: { n: sql`${radiusRequestCounts.n} + excluded.n` },
             });
         }
         await tx.delete(portalNodes).where(lt(portalNodes.lastSeenAt, new Date(now.getTime() - FORGET_NODES_AFTER_MS)));
-        await tx.delete(radiusRequestCounts).where(lt(radiusRequestCounts.minute, new Date(now.getTime() - KEEP_COUNTS_MS)));
+        await tx
+          .delete(radiusRequestCounts)
+          .where(lt(radiusRequestCounts.minute, new Date(now.getTime() - KEEP_COUNTS_MS)));
       });
     } catch (error) {
       for (const [key, n] of counts) this.pending.set(key, (this.pending.get(key) ?? 0) + n);
@@ -106,9 +119,6 @@ export class NodeHeartbeat {
     await this.beating?.catch(() => {});
     await this.write().catch(this.deps.onError);
     this.stopped = true;
-    await this.deps.db
-      .delete(portalNodes)
-      .where(eq(portalNodes.id, this.self.id))
-      .catch(this.deps.onError);
+    await this.deps.db.delete(portalNodes).where(eq(portalNodes.id, this.self.id)).catch(this.deps.onError);
   }
 }

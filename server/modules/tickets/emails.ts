@@ -10,7 +10,8 @@ export interface TicketMailContext {
   ticket: { id: string; number: string; subject: string };
 }
 
-export const ticketLink = (appUrl: string, ticketId: string) => `${appUrl.replace(/\/+$/, '')}/dashboard/tickets/${ticketId}`;
+export const ticketLink = (appUrl: string, ticketId: string) =>
+  `${appUrl.replace(/\/+$/, '')}/dashboard/tickets/${ticketId}`;
 
 export const STATUS_LABELS: Record<TicketStatus, string> = {
   open: 'Open',
@@ -21,7 +22,13 @@ export const STATUS_LABELS: Record<TicketStatus, string> = {
 };
 
 const title = (c: TicketMailContext) => `${c.ticket.number} "${c.ticket.subject}"`;
-const footer = (c: TicketMailContext) => ['', `Open the ticket: ${ticketLink(c.appUrl, c.ticket.id)}`, '', c.company, ''];
+const footer = (c: TicketMailContext) => [
+  '',
+  `Open the ticket: ${ticketLink(c.appUrl, c.ticket.id)}`,
+  '',
+  c.company,
+  '',
+];
 const quote = (message: string) =>
   message
     .split('\n')
@@ -33,7 +40,14 @@ export function staffReplyMail(c: TicketMailContext & { author: string; message:
   return {
     to: c.to,
     subject: `[${c.ticket.number}] New reply: ${c.ticket.subject}`,
-    text: [`Hello ${c.name},`, '', `${c.author} replied to your ticket ${title(c)}:`, '', quote(c.message), ...footer(c)].join('\n'),
+    text: [
+      `Hello ${c.name},`,
+      '',
+      `${c.author} replied to your ticket ${title(c)}:`,
+      '',
+      quote(c.message),
+      ...footer(c),
+    ].join('\n'),
   };
 }
 
@@ -42,7 +56,14 @@ export function customerReplyMail(c: TicketMailContext & { author: string; messa
   return {
     to: c.to,
     subject: `[${c.ticket.number}] Customer reply: ${c.ticket.subject}`,
-    text: [`Hello ${c.name},`, '', `${c.author} replied to ticket ${title(c)}, assigned to you:`, '', quote(c.message), ...footer(c)].join('\n'),
+    text: [
+      `Hello ${c.name},`,
+      '',
+      `${c.author} replied to ticket ${title(c)}, assigned to you:`,
+      '',
+      quote(c.message),
+      ...footer(c),
+    ].join('\n'),
   };
 }
 
@@ -65,6 +86,8 @@ export function assignedMail(c: TicketMailContext & { by: string; customer: stri
   return {
     to: c.to,
     subject: `[${c.ticket.number}] Assigned to you: ${c.ticket.subject}`,
-    text: [`Hello ${c.name},`, '', `${c.by} assigned ticket ${title(c)} from ${c.customer} to you.`, ...footer(c)].join('\n'),
+    text: [`Hello ${c.name},`, '', `${c.by} assigned ticket ${title(c)} from ${c.customer} to you.`, ...footer(c)].join(
+      '\n',
+    ),
   };
 }

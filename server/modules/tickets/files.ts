@@ -9,4 +9,5 @@ import type { FileStore } from '../../lib/storage';
 export const TICKETS_AREA = 'tickets';
 
 export const storedKey = (ticketId: string, storedName: string) => files.storedKey(TICKETS_AREA, ticketId, storedName);
-export const removeTicketFiles = (store: FileStore, ticketId: string) => files.removeOwnerFiles(store, TICKETS_AREA, ticketId);
+export const removeTicketFiles = (store: FileStore, ticketId: string) =>
+  files.removeOwnerFiles(store, TICKETS_AREA, ticketId);

@@ -53,7 +53,9 @@ function pageScopeCondition(scope: TicketPageScope): SQL | undefined {
   const me = sql.placeholder('me');
   if (scope.assignedOnly) return eq(tickets.assignedTo, me);
   const mine = or(eq(tickets.createdBy, me), eq(tickets.assignedTo, me))!;
-  return scope.queue?.length ? or(mine, inArray(tickets.category, [...scope.queue] as (typeof tickets.category.enumValues)[number][]))! : mine;
+  return scope.queue?.length
+    ? or(mine, inArray(tickets.category, [...scope.queue] as (typeof tickets.category.enumValues)[number][]))!
+    : mine;
 }
 
 /** A page scope as a plain condition, its id a value (the stats and the dashboard's ticket figures); undefined: all. */
@@ -61,7 +63,9 @@ export function scopeCondition(scope: TicketPageScope): TicketScope {
   if ('all' in scope) return undefined;
   if (scope.assignedOnly) return eq(tickets.assignedTo, scope.me);
   const mine = or(eq(tickets.createdBy, scope.me), eq(tickets.assignedTo, scope.me))!;
-  return scope.queue?.length ? or(mine, inArray(tickets.category, [...scope.queue] as (typeof tickets.category.enumValues)[number][]))! : mine;
+  return scope.queue?.length
+    ? or(mine, inArray(tickets.category, [...scope.queue] as (typeof tickets.category.enumValues)[number][]))!
+    : mine;
 }
 
 export function createTicketRepository(db: Db) {
@@ -91,7 +95,9 @@ export function createTicketRepository(db: Db) {
     else if (query.assigned_to) conditions.push(eq(tickets.assignedTo, sql.placeholder('assigned_to')));
     if (query.search) {
       const p = sql.placeholder('pattern');
-      conditions.push(or(ilike(tickets.number, p), ilike(tickets.subject, p), ilike(creator.name, p), ilike(creator.email, p))!);
+      conditions.push(
+        or(ilike(tickets.number, p), ilike(tickets.subject, p), ilike(creator.name, p), ilike(creator.email, p))!,
+      );
     }
     return conditions.length ? and(...conditions) : undefined;
   };
@@ -112,12 +118,17 @@ export function createTicketRepository(db: Db) {
   function prepareCount(scope: TicketPageScope, query: TicketListQueryParsed, name: string) {
     // The creator is joined only for a search (which matches their name and e-mail); every ticket has one.
     const base = db.select({ total: count() }).from(tickets);
-    return (query.search ? base.innerJoin(creator, eq(creator.id, tickets.createdBy)) : base).where(pageFilters(scope, query)).prepare(name);
+    return (query.search ? base.innerJoin(creator, eq(creator.id, tickets.createdBy)) : base)
+      .where(pageFilters(scope, query))
+      .prepare(name);
   }
 
   return {
     /** Newest activity first. */
-    async page(scope: TicketPageScope, query: TicketListQueryParsed): Promise<{ items: TicketWithNames[]; total: number }> {
+    async page(
+      scope: TicketPageScope,
+      query: TicketListQueryParsed,
+    ): Promise<{ items: TicketWithNames[]; total: number }> {
       const values = {
         me: 'me' in scope ? scope.me : undefined,
         status: query.status,
@@ -128,7 +139,9 @@ export function createTicketRepository(db: Db) {
       };
       const shape = [
         'all' in scope ? 'all' : scope.assignedOnly ? 'assigned' : `mine:${(scope.queue ?? []).join('+')}`,
-        ...Object.entries(values).filter(([k, v]) => k !== 'me' && v !== undefined).map(([k]) => k),
+        ...Object.entries(values)
+          .filter(([k, v]) => k !== 'me' && v !== undefined)
+          .map(([k]) => k),
         query.assigned_to === 'none' ? 'unassigned' : '',
       ].join(',');
       const offset = (query.page - 1) * query.limit;
@@ -216,7 +229,10 @@ export function createTicketRepository(db: Db) {
       return row;
     },
 
-    async insertAttachments(tx: Db, values: Array<typeof ticketAttachments.$inferInsert>): Promise<TicketAttachmentRow[]> {
+    async insertAttachments(
+      tx: Db,
+      values: Array<typeof ticketAttachments.$inferInsert>,
+    ): Promise<TicketAttachmentRow[]> {
       return tx.insert(ticketAttachments).values(values).returning();
     },
 
@@ -241,7 +257,9 @@ export function createTicketRepository(db: Db) {
         db.select({ key: tickets.status, n: count() }).from(tickets).where(scope).groupBy(tickets.status),
         db.select({ key: tickets.priority, n: count() }).from(tickets).where(scope).groupBy(tickets.priority),
         db
-          .select({ avg: sql<string | null>`avg(extract(epoch from (${tickets.firstResponseAt} - ${tickets.createdAt})))` })
+          .select({
+            avg: sql<string | null>`avg(extract(epoch from (${tickets.firstResponseAt} - ${tickets.createdAt})))`,
+          })
           .from(tickets)
           .where(and(scope, isNotNull(tickets.firstResponseAt))),
         db
@@ -259,7 +277,10 @@ export function createTicketRepository(db: Db) {
     },
 
     async subscriptionOwner(id: string): Promise<string | undefined> {
-      const [row] = await db.select({ userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, id));
+      const [row] = await db
+        .select({ userId: subscriptions.userId })
+        .from(subscriptions)
+        .where(eq(subscriptions.id, id));
       return row?.userId;
     },
 
@@ -279,7 +300,9 @@ export function createTicketRepository(db: Db) {
       await tx.insert(ticketReplies).values(values);
     },
 
-    async user(id: string): Promise<{ id: string; name: string; email: string; role: string; status: string } | undefined> {
+    async user(
+      id: string,
+    ): Promise<{ id: string; name: string; email: string; role: string; status: string } | undefined> {
       const [row] = await db
         .select({ id: users.id, name: users.name, email: users.email, role: users.role, status: users.status })
         .from(users)

@@ -40,7 +40,12 @@ const caller = (request: FastifyRequest): Caller & { name: string } => {
 const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
   // Multipart only in this scope. Files stream to a staging file on disk; the limits cut a file at 10 MB and stop at 5 files.
   await app.register(fastifyMultipart, {
-    limits: { fileSize: TICKET_ATTACHMENT_MAX_BYTES, files: TICKET_ATTACHMENT_MAX_FILES, fields: 10, parts: TICKET_ATTACHMENT_MAX_FILES + 10 },
+    limits: {
+      fileSize: TICKET_ATTACHMENT_MAX_BYTES,
+      files: TICKET_ATTACHMENT_MAX_FILES,
+      fields: 10,
+      parts: TICKET_ATTACHMENT_MAX_FILES + 10,
+    },
   });
 
   sweepIncomingOnReady(app, TICKETS_AREA); // staged uploads a stopped process left behind
@@ -73,12 +78,16 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     ok(await service.get(caller(request), request.params.id), M.detail),
   );
 
-  app.post('/', { schema: { body: ticketCreateSchema, response: { 201: envelope(ticketDetailSchema) } } }, async (request, reply) =>
-    reply.code(201).send(ok(await service.create(caller(request), request.body), M.created)),
+  app.post(
+    '/',
+    { schema: { body: ticketCreateSchema, response: { 201: envelope(ticketDetailSchema) } } },
+    async (request, reply) => reply.code(201).send(ok(await service.create(caller(request), request.body), M.created)),
   );
 
-  app.put('/:id', { schema: { params: idParams, body: ticketUpdateSchema, response: { 200: envelope(ticketSchema) } } }, async (request) =>
-    ok(await service.update(caller(request), request.params.id, request.body), M.updated),
+  app.put(
+    '/:id',
+    { schema: { params: idParams, body: ticketUpdateSchema, response: { 200: envelope(ticketSchema) } } },
+    async (request) => ok(await service.update(caller(request), request.params.id, request.body), M.updated),
   );
 
   app.delete('/:id', { schema: { params: idParams, response: { 200: envelope(z.null()) } } }, async (request) => {
@@ -86,24 +95,33 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null, M.deleted);
   });
 
-  app.get('/:id/replies', { schema: { params: idParams, response: { 200: envelope(z.array(ticketReplySchema)) } } }, async (request) =>
-    ok(await service.replies(caller(request), request.params.id), M.replies),
+  app.get(
+    '/:id/replies',
+    { schema: { params: idParams, response: { 200: envelope(z.array(ticketReplySchema)) } } },
+    async (request) => ok(await service.replies(caller(request), request.params.id), M.replies),
   );
 
   app.post(
     '/:id/replies',
     { schema: { params: idParams, body: ticketReplyCreateSchema, response: { 201: envelope(ticketReplySchema) } } },
-    async (request, reply) => reply.code(201).send(ok(await service.addReply(caller(request), request.params.id, request.body), M.replied)),
+    async (request, reply) =>
+      reply.code(201).send(ok(await service.addReply(caller(request), request.params.id, request.body), M.replied)),
   );
 
-  app.patch('/:id/status', { schema: { params: idParams, body: ticketStatusSchema, response: { 200: envelope(ticketSchema) } } }, async (request) =>
-    ok(await service.setStatus(caller(request), request.params.id, request.body.status), M.status),
+  app.patch(
+    '/:id/status',
+    { schema: { params: idParams, body: ticketStatusSchema, response: { 200: envelope(ticketSchema) } } },
+    async (request) => ok(await service.setStatus(caller(request), request.params.id, request.body.status), M.status),
   );
 
-  app.patch('/:id/assign', { schema: { params: idParams, body: ticketAssignSchema, response: { 200: envelope(ticketSchema) } } }, async (request) => {
-    const ticket = await service.assign(caller(request), request.params.id, request.body.assigned_to);
-    return ok(ticket, ticket.assigned_to ? M.assignedTo : M.unassigned);
-  });
+  app.patch(
+    '/:id/assign',
+    { schema: { params: idParams, body: ticketAssignSchema, response: { 200: envelope(ticketSchema) } } },
+    async (request) => {
+      const ticket = await service.assign(caller(request), request.params.id, request.body.assigned_to);
+      return ok(ticket, ticket.assigned_to ? M.assignedTo : M.unassigned);
+    },
+  );
 
   app.get(
     '/:id/attachments',

@@ -21,7 +21,8 @@ export async function seedDemoTickets(tx: Db, now: Date): Promise<void> {
   const dropped = await repository.insert(tx, {
     number: await number(),
     subject: 'Internet drops every evening',
-    description: 'Since Monday the connection drops for a few minutes almost every evening around 8 pm. The router light turns red, then green again.',
+    description:
+      'Since Monday the connection drops for a few minutes almost every evening around 8 pm. The router light turns red, then green again.',
     category: 'technical',
     priority: 'high',
     status: 'in_progress',
@@ -36,11 +37,23 @@ export async function seedDemoTickets(tx: Db, now: Date): Promise<void> {
     {
       ticketId: dropped.id,
       authorId: support,
-      message: 'Thank you for reporting this. We see short outages on your line in our monitoring too; a technician is looking into it.',
+      message:
+        'Thank you for reporting this. We see short outages on your line in our monitoring too; a technician is looking into it.',
       createdAt: at(26),
     },
-    { ticketId: dropped.id, authorId: technician, message: 'Line noise on the street cabinet port; swap scheduled.', isInternal: true, createdAt: at(20) },
-    { ticketId: dropped.id, authorId: customer, message: 'Thanks! It happened again yesterday at 8:15 pm.', createdAt: at(6) },
+    {
+      ticketId: dropped.id,
+      authorId: technician,
+      message: 'Line noise on the street cabinet port; swap scheduled.',
+      isInternal: true,
+      createdAt: at(20),
+    },
+    {
+      ticketId: dropped.id,
+      authorId: customer,
+      message: 'Thanks! It happened again yesterday at 8:15 pm.',
+      createdAt: at(6),
+    },
   ]);
   await repository.insert(tx, {
     number: await number(),

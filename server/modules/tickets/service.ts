@@ -48,11 +48,31 @@ import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { assignedMail, customerReplyMail, staffReplyMail, statusChangedMail, type TicketMailContext } from './emails';
-import { receiveUploads, storedFileRows, storeUploads, uploadMessages, type StoredFileRef, type UploadPart } from '../../lib/stored-files';
-import { checkStagedUploadQuota, checkUploadQuota, DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '../../lib/upload-quotas';
+import {
+  receiveUploads,
+  storedFileRows,
+  storeUploads,
+  uploadMessages,
+  type StoredFileRef,
+  type UploadPart,
+} from '../../lib/stored-files';
+import {
+  checkStagedUploadQuota,
+  checkUploadQuota,
+  DEFAULT_UPLOAD_QUOTAS,
+  type UploadQuotas,
+} from '../../lib/upload-quotas';
 import type { FileStore } from '../../lib/storage';
 import { removeTicketFiles, storedKey, TICKETS_AREA } from './files';
-import { scopeCondition, type AttachmentWithUploader, type ReplyWithAuthor, type TicketPageScope, type TicketRepository, type TicketScope, type TicketWithNames } from './repository';
+import {
+  scopeCondition,
+  type AttachmentWithUploader,
+  type ReplyWithAuthor,
+  type TicketPageScope,
+  type TicketRepository,
+  type TicketScope,
+  type TicketWithNames,
+} from './repository';
 
 export const TICKET_MESSAGES = {
   list: 'Tickets retrieved successfully',
@@ -78,7 +98,12 @@ export const TICKET_MESSAGES = {
   createForCustomer: 'created_for must be an active customer account',
   subscriptionNotOwned: 'The subscription does not belong to the ticket’s customer',
   assignStaffOnly: 'Tickets can only be assigned to an active staff user',
-  ...uploadMessages({ maxBytes: TICKET_ATTACHMENT_MAX_BYTES, maxFiles: TICKET_ATTACHMENT_MAX_FILES, allowed: 'PNG, JPEG, GIF, WebP, PDF, plain text and logs', what: 'files' }),
+  ...uploadMessages({
+    maxBytes: TICKET_ATTACHMENT_MAX_BYTES,
+    maxFiles: TICKET_ATTACHMENT_MAX_FILES,
+    allowed: 'PNG, JPEG, GIF, WebP, PDF, plain text and logs',
+    what: 'files',
+  }),
 } as const;
 
 const M = TICKET_MESSAGES;
@@ -111,7 +136,9 @@ export function scopeFor(caller: Caller): TicketScope {
 /** Sees the ticket through the staff view (every ticket, the queue, or as assignee). */
 function staffOn(caller: Caller, row: TicketRow): boolean {
   if (!isStaff(caller.role)) return false;
-  return seesAllTickets(caller.role) || row.assignedTo === caller.id || queueCategories(caller.role).includes(row.category);
+  return (
+    seesAllTickets(caller.role) || row.assignedTo === caller.id || queueCategories(caller.role).includes(row.category)
+  );
 }
 
 export function canSee(caller: Caller, row: TicketRow): boolean {
@@ -143,7 +170,8 @@ export function statusAfterReply(caller: Caller, row: TicketRow): TicketStatus |
   if (staffOn(caller, row) && caller.id !== row.createdBy) {
     return status === 'open' || status === 'in_progress' ? 'waiting_customer' : undefined;
   }
-  if (row.createdBy === caller.id) return status === 'waiting_customer' || status === 'resolved' ? 'in_progress' : undefined;
+  if (row.createdBy === caller.id)
+    return status === 'waiting_customer' || status === 'resolved' ? 'in_progress' : undefined;
   return undefined;
 }
 
@@ -233,8 +261,14 @@ export class TicketService {
     return { items: items.map(toTicket), pagination: pagePagination(query.page, query.limit, total) };
   }
 
-  async assigned(caller: Caller, query: TicketListQueryParsed): Promise<{ items: Ticket[]; pagination: PagePagination }> {
-    const { items, total } = await this.deps.repository.page({ me: caller.id, assignedOnly: true }, { ...query, assigned_to: undefined });
+  async assigned(
+    caller: Caller,
+    query: TicketListQueryParsed,
+  ): Promise<{ items: Ticket[]; pagination: PagePagination }> {
+    const { items, total } = await this.deps.repository.page(
+      { me: caller.id, assignedOnly: true },
+      { ...query, assigned_to: undefined },
+    );
     return { items: items.map(toTicket), pagination: pagePagination(query.page, query.limit, total) };
   }
 
@@ -290,7 +324,12 @@ export class TicketService {
     const found = await this.visible(caller, id);
     const row = UUID.test(attachmentId) ? await this.deps.repository.attachment(found.row.id, attachmentId) : undefined;
     if (!row) throw notFound(M.attachmentNotFound);
-    return { key: storedKey(row.ticketId, row.storedName), name: row.originalName, contentType: row.contentType, size: row.size };
+    return {
+      key: storedKey(row.ticketId, row.storedName),
+      name: row.originalName,
+      contentType: row.contentType,
+      size: row.size,
+    };
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -365,7 +404,13 @@ export class TicketService {
       const row = await repository.lock(tx, id);
       if (!row || !canSee(caller, row)) throw notFound(M.notFound);
       if (row.status === 'closed') throw conflict(M.closed);
-      const reply = await repository.insertReply(tx, { ticketId: id, authorId: caller.id, message: input.message, isInternal: input.is_internal, createdAt: now });
+      const reply = await repository.insertReply(tx, {
+        ticketId: id,
+        authorId: caller.id,
+        message: input.message,
+        isInternal: input.is_internal,
+        createdAt: now,
+      });
       if (!input.is_internal) {
         const values: Partial<NewTicketRow> = { updatedAt: now, lastReplyAt: now };
         const fromStaff = isStaff(caller.role) && caller.id !== row.createdBy;
@@ -418,7 +463,9 @@ export class TicketService {
     await repository.update(this.deps.db, id, { assignedTo, updatedAt: clock.now() });
     const found = (await repository.findById(id))!;
     if (assignedTo && assignedTo !== before.row.assignedTo && assignedTo !== caller.id && found.assigneeEmail) {
-      await this.mail(found, found.assigneeEmail, found.assigneeName ?? '', (c) => assignedMail({ ...c, by: caller.name, customer: found.creatorName }));
+      await this.mail(found, found.assigneeEmail, found.assigneeName ?? '', (c) =>
+        assignedMail({ ...c, by: caller.name, customer: found.creatorName }),
+      );
     }
     return toTicket(found);
   }
@@ -441,7 +488,12 @@ export class TicketService {
 
     const now = clock.now();
     const quotas = (await this.deps.uploadQuotas?.()) ?? DEFAULT_UPLOAD_QUOTAS;
-    const quota = await checkStagedUploadQuota(db, quotas, { area: 'tickets', ownerId: id, uploaderId: caller.id, customer: caller.role === 'user', now }, staged);
+    const quota = await checkStagedUploadQuota(
+      db,
+      quotas,
+      { area: 'tickets', ownerId: id, uploaderId: caller.id, customer: caller.role === 'user', now },
+      staged,
+    );
     const ids = await storeUploads(store, TICKETS_AREA, id, staged, () =>
       db.transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
@@ -449,7 +501,10 @@ export class TicketService {
         if (!row) throw notFound(M.notFound);
         // Again under the ticket's lock: two uploads at once cannot both pass the quota.
         await checkUploadQuota(tx, quotas, quota);
-        const rows = await repository.insertAttachments(tx, storedFileRows(staged, caller.id, now).map((f) => ({ ...f, ticketId: id })));
+        const rows = await repository.insertAttachments(
+          tx,
+          storedFileRows(staged, caller.id, now).map((f) => ({ ...f, ticketId: id })),
+        );
         await repository.update(tx, id, { updatedAt: now });
         return rows.map((r) => r.id);
       }),
@@ -471,14 +526,27 @@ export class TicketService {
       await this.mail(found, found.creatorEmail, found.creatorName, (c) => staffReplyMail({ ...c, author, message }));
     } else if (found.row.assignedTo && found.row.assignedTo !== caller.id && found.assigneeEmail) {
       // The customer answered: tell the assignee.
-      await this.mail(found, found.assigneeEmail, found.assigneeName ?? '', (c) => customerReplyMail({ ...c, author, message }));
+      await this.mail(found, found.assigneeEmail, found.assigneeName ?? '', (c) =>
+        customerReplyMail({ ...c, author, message }),
+      );
     }
   }
 
-  private async mail(found: TicketWithNames, to: string, name: string, compose: (c: TicketMailContext) => MailMessage): Promise<void> {
+  private async mail(
+    found: TicketWithNames,
+    to: string,
+    name: string,
+    compose: (c: TicketMailContext) => MailMessage,
+  ): Promise<void> {
     const company = await this.deps.companyName();
     this.deps.send(
-      compose({ to, name, company, appUrl: this.deps.appUrl, ticket: { id: found.row.id, number: found.row.number, subject: found.row.subject } }),
+      compose({
+        to,
+        name,
+        company,
+        appUrl: this.deps.appUrl,
+        ticket: { id: found.row.id, number: found.row.number, subject: found.row.subject },
+      }),
     );
   }
 }

@@ -26,7 +26,8 @@ export function binSql(column: SQL | string): SQL {
 export function mergeHistograms(histograms: Iterable<RateHistogram>): Map<number, number> {
   const merged = new Map<number, number>();
   for (const h of histograms) {
-    for (const [bin, count] of Object.entries(h)) merged.set(Number(bin), (merged.get(Number(bin)) ?? 0) + Number(count));
+    for (const [bin, count] of Object.entries(h))
+      merged.set(Number(bin), (merged.get(Number(bin)) ?? 0) + Number(count));
   }
   return merged;
 }

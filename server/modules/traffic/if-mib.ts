@@ -4,10 +4,27 @@
  * else the 32-bit ifInOctets/ifOutOctets.
  */
 import { OID } from '../../integrations/snmp/oids';
-import { oidSuffix, snmpGet, snmpMac, snmpText, snmpWalk, type SnmpSession, type SnmpValue, type SnmpVarbind } from '../../integrations/snmp/session';
+import {
+  oidSuffix,
+  snmpGet,
+  snmpMac,
+  snmpText,
+  snmpWalk,
+  type SnmpSession,
+  type SnmpValue,
+  type SnmpVarbind,
+} from '../../integrations/snmp/session';
 import type { CounterWidth } from './rates';
 
-const OPER_STATUS: Record<number, string> = { 1: 'up', 2: 'down', 3: 'testing', 4: 'unknown', 5: 'dormant', 6: 'notPresent', 7: 'lowerLayerDown' };
+const OPER_STATUS: Record<number, string> = {
+  1: 'up',
+  2: 'down',
+  3: 'testing',
+  4: 'unknown',
+  5: 'dormant',
+  6: 'notPresent',
+  7: 'lowerLayerDown',
+};
 const ADMIN_STATUS: Record<number, string> = { 1: 'up', 2: 'down', 3: 'testing' };
 
 export interface InterfaceReading {
@@ -30,8 +47,10 @@ export interface DeviceReading {
   interfaces: InterfaceReading[];
 }
 
-const toBigInt = (v: SnmpValue): bigint | null => (typeof v === 'bigint' ? v : typeof v === 'number' ? BigInt(v) : null);
-const toNumber = (v: SnmpValue): number | null => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null);
+const toBigInt = (v: SnmpValue): bigint | null =>
+  typeof v === 'bigint' ? v : typeof v === 'number' ? BigInt(v) : null;
+const toNumber = (v: SnmpValue): number | null =>
+  typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null;
 
 /** Column → ifIndex → value, for the columns of one table walk. */
 function byColumn(varbinds: SnmpVarbind[], columns: string[]): Map<string, Map<number, SnmpValue>> {
@@ -60,15 +79,29 @@ export function limitingSpeedMbps(i: Pick<InterfaceReading, 'ifType' | 'highSpee
   return i.highSpeedMbps > 0 ? i.highSpeedMbps : null;
 }
 
-export async function readInterfaces(session: SnmpSession, options: { timeoutMs?: number } = {}): Promise<DeviceReading> {
+export async function readInterfaces(
+  session: SnmpSession,
+  options: { timeoutMs?: number } = {},
+): Promise<DeviceReading> {
   const [uptime] = await snmpGet(session, [OID.sysUpTime], { timeoutMs: options.timeoutMs });
-  const ifTableColumns = [OID.ifDescr, OID.ifType, OID.ifSpeed, OID.ifPhysAddress, OID.ifAdminStatus, OID.ifOperStatus, OID.ifInOctets, OID.ifOutOctets];
+  const ifTableColumns = [
+    OID.ifDescr,
+    OID.ifType,
+    OID.ifSpeed,
+    OID.ifPhysAddress,
+    OID.ifAdminStatus,
+    OID.ifOperStatus,
+    OID.ifInOctets,
+    OID.ifOutOctets,
+  ];
   const ifXColumns = [OID.ifName, OID.ifHCInOctets, OID.ifHCOutOctets, OID.ifHighSpeed, OID.ifAlias];
   // One walk per column we use, side by side: a router with hundreds of (PPPoE) interfaces answers a dozen
   // columns far sooner than the two whole tables (41 columns). A device without IF-X-MIB answers those walks
   // with nothing: names fall back to ifDescr, counters to 32 bits.
   const walk = async (columns: string[]) =>
-    (await Promise.all(columns.map((c) => snmpWalk(session, c, { timeoutMs: options.timeoutMs, maxRepetitions: 50 })))).flat();
+    (
+      await Promise.all(columns.map((c) => snmpWalk(session, c, { timeoutMs: options.timeoutMs, maxRepetitions: 50 })))
+    ).flat();
   const [tableVarbinds, xVarbinds] = await Promise.all([walk(ifTableColumns), walk(ifXColumns)]);
   const ifTable = byColumn(tableVarbinds, ifTableColumns);
   const ifX = byColumn(xVarbinds, ifXColumns);

@@ -31,11 +31,23 @@ export default fp(
     });
     app.decorate('traffic', { poller, rollup });
     const on = app.config.devicePoller;
-    app.jobs.every(DEVICE_POLL_JOB, POLLER_TICK_MS / 1000, {}, async () => {
-      const round = await poller.pollOnce();
-      return { polled: round.polled, up: round.up, down: round.down };
-    }, on);
-    app.jobs.every(TRAFFIC_ROLLUP_JOB, (app.config.devicePollMinutes * MINUTE_MS) / 1000, { expireInSeconds: 1800 }, () => rollup.run(), on);
+    app.jobs.every(
+      DEVICE_POLL_JOB,
+      POLLER_TICK_MS / 1000,
+      {},
+      async () => {
+        const round = await poller.pollOnce();
+        return { polled: round.polled, up: round.up, down: round.down };
+      },
+      on,
+    );
+    app.jobs.every(
+      TRAFFIC_ROLLUP_JOB,
+      (app.config.devicePollMinutes * MINUTE_MS) / 1000,
+      { expireInSeconds: 1800 },
+      () => rollup.run(),
+      on,
+    );
   },
   { name: 'traffic', dependencies: ['db', 'settings', 'jobs'] },
 );

@@ -110,8 +110,15 @@ export class DevicePoller {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.deps.concurrency ?? DEFAULT_CONCURRENCY, ids.length) }, worker));
-    return { polled: outcomes.length, up: outcomes.filter((o) => o.status === 'up').length, down: outcomes.filter((o) => o.status === 'down').length, outcomes };
+    await Promise.all(
+      Array.from({ length: Math.min(this.deps.concurrency ?? DEFAULT_CONCURRENCY, ids.length) }, worker),
+    );
+    return {
+      polled: outcomes.length,
+      up: outcomes.filter((o) => o.status === 'up').length,
+      down: outcomes.filter((o) => o.status === 'down').length,
+      outcomes,
+    };
   }
 
   private deviceTimeoutMs(): number {
@@ -119,7 +126,11 @@ export class DevicePoller {
   }
 
   /** Polls one device now (also "poll now" from the API, regardless of its backoff). undefined: no such device. */
-  async pollDevice(deviceId: string, now: Date = this.deps.clock.now(), options: { timeoutMs?: number } = {}): Promise<DevicePollOutcome | undefined> {
+  async pollDevice(
+    deviceId: string,
+    now: Date = this.deps.clock.now(),
+    options: { timeoutMs?: number } = {},
+  ): Promise<DevicePollOutcome | undefined> {
     const device = await getDeviceWithSecrets(this.deps.db, deviceId, this.deps.box);
     if (!device) return undefined;
     let reading: DeviceReading;
@@ -130,14 +141,21 @@ export class DevicePoller {
       reading = await this.read(device, options.timeoutMs ?? this.deviceTimeoutMs());
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.deps.log.warn({ deviceId, kind: error instanceof SnmpError ? error.kind : 'error', err: message }, 'device poll failed');
+      this.deps.log.warn(
+        { deviceId, kind: error instanceof SnmpError ? error.kind : 'error', err: message },
+        'device poll failed',
+      );
       return this.markDown(device, answeredAt(), message);
     }
     return this.store(device, reading, answeredAt());
   }
 
   private async read(device: DeviceWithSecrets, timeoutMs: number): Promise<DeviceReading> {
-    const session = createSnmpSession({ ...device.snmp, timeoutMs: this.deps.snmpTimeoutMs ?? 2000, retries: this.deps.snmpRetries ?? 1 });
+    const session = createSnmpSession({
+      ...device.snmp,
+      timeoutMs: this.deps.snmpTimeoutMs ?? 2000,
+      retries: this.deps.snmpRetries ?? 1,
+    });
     try {
       return await deadline(
         timeoutMs,
@@ -219,13 +237,26 @@ export class DevicePoller {
       await tx
         .update(deviceInterfaces)
         .set({ operStatus: 'notPresent' })
-        .where(and(eq(deviceInterfaces.deviceId, device.id), sql`${deviceInterfaces.lastSeenAt} < ${now.toISOString()}::timestamptz`));
+        .where(
+          and(
+            eq(deviceInterfaces.deviceId, device.id),
+            sql`${deviceInterfaces.lastSeenAt} < ${now.toISOString()}::timestamptz`,
+          ),
+        );
 
       // The newest earlier sample of each interface, to turn this reading into a rate.
       const previous = await tx
         .selectDistinctOn([interfaceSamples.interfaceId])
         .from(interfaceSamples)
-        .where(and(inArray(interfaceSamples.interfaceId, rows.map((r) => r.id)), sql`${interfaceSamples.takenAt} < ${now.toISOString()}::timestamptz`))
+        .where(
+          and(
+            inArray(
+              interfaceSamples.interfaceId,
+              rows.map((r) => r.id),
+            ),
+            sql`${interfaceSamples.takenAt} < ${now.toISOString()}::timestamptz`,
+          ),
+        )
         .orderBy(interfaceSamples.interfaceId, sql`${interfaceSamples.takenAt} desc`);
       const previousById = new Map(previous.map((p) => [p.interfaceId, p]));
 
@@ -233,11 +264,23 @@ export class DevicePoller {
       for (const i of reading.interfaces) {
         if (i.inOctets === null || i.outOctets === null) continue;
         const interfaceId = idByIndex.get(i.ifIndex)!;
-        const current: CounterSample = { takenAt: now, inOctets: i.inOctets, outOctets: i.outOctets, uptimeTicks: reading.uptimeTicks, width: i.width };
+        const current: CounterSample = {
+          takenAt: now,
+          inOctets: i.inOctets,
+          outOctets: i.outOctets,
+          uptimeTicks: reading.uptimeTicks,
+          width: i.width,
+        };
         const p = previousById.get(interfaceId);
         const interval = p
           ? rateBetween(
-              { takenAt: p.takenAt, inOctets: p.inOctets, outOctets: p.outOctets, uptimeTicks: p.uptimeTicks, width: p.counterBits === 32 ? 32 : 64 },
+              {
+                takenAt: p.takenAt,
+                inOctets: p.inOctets,
+                outOctets: p.outOctets,
+                uptimeTicks: p.uptimeTicks,
+                width: p.counterBits === 32 ? 32 : 64,
+              },
               current,
               { pollIntervalMs: this.pollIntervalMs, speedMbps: limitingSpeedMbps(i) },
             )
@@ -259,10 +302,21 @@ export class DevicePoller {
       }
       if (values.length) {
         // The same device polled twice at one instant (poll now during a round) keeps the first reading.
-        const inserted = await tx.insert(interfaceSamples).values(values).onConflictDoNothing().returning({ id: interfaceSamples.interfaceId });
+        const inserted = await tx
+          .insert(interfaceSamples)
+          .values(values)
+          .onConflictDoNothing()
+          .returning({ id: interfaceSamples.interfaceId });
         samples = inserted.length;
       }
     });
-    return { deviceId: device.id, status: 'up', interfaces: reading.interfaces.length, samples, error: null, nextPollAt };
+    return {
+      deviceId: device.id,
+      status: 'up',
+      interfaces: reading.interfaces.length,
+      samples,
+      error: null,
+      nextPollAt,
+    };
   }
 }

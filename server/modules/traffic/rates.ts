@@ -49,7 +49,13 @@ export interface RateInterval {
   inBytes: bigint | null;
   outBytes: bigint | null;
   /** Why an interval has no rate (for logs and tests). */
-  reason?: 'uptime-went-back' | 'counter-went-down' | 'implausible-rate' | 'missed-polls' | 'not-after-previous' | 'counter-width-changed';
+  reason?:
+    | 'uptime-went-back'
+    | 'counter-went-down'
+    | 'implausible-rate'
+    | 'missed-polls'
+    | 'not-after-previous'
+    | 'counter-width-changed';
 }
 
 export interface RateOptions {
@@ -78,7 +84,11 @@ export function counterDelta(previous: bigint, current: bigint, width: CounterWi
  * Whether sysUpTime shows a restart between two readings. It went back, unless that is the 497-day TimeTicks
  * wrap: then the wrapped difference is about the elapsed time.
  */
-export function restartedBetween(previousTicks: bigint | null, currentTicks: bigint | null, elapsedMs: number): boolean {
+export function restartedBetween(
+  previousTicks: bigint | null,
+  currentTicks: bigint | null,
+  elapsedMs: number,
+): boolean {
   if (previousTicks === null || currentTicks === null) return false;
   if (currentTicks >= previousTicks) return false;
   const wrappedMs = Number(currentTicks + TIMETICKS_MODULUS - previousTicks) * 10;
@@ -89,9 +99,18 @@ export function restartedBetween(previousTicks: bigint | null, currentTicks: big
 /** The interval between two consecutive readings of one interface. */
 export function rateBetween(previous: CounterSample, current: CounterSample, options: RateOptions): RateInterval {
   const elapsedMs = current.takenAt.getTime() - previous.takenAt.getTime();
-  const base = { start: previous.takenAt, end: current.takenAt, seconds: elapsedMs / 1000, inBps: null, outBps: null, inBytes: null, outBytes: null };
+  const base = {
+    start: previous.takenAt,
+    end: current.takenAt,
+    seconds: elapsedMs / 1000,
+    inBps: null,
+    outBps: null,
+    inBytes: null,
+    outBytes: null,
+  };
   if (elapsedMs <= 0) return { ...base, kind: 'reset', reason: 'not-after-previous' };
-  if (restartedBetween(previous.uptimeTicks, current.uptimeTicks, elapsedMs)) return { ...base, kind: 'reset', reason: 'uptime-went-back' };
+  if (restartedBetween(previous.uptimeTicks, current.uptimeTicks, elapsedMs))
+    return { ...base, kind: 'reset', reason: 'uptime-went-back' };
   // A device that started answering ifHCInOctets (or stopped) gives readings of another counter: start again.
   if (previous.width !== current.width) return { ...base, kind: 'reset', reason: 'counter-width-changed' };
   if (elapsedMs > options.pollIntervalMs * GAP_FACTOR) return { ...base, kind: 'gap', reason: 'missed-polls' };

@@ -36,7 +36,11 @@ export function createTrafficRepository(db: Db) {
     },
 
     interfaces(deviceId: string): Promise<DeviceInterfaceRow[]> {
-      return db.select().from(deviceInterfaces).where(eq(deviceInterfaces.deviceId, deviceId)).orderBy(asc(deviceInterfaces.ifIndex));
+      return db
+        .select()
+        .from(deviceInterfaces)
+        .where(eq(deviceInterfaces.deviceId, deviceId))
+        .orderBy(asc(deviceInterfaces.ifIndex));
     },
 
     async interface(deviceId: string, interfaceId: string): Promise<DeviceInterfaceRow | undefined> {
@@ -77,7 +81,13 @@ export function createTrafficRepository(db: Db) {
           outBytes: interfaceSamples.outBytes,
         })
         .from(interfaceSamples)
-        .where(and(eq(interfaceSamples.interfaceId, interfaceId), gt(interfaceSamples.takenAt, from), lte(interfaceSamples.takenAt, to)))
+        .where(
+          and(
+            eq(interfaceSamples.interfaceId, interfaceId),
+            gt(interfaceSamples.takenAt, from),
+            lte(interfaceSamples.takenAt, to),
+          ),
+        )
         .orderBy(asc(interfaceSamples.takenAt));
     },
 

@@ -43,7 +43,8 @@ export interface RollupResult {
 }
 
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-const utcTrunc = (unit: 'hour' | 'day', column: string) => sql.raw(`(date_trunc('${unit}', ${column} at time zone 'UTC') at time zone 'UTC')`);
+const utcTrunc = (unit: 'hour' | 'day', column: string) =>
+  sql.raw(`(date_trunc('${unit}', ${column} at time zone 'UTC') at time zone 'UTC')`);
 
 const countOf = (result: unknown): number => {
   const r = result as { rowCount?: number | null; affectedRows?: number };
@@ -63,8 +64,12 @@ export class TrafficRollup {
       // One run at a time (a second process waits, then finds the work done).
       await tx.execute(sql`select pg_advisory_xact_lock(7007001)`);
 
-      const lastHour = dateOrNull(rowsOf(await tx.execute(sql`select max(bucket) as b from interface_rates_hourly`))[0]?.b);
-      const firstRaw = dateOrNull(rowsOf(await tx.execute(sql`select min(taken_at) as t from interface_samples`))[0]?.t);
+      const lastHour = dateOrNull(
+        rowsOf(await tx.execute(sql`select max(bucket) as b from interface_rates_hourly`))[0]?.b,
+      );
+      const firstRaw = dateOrNull(
+        rowsOf(await tx.execute(sql`select min(taken_at) as t from interface_samples`))[0]?.t,
+      );
       // From the hour before the newest stored bucket: a poll taken just before the hour turned may have been
       // stored after a run (here or in another process) had already started the new hour's bucket.
       const hourlyFrom = options.since ?? (lastHour ? new Date(lastHour.getTime() - HOUR_MS) : firstRaw);
@@ -94,8 +99,12 @@ export class TrafficRollup {
         hourlyRows = countOf(result);
       }
 
-      const lastDay = dateOrNull(rowsOf(await tx.execute(sql`select max(bucket) as b from interface_rates_daily`))[0]?.b);
-      const firstHour = dateOrNull(rowsOf(await tx.execute(sql`select min(bucket) as b from interface_rates_hourly`))[0]?.b);
+      const lastDay = dateOrNull(
+        rowsOf(await tx.execute(sql`select max(bucket) as b from interface_rates_daily`))[0]?.b,
+      );
+      const firstHour = dateOrNull(
+        rowsOf(await tx.execute(sql`select min(bucket) as b from interface_rates_hourly`))[0]?.b,
+      );
       // Days touched by this run's hours must be redone even when a later day is already stored.
       const candidates = [options.since, lastDay, hourlyFrom ?? undefined].filter((d): d is Date => d instanceof Date);
       const dailyFrom = candidates.length ? new Date(Math.min(...candidates.map((d) => d.getTime()))) : firstHour;
@@ -128,8 +137,12 @@ export class TrafficRollup {
       // Whole hours of samples and whole days of hours go, so a bucket recomputed later never sees half its data.
       const rawCutoff = floorTo(new Date(now.getTime() - RAW_RETENTION_MS), HOUR_MS);
       const hourlyCutoff = floorTo(new Date(now.getTime() - HOURLY_RETENTION_MS), DAY_MS);
-      const prunedSamples = countOf(await tx.execute(sql`delete from interface_samples where taken_at < ${ts(rawCutoff)}`));
-      const prunedHourly = countOf(await tx.execute(sql`delete from interface_rates_hourly where bucket < ${ts(hourlyCutoff)}`));
+      const prunedSamples = countOf(
+        await tx.execute(sql`delete from interface_samples where taken_at < ${ts(rawCutoff)}`),
+      );
+      const prunedHourly = countOf(
+        await tx.execute(sql`delete from interface_rates_hourly where bucket < ${ts(hourlyCutoff)}`),
+      );
       return { hourlyFrom, dailyFrom, hourlyRows, dailyRows, prunedSamples, prunedHourly };
     });
   }

@@ -103,7 +103,11 @@ export class TrafficService {
     };
   }
 
-  async traffic(deviceId: string, interfaceId: string, query: { range: TrafficRange; from?: string; to?: string }): Promise<Traffic> {
+  async traffic(
+    deviceId: string,
+    interfaceId: string,
+    query: { range: TrafficRange; from?: string; to?: string },
+  ): Promise<Traffic> {
     const { repository } = this.deps;
     const row = await repository.interface(deviceId, interfaceId);
     if (!row) {
@@ -131,11 +135,20 @@ export class TrafficService {
     };
   }
 
-  private async series(resolution: TrafficResolution, interfaceId: string, from: Date, to: Date): Promise<TrafficPoint[]> {
+  private async series(
+    resolution: TrafficResolution,
+    interfaceId: string,
+    from: Date,
+    to: Date,
+  ): Promise<TrafficPoint[]> {
     if (resolution === 'raw') {
       const samples = await this.deps.repository.samples(interfaceId, from, to);
       // A sample without a rate (first one, missed polls, restart) stays as a null point: the chart breaks there.
-      return samples.map((s) => ({ t: s.takenAt.toISOString(), in_bps: s.kind === 'rate' ? s.inBps : null, out_bps: s.kind === 'rate' ? s.outBps : null }));
+      return samples.map((s) => ({
+        t: s.takenAt.toISOString(),
+        in_bps: s.kind === 'rate' ? s.inBps : null,
+        out_bps: s.kind === 'rate' ? s.outBps : null,
+      }));
     }
     const unit = resolution === 'hourly' ? HOUR_MS : DAY_MS;
     const rows = await this.deps.repository.rollups(resolution, interfaceId, floorTo(from, unit), to);
@@ -154,7 +167,10 @@ export class TrafficService {
         totals: { in_bytes: inBytes, out_bytes: outBytes },
         p95: { in_bps: percentile95(ins), out_bps: percentile95(outs) },
         max: { in_bps: ins.length ? Math.max(...ins) : null, out_bps: outs.length ? Math.max(...outs) : null },
-        avg: { in_bps: seconds > 0 ? (inBytes * 8) / seconds : null, out_bps: seconds > 0 ? (outBytes * 8) / seconds : null },
+        avg: {
+          in_bps: seconds > 0 ? (inBytes * 8) / seconds : null,
+          out_bps: seconds > 0 ? (outBytes * 8) / seconds : null,
+        },
       };
     }
     const unit = resolution === 'hourly' ? HOUR_MS : DAY_MS;
@@ -171,7 +187,10 @@ export class TrafficService {
         out_bps: maxOut === null ? null : percentile95OfHistogram(mergeHistograms(rows.map((r) => r.outHist)), maxOut),
       },
       max: { in_bps: maxIn, out_bps: maxOut },
-      avg: { in_bps: seconds > 0 ? (inBytes * 8) / seconds : null, out_bps: seconds > 0 ? (outBytes * 8) / seconds : null },
+      avg: {
+        in_bps: seconds > 0 ? (inBytes * 8) / seconds : null,
+        out_bps: seconds > 0 ? (outBytes * 8) / seconds : null,
+      },
     };
   }
 }

@@ -19,15 +19,29 @@ export async function networkStats(
   const own = caller.role === 'user';
   const inRange = and(gte(radiusUsageDaily.day, window.startDate), lte(radiusUsageDaily.day, window.endDate));
   const bytes = db
-    .select({ download: sql<string>`coalesce(sum(${radiusUsageDaily.outputOctets}), 0)`, upload: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets}), 0)` })
+    .select({
+      download: sql<string>`coalesce(sum(${radiusUsageDaily.outputOctets}), 0)`,
+      upload: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets}), 0)`,
+    })
     .from(radiusUsageDaily);
   const sessions = db.select({ n: count() }).from(radiusSessions);
   const [[b], [s], [d]] = await Promise.all([
-    own ? bytes.innerJoin(subscriptions, eq(subscriptions.id, radiusUsageDaily.subscriptionId)).where(and(inRange, eq(subscriptions.userId, caller.id))) : bytes.where(inRange),
     own
-      ? sessions.innerJoin(subscriptions, eq(subscriptions.id, radiusSessions.subscriptionId)).where(and(eq(radiusSessions.status, 'open'), eq(subscriptions.userId, caller.id)))
+      ? bytes
+          .innerJoin(subscriptions, eq(subscriptions.id, radiusUsageDaily.subscriptionId))
+          .where(and(inRange, eq(subscriptions.userId, caller.id)))
+      : bytes.where(inRange),
+    own
+      ? sessions
+          .innerJoin(subscriptions, eq(subscriptions.id, radiusSessions.subscriptionId))
+          .where(and(eq(radiusSessions.status, 'open'), eq(subscriptions.userId, caller.id)))
       : sessions.where(eq(radiusSessions.status, 'open')),
     own ? Promise.resolve([{ n: 0 }]) : db.select({ n: count() }).from(devices),
   ]);
-  return { download: Number(b?.download ?? 0), upload: Number(b?.upload ?? 0), activeConnections: Number(s?.n ?? 0), devices: Number(d?.n ?? 0) };
+  return {
+    download: Number(b?.download ?? 0),
+    upload: Number(b?.upload ?? 0),
+    activeConnections: Number(s?.n ?? 0),
+    devices: Number(d?.n ?? 0),
+  };
 }

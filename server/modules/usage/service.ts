@@ -15,7 +15,15 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, or, sql } from 'drizzle-orm';
 import { pagePagination } from '../../../contract/envelope';
 import { allows, type Role } from '../../../contract/roles';
-import { BYTES_PER_GB, USAGE_MAX_PAST_PERIODS, type Usage, type UsageCustomers, type UsageCustomersQuery, type UsagePeriod, type UsageQueryParsed } from '../../../contract/schemas/usage';
+import {
+  BYTES_PER_GB,
+  USAGE_MAX_PAST_PERIODS,
+  type Usage,
+  type UsageCustomers,
+  type UsageCustomersQuery,
+  type UsagePeriod,
+  type UsageQueryParsed,
+} from '../../../contract/schemas/usage';
 import type { Db } from '../../db/client';
 import { plans, subscriptions, users } from '../../db/schema';
 import { radiusSessions, radiusUsageDaily } from '../../db/schema/radius';
@@ -42,9 +50,18 @@ const dayStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMont
  * The periods to offer, newest first: the current one and up to 11 before it, none ending before the
  * subscription was created. Each step back is computed from the anchor (no drift from clamped days).
  */
-export function usagePeriods(input: { periodStart: Date | null; periodEnd: Date | null; cycle: string; createdAt: Date; now: Date }): UsagePeriod[] {
+export function usagePeriods(input: {
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  cycle: string;
+  createdAt: Date;
+  now: Date;
+}): UsagePeriod[] {
   const { now } = input;
-  const anchor = input.periodStart && input.periodEnd ? input.periodStart : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const anchor =
+    input.periodStart && input.periodEnd
+      ? input.periodStart
+      : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const step = input.periodStart && input.periodEnd ? cycleMonths(input.cycle) : 1;
   const end0 = input.periodStart && input.periodEnd ? input.periodEnd : addMonths(anchor, 1);
   const periods: UsagePeriod[] = [];
@@ -85,15 +102,31 @@ export class UsageService {
     if (query.subscription_id && !chosen) throw notFound(USAGE_MESSAGES.subscriptionNotFound);
 
     const periods = chosen
-      ? usagePeriods({ periodStart: chosen.sub.currentPeriodStart, periodEnd: chosen.sub.currentPeriodEnd, cycle: chosen.cycle, createdAt: chosen.sub.createdAt, now })
+      ? usagePeriods({
+          periodStart: chosen.sub.currentPeriodStart,
+          periodEnd: chosen.sub.currentPeriodEnd,
+          cycle: chosen.cycle,
+          createdAt: chosen.sub.createdAt,
+          now,
+        })
       : usagePeriods({ periodStart: null, periodEnd: null, cycle: 'monthly', createdAt: now, now });
     const period = periods[Math.min(query.period, periods.length - 1)];
 
     const rows = chosen
       ? await db
-          .select({ day: radiusUsageDaily.day, input: radiusUsageDaily.inputOctets, output: radiusUsageDaily.outputOctets })
+          .select({
+            day: radiusUsageDaily.day,
+            input: radiusUsageDaily.inputOctets,
+            output: radiusUsageDaily.outputOctets,
+          })
           .from(radiusUsageDaily)
-          .where(and(eq(radiusUsageDaily.subscriptionId, chosen.sub.id), gte(radiusUsageDaily.day, period.start), lt(radiusUsageDaily.day, period.end)))
+          .where(
+            and(
+              eq(radiusUsageDaily.subscriptionId, chosen.sub.id),
+              gte(radiusUsageDaily.day, period.start),
+              lt(radiusUsageDaily.day, period.end),
+            ),
+          )
           .orderBy(asc(radiusUsageDaily.day))
       : [];
     const byDay = new Map(rows.map((r) => [r.day, r]));
@@ -106,7 +139,9 @@ export class UsageService {
       days.push({ date: key, download: Number(r?.output ?? 0), upload: Number(r?.input ?? 0) });
     }
     // Days booked outside the listed range (clock skew) still count in the totals.
-    for (const r of rows) if (!days.some((d) => d.date === r.day)) days.push({ date: r.day, download: Number(r.output), upload: Number(r.input) });
+    for (const r of rows)
+      if (!days.some((d) => d.date === r.day))
+        days.push({ date: r.day, download: Number(r.output), upload: Number(r.input) });
     days.sort((a, b) => a.date.localeCompare(b.date));
 
     const download = days.reduce((n, d) => n + d.download, 0);
@@ -136,8 +171,15 @@ export class UsageService {
 
     return {
       user_id: userId,
-      lines: subs.map((s) => ({ id: s.sub.id, status: s.sub.status, plan_name: s.planName, created_at: s.sub.createdAt.toISOString() })),
-      subscription: chosen ? { id: chosen.sub.id, status: chosen.sub.status, plan_name: chosen.planName, data_cap_gb: chosen.capGb } : null,
+      lines: subs.map((s) => ({
+        id: s.sub.id,
+        status: s.sub.status,
+        plan_name: s.planName,
+        created_at: s.sub.createdAt.toISOString(),
+      })),
+      subscription: chosen
+        ? { id: chosen.sub.id, status: chosen.sub.status, plan_name: chosen.planName, data_cap_gb: chosen.capGb }
+        : null,
       periods,
       period,
       days,
@@ -188,12 +230,23 @@ export class UsageService {
       .as('open_sessions');
 
     const pattern = query.search ? likePattern(query.search) : null;
-    const where = and(eq(users.role, 'user'), pattern ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined);
+    const where = and(
+      eq(users.role, 'user'),
+      pattern ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined,
+    );
     const total = sql<string>`coalesce(${used.download}, 0) + coalesce(${used.upload}, 0)`;
 
     const [rows, [counted], [network], [online], [customers]] = await Promise.all([
       db
-        .select({ id: users.id, name: users.name, email: users.email, lines: lineCounts.lines, download: used.download, upload: used.upload, online: open.online })
+        .select({
+          id: users.id,
+          name: users.name,
+          email: users.email,
+          lines: lineCounts.lines,
+          download: used.download,
+          upload: used.upload,
+          online: open.online,
+        })
         .from(users)
         .innerJoin(lineCounts, eq(lineCounts.userId, users.id))
         .leftJoin(used, eq(used.userId, users.id))
@@ -204,22 +257,44 @@ export class UsageService {
         .offset((query.page - 1) * query.limit),
       db.select({ n: count() }).from(users).innerJoin(lineCounts, eq(lineCounts.userId, users.id)).where(where),
       db
-        .select({ download: sql<string>`coalesce(sum(${radiusUsageDaily.outputOctets}), 0)`, upload: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets}), 0)` })
+        .select({
+          download: sql<string>`coalesce(sum(${radiusUsageDaily.outputOctets}), 0)`,
+          upload: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets}), 0)`,
+        })
         .from(radiusUsageDaily)
         .where(inMonth),
       db.select({ n: count() }).from(radiusSessions).where(eq(radiusSessions.status, 'open')),
-      db.select({ n: count() }).from(users).innerJoin(lineCounts, eq(lineCounts.userId, users.id)).where(eq(users.role, 'user')),
+      db
+        .select({ n: count() })
+        .from(users)
+        .innerJoin(lineCounts, eq(lineCounts.userId, users.id))
+        .where(eq(users.role, 'user')),
     ]);
 
     const download = Number(network?.download ?? 0);
     const upload = Number(network?.upload ?? 0);
     return {
       period: { start, end },
-      totals: { download, upload, total: download + upload, customers: Number(customers?.n ?? 0), online: Number(online?.n ?? 0) },
+      totals: {
+        download,
+        upload,
+        total: download + upload,
+        customers: Number(customers?.n ?? 0),
+        online: Number(online?.n ?? 0),
+      },
       items: rows.map((r) => {
         const d = Number(r.download ?? 0);
         const u = Number(r.upload ?? 0);
-        return { user_id: r.id, name: r.name, email: r.email, lines: Number(r.lines), online: Number(r.online ?? 0), download: d, upload: u, total: d + u };
+        return {
+          user_id: r.id,
+          name: r.name,
+          email: r.email,
+          lines: Number(r.lines),
+          online: Number(r.online ?? 0),
+          download: d,
+          upload: u,
+          total: d + u,
+        };
       }),
       pagination: pagePagination(query.page, query.limit, Number(counted?.n ?? 0)),
     };

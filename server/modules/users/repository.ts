@@ -31,7 +31,8 @@ function filterValues(filters: UserFilterInput) {
 type FilterValues = ReturnType<typeof filterValues>;
 
 /** Which filters are present: one prepared statement per shape. */
-const filterShape = (v: FilterValues) => [v.role && 'r', v.status && 's', v.company && 'c', v.search && 'q', v.customer && 'n'].filter(Boolean).join('');
+const filterShape = (v: FilterValues) =>
+  [v.role && 'r', v.status && 's', v.company && 'c', v.search && 'q', v.customer && 'n'].filter(Boolean).join('');
 
 /**
  * The filters as SQL, with the values inline, or (`placeholders`) as named placeholders for a prepared statement.
@@ -182,7 +183,12 @@ export function createUserRepository(db: Db) {
           ? or(lt(users.createdAt, after.createdAt), and(eq(users.createdAt, after.createdAt), lt(users.id, after.id)))
           : undefined;
         const where = base && cursor ? and(base, cursor) : (base ?? cursor);
-        const rows = await db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(batchSize);
+        const rows = await db
+          .select()
+          .from(users)
+          .where(where)
+          .orderBy(desc(users.createdAt), desc(users.id))
+          .limit(batchSize);
         if (rows.length) yield rows;
         if (rows.length < batchSize) return;
         const last = rows[rows.length - 1];
@@ -243,7 +249,11 @@ export function createUserRepository(db: Db) {
     async hasBillingHistory(id: string): Promise<boolean> {
       const [inv] = await db.select({ id: invoices.id }).from(invoices).where(eq(invoices.userId, id)).limit(1);
       if (inv) return true;
-      const [sub] = await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, id)).limit(1);
+      const [sub] = await db
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, id))
+        .limit(1);
       return Boolean(sub);
     },
   };

@@ -75,21 +75,33 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     ok(await users.get(request.params.id), M.detail),
   );
 
-  app.post('/', { schema: { body: userCreateSchema, response: { 201: envelope(managedUserSchema) } } }, async (request, reply) =>
-    reply.code(201).send(ok(await users.create(actorOf(request), request.body, auditContext(request)), M.created)),
+  app.post(
+    '/',
+    { schema: { body: userCreateSchema, response: { 201: envelope(managedUserSchema) } } },
+    async (request, reply) =>
+      reply.code(201).send(ok(await users.create(actorOf(request), request.body, auditContext(request)), M.created)),
   );
 
-  app.put('/:id', { schema: { params: idParams, body: userUpdateSchema, response: { 200: envelope(managedUserSchema) } } }, async (request) => {
-    const user = await users.update(actorOf(request), request.params.id, request.body, auditContext(request));
-    const pending = request.body.email !== undefined && user.pending_email;
-    return ok(user, pending ? M.emailPending(pending) : M.updated);
-  });
+  app.put(
+    '/:id',
+    { schema: { params: idParams, body: userUpdateSchema, response: { 200: envelope(managedUserSchema) } } },
+    async (request) => {
+      const user = await users.update(actorOf(request), request.params.id, request.body, auditContext(request));
+      const pending = request.body.email !== undefined && user.pending_email;
+      return ok(user, pending ? M.emailPending(pending) : M.updated);
+    },
+  );
 
   app.patch(
     '/:id/status',
     { schema: { params: idParams, body: userStatusBodySchema, response: { 200: envelope(managedUserSchema) } } },
     async (request) => {
-      const user = await users.setStatus(actorOf(request), request.params.id, request.body.status, auditContext(request));
+      const user = await users.setStatus(
+        actorOf(request),
+        request.params.id,
+        request.body.status,
+        auditContext(request),
+      );
       return ok(user, M.statusChanged(user.status));
     },
   );

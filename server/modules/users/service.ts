@@ -45,7 +45,8 @@ export const USER_MESSAGES = {
   ownPassword: 'Change your own password from your profile',
   ownDelete: 'You cannot delete your own account',
   tokenCreator: 'An API token cannot change the account of the person who made it; sign in as yourself to do this',
-  emailPending: (to: string) => `User updated. A confirmation link was sent to ${to}; the e-mail address changes once it is confirmed from there.`,
+  emailPending: (to: string) =>
+    `User updated. A confirmation link was sent to ${to}; the e-mail address changes once it is confirmed from there.`,
   hasHistory: 'This user has invoices or subscriptions and cannot be deleted. Disable the account instead.',
   hasRecords: 'This user has tickets or other records and cannot be deleted. Disable the account instead.',
 } as const;
@@ -115,21 +116,25 @@ export class UserService {
     try {
       const row = await this.audited(audit, async (repo, record) => {
         const created = await repo.insert({
-        name: input.name,
-        email: input.email,
-        passwordHash,
-        role: input.role,
-        status: input.status,
-        phone: input.phone ?? null,
-        address: input.address ?? null,
-        company: input.company ?? null,
-        // Accounts made by staff are vouched for: no e-mail verification step.
-        isVerified: true,
-        emailVerifiedAt: now,
-        createdAt: now,
-        updatedAt: now,
+          name: input.name,
+          email: input.email,
+          passwordHash,
+          role: input.role,
+          status: input.status,
+          phone: input.phone ?? null,
+          address: input.address ?? null,
+          company: input.company ?? null,
+          // Accounts made by staff are vouched for: no e-mail verification step.
+          isVerified: true,
+          emailVerifiedAt: now,
+          createdAt: now,
+          updatedAt: now,
         });
-        await record({ action: 'user.created', targetId: created.id, changes: { ...changedFields({}, auditView(created)), password: { changed: true } } });
+        await record({
+          action: 'user.created',
+          targetId: created.id,
+          changes: { ...changedFields({}, auditView(created)), password: { changed: true } },
+        });
         return created;
       });
       return toManagedUser(row);
@@ -175,7 +180,8 @@ export class UserService {
         if (roleChange) await repo.endAccessTokens(id);
         const changes = changedFields(auditView(target), auditView(updated));
         // A role change is its own action (the one an auditor looks for), with every field that changed with it.
-        if (Object.keys(changes).length) await record({ action: roleChange ? 'user.role_changed' : 'user.updated', targetId: id, changes });
+        if (Object.keys(changes).length)
+          await record({ action: roleChange ? 'user.role_changed' : 'user.updated', targetId: id, changes });
         return updated;
       });
       notify();
@@ -200,7 +206,12 @@ export class UserService {
       const updated = await repo.update(id, { status, updatedAt: this.deps.clock.now() });
       if (!updated) throw notFound(M.notFound);
       if (status !== 'active') await repo.endAccessTokens(id);
-      if (target.status !== status) await record({ action: 'user.status_changed', targetId: id, changes: { status: { from: target.status, to: status } } });
+      if (target.status !== status)
+        await record({
+          action: 'user.status_changed',
+          targetId: id,
+          changes: { status: { from: target.status, to: status } },
+        });
       return updated;
     });
     if (status !== 'active') await this.deps.revokeSessions(id);
@@ -259,14 +270,20 @@ export class UserService {
     change: (repo: UserRepository, record: Record_) => Promise<T>,
   ): Promise<T> {
     const { repository, createRepository } = this.deps;
-    if (!removesPrivilege || target.role !== 'super_admin' || target.status !== 'active') return this.audited(audit, change);
-    const result = await repository.withoutLosingLastSuperAdmin((tx) => change(createRepository(tx), this.recorder(tx, audit)));
+    if (!removesPrivilege || target.role !== 'super_admin' || target.status !== 'active')
+      return this.audited(audit, change);
+    const result = await repository.withoutLosingLastSuperAdmin((tx) =>
+      change(createRepository(tx), this.recorder(tx, audit)),
+    );
     if (result === 'last') throw new AppError(409, M.lastSuperAdmin);
     return result;
   }
 
   /** Runs a change in one transaction with its audit event (none when no audit context is given). */
-  private audited<T>(audit: AuditContext | undefined, change: (repo: UserRepository, record: Record_) => Promise<T>): Promise<T> {
+  private audited<T>(
+    audit: AuditContext | undefined,
+    change: (repo: UserRepository, record: Record_) => Promise<T>,
+  ): Promise<T> {
     return this.deps.repository.transaction((tx) => change(this.deps.createRepository(tx), this.recorder(tx, audit)));
   }
 

@@ -39,7 +39,10 @@ const QR_SIZE = 92;
 export function validityText(minutes: number): string {
   const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
   if (minutes % 1440 === 0) return plural(minutes / 1440, 'day');
-  if (minutes % 60 === 0) return minutes > 1440 ? `${plural(Math.floor(minutes / 1440), 'day')} ${plural((minutes % 1440) / 60, 'hour')}` : plural(minutes / 60, 'hour');
+  if (minutes % 60 === 0)
+    return minutes > 1440
+      ? `${plural(Math.floor(minutes / 1440), 'day')} ${plural((minutes % 1440) / 60, 'hour')}`
+      : plural(minutes / 60, 'hour');
   return plural(minutes, 'minute');
 }
 
@@ -92,7 +95,8 @@ function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number, siz
 /** Waits between pages: other requests get their turn, and a reader slower than the drawing catches up. */
 async function breathe(doc: PDFKit.PDFDocument): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
-  while (!doc.destroyed && doc.readableLength > 8 * 1024 * 1024) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (!doc.destroyed && doc.readableLength > 8 * 1024 * 1024)
+    await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /**
@@ -104,7 +108,11 @@ export function renderVoucherCards(input: VoucherCardsInput): PDFKit.PDFDocument
     size: 'A4',
     margin: 0,
     autoFirstPage: false,
-    info: { Title: `Vouchers: ${input.planName}`, Author: input.company, Subject: `${input.codes.length} prepaid vouchers` },
+    info: {
+      Title: `Vouchers: ${input.planName}`,
+      Author: input.company,
+      Subject: `${input.codes.length} prepaid vouchers`,
+    },
   });
   const cardW = (PAGE.width - MARGIN * 2) / COLUMNS;
   const cardH = (PAGE.height - MARGIN * 2) / ROWS;
@@ -119,10 +127,20 @@ export function renderVoucherCards(input: VoucherCardsInput): PDFKit.PDFDocument
   const cutLines = (cards: number) => {
     const rows = Math.ceil(cards / COLUMNS);
     doc.save().lineWidth(0.5).strokeColor('#9a9a9a').dash(4, { space: 3 });
-    for (let c = 0; c <= COLUMNS; c++) doc.moveTo(MARGIN + c * cardW, MARGIN - 10).lineTo(MARGIN + c * cardW, MARGIN + rows * cardH + 10);
-    for (let r = 0; r <= rows; r++) doc.moveTo(MARGIN - 10, MARGIN + r * cardH).lineTo(PAGE.width - MARGIN + 10, MARGIN + r * cardH);
+    for (let c = 0; c <= COLUMNS; c++)
+      doc.moveTo(MARGIN + c * cardW, MARGIN - 10).lineTo(MARGIN + c * cardW, MARGIN + rows * cardH + 10);
+    for (let r = 0; r <= rows; r++)
+      doc.moveTo(MARGIN - 10, MARGIN + r * cardH).lineTo(PAGE.width - MARGIN + 10, MARGIN + r * cardH);
     doc.stroke().undash().restore();
-    doc.font('Helvetica').fontSize(7).fillColor('#6b6b6b').text('Cut along the dashed lines.', MARGIN, PAGE.height - MARGIN + 12, { width: PAGE.width - MARGIN * 2, align: 'center', lineBreak: false });
+    doc
+      .font('Helvetica')
+      .fontSize(7)
+      .fillColor('#6b6b6b')
+      .text('Cut along the dashed lines.', MARGIN, PAGE.height - MARGIN + 12, {
+        width: PAGE.width - MARGIN * 2,
+        align: 'center',
+        lineBreak: false,
+      });
   };
 
   const drawCard = (code: string, i: number) => {
@@ -134,16 +152,46 @@ export function renderVoucherCards(input: VoucherCardsInput): PDFKit.PDFDocument
     const x = MARGIN + (slot % COLUMNS) * cardW;
     const y = MARGIN + Math.floor(slot / COLUMNS) * cardH;
     const textW = cardW - PAD * 3 - QR_SIZE;
-    doc.font('Helvetica-Bold').fontSize(11).fillColor('#111111').text(input.company, x + PAD, y + PAD, { width: textW, height: 14, ellipsis: true, lineBreak: false });
-    doc.font('Helvetica').fontSize(10).fillColor('#222222').text(input.planName, x + PAD, y + PAD + 17, { width: textW, height: 13, ellipsis: true, lineBreak: false });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(11)
+      .fillColor('#111111')
+      .text(input.company, x + PAD, y + PAD, { width: textW, height: 14, ellipsis: true, lineBreak: false });
+    doc
+      .font('Helvetica')
+      .fontSize(10)
+      .fillColor('#222222')
+      .text(input.planName, x + PAD, y + PAD + 17, { width: textW, height: 13, ellipsis: true, lineBreak: false });
     doc.fontSize(8).fillColor('#444444');
     terms.forEach((line, n) => {
       doc.text(line, x + PAD, y + PAD + 33 + n * 11, { width: textW, height: 10, ellipsis: true, lineBreak: false });
     });
-    doc.font('Helvetica-Bold').fontSize(14).fillColor('#111111').text(price, x + PAD, y + PAD + 58, { width: textW, lineBreak: false });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(14)
+      .fillColor('#111111')
+      .text(price, x + PAD, y + PAD + 58, { width: textW, lineBreak: false });
     drawQr(doc, redeemLink(input.appUrl, code), x + cardW - PAD - QR_SIZE, y + PAD - 4, QR_SIZE);
-    doc.font('Courier-Bold').fontSize(code.length > 12 ? 16 : 19).fillColor('#000000').text(groupedCode(code), x + PAD, y + cardH - PAD - 42, { width: cardW - PAD * 2, align: 'center', lineBreak: false });
-    doc.font('Helvetica').fontSize(7).fillColor('#555555').text(`Redeem at ${portal} or log in with the code at the hotspot.`, x + PAD, y + cardH - PAD - 12, { width: cardW - PAD * 2, align: 'center', height: 9, ellipsis: true, lineBreak: false });
+    doc
+      .font('Courier-Bold')
+      .fontSize(code.length > 12 ? 16 : 19)
+      .fillColor('#000000')
+      .text(groupedCode(code), x + PAD, y + cardH - PAD - 42, {
+        width: cardW - PAD * 2,
+        align: 'center',
+        lineBreak: false,
+      });
+    doc
+      .font('Helvetica')
+      .fontSize(7)
+      .fillColor('#555555')
+      .text(`Redeem at ${portal} or log in with the code at the hotspot.`, x + PAD, y + cardH - PAD - 12, {
+        width: cardW - PAD * 2,
+        align: 'center',
+        height: 9,
+        ellipsis: true,
+        lineBreak: false,
+      });
   };
 
   const draw = async () => {
@@ -156,7 +204,11 @@ export function renderVoucherCards(input: VoucherCardsInput): PDFKit.PDFDocument
     }
     if (input.codes.length === 0) {
       doc.addPage();
-      doc.font('Helvetica').fontSize(12).fillColor('#111111').text('This batch has no unused vouchers left to print.', MARGIN, MARGIN);
+      doc
+        .font('Helvetica')
+        .fontSize(12)
+        .fillColor('#111111')
+        .text('This batch has no unused vouchers left to print.', MARGIN, MARGIN);
     }
     doc.end();
   };

@@ -4,7 +4,12 @@
  * (CHAP at the hotspot) are stored.
  */
 import { randomBytes } from 'node:crypto';
-import { isWellFormedVoucherCode, normalizeVoucherCode, VOUCHER_ALPHABET, voucherCheckCharacter } from '../../../contract/schemas/vouchers';
+import {
+  isWellFormedVoucherCode,
+  normalizeVoucherCode,
+  VOUCHER_ALPHABET,
+  voucherCheckCharacter,
+} from '../../../contract/schemas/vouchers';
 import type { SecretBox } from '../../lib/secret-box';
 
 const N = VOUCHER_ALPHABET.length;

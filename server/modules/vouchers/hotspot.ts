@@ -64,21 +64,35 @@ export interface VoucherAttemptOrigin {
 
 /** The rate-limit key of a NAS and device; a MAC is compared without case and separators. */
 export function voucherAttemptKey(origin: VoucherAttemptOrigin): string {
-  const device = (origin.device ?? '').toLowerCase().replace(/[^0-9a-z]/g, '').slice(0, 64) || 'unknown-device';
+  const device =
+    (origin.device ?? '')
+      .toLowerCase()
+      .replace(/[^0-9a-z]/g, '')
+      .slice(0, 64) || 'unknown-device';
   return `hotspot-voucher:${origin.nas}:${device}`;
 }
 
 const MB = 1_000_000;
 
 type Reject = Extract<AuthDecision, { accept: false }>;
-const reject = (reason: Reject['reason']): AuthDecision => ({ accept: false, reason, attributes: [['Reply-Message', VOUCHER_REFUSED]] });
+const reject = (reason: Reject['reason']): AuthDecision => ({
+  accept: false,
+  reason,
+  attributes: [['Reply-Message', VOUCHER_REFUSED]],
+});
 
 /** The decision for a voucher whose password checked out (pure). `state` the voucher should be moved to, if any. */
-export function authorizeVoucher(v: HotspotVoucher, now: Date, interimInterval: number): { decision: AuthDecision; state?: 'expired' | 'used_up' } {
+export function authorizeVoucher(
+  v: HotspotVoucher,
+  now: Date,
+  interimInterval: number,
+): { decision: AuthDecision; state?: 'expired' | 'used_up' } {
   if (v.state === 'revoked' || v.batchRevoked) return { decision: reject('not_active') };
   if (v.redeemedBy) return { decision: reject('not_active') };
-  const expiresAt = v.expiresAt ?? (v.validityMinutes !== null ? new Date(now.getTime() + v.validityMinutes * 60_000) : null);
-  if (v.state === 'expired' || (expiresAt && expiresAt.getTime() <= now.getTime())) return { decision: reject('not_active'), state: 'expired' };
+  const expiresAt =
+    v.expiresAt ?? (v.validityMinutes !== null ? new Date(now.getTime() + v.validityMinutes * 60_000) : null);
+  if (v.state === 'expired' || (expiresAt && expiresAt.getTime() <= now.getTime()))
+    return { decision: reject('not_active'), state: 'expired' };
   if (v.state === 'used_up' || (v.dataAllowanceMb !== null && v.usedBytes >= v.dataAllowanceMb * MB)) {
     return { decision: reject('data_cap'), state: 'used_up' };
   }
@@ -92,18 +106,31 @@ export function authorizeVoucher(v: HotspotVoucher, now: Date, interimInterval: 
 }
 
 export class VoucherAuthenticator {
-  constructor(private readonly deps: { db: Db; box: SecretBox; clock: Clock; interimInterval: number; attempts?: RateLimitBackend }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      box: SecretBox;
+      clock: Clock;
+      interimInterval: number;
+      attempts?: RateLimitBackend;
+    },
+  ) {}
 
   /**
    * Null when the user name is not shaped like a voucher code (then it is not one of ours either: a mistyped code
    * fails its check character before any look-up, so it is no guess worth counting).
    */
-  async decide(username: string, check: (password: string) => boolean, from: VoucherAttemptOrigin = { nas: 'unknown' }): Promise<AuthDecision | null> {
+  async decide(
+    username: string,
+    check: (password: string) => boolean,
+    from: VoucherAttemptOrigin = { nas: 'unknown' },
+  ): Promise<AuthDecision | null> {
     const code = parseVoucherCode(username);
     if (!code) return null;
     const { attempts } = this.deps;
     const key = voucherAttemptKey(from);
-    if (attempts && (await attempts.read(key, VOUCHER_ATTEMPTS.windowMs)).count >= VOUCHER_ATTEMPTS.max) return reject('too_many_attempts');
+    if (attempts && (await attempts.read(key, VOUCHER_ATTEMPTS.windowMs)).count >= VOUCHER_ATTEMPTS.max)
+      return reject('too_many_attempts');
     const decision = await this.check(username, code, check);
     if (attempts) {
       if (decision.accept) await attempts.clear(key);
@@ -139,10 +166,18 @@ export class VoucherAuthenticator {
     if (plain === null) return reject('sealed_password_unreadable');
     if (!check(plain)) return reject('bad_password');
     const now = clock.now();
-    const v: HotspotVoucher = { ...row, code: plain, usedBytes: Number(row.usedBytes), batchRevoked: row.batchRevokedAt !== null };
+    const v: HotspotVoucher = {
+      ...row,
+      code: plain,
+      usedBytes: Number(row.usedBytes),
+      batchRevoked: row.batchRevokedAt !== null,
+    };
     const { decision, state } = authorizeVoucher(v, now, this.deps.interimInterval);
     if (state && v.state !== state && v.state !== 'revoked') {
-      await db.update(vouchers).set({ state }).where(and(eq(vouchers.id, v.id), eq(vouchers.state, v.state)));
+      await db
+        .update(vouchers)
+        .set({ state })
+        .where(and(eq(vouchers.id, v.id), eq(vouchers.state, v.state)));
     }
     if (decision.accept && v.firstUsedAt === null) {
       // The first login starts the voucher's time; a concurrent first login loses the update and reads the winner's.
@@ -167,9 +202,19 @@ export class VoucherAuthenticator {
     if (!code) return null;
     const { db, box, clock } = this.deps;
     const hash = voucherCodeHash(box, code);
-    if (bytes > 0) await db.update(vouchers).set({ usedBytes: sql`${vouchers.usedBytes} + ${bytes}` }).where(eq(vouchers.codeHash, hash));
+    if (bytes > 0)
+      await db
+        .update(vouchers)
+        .set({ usedBytes: sql`${vouchers.usedBytes} + ${bytes}` })
+        .where(eq(vouchers.codeHash, hash));
     const [row] = await db
-      .select({ id: vouchers.id, state: vouchers.state, usedBytes: vouchers.usedBytes, expiresAt: vouchers.expiresAt, dataAllowanceMb: voucherBatches.dataAllowanceMb })
+      .select({
+        id: vouchers.id,
+        state: vouchers.state,
+        usedBytes: vouchers.usedBytes,
+        expiresAt: vouchers.expiresAt,
+        dataAllowanceMb: voucherBatches.dataAllowanceMb,
+      })
       .from(vouchers)
       .innerJoin(voucherBatches, eq(voucherBatches.id, vouchers.batchId))
       .where(eq(vouchers.codeHash, hash))
@@ -182,7 +227,10 @@ export class VoucherAuthenticator {
           ? 'expired'
           : null;
     if (runOut && (row.state === 'unused' || row.state === 'active')) {
-      await db.update(vouchers).set({ state: runOut }).where(and(eq(vouchers.id, row.id), inArray(vouchers.state, ['unused', 'active'])));
+      await db
+        .update(vouchers)
+        .set({ state: runOut })
+        .where(and(eq(vouchers.id, row.id), inArray(vouchers.state, ['unused', 'active'])));
     }
     return runOut;
   }

@@ -41,12 +41,21 @@ const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   // 100 000 codes take tens of seconds in chunks; a run still active after 10 minutes belongs to a node that is
   // gone, and another node goes on from the batch's count.
-  app.jobs.define<{ batchId: string }>(VOUCHER_BATCH_JOB, { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 600 }, ({ batchId }) => service.generatePending(batchId));
+  app.jobs.define<{ batchId: string }>(
+    VOUCHER_BATCH_JOB,
+    { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 600 },
+    ({ batchId }) => service.generatePending(batchId),
+  );
 
   // 201 with the codes; 202 (no codes yet) for a batch its job makes: GET /batches/:id shows the progress.
   app.post(
     '/batches',
-    { schema: { body: voucherBatchCreateSchema, response: { 201: envelope(createdVoucherBatchSchema), 202: envelope(createdVoucherBatchSchema) } } },
+    {
+      schema: {
+        body: voucherBatchCreateSchema,
+        response: { 201: envelope(createdVoucherBatchSchema), 202: envelope(createdVoucherBatchSchema) },
+      },
+    },
     async (request, reply) => {
       const user = request.user;
       if (!user) throw unauthorized();
@@ -58,17 +67,33 @@ const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/batches', { schema: { querystring: voucherBatchListQuerySchema, response: { 200: envelope(pageSchema(voucherBatchSchema)) } } }, async (request) => {
-    const { page, limit } = request.query;
-    const { items, total } = await service.listBatches({ page, limit });
-    return ok({ items, pagination: pagePagination(page, limit, total) }, M.list);
-  });
+  app.get(
+    '/batches',
+    {
+      schema: { querystring: voucherBatchListQuerySchema, response: { 200: envelope(pageSchema(voucherBatchSchema)) } },
+    },
+    async (request) => {
+      const { page, limit } = request.query;
+      const { items, total } = await service.listBatches({ page, limit });
+      return ok({ items, pagination: pagePagination(page, limit, total) }, M.list);
+    },
+  );
 
-  app.get('/batches/:id', { schema: { params: idParams, response: { 200: envelope(voucherBatchSchema) } } }, async (request) => ok(await service.getBatch(request.params.id), M.detail));
+  app.get(
+    '/batches/:id',
+    { schema: { params: idParams, response: { 200: envelope(voucherBatchSchema) } } },
+    async (request) => ok(await service.getBatch(request.params.id), M.detail),
+  );
 
   app.get(
     '/batches/:id/vouchers',
-    { schema: { params: idParams, querystring: voucherListQuerySchema, response: { 200: envelope(pageSchema(voucherSchema)) } } },
+    {
+      schema: {
+        params: idParams,
+        querystring: voucherListQuerySchema,
+        response: { 200: envelope(pageSchema(voucherSchema)) },
+      },
+    },
     async (request) => {
       const q = request.query;
       const { items, total } = await service.listVouchers(request.params.id, q);
@@ -78,7 +103,11 @@ const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/batches/:id/codes.csv', { schema: { params: idParams } }, async (request, reply) => {
     const { filename, csv } = await service.exportCsv(request.params.id, auditContext(request));
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).header('cache-control', 'no-store').send(csv);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${filename}"`)
+      .header('cache-control', 'no-store')
+      .send(csv);
   });
 
   // The printable cards (cards.ts): the same window, unused codes and audit as the CSV.
@@ -102,35 +131,47 @@ const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
       .send(pdf);
   });
 
-  app.post('/batches/:id/revoke', { schema: { params: idParams, response: { 200: envelope(voucherBatchSchema) } } }, async (request) =>
-    ok(await service.revokeBatch(request.params.id, auditContext(request)), M.batchRevoked),
+  app.post(
+    '/batches/:id/revoke',
+    { schema: { params: idParams, response: { 200: envelope(voucherBatchSchema) } } },
+    async (request) => ok(await service.revokeBatch(request.params.id, auditContext(request)), M.batchRevoked),
   );
 
-  app.post('/:id/revoke', { schema: { params: idParams, response: { 200: envelope(voucherSchema) } } }, async (request) =>
-    ok(await service.revokeVoucher(request.params.id, auditContext(request)), M.revoked),
+  app.post(
+    '/:id/revoke',
+    { schema: { params: idParams, response: { 200: envelope(voucherSchema) } } },
+    async (request) => ok(await service.revokeVoucher(request.params.id, auditContext(request)), M.revoked),
   );
 
   const window = { max: REDEEM_FAILURES, windowMs: REDEEM_WINDOW_MS };
   const byIp = app.limitFailures({ nameSpace: 'voucher-ip:', ...window });
-  const byAccount = app.limitFailures({ nameSpace: 'voucher-account:', ...window, key: (request) => request.user?.id ?? '' });
-
-  app.post('/redeem', { schema: { body: voucherRedeemSchema, response: { 201: envelope(voucherRedeemedSchema) } } }, async (request, reply) => {
-    const user = request.user;
-    if (!user) throw unauthorized();
-    const wait = Math.max(await byIp.blockedFor(request), await byAccount.blockedFor(request));
-    if (wait > 0) throw tooManyRequests(REDEEM_TOO_MANY, wait);
-    try {
-      const redeemed = await service.redeem(user.id, request.body.code, auditContext(request));
-      return reply.code(201).send(ok(redeemed, M.redeemed));
-    } catch (error) {
-      // A wrong or mistyped code is what a guesser produces: it counts; a used one (a lost race) does not.
-      if (error instanceof AppError && (error.statusCode === 400 || error.statusCode === 404)) {
-        await byIp.failed(request);
-        await byAccount.failed(request);
-      }
-      throw error;
-    }
+  const byAccount = app.limitFailures({
+    nameSpace: 'voucher-account:',
+    ...window,
+    key: (request) => request.user?.id ?? '',
   });
+
+  app.post(
+    '/redeem',
+    { schema: { body: voucherRedeemSchema, response: { 201: envelope(voucherRedeemedSchema) } } },
+    async (request, reply) => {
+      const user = request.user;
+      if (!user) throw unauthorized();
+      const wait = Math.max(await byIp.blockedFor(request), await byAccount.blockedFor(request));
+      if (wait > 0) throw tooManyRequests(REDEEM_TOO_MANY, wait);
+      try {
+        const redeemed = await service.redeem(user.id, request.body.code, auditContext(request));
+        return reply.code(201).send(ok(redeemed, M.redeemed));
+      } catch (error) {
+        // A wrong or mistyped code is what a guesser produces: it counts; a used one (a lost race) does not.
+        if (error instanceof AppError && (error.statusCode === 400 || error.statusCode === 404)) {
+          await byIp.failed(request);
+          await byAccount.failed(request);
+        }
+        throw error;
+      }
+    },
+  );
 };
 
 export default voucherRoutes;

@@ -26,7 +26,13 @@ import { addMs } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { Pace } from '../../lib/pace';
 import type { SecretBox } from '../../lib/secret-box';
-import { VOUCHER_INLINE_BATCH, type VoucherBatch, type Voucher, type VoucherBatchCreateParsed, type VoucherState } from '../../../contract/schemas/vouchers';
+import {
+  VOUCHER_INLINE_BATCH,
+  type VoucherBatch,
+  type Voucher,
+  type VoucherBatchCreateParsed,
+  type VoucherState,
+} from '../../../contract/schemas/vouchers';
 import { recordAudit, type AuditContext } from '../audit/trail';
 import { provisionCredentials } from '../radius/credentials';
 import { generateVoucherCodes, parseVoucherCode, voucherCodeHash, voucherCodeHint } from './codes';
@@ -106,9 +112,16 @@ export class VoucherService {
 
   private async toBatch(db: Db, batch: VoucherBatchRow, planName?: string): Promise<VoucherBatch> {
     const states = Object.fromEntries(
-      (await db.select({ state: vouchers.state, n: count() }).from(vouchers).where(eq(vouchers.batchId, batch.id)).groupBy(vouchers.state)).map((r) => [r.state, Number(r.n)]),
+      (
+        await db
+          .select({ state: vouchers.state, n: count() })
+          .from(vouchers)
+          .where(eq(vouchers.batchId, batch.id))
+          .groupBy(vouchers.state)
+      ).map((r) => [r.state, Number(r.n)]),
     );
-    const name = planName ?? (await db.select({ name: plans.name }).from(plans).where(eq(plans.id, batch.planId)))[0]?.name ?? '';
+    const name =
+      planName ?? (await db.select({ name: plans.name }).from(plans).where(eq(plans.id, batch.planId)))[0]?.name ?? '';
     const until = this.exportUntil(batch);
     return {
       id: batch.id,
@@ -125,7 +138,8 @@ export class VoucherService {
       revoked_at: iso(batch.revokedAt),
       status: batch.generatedAt ? 'ready' : 'generating',
       generated: batch.generated,
-      export_until: !batch.revokedAt && until && until.getTime() > this.deps.clock.now().getTime() ? until.toISOString() : null,
+      export_until:
+        !batch.revokedAt && until && until.getTime() > this.deps.clock.now().getTime() ? until.toISOString() : null,
       states,
     };
   }
@@ -135,7 +149,11 @@ export class VoucherService {
    * plain codes (queued: false). More: the batch row is written and a job makes the codes (queued: true, no codes
    * yet); GET shows its progress and the codes are exported once it is ready.
    */
-  async createBatch(input: VoucherBatchCreateParsed, actorId: string, audit: AuditContext): Promise<VoucherBatch & { codes: string[]; queued: boolean }> {
+  async createBatch(
+    input: VoucherBatchCreateParsed,
+    actorId: string,
+    audit: AuditContext,
+  ): Promise<VoucherBatch & { codes: string[]; queued: boolean }> {
     const { db, clock, enqueueGeneration } = this.deps;
     const now = clock.now();
     const queued = !!enqueueGeneration && input.count > VOUCHER_INLINE_BATCH;
@@ -161,7 +179,13 @@ export class VoucherService {
         action: 'voucher_batch.created',
         targetType: 'voucher_batch',
         targetId: row!.id,
-        changes: { plan_id: plan.id, count: input.count, validity_minutes: row!.validityMinutes, data_allowance_mb: row!.dataAllowanceMb, price: row!.price },
+        changes: {
+          plan_id: plan.id,
+          count: input.count,
+          validity_minutes: row!.validityMinutes,
+          data_allowance_mb: row!.dataAllowanceMb,
+          price: row!.price,
+        },
       });
       if (queued) return { batch: row!, codes: [] as string[], planName: plan.name };
       const codes: string[] = [];
@@ -170,7 +194,8 @@ export class VoucherService {
         if (chunk === null) break;
         codes.push(...chunk);
         idle = chunk.length ? 0 : idle + 1;
-        if (idle > MAX_IDLE_CHUNKS) throw new Error('Could not generate unique voucher codes: use a longer code length');
+        if (idle > MAX_IDLE_CHUNKS)
+          throw new Error('Could not generate unique voucher codes: use a longer code length');
       }
       const [ready] = await tx.select().from(voucherBatches).where(eq(voucherBatches.id, row!.id));
       return { batch: ready!, codes, planName: plan.name };
@@ -206,7 +231,15 @@ export class VoucherService {
       const inserted = chosen.length
         ? await tx
             .insert(vouchers)
-            .values([...byHash.values()].map((c) => ({ batchId, codeHash: c.codeHash, codeSealed: c.codeSealed, codeHint: voucherCodeHint(c.code), createdAt: now })))
+            .values(
+              [...byHash.values()].map((c) => ({
+                batchId,
+                codeHash: c.codeHash,
+                codeSealed: c.codeSealed,
+                codeHint: voucherCodeHint(c.code),
+                createdAt: now,
+              })),
+            )
             .onConflictDoNothing({ target: vouchers.codeHash })
             .returning({ codeHash: vouchers.codeHash })
         : [];
@@ -224,7 +257,11 @@ export class VoucherService {
   /** Fresh codes with their look-up hash and sealed copy: the CPU part of a chunk, done before its transaction. */
   private prepareCodes(count: number, length: number): PreparedCode[] {
     const { box } = this.deps;
-    return generateVoucherCodes(count, length).map((code) => ({ code, codeHash: voucherCodeHash(box, code), codeSealed: box.seal(code) }));
+    return generateVoucherCodes(count, length).map((code) => ({
+      code,
+      codeHash: voucherCodeHash(box, code),
+      codeSealed: box.seal(code),
+    }));
   }
 
   /**
@@ -238,7 +275,10 @@ export class VoucherService {
       // The codes are made, hashed and sealed before the transaction, which then only locks, inserts and counts.
       const [batch] = await db.select().from(voucherBatches).where(eq(voucherBatches.id, batchId));
       if (!batch || batch.generatedAt) return;
-      const prepared = this.prepareCodes(Math.min(INSERT_CHUNK, Math.max(0, batch.count - batch.generated)), batch.codeLength);
+      const prepared = this.prepareCodes(
+        Math.min(INSERT_CHUNK, Math.max(0, batch.count - batch.generated)),
+        batch.codeLength,
+      );
       await nextTurn();
       const chunk = await db.transaction((t) => this.makeChunk(t as unknown as Db, batchId, prepared));
       if (chunk === null) return;
@@ -274,11 +314,20 @@ export class VoucherService {
     return row;
   }
 
-  async listVouchers(batchId: string, q: { page: number; limit: number; state?: VoucherState }): Promise<{ items: Voucher[]; total: number }> {
+  async listVouchers(
+    batchId: string,
+    q: { page: number; limit: number; state?: VoucherState },
+  ): Promise<{ items: Voucher[]; total: number }> {
     const { db } = this.deps;
     await this.batchRow(db, batchId);
     const where = and(eq(vouchers.batchId, batchId), q.state ? eq(vouchers.state, q.state) : undefined);
-    const rows = await db.select().from(vouchers).where(where).orderBy(vouchers.id).limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await db
+      .select()
+      .from(vouchers)
+      .where(where)
+      .orderBy(vouchers.id)
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     const [{ n }] = (await db.select({ n: count() }).from(vouchers).where(where)) as [{ n: number }];
     return { items: rows.map(toVoucher), total: Number(n) };
   }
@@ -287,14 +336,22 @@ export class VoucherService {
    * The plain unused codes of a batch, for an export (CSV or the printed cards), while the export window is open;
    * the export is audited (with its format). After the window (or once revoked): 409.
    */
-  async exportCodes(batchId: string, format: 'csv' | 'pdf', audit: AuditContext): Promise<{ batch: VoucherBatchRow; planName: string; codes: string[] }> {
+  async exportCodes(
+    batchId: string,
+    format: 'csv' | 'pdf',
+    audit: AuditContext,
+  ): Promise<{ batch: VoucherBatchRow; planName: string; codes: string[] }> {
     const { db, clock, box } = this.deps;
     const batch = await this.batchRow(db, batchId);
     const until = this.exportUntil(batch);
     if (!batch.revokedAt && !until) throw conflict(VOUCHER_MESSAGES.stillGenerating);
     if (batch.revokedAt || until!.getTime() <= clock.now().getTime()) throw conflict(VOUCHER_MESSAGES.exportOver);
     const [plan] = await db.select({ name: plans.name }).from(plans).where(eq(plans.id, batch.planId));
-    const rows = await db.select({ sealed: vouchers.codeSealed }).from(vouchers).where(and(eq(vouchers.batchId, batchId), eq(vouchers.state, 'unused'))).orderBy(vouchers.id);
+    const rows = await db
+      .select({ sealed: vouchers.codeSealed })
+      .from(vouchers)
+      .where(and(eq(vouchers.batchId, batchId), eq(vouchers.state, 'unused')))
+      .orderBy(vouchers.id);
     // Opening 100 000 sealed codes is a second of CPU: a chunk per event-loop turn, so other requests go on.
     const codes: string[] = [];
     for (let i = 0; i < rows.length; i++) {
@@ -302,7 +359,12 @@ export class VoucherService {
       if (code) codes.push(code);
       if (i % OPEN_CHUNK === OPEN_CHUNK - 1) await nextTurn();
     }
-    await recordAudit(db, clock, audit, { action: 'voucher_batch.exported', targetType: 'voucher_batch', targetId: batch.id, changes: { codes: codes.length, format } });
+    await recordAudit(db, clock, audit, {
+      action: 'voucher_batch.exported',
+      targetType: 'voucher_batch',
+      targetId: batch.id,
+      changes: { codes: codes.length, format },
+    });
     return { batch, planName: plan?.name ?? '', codes };
   }
 
@@ -320,7 +382,9 @@ export class VoucherService {
     };
     const lines = ['code,plan,validity_minutes,data_allowance_mb,price,currency'];
     for (const code of codes) {
-      lines.push([code, planName, batch.validityMinutes, batch.dataAllowanceMb, batch.price, batch.currency].map(cell).join(','));
+      lines.push(
+        [code, planName, batch.validityMinutes, batch.dataAllowanceMb, batch.price, batch.currency].map(cell).join(','),
+      );
     }
     return { filename: VoucherService.exportFilename(batch, 'csv'), csv: `${lines.join('\r\n')}\r\n` };
   }
@@ -333,13 +397,22 @@ export class VoucherService {
       const batch = await this.batchRow(tx, batchId, true);
       if (batch.revokedAt) return this.toBatch(tx, batch);
       const now = clock.now();
-      const [updated] = await tx.update(voucherBatches).set({ revokedAt: now }).where(eq(voucherBatches.id, batchId)).returning();
+      const [updated] = await tx
+        .update(voucherBatches)
+        .set({ revokedAt: now })
+        .where(eq(voucherBatches.id, batchId))
+        .returning();
       const revoked = await tx
         .update(vouchers)
         .set({ state: 'revoked' })
         .where(and(eq(vouchers.batchId, batchId), inArray(vouchers.state, ['unused', 'active'])))
         .returning({ id: vouchers.id });
-      await recordAudit(tx, clock, audit, { action: 'voucher_batch.revoked', targetType: 'voucher_batch', targetId: batchId, changes: { vouchers: revoked.length } });
+      await recordAudit(tx, clock, audit, {
+        action: 'voucher_batch.revoked',
+        targetType: 'voucher_batch',
+        targetId: batchId,
+        changes: { vouchers: revoked.length },
+      });
       return this.toBatch(tx, updated!);
     });
   }
@@ -354,7 +427,12 @@ export class VoucherService {
       if (row.state === 'revoked') throw conflict(VOUCHER_MESSAGES.alreadyRevoked);
       if (row.state !== 'unused' && row.state !== 'active') throw conflict(VOUCHER_MESSAGES.cannotRevoke(row.state));
       const [updated] = await tx.update(vouchers).set({ state: 'revoked' }).where(eq(vouchers.id, id)).returning();
-      await recordAudit(tx, clock, audit, { action: 'voucher.revoked', targetType: 'voucher', targetId: id, changes: { state: [row.state, 'revoked'] } });
+      await recordAudit(tx, clock, audit, {
+        action: 'voucher.revoked',
+        targetType: 'voucher',
+        targetId: id,
+        changes: { state: [row.state, 'revoked'] },
+      });
       return toVoucher(updated!);
     });
   }
@@ -366,7 +444,8 @@ export class VoucherService {
   async redeem(userId: string, input: string, audit: AuditContext) {
     const { db, clock, box } = this.deps;
     const code = parseVoucherCode(input);
-    if (!code) throw badRequest(VOUCHER_MESSAGES.invalidCode, [{ field: 'code', message: VOUCHER_MESSAGES.invalidCode }]);
+    if (!code)
+      throw badRequest(VOUCHER_MESSAGES.invalidCode, [{ field: 'code', message: VOUCHER_MESSAGES.invalidCode }]);
     const hash = voucherCodeHash(box, code);
     const result = await db.transaction(async (t) => {
       const tx = t as unknown as Db;
@@ -409,10 +488,16 @@ export class VoucherService {
       const extended = current !== undefined;
       if (current) {
         if (allowance === null) {
-          const from = current.currentPeriodEnd && current.currentPeriodEnd.getTime() > now.getTime() ? current.currentPeriodEnd : now;
+          const from =
+            current.currentPeriodEnd && current.currentPeriodEnd.getTime() > now.getTime()
+              ? current.currentPeriodEnd
+              : now;
           periodEnd = addMs(from, validityMs!);
         } else {
-          periodEnd = current.currentPeriodEnd === null || validityMs === null ? null : new Date(Math.max(current.currentPeriodEnd.getTime(), now.getTime() + validityMs));
+          periodEnd =
+            current.currentPeriodEnd === null || validityMs === null
+              ? null
+              : new Date(Math.max(current.currentPeriodEnd.getTime(), now.getTime() + validityMs));
           dataAllowanceBytes = (current.dataAllowanceBytes ?? 0) + allowance;
           dataUsedBytes = current.dataUsedBytes;
         }
@@ -451,7 +536,12 @@ export class VoucherService {
         action: 'voucher.redeemed',
         targetType: 'voucher',
         targetId: voucher.id,
-        changes: { subscription_id: subscriptionId, extended, period_end: iso(periodEnd), data_allowance_bytes: dataAllowanceBytes },
+        changes: {
+          subscription_id: subscriptionId,
+          extended,
+          period_end: iso(periodEnd),
+          data_allowance_bytes: dataAllowanceBytes,
+        },
       });
       return {
         voucher_id: voucher.id,

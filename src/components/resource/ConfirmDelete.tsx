@@ -10,7 +10,13 @@ import { t } from '../../i18n';
  * the resource's lists as the DeleteButton did. Like Refine's buttons it asks the accessControlProvider first and
  * is not shown to a role that may not delete the resource (the role matrix's DELETE endpoint, contract/roles.ts).
  */
-export function ConfirmDelete({ resource, id, meta, label, successMessage }: {
+export function ConfirmDelete({
+  resource,
+  id,
+  meta,
+  label,
+  successMessage,
+}: {
   resource: string;
   id: BaseKey | undefined;
   meta?: Record<string, unknown>;

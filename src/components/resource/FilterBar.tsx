@@ -21,7 +21,15 @@ function asDay(value: unknown): Dayjs | undefined {
  * which Refine keeps in the URL. A text box whose value its field's schema refuses keeps the old filters. On
  * phones all but the search box fold into a "Filters" drawer (FoldingFilters).
  */
-export function FilterBar({ decl, filters, setFilters }: { decl: ResourceDecl; filters: CrudFilter[]; setFilters: (f: CrudFilter[]) => void }) {
+export function FilterBar({
+  decl,
+  filters,
+  setFilters,
+}: {
+  decl: ResourceDecl;
+  filters: CrudFilter[];
+  setFilters: (f: CrudFilter[]) => void;
+}) {
   const selects = (decl.fields ?? []).filter((f) => f.filter === true && f.options);
   const texts = (decl.fields ?? []).filter((f) => f.filter === 'text');
   const ranges = (decl.fields ?? []).filter((f) => f.filter === 'dateRange');
@@ -43,7 +51,12 @@ export function FilterBar({ decl, filters, setFilters }: { decl: ResourceDecl; f
       next.push({ field: f.name, operator: 'gte', value: from ? from.startOf('day').toISOString() : undefined });
       next.push({ field: f.name, operator: 'lte', value: to ? to.endOf('day').toISOString() : undefined });
     }
-    if (decl.search) next.push({ field: 'search', operator: 'contains', value: (values.search as string | undefined)?.trim() || undefined });
+    if (decl.search)
+      next.push({
+        field: 'search',
+        operator: 'contains',
+        value: (values.search as string | undefined)?.trim() || undefined,
+      });
     setFilters(next);
   };
 
@@ -52,11 +65,20 @@ export function FilterBar({ decl, filters, setFilters }: { decl: ResourceDecl; f
   if (selects.length === 0 && texts.length === 0 && ranges.length === 0 && !decl.search) return null;
 
   const visible: FilterItem[] = decl.search
-    ? [{
-        name: 'search',
-        label: t('resource.search'),
-        control: <Input.Search allowClear placeholder={t('resource.search')} aria-label={t('resource.search')} onSearch={() => form.submit()} />,
-      }]
+    ? [
+        {
+          name: 'search',
+          label: t('resource.search'),
+          control: (
+            <Input.Search
+              allowClear
+              placeholder={t('resource.search')}
+              aria-label={t('resource.search')}
+              onSearch={() => form.submit()}
+            />
+          ),
+        },
+      ]
     : [];
   const folded: FilterItem[] = [
     ...texts.map((f) => ({
@@ -64,25 +86,57 @@ export function FilterBar({ decl, filters, setFilters }: { decl: ResourceDecl; f
       label: t(f.labelKey),
       rules: zodRules(f.schema, f),
       control: (
-        <Input.Search allowClear style={{ width: 220, maxWidth: '100%' }} placeholder={t(f.filterPlaceholderKey ?? f.labelKey)} aria-label={t(f.labelKey)}
-          onSearch={() => form.submit()} />
+        <Input.Search
+          allowClear
+          style={{ width: 220, maxWidth: '100%' }}
+          placeholder={t(f.filterPlaceholderKey ?? f.labelKey)}
+          aria-label={t(f.labelKey)}
+          onSearch={() => form.submit()}
+        />
       ),
     })),
     ...selects.map((f) => ({
       name: f.name,
       label: t(f.labelKey),
       control: (
-        <Select allowClear style={{ minWidth: 160 }} placeholder={t(f.labelKey)} aria-label={t(f.labelKey)}
-          options={f.options!.map((o) => ({ value: o.value, label: t(o.labelKey) }))} />
+        <Select
+          allowClear
+          style={{ minWidth: 160 }}
+          placeholder={t(f.labelKey)}
+          aria-label={t(f.labelKey)}
+          options={f.options!.map((o) => ({ value: o.value, label: t(o.labelKey) }))}
+        />
       ),
     })),
     ...ranges.flatMap((f) => [
-      { name: f.name + FROM, label: t('resource.from', { field: t(f.labelKey) }), control: <DatePicker placeholder={t('resource.from', { field: t(f.labelKey) })} aria-label={t('resource.from', { field: t(f.labelKey) })} /> },
-      { name: f.name + TO, label: t('resource.to', { field: t(f.labelKey) }), control: <DatePicker placeholder={t('resource.to', { field: t(f.labelKey) })} aria-label={t('resource.to', { field: t(f.labelKey) })} /> },
+      {
+        name: f.name + FROM,
+        label: t('resource.from', { field: t(f.labelKey) }),
+        control: (
+          <DatePicker
+            placeholder={t('resource.from', { field: t(f.labelKey) })}
+            aria-label={t('resource.from', { field: t(f.labelKey) })}
+          />
+        ),
+      },
+      {
+        name: f.name + TO,
+        label: t('resource.to', { field: t(f.labelKey) }),
+        control: (
+          <DatePicker
+            placeholder={t('resource.to', { field: t(f.labelKey) })}
+            aria-label={t('resource.to', { field: t(f.labelKey) })}
+          />
+        ),
+      },
     ]),
   ];
   return (
-    <FoldingFilters form={form} initialValues={initialValues} visible={visible} folded={folded}
+    <FoldingFilters
+      form={form}
+      initialValues={initialValues}
+      visible={visible}
+      folded={folded}
       onValuesChange={(changed) => {
         // Typing in a text box waits for Enter or its search button; selects and dates apply at once (through
         // the form's checks, so a half-typed text box is not sent with them).

@@ -35,7 +35,8 @@ export interface FoldingFiltersProps<V extends object> {
 const isBlank = (v: unknown): boolean =>
   v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.every(isBlank));
 
-const fullWidth = (control: FilterItem['control']) => cloneElement(control, { style: { ...control.props.style, width: '100%', minWidth: 0 } });
+const fullWidth = (control: FilterItem['control']) =>
+  cloneElement(control, { style: { ...control.props.style, width: '100%', minWidth: 0 } });
 
 /**
  * A list's filter bar. From tablet width (md) the filters sit in one inline row above the table, as always. On a
@@ -44,7 +45,15 @@ const fullWidth = (control: FilterItem['control']) => cloneElement(control, { st
  * Clear; the search box stays beside the button. One form either way: the drawer's fields stay mounted, so a
  * search sent from the bar keeps the applied filters.
  */
-export function FoldingFilters<V extends object>({ form, name, initialValues, visible = [], folded, onValuesChange, onFinish }: FoldingFiltersProps<V>) {
+export function FoldingFilters<V extends object>({
+  form,
+  name,
+  initialValues,
+  visible = [],
+  folded,
+  onValuesChange,
+  onFinish,
+}: FoldingFiltersProps<V>) {
   const { narrow } = useViewport();
   const [open, setOpen] = useState(false);
   const [before, setBefore] = useState<Partial<V>>({});
@@ -54,10 +63,20 @@ export function FoldingFilters<V extends object>({ form, name, initialValues, vi
 
   if (!narrow || folded.length === 0) {
     return (
-      <Form form={form} name={name} layout="inline" initialValues={initialValues} style={{ marginBottom: 16, rowGap: 8 }} data-testid="filter-bar"
-        onValuesChange={onValuesChange} onFinish={onFinish}>
+      <Form
+        form={form}
+        name={name}
+        layout="inline"
+        initialValues={initialValues}
+        style={{ marginBottom: 16, rowGap: 8 }}
+        data-testid="filter-bar"
+        onValuesChange={onValuesChange}
+        onFinish={onFinish}
+      >
         {[...visible, ...folded].map((f) => (
-          <Form.Item key={f.name} name={f.name} rules={f.rules}>{f.control}</Form.Item>
+          <Form.Item key={f.name} name={f.name} rules={f.rules}>
+            {f.control}
+          </Form.Item>
         ))}
       </Form>
     );
@@ -79,18 +98,36 @@ export function FoldingFilters<V extends object>({ form, name, initialValues, vi
   const buttonName = active > 0 ? t('resource.filtersActive', { count: active }) : t('resource.filters');
 
   return (
-    <Form form={form} name={name} layout="vertical" initialValues={initialValues} style={{ marginBottom: 16 }} data-testid="filter-bar"
-      onFinish={(v) => { setOpen(false); onFinish(v); }}>
+    <Form
+      form={form}
+      name={name}
+      layout="vertical"
+      initialValues={initialValues}
+      style={{ marginBottom: 16 }}
+      data-testid="filter-bar"
+      onFinish={(v) => {
+        setOpen(false);
+        onFinish(v);
+      }}
+    >
       <Flex gap={8} align="flex-start">
         {visible.length > 0 && (
           <div style={{ flex: 1, minWidth: 0 }}>
             {visible.map((f) => (
-              <Form.Item key={f.name} name={f.name} rules={f.rules} style={{ marginBottom: 0 }}>{fullWidth(f.control)}</Form.Item>
+              <Form.Item key={f.name} name={f.name} rules={f.rules} style={{ marginBottom: 0 }}>
+                {fullWidth(f.control)}
+              </Form.Item>
             ))}
           </div>
         )}
         <Badge count={active} size="small">
-          <Button icon={<FilterOutlined />} aria-label={buttonName} aria-haspopup="dialog" aria-expanded={open} onClick={openDrawer}>
+          <Button
+            icon={<FilterOutlined />}
+            aria-label={buttonName}
+            aria-haspopup="dialog"
+            aria-expanded={open}
+            onClick={openDrawer}
+          >
             {t('resource.filters')}
           </Button>
         </Badge>
@@ -105,13 +142,19 @@ export function FoldingFilters<V extends object>({ form, name, initialValues, vi
         styles={{ wrapper: { maxHeight: '85vh' } }}
         footer={
           <Flex gap={8}>
-            <Button style={{ flex: 1 }} onClick={clear}>{t('resource.clear')}</Button>
-            <Button style={{ flex: 1 }} type="primary" onClick={() => form.submit()}>{t('resource.apply')}</Button>
+            <Button style={{ flex: 1 }} onClick={clear}>
+              {t('resource.clear')}
+            </Button>
+            <Button style={{ flex: 1 }} type="primary" onClick={() => form.submit()}>
+              {t('resource.apply')}
+            </Button>
           </Flex>
         }
       >
         {folded.map((f) => (
-          <Form.Item key={f.name} name={f.name} rules={f.rules} label={f.label}>{fullWidth(f.control)}</Form.Item>
+          <Form.Item key={f.name} name={f.name} rules={f.rules} label={f.label}>
+            {fullWidth(f.control)}
+          </Form.Item>
         ))}
       </Drawer>
     </Form>

@@ -46,7 +46,10 @@ export function ResourceForm({ decl, action }: { decl: ResourceDecl; action: 'cr
   const fields = (decl.fields ?? []).filter((f) => f.form);
   const { narrow } = useViewport();
   const { token } = theme.useToken();
-  const message = action === 'create' ? (decl.messages?.created ?? 'resource.created') : (decl.messages?.updated ?? 'resource.updated');
+  const message =
+    action === 'create'
+      ? (decl.messages?.created ?? 'resource.created')
+      : (decl.messages?.updated ?? 'resource.updated');
   const { formProps, saveButtonProps, query, form } = useForm<BaseRecord>({
     resource: decl.name,
     action,
@@ -54,10 +57,15 @@ export function ResourceForm({ decl, action }: { decl: ResourceDecl; action: 'cr
     redirect: 'list',
     successNotification: () => ({ type: 'success', message: t(message) }),
   });
-  const currency = (Form.useWatch('currency', form) as string | undefined) ?? (query?.data?.data?.currency as string | undefined) ?? 'USD';
+  const currency =
+    (Form.useWatch('currency', form) as string | undefined) ??
+    (query?.data?.data?.currency as string | undefined) ??
+    'USD';
   const record = query?.data?.data;
   const stored = toFormValues(fields, formProps.initialValues as BaseRecord | undefined);
-  const defaults = Object.fromEntries(fields.filter((f) => f.defaultValue !== undefined).map((f) => [f.name, f.defaultValue]));
+  const defaults = Object.fromEntries(
+    fields.filter((f) => f.defaultValue !== undefined).map((f) => [f.name, f.defaultValue]),
+  );
 
   const body = (
     <Form
@@ -67,23 +75,56 @@ export function ResourceForm({ decl, action }: { decl: ResourceDecl; action: 'cr
       onFinish={(values) => formProps.onFinish?.(toPayload(fields, values as Record<string, unknown>))}
     >
       {fields.map((f) => (
-        <FieldInput key={f.name} field={f} currency={/^[A-Z]{3}$/.test(currency) ? currency : 'USD'} record={record} action={action} />
+        <FieldInput
+          key={f.name}
+          field={f}
+          currency={/^[A-Z]{3}$/.test(currency) ? currency : 'USD'}
+          record={record}
+          action={action}
+        />
       ))}
     </Form>
   );
-  const title = t(action === 'create' ? 'resource.createTitle' : 'resource.editTitle', { name: t(decl.singularKey ?? decl.titleKey) });
+  const title = t(action === 'create' ? 'resource.createTitle' : 'resource.editTitle', {
+    name: t(decl.singularKey ?? decl.titleKey),
+  });
   // On a phone a long form puts Save screens away: the card's button bar sticks to the bottom of the viewport
   // (on its own background, above a border) for as long as the form is on screen.
   const contentProps = narrow
     ? {
         classNames: { actions: 'resource-form-save-bar' },
-        styles: { actions: { position: 'sticky' as const, bottom: 0, zIndex: 2, background: token.colorBgContainer, borderTop: `1px solid ${token.colorBorderSecondary}` } },
+        styles: {
+          actions: {
+            position: 'sticky' as const,
+            bottom: 0,
+            zIndex: 2,
+            background: token.colorBgContainer,
+            borderTop: `1px solid ${token.colorBorderSecondary}`,
+          },
+        },
       }
     : undefined;
   return action === 'create' ? (
     // No back arrow: antd's page header nests its button in another (axe nested-interactive); the breadcrumb leads back.
-    <Create goBack={false} title={<HeaderTitle>{title}</HeaderTitle>} resource={decl.name} saveButtonProps={saveButtonProps} contentProps={contentProps}>{body}</Create>
+    <Create
+      goBack={false}
+      title={<HeaderTitle>{title}</HeaderTitle>}
+      resource={decl.name}
+      saveButtonProps={saveButtonProps}
+      contentProps={contentProps}
+    >
+      {body}
+    </Create>
   ) : (
-    <Edit goBack={false} title={<HeaderTitle>{title}</HeaderTitle>} resource={decl.name} saveButtonProps={saveButtonProps} isLoading={query?.isLoading} contentProps={contentProps}>{body}</Edit>
+    <Edit
+      goBack={false}
+      title={<HeaderTitle>{title}</HeaderTitle>}
+      resource={decl.name}
+      saveButtonProps={saveButtonProps}
+      isLoading={query?.isLoading}
+      contentProps={contentProps}
+    >
+      {body}
+    </Edit>
   );
 }

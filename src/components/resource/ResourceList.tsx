@@ -35,7 +35,9 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
     columns.push({
       key: `toggle-${toggle.field}`,
       title: t(toggle.labelKey),
-      render: (_: unknown, record: BaseRecord) => <StatusToggle resource={decl.name} record={record} toggle={toggle} meta={decl.meta} />,
+      render: (_: unknown, record: BaseRecord) => (
+        <StatusToggle resource={decl.name} record={record} toggle={toggle} meta={decl.meta} />
+      ),
     });
   }
 
@@ -44,11 +46,32 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
       actionsColumn((record: BaseRecord) => (
         <Space size={4}>
           {decl.rowExtra?.(record)}
-          {actions.includes('show') && <ShowButton hideText size="small" recordItemId={record.id} resource={decl.name} aria-label={t('resource.showOne', { name: singular })} />}
-          {actions.includes('edit') && <EditButton hideText size="small" recordItemId={record.id} resource={decl.name} aria-label={t('resource.editOne', { name: singular })} />}
+          {actions.includes('show') && (
+            <ShowButton
+              hideText
+              size="small"
+              recordItemId={record.id}
+              resource={decl.name}
+              aria-label={t('resource.showOne', { name: singular })}
+            />
+          )}
+          {actions.includes('edit') && (
+            <EditButton
+              hideText
+              size="small"
+              recordItemId={record.id}
+              resource={decl.name}
+              aria-label={t('resource.editOne', { name: singular })}
+            />
+          )}
           {actions.includes('delete') && (
-            <ConfirmDelete resource={decl.name} id={record.id} meta={decl.meta} label={t('resource.deleteOne', { name: singular })}
-              successMessage={t(decl.messages?.deleted ?? 'resource.deleted')} />
+            <ConfirmDelete
+              resource={decl.name}
+              id={record.id}
+              meta={decl.meta}
+              label={t('resource.deleteOne', { name: singular })}
+              successMessage={t(decl.messages?.deleted ?? 'resource.deleted')}
+            />
           )}
         </Space>
       )),
@@ -56,8 +79,20 @@ export function ResourceList({ decl }: { decl: ResourceDecl }) {
   }
 
   return (
-    <List title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>} canCreate={decl.canCreate ?? true} resource={decl.name}
-      headerButtons={decl.listButtons ? ({ defaultButtons }) => <>{defaultButtons}{decl.listButtons!({ filters })}</> : undefined}
+    <List
+      title={<HeaderTitle>{t(decl.titleKey)}</HeaderTitle>}
+      canCreate={decl.canCreate ?? true}
+      resource={decl.name}
+      headerButtons={
+        decl.listButtons
+          ? ({ defaultButtons }) => (
+              <>
+                {defaultButtons}
+                {decl.listButtons!({ filters })}
+              </>
+            )
+          : undefined
+      }
     >
       <FilterBar decl={decl} filters={filters} setFilters={(next) => setFilters(next, 'replace')} />
       <ResponsiveTable<BaseRecord>

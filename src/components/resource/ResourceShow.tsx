@@ -38,7 +38,10 @@ export function ResourceShow({ decl }: { decl: ResourceDecl }) {
               recordItemId={record?.id}
               meta={decl.meta}
               confirmTitle={t('resource.confirmDelete')}
-              successNotification={() => ({ type: 'success', message: t(decl.messages?.deleted ?? 'resource.deleted') })}
+              successNotification={() => ({
+                type: 'success',
+                message: t(decl.messages?.deleted ?? 'resource.deleted'),
+              })}
             />
           )}
           <RefreshButton resource={decl.name} recordItemId={record?.id} />

@@ -24,10 +24,14 @@ export interface ResponsiveTableProps<T> extends Omit<TableProps<T>, 'columns'> 
 }
 
 /** The controls inside a row that keep their own action when clicked (and pop-ups rendered from the row). */
-const OWN_ACTION = 'a, button, input, select, textarea, label, [role="button"], [role="switch"], [role="checkbox"], [role="combobox"], [role="link"], .ant-select, .ant-picker, .ant-input-number, .ant-table-selection-column, .ant-table-row-expand-icon';
+const OWN_ACTION =
+  'a, button, input, select, textarea, label, [role="button"], [role="switch"], [role="checkbox"], [role="combobox"], [role="link"], .ant-select, .ant-picker, .ant-input-number, .ant-table-selection-column, .ant-table-row-expand-icon';
 
 /** antd's onRow with the row opening its record (see onOpen), around the caller's own onRow; for a plain antd Table too. */
-export function openingRow<T>(onOpen: (record: T) => void, theirs?: TableProps<T>['onRow']): NonNullable<TableProps<T>['onRow']> {
+export function openingRow<T>(
+  onOpen: (record: T) => void,
+  theirs?: TableProps<T>['onRow'],
+): NonNullable<TableProps<T>['onRow']> {
   return (record, index) => {
     const own = theirs?.(record, index) ?? {};
     return {
@@ -59,7 +63,11 @@ function valueAt(record: object, dataIndex: ColumnType<object>['dataIndex']): un
   if (dataIndex === undefined || dataIndex === null) return undefined;
   const path = Array.isArray(dataIndex) ? dataIndex : [dataIndex];
   let value: unknown = record;
-  for (const key of path) value = value === null || value === undefined ? undefined : (value as Record<string | number, unknown>)[key as string | number];
+  for (const key of path)
+    value =
+      value === null || value === undefined
+        ? undefined
+        : (value as Record<string | number, unknown>)[key as string | number];
   return value;
 }
 
@@ -68,7 +76,13 @@ function cellOf<T extends object>(column: ResponsiveColumn<T>, record: T, index:
   if (!column.render) return value as ReactNode;
   const rendered = column.render(value, record, index);
   // A render may answer { children, props } (row/col spans); only its content belongs in the list.
-  if (rendered && typeof rendered === 'object' && 'children' in rendered && 'props' in rendered && !('$$typeof' in rendered)) {
+  if (
+    rendered &&
+    typeof rendered === 'object' &&
+    'children' in rendered &&
+    'props' in rendered &&
+    !('$$typeof' in rendered)
+  ) {
     return (rendered as { children: ReactNode }).children;
   }
   return rendered as ReactNode;
@@ -84,7 +98,15 @@ function titleOf<T>(column: ResponsiveColumn<T>): ReactNode {
  * and the row actions and every value stays one tap away. A table still wider than its box scrolls inside it,
  * never the page; rows are small on phones.
  */
-export function ResponsiveTable<T extends object>({ columns, expandable, size, scroll, onOpen, onRow, ...rest }: ResponsiveTableProps<T>) {
+export function ResponsiveTable<T extends object>({
+  columns,
+  expandable,
+  size,
+  scroll,
+  onOpen,
+  onRow,
+  ...rest
+}: ResponsiveTableProps<T>) {
   const { narrow, shows } = useViewport();
   const shown = columns.filter((c) => (c.priority ?? 2) <= shows);
   const folded = columns.filter((c) => (c.priority ?? 2) > shows);
@@ -129,7 +151,10 @@ export function ResponsiveTable<T extends object>({ columns, expandable, size, s
 }
 
 /** The table columns of declared fields (those with `column`), each formatted as the field declares it. */
-export function fieldColumns<T extends BaseRecord = BaseRecord>(fields: FieldDef[], extra?: (f: FieldDef) => Partial<ResponsiveColumn<T>>): ResponsiveColumn<T>[] {
+export function fieldColumns<T extends BaseRecord = BaseRecord>(
+  fields: FieldDef[],
+  extra?: (f: FieldDef) => Partial<ResponsiveColumn<T>>,
+): ResponsiveColumn<T>[] {
   return fields
     .filter((f) => f.column)
     .map((f) => ({
@@ -144,5 +169,10 @@ export function fieldColumns<T extends BaseRecord = BaseRecord>(fields: FieldDef
 
 /** The row actions column: always shown (priority 1), as narrow as its buttons. */
 export function actionsColumn<T>(render: (record: T) => ReactNode): ResponsiveColumn<T> {
-  return { key: 'actions', title: t('resource.actions'), priority: 1, render: (_: unknown, record: T) => render(record) };
+  return {
+    key: 'actions',
+    title: t('resource.actions'),
+    priority: 1,
+    render: (_: unknown, record: T) => render(record),
+  };
 }

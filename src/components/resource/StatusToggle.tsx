@@ -12,13 +12,25 @@ import type { ToggleDef } from './types';
  * the dialog shows what to do instead and the switch stays on. A role that may not edit the resource (the role
  * matrix's update endpoint) sees the switch's state but cannot switch it.
  */
-export function StatusToggle({ resource, record, toggle, meta }: { resource: string; record: BaseRecord; toggle: ToggleDef; meta?: Record<string, unknown> }) {
+export function StatusToggle({
+  resource,
+  record,
+  toggle,
+  meta,
+}: {
+  resource: string;
+  record: BaseRecord;
+  toggle: ToggleDef;
+  meta?: Record<string, unknown>;
+}) {
   const update = useUpdate();
   const { data: access } = useCan({ resource, action: 'edit', params: { id: record.id } });
   const mayEdit = access?.can === true;
   const [asking, setAsking] = useState(false);
   const isOn = record[toggle.field] === toggle.on;
-  const pending = (update as unknown as { isPending?: boolean; mutation?: { isPending: boolean } }).mutation?.isPending ?? (update as unknown as { isPending?: boolean }).isPending;
+  const pending =
+    (update as unknown as { isPending?: boolean; mutation?: { isPending: boolean } }).mutation?.isPending ??
+    (update as unknown as { isPending?: boolean }).isPending;
   const confirm = toggle.confirmOff;
   const name = String(record[confirm?.nameField ?? 'name'] ?? '');
   const close = () => setAsking(false);
@@ -65,7 +77,10 @@ export function StatusToggle({ resource, record, toggle, meta }: { resource: str
           onCancel={close}
           destroyOnHidden
         >
-          {blocked ?? (confirm.contentKey ? <Typography.Paragraph>{t(confirm.contentKey, { name })}</Typography.Paragraph> : null)}
+          {blocked ??
+            (confirm.contentKey ? (
+              <Typography.Paragraph>{t(confirm.contentKey, { name })}</Typography.Paragraph>
+            ) : null)}
         </Modal>
       )}
     </>

@@ -4,7 +4,18 @@ import type { ZodType } from 'zod';
 
 /** How a field is shown and edited. */
 /** `date`: a date and time (ISO 8601, a picker with the time); `day`: a calendar date (YYYY-MM-DD, a picker without). */
-export type FieldType = 'text' | 'textarea' | 'number' | 'money' | 'boolean' | 'select' | 'tags' | 'date' | 'day' | 'status' | 'custom';
+export type FieldType =
+  | 'text'
+  | 'textarea'
+  | 'number'
+  | 'money'
+  | 'boolean'
+  | 'select'
+  | 'tags'
+  | 'date'
+  | 'day'
+  | 'status'
+  | 'custom';
 
 /** What a custom form input is given: the field, the stored record (edit; undefined on create) and the action. */
 export interface CustomInputContext {

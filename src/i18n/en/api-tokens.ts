@@ -24,7 +24,8 @@ export const apiTokens: Record<string, string> = {
   'apiTokens.revoke': 'Revoke',
   'apiTokens.confirmRevoke': 'Revoke "{name}"? Integrations using it stop working at once.',
   'apiTokens.secret.title': 'Copy your new API token',
-  'apiTokens.secret.warning': 'This is the only time the token is shown. Copy it now and keep it somewhere safe: it will not be shown again.',
+  'apiTokens.secret.warning':
+    'This is the only time the token is shown. Copy it now and keep it somewhere safe: it will not be shown again.',
   'apiTokens.secret.usage': 'Send it as "Authorization: Bearer <token>" with each API request.',
   'apiTokens.secret.copy': 'Copy',
   'apiTokens.secret.copied': 'Copied',

@@ -11,7 +11,8 @@ export const app: Record<string, string> = {
   'app.notFound.home': 'Back to home',
   'app.notFound.dashboard': 'Go to dashboard',
   'app.noAccess.title': "You don't have access to this page",
-  'app.noAccess.text': 'You are signed in as {role}, and this page is for other roles. If you need it, ask your administrator.',
+  'app.noAccess.text':
+    'You are signed in as {role}, and this page is for other roles. If you need it, ask your administrator.',
   'app.noAccess.home': 'Go to your dashboard',
   'app.theme.dark': 'Dark mode',
   'app.theme.light': 'Light mode',
@@ -89,7 +90,6 @@ export const app: Record<string, string> = {
   'screen.installations': 'installations',
   'screen.installation': 'installation detail',
   'screen.settings': 'settings',
-
 
   'dashboard.welcome': 'Welcome, {name}',
   'dashboard.role': 'Signed in as {role}',

@@ -1,7 +1,8 @@
 /** The portal's own kept backups (issue 13, /dashboard/backups): schedule, last failure, back up now, downloads. */
 export const backups: Record<string, string> = {
   'backups.title': 'Backups',
-  'backups.subtitle': "Copies of the portal's database and uploaded files, kept on its server. Download one to keep a copy somewhere else.",
+  'backups.subtitle':
+    "Copies of the portal's database and uploaded files, kept on its server. Download one to keep a copy somewhere else.",
   'backups.schedule.title': 'Schedule',
   'backups.schedule.every': 'Every {hours} hours, keeping the last {keep}',
   'backups.schedule.hourly': 'Every hour, keeping the last {keep}',

@@ -7,7 +7,8 @@ export const credit: Record<string, string> = {
   'credit.myTitle': 'My credit',
   'credit.balance': 'Credit balance',
   'credit.balanceIn': 'Balance ({currency})',
-  'credit.none': 'No credit yet. Overpayments, refunds to credit and adjustments by our staff appear here, and new invoices use the credit first.',
+  'credit.none':
+    'No credit yet. Overpayments, refunds to credit and adjustments by our staff appear here, and new invoices use the credit first.',
   'credit.help': 'New invoices use your credit first; what it does not cover is left to pay.',
   'credit.history': 'History',
   'credit.empty': 'No credit entries',
@@ -36,7 +37,8 @@ export const credit: Record<string, string> = {
   'credit.invoice.paidWithCredit': 'Paid with credit',
   'credit.refund.toCredit': 'Refund to credit',
   'credit.refund.toCreditConfirm': 'Refund {amount} to the customer\u2019s credit?',
-  'credit.refund.toCreditNote': 'No money goes back to the card: the amount becomes credit that the customer\u2019s next invoices use. The invoice becomes refunded.',
+  'credit.refund.toCreditNote':
+    'No money goes back to the card: the amount becomes credit that the customer\u2019s next invoices use. The invoice becomes refunded.',
   'credit.refund.done': 'Payment refunded to the customer\u2019s credit',
   'errors.credit.load': 'Failed to load the credit',
   'errors.credit.adjust': 'Failed to adjust the credit',

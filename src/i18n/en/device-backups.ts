@@ -7,7 +7,8 @@ export const deviceBackups: Record<string, string> = {
   'deviceBackups.pickHintBackup': 'Choose a router to see and make its backups.',
 
   'deviceBackups.config.title': 'Network configuration',
-  'deviceBackups.config.subtitle': 'The running configuration as the router exports it. Passwords, keys and other secrets are masked.',
+  'deviceBackups.config.subtitle':
+    'The running configuration as the router exports it. Passwords, keys and other secrets are masked.',
   'deviceBackups.config.refresh': 'Fetch again',
   'deviceBackups.config.fetching': 'Fetching the configuration from the router...',
   'deviceBackups.config.fetchedAt': 'Fetched {time}',
@@ -23,7 +24,8 @@ export const deviceBackups: Record<string, string> = {
   'deviceBackups.search.onlyMatches': 'Only matching lines',
 
   'deviceBackups.backup.title': 'Network backup',
-  'deviceBackups.backup.subtitle': 'Each backup stores the configuration as a new version only when it changed. Scheduled backups run daily.',
+  'deviceBackups.backup.subtitle':
+    'Each backup stores the configuration as a new version only when it changed. Scheduled backups run daily.',
   'deviceBackups.backup.now': 'Back up now',
   'deviceBackups.backup.started': 'Backup started',
   'deviceBackups.backup.already': 'A backup of this device is already in progress',

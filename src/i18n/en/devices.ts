@@ -80,4 +80,5 @@ export const devices: Record<string, string> = {
   'errors.devices.delete': 'Failed to delete device', // not in spec
 };
 // The admin's resource is named router-devices (its menu entry); its error texts are the same.
-for (const op of ['list', 'one', 'create', 'update', 'delete']) devices[`errors.router-devices.${op}`] = devices[`errors.devices.${op}`];
+for (const op of ['list', 'one', 'create', 'update', 'delete'])
+  devices[`errors.router-devices.${op}`] = devices[`errors.devices.${op}`];

@@ -97,7 +97,8 @@ export const installations: Record<string, string> = {
   'installations.photos': 'Photos',
   'installations.photos.upload': 'Choose photos',
   'installations.photos.camera': 'Take photo',
-  'installations.photos.hint': 'Photos are reduced to 1600 px before they are sent. PNG, JPEG, GIF or WebP; up to 5 at a time.',
+  'installations.photos.hint':
+    'Photos are reduced to 1600 px before they are sent. PNG, JPEG, GIF or WebP; up to 5 at a time.',
   'installations.photos.uploading': 'Uploading photos',
   'installations.photos.none': 'No photos yet.',
   'installations.photos.uploaded': 'Photos uploaded',

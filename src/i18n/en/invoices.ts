@@ -59,7 +59,8 @@ export const invoices: Record<string, string> = {
   'invoices.pay.chooseTitle': 'How would you like to pay?',
   'invoices.pay.continue': 'Continue to payment',
   'invoices.pay.noGateway': 'No payment method is available right now. Please contact us.',
-  'invoices.pay.noCheckout': 'Your payment was registered as pending. Please follow the payment instructions you were given.',
+  'invoices.pay.noCheckout':
+    'Your payment was registered as pending. Please follow the payment instructions you were given.',
   'invoices.pay.default': 'default',
 
   'invoices.result.paid': 'Payment received. Thank you!',
@@ -93,15 +94,19 @@ export const invoices: Record<string, string> = {
   'invoices.payments.status.expired': 'Expired',
   'invoices.payments.refund': 'Refund',
   'invoices.payments.refundConfirm': 'Refund {amount} to the payer?',
-  'invoices.payments.refundPaidNote': 'The money goes back through the provider and the invoice becomes refunded. The subscription is left as it is.',
-  'invoices.payments.refundOwedNote': 'This payment was taken but never counted: the money goes back, the invoice stays as it is.',
+  'invoices.payments.refundPaidNote':
+    'The money goes back through the provider and the invoice becomes refunded. The subscription is left as it is.',
+  'invoices.payments.refundOwedNote':
+    'This payment was taken but never counted: the money goes back, the invoice stays as it is.',
   'invoices.toast.refunded': 'Payment refunded successfully', // not in spec
 
   'invoices.billingRun.button': 'Run billing now',
-  'invoices.billingRun.confirm': 'Run today\'s billing now? It issues renewal invoices, marks overdue ones and suspends or expires subscriptions; it runs once a day.',
+  'invoices.billingRun.confirm':
+    "Run today's billing now? It issues renewal invoices, marks overdue ones and suspends or expires subscriptions; it runs once a day.",
   'invoices.billingRun.done': 'Billing run completed',
   'invoices.billingRun.alreadyRan': 'Billing already ran today; nothing was done again',
-  'invoices.billingRun.summary': '{renewals} renewal invoices, {overdue} overdue, {suspended} suspended, {expired} expired',
+  'invoices.billingRun.summary':
+    '{renewals} renewal invoices, {overdue} overdue, {suspended} suspended, {expired} expired',
 
   'invoices.my.empty': 'You have no invoices yet.',
 

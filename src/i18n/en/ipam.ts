@@ -60,7 +60,8 @@ export const ipam: Record<string, string> = {
   'ipam.map.pick': 'Point at or select an address to see who holds it.',
   'ipam.map.cell': '{address}: {state}',
   'ipam.map.cellHeld': '{address}: {state}, {customer}',
-  'ipam.map.ipv6': 'IPv6 prefixes are too large to draw address by address. The prefixes delegated to subscriptions show on each subscription’s IP address card.',
+  'ipam.map.ipv6':
+    'IPv6 prefixes are too large to draw address by address. The prefixes delegated to subscriptions show on each subscription’s IP address card.',
   'ipam.map.state': 'State',
   'ipam.map.customer': 'Customer',
   'ipam.map.subscription': 'Subscription',
@@ -108,7 +109,8 @@ export const ipam: Record<string, string> = {
   'ipam.address.ownDynamic': 'Dynamic: your connection may get a different address each time it connects.',
   'ipam.address.change': 'Change',
   'ipam.address.release': 'Release',
-  'ipam.address.releaseConfirm': 'Release the address and the pool? A static address is held in quarantine before it is handed out again, and the customer’s session is disconnected so it logs in again.',
+  'ipam.address.releaseConfirm':
+    'Release the address and the pool? A static address is held in quarantine before it is handed out again, and the customer’s session is disconnected so it logs in again.',
   'ipam.address.kind': 'Kind',
   'ipam.address.kindStatic': 'Static address',
   'ipam.address.kindPool': 'Dynamic pool',

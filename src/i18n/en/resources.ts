@@ -50,7 +50,7 @@ export const resources: Record<string, string> = {
   'plans.fields.billingCycle': 'Billing cycle',
   'plans.fields.features': 'Features',
   'plans.fields.featured': 'Featured',
-  'plans.fields.requiresInstallation': 'Installed at the customer\'s address (orders need the service address)',
+  'plans.fields.requiresInstallation': "Installed at the customer's address (orders need the service address)",
   'plans.fields.sortOrder': 'Sort order',
   'plans.fields.status': 'Status',
   'plans.fields.active': 'Active',
@@ -72,7 +72,8 @@ export const resources: Record<string, string> = {
   'plans.toast.activated': 'Plan activated successfully',
   'plans.toast.deactivated': 'Plan deactivated successfully',
   'plans.off.title': 'Stop selling {name}?',
-  'plans.off.content': 'New customers can no longer choose {name}. Existing subscribers keep it and are billed as before.',
+  'plans.off.content':
+    'New customers can no longer choose {name}. Existing subscribers keep it and are billed as before.',
   'plans.off.ok': 'Stop selling',
 
   'gateways.title': 'Payment gateways',
@@ -105,8 +106,10 @@ export const resources: Record<string, string> = {
   'gateways.off.title': 'Turn off {name}?',
   'gateways.off.content': 'Customers can no longer pay through {name}. Payments already made are kept.',
   'gateways.off.ok': 'Turn off',
-  'gateways.off.isDefault': '{name} is the default gateway, the one customers are offered. Choose another default first:',
-  'gateways.off.onlyActive': '{name} is the only active gateway: without it no customer can pay. Add or turn on another gateway first.',
+  'gateways.off.isDefault':
+    '{name} is the default gateway, the one customers are offered. Choose another default first:',
+  'gateways.off.onlyActive':
+    '{name} is the only active gateway: without it no customer can pay. Add or turn on another gateway first.',
   'gateways.off.makeDefault': 'Make {other} the default and turn {name} off',
   'gateways.off.done': '{other} is now the default; {name} is off',
 
@@ -161,9 +164,11 @@ export const resources: Record<string, string> = {
   'settings.billing.graceDays': 'Grace period (days)',
   'settings.billing.renewalDaysBefore': 'Issue renewal invoices (days before period end)',
   'settings.billing.autopayRetryDays': 'Autopay retries (days after the first attempt)',
-  'settings.billing.autopayRetryDaysHelp': 'A refused automatic payment is tried again on these days, counted from the first attempt; the customer is e-mailed each time. Leave empty for no retries.',
+  'settings.billing.autopayRetryDaysHelp':
+    'A refused automatic payment is tried again on these days, counted from the first attempt; the customer is e-mailed each time. Leave empty for no retries.',
   'settings.billing.autopayRetryDaysInvalid': 'Write whole days separated by commas, e.g. 1, 3, 5',
-  'settings.billing.renewalDaysBeforeHelp': 'The daily billing run issues the next period\'s invoice this many days before the current period ends.',
+  'settings.billing.renewalDaysBeforeHelp':
+    "The daily billing run issues the next period's invoice this many days before the current period ends.",
   'settings.smtp.host': 'SMTP host',
   'settings.smtp.port': 'Port',
   'settings.smtp.secure': 'TLS (secure)',

@@ -20,4 +20,24 @@ import { users } from './users';
 import { vouchers } from './vouchers';
 
 /** The texts of the portal's screens (every page but the dashboard), added when the first one opens. */
-export const screens: Dictionary = { ...apiTokens, ...audit, ...autopay, ...backups, ...credit, ...deviceBackups, ...devices, ...installations, ...ipam, ...invoices, ...jobs, ...payments, ...resources, ...subscriptions, ...system, ...tickets, ...traffic, ...users, ...vouchers };
+export const screens: Dictionary = {
+  ...apiTokens,
+  ...audit,
+  ...autopay,
+  ...backups,
+  ...credit,
+  ...deviceBackups,
+  ...devices,
+  ...installations,
+  ...ipam,
+  ...invoices,
+  ...jobs,
+  ...payments,
+  ...resources,
+  ...subscriptions,
+  ...system,
+  ...tickets,
+  ...traffic,
+  ...users,
+  ...vouchers,
+};

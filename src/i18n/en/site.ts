@@ -34,7 +34,8 @@ export const site: Record<string, string> = {
   'site.coverage.areas': 'Areas we serve',
   'site.faq.title': 'Frequently asked questions',
   'site.contact.title': 'Contact us',
-  'site.contact.text': 'Questions about plans, coverage or your account? Send us a message and we will answer within one business day.',
+  'site.contact.text':
+    'Questions about plans, coverage or your account? Send us a message and we will answer within one business day.',
   'site.contact.name': 'Name',
   'site.contact.email': 'E-mail',
   'site.contact.phone': 'Phone (optional)',
@@ -50,7 +51,8 @@ export const site: Record<string, string> = {
   'site.contact.tooShort': '{field} is too short',
   'site.contact.details': 'Reach us directly',
   'site.about.title': 'About {name}',
-  'site.about.text': '{name} is a local internet service provider. We build and run our own network so that homes and businesses in our area get fast, dependable connectivity and support from people who live here too.',
+  'site.about.text':
+    '{name} is a local internet service provider. We build and run our own network so that homes and businesses in our area get fast, dependable connectivity and support from people who live here too.',
   'site.about.description': 'Who we are, where we serve and how to reach us.',
   'site.plans.description': 'Compare our internet plans: speeds, data and prices.',
   'site.contact.description': 'Send us a message about plans, coverage or your account.',

@@ -48,7 +48,8 @@ export const subscriptions: Record<string, string> = {
   'subscriptions.data.noTimeLimit': 'Until the data is used',
 
   'subscriptions.subscribe.button': 'Subscribe',
-  'subscriptions.pendingOrder': 'Your order for {plan} is waiting for payment. Pay its invoice to start the service, or cancel it to choose another plan.',
+  'subscriptions.pendingOrder':
+    'Your order for {plan} is waiting for payment. Pay its invoice to start the service, or cancel it to choose another plan.',
   'subscriptions.subscribe.title': 'Subscribe to a plan',
   'subscriptions.subscribe.choose': 'Choose a plan',
   'subscriptions.subscribe.noPlans': 'No plans are available right now.',
@@ -107,7 +108,8 @@ export const subscriptions: Record<string, string> = {
   'subscriptions.upgrade.noOther': 'No other plan is available.',
   'subscriptions.upgrade.submit': 'Change plan',
   'subscriptions.renew.confirmOwn': 'Renew your {plan} subscription? This issues the invoice for the next period.',
-  'subscriptions.renew.confirmStaff': "Renew {customer}'s {plan} subscription? This issues the invoice for the next period.",
+  'subscriptions.renew.confirmStaff':
+    "Renew {customer}'s {plan} subscription? This issues the invoice for the next period.",
   'subscriptions.cancel.titleOwn': 'Cancel your {plan} subscription?',
   'subscriptions.cancel.titleStaff': "Cancel {customer}'s {plan} subscription?",
   'subscriptions.cancel.atPeriodEnd': 'The service continues until the end of the current period.',

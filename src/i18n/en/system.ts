@@ -1,7 +1,8 @@
 /** The system page (issue 18, /dashboard/system). */
 export const system: Record<string, string> = {
   'system.title': 'System',
-  'system.subtitle': 'Version, nodes, database, background jobs, RADIUS, e-mail, billing and backups — the figures monitoring reads from /metrics.',
+  'system.subtitle':
+    'Version, nodes, database, background jobs, RADIUS, e-mail, billing and backups — the figures monitoring reads from /metrics.',
   'system.refresh': 'Refresh',
   'system.never': 'Never',
   'system.version': 'Version',

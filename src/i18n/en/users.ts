@@ -42,10 +42,12 @@ export const users: Record<string, string> = {
   'users.create.title': 'New user',
   'users.edit.title': 'Edit {name}',
   'users.status.confirm': 'Set {name} to {status}?',
-  'users.status.confirmInactive': 'Set {name} to {status}? They are signed out at once and cannot sign in until reactivated.',
+  'users.status.confirmInactive':
+    'Set {name} to {status}? They are signed out at once and cannot sign in until reactivated.',
   'users.password.title': 'Reset the password of {name}',
   'users.password.hint': 'The user is signed out everywhere and signs in with the new password.',
-  'users.delete.confirm': 'Delete {name}? Users with invoices or subscriptions cannot be deleted; disable them instead.',
+  'users.delete.confirm':
+    'Delete {name}? Users with invoices or subscriptions cannot be deleted; disable them instead.',
 
   'users.detail.profile': 'Profile',
   'users.detail.subscriptions': 'Subscriptions',

@@ -10,7 +10,8 @@ export const vouchers: Record<string, string> = {
   'vouchers.fields.plan': 'Plan',
   'vouchers.fields.count': 'Number of vouchers',
   'vouchers.fields.validity': 'Validity',
-  'vouchers.fields.validityHelp': 'Time from the first use (a hotspot login or a redemption). Leave empty for no time limit.',
+  'vouchers.fields.validityHelp':
+    'Time from the first use (a hotspot login or a redemption). Leave empty for no time limit.',
   'vouchers.fields.validityUnit': 'Validity unit',
   'vouchers.fields.data': 'Data allowance (MB)',
   'vouchers.fields.allowance': 'Data allowance',
@@ -20,7 +21,8 @@ export const vouchers: Record<string, string> = {
   'vouchers.fields.codeLength': 'Code length',
   'vouchers.fields.codeLengthHelp': '8 to 16 characters, the last one a check character; no 0/O or 1/I/L.',
   'vouchers.fields.termsRequired': 'A validity or a data allowance is required',
-  'vouchers.createNote': 'The codes can be downloaded (as CSV or as printable cards) only during the 60 minutes after the batch is ready.',
+  'vouchers.createNote':
+    'The codes can be downloaded (as CSV or as printable cards) only during the 60 minutes after the batch is ready.',
   'vouchers.fields.states': 'Vouchers',
   'vouchers.fields.created': 'Created',
   'vouchers.fields.terms': 'Gives',
@@ -51,11 +53,14 @@ export const vouchers: Record<string, string> = {
   'vouchers.generating.accepted': '{count} vouchers are being generated',
   'vouchers.generating.title': '{generated} of {count} codes generated',
   'vouchers.generating.progress': 'Codes generated',
-  'vouchers.generating.note': 'A large batch is generated in the background: you can leave this page and come back. The downloads appear here once every code is ready, for 60 minutes.',
+  'vouchers.generating.note':
+    'A large batch is generated in the background: you can leave this page and come back. The downloads appear here once every code is ready, for 60 minutes.',
   'vouchers.status.generating': 'Generating',
-  'vouchers.created.note': 'The codes can be downloaded for 60 minutes only, until {time}. After that no one can see them again: print the cards or save the CSV now.',
+  'vouchers.created.note':
+    'The codes can be downloaded for 60 minutes only, until {time}. After that no one can see them again: print the cards or save the CSV now.',
   'vouchers.download.note': 'The codes can be downloaded until {time} (60 minutes after the batch was ready).',
-  'vouchers.download.over': 'The codes can no longer be downloaded: that is possible only during the first 60 minutes after a batch is ready.',
+  'vouchers.download.over':
+    'The codes can no longer be downloaded: that is possible only during the first 60 minutes after a batch is ready.',
   'vouchers.download.csv': 'Download CSV',
   'vouchers.download.pdf': 'Print cards (PDF)',
   'vouchers.download.failed': 'The download failed',
@@ -63,9 +68,11 @@ export const vouchers: Record<string, string> = {
   'vouchers.another': 'Create another batch',
   'vouchers.revoke': 'Revoke',
   'vouchers.revokeOne': 'Revoke the voucher ending in {hint}',
-  'vouchers.revokeOneConfirm': 'Revoke the voucher ending in {hint}? It can no longer be redeemed or used at the hotspot.',
+  'vouchers.revokeOneConfirm':
+    'Revoke the voucher ending in {hint}? It can no longer be redeemed or used at the hotspot.',
   'vouchers.revokeBatch': 'Revoke batch',
-  'vouchers.revokeBatchConfirm': 'Revoke this batch? Its {n} unused and active vouchers stop working at once. This cannot be undone.',
+  'vouchers.revokeBatchConfirm':
+    'Revoke this batch? Its {n} unused and active vouchers stop working at once. This cannot be undone.',
   'vouchers.toast.created': 'Voucher batch created successfully!',
   'vouchers.toast.revoked': 'Voucher revoked successfully!',
   'vouchers.toast.batchRevoked': 'Voucher batch revoked successfully!',
@@ -82,8 +89,10 @@ export const vouchers: Record<string, string> = {
   'vouchers.redeem.required': 'Enter the code from your card',
   'vouchers.redeem.started': 'Voucher redeemed: your {plan} subscription has started and runs until {date}.',
   'vouchers.redeem.extended': 'Voucher redeemed: your {plan} subscription was extended until {date}.',
-  'vouchers.redeem.dataStarted': 'Voucher redeemed: your {plan} data line has started with {data}. It ends when the data is used{until}.',
-  'vouchers.redeem.dataExtended': 'Voucher redeemed: your {plan} data line now has {data} left. It ends when the data is used{until}.',
+  'vouchers.redeem.dataStarted':
+    'Voucher redeemed: your {plan} data line has started with {data}. It ends when the data is used{until}.',
+  'vouchers.redeem.dataExtended':
+    'Voucher redeemed: your {plan} data line now has {data} left. It ends when the data is used{until}.',
   'vouchers.redeem.dataUntil': ' or on {date}, whichever comes first',
   'vouchers.redeem.failed': 'The voucher could not be redeemed. Please try again.',
 };

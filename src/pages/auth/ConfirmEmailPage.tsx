@@ -9,7 +9,9 @@ import { t } from '../../i18n';
 export function ConfirmEmailPage() {
   const { search } = useLocation();
   const token = new URLSearchParams(search).get('token');
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(token ? null : { ok: false, text: t('auth.confirmEmail.failed') });
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(
+    token ? null : { ok: false, text: t('auth.confirmEmail.failed') },
+  );
   const started = useRef(false);
 
   useEffect(() => {

@@ -6,7 +6,11 @@ import { redirectAfterLogin } from '../../../providers/auth-provider';
 import { t } from '../../i18n';
 import { emailRules, required } from './rules';
 
-interface LoginValues { email: string; password: string; rememberMe: boolean }
+interface LoginValues {
+  email: string;
+  password: string;
+  rememberMe: boolean;
+}
 
 export function LoginPage() {
   const { mutate: login, isPending } = useLogin<LoginValues & { redirectTo: string }>();

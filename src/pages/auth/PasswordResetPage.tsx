@@ -10,7 +10,11 @@ import { confirmRules, emailRules, newPasswordRules } from './rules';
 export function PasswordResetPage() {
   const { pathname, search } = useLocation();
   const token = new URLSearchParams(search).get('token');
-  return pathname.replace(/\/+$/, '') === '/password-reset' && !token ? <RequestReset /> : <SetNewPassword token={token} />;
+  return pathname.replace(/\/+$/, '') === '/password-reset' && !token ? (
+    <RequestReset />
+  ) : (
+    <SetNewPassword token={token} />
+  );
 }
 
 function RequestReset() {
@@ -19,15 +23,24 @@ function RequestReset() {
   return (
     <AuthCard title={t('auth.forgot.title')} testId="password-reset-request">
       <Typography.Paragraph type="secondary">{t('auth.forgot.text')}</Typography.Paragraph>
-      {result && <Alert style={{ marginBottom: 16 }} type={result.ok ? 'success' : 'error'} message={result.text} showIcon />}
+      {result && (
+        <Alert style={{ marginBottom: 16 }} type={result.ok ? 'success' : 'error'} message={result.text} showIcon />
+      )}
       <Form<{ email: string }>
         layout="vertical"
         requiredMark={false}
         onFinish={(values) =>
           mutate(
-            { url: '/auth/forgot-password', method: 'post', values, successNotification: false, errorNotification: false },
             {
-              onSuccess: (res) => setResult({ ok: true, text: (res as { message?: string }).message || t('auth.forgot.sent') }),
+              url: '/auth/forgot-password',
+              method: 'post',
+              values,
+              successNotification: false,
+              errorNotification: false,
+            },
+            {
+              onSuccess: (res) =>
+                setResult({ ok: true, text: (res as { message?: string }).message || t('auth.forgot.sent') }),
               onError: (e) => setResult({ ok: false, text: e.message || t('auth.forgot.failed') }),
             },
           )
@@ -36,7 +49,9 @@ function RequestReset() {
         <Form.Item name="email" label={t('auth.fields.email')} rules={emailRules}>
           <Input type="email" autoComplete="email" />
         </Form.Item>
-        <Button type="primary" htmlType="submit" block loading={mutation.isPending}>{t('auth.forgot.submit')}</Button>
+        <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
+          {t('auth.forgot.submit')}
+        </Button>
       </Form>
       <Typography.Paragraph style={{ textAlign: 'center', marginTop: 16, marginBottom: 0 }}>
         <Link to="/login">{t('auth.backToLogin')}</Link>
@@ -51,14 +66,22 @@ function SetNewPassword({ token }: { token: string | null }) {
   return (
     <AuthCard title={t('auth.reset.title')} testId="password-reset-confirm">
       {!token && <Alert type="error" showIcon message={t('auth.reset.noToken')} style={{ marginBottom: 16 }} />}
-      {result && <Alert style={{ marginBottom: 16 }} type={result.ok ? 'success' : 'error'} message={result.text} showIcon />}
+      {result && (
+        <Alert style={{ marginBottom: 16 }} type={result.ok ? 'success' : 'error'} message={result.text} showIcon />
+      )}
       {token && !result?.ok && (
         <Form<{ password: string; confirmPassword: string }>
           layout="vertical"
           requiredMark={false}
           onFinish={({ password }) =>
             mutate(
-              { url: '/auth/reset-password', method: 'post', values: { token, password }, successNotification: false, errorNotification: false },
+              {
+                url: '/auth/reset-password',
+                method: 'post',
+                values: { token, password },
+                successNotification: false,
+                errorNotification: false,
+              },
               {
                 onSuccess: () => setResult({ ok: true, text: t('auth.reset.done') }),
                 onError: (e) => setResult({ ok: false, text: e.message || t('auth.reset.failed') }),
@@ -69,10 +92,18 @@ function SetNewPassword({ token }: { token: string | null }) {
           <Form.Item name="password" label={t('auth.fields.newPassword')} rules={newPasswordRules} hasFeedback>
             <Input.Password autoComplete="new-password" />
           </Form.Item>
-          <Form.Item name="confirmPassword" label={t('auth.fields.confirmPassword')} dependencies={['password']} rules={confirmRules('password')} hasFeedback>
+          <Form.Item
+            name="confirmPassword"
+            label={t('auth.fields.confirmPassword')}
+            dependencies={['password']}
+            rules={confirmRules('password')}
+            hasFeedback
+          >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
-          <Button type="primary" htmlType="submit" block loading={mutation.isPending}>{t('auth.reset.submit')}</Button>
+          <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
+            {t('auth.reset.submit')}
+          </Button>
         </Form>
       )}
       <Typography.Paragraph style={{ textAlign: 'center', marginTop: 16, marginBottom: 0 }}>

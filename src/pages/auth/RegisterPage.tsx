@@ -5,10 +5,20 @@ import { AuthCard } from '../../components/AuthCard';
 import { t } from '../../i18n';
 import { confirmRules, emailRules, newPasswordRules, required } from './rules';
 
-interface RegisterValues { name: string; email: string; password: string; confirmPassword?: string; phone: string; address: string; company?: string }
+interface RegisterValues {
+  name: string;
+  email: string;
+  password: string;
+  confirmPassword?: string;
+  phone: string;
+  address: string;
+  company?: string;
+}
 
 export function RegisterPage() {
-  const { mutate: register, isPending } = useRegister<Omit<RegisterValues, 'confirmPassword'> & { redirectTo: string }>();
+  const { mutate: register, isPending } = useRegister<
+    Omit<RegisterValues, 'confirmPassword'> & { redirectTo: string }
+  >();
   // "Subscribe" on a plan card sends visitors here with ?plan=<id>; after sign-up they continue to subscribing.
   const plan = new URLSearchParams(useLocation().search).get('plan');
   const redirectTo = plan && /^[0-9a-f-]{36}$/i.test(plan) ? `/dashboard/subscriptions?plan=${plan}` : '/dashboard';
@@ -37,7 +47,13 @@ export function RegisterPage() {
         <Form.Item name="password" label={t('auth.fields.password')} rules={newPasswordRules} hasFeedback>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Form.Item name="confirmPassword" label={t('auth.fields.confirmPassword')} dependencies={['password']} rules={confirmRules('password')} hasFeedback>
+        <Form.Item
+          name="confirmPassword"
+          label={t('auth.fields.confirmPassword')}
+          dependencies={['password']}
+          rules={confirmRules('password')}
+          hasFeedback
+        >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Button type="primary" htmlType="submit" block loading={isPending}>

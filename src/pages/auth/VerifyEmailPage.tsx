@@ -55,9 +55,16 @@ function ResendVerification() {
         requiredMark={false}
         onFinish={(values) =>
           mutate(
-            { url: '/auth/resend-verification', method: 'post', values, successNotification: false, errorNotification: false },
             {
-              onSuccess: (res) => setNote({ ok: true, text: (res as { message?: string }).message || t('app.verificationSent') }),
+              url: '/auth/resend-verification',
+              method: 'post',
+              values,
+              successNotification: false,
+              errorNotification: false,
+            },
+            {
+              onSuccess: (res) =>
+                setNote({ ok: true, text: (res as { message?: string }).message || t('app.verificationSent') }),
               onError: (e) => setNote({ ok: false, text: e.message || t('auth.verify.resendFailed') }),
             },
           )
@@ -66,7 +73,9 @@ function ResendVerification() {
         <Form.Item name="email" label={t('auth.fields.email')} rules={emailRules}>
           <Input type="email" autoComplete="email" />
         </Form.Item>
-        <Button htmlType="submit" block loading={mutation.isPending}>{t('auth.verify.resend')}</Button>
+        <Button htmlType="submit" block loading={mutation.isPending}>
+          {t('auth.verify.resend')}
+        </Button>
       </Form>
       <Typography.Paragraph style={{ textAlign: 'center', marginTop: 16, marginBottom: 0 }}>
         <Link to="/login">{t('auth.backToLogin')}</Link>

@@ -30,7 +30,13 @@ const LazyPayButton = lazy(async () => {
 
 function Pay({ invoice }: { invoice: PayableInvoice }) {
   return (
-    <Suspense fallback={<Button type="primary" loading>{t('home.pay')}</Button>}>
+    <Suspense
+      fallback={
+        <Button type="primary" loading>
+          {t('home.pay')}
+        </Button>
+      }
+    >
       <LazyPayButton invoice={invoice} />
     </Suspense>
   );
@@ -48,7 +54,19 @@ function Heading({ children, level = 2 }: { children: ReactNode; level?: 1 | 2 }
   const { token } = theme.useToken();
   const Tag = level === 1 ? 'h1' : 'h2';
   const size = level === 1 ? token.fontSizeHeading3 : token.fontSizeHeading5;
-  return <Tag style={{ margin: 0, color: token.colorTextHeading, fontSize: size, fontWeight: token.fontWeightStrong, lineHeight: 1.35 }}>{children}</Tag>;
+  return (
+    <Tag
+      style={{
+        margin: 0,
+        color: token.colorTextHeading,
+        fontSize: size,
+        fontWeight: token.fontWeightStrong,
+        lineHeight: 1.35,
+      }}
+    >
+      {children}
+    </Tag>
+  );
 }
 
 /*
@@ -60,7 +78,16 @@ function Dot({ on, children, testId }: { on: boolean; children: ReactNode; testI
   const { token } = theme.useToken();
   return (
     <span data-testid={testId} style={{ display: 'inline-flex', alignItems: 'baseline', gap: 8 }}>
-      <span aria-hidden style={{ width: 8, height: 8, borderRadius: '50%', flex: 'none', background: on ? token.colorSuccess : token.colorTextQuaternary }} />
+      <span
+        aria-hidden
+        style={{
+          width: 8,
+          height: 8,
+          borderRadius: '50%',
+          flex: 'none',
+          background: on ? token.colorSuccess : token.colorTextQuaternary,
+        }}
+      />
       <span>{children}</span>
     </span>
   );
@@ -71,9 +98,22 @@ function UsageBar({ percent, label }: { percent: number; label: string }) {
   const full = percent >= 100;
   return (
     <Flex align="center" gap={8}>
-      <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}
-        style={{ flex: 1, height: 8, borderRadius: 4, background: token.colorFillSecondary, overflow: 'hidden' }}>
-        <div style={{ width: `${Math.min(100, percent)}%`, height: '100%', borderRadius: 4, background: full ? token.colorError : token.colorPrimary }} />
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        style={{ flex: 1, height: 8, borderRadius: 4, background: token.colorFillSecondary, overflow: 'hidden' }}
+      >
+        <div
+          style={{
+            width: `${Math.min(100, percent)}%`,
+            height: '100%',
+            borderRadius: 4,
+            background: full ? token.colorError : token.colorPrimary,
+          }}
+        />
       </div>
       <span style={{ minWidth: 40, textAlign: 'end' }}>{`${percent}%`}</span>
     </Flex>
@@ -85,13 +125,40 @@ function UsageBar({ percent, label }: { percent: number; label: string }) {
  * Card: that component brings antd's Tabs (for a card with tabs) and with them about 12 KB of compressed script
  * the home never uses (npm run bench:web, the customer's 300 KB budget).
  */
-function HomeCard({ title, testId, extra, children }: { title: string; testId: string; extra?: ReactNode; children: ReactNode }) {
+function HomeCard({
+  title,
+  testId,
+  extra,
+  children,
+}: {
+  title: string;
+  testId: string;
+  extra?: ReactNode;
+  children: ReactNode;
+}) {
   const { token } = theme.useToken();
   return (
-    <section data-testid={testId} className="home-card"
-      style={{ background: token.colorBgContainer, border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadiusLG, color: token.colorText }}>
-      <Flex justify="space-between" align="center" gap={8} wrap
-        style={{ minHeight: 38, padding: `0 ${token.paddingSM}px`, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
+    <section
+      data-testid={testId}
+      className="home-card"
+      style={{
+        background: token.colorBgContainer,
+        border: `1px solid ${token.colorBorderSecondary}`,
+        borderRadius: token.borderRadiusLG,
+        color: token.colorText,
+      }}
+    >
+      <Flex
+        justify="space-between"
+        align="center"
+        gap={8}
+        wrap
+        style={{
+          minHeight: 38,
+          padding: `0 ${token.paddingSM}px`,
+          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        }}
+      >
         <Heading>{title}</Heading>
         {extra}
       </Flex>
@@ -109,15 +176,35 @@ function OrderCard({ order }: { order: NonNullable<Home['order']> }) {
       type="warning"
       showIcon
       data-testid="home-order"
-      message={<StrongText>{t(order.next_step === 'payment' ? 'home.order.waitingPayment' : 'home.order.waitingInstallation', { plan: order.plan_name })}</StrongText>}
+      message={
+        <StrongText>
+          {t(order.next_step === 'payment' ? 'home.order.waitingPayment' : 'home.order.waitingInstallation', {
+            plan: order.plan_name,
+          })}
+        </StrongText>
+      }
       description={
         <Flex vertical gap={8} style={{ marginTop: 4 }}>
           {order.invoice && (
-            <span>{t('home.order.invoice', { number: order.invoice.number, amount: money(order.invoice.amount_due, order.invoice.currency), date: dayText(order.invoice.due_date) })}</span>
+            <span>
+              {t('home.order.invoice', {
+                number: order.invoice.number,
+                amount: money(order.invoice.amount_due, order.invoice.currency),
+                date: dayText(order.invoice.due_date),
+              })}
+            </span>
           )}
-          {visit && <span>{visit.scheduled_start ? t('home.order.visit', { date: dateTimeText(visit.scheduled_start) }) : t('home.order.visitToBook')}</span>}
+          {visit && (
+            <span>
+              {visit.scheduled_start
+                ? t('home.order.visit', { date: dateTimeText(visit.scheduled_start) })
+                : t('home.order.visitToBook')}
+            </span>
+          )}
           <Flex wrap gap={12} align="center">
-            {order.invoice && <Pay invoice={{ id: order.invoice.id, subscription_id: order.invoice.subscription_id }} />}
+            {order.invoice && (
+              <Pay invoice={{ id: order.invoice.id, subscription_id: order.invoice.subscription_id }} />
+            )}
             <Link to={subscriptionPath(order.subscription_id)}>{t('home.order.details')}</Link>
           </Flex>
         </Flex>
@@ -138,22 +225,44 @@ function ServiceCard({ service, ordered }: { service: Home['service']; ordered: 
   }
   const suspended = service.status === 'suspended';
   return (
-    <HomeCard title={t('home.service.title')} testId="home-service"
-      extra={<Tag color={suspended ? 'red' : 'green'} style={{ marginInlineEnd: 0 }}>{t(`home.service.status.${service.status}`)}</Tag>}>
+    <HomeCard
+      title={t('home.service.title')}
+      testId="home-service"
+      extra={
+        <Tag color={suspended ? 'red' : 'green'} style={{ marginInlineEnd: 0 }}>
+          {t(`home.service.status.${service.status}`)}
+        </Tag>
+      }
+    >
       <StrongText>{service.plan_name}</StrongText>
       <span>{t('home.service.speed', { down: String(service.download_mbps), up: String(service.upload_mbps) })}</span>
       {suspended && (
-        <Alert type="error" showIcon
-          message={service.suspension_reason ? t('home.service.suspended', { reason: service.suspension_reason }) : t('home.service.suspendedNoReason')} />
+        <Alert
+          type="error"
+          showIcon
+          message={
+            service.suspension_reason
+              ? t('home.service.suspended', { reason: service.suspension_reason })
+              : t('home.service.suspendedNoReason')
+          }
+        />
       )}
       {service.online ? (
         <div>
-          <Dot on testId="home-online">{t('home.service.online', { since: dateTimeText(service.online.since) })}</Dot>
-          {service.online.ip && <div><SecondaryText testId="home-ip">{t('home.service.ip', { ip: service.online.ip })}</SecondaryText></div>}
+          <Dot on testId="home-online">
+            {t('home.service.online', { since: dateTimeText(service.online.since) })}
+          </Dot>
+          {service.online.ip && (
+            <div>
+              <SecondaryText testId="home-ip">{t('home.service.ip', { ip: service.online.ip })}</SecondaryText>
+            </div>
+          )}
         </div>
       ) : (
         <Dot on={false} testId="home-offline">
-          {service.last_seen ? t('home.service.offline', { date: dateTimeText(service.last_seen) }) : t('home.service.neverOnline')}
+          {service.last_seen
+            ? t('home.service.offline', { date: dateTimeText(service.last_seen) })
+            : t('home.service.neverOnline')}
         </Dot>
       )}
       <Link to={subscriptionPath(service.subscription_id)}>{t('home.service.details')}</Link>
@@ -166,13 +275,19 @@ function UsageCard({ usage }: { usage: NonNullable<Home['usage']> }) {
   // The period's end is exclusive: its last day is the day before.
   const lastDay = dayText(new Date(Date.parse(`${usage.period_end}T00:00:00Z`) - 86_400_000).toISOString());
   const left =
-    usage.days_left === 0 ? t('home.usage.lastDay') : usage.days_left === 1 ? t('home.usage.dayLeft', { date: lastDay }) : t('home.usage.daysLeft', { days: String(usage.days_left), date: lastDay });
+    usage.days_left === 0
+      ? t('home.usage.lastDay')
+      : usage.days_left === 1
+        ? t('home.usage.dayLeft', { date: lastDay })
+        : t('home.usage.daysLeft', { days: String(usage.days_left), date: lastDay });
   return (
     <HomeCard title={t('home.usage.title')} testId="home-usage">
-      <StrongText>{usage.cap_bytes === null ? t('home.usage.unlimited', { used }) : t('home.usage.ofCap', { used, cap: formatBytes(usage.cap_bytes) })}</StrongText>
-      {usage.percent !== null && (
-        <UsageBar percent={usage.percent} label={t('home.usage.progress')} />
-      )}
+      <StrongText>
+        {usage.cap_bytes === null
+          ? t('home.usage.unlimited', { used })
+          : t('home.usage.ofCap', { used, cap: formatBytes(usage.cap_bytes) })}
+      </StrongText>
+      {usage.percent !== null && <UsageBar percent={usage.percent} label={t('home.usage.progress')} />}
       <SecondaryText>{left}</SecondaryText>
       <Link to="/dashboard/usage">{t('home.usage.details')}</Link>
     </HomeCard>
@@ -183,7 +298,9 @@ function InvoiceLines({ invoice }: { invoice: HomeInvoice }) {
   return (
     <>
       <Flex wrap gap={8} align="baseline" justify="space-between">
-        <span style={{ fontSize: 24, fontWeight: 600 }} data-testid="home-bill-amount">{money(invoice.amount_due, invoice.currency)}</span>
+        <span style={{ fontSize: 24, fontWeight: 600 }} data-testid="home-bill-amount">
+          {money(invoice.amount_due, invoice.currency)}
+        </span>
         {invoice.status === 'overdue' && <Tag color="red">{t('home.bill.overdue')}</Tag>}
       </Flex>
       <span>{t('home.bill.invoice', { number: invoice.number })}</span>
@@ -196,13 +313,21 @@ function BillCard({ bill, orderInvoice }: { bill: Home['bill']; orderInvoice: bo
   const card = bill.autopay_card;
   const cardArgs = card ? { brand: brandName(card.brand), last4: card.last4 } : undefined;
   return (
-    <HomeCard title={t('home.bill.title')} testId="home-bill" extra={<Link to={SUBSCRIPTIONS}>{t('home.bill.all')}</Link>}>
+    <HomeCard
+      title={t('home.bill.title')}
+      testId="home-bill"
+      extra={<Link to={SUBSCRIPTIONS}>{t('home.bill.all')}</Link>}
+    >
       {bill.invoice ? (
         <>
           <InvoiceLines invoice={bill.invoice} />
           {cardArgs && <span data-testid="home-autopay">{t('home.bill.autopay', cardArgs)}</span>}
-          {bill.more_unpaid > 0 && <SecondaryText>{t('home.bill.more', { count: String(bill.more_unpaid) })}</SecondaryText>}
-          <div><Pay invoice={{ id: bill.invoice.id, subscription_id: bill.invoice.subscription_id }} /></div>
+          {bill.more_unpaid > 0 && (
+            <SecondaryText>{t('home.bill.more', { count: String(bill.more_unpaid) })}</SecondaryText>
+          )}
+          <div>
+            <Pay invoice={{ id: bill.invoice.id, subscription_id: bill.invoice.subscription_id }} />
+          </div>
         </>
       ) : (
         <>
@@ -222,7 +347,9 @@ function CreditCard({ credit }: { credit: Home['credit'] }) {
       ) : (
         <>
           {credit.map((c) => (
-            <span key={c.currency} style={{ fontSize: 20, fontWeight: 600 }}>{money(c.amount, c.currency)}</span>
+            <span key={c.currency} style={{ fontSize: 20, fontWeight: 600 }}>
+              {money(c.amount, c.currency)}
+            </span>
           ))}
           <SecondaryText>{t('home.credit.help')}</SecondaryText>
         </>
@@ -232,12 +359,30 @@ function CreditCard({ credit }: { credit: Home['credit'] }) {
 }
 
 function TicketsCard({ tickets }: { tickets: Home['tickets'] }) {
-  const count = tickets.open === 0 ? t('home.tickets.none') : tickets.open === 1 ? t('home.tickets.one') : t('home.tickets.count', { count: String(tickets.open) });
+  const count =
+    tickets.open === 0
+      ? t('home.tickets.none')
+      : tickets.open === 1
+        ? t('home.tickets.one')
+        : t('home.tickets.count', { count: String(tickets.open) });
   return (
-    <HomeCard title={t('home.tickets.title')} testId="home-tickets" extra={<Link to="/dashboard/tickets">{t('home.tickets.all')}</Link>}>
+    <HomeCard
+      title={t('home.tickets.title')}
+      testId="home-tickets"
+      extra={<Link to="/dashboard/tickets">{t('home.tickets.all')}</Link>}
+    >
       <StrongText>{count}</StrongText>
       {tickets.latest.length > 0 && (
-        <ul style={{ margin: 0, paddingInlineStart: 0, listStyle: 'none', display: 'flex', flexDirection: 'column', gap: 6 }}>
+        <ul
+          style={{
+            margin: 0,
+            paddingInlineStart: 0,
+            listStyle: 'none',
+            display: 'flex',
+            flexDirection: 'column',
+            gap: 6,
+          }}
+        >
           {tickets.latest.map((ticket) => (
             <li key={ticket.id} style={{ overflowWrap: 'anywhere' }}>
               <Link to={ticketPath(ticket.id)}>{`${ticket.number} · ${ticket.subject}`}</Link>{' '}
@@ -275,10 +420,21 @@ export function CustomerHome() {
         <Heading level={1}>{t('home.welcome', { name })}</Heading>
         <SecondaryText>{t('home.subtitle')}</SecondaryText>
       </div>
-      {(query.isLoading || (answered && home !== answered)) && <Spin style={{ display: 'block', margin: '48px auto' }} />}
+      {(query.isLoading || (answered && home !== answered)) && (
+        <Spin style={{ display: 'block', margin: '48px auto' }} />
+      )}
       {query.isError && (
-        <Alert type="error" showIcon message={t('home.error')} data-testid="home-error"
-          action={<Button size="small" onClick={() => void query.refetch()}>{t('home.retry')}</Button>} />
+        <Alert
+          type="error"
+          showIcon
+          message={t('home.error')}
+          data-testid="home-error"
+          action={
+            <Button size="small" onClick={() => void query.refetch()}>
+              {t('home.retry')}
+            </Button>
+          }
+        />
       )}
       {home && <HomeCards home={home} />}
     </Flex>
@@ -290,7 +446,9 @@ const HomeCards = memo(function HomeCards({ home }: { home: Home }) {
   return (
     <>
       {home.order && <OrderCard order={home.order} />}
-      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 300px), 1fr))', gap: 16 }}>
+      <div
+        style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 300px), 1fr))', gap: 16 }}
+      >
         <ServiceCard service={home.service} ordered={!!home.order} />
         {home.usage && <UsageCard usage={home.usage} />}
         <BillCard bill={home.bill} orderInvoice={!!home.order?.invoice} />

@@ -27,8 +27,10 @@ export interface ChartBlock {
 export function chartBlocks(series: DashboardSeries): ChartBlock[] {
   const blocks: ChartBlock[] = [];
   if (series.revenue) blocks.push({ name: 'revenue', empty: series.revenue.every((p) => p.amount === 0) });
-  if (series.subscriptions) blocks.push({ name: 'subscriptions', empty: series.subscriptions.every((p) => p.count === 0) });
-  if (series.tickets) blocks.push({ name: 'tickets', empty: series.tickets.every((p) => p.opened === 0 && p.resolved === 0) });
+  if (series.subscriptions)
+    blocks.push({ name: 'subscriptions', empty: series.subscriptions.every((p) => p.count === 0) });
+  if (series.tickets)
+    blocks.push({ name: 'tickets', empty: series.tickets.every((p) => p.opened === 0 && p.resolved === 0) });
   if (series.users) blocks.push({ name: 'users', empty: series.users.every((p) => p.count === 0) });
   return blocks;
 }
@@ -38,10 +40,16 @@ function figures(name: SeriesName, series: DashboardSeries): { columns: string[]
   const day = t('dashboard.chart.day');
   if (name === 'revenue') {
     const currency = series.currency ?? 'USD';
-    return { columns: [day, t('dashboard.chart.revenue')], rows: (series.revenue ?? []).map((p) => [p.date, formatMoney(p.amount, currency)]) };
+    return {
+      columns: [day, t('dashboard.chart.revenue')],
+      rows: (series.revenue ?? []).map((p) => [p.date, formatMoney(p.amount, currency)]),
+    };
   }
   if (name === 'tickets') {
-    return { columns: [day, t('dashboard.chart.opened'), t('dashboard.chart.resolved')], rows: (series.tickets ?? []).map((p) => [p.date, p.opened, p.resolved]) };
+    return {
+      columns: [day, t('dashboard.chart.opened'), t('dashboard.chart.resolved')],
+      rows: (series.tickets ?? []).map((p) => [p.date, p.opened, p.resolved]),
+    };
   }
   return { columns: [day, t(`dashboard.chart.${name}`)], rows: (series[name] ?? []).map((p) => [p.date, p.count]) };
 }
@@ -60,7 +68,11 @@ export function DashboardCharts({ series }: { series: DashboardSeries }) {
         <Col key={b.name} xs={24} xl={12}>
           <Card size="small" title={t(`dashboard.chart.${b.name}`)} data-testid={`chart-${b.name}`}>
             {b.empty ? (
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(`dashboard.chart.empty.${b.name}`)} data-testid={`chart-${b.name}-empty`} />
+              <Empty
+                image={Empty.PRESENTED_IMAGE_SIMPLE}
+                description={t(`dashboard.chart.empty.${b.name}`)}
+                data-testid={`chart-${b.name}-empty`}
+              />
             ) : (
               <WhenOnScreen minHeight={CHART_HEIGHT}>
                 <Suspense fallback={loading}>
@@ -68,7 +80,13 @@ export function DashboardCharts({ series }: { series: DashboardSeries }) {
                 </Suspense>
               </WhenOnScreen>
             )}
-            {!b.empty && <ChartFigures caption={t(`dashboard.chart.${b.name}`)} {...figures(b.name, series)} testId={`figures-${b.name}`} />}
+            {!b.empty && (
+              <ChartFigures
+                caption={t(`dashboard.chart.${b.name}`)}
+                {...figures(b.name, series)}
+                testId={`figures-${b.name}`}
+              />
+            )}
           </Card>
         </Col>
       ))}

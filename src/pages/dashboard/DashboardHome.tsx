@@ -43,9 +43,7 @@ export function DashboardHome({ cache }: { cache?: DashboardStatsCache } = {}) {
       <Card>
         <Flex wrap justify="space-between" align="center" gap={12}>
           <div>
-            <PageTitle>
-              {t('dashboard.welcome', { name: user.name })}
-            </PageTitle>
+            <PageTitle>{t('dashboard.welcome', { name: user.name })}</PageTitle>
             <SecondaryText>{t('dashboard.role', { role: t(`role.${user.role}`) })}</SecondaryText>
           </div>
           <Space wrap>
@@ -60,7 +58,11 @@ export function DashboardHome({ cache }: { cache?: DashboardStatsCache } = {}) {
                 onClick: ({ key }) => setTimeFrame(key as TimeFrame),
               }}
             >
-              <Button data-testid="time-frame" aria-label={`${t('dashboard.timeFrame')}: ${t(`dashboard.timeFrame.${timeFrame}`)}`} style={{ minWidth: 160 }}>
+              <Button
+                data-testid="time-frame"
+                aria-label={`${t('dashboard.timeFrame')}: ${t(`dashboard.timeFrame.${timeFrame}`)}`}
+                style={{ minWidth: 160 }}
+              >
                 <Flex justify="space-between" align="center" gap={8} style={{ width: '100%' }}>
                   {t(`dashboard.timeFrame.${timeFrame}`)}
                   <DownOutlined />
@@ -78,7 +80,13 @@ export function DashboardHome({ cache }: { cache?: DashboardStatsCache } = {}) {
                 />
               </Suspense>
             )}
-            <Button icon={<ReloadOutlined />} onClick={stats.refresh} loading={stats.loading && !!data} disabled={!request} data-testid="dashboard-refresh">
+            <Button
+              icon={<ReloadOutlined />}
+              onClick={stats.refresh}
+              loading={stats.loading && !!data}
+              disabled={!request}
+              data-testid="dashboard-refresh"
+            >
               {t('dashboard.refresh')}
             </Button>
           </Space>
@@ -87,7 +95,9 @@ export function DashboardHome({ cache }: { cache?: DashboardStatsCache } = {}) {
           <SecondaryText testId="dashboard-meta">
             {t('dashboard.range', { start: dayText(data.dateRange.startDate), end: dayText(data.dateRange.endDate) })}
             {' · '}
-            <span data-testid="last-updated">{t('dashboard.lastUpdated', { time: clockText(stats.lastUpdated ?? Date.now()) })}</span>
+            <span data-testid="last-updated">
+              {t('dashboard.lastUpdated', { time: clockText(stats.lastUpdated ?? Date.now()) })}
+            </span>
             {stats.fromCache && ` (${t('dashboard.fromCache')})`}
           </SecondaryText>
         )}

@@ -18,7 +18,10 @@ const FIELDS: Partial<Record<StatGroup, string[]>> = {
 };
 
 /** The groups to show: allowed for the role, present in the answer, and measured (not `unavailable`). */
-export function visibleGroups(role: Role, data: Pick<DashboardData, 'stats' | 'unavailable'>): { shown: StatGroup[]; unavailable: StatGroup[] } {
+export function visibleGroups(
+  role: Role,
+  data: Pick<DashboardData, 'stats' | 'unavailable'>,
+): { shown: StatGroup[]; unavailable: StatGroup[] } {
   const allowed = statGroupsFor(role).filter((g) => data.stats[g] !== undefined);
   return {
     shown: allowed.filter((g) => !data.unavailable.includes(g)),
@@ -55,19 +58,17 @@ export function StatCards({ role, data }: { role: Role; data: DashboardData }) {
                   ))
                 ) : (
                   <Col span={24}>
-                    <Statistic title={t(`dashboard.stat.${group}`)} value={values as number} data-testid={`stat-${group}`} />
+                    <Statistic
+                      title={t(`dashboard.stat.${group}`)}
+                      value={values as number}
+                      data-testid={`stat-${group}`}
+                    />
                   </Col>
                 )}
               </Row>
-              {group === 'revenue' && (
-                <SecondaryText small>
-                  {t('dashboard.hint.revenue')}
-                </SecondaryText>
-              )}
+              {group === 'revenue' && <SecondaryText small>{t('dashboard.hint.revenue')}</SecondaryText>}
               {group === 'tickets' && role === 'user' && (
-                <SecondaryText small>
-                  {t('dashboard.hint.ticketsOwn')}
-                </SecondaryText>
+                <SecondaryText small>{t('dashboard.hint.ticketsOwn')}</SecondaryText>
               )}
             </Card>
           </Col>
@@ -76,7 +77,12 @@ export function StatCards({ role, data }: { role: Role; data: DashboardData }) {
       {unavailable.length > 0 && (
         <Col xs={24} md={12} xl={8}>
           <Card size="small" title={t('dashboard.group.network')} data-testid="stat-group-network">
-            <Alert type="info" showIcon message={unavailable.map((g) => t(`dashboard.group.${g}`)).join(', ')} description={t('dashboard.networkUnavailable')} />
+            <Alert
+              type="info"
+              showIcon
+              message={unavailable.map((g) => t(`dashboard.group.${g}`)).join(', ')}
+              description={t('dashboard.networkUnavailable')}
+            />
           </Card>
         </Col>
       )}

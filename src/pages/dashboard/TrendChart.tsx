@@ -8,8 +8,21 @@ import type { DashboardSeries } from '../../../contract/schemas/dashboard';
 import { t } from '../../i18n';
 import type { SeriesName } from './DashboardCharts';
 
-export default function TrendChart({ name, series, height }: { name: SeriesName; series: DashboardSeries; height: number }) {
-  const common = { height, autoFit: true, xField: 'date', axis: { x: { labelAutoHide: true, labelAutoRotate: false } } };
+export default function TrendChart({
+  name,
+  series,
+  height,
+}: {
+  name: SeriesName;
+  series: DashboardSeries;
+  height: number;
+}) {
+  const common = {
+    height,
+    autoFit: true,
+    xField: 'date',
+    axis: { x: { labelAutoHide: true, labelAutoRotate: false } },
+  };
   if (name === 'revenue') {
     const currency = series.currency ?? 'USD';
     const base = 10 ** currencyDigits(currency);
@@ -19,7 +32,15 @@ export default function TrendChart({ name, series, height }: { name: SeriesName;
         {...common}
         data={data}
         yField="value"
-        tooltip={{ items: [{ channel: 'y', name: t('dashboard.chart.revenue'), valueFormatter: (v: number) => formatMoney(Math.round(v * base), currency) }] }}
+        tooltip={{
+          items: [
+            {
+              channel: 'y',
+              name: t('dashboard.chart.revenue'),
+              valueFormatter: (v: number) => formatMoney(Math.round(v * base), currency),
+            },
+          ],
+        }}
       />
     );
   }

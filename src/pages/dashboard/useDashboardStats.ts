@@ -45,7 +45,10 @@ export function useDashboardStats(
             const res = await getProvider().custom!({
               url: '/dashboard/stats',
               method: 'get',
-              query: { timeFrame: r.timeFrame, ...(r.timeFrame === 'custom' ? { startDate: r.startDate, endDate: r.endDate } : {}) },
+              query: {
+                timeFrame: r.timeFrame,
+                ...(r.timeFrame === 'custom' ? { startDate: r.startDate, endDate: r.endDate } : {}),
+              },
               meta: { fallbackMessage: t('errors.dashboard.stats') },
             });
             return res.data as unknown as DashboardData;
@@ -55,7 +58,13 @@ export function useDashboardStats(
           { force },
         );
         if (ticket !== latest.current) return;
-        setState({ data: loaded.data, loading: false, error: null, lastUpdated: loaded.fetchedAt, fromCache: loaded.fromCache });
+        setState({
+          data: loaded.data,
+          loading: false,
+          error: null,
+          lastUpdated: loaded.fetchedAt,
+          fromCache: loaded.fromCache,
+        });
       } catch (error) {
         if (ticket !== latest.current) return;
         const message = error instanceof Error && error.message ? error.message : t('errors.unknown');

@@ -27,14 +27,31 @@ function InvoiceFrame({ children }: { children: ReactNode }) {
   const name = settings?.company?.name || t('app.name');
   const { token } = theme.useToken();
   return (
-    <div className="invoice-page" style={{ minHeight: '100vh', background: token.colorBgLayout, color: token.colorText }}>
-      <header style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: '12px 24px', background: token.colorBgContainer,
-        borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
-        <Link to="/" style={{ display: 'flex', alignItems: 'center', gap: 8, color: 'inherit' }} data-testid="invoice-brand">
+    <div
+      className="invoice-page"
+      style={{ minHeight: '100vh', background: token.colorBgLayout, color: token.colorText }}
+    >
+      <header
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          padding: '12px 24px',
+          background: token.colorBgContainer,
+          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        }}
+      >
+        <Link
+          to="/"
+          style={{ display: 'flex', alignItems: 'center', gap: 8, color: 'inherit' }}
+          data-testid="invoice-brand"
+        >
           {settings?.company?.logo_url ? <img src={settings.company.logo_url} alt="" style={{ height: 32 }} /> : null}
           <strong>{name}</strong>
         </Link>
-        <Link to={isAuthenticated ? '/dashboard' : '/'}>{isAuthenticated ? t('invoices.public.myAccount') : t('invoices.public.home')}</Link>
+        <Link to={isAuthenticated ? '/dashboard' : '/'}>
+          {isAuthenticated ? t('invoices.public.myAccount') : t('invoices.public.home')}
+        </Link>
       </header>
       <main style={{ maxWidth: 880, margin: '32px auto', padding: '0 16px' }}>{children}</main>
     </div>
@@ -64,7 +81,12 @@ function NoInvoiceId() {
               navigate(invoicePagePath(id));
             }}
           >
-            <Form.Item name="invoice" label={t('invoices.public.pasteLabel')} validateStatus={error ? 'error' : undefined} help={error ?? undefined}>
+            <Form.Item
+              name="invoice"
+              label={t('invoices.public.pasteLabel')}
+              validateStatus={error ? 'error' : undefined}
+              help={error ?? undefined}
+            >
               <Input placeholder={t('invoices.public.pastePlaceholder')} onChange={() => setError(null)} />
             </Form.Item>
             <Button type="primary" htmlType="submit">
@@ -134,7 +156,11 @@ function InvoiceView({ id }: { id: string }) {
       } catch (error) {
         const code = statusCodeOf(error);
         if (code === 404 || code === 400) setLoad({ state: 'notfound' });
-        else setLoad({ state: 'error', message: error instanceof Error && error.message ? error.message : t('errors.invoices.one') });
+        else
+          setLoad({
+            state: 'error',
+            message: error instanceof Error && error.message ? error.message : t('errors.invoices.one'),
+          });
         return null;
       }
     },
@@ -182,7 +208,11 @@ function InvoiceView({ id }: { id: string }) {
   if (load.state === 'notfound') {
     return (
       <Card>
-        <Result status="404" title={<HeaderTitle>{t('invoices.public.notFoundTitle')}</HeaderTitle>} subTitle={t('invoices.public.notFoundText')} />
+        <Result
+          status="404"
+          title={<HeaderTitle>{t('invoices.public.notFoundTitle')}</HeaderTitle>}
+          subTitle={t('invoices.public.notFoundText')}
+        />
       </Card>
     );
   }
@@ -214,7 +244,12 @@ function InvoiceView({ id }: { id: string }) {
           headingLevel={1}
           extra={
             <Space wrap>
-              <Button href={invoicePdfUrl(invoice.id)} download={`${invoice.number}.pdf`} icon={<DownloadOutlined />} data-testid="invoice-pdf">
+              <Button
+                href={invoicePdfUrl(invoice.id)}
+                download={`${invoice.number}.pdf`}
+                icon={<DownloadOutlined />}
+                data-testid="invoice-pdf"
+              >
                 {t('invoices.actions.downloadPdf')}
               </Button>
               {isPayable(invoice) && (

@@ -32,9 +32,21 @@ export function ContactForm() {
     <label className="site-field">
       <span>{t(label)}</span>
       {multiline ? (
-        <textarea name={key} rows={5} value={values[key]} aria-invalid={!!errors[key]} onChange={(e) => setValues({ ...values, [key]: e.target.value })} />
+        <textarea
+          name={key}
+          rows={5}
+          value={values[key]}
+          aria-invalid={!!errors[key]}
+          onChange={(e) => setValues({ ...values, [key]: e.target.value })}
+        />
       ) : (
-        <input name={key} type={type} value={values[key]} aria-invalid={!!errors[key]} onChange={(e) => setValues({ ...values, [key]: e.target.value })} />
+        <input
+          name={key}
+          type={type}
+          value={values[key]}
+          aria-invalid={!!errors[key]}
+          onChange={(e) => setValues({ ...values, [key]: e.target.value })}
+        />
       )}
       {errors[key] && <em className="site-error">{errors[key]}</em>}
     </label>
@@ -69,7 +81,13 @@ export function ContactForm() {
       {/* Honeypot: hidden from people, filled by bots; the server drops such messages. */}
       <label className="site-honeypot" aria-hidden="true">
         {t('site.contact.website')}
-        <input name="website" tabIndex={-1} autoComplete="off" value={values.website} onChange={(e) => setValues({ ...values, website: e.target.value })} />
+        <input
+          name="website"
+          tabIndex={-1}
+          autoComplete="off"
+          value={values.website}
+          onChange={(e) => setValues({ ...values, website: e.target.value })}
+        />
       </label>
       <button className="site-button" type="submit" disabled={sending}>
         {sending ? t('site.contact.sending') : t('site.contact.submit')}

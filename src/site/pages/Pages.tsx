@@ -21,9 +21,17 @@ export function HomePage() {
         <h1>{t('site.hero.title')}</h1>
         <p>{t('site.hero.text')}</p>
         <div className="site-actions">
-          <a className="site-button" href="#pricing">{t('site.hero.cta')}</a>
-          <a className="site-button secondary" href="#coverage">{t('site.hero.checkCoverage')}</a>
-          {isAuthenticated && <Link className="site-button secondary" to="/dashboard">{t('app.dashboard')}</Link>}
+          <a className="site-button" href="#pricing">
+            {t('site.hero.cta')}
+          </a>
+          <a className="site-button secondary" href="#coverage">
+            {t('site.hero.checkCoverage')}
+          </a>
+          {isAuthenticated && (
+            <Link className="site-button secondary" to="/dashboard">
+              {t('app.dashboard')}
+            </Link>
+          )}
         </div>
       </section>
       <Achievements settings={settings} />
@@ -119,7 +127,9 @@ export function PolicyPage({ type }: { type: PolicyType }) {
       <h1>{title}</h1>
       {!current && <p className="site-note">{t('site.loading')}</p>}
       {current?.failed && <p className="site-note">{t('site.policy.failed')}</p>}
-      {current && !current.failed && (current.markdown?.trim() ? <Markdown source={current.markdown} /> : <p>{t('site.policy.empty')}</p>)}
+      {current &&
+        !current.failed &&
+        (current.markdown?.trim() ? <Markdown source={current.markdown} /> : <p>{t('site.policy.empty')}</p>)}
     </article>
   );
 }

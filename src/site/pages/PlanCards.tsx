@@ -26,7 +26,12 @@ export function PlanCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
   }, []);
 
   if (failed) return <p className="site-note">{t('site.pricing.failed')}</p>;
-  if (!plans) return <p className="site-note" aria-busy="true">{t('site.loading')}</p>;
+  if (!plans)
+    return (
+      <p className="site-note" aria-busy="true">
+        {t('site.loading')}
+      </p>
+    );
   if (plans.length === 0) return <p className="site-note">{t('site.pricing.empty')}</p>;
   return (
     <div className="plan-grid" data-testid="plan-cards">
@@ -35,14 +40,23 @@ export function PlanCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
           {plan.is_featured && <span className="plan-badge">{t('site.pricing.featured')}</span>}
           <Heading>{plan.name}</Heading>
           <p className="plan-price">
-            <strong>{formatMoney(plan.price, plan.currency)}</strong> <span>{t(`site.cycle.${plan.billing_cycle}`)}</span>
+            <strong>{formatMoney(plan.price, plan.currency)}</strong>{' '}
+            <span>{t(`site.cycle.${plan.billing_cycle}`)}</span>
           </p>
           {plan.description && <p className="plan-description">{plan.description}</p>}
           <ul>
             <li>{t('site.pricing.download', { speed: plan.download_mbps })}</li>
             <li>{t('site.pricing.upload', { speed: plan.upload_mbps })}</li>
-            <li>{plan.data_cap_gb === null ? t('site.pricing.unlimited') : t('site.pricing.cap', { cap: plan.data_cap_gb })}</li>
-            <li>{plan.setup_fee > 0 ? t('site.pricing.setupFee', { amount: formatMoney(plan.setup_fee, plan.currency) }) : t('site.pricing.noSetupFee')}</li>
+            <li>
+              {plan.data_cap_gb === null
+                ? t('site.pricing.unlimited')
+                : t('site.pricing.cap', { cap: plan.data_cap_gb })}
+            </li>
+            <li>
+              {plan.setup_fee > 0
+                ? t('site.pricing.setupFee', { amount: formatMoney(plan.setup_fee, plan.currency) })
+                : t('site.pricing.noSetupFee')}
+            </li>
             {plan.features.map((f) => (
               <li key={f}>{f}</li>
             ))}

@@ -28,7 +28,7 @@ export function CoverageCheck({ settings }: { settings: PublicSettings | null })
     e.preventDefault();
     const q = query.trim().toLowerCase();
     if (!q) return;
-    const hit = areas.find((a) => a.name.toLowerCase().includes(q) || (a.postcode?.toLowerCase().startsWith(q)));
+    const hit = areas.find((a) => a.name.toLowerCase().includes(q) || a.postcode?.toLowerCase().startsWith(q));
     setResult({ found: hit ? `${hit.name}${hit.postcode ? ` (${hit.postcode})` : ''}` : null, query: query.trim() });
   }
   return (
@@ -43,11 +43,15 @@ export function CoverageCheck({ settings }: { settings: PublicSettings | null })
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
-        <button className="site-button" type="submit">{t('site.coverage.search')}</button>
+        <button className="site-button" type="submit">
+          {t('site.coverage.search')}
+        </button>
       </form>
       {result && (
         <p className={`coverage-result ${result.found ? 'yes' : 'no'}`} role="status" data-testid="coverage-result">
-          {result.found ? t('site.coverage.yes', { area: result.found }) : t('site.coverage.no', { query: result.query })}
+          {result.found
+            ? t('site.coverage.yes', { area: result.found })
+            : t('site.coverage.no', { query: result.query })}
         </p>
       )}
       {areas.length > 0 && (
@@ -91,7 +95,9 @@ export function CompanyDetails({ settings }: { settings: PublicSettings | null }
       <strong>{company.name}</strong>
       {company.address && <span>{company.address}</span>}
       {company.support_email && <a href={`mailto:${company.support_email}`}>{company.support_email}</a>}
-      {company.support_phone && <a href={`tel:${company.support_phone.replace(/[^+\d]/g, '')}`}>{company.support_phone}</a>}
+      {company.support_phone && (
+        <a href={`tel:${company.support_phone.replace(/[^+\d]/g, '')}`}>{company.support_phone}</a>
+      )}
     </address>
   );
 }

@@ -3,7 +3,13 @@
  * API's wire format ({success, message, data} / {success:false, message, errors}) and records every call.
  */
 import type { PublicUser } from '../../../contract/schemas/user';
-import { AxiosError, AxiosHeaders, type AxiosAdapter, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import {
+  AxiosError,
+  AxiosHeaders,
+  type AxiosAdapter,
+  type AxiosResponse,
+  type InternalAxiosRequestConfig,
+} from 'axios';
 
 export interface Reply {
   status: number;
@@ -30,7 +36,10 @@ export function ok(data: unknown, message = 'OK'): Reply {
 }
 
 export function fail(status: number, message?: string, errors?: { field: string; message: string }[]): Reply {
-  return { status, body: message === undefined ? { success: false } : { success: false, message, ...(errors ? { errors } : {}) } };
+  return {
+    status,
+    body: message === undefined ? { success: false } : { success: false, message, ...(errors ? { errors } : {}) },
+  };
 }
 
 export class FakeApi {
@@ -40,7 +49,11 @@ export class FakeApi {
   /** "GET /auth/profile" → handler; later registrations win. */
   on(route: string, handler: Handler | Reply): this {
     const [method, path] = route.split(' ');
-    this.routes.unshift({ method: method.toLowerCase(), path, handler: typeof handler === 'function' ? handler : () => handler });
+    this.routes.unshift({
+      method: method.toLowerCase(),
+      path,
+      handler: typeof handler === 'function' ? handler : () => handler,
+    });
     return this;
   }
 
@@ -77,7 +90,13 @@ export class FakeApi {
       config,
     };
     if (reply.status >= 200 && reply.status < 300) return response;
-    throw new AxiosError(`Request failed with status code ${reply.status}`, AxiosError.ERR_BAD_RESPONSE, config, null, response);
+    throw new AxiosError(
+      `Request failed with status code ${reply.status}`,
+      AxiosError.ERR_BAD_RESPONSE,
+      config,
+      null,
+      response,
+    );
   };
 }
 

@@ -26,7 +26,12 @@ export interface RenderOptions {
 }
 
 /** The screen under the real Refine, data provider and http client, answered by a FakeApi. */
-export function renderScreen(api: FakeApi, path: string, routes: { path: string; element: ReactNode }[], opts: RenderOptions = {}) {
+export function renderScreen(
+  api: FakeApi,
+  path: string,
+  routes: { path: string; element: ReactNode }[],
+  opts: RenderOptions = {},
+) {
   const http = createHttpClient({ adapter: api.adapter, navigate: () => undefined });
   return render(
     <MemoryRouter initialEntries={[path]}>
@@ -37,11 +42,18 @@ export function renderScreen(api: FakeApi, path: string, routes: { path: string;
           notificationProvider={notificationProvider}
           accessControlProvider={opts.accessControl ? accessControlProvider : undefined}
           resources={refineResources()}
-          options={{ disableTelemetry: true, syncWithLocation: opts.syncWithLocation ?? true, warnWhenUnsavedChanges: false, reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } } }}
+          options={{
+            disableTelemetry: true,
+            syncWithLocation: opts.syncWithLocation ?? true,
+            warnWhenUnsavedChanges: false,
+            reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } },
+          }}
         >
           <UrlProbe />
           <Routes>
-            {routes.map((r) => <Route key={r.path} path={r.path} element={r.element} />)}
+            {routes.map((r) => (
+              <Route key={r.path} path={r.path} element={r.element} />
+            ))}
           </Routes>
         </Refine>
       </AntdApp>
