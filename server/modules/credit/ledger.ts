@@ -7,12 +7,12 @@
  * the balance never goes below zero. Lock order: whatever the caller already holds (settings counter,
  * subscription, payment, invoice), then the users row last.
  */
-import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { pagePagination } from '../../../contract/envelope';
 import type { CreditAccount, CreditBalance, CreditEntry, CreditQueryParsed } from '../../../contract/schemas/credit';
 import type { Db } from '../../db/client';
-import { creditEntries, invoices, users, type CreditEntryRow } from '../../db/schema';
+import type { CreditEntryRow } from '../../db/schema';
 import { notFound } from '../../lib/errors';
+import { createCreditRepository } from './repository';
 
 /**
  * Locks the customer's users row for the rest of the transaction; 404 when there is no such user. FOR NO KEY
@@ -22,46 +22,28 @@ import { notFound } from '../../lib/errors';
  * invoice-number lock and wanted the user row, the other held KEY SHARE and wanted the invoice-number lock.
  */
 export async function lockCustomer(tx: Db, userId: string): Promise<void> {
-  const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
-  if (!row) throw notFound('User not found');
+  if (!(await createCreditRepository(tx).lockUser(userId))) throw notFound('User not found');
 }
 
 /** Whether there is a user with this id. */
 export async function userExists(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
-  return !!row;
+  return createCreditRepository(db).userExists(userId);
 }
 
 /** The balance in one currency: the sum of the entries (0 when there are none). */
 export async function balanceOf(db: Db, userId: string, currency: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string | number | null>`coalesce(sum(${creditEntries.amount}), 0)` })
-    .from(creditEntries)
-    .where(and(eq(creditEntries.userId, userId), eq(creditEntries.currency, currency)));
-  return Number(row?.total ?? 0);
+  return createCreditRepository(db).balanceOf(userId, currency);
 }
 
 /** Every currency the customer has entries in, with its sum (zero balances included: the history explains them). */
 export async function balancesOf(db: Db, userId: string): Promise<CreditBalance[]> {
-  const rows = await db
-    .select({
-      currency: creditEntries.currency,
-      total: sql<string | number | null>`coalesce(sum(${creditEntries.amount}), 0)`,
-    })
-    .from(creditEntries)
-    .where(eq(creditEntries.userId, userId))
-    .groupBy(creditEntries.currency)
-    .orderBy(creditEntries.currency);
+  const rows = await createCreditRepository(db).balancesOf(userId);
   return rows.map((r) => ({ currency: r.currency, amount: Number(r.total ?? 0) }));
 }
 
 /** The credit a payment left as an overpayment (0 when it paid exactly). */
 export async function overpaidBy(db: Db, paymentId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string | number | null>`coalesce(sum(${creditEntries.amount}), 0)` })
-    .from(creditEntries)
-    .where(and(eq(creditEntries.paymentId, paymentId), eq(creditEntries.kind, 'overpayment')));
-  return Number(row?.total ?? 0);
+  return createCreditRepository(db).overpaidBy(paymentId);
 }
 
 export function toCreditEntry(row: CreditEntryRow, invoiceNumber: string | null): CreditEntry {
@@ -81,18 +63,12 @@ export function toCreditEntry(row: CreditEntryRow, invoiceNumber: string | null)
 
 /** Balances and one page of the history, newest first (credit_entries_user_created_idx). */
 export async function creditAccount(db: Db, userId: string, query: CreditQueryParsed): Promise<CreditAccount> {
-  const [{ total }] = await db.select({ total: count() }).from(creditEntries).where(eq(creditEntries.userId, userId));
-  const rows = await db
-    .select({ entry: creditEntries, invoiceNumber: invoices.number })
-    .from(creditEntries)
-    .leftJoin(invoices, eq(invoices.id, creditEntries.invoiceId))
-    .where(eq(creditEntries.userId, userId))
-    .orderBy(desc(creditEntries.createdAt), desc(creditEntries.id))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
+  const repo = createCreditRepository(db);
+  const total = await repo.countEntries(userId);
+  const rows = await repo.entriesPage(userId, query.limit, (query.page - 1) * query.limit);
   return {
     balances: await balancesOf(db, userId),
     entries: rows.map((r) => toCreditEntry(r.entry, r.invoiceNumber ?? null)),
-    pagination: pagePagination(query.page, query.limit, Number(total)),
+    pagination: pagePagination(query.page, query.limit, total),
   };
 }
