@@ -11,68 +11,18 @@
  * (tests/server/money-invariant.test.ts) run random sequences of everything that moves money and assert that the
  * alarm stays empty after every step.
  */
-import { sql } from 'drizzle-orm';
-import { REFUND_IN_PROGRESS, REFUND_NEEDED_REASONS } from '../../../contract/schemas/payment';
 import type {
   CurrencyReport,
   Imbalance,
   Reconciliation,
   ReconciliationQuery,
 } from '../../../contract/schemas/reconciliation';
-import { rowsOf, type Db } from '../../db/client';
+import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { ledgerBalances, type LedgerBalances } from '../ledger/ledger';
+import { createReconciliationRepository } from './repository';
 
 const n = (v: unknown) => Number(v ?? 0);
-const HELD_REASONS = [...REFUND_NEEDED_REASONS, REFUND_IN_PROGRESS];
-const heldReasons = sql.join(
-  HELD_REASONS.map((r) => sql`${r}`),
-  sql`, `,
-);
-
-/**
- * A payment whose money reached us: paid, refunded (counted or not), or taken by a provider but not counted (the
- * invoice was already paid, the amount was wrong) and not yet given back. A manual payment refused for its amount
- * was never taken: staff were told and kept nothing.
- */
-const RECEIVED = sql`(p.status in ('paid', 'refunded') or (p.status = 'failed' and p.provider <> 'manual' and p.failure_reason in (${heldReasons})))`;
-const HELD = sql`(p.status = 'failed' and p.provider <> 'manual' and p.failure_reason in (${heldReasons}))`;
-/** Refunded through the provider: refunded, and not to credit (that is a refund_to_credit entry of the ledger). */
-const REFUNDED_OUT = sql`(p.status = 'refunded' and not exists (select 1 from credit_entries c where c.payment_id = p.id and c.kind = 'refund_to_credit'))`;
-
-/** The four sides per customer and currency, for one customer (userId) or all. */
-function sidesQuery(userId?: string) {
-  const forUser = (col: string) => (userId ? sql`where ${sql.raw(col)} = ${userId}` : sql``);
-  return sql`
-    with r as (
-      select p.user_id, p.currency,
-        coalesce(sum(p.amount) filter (where ${RECEIVED}), 0) as received,
-        coalesce(sum(p.amount) filter (where ${REFUNDED_OUT}), 0) as refunded,
-        coalesce(sum(p.amount) filter (where ${HELD}), 0) as held
-      from payments p ${forUser('p.user_id')} group by p.user_id, p.currency
-    ), c as (
-      select e.user_id, e.currency, sum(e.amount) as credit, coalesce(sum(e.amount) filter (where e.kind = 'adjustment'), 0) as granted
-      from credit_entries e ${forUser('e.user_id')} group by e.user_id, e.currency
-    ), a as (
-      select i.user_id, i.currency,
-        sum(case
-          when i.status = 'paid' then i.total_amount
-          when i.status = 'cancelled' then i.credit_applied - coalesce((select sum(x.amount) from credit_entries x where x.invoice_id = i.id and x.kind = 'released_from_invoice'), 0)
-          else i.credit_applied end) as applied
-      from invoices i ${forUser('i.user_id')} group by i.user_id, i.currency
-    ), k as (
-      select user_id, currency from r union select user_id, currency from c union select user_id, currency from a
-    )
-    select k.user_id, k.currency, u.name as user_name, u.email as user_email,
-      coalesce(r.received, 0) as received, coalesce(c.granted, 0) as granted, coalesce(a.applied, 0) as applied,
-      coalesce(c.credit, 0) as credit, coalesce(r.refunded, 0) as refunded, coalesce(r.held, 0) as held
-    from k
-      left join r on r.user_id = k.user_id and r.currency = k.currency
-      left join c on c.user_id = k.user_id and c.currency = k.currency
-      left join a on a.user_id = k.user_id and a.currency = k.currency
-      left join users u on u.id = k.user_id`;
-}
-
 const SIDES = ['received', 'granted', 'applied', 'credit', 'refunded', 'held'] as const;
 type Side = (typeof SIDES)[number];
 type Sides = Record<Side, number>;
@@ -105,7 +55,7 @@ function ledgerSides(b: LedgerBalances | undefined): Sides {
  * ledger and the modules' own rows disagree. What the property tests check after each step.
  */
 export async function booksOf(db: Db, userId?: string): Promise<Imbalance[]> {
-  const records = rowsOf<Record<string, unknown>>(await db.execute(sidesQuery(userId)));
+  const records = await createReconciliationRepository(db).sides(userId);
   const ledger = new Map((await ledgerBalances(db, userId)).map((b) => [`${b.user_id}|${b.currency}`, b]));
   const out: Imbalance[] = [];
   const seen = new Set<string>();
@@ -147,16 +97,7 @@ export async function imbalances(db: Db): Promise<Imbalance[]> {
   const all = (await booksOf(db)).filter((s) => s.difference !== 0 || s.credit < 0 || s.mismatches.length > 0);
   const missing = all.filter((s) => s.user_name === null && s.user_email === null).map((s) => s.user_id);
   if (missing.length === 0) return all;
-  const names = new Map(
-    rowsOf<{ id: string; name: string | null; email: string | null }>(
-      await db.execute(
-        sql`select id, name, email from users where id in (${sql.join(
-          missing.map((id) => sql`${id}`),
-          sql`, `,
-        )})`,
-      ),
-    ).map((u) => [String(u.id), u]),
-  );
+  const names = new Map((await createReconciliationRepository(db).namesOf(missing)).map((u) => [String(u.id), u]));
   return all.map((s) =>
     names.has(s.user_id) ? { ...s, user_name: names.get(s.user_id)!.name, user_email: names.get(s.user_id)!.email } : s,
   );
@@ -184,30 +125,11 @@ export class ReconciliationService {
   async report(query: ReconciliationQuery): Promise<Reconciliation> {
     const { db } = this.deps;
     const { from, to, start, end } = this.period(query);
-    const received = rowsOf<Record<string, unknown>>(
-      await db.execute(sql`
-        select p.currency, p.provider, p.payment_method, p.gateway_id, g.name as gateway_name, sum(p.amount) as amount, count(*) as count
-        from payments p left join payment_gateways g on g.id = p.gateway_id
-        where ${RECEIVED} and coalesce(p.payment_date, p.created_at) >= ${start} and coalesce(p.payment_date, p.created_at) < ${end}
-        group by p.currency, p.provider, p.payment_method, p.gateway_id, g.name
-        order by p.currency, sum(p.amount) desc`),
-    );
-    const paid = rowsOf<Record<string, unknown>>(
-      await db.execute(sql`
-        select currency, sum(total_amount) as amount, count(*) as count from invoices
-        where status in ('paid', 'refunded') and paid_date >= ${start} and paid_date < ${end} group by currency`),
-    );
-    const credit = rowsOf<Record<string, unknown>>(
-      await db.execute(sql`
-        select currency, kind, sum(amount) as amount from credit_entries
-        where created_at >= ${start} and created_at < ${end} group by currency, kind`),
-    );
-    // A refund's time is the payment's last change (nothing changes a refunded payment afterwards).
-    const refunded = rowsOf<Record<string, unknown>>(
-      await db.execute(sql`
-        select p.currency, sum(p.amount) as amount from payments p
-        where ${REFUNDED_OUT} and p.updated_at >= ${start} and p.updated_at < ${end} group by p.currency`),
-    );
+    const repo = createReconciliationRepository(db);
+    const received = await repo.receivedIn(start, end);
+    const paid = await repo.invoicesPaidIn(start, end);
+    const credit = await repo.creditIn(start, end);
+    const refunded = await repo.refundedOutIn(start, end);
     const byCurrency = new Map<string, CurrencyReport>();
     const of = (currency: string) => {
       let r = byCurrency.get(currency);
