@@ -4,12 +4,9 @@
  * numbers are their own subscriptions'; staff see the whole network. `devices` counts the registered network
  * devices (the dashboard's networkDevices; only staff roles are sent it).
  */
-import { and, count, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Role } from '../../../contract/roles';
 import type { Db } from '../../db/client';
-import { subscriptions } from '../../db/schema';
-import { devices } from '../../db/schema/devices';
-import { radiusSessions, radiusUsageDaily } from '../../db/schema/radius';
+import { createUsageRepository } from './repository';
 
 export async function networkStats(
   db: Db,
@@ -17,27 +14,7 @@ export async function networkStats(
   caller: { id: string; role: Role },
 ): Promise<{ download: number; upload: number; activeConnections: number; devices: number }> {
   const own = caller.role === 'user';
-  const inRange = and(gte(radiusUsageDaily.day, window.startDate), lte(radiusUsageDaily.day, window.endDate));
-  const bytes = db
-    .select({
-      download: sql<string>`coalesce(sum(${radiusUsageDaily.outputOctets}), 0)`,
-      upload: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets}), 0)`,
-    })
-    .from(radiusUsageDaily);
-  const sessions = db.select({ n: count() }).from(radiusSessions);
-  const [[b], [s], [d]] = await Promise.all([
-    own
-      ? bytes
-          .innerJoin(subscriptions, eq(subscriptions.id, radiusUsageDaily.subscriptionId))
-          .where(and(inRange, eq(subscriptions.userId, caller.id)))
-      : bytes.where(inRange),
-    own
-      ? sessions
-          .innerJoin(subscriptions, eq(subscriptions.id, radiusSessions.subscriptionId))
-          .where(and(eq(radiusSessions.status, 'open'), eq(subscriptions.userId, caller.id)))
-      : sessions.where(eq(radiusSessions.status, 'open')),
-    own ? Promise.resolve([{ n: 0 }]) : db.select({ n: count() }).from(devices),
-  ]);
+  const [[b], [s], [d]] = await createUsageRepository(db).networkStats(window, own ? caller.id : null);
   return {
     download: Number(b?.download ?? 0),
     upload: Number(b?.upload ?? 0),

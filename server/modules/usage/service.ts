@@ -12,7 +12,6 @@
  * subscription without a period yet (pending) counts calendar months, as the data cap check does.
  * The cap counts both directions against the plan's data_cap_gb (1 GB = 10^9 bytes).
  */
-import { and, asc, count, desc, eq, gte, ilike, lt, or, sql } from 'drizzle-orm';
 import { pagePagination } from '../../../contract/envelope';
 import { allows, type Role } from '../../../contract/roles';
 import {
@@ -25,12 +24,11 @@ import {
   type UsageQueryParsed,
 } from '../../../contract/schemas/usage';
 import type { Db } from '../../db/client';
-import { plans, subscriptions, users } from '../../db/schema';
-import { radiusSessions, radiusUsageDaily } from '../../db/schema/radius';
 import { addMonths, type Clock } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/errors';
 import { cycleMonths } from '../subscriptions/lifecycle';
 import { likePattern } from '../../db/paging';
+import { createUsageRepository } from './repository';
 
 export const USAGE_MESSAGES = {
   usage: 'Usage retrieved successfully',
@@ -89,15 +87,8 @@ export class UsageService {
     const userId = query.user_id ?? caller.id;
     if (userId !== caller.id && !allows(USAGE_STAFF, caller.role)) throw forbidden(USAGE_MESSAGES.othersStaffOnly);
 
-    const subs = await db
-      .select({ sub: subscriptions, planName: plans.name, cycle: plans.billingCycle, capGb: plans.dataCapGb })
-      .from(subscriptions)
-      .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .where(eq(subscriptions.userId, userId))
-      .orderBy(
-        sql`case ${subscriptions.status} when 'active' then 0 when 'suspended' then 1 when 'pending' then 2 else 3 end`,
-        desc(subscriptions.createdAt),
-      );
+    const repo = createUsageRepository(db);
+    const subs = await repo.linesOf(userId);
     const chosen = query.subscription_id ? subs.find((s) => s.sub.id === query.subscription_id) : subs[0];
     if (query.subscription_id && !chosen) throw notFound(USAGE_MESSAGES.subscriptionNotFound);
 
@@ -112,23 +103,7 @@ export class UsageService {
       : usagePeriods({ periodStart: null, periodEnd: null, cycle: 'monthly', createdAt: now, now });
     const period = periods[Math.min(query.period, periods.length - 1)];
 
-    const rows = chosen
-      ? await db
-          .select({
-            day: radiusUsageDaily.day,
-            input: radiusUsageDaily.inputOctets,
-            output: radiusUsageDaily.outputOctets,
-          })
-          .from(radiusUsageDaily)
-          .where(
-            and(
-              eq(radiusUsageDaily.subscriptionId, chosen.sub.id),
-              gte(radiusUsageDaily.day, period.start),
-              lt(radiusUsageDaily.day, period.end),
-            ),
-          )
-          .orderBy(asc(radiusUsageDaily.day))
-      : [];
+    const rows = chosen ? await repo.daysOf(chosen.sub.id, period.start, period.end) : [];
     const byDay = new Map(rows.map((r) => [r.day, r]));
     // Every day of the period up to today (a past period: all of it), so the chart has no holes.
     const lastDay = Math.min(new Date(`${period.end}T00:00:00Z`).getTime() - DAY, dayStart(now).getTime());
@@ -151,12 +126,7 @@ export class UsageService {
 
     let session: Usage['session'] = null;
     if (chosen) {
-      const [open] = await db
-        .select()
-        .from(radiusSessions)
-        .where(and(eq(radiusSessions.subscriptionId, chosen.sub.id), eq(radiusSessions.status, 'open')))
-        .orderBy(desc(radiusSessions.startedAt))
-        .limit(1);
+      const open = await repo.openSession(chosen.sub.id);
       if (open) {
         session = {
           username: open.username,
@@ -203,73 +173,14 @@ export class UsageService {
     const now = clock.now();
     const start = utcDay(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
     const end = utcDay(new Date(dayStart(now).getTime() + DAY));
-    const inMonth = and(gte(radiusUsageDaily.day, start), lt(radiusUsageDaily.day, end));
-
-    const lineCounts = db
-      .select({ userId: subscriptions.userId, lines: sql<number>`count(*)::int`.as('lines') })
-      .from(subscriptions)
-      .groupBy(subscriptions.userId)
-      .as('line_counts');
-    const used = db
-      .select({
-        userId: subscriptions.userId,
-        download: sql<string>`coalesce(sum(${radiusUsageDaily.outputOctets}), 0)`.as('download'),
-        upload: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets}), 0)`.as('upload'),
-      })
-      .from(radiusUsageDaily)
-      .innerJoin(subscriptions, eq(subscriptions.id, radiusUsageDaily.subscriptionId))
-      .where(inMonth)
-      .groupBy(subscriptions.userId)
-      .as('used');
-    const open = db
-      .select({ userId: subscriptions.userId, online: sql<number>`count(*)::int`.as('online') })
-      .from(radiusSessions)
-      .innerJoin(subscriptions, eq(subscriptions.id, radiusSessions.subscriptionId))
-      .where(eq(radiusSessions.status, 'open'))
-      .groupBy(subscriptions.userId)
-      .as('open_sessions');
-
     const pattern = query.search ? likePattern(query.search) : null;
-    const where = and(
-      eq(users.role, 'user'),
-      pattern ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined,
-    );
-    const total = sql<string>`coalesce(${used.download}, 0) + coalesce(${used.upload}, 0)`;
-
-    const [rows, [counted], [network], [online], [customers]] = await Promise.all([
-      db
-        .select({
-          id: users.id,
-          name: users.name,
-          email: users.email,
-          lines: lineCounts.lines,
-          download: used.download,
-          upload: used.upload,
-          online: open.online,
-        })
-        .from(users)
-        .innerJoin(lineCounts, eq(lineCounts.userId, users.id))
-        .leftJoin(used, eq(used.userId, users.id))
-        .leftJoin(open, eq(open.userId, users.id))
-        .where(where)
-        .orderBy(desc(total), asc(users.name), asc(users.id))
-        .limit(query.limit)
-        .offset((query.page - 1) * query.limit),
-      db.select({ n: count() }).from(users).innerJoin(lineCounts, eq(lineCounts.userId, users.id)).where(where),
-      db
-        .select({
-          download: sql<string>`coalesce(sum(${radiusUsageDaily.outputOctets}), 0)`,
-          upload: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets}), 0)`,
-        })
-        .from(radiusUsageDaily)
-        .where(inMonth),
-      db.select({ n: count() }).from(radiusSessions).where(eq(radiusSessions.status, 'open')),
-      db
-        .select({ n: count() })
-        .from(users)
-        .innerJoin(lineCounts, eq(lineCounts.userId, users.id))
-        .where(eq(users.role, 'user')),
-    ]);
+    const [rows, [counted], [network], [online], [customers]] = await createUsageRepository(db).customersInMonth({
+      start,
+      end,
+      pattern,
+      limit: query.limit,
+      offset: (query.page - 1) * query.limit,
+    });
 
     const download = Number(network?.download ?? 0);
     const upload = Number(network?.upload ?? 0);
