@@ -84,6 +84,16 @@ export function createInvoiceRepository(db: Db) {
       return paid;
     },
 
+    /** The customer credit the invoice used when it was issued (the ledger's applyCreditToInvoice). */
+    async setCreditApplied(id: string, applied: number, now: Date): Promise<InvoiceRow> {
+      const [row] = await db
+        .update(invoices)
+        .set({ creditApplied: applied, updatedAt: now })
+        .where(eq(invoices.id, id))
+        .returning();
+      return row;
+    },
+
     /** The open (unpaid or overdue) invoices among ids become cancelled; those cancelled. */
     async cancelOpen(ids: string[], now: Date): Promise<InvoiceRow[]> {
       return db

@@ -7,9 +7,9 @@
  * movement of money does to every account and write the customer's credit history with it.
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { rowsOf, type Db } from '../../db/client';
-import { LEDGER_ACCOUNTS, ledgerPostings, type LedgerAccount, type LedgerKind } from '../../db/schema';
+import type { Db } from '../../db/client';
+import { LEDGER_ACCOUNTS, type LedgerAccount, type LedgerKind } from '../../db/schema';
+import { createLedgerRepository } from './repository';
 
 export interface TransferInput {
   userId: string;
@@ -37,7 +37,7 @@ export async function transfer(tx: Db, input: TransferInput, legs: Legs): Promis
   const sum = entries.reduce((s, [, amount]) => s + amount, 0);
   if (sum !== 0 || entries.length < 2) throw new Error(`Unbalanced ${input.kind} transfer: ${JSON.stringify(legs)}`);
   const transferId = randomUUID();
-  await tx.insert(ledgerPostings).values(
+  await createLedgerRepository(tx).insertPostings(
     entries.map(([account, amount]) => ({
       transferId,
       userId: input.userId,
@@ -65,21 +65,7 @@ export interface LedgerBalances extends AccountBalances {
  * received (its negative postings) and what was given back (its positive ones).
  */
 export async function ledgerBalances(db: Db, userId?: string): Promise<LedgerBalances[]> {
-  const where = userId ? sql`where user_id = ${userId}` : sql``;
-  const rows = rowsOf<Record<string, unknown>>(
-    await db.execute(sql`
-      select user_id, currency,
-        ${sql.join(
-          LEDGER_ACCOUNTS.map(
-            (a) => sql`coalesce(sum(amount) filter (where account = ${a}), 0) as ${sql.identifier(a)}`,
-          ),
-          sql`, `,
-        )},
-        coalesce(-sum(amount) filter (where account = 'payer' and amount < 0), 0) as received,
-        coalesce(sum(amount) filter (where account = 'payer' and amount > 0), 0) as refunded
-      from ledger_postings ${where}
-      group by user_id, currency`),
-  );
+  const rows = await createLedgerRepository(db).balances(userId);
   return rows.map((r) => {
     const out = {
       user_id: String(r.user_id),
@@ -94,10 +80,6 @@ export async function ledgerBalances(db: Db, userId?: string): Promise<LedgerBal
 
 /** Transfers whose postings do not sum to zero: none can be written (transfer() refuses), so any is tampering. */
 export async function unbalancedTransfers(db: Db): Promise<string[]> {
-  const rows = rowsOf<{ transfer_id: string }>(
-    await db.execute(
-      sql`select transfer_id from ledger_postings group by transfer_id having sum(amount) <> 0 limit 100`,
-    ),
-  );
+  const rows = await createLedgerRepository(db).unbalancedTransfers();
   return rows.map((r) => String(r.transfer_id));
 }

@@ -11,18 +11,12 @@
  * A refund reverses every movement its payment caused: the part the invoice kept leaves revenue, the overpayment's
  * credit leaves the credit account (refund to the payer), or the kept part becomes credit (refund to credit).
  */
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import {
-  creditEntries,
-  invoices,
-  type CreditEntryKind,
-  type CreditEntryRow,
-  type InvoiceRow,
-  type PaymentRow,
-} from '../../db/schema';
+import type { CreditEntryKind, CreditEntryRow, InvoiceRow, PaymentRow } from '../../db/schema';
 import { balanceOf, lockCustomer, overpaidBy } from '../credit/ledger';
+import { createInvoiceRepository } from '../invoices/repository';
 import { transfer } from './ledger';
+import { createLedgerRepository } from './repository';
 
 interface NewCreditEntry {
   userId: string;
@@ -40,21 +34,17 @@ interface NewCreditEntry {
 async function creditEntry(tx: Db, entry: NewCreditEntry): Promise<CreditEntryRow> {
   if (!Number.isInteger(entry.amount) || entry.amount === 0)
     throw new Error('A credit entry is a non-zero whole number of minor units');
-  const [row] = await tx
-    .insert(creditEntries)
-    .values({
-      userId: entry.userId,
-      kind: entry.kind,
-      amount: entry.amount,
-      currency: entry.currency,
-      reason: entry.reason ?? null,
-      invoiceId: entry.invoiceId ?? null,
-      paymentId: entry.paymentId ?? null,
-      createdBy: entry.createdBy ?? null,
-      createdAt: entry.now,
-    })
-    .returning();
-  return row;
+  return createLedgerRepository(tx).insertCreditEntry({
+    userId: entry.userId,
+    kind: entry.kind,
+    amount: entry.amount,
+    currency: entry.currency,
+    reason: entry.reason ?? null,
+    invoiceId: entry.invoiceId ?? null,
+    paymentId: entry.paymentId ?? null,
+    createdBy: entry.createdBy ?? null,
+    createdAt: entry.now,
+  });
 }
 
 type PaymentRef = Pick<PaymentRow, 'id' | 'userId' | 'currency' | 'amount' | 'invoiceId'>;
@@ -242,12 +232,7 @@ export async function applyCreditToInvoice(tx: Db, invoice: InvoiceRow, now: Dat
     { userId: invoice.userId, currency: invoice.currency, kind: 'credit_applied', invoiceId: invoice.id, now },
     { credit: -applied, revenue: applied },
   );
-  const [row] = await tx
-    .update(invoices)
-    .set({ creditApplied: applied, updatedAt: now })
-    .where(eq(invoices.id, invoice.id))
-    .returning();
-  return row;
+  return createInvoiceRepository(tx).setCreditApplied(invoice.id, applied, now);
 }
 
 /**
@@ -262,12 +247,7 @@ export async function releaseInvoiceCredit(
 ): Promise<void> {
   if (invoice.creditApplied <= 0) return;
   await lockCustomer(tx, invoice.userId);
-  const [done] = await tx
-    .select({ id: creditEntries.id })
-    .from(creditEntries)
-    .where(and(eq(creditEntries.invoiceId, invoice.id), eq(creditEntries.kind, 'released_from_invoice')))
-    .limit(1);
-  if (done) return;
+  if (await createLedgerRepository(tx).invoiceCreditReleased(invoice.id)) return;
   await creditEntry(tx, {
     userId: invoice.userId,
     kind: 'released_from_invoice',
