@@ -8,7 +8,7 @@
  * PostgreSQL's own autovacuum does all of this there.
  */
 import fp from 'fastify-plugin';
-import { sql } from 'drizzle-orm';
+import { createSystemRepository } from './repository';
 
 export const EMBEDDED_VACUUM_JOB = 'embedded-vacuum';
 export const EMBEDDED_VACUUM_EVERY_SECONDS = 600;
@@ -27,7 +27,8 @@ export const EMBEDDED_VACUUM_TABLES = [
 export const embeddedVacuumPlugin = fp(
   async (app) => {
     const vacuum = async () => {
-      for (const table of EMBEDDED_VACUUM_TABLES) await app.db.execute(sql.raw(`VACUUM (ANALYZE) "${table}"`));
+      const repo = createSystemRepository(app.db);
+      for (const table of EMBEDDED_VACUUM_TABLES) await repo.vacuumAnalyze(table);
     };
     app.decorate('embeddedVacuum', vacuum);
     app.jobs.every(

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { MIGRATIONS_FOLDER, rowsOf } from '../../db/client';
+import { MIGRATIONS_FOLDER } from '../../db/client';
+import { createSystemRepository } from './repository';
 
 /** Nodes whose last beat is older than this many beats are shown as not responding. */
 export const MISSED_BEATS = 3;
@@ -56,57 +56,26 @@ const num = (v: unknown) => Number(v ?? 0);
 
 /** Reads the shared figures, after this node's own pending counts are written (so they are included). */
 export async function readSharedFigures(app: FastifyInstance): Promise<SharedFigures> {
-  const { db } = app;
+  const repo = createSystemRepository(app.db);
   await app.system.heartbeat
     .beat()
     .catch((error: unknown) => app.log.warn({ err: error }, 'system: the heartbeat could not be written'));
   const jobs = await app.jobs.summary();
 
-  const mailRows = rowsOf<{ status: string; n: number }>(
-    await db.execute(
-      sql`select status, count(*)::int as n from mail_outbox where status in ('queued', 'failed') group by status`,
-    ),
-  );
+  const mailRows = await repo.mailBacklog();
   const mail = { queued: 0, failed: 0 };
   for (const r of mailRows) mail[r.status as 'queued' | 'failed'] = num(r.n);
 
-  const [open] = rowsOf<{ n: number }>(
-    await db.execute(sql`select count(*)::int as n from radius_sessions where status = 'open'`),
-  );
-  const lastHour = rowsOf<{ type: string; result: string; n: number }>(
-    await db.execute(
-      sql`select type, result, sum(n)::int as n from radius_request_counts where minute > now() - interval '1 hour' group by type, result order by type, result`,
-    ),
-  ).map((r) => ({ type: r.type, result: r.result, n: num(r.n) }));
+  const [open] = await repo.openRadiusSessions();
+  const lastHour = (await repo.radiusLastHour()).map((r) => ({ type: r.type, result: r.result, n: num(r.n) }));
 
-  const [billing] = rowsOf<{
-    finished: Date | string | null;
-    took: number | null;
-    counts: Record<string, number> | string | null;
-  }>(
-    await db.execute(
-      sql`select finished_at as finished, extract(epoch from finished_at - started_at)::float8 as took, counts from billing_runs where finished_at is not null order by finished_at desc limit 1`,
-    ),
-  );
+  const [billing] = await repo.lastBillingRun();
 
   const kept = await app.backups.kept.list();
   const newest = kept.items[0];
 
   const beat = app.config.nodeHeartbeatSeconds;
-  const nodes = rowsOf<{
-    id: string;
-    hostname: string;
-    pid: number;
-    version: string;
-    started_at: Date | string;
-    last_seen_at: Date | string;
-    responding: boolean;
-  }>(
-    await db.execute(
-      sql`select id, hostname, pid, version, started_at, last_seen_at, last_seen_at > now() - make_interval(secs => ${beat * MISSED_BEATS}) as responding
-          from portal_nodes order by started_at, id`,
-    ),
-  ).map((r) => ({
+  const nodes = (await repo.nodes(beat * MISSED_BEATS)).map((r) => ({
     id: r.id,
     hostname: r.hostname,
     pid: num(r.pid),
@@ -143,18 +112,12 @@ export async function readSharedFigures(app: FastifyInstance): Promise<SharedFig
 
 /** The database's size in bytes (PostgreSQL and PGlite alike answer pg_database_size). */
 export async function databaseSize(app: FastifyInstance): Promise<number> {
-  const [row] = rowsOf<{ n: number | string }>(
-    await app.db.execute(sql`select pg_database_size(current_database())::float8 as n`),
-  );
+  const [row] = await createSystemRepository(app.db).databaseSize();
   return num(row?.n);
 }
 
 /** Migrations applied to this database (drizzle's journal table). */
 export async function appliedMigrations(app: FastifyInstance): Promise<number> {
-  const [{ n }] = rowsOf<{ n: number }>(
-    await app.db.execute(
-      sql`select case when to_regclass('drizzle.__drizzle_migrations') is null then 0 else (select count(*) from drizzle.__drizzle_migrations) end::int as n`,
-    ),
-  );
+  const [{ n }] = await createSystemRepository(app.db).appliedMigrations();
   return num(n);
 }

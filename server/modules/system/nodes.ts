@@ -8,11 +8,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { portalNodes, radiusRequestCounts } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { VERSION } from '../../lib/paths';
+import { createSystemRepository } from './repository';
 
 const MINUTE_MS = 60_000;
 const FORGET_NODES_AFTER_MS = 24 * 60 * MINUTE_MS;
@@ -78,33 +77,18 @@ export class NodeHeartbeat {
     this.pending = new Map();
     const now = this.deps.clock.now();
     try {
-      await this.deps.db.transaction(async (tx) => {
-        await tx
-          .insert(portalNodes)
-          .values({ ...this.self, lastSeenAt: now })
-          .onConflictDoUpdate({ target: portalNodes.id, set: { lastSeenAt: now } });
+      await this.deps.db.transaction(async (txRaw) => {
+        const repo = createSystemRepository(txRaw as unknown as Db);
+        await repo.upsertNode(this.self, now);
         if (counts.size) {
           const rows = [...counts].map(([key, n]) => {
             const [minute, type, result] = key.split('|');
             return { minute: new Date(Number(minute)), nodeId: this.self.id, type, result, n };
           });
-          await tx
-            .insert(radiusRequestCounts)
-            .values(rows)
-            .onConflictDoUpdate({
-              target: [
-                radiusRequestCounts.minute,
-                radiusRequestCounts.nodeId,
-                radiusRequestCounts.type,
-                radiusRequestCounts.result,
-              ],
-              set: { n: sql`${radiusRequestCounts.n} + excluded.n` },
-            });
+          await repo.addRequestCounts(rows);
         }
-        await tx.delete(portalNodes).where(lt(portalNodes.lastSeenAt, new Date(now.getTime() - FORGET_NODES_AFTER_MS)));
-        await tx
-          .delete(radiusRequestCounts)
-          .where(lt(radiusRequestCounts.minute, new Date(now.getTime() - KEEP_COUNTS_MS)));
+        await repo.deleteNodesSeenBefore(new Date(now.getTime() - FORGET_NODES_AFTER_MS));
+        await repo.deleteRequestCountsBefore(new Date(now.getTime() - KEEP_COUNTS_MS));
       });
     } catch (error) {
       for (const [key, n] of counts) this.pending.set(key, (this.pending.get(key) ?? 0) + n);
@@ -119,6 +103,6 @@ export class NodeHeartbeat {
     await this.beating?.catch(() => {});
     await this.write().catch(this.deps.onError);
     this.stopped = true;
-    await this.deps.db.delete(portalNodes).where(eq(portalNodes.id, this.self.id)).catch(this.deps.onError);
+    await createSystemRepository(this.deps.db).deleteNode(this.self.id).catch(this.deps.onError);
   }
 }
