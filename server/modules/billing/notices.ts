@@ -3,12 +3,12 @@
  * "payment received". They read the committed invoice, so a rolled-back change never sends anything. A
  * failure here is logged and never fails the request that triggered it.
  */
-import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import { invoices, users, type InvoiceRow } from '../../db/schema';
+import type { InvoiceRow } from '../../db/schema';
 import type { MailMessage } from '../../integrations/mail/mailer';
 import { invoiceIssuedMail, paymentReceivedMail, type InvoiceMailContext } from './emails';
+import { createBillingRepository } from './repository';
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -47,12 +47,7 @@ export class BillingNotices {
   ) {}
 
   private async load(invoiceId: string): Promise<{ invoice: InvoiceRow; context: InvoiceMailContext } | null> {
-    const [row] = await this.deps.db
-      .select({ invoice: invoices, email: users.email, name: users.name })
-      .from(invoices)
-      .innerJoin(users, eq(users.id, invoices.userId))
-      .where(eq(invoices.id, invoiceId))
-      .limit(1);
+    const row = await createBillingRepository(this.deps.db).invoiceWithCustomer(invoiceId);
     if (!row) return null;
     return {
       invoice: row.invoice,

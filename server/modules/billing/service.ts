@@ -29,7 +29,6 @@
  * redoes the day. E-mails are collected during the run and handed to the mailer only after the commit, so no
  * e-mail is ever sent for work that was rolled back. All days are UTC.
  */
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { PagePagination } from '../../../contract/envelope';
 import type {
   BillingRun,
@@ -39,18 +38,7 @@ import type {
 } from '../../../contract/schemas/billing';
 import type { SubscriptionStatus } from '../../../contract/schemas/subscription';
 import type { Db } from '../../db/client';
-import {
-  billingRuns,
-  invoices,
-  plans,
-  settings,
-  subscriptions,
-  users,
-  type BillingRunRow,
-  type BillingRunTrigger,
-  type InvoiceRow,
-  type SubscriptionRow,
-} from '../../db/schema';
+import type { BillingRunRow, BillingRunTrigger, InvoiceRow, SubscriptionRow } from '../../db/schema';
 import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
 import { cancelInvoices, issueInvoice, pagePagination, type IssueInvoiceInput } from '../invoices/service';
@@ -59,6 +47,7 @@ import { addBillingCycle, assertTransition, renewalLineItem } from '../subscript
 import { overdueMail, suspendedMail, invoiceIssuedMail } from './emails';
 import { cardExpiryReminders, scheduleFirstCharge } from '../autopay/in-run';
 import { invoiceContext } from './notices';
+import { createBillingRepository } from './repository';
 
 const DAY_MS = 86_400_000;
 /** Days after the grace period (counted from the period end) before an unpaid subscription expires. */
@@ -66,7 +55,6 @@ export const EXPIRE_AFTER_DAYS = 30;
 /** Key of the PostgreSQL advisory lock that serialises billing runs (any process, same database). */
 export const BILLING_LOCK_KEY = 4_829_113_017;
 
-const OPEN = ['unpaid', 'overdue'] as const;
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const startOfDay = (d: Date) => new Date(`${day(d)}T00:00:00.000Z`);
 const addDays = (d: Date, days: number) => new Date(d.getTime() + days * DAY_MS);
@@ -139,20 +127,18 @@ export class BillingJob {
     const runDate = day(now);
     const outcome = await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      await tx.execute(sql.raw(`select pg_advisory_xact_lock(${BILLING_LOCK_KEY})`));
-      const [existing] = await tx.select().from(billingRuns).where(eq(billingRuns.runDate, runDate)).limit(1);
+      const repo = createBillingRepository(tx);
+      await repo.advisoryLock(BILLING_LOCK_KEY);
+      const existing = await repo.runOn(runDate);
       if (existing)
         return { alreadyRan: true, row: existing, mails: [] as MailMessage[], changed: new Set<string>() as Changed };
-      const [started] = await tx
-        .insert(billingRuns)
-        .values({
-          runDate,
-          triggeredBy: trigger.by,
-          triggeredByUserId: trigger.userId ?? null,
-          startedAt: now,
-          counts: emptyCounts(),
-        })
-        .returning();
+      const started = await repo.insertRun({
+        runDate,
+        triggeredBy: trigger.by,
+        triggeredByUserId: trigger.userId ?? null,
+        startedAt: now,
+        counts: emptyCounts(),
+      });
       const counts = emptyCounts();
       const s = await this.readSettings(tx);
       const notices: Notice[] = [];
@@ -166,11 +152,7 @@ export class BillingJob {
         ...(await cardExpiryReminders(tx, now, s.company, this.deps.appUrl)),
       ];
       counts.emails = mails.length;
-      const [row] = await tx
-        .update(billingRuns)
-        .set({ finishedAt: clock.now(), counts })
-        .where(eq(billingRuns.id, started.id))
-        .returning();
+      const row = await repo.finishRun(started.id, clock.now(), counts);
       return { alreadyRan: false, row, mails, changed };
     });
     if (!outcome.alreadyRan) {
@@ -186,35 +168,19 @@ export class BillingJob {
 
   /** Has today's run (UTC) happened? */
   async ranToday(): Promise<boolean> {
-    const [row] = await this.deps.db
-      .select({ id: billingRuns.id })
-      .from(billingRuns)
-      .where(eq(billingRuns.runDate, day(this.deps.clock.now())))
-      .limit(1);
-    return Boolean(row);
+    return createBillingRepository(this.deps.db).ranOn(day(this.deps.clock.now()));
   }
 
   async listRuns(query: BillingRunListQueryParsed): Promise<{ items: BillingRun[]; pagination: PagePagination }> {
     const { db } = this.deps;
-    const [rows, [{ total }]] = await Promise.all([
-      db
-        .select()
-        .from(billingRuns)
-        .orderBy(desc(billingRuns.runDate), desc(billingRuns.startedAt))
-        .limit(query.limit)
-        .offset((query.page - 1) * query.limit),
-      db.select({ total: count() }).from(billingRuns),
-    ]);
+    const [rows, [{ total }]] = await createBillingRepository(db).runsPage(query.limit, (query.page - 1) * query.limit);
     return { items: rows.map(toBillingRun), pagination: pagePagination(query.page, query.limit, Number(total)) };
   }
 
   /** The settings the run needs, read from the table (not a process's cache: another process may have changed them). */
   private async readSettings(tx: Db): Promise<RunSettings> {
     const d = defaultSettings();
-    const rows = await tx
-      .select()
-      .from(settings)
-      .where(inArray(settings.key, ['billing', 'tax_rate_bp', 'company']));
+    const rows = await createBillingRepository(tx).settings(['billing', 'tax_rate_bp', 'company']);
     const value = (key: string) => rows.find((r) => r.key === key)?.value;
     const billing = { ...d.billing, ...((value('billing') as Partial<StoredSettings['billing']> | undefined) ?? {}) };
     const company = { ...d.company, ...((value('company') as Partial<StoredSettings['company']> | undefined) ?? {}) };
@@ -228,11 +194,7 @@ export class BillingJob {
 
   /** 1. Unpaid invoices past their due date → overdue (each reminded once: only on this change). */
   private async markOverdue(tx: Db, now: Date, counts: BillingRunCounts, notices: Notice[]): Promise<void> {
-    const rows = await tx
-      .update(invoices)
-      .set({ status: 'overdue', updatedAt: now })
-      .where(and(eq(invoices.status, 'unpaid'), lt(invoices.dueDate, day(now))))
-      .returning();
+    const rows = await createBillingRepository(tx).markOverdue(day(now), now);
     rows.sort((a, b) => a.number.localeCompare(b.number));
     counts.overdue_invoices = rows.length;
     for (const invoice of rows) notices.push({ kind: 'overdue', invoice });
@@ -248,23 +210,14 @@ export class BillingJob {
     changed: Changed,
   ): Promise<void> {
     const cutoff = day(addDays(startOfDay(now), -s.graceDays)); // due date + grace < today ⇔ due date < today − grace
-    const rows = await tx
-      .select({ sub: subscriptions, invoice: invoices, planName: plans.name })
-      .from(subscriptions)
-      .innerJoin(invoices, eq(invoices.subscriptionId, subscriptions.id))
-      .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .where(and(eq(subscriptions.status, 'active'), inArray(invoices.status, [...OPEN]), lt(invoices.dueDate, cutoff)))
-      .orderBy(asc(invoices.dueDate), asc(invoices.number))
-      .for('update', { of: subscriptions });
+    const repo = createBillingRepository(tx);
+    const rows = await repo.lockActiveWithOpenInvoiceDueBefore(cutoff);
     const done = new Set<string>();
     for (const { sub, invoice, planName } of rows) {
       if (done.has(sub.id)) continue;
       done.add(sub.id);
       assertTransition(sub.status as SubscriptionStatus, 'suspended', 'job');
-      await tx
-        .update(subscriptions)
-        .set({ status: 'suspended', suspensionReason: `Overdue invoice ${invoice.number}`, updatedAt: now })
-        .where(eq(subscriptions.id, sub.id));
+      await repo.suspend(sub.id, `Overdue invoice ${invoice.number}`, now);
       counts.suspended++;
       changed.add(sub.id);
       notices.push({ kind: 'suspended', invoice, planName });
@@ -274,36 +227,15 @@ export class BillingJob {
   /** 3. Cancelled at period end, or never paid long after the period end → expired. */
   private async expire(tx: Db, now: Date, s: RunSettings, counts: BillingRunCounts, changed: Changed): Promise<void> {
     const unpaidBefore = addDays(now, -(s.graceDays + EXPIRE_AFTER_DAYS));
-    const rows: SubscriptionRow[] = await tx
-      .select()
-      .from(subscriptions)
-      .where(
-        or(
-          and(
-            eq(subscriptions.status, 'cancelled'),
-            or(isNull(subscriptions.currentPeriodEnd), lte(subscriptions.currentPeriodEnd, now)),
-          ),
-          and(inArray(subscriptions.status, ['active', 'suspended']), lt(subscriptions.currentPeriodEnd, unpaidBefore)),
-          // A data line (data vouchers, issue 31) with a time limit ends at it: nothing is billed to carry it on.
-          and(
-            eq(subscriptions.status, 'active'),
-            isNotNull(subscriptions.dataAllowanceBytes),
-            lte(subscriptions.currentPeriodEnd, now),
-          ),
-        ),
-      )
-      .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id))
-      .for('update');
+    const repo = createBillingRepository(tx);
+    const rows: SubscriptionRow[] = await repo.lockToExpire(now, unpaidBefore);
     for (const sub of rows) {
       assertTransition(sub.status as SubscriptionStatus, 'expired', 'job');
-      await tx.update(subscriptions).set({ status: 'expired', updatedAt: now }).where(eq(subscriptions.id, sub.id));
+      await repo.expire(sub.id, now);
       counts.expired++;
       changed.add(sub.id);
       const end = sub.currentPeriodEnd?.getTime() ?? -Infinity;
-      const open = await tx
-        .select({ id: invoices.id, lineItems: invoices.lineItems })
-        .from(invoices)
-        .where(and(eq(invoices.subscriptionId, sub.id), inArray(invoices.status, [...OPEN])));
+      const open = await repo.openInvoicesOf(sub.id);
       const unserved = open
         .filter((i) =>
           i.lineItems.some((l) => l.kind === 'renewal' && l.period_start && new Date(l.period_start).getTime() >= end),
@@ -319,26 +251,12 @@ export class BillingJob {
   /** 4. The next period's invoice for active subscriptions whose period ends within renewal_days_before days. */
   private async renew(tx: Db, now: Date, s: RunSettings, counts: BillingRunCounts, notices: Notice[]): Promise<void> {
     const endsBefore = addDays(startOfDay(now), s.renewalDaysBefore + 1); // period end day <= today + N
-    const rows = await tx
-      .select({ sub: subscriptions, plan: plans })
-      .from(subscriptions)
-      .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .where(
-        and(
-          eq(subscriptions.status, 'active'),
-          lt(subscriptions.currentPeriodEnd, endsBefore),
-          isNull(subscriptions.dataAllowanceBytes),
-        ),
-      )
-      .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
-      .for('update', { of: subscriptions });
+    const repo = createBillingRepository(tx);
+    const rows = await repo.lockToRenew(endsBefore);
     const issue = this.deps.issueInvoice ?? issueInvoice;
     for (const { sub, plan } of rows) {
       const start = sub.currentPeriodEnd!;
-      const billed = await tx
-        .select({ lineItems: invoices.lineItems })
-        .from(invoices)
-        .where(eq(invoices.subscriptionId, sub.id));
+      const billed = await repo.invoiceLinesOf(sub.id);
       if (billed.some((i) => i.lineItems.some((l) => l.kind === 'renewal' && l.period_start === start.toISOString())))
         continue;
       const end = addBillingCycle(start, plan.billingCycle);
@@ -361,22 +279,11 @@ export class BillingJob {
   private async compose(tx: Db, notices: Notice[], s: RunSettings): Promise<MailMessage[]> {
     if (!notices.length) return [];
     const ids = [...new Set(notices.map((n) => n.invoice.userId))];
-    const people = await tx
-      .select({ id: users.id, email: users.email, name: users.name })
-      .from(users)
-      .where(inArray(users.id, ids));
+    const repo = createBillingRepository(tx);
+    const people = await repo.people(ids);
     const byId = new Map(people.map((p) => [p.id, p]));
     const subIds = [...new Set(notices.map((n) => n.invoice.subscriptionId).filter((id): id is string => Boolean(id)))];
-    const active = new Set(
-      subIds.length
-        ? (
-            await tx
-              .select({ id: subscriptions.id })
-              .from(subscriptions)
-              .where(and(inArray(subscriptions.id, subIds), eq(subscriptions.status, 'active')))
-          ).map((r) => r.id)
-        : [],
-    );
+    const active = new Set(subIds.length ? (await repo.activeAmong(subIds)).map((r) => r.id) : []);
     const mails: MailMessage[] = [];
     for (const n of notices) {
       const user = byId.get(n.invoice.userId);
