@@ -23,16 +23,14 @@
  * Interim-Update that finds the data allowance used or the validity over has the live session disconnected
  * (RadiusService → CutoffService.voucherRunOut), so a voucher never runs past what was bought.
  */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { RadiusAttribute } from '../../integrations/radius/codec';
 import type { Db } from '../../db/client';
-import { plans } from '../../db/schema';
-import { voucherBatches, vouchers } from '../../db/schema/vouchers';
 import type { Clock } from '../../lib/clock';
 import type { RateLimitBackend } from '../../lib/rate-limit-store';
 import type { SecretBox } from '../../lib/secret-box';
 import { FALLBACK_SESSION_TIMEOUT, rateAttributes, type AuthDecision } from '../radius/authorize';
 import { parseVoucherCode, voucherCodeHash } from './codes';
+import { createVoucherRepository } from './repository';
 import type { VoucherState } from '../../../contract/schemas/vouchers';
 
 export interface HotspotVoucher {
@@ -141,26 +139,8 @@ export class VoucherAuthenticator {
 
   private async check(username: string, code: string, check: (password: string) => boolean): Promise<AuthDecision> {
     const { db, box, clock } = this.deps;
-    const [row] = await db
-      .select({
-        id: vouchers.id,
-        sealed: vouchers.codeSealed,
-        state: vouchers.state,
-        expiresAt: vouchers.expiresAt,
-        firstUsedAt: vouchers.firstUsedAt,
-        usedBytes: vouchers.usedBytes,
-        redeemedBy: vouchers.redeemedBy,
-        validityMinutes: voucherBatches.validityMinutes,
-        dataAllowanceMb: voucherBatches.dataAllowanceMb,
-        batchRevokedAt: voucherBatches.revokedAt,
-        downloadMbps: plans.downloadMbps,
-        uploadMbps: plans.uploadMbps,
-      })
-      .from(vouchers)
-      .innerJoin(voucherBatches, eq(voucherBatches.id, vouchers.batchId))
-      .innerJoin(plans, eq(plans.id, voucherBatches.planId))
-      .where(eq(vouchers.codeHash, voucherCodeHash(box, code)))
-      .limit(1);
+    const repo = createVoucherRepository(db);
+    const row = await repo.hotspotLogin(voucherCodeHash(box, code));
     if (!row) return reject('unknown_user');
     const plain = box.open(row.sealed);
     if (plain === null) return reject('sealed_password_unreadable');
@@ -174,19 +154,12 @@ export class VoucherAuthenticator {
     };
     const { decision, state } = authorizeVoucher(v, now, this.deps.interimInterval);
     if (state && v.state !== state && v.state !== 'revoked') {
-      await db
-        .update(vouchers)
-        .set({ state })
-        .where(and(eq(vouchers.id, v.id), eq(vouchers.state, v.state)));
+      await repo.moveState(v.id, v.state, state);
     }
     if (decision.accept && v.firstUsedAt === null) {
       // The first login starts the voucher's time; a concurrent first login loses the update and reads the winner's.
       const expiresAt = v.validityMinutes !== null ? new Date(now.getTime() + v.validityMinutes * 60_000) : null;
-      const started = await db
-        .update(vouchers)
-        .set({ state: 'active', firstUsedAt: now, expiresAt })
-        .where(and(eq(vouchers.id, v.id), isNull(vouchers.firstUsedAt), eq(vouchers.state, 'unused')))
-        .returning({ id: vouchers.id });
+      const started = await repo.startClock(v.id, now, expiresAt);
       if (started.length === 0) return this.check(username, code, check);
     }
     return decision;
@@ -202,23 +175,9 @@ export class VoucherAuthenticator {
     if (!code) return null;
     const { db, box, clock } = this.deps;
     const hash = voucherCodeHash(box, code);
-    if (bytes > 0)
-      await db
-        .update(vouchers)
-        .set({ usedBytes: sql`${vouchers.usedBytes} + ${bytes}` })
-        .where(eq(vouchers.codeHash, hash));
-    const [row] = await db
-      .select({
-        id: vouchers.id,
-        state: vouchers.state,
-        usedBytes: vouchers.usedBytes,
-        expiresAt: vouchers.expiresAt,
-        dataAllowanceMb: voucherBatches.dataAllowanceMb,
-      })
-      .from(vouchers)
-      .innerJoin(voucherBatches, eq(voucherBatches.id, vouchers.batchId))
-      .where(eq(vouchers.codeHash, hash))
-      .limit(1);
+    const repo = createVoucherRepository(db);
+    if (bytes > 0) await repo.addUsedBytes(hash, bytes);
+    const row = await repo.usageOf(hash);
     if (!row) return null;
     const runOut: VoucherRunOut | null =
       row.dataAllowanceMb !== null && Number(row.usedBytes) >= row.dataAllowanceMb * MB
@@ -227,10 +186,7 @@ export class VoucherAuthenticator {
           ? 'expired'
           : null;
     if (runOut && (row.state === 'unused' || row.state === 'active')) {
-      await db
-        .update(vouchers)
-        .set({ state: runOut })
-        .where(and(eq(vouchers.id, row.id), inArray(vouchers.state, ['unused', 'active'])));
+      await repo.runOut(row.id, runOut);
     }
     return runOut;
   }

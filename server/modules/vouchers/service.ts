@@ -17,10 +17,8 @@
  *   31; see redeem). No invoice: the card was paid for when it was sold.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { plans, subscriptions } from '../../db/schema';
-import { voucherBatches, vouchers, type VoucherBatchRow, type VoucherRow } from '../../db/schema/vouchers';
+import type { VoucherBatchRow, VoucherRow } from '../../db/schema/vouchers';
 import type { Clock } from '../../lib/clock';
 import { addMs } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/errors';
@@ -36,6 +34,7 @@ import {
 import { recordAudit, type AuditContext } from '../audit/trail';
 import { provisionCredentials } from '../radius/credentials';
 import { generateVoucherCodes, parseVoucherCode, voucherCodeHash, voucherCodeHint } from './codes';
+import { createVoucherRepository } from './repository';
 
 export const EXPORT_WINDOW_MINUTES = 60;
 /** Codes made per transaction: a few milliseconds of database work each (measured by bench:stall). */
@@ -111,17 +110,9 @@ export class VoucherService {
   }
 
   private async toBatch(db: Db, batch: VoucherBatchRow, planName?: string): Promise<VoucherBatch> {
-    const states = Object.fromEntries(
-      (
-        await db
-          .select({ state: vouchers.state, n: count() })
-          .from(vouchers)
-          .where(eq(vouchers.batchId, batch.id))
-          .groupBy(vouchers.state)
-      ).map((r) => [r.state, Number(r.n)]),
-    );
-    const name =
-      planName ?? (await db.select({ name: plans.name }).from(plans).where(eq(plans.id, batch.planId)))[0]?.name ?? '';
+    const repo = createVoucherRepository(db);
+    const states = Object.fromEntries((await repo.statesOf(batch.id)).map((r) => [r.state, Number(r.n)]));
+    const name = planName ?? (await repo.planName(batch.planId)) ?? '';
     const until = this.exportUntil(batch);
     return {
       id: batch.id,
@@ -159,22 +150,20 @@ export class VoucherService {
     const queued = !!enqueueGeneration && input.count > VOUCHER_INLINE_BATCH;
     const result = await db.transaction(async (t) => {
       const tx = t as unknown as Db;
-      const [plan] = await tx.select().from(plans).where(eq(plans.id, input.plan_id)).limit(1);
+      const repo = createVoucherRepository(tx);
+      const plan = await repo.findPlan(input.plan_id);
       if (!plan) throw notFound(VOUCHER_MESSAGES.planNotFound);
-      const [row] = await tx
-        .insert(voucherBatches)
-        .values({
-          planId: plan.id,
-          count: input.count,
-          validityMinutes: input.validity_minutes ?? null,
-          dataAllowanceMb: input.data_allowance_mb ?? null,
-          price: input.price,
-          currency: input.currency ?? plan.currency,
-          codeLength: input.code_length,
-          createdBy: actorId,
-          createdAt: now,
-        })
-        .returning();
+      const row = await repo.insertBatch({
+        planId: plan.id,
+        count: input.count,
+        validityMinutes: input.validity_minutes ?? null,
+        dataAllowanceMb: input.data_allowance_mb ?? null,
+        price: input.price,
+        currency: input.currency ?? plan.currency,
+        codeLength: input.code_length,
+        createdBy: actorId,
+        createdAt: now,
+      });
       await recordAudit(tx, clock, audit, {
         action: 'voucher_batch.created',
         targetType: 'voucher_batch',
@@ -197,7 +186,7 @@ export class VoucherService {
         if (idle > MAX_IDLE_CHUNKS)
           throw new Error('Could not generate unique voucher codes: use a longer code length');
       }
-      const [ready] = await tx.select().from(voucherBatches).where(eq(voucherBatches.id, row!.id));
+      const ready = await repo.batch(row!.id);
       return { batch: ready!, codes, planName: plan.name };
     });
     if (queued) {
@@ -205,7 +194,7 @@ export class VoucherService {
         await enqueueGeneration!(result.batch.id);
       } catch (error) {
         // Without its job the batch would stay "generating" for ever: it goes, and the caller may try again.
-        await db.delete(voucherBatches).where(eq(voucherBatches.id, result.batch.id));
+        await createVoucherRepository(db).deleteBatch(result.batch.id);
         throw error;
       }
     }
@@ -220,7 +209,8 @@ export class VoucherService {
    */
   private async makeChunk(tx: Db, batchId: string, prepared?: PreparedCode[]): Promise<string[] | null> {
     const { clock } = this.deps;
-    const [batch] = await tx.select().from(voucherBatches).where(eq(voucherBatches.id, batchId)).for('update');
+    const repo = createVoucherRepository(tx);
+    const batch = await repo.lockBatch(batchId);
     if (!batch || batch.generatedAt) return null;
     const wanted = batch.revokedAt ? 0 : Math.min(INSERT_CHUNK, batch.count - batch.generated);
     const codes: string[] = [];
@@ -229,28 +219,21 @@ export class VoucherService {
       const byHash = new Map(chosen.map((c) => [c.codeHash, c]));
       const now = clock.now();
       const inserted = chosen.length
-        ? await tx
-            .insert(vouchers)
-            .values(
-              [...byHash.values()].map((c) => ({
-                batchId,
-                codeHash: c.codeHash,
-                codeSealed: c.codeSealed,
-                codeHint: voucherCodeHint(c.code),
-                createdAt: now,
-              })),
-            )
-            .onConflictDoNothing({ target: vouchers.codeHash })
-            .returning({ codeHash: vouchers.codeHash })
+        ? await repo.insertNewCodes(
+            [...byHash.values()].map((c) => ({
+              batchId,
+              codeHash: c.codeHash,
+              codeSealed: c.codeSealed,
+              codeHint: voucherCodeHint(c.code),
+              createdAt: now,
+            })),
+          )
         : [];
       for (const r of inserted) codes.push(byHash.get(r.codeHash)!.code);
     }
     const generated = batch.generated + codes.length;
     const done = generated >= batch.count || !!batch.revokedAt;
-    await tx
-      .update(voucherBatches)
-      .set({ generated, ...(done ? { generatedAt: clock.now() } : {}) })
-      .where(eq(voucherBatches.id, batchId));
+    await repo.setGenerated(batchId, generated, done ? clock.now() : undefined);
     return codes;
   }
 
@@ -273,7 +256,7 @@ export class VoucherService {
     const pace = new Pace(!!this.deps.pace);
     for (let idle = 0; idle <= MAX_IDLE_CHUNKS; ) {
       // The codes are made, hashed and sealed before the transaction, which then only locks, inserts and counts.
-      const [batch] = await db.select().from(voucherBatches).where(eq(voucherBatches.id, batchId));
+      const batch = await createVoucherRepository(db).batch(batchId);
       if (!batch || batch.generatedAt) return;
       const prepared = this.prepareCodes(
         Math.min(INSERT_CHUNK, Math.max(0, batch.count - batch.generated)),
@@ -291,14 +274,9 @@ export class VoucherService {
 
   async listBatches(q: { page: number; limit: number }): Promise<{ items: VoucherBatch[]; total: number }> {
     const { db } = this.deps;
-    const rows = await db
-      .select({ batch: voucherBatches, planName: plans.name })
-      .from(voucherBatches)
-      .innerJoin(plans, eq(plans.id, voucherBatches.planId))
-      .orderBy(desc(voucherBatches.createdAt), desc(voucherBatches.id))
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
-    const [{ n }] = (await db.select({ n: count() }).from(voucherBatches)) as [{ n: number }];
+    const repo = createVoucherRepository(db);
+    const rows = await repo.batchesPage(q.limit, (q.page - 1) * q.limit);
+    const n = await repo.countBatches();
     return { items: await Promise.all(rows.map((r) => this.toBatch(db, r.batch, r.planName))), total: Number(n) };
   }
 
@@ -308,8 +286,8 @@ export class VoucherService {
 
   private async batchRow(db: Db, id: string, lock = false): Promise<VoucherBatchRow> {
     if (!UUID.test(id)) throw notFound(VOUCHER_MESSAGES.batchNotFound);
-    const query = db.select().from(voucherBatches).where(eq(voucherBatches.id, id));
-    const [row] = lock ? await query.for('update') : await query;
+    const repo = createVoucherRepository(db);
+    const row = lock ? await repo.lockBatch(id) : await repo.batch(id);
     if (!row) throw notFound(VOUCHER_MESSAGES.batchNotFound);
     return row;
   }
@@ -320,15 +298,9 @@ export class VoucherService {
   ): Promise<{ items: Voucher[]; total: number }> {
     const { db } = this.deps;
     await this.batchRow(db, batchId);
-    const where = and(eq(vouchers.batchId, batchId), q.state ? eq(vouchers.state, q.state) : undefined);
-    const rows = await db
-      .select()
-      .from(vouchers)
-      .where(where)
-      .orderBy(vouchers.id)
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
-    const [{ n }] = (await db.select({ n: count() }).from(vouchers).where(where)) as [{ n: number }];
+    const repo = createVoucherRepository(db);
+    const rows = await repo.vouchersPage(batchId, q.state, q.limit, (q.page - 1) * q.limit);
+    const n = await repo.countVouchers(batchId, q.state);
     return { items: rows.map(toVoucher), total: Number(n) };
   }
 
@@ -346,12 +318,9 @@ export class VoucherService {
     const until = this.exportUntil(batch);
     if (!batch.revokedAt && !until) throw conflict(VOUCHER_MESSAGES.stillGenerating);
     if (batch.revokedAt || until!.getTime() <= clock.now().getTime()) throw conflict(VOUCHER_MESSAGES.exportOver);
-    const [plan] = await db.select({ name: plans.name }).from(plans).where(eq(plans.id, batch.planId));
-    const rows = await db
-      .select({ sealed: vouchers.codeSealed })
-      .from(vouchers)
-      .where(and(eq(vouchers.batchId, batchId), eq(vouchers.state, 'unused')))
-      .orderBy(vouchers.id);
+    const repo = createVoucherRepository(db);
+    const planName = await repo.planName(batch.planId);
+    const rows = await repo.unusedSealed(batchId);
     // Opening 100 000 sealed codes is a second of CPU: a chunk per event-loop turn, so other requests go on.
     const codes: string[] = [];
     for (let i = 0; i < rows.length; i++) {
@@ -365,7 +334,7 @@ export class VoucherService {
       targetId: batch.id,
       changes: { codes: codes.length, format },
     });
-    return { batch, planName: plan?.name ?? '', codes };
+    return { batch, planName: planName ?? '', codes };
   }
 
   /** A file name for an export of the batch: vouchers-<created day>-<id prefix>.<ext>. */
@@ -397,16 +366,9 @@ export class VoucherService {
       const batch = await this.batchRow(tx, batchId, true);
       if (batch.revokedAt) return this.toBatch(tx, batch);
       const now = clock.now();
-      const [updated] = await tx
-        .update(voucherBatches)
-        .set({ revokedAt: now })
-        .where(eq(voucherBatches.id, batchId))
-        .returning();
-      const revoked = await tx
-        .update(vouchers)
-        .set({ state: 'revoked' })
-        .where(and(eq(vouchers.batchId, batchId), inArray(vouchers.state, ['unused', 'active'])))
-        .returning({ id: vouchers.id });
+      const repo = createVoucherRepository(tx);
+      const updated = await repo.revokeBatch(batchId, now);
+      const revoked = await repo.revokeOpenVouchersOf(batchId);
       await recordAudit(tx, clock, audit, {
         action: 'voucher_batch.revoked',
         targetType: 'voucher_batch',
@@ -422,11 +384,12 @@ export class VoucherService {
     if (!UUID.test(id)) throw notFound(VOUCHER_MESSAGES.voucherNotFound);
     return db.transaction(async (t) => {
       const tx = t as unknown as Db;
-      const [row] = await tx.select().from(vouchers).where(eq(vouchers.id, id)).for('update');
+      const repo = createVoucherRepository(tx);
+      const row = await repo.lockVoucher(id);
       if (!row) throw notFound(VOUCHER_MESSAGES.voucherNotFound);
       if (row.state === 'revoked') throw conflict(VOUCHER_MESSAGES.alreadyRevoked);
       if (row.state !== 'unused' && row.state !== 'active') throw conflict(VOUCHER_MESSAGES.cannotRevoke(row.state));
-      const [updated] = await tx.update(vouchers).set({ state: 'revoked' }).where(eq(vouchers.id, id)).returning();
+      const updated = await repo.revokeVoucher(id);
       await recordAudit(tx, clock, audit, {
         action: 'voucher.revoked',
         targetType: 'voucher',
@@ -450,14 +413,15 @@ export class VoucherService {
     const result = await db.transaction(async (t) => {
       const tx = t as unknown as Db;
       const now = clock.now();
-      const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.codeHash, hash)).for('update');
+      const repo = createVoucherRepository(tx);
+      const voucher = await repo.lockVoucherByHash(hash);
       if (!voucher) throw notFound(VOUCHER_MESSAGES.unknownCode);
       if (voucher.state === 'revoked') throw conflict(VOUCHER_MESSAGES.revokedCode);
       if (voucher.state === 'expired') throw conflict(VOUCHER_MESSAGES.expired);
       if (voucher.state !== 'unused') throw conflict(VOUCHER_MESSAGES.used);
-      const [batch] = await tx.select().from(voucherBatches).where(eq(voucherBatches.id, voucher.batchId));
+      const batch = await repo.batch(voucher.batchId);
       if (!batch || batch.revokedAt) throw conflict(VOUCHER_MESSAGES.revokedCode);
-      const [plan] = await tx.select().from(plans).where(eq(plans.id, batch.planId));
+      const plan = await repo.plan(batch.planId);
       if (!plan) throw notFound(VOUCHER_MESSAGES.planNotFound);
       // Vouchers keep their terms (issue 31). A time-only voucher adds its validity to the caller's line of the plan
       // that has no data allowance (a paid one, or one of earlier time vouchers). A voucher with data (data-only, or
@@ -467,20 +431,7 @@ export class VoucherService {
       // than any (a data-only bundle has no time limit).
       const allowance = batch.dataAllowanceMb !== null ? batch.dataAllowanceMb * MB : null;
       const validityMs = batch.validityMinutes !== null ? batch.validityMinutes * 60_000 : null;
-      const [current] = await tx
-        .select()
-        .from(subscriptions)
-        .where(
-          and(
-            eq(subscriptions.userId, userId),
-            eq(subscriptions.planId, plan.id),
-            eq(subscriptions.status, 'active'),
-            allowance === null ? isNull(subscriptions.dataAllowanceBytes) : isNotNull(subscriptions.dataAllowanceBytes),
-          ),
-        )
-        .orderBy(sql`${subscriptions.currentPeriodEnd} desc nulls first`, desc(subscriptions.createdAt))
-        .limit(1)
-        .for('update');
+      const current = await repo.lockActiveLine(userId, plan.id, allowance !== null);
       let subscriptionId: string;
       let periodEnd: Date | null;
       let dataAllowanceBytes: number | null = null;
@@ -501,37 +452,32 @@ export class VoucherService {
           dataAllowanceBytes = (current.dataAllowanceBytes ?? 0) + allowance;
           dataUsedBytes = current.dataUsedBytes;
         }
-        await tx
-          .update(subscriptions)
-          .set({ currentPeriodEnd: periodEnd, ...(allowance === null ? {} : { dataAllowanceBytes }), updatedAt: now })
-          .where(eq(subscriptions.id, current.id));
+        await repo.updateLine(current.id, {
+          currentPeriodEnd: periodEnd,
+          ...(allowance === null ? {} : { dataAllowanceBytes }),
+          updatedAt: now,
+        });
         subscriptionId = current.id;
       } else {
         periodEnd = validityMs !== null ? addMs(now, validityMs) : null;
         dataAllowanceBytes = allowance;
-        const [created] = await tx
-          .insert(subscriptions)
-          .values({
-            userId,
-            planId: plan.id,
-            status: 'active',
-            currentPeriodStart: now,
-            currentPeriodEnd: periodEnd,
-            dataAllowanceBytes,
-            note: allowance === null ? 'Prepaid voucher' : 'Prepaid data voucher',
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning({ id: subscriptions.id });
+        const created = await repo.insertLine({
+          userId,
+          planId: plan.id,
+          status: 'active',
+          currentPeriodStart: now,
+          currentPeriodEnd: periodEnd,
+          dataAllowanceBytes,
+          note: allowance === null ? 'Prepaid voucher' : 'Prepaid data voucher',
+          createdAt: now,
+          updatedAt: now,
+        });
         subscriptionId = created!.id;
         // A plan the customer sets up themselves has its login at once (an installed plan's comes with the
         // technician's visit, which a voucher does not book).
         if (!plan.requiresInstallation) await provisionCredentials(tx, subscriptionId, box, now);
       }
-      await tx
-        .update(vouchers)
-        .set({ state: 'used_up', firstUsedAt: now, redeemedBy: userId, subscriptionId })
-        .where(eq(vouchers.id, voucher.id));
+      await repo.markRedeemed(voucher.id, userId, subscriptionId, now);
       await recordAudit(tx, clock, audit, {
         action: 'voucher.redeemed',
         targetType: 'voucher',
@@ -560,4 +506,3 @@ export class VoucherService {
 
 const MB = 1_000_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-void sql;
