@@ -6,11 +6,8 @@
  * MAX_BACKOFF_MS. Due devices are claimed with one UPDATE, so two processes never poll the same device at once.
  * pollOnce(now) does one round: the "device-poll" job (traffic plugin) runs it every minute, tests call it directly.
  */
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import { devices } from '../../db/schema/devices';
-import { deviceInterfaces, interfaceSamples } from '../../db/schema/traffic';
 import { createSnmpSession, SnmpError } from '../../integrations/snmp';
 import type { Clock } from '../../lib/clock';
 import { HOUR_MS, MINUTE_MS } from '../../lib/clock';
@@ -18,6 +15,7 @@ import type { SecretBox } from '../../lib/secret-box';
 import { getDeviceWithSecrets, type DeviceWithSecrets } from '../devices/repository';
 import { limitingSpeedMbps, readInterfaces, type DeviceReading } from './if-mib';
 import { rateBetween, type CounterSample } from './rates';
+import { createTrafficRepository } from './repository';
 
 export const MAX_BACKOFF_MS = HOUR_MS;
 export const DEFAULT_CONCURRENCY = 4;
@@ -90,11 +88,7 @@ export class DevicePoller {
     const { db } = this.deps;
     // Claim the due devices: push their next_poll_at past this round so another process skips them.
     const claimedUntil = new Date(now.getTime() + this.deviceTimeoutMs() + MINUTE_MS);
-    const claimed = await db
-      .update(devices)
-      .set({ nextPollAt: claimedUntil })
-      .where(or(isNull(devices.nextPollAt), lte(devices.nextPollAt, now)))
-      .returning({ id: devices.id });
+    const claimed = await createTrafficRepository(db).claimDueDevices(now, claimedUntil);
     const ids = claimed.map((c) => c.id);
     const outcomes: DevicePollOutcome[] = [];
     let next = 0;
@@ -170,16 +164,13 @@ export class DevicePoller {
   private async markDown(device: DeviceWithSecrets, now: Date, error: string): Promise<DevicePollOutcome> {
     const failures = device.pollFailures + 1;
     const nextPollAt = new Date(now.getTime() + backoffMs(this.pollIntervalMs, failures));
-    await this.deps.db
-      .update(devices)
-      .set({
-        status: 'down',
-        statusChangedAt: device.status === 'down' ? device.statusChangedAt : now,
-        pollFailures: failures,
-        nextPollAt,
-        lastError: error,
-      })
-      .where(eq(devices.id, device.id));
+    await createTrafficRepository(this.deps.db).updateDevice(device.id, {
+      status: 'down',
+      statusChangedAt: device.status === 'down' ? device.statusChangedAt : now,
+      pollFailures: failures,
+      nextPollAt,
+      lastError: error,
+    });
     return { deviceId: device.id, status: 'down', interfaces: 0, samples: 0, error, nextPollAt };
   }
 
@@ -187,77 +178,42 @@ export class DevicePoller {
   private async store(device: DeviceWithSecrets, reading: DeviceReading, now: Date): Promise<DevicePollOutcome> {
     const nextPollAt = new Date(now.getTime() + this.pollIntervalMs);
     let samples = 0;
-    await this.deps.db.transaction(async (tx) => {
-      await tx
-        .update(devices)
-        .set({
-          status: 'up',
-          statusChangedAt: device.status === 'up' ? device.statusChangedAt : now,
-          lastSeenAt: now,
-          pollFailures: 0,
-          nextPollAt,
-          lastError: null,
-        })
-        .where(eq(devices.id, device.id));
+    await this.deps.db.transaction(async (txRaw) => {
+      const repo = createTrafficRepository(txRaw as unknown as Db);
+      await repo.updateDevice(device.id, {
+        status: 'up',
+        statusChangedAt: device.status === 'up' ? device.statusChangedAt : now,
+        lastSeenAt: now,
+        pollFailures: 0,
+        nextPollAt,
+        lastError: null,
+      });
       if (!reading.interfaces.length) return;
 
-      const rows = await tx
-        .insert(deviceInterfaces)
-        .values(
-          reading.interfaces.map((i) => ({
-            deviceId: device.id,
-            ifIndex: i.ifIndex,
-            name: i.name.slice(0, 255),
-            alias: i.alias.slice(0, 255),
-            operStatus: i.operStatus,
-            adminStatus: i.adminStatus,
-            highSpeedMbps: Math.min(i.highSpeedMbps, 2_147_483_647),
-            mac: i.mac.slice(0, 64),
-            counterBits: i.width,
-            lastSeenAt: now,
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [deviceInterfaces.deviceId, deviceInterfaces.ifIndex],
-          set: {
-            name: sql`excluded.name`,
-            alias: sql`excluded.alias`,
-            operStatus: sql`excluded.oper_status`,
-            adminStatus: sql`excluded.admin_status`,
-            highSpeedMbps: sql`excluded.high_speed_mbps`,
-            mac: sql`excluded.mac`,
-            counterBits: sql`excluded.counter_bits`,
-            lastSeenAt: sql`excluded.last_seen_at`,
-          },
-        })
-        .returning({ id: deviceInterfaces.id, ifIndex: deviceInterfaces.ifIndex });
+      const rows = await repo.upsertInterfaces(
+        reading.interfaces.map((i) => ({
+          deviceId: device.id,
+          ifIndex: i.ifIndex,
+          name: i.name.slice(0, 255),
+          alias: i.alias.slice(0, 255),
+          operStatus: i.operStatus,
+          adminStatus: i.adminStatus,
+          highSpeedMbps: Math.min(i.highSpeedMbps, 2_147_483_647),
+          mac: i.mac.slice(0, 64),
+          counterBits: i.width,
+          lastSeenAt: now,
+        })),
+      );
       const idByIndex = new Map(rows.map((r) => [r.ifIndex, r.id]));
       // Interfaces the device no longer lists (a removed card, a PPPoE session's interface) keep their history
       // but no longer show as up.
-      await tx
-        .update(deviceInterfaces)
-        .set({ operStatus: 'notPresent' })
-        .where(
-          and(
-            eq(deviceInterfaces.deviceId, device.id),
-            sql`${deviceInterfaces.lastSeenAt} < ${now.toISOString()}::timestamptz`,
-          ),
-        );
+      await repo.markInterfacesNotSeenSince(device.id, now);
 
       // The newest earlier sample of each interface, to turn this reading into a rate.
-      const previous = await tx
-        .selectDistinctOn([interfaceSamples.interfaceId])
-        .from(interfaceSamples)
-        .where(
-          and(
-            inArray(
-              interfaceSamples.interfaceId,
-              rows.map((r) => r.id),
-            ),
-            sql`${interfaceSamples.takenAt} < ${now.toISOString()}::timestamptz`,
-          ),
-        )
-        .orderBy(interfaceSamples.interfaceId, sql`${interfaceSamples.takenAt} desc`);
+      const previous = await repo.samplesBefore(
+        rows.map((r) => r.id),
+        now,
+      );
       const previousById = new Map(previous.map((p) => [p.interfaceId, p]));
 
       const values = [];
@@ -302,11 +258,7 @@ export class DevicePoller {
       }
       if (values.length) {
         // The same device polled twice at one instant (poll now during a round) keeps the first reading.
-        const inserted = await tx
-          .insert(interfaceSamples)
-          .values(values)
-          .onConflictDoNothing()
-          .returning({ id: interfaceSamples.interfaceId });
+        const inserted = await repo.insertSamples(values);
         samples = inserted.length;
       }
     });
