@@ -5,21 +5,19 @@
  * attempt is scheduled on billing.autopay_retry_days and the customer is e-mailed. The provider's webhook, not
  * the charge, marks the invoice paid (PaymentService.completePayment).
  */
-import { and, asc, eq, lt, lte, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { invoices, payments, settings, subscriptions, users } from '../../db/schema';
-import { autopayCharges, paymentMethods, type AutopayChargeRow } from '../../db/schema/money';
+import type { AutopayChargeRow } from '../../db/schema/money';
 import { invoiceContext } from '../billing/notices';
 import { amountDue } from '../credit/amount-due';
 import { defaultSettings } from '../settings/defaults';
 import { autopayFailedMail, cardLabel } from './emails';
+import { createAutopayRepository, OPEN } from './repository';
 import type { AutopayDeps } from './service';
 
 const DAY_MS = 86_400_000;
 /** A charge still "processing" this long after it was claimed is taken to be from a crashed run and retried. */
 export const STALE_PROCESSING_MS = 15 * 60_000;
 export const DEFAULT_RETRY_DAYS = [1, 3, 5];
-export const OPEN = ['unpaid', 'overdue'] as const;
 const startOfDay = (d: Date) => new Date(`${d.toISOString().slice(0, 10)}T00:00:00.000Z`);
 /** The transaction id of an autopay payment until the provider names its own. */
 const placeholder = (chargeId: string) => `autopay_${chargeId}`;
@@ -32,7 +30,7 @@ export class AutopayCharges {
   ) {}
 
   private async retryDays(db: Db = this.deps.db): Promise<number[]> {
-    const [row] = await db.select().from(settings).where(eq(settings.key, 'billing')).limit(1);
+    const row = await createAutopayRepository(db).setting('billing');
     const days = (row?.value as { autopay_retry_days?: unknown } | undefined)?.autopay_retry_days;
     return Array.isArray(days) && days.every((d) => Number.isInteger(d) && d >= 1)
       ? (days as number[])
@@ -44,28 +42,10 @@ export class AutopayCharges {
     const now = this.deps.clock.now();
     return this.deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const [due] = await tx
-        .select({ id: autopayCharges.id })
-        .from(autopayCharges)
-        .where(
-          or(
-            and(eq(autopayCharges.status, 'scheduled'), lte(autopayCharges.scheduledAt, now)),
-            and(
-              eq(autopayCharges.status, 'processing'),
-              lt(autopayCharges.updatedAt, new Date(now.getTime() - STALE_PROCESSING_MS)),
-            ),
-          ),
-        )
-        .orderBy(asc(autopayCharges.scheduledAt), asc(autopayCharges.id))
-        .limit(1)
-        .for('update', { skipLocked: true });
+      const repo = createAutopayRepository(tx);
+      const due = await repo.lockDueCharge(now, new Date(now.getTime() - STALE_PROCESSING_MS));
       if (!due) return null;
-      const [row] = await tx
-        .update(autopayCharges)
-        .set({ status: 'processing', attemptedAt: now, updatedAt: now })
-        .where(eq(autopayCharges.id, due.id))
-        .returning();
-      return row;
+      return repo.startCharge(due.id, now);
     });
   }
 
@@ -106,18 +86,12 @@ export class AutopayCharges {
     const prepared = await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const now = clock.now();
-      const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, claimed.invoiceId)).for('update');
-      const [sub] = claimed.subscriptionId
-        ? await tx.select().from(subscriptions).where(eq(subscriptions.id, claimed.subscriptionId)).limit(1)
-        : [];
-      const [method] = sub?.autopayMethodId
-        ? await tx.select().from(paymentMethods).where(eq(paymentMethods.id, sub.autopayMethodId)).limit(1)
-        : [];
+      const repo = createAutopayRepository(tx);
+      const invoice = await repo.lockInvoice(claimed.invoiceId);
+      const sub = claimed.subscriptionId ? await repo.subscription(claimed.subscriptionId) : undefined;
+      const method = sub?.autopayMethodId ? await repo.card(sub.autopayMethodId) : undefined;
       const skip = async (reason: string) => {
-        await tx
-          .update(autopayCharges)
-          .set({ status: 'skipped', failureMessage: reason, updatedAt: now })
-          .where(eq(autopayCharges.id, claimed.id));
+        await repo.skipCharge(claimed.id, reason, now);
         return null;
       };
       if (!invoice || !(OPEN as readonly string[]).includes(invoice.status))
@@ -131,35 +105,25 @@ export class AutopayCharges {
         gateways.find((g) => g.provider === method.provider && g.isActive);
       if (!gateway) return skip('The card provider is not available');
       // A charge picked up again after a crash keeps its payment (and so its idempotency key's parameters).
-      const [earlier] = claimed.paymentId
-        ? await tx.select().from(payments).where(eq(payments.id, claimed.paymentId)).for('update')
-        : [];
+      const earlier = claimed.paymentId ? await repo.lockPayment(claimed.paymentId) : undefined;
       if (earlier && earlier.status !== 'pending') return skip(`Payment already ${earlier.status}`);
       const payment =
         earlier ??
-        (
-          await tx
-            .insert(payments)
-            .values({
-              invoiceId: invoice.id,
-              userId: invoice.userId,
-              gatewayId: gateway.id,
-              provider: method.provider,
-              transactionId: placeholder(claimed.id),
-              status: 'pending',
-              amount: due,
-              currency: invoice.currency,
-              paymentMethod: method.provider,
-              reference: `Autopay attempt ${claimed.attempt}`,
-              createdAt: now,
-              updatedAt: now,
-            })
-            .returning()
-        )[0];
-      await tx
-        .update(autopayCharges)
-        .set({ paymentId: payment.id, paymentMethodId: method.id, amount: payment.amount, updatedAt: now })
-        .where(eq(autopayCharges.id, claimed.id));
+        (await repo.insertPayment({
+          invoiceId: invoice.id,
+          userId: invoice.userId,
+          gatewayId: gateway.id,
+          provider: method.provider,
+          transactionId: placeholder(claimed.id),
+          status: 'pending',
+          amount: due,
+          currency: invoice.currency,
+          paymentMethod: method.provider,
+          reference: `Autopay attempt ${claimed.attempt}`,
+          createdAt: now,
+          updatedAt: now,
+        }));
+      await repo.attachPayment(claimed.id, payment.id, method.id, payment.amount, now);
       return { invoice, payment, method, gateway };
     });
     if (!prepared) return 'skipped';
@@ -177,17 +141,11 @@ export class AutopayCharges {
     const charge = { ...claimed, paymentId: payment.id, paymentMethodId: method.id, amount: payment.amount };
     if (result.ok) {
       await db.transaction(async (txRaw) => {
-        const tx = txRaw as unknown as Db;
+        const repo = createAutopayRepository(txRaw as unknown as Db);
         const now = clock.now();
-        await tx
-          .update(payments)
-          .set({ transactionId: result.transactionId, updatedAt: now })
-          .where(and(eq(payments.id, payment.id), eq(payments.transactionId, placeholder(claimed.id))));
+        await repo.namePayment(payment.id, placeholder(claimed.id), result.transactionId, now);
         // The webhook may already have settled it (succeeded): only a charge still processing becomes submitted.
-        await tx
-          .update(autopayCharges)
-          .set({ status: 'submitted', updatedAt: now })
-          .where(and(eq(autopayCharges.id, claimed.id), eq(autopayCharges.status, 'processing')));
+        await repo.chargeSubmitted(claimed.id, now);
       });
       return 'submitted';
     }
@@ -204,72 +162,47 @@ export class AutopayCharges {
     const { db, clock, appUrl } = this.deps;
     const mail = await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
+      const repo = createAutopayRepository(tx);
       const now = clock.now();
-      const [row] = await tx.select().from(autopayCharges).where(eq(autopayCharges.id, charge.id)).for('update');
+      const row = await repo.lockCharge(charge.id);
       if (!row || !['processing', 'submitted'].includes(row.status)) return null;
       if (charge.paymentId) {
-        const [p] = await tx.select().from(payments).where(eq(payments.id, charge.paymentId)).for('update');
+        const p = await repo.lockPayment(charge.paymentId);
         if (p && p.status === 'pending') {
           const useTx = transactionId && p.transactionId === placeholder(charge.id) ? { transactionId } : {};
-          await tx
-            .update(payments)
-            .set({
-              status: 'failed',
-              failureReason: `Automatic payment refused (${failure.code}): ${failure.message}`.slice(0, 500),
-              updatedAt: now,
-              ...useTx,
-            })
-            .where(eq(payments.id, p.id));
+          await repo.updatePayment(p.id, {
+            status: 'failed',
+            failureReason: `Automatic payment refused (${failure.code}): ${failure.message}`.slice(0, 500),
+            updatedAt: now,
+            ...useTx,
+          });
         }
       }
-      await tx
-        .update(autopayCharges)
-        .set({
-          status: 'failed',
-          failureCode: failure.code.slice(0, 64),
-          failureMessage: failure.message,
-          updatedAt: now,
-        })
-        .where(eq(autopayCharges.id, charge.id));
+      await repo.chargeFailed(charge.id, failure.code.slice(0, 64), failure.message, now);
       // The schedule counts from the day of the first attempt.
-      const [first] = await tx
-        .select()
-        .from(autopayCharges)
-        .where(and(eq(autopayCharges.invoiceId, charge.invoiceId), eq(autopayCharges.attempt, 1)))
-        .limit(1);
+      const first = await repo.firstAttempt(charge.invoiceId);
       const days = await this.retryDays(tx);
       let nextRetry: Date | null = null;
       if (row.attempt <= days.length) {
         nextRetry = new Date(
           startOfDay(first?.attemptedAt ?? first?.scheduledAt ?? now).getTime() + days[row.attempt - 1] * DAY_MS,
         );
-        await tx
-          .insert(autopayCharges)
-          .values({
-            invoiceId: row.invoiceId,
-            subscriptionId: row.subscriptionId,
-            attempt: row.attempt + 1,
-            status: 'scheduled',
-            scheduledAt: nextRetry,
-            paymentMethodId: row.paymentMethodId,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .onConflictDoNothing();
+        await repo.scheduleRetry({
+          invoiceId: row.invoiceId,
+          subscriptionId: row.subscriptionId,
+          attempt: row.attempt + 1,
+          status: 'scheduled',
+          scheduledAt: nextRetry,
+          paymentMethodId: row.paymentMethodId,
+          createdAt: now,
+          updatedAt: now,
+        });
       }
-      const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, row.invoiceId)).limit(1);
-      const [user] = invoice
-        ? await tx
-            .select({ email: users.email, name: users.name })
-            .from(users)
-            .where(eq(users.id, invoice.userId))
-            .limit(1)
-        : [];
-      const [method] = row.paymentMethodId
-        ? await tx.select().from(paymentMethods).where(eq(paymentMethods.id, row.paymentMethodId)).limit(1)
-        : [];
+      const invoice = await repo.invoice(row.invoiceId);
+      const user = invoice ? await repo.contact(invoice.userId) : undefined;
+      const method = row.paymentMethodId ? await repo.card(row.paymentMethodId) : undefined;
       if (!invoice || !user) return null;
-      const [companyRow] = await tx.select().from(settings).where(eq(settings.key, 'company')).limit(1);
+      const companyRow = await repo.setting('company');
       const company = (companyRow?.value as { name?: string } | undefined)?.name || defaultSettings().company.name;
       return autopayFailedMail({
         ...invoiceContext(invoice, user, company, appUrl),

@@ -3,13 +3,12 @@
  * issues for an autopay subscription, and the "card expires before the next invoice" reminders (one per card).
  * The charges themselves are made after the run committed (AutopayService.processDue).
  */
-import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { subscriptions, users, type InvoiceRow, type SubscriptionRow } from '../../db/schema';
-import { autopayCharges, paymentMethods } from '../../db/schema/money';
+import type { InvoiceRow, SubscriptionRow } from '../../db/schema';
 import type { MailMessage } from '../../integrations/mail/mailer';
 import { amountDue } from '../credit/amount-due';
 import { cardExpiringMail, cardExpiry, cardLabel } from './emails';
+import { createAutopayRepository } from './repository';
 
 /** Attempt 1 for a freshly issued invoice, due now; nothing when autopay is off or nothing is due. */
 export async function scheduleFirstCharge(
@@ -19,21 +18,17 @@ export async function scheduleFirstCharge(
   now: Date,
 ): Promise<boolean> {
   if (!sub.autopayMethodId || amountDue(invoice) <= 0) return false;
-  const rows = await tx
-    .insert(autopayCharges)
-    .values({
-      invoiceId: invoice.id,
-      subscriptionId: sub.id,
-      attempt: 1,
-      status: 'scheduled',
-      scheduledAt: now,
-      paymentMethodId: sub.autopayMethodId,
-      amount: amountDue(invoice),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: autopayCharges.id });
+  const rows = await createAutopayRepository(tx).scheduleCharge({
+    invoiceId: invoice.id,
+    subscriptionId: sub.id,
+    attempt: 1,
+    status: 'scheduled',
+    scheduledAt: now,
+    paymentMethodId: sub.autopayMethodId,
+    amount: amountDue(invoice),
+    createdAt: now,
+    updatedAt: now,
+  });
   return rows.length > 0;
 }
 
@@ -43,25 +38,14 @@ export const cardExpiresAt = (card: { expMonth: number; expYear: number }) =>
 
 /** Cards used by autopay that expire before their subscription's next invoice date, reminded once per card. */
 export async function cardExpiryReminders(tx: Db, now: Date, company: string, appUrl: string): Promise<MailMessage[]> {
-  const rows = await tx
-    .select({ card: paymentMethods, sub: subscriptions, email: users.email, name: users.name })
-    .from(paymentMethods)
-    .innerJoin(subscriptions, eq(subscriptions.autopayMethodId, paymentMethods.id))
-    .innerJoin(users, eq(users.id, paymentMethods.userId))
-    .where(
-      and(
-        isNull(paymentMethods.expiryRemindedAt),
-        isNotNull(subscriptions.currentPeriodEnd),
-        inArray(subscriptions.status, ['active', 'suspended', 'pending']),
-      ),
-    )
-    .for('update', { of: paymentMethods });
+  const repo = createAutopayRepository(tx);
+  const rows = await repo.lockCardsToRemind();
   const mails: MailMessage[] = [];
   const done = new Set<string>();
   for (const { card, sub, email, name } of rows) {
     if (done.has(card.id) || cardExpiresAt(card).getTime() >= sub.currentPeriodEnd!.getTime()) continue;
     done.add(card.id);
-    await tx.update(paymentMethods).set({ expiryRemindedAt: now }).where(eq(paymentMethods.id, card.id));
+    await repo.markReminded(card.id, now);
     mails.push(
       cardExpiringMail({
         to: email,

@@ -14,12 +14,10 @@
  * from the event's metadata.payment_id, so the webhook may arrive before the charge call returned).
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { allows, type Role } from '../../../contract/roles';
 import { AUTOPAY_MESSAGES as M, type AutopayState, type PaymentMethod } from '../../../contract/schemas/autopay';
 import type { Db } from '../../db/client';
-import { invoices, payments, subscriptions, users, webhookEvents } from '../../db/schema';
-import { autopayCharges, paymentMethodSetups, paymentMethods, type PaymentMethodRow } from '../../db/schema/money';
+import type { PaymentMethodRow } from '../../db/schema/money';
 import type { PaymentEvent, PaymentProviderRegistry } from '../../integrations/payments';
 import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
@@ -27,7 +25,8 @@ import { conflict, forbidden, notFound } from '../../lib/errors';
 import { recordAudit, type AuditContext } from '../audit/trail';
 import type { GatewayRepository } from '../gateways/repository';
 import type { GatewayService } from '../gateways/service';
-import { AutopayCharges, OPEN } from './charges';
+import { AutopayCharges } from './charges';
+import { createAutopayRepository } from './repository';
 
 /** Staff who may see and change any customer's autopay (as for payments). */
 const AUTOPAY_STAFF = ['admin', 'billing'] as const;
@@ -94,18 +93,14 @@ export class AutopayService {
 
   private async subscriptionFor(caller: Caller, id: string, staff: readonly Role[]) {
     if (!UUID.test(id)) throw notFound(M.notFound);
-    const [sub] = await this.deps.db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
+    const sub = await createAutopayRepository(this.deps.db).subscription(id);
     if (!sub || (sub.userId !== caller.id && !allows(staff, caller.role))) throw notFound(M.notFound);
     return sub;
   }
 
   /** The customer's newest saved card with a provider that can still charge it. */
   private async currentCard(userId: string, db: Db = this.deps.db): Promise<PaymentMethodRow | undefined> {
-    const rows = await db
-      .select()
-      .from(paymentMethods)
-      .where(eq(paymentMethods.userId, userId))
-      .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id));
+    const rows = await createAutopayRepository(db).cardsOf(userId);
     return rows.find((r) => this.usable(r.provider));
   }
 
@@ -113,21 +108,10 @@ export class AutopayService {
 
   async listMethods(caller: Caller, userId?: string): Promise<PaymentMethod[]> {
     const owner = userId && allows(AUTOPAY_STAFF, caller.role) ? userId : caller.id;
-    const rows = await this.deps.db
-      .select()
-      .from(paymentMethods)
-      .where(eq(paymentMethods.userId, owner))
-      .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id));
+    const repo = createAutopayRepository(this.deps.db);
+    const rows = await repo.cardsOf(owner);
     if (!rows.length) return [];
-    const subs = await this.deps.db
-      .select({ id: subscriptions.id, methodId: subscriptions.autopayMethodId })
-      .from(subscriptions)
-      .where(
-        inArray(
-          subscriptions.autopayMethodId,
-          rows.map((r) => r.id),
-        ),
-      );
+    const subs = await repo.subscriptionsUsingAny(rows.map((r) => r.id));
     return rows.map((r) =>
       toMethod(
         r,
@@ -168,13 +152,11 @@ export class AutopayService {
     if (!UUID.test(id)) throw notFound(M.methodNotFound);
     const removed = await this.deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const [row] = await tx.select().from(paymentMethods).where(eq(paymentMethods.id, id)).for('update');
+      const repo = createAutopayRepository(tx);
+      const row = await repo.lockCard(id);
       if (!row || (row.userId !== caller.id && !allows(AUTOPAY_STAFF, caller.role))) throw notFound(M.methodNotFound);
-      const using = await tx
-        .select({ id: subscriptions.id })
-        .from(subscriptions)
-        .where(eq(subscriptions.autopayMethodId, id));
-      await tx.delete(paymentMethods).where(eq(paymentMethods.id, id));
+      const using = await repo.subscriptionsUsing(id);
+      await repo.deleteCard(id);
       await recordAudit(tx, this.deps.clock, audit, {
         action: 'autopay.card_removed',
         targetType: 'user',
@@ -200,15 +182,13 @@ export class AutopayService {
     if (sub.userId !== caller.id && !allows(AUTOPAY_STAFF, caller.role)) throw forbidden();
     await this.deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const [locked] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id)).for('update');
+      const repo = createAutopayRepository(tx);
+      const locked = await repo.lockSubscription(sub.id);
       const card = enabled ? await this.currentCard(locked.userId, tx) : undefined;
       if (enabled && !card) throw conflict(M.noCard);
       const to = card?.id ?? null;
       if (locked.autopayMethodId === to) return;
-      await tx
-        .update(subscriptions)
-        .set({ autopayMethodId: to, updatedAt: this.deps.clock.now() })
-        .where(eq(subscriptions.id, sub.id));
+      await repo.setAutopayMethod(sub.id, to, this.deps.clock.now());
       await recordAudit(tx, this.deps.clock, audit, {
         action: enabled ? 'autopay.enabled' : 'autopay.disabled',
         targetType: 'subscription',
@@ -237,23 +217,9 @@ export class AutopayService {
     const gateway = active.find((g) => g.isDefault) ?? active[0];
     if (!gateway) throw conflict(M.noProvider);
     const adapter = this.deps.providers.get(gateway.provider)!;
-    const [user] = await db
-      .select({ id: users.id, email: users.email, name: users.name })
-      .from(users)
-      .where(eq(users.id, sub.userId))
-      .limit(1);
-    const [known] = await db
-      .select({ customer: paymentMethods.providerCustomerId })
-      .from(paymentMethods)
-      .where(
-        and(
-          eq(paymentMethods.userId, sub.userId),
-          eq(paymentMethods.provider, gateway.provider),
-          isNotNull(paymentMethods.providerCustomerId),
-        ),
-      )
-      .orderBy(desc(paymentMethods.createdAt))
-      .limit(1);
+    const repo = createAutopayRepository(db);
+    const user = await repo.customer(sub.userId);
+    const known = await repo.knownProviderCustomer(sub.userId, gateway.provider);
     const setupId = randomUUID();
     const base = origin.replace(/\/+$/, '');
     const result = await adapter.createSetup!({
@@ -267,7 +233,7 @@ export class AutopayService {
     const now = clock.now();
     await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      await tx.insert(paymentMethodSetups).values({
+      await createAutopayRepository(tx).insertSetup({
         id: setupId,
         userId: sub.userId,
         subscriptionId: sub.id,
@@ -291,18 +257,11 @@ export class AutopayService {
   /** A sandbox set-up by its transaction id (the hosted page), or null. */
   /** The sandbox page's "cancel": a setup still pending fails. */
   async cancelSandboxSetup(setupId: string): Promise<void> {
-    await this.deps.db
-      .update(paymentMethodSetups)
-      .set({ status: 'failed', updatedAt: this.deps.clock.now() })
-      .where(and(eq(paymentMethodSetups.id, setupId), eq(paymentMethodSetups.status, 'pending')));
+    await createAutopayRepository(this.deps.db).failPendingSetup(setupId, this.deps.clock.now());
   }
 
   async sandboxSetup(transactionId: string) {
-    const [row] = await this.deps.db
-      .select()
-      .from(paymentMethodSetups)
-      .where(and(eq(paymentMethodSetups.provider, 'sandbox'), eq(paymentMethodSetups.transactionId, transactionId)))
-      .limit(1);
+    const row = await createAutopayRepository(this.deps.db).setupByTransaction('sandbox', transactionId);
     if (!row) return null;
     const gateway = row.gatewayId ? await this.deps.gatewayRepository.findById(row.gatewayId) : undefined;
     return { setup: row, gateway, credentials: gateway ? this.deps.gateways.openCredentials(gateway) : {} };
@@ -321,13 +280,7 @@ export class AutopayService {
     audit: AuditContext,
   ): Promise<'saved' | 'duplicate'> {
     const { db, clock } = this.deps;
-    const [setup] = await db
-      .select()
-      .from(paymentMethodSetups)
-      .where(
-        and(eq(paymentMethodSetups.provider, provider), eq(paymentMethodSetups.transactionId, event.transactionId)),
-      )
-      .limit(1);
+    const setup = await createAutopayRepository(db).setupByTransaction(provider, event.transactionId);
     if (!setup) throw notFound('Card set-up not found');
     const card =
       event.setup?.card ??
@@ -338,30 +291,22 @@ export class AutopayService {
     const replaced: PaymentMethodRow[] = [];
     const outcome = await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
+      const repo = createAutopayRepository(tx);
       const now = clock.now();
-      const [fresh] = await tx
-        .insert(webhookEvents)
-        .values({
-          provider,
-          eventId: event.eventId,
-          type: 'method.saved',
-          transactionId: event.transactionId,
-          receivedAt: now,
-        })
-        .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] })
-        .returning({ id: webhookEvents.id });
+      const fresh = await repo.recordWebhookEvent({
+        provider,
+        eventId: event.eventId,
+        type: 'method.saved',
+        transactionId: event.transactionId,
+        receivedAt: now,
+      });
       if (!fresh) return 'duplicate';
-      const [locked] = await tx
-        .select()
-        .from(paymentMethodSetups)
-        .where(eq(paymentMethodSetups.id, setup.id))
-        .for('update');
+      const locked = await repo.lockSetup(setup.id);
       if (locked.status === 'completed') return 'duplicate';
       // The customer's row serialises their card changes.
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, setup.userId)).for('update');
-      const [saved] = await tx
-        .insert(paymentMethods)
-        .values({
+      await repo.lockUser(setup.userId);
+      const saved = await repo.saveCard(
+        {
           userId: setup.userId,
           gatewayId: setup.gatewayId,
           provider,
@@ -372,42 +317,24 @@ export class AutopayService {
           expMonth: card.expMonth,
           expYear: card.expYear,
           createdAt: now,
-        })
-        .onConflictDoUpdate({
-          target: [paymentMethods.provider, paymentMethods.providerMethodId],
-          set: {
-            brand: card.brand,
-            last4: card.last4,
-            expMonth: card.expMonth,
-            expYear: card.expYear,
-            expiryRemindedAt: null,
-          },
-        })
-        .returning();
-      const older = (
-        await tx
-          .select()
-          .from(paymentMethods)
-          .where(and(eq(paymentMethods.userId, setup.userId), eq(paymentMethods.provider, provider)))
-      ).filter((m) => m.id !== saved.id);
+        },
+        {
+          brand: card.brand,
+          last4: card.last4,
+          expMonth: card.expMonth,
+          expYear: card.expYear,
+          expiryRemindedAt: null,
+        },
+      );
+      const older = (await repo.cardsWithProvider(setup.userId, provider)).filter((m) => m.id !== saved.id);
       if (older.length) {
         const ids = older.map((m) => m.id);
-        await tx
-          .update(subscriptions)
-          .set({ autopayMethodId: saved.id, updatedAt: now })
-          .where(inArray(subscriptions.autopayMethodId, ids));
-        await tx.delete(paymentMethods).where(inArray(paymentMethods.id, ids));
+        await repo.moveAutopayMethod(ids, saved.id, now);
+        await repo.deleteCards(ids);
         replaced.push(...older);
       }
-      if (setup.subscriptionId)
-        await tx
-          .update(subscriptions)
-          .set({ autopayMethodId: saved.id, updatedAt: now })
-          .where(eq(subscriptions.id, setup.subscriptionId));
-      await tx
-        .update(paymentMethodSetups)
-        .set({ status: 'completed', paymentMethodId: saved.id, updatedAt: now })
-        .where(eq(paymentMethodSetups.id, setup.id));
+      if (setup.subscriptionId) await repo.setAutopayMethod(setup.subscriptionId, saved.id, now);
+      await repo.completeSetup(setup.id, saved.id, now);
       await recordAudit(tx, clock, audit, {
         action: 'autopay.card_saved',
         targetType: 'subscription',
@@ -433,34 +360,22 @@ export class AutopayService {
    */
   async beforeSettle(provider: string, event: PaymentEvent): Promise<void> {
     if (!event.paymentId || !UUID.test(event.paymentId) || !event.transactionId) return;
-    await this.deps.db
-      .update(payments)
-      .set({ transactionId: event.transactionId })
-      .where(
-        and(
-          eq(payments.id, event.paymentId),
-          eq(payments.provider, provider),
-          eq(payments.status, 'pending'),
-          sql`${payments.transactionId} like 'autopay\\_%'`,
-        ),
-      );
+    await createAutopayRepository(this.deps.db).namePendingAutopayPayment(
+      event.paymentId,
+      provider,
+      event.transactionId,
+    );
   }
 
   /** After a payment webhook was settled: the autopay charge of that payment follows (succeeded / failed → retry). */
   async afterSettle(event: PaymentEvent, payment: { id: string; status: string } | null): Promise<void> {
     if (!payment) return;
-    const [charge] = await this.deps.db
-      .select()
-      .from(autopayCharges)
-      .where(eq(autopayCharges.paymentId, payment.id))
-      .limit(1);
+    const repo = createAutopayRepository(this.deps.db);
+    const charge = await repo.chargeOfPayment(payment.id);
     if (!charge) return;
     const now = this.deps.clock.now();
     if (event.type === 'payment.succeeded' && payment.status === 'paid') {
-      await this.deps.db
-        .update(autopayCharges)
-        .set({ status: 'succeeded', updatedAt: now })
-        .where(and(eq(autopayCharges.id, charge.id), inArray(autopayCharges.status, ['processing', 'submitted'])));
+      await repo.chargeSucceeded(charge.id, now);
     } else if (event.type === 'payment.failed' && charge.status === 'submitted') {
       // Accepted at first, refused later (an asynchronous failure): treated like a decline.
       await this.charges.fail(charge, {
@@ -474,36 +389,13 @@ export class AutopayService {
 
   async state(subscriptionId: string): Promise<AutopayState> {
     const { db } = this.deps;
-    const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1);
+    const repo = createAutopayRepository(db);
+    const sub = await repo.subscription(subscriptionId);
     if (!sub) throw notFound(M.notFound);
-    const [card] = sub.autopayMethodId
-      ? await db.select().from(paymentMethods).where(eq(paymentMethods.id, sub.autopayMethodId)).limit(1)
-      : [];
+    const card = sub.autopayMethodId ? await repo.card(sub.autopayMethodId) : undefined;
     const available = card ?? (await this.currentCard(sub.userId));
-    const [last] = await db
-      .select()
-      .from(autopayCharges)
-      .where(
-        and(
-          eq(autopayCharges.subscriptionId, sub.id),
-          inArray(autopayCharges.status, ['submitted', 'succeeded', 'failed']),
-        ),
-      )
-      .orderBy(desc(autopayCharges.attemptedAt), desc(autopayCharges.attempt))
-      .limit(1);
-    const [next] = await db
-      .select({ at: autopayCharges.scheduledAt })
-      .from(autopayCharges)
-      .innerJoin(invoices, eq(invoices.id, autopayCharges.invoiceId))
-      .where(
-        and(
-          eq(autopayCharges.subscriptionId, sub.id),
-          eq(autopayCharges.status, 'scheduled'),
-          inArray(invoices.status, [...OPEN]),
-        ),
-      )
-      .orderBy(asc(autopayCharges.scheduledAt))
-      .limit(1);
+    const last = await repo.lastCharge(sub.id);
+    const next = await repo.nextScheduledCharge(sub.id);
     return {
       enabled: Boolean(card),
       card: card ? cardView(card) : null,
