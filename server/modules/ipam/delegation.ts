@@ -8,13 +8,13 @@
  * the other committed), and the unique index on subscription_addressing.delegated_ipv6_prefix stays the last
  * word (an explicitly typed prefix does not take the lock).
  */
-import { and, isNotNull, ne, sql } from 'drizzle-orm';
 import type { FieldError } from '../../../contract/envelope';
 import { formatPrefix, parsePrefix } from '../../../contract/ip';
 import type { Db } from '../../db/client';
-import { subscriptionAddressing, type IpNetworkRow } from '../../db/schema/ipam';
+import type { IpNetworkRow } from '../../db/schema/ipam';
 import { AppError, badRequest } from '../../lib/errors';
 import { blockedIntervals, merge, type Interval } from './ranges';
+import { createIpamRepository } from './repository';
 
 export const DEFAULT_DELEGATION_LENGTH = 56;
 /** Longest prefix worth delegating: a /64 is one LAN; longer ones break SLAAC. */
@@ -75,7 +75,7 @@ export async function nextFreeDelegatedPrefix(
   const held = current ? parsePrefix(current) : null;
   if (held && held.length === length && inside(held)) return current!;
 
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`ipam.delegation.${network.id}`}))`);
+  await createIpamRepository(tx).lockDelegation(network.id);
   const taken: Interval[] = (await heldPrefixes(tx, subscriptionId))
     .filter((p) => p.end >= start && p.start <= end)
     .map((p) => ({ from: p.start, to: p.end }));
@@ -105,15 +105,7 @@ async function heldPrefixes(
   tx: Db,
   exceptSubscriptionId?: string,
 ): Promise<{ prefix: string; start: bigint; end: bigint }[]> {
-  const rows = await tx
-    .select({ prefix: subscriptionAddressing.delegatedIpv6Prefix })
-    .from(subscriptionAddressing)
-    .where(
-      and(
-        isNotNull(subscriptionAddressing.delegatedIpv6Prefix),
-        exceptSubscriptionId ? ne(subscriptionAddressing.subscriptionId, exceptSubscriptionId) : undefined,
-      ),
-    );
+  const rows = await createIpamRepository(tx).delegatedPrefixes(exceptSubscriptionId);
   const held: { prefix: string; start: bigint; end: bigint }[] = [];
   for (const { prefix } of rows) {
     const p = prefix ? parsePrefix(prefix) : null;

@@ -2,42 +2,21 @@
  * Who had an IP address (issue 22): read from the RADIUS accounting sessions (radius_sessions.framed_ip, with the
  * subscription, customer and NAS), through the (framed_ip, started_at) index.
  */
-import { and, desc, eq, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { subscriptions, users } from '../../db/schema';
-import { devices } from '../../db/schema/devices';
-import { radiusSessions } from '../../db/schema/radius';
+import { createIpamRepository } from './repository';
 
 /** Who had an address: the sessions with that Framed-IP-Address, the one at `at` (or the latest) first. */
 export async function addressHistory(db: Db, query: { address: string; at?: Date; limit: number }) {
-  const base = db
-    .select({
-      session: radiusSessions,
-      userId: subscriptions.userId,
-      customerName: users.name,
-      customerNumber: users.customerNumber,
-      nasName: devices.name,
-    })
-    .from(radiusSessions)
-    .leftJoin(subscriptions, eq(subscriptions.id, radiusSessions.subscriptionId))
-    .leftJoin(users, eq(users.id, subscriptions.userId))
-    .leftJoin(devices, eq(devices.id, radiusSessions.nasDeviceId))
-    .$dynamic();
+  const repo = createIpamRepository(db);
   const at = query.at;
   // At a time: of the last sessions with the address that started at or before it (a bounded range of the
   // (framed_ip, started_at) index, newest first), those that had not stopped before it. Filtering the stop in
   // SQL would walk every older session of a busy pool address when fewer than `limit` match.
   const rows = at
-    ? (
-        await base
-          .where(and(eq(radiusSessions.framedIp, query.address), lte(radiusSessions.startedAt, at)))
-          .orderBy(desc(radiusSessions.startedAt))
-          .limit(query.limit)
-      ).filter((r) => r.session.stoppedAt === null || r.session.stoppedAt.getTime() >= at.getTime())
-    : await base
-        .where(eq(radiusSessions.framedIp, query.address))
-        .orderBy(desc(radiusSessions.startedAt))
-        .limit(query.limit);
+    ? (await repo.sessionsWithAddress(query.address, at, query.limit)).filter(
+        (r) => r.session.stoppedAt === null || r.session.stoppedAt.getTime() >= at.getTime(),
+      )
+    : await repo.sessionsWithAddress(query.address, undefined, query.limit);
   return {
     items: rows.map((r) => ({
       address: query.address,

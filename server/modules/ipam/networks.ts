@@ -3,16 +3,15 @@
  * with another network under one advisory lock, a unique name), how the API presents it, and what the audit trail
  * records of it. The service (service.ts) stores networks and hands out their addresses.
  */
-import { and, eq, lte, ne, sql } from 'drizzle-orm';
 import type { FieldError } from '../../../contract/envelope';
 import { formatPrefix, parseIp, parsePrefix } from '../../../contract/ip';
 import type { IpNetwork, IpNetworkInputParsed } from '../../../contract/schemas/ipam';
 import type { Db } from '../../db/client';
-import { devices } from '../../db/schema/devices';
-import { ipNetworks, type IpNetworkRow, type IpReservedRange } from '../../db/schema/ipam';
+import type { IpNetworkRow, IpReservedRange } from '../../db/schema/ipam';
 import { AppError, badRequest } from '../../lib/errors';
 import { blockedIntervals, clippedSize, usableRange } from './ranges';
 import { delegationLength, delegationLengthError } from './delegation';
+import { createIpamRepository } from './repository';
 
 export type AssignmentCounts = { static: number; reserved: number; quarantined: number; dynamic?: number };
 
@@ -96,35 +95,21 @@ export async function validateNetwork(db: Db, input: IpNetworkInputParsed, selfI
         message: `reserved range ${r.from} – ${r.to} ends before it starts`,
       });
   });
+  const repo = createIpamRepository(db);
   if (input.device_id) {
-    const [device] = await db.select({ id: devices.id }).from(devices).where(eq(devices.id, input.device_id)).limit(1);
+    const device = await repo.device(input.device_id);
     if (!device) errors.push({ field: 'device_id', message: 'device_id is not a known device' });
   }
   if (errors.length) throw badRequest(errors[0].message, errors);
 
   // Overlaps: one lock for every network change, so two creates at once cannot both pass the check.
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext('ipam.networks'))`);
-  const [other] = await db
-    .select({ name: ipNetworks.name, cidr: ipNetworks.cidr })
-    .from(ipNetworks)
-    .where(
-      and(
-        eq(ipNetworks.family, prefix.family),
-        lte(ipNetworks.rangeStart, prefix.end.toString()),
-        sql`${ipNetworks.rangeEnd} >= ${prefix.start.toString()}`,
-        selfId ? ne(ipNetworks.id, selfId) : undefined,
-      ),
-    )
-    .limit(1);
+  await repo.lockNetworks();
+  const other = await repo.overlapping(prefix.family, prefix.start.toString(), prefix.end.toString(), selfId);
   if (other) {
     const message = `${formatPrefix(prefix)} overlaps the network "${other.name}" (${other.cidr})`;
     throw new AppError(409, message, [{ field: 'cidr', message }]);
   }
-  const [sameName] = await db
-    .select({ id: ipNetworks.id })
-    .from(ipNetworks)
-    .where(and(sql`lower(${ipNetworks.name}) = lower(${input.name})`, selfId ? ne(ipNetworks.id, selfId) : undefined))
-    .limit(1);
+  const sameName = await repo.sameName(input.name, selfId);
   if (sameName) throw new AppError(409, NAME_TAKEN, [{ field: 'name', message: NAME_TAKEN }]);
 
   return {

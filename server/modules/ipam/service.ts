@@ -9,7 +9,6 @@
  * quarantine_days before it is handed out again. A subscription has a static address or a pool (Framed-Pool),
  * and optionally IPv6 prefixes; the RADIUS module reads them into its Access-Accept.
  */
-import { and, asc, count, eq, gt, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
 import { pagePagination } from '../../../contract/envelope';
 import { formatIp, formatPrefix, parseIp, parsePrefix, type IpFamily } from '../../../contract/ip';
 import type {
@@ -21,14 +20,7 @@ import type {
   SubscriptionAddressInputParsed,
 } from '../../../contract/schemas/ipam';
 import type { Db } from '../../db/client';
-import { subscriptions } from '../../db/schema';
-import {
-  ipAssignments,
-  ipNetworks,
-  subscriptionAddressing,
-  type IpAssignmentRow,
-  type IpNetworkRow,
-} from '../../db/schema/ipam';
+import type { IpAssignmentRow, IpNetworkRow } from '../../db/schema/ipam';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { blockedIntervals, merge, usableRange } from './ranges';
@@ -36,6 +28,7 @@ import { delegatedPrefixesInside, nextFreeDelegatedPrefix } from './delegation';
 import { NAME_TAKEN, networkAuditView, presentNetwork, validateNetwork, type AssignmentCounts } from './networks';
 import { deviceNames, dynamicAddresses, dynamicCounts, holders } from './usage';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
+import { createIpamRepository } from './repository';
 
 export const IPAM_MESSAGES = {
   list: 'Networks retrieved successfully',
@@ -57,8 +50,6 @@ export const IPAM_MESSAGES = {
 const M = IPAM_MESSAGES;
 const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Statuses whose subscription no longer holds its address (cancelled only once its paid period is over). */
-const ENDED_STATUSES = ['expired', 'cancelled'] as const;
 
 const invalid = (field: string, message: string) => badRequest(message, [{ field, message }]);
 
@@ -87,16 +78,7 @@ export class IpamService {
     const map = new Map<string, AssignmentCounts>(ids.map((id) => [id, { static: 0, reserved: 0, quarantined: 0 }]));
     if (!ids.length) return map;
     const now = this.deps.clock.now();
-    const rows = await db
-      .select({ networkId: ipAssignments.networkId, state: ipAssignments.state, n: count() })
-      .from(ipAssignments)
-      .where(
-        and(
-          inArray(ipAssignments.networkId, ids),
-          or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now)),
-        ),
-      )
-      .groupBy(ipAssignments.networkId, ipAssignments.state);
+    const rows = await createIpamRepository(db).assignmentCounts(ids, now);
     for (const r of rows) map.get(r.networkId)![r.state] = Number(r.n);
     for (const [id, n] of await dynamicCounts(db, ids)) map.get(id)!.dynamic = n;
     return map;
@@ -104,15 +86,10 @@ export class IpamService {
 
   async list(query: { purpose?: string; page: number; limit: number }) {
     const { db } = this.deps;
-    const where = query.purpose ? eq(ipNetworks.purpose, query.purpose as IpNetworkRow['purpose']) : undefined;
-    const [{ total }] = await db.select({ total: count() }).from(ipNetworks).where(where);
-    const rows = await db
-      .select()
-      .from(ipNetworks)
-      .where(where)
-      .orderBy(asc(ipNetworks.family), asc(ipNetworks.rangeStart))
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit);
+    const purpose = query.purpose ? (query.purpose as IpNetworkRow['purpose']) : undefined;
+    const repo = createIpamRepository(db);
+    const total = await repo.countNetworks(purpose);
+    const rows = await repo.networksPage(purpose, query.limit, (query.page - 1) * query.limit);
     const counts = await this.counts(
       db,
       rows.map((r) => r.id),
@@ -129,8 +106,8 @@ export class IpamService {
 
   private async find(db: Db, id: string, lock = false): Promise<IpNetworkRow> {
     if (!UUID.test(id)) throw notFound(M.notFound);
-    const q = db.select().from(ipNetworks).where(eq(ipNetworks.id, id)).limit(1);
-    const [row] = lock ? await q.for('update') : await q;
+    const repo = createIpamRepository(db);
+    const row = lock ? await repo.lockNetwork(id) : await repo.network(id);
     if (!row) throw notFound(M.notFound);
     return row;
   }
@@ -144,7 +121,7 @@ export class IpamService {
   async create(input: IpNetworkInputParsed, audit?: AuditContext): Promise<IpNetwork> {
     const row = await this.audited(audit, 'ip_network', async (tx, record) => {
       const values = await validateNetwork(tx, input, null);
-      const [created] = await tx.insert(ipNetworks).values(values).returning();
+      const created = await createIpamRepository(tx).insertNetwork(values);
       await record({
         action: 'ip_network.create',
         targetId: created.id,
@@ -176,19 +153,8 @@ export class IpamService {
       };
       const values = await validateNetwork(tx, merged, id);
       // Addresses in use must stay inside, and a network that hands out addresses keeps its purpose.
-      const [outside] = await tx
-        .select({ address: ipAssignments.address })
-        .from(ipAssignments)
-        .where(
-          and(
-            eq(ipAssignments.networkId, id),
-            or(
-              sql`${ipAssignments.addressNum} < ${values.rangeStart}`,
-              sql`${ipAssignments.addressNum} > ${values.rangeEnd}`,
-            ),
-          ),
-        )
-        .limit(1);
+      const repo = createIpamRepository(tx);
+      const outside = await repo.assignmentOutside(id, values.rangeStart, values.rangeEnd);
       if (outside) throw conflict(`${outside.address} is in use in this network and would be outside ${values.cidr}`);
       // Prefixes delegated from it likewise stay inside, and keep it a delegation network.
       const delegated =
@@ -199,22 +165,12 @@ export class IpamService {
       if (left && values.purpose === before.purpose)
         throw conflict(`${left.prefix} is delegated from this network and would be outside ${values.cidr}`);
       if (values.purpose !== before.purpose) {
-        const [held] = await tx
-          .select({ n: count() })
-          .from(ipAssignments)
-          .where(and(eq(ipAssignments.networkId, id), eq(ipAssignments.state, 'static')));
-        const [pooled] = await tx
-          .select({ n: count() })
-          .from(subscriptionAddressing)
-          .where(eq(subscriptionAddressing.poolNetworkId, id));
+        const held = await repo.staticCount(id);
+        const pooled = await repo.poolCount(id);
         if (Number(held.n) || Number(pooled.n) || delegated.length)
           throw conflict('The purpose of a network with subscriptions on it cannot change');
       }
-      const [updated] = await tx
-        .update(ipNetworks)
-        .set({ ...values, updatedAt: this.deps.clock.now() })
-        .where(eq(ipNetworks.id, id))
-        .returning();
+      const updated = await repo.updateNetwork(id, { ...values, updatedAt: this.deps.clock.now() });
       await record({
         action: 'ip_network.update',
         targetId: id,
@@ -228,14 +184,9 @@ export class IpamService {
   async delete(id: string, audit?: AuditContext): Promise<void> {
     await this.audited(audit, 'ip_network', async (tx, record) => {
       const before = await this.find(tx, id, true);
-      const [held] = await tx
-        .select({ n: count() })
-        .from(ipAssignments)
-        .where(and(eq(ipAssignments.networkId, id), eq(ipAssignments.state, 'static')));
-      const [pooled] = await tx
-        .select({ n: count() })
-        .from(subscriptionAddressing)
-        .where(eq(subscriptionAddressing.poolNetworkId, id));
+      const repo = createIpamRepository(tx);
+      const held = await repo.staticCount(id);
+      const pooled = await repo.poolCount(id);
       const delegated =
         before.purpose === 'ipv6_delegation'
           ? await delegatedPrefixesInside(tx, BigInt(before.rangeStart), BigInt(before.rangeEnd))
@@ -245,8 +196,8 @@ export class IpamService {
         throw conflict(
           `The network is in use by ${inUse} subscription${inUse === 1 ? '' : 's'}: release their addresses first`,
         );
-      await tx.delete(ipAssignments).where(eq(ipAssignments.networkId, id));
-      await tx.delete(ipNetworks).where(eq(ipNetworks.id, id));
+      await repo.deleteAssignments(id);
+      await repo.deleteNetwork(id);
       await record({ action: 'ip_network.delete', targetId: id, changes: changedFields(networkAuditView(before), {}) });
     });
   }
@@ -256,24 +207,18 @@ export class IpamService {
     const { db } = this.deps;
     const network = await this.get(id);
     const now = this.deps.clock.now();
-    const live = or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now));
     const from = query.from ? parseIp(query.from) : null;
     const to = query.to ? parseIp(query.to) : null;
-    const where = and(
-      eq(ipAssignments.networkId, id),
-      live,
-      query.state ? eq(ipAssignments.state, query.state as IpAssignmentRow['state']) : undefined,
-      from ? sql`${ipAssignments.addressNum} >= ${from.value.toString()}` : undefined,
-      to ? sql`${ipAssignments.addressNum} <= ${to.value.toString()}` : undefined,
-    );
-    const [{ total }] = await db.select({ total: count() }).from(ipAssignments).where(where);
-    const rows = await db
-      .select()
-      .from(ipAssignments)
-      .where(where)
-      .orderBy(asc(ipAssignments.addressNum))
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit);
+    const filter = {
+      networkId: id,
+      now,
+      state: query.state ? (query.state as IpAssignmentRow['state']) : undefined,
+      from: from ? from.value.toString() : undefined,
+      to: to ? to.value.toString() : undefined,
+    };
+    const repo = createIpamRepository(db);
+    const total = await repo.countAddresses(filter);
+    const rows = await repo.addressesPage(filter, query.limit, (query.page - 1) * query.limit);
     const who = await holders(
       db,
       rows.flatMap((r) => (r.subscriptionId ? [r.subscriptionId] : [])),
@@ -305,17 +250,9 @@ export class IpamService {
   // A subscription's addressing
 
   async subscriptionAddress(subscriptionId: string, db: Db = this.deps.db): Promise<SubscriptionAddress> {
-    const [assignment] = await db
-      .select({ address: ipAssignments.address, networkId: ipAssignments.networkId })
-      .from(ipAssignments)
-      .where(and(eq(ipAssignments.subscriptionId, subscriptionId), eq(ipAssignments.state, 'static')))
-      .limit(1);
-    const [addressing] = await db
-      .select({ settings: subscriptionAddressing, poolName: ipNetworks.poolName })
-      .from(subscriptionAddressing)
-      .leftJoin(ipNetworks, eq(ipNetworks.id, subscriptionAddressing.poolNetworkId))
-      .where(eq(subscriptionAddressing.subscriptionId, subscriptionId))
-      .limit(1);
+    const repo = createIpamRepository(db);
+    const assignment = await repo.staticAddressOf(subscriptionId);
+    const addressing = await repo.addressingOf(subscriptionId);
     return {
       subscription_id: subscriptionId,
       address: assignment?.address ?? null,
@@ -329,23 +266,14 @@ export class IpamService {
 
   private async lockSubscription(tx: Db, subscriptionId: string): Promise<void> {
     if (!UUID.test(subscriptionId)) throw notFound(M.subscriptionNotFound);
-    const [sub] = await tx
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(eq(subscriptions.id, subscriptionId))
-      .limit(1)
-      .for('update');
+    const sub = await createIpamRepository(tx).lockSubscription(subscriptionId);
     if (!sub) throw notFound(M.subscriptionNotFound);
   }
 
   /** `ownerId`: a customer reads only their own subscriptions' addressing (another's is "not found"). */
   async getSubscriptionAddress(subscriptionId: string, ownerId?: string): Promise<SubscriptionAddress> {
     if (!UUID.test(subscriptionId)) throw notFound(M.subscriptionNotFound);
-    const [sub] = await this.deps.db
-      .select({ id: subscriptions.id, userId: subscriptions.userId })
-      .from(subscriptions)
-      .where(eq(subscriptions.id, subscriptionId))
-      .limit(1);
+    const sub = await createIpamRepository(this.deps.db).subscriptionOwner(subscriptionId);
     if (!sub || (ownerId !== undefined && sub.userId !== ownerId)) throw notFound(M.subscriptionNotFound);
     return this.subscriptionAddress(subscriptionId);
   }
@@ -356,19 +284,12 @@ export class IpamService {
     subscriptionId: string,
     keep?: { networkId: string; address: string },
   ): Promise<string | null> {
-    const [held] = await tx
-      .select({ assignment: ipAssignments, days: ipNetworks.quarantineDays })
-      .from(ipAssignments)
-      .innerJoin(ipNetworks, eq(ipNetworks.id, ipAssignments.networkId))
-      .where(and(eq(ipAssignments.subscriptionId, subscriptionId), eq(ipAssignments.state, 'static')))
-      .limit(1);
+    const repo = createIpamRepository(tx);
+    const held = await repo.staticAssignmentOf(subscriptionId);
     if (!held) return null;
     if (keep && held.assignment.networkId === keep.networkId && held.assignment.address === keep.address) return null;
     const now = this.deps.clock.now();
-    await tx
-      .update(ipAssignments)
-      .set({ state: 'quarantined', quarantineUntil: new Date(now.getTime() + held.days * DAY_MS), updatedAt: now })
-      .where(eq(ipAssignments.id, held.assignment.id));
+    await repo.quarantine(held.assignment.id, new Date(now.getTime() + held.days * DAY_MS), now);
     return held.assignment.address;
   }
 
@@ -437,31 +358,10 @@ export class IpamService {
               : null
             : before.delegated_ipv6_prefix;
         if (delegated && delegated !== before.delegated_ipv6_prefix) {
-          const [taken] = await tx
-            .select({ id: subscriptionAddressing.subscriptionId })
-            .from(subscriptionAddressing)
-            .where(
-              and(
-                eq(subscriptionAddressing.delegatedIpv6Prefix, delegated),
-                ne(subscriptionAddressing.subscriptionId, subscriptionId),
-              ),
-            )
-            .limit(1);
+          const taken = await createIpamRepository(tx).delegatedElsewhere(delegated, subscriptionId);
           if (taken) throw conflict(`${delegated} is delegated to another subscription`);
         }
-        await tx
-          .insert(subscriptionAddressing)
-          .values({
-            subscriptionId,
-            poolNetworkId,
-            framedIpv6Prefix: framed,
-            delegatedIpv6Prefix: delegated,
-            updatedAt: now,
-          })
-          .onConflictDoUpdate({
-            target: subscriptionAddressing.subscriptionId,
-            set: { poolNetworkId, framedIpv6Prefix: framed, delegatedIpv6Prefix: delegated, updatedAt: now },
-          });
+        await createIpamRepository(tx).saveAddressing(subscriptionId, poolNetworkId, framed, delegated, now);
         const after = await this.subscriptionAddress(subscriptionId, tx);
         const changes = changedFields(
           before as unknown as Record<string, unknown>,
@@ -513,19 +413,12 @@ export class IpamService {
         throw conflict(
           `${wanted} is in a reserved range of "${network.name}" (${reserved.from} – ${reserved.to}${reserved.note ? `: ${reserved.note}` : ''})`,
         );
-      const [current] = await tx
-        .select()
-        .from(ipAssignments)
-        .where(and(eq(ipAssignments.networkId, network.id), eq(ipAssignments.address, wanted)))
-        .limit(1);
+      const repo = createIpamRepository(tx);
+      const current = await repo.assignmentAt(network.id, wanted);
       if (current?.state === 'static' && current.subscriptionId === subscriptionId) return wanted;
       await this.quarantineStatic(tx, subscriptionId);
       if (!(await this.take(tx, network.id, subscriptionId, wanted, ip.value))) {
-        const [holder] = await tx
-          .select()
-          .from(ipAssignments)
-          .where(and(eq(ipAssignments.networkId, network.id), eq(ipAssignments.address, wanted)))
-          .limit(1);
+        const holder = await repo.assignmentAt(network.id, wanted);
         if (holder?.state === 'quarantined')
           throw conflict(`${wanted} is in quarantine until ${holder.quarantineUntil!.toISOString()}`);
         if (holder?.state === 'reserved') throw conflict(`${wanted} is reserved`);
@@ -536,16 +429,7 @@ export class IpamService {
     await this.quarantineStatic(tx, subscriptionId);
     // The addresses taken now, by number; the walk skips them, the gateway and the reserved ranges.
     const now = this.deps.clock.now();
-    const taken = await tx
-      .select({ n: ipAssignments.addressNum })
-      .from(ipAssignments)
-      .where(
-        and(
-          eq(ipAssignments.networkId, network.id),
-          or(ne(ipAssignments.state, 'quarantined'), gt(ipAssignments.quarantineUntil, now)),
-        ),
-      )
-      .orderBy(asc(ipAssignments.addressNum));
+    const taken = await createIpamRepository(tx).takenNumbers(network.id, now);
     const skip = merge([...blocked, ...taken.map((t) => ({ from: BigInt(t.n), to: BigInt(t.n) }))]);
     let candidate = usable.from;
     let k = 0;
@@ -572,23 +456,7 @@ export class IpamService {
     num: bigint,
   ): Promise<boolean> {
     const now = this.deps.clock.now();
-    const rows = await tx
-      .insert(ipAssignments)
-      .values({
-        networkId,
-        address,
-        addressNum: num.toString(),
-        subscriptionId,
-        state: 'static',
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoUpdate({
-        target: [ipAssignments.networkId, ipAssignments.address],
-        set: { state: 'static', subscriptionId, quarantineUntil: null, note: null, updatedAt: now },
-        setWhere: sql`${ipAssignments.state} = 'quarantined' and ${ipAssignments.quarantineUntil} <= ${now}`,
-      })
-      .returning({ id: ipAssignments.id });
+    const rows = await createIpamRepository(tx).takeStatic(networkId, subscriptionId, address, num.toString(), now);
     return rows.length > 0;
   }
 
@@ -599,34 +467,15 @@ export class IpamService {
    */
   async quarantineEnded(subscriptionId?: string): Promise<string[]> {
     const now = this.deps.clock.now();
-    const ended = and(
-      inArray(subscriptions.status, [...ENDED_STATUSES]),
-      or(
-        eq(subscriptions.status, 'expired'),
-        sql`${subscriptions.currentPeriodEnd} is null`,
-        lte(subscriptions.currentPeriodEnd, now),
-      ),
-      subscriptionId ? eq(subscriptions.id, subscriptionId) : undefined,
-    );
-    const holders = await this.deps.db
-      .select({ id: ipAssignments.subscriptionId })
-      .from(ipAssignments)
-      .innerJoin(subscriptions, eq(subscriptions.id, ipAssignments.subscriptionId))
-      .where(and(eq(ipAssignments.state, 'static'), ended));
-    const pooled = await this.deps.db
-      .select({ id: subscriptionAddressing.subscriptionId })
-      .from(subscriptionAddressing)
-      .innerJoin(subscriptions, eq(subscriptions.id, subscriptionAddressing.subscriptionId))
-      .where(and(isNotNull(subscriptionAddressing.poolNetworkId), ended));
+    const repo = createIpamRepository(this.deps.db);
+    const holders = await repo.endedWithStatic(now, subscriptionId);
+    const pooled = await repo.endedInPool(now, subscriptionId);
     const ids = [...new Set([...holders.map((h) => h.id!), ...pooled.map((p) => p.id)])];
     for (const id of ids) {
       await this.deps.db.transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
         const released = await this.quarantineStatic(tx, id);
-        await tx
-          .update(subscriptionAddressing)
-          .set({ poolNetworkId: null, updatedAt: now })
-          .where(eq(subscriptionAddressing.subscriptionId, id));
+        await createIpamRepository(tx).leavePool(id, now);
         await recordAudit(
           tx,
           this.deps.clock,

@@ -4,42 +4,16 @@
  * radius_sessions.framed_ip is text, so its IPv4 number is computed in SQL (the open sessions are few: one per
  * customer online; the status index finds them).
  */
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { parseIp } from '../../../contract/ip';
 import type { IpDynamicAddress } from '../../../contract/schemas/ipam';
 import type { Db } from '../../db/client';
-import { subscriptions, users } from '../../db/schema';
-import { devices } from '../../db/schema/devices';
-import { ipNetworks } from '../../db/schema/ipam';
-import { radiusSessions } from '../../db/schema/radius';
-
-/** Networks whose addresses the NAS hands out itself (no assignment rows). */
-const DYNAMIC_PURPOSES = ['pool', 'walled_garden'] as const;
-
-/** The IPv4 number of framed_ip, or null when it is none (an IPv6 or malformed value). */
-const framedIpNumber: SQL<string | null> =
-  sql`(case when ${radiusSessions.framedIp} ~ '^[0-9]{1,3}(\\.[0-9]{1,3}){3}$' then
-  split_part(${radiusSessions.framedIp}, '.', 1)::numeric * 16777216 + split_part(${radiusSessions.framedIp}, '.', 2)::numeric * 65536
-  + split_part(${radiusSessions.framedIp}, '.', 3)::numeric * 256 + split_part(${radiusSessions.framedIp}, '.', 4)::numeric end)`;
+import { createIpamRepository } from './repository';
 
 /** Per network (of those given): distinct addresses in open sessions inside it, for pool and walled-garden networks. One grouped query. */
 export async function dynamicCounts(db: Db, ids: string[]): Promise<Map<string, number>> {
   const map = new Map<string, number>();
   if (!ids.length) return map;
-  const rows = await db
-    .select({ networkId: ipNetworks.id, n: sql<string>`count(distinct ${radiusSessions.framedIp})` })
-    .from(ipNetworks)
-    .innerJoin(
-      radiusSessions,
-      and(
-        eq(radiusSessions.status, 'open'),
-        sql`${framedIpNumber} between ${ipNetworks.rangeStart} and ${ipNetworks.rangeEnd}`,
-      ),
-    )
-    .where(
-      and(inArray(ipNetworks.id, ids), eq(ipNetworks.family, 4), inArray(ipNetworks.purpose, [...DYNAMIC_PURPOSES])),
-    )
-    .groupBy(ipNetworks.id);
+  const rows = await createIpamRepository(db).dynamicCounts(ids);
   for (const r of rows) map.set(r.networkId, Number(r.n));
   return map;
 }
@@ -49,26 +23,7 @@ export async function dynamicAddresses(db: Db, from: string, to: string): Promis
   const a = parseIp(from);
   const b = parseIp(to);
   if (!a || !b || a.family !== 4 || b.family !== 4) return [];
-  const rows = await db
-    .select({
-      address: radiusSessions.framedIp,
-      subscriptionId: radiusSessions.subscriptionId,
-      userId: subscriptions.userId,
-      customerName: users.name,
-      username: radiusSessions.username,
-      startedAt: radiusSessions.startedAt,
-    })
-    .from(radiusSessions)
-    .leftJoin(subscriptions, eq(subscriptions.id, radiusSessions.subscriptionId))
-    .leftJoin(users, eq(users.id, subscriptions.userId))
-    .where(
-      and(
-        eq(radiusSessions.status, 'open'),
-        sql`${framedIpNumber} between ${a.value.toString()} and ${b.value.toString()}`,
-      ),
-    )
-    .orderBy(radiusSessions.startedAt)
-    .limit(2048);
+  const rows = await createIpamRepository(db).openSessionsBetween(a.value.toString(), b.value.toString());
   const byAddress = new Map<string, IpDynamicAddress>();
   for (const r of rows) {
     byAddress.set(r.address!, {
@@ -90,11 +45,7 @@ export async function holders(
 ): Promise<Map<string, { userId: string; name: string }>> {
   const ids = [...new Set(subscriptionIds)];
   if (!ids.length) return new Map();
-  const rows = await db
-    .select({ id: subscriptions.id, userId: users.id, name: users.name })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(inArray(subscriptions.id, ids));
+  const rows = await createIpamRepository(db).holders(ids);
   return new Map(rows.map((r) => [r.id, { userId: r.userId, name: r.name }]));
 }
 
@@ -102,6 +53,6 @@ export async function holders(
 export async function deviceNames(db: Db, ids: Array<string | null>): Promise<Map<string, string>> {
   const list = [...new Set(ids.filter((id): id is string => !!id))];
   if (!list.length) return new Map();
-  const rows = await db.select({ id: devices.id, name: devices.name }).from(devices).where(inArray(devices.id, list));
+  const rows = await createIpamRepository(db).deviceNames(list);
   return new Map(rows.map((r) => [r.id, r.name]));
 }
