@@ -4,10 +4,9 @@
  * keeps its interval rates as a sparse histogram with log-scale bins 1% wide, so merging the rows of a range
  * gives the percentile within 1% with a few hundred numbers per bucket at most.
  *
- * Bin i holds rates in [BASE^i, BASE^(i+1)); rates under 1 bit/s go to bin -1. binSql
+ * Bin i holds rates in [BASE^i, BASE^(i+1)); rates under 1 bit/s go to bin -1. binSql (repository.ts)
  * computes the bin in SQL.
  */
-import { sql, type SQL } from 'drizzle-orm';
 import type { RateHistogram } from '../../db/schema/traffic';
 
 export const HISTOGRAM_BASE = 1.01;
@@ -15,12 +14,6 @@ export const HISTOGRAM_BASE = 1.01;
 /** The value a bin stands for: the geometric middle of its range (0 for the under-1 bit/s bin). */
 export function valueOfBin(bin: number): number {
   return bin < 0 ? 0 : HISTOGRAM_BASE ** (bin + 0.5);
-}
-
-/** The bin of a rate column, as SQL (text, the histogram's jsonb key). */
-export function binSql(column: SQL | string): SQL {
-  const c = typeof column === 'string' ? sql.raw(column) : column;
-  return sql`(case when ${c} < 1 then -1 else floor(ln(${c}) / ln(${HISTOGRAM_BASE}))::int end)::text`;
 }
 
 export function mergeHistograms(histograms: Iterable<RateHistogram>): Map<number, number> {

@@ -1,7 +1,7 @@
 /** Queries for interfaces and their traffic (samples and roll-ups), the poller's writes and the roll-up job's SQL. */
-import { and, asc, eq, gt, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client';
-import { binSql } from './histogram';
+import { HISTOGRAM_BASE } from './histogram';
 import { devices } from '../../db/schema/devices';
 import {
   deviceInterfaces,
@@ -35,6 +35,12 @@ function upsertRollup(table: 'interface_rates_hourly' | 'interface_rates_daily',
     out_bytes = excluded.out_bytes, avg_in_bps = excluded.avg_in_bps, avg_out_bps = excluded.avg_out_bps,
     max_in_bps = excluded.max_in_bps, max_out_bps = excluded.max_out_bps, in_hist = excluded.in_hist,
     out_hist = excluded.out_hist`);
+}
+
+/** The bin of a rate column, as SQL (text, the histogram's jsonb key; histogram.ts has the bins). */
+function binSql(column: SQL | string): SQL {
+  const c = typeof column === 'string' ? sql.raw(column) : column;
+  return sql`(case when ${c} < 1 then -1 else floor(ln(${c}) / ln(${HISTOGRAM_BASE}))::int end)::text`;
 }
 
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
