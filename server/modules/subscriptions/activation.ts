@@ -2,12 +2,12 @@
  * What paying an invoice does to its subscription (split from service.ts): the lifecycle's payment transitions
  * and the period the invoice paid for, which is also the basis of a later unused-days credit (period_paid_amount).
  */
-import { eq } from 'drizzle-orm';
 import type { SubscriptionStatus } from '../../../contract/schemas/subscription';
 import type { Db } from '../../db/client';
-import { invoices, plans, subscriptions, type SubscriptionRow } from '../../db/schema';
+import type { SubscriptionRow } from '../../db/schema';
 import { conflict, notFound } from '../../lib/errors';
 import { addBillingCycle, assertTransition } from './lifecycle';
+import { createSubscriptionRepository } from './repository';
 
 const MESSAGES = { invoiceNotFound: 'Invoice not found', invoiceNotPaid: 'The invoice is not paid' } as const;
 
@@ -23,13 +23,14 @@ export async function activateForPaidInvoice(
   invoiceId: string,
   now: Date = new Date(),
 ): Promise<SubscriptionRow | undefined> {
-  const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
+  const repo = createSubscriptionRepository(tx);
+  const invoice = await repo.invoice(invoiceId);
   if (!invoice) throw notFound(MESSAGES.invoiceNotFound);
   if (invoice.status !== 'paid') throw conflict(MESSAGES.invoiceNotPaid);
   if (!invoice.subscriptionId) return undefined;
-  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, invoice.subscriptionId)).for('update');
+  const sub = await repo.lock(invoice.subscriptionId);
   if (!sub) return undefined;
-  const [plan] = await tx.select().from(plans).where(eq(plans.id, sub.planId)).limit(1);
+  const plan = await repo.plan(sub.planId);
   const at = invoice.paidDate ?? now;
   const status = sub.status as SubscriptionStatus;
   const renewal = invoice.lineItems.find((l) => l.kind === 'renewal' && l.period_start && l.period_end);
@@ -61,10 +62,5 @@ export async function activateForPaidInvoice(
   )
     patch.periodPaidAmount = upgrade.amount;
   if (Object.keys(patch).length === 0) return sub;
-  const [row] = await tx
-    .update(subscriptions)
-    .set({ ...patch, updatedAt: now })
-    .where(eq(subscriptions.id, sub.id))
-    .returning();
-  return row;
+  return repo.updateReturning(sub.id, { ...patch, updatedAt: now });
 }

@@ -3,11 +3,8 @@
  * payments (GET /subscriptions/orders) and the active one with its plan (GET /subscriptions/active-plan). Read-only
  * views over the repository, apart from the service's rules for changing subscriptions.
  */
-import { asc, desc, inArray } from 'drizzle-orm';
 import type { Invoice } from '../../../contract/schemas/invoice';
 import type { ActivePlan, Order } from '../../../contract/schemas/subscription';
-import type { Db } from '../../db/client';
-import { invoices, payments } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { toInvoice } from '../invoices/service';
 import { toPayment } from '../payments/service';
@@ -15,31 +12,11 @@ import type { SubscriptionRepository } from './repository';
 import { SUBSCRIPTION_MESSAGES, toSubscription } from './service';
 
 /** The customer's subscriptions (newest first), each with its invoices and payments (newest first). */
-export async function ordersOf(db: Db, repository: SubscriptionRepository, userId: string): Promise<Order[]> {
+export async function ordersOf(repository: SubscriptionRepository, userId: string): Promise<Order[]> {
   const subs = await repository.ownedBy(userId);
   if (!subs.length) return [];
-  const rows = await db
-    .select()
-    .from(invoices)
-    .where(
-      inArray(
-        invoices.subscriptionId,
-        subs.map((s) => s.row.id),
-      ),
-    )
-    .orderBy(desc(invoices.createdAt), desc(invoices.number), asc(invoices.id));
-  const paid = rows.length
-    ? await db
-        .select()
-        .from(payments)
-        .where(
-          inArray(
-            payments.invoiceId,
-            rows.map((i) => i.id),
-          ),
-        )
-        .orderBy(desc(payments.createdAt), desc(payments.id))
-    : [];
+  const rows = await repository.invoicesOf(subs.map((s) => s.row.id));
+  const paid = rows.length ? await repository.paymentsOf(rows.map((i) => i.id)) : [];
   return subs.map((s) => {
     const own = rows.filter((i) => i.subscriptionId === s.row.id);
     const ownIds = new Set(own.map((i) => i.id));

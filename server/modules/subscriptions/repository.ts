@@ -1,8 +1,21 @@
 import { likePattern, PreparedByShape } from '../../db/paging';
-import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { SubscriptionListQueryParsed } from '../../../contract/schemas/subscription';
 import type { Db } from '../../db/client';
-import { plans, subscriptions, users, type PlanRow, type SubscriptionRow } from '../../db/schema';
+import {
+  installations,
+  invoices,
+  payments,
+  plans,
+  subscriptions,
+  users,
+  type InvoiceRow,
+  type PaymentRow,
+  type PlanRow,
+  type SubscriptionRow,
+} from '../../db/schema';
+
+const OPEN_INVOICE = ['unpaid', 'overdue'] as const;
 
 export interface SubscriptionWithNames {
   row: SubscriptionRow;
@@ -121,6 +134,127 @@ export function createSubscriptionRepository(db: Db) {
       if (!row) return undefined;
       const { plan, ...subscription } = row;
       return { subscription, plan };
+    },
+
+    /** The subscription row (LIMIT 1). */
+    async row(id: string): Promise<SubscriptionRow | undefined> {
+      const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
+      return row;
+    },
+
+    /** The subscription row, locked FOR UPDATE until the transaction ends. */
+    async lock(id: string): Promise<SubscriptionRow | undefined> {
+      const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update');
+      return row;
+    },
+
+    async insert(values: typeof subscriptions.$inferInsert): Promise<SubscriptionRow> {
+      const [row]: SubscriptionRow[] = await db.insert(subscriptions).values(values).returning();
+      return row;
+    },
+
+    async update(id: string, patch: Partial<SubscriptionRow>): Promise<void> {
+      await db.update(subscriptions).set(patch).where(eq(subscriptions.id, id));
+    },
+
+    async updateReturning(id: string, patch: Partial<SubscriptionRow>): Promise<SubscriptionRow> {
+      const [row] = await db.update(subscriptions).set(patch).where(eq(subscriptions.id, id)).returning();
+      return row;
+    },
+
+    async delete(id: string): Promise<void> {
+      await db.delete(subscriptions).where(eq(subscriptions.id, id));
+    },
+
+    async customer(userId: string) {
+      const [user] = await db
+        .select({ id: users.id, name: users.name, email: users.email })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
+      return user;
+    },
+
+    /** The plan (LIMIT 1). */
+    async plan(id: string): Promise<PlanRow> {
+      const [plan]: PlanRow[] = await db.select().from(plans).where(eq(plans.id, id)).limit(1);
+      return plan;
+    },
+
+    async invoice(id: string): Promise<InvoiceRow | undefined> {
+      const [invoice] = await db.select().from(invoices).where(eq(invoices.id, id)).limit(1);
+      return invoice;
+    },
+
+    /** The customer's pending subscription, with its plan's name and an open invoice's number, if any. */
+    async pendingOrderOf(userId: string) {
+      const [pending] = await db
+        .select({ id: subscriptions.id, planName: plans.name, number: invoices.number })
+        .from(subscriptions)
+        .innerJoin(plans, eq(plans.id, subscriptions.planId))
+        .leftJoin(
+          invoices,
+          and(eq(invoices.subscriptionId, subscriptions.id), inArray(invoices.status, [...OPEN_INVOICE])),
+        )
+        .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'pending')))
+        .limit(1);
+      return pending;
+    },
+
+    /** The subscription's open (unpaid or overdue) invoices. */
+    async openInvoiceIds(subscriptionId: string) {
+      return db
+        .select({ id: invoices.id })
+        .from(invoices)
+        .where(and(eq(invoices.subscriptionId, subscriptionId), inArray(invoices.status, [...OPEN_INVOICE])));
+    },
+
+    async openInvoiceLines(subscriptionId: string) {
+      return db
+        .select({ id: invoices.id, lineItems: invoices.lineItems })
+        .from(invoices)
+        .where(and(eq(invoices.subscriptionId, subscriptionId), inArray(invoices.status, [...OPEN_INVOICE])));
+    },
+
+    async openInvoicesNumbered(subscriptionId: string) {
+      return db
+        .select({ id: invoices.id, number: invoices.number, lineItems: invoices.lineItems })
+        .from(invoices)
+        .where(and(eq(invoices.subscriptionId, subscriptionId), inArray(invoices.status, [...OPEN_INVOICE])));
+    },
+
+    async countOpenInvoices(subscriptionId: string): Promise<number> {
+      const [{ n }] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(invoices)
+        .where(and(eq(invoices.subscriptionId, subscriptionId), inArray(invoices.status, [...OPEN_INVOICE])));
+      return n;
+    },
+
+    /** The subscription's installation jobs. */
+    async installationIdsOf(subscriptionId: string) {
+      return db
+        .select({ id: installations.id })
+        .from(installations)
+        .where(eq(installations.subscriptionId, subscriptionId));
+    },
+
+    /** The invoices of these subscriptions, newest first. */
+    async invoicesOf(subscriptionIds: string[]): Promise<InvoiceRow[]> {
+      return db
+        .select()
+        .from(invoices)
+        .where(inArray(invoices.subscriptionId, subscriptionIds))
+        .orderBy(desc(invoices.createdAt), desc(invoices.number), asc(invoices.id));
+    },
+
+    /** The payments of these invoices, newest first. */
+    async paymentsOf(invoiceIds: string[]): Promise<PaymentRow[]> {
+      return db
+        .select()
+        .from(payments)
+        .where(inArray(payments.invoiceId, invoiceIds))
+        .orderBy(desc(payments.createdAt), desc(payments.id));
     },
   };
 }

@@ -64,7 +64,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/orders', { schema: { response: { 200: envelope(z.array(orderSchema)) } } }, async (request) =>
-    ok(await ordersOf(app.db, repository, caller(request).id), M.orders),
+    ok(await ordersOf(repository, caller(request).id), M.orders),
   );
 
   app.patch(

@@ -2,7 +2,6 @@
  * Subscriptions (core): creating one creates its first invoice in the same transaction; reading is limited
  * to the owner and the staff who handle subscriptions (admin, billing, support).
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import { allows, type Role } from '../../../contract/roles';
 import type { Invoice, InvoiceLineItem } from '../../../contract/schemas/invoice';
 import type {
@@ -17,23 +16,14 @@ import type {
 } from '../../../contract/schemas/subscription';
 import { pagePagination, type PagePagination } from '../../../contract/envelope';
 import type { Db } from '../../db/client';
-import {
-  installations,
-  invoices,
-  plans,
-  subscriptions,
-  users,
-  type InvoiceRow,
-  type PlanRow,
-  type SubscriptionRow,
-} from '../../db/schema';
+import type { InvoiceRow, PlanRow, SubscriptionRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound, violatedConstraint } from '../../lib/errors';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import { cancelInvoices, issueInvoice, toInvoice, type IssueInvoiceInput } from '../invoices/service';
 import { requestInstallation } from '../installations/request';
 import { addBillingCycle, assertTransition, proRataCredit, renewalLineItem, transitionMessage } from './lifecycle';
-import type { SubscriptionRepository, SubscriptionWithNames } from './repository';
+import { createSubscriptionRepository, type SubscriptionRepository, type SubscriptionWithNames } from './repository';
 
 export { addBillingCycle, canTransition, proRataCredit } from './lifecycle';
 export { activateForPaidInvoice } from './activation';
@@ -73,7 +63,6 @@ export const SUBSCRIPTION_MESSAGES = {
 
 const cycleLabel = (cycle: string) => cycle.replace('_', '-');
 const day = (d: Date) => d.toISOString().slice(0, 10);
-const OPEN_INVOICE = ['unpaid', 'overdue'] as const;
 
 /** Staff who see and create every customer's subscriptions. */
 export const SUBSCRIPTION_STAFF = ['admin', 'billing', 'support'] as const;
@@ -158,13 +147,10 @@ export class SubscriptionService {
     const result = await db
       .transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
-        const [user] = await tx
-          .select({ id: users.id, name: users.name, email: users.email })
-          .from(users)
-          .where(eq(users.id, userId))
-          .limit(1);
+        const repo = createSubscriptionRepository(tx);
+        const user = await repo.customer(userId);
         if (!user) throw notFound(SUBSCRIPTION_MESSAGES.userNotFound);
-        const [plan] = await tx.select().from(plans).where(eq(plans.id, input.plan_id)).limit(1);
+        const plan = await repo.plan(input.plan_id);
         if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.planNotFound);
         if (plan.status !== 'active') throw conflict(SUBSCRIPTION_MESSAGES.planInactive);
         // A plan installed at the customer's address is ordered with that address: the technician's job needs it.
@@ -175,18 +161,15 @@ export class SubscriptionService {
         }
         await this.refuseSecondOrder(tx, userId);
 
-        const [row]: SubscriptionRow[] = await tx
-          .insert(subscriptions)
-          .values({
-            userId,
-            planId: plan.id,
-            status: 'pending',
-            location: input.location,
-            note: input.note,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning();
+        const row: SubscriptionRow = await repo.insert({
+          userId,
+          planId: plan.id,
+          status: 'pending',
+          location: input.location,
+          note: input.note,
+          createdAt: now,
+          updatedAt: now,
+        });
         // A subscription with a location needs a technician's visit: its installation job, in this transaction.
         if (row.location) await requestInstallation(tx, { subscriptionId: row.id, userId, address: row.location, now });
         const lineItems: InvoiceLineItem[] = [
@@ -215,10 +198,7 @@ export class SubscriptionService {
           now,
         });
         // Credit that covered the whole first invoice paid it at once, and paying activated the subscription.
-        const [current] =
-          invoice.status === 'paid'
-            ? await tx.select().from(subscriptions).where(eq(subscriptions.id, row.id)).limit(1)
-            : [row];
+        const current = invoice.status === 'paid' ? await repo.row(row.id) : row;
         await this.record(tx, audit, {
           action: 'subscription.created',
           targetId: row.id,
@@ -259,16 +239,7 @@ export class SubscriptionService {
    * subscriptions_one_pending_per_user enforces it under concurrency; this read only finds the words.
    */
   private async refuseSecondOrder(db: Db, userId: string): Promise<void> {
-    const [pending] = await db
-      .select({ id: subscriptions.id, planName: plans.name, number: invoices.number })
-      .from(subscriptions)
-      .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .leftJoin(
-        invoices,
-        and(eq(invoices.subscriptionId, subscriptions.id), inArray(invoices.status, [...OPEN_INVOICE])),
-      )
-      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'pending')))
-      .limit(1);
+    const pending = await createSubscriptionRepository(db).pendingOrderOf(userId);
     if (!pending) return;
     const message = SUBSCRIPTION_MESSAGES.orderPending(pending.planName, pending.number);
     throw conflict(message, [
@@ -298,7 +269,7 @@ export class SubscriptionService {
   /** Locks the subscription row for the rest of the transaction; 404 unless the caller owns it or is staff. */
   private async lockFor(tx: Db, caller: Caller | null, id: string): Promise<SubscriptionRow> {
     if (!UUID.test(id)) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
-    const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update');
+    const row = await createSubscriptionRepository(tx).lock(id);
     if (!row || (caller && row.userId !== caller.id && !isSubscriptionStaff(caller.role)))
       throw notFound(SUBSCRIPTION_MESSAGES.notFound);
     return row;
@@ -343,7 +314,7 @@ export class SubscriptionService {
       else if (input.status === 'active') patch.suspensionReason = null;
       else if (input.suspension_reason) patch.suspensionReason = input.suspension_reason;
       if (input.status === 'cancelled') Object.assign(patch, await this.cancelPatch(tx, row, true, now));
-      await tx.update(subscriptions).set(patch).where(eq(subscriptions.id, row.id));
+      await createSubscriptionRepository(tx).update(row.id, patch);
       await this.record(tx, audit, {
         action: 'subscription.status_changed',
         targetId: row.id,
@@ -370,10 +341,7 @@ export class SubscriptionService {
     if (immediate && row.currentPeriodEnd && row.currentPeriodEnd.getTime() > now.getTime())
       patch.currentPeriodEnd = now;
     if (row.status === 'pending') {
-      const open = await tx
-        .select({ id: invoices.id })
-        .from(invoices)
-        .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
+      const open = await createSubscriptionRepository(tx).openInvoiceIds(row.id);
       await cancelInvoices(
         tx,
         open.map((i) => i.id),
@@ -400,7 +368,7 @@ export class SubscriptionService {
         ...(await this.cancelPatch(tx, row, input.immediate, now)),
       };
       if (input.suspension_reason) patch.suspensionReason = input.suspension_reason;
-      await tx.update(subscriptions).set(patch).where(eq(subscriptions.id, row.id));
+      await createSubscriptionRepository(tx).update(row.id, patch);
       await this.record(tx, audit, {
         action: 'subscription.cancelled',
         targetId: row.id,
@@ -425,13 +393,11 @@ export class SubscriptionService {
       if (row.dataAllowanceBytes !== null) throw conflict(SUBSCRIPTION_MESSAGES.dataLine);
       if ((row.status !== 'active' && row.status !== 'suspended') || !row.currentPeriodEnd)
         throw conflict(SUBSCRIPTION_MESSAGES.renewOnlyActive);
-      const [plan] = await tx.select().from(plans).where(eq(plans.id, row.planId)).limit(1);
+      const repo = createSubscriptionRepository(tx);
+      const plan = await repo.plan(row.planId);
       const start = row.currentPeriodEnd;
       const end = addBillingCycle(start, plan.billingCycle);
-      const open = await tx
-        .select({ id: invoices.id, lineItems: invoices.lineItems })
-        .from(invoices)
-        .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
+      const open = await repo.openInvoiceLines(row.id);
       if (open.some((i) => i.lineItems.some((l) => l.kind === 'renewal' && l.period_start === start.toISOString()))) {
         throw conflict(SUBSCRIPTION_MESSAGES.renewalExists);
       }
@@ -472,8 +438,9 @@ export class SubscriptionService {
       if (row.dataAllowanceBytes !== null) throw conflict(SUBSCRIPTION_MESSAGES.dataLine);
       if (row.status !== 'active') throw conflict(SUBSCRIPTION_MESSAGES.upgradeOnlyActive);
       if (row.planId === planId) throw conflict(SUBSCRIPTION_MESSAGES.samePlan);
-      const [oldPlan] = await tx.select().from(plans).where(eq(plans.id, row.planId)).limit(1);
-      const [plan]: PlanRow[] = await tx.select().from(plans).where(eq(plans.id, planId)).limit(1);
+      const repo = createSubscriptionRepository(tx);
+      const oldPlan = await repo.plan(row.planId);
+      const plan: PlanRow | undefined = await repo.plan(planId);
       if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.planNotFound);
       if (plan.status !== 'active') throw conflict(SUBSCRIPTION_MESSAGES.planInactive);
       const end = addBillingCycle(now, plan.billingCycle);
@@ -488,10 +455,7 @@ export class SubscriptionService {
           period_end: end.toISOString(),
         },
       ];
-      const open = await tx
-        .select({ id: invoices.id, number: invoices.number, lineItems: invoices.lineItems })
-        .from(invoices)
-        .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
+      const open = await repo.openInvoicesNumbered(row.id);
       // The period that runs now started with a plan change whose invoice is still open: that change is cancelled
       // with its invoice (issue 31), the days used on it are charged, and it earns no credit (nothing was paid).
       const unpaidChange = row.currentPeriodStart
@@ -533,10 +497,13 @@ export class SubscriptionService {
         .map((i) => i.id);
       await cancelInvoices(tx, stale, now);
       // The new period is unpaid until its invoice is (activateForPaidInvoice; at once when credit covers it).
-      await tx
-        .update(subscriptions)
-        .set({ planId: plan.id, currentPeriodStart: now, currentPeriodEnd: end, periodPaidAmount: 0, updatedAt: now })
-        .where(eq(subscriptions.id, row.id));
+      await repo.update(row.id, {
+        planId: plan.id,
+        currentPeriodStart: now,
+        currentPeriodEnd: end,
+        periodPaidAmount: 0,
+        updatedAt: now,
+      });
       const issued = await issue(tx, {
         userId: row.userId,
         subscriptionId: row.id,
@@ -565,17 +532,12 @@ export class SubscriptionService {
   async remove(id: string, audit?: AuditContext): Promise<void> {
     const jobs = await this.transaction(async (tx) => {
       const row = await this.lockFor(tx, null, id);
-      const [{ n }] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(invoices)
-        .where(and(eq(invoices.subscriptionId, row.id), inArray(invoices.status, [...OPEN_INVOICE])));
+      const repo = createSubscriptionRepository(tx);
+      const n = await repo.countOpenInvoices(row.id);
       if (Number(n) > 0) throw conflict(SUBSCRIPTION_MESSAGES.unpaidInvoices);
       // Its installation jobs go with it (cascade); their photos are removed once that is committed.
-      const deletedJobs = await tx
-        .select({ id: installations.id })
-        .from(installations)
-        .where(eq(installations.subscriptionId, row.id));
-      await tx.delete(subscriptions).where(eq(subscriptions.id, row.id));
+      const deletedJobs = await repo.installationIdsOf(row.id);
+      await repo.delete(row.id);
       await this.record(tx, audit, {
         action: 'subscription.deleted',
         targetId: row.id,
