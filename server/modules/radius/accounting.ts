@@ -11,11 +11,11 @@
  *
  * Times are the portal clock's, less Acct-Delay-Time (NAS clocks are often wrong).
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { radiusSessions, radiusUsageDaily, type RadiusSessionRow } from '../../db/schema/radius';
+import type { RadiusSessionRow } from '../../db/schema/radius';
 import type { Clock } from '../../lib/clock';
 import { ACCT_STATUS } from '../../integrations/radius/codec';
+import { createRadiusRepository } from './repository';
 import { utcDay } from './usage';
 
 export interface AccountingRecord {
@@ -78,42 +78,35 @@ export class AccountingStore {
 
     return this.deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const where = and(
-        eq(radiusSessions.nasDeviceId, nas.deviceId),
-        eq(radiusSessions.acctSessionId, rec.acctSessionId),
-      );
-      let [row] = await tx.select().from(radiusSessions).where(where).for('update');
+      const repo = createRadiusRepository(tx);
+      let row = await repo.lockSession(nas.deviceId, rec.acctSessionId);
       if (!row) {
-        const [inserted] = await tx
-          .insert(radiusSessions)
-          .values({
-            acctSessionId: rec.acctSessionId,
-            nasDeviceId: nas.deviceId,
-            nasIp: nas.ip,
-            username: rec.username,
-            subscriptionId,
-            framedIp: rec.framedIp ?? null,
-            callingStationId: rec.callingStationId ?? null,
-            nasPortId: rec.nasPortId ?? null,
-            startedAt: new Date(at.getTime() - sessionTime * 1000),
-            updatedAt: at,
-            lastInterimAt: isInterim ? at : null,
-            stoppedAt: isStop ? at : null,
-            terminateCause: isStop ? (rec.terminateCause ?? 'Unknown') : null,
-            sessionTime,
-            inputOctets: input,
-            outputOctets: output,
-            interimInterval: this.deps.interimInterval,
-            status: isStop ? 'closed' : 'open',
-          })
-          .onConflictDoNothing()
-          .returning();
+        const inserted = await repo.insertSession({
+          acctSessionId: rec.acctSessionId,
+          nasDeviceId: nas.deviceId,
+          nasIp: nas.ip,
+          username: rec.username,
+          subscriptionId,
+          framedIp: rec.framedIp ?? null,
+          callingStationId: rec.callingStationId ?? null,
+          nasPortId: rec.nasPortId ?? null,
+          startedAt: new Date(at.getTime() - sessionTime * 1000),
+          updatedAt: at,
+          lastInterimAt: isInterim ? at : null,
+          stoppedAt: isStop ? at : null,
+          terminateCause: isStop ? (rec.terminateCause ?? 'Unknown') : null,
+          sessionTime,
+          inputOctets: input,
+          outputOctets: output,
+          interimInterval: this.deps.interimInterval,
+          status: isStop ? 'closed' : 'open',
+        });
         if (inserted) {
           await this.addUsage(tx, subscriptionId, at, input, output);
           return { session: inserted, changed: true, ended: isStop, alive: false, added: { input, output } };
         }
         // Another packet of the same session got there first: continue with its row.
-        [row] = await tx.select().from(radiusSessions).where(where).for('update');
+        row = await repo.lockSession(nas.deviceId, rec.acctSessionId);
         if (!row) return nothing(null);
       }
 
@@ -146,7 +139,7 @@ export class AccountingStore {
           sessionTime: Math.max(sessionTime, row.sessionTime),
         });
       if (Object.keys(patch).length === 0) return nothing(row);
-      const [updated] = await tx.update(radiusSessions).set(patch).where(eq(radiusSessions.id, row.id)).returning();
+      const updated = await repo.updateSession(row.id, patch);
       await this.addUsage(tx, updated.subscriptionId, at, addIn, addOut);
       return { session: updated, changed: true, ended, alive, added: { input: addIn, output: addOut } };
     });
@@ -155,11 +148,7 @@ export class AccountingStore {
   /** Accounting-On/Off: the NAS restarted, none of its sessions survived. Returns the sessions closed. */
   async nasRestarted(deviceId: string): Promise<string[]> {
     const now = this.deps.clock.now();
-    const rows = await this.deps.db
-      .update(radiusSessions)
-      .set({ status: 'closed', stoppedAt: now, terminateCause: 'NAS-Reboot' })
-      .where(and(eq(radiusSessions.nasDeviceId, deviceId), inArray(radiusSessions.status, ['open', 'stale'])))
-      .returning({ id: radiusSessions.id });
+    const rows = await createRadiusRepository(this.deps.db).closeSessionsOfNas(deviceId, now);
     return rows.map((r) => r.id);
   }
 
@@ -168,16 +157,7 @@ export class AccountingStore {
    * came: NAS crash, lost packet). Its stop time is its last update. Returns the sessions closed.
    */
   async sweepStale(now: Date = this.deps.clock.now()): Promise<string[]> {
-    const rows = await this.deps.db
-      .update(radiusSessions)
-      .set({ status: 'stale', stoppedAt: sql`${radiusSessions.updatedAt}`, terminateCause: 'Stale' })
-      .where(
-        and(
-          eq(radiusSessions.status, 'open'),
-          sql`${radiusSessions.updatedAt} + make_interval(secs => coalesce(${radiusSessions.interimInterval}, ${this.deps.interimInterval}) * 2) < ${now.toISOString()}::timestamptz`,
-        ),
-      )
-      .returning({ id: radiusSessions.id });
+    const rows = await createRadiusRepository(this.deps.db).closeStaleSessions(now, this.deps.interimInterval);
     return rows.map((r) => r.id);
   }
 
@@ -189,15 +169,6 @@ export class AccountingStore {
     output: number,
   ): Promise<void> {
     if (!subscriptionId || (input === 0 && output === 0)) return;
-    await tx
-      .insert(radiusUsageDaily)
-      .values({ subscriptionId, day: utcDay(at), inputOctets: input, outputOctets: output })
-      .onConflictDoUpdate({
-        target: [radiusUsageDaily.subscriptionId, radiusUsageDaily.day],
-        set: {
-          inputOctets: sql`${radiusUsageDaily.inputOctets} + excluded.input_octets`,
-          outputOctets: sql`${radiusUsageDaily.outputOctets} + excluded.output_octets`,
-        },
-      });
+    await createRadiusRepository(tx).addUsage(subscriptionId, utcDay(at), input, output);
   }
 }

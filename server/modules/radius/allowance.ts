@@ -9,12 +9,11 @@
  * The plan's data cap (per period, throttle or reject) is a different thing, counted by day in
  * radius_usage_daily (usage.ts); an allowance is counted to the byte, since a bundle of 1 GB must end at 1 GB.
  */
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { subscriptions } from '../../db/schema';
 import type { SubscriptionStatus } from '../../../contract/schemas/subscription';
 import type { Clock } from '../../lib/clock';
 import { canTransition } from '../subscriptions/lifecycle';
+import { createRadiusRepository } from './repository';
 
 export class DataAllowanceMeter {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
@@ -28,24 +27,13 @@ export class DataAllowanceMeter {
     const { db, clock } = this.deps;
     return db.transaction(async (t) => {
       const tx = t as unknown as Db;
-      const [row] = await tx
-        .update(subscriptions)
-        .set({ dataUsedBytes: sql`${subscriptions.dataUsedBytes} + ${bytes}` })
-        .where(and(eq(subscriptions.id, subscriptionId), isNotNull(subscriptions.dataAllowanceBytes)))
-        .returning({
-          status: subscriptions.status,
-          allowance: subscriptions.dataAllowanceBytes,
-          used: subscriptions.dataUsedBytes,
-          periodEnd: subscriptions.currentPeriodEnd,
-        });
+      const repo = createRadiusRepository(tx);
+      const row = await repo.addDataUsed(subscriptionId, bytes);
       if (!row || row.allowance === null || row.used < row.allowance) return false;
       if (!canTransition(row.status as SubscriptionStatus, 'expired', 'usage')) return false;
       const now = clock.now();
       const periodEnd = row.periodEnd && row.periodEnd.getTime() < now.getTime() ? row.periodEnd : now;
-      await tx
-        .update(subscriptions)
-        .set({ status: 'expired', currentPeriodEnd: periodEnd, updatedAt: now })
-        .where(eq(subscriptions.id, subscriptionId));
+      await repo.endLine(subscriptionId, periodEnd, now);
       return true;
     });
   }

@@ -6,10 +6,9 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { devices } from '../../db/schema/devices';
 import type { SecretBox } from '../../lib/secret-box';
+import { createRadiusRepository } from './repository';
 
 export interface NasClient {
   deviceId: string;
@@ -82,7 +81,7 @@ export class NasClientDirectory {
   }
 
   private async readAll(): Promise<void> {
-    const rows = await this.deps.db.select().from(devices).where(isNotNull(devices.radiusSecret));
+    const rows = await createRadiusRepository(this.deps.db).devicesWithSecret();
     const byAddress = new Map<string, NasClient>();
     const byId = new Map<string, NasClient>();
     for (const row of rows) {

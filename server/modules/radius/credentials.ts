@@ -7,12 +7,11 @@
  * the subscription's existing credentials are returned unchanged.
  */
 import { randomInt } from 'node:crypto';
-import { eq, like, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { subscriptions, users } from '../../db/schema';
-import { serviceCredentials, type ServiceCredentialRow } from '../../db/schema/radius';
+import type { ServiceCredentialRow } from '../../db/schema/radius';
 import type { SecretBox } from '../../lib/secret-box';
 import { notFound } from '../../lib/errors';
+import { createRadiusRepository } from './repository';
 
 export interface ServiceCredentials {
   subscription_id: string;
@@ -91,31 +90,21 @@ export async function provisionCredentials(
   const sealer = boxOf(box);
   const existing = await findRow(tx, subscriptionId);
   if (existing) return toServiceCredentials(existing, sealer);
-  const [owner] = await tx
-    .select({ customerNumber: users.customerNumber })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(eq(subscriptions.id, subscriptionId))
-    .limit(1);
+  const repo = createRadiusRepository(tx);
+  const owner = await repo.customerNumberOf(subscriptionId);
   if (!owner) throw notFound('Subscription not found');
   const base = usernameBase(owner.customerNumber);
   const password = generateAccessPassword();
   for (let attempt = 0; attempt < 20; attempt++) {
-    const taken = new Set(
-      (
-        await tx
-          .select({ username: serviceCredentials.username })
-          .from(serviceCredentials)
-          .where(or(eq(serviceCredentials.username, base), like(serviceCredentials.username, `${base}-%`)))
-      ).map((r) => r.username),
-    );
+    const taken = new Set((await repo.usernamesLike(base)).map((r) => r.username));
     let username = base;
     for (let n = 2; taken.has(username); n++) username = `${base}-${n}`;
-    const [inserted] = await tx
-      .insert(serviceCredentials)
-      .values({ subscriptionId, username, passwordSealed: sealer.seal(password), createdAt: now })
-      .onConflictDoNothing()
-      .returning();
+    const inserted = await repo.insertCredentials({
+      subscriptionId,
+      username,
+      passwordSealed: sealer.seal(password),
+      createdAt: now,
+    });
     if (inserted) {
       changed(subscriptionId);
       return toServiceCredentials(inserted, sealer);
@@ -137,10 +126,5 @@ export async function getCredentials(
 }
 
 async function findRow(db: Db, subscriptionId: string): Promise<ServiceCredentialRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(serviceCredentials)
-    .where(eq(serviceCredentials.subscriptionId, subscriptionId))
-    .limit(1);
-  return row;
+  return createRadiusRepository(db).credentialsOf(subscriptionId);
 }

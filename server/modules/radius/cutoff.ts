@@ -14,20 +14,15 @@
  * Work starts after the change committed (callers call `accessChanged` after their transaction) and runs in
  * the background; `idle()` waits for it (tests, shutdown).
  */
-import { and, asc, eq, isNull, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import {
-  radiusDisconnects,
-  radiusSessions,
-  type RadiusDisconnectRow,
-  type RadiusSessionRow,
-} from '../../db/schema/radius';
+import type { RadiusDisconnectRow, RadiusSessionRow } from '../../db/schema/radius';
 import type { Clock } from '../../lib/clock';
 import type { DynAuthAnswer, DynAuthClient, DynAuthKind } from '../../integrations/radius/dynauth';
 import type { RadiusAttribute } from '../../integrations/radius/codec';
 import type { RouterOsClient } from '../../integrations/routeros/client';
 import { rateAttributes, servesNow, subscriberRate, capReached } from './authorize';
 import { allowanceUsed } from './allowance';
+import { createRadiusRepository } from './repository';
 import type { NasClient, NasClientDirectory } from './clients';
 import type { Subscriber, SubscriberDirectory } from './directory';
 import type { UsageMeter } from './usage';
@@ -135,17 +130,7 @@ export class CutoffService {
    */
   async voucherRunOut(username: string, why: 'used_up' | 'expired'): Promise<void> {
     for (const session of await this.openSessionsOfLogin(username)) {
-      const [pending] = await this.deps.db
-        .select({ id: radiusDisconnects.id })
-        .from(radiusDisconnects)
-        .where(
-          and(
-            eq(radiusDisconnects.sessionId, session.id),
-            eq(radiusDisconnects.kind, 'disconnect'),
-            isNull(radiusDisconnects.completedAt),
-          ),
-        )
-        .limit(1);
+      const pending = await createRadiusRepository(this.deps.db).openDisconnectOf(session.id);
       if (!pending) await this.disconnect(session, `voucher_${why}`);
     }
   }
@@ -153,16 +138,13 @@ export class CutoffService {
   /** Sends a Disconnect-Request for one session and records it. */
   async disconnect(session: RadiusSessionRow, reason: string): Promise<RadiusDisconnectRow> {
     const now = this.deps.clock.now();
-    const [row] = await this.deps.db
-      .insert(radiusDisconnects)
-      .values({
-        sessionId: session.id,
-        subscriptionId: session.subscriptionId,
-        kind: 'disconnect',
-        reason,
-        requestedAt: now,
-      })
-      .returning();
+    const row = await createRadiusRepository(this.deps.db).insertDisconnect({
+      sessionId: session.id,
+      subscriptionId: session.subscriptionId,
+      kind: 'disconnect',
+      reason,
+      requestedAt: now,
+    });
     return this.sendDisconnect(row, session);
   }
 
@@ -174,17 +156,22 @@ export class CutoffService {
     reason: string,
   ): Promise<RadiusDisconnectRow> {
     const now = this.deps.clock.now();
-    const [row] = await this.deps.db
-      .insert(radiusDisconnects)
-      .values({ sessionId: session.id, subscriptionId: session.subscriptionId, kind: 'coa', reason, requestedAt: now })
-      .returning();
+    const repo = createRadiusRepository(this.deps.db);
+    const row = await repo.insertDisconnect({
+      sessionId: session.id,
+      subscriptionId: session.subscriptionId,
+      kind: 'coa',
+      reason,
+      requestedAt: now,
+    });
     const rate = subscriberRate(sub, throttled);
     const answer = await this.send('coa', session, rateAttributes(rate.downloadKbps, rate.uploadKbps));
-    const [updated] = await this.deps.db
-      .update(radiusDisconnects)
-      .set({ ...answerColumns(answer), attempts: 1, sentAt: now, completedAt: this.deps.clock.now() })
-      .where(eq(radiusDisconnects.id, row.id))
-      .returning();
+    const updated = await repo.updateDisconnect(row.id, {
+      ...answerColumns(answer),
+      attempts: 1,
+      sentAt: now,
+      completedAt: this.deps.clock.now(),
+    });
     this.deps.log.info(
       { session: session.acctSessionId, username: session.username, result: updated.result },
       'RADIUS CoA sent',
@@ -195,40 +182,18 @@ export class CutoffService {
   /** A session ended (Stop, NAS restart, stale): its open disconnects are done. */
   async sessionEnded(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
-    await this.deps.db
-      .update(radiusDisconnects)
-      .set({ completedAt: now, nextCheckAt: null })
-      .where(
-        and(
-          eq(radiusDisconnects.sessionId, sessionId),
-          eq(radiusDisconnects.kind, 'disconnect'),
-          isNull(radiusDisconnects.completedAt),
-        ),
-      );
+    await createRadiusRepository(this.deps.db).completeOpenDisconnectsOf(sessionId, now);
   }
 
   /** An Interim-Update showed the session alive: a disconnect for it that is still open is checked now. */
   async sessionAlive(sessionId: string): Promise<void> {
-    const open = await this.deps.db
-      .select()
-      .from(radiusDisconnects)
-      .where(
-        and(
-          eq(radiusDisconnects.sessionId, sessionId),
-          eq(radiusDisconnects.kind, 'disconnect'),
-          isNull(radiusDisconnects.completedAt),
-        ),
-      );
+    const open = await createRadiusRepository(this.deps.db).openDisconnectsOf(sessionId);
     for (const row of open) await this.check(row);
   }
 
   /** Checks every disconnect whose verification is due (called by the sweep). */
   async checkDue(now: Date = this.deps.clock.now()): Promise<void> {
-    const due = await this.deps.db
-      .select()
-      .from(radiusDisconnects)
-      .where(and(isNull(radiusDisconnects.completedAt), lte(radiusDisconnects.nextCheckAt, now)))
-      .orderBy(asc(radiusDisconnects.nextCheckAt));
+    const due = await createRadiusRepository(this.deps.db).dueDisconnects(now);
     for (const row of due) await this.check(row);
   }
 
@@ -238,17 +203,11 @@ export class CutoffService {
   }
 
   private async check(row: RadiusDisconnectRow): Promise<void> {
-    const [session] = await this.deps.db
-      .select()
-      .from(radiusSessions)
-      .where(eq(radiusSessions.id, row.sessionId))
-      .limit(1);
+    const repo = createRadiusRepository(this.deps.db);
+    const session = await repo.session(row.sessionId);
     const now = this.deps.clock.now();
     if (session?.status !== 'open') {
-      await this.deps.db
-        .update(radiusDisconnects)
-        .set({ completedAt: now, nextCheckAt: null })
-        .where(eq(radiusDisconnects.id, row.id));
+      await repo.setDisconnect(row.id, { completedAt: now, nextCheckAt: null });
       return;
     }
     if (row.attempts < DISCONNECT_ATTEMPTS) {
@@ -262,16 +221,12 @@ export class CutoffService {
     const sentAt = this.deps.clock.now();
     const answer = await this.send('disconnect', session, []);
     const now = this.deps.clock.now();
-    const [updated] = await this.deps.db
-      .update(radiusDisconnects)
-      .set({
-        ...answerColumns(answer),
-        attempts: row.attempts + 1,
-        sentAt,
-        nextCheckAt: new Date(now.getTime() + (this.deps.verifyAfterMs ?? 30_000)),
-      })
-      .where(and(eq(radiusDisconnects.id, row.id), isNull(radiusDisconnects.completedAt)))
-      .returning();
+    const updated = await createRadiusRepository(this.deps.db).recordSent(row.id, {
+      ...answerColumns(answer),
+      attempts: row.attempts + 1,
+      sentAt,
+      nextCheckAt: new Date(now.getTime() + (this.deps.verifyAfterMs ?? 30_000)),
+    });
     this.deps.log.info(
       { session: session.acctSessionId, username: session.username, result: answer.result, attempt: row.attempts + 1 },
       'RADIUS Disconnect-Request sent',
@@ -286,11 +241,9 @@ export class CutoffService {
   private async fallback(row: RadiusDisconnectRow, session: RadiusSessionRow): Promise<void> {
     const client = session.nasDeviceId ? this.deps.clients.device(session.nasDeviceId) : undefined;
     const ros = client ? this.deps.routerOs(client) : null;
+    const repo = createRadiusRepository(this.deps.db);
     const finish = (set: Partial<RadiusDisconnectRow>) =>
-      this.deps.db
-        .update(radiusDisconnects)
-        .set({ ...set, completedAt: this.deps.clock.now(), nextCheckAt: null })
-        .where(eq(radiusDisconnects.id, row.id));
+      repo.setDisconnect(row.id, { ...set, completedAt: this.deps.clock.now(), nextCheckAt: null });
     if (!ros) {
       await finish({
         result: 'failed',
@@ -311,10 +264,7 @@ export class CutoffService {
         await (hotspot ? ros.removeHotspotActive(entry['.id']) : ros.removePppActive(entry['.id']));
       const what = hotspot ? 'hotspot active entr' : 'PPP active entr';
       const now = this.deps.clock.now();
-      await this.deps.db
-        .update(radiusSessions)
-        .set({ status: 'closed', stoppedAt: now, terminateCause: 'Admin-Reset' })
-        .where(and(eq(radiusSessions.id, session.id), eq(radiusSessions.status, 'open')));
+      await repo.closeOpenSession(session.id, now, 'Admin-Reset');
       await finish({
         result: 'fallback_removed',
         detail: entries.length
@@ -353,25 +303,11 @@ export class CutoffService {
   }
 
   private openSessionsOfLogin(username: string): Promise<RadiusSessionRow[]> {
-    return this.deps.db
-      .select()
-      .from(radiusSessions)
-      .where(
-        and(
-          eq(radiusSessions.username, username),
-          isNull(radiusSessions.subscriptionId),
-          eq(radiusSessions.status, 'open'),
-        ),
-      )
-      .orderBy(asc(radiusSessions.startedAt));
+    return createRadiusRepository(this.deps.db).openSessionsOfLogin(username);
   }
 
   private openSessions(subscriptionId: string): Promise<RadiusSessionRow[]> {
-    return this.deps.db
-      .select()
-      .from(radiusSessions)
-      .where(and(eq(radiusSessions.subscriptionId, subscriptionId), eq(radiusSessions.status, 'open')))
-      .orderBy(asc(radiusSessions.startedAt));
+    return createRadiusRepository(this.deps.db).openSessionsOf(subscriptionId);
   }
 }
 

@@ -11,12 +11,10 @@
  *     entries are served from memory alone.
  * Concurrent look-ups of one login share one database read.
  */
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { plans, subscriptions } from '../../db/schema';
-import { serviceCredentials, type DataCapAction } from '../../db/schema/radius';
-import { ipAssignments, ipNetworks, subscriptionAddressing } from '../../db/schema/ipam';
+import type { DataCapAction } from '../../db/schema/radius';
 import type { SecretBox } from '../../lib/secret-box';
+import { createRadiusRepository } from './repository';
 
 export interface Subscriber {
   subscriptionId: string;
@@ -48,28 +46,6 @@ export interface Subscriber {
 /** Throttled rate when a plan says "throttle" without its own numbers. */
 export const DEFAULT_THROTTLE_KBPS = 1024;
 const GB = 1_000_000_000;
-
-const columns = {
-  subscriptionId: serviceCredentials.subscriptionId,
-  username: serviceCredentials.username,
-  passwordSealed: serviceCredentials.passwordSealed,
-  status: subscriptions.status,
-  periodStart: subscriptions.currentPeriodStart,
-  periodEnd: subscriptions.currentPeriodEnd,
-  planId: subscriptions.planId,
-  downloadMbps: plans.downloadMbps,
-  uploadMbps: plans.uploadMbps,
-  dataCapGb: plans.dataCapGb,
-  dataCapAction: plans.dataCapAction,
-  throttleDownloadKbps: plans.throttleDownloadKbps,
-  throttleUploadKbps: plans.throttleUploadKbps,
-  dataAllowanceBytes: subscriptions.dataAllowanceBytes,
-  dataUsedBytes: subscriptions.dataUsedBytes,
-  framedIp: ipAssignments.address,
-  framedPool: ipNetworks.poolName,
-  framedIpv6Prefix: subscriptionAddressing.framedIpv6Prefix,
-  delegatedIpv6Prefix: subscriptionAddressing.delegatedIpv6Prefix,
-};
 
 export class SubscriberDirectory {
   private byUsername = new Map<string, Subscriber>();
@@ -140,7 +116,7 @@ export class SubscriberDirectory {
 
   /** Re-reads one subscription's entry (after its status, plan or credentials changed). */
   async reload(subscriptionId: string): Promise<Subscriber | null> {
-    const rows = await this.query().where(eq(serviceCredentials.subscriptionId, subscriptionId));
+    const rows = await createRadiusRepository(this.deps.db).subscribers({ subscriptionId });
     const generation = ++this.generation;
     const old = this.usernameOf.get(subscriptionId);
     if (old) {
@@ -157,7 +133,7 @@ export class SubscriberDirectory {
   /** Re-reads the whole table and swaps it in (entries changed meanwhile keep their newer value). */
   async reloadAll(): Promise<void> {
     const startedAt = this.generation;
-    const rows = await this.query();
+    const rows = await createRadiusRepository(this.deps.db).subscribers();
     const byUsername = new Map<string, Subscriber>();
     const usernameOf = new Map<string, string>();
     for (const row of rows) {
@@ -191,7 +167,7 @@ export class SubscriberDirectory {
     if (!pending) {
       pending = (async () => {
         try {
-          const rows = await this.query().where(eq(serviceCredentials.username, username));
+          const rows = await createRadiusRepository(this.deps.db).subscribers({ username });
           const generation = ++this.generation;
           const old = this.byUsername.get(username);
           if (old) this.usernameOf.delete(old.subscriptionId);
@@ -224,21 +200,6 @@ export class SubscriberDirectory {
     this.byUsername.set(entry.username, entry);
     this.usernameOf.set(entry.subscriptionId, entry.username);
     this.touched.set(entry.username, generation);
-  }
-
-  private query() {
-    return this.deps.db
-      .select(columns)
-      .from(serviceCredentials)
-      .innerJoin(subscriptions, eq(subscriptions.id, serviceCredentials.subscriptionId))
-      .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .leftJoin(
-        ipAssignments,
-        and(eq(ipAssignments.subscriptionId, serviceCredentials.subscriptionId), eq(ipAssignments.state, 'static')),
-      )
-      .leftJoin(subscriptionAddressing, eq(subscriptionAddressing.subscriptionId, serviceCredentials.subscriptionId))
-      .leftJoin(ipNetworks, eq(ipNetworks.id, subscriptionAddressing.poolNetworkId))
-      .$dynamic();
   }
 
   private toSubscriber(row: {

@@ -4,9 +4,8 @@
  * packet's increase, so a customer crossing the cap mid-period is caught at their next login without a query
  * per login.
  */
-import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { radiusUsageDaily } from '../../db/schema/radius';
+import { createRadiusRepository } from './repository';
 
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -30,12 +29,7 @@ export class UsageMeter {
   async bytesSince(subscriptionId: string, firstDay: string): Promise<number> {
     const hit = this.entries.get(subscriptionId);
     if (hit && hit.firstDay === firstDay && Date.now() - hit.at < (this.deps.ttlMs ?? 60_000)) return hit.bytes;
-    const [row] = await this.deps.db
-      .select({
-        bytes: sql<string>`coalesce(sum(${radiusUsageDaily.inputOctets} + ${radiusUsageDaily.outputOctets}), 0)`,
-      })
-      .from(radiusUsageDaily)
-      .where(and(eq(radiusUsageDaily.subscriptionId, subscriptionId), gte(radiusUsageDaily.day, firstDay)));
+    const row = await createRadiusRepository(this.deps.db).bytesSince(subscriptionId, firstDay);
     const bytes = Number(row?.bytes ?? 0);
     this.entries.set(subscriptionId, { firstDay, bytes, at: Date.now() });
     return bytes;
