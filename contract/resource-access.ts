@@ -49,6 +49,8 @@ const SHIPPED_RESOURCES = {
     route: '/dashboard/subscriptions',
     screen: SUBSCRIPTION_ROLES,
     actions: {
+      // A customer's order of a plan (staff order for a customer the same way).
+      create: 'POST /subscriptions',
       upgrade: 'PATCH /subscriptions/:id/upgrade',
       renew: 'PATCH /subscriptions/:id/renew',
       cancel: 'POST /subscriptions/:id/cancel',
@@ -62,6 +64,9 @@ const SHIPPED_RESOURCES = {
     route: '/dashboard/tickets',
     screen: 'authenticated',
     actions: {
+      // Every signed-in role opens tickets and edits its own (the service checks whose it is).
+      create: 'POST /tickets',
+      edit: 'PUT /tickets/:id',
       assign: 'PATCH /tickets/:id/assign',
       'change-status': 'PATCH /tickets/:id/status',
       reply: 'POST /tickets/:id/replies',

@@ -74,13 +74,13 @@ export class PortalLink {
   /** The PPPoE logins of every active subscription that has one. */
   async activeLogins(): Promise<SimulatedLogin[]> {
     const ids: string[] = [];
-    for (let offset = 0; ; offset += 100) {
-      const page = await this.call<Array<{ id: string }>>(
+    for (let page = 1; ; page++) {
+      const answer = await this.call<{ items: Array<{ id: string }>; pagination: { hasNext: boolean } }>(
         'GET',
-        `/subscriptions?status=active&limit=100&offset=${offset}`,
+        `/subscriptions?status=active&limit=100&page=${page}`,
       );
-      ids.push(...page.map((s) => s.id));
-      if (page.length < 100) break;
+      ids.push(...answer.items.map((s) => s.id));
+      if (!answer.pagination.hasNext) break;
     }
     const logins: SimulatedLogin[] = [];
     // A few at a time: the simulator is one API client among others, under the portal's per-address limit.
