@@ -26,7 +26,7 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
- * index.html with the public settings: the <title> becomes the company name and the settings are embedded as
+ * index.html with the public settings: the <title> and the splash's title become the company name and the settings are embedded as
  * JSON (with `<` escaped, so no text in them can close the script element) before </head>.
  */
 export function renderIndexHtml(html: string, settings: PublicSettings): string {
@@ -35,6 +35,11 @@ export function renderIndexHtml(html: string, settings: PublicSettings): string 
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
   let out = html.replace(/<title>[\s\S]*?<\/title>/i, () => `<title>${escapeHtml(settings.company.name)}</title>`);
+  // The splash in the page (index.html) names the company too, as the app's own splash does.
+  out = out.replace(
+    /(<h1 id="splash-title">)[\s\S]*?(<\/h1>)/i,
+    (_m, open: string, close: string) => `${open}${escapeHtml(settings.company.name)}${close}`,
+  );
   const headEnd = out.search(/<\/head>/i);
   if (headEnd !== -1) {
     out = `${out.slice(0, headEnd)}<script id="portal-settings" type="application/json">${json}</script>${out.slice(headEnd)}`;

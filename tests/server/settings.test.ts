@@ -34,7 +34,7 @@ describe('settings', () => {
     mkdirSync(join(distDir, 'assets'));
     writeFileSync(
       join(distDir, 'index.html'),
-      '<!doctype html><html><head><title>Portal</title></head><body><div id="root"></div></body></html>',
+      '<!doctype html><html><head><title>Portal</title></head><body><div id="root"><div class="splash"><h1 id="splash-title">ISP Portal</h1></div></div></body></html>',
     );
     t = await createTestApp({ config: { dataDir, serveSpa: true, distDir } });
     for (const role of ROLES) {
@@ -126,6 +126,8 @@ describe('settings', () => {
 
     const html = (await t.app.inject({ method: 'GET', url: '/dashboard' })).body;
     expect(html).toContain('<title>Acme &lt;/script&gt; Net</title>');
+    // The splash the browser draws before any script runs names the company too.
+    expect(html).toContain('<h1 id="splash-title">Acme &lt;/script&gt; Net</h1>');
     const json = /<script id="portal-settings" type="application\/json">([\s\S]*?)<\/script><\/head>/.exec(html)?.[1];
     expect(json).toBeDefined();
     expect(json).not.toContain('</script>');
