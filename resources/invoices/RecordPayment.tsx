@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button, Form, Input, Modal, Typography } from 'antd';
 import { FormSelect } from '../../src/components/FormSelect';
-import { useCan, useInvalidate, useNotification } from '@refinedev/core';
+import { useInvalidate, useNotification } from '@refinedev/core';
+import { useAllowed } from '../../src/components/resource/useAllowed';
 import { MANUAL_PAYMENT_METHODS, type ManualPaymentMethod } from '../../contract/schemas/payment';
 import { t } from '../../src/i18n';
 import { useInvoiceApi } from './api';
@@ -12,10 +13,11 @@ import { money } from './format';
  * the accessControlProvider asks the role matrix about the endpoints those actions call (contract/resource-access.ts).
  */
 export function useCanManageInvoices(): { delete: boolean; recordPayment: boolean; refund: boolean } {
-  const { data: remove } = useCan({ resource: 'invoices', action: 'delete' });
-  const { data: record } = useCan({ resource: 'invoices', action: 'record-payment' });
-  const { data: refund } = useCan({ resource: 'invoices', action: 'refund' });
-  return { delete: remove?.can === true, recordPayment: record?.can === true, refund: refund?.can === true };
+  return {
+    delete: useAllowed('invoices', 'delete'),
+    recordPayment: useAllowed('invoices', 'record-payment'),
+    refund: useAllowed('invoices', 'refund'),
+  };
 }
 
 interface RecordTarget {
