@@ -13,6 +13,14 @@
 // The baseline in the same run: a bare static HTML page (served by this script on another port), what this
 // machine scores at its best, printed beside the pages so a low performance figure can be told from a slow machine.
 //
+// Noise (issue 34: "measured in CI"): performance and LCP are timings on a shared machine. Each target page is
+// measured `--runs N` times (3 unless told) and judged on Lighthouse's own median run (`computeMedianRun`: the run
+// nearest the median first paint and time to interactive, as Lighthouse's docs advise for CI). The accessibility,
+// best-practice and SEO scores and the JavaScript bytes do not depend on the machine and always count. Performance
+// and LCP are not judged when the host measured slower than Lighthouse itself expects (its `benchmarkIndex` below
+// 1000, the threshold at which Lighthouse warns "The tested device appears to have a slower CPU than Lighthouse
+// expects"): the run prints them, says why they were not judged, and still fails on everything else.
+//
 // The session of a signed-in page: the browser is given the refresh cookie a sign-in set, then Lighthouse opens
 // the page in the same browser with its storage kept (`disableStorageReset`) and its cache emptied, so the portal
 // starts from its refresh cookie as it does for a returning customer's first visit of the day.
@@ -22,6 +30,8 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
+// Lighthouse's own median-run picker (the package has no exports map; this is the module its docs point to).
+import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import { chromium } from 'playwright-core';
 import { freePort, root, startDemoPortal } from './bench-portal.mjs';
 
@@ -38,6 +48,10 @@ const DEMO_PASSWORD = 'Password123!';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const PERFORMANCE_TOLERATED = 95;
 const LCP_BUDGET_MS = 2500;
+/** Lighthouse's SLOW_CPU_BENCHMARK_INDEX_THRESHOLD (core/gather/driver/environment.js): below it, timings mislead. */
+const SLOW_HOST_BENCHMARK_INDEX = 1000;
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 3) : 3;
 
 // Debian's Chromium, installed by the project's own script when it is missing (as `npm test` does).
 const ensured = spawnSync(process.execPath, ['scripts/ensure-chromium.mjs'], { cwd: root, stdio: 'inherit' });
@@ -129,23 +143,34 @@ function scoreWithout(lhr, category, excluded) {
   return Math.round((refs.reduce((s, r) => s + r.weight * lhr.audits[r.id].score, 0) / weight) * 100);
 }
 
-async function audit(name, url, { keepStorage = false } = {}) {
-  if (keepStorage) {
-    // The session stays; the cache goes, so the page's scripts are counted as a first visit downloads them.
-    const page = context.pages()[0] ?? (await context.newPage());
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.clearBrowserCache');
-    await cdp.detach();
+/** One Lighthouse run of a page; a run Lighthouse could not complete (NO_NAVSTART and the like) is tried once more. */
+async function runOnce(url, keepStorage) {
+  for (let attempt = 1; ; attempt++) {
+    if (keepStorage) {
+      // The session stays; the cache goes, so the page's scripts are counted as a first visit downloads them.
+      const page = context.pages()[0] ?? (await context.newPage());
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.clearBrowserCache');
+      await cdp.detach();
+    }
+    const result = await lighthouse(url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: CATEGORIES,
+      disableStorageReset: keepStorage,
+    });
+    if (!result.lhr.runtimeError || attempt === 2) return result.lhr;
   }
-  const result = await lighthouse(url, {
-    port,
-    output: 'json',
-    logLevel: 'error',
-    onlyCategories: CATEGORIES,
-    disableStorageReset: keepStorage,
-  });
-  const lhr = result.lhr;
+}
+
+async function audit(name, url, { keepStorage = false, runs = 1 } = {}) {
+  const lhrs = [];
+  for (let i = 0; i < runs; i++) lhrs.push(await runOnce(url, keepStorage));
+  const complete = lhrs.filter((r) => !r.runtimeError);
+  const lhr = complete.length ? computeMedianRun(complete) : lhrs[0];
   reports[name] = lhr;
+  if (lhrs.length > 1) lhrs.forEach((r, i) => (reports[`${name} run ${i + 1}`] = r));
   const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]));
   if (keepStorage) scores.seo = scoreWithout(lhr, 'seo', ['is-crawlable']);
   const scripts = lhr.audits['resource-summary']?.details?.items?.find((i) => i.resourceType === 'script');
@@ -169,21 +194,25 @@ async function audit(name, url, { keepStorage = false } = {}) {
     scriptBytes: scripts?.transferSize ?? 0,
     failing,
     runtimeError: lhr.runtimeError?.message,
+    benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? 0),
+    runs: lhrs.length,
+    performanceRuns: lhrs.map((r) => Math.round((r.categories.performance?.score ?? 0) * 100)),
   };
 }
 
 const failures = [];
+const notJudged = [];
 const rows = [];
 let exitCode = 0;
 try {
   const measured = [];
   measured.push({ name: 'baseline (bare page)', ...(await audit('baseline', baseline.url)), targets: false });
-  measured.push({ name: '/', ...(await audit('/', `${portal.base}/`)), targets: true });
-  measured.push({ name: '/plans', ...(await audit('/plans', `${portal.base}/plans`)), targets: true });
+  measured.push({ name: '/', ...(await audit('/', `${portal.base}/`, { runs: RUNS })), targets: true });
+  measured.push({ name: '/plans', ...(await audit('/plans', `${portal.base}/plans`, { runs: RUNS })), targets: true });
   await signIn('customer@isp.local');
   measured.push({
     name: "customer's home",
-    ...(await audit('customer', `${portal.base}/dashboard`, { keepStorage: true })),
+    ...(await audit('customer', `${portal.base}/dashboard`, { keepStorage: true, runs: RUNS })),
     targets: true,
     expectPath: '/dashboard',
     scriptBudget: 300,
@@ -202,15 +231,24 @@ try {
     if (m.expectPath && new URL(m.finalUrl).pathname !== m.expectPath)
       failures.push(`${m.name}: ended at ${m.finalUrl}, not signed in`);
     if (m.targets) {
+      // Timings from a host slower than Lighthouse expects are printed, not judged (see the top of this file).
+      const slowHost = m.benchmarkIndex < SLOW_HOST_BENCHMARK_INDEX;
+      const timing = (message) =>
+        slowHost
+          ? notJudged.push(
+              `${message}: not judged, the host measured benchmarkIndex ${m.benchmarkIndex} (< ${SLOW_HOST_BENCHMARK_INDEX}, Lighthouse's slow-host threshold)`,
+            )
+          : failures.push(message);
       for (const c of CATEGORIES) {
         const floor = c === 'performance' ? PERFORMANCE_TOLERATED : 100;
-        if (m.scores[c] < floor)
-          failures.push(
-            `${m.name}: ${c} ${m.scores[c]} (target ${c === 'performance' ? `100, ${floor} tolerated` : 100})${m.failing.length && c !== 'performance' ? `; failing audits: ${m.failing.join(', ')}` : ''}`,
-          );
+        if (m.scores[c] < floor) {
+          const message = `${m.name}: ${c} ${m.scores[c]} (target ${c === 'performance' ? `100, ${floor} tolerated; runs ${m.performanceRuns.join('/')}` : 100})${m.failing.length && c !== 'performance' ? `; failing audits: ${m.failing.join(', ')}` : ''}`;
+          if (c === 'performance') timing(message);
+          else failures.push(message);
+        }
       }
       if (!(m.lcp <= LCP_BUDGET_MS))
-        failures.push(
+        timing(
           `${m.name}: largest contentful paint ${(m.lcp / 1000).toFixed(2)} s (target ≤ ${LCP_BUDGET_MS / 1000} s)`,
         );
     }
@@ -223,16 +261,22 @@ try {
       ...CATEGORIES.map((c) => String(m.scores[c])),
       `${(m.lcp / 1000).toFixed(2)} s`,
       `${(m.scriptBytes / KB).toFixed(1)} KB${m.scriptBudget ? ` (≤ ${m.scriptBudget})` : ''}`,
+      m.runs > 1 ? `${m.performanceRuns.join('/')}` : String(m.performanceRuns[0]),
+      String(m.benchmarkIndex),
     ]);
   }
-  const table = [['page', 'perf', 'a11y', 'best pr.', 'SEO', 'LCP', 'JS on the wire'], ...rows];
+  const table = [
+    ['page', 'perf', 'a11y', 'best pr.', 'SEO', 'LCP', 'JS on the wire', 'perf per run', 'host index'],
+    ...rows,
+  ];
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   console.log(
-    `\nLighthouse (mobile, simulated slow 4G, 4× CPU slowdown) on the portal at ${portal.base}, measured ${new Date().toISOString().slice(0, 10)}:\n`,
+    `\nLighthouse (mobile, simulated slow 4G, 4× CPU slowdown) on the portal at ${portal.base}, measured ${new Date().toISOString().slice(0, 10)}; target pages: the median of ${RUNS} run(s):\n`,
   );
   for (const row of table)
     console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
   console.log('');
+  for (const f of notJudged) console.log(`NOT JUDGED: ${f}`);
   for (const f of failures) console.log(`MISSED: ${f}`);
   if (!failures.length) console.log('All targets met.');
   exitCode = failures.length ? 1 : 0;
