@@ -84,7 +84,7 @@ function inlineEntryCss(): Plugin {
       handler(html, ctx) {
         return html.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g, (link, file: string) => {
           const asset = ctx.bundle?.[file];
-          if (!asset || asset.type !== 'asset') return link;
+          if (asset?.type !== 'asset') return link;
           return `<style>${String(asset.source).replace(/<\/style/gi, '<\\/style')}</style>`;
         });
       },

@@ -170,7 +170,7 @@ async function audit(name, url, { keepStorage = false, runs = 1 } = {}) {
   const complete = lhrs.filter((r) => !r.runtimeError);
   const lhr = complete.length ? computeMedianRun(complete) : lhrs[0];
   reports[name] = lhr;
-  if (lhrs.length > 1) lhrs.forEach((r, i) => (reports[`${name} run ${i + 1}`] = r));
+  if (lhrs.length > 1) for (const [i, r] of lhrs.entries()) reports[`${name} run ${i + 1}`] = r;
   const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]));
   if (keepStorage) scores.seo = scoreWithout(lhr, 'seo', ['is-crawlable']);
   const scripts = lhr.audits['resource-summary']?.details?.items?.find((i) => i.resourceType === 'script');
