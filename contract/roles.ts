@@ -324,6 +324,9 @@ export const ENDPOINT_ACCESS = {
   'GET /subscriptions/:id/address': ['admin', 'technician', 'support', 'user'],
   'PUT /subscriptions/:id/address': ['admin', 'technician'],
   'DELETE /subscriptions/:id/address': ['admin', 'technician'],
+  // The LibreQoS shaper export (issue 36): the subscribers' addresses and plan rates, for those who run the network.
+  'GET /exports/libreqos/shaped-devices.csv': ['admin', 'technician'],
+  'GET /exports/libreqos/network.json': ['admin', 'technician'],
 } as const satisfies Record<string, Audience>;
 
 /**

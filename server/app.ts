@@ -52,6 +52,8 @@ import ticketRoutes from './modules/tickets/routes';
 import userRoutes from './modules/users/routes';
 import deviceRoutes from './modules/devices/routes';
 import deviceBackupsPlugin from './modules/device-backups/plugin';
+import libreqosPlugin from './modules/libreqos/plugin';
+import { libreqosRoutes } from './modules/libreqos/routes';
 import backupsPlugin from './modules/backups/plugin';
 import backupRoutes from './modules/backups/routes';
 import auditRoutes from './modules/audit/routes';
@@ -217,6 +219,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(billingPlugin);
     await app.register(autopayPlugin, { stripeApi: options.stripeApi }); // saved cards, off-session charges (issue 21)
     await app.register(deviceBackupsPlugin);
+    await app.register(libreqosPlugin); // the LibreQoS shaper export and its scheduled file (issue 36)
     await app.register(backupsPlugin);
     await app.register(auditRetentionPlugin);
     await app.register(embeddedVacuumPlugin);
@@ -261,6 +264,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await api.register(trafficRoutes, { prefix: '/devices' });
         await api.register(ipamRoutes, { prefix: '/ipam' });
         await api.register(subscriptionAddressRoutes, { prefix: '/subscriptions' });
+        await api.register(libreqosRoutes, { prefix: '/exports/libreqos' });
         await api.register(contactRoutes);
         await api.register(settingsRoutes, { prefix: '/settings' });
         await api.register(backupRoutes, { prefix: '/backups' });
