@@ -13,6 +13,7 @@ import { plans, subscriptions } from '../../server/db/schema';
 import { devices } from '../../server/db/schema/devices';
 import { radiusSessions, serviceCredentials } from '../../server/db/schema/radius';
 import { ManualClock } from '../../server/lib/clock';
+import { LIBREQOS_EXPORT_JOB } from '../../server/modules/libreqos/plugin';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
 /** LibreQoS's ShapedDevices.csv header, verbatim from src/ShapedDevices.example.csv (develop, commit 455bc13b). */
@@ -341,5 +342,75 @@ describe('LibreQoS shaper export', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('has no scheduled export while LIBREQOS_EXPORT_DIR is unset', () => {
+    expect(t.app.libreqos.config.exportDir).toBeNull();
+    expect(t.app.jobs.names).not.toContain(LIBREQOS_EXPORT_JOB);
+  });
+});
+
+describe('LibreQoS scheduled export (LIBREQOS_EXPORT_DIR)', () => {
+  let t: TestApp;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'libreqos-job-'));
+    process.env.LIBREQOS_EXPORT_DIR = path.join(dir, 'shaper');
+    process.env.LIBREQOS_EXPORT_INTERVAL_MINUTES = '2';
+    try {
+      t = await createTestApp({ clock: new ManualClock(START) });
+    } finally {
+      delete process.env.LIBREQOS_EXPORT_DIR;
+      delete process.env.LIBREQOS_EXPORT_INTERVAL_MINUTES;
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs the libreqos-export job every interval, writing both files into the folder', async () => {
+    expect(t.app.libreqos.config).toEqual({ exportDir: path.join(dir, 'shaper'), intervalMinutes: 2 });
+    // The first period's job is offered when the node starts.
+    await t.app.ready();
+    await t.app.jobs.idle([LIBREQOS_EXPORT_JOB]);
+    const files = () => readdir(path.join(dir, 'shaper'));
+    expect((await files()).sort()).toEqual(['ShapedDevices.csv', 'network.json']);
+
+    const db = t.database.db;
+    const [plan] = await db
+      .insert(plans)
+      .values({
+        name: 'Air 50',
+        slug: 'air-50',
+        downloadMbps: 50,
+        uploadMbps: 10,
+        price: 3000,
+        currency: 'USD',
+        billingCycle: 'monthly',
+      })
+      .returning();
+    const user = await t.createUser({ email: 'sched@example.com', name: 'Scheduled Sam' });
+    const [sub] = await db
+      .insert(subscriptions)
+      .values({ userId: user.id, planId: plan.id, status: 'active' })
+      .returning();
+    await t.app.jobs.send(LIBREQOS_EXPORT_JOB, {});
+    await t.app.jobs.idle([LIBREQOS_EXPORT_JOB]);
+    const csv = await readFile(path.join(dir, 'shaper', 'ShapedDevices.csv'), 'utf8');
+    expect(csv.split('\r\n')[0]).toBe(LIBREQOS_HEADER);
+    expect(csv).toContain(`${sub.id},Scheduled Sam (`);
+    expect(csv).toContain(',Unassigned,portal:generated:unassigned,,,,,1,1,50,10,Air 50\r\n');
+    const network = JSON.parse(await readFile(path.join(dir, 'shaper', 'network.json'), 'utf8'));
+    expect(network).toEqual({
+      Unassigned: {
+        id: 'portal:generated:unassigned',
+        downloadBandwidthMbps: 50,
+        uploadBandwidthMbps: 10,
+        type: 'site',
+      },
+    });
+    expect((await files()).sort()).toEqual(['ShapedDevices.csv', 'network.json']);
   });
 });
