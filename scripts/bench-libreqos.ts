@@ -166,7 +166,9 @@ async function main(): Promise<void> {
       target: true,
     });
 
-    const network = await timed(() => app.inject({ method: 'GET', url: '/api/exports/libreqos/network.json', headers }));
+    const network = await timed(() =>
+      app.inject({ method: 'GET', url: '/api/exports/libreqos/network.json', headers }),
+    );
     if (network.value.statusCode !== 200) throw new Error(`network.json: ${network.value.statusCode}`);
     results.push({
       name: 'GET network.json',

@@ -82,5 +82,3 @@ export function createLibreqosRepository(db: Db) {
     },
   };
 }
-
-export type LibreqosRepository = ReturnType<typeof createLibreqosRepository>;

@@ -2,6 +2,10 @@
 export const devices: Record<string, string> = {
   'devices.title': 'Devices',
   'devices.singular': 'device',
+  'devices.libreqos.button': 'LibreQoS files',
+  'devices.libreqos.shapedDevices': 'ShapedDevices.csv (subscribers)',
+  'devices.libreqos.network': 'network.json (sites and NAS)',
+  'devices.libreqos.error': 'The LibreQoS file could not be downloaded',
   'devices.fields.name': 'Name',
   'devices.fields.vendor': 'Vendor',
   'devices.fields.model': 'Model',
