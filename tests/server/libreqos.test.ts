@@ -4,9 +4,11 @@
  * below as text, not taken from the code under test), with IPv4 and IPv6 from IP management, RFC 4180 quoting of
  * awkward names, every Parent Node a node of network.json, the roles, and the scheduled writer's two files.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/client';
 import { plans, subscriptions } from '../../server/db/schema';
@@ -16,10 +18,16 @@ import { ManualClock } from '../../server/lib/clock';
 import { LIBREQOS_EXPORT_JOB } from '../../server/modules/libreqos/plugin';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
-/** LibreQoS's ShapedDevices.csv header, verbatim from src/ShapedDevices.example.csv (develop, commit 455bc13b). */
-const LIBREQOS_HEADER =
-  'Circuit ID,Circuit Name,Device ID,Device Name,Parent Node,Parent Node ID,Anchor Node ID,MAC,IPv4,IPv6,' +
-  'Download Min Mbps,Upload Min Mbps,Download Max Mbps,Upload Max Mbps,Comment';
+/**
+ * LibreQoS's ShapedDevices.csv header: the first line of its src/ShapedDevices.example.csv (github.com/LibreQoE/LibreQoS,
+ * develop, commit 455bc13b), kept as that file's first line in fixtures/libreqos/, not taken from the code under test.
+ * (The example's own data rows still have the older 13 fields, so only its header is kept; LibreQoS's
+ * docs/v2.0/configuration-advanced.md shows rows of all 15.)
+ */
+const LIBREQOS_HEADER = readFileSync(
+  fileURLToPath(new URL('./fixtures/libreqos/ShapedDevices.example.csv', import.meta.url)),
+  'utf8',
+).split(/\r?\n/)[0];
 
 const START = '2026-11-20T10:00:00.000Z';
 const DAY = 86_400_000;
@@ -245,11 +253,26 @@ describe('LibreQoS shaper export', () => {
   const byCircuit = (records: string[][]) => new Map(records.slice(1).map((r) => [r[0], r]));
 
   it("writes LibreQoS's ShapedDevices.csv header exactly, no byte-order mark, CRLF records", async () => {
+    expect(LIBREQOS_HEADER.split(',')).toHaveLength(15);
     const body = await exportCsv();
     expect(body.split('\r\n')[0]).toBe(LIBREQOS_HEADER);
     expect(body.charCodeAt(0)).not.toBe(0xfeff);
     const records = parseCsv(body);
     for (const r of records) expect(r).toHaveLength(15);
+    // What LibreQoS.py's validateNetworkAndDevices refuses: a Circuit ID empty or starting with "#" (a comment line),
+    // a rate under 0.1 Mbps or not a number, a minimum above its maximum, an IPv6 entry twice in the file.
+    const seenIpv6 = new Set<string>();
+    for (const r of records.slice(1)) {
+      expect(r[0]).toMatch(/^[^#]/);
+      const [dMin, uMin, dMax, uMax] = r.slice(10, 14).map(Number);
+      for (const rate of [dMin, uMin, dMax, uMax]) expect(rate).toBeGreaterThanOrEqual(0.1);
+      expect(dMin).toBeLessThanOrEqual(dMax);
+      expect(uMin).toBeLessThanOrEqual(uMax);
+      for (const prefix of r[9] ? r[9].split(',') : []) {
+        expect(seenIpv6.has(prefix), `${prefix} once`).toBe(false);
+        seenIpv6.add(prefix);
+      }
+    }
   });
 
   it('has one circuit per subscription in service: active, and cancelled until the period ends', async () => {
