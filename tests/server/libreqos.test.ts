@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/client';
 import { plans, subscriptions } from '../../server/db/schema';
 import { devices } from '../../server/db/schema/devices';
+import { subscriptionAddressing } from '../../server/db/schema/ipam';
 import { radiusSessions, serviceCredentials } from '../../server/db/schema/radius';
 import { ManualClock } from '../../server/lib/clock';
 import { LIBREQOS_EXPORT_JOB } from '../../server/modules/libreqos/plugin';
@@ -197,6 +198,10 @@ describe('LibreQoS shaper export', () => {
     await subscription('carol', 'Carol\nNewline', fast.id, { status: 'cancelled' });
     // 4. Nothing known about where it connects: the generated "Unassigned" node.
     await subscription('dave', '=Dave+', fast.id);
+    // The same link prefix as Alice's, by mistake (only delegated prefixes are unique in IP management).
+    await db()
+      .insert(subscriptionAddressing)
+      .values({ subscriptionId: subs.dave, framedIpv6Prefix: '2001:db8:1::/64' });
     // Not in service: suspended, expired, cancelled and over.
     await subscription('erin', 'Erin', fast.id, { status: 'suspended' });
     await subscription('frank', 'Frank', fast.id, { status: 'expired' });
@@ -286,7 +291,11 @@ describe('LibreQoS shaper export', () => {
     const col = (row: string[], name: string) => row[header.indexOf(name)];
     const alice = circuits.get(subs.alice)!;
     expect(col(alice, 'IPv4')).toBe('100.64.0.10');
-    expect(col(alice, 'IPv6')).toBe('2001:db8:1::/64,2001:db8:100::/56');
+    // A prefix twice would make LibreQoS refuse the whole file: it goes to the first circuit only (by id).
+    const dave = circuits.get(subs.dave)!;
+    const aliceFirst = subs.alice < subs.dave;
+    expect(col(alice, 'IPv6')).toBe(aliceFirst ? '2001:db8:1::/64,2001:db8:100::/56' : '2001:db8:100::/56');
+    expect(col(dave, 'IPv6')).toBe(aliceFirst ? '' : '2001:db8:1::/64');
     expect(col(alice, 'MAC')).toBe('pppoe-alice');
     expect(col(alice, 'Device ID')).toBe(subs.alice);
     expect(col(alice, 'Device Name')).toBe('pppoe-alice');
