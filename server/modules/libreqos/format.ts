@@ -114,7 +114,10 @@ interface NodeState {
 
 const UNASSIGNED = 'Unassigned';
 
-/** A circuit's rates as LibreQoS wants them (see MIN_MBPS, MAX_FLOOR_MBPS). */
+/**
+ * A circuit's rates as LibreQoS wants them (see MIN_MBPS, MAX_FLOOR_MBPS): the plan's download and upload rate. Once
+ * fair-use tiers take effect (issue 36), the subscription's current tier's rate belongs here instead.
+ */
 export function circuitRates(row: Pick<CircuitRow, 'downloadMbps' | 'uploadMbps'>) {
   const downloadMax = Math.max(MAX_FLOOR_MBPS, row.downloadMbps);
   const uploadMax = Math.max(MAX_FLOOR_MBPS, row.uploadMbps);
