@@ -92,7 +92,7 @@ export function parseAnswer(output: string): RadclientAnswer {
     if (!m) break;
     const value = m[2].replace(/^"(.*)"$/, '$1');
     attributes[m[1]] = value;
-    (all[m[1]] ??= []).push(value);
+    all[m[1]] = [...(all[m[1]] ?? []), value];
   }
   return { code, attributes, all, output };
 }

@@ -20,7 +20,6 @@ import {
   decodeResponse,
   encodeRequest,
   type RadiusAttribute,
-  type RadiusPacket,
 } from '../../server/integrations/radius/codec';
 import { provisionCredentials, type ServiceCredentials } from '../../server/modules/radius/credentials';
 import { NAS_PROFILES, nasProfileFor, vendorAttributes } from '../../server/modules/radius/nas-profiles';
@@ -92,8 +91,7 @@ function policyAttributes(raw: Array<[number, Buffer]>): Expected {
       out.push([attr!.name, value.toString('utf8')]);
     }
   };
-  for (const [vendor, number, value] of vendorAttributes({ raw_attributes: raw } as RadiusPacket))
-    add(vendor, number, value);
+  for (const [vendor, number, value] of vendorAttributes({ raw_attributes: raw })) add(vendor, number, value);
   for (const [type, value] of raw) if (type === 11) add(null, 11, value);
   return out;
 }
@@ -286,7 +284,7 @@ describe('NAS vendor profiles through the portal: Access-Accept, accounting and 
   /** radclient's input for the expected attributes (a repeated name: its values in a list). */
   function asInput(expected: Expected): Record<string, string | number | Array<string | number>> {
     const input: Record<string, Array<string | number>> = {};
-    for (const [name, value] of expected) (input[name] ??= []).push(value);
+    for (const [name, value] of expected) input[name] = [...(input[name] ?? []), value];
     return input;
   }
 
