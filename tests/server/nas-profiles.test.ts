@@ -348,6 +348,22 @@ describe('NAS vendor profiles through the portal: Access-Accept, accounting and 
         },
       );
       expect((await session(acctSessionId)).reportedPolicy).toBe(profile.policyText(FAST));
+
+      // One that reports none (most NAS report the policy only now and then) leaves the stored one alone.
+      await radclient(
+        { port: ports.acctPort, secret: SECRET, type: 'acct' },
+        {
+          'User-Name': c.username,
+          'Acct-Session-Id': acctSessionId,
+          'Acct-Status-Type': 'Interim-Update',
+          'Acct-Session-Time': 120,
+          'Acct-Input-Octets': 2000,
+        },
+      );
+      expect(await session(acctSessionId)).toMatchObject({
+        reportedPolicy: profile.policyText(FAST),
+        sessionTime: 120,
+      });
     });
   }
 
