@@ -31,6 +31,8 @@ export interface AccountingRecord {
   sessionTime: number;
   delaySeconds: number;
   terminateCause?: string;
+  /** The policy the packet reports for the session (the NAS profile's reportedPolicy); null/absent: none. */
+  reportedPolicy?: string | null;
 }
 
 export interface AccountingOutcome {
@@ -68,6 +70,7 @@ export class AccountingStore {
     const sessionTime = clamp64(rec.sessionTime);
     const isStop = rec.statusType === ACCT_STATUS.STOP;
     const isInterim = rec.statusType === ACCT_STATUS.INTERIM;
+    const reportedPolicy = rec.reportedPolicy ? rec.reportedPolicy.slice(0, 255) : null;
     const nothing = (session: RadiusSessionRow | null): AccountingOutcome => ({
       session,
       changed: false,
@@ -100,6 +103,7 @@ export class AccountingStore {
           outputOctets: output,
           interimInterval: this.deps.interimInterval,
           status: isStop ? 'closed' : 'open',
+          reportedPolicy,
         });
         if (inserted) {
           await this.addUsage(tx, subscriptionId, at, input, output);
@@ -116,6 +120,7 @@ export class AccountingStore {
       const patch: Partial<RadiusSessionRow> = {};
       if (rec.framedIp && !row.framedIp) patch.framedIp = rec.framedIp;
       if (!row.subscriptionId && subscriptionId) patch.subscriptionId = subscriptionId;
+      if (reportedPolicy && reportedPolicy !== row.reportedPolicy) patch.reportedPolicy = reportedPolicy;
       let ended = false;
       let alive = false;
       if (isInterim && grew) {

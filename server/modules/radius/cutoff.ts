@@ -7,8 +7,9 @@
  * An ACK is not taken on trust. A disconnect stays open until the session is seen to end (its Stop arrives,
  * or accounting otherwise closes it). When the check falls due (`verifyAfterMs` after sending, or at once
  * when an Interim-Update shows the session still alive) and the session is still open, the request is sent
- * once more; after that the PPP active entry is removed through the device's RouterOS API (`fallback_removed`),
- * or, without an API, the row is closed as `failed` with the reason. The checks run from the RADIUS sweep
+ * once more; after that, for a NAS whose vendor profile has the API fallback (MikroTik), the PPP active entry is
+ * removed through the device's RouterOS API (`fallback_removed`), or, without one, the row is closed as `failed`
+ * with the reason. A CoA carries the new rate as the session's NAS profile writes it (nas-profiles.ts). The checks run from the RADIUS sweep
  * (`checkDue`), on the injected clock.
  *
  * Work starts after the change committed (callers call `accessChanged` after their transaction) and runs in
@@ -20,7 +21,7 @@ import type { Clock } from '../../lib/clock';
 import type { DynAuthAnswer, DynAuthClient, DynAuthKind } from '../../integrations/radius/dynauth';
 import type { RadiusAttribute } from '../../integrations/radius/codec';
 import type { RouterOsClient } from '../../integrations/routeros/client';
-import { rateAttributes, servesNow, subscriberRate, capReached } from './authorize';
+import { servesNow, subscriberRate, capReached } from './authorize';
 import { allowanceUsed } from './allowance';
 import { createRadiusRepository } from './repository';
 import type { NasClient, NasClientDirectory } from './clients';
@@ -165,7 +166,8 @@ export class CutoffService {
       requestedAt: now,
     });
     const rate = subscriberRate(sub, throttled);
-    const answer = await this.send('coa', session, rateAttributes(rate.downloadKbps, rate.uploadKbps));
+    // The new rate as the session's NAS takes it (its vendor profile, issue 36).
+    const answer = await this.send('coa', session, (client) => client.profile.coaAttributes(rate));
     const updated = await repo.updateDisconnect(row.id, {
       ...answerColumns(answer),
       attempts: 1,
@@ -219,7 +221,7 @@ export class CutoffService {
 
   private async sendDisconnect(row: RadiusDisconnectRow, session: RadiusSessionRow): Promise<RadiusDisconnectRow> {
     const sentAt = this.deps.clock.now();
-    const answer = await this.send('disconnect', session, []);
+    const answer = await this.send('disconnect', session, () => []);
     const now = this.deps.clock.now();
     const updated = await createRadiusRepository(this.deps.db).recordSent(row.id, {
       ...answerColumns(answer),
@@ -235,15 +237,28 @@ export class CutoffService {
   }
 
   /**
-   * Still up after every Disconnect-Request: remove the login through the RouterOS API: the PPP active entry of a
-   * subscription's session, the hotspot active entry of a voucher's (a session with no subscription).
+   * Still up after every Disconnect-Request: for a NAS whose profile has the API fallback (MikroTik), remove the
+   * login through the RouterOS API: the PPP active entry of a subscription's session, the hotspot active entry of a
+   * voucher's (a session with no subscription). Other vendors have none: the row fails with the reason (the session
+   * ends at its Session-Timeout, and the next login is refused).
    */
   private async fallback(row: RadiusDisconnectRow, session: RadiusSessionRow): Promise<void> {
     const client = session.nasDeviceId ? this.deps.clients.device(session.nasDeviceId) : undefined;
-    const ros = client ? this.deps.routerOs(client) : null;
     const repo = createRadiusRepository(this.deps.db);
     const finish = (set: Partial<RadiusDisconnectRow>) =>
       repo.setDisconnect(row.id, { ...set, completedAt: this.deps.clock.now(), nextCheckAt: null });
+    if (client && client.profile.disconnectFallback !== 'api') {
+      await finish({
+        result: 'failed',
+        detail: `The session is still up and a ${client.profile.label} NAS has no API fallback: it ends at its Session-Timeout, and the next login is refused.`,
+      });
+      this.deps.log.warn(
+        { session: session.acctSessionId, username: session.username, vendor: client.vendor },
+        'RADIUS cut-off failed: session still up, the vendor has no API fallback',
+      );
+      return;
+    }
+    const ros = client ? this.deps.routerOs(client) : null;
     if (!ros) {
       await finish({
         result: 'failed',
@@ -284,7 +299,11 @@ export class CutoffService {
     }
   }
 
-  private async send(kind: DynAuthKind, session: RadiusSessionRow, extra: RadiusAttribute[]): Promise<SendOutcome> {
+  private async send(
+    kind: DynAuthKind,
+    session: RadiusSessionRow,
+    extra: (client: NasClient) => RadiusAttribute[],
+  ): Promise<SendOutcome> {
     const client =
       (session.nasDeviceId ? this.deps.clients.device(session.nasDeviceId) : undefined) ??
       (await this.deps.clients.find(session.nasIp));
@@ -294,7 +313,7 @@ export class CutoffService {
       ['Acct-Session-Id', session.acctSessionId],
     ];
     if (session.framedIp) attributes.push(['Framed-IP-Address', session.framedIp]);
-    attributes.push(...extra);
+    attributes.push(...extra(client));
     return this.deps.dynauth.send(
       kind,
       { host: session.nasIp, port: this.deps.coaPort, secret: client.secret },

@@ -25,6 +25,7 @@ import type { Subscriber, SubscriberDirectory } from './directory';
 import { periodFirstDay, utcDay, type UsageMeter } from './usage';
 import type { VoucherAttemptOrigin, VoucherAuthenticator } from '../vouchers/hotspot';
 import type { DataAllowanceMeter } from './allowance';
+import type { NasProfile } from './nas-profiles';
 
 export interface RadiusServiceDeps {
   clock: Clock;
@@ -112,9 +113,9 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
     // The reconnect-storm path: an active subscriber in memory on a plan without a cap needs no I/O at all.
     const cached = username === undefined ? undefined : this.deps.subscribers.cachedActive(username);
     if (cached && cached.dataCapBytes === null)
-      return this.reply(username, client, this.judge(cached, check, 0), started);
-    return this.decide(username, check, { nas: client.deviceId, device: callingStationId }).then((decision) =>
-      this.reply(username, client, decision, started),
+      return this.reply(username, client, this.judge(cached, check, 0, client.profile), started);
+    return this.decide(username, check, { nas: client.deviceId, device: callingStationId }, client.profile).then(
+      (decision) => this.reply(username, client, decision, started),
     );
   }
 
@@ -131,24 +132,34 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
     return { code: decision.accept ? 'Access-Accept' : 'Access-Reject', attributes: decision.attributes };
   }
 
-  /** The decision for a login, reading the database when memory has no active entry for it. */
+  /**
+   * The decision for a login, reading the database when memory has no active entry for it; rates written for a NAS
+   * of `profile` (the asking NAS's vendor; default MikroTik's).
+   */
   async decide(
     username: string | undefined,
     check: (password: string) => boolean,
     from: VoucherAttemptOrigin = { nas: 'unknown' },
+    profile?: NasProfile,
   ): Promise<AuthDecision> {
     if (!username) return loginIncorrect('unknown_user');
     const sub = await this.deps.subscribers.get(username);
-    if (!sub) return (await this.deps.vouchers?.decide(username, check, from)) ?? loginIncorrect('unknown_user');
+    if (!sub)
+      return (await this.deps.vouchers?.decide(username, check, from, profile)) ?? loginIncorrect('unknown_user');
     const usageBytes =
       sub.dataCapBytes === null || sub.password === null
         ? 0
         : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, this.deps.clock.now()));
-    return this.judge(sub, check, usageBytes);
+    return this.judge(sub, check, usageBytes, profile);
   }
 
   /** Password (PAP or CHAP), then the subscriber's status, period and data cap. */
-  private judge(sub: Subscriber, check: (password: string) => boolean, usageBytes: number): AuthDecision {
+  private judge(
+    sub: Subscriber,
+    check: (password: string) => boolean,
+    usageBytes: number,
+    profile?: NasProfile,
+  ): AuthDecision {
     if (sub.password === null) return loginIncorrect('sealed_password_unreadable');
     if (!check(sub.password)) return loginIncorrect('bad_password');
     return authorize(sub, {
@@ -156,6 +167,7 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       walledGardenPool: this.deps.walledGardenPool(),
       interimInterval: this.deps.interimInterval,
       usageBytes,
+      profile,
     });
   }
 
@@ -211,6 +223,8 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
         sessionTime: integerAttribute(request, ATTR.ACCT_SESSION_TIME) ?? 0,
         delaySeconds: integerAttribute(request, ATTR.ACCT_DELAY_TIME) ?? 0,
         terminateCause: stringAttribute(request, 'Acct-Terminate-Cause'),
+        // The policy the session runs under, as the NAS's profile reads it (issue 36), when the packet carries one.
+        reportedPolicy: client.profile.reportedPolicy(request),
       },
     );
     const session = outcome.session;
