@@ -31,6 +31,8 @@ export interface AccountingRecord {
   sessionTime: number;
   delaySeconds: number;
   terminateCause?: string;
+  /** The policy the NAS reports for the session (its profile's reportedPolicy), when it reports one. */
+  reportedPolicy?: string | null;
 }
 
 export interface AccountingOutcome {
@@ -100,6 +102,7 @@ export class AccountingStore {
           outputOctets: output,
           interimInterval: this.deps.interimInterval,
           status: isStop ? 'closed' : 'open',
+          reportedPolicy: rec.reportedPolicy ?? null,
         });
         if (inserted) {
           await this.addUsage(tx, subscriptionId, at, input, output);
@@ -116,6 +119,8 @@ export class AccountingStore {
       const patch: Partial<RadiusSessionRow> = {};
       if (rec.framedIp && !row.framedIp) patch.framedIp = rec.framedIp;
       if (!row.subscriptionId && subscriptionId) patch.subscriptionId = subscriptionId;
+      if (!isStop && rec.reportedPolicy && rec.reportedPolicy !== row.reportedPolicy)
+        patch.reportedPolicy = rec.reportedPolicy;
       let ended = false;
       let alive = false;
       if (isInterim && grew) {

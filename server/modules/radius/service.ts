@@ -23,6 +23,7 @@ import { plainAddress, type NasClient, type NasClientDirectory } from './clients
 import type { CutoffService } from './cutoff';
 import type { Subscriber, SubscriberDirectory } from './directory';
 import { periodFirstDay, utcDay, type UsageMeter } from './usage';
+import { profileFor } from './session-profile';
 import type { VoucherAttemptOrigin, VoucherAuthenticator } from '../vouchers/hotspot';
 import type { DataAllowanceMeter } from './allowance';
 
@@ -197,6 +198,9 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       // Nothing we keep (e.g. a status type we do not use): still answered, or the NAS retries for ever.
       return ack;
     }
+    // The policy the NAS says the session runs under (its vendor profile reads it), stored on the session and
+    // compared with what a CoA awaiting confirmation expects (issue 36).
+    const reportedPolicy = statusType === ACCT_STATUS.STOP ? null : profileFor(client.vendor).reportedPolicy(request);
     const outcome = await this.deps.accounting.record(
       { deviceId: client.deviceId, ip: plainAddress(from.address) },
       {
@@ -211,9 +215,11 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
         sessionTime: integerAttribute(request, ATTR.ACCT_SESSION_TIME) ?? 0,
         delaySeconds: integerAttribute(request, ATTR.ACCT_DELAY_TIME) ?? 0,
         terminateCause: stringAttribute(request, 'Acct-Terminate-Cause'),
+        reportedPolicy,
       },
     );
     const session = outcome.session;
+    if (reportedPolicy && session?.status === 'open') await this.deps.cutoff.policyReported(session, reportedPolicy);
     if (session && outcome.changed) {
       const subId = session.subscriptionId;
       const added = outcome.added.input + outcome.added.output;
