@@ -97,6 +97,7 @@ export default fp<RadiusPluginOptions>(
           count: config.radiusWorkers,
           log,
           observe: (type, result, seconds) => service.observe?.(type, result, seconds),
+          coaOutcome: (result) => cutoff.onCoaOutcome?.(result),
           accessChanged: (subscriptionId) => {
             void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId });
             reloadOne(subscriptionId);
