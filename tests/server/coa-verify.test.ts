@@ -162,7 +162,7 @@ describe('verified changes: CoA confirmed by the next Interim-Update', () => {
           acct_session_id: 'acct-verify-ok',
           expected_policy: '40M/200M',
           result: 'ack',
-          then: 'await_interim',
+          next_step: 'await_interim',
         }),
       },
       {
@@ -251,7 +251,7 @@ describe('verified changes: CoA confirmed by the next Interim-Update', () => {
     expect(rows.find((r) => r.kind === 'disconnect')).toMatchObject({ reason: 'coa_nak', result: 'ack' });
     expect((await auditOf(c.subscriptionId))[0]).toMatchObject({
       action: 'radius.coa_sent',
-      changes: { result: 'nak', error_cause: 503, then: 'disconnect' },
+      changes: { result: 'nak', error_cause: 503, next_step: 'disconnect' },
     });
     expect(await coaCount(t.app, 'nak')).toBe(before + 1);
   });

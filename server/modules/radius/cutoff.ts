@@ -214,7 +214,7 @@ export class CutoffService {
       })) ??
       (await repo.disconnectRow(row.id)) ??
       row;
-    const then =
+    const nextStep =
       answer.result === 'nak' || answer.result === 'timeout' ? 'disconnect' : final ? 'nothing' : 'await_interim';
     await this.audit('radius.coa_sent', session, {
       coa_id: row.id,
@@ -224,14 +224,14 @@ export class CutoffService {
       ...(answer.result === 'nak' ? { error_cause: answer.errorCause } : {}),
       ...(answer.result === 'failed' ? { detail: answer.detail } : {}),
       verify_by: verifyBy.toISOString(),
-      then,
+      next_step: nextStep,
     });
     this.deps.log.info(
       { session: session.acctSessionId, username: session.username, result: answer.result, expectedPolicy },
       'RADIUS CoA sent',
     );
     if (final && updated.result === answer.result) this.coaOutcome(answer.result);
-    if (then === 'disconnect' && updated.result === answer.result)
+    if (nextStep === 'disconnect' && updated.result === answer.result)
       await this.disconnect(session, `coa_${answer.result}`);
     return updated;
   }
