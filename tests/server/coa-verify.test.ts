@@ -16,7 +16,7 @@ import { COA_VERIFY_FACTOR } from '../../server/modules/radius/cutoff';
 import { provisionCredentials } from '../../server/modules/radius/credentials';
 import { activateForPaidInvoice } from '../../server/modules/subscriptions/service';
 import { CoaNas } from '../helpers/coa-nas';
-import { ensureRadclient } from '../helpers/radclient';
+import { ensureRadclient, radclient } from '../helpers/radclient';
 import { radiusTestConfig } from '../helpers/test-nas';
 import { bearer, createTestApp, testConfig, type TestApp } from '../helpers/server';
 
@@ -254,6 +254,44 @@ describe('verified changes: CoA confirmed by the next Interim-Update', () => {
       changes: { result: 'nak', error_cause: 503, next_step: 'disconnect' },
     });
     expect(await coaCount(t.app, 'nak')).toBe(before + 1);
+  });
+
+  it('no answer: the CoA is recorded as timeout and a Disconnect-Request follows', async () => {
+    const c = await online('acct-verify-silent');
+    const before = await coaCount(t.app, 'timeout');
+    nas.coaAnswer = 'silent';
+    nas.received.length = 0;
+    try {
+      await upgrade(c.subscriptionId);
+    } finally {
+      nas.coaAnswer = 'ack';
+    }
+    expect(nas.received.map((r) => r.code)).toEqual(['CoA-Request', 'Disconnect-Request']);
+    const rows = await requestsOf(c.sessionId);
+    expect(rows.find((r) => r.kind === 'coa')).toMatchObject({ result: 'timeout', expectedPolicy: '40M/200M' });
+    expect(rows.find((r) => r.kind === 'disconnect')).toMatchObject({ reason: 'coa_timeout', result: 'ack' });
+    expect(await coaCount(t.app, 'timeout')).toBe(before + 1);
+  });
+
+  it('a late Interim-Update sent before the change (lower counters, old rate) does not take the reported policy back', async () => {
+    const c = await online('acct-verify-late');
+    await upgrade(c.subscriptionId);
+    expect((await requestsOf(c.sessionId))[0]).toMatchObject({ result: 'confirmed' });
+    const late = await radclient(
+      { port: acctPort, secret: SECRET, type: 'acct' },
+      {
+        'User-Name': c.username,
+        'Acct-Session-Id': 'acct-verify-late',
+        'Acct-Status-Type': 'Interim-Update',
+        'Acct-Session-Time': 1,
+        'Acct-Output-Octets': 10,
+        'Mikrotik-Rate-Limit': '10M/50M',
+      },
+    );
+    expect(late.code).toBe('Accounting-Response');
+    const [session] = await db().select().from(radiusSessions).where(eq(radiusSessions.id, c.sessionId));
+    expect(session.reportedPolicy).toBe('40M/200M');
+    await nas.stop('acct-verify-late');
   });
 
   it('a Stop before any Interim-Update: the change is confirmed, "session ended"', async () => {

@@ -119,8 +119,7 @@ export class AccountingStore {
       const patch: Partial<RadiusSessionRow> = {};
       if (rec.framedIp && !row.framedIp) patch.framedIp = rec.framedIp;
       if (!row.subscriptionId && subscriptionId) patch.subscriptionId = subscriptionId;
-      if (!isStop && rec.reportedPolicy && rec.reportedPolicy !== row.reportedPolicy)
-        patch.reportedPolicy = rec.reportedPolicy;
+
       let ended = false;
       let alive = false;
       if (isInterim && grew) {
@@ -137,6 +136,10 @@ export class AccountingStore {
         });
         ended = row.status === 'open';
       }
+      // The policy the NAS reports (issue 36), from a packet that moves the session on: a late packet sent before a
+      // change does not take it back to the old one.
+      if (!isStop && rec.reportedPolicy && rec.reportedPolicy !== row.reportedPolicy && (grew || !row.reportedPolicy))
+        patch.reportedPolicy = rec.reportedPolicy;
       if (grew)
         Object.assign(patch, {
           inputOctets: row.inputOctets + addIn,
