@@ -314,6 +314,37 @@ describe('verified changes: CoA confirmed by the next Interim-Update', () => {
     expect(await coaCount(t.app, 'confirmed')).toBe(before + 1);
   });
 
+  it('unconfirmed on a NAS whose profile has no fallback: the Disconnect-Request is retried, then the record says the session ends at its Session-Timeout', async () => {
+    const setVendor = async (vendor: 'mikrotik' | 'cisco') => {
+      await db().update(devices).set({ vendor }).where(eq(devices.name, 'bng-1'));
+      await t.app.radius.clients.reload();
+    };
+    await setVendor('cisco');
+    try {
+      const c = await online('acct-verify-cisco');
+      nas.applyCoa = false;
+      nas.disconnectAnswer = 'nak';
+      nas.received.length = 0;
+      await upgrade(c.subscriptionId);
+      clock.advance(INTERIM * COA_VERIFY_FACTOR * 1000 + 1000);
+      await t.app.radius.sweep();
+      for (let i = 0; i < 2; i++) {
+        clock.advance(31_000);
+        await t.app.radius.sweep();
+      }
+      expect(nas.received.map((r) => r.code)).toEqual(['CoA-Request', 'Disconnect-Request', 'Disconnect-Request']);
+      const cut = (await requestsOf(c.sessionId)).find((r) => r.kind === 'disconnect')!;
+      expect(cut).toMatchObject({ reason: 'coa_unconfirmed', result: 'failed', attempts: 2 });
+      expect(cut.detail).toMatch(/cisco NAS has no fallback/);
+      nas.disconnectAnswer = 'ack';
+      await nas.stop('acct-verify-cisco');
+    } finally {
+      nas.applyCoa = true;
+      nas.disconnectAnswer = 'ack';
+      await setVendor('mikrotik');
+    }
+  });
+
   it('two nodes on one database sweeping at once: one of them gives the change up, one Disconnect-Request', async () => {
     b = await buildApp({
       config: testConfig({ ...t.config, radiusAuthPort: 0, radiusAcctPort: 0 }),

@@ -42,7 +42,17 @@ import { periodFirstDay } from './usage';
 
 /** address: its static address, pool or IPv6 prefixes changed (issue 22); a NAS cannot move a live PPP session
  *  to another address, so its sessions are disconnected and the next login gets the new one. */
-export type AccessChange = 'status' | 'plan' | 'address';
+export type AccessChange = 'status' | 'plan' | 'address' | 'tier' | 'top_up';
+
+/**
+ * The CoA reason of a change that re-rates live sessions (issue 36: a fair-use tier reached, a top-up bought, a plan
+ * change). Each is verified the same way (see above).
+ */
+const RERATE_REASONS: Partial<Record<AccessChange, string>> = {
+  plan: 'plan_change',
+  tier: 'tier_change',
+  top_up: 'top_up',
+};
 
 export interface CutoffDeps {
   db: Db;
@@ -131,12 +141,13 @@ export class CutoffService {
       for (const session of sessions) await this.disconnect(session, 'address_change');
       return;
     }
-    if (change === 'plan') {
+    const reason = RERATE_REASONS[change];
+    if (reason) {
       const bytes =
         sub.dataCapBytes === null
           ? 0
           : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, now));
-      for (const session of sessions) await this.changeRate(session, sub, capReached(sub, bytes), 'plan_change');
+      for (const session of sessions) await this.changeRate(session, sub, capReached(sub, bytes), reason);
     }
   }
 
