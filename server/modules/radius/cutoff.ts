@@ -419,7 +419,7 @@ export class CutoffService {
     if (client && profileForSession(session, this.deps.clients).disconnectFallback === 'none') {
       await finish({
         result: 'failed',
-        detail: `The session is still up; a ${client.vendor} NAS has no fallback: it ends at its Session-Timeout and the next login gets the new policy.`,
+        detail: `The session is still up and a ${client.vendor} NAS has no fallback: it ends at its Session-Timeout, and the next login gets what the subscription allows now.`,
       });
       this.deps.log.warn(
         { session: session.acctSessionId, username: session.username, vendor: client.vendor },
