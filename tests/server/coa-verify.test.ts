@@ -228,8 +228,7 @@ describe('verified changes: CoA confirmed by the next Interim-Update', () => {
       coa_id: coa.id,
       expected_policy: '40M/200M',
       reported_policy: '10M/50M',
-      disconnect_id: cut.id,
-      disconnect_result: 'ack',
+      next_step: 'disconnect',
     });
     expect(await coaCount(t.app, 'unconfirmed')).toBe(before + 1);
   });

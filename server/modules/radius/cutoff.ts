@@ -86,6 +86,9 @@ export const DISCONNECT_ATTEMPTS = 2;
  */
 export const COA_VERIFY_FACTOR = 1.5;
 
+/** The session an audit event is about (its row, or what is known of it once it is gone). */
+type AuditedSession = Pick<RadiusSessionRow, 'subscriptionId'> & Partial<RadiusSessionRow>;
+
 /** How a CoA ended, as counted in the metrics (isp_radius_coa_total{result}). */
 export type CoaOutcome = 'confirmed' | 'unconfirmed' | 'nak' | 'timeout' | 'failed';
 
@@ -227,7 +230,7 @@ export class CutoffService {
       row;
     const nextStep =
       answer.result === 'nak' || answer.result === 'timeout' ? 'disconnect' : final ? 'nothing' : 'await_interim';
-    await this.audit('radius.coa_sent', session, {
+    await this.audit(null, 'radius.coa_sent', session, {
       coa_id: row.id,
       reason,
       expected_policy: expectedPolicy,
@@ -253,13 +256,17 @@ export class CutoffService {
    */
   async policyReported(session: RadiusSessionRow, policy: string): Promise<number> {
     const now = this.deps.clock.now();
-    const confirmed = await createRadiusRepository(this.deps.db).confirmCoas(
-      session.id,
-      policy,
-      now,
-      `The session reported ${policy}.`,
-    );
-    for (const row of confirmed) await this.confirmed(row, session, 'policy_reported');
+    const confirmed = await this.inTransaction(async (tx) => {
+      const rows = await createRadiusRepository(tx).confirmCoas(
+        session.id,
+        policy,
+        now,
+        `The session reported ${policy}.`,
+      );
+      for (const row of rows) await this.auditConfirmed(tx, row, session, 'policy_reported');
+      return rows;
+    });
+    for (const row of confirmed) this.confirmed(row, session, 'policy_reported');
     return confirmed.length;
   }
 
@@ -268,28 +275,39 @@ export class CutoffService {
    * and its session, if still open, gets a Disconnect-Request (reason coa_unconfirmed) and the usual checks.
    */
   async expireUnconfirmed(now: Date = this.deps.clock.now()): Promise<number> {
-    const repo = createRadiusRepository(this.deps.db);
-    const expired = await repo.expireUnconfirmedCoas(
-      now,
-      'No Interim-Update showed the new policy in time: the session is disconnected.',
-    );
-    for (const row of expired) {
+    // The rows are taken and their events written in one transaction; the Disconnect-Requests go out after it.
+    const expired = await this.inTransaction(async (tx) => {
+      const repo = createRadiusRepository(tx);
+      const rows = await repo.expireUnconfirmedCoas(
+        now,
+        'No Interim-Update showed the new policy in time: the session is disconnected.',
+      );
+      const out: Array<{ row: RadiusDisconnectRow; session: RadiusSessionRow | undefined }> = [];
+      for (const row of rows) {
+        const session = await repo.session(row.sessionId);
+        await this.audit(
+          tx,
+          'radius.coa_unconfirmed',
+          session ?? { id: row.sessionId, subscriptionId: row.subscriptionId },
+          {
+            coa_id: row.id,
+            reason: row.reason,
+            expected_policy: row.expectedPolicy,
+            reported_policy: session?.reportedPolicy ?? null,
+            next_step: session?.status === 'open' ? 'disconnect' : 'nothing',
+          },
+        );
+        out.push({ row, session });
+      }
+      return out;
+    });
+    for (const { row, session } of expired) {
       this.coaOutcome('unconfirmed');
-      const session = await repo.session(row.sessionId);
-      const open = session?.status === 'open';
-      const cut = open ? await this.disconnect(session, 'coa_unconfirmed') : null;
-      await this.audit('radius.coa_unconfirmed', session ?? { id: row.sessionId, subscriptionId: row.subscriptionId }, {
-        coa_id: row.id,
-        reason: row.reason,
-        expected_policy: row.expectedPolicy,
-        reported_policy: session?.reportedPolicy ?? null,
-        disconnect_id: cut?.id ?? null,
-        disconnect_result: cut?.result ?? null,
-      });
       this.deps.log.warn(
         { session: session?.acctSessionId, expectedPolicy: row.expectedPolicy, reported: session?.reportedPolicy },
         'RADIUS CoA unconfirmed: disconnecting the session',
       );
+      if (session?.status === 'open') await this.disconnect(session, 'coa_unconfirmed');
     }
     return expired.length;
   }
@@ -297,14 +315,17 @@ export class CutoffService {
   /** A session ended (Stop, NAS restart, stale): its open disconnects are done. */
   async sessionEnded(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
-    const repo = createRadiusRepository(this.deps.db);
-    await repo.completeOpenDisconnectsOf(sessionId, now);
+    await createRadiusRepository(this.deps.db).completeOpenDisconnectsOf(sessionId, now);
     // A change awaiting confirmation is done too: the session that ran the old policy is gone.
-    const confirmed = await repo.confirmCoasOfEnded(sessionId, now, 'session ended');
-    if (!confirmed.length) return;
-    const session = await repo.session(sessionId);
-    for (const row of confirmed)
-      await this.confirmed(row, session ?? { id: sessionId, subscriptionId: row.subscriptionId }, 'session_ended');
+    const confirmed = await this.inTransaction(async (tx) => {
+      const repo = createRadiusRepository(tx);
+      const rows = await repo.confirmCoasOfEnded(sessionId, now, 'session ended');
+      if (!rows.length) return [];
+      const session = (await repo.session(sessionId)) ?? { id: sessionId, subscriptionId: rows[0].subscriptionId };
+      for (const row of rows) await this.auditConfirmed(tx, row, session, 'session_ended');
+      return rows.map((row) => ({ row, session }));
+    });
+    for (const { row, session } of confirmed) this.confirmed(row, session, 'session_ended');
   }
 
   /** An Interim-Update showed the session alive: a disconnect for it that is still open is checked now. */
@@ -319,19 +340,24 @@ export class CutoffService {
     for (const row of due) await this.check(row);
   }
 
-  private async confirmed(
+  private auditConfirmed(
+    tx: Db,
     row: RadiusDisconnectRow,
-    session: Pick<RadiusSessionRow, 'subscriptionId'> & Partial<RadiusSessionRow>,
+    session: AuditedSession,
     how: 'policy_reported' | 'session_ended',
   ): Promise<void> {
-    this.coaOutcome('confirmed');
-    await this.audit('radius.coa_confirmed', session, {
+    return this.audit(tx, 'radius.coa_confirmed', session, {
       coa_id: row.id,
       reason: row.reason,
       expected_policy: row.expectedPolicy,
       how,
       after_seconds: row.sentAt ? Math.round((this.deps.clock.now().getTime() - row.sentAt.getTime()) / 1000) : null,
     });
+  }
+
+  /** After the confirmation committed: counted and logged. */
+  private confirmed(row: RadiusDisconnectRow, session: AuditedSession, how: 'policy_reported' | 'session_ended'): void {
+    this.coaOutcome('confirmed');
     this.deps.log.info(
       { session: session.acctSessionId, expectedPolicy: row.expectedPolicy, how },
       'RADIUS CoA confirmed',
@@ -346,14 +372,23 @@ export class CutoffService {
     }
   }
 
-  /** An audit event about a session's CoA (actor system, target the subscription), never failing the work. */
+  private inTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+    return this.deps.db.transaction((tx) => work(tx as unknown as Db));
+  }
+
+  /**
+   * An audit event about a session's CoA (actor system, target the subscription). With a transaction it is part of
+   * the transition it records (it fails with it); the event of a CoA sent is written after the NAS answered and
+   * never fails the work (the request went out either way).
+   */
   private async audit(
+    db: Db | null,
     action: string,
-    session: Pick<RadiusSessionRow, 'subscriptionId'> & Partial<RadiusSessionRow>,
+    session: AuditedSession,
     changes: Record<string, unknown>,
   ): Promise<void> {
     try {
-      await recordAudit(this.deps.db, this.deps.clock, SYSTEM, {
+      await recordAudit(db ?? this.deps.db, this.deps.clock, SYSTEM, {
         action,
         targetType: 'subscription',
         targetId: session.subscriptionId,
@@ -366,6 +401,7 @@ export class CutoffService {
         },
       });
     } catch (error) {
+      if (db) throw error;
       this.deps.log.error({ err: error, action }, 'recording a CoA in the audit trail failed');
     }
   }

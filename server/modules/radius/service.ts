@@ -219,7 +219,12 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       },
     );
     const session = outcome.session;
-    if (reportedPolicy && session?.status === 'open') await this.deps.cutoff.policyReported(session, reportedPolicy);
+    // A change it confirms is recorded before the answer (the packet is stored either way: a failure is logged, and
+    // the next Interim-Update confirms it).
+    if (reportedPolicy && session?.status === 'open')
+      await this.deps.cutoff
+        .policyReported(session, reportedPolicy)
+        .catch((error: unknown) => this.log.error({ err: error }, 'confirming a CoA failed'));
     if (session && outcome.changed) {
       const subId = session.subscriptionId;
       const added = outcome.added.input + outcome.added.output;
