@@ -34,6 +34,7 @@ describe('verified changes: CoA confirmed by the next Interim-Update', () => {
   let admin: string;
   let basicPlan: { id: string };
   let fastPlan: { id: string };
+  let ultraPlan: { id: string };
   let n = 0;
 
   beforeAll(async () => {
@@ -60,6 +61,13 @@ describe('verified changes: CoA confirmed by the next Interim-Update', () => {
       billing_cycle: 'monthly',
     });
     fastPlan = await plan({ name: 'Fast', price: 6000, download_mbps: 200, upload_mbps: 40, billing_cycle: 'monthly' });
+    ultraPlan = await plan({
+      name: 'Ultra',
+      price: 9000,
+      download_mbps: 500,
+      upload_mbps: 100,
+      billing_cycle: 'monthly',
+    });
     await db()
       .insert(devices)
       .values({ name: 'bng-1', vendor: 'mikrotik', host: '127.0.0.1', radiusSecret: t.app.secretBox.seal(SECRET) });
@@ -98,8 +106,8 @@ describe('verified changes: CoA confirmed by the next Interim-Update', () => {
   }
 
   /** Moves the subscription to the fast plan and waits for the CoA, its answer and what the NAS sent after it. */
-  async function upgrade(subscriptionId: string) {
-    const res = await api('PATCH', `/subscriptions/${subscriptionId}/upgrade`, { plan_id: fastPlan.id });
+  async function upgrade(subscriptionId: string, planId = fastPlan.id) {
+    const res = await api('PATCH', `/subscriptions/${subscriptionId}/upgrade`, { plan_id: planId });
     expect(res.statusCode, res.body).toBe(200);
     await settle();
   }
@@ -291,6 +299,30 @@ describe('verified changes: CoA confirmed by the next Interim-Update', () => {
     const [session] = await db().select().from(radiusSessions).where(eq(radiusSessions.id, c.sessionId));
     expect(session.reportedPolicy).toBe('40M/200M');
     await nas.stop('acct-verify-late');
+  });
+
+  it('a second change before the first was confirmed replaces it: only the newest policy is waited for', async () => {
+    const c = await online('acct-verify-twice');
+    nas.applyCoa = false;
+    nas.interimAfterCoa = false;
+    try {
+      await upgrade(c.subscriptionId);
+    } finally {
+      nas.applyCoa = true;
+      nas.interimAfterCoa = true;
+    }
+    await upgrade(c.subscriptionId, ultraPlan.id);
+    const [first, second] = (await requestsOf(c.sessionId)).filter((r) => r.kind === 'coa');
+    expect(first).toMatchObject({ expectedPolicy: '40M/200M', result: 'ack' });
+    expect(first.completedAt).not.toBeNull();
+    expect(first.detail).toMatch(/^Superseded by a later change/);
+    expect(second).toMatchObject({ expectedPolicy: '100M/500M', result: 'confirmed' });
+    nas.received.length = 0;
+    clock.advance(INTERIM * COA_VERIFY_FACTOR * 1000 + 1000);
+    await nas.interim('acct-verify-twice');
+    expect((await t.app.radius.sweep()).unconfirmed).toBe(0);
+    expect(sent('Disconnect-Request')).toEqual([]);
+    await nas.stop('acct-verify-twice');
   });
 
   it('a Stop before any Interim-Update: the change is confirmed, "session ended"', async () => {
