@@ -120,7 +120,6 @@ export class AccountingStore {
       const patch: Partial<RadiusSessionRow> = {};
       if (rec.framedIp && !row.framedIp) patch.framedIp = rec.framedIp;
       if (!row.subscriptionId && subscriptionId) patch.subscriptionId = subscriptionId;
-      if (reportedPolicy && reportedPolicy !== row.reportedPolicy) patch.reportedPolicy = reportedPolicy;
       let ended = false;
       let alive = false;
       if (isInterim && grew) {
@@ -137,6 +136,11 @@ export class AccountingStore {
         });
         ended = row.status === 'open';
       }
+      // The policy the NAS reports (issue 36), from a packet that moves the session on: a late packet sent before a
+      // change does not take it back to the old one.
+      // Only a packet that moves the session on (or the first to report one) sets it: a late packet does not set it back.
+      if (!isStop && reportedPolicy && reportedPolicy !== row.reportedPolicy && (grew || !row.reportedPolicy))
+        patch.reportedPolicy = reportedPolicy;
       if (grew)
         Object.assign(patch, {
           inputOctets: row.inputOctets + addIn,

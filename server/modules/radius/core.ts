@@ -82,6 +82,7 @@ export function createRadiusCore(deps: {
     usage,
     coaPort: config.radiusCoaPort,
     verifyAfterMs: (deps.verifyAfterSeconds ?? 30) * 1000,
+    interimInterval: config.radiusInterimInterval,
     routerOs: deps.routerOs ?? defaultRouterOs,
     log,
   });

@@ -37,8 +37,11 @@ export interface RadiusRuntime {
   plansChanged(): void;
   /** After a device was added, changed or removed: the NAS client list is read again. */
   clientsChanged(): void;
-  /** Closes stale sessions and runs the due cut-off checks (on the app clock); the timer calls it every 15 s. */
-  sweep(): Promise<{ stale: number }>;
+  /**
+   * Closes stale sessions, disconnects the sessions whose CoA went unconfirmed and runs the due cut-off checks (on
+   * the app clock); the job queue calls it every 15 s, once across the nodes.
+   */
+  sweep(): Promise<{ stale: number; unconfirmed: number }>;
   /** Resolves when the cut-off work and directory reloads handed over so far are done. */
   idle(): Promise<void>;
 }
@@ -94,6 +97,7 @@ export default fp<RadiusPluginOptions>(
           count: config.radiusWorkers,
           log,
           observe: (type, result, seconds) => service.observe?.(type, result, seconds),
+          coaOutcome: (result) => cutoff.onCoaOutcome?.(result),
           accessChanged: (subscriptionId) => {
             void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId });
             reloadOne(subscriptionId);
@@ -112,7 +116,7 @@ export default fp<RadiusPluginOptions>(
           },
         })
       : null;
-    let sweeping: Promise<{ stale: number }> | null = null;
+    let sweeping: Promise<{ stale: number; unconfirmed: number }> | null = null;
     let reloading: Promise<void> | null = null;
     const failed = (error: unknown) => log.error({ err: error }, 'RADIUS cache refresh failed');
     const reloadOne = (subscriptionId: string) => {
@@ -133,8 +137,10 @@ export default fp<RadiusPluginOptions>(
         try {
           const stale = await accounting.sweepStale(clock.now());
           for (const id of stale) await cutoff.sessionEnded(id);
+          // CoAs not confirmed by their deadline are disconnected (issue 36), then the due disconnect checks run.
+          const unconfirmed = await cutoff.expireUnconfirmed(clock.now());
           await cutoff.checkDue(clock.now());
-          return { stale: stale.length };
+          return { stale: stale.length, unconfirmed };
         } finally {
           sweeping = null;
         }

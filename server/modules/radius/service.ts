@@ -209,6 +209,9 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       // Nothing we keep (e.g. a status type we do not use): still answered, or the NAS retries for ever.
       return ack;
     }
+    // The policy the NAS says the session runs under (its vendor profile reads it), stored on the session and
+    // compared with what a CoA awaiting confirmation expects (issue 36).
+    const reportedPolicy = statusType === ACCT_STATUS.STOP ? null : client.profile.reportedPolicy(request);
     const outcome = await this.deps.accounting.record(
       { deviceId: client.deviceId, ip: plainAddress(from.address) },
       {
@@ -223,11 +226,16 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
         sessionTime: integerAttribute(request, ATTR.ACCT_SESSION_TIME) ?? 0,
         delaySeconds: integerAttribute(request, ATTR.ACCT_DELAY_TIME) ?? 0,
         terminateCause: stringAttribute(request, 'Acct-Terminate-Cause'),
-        // The policy the session runs under, as the NAS's profile reads it (issue 36), when the packet carries one.
-        reportedPolicy: client.profile.reportedPolicy(request),
+        reportedPolicy,
       },
     );
     const session = outcome.session;
+    // A change it confirms is recorded before the answer (the packet is stored either way: a failure is logged, and
+    // the next Interim-Update confirms it).
+    if (reportedPolicy && session?.status === 'open')
+      await this.deps.cutoff
+        .policyReported(session, reportedPolicy)
+        .catch((error: unknown) => this.log.error({ err: error }, 'confirming a CoA failed'));
     if (session && outcome.changed) {
       const subId = session.subscriptionId;
       const added = outcome.added.input + outcome.added.output;

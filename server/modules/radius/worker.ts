@@ -12,6 +12,7 @@ import { PostgresRateLimitBackend } from '../../lib/rate-limit-postgres';
 import { createSecretBox } from '../../lib/secret-box';
 import type { NasClient } from './clients';
 import { createRadiusCore, type RadiusLog, type RadiusSettings } from './core';
+import type { CoaOutcome } from './cutoff';
 
 export interface WorkerSettings extends RadiusSettings {
   databaseUrl: string;
@@ -35,7 +36,9 @@ export type WorkerReport =
   /** The requests this worker answered since its last report: [type, result, seconds] each (metrics, system page). */
   | { type: 'observed'; items: Observation[] }
   /** This worker's accounting ended a line (data allowance used): it disconnected its sessions; the app tells the rest. */
-  | { type: 'access-changed'; subscriptionId: string };
+  | { type: 'access-changed'; subscriptionId: string }
+  /** A CoA ended here (confirmed by this worker's accounting): counted by the app's metrics. */
+  | { type: 'coa-outcome'; result: CoaOutcome };
 
 export type Observation = ['access' | 'accounting', string, number];
 
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
   core.service.observe = (type, result, seconds) => {
     observed.push([type, result, seconds]);
   };
+  core.cutoff.onCoaOutcome = (result) => send({ type: 'coa-outcome', result });
   core.service.onEnded = (subscriptionId) => {
     core.cutoff.accessChanged(subscriptionId, 'status');
     send({ type: 'access-changed', subscriptionId });
