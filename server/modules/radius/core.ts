@@ -86,6 +86,7 @@ export function createRadiusCore(deps: {
     log,
   });
   const service = new RadiusService({
+    db,
     clock,
     subscribers,
     clients,

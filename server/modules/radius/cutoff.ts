@@ -20,17 +20,17 @@ import type { Clock } from '../../lib/clock';
 import type { DynAuthAnswer, DynAuthClient, DynAuthKind } from '../../integrations/radius/dynauth';
 import type { RadiusAttribute } from '../../integrations/radius/codec';
 import type { RouterOsClient } from '../../integrations/routeros/client';
-import { rateAttributes, servesNow, subscriberRate, capReached } from './authorize';
+import { rateAttributes, servesNow, subscriberRate } from './authorize';
 import { allowanceUsed } from './allowance';
 import { createRadiusRepository } from './repository';
 import type { NasClient, NasClientDirectory } from './clients';
 import type { Subscriber, SubscriberDirectory } from './directory';
 import type { UsageMeter } from './usage';
-import { periodFirstDay } from './usage';
+import { fairUse, type FairUseDecision, type Rate } from './fair-use';
 
 /** address: its static address, pool or IPv6 prefixes changed (issue 22); a NAS cannot move a live PPP session
  *  to another address, so its sessions are disconnected and the next login gets the new one. */
-export type AccessChange = 'status' | 'plan' | 'address';
+export type AccessChange = 'status' | 'plan' | 'address' | 'fair_use';
 
 export interface CutoffDeps {
   db: Db;
@@ -105,12 +105,22 @@ export class CutoffService {
       for (const session of sessions) await this.disconnect(session, 'address_change');
       return;
     }
-    if (change === 'plan') {
-      const bytes =
-        sub.dataCapBytes === null
-          ? 0
-          : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, now));
-      for (const session of sessions) await this.changeRate(session, sub, capReached(sub, bytes), 'plan_change');
+    if (change === 'plan' || change === 'fair_use') {
+      // The plan's rate, or its fair-use tier's for this cycle's usage and top-ups (fair use, issue 36).
+      const use = fairUse(sub, await this.deps.usage.cycleOf(sub, now));
+      await this.fairUseChanged(sub, use, change === 'plan' ? 'plan_change' : 'fair_use_top_up');
+    }
+  }
+
+  /**
+   * A subscription's fair-use tier changed (accounting crossed a threshold, a top-up was paid): its open sessions
+   * get a CoA-Request with the tier's rate, or are disconnected at the hard stop.
+   */
+  async fairUseChanged(sub: Subscriber, use: FairUseDecision, reason: string): Promise<void> {
+    const sessions = await this.openSessions(sub.subscriptionId);
+    for (const session of sessions) {
+      if (use.stop || !use.rate) await this.disconnect(session, 'data_cap');
+      else await this.changeRate(session, sub, use.tier > 0, reason, use.rate);
     }
   }
 
@@ -154,6 +164,8 @@ export class CutoffService {
     sub: Subscriber,
     throttled: boolean,
     reason: string,
+    /** The rate to set (fair use decided it); default: the plan's or the throttled one. */
+    rateNow?: Rate,
   ): Promise<RadiusDisconnectRow> {
     const now = this.deps.clock.now();
     const repo = createRadiusRepository(this.deps.db);
@@ -164,7 +176,7 @@ export class CutoffService {
       reason,
       requestedAt: now,
     });
-    const rate = subscriberRate(sub, throttled);
+    const rate = rateNow ?? subscriberRate(sub, throttled);
     const answer = await this.send('coa', session, rateAttributes(rate.downloadKbps, rate.uploadKbps));
     const updated = await repo.updateDisconnect(row.id, {
       ...answerColumns(answer),
