@@ -5,7 +5,10 @@
  * `app.radius.accessChanged(subscriptionId, 'status' | 'plan')` is what the subscriptions and billing modules
  * call after a committed change; it does nothing when RADIUS is off.
  */
+import { eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
+import { plans, subscriptions, users } from '../../db/schema';
+import { usageNoticeMail } from './emails';
 import { RESYNC } from '../../lib/change-bus';
 import { RadiusUdpServer } from '../../integrations/radius/server';
 import type { RouterOsClient } from '../../integrations/routeros/client';
@@ -170,6 +173,29 @@ export default fp<RadiusPluginOptions>(
       },
     };
     app.decorate('radius', runtime);
+    // Fair-use notices (issue 36): recorded once across the nodes by the RADIUS service, mailed here.
+    service.usageNotice = (notice) =>
+      (async () => {
+        const [row] = await db
+          .select({
+            email: users.email,
+            name: users.name,
+            planName: plans.name,
+            periodEnd: subscriptions.currentPeriodEnd,
+          })
+          .from(subscriptions)
+          .innerJoin(users, eq(users.id, subscriptions.userId))
+          .innerJoin(plans, eq(plans.id, subscriptions.planId))
+          .where(eq(subscriptions.id, notice.subscriptionId));
+        if (!row) return;
+        const company = (await app.settings.stored()).company.name;
+        app.mail.send(
+          usageNoticeMail(
+            { to: row.email, name: row.name, company, appUrl: config.appUrl, planName: row.planName, cycleEnd: row.periodEnd },
+            notice,
+          ),
+        );
+      })().catch((error: unknown) => log.error({ err: error }, 'fair-use notice e-mail failed'));
     service.onEnded = (subscriptionId) => runtime.accessChanged(subscriptionId, 'status');
     app.jobs.every(
       RADIUS_SWEEP_JOB,

@@ -47,7 +47,7 @@ export interface RadiusServiceDeps {
    * Told about a usage notice recorded now (80 % / 100 % of a fair-use threshold, once per subscription, cycle,
    * threshold and share across the nodes): the app mails it. Without one (worker processes) none are recorded.
    */
-  usageNotice?: (notice: UsageNotice) => void;
+  usageNotice?: (notice: UsageNotice) => Promise<void> | void;
   log: RadiusHandlers<NasClient & { secret: string; name: string }>['log'] & {
     debug(obj: object, msg: string): void;
     info(obj: object, msg: string): void;
@@ -79,6 +79,8 @@ const loginIncorrect = (reason: 'unknown_user' | 'bad_password' | 'sealed_passwo
 
 export class RadiusService implements RadiusHandlers<ClientWithSecret> {
   readonly log: RadiusServiceDeps['log'];
+  /** Mails a usage notice recorded now (the app sets it; see RadiusServiceDeps.usageNotice). */
+  usageNotice: RadiusServiceDeps['usageNotice'];
   /** Access decisions by reason since start (logs and the bench). */
   readonly decisions: Record<string, number> = {};
   /** Told about every answered request (the metrics plugin): its type, result and time taken. */
@@ -92,6 +94,7 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
 
   constructor(private readonly deps: RadiusServiceDeps) {
     this.log = deps.log;
+    this.usageNotice = deps.usageNotice;
   }
 
   client(address: string): ClientWithSecret | undefined | Promise<ClientWithSecret | undefined> {
@@ -293,12 +296,12 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
         await this.deps.cutoff.fairUseChanged(sub, use, reason);
       }
     }
-    if (!this.deps.usageNotice) return;
+    if (!this.usageNotice) return;
     const reached = noticesReached(sub, usage);
     const recorded = await recordNotices(this.db(), subscriptionId, counter.cycleStart, reached, this.deps.clock.now());
     const newest = reached.filter((r) => recorded.some((n) => n.tier === r.tier && n.threshold === r.threshold)).at(-1);
     if (newest)
-      this.deps.usageNotice({
+      await this.usageNotice({
         subscriptionId,
         cycleStart: counter.cycleStart,
         tier: newest.tier,
