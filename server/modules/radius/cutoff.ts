@@ -27,6 +27,7 @@ import type { NasClient, NasClientDirectory } from './clients';
 import type { Subscriber, SubscriberDirectory } from './directory';
 import type { UsageMeter } from './usage';
 import { fairUse, type FairUseDecision, type Rate } from './fair-use';
+import { setTier } from './fair-use-store';
 
 /** address: its static address, pool or IPv6 prefixes changed (issue 22); a NAS cannot move a live PPP session
  *  to another address, so its sessions are disconnected and the next login gets the new one. */
@@ -108,6 +109,7 @@ export class CutoffService {
     if (change === 'plan' || change === 'fair_use') {
       // The plan's rate, or its fair-use tier's for this cycle's usage and top-ups (fair use, issue 36).
       const use = fairUse(sub, await this.deps.usage.cycleOf(sub, now));
+      if (sub.periodStart) await setTier(this.deps.db, sub.subscriptionId, sub.periodStart, use.tier);
       await this.fairUseChanged(sub, use, change === 'plan' ? 'plan_change' : 'fair_use_top_up');
     }
   }
