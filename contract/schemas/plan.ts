@@ -58,6 +58,32 @@ export function usageTierProblems(
   return out;
 }
 
+/** "10/2 Mbit/s" (or kbit/s below 1 Mbit/s). */
+export function formatKbps(downloadKbps: number, uploadKbps: number): string {
+  const mbit = (k: number) => String(Math.round(k / 100) / 10);
+  return downloadKbps >= 1000 && uploadKbps >= 1000
+    ? `${mbit(downloadKbps)}/${mbit(uploadKbps)} Mbit/s`
+    : `${downloadKbps}/${uploadKbps} kbit/s`;
+}
+
+/** "after 500 GB: 10/2 Mbit/s", one tier. */
+export const describeTier = (t: UsageTier) => `after ${t.after_gb} GB: ${formatKbps(t.download_kbps, t.upload_kbps)}`;
+
+/** The plan form's text for tiers: one line per tier, "<after GB> <download kbit/s> <upload kbit/s>". */
+export const tiersToText = (tiers: readonly UsageTier[] | undefined) =>
+  (tiers ?? []).map((t) => `${t.after_gb} ${t.download_kbps} ${t.upload_kbps}`).join('\n');
+
+/** Parses the form's text (blank lines ignored); a malformed line gives NaN values, which the API refuses. */
+export const tiersFromText = (text: unknown): UsageTier[] =>
+  String(text ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const [after, down, up] = line.split(/[\s,/;]+/).map(Number);
+      return { after_gb: after ?? Number.NaN, download_kbps: down ?? Number.NaN, upload_kbps: up ?? Number.NaN };
+    });
+
 const usageTiersSchema = z.array(usageTierSchema).max(MAX_USAGE_TIERS, {
   message: `At most ${MAX_USAGE_TIERS} usage tiers`,
 });

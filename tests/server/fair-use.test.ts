@@ -174,6 +174,9 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
     await settle();
     expect(nas.received).toHaveLength(0);
     expect((await counters(c.subscriptionId))[0]).toMatchObject({ outputOctets: 4_500_000_000, tier: 0 });
+    const early = (await api('GET', '/me/home', undefined, c.token)).json().data.usage.fair_use;
+    expect(early).toMatchObject({ tier: 0, rate: { download_kbps: 50_000 }, next: { after_bytes: 5 * GB, stop: false } });
+    expect(early.next.rate).toEqual({ download_kbps: 10_000, upload_kbps: 2_000 });
     expect(await notices(c.subscriptionId)).toEqual([{ tier: 1, threshold: 80 }]);
 
     // 5.5 GB: tier 1 → CoA 10/2 Mbit/s; the retransmission (here: to node B as well) adds nothing.
@@ -212,6 +215,23 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
     ]);
     expect(mails[2].text).toContain('your speed drops to 2/1 Mbit/s');
     expect((await login(c.username, c.password)).attributes['Mikrotik-Rate-Limit']).toBe('1M/2M');
+
+    // What the customer's home shows: tier 2 at 2/1 Mbit/s, nothing further ahead, this cycle's bytes.
+    const pkgBefore = await db()
+      .insert(topUpPackages)
+      .values({ name: '+100 GB', kind: 'extra_data', dataGb: 100, price: 900, currency: 'USD', sortOrder: 1 })
+      .returning();
+    const home = await api('GET', '/me/home', undefined, c.token);
+    expect(home.statusCode, home.body).toBe(200);
+    expect(home.json().data.usage.fair_use).toMatchObject({
+      tier: 2,
+      cycle_bytes: 8_500_000_000,
+      rate: { download_kbps: 2_000, upload_kbps: 1_000 },
+      next: null,
+      full_speed: false,
+      top_ups: [{ id: pkgBefore[0].id, kind: 'extra_data', data_gb: 100 }],
+    });
+    await db().update(topUpPackages).set({ status: 'inactive' }).where(eq(topUpPackages.id, pkgBefore[0].id));
 
     // A full-speed top-up bought in the portal and paid: CoA back to the plan's rate, and logins get it.
     const [pkg] = await db()

@@ -44,6 +44,8 @@ export const resources: Record<string, string> = {
   'plans.dataCapAction.reject': 'Refuse the connection',
   'plans.dataCapAction.throttle': 'Slow down to the throttled rate',
   'plans.throttleDefault': '1024 kbit/s',
+  'plans.fields.usageTiers': 'Fair-use tiers (one a line: after GB, download kbit/s, upload kbit/s)',
+  'plans.noTiers': 'None (full speed all cycle)',
   'plans.fields.price': 'Price',
   'plans.fields.setupFee': 'Setup fee',
   'plans.fields.currency': 'Currency',
