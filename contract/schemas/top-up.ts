@@ -7,15 +7,65 @@ import { z } from 'zod';
 export const TOP_UP_KINDS = ['extra_data', 'full_speed'] as const;
 export const TOP_UP_STATUSES = ['pending', 'active', 'cancelled'] as const;
 
+export const TOP_UP_PACKAGE_STATUSES = ['active', 'inactive'] as const;
+
 export const topUpPackageSchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
   kind: z.enum(TOP_UP_KINDS),
+  /** extra_data: the gigabytes added to every threshold for the rest of the cycle; null for full_speed. */
   data_gb: z.number().int().nullable(),
   price: z.number().int(),
   currency: z.string(),
-  status: z.enum(['active', 'inactive']),
+  status: z.enum(TOP_UP_PACKAGE_STATUSES),
   sort_order: z.number().int(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+});
+
+/** Staff create body (admin, billing); the currency defaults to the settings'. */
+export const topUpPackageInputSchema = z
+  .object({
+    name: z
+      .string({ message: 'Name is required' })
+      .trim()
+      .min(2, { message: 'Name must be at least 2 characters' })
+      .max(80, { message: 'Name must be at most 80 characters' }),
+    kind: z.enum(TOP_UP_KINDS, { message: `Kind must be one of ${TOP_UP_KINDS.join(', ')}` }),
+    data_gb: z
+      .number()
+      .int({ message: 'Extra data must be whole gigabytes' })
+      .positive({ message: 'Extra data must be greater than 0' })
+      .max(1_000_000)
+      .nullable()
+      .optional()
+      .default(null),
+    price: z
+      .number({ message: 'Price is required' })
+      .int({ message: 'Price must be in minor units (a whole number)' })
+      .min(0, { message: 'Price cannot be negative' })
+      .max(100_000_000),
+    currency: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{3}$/, { message: 'Currency must be a 3-letter code' })
+      .optional(),
+    status: z.enum(TOP_UP_PACKAGE_STATUSES).optional().default('active'),
+    sort_order: z.number().int().min(-100_000).max(100_000).optional().default(0),
+  })
+  .superRefine((p, ctx) => {
+    if (p.kind === 'extra_data' && p.data_gb == null)
+      ctx.addIssue({ code: 'custom', path: ['data_gb'], message: 'An extra-data top-up needs its gigabytes' });
+  });
+
+export const topUpPackageUpdateSchema = z.object({
+  name: topUpPackageInputSchema.shape.name.optional(),
+  data_gb: z.number().int().positive().max(1_000_000).nullable().optional(),
+  price: topUpPackageInputSchema.shape.price.optional(),
+  currency: topUpPackageInputSchema.shape.currency,
+  status: z.enum(TOP_UP_PACKAGE_STATUSES).optional(),
+  sort_order: z.number().int().min(-100_000).max(100_000).optional(),
 });
 export type TopUpPackage = z.infer<typeof topUpPackageSchema>;
 
