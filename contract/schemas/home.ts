@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fairUseSummarySchema } from './top-up';
 import { INSTALLATION_STATUSES } from './installation';
 import { TICKET_STATUSES } from './ticket';
 
@@ -69,34 +70,7 @@ export const customerHomeSchema = z.object({
        * now, what happens at the next threshold ("after 500 GB: 10/2 Mbit/s", or the stop), this cycle's active
        * top-ups and the packages on sale. Absent or null: the plan has none. Cycles follow the billing period.
        */
-      fair_use: z
-        .object({
-          tier: z.number().int(),
-          cycle_bytes: z.number(),
-          /** null: stopped until the cycle ends (or a top-up). */
-          rate: z.object({ download_kbps: z.number().int(), upload_kbps: z.number().int() }).nullable(),
-          next: z
-            .object({
-              after_bytes: z.number(),
-              stop: z.boolean(),
-              rate: z.object({ download_kbps: z.number().int(), upload_kbps: z.number().int() }).nullable(),
-            })
-            .nullable(),
-          extra_bytes: z.number(),
-          full_speed: z.boolean(),
-          top_ups: z.array(
-            z.object({
-              id: z.string().uuid(),
-              name: z.string(),
-              kind: z.enum(['extra_data', 'full_speed']),
-              data_gb: z.number().int().nullable(),
-              price: z.number().int(),
-              currency: z.string(),
-            }),
-          ),
-        })
-        .nullable()
-        .optional(),
+      fair_use: fairUseSummarySchema.nullable().optional(),
     })
     .nullable(),
   bill: z.object({

@@ -93,3 +93,21 @@ export const topUpBoughtSchema = z.object({
   /** The invoice to pay (null only if it was deleted); paid already when credit covered it. */
   invoice: z.object({ id: z.string().uuid(), number: z.string(), status: z.string(), total_amount: z.number().int() }).nullable(),
 });
+
+const rateSchema = z.object({ download_kbps: z.number().int(), upload_kbps: z.number().int() });
+
+/**
+ * Fair use this cycle (issue 36), as the customer's home and the usage screens show it: the tier (0: full speed),
+ * the bytes this cycle (the billing period; both directions), the rate now (null: stopped), what happens at the
+ * next threshold, this cycle's active top-ups and the packages on sale.
+ */
+export const fairUseSummarySchema = z.object({
+  tier: z.number().int(),
+  cycle_bytes: z.number(),
+  rate: rateSchema.nullable(),
+  next: z.object({ after_bytes: z.number(), stop: z.boolean(), rate: rateSchema.nullable() }).nullable(),
+  extra_bytes: z.number(),
+  full_speed: z.boolean(),
+  top_ups: z.array(topUpPackageSchema.pick({ id: true, name: true, kind: true, data_gb: true, price: true, currency: true })),
+});
+export type FairUseSummary = z.infer<typeof fairUseSummarySchema>;

@@ -8,16 +8,13 @@ import type { InstallationStatus } from '../../../contract/schemas/installation'
 import type { CustomerHome, HomeInvoice } from '../../../contract/schemas/home';
 import type { TicketStatus } from '../../../contract/schemas/ticket';
 import type { Db } from '../../db/client';
-import type { InvoiceRow, PlanRow, SubscriptionRow } from '../../db/schema';
+import type { InvoiceRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { amountDue } from '../credit/amount-due';
 import { balancesOf } from '../credit/ledger';
 import { UsageService } from '../usage/service';
 import { createHomeRepository } from './repository';
-import { DEFAULT_THROTTLE_KBPS } from '../radius/directory';
-import { fairUse, GB, hasFairUse, type FairUsePlan, type Rate } from '../radius/fair-use';
-import { cycleUsage } from '../radius/fair-use-store';
-import { activePackages } from '../top-ups/service';
+import { fairUseSummary } from '../top-ups/summary';
 
 const DAY = 86_400_000;
 
@@ -99,7 +96,7 @@ export class HomeService {
         used_bytes: used,
         cap_bytes: cap,
         percent: cap === null ? null : cap === 0 ? 100 : Math.min(100, Math.round((used / cap) * 1000) / 10),
-        fair_use: allowance === null ? await this.fairUse(sub, plan) : null,
+        fair_use: allowance === null ? await fairUseSummary(db, sub, plan) : null,
       };
       if (sub.autopayMethodId) {
         autopayCard = await repository.card(sub.autopayMethodId, me);
@@ -133,53 +130,6 @@ export class HomeService {
           updated_at: r.updatedAt.toISOString(),
         })),
       },
-    };
-  }
-
-  /** Fair use this cycle (issue 36): tier, rate, what comes next, top-ups; null for a plan without tiers or cap. */
-  private async fairUse(
-    sub: Pick<SubscriptionRow, 'id' | 'currentPeriodStart'>,
-    plan: Pick<
-      PlanRow,
-      | 'downloadMbps'
-      | 'uploadMbps'
-      | 'dataCapGb'
-      | 'dataCapAction'
-      | 'throttleDownloadKbps'
-      | 'throttleUploadKbps'
-      | 'usageTiers'
-      | 'currency'
-    >,
-  ): Promise<NonNullable<CustomerHome['usage']>['fair_use']> {
-    const fairPlan: FairUsePlan = {
-      downloadMbps: plan.downloadMbps,
-      uploadMbps: plan.uploadMbps,
-      dataCapBytes: plan.dataCapGb === null ? null : plan.dataCapGb * GB,
-      dataCapAction: plan.dataCapAction === 'throttle' ? 'throttle' : 'reject',
-      throttleDownloadKbps: plan.throttleDownloadKbps ?? DEFAULT_THROTTLE_KBPS,
-      throttleUploadKbps: plan.throttleUploadKbps ?? DEFAULT_THROTTLE_KBPS,
-      usageTiers: plan.usageTiers ?? [],
-    };
-    if (!hasFairUse(fairPlan) || !sub.currentPeriodStart) return null;
-    const usage = await cycleUsage(this.deps.db, sub.id, sub.currentPeriodStart);
-    const use = fairUse(fairPlan, usage);
-    const rate = (r: Rate | null) => (r ? { download_kbps: r.downloadKbps, upload_kbps: r.uploadKbps } : null);
-    const packages = (await activePackages(this.deps.db)).filter((p) => p.currency === plan.currency);
-    return {
-      tier: use.tier,
-      cycle_bytes: usage.bytes,
-      rate: rate(use.rate),
-      next: use.next ? { after_bytes: use.next.bytes, stop: use.next.kind === 'stop', rate: rate(use.next.rate) } : null,
-      extra_bytes: usage.extraBytes,
-      full_speed: usage.fullSpeed,
-      top_ups: packages.map((p) => ({
-        id: p.id,
-        name: p.name,
-        kind: p.kind,
-        data_gb: p.dataGb,
-        price: p.price,
-        currency: p.currency,
-      })),
     };
   }
 }
