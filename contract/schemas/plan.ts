@@ -137,60 +137,62 @@ const money = (label: string) =>
  * Create body. Unknown keys (id, created_at, updated_at sent back by a form) are stripped, not refused
  * (spec §5: payload cleanup). slug is generated from name when absent; currency defaults to the settings'.
  */
-export const planInputSchema = z.object({
-  name: z
-    .string({ message: 'Name is required' })
-    .trim()
-    .min(2, { message: 'Name must be at least 2 characters' })
-    .max(80, { message: 'Name must be at most 80 characters' }),
-  slug: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .min(1)
-    .max(100)
-    .regex(SLUG_PATTERN, { message: 'Slug may contain only lowercase letters, digits and dashes' })
-    .optional(),
-  description: z
-    .string()
-    .trim()
-    .max(2000)
-    .nullable()
-    .optional()
-    .transform((v) => (v ? v : null)),
-  download_mbps: speed('Download speed'),
-  upload_mbps: speed('Upload speed'),
-  data_cap_gb: z
-    .number()
-    .int()
-    .positive({ message: 'Data cap must be greater than 0' })
-    .nullable()
-    .optional()
-    .default(null),
-  data_cap_action: z
-    .enum(DATA_CAP_ACTIONS, { message: `Data cap action must be one of ${DATA_CAP_ACTIONS.join(', ')}` })
-    .optional(),
-  throttle_download_kbps: throttleKbps.optional(),
-  throttle_upload_kbps: throttleKbps.optional(),
-  usage_tiers: usageTiersSchema.optional().default([]),
-  price: money('Price'),
-  setup_fee: money('Setup fee').optional().default(0),
-  currency: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{3}$/, { message: 'Currency must be a 3-letter code' })
-    .optional(),
-  billing_cycle: z.enum(BILLING_CYCLES, { message: `Billing cycle must be one of ${BILLING_CYCLES.join(', ')}` }),
-  features: z.array(z.string().trim().min(1).max(200)).max(50).optional().default([]),
-  is_featured: z.boolean().optional().default(false),
-  requires_installation: z.boolean().optional().default(false),
-  sort_order: z.number().int().min(-100_000).max(100_000).optional().default(0),
-  status: z.enum(PLAN_STATUSES).optional().default('active'),
-}).superRefine((plan, ctx) => {
-  for (const p of usageTierProblems(plan.usage_tiers, plan.data_cap_gb))
-    ctx.addIssue({ code: 'custom', path: ['usage_tiers', ...p.path], message: p.message });
-});
+export const planInputSchema = z
+  .object({
+    name: z
+      .string({ message: 'Name is required' })
+      .trim()
+      .min(2, { message: 'Name must be at least 2 characters' })
+      .max(80, { message: 'Name must be at most 80 characters' }),
+    slug: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .min(1)
+      .max(100)
+      .regex(SLUG_PATTERN, { message: 'Slug may contain only lowercase letters, digits and dashes' })
+      .optional(),
+    description: z
+      .string()
+      .trim()
+      .max(2000)
+      .nullable()
+      .optional()
+      .transform((v) => (v ? v : null)),
+    download_mbps: speed('Download speed'),
+    upload_mbps: speed('Upload speed'),
+    data_cap_gb: z
+      .number()
+      .int()
+      .positive({ message: 'Data cap must be greater than 0' })
+      .nullable()
+      .optional()
+      .default(null),
+    data_cap_action: z
+      .enum(DATA_CAP_ACTIONS, { message: `Data cap action must be one of ${DATA_CAP_ACTIONS.join(', ')}` })
+      .optional(),
+    throttle_download_kbps: throttleKbps.optional(),
+    throttle_upload_kbps: throttleKbps.optional(),
+    usage_tiers: usageTiersSchema.optional().default([]),
+    price: money('Price'),
+    setup_fee: money('Setup fee').optional().default(0),
+    currency: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{3}$/, { message: 'Currency must be a 3-letter code' })
+      .optional(),
+    billing_cycle: z.enum(BILLING_CYCLES, { message: `Billing cycle must be one of ${BILLING_CYCLES.join(', ')}` }),
+    features: z.array(z.string().trim().min(1).max(200)).max(50).optional().default([]),
+    is_featured: z.boolean().optional().default(false),
+    requires_installation: z.boolean().optional().default(false),
+    sort_order: z.number().int().min(-100_000).max(100_000).optional().default(0),
+    status: z.enum(PLAN_STATUSES).optional().default('active'),
+  })
+  .superRefine((plan, ctx) => {
+    for (const p of usageTierProblems(plan.usage_tiers, plan.data_cap_gb))
+      ctx.addIssue({ code: 'custom', path: ['usage_tiers', ...p.path], message: p.message });
+  });
 export type PlanInput = z.input<typeof planInputSchema>;
 export type PlanInputParsed = z.output<typeof planInputSchema>;
 
@@ -212,12 +214,10 @@ export const planUpdateSchema = z.object({
   throttle_download_kbps: throttleKbps.optional(),
   throttle_upload_kbps: throttleKbps.optional(),
   /** Checked against the data cap with the stored plan (the cap may be left out of the body). */
-  usage_tiers: usageTiersSchema
-    .optional()
-    .superRefine((tiers, ctx) => {
-      for (const p of usageTierProblems(tiers ?? [], null))
-        ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
-    }),
+  usage_tiers: usageTiersSchema.optional().superRefine((tiers, ctx) => {
+    for (const p of usageTierProblems(tiers ?? [], null))
+      ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+  }),
   price: money('Price').optional(),
   setup_fee: money('Setup fee').optional(),
   currency: planInputSchema.shape.currency,

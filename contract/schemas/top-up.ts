@@ -91,7 +91,9 @@ export const topUpBuySchema = z.object({ package_id: z.string().uuid({ message: 
 export const topUpBoughtSchema = z.object({
   top_up: topUpSchema,
   /** The invoice to pay (null only if it was deleted); paid already when credit covered it. */
-  invoice: z.object({ id: z.string().uuid(), number: z.string(), status: z.string(), total_amount: z.number().int() }).nullable(),
+  invoice: z
+    .object({ id: z.string().uuid(), number: z.string(), status: z.string(), total_amount: z.number().int() })
+    .nullable(),
 });
 
 const rateSchema = z.object({ download_kbps: z.number().int(), upload_kbps: z.number().int() });
@@ -108,6 +110,8 @@ export const fairUseSummarySchema = z.object({
   next: z.object({ after_bytes: z.number(), stop: z.boolean(), rate: rateSchema.nullable() }).nullable(),
   extra_bytes: z.number(),
   full_speed: z.boolean(),
-  top_ups: z.array(topUpPackageSchema.pick({ id: true, name: true, kind: true, data_gb: true, price: true, currency: true })),
+  top_ups: z.array(
+    topUpPackageSchema.pick({ id: true, name: true, kind: true, data_gb: true, price: true, currency: true }),
+  ),
 });
 export type FairUseSummary = z.infer<typeof fairUseSummarySchema>;

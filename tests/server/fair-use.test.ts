@@ -89,7 +89,10 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
     return t.app.inject({ method, url: `/api${url}`, headers: bearer(token), payload: payload as object });
   }
   const login = (username: string, password: string) =>
-    radclient({ port: ports.authPort, secret: SECRET, type: 'auth' }, { 'User-Name': username, 'User-Password': password });
+    radclient(
+      { port: ports.authPort, secret: SECRET, type: 'auth' },
+      { 'User-Name': username, 'User-Password': password },
+    );
   const account = (attributes: Record<string, string | number>, port = ports.acctPort) =>
     radclient({ port, secret: SECRET, type: 'acct' }, attributes);
   const accepted = (a: RadclientAnswer) => expect(a.code, a.output).toBe('Access-Accept');
@@ -138,7 +141,13 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
     t.app.radius.accessChanged(subscription.id, 'status');
     await settle();
     await nodeB.subscribers.reload(subscription.id);
-    return { email, subscriptionId: subscription.id, token: (await t.login(email)).token, ...credentials };
+    return {
+      email,
+      subscriptionId: subscription.id,
+      token: (await t.login(email)).token,
+      username: credentials.username,
+      password: credentials.password!,
+    };
   }
 
   it('plans validate their tiers: ascending, no faster than the one before, below the cap, at most 8', async () => {
@@ -175,7 +184,11 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
     expect(nas.received).toHaveLength(0);
     expect((await counters(c.subscriptionId))[0]).toMatchObject({ outputOctets: 4_500_000_000, tier: 0 });
     const early = (await api('GET', '/me/home', undefined, c.token)).json().data.usage.fair_use;
-    expect(early).toMatchObject({ tier: 0, rate: { download_kbps: 50_000 }, next: { after_bytes: 5 * GB, stop: false } });
+    expect(early).toMatchObject({
+      tier: 0,
+      rate: { download_kbps: 50_000 },
+      next: { after_bytes: 5 * GB, stop: false },
+    });
     expect(early.next.rate).toEqual({ download_kbps: 10_000, upload_kbps: 2_000 });
     expect(await notices(c.subscriptionId)).toEqual([{ tier: 1, threshold: 80 }]);
 

@@ -19,7 +19,9 @@ const gb = (bytes: number) => `${Math.round((bytes / GB) * 10) / 10} GB`;
 
 export function usageNoticeMail(c: UsageMailContext, n: UsageNotice): MailMessage {
   const what =
-    n.kind === 'stop' || !n.rate ? 'your internet access stops until the cycle ends' : `your speed drops to ${formatRate(n.rate)}`;
+    n.kind === 'stop' || !n.rate
+      ? 'your internet access stops until the cycle ends'
+      : `your speed drops to ${formatRate(n.rate)}`;
   const until = c.cycleEnd ? ` (the cycle ends on ${c.cycleEnd.toISOString().slice(0, 10)})` : '';
   const [subject, lead] =
     n.threshold >= 100

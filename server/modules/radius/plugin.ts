@@ -191,7 +191,14 @@ export default fp<RadiusPluginOptions>(
         const company = (await app.settings.stored()).company.name;
         app.mail.send(
           usageNoticeMail(
-            { to: row.email, name: row.name, company, appUrl: config.appUrl, planName: row.planName, cycleEnd: row.periodEnd },
+            {
+              to: row.email,
+              name: row.name,
+              company,
+              appUrl: config.appUrl,
+              planName: row.planName,
+              cycleEnd: row.periodEnd,
+            },
             notice,
           ),
         );

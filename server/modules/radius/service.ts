@@ -270,7 +270,8 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       else if (outcome.alive) this.deps.cutoff.inBackground(() => this.deps.cutoff.sessionAlive(session.id));
       if (subId && added > 0) {
         const counter = outcome.cycle;
-        if (counter) this.deps.cutoff.inBackground(() => this.enforceFairUse(subId, counter, session.status === 'open'));
+        if (counter)
+          this.deps.cutoff.inBackground(() => this.enforceFairUse(subId, counter, session.status === 'open'));
         else if (session.status === 'open') this.deps.cutoff.inBackground(() => this.enforceCap(subId, added));
       }
     }
@@ -289,7 +290,10 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
     const { tier: _tier, ...topUps } = await cycleUsage(this.db(), subscriptionId, counter.cycleStart);
     const usage: CycleUsage = { ...topUps, bytes: counter.bytes };
     const use: FairUseDecision = fairUse(sub, usage);
-    if (use.tier !== counter.tier && (await moveTier(this.db(), subscriptionId, counter.cycleStart, counter.tier, use.tier))) {
+    if (
+      use.tier !== counter.tier &&
+      (await moveTier(this.db(), subscriptionId, counter.cycleStart, counter.tier, use.tier))
+    ) {
       this.log.info({ subscriptionId, from: counter.tier, to: use.tier }, 'Fair use: tier changed');
       if (open) {
         const reason = use.stop ? 'data_cap' : sub.usageTiers?.length ? 'fair_use_tier' : 'data_cap';

@@ -48,12 +48,13 @@ export class UsageMeter {
    * This cycle's usage and active top-ups (fair use, issue 36): the per-cycle counter of the subscription's
    * current period (one row, kept like bytesSince). Without a period: the daily usage since the month's start.
    */
-  async cycleOf(
-    sub: { subscriptionId: string; periodStart: Date | null },
-    now: Date,
-  ): Promise<CycleUsage> {
+  async cycleOf(sub: { subscriptionId: string; periodStart: Date | null }, now: Date): Promise<CycleUsage> {
     if (!sub.periodStart)
-      return { bytes: await this.bytesSince(sub.subscriptionId, periodFirstDay(null, now)), extraBytes: 0, fullSpeed: false };
+      return {
+        bytes: await this.bytesSince(sub.subscriptionId, periodFirstDay(null, now)),
+        extraBytes: 0,
+        fullSpeed: false,
+      };
     const start = sub.periodStart.getTime();
     const hit = this.cycles.get(sub.subscriptionId);
     if (hit && hit.cycleStart === start && Date.now() - hit.at < (this.deps.ttlMs ?? 60_000)) return hit.usage;
