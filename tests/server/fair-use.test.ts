@@ -73,6 +73,8 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
       log: t.app.log.child({ node: 'b' }) as never,
     });
     nodeB.service.usageNotice = t.app.radius.service.usageNotice;
+    // What the change bus does between two apps: a tier moved on one node drops the other's cached usage.
+    nodeB.service.onFairUseTier = (id) => t.app.radius.usage.forget(id);
     await Promise.all([nodeB.subscribers.reloadAll(), nodeB.clients.reload()]);
     serverB = new RadiusUdpServer<NasClient>(nodeB.service);
     await serverB.listen({ host: '127.0.0.1', authPort: 0, acctPort: 0 });
@@ -203,8 +205,11 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
     expect((await counters(c.subscriptionId))[0]).toMatchObject({ outputOctets: 5_500_000_000, tier: 1 });
     expect((await login(c.username, c.password)).attributes['Mikrotik-Rate-Limit']).toBe('2M/10M');
 
-    // 8.5 GB, the same packet to both nodes at once: tier 2 → one CoA 2/1 Mbit/s, one set of notices.
+    // 8.5 GB, to node B first (node A's cached usage is then behind: B's tier move drops it), then the same packet
+    // to both nodes at once: tier 2 → one CoA 2/1 Mbit/s, one set of notices.
     clock.advanceMinutes(10);
+    await interim(c.username, 'fair-1', 8_500_000_000, serverB.ports()!.acctPort);
+    await settle();
     await Promise.all([
       interim(c.username, 'fair-1', 8_500_000_000),
       interim(c.username, 'fair-1', 8_500_000_000, serverB.ports()!.acctPort),

@@ -120,6 +120,8 @@ export default fp<RadiusPluginOptions>(
     const failed = (error: unknown) => log.error({ err: error }, 'RADIUS cache refresh failed');
     const reloadOne = (subscriptionId: string) => {
       pool?.broadcast({ type: 'reload', subscriptionId });
+      // The cached fair-use usage too: another node may have moved its tier or activated a top-up.
+      core.usage.forget(subscriptionId);
       subscribers.reload(subscriptionId).catch(failed);
     };
     const reloadAll = () => {
@@ -203,6 +205,12 @@ export default fp<RadiusPluginOptions>(
           ),
         );
       })().catch((error: unknown) => log.error({ err: error }, 'fair-use notice e-mail failed'));
+    // A tier moved by this node's accounting: the other nodes drop their cached usage of it (their next login reads
+    // the counter), through the same change as any subscription change.
+    service.onFairUseTier = (subscriptionId) => {
+      void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId });
+      pool?.broadcast({ type: 'reload', subscriptionId });
+    };
     service.onEnded = (subscriptionId) => runtime.accessChanged(subscriptionId, 'status');
     app.jobs.every(
       RADIUS_SWEEP_JOB,

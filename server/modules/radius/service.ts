@@ -91,6 +91,11 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
    * plus a report to the app. Without one, this process's cut-off alone.
    */
   onEnded: ((subscriptionId: string) => void) | null = null;
+  /**
+   * Told when this process moved a subscription's fair-use tier (it won the compare-and-set): the other RADIUS
+   * processes must drop their cached usage of it. The app publishes it on its change bus.
+   */
+  onFairUseTier: ((subscriptionId: string) => void) | null = null;
 
   constructor(private readonly deps: RadiusServiceDeps) {
     this.log = deps.log;
@@ -295,6 +300,7 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       (await moveTier(this.db(), subscriptionId, counter.cycleStart, counter.tier, use.tier))
     ) {
       this.log.info({ subscriptionId, from: counter.tier, to: use.tier }, 'Fair use: tier changed');
+      this.onFairUseTier?.(subscriptionId);
       if (open) {
         const reason = use.stop ? 'data_cap' : sub.usageTiers?.length ? 'fair_use_tier' : 'data_cap';
         await this.deps.cutoff.fairUseChanged(sub, use, reason);

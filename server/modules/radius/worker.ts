@@ -115,11 +115,13 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   process.on('message', (command: WorkerCommand) => {
-    if (command.type === 'reload')
+    if (command.type === 'reload') {
+      // Its fair-use usage too (a top-up paid, a tier moved by another node).
+      core.usage.forget(command.subscriptionId);
       core.subscribers
         .reload(command.subscriptionId)
         .catch((error: unknown) => log.error({ err: error }, 'reload failed'));
-    else if (command.type === 'reload-all')
+    } else if (command.type === 'reload-all')
       core.subscribers.reloadAll().catch((error: unknown) => log.error({ err: error }, 'reload failed'));
     else if (command.type === 'reload-clients')
       core.clients.reload().catch((error: unknown) => log.error({ err: error }, 'reload failed'));
