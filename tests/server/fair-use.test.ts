@@ -302,6 +302,72 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
     expect((await login(c.username, c.password)).attributes['Mikrotik-Rate-Limit']).toBe('10M/50M');
   });
 
+  it('top-up packages: admin and billing manage them, customers see the active ones and cannot change them', async () => {
+    const customerToken = (await t.login((await t.createUser({ email: 'pkg-viewer@example.com' })).email)).token;
+    const created = await api('POST', '/top-up-packages', {
+      name: '+50 GB',
+      kind: 'extra_data',
+      data_gb: 50,
+      price: 700,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().data).toMatchObject({ kind: 'extra_data', data_gb: 50, currency: 'USD', status: 'active' });
+    expect((await api('POST', '/top-up-packages', { name: 'No GB', kind: 'extra_data', price: 700 })).statusCode).toBe(
+      400,
+    );
+    const hidden = await api('POST', '/top-up-packages', {
+      name: 'Hidden',
+      kind: 'full_speed',
+      price: 100,
+      status: 'inactive',
+    });
+    expect(hidden.statusCode, hidden.body).toBe(201);
+    expect(
+      (await api('POST', '/top-up-packages', { name: 'Mine', kind: 'full_speed', price: 1 }, customerToken)).statusCode,
+    ).toBe(403);
+    const seen = (await api('GET', '/top-up-packages', undefined, customerToken)).json().data.items as {
+      id: string;
+    }[];
+    expect(seen.some((p) => p.id === created.json().data.id)).toBe(true);
+    expect(seen.some((p) => p.id === hidden.json().data.id)).toBe(false);
+    await db().update(topUpPackages).set({ status: 'inactive' });
+  });
+
+  it('an extra-data top-up paid with credit moves every threshold at once; the hard stop is mailed as such', async () => {
+    const c = await customer();
+    const plan = await api('PUT', `/plans/${tiered.id}`, { data_cap_gb: 10 });
+    expect(plan.statusCode, plan.body).toBe(200);
+    await settle();
+    await nodeB.subscribers.reloadAll();
+    await account({ 'User-Name': c.username, 'Acct-Session-Id': 'fair-2', 'Acct-Status-Type': 'Start' });
+    nas.received.length = 0;
+    await interim(c.username, 'fair-2', 10_200_000_000);
+    await settle();
+    // Past the hard stop: the session is cut, logins refused, the stop mailed.
+    expect(nas.received.map((r) => r.code)).toEqual(['Disconnect-Request']);
+    expect((await login(c.username, c.password)).code).toBe('Access-Reject');
+    const [stopMail] = (await usageMails(c.email)).slice(-1);
+    expect(stopMail.subject).toBe('You have used 10 GB this cycle: data limit reached');
+    // 3 GB more, paid from the customer's credit: thresholds at 8, 11 and 13 GB → tier 1 (10/2 Mbit/s) at 10.2 GB.
+    const [pkg] = await db()
+      .insert(topUpPackages)
+      .values({ name: '+3 GB', kind: 'extra_data', dataGb: 3, price: 300, currency: 'USD' })
+      .returning();
+    const user = (
+      await t.rows<{ user_id: string }>(sql`select user_id from subscriptions where id = ${c.subscriptionId}`)
+    )[0];
+    const credited = await api('POST', `/users/${user.user_id}/credit`, { amount: 1000, reason: 'Goodwill' });
+    expect(credited.statusCode, credited.body).toBe(201);
+    const bought = await api('POST', `/me/subscriptions/${c.subscriptionId}/top-ups`, { package_id: pkg.id }, c.token);
+    expect(bought.statusCode, bought.body).toBe(201);
+    expect(bought.json().data).toMatchObject({ top_up: { status: 'active' }, invoice: { status: 'paid' } });
+    await settle();
+    expect((await login(c.username, c.password)).attributes['Mikrotik-Rate-Limit']).toBe('2M/10M');
+    expect((await counters(c.subscriptionId))[0]).toMatchObject({ tier: 1 });
+    await api('PUT', `/plans/${tiered.id}`, { data_cap_gb: null });
+    await settle();
+  });
+
   it('property: without top-ups the tier never goes down within a cycle, and the counter is the sum of the deltas', () => {
     const plan: FairUsePlan = {
       downloadMbps: 100,

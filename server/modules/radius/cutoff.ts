@@ -26,7 +26,7 @@ import { createRadiusRepository } from './repository';
 import type { NasClient, NasClientDirectory } from './clients';
 import type { Subscriber, SubscriberDirectory } from './directory';
 import type { UsageMeter } from './usage';
-import { fairUse, type FairUseDecision, type Rate } from './fair-use';
+import { fairUse, hasFairUse, type FairUseDecision, type Rate } from './fair-use';
 import { setTier } from './fair-use-store';
 
 /** address: its static address, pool or IPv6 prefixes changed (issue 22); a NAS cannot move a live PPP session
@@ -95,8 +95,19 @@ export class CutoffService {
     // A deleted subscription's sessions lost their link to it (set null): they are found by its login.
     const sessions =
       sub || !before ? await this.openSessions(subscriptionId) : await this.openSessionsOfLogin(before.username);
-    if (!sessions.length) return;
     const now = this.deps.clock.now();
+    // The fair-use tier after a plan change or a paid top-up (issue 36): recorded even without a live session, so
+    // the next accounting packet does not take it for a crossing.
+    const use =
+      (change === 'plan' || change === 'fair_use') && sub && servesNow(sub, now)
+        ? fairUse(
+            sub,
+            hasFairUse(sub) ? await this.deps.usage.cycleOf(sub, now) : { bytes: 0, extraBytes: 0, fullSpeed: false },
+          )
+        : null;
+    if (use && sub?.periodStart && hasFairUse(sub))
+      await setTier(this.deps.db, sub.subscriptionId, sub.periodStart, use.tier);
+    if (!sessions.length) return;
     if (!sub || !servesNow(sub, now)) {
       const reason = sub && allowanceUsed(sub) ? 'data_allowance_used' : (sub?.status ?? 'deleted');
       for (const session of sessions) await this.disconnect(session, reason);
@@ -106,20 +117,21 @@ export class CutoffService {
       for (const session of sessions) await this.disconnect(session, 'address_change');
       return;
     }
-    if (change === 'plan' || change === 'fair_use') {
-      // The plan's rate, or its fair-use tier's for this cycle's usage and top-ups (fair use, issue 36).
-      const use = fairUse(sub, await this.deps.usage.cycleOf(sub, now));
-      if (sub.periodStart) await setTier(this.deps.db, sub.subscriptionId, sub.periodStart, use.tier);
-      await this.fairUseChanged(sub, use, change === 'plan' ? 'plan_change' : 'fair_use_top_up');
-    }
+    // The plan's rate, or its fair-use tier's for this cycle's usage and top-ups.
+    if (use) await this.fairUseChanged(sub, use, change === 'plan' ? 'plan_change' : 'fair_use_top_up', sessions);
   }
 
   /**
    * A subscription's fair-use tier changed (accounting crossed a threshold, a top-up was paid): its open sessions
    * get a CoA-Request with the tier's rate, or are disconnected at the hard stop.
    */
-  async fairUseChanged(sub: Subscriber, use: FairUseDecision, reason: string): Promise<void> {
-    const sessions = await this.openSessions(sub.subscriptionId);
+  async fairUseChanged(
+    sub: Subscriber,
+    use: FairUseDecision,
+    reason: string,
+    open?: RadiusSessionRow[],
+  ): Promise<void> {
+    const sessions = open ?? (await this.openSessions(sub.subscriptionId));
     for (const session of sessions) {
       if (use.stop || !use.rate) await this.disconnect(session, 'data_cap');
       else await this.changeRate(session, sub, use.tier > 0, reason, use.rate);
