@@ -266,8 +266,15 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().data.top_up.id).toBe(top_up.id);
     expect(again.json().data.invoice.id).toBe(invoice.id);
-    const paid = await api('POST', `/payments/invoices/${invoice.id}/manual`, {
-      amount: invoice.total_amount,
+    // Its invoice cancelled (staff): buying again makes a new top-up and invoice.
+    await db().execute(sql`update invoices set status = 'cancelled' where id = ${invoice.id}`);
+    const renewed = await api('POST', `/me/subscriptions/${c.subscriptionId}/top-ups`, { package_id: pkg.id }, c.token);
+    expect(renewed.statusCode, renewed.body).toBe(201);
+    expect(renewed.json().data.invoice.id).not.toBe(invoice.id);
+    const { top_up: topUpNow, invoice: invoiceNow } = renewed.json().data;
+    expect(topUpNow.id).not.toBe(top_up.id);
+    const paid = await api('POST', `/payments/invoices/${invoiceNow.id}/manual`, {
+      amount: invoiceNow.total_amount,
       payment_method: 'cash',
       reference: 'top-up',
     });

@@ -106,7 +106,11 @@ export async function buyTopUp(
       const [invoice] = pending.invoiceId
         ? await tx.select().from(invoices).where(eq(invoices.id, pending.invoiceId))
         : [];
-      return { topUp: pending, invoice: invoice ?? null, created: false };
+      // Still payable: the same top-up and invoice. Its invoice cancelled (or gone): that one is cancelled too, and
+      // a new one is bought below.
+      if (invoice && (invoice.status === 'unpaid' || invoice.status === 'overdue'))
+        return { topUp: pending, invoice, created: false };
+      await tx.update(subscriptionTopUps).set({ status: 'cancelled' }).where(eq(subscriptionTopUps.id, pending.id));
     }
     const invoice = await issueInvoice(tx, {
       userId: sub.userId,
