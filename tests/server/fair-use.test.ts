@@ -36,6 +36,7 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
   let nodeB: RadiusCore;
   let serverB: RadiusUdpServer<NasClient>;
   let n = 0;
+  let nasDevice: { id: string };
 
   beforeAll(async () => {
     ensureRadclient();
@@ -57,12 +58,15 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     tiered = created.json().data;
-    await t.database.db.insert(devices).values({
-      name: 'core-fair',
-      vendor: 'mikrotik',
-      host: '127.0.0.1',
-      radiusSecret: t.app.secretBox.seal(SECRET),
-    });
+    [nasDevice] = await t.database.db
+      .insert(devices)
+      .values({
+        name: 'core-fair',
+        vendor: 'mikrotik',
+        host: '127.0.0.1',
+        radiusSecret: t.app.secretBox.seal(SECRET),
+      })
+      .returning();
     await t.app.radius.clients.reload();
     // A second RADIUS node on the same database: its own directory, caches and UDP server.
     nodeB = createRadiusCore({
@@ -373,6 +377,61 @@ describe('fair use: usage tiers, notices, top-ups and cycles', () => {
     expect((await counters(c.subscriptionId))[0]).toMatchObject({ tier: 1 });
     await api('PUT', `/plans/${tiered.id}`, { data_cap_gb: null });
     await settle();
+  });
+
+  it('property: accounting packets (retransmitted, past 4 GiB) add exactly their deltas to the cycle counter, and its tier only rises', async () => {
+    const c = await customer();
+    const [sub] = await t.rows<{ start: Date | string }>(
+      sql`select current_period_start as start from subscriptions where id = ${c.subscriptionId}`,
+    );
+    const cycleStart = new Date(sub.start);
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 3 * GIGA }), fc.integer({ min: 0, max: 2 * GIGA }), fc.boolean()), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        async (steps) => {
+          const sessionId = `prop-${++run}`;
+          const current = async () =>
+            (await counters(c.subscriptionId)).find((r) => r.cycleStart.getTime() === cycleStart.getTime());
+          const start = await current();
+          const before = (start?.inputOctets ?? 0) + (start?.outputOctets ?? 0);
+          let output = 0;
+          let input = 0;
+          let lastTier = 0;
+          for (const [down, up, again] of steps) {
+            output += down;
+            input += up;
+            const rec = {
+              statusType: 3,
+              acctSessionId: sessionId,
+              username: c.username,
+              inputOctets: input,
+              outputOctets: output,
+              sessionTime: 60,
+              delaySeconds: 0,
+            };
+            const times = again ? 2 : 1;
+            for (let i = 0; i < times; i++) {
+              const outcome = await t.app.radius.accounting.record({ deviceId: nasDevice.id, ip: '127.0.0.1' }, rec);
+              if (i > 0) expect(outcome.added).toEqual({ input: 0, output: 0 });
+            }
+            const tier = fairUse(t.app.radius.subscribers.bySubscription(c.subscriptionId)!, {
+              bytes: before + input + output,
+              extraBytes: 0,
+              fullSpeed: false,
+            }).tier;
+            expect(tier).toBeGreaterThanOrEqual(lastTier);
+            lastTier = tier;
+          }
+          const row = await current();
+          expect((row?.inputOctets ?? 0) + (row?.outputOctets ?? 0)).toBe(before + input + output);
+        },
+      ),
+      { numRuns: 12 },
+    );
   });
 
   it('property: without top-ups the tier never goes down within a cycle, and the counter is the sum of the deltas', () => {
