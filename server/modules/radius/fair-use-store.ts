@@ -5,7 +5,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client';
-import { subscriptionTopUps, usageCycleCounters, usageNotices } from '../../db/schema/fair-use';
+import { usageCycleCounters, usageNotices } from '../../db/schema/fair-use';
 import type { CycleUsage } from './fair-use';
 
 export interface CycleCounter {
@@ -106,18 +106,4 @@ export async function recordNotices(
     .values(notices.map((n) => ({ subscriptionId, cycleStart, tier: n.tier, threshold: n.threshold, sentAt: now })))
     .onConflictDoNothing()
     .returning({ tier: usageNotices.tier, threshold: usageNotices.threshold });
-}
-
-/** The subscription's active top-ups for a cycle (home, staff view). */
-export function activeTopUps(db: Db, subscriptionId: string, cycleStart: Date) {
-  return db
-    .select()
-    .from(subscriptionTopUps)
-    .where(
-      and(
-        eq(subscriptionTopUps.subscriptionId, subscriptionId),
-        eq(subscriptionTopUps.cycleStart, cycleStart),
-        eq(subscriptionTopUps.status, 'active'),
-      ),
-    );
 }
