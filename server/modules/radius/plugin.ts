@@ -101,6 +101,7 @@ export default fp<RadiusPluginOptions>(
             void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId });
             reloadOne(subscriptionId);
           },
+          usageNotice: (notice) => void service.usageNotice?.(notice),
           settings: {
             databaseUrl: config.databaseUrl!,
             secretsKey: config.secretsKey,

@@ -4,6 +4,7 @@
  * packet to one of them) and answers with its own subscriber directory and database pool. The app tells it
  * what changed (subscription re-read, NAS list re-read) over IPC; sweeps and cut-off checks stay in the app.
  */
+import type { UsageNotice } from './service';
 import cluster from 'node:cluster';
 import { openDatabase } from '../../db/client';
 import { RadiusUdpServer } from '../../integrations/radius/server';
@@ -35,7 +36,9 @@ export type WorkerReport =
   /** The requests this worker answered since its last report: [type, result, seconds] each (metrics, system page). */
   | { type: 'observed'; items: Observation[] }
   /** This worker's accounting ended a line (data allowance used): it disconnected its sessions; the app tells the rest. */
-  | { type: 'access-changed'; subscriptionId: string };
+  | { type: 'access-changed'; subscriptionId: string }
+  /** A fair-use notice this worker recorded (usage_notices, once across processes): the app mails it (issue 36). */
+  | { type: 'usage-notice'; notice: Omit<UsageNotice, 'cycleStart'> & { cycleStart: string } };
 
 export type Observation = ['access' | 'accounting', string, number];
 
@@ -90,6 +93,14 @@ async function main(): Promise<void> {
   core.service.onEnded = (subscriptionId) => {
     core.cutoff.accessChanged(subscriptionId, 'status');
     send({ type: 'access-changed', subscriptionId });
+  };
+  // Fair use (issue 36): a tier this worker moved makes the app and the other workers drop their cached usage;
+  // a notice it recorded is mailed by the app.
+  core.service.onFairUseTier = (subscriptionId) => {
+    send({ type: 'access-changed', subscriptionId });
+  };
+  core.service.usageNotice = (notice) => {
+    send({ type: 'usage-notice', notice: { ...notice, cycleStart: notice.cycleStart.toISOString() } });
   };
   const reporting = setInterval(() => void report(), OBSERVED_EVERY_MS);
   reporting.unref();
