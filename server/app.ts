@@ -37,6 +37,7 @@ import { CRUD_MODULES } from './crud';
 import settingsRoutes from './modules/settings/routes';
 import apiTokenRoutes from './modules/api-tokens/routes';
 import voucherRoutes from './modules/vouchers/routes';
+import topUpRoutes from './modules/top-ups/routes';
 import subscriptionRoutes from './modules/subscriptions/routes';
 import invoiceRoutes from './modules/invoices/routes';
 import paymentRoutes from './modules/payments/routes';
@@ -261,6 +262,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await api.register(serviceAccessRoutes, { prefix: '/subscriptions' });
         await api.register(usageRoutes, { prefix: '/usage' });
         await api.register(homeRoutes); // /me/home: the customer's home in one answer (issue 34)
+        await api.register(topUpRoutes); // /me/top-up-packages, /me/subscriptions/:id/top-ups: fair-use top-ups (issue 36)
         await api.register(trafficRoutes, { prefix: '/devices' });
         await api.register(ipamRoutes, { prefix: '/ipam' });
         await api.register(subscriptionAddressRoutes, { prefix: '/subscriptions' });

@@ -134,6 +134,8 @@ export const SUMMARIES: Record<string, string> = {
   'GET /usage': 'Get data usage',
   'GET /usage/customers': "List customers' data usage",
   'GET /me/home': "Get the signed-in customer's home page",
+  'GET /me/top-up-packages': 'List the fair-use top-up packages on sale',
+  'POST /me/subscriptions/:id/top-ups': 'Buy a fair-use top-up for a subscription (a pending top-up and its invoice)',
 
   'GET /ipam/networks': 'List IP networks',
   'GET /exports/libreqos/shaped-devices.csv': "Export LibreQoS's ShapedDevices.csv",
@@ -349,6 +351,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   dashboard: 'Figures for the back-office dashboard.',
   installations: 'Installation appointments, their technicians and photos.',
   usage: 'Data usage by customer and subscription.',
+  'top-up-packages': 'Fair-use top-up packages: extra data or full speed for the rest of a billing cycle.',
   me: "The signed-in customer's own pages.",
   ipam: 'IP address management: networks, addresses and who held them.',
   exports: "Files for other systems: LibreQoS's ShapedDevices.csv and network.json.",

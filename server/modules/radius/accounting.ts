@@ -17,6 +17,7 @@ import type { Clock } from '../../lib/clock';
 import { ACCT_STATUS } from '../../integrations/radius/codec';
 import { createRadiusRepository } from './repository';
 import { utcDay } from './usage';
+import { addCycleUsage, type CycleCounter } from './fair-use-store';
 
 export interface AccountingRecord {
   statusType: number;
@@ -45,6 +46,8 @@ export interface AccountingOutcome {
   alive: boolean;
   /** Bytes this packet added, by direction. */
   added: { input: number; output: number };
+  /** The subscription's cycle counter after this packet's increase (fair use); absent when it added nothing. */
+  cycle?: CycleCounter | null;
 }
 
 export interface AccountingDeps {
@@ -106,8 +109,8 @@ export class AccountingStore {
           reportedPolicy,
         });
         if (inserted) {
-          await this.addUsage(tx, subscriptionId, at, input, output);
-          return { session: inserted, changed: true, ended: isStop, alive: false, added: { input, output } };
+          const cycle = await this.addUsage(tx, subscriptionId, at, input, output);
+          return { session: inserted, changed: true, ended: isStop, alive: false, added: { input, output }, cycle };
         }
         // Another packet of the same session got there first: continue with its row.
         row = await repo.lockSession(nas.deviceId, rec.acctSessionId);
@@ -149,8 +152,8 @@ export class AccountingStore {
         });
       if (Object.keys(patch).length === 0) return nothing(row);
       const updated = await repo.updateSession(row.id, patch);
-      await this.addUsage(tx, updated.subscriptionId, at, addIn, addOut);
-      return { session: updated, changed: true, ended, alive, added: { input: addIn, output: addOut } };
+      const cycle = await this.addUsage(tx, updated.subscriptionId, at, addIn, addOut);
+      return { session: updated, changed: true, ended, alive, added: { input: addIn, output: addOut }, cycle };
     });
   }
 
@@ -176,8 +179,10 @@ export class AccountingStore {
     at: Date,
     input: number,
     output: number,
-  ): Promise<void> {
-    if (!subscriptionId || (input === 0 && output === 0)) return;
+  ): Promise<CycleCounter | null> {
+    if (!subscriptionId || (input === 0 && output === 0)) return null;
     await createRadiusRepository(tx).addUsage(subscriptionId, utcDay(at), input, output);
+    // The same increase, to the subscription's counter for its current cycle (fair use, issue 36).
+    return addCycleUsage(tx, subscriptionId, input, output);
   }
 }

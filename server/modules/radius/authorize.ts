@@ -17,6 +17,7 @@ import { parseIp, parsePrefix } from '../../../contract/ip';
 import type { Subscriber } from './directory';
 import { allowanceUsed } from './allowance';
 import { DEFAULT_NAS_PROFILE, type NasProfile } from './nas-profiles';
+import { fairUse, type CycleUsage } from './fair-use';
 
 export interface AuthContext {
   now: Date;
@@ -27,6 +28,8 @@ export interface AuthContext {
   usageBytes?: number;
   /** The vendor profile of the NAS that asked (issue 36): how the rate is written. Default MikroTik's. */
   profile?: NasProfile;
+  /** This cycle's usage and top-ups (fair use, issue 36); when absent, `usageBytes` without top-ups. */
+  cycle?: CycleUsage;
 }
 
 export type AuthDecision =
@@ -112,11 +115,13 @@ export function authorize(sub: Subscriber, ctx: AuthContext): AuthDecision {
   // A data line with a time limit ends at it (the billing run marks it expired; until then this refuses it).
   if (sub.dataAllowanceBytes !== null && sub.periodEnd && sub.periodEnd.getTime() <= now)
     return reject('not_active', 'Subscription expired');
-  const throttled = capReached(sub, ctx.usageBytes);
-  if (throttled && sub.dataCapAction === 'reject') return reject('data_cap', 'Data cap reached for this period');
+  // Which rate: the fair-use tier for this cycle's usage (the data cap alone is its single-tier case).
+  const use = fairUse(sub, ctx.cycle ?? { bytes: ctx.usageBytes ?? 0, extraBytes: 0, fullSpeed: false });
+  if (use.stop || !use.rate) return reject('data_cap', 'Data cap reached for this period');
+  const throttled = use.tier > 0;
   const untilEnd = sub.periodEnd ? Math.floor((sub.periodEnd.getTime() - now) / 1000) : 0;
   const sessionTimeout = untilEnd > 0 ? Math.min(untilEnd, 0x7fff_ffff) : FALLBACK_SESSION_TIMEOUT;
-  const rate = subscriberRate(sub, throttled);
+  const rate = use.rate;
   return {
     accept: true,
     reason: throttled ? 'throttled' : sub.status === 'active' ? 'active' : 'cancelled_until_period_end',

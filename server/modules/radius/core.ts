@@ -87,6 +87,7 @@ export function createRadiusCore(deps: {
     log,
   });
   const service = new RadiusService({
+    db,
     clock,
     subscribers,
     clients,

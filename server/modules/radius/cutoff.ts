@@ -31,7 +31,7 @@ import type { Clock } from '../../lib/clock';
 import type { DynAuthAnswer, DynAuthClient, DynAuthKind } from '../../integrations/radius/dynauth';
 import type { RadiusAttribute } from '../../integrations/radius/codec';
 import type { RouterOsClient } from '../../integrations/routeros/client';
-import { servesNow, subscriberRate, capReached } from './authorize';
+import { servesNow, subscriberRate } from './authorize';
 import { allowanceUsed } from './allowance';
 import { createRadiusRepository } from './repository';
 import { recordAudit, SYSTEM } from '../audit/trail';
@@ -39,21 +39,12 @@ import { profileForSession } from './session-profile';
 import type { NasClient, NasClientDirectory } from './clients';
 import type { Subscriber, SubscriberDirectory } from './directory';
 import type { UsageMeter } from './usage';
-import { periodFirstDay } from './usage';
+import { fairUse, hasFairUse, type FairUseDecision, type Rate } from './fair-use';
+import { setTier } from './fair-use-store';
 
 /** address: its static address, pool or IPv6 prefixes changed (issue 22); a NAS cannot move a live PPP session
  *  to another address, so its sessions are disconnected and the next login gets the new one. */
-export type AccessChange = 'status' | 'plan' | 'address' | 'tier' | 'top_up';
-
-/**
- * The CoA reason of a change that re-rates live sessions (issue 36: a fair-use tier reached, a top-up bought, a plan
- * change). Each is verified the same way (see above).
- */
-const RERATE_REASONS: Partial<Record<AccessChange, string>> = {
-  plan: 'plan_change',
-  tier: 'tier_change',
-  top_up: 'top_up',
-};
+export type AccessChange = 'status' | 'plan' | 'address' | 'fair_use';
 
 export interface CutoffDeps {
   db: Db;
@@ -134,8 +125,19 @@ export class CutoffService {
     // A deleted subscription's sessions lost their link to it (set null): they are found by its login.
     const sessions =
       sub || !before ? await this.openSessions(subscriptionId) : await this.openSessionsOfLogin(before.username);
-    if (!sessions.length) return;
     const now = this.deps.clock.now();
+    // The fair-use tier after a plan change or a paid top-up (issue 36): recorded even without a live session, so
+    // the next accounting packet does not take it for a crossing.
+    const use =
+      (change === 'plan' || change === 'fair_use') && sub && servesNow(sub, now)
+        ? fairUse(
+            sub,
+            hasFairUse(sub) ? await this.deps.usage.cycleOf(sub, now) : { bytes: 0, extraBytes: 0, fullSpeed: false },
+          )
+        : null;
+    if (use && sub?.periodStart && hasFairUse(sub))
+      await setTier(this.deps.db, sub.subscriptionId, sub.periodStart, use.tier);
+    if (!sessions.length) return;
     if (!sub || !servesNow(sub, now)) {
       const reason = sub && allowanceUsed(sub) ? 'data_allowance_used' : (sub?.status ?? 'deleted');
       for (const session of sessions) await this.disconnect(session, reason);
@@ -145,13 +147,24 @@ export class CutoffService {
       for (const session of sessions) await this.disconnect(session, 'address_change');
       return;
     }
-    const reason = RERATE_REASONS[change];
-    if (reason) {
-      const bytes =
-        sub.dataCapBytes === null
-          ? 0
-          : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, now));
-      for (const session of sessions) await this.changeRate(session, sub, capReached(sub, bytes), reason);
+    // The plan's rate, or its fair-use tier's for this cycle's usage and top-ups.
+    if (use) await this.fairUseChanged(sub, use, change === 'plan' ? 'plan_change' : 'fair_use_top_up', sessions);
+  }
+
+  /**
+   * A subscription's fair-use tier changed (accounting crossed a threshold, a top-up was paid): its open sessions
+   * get a CoA-Request with the tier's rate, or are disconnected at the hard stop.
+   */
+  async fairUseChanged(
+    sub: Subscriber,
+    use: FairUseDecision,
+    reason: string,
+    open?: RadiusSessionRow[],
+  ): Promise<void> {
+    const sessions = open ?? (await this.openSessions(sub.subscriptionId));
+    for (const session of sessions) {
+      if (use.stop || !use.rate) await this.disconnect(session, 'data_cap');
+      else await this.changeRate(session, sub, use.tier > 0, reason, use.rate);
     }
   }
 
@@ -198,11 +211,13 @@ export class CutoffService {
     sub: Subscriber,
     throttled: boolean,
     reason: string,
+    /** The rate to set (fair use decided it); default: the plan's or the throttled one. */
+    rateNow?: Rate,
   ): Promise<RadiusDisconnectRow> {
     const now = this.deps.clock.now();
     const repo = createRadiusRepository(this.deps.db);
     const profile = profileForSession(session, this.deps.clients);
-    const rate = subscriberRate(sub, throttled);
+    const rate = rateNow ?? subscriberRate(sub, throttled);
     const expectedPolicy = profile.policyText(rate);
     const intervalSeconds = session.interimInterval ?? this.deps.interimInterval ?? 300;
     const verifyBy = new Date(now.getTime() + intervalSeconds * COA_VERIFY_FACTOR * 1000);

@@ -5,7 +5,10 @@
  * `app.radius.accessChanged(subscriptionId, 'status' | 'plan')` is what the subscriptions and billing modules
  * call after a committed change; it does nothing when RADIUS is off.
  */
+import { eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
+import { plans, subscriptions, users } from '../../db/schema';
+import { usageNoticeMail } from './emails';
 import { RESYNC } from '../../lib/change-bus';
 import { RadiusUdpServer } from '../../integrations/radius/server';
 import type { RouterOsClient } from '../../integrations/routeros/client';
@@ -102,6 +105,7 @@ export default fp<RadiusPluginOptions>(
             void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId });
             reloadOne(subscriptionId);
           },
+          usageNotice: (notice) => void service.usageNotice?.(notice),
           settings: {
             databaseUrl: config.databaseUrl!,
             secretsKey: config.secretsKey,
@@ -121,6 +125,8 @@ export default fp<RadiusPluginOptions>(
     const failed = (error: unknown) => log.error({ err: error }, 'RADIUS cache refresh failed');
     const reloadOne = (subscriptionId: string) => {
       pool?.broadcast({ type: 'reload', subscriptionId });
+      // The cached fair-use usage too: another node may have moved its tier or activated a top-up.
+      core.usage.forget(subscriptionId);
       subscribers.reload(subscriptionId).catch(failed);
     };
     const reloadAll = () => {
@@ -176,6 +182,42 @@ export default fp<RadiusPluginOptions>(
       },
     };
     app.decorate('radius', runtime);
+    // Fair-use notices (issue 36): recorded once across the nodes by the RADIUS service, mailed here.
+    service.usageNotice = (notice) =>
+      (async () => {
+        const [row] = await db
+          .select({
+            email: users.email,
+            name: users.name,
+            planName: plans.name,
+            periodEnd: subscriptions.currentPeriodEnd,
+          })
+          .from(subscriptions)
+          .innerJoin(users, eq(users.id, subscriptions.userId))
+          .innerJoin(plans, eq(plans.id, subscriptions.planId))
+          .where(eq(subscriptions.id, notice.subscriptionId));
+        if (!row) return;
+        const company = (await app.settings.stored()).company.name;
+        app.mail.send(
+          usageNoticeMail(
+            {
+              to: row.email,
+              name: row.name,
+              company,
+              appUrl: config.appUrl,
+              planName: row.planName,
+              cycleEnd: row.periodEnd,
+            },
+            notice,
+          ),
+        );
+      })().catch((error: unknown) => log.error({ err: error }, 'fair-use notice e-mail failed'));
+    // A tier moved by this node's accounting: the other nodes drop their cached usage of it (their next login reads
+    // the counter), through the same change as any subscription change.
+    service.onFairUseTier = (subscriptionId) => {
+      void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId });
+      pool?.broadcast({ type: 'reload', subscriptionId });
+    };
     service.onEnded = (subscriptionId) => runtime.accessChanged(subscriptionId, 'status');
     app.jobs.every(
       RADIUS_SWEEP_JOB,

@@ -32,6 +32,7 @@ const columns = {
   dataCapAction: plans.dataCapAction,
   throttleDownloadKbps: plans.throttleDownloadKbps,
   throttleUploadKbps: plans.throttleUploadKbps,
+  usageTiers: plans.usageTiers,
   dataAllowanceBytes: subscriptions.dataAllowanceBytes,
   dataUsedBytes: subscriptions.dataUsedBytes,
   framedIp: ipAssignments.address,

@@ -4,6 +4,7 @@
  * sockets, each with its own subscriber directory, and the app tells them when a subscription or the NAS list
  * changed. A worker that dies is forked again.
  */
+import type { UsageNotice } from './service';
 import cluster, { type Worker } from 'node:cluster';
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,8 @@ export class RadiusWorkerPool {
       accessChanged?: (subscriptionId: string) => void;
       /** A worker's accounting confirmed a CoA (the app's cut-off onCoaOutcome: metrics). */
       coaOutcome?: (result: CoaOutcome) => void;
+      /** A worker recorded a fair-use notice (issue 36): the app mails it. */
+      usageNotice?: (notice: UsageNotice) => void;
     },
   ) {}
 
@@ -92,6 +95,8 @@ export class RadiusWorkerPool {
           for (const [type, result, seconds] of report.items) this.options.observe?.(type, result, seconds);
         else if (report.type === 'access-changed') this.options.accessChanged?.(report.subscriptionId);
         else if (report.type === 'coa-outcome') this.options.coaOutcome?.(report.result);
+        else if (report.type === 'usage-notice')
+          this.options.usageNotice?.({ ...report.notice, cycleStart: new Date(report.notice.cycleStart) });
         else if (report.type === 'listening') resolve({ authPort: report.authPort, acctPort: report.acctPort });
         else if (report.type === 'failed') reject(new Error(`RADIUS worker failed to start: ${report.message}`));
       });
