@@ -13,6 +13,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import radius from 'radius';
 import { radclient } from './radclient';
+import { type DictionaryAttribute, readDictionary } from './freeradius-dictionary';
 
 /** A decoded request as the radius package gives it (Vendor-Specific by attribute name once dictionaries know it). */
 export interface DecodedRequest {
@@ -60,6 +61,104 @@ export const CISCO_FAKE: FakeNasVendor = {
     const [input, output] = policy.split('/');
     return { 'Cisco-AVPair': [`ip:sub-qos-policy-in=${input}`, `ip:sub-qos-policy-out=${output}`] };
   },
+};
+
+/** The values of one dictionary attribute in a packet's raw attributes (Vendor-Specific sub-attributes or RFC ones). */
+function rawValues(request: DecodedRequest, attr: DictionaryAttribute): Buffer[] {
+  const out: Buffer[] = [];
+  for (const [type, value] of (request as { raw_attributes?: Array<[number, Buffer]> }).raw_attributes ?? []) {
+    if (attr.vendor === null) {
+      if (type === attr.number) out.push(value);
+      continue;
+    }
+    if (type !== 26 || value.length < 6 || value.readUInt32BE(0) !== attr.vendor) continue;
+    for (let at = 4; at + 2 <= value.length && value[at + 1] >= 2; at += value[at + 1])
+      if (value[at] === attr.number) out.push(value.subarray(at + 2, at + value[at + 1]));
+  }
+  return out;
+}
+
+/**
+ * A NAS that takes its rate as two integer attributes (one per direction) and reports them back in accounting
+ * under the same names, e.g. Huawei-Input/Output-Average-Rate. The names, numbers and types come from the FreeRADIUS
+ * dictionaries (tests/helpers/freeradius-dictionary.ts), not from the portal; `unitKbps` is the attribute's unit.
+ * The policy text is "<up>/<down>" with M or k as the MikroTik profile writes it.
+ */
+function rateFake(name: string, dictionary: string, up: string, down: string, unitKbps: number): FakeNasVendor {
+  const dict = readDictionary(dictionary);
+  const [upAttr, downAttr] = [dict.attributes.get(up), dict.attributes.get(down)];
+  if (!upAttr || !downAttr) throw new Error(`dictionary.${dictionary} has no ${up} / ${down}`);
+  const text = (kbps: number) => (kbps % 1000 === 0 ? `${kbps / 1000}M` : `${kbps}k`);
+  const kbps = (t: string) => (t.endsWith('M') ? Number(t.slice(0, -1)) * 1000 : Number(t.slice(0, -1)));
+  return {
+    name,
+    policyOf(request) {
+      const [u] = rawValues(request, upAttr);
+      const [d] = rawValues(request, downAttr);
+      if (u?.length !== 4 || d?.length !== 4) return null;
+      return `${text(Math.round((u.readUInt32BE(0) * unitKbps) / 1))}/${text(Math.round(d.readUInt32BE(0) * unitKbps))}`;
+    },
+    report(policy) {
+      const [u, d] = policy.split('/');
+      return { [up]: Math.round(kbps(u) / unitKbps), [down]: Math.round(kbps(d) / unitKbps) };
+    },
+  };
+}
+
+/** Huawei ME60/NE: Huawei-Input-Average-Rate (the customer's upload) and -Output- (download), in bit/s. */
+export const HUAWEI_FAKE = rateFake(
+  'huawei',
+  'huawei',
+  'Huawei-Input-Average-Rate',
+  'Huawei-Output-Average-Rate',
+  0.001,
+);
+/** Cambium ePMP: Cambium-ePMP-Max-Burst-Uplink-Rate / -Downlink-Rate, in kbit/s. */
+export const CAMBIUM_FAKE = rateFake(
+  'cambium',
+  'cambium',
+  'Cambium-ePMP-Max-Burst-Uplink-Rate',
+  'Cambium-ePMP-Max-Burst-Downlink-Rate',
+  1,
+);
+
+/** A NAS that applies named policies in two string attributes and reports them back, "<in>/<out>". */
+function namedPolicyFake(name: string, dictionary: string, input: string, output: string): FakeNasVendor {
+  const dict = readDictionary(dictionary);
+  const [inAttr, outAttr] = [dict.attributes.get(input), dict.attributes.get(output)];
+  if (!inAttr || !outAttr) throw new Error(`dictionary.${dictionary} has no ${input} / ${output}`);
+  return {
+    name,
+    policyOf(request) {
+      const [i] = rawValues(request, inAttr);
+      const [o] = rawValues(request, outAttr);
+      return i && o ? `${i.toString('utf8')}/${o.toString('utf8')}` : null;
+    },
+    report(policy) {
+      const [i, o] = policy.split('/');
+      return { [input]: i, [output]: o };
+    },
+  };
+}
+
+/** Juniper MX / E-series: ERX-Ingress-Policy-Name and ERX-Egress-Policy-Name (dictionary.erx). */
+export const JUNIPER_FAKE = namedPolicyFake('juniper', 'erx', 'ERX-Ingress-Policy-Name', 'ERX-Egress-Policy-Name');
+
+/** Any other NAS: a plain Filter-Id (RFC 2865) names the policy, and accounting carries it back. */
+export const GENERIC_FAKE: FakeNasVendor = {
+  name: 'generic',
+  policyOf(request) {
+    const [v] = rawValues(request, {
+      name: 'Filter-Id',
+      vendor: null,
+      vendorName: null,
+      number: 11,
+      path: '11',
+      type: 'string',
+    });
+    return v ? v.toString('utf8') : null;
+  },
+  report: (policy) => ({ 'Filter-Id': policy }),
 };
 
 export interface FakeSession {

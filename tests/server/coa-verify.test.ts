@@ -15,11 +15,21 @@ import { ManualClock } from '../../server/lib/clock';
 import { COA_VERIFY_FACTOR } from '../../server/modules/radius/cutoff';
 import { provisionCredentials } from '../../server/modules/radius/credentials';
 import { activateForPaidInvoice } from '../../server/modules/subscriptions/service';
-import { CISCO_FAKE, CoaNas } from '../helpers/coa-nas';
+import {
+  CAMBIUM_FAKE,
+  CISCO_FAKE,
+  CoaNas,
+  GENERIC_FAKE,
+  HUAWEI_FAKE,
+  JUNIPER_FAKE,
+  MIKROTIK_FAKE,
+  type FakeNasVendor,
+} from '../helpers/coa-nas';
 import { ensureRadclient, radclient } from '../helpers/radclient';
 import { radiusTestConfig } from '../helpers/test-nas';
 import { bearer, createTestApp, testConfig, type TestApp } from '../helpers/server';
 
+type DeviceVendorName = 'mikrotik' | 'cisco' | 'juniper' | 'huawei' | 'cambium' | 'generic';
 const SECRET = 'coa-verify-nas-secret';
 const METRICS_TOKEN = 'coa-metrics-token-0123456789';
 const INTERIM = 300;
@@ -377,6 +387,40 @@ describe('verified changes: CoA confirmed by the next Interim-Update', () => {
       await setVendor('mikrotik');
     }
   });
+
+  // One NAS fake per vendor profile (tests/helpers/coa-nas.ts: each reads the CoA and writes its accounting with the
+  // attribute names and numbers of the FreeRADIUS dictionaries): the change is confirmed by that vendor's report.
+  const VENDORS: Array<[DeviceVendorName, FakeNasVendor, string, string]> = [
+    ['mikrotik', MIKROTIK_FAKE, '10M/50M', '40M/200M'],
+    ['cisco', CISCO_FAKE, 'PORTAL-IN-10M/PORTAL-OUT-50M', 'PORTAL-IN-40M/PORTAL-OUT-200M'],
+    ['juniper', JUNIPER_FAKE, 'PORTAL-IN-10M/PORTAL-OUT-50M', 'PORTAL-IN-40M/PORTAL-OUT-200M'],
+    ['huawei', HUAWEI_FAKE, '10M/50M', '40M/200M'],
+    ['cambium', CAMBIUM_FAKE, '10M/50M', '40M/200M'],
+    ['generic', GENERIC_FAKE, 'portal-50000k-10000k', 'portal-200000k-40000k'],
+  ];
+  it.each(VENDORS)(
+    'a %s NAS: the CoA in its attributes, its next Interim-Update reports the new policy → confirmed',
+    async (vendor, fake, before, after) => {
+      await db().update(devices).set({ vendor }).where(eq(devices.name, 'bng-1'));
+      await t.app.radius.clients.reload();
+      nas.vendorOverride = fake;
+      try {
+        const c = await online(`acct-vendor-${vendor}`, before);
+        nas.received.length = 0;
+        await upgrade(c.subscriptionId);
+        expect(nas.received.map((r) => r.code)).toEqual(['CoA-Request']);
+        // What the fake understood from the CoA (its own reading of the vendor's attributes) is the new policy.
+        expect(nas.sessions.get(`acct-vendor-${vendor}`)!.policy).toBe(after);
+        const [coa] = await requestsOf(c.sessionId);
+        expect(coa).toMatchObject({ kind: 'coa', result: 'confirmed', expectedPolicy: after });
+        await nas.stop(`acct-vendor-${vendor}`);
+      } finally {
+        nas.vendorOverride = null;
+        await db().update(devices).set({ vendor: 'mikrotik' }).where(eq(devices.name, 'bng-1'));
+        await t.app.radius.clients.reload();
+      }
+    },
+  );
 
   it('two nodes on one database sweeping at once: one of them gives the change up, one Disconnect-Request', async () => {
     b = await buildApp({
