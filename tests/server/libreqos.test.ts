@@ -10,11 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../server/db/client';
 import { plans, subscriptions } from '../../server/db/schema';
 import { devices } from '../../server/db/schema/devices';
 import { subscriptionAddressing } from '../../server/db/schema/ipam';
 import { radiusSessions, serviceCredentials } from '../../server/db/schema/radius';
+import { usageCycleCounters } from '../../server/db/schema/fair-use';
 import { ManualClock } from '../../server/lib/clock';
 import { LIBREQOS_EXPORT_JOB } from '../../server/modules/libreqos/plugin';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
@@ -308,6 +310,36 @@ describe('LibreQoS shaper export', () => {
     expect([bob[10], bob[11], bob[12], bob[13]]).toEqual(['1', '1', '2', '2']);
     // Carol's session is closed: no address, but her last NAS is still her parent.
     expect(col(circuits.get(subs.carol)!, 'IPv4')).toBe('');
+  });
+
+  it("a subscription in a fair-use tier this cycle is shaped at the tier's rate, back to the plan's in a new cycle", async () => {
+    const header = LIBREQOS_HEADER.split(',');
+    const maxRates = async () => {
+      const row = byCircuit(parseCsv(await exportCsv())).get(subs.alice)!;
+      return [row[header.indexOf('Download Max Mbps')], row[header.indexOf('Upload Max Mbps')]];
+    };
+    const [sub] = await db().select().from(subscriptions).where(eq(subscriptions.id, subs.alice));
+    const [plan] = await db().select().from(plans).where(eq(plans.id, sub.planId));
+    await db()
+      .update(plans)
+      .set({ usageTiers: [{ afterGb: 500, downloadKbps: 10_000, uploadKbps: 2_000 }] })
+      .where(eq(plans.id, plan.id));
+    try {
+      // Accounting put Alice past 500 GB this cycle (tier 1).
+      await db()
+        .insert(usageCycleCounters)
+        .values({ subscriptionId: subs.alice, cycleStart: sub.currentPeriodStart!, outputOctets: 501e9, tier: 1 });
+      expect(await maxRates()).toEqual(['10', '2']);
+      // The counter of an earlier cycle does not count.
+      await db()
+        .update(usageCycleCounters)
+        .set({ cycleStart: new Date(sub.currentPeriodStart!.getTime() - 30 * 86_400_000) })
+        .where(eq(usageCycleCounters.subscriptionId, subs.alice));
+      expect(await maxRates()).toEqual(['100', '20']);
+    } finally {
+      await db().delete(usageCycleCounters).where(eq(usageCycleCounters.subscriptionId, subs.alice));
+      await db().update(plans).set({ usageTiers: plan.usageTiers }).where(eq(plans.id, plan.id));
+    }
   });
 
   it('quotes names with commas, quotes and line breaks (RFC 4180), and keeps a leading = as it is', async () => {

@@ -15,7 +15,11 @@
  * Pure: no database, no clock. The repository gives the rows, service.ts streams them through here.
  */
 
+import { DEFAULT_THROTTLE_KBPS } from '../radius/directory';
+import { GB, thresholds } from '../radius/fair-use';
+
 /** ShapedDevices.csv's columns, in LibreQoS's order (the 15-column base format, no optional `sqm`). */
+
 export const SHAPED_DEVICES_HEADER = [
   'Circuit ID',
   'Circuit Name',
@@ -69,6 +73,13 @@ export interface CircuitRow {
   planName: string;
   downloadMbps: number;
   uploadMbps: number;
+  /** The plan's fair use (issue 36) and the tier the subscription is in this cycle (null: none recorded, full speed). */
+  usageTiers: { afterGb: number; downloadKbps: number; uploadKbps: number }[];
+  dataCapGb: number | null;
+  dataCapAction: 'reject' | 'throttle';
+  throttleDownloadKbps: number | null;
+  throttleUploadKbps: number | null;
+  tier: number | null;
   /** The PPPoE login, if the line has one. */
   username: string | null;
   /** The static address from IP management, or (none) the address of the open RADIUS session. */
@@ -114,13 +125,47 @@ interface NodeState {
 
 const UNASSIGNED = 'Unassigned';
 
+type RateRow = Pick<
+  CircuitRow,
+  | 'downloadMbps'
+  | 'uploadMbps'
+  | 'usageTiers'
+  | 'dataCapGb'
+  | 'dataCapAction'
+  | 'throttleDownloadKbps'
+  | 'throttleUploadKbps'
+  | 'tier'
+>;
+
 /**
- * A circuit's rates as LibreQoS wants them (see MIN_MBPS, MAX_FLOOR_MBPS): the plan's download and upload rate. Once
- * fair-use tiers take effect (issue 36), the subscription's current tier's rate belongs here instead.
+ * The rate the subscription runs at now, in Mbit/s: the plan's, or its fair-use tier's this cycle (issue 36; the
+ * same thresholds RADIUS applies, radius/fair-use.ts). Past a hard stop the line has no service: the floor.
  */
-export function circuitRates(row: Pick<CircuitRow, 'downloadMbps' | 'uploadMbps'>) {
-  const downloadMax = Math.max(MAX_FLOOR_MBPS, row.downloadMbps);
-  const uploadMax = Math.max(MAX_FLOOR_MBPS, row.uploadMbps);
+function currentMbps(row: RateRow): { download: number; upload: number } {
+  const plan = { download: row.downloadMbps, upload: row.uploadMbps };
+  if (!row.tier) return plan;
+  const threshold = thresholds({
+    downloadMbps: row.downloadMbps,
+    uploadMbps: row.uploadMbps,
+    usageTiers: row.usageTiers ?? [],
+    dataCapBytes: row.dataCapGb === null ? null : row.dataCapGb * GB,
+    dataCapAction: row.dataCapAction,
+    throttleDownloadKbps: row.throttleDownloadKbps ?? DEFAULT_THROTTLE_KBPS,
+    throttleUploadKbps: row.throttleUploadKbps ?? DEFAULT_THROTTLE_KBPS,
+  })[row.tier - 1];
+  if (!threshold) return plan;
+  if (!threshold.rate) return { download: 0, upload: 0 };
+  return { download: threshold.rate.downloadKbps / 1000, upload: threshold.rate.uploadKbps / 1000 };
+}
+
+/**
+ * A circuit's rates as LibreQoS wants them (see MIN_MBPS, MAX_FLOOR_MBPS): the rate the subscription runs at now,
+ * the plan's or its current fair-use tier's, in whole Mbit/s.
+ */
+export function circuitRates(row: RateRow) {
+  const now = currentMbps(row);
+  const downloadMax = Math.max(MAX_FLOOR_MBPS, Math.round(now.download));
+  const uploadMax = Math.max(MAX_FLOOR_MBPS, Math.round(now.upload));
   return {
     downloadMin: Math.min(MIN_MBPS, downloadMax),
     uploadMin: Math.min(MIN_MBPS, uploadMax),

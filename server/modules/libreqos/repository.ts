@@ -10,6 +10,7 @@ import { plans, subscriptions, users } from '../../db/schema';
 import { devices } from '../../db/schema/devices';
 import { ipAssignments, ipNetworks, subscriptionAddressing } from '../../db/schema/ipam';
 import { radiusSessions, serviceCredentials } from '../../db/schema/radius';
+import { usageCycleCounters } from '../../db/schema/fair-use';
 import type { CircuitRow, NasRow } from './format';
 
 const poolNetworks = alias(ipNetworks, 'pool_networks');
@@ -22,6 +23,11 @@ const sessionNas: SQL<string | null> = sql`(select ${radiusSessions.nasDeviceId}
 const sessionIp: SQL<string | null> = sql`(select ${radiusSessions.framedIp} from ${radiusSessions}
   where ${radiusSessions.subscriptionId} = ${subscriptions.id} and ${radiusSessions.status} = 'open'
   order by ${radiusSessions.startedAt} desc limit 1)`;
+
+/** The fair-use tier the subscription is in this cycle (issue 36: recorded by accounting, a top-up or a plan change). */
+const cycleTier: SQL<number | null> = sql`(select ${usageCycleCounters.tier} from ${usageCycleCounters}
+  where ${usageCycleCounters.subscriptionId} = ${subscriptions.id}
+  and ${usageCycleCounters.cycleStart} = ${subscriptions.currentPeriodStart})`;
 
 export function createLibreqosRepository(db: Db) {
   return {
@@ -42,6 +48,12 @@ export function createLibreqosRepository(db: Db) {
           planName: plans.name,
           downloadMbps: plans.downloadMbps,
           uploadMbps: plans.uploadMbps,
+          usageTiers: plans.usageTiers,
+          dataCapGb: plans.dataCapGb,
+          dataCapAction: plans.dataCapAction,
+          throttleDownloadKbps: plans.throttleDownloadKbps,
+          throttleUploadKbps: plans.throttleUploadKbps,
+          tier: cycleTier,
           username: serviceCredentials.username,
           staticIp: ipAssignments.address,
           sessionIp,
