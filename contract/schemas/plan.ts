@@ -1,3 +1,4 @@
+import { formatKbps } from '../rate';
 import { z } from 'zod';
 
 /** Plans (spec §3, §4, §7). JSON is snake_case; money is integer minor units (1999 = 19.99). */
@@ -56,14 +57,6 @@ export function usageTierProblems(
       out.push({ path: [i, 'after_gb'], message: 'Tier thresholds must be below the data cap' });
   });
   return out;
-}
-
-/** "10/2 Mbit/s" (or kbit/s below 1 Mbit/s). */
-export function formatKbps(downloadKbps: number, uploadKbps: number): string {
-  const mbit = (k: number) => String(Math.round(k / 100) / 10);
-  return downloadKbps >= 1000 && uploadKbps >= 1000
-    ? `${mbit(downloadKbps)}/${mbit(uploadKbps)} Mbit/s`
-    : `${downloadKbps}/${uploadKbps} kbit/s`;
 }
 
 /** "after 500 GB: 10/2 Mbit/s", one tier. */

@@ -10,7 +10,7 @@ import { lazy, Suspense, useState } from 'react';
 import type { Usage } from '../../contract/schemas/usage';
 import { t } from '../../src/i18n';
 import { formatUsageBytes } from './format';
-import { formatKbps } from '../../contract/schemas/plan';
+import { formatKbps } from '../../contract/rate';
 import { formatDateTime } from '../../src/components/dates';
 
 const UsageChart = lazy(() => import('./UsageChart'));

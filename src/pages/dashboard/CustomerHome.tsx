@@ -8,7 +8,7 @@ import { lazy, memo, Suspense, useDeferredValue, type ReactNode } from 'react';
 import { Alert, Button, Flex, Spin, Tag, theme } from 'antd';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Link, useNavigate } from 'react-router';
-import { formatKbps } from '../../../contract/schemas/plan';
+import { formatKbps } from '../../../contract/rate';
 import type { CustomerHome as Home, HomeInvoice } from '../../../contract/schemas/home';
 import { retryUnlessClientError } from '../../components/retry';
 import { SecondaryText, StrongText } from '../../components/Text';
