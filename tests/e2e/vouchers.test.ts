@@ -9,10 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkEverywhere } from '../helpers/everywhere';
-import { DEMO_PASSWORD, toastsGone, usePortal } from '../helpers/browser';
+import { DEMO_PASSWORD, portalApi, toastsGone, usePortal } from '../helpers/browser';
 import { pdfText } from '../helpers/pdf-text';
 
 const portal = usePortal();
+const { api, tokenOf } = portalApi(portal);
 const SHOTS = process.env.VOUCHER_SHOTS_DIR;
 
 describe('prepaid vouchers', () => {
@@ -83,7 +84,16 @@ describe('prepaid vouchers', () => {
       await staff.close();
     }
 
-    // A customer scans a card: the QR link with the code, as printed (lower case, grouped with a dash).
+    // A customer scans a card: the QR link with the code, as printed (lower case, grouped with a dash). A customer of
+    // their own for each attempt: a retry's code then starts a subscription as the first attempt's did, rather than
+    // adding to the one the first attempt started.
+    const email = `voucher.${Date.now()}@example.net`;
+    await api('POST', '/users', await tokenOf('admin@isp.local'), {
+      name: 'Vera Voucher',
+      email,
+      password: DEMO_PASSWORD,
+      role: 'user',
+    });
     const customer = await portal.browser.newPage({ viewport: { width: 390, height: 844 } });
     const code = codes[0]!;
     const printed = `${code.slice(0, 5)}-${code.slice(5)}`.toLowerCase();
@@ -92,7 +102,7 @@ describe('prepaid vouchers', () => {
       await customer.goto(`${portal.url}/dashboard/subscriptions?voucher=${printed}`);
       await customer.getByTestId('login-page').waitFor();
       expect(new URL(customer.url()).searchParams.get('to')).toBe(`/dashboard/subscriptions?voucher=${printed}`);
-      await customer.getByLabel('E-mail').fill('customer@isp.local');
+      await customer.getByLabel('E-mail').fill(email);
       await customer.getByLabel('Password').fill(DEMO_PASSWORD);
       await customer.getByRole('button', { name: 'Sign in' }).click();
       await customer.waitForURL(`${portal.url}/dashboard/subscriptions?voucher=${printed}`);
