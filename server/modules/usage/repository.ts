@@ -13,13 +13,7 @@ export function createUsageRepository(db: Db) {
     /** The customer's subscriptions with their plan: active, suspended, pending, then the rest; newest first. */
     async linesOf(userId: string) {
       return db
-        .select({
-          sub: subscriptions,
-          planName: plans.name,
-          cycle: plans.billingCycle,
-          capGb: plans.dataCapGb,
-          plan: plans,
-        })
+        .select({ sub: subscriptions, planName: plans.name, cycle: plans.billingCycle, capGb: plans.dataCapGb })
         .from(subscriptions)
         .innerJoin(plans, eq(plans.id, subscriptions.planId))
         .where(eq(subscriptions.userId, userId))

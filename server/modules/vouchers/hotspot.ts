@@ -29,7 +29,6 @@ import type { Clock } from '../../lib/clock';
 import type { RateLimitBackend } from '../../lib/rate-limit-store';
 import type { SecretBox } from '../../lib/secret-box';
 import { FALLBACK_SESSION_TIMEOUT, rateAttributes, type AuthDecision } from '../radius/authorize';
-import type { NasProfile } from '../radius/nas-profiles';
 import { parseVoucherCode, voucherCodeHash } from './codes';
 import { createVoucherRepository } from './repository';
 import type { VoucherState } from '../../../contract/schemas/vouchers';
@@ -85,7 +84,6 @@ export function authorizeVoucher(
   v: HotspotVoucher,
   now: Date,
   interimInterval: number,
-  profile?: NasProfile,
 ): { decision: AuthDecision; state?: 'expired' | 'used_up' } {
   if (v.state === 'revoked' || v.batchRevoked) return { decision: reject('not_active') };
   if (v.redeemedBy) return { decision: reject('not_active') };
@@ -98,7 +96,7 @@ export function authorizeVoucher(
   }
   const left = expiresAt ? Math.floor((expiresAt.getTime() - now.getTime()) / 1000) : FALLBACK_SESSION_TIMEOUT;
   const attributes: RadiusAttribute[] = [
-    ...rateAttributes(v.downloadMbps * 1000, v.uploadMbps * 1000, profile),
+    ...rateAttributes(v.downloadMbps * 1000, v.uploadMbps * 1000),
     ['Session-Timeout', Math.max(1, Math.min(left, 0x7fff_ffff))],
     ['Acct-Interim-Interval', interimInterval],
   ];
@@ -124,7 +122,6 @@ export class VoucherAuthenticator {
     username: string,
     check: (password: string) => boolean,
     from: VoucherAttemptOrigin = { nas: 'unknown' },
-    profile?: NasProfile,
   ): Promise<AuthDecision | null> {
     const code = parseVoucherCode(username);
     if (!code) return null;
@@ -132,7 +129,7 @@ export class VoucherAuthenticator {
     const key = voucherAttemptKey(from);
     if (attempts && (await attempts.read(key, VOUCHER_ATTEMPTS.windowMs)).count >= VOUCHER_ATTEMPTS.max)
       return reject('too_many_attempts');
-    const decision = await this.check(username, code, check, profile);
+    const decision = await this.check(username, code, check);
     if (attempts) {
       if (decision.accept) await attempts.clear(key);
       else await attempts.increment(key, VOUCHER_ATTEMPTS.windowMs);
@@ -140,12 +137,7 @@ export class VoucherAuthenticator {
     return decision;
   }
 
-  private async check(
-    username: string,
-    code: string,
-    check: (password: string) => boolean,
-    profile?: NasProfile,
-  ): Promise<AuthDecision> {
+  private async check(username: string, code: string, check: (password: string) => boolean): Promise<AuthDecision> {
     const { db, box, clock } = this.deps;
     const repo = createVoucherRepository(db);
     const row = await repo.hotspotLogin(voucherCodeHash(box, code));
@@ -160,7 +152,7 @@ export class VoucherAuthenticator {
       usedBytes: Number(row.usedBytes),
       batchRevoked: row.batchRevokedAt !== null,
     };
-    const { decision, state } = authorizeVoucher(v, now, this.deps.interimInterval, profile);
+    const { decision, state } = authorizeVoucher(v, now, this.deps.interimInterval);
     if (state && v.state !== state && v.state !== 'revoked') {
       await repo.moveState(v.id, v.state, state);
     }

@@ -2,10 +2,6 @@
 export const devices: Record<string, string> = {
   'devices.title': 'Devices',
   'devices.singular': 'device',
-  'devices.libreqos.button': 'LibreQoS files',
-  'devices.libreqos.shapedDevices': 'ShapedDevices.csv (subscribers)',
-  'devices.libreqos.network': 'network.json (sites and NAS)',
-  'devices.libreqos.error': 'The LibreQoS file could not be downloaded',
   'devices.fields.name': 'Name',
   'devices.fields.vendor': 'Vendor',
   'devices.fields.model': 'Model',
@@ -41,11 +37,7 @@ export const devices: Record<string, string> = {
   'devices.section.radius': 'RADIUS',
 
   'devices.vendor.mikrotik': 'MikroTik',
-  'devices.vendor.cisco': 'Cisco (IOS-XE ISG / ASR BNG)',
-  'devices.vendor.juniper': 'Juniper (MX / E-series BNG)',
-  'devices.vendor.huawei': 'Huawei (ME60 / NetEngine BRAS)',
-  'devices.vendor.cambium': 'Cambium (ePMP / cnPilot)',
-  'devices.vendor.generic': 'Generic (SNMP, WISPr RADIUS)',
+  'devices.vendor.generic': 'Generic (SNMP)',
   'devices.status.up': 'Up',
   'devices.status.down': 'Down',
   'devices.status.unknown': 'Unknown',
