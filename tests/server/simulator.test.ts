@@ -31,12 +31,23 @@ import { bearer, createTestApp, createThrowawayPostgres, type TestApp } from '..
 
 const silent = { info() {}, warn() {}, debug() {}, error() {} };
 
+/**
+ * A UDP port for the simulator's CoA listener, free now and outside Linux's ephemeral range (32768-60999): the
+ * portal, started after this is chosen, binds its RADIUS ports to port 0, and one of those once got the very port
+ * this had just given back (EADDRINUSE when the simulator bound it).
+ */
 async function freeUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const socket = createSocket('udp4');
+    const free = await new Promise<boolean>((resolve) => {
+      socket.once('error', () => resolve(false));
+      socket.bind(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!free) continue;
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    return port;
+  }
 }
 
 /** Polls `check` until it returns something truthy, or fails after `ms`. */
