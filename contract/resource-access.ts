@@ -110,6 +110,17 @@ const SHIPPED_RESOURCES = {
     update: ADMIN_BILLING,
     delete: ADMIN_BILLING,
   },
+  // Fair-use top-up packages (issue 36): admin and billing manage them; signed-in customers list the active ones.
+  'top-up-packages': {
+    route: '/dashboard/billing/top-up-packages',
+    screen: ADMIN_BILLING,
+    api: '/top-up-packages',
+    list: 'authenticated',
+    show: 'authenticated',
+    create: ADMIN_BILLING,
+    update: ADMIN_BILLING,
+    delete: ADMIN_BILLING,
+  },
   // Payment gateways: any signed-in user lists the active ones (no credentials) to choose how to pay; admin and
   // billing manage them and see every gateway with masked credentials.
   'payment-gateways': {

@@ -292,6 +292,9 @@ export const ENDPOINT_ACCESS = {
   // The customer's home (issue 34): their order, service, usage, bill, credit and tickets in one answer. Customers
   // only: staff land on their dashboard, and a staff account's own "service" means nothing.
   'GET /me/home': ['user'],
+  // Fair-use top-ups (issue 36): customers see the packages on sale and buy one for their own subscription.
+  'GET /me/top-up-packages': ['user'],
+  'POST /me/subscriptions/:id/top-ups': ['user'],
   // Staff's overview (issue 34): every customer's usage this month, the heaviest first; the staff who read anyone's.
   'GET /usage/customers': ['admin', 'support', 'technician'],
 
@@ -324,6 +327,9 @@ export const ENDPOINT_ACCESS = {
   'GET /subscriptions/:id/address': ['admin', 'technician', 'support', 'user'],
   'PUT /subscriptions/:id/address': ['admin', 'technician'],
   'DELETE /subscriptions/:id/address': ['admin', 'technician'],
+  // The LibreQoS shaper export (issue 36): the subscribers' addresses and plan rates, for those who run the network.
+  'GET /exports/libreqos/shaped-devices.csv': ['admin', 'technician'],
+  'GET /exports/libreqos/network.json': ['admin', 'technician'],
 } as const satisfies Record<string, Audience>;
 
 /**

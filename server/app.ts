@@ -37,6 +37,7 @@ import { CRUD_MODULES } from './crud';
 import settingsRoutes from './modules/settings/routes';
 import apiTokenRoutes from './modules/api-tokens/routes';
 import voucherRoutes from './modules/vouchers/routes';
+import topUpRoutes from './modules/top-ups/routes';
 import subscriptionRoutes from './modules/subscriptions/routes';
 import invoiceRoutes from './modules/invoices/routes';
 import paymentRoutes from './modules/payments/routes';
@@ -52,6 +53,8 @@ import ticketRoutes from './modules/tickets/routes';
 import userRoutes from './modules/users/routes';
 import deviceRoutes from './modules/devices/routes';
 import deviceBackupsPlugin from './modules/device-backups/plugin';
+import libreqosPlugin from './modules/libreqos/plugin';
+import { libreqosRoutes } from './modules/libreqos/routes';
 import backupsPlugin from './modules/backups/plugin';
 import backupRoutes from './modules/backups/routes';
 import auditRoutes from './modules/audit/routes';
@@ -217,6 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(billingPlugin);
     await app.register(autopayPlugin, { stripeApi: options.stripeApi }); // saved cards, off-session charges (issue 21)
     await app.register(deviceBackupsPlugin);
+    await app.register(libreqosPlugin); // the LibreQoS shaper export and its scheduled file (issue 36)
     await app.register(backupsPlugin);
     await app.register(auditRetentionPlugin);
     await app.register(embeddedVacuumPlugin);
@@ -258,9 +262,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await api.register(serviceAccessRoutes, { prefix: '/subscriptions' });
         await api.register(usageRoutes, { prefix: '/usage' });
         await api.register(homeRoutes); // /me/home: the customer's home in one answer (issue 34)
+        await api.register(topUpRoutes); // /me/top-up-packages, /me/subscriptions/:id/top-ups: fair-use top-ups (issue 36)
         await api.register(trafficRoutes, { prefix: '/devices' });
         await api.register(ipamRoutes, { prefix: '/ipam' });
         await api.register(subscriptionAddressRoutes, { prefix: '/subscriptions' });
+        await api.register(libreqosRoutes, { prefix: '/exports/libreqos' });
         await api.register(contactRoutes);
         await api.register(settingsRoutes, { prefix: '/settings' });
         await api.register(backupRoutes, { prefix: '/backups' });

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { pagePaginationSchema } from '../envelope';
 
-export const DEVICE_VENDORS = ['mikrotik', 'generic'] as const;
+/** The device's maker, which is also its NAS profile for RADIUS (issue 36: how a plan's policy is expressed). */
+export const DEVICE_VENDORS = ['mikrotik', 'cisco', 'juniper', 'huawei', 'cambium', 'generic'] as const;
 export type DeviceVendor = (typeof DEVICE_VENDORS)[number];
 
 export const DEVICE_STATUSES = ['up', 'down', 'unknown'] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fairUseSummarySchema } from './top-up';
 import { INSTALLATION_STATUSES } from './installation';
 import { TICKET_STATUSES } from './ticket';
 
@@ -64,6 +65,12 @@ export const customerHomeSchema = z.object({
       /** null: unlimited. */
       cap_bytes: z.number().nullable(),
       percent: z.number().nullable(),
+      /**
+       * Fair use (issue 36), for a plan with usage tiers or a cap: the tier this cycle (0: full speed), the rate
+       * now, what happens at the next threshold ("after 500 GB: 10/2 Mbit/s", or the stop), this cycle's active
+       * top-ups and the packages on sale. Absent or null: the plan has none. Cycles follow the billing period.
+       */
+      fair_use: fairUseSummarySchema.nullable().optional(),
     })
     .nullable(),
   bill: z.object({

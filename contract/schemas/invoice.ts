@@ -13,8 +13,9 @@ export const invoiceLineItemSchema = z.object({
   unit_amount: z.number().int(),
   /** quantity × unit_amount (negative for a credit). */
   amount: z.number().int(),
-  /** What the line is for (absent on older lines): the plan's first period, a renewal, an upgrade, a credit. */
-  kind: z.enum(['plan', 'setup_fee', 'renewal', 'upgrade', 'credit']).optional(),
+  /** What the line is for (absent on older lines): the plan's first period, a renewal, an upgrade, a credit, a
+   *  fair-use top-up (issue 36). */
+  kind: z.enum(['plan', 'setup_fee', 'renewal', 'upgrade', 'credit', 'top_up']).optional(),
   /** The service period a plan/renewal/upgrade line covers (ISO timestamps). */
   period_start: z.string().optional(),
   period_end: z.string().optional(),

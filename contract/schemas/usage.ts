@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fairUseSummarySchema } from './top-up';
 import { pagePaginationSchema } from '../envelope';
 
 /**
@@ -61,6 +62,8 @@ export const usageSchema = z.object({
     remaining: z.number().nullable(),
     percent: z.number().nullable(),
   }),
+  /** Fair use this cycle (issue 36): the current period only; null for a plan without tiers or cap. */
+  fair_use: fairUseSummarySchema.nullable().optional(),
   /** The open accounting session, if the customer is online. */
   session: z
     .object({

@@ -1,6 +1,7 @@
 import type { FieldDef } from '../../src/components/resource';
 import { createElement } from 'react';
 import { FormTestConnection } from './components/FormTestConnection';
+import { LibreqosDownload } from './components/LibreqosDownload';
 import { adminFields, summaryFields } from './fields';
 import { CloudServerOutlined } from '@ant-design/icons';
 import { defineResource } from '../../src/components/resource/define';
@@ -31,6 +32,8 @@ export const routerDevicesResource = defineResource({
   search: true,
   meta: { endpoint: 'devices' },
   messages: { created: 'devices.toast.created', updated: 'devices.toast.updated', deleted: 'devices.toast.deleted' },
+  // The LibreQoS shaper export (issue 36): admin and technicians may download it (contract/roles.ts).
+  listButtons: () => createElement(LibreqosDownload),
   fields: [...adminFields, testField],
 });
 
@@ -45,5 +48,6 @@ export const technicianDevicesResource = defineResource({
   meta: { endpoint: 'devices' },
   actions: ['show'],
   canCreate: false,
+  listButtons: () => createElement(LibreqosDownload),
   fields: summaryFields.map((f) => ({ ...f, form: false })),
 });

@@ -1,4 +1,12 @@
-import { BILLING_CYCLES, DATA_CAP_ACTIONS, planInputSchema } from '../../contract/schemas/plan';
+import {
+  BILLING_CYCLES,
+  DATA_CAP_ACTIONS,
+  describeTier,
+  planInputSchema,
+  tiersFromText,
+  tiersToText,
+  type UsageTier,
+} from '../../contract/schemas/plan';
 
 import { AppstoreOutlined } from '@ant-design/icons';
 import { defineResource } from '../../src/components/resource/define';
@@ -101,6 +109,20 @@ export const plansResource = defineResource({
       form: true,
       schema: s.throttle_upload_kbps,
       emptyAsNull: true,
+    },
+    {
+      // Fair use (issue 36): one tier a line, "<after GB> <download kbit/s> <upload kbit/s>", e.g. "500 10000 2000".
+      name: 'usage_tiers',
+      type: 'textarea',
+      labelKey: 'plans.fields.usageTiers',
+      emptyKey: 'plans.noTiers',
+      form: true,
+      fromRecord: (value) => tiersToText(value as UsageTier[] | undefined),
+      toPayload: (value) => tiersFromText(value),
+      render: (value) => {
+        const tiers = (value as UsageTier[] | undefined) ?? [];
+        return tiers.length ? tiers.map(describeTier).join('; ') : null;
+      },
     },
     {
       name: 'price',

@@ -10,9 +10,24 @@ import { lazy, Suspense, useState } from 'react';
 import type { Usage } from '../../contract/schemas/usage';
 import { t } from '../../src/i18n';
 import { formatUsageBytes } from './format';
+import { formatKbps } from '../../contract/rate';
 import { formatDateTime } from '../../src/components/dates';
 
 const UsageChart = lazy(() => import('./UsageChart'));
+
+/** Fair use (issue 36): "Tier 1 of this cycle: 10/2 Mbit/s. After 800 GB: 2/1 Mbit/s." */
+function fairUseText(f: NonNullable<Usage['fair_use']>): string {
+  const rate = (r: { download_kbps: number; upload_kbps: number }) => formatKbps(r.download_kbps, r.upload_kbps);
+  const now = f.rate
+    ? t(f.tier === 0 ? 'usage.fairUse.full' : 'usage.fairUse.tier', { tier: String(f.tier), rate: rate(f.rate) })
+    : t('usage.fairUse.stopped');
+  const next = f.next
+    ? f.next.rate && !f.next.stop
+      ? t('usage.fairUse.next', { after: formatUsageBytes(f.next.after_bytes), rate: rate(f.next.rate) })
+      : t('usage.fairUse.nextStop', { after: formatUsageBytes(f.next.after_bytes) })
+    : '';
+  return next ? `${now} ${next}` : now;
+}
 
 export function useUsage(userId: string | undefined, period: number, subscriptionId?: string) {
   const { query, result } = useCustom<Usage>({
@@ -120,6 +135,11 @@ export function UsageView({ userId }: { userId?: string }) {
                   })}
                 </Typography.Text>
               </Space>
+            )}
+            {usage.fair_use && (
+              <Typography.Paragraph data-testid="usage-fair-use" style={{ marginTop: 8, marginBottom: 0 }}>
+                {fairUseText(usage.fair_use)}
+              </Typography.Paragraph>
             )}
             <Row gutter={16} style={{ marginTop: 16 }}>
               <Col span={8}>

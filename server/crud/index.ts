@@ -7,5 +7,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import contactMessagesModule from '../modules/contact/module';
 import gatewaysModule from '../modules/gateways/module';
 import plansModule from '../modules/plans/module';
+import topUpPackagesModule from '../modules/top-ups/module';
 
-export const CRUD_MODULES: readonly FastifyPluginAsync[] = [plansModule, gatewaysModule, contactMessagesModule];
+export const CRUD_MODULES: readonly FastifyPluginAsync[] = [
+  plansModule,
+  gatewaysModule,
+  contactMessagesModule,
+  topUpPackagesModule,
+];

@@ -173,6 +173,14 @@ export const plans = pgTable(
     /** Throttled rate in kbit/s; null: 1024. */
     throttleDownloadKbps: integer('throttle_download_kbps'),
     throttleUploadKbps: integer('throttle_upload_kbps'),
+    /**
+     * Fair-use tiers per cycle (issue 36), in order: after `afterGb` gigabytes this cycle the rate drops to the
+     * tier's. Empty: none (the data cap above, if any, still applies: reject = hard stop, throttle = one tier).
+     */
+    usageTiers: jsonb('usage_tiers')
+      .$type<{ afterGb: number; downloadKbps: number; uploadKbps: number }[]>()
+      .notNull()
+      .default([]),
     price: integer('price').notNull(),
     setupFee: integer('setup_fee').notNull().default(0),
     currency: varchar('currency', { length: 3 }).notNull(),
@@ -456,3 +464,4 @@ export * from './schema/system';
 export * from './schema/money';
 export * from './schema/ipam';
 export * from './schema/vouchers';
+export * from './schema/fair-use';

@@ -5,7 +5,7 @@
  * - METRICS_TOKEN set: GET /metrics on the portal's port too, for `Authorization: Bearer <METRICS_TOKEN>` only;
  * - neither: no /metrics at all.
  * What this process saw: API request durations by route and status, RADIUS requests by type and result with
- * their latency (answered in this process), process metrics. What every node shares, read from the database at
+ * their latency (answered in this process), CoA outcomes (isp_radius_coa_total), process metrics. What every node shares, read from the database at
  * each scrape (so any node answers alike): the job queue (jobs by queue and state, failures of the last 24 h, age
  * of the oldest waiting job), the mail outbox backlog, open RADIUS sessions, the last billing run, and this
  * process's database pool.
@@ -72,6 +72,16 @@ export default fp(
       radiusLatency.observe({ type }, seconds);
       heartbeat.countRadius(type, result);
     };
+
+    // Verified changes (issue 36): how each CoA ended, here or in a RADIUS worker process (forwarded by the pool).
+    const coaOutcomes = new client.Counter({
+      name: 'isp_radius_coa_total',
+      help: 'CoA requests by outcome: confirmed (the session reported the new policy or ended), unconfirmed (not in time: disconnected), nak, timeout (disconnected at once), failed (no NAS to send to)',
+      labelNames: ['result'] as const,
+      registers: [registry],
+    });
+    for (const result of ['confirmed', 'unconfirmed', 'nak', 'timeout', 'failed']) coaOutcomes.inc({ result }, 0);
+    app.radius.cutoff.onCoaOutcome = (result) => coaOutcomes.inc({ result });
 
     const jobs = new client.Gauge({
       name: 'isp_jobs',

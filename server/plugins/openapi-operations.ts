@@ -134,8 +134,12 @@ export const SUMMARIES: Record<string, string> = {
   'GET /usage': 'Get data usage',
   'GET /usage/customers': "List customers' data usage",
   'GET /me/home': "Get the signed-in customer's home page",
+  'GET /me/top-up-packages': 'List the fair-use top-up packages on sale',
+  'POST /me/subscriptions/:id/top-ups': 'Buy a fair-use top-up for a subscription (a pending top-up and its invoice)',
 
   'GET /ipam/networks': 'List IP networks',
+  'GET /exports/libreqos/shaped-devices.csv': "Export LibreQoS's ShapedDevices.csv",
+  'GET /exports/libreqos/network.json': "Export LibreQoS's network.json",
   'POST /ipam/networks': 'Add an IP network',
   'GET /ipam/networks/:id': 'Get an IP network',
   'PUT /ipam/networks/:id': 'Update an IP network',
@@ -298,6 +302,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'DELETE /ipam/networks/:id': 'deleteIpNetwork',
   'GET /ipam/networks/:id/addresses': 'listIpNetworkAddresses',
   'GET /ipam/history': 'getIpAddressHistory',
+  'GET /exports/libreqos/shaped-devices.csv': 'exportLibreqosShapedDevices',
+  'GET /exports/libreqos/network.json': 'exportLibreqosNetwork',
 
   'POST /contact': 'sendContactMessage',
   'GET /settings/public': 'getPublicSettings',
@@ -345,8 +351,10 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   dashboard: 'Figures for the back-office dashboard.',
   installations: 'Installation appointments, their technicians and photos.',
   usage: 'Data usage by customer and subscription.',
+  'top-up-packages': 'Fair-use top-up packages: extra data or full speed for the rest of a billing cycle.',
   me: "The signed-in customer's own pages.",
   ipam: 'IP address management: networks, addresses and who held them.',
+  exports: "Files for other systems: LibreQoS's ShapedDevices.csv and network.json.",
   contact: 'The public contact form.',
   settings: 'Portal settings, logo and policy pages.',
   backups: 'Database backups.',
@@ -394,6 +402,38 @@ export const OTHER_CONTENT: Record<
     },
     'GET /backups/:name/download': { 200: binary('application/gzip', 'The database dump, compressed.') },
     'GET /settings/logo': { 200: binary('image/*', 'The logo.') },
+    'GET /exports/libreqos/shaped-devices.csv': {
+      200: text('text/csv', "LibreQoS's ShapedDevices.csv: one circuit per subscription in service."),
+    },
+    'GET /exports/libreqos/network.json': {
+      200: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            description:
+              "LibreQoS's network.json: sites and NAS devices by node name, NAS devices as a site's children.",
+            additionalProperties: {
+              type: 'object',
+              required: ['id', 'downloadBandwidthMbps', 'uploadBandwidthMbps', 'type'],
+              properties: {
+                id: {
+                  type: 'string',
+                  description: 'Stable id: portal:site:…, portal:nas:<device id>, portal:generated:…',
+                },
+                downloadBandwidthMbps: { type: 'number' },
+                uploadBandwidthMbps: { type: 'number' },
+                type: { type: 'string', enum: ['site', 'ap'] },
+                children: {
+                  type: 'object',
+                  description: 'The NAS devices of a site, by node name (nodes as above, without children).',
+                  additionalProperties: { type: 'object' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
   };
 })();
 

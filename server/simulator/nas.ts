@@ -10,6 +10,7 @@
  */
 import type { RemoteInfo } from 'node:dgram';
 import {
+  MIKROTIK_VENDOR,
   stringAttribute,
   integerAttribute,
   type RadiusAttribute,
@@ -109,6 +110,12 @@ export function parseRateLimit(value: string | undefined): Rate | null {
   const up = kbps(rx);
   const down = kbps(tx ?? rx);
   return up === null || down === null ? null : { uploadKbps: up, downloadKbps: down };
+}
+
+/** A rate as Mikrotik-Rate-Limit text, "<upload>/<download>" ("10M/50M", "512k/2M"). */
+export function rateLimitText(rate: Rate): string {
+  const unit = (kbps: number) => (kbps % 1000 === 0 ? `${kbps / 1000}M` : `${kbps}k`);
+  return `${unit(rate.uploadKbps)}/${unit(rate.downloadKbps)}`;
 }
 
 /** The rate an Access-Accept or CoA-Request gives: MikroTik's attribute, else WISPr's (bits/s). */
@@ -496,6 +503,9 @@ export class SimulatedNas {
         ['Acct-Output-Gigawords', Math.floor(session.outputOctets / TWO_32)],
       );
     }
+    // The rate the session runs under, as RouterOS writes it: the portal confirms a CoA by it (issue 36).
+    if (status !== 'Stop')
+      attributes.push(['Vendor-Specific', MIKROTIK_VENDOR, [['Mikrotik-Rate-Limit', rateLimitText(session.rate)]]]);
     if (cause) attributes.push(['Acct-Terminate-Cause', cause]);
     return this.radius.request('Accounting-Request', attributes);
   }

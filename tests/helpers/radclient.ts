@@ -39,15 +39,21 @@ export interface RadclientAnswer {
   code: string | null;
   /** The reply's attributes (repeated ones: the last; quotes removed). */
   attributes: Record<string, string>;
+  /** Every value of each attribute, in order (a repeated one, like Cisco-AVPair, has several). */
+  all: Record<string, string[]>;
   output: string;
 }
 
-/** Sends one request built from `attributes` (values as radclient reads them) and parses the reply. */
+/**
+ * Sends one request built from `attributes` (values as radclient reads them; an array: the attribute repeated) and
+ * parses the reply.
+ */
 export function radclient(
   target: RadclientTarget,
-  attributes: Record<string, string | number>,
+  attributes: Record<string, string | number | Array<string | number>>,
 ): Promise<RadclientAnswer> {
   const input = Object.entries(attributes)
+    .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => [name, v] as const))
     .map(([name, value]) => `${name} = ${typeof value === 'number' ? value : JSON.stringify(value)}`)
     .join('\n');
   const args = [
@@ -77,13 +83,16 @@ export function radclient(
 export function parseAnswer(output: string): RadclientAnswer {
   const lines = output.split('\n');
   const start = lines.findIndex((l) => l.startsWith('Received '));
-  if (start < 0) return { code: null, attributes: {}, output };
+  if (start < 0) return { code: null, attributes: {}, all: {}, output };
   const code = /^Received (\S+)/.exec(lines[start])![1];
   const attributes: Record<string, string> = {};
+  const all: Record<string, string[]> = {};
   for (const line of lines.slice(start + 1)) {
     const m = /^\s+([\w-]+) = (.*)$/.exec(line);
     if (!m) break;
-    attributes[m[1]] = m[2].replace(/^"(.*)"$/, '$1');
+    const value = m[2].replace(/^"(.*)"$/, '$1');
+    attributes[m[1]] = value;
+    all[m[1]] = [...(all[m[1]] ?? []), value];
   }
-  return { code, attributes, output };
+  return { code, attributes, all, output };
 }

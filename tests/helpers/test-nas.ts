@@ -10,7 +10,8 @@ export class TestNas {
   socket!: Socket;
   port = 0;
   answer: 'ack' | 'nak' | 'silent' = 'ack';
-  readonly received: Array<{ code: string; attributes: Record<string, unknown> }> = [];
+  /** Each request: its code, its attributes as the radius package names them, and the raw [type, value] list. */
+  readonly received: Array<{ code: string; attributes: Record<string, unknown>; raw: Array<[number, Buffer]> }> = [];
 
   constructor(private readonly secret: string) {}
 
@@ -18,7 +19,11 @@ export class TestNas {
     this.socket = createSocket('udp4');
     this.socket.on('message', (msg, rinfo) => {
       const request = radius.decode({ packet: msg, secret: this.secret });
-      this.received.push({ code: request.code, attributes: request.attributes });
+      this.received.push({
+        code: request.code,
+        attributes: request.attributes,
+        raw: request.raw_attributes as Array<[number, Buffer]>,
+      });
       if (this.answer === 'silent') return;
       const base = request.code === 'CoA-Request' ? 'CoA' : 'Disconnect';
       const response = radius.encode_response({

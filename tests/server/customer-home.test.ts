@@ -217,6 +217,16 @@ describe('GET /me/home', () => {
       used_bytes: used,
       cap_bytes: 50 * BYTES_PER_GB,
       percent: 22,
+      // Fair use (issue 36): the cap alone is one threshold, the hard stop, with full speed until it.
+      fair_use: {
+        tier: 0,
+        cycle_bytes: used,
+        rate: { download_kbps: 50_000, upload_kbps: 10_000 },
+        next: { after_bytes: 50 * BYTES_PER_GB, stop: true, rate: null },
+        extra_bytes: 0,
+        full_speed: false,
+        top_ups: [],
+      },
     });
 
     // 4. The next bill is the line's renewal (the order's own invoice is the order's step), autopay off.

@@ -238,7 +238,7 @@ describe('devices CRUD', () => {
       [{ ...base('x3'), host: '999.1.1.1' }, 'host'],
       [{ ...base('x4'), snmp_community: undefined }, 'snmp_community'],
       [{ ...base('x5'), snmp_port: 70000 }, 'snmp_port'],
-      [{ ...base('x6'), vendor: 'cisco' }, 'vendor'],
+      [{ ...base('x6'), vendor: 'nokia' }, 'vendor'],
       [{ ...base('x7'), snmp_version: 'v3', snmp_community: undefined }, 'snmp_v3_user'],
       [
         {

@@ -294,8 +294,18 @@ describe('network simulator against a started portal', () => {
       5_000,
       'the CoA answer recorded',
     );
-    expect(record.result).toBe('ack');
+    expect(['ack', 'confirmed']).toContain(record.result);
     expect((await openSession(c.subscriptionId))?.id).toBe(session.id); // same session, not a reconnect
+    // The simulated NAS reports the rate in its accounting: its next Interim-Update confirms the change (issue 36).
+    const confirmed = await eventually(
+      async () => {
+        const r = await coaRecord();
+        return r?.result === 'confirmed' ? r : null;
+      },
+      15_000,
+      'the CoA confirmed by an Interim-Update',
+    );
+    expect(confirmed).toMatchObject({ expectedPolicy: '40M/200M', detail: 'The session reported 40M/200M.' });
   });
 
   it("the portal's SNMP poll of the simulated device reads its interfaces, and their counters grow", async () => {

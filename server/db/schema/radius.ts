@@ -26,8 +26,21 @@ export const RADIUS_SESSION_STATUSES = ['open', 'closed', 'stale'] as const;
 export type RadiusSessionStatus = (typeof RADIUS_SESSION_STATUSES)[number];
 export const RADIUS_DISCONNECT_KINDS = ['disconnect', 'coa'] as const;
 export type RadiusDisconnectKind = (typeof RADIUS_DISCONNECT_KINDS)[number];
-/** pending until the NAS answered (or not); fallback_removed: the PPP active entry was removed over the API. */
-export const RADIUS_DISCONNECT_RESULTS = ['pending', 'ack', 'nak', 'timeout', 'fallback_removed', 'failed'] as const;
+/**
+ * pending until the NAS answered (or not); fallback_removed: the PPP active entry was removed over the API.
+ * A CoA (issue 36) is `confirmed` once the next Interim-Update shows the session under the new policy (or the
+ * session ended), `unconfirmed` when it did not within the interval (a Disconnect follows).
+ */
+export const RADIUS_DISCONNECT_RESULTS = [
+  'pending',
+  'ack',
+  'nak',
+  'timeout',
+  'fallback_removed',
+  'failed',
+  'confirmed',
+  'unconfirmed',
+] as const;
 export type RadiusDisconnectResult = (typeof RADIUS_DISCONNECT_RESULTS)[number];
 export const DATA_CAP_ACTIONS = ['reject', 'throttle'] as const;
 export type DataCapAction = (typeof DATA_CAP_ACTIONS)[number];
@@ -82,6 +95,11 @@ export const radiusSessions = pgTable(
     /** Seconds between Interim-Updates (Acct-Interim-Interval as granted, or as observed). */
     interimInterval: integer('interim_interval'),
     status: varchar('status', { length: 8, enum: RADIUS_SESSION_STATUSES }).notNull().default('open'),
+    /**
+     * The policy the NAS last reported for the session in its accounting (issue 36: a vendor profile reads it from
+     * the Interim-Update, e.g. the rate attribute or the QoS profile name), as the profile's canonical text.
+     */
+    reportedPolicy: varchar('reported_policy', { length: 255 }),
   },
   (t) => [
     uniqueIndex('radius_sessions_nas_session_unique').on(t.nasDeviceId, t.acctSessionId),
@@ -134,11 +152,16 @@ export const radiusDisconnects = pgTable(
     errorCause: integer('error_cause'),
     attempts: integer('attempts').notNull().default(0),
     detail: text('detail'),
+    /** CoA only (issue 36): the policy the session must show in an Interim-Update for the change to be confirmed. */
+    expectedPolicy: varchar('expected_policy', { length: 255 }),
+    /** CoA only: when an unconfirmed change is given up on (Disconnect and the profile's fallback follow). */
+    verifyBy: timestamp('verify_by', { withTimezone: true }),
   },
   (t) => [
     index('radius_disconnects_session_idx').on(t.sessionId),
     index('radius_disconnects_requested_idx').on(t.requestedAt),
     index('radius_disconnects_next_check_idx').on(t.nextCheckAt),
+    index('radius_disconnects_verify_by_idx').on(t.verifyBy),
   ],
 );
 

@@ -14,6 +14,7 @@ import { amountDue } from '../credit/amount-due';
 import { balancesOf } from '../credit/ledger';
 import { UsageService } from '../usage/service';
 import { createHomeRepository } from './repository';
+import { fairUseSummary } from '../top-ups/summary';
 
 const DAY = 86_400_000;
 
@@ -95,6 +96,7 @@ export class HomeService {
         used_bytes: used,
         cap_bytes: cap,
         percent: cap === null ? null : cap === 0 ? 100 : Math.min(100, Math.round((used / cap) * 1000) / 10),
+        fair_use: allowance === null ? await fairUseSummary(db, sub, plan) : null,
       };
       if (sub.autopayMethodId) {
         autopayCard = await repository.card(sub.autopayMethodId, me);

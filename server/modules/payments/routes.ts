@@ -3,6 +3,7 @@
  * The webhook and sandbox form routes live in a child plugin whose body parser keeps the raw bytes (the
  * signature is computed over them); the others parse JSON as usual.
  */
+import { topUpSubscriptionsOf } from '../top-ups/service';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok, pageSchema } from '../../../contract/envelope';
@@ -66,7 +67,12 @@ const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = a
     clock: app.clock,
     appUrl,
     sandboxAllowed: app.config.sandboxPaymentsAllowed,
-    onInvoicePaid: (invoiceId) => app.billing.notices.paymentReceived(invoiceId),
+    onInvoicePaid: async (invoiceId) => {
+      // A fair-use top-up paid (issue 36): its subscription's live sessions get the new rate.
+      for (const subscriptionId of await topUpSubscriptionsOf(app.db, invoiceId))
+        app.radius?.accessChanged(subscriptionId, 'fair_use');
+      await app.billing.notices.paymentReceived(invoiceId);
+    },
     log: app.log,
     autopay: app.autopay,
   });

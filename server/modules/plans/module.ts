@@ -4,9 +4,18 @@
  * status toggle's wording, no deletion of a plan in use, and RADIUS re-reading the plans after a change.
  */
 import { isStaff } from '../../../contract/roles';
-import { planInputSchema, planListQuerySchema, planSchema, planUpdateSchema } from '../../../contract/schemas/plan';
+import {
+  planInputSchema,
+  planListQuerySchema,
+  planSchema,
+  planUpdateSchema,
+  usageTierProblems,
+  type UsageTier,
+} from '../../../contract/schemas/plan';
 import { crudModule, onlySent } from '../../crud/crud-module';
+import { rowToRecord } from '../../crud/mapping';
 import { plans } from '../../db/schema';
+import { badRequest } from '../../lib/errors';
 import { createPlanRepository } from './repository';
 
 export const PLAN_MESSAGES = {
@@ -36,6 +45,20 @@ export function slugify(name: string): string {
 
 const toggled = (input: object | null) => onlySent(input, 'status');
 
+type StoredTier = (typeof plans.$inferSelect)['usageTiers'][number];
+/** Usage tiers are snake_case in the API and camelCase in the plans.usage_tiers column. */
+export const tierToRow = (t: UsageTier): StoredTier => ({
+  afterGb: t.after_gb,
+  downloadKbps: t.download_kbps,
+  uploadKbps: t.upload_kbps,
+});
+export const tierToApi = (t: StoredTier): UsageTier => ({
+  after_gb: t.afterGb,
+  download_kbps: t.downloadKbps,
+  upload_kbps: t.uploadKbps,
+});
+const defaultRecord = rowToRecord(plans, planSchema);
+
 export default crudModule({
   name: 'plans',
   table: plans,
@@ -51,10 +74,25 @@ export default crudModule({
   hooks: {
     // Staff (recognised on this public route by an optional token) see every plan; everybody else active ones.
     scope: (request) => (request.user && isStaff(request.user.role) ? undefined : { status: 'active' }),
+    toRecord: (row) => ({ ...defaultRecord(row), usage_tiers: (row.usageTiers ?? []).map(tierToApi) }),
     toRow: async (input, { app }, mapped) => ({
       ...mapped,
+      usageTiers: (input.usage_tiers ?? []).map(tierToRow),
       currency: input.currency ?? (await app.settings.stored()).currency,
     }),
+    // Tiers must stay below the data cap, whichever of the two the body changes.
+    beforeUpdate: (before, values, input) => {
+      if (input.usage_tiers === undefined && input.data_cap_gb === undefined) return values;
+      const tiers = input.usage_tiers ?? (before.usageTiers ?? []).map(tierToApi);
+      const cap = input.data_cap_gb !== undefined ? input.data_cap_gb : before.dataCapGb;
+      const problems = usageTierProblems(tiers, cap);
+      if (problems.length)
+        throw badRequest(
+          problems[0]?.message ?? 'Invalid usage tiers',
+          problems.map((p) => ({ field: ['usage_tiers', ...p.path].join('.'), message: p.message })),
+        );
+      return input.usage_tiers === undefined ? values : { ...values, usageTiers: input.usage_tiers.map(tierToRow) };
+    },
     beforeCreate: async (values, input, { db }) => {
       if (!input.slug) {
         // A slug made from the name gets a number when the name was used before ("home", "home-2"). A slug sent

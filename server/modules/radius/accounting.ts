@@ -17,6 +17,7 @@ import type { Clock } from '../../lib/clock';
 import { ACCT_STATUS } from '../../integrations/radius/codec';
 import { createRadiusRepository } from './repository';
 import { utcDay } from './usage';
+import { addCycleUsage, type CycleCounter } from './fair-use-store';
 
 export interface AccountingRecord {
   statusType: number;
@@ -31,6 +32,8 @@ export interface AccountingRecord {
   sessionTime: number;
   delaySeconds: number;
   terminateCause?: string;
+  /** The policy the packet reports for the session (the NAS profile's reportedPolicy); null/absent: none. */
+  reportedPolicy?: string | null;
 }
 
 export interface AccountingOutcome {
@@ -43,6 +46,8 @@ export interface AccountingOutcome {
   alive: boolean;
   /** Bytes this packet added, by direction. */
   added: { input: number; output: number };
+  /** The subscription's cycle counter after this packet's increase (fair use); absent when it added nothing. */
+  cycle?: CycleCounter | null;
 }
 
 export interface AccountingDeps {
@@ -68,6 +73,7 @@ export class AccountingStore {
     const sessionTime = clamp64(rec.sessionTime);
     const isStop = rec.statusType === ACCT_STATUS.STOP;
     const isInterim = rec.statusType === ACCT_STATUS.INTERIM;
+    const reportedPolicy = rec.reportedPolicy ? rec.reportedPolicy.slice(0, 255) : null;
     const nothing = (session: RadiusSessionRow | null): AccountingOutcome => ({
       session,
       changed: false,
@@ -100,10 +106,11 @@ export class AccountingStore {
           outputOctets: output,
           interimInterval: this.deps.interimInterval,
           status: isStop ? 'closed' : 'open',
+          reportedPolicy,
         });
         if (inserted) {
-          await this.addUsage(tx, subscriptionId, at, input, output);
-          return { session: inserted, changed: true, ended: isStop, alive: false, added: { input, output } };
+          const cycle = await this.addUsage(tx, subscriptionId, at, input, output);
+          return { session: inserted, changed: true, ended: isStop, alive: false, added: { input, output }, cycle };
         }
         // Another packet of the same session got there first: continue with its row.
         row = await repo.lockSession(nas.deviceId, rec.acctSessionId);
@@ -132,6 +139,11 @@ export class AccountingStore {
         });
         ended = row.status === 'open';
       }
+      // The policy the NAS reports (issue 36), from a packet that moves the session on: a late packet sent before a
+      // change does not take it back to the old one.
+      // Only a packet that moves the session on (or the first to report one) sets it: a late packet does not set it back.
+      if (!isStop && reportedPolicy && reportedPolicy !== row.reportedPolicy && (grew || !row.reportedPolicy))
+        patch.reportedPolicy = reportedPolicy;
       if (grew)
         Object.assign(patch, {
           inputOctets: row.inputOctets + addIn,
@@ -140,8 +152,8 @@ export class AccountingStore {
         });
       if (Object.keys(patch).length === 0) return nothing(row);
       const updated = await repo.updateSession(row.id, patch);
-      await this.addUsage(tx, updated.subscriptionId, at, addIn, addOut);
-      return { session: updated, changed: true, ended, alive, added: { input: addIn, output: addOut } };
+      const cycle = await this.addUsage(tx, updated.subscriptionId, at, addIn, addOut);
+      return { session: updated, changed: true, ended, alive, added: { input: addIn, output: addOut }, cycle };
     });
   }
 
@@ -167,8 +179,10 @@ export class AccountingStore {
     at: Date,
     input: number,
     output: number,
-  ): Promise<void> {
-    if (!subscriptionId || (input === 0 && output === 0)) return;
+  ): Promise<CycleCounter | null> {
+    if (!subscriptionId || (input === 0 && output === 0)) return null;
     await createRadiusRepository(tx).addUsage(subscriptionId, utcDay(at), input, output);
+    // The same increase, to the subscription's counter for its current cycle (fair use, issue 36).
+    return addCycleUsage(tx, subscriptionId, input, output);
   }
 }

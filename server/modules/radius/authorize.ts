@@ -9,13 +9,15 @@
  *   pending, expired, cancelled and over, unknown login, wrong password → reject
  *   data cap reached (bytes this period ≥ cap) → reject, or accept at the throttled rate (plan's choice)
  *
- * Rates: Mikrotik-Rate-Limit is "rx/tx" as the router sees it, i.e. "<upload>M/<download>M"; the WISPr
- * attributes carry the same in bits per second for other vendors.
+ * Rates: written by the vendor profile of the NAS that asked (nas-profiles.ts): for MikroTik Mikrotik-Rate-Limit,
+ * "rx/tx" as the router sees it, i.e. "<upload>M/<download>M", plus the WISPr attributes in bits per second.
  */
-import { MIKROTIK_VENDOR, WISPR_VENDOR, type RadiusAttribute } from '../../integrations/radius/codec';
+import type { RadiusAttribute } from '../../integrations/radius/codec';
 import { parseIp, parsePrefix } from '../../../contract/ip';
 import type { Subscriber } from './directory';
 import { allowanceUsed } from './allowance';
+import { DEFAULT_NAS_PROFILE, type NasProfile } from './nas-profiles';
+import { fairUse, type CycleUsage } from './fair-use';
 
 export interface AuthContext {
   now: Date;
@@ -24,6 +26,10 @@ export interface AuthContext {
   interimInterval: number;
   /** Bytes used this period (both directions); only consulted for a plan with a data cap. */
   usageBytes?: number;
+  /** The vendor profile of the NAS that asked (issue 36): how the rate is written. Default MikroTik's. */
+  profile?: NasProfile;
+  /** This cycle's usage and top-ups (fair use, issue 36); when absent, `usageBytes` without top-ups. */
+  cycle?: CycleUsage;
 }
 
 export type AuthDecision =
@@ -48,7 +54,6 @@ export type AuthDecision =
 export const FALLBACK_SESSION_TIMEOUT = 86_400;
 /** Session-Timeout in the walled garden: re-login soon, so a payment is noticed. */
 export const WALLED_GARDEN_SESSION_TIMEOUT = 300;
-const MAX_UINT32 = 0xffff_ffff;
 
 const reject = (reason: Extract<AuthDecision, { accept: false }>['reason'], message: string): AuthDecision => ({
   accept: false,
@@ -62,48 +67,19 @@ export function servesNow(sub: Pick<Subscriber, 'status' | 'periodEnd'>, now: Da
   return sub.status === 'cancelled' && sub.periodEnd !== null && sub.periodEnd.getTime() > now.getTime();
 }
 
-/** The rate attributes for download/upload in kbit/s. */
-export function rateAttributes(downloadKbps: number, uploadKbps: number): RadiusAttribute[] {
-  const key = `${downloadKbps}/${uploadKbps}`;
-  let encoded = encodedRates.get(key);
-  if (!encoded) {
-    const unit = (kbps: number) => (kbps % 1000 === 0 ? `${kbps / 1000}M` : `${kbps}k`);
-    encoded = [
-      vendorAttribute(
-        MIKROTIK_VENDOR,
-        MIKROTIK_RATE_LIMIT,
-        Buffer.from(`${unit(uploadKbps)}/${unit(downloadKbps)}`, 'utf8'),
-      ),
-      vendorAttribute(WISPR_VENDOR, WISPR_MAX_DOWN, uint32(Math.min(MAX_UINT32, downloadKbps * 1000))),
-      vendorAttribute(WISPR_VENDOR, WISPR_MAX_UP, uint32(Math.min(MAX_UINT32, uploadKbps * 1000))),
-    ];
-    if (encodedRates.size > 10_000) encodedRates.clear();
-    encodedRates.set(key, encoded);
-  }
-  return encoded;
+/** The rate attributes for download/upload in kbit/s, for a NAS of the given profile (default MikroTik's). */
+export function rateAttributes(
+  downloadKbps: number,
+  uploadKbps: number,
+  profile: NasProfile = DEFAULT_NAS_PROFILE,
+): RadiusAttribute[] {
+  return profile.acceptAttributes({ downloadKbps, uploadKbps });
 }
-
-// Rate attributes are the same for every customer of a plan: built once as wire-format Vendor-Specific values
-// (RFC 2865 §5.26: vendor id, then vendor type, length, value), which the codec copies as they are.
-const MIKROTIK_RATE_LIMIT = 8;
-const WISPR_MAX_UP = 7;
-const WISPR_MAX_DOWN = 8;
-const VENDOR_SPECIFIC = 26;
-const encodedRates = new Map<string, RadiusAttribute[]>();
 
 function uint32(n: number): Buffer {
   const b = Buffer.alloc(4);
   b.writeUInt32BE(n, 0);
   return b;
-}
-
-function vendorAttribute(vendor: number, type: number, value: Buffer): RadiusAttribute {
-  const b = Buffer.alloc(6 + value.length);
-  b.writeUInt32BE(vendor, 0);
-  b.writeUInt8(type, 4);
-  b.writeUInt8(2 + value.length, 5);
-  value.copy(b, 6);
-  return [VENDOR_SPECIFIC, b];
 }
 
 /** The plan's rate, or the throttled one once the data cap is reached. */
@@ -139,16 +115,18 @@ export function authorize(sub: Subscriber, ctx: AuthContext): AuthDecision {
   // A data line with a time limit ends at it (the billing run marks it expired; until then this refuses it).
   if (sub.dataAllowanceBytes !== null && sub.periodEnd && sub.periodEnd.getTime() <= now)
     return reject('not_active', 'Subscription expired');
-  const throttled = capReached(sub, ctx.usageBytes);
-  if (throttled && sub.dataCapAction === 'reject') return reject('data_cap', 'Data cap reached for this period');
+  // Which rate: the fair-use tier for this cycle's usage (the data cap alone is its single-tier case).
+  const use = fairUse(sub, ctx.cycle ?? { bytes: ctx.usageBytes ?? 0, extraBytes: 0, fullSpeed: false });
+  if (use.stop || !use.rate) return reject('data_cap', 'Data cap reached for this period');
+  const throttled = use.tier > 0;
   const untilEnd = sub.periodEnd ? Math.floor((sub.periodEnd.getTime() - now) / 1000) : 0;
   const sessionTimeout = untilEnd > 0 ? Math.min(untilEnd, 0x7fff_ffff) : FALLBACK_SESSION_TIMEOUT;
-  const rate = subscriberRate(sub, throttled);
+  const rate = use.rate;
   return {
     accept: true,
     reason: throttled ? 'throttled' : sub.status === 'active' ? 'active' : 'cancelled_until_period_end',
     attributes: [
-      ...rateAttributes(rate.downloadKbps, rate.uploadKbps),
+      ...rateAttributes(rate.downloadKbps, rate.uploadKbps, ctx.profile),
       ['Session-Timeout', sessionTimeout],
       ['Acct-Interim-Interval', ctx.interimInterval],
       ['Framed-Protocol', 'PPP'],

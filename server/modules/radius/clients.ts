@@ -9,6 +9,7 @@ import { isIP } from 'node:net';
 import type { Db } from '../../db/client';
 import type { SecretBox } from '../../lib/secret-box';
 import { createRadiusRepository } from './repository';
+import { nasProfileFor, type NasProfile } from './nas-profiles';
 
 export interface NasClient {
   deviceId: string;
@@ -16,6 +17,8 @@ export interface NasClient {
   host: string;
   secret: string;
   vendor: string;
+  /** The vendor's NAS profile (issue 36): how rates are written to it, how its sessions are cut. */
+  profile: NasProfile;
   /** Management API (RouterOS REST), for the cut-off fallback; null when the device has none. */
   api: { type: string; port: number | null; tls: boolean; username: string; password: string } | null;
 }
@@ -94,6 +97,7 @@ export class NasClientDirectory {
         host: row.host,
         secret,
         vendor: row.vendor,
+        profile: nasProfileFor(row.vendor),
         api:
           row.apiType && row.apiUsername && apiPassword !== null
             ? {

@@ -82,10 +82,12 @@ export function createRadiusCore(deps: {
     usage,
     coaPort: config.radiusCoaPort,
     verifyAfterMs: (deps.verifyAfterSeconds ?? 30) * 1000,
+    interimInterval: config.radiusInterimInterval,
     routerOs: deps.routerOs ?? defaultRouterOs,
     log,
   });
   const service = new RadiusService({
+    db,
     clock,
     subscribers,
     clients,

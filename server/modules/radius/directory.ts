@@ -32,6 +32,8 @@ export interface Subscriber {
   dataCapAction: DataCapAction;
   throttleDownloadKbps: number;
   throttleUploadKbps: number;
+  /** Fair-use tiers per cycle (issue 36, fair-use.ts); absent or empty: none. */
+  usageTiers?: readonly { afterGb: number; downloadKbps: number; uploadKbps: number }[];
   /** A data-voucher line's allowance and use in bytes (issue 31, allowance.ts); null: none. */
   dataAllowanceBytes: number | null;
   dataUsedBytes: number;
@@ -216,6 +218,7 @@ export class SubscriberDirectory {
     dataCapAction: string;
     throttleDownloadKbps: number | null;
     throttleUploadKbps: number | null;
+    usageTiers: { afterGb: number; downloadKbps: number; uploadKbps: number }[] | null;
     dataAllowanceBytes: number | null;
     dataUsedBytes: number;
     framedIp: string | null;
@@ -237,6 +240,7 @@ export class SubscriberDirectory {
       dataCapAction: row.dataCapAction === 'throttle' ? 'throttle' : 'reject',
       throttleDownloadKbps: row.throttleDownloadKbps ?? DEFAULT_THROTTLE_KBPS,
       throttleUploadKbps: row.throttleUploadKbps ?? DEFAULT_THROTTLE_KBPS,
+      usageTiers: row.usageTiers ?? [],
       dataAllowanceBytes: row.dataAllowanceBytes === null ? null : Number(row.dataAllowanceBytes),
       dataUsedBytes: Number(row.dataUsedBytes),
       framedIp: row.framedIp,

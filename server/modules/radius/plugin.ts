@@ -5,7 +5,10 @@
  * `app.radius.accessChanged(subscriptionId, 'status' | 'plan')` is what the subscriptions and billing modules
  * call after a committed change; it does nothing when RADIUS is off.
  */
+import { eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
+import { plans, subscriptions, users } from '../../db/schema';
+import { usageNoticeMail } from './emails';
 import { RESYNC } from '../../lib/change-bus';
 import { RadiusUdpServer } from '../../integrations/radius/server';
 import type { RouterOsClient } from '../../integrations/routeros/client';
@@ -37,8 +40,11 @@ export interface RadiusRuntime {
   plansChanged(): void;
   /** After a device was added, changed or removed: the NAS client list is read again. */
   clientsChanged(): void;
-  /** Closes stale sessions and runs the due cut-off checks (on the app clock); the timer calls it every 15 s. */
-  sweep(): Promise<{ stale: number }>;
+  /**
+   * Closes stale sessions, disconnects the sessions whose CoA went unconfirmed and runs the due cut-off checks (on
+   * the app clock); the job queue calls it every 15 s, once across the nodes.
+   */
+  sweep(): Promise<{ stale: number; unconfirmed: number }>;
   /** Resolves when the cut-off work and directory reloads handed over so far are done. */
   idle(): Promise<void>;
 }
@@ -94,10 +100,12 @@ export default fp<RadiusPluginOptions>(
           count: config.radiusWorkers,
           log,
           observe: (type, result, seconds) => service.observe?.(type, result, seconds),
+          coaOutcome: (result) => cutoff.onCoaOutcome?.(result),
           accessChanged: (subscriptionId) => {
             void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId });
             reloadOne(subscriptionId);
           },
+          usageNotice: (notice) => void service.usageNotice?.(notice),
           settings: {
             databaseUrl: config.databaseUrl!,
             secretsKey: config.secretsKey,
@@ -112,11 +120,13 @@ export default fp<RadiusPluginOptions>(
           },
         })
       : null;
-    let sweeping: Promise<{ stale: number }> | null = null;
+    let sweeping: Promise<{ stale: number; unconfirmed: number }> | null = null;
     let reloading: Promise<void> | null = null;
     const failed = (error: unknown) => log.error({ err: error }, 'RADIUS cache refresh failed');
     const reloadOne = (subscriptionId: string) => {
       pool?.broadcast({ type: 'reload', subscriptionId });
+      // The cached fair-use usage too: another node may have moved its tier or activated a top-up.
+      core.usage.forget(subscriptionId);
       subscribers.reload(subscriptionId).catch(failed);
     };
     const reloadAll = () => {
@@ -133,8 +143,10 @@ export default fp<RadiusPluginOptions>(
         try {
           const stale = await accounting.sweepStale(clock.now());
           for (const id of stale) await cutoff.sessionEnded(id);
+          // CoAs not confirmed by their deadline are disconnected (issue 36), then the due disconnect checks run.
+          const unconfirmed = await cutoff.expireUnconfirmed(clock.now());
           await cutoff.checkDue(clock.now());
-          return { stale: stale.length };
+          return { stale: stale.length, unconfirmed };
         } finally {
           sweeping = null;
         }
@@ -170,6 +182,42 @@ export default fp<RadiusPluginOptions>(
       },
     };
     app.decorate('radius', runtime);
+    // Fair-use notices (issue 36): recorded once across the nodes by the RADIUS service, mailed here.
+    service.usageNotice = (notice) =>
+      (async () => {
+        const [row] = await db
+          .select({
+            email: users.email,
+            name: users.name,
+            planName: plans.name,
+            periodEnd: subscriptions.currentPeriodEnd,
+          })
+          .from(subscriptions)
+          .innerJoin(users, eq(users.id, subscriptions.userId))
+          .innerJoin(plans, eq(plans.id, subscriptions.planId))
+          .where(eq(subscriptions.id, notice.subscriptionId));
+        if (!row) return;
+        const company = (await app.settings.stored()).company.name;
+        app.mail.send(
+          usageNoticeMail(
+            {
+              to: row.email,
+              name: row.name,
+              company,
+              appUrl: config.appUrl,
+              planName: row.planName,
+              cycleEnd: row.periodEnd,
+            },
+            notice,
+          ),
+        );
+      })().catch((error: unknown) => log.error({ err: error }, 'fair-use notice e-mail failed'));
+    // A tier moved by this node's accounting: the other nodes drop their cached usage of it (their next login reads
+    // the counter), through the same change as any subscription change.
+    service.onFairUseTier = (subscriptionId) => {
+      void app.changes.publish(RADIUS_SUBSCRIPTION_CHANGED, { id: subscriptionId });
+      pool?.broadcast({ type: 'reload', subscriptionId });
+    };
     service.onEnded = (subscriptionId) => runtime.accessChanged(subscriptionId, 'status');
     app.jobs.every(
       RADIUS_SWEEP_JOB,

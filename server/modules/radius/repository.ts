@@ -32,6 +32,7 @@ const columns = {
   dataCapAction: plans.dataCapAction,
   throttleDownloadKbps: plans.throttleDownloadKbps,
   throttleUploadKbps: plans.throttleUploadKbps,
+  usageTiers: plans.usageTiers,
   dataAllowanceBytes: subscriptions.dataAllowanceBytes,
   dataUsedBytes: subscriptions.dataUsedBytes,
   framedIp: ipAssignments.address,
@@ -39,6 +40,13 @@ const columns = {
   framedIpv6Prefix: subscriptionAddressing.framedIpv6Prefix,
   delegatedIpv6Prefix: subscriptionAddressing.delegatedIpv6Prefix,
 };
+
+/** A CoA sent (or being sent) whose effect is not confirmed yet. */
+const awaitingConfirmation = and(
+  eq(radiusDisconnects.kind, 'coa'),
+  isNull(radiusDisconnects.completedAt),
+  inArray(radiusDisconnects.result, ['pending', 'ack']),
+);
 
 export function createRadiusRepository(db: Db) {
   return {
@@ -294,6 +302,11 @@ export function createRadiusRepository(db: Db) {
         .orderBy(asc(radiusDisconnects.nextCheckAt));
     },
 
+    async disconnectRow(id: string): Promise<RadiusDisconnectRow | undefined> {
+      const [row] = await db.select().from(radiusDisconnects).where(eq(radiusDisconnects.id, id)).limit(1);
+      return row;
+    },
+
     async insertDisconnect(values: typeof radiusDisconnects.$inferInsert): Promise<RadiusDisconnectRow> {
       const [row] = await db.insert(radiusDisconnects).values(values).returning();
       return row;
@@ -306,6 +319,62 @@ export function createRadiusRepository(db: Db) {
 
     async setDisconnect(id: string, values: Partial<RadiusDisconnectRow>): Promise<void> {
       await db.update(radiusDisconnects).set(values).where(eq(radiusDisconnects.id, id));
+    },
+
+    // ---- verified changes (issue 36): CoA requests awaiting the session's report of the new policy ---------
+    // Each transition is one UPDATE guarded by `completed_at is null and result in (pending, ack)`: whichever
+    // node or packet gets there first takes the row, the others get nothing back and do nothing.
+
+    /** The session's CoAs still awaiting confirmation whose expected policy is `policy`: confirmed now. */
+    async confirmCoas(sessionId: string, policy: string, now: Date, detail: string): Promise<RadiusDisconnectRow[]> {
+      return db
+        .update(radiusDisconnects)
+        .set({ result: 'confirmed', completedAt: now, detail })
+        .where(
+          and(
+            eq(radiusDisconnects.sessionId, sessionId),
+            awaitingConfirmation,
+            eq(radiusDisconnects.expectedPolicy, policy),
+          ),
+        )
+        .returning();
+    },
+
+    /** The session ended: every CoA of it still awaiting confirmation is confirmed (nothing runs the old policy). */
+    async confirmCoasOfEnded(sessionId: string, now: Date, detail: string): Promise<RadiusDisconnectRow[]> {
+      return db
+        .update(radiusDisconnects)
+        .set({ result: 'confirmed', completedAt: now, detail })
+        .where(and(eq(radiusDisconnects.sessionId, sessionId), awaitingConfirmation))
+        .returning();
+    },
+
+    /** A newer CoA for the session replaces the ones still awaiting confirmation (closed as they are, with `detail`). */
+    async supersedeCoas(sessionId: string, now: Date, detail: string): Promise<RadiusDisconnectRow[]> {
+      return db
+        .update(radiusDisconnects)
+        .set({ completedAt: now, detail })
+        .where(and(eq(radiusDisconnects.sessionId, sessionId), awaitingConfirmation))
+        .returning();
+    },
+
+    /** CoAs past their verify_by without confirmation: unconfirmed now, each taken by exactly one caller. */
+    async expireUnconfirmedCoas(now: Date, detail: string): Promise<RadiusDisconnectRow[]> {
+      return db
+        .update(radiusDisconnects)
+        .set({ result: 'unconfirmed', completedAt: now, detail })
+        .where(and(awaitingConfirmation, lte(radiusDisconnects.verifyBy, now)))
+        .returning();
+    },
+
+    /** The NAS's answer to a CoA still awaiting confirmation (undefined: it was confirmed or closed meanwhile). */
+    async recordCoaAnswer(id: string, values: Partial<RadiusDisconnectRow>): Promise<RadiusDisconnectRow | undefined> {
+      const [updated] = await db
+        .update(radiusDisconnects)
+        .set(values)
+        .where(and(eq(radiusDisconnects.id, id), awaitingConfirmation))
+        .returning();
+      return updated;
     },
 
     /** A send recorded on a disconnect still open; undefined when it was completed meanwhile. */

@@ -17,16 +17,21 @@ import {
 } from '../../integrations/radius/codec';
 import type { RadiusHandlers, RadiusReply } from '../../integrations/radius/server';
 import type { Clock } from '../../lib/clock';
+import type { Db } from '../../db/client';
 import type { AccountingStore } from './accounting';
 import { authorize, capReached, type AuthDecision } from './authorize';
+import { fairUse, hasFairUse, noticesReached, type CycleUsage, type FairUseDecision } from './fair-use';
+import { cycleUsage, moveTier, recordNotices, type CycleCounter } from './fair-use-store';
 import { plainAddress, type NasClient, type NasClientDirectory } from './clients';
 import type { CutoffService } from './cutoff';
 import type { Subscriber, SubscriberDirectory } from './directory';
 import { periodFirstDay, utcDay, type UsageMeter } from './usage';
 import type { VoucherAttemptOrigin, VoucherAuthenticator } from '../vouchers/hotspot';
 import type { DataAllowanceMeter } from './allowance';
+import type { NasProfile } from './nas-profiles';
 
 export interface RadiusServiceDeps {
+  db: Db;
   clock: Clock;
   subscribers: SubscriberDirectory;
   clients: NasClientDirectory;
@@ -39,6 +44,11 @@ export interface RadiusServiceDeps {
   allowance?: DataAllowanceMeter;
   /** Hotspot logins with a prepaid voucher code (issue 22), tried when the name is no PPPoE login. */
   vouchers?: VoucherAuthenticator;
+  /**
+   * Told about a usage notice recorded now (80 % / 100 % of a fair-use threshold, once per subscription, cycle,
+   * threshold and share across the nodes): the app mails it. Without one (worker processes) none are recorded.
+   */
+  usageNotice?: (notice: UsageNotice) => Promise<void> | void;
   log: RadiusHandlers<NasClient & { secret: string; name: string }>['log'] & {
     debug(obj: object, msg: string): void;
     info(obj: object, msg: string): void;
@@ -46,6 +56,20 @@ export interface RadiusServiceDeps {
 }
 
 type ClientWithSecret = NasClient;
+
+export interface UsageNotice {
+  subscriptionId: string;
+  cycleStart: Date;
+  /** 1-based threshold index and the share reached (80, 100). */
+  tier: number;
+  threshold: number;
+  /** The threshold's bytes (100 %), the cycle's bytes now. */
+  thresholdBytes: number;
+  bytes: number;
+  /** What happens at the threshold: a slower rate, or the hard stop. */
+  kind: 'tier' | 'stop';
+  rate: { downloadKbps: number; uploadKbps: number } | null;
+}
 
 /** The same answer for an unknown login and a wrong password: nothing to learn from which. */
 const loginIncorrect = (reason: 'unknown_user' | 'bad_password' | 'sealed_password_unreadable'): AuthDecision => ({
@@ -56,6 +80,8 @@ const loginIncorrect = (reason: 'unknown_user' | 'bad_password' | 'sealed_passwo
 
 export class RadiusService implements RadiusHandlers<ClientWithSecret> {
   readonly log: RadiusServiceDeps['log'];
+  /** Mails a usage notice recorded now (the app sets it; see RadiusServiceDeps.usageNotice). */
+  usageNotice: RadiusServiceDeps['usageNotice'];
   /** Access decisions by reason since start (logs and the bench). */
   readonly decisions: Record<string, number> = {};
   /** Told about every answered request (the metrics plugin): its type, result and time taken. */
@@ -66,9 +92,15 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
    * plus a report to the app. Without one, this process's cut-off alone.
    */
   onEnded: ((subscriptionId: string) => void) | null = null;
+  /**
+   * Told when this process moved a subscription's fair-use tier (it won the compare-and-set): the other RADIUS
+   * processes must drop their cached usage of it. The app publishes it on its change bus.
+   */
+  onFairUseTier: ((subscriptionId: string) => void) | null = null;
 
   constructor(private readonly deps: RadiusServiceDeps) {
     this.log = deps.log;
+    this.usageNotice = deps.usageNotice;
   }
 
   client(address: string): ClientWithSecret | undefined | Promise<ClientWithSecret | undefined> {
@@ -111,10 +143,10 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
     const started = this.observe ? performance.now() : 0;
     // The reconnect-storm path: an active subscriber in memory on a plan without a cap needs no I/O at all.
     const cached = username === undefined ? undefined : this.deps.subscribers.cachedActive(username);
-    if (cached && cached.dataCapBytes === null)
-      return this.reply(username, client, this.judge(cached, check, 0), started);
-    return this.decide(username, check, { nas: client.deviceId, device: callingStationId }).then((decision) =>
-      this.reply(username, client, decision, started),
+    if (cached && !hasFairUse(cached))
+      return this.reply(username, client, this.judge(cached, check, 0, undefined, client.profile), started);
+    return this.decide(username, check, { nas: client.deviceId, device: callingStationId }, client.profile).then(
+      (decision) => this.reply(username, client, decision, started),
     );
   }
 
@@ -131,24 +163,34 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
     return { code: decision.accept ? 'Access-Accept' : 'Access-Reject', attributes: decision.attributes };
   }
 
-  /** The decision for a login, reading the database when memory has no active entry for it. */
+  /**
+   * The decision for a login, reading the database when memory has no active entry for it; rates written for a NAS
+   * of `profile` (the asking NAS's vendor; default MikroTik's).
+   */
   async decide(
     username: string | undefined,
     check: (password: string) => boolean,
     from: VoucherAttemptOrigin = { nas: 'unknown' },
+    profile?: NasProfile,
   ): Promise<AuthDecision> {
     if (!username) return loginIncorrect('unknown_user');
     const sub = await this.deps.subscribers.get(username);
-    if (!sub) return (await this.deps.vouchers?.decide(username, check, from)) ?? loginIncorrect('unknown_user');
-    const usageBytes =
-      sub.dataCapBytes === null || sub.password === null
-        ? 0
-        : await this.deps.usage.bytesSince(sub.subscriptionId, periodFirstDay(sub.periodStart, this.deps.clock.now()));
-    return this.judge(sub, check, usageBytes);
+    if (!sub)
+      return (await this.deps.vouchers?.decide(username, check, from, profile)) ?? loginIncorrect('unknown_user');
+    // Fair use (issue 36): this cycle's counter and top-ups, one row (cached), for a plan with tiers or a cap.
+    const cycle =
+      !hasFairUse(sub) || sub.password === null ? undefined : await this.deps.usage.cycleOf(sub, this.deps.clock.now());
+    return this.judge(sub, check, cycle?.bytes ?? 0, cycle, profile);
   }
 
   /** Password (PAP or CHAP), then the subscriber's status, period and data cap. */
-  private judge(sub: Subscriber, check: (password: string) => boolean, usageBytes: number): AuthDecision {
+  private judge(
+    sub: Subscriber,
+    check: (password: string) => boolean,
+    usageBytes: number,
+    cycle?: CycleUsage,
+    profile?: NasProfile,
+  ): AuthDecision {
     if (sub.password === null) return loginIncorrect('sealed_password_unreadable');
     if (!check(sub.password)) return loginIncorrect('bad_password');
     return authorize(sub, {
@@ -156,6 +198,8 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       walledGardenPool: this.deps.walledGardenPool(),
       interimInterval: this.deps.interimInterval,
       usageBytes,
+      cycle,
+      profile,
     });
   }
 
@@ -197,6 +241,9 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       // Nothing we keep (e.g. a status type we do not use): still answered, or the NAS retries for ever.
       return ack;
     }
+    // The policy the NAS says the session runs under (its vendor profile reads it), stored on the session and
+    // compared with what a CoA awaiting confirmation expects (issue 36).
+    const reportedPolicy = statusType === ACCT_STATUS.STOP ? null : client.profile.reportedPolicy(request);
     const outcome = await this.deps.accounting.record(
       { deviceId: client.deviceId, ip: plainAddress(from.address) },
       {
@@ -211,9 +258,16 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
         sessionTime: integerAttribute(request, ATTR.ACCT_SESSION_TIME) ?? 0,
         delaySeconds: integerAttribute(request, ATTR.ACCT_DELAY_TIME) ?? 0,
         terminateCause: stringAttribute(request, 'Acct-Terminate-Cause'),
+        reportedPolicy,
       },
     );
     const session = outcome.session;
+    // A change it confirms is recorded before the answer (the packet is stored either way: a failure is logged, and
+    // the next Interim-Update confirms it).
+    if (reportedPolicy && session?.status === 'open')
+      await this.deps.cutoff
+        .policyReported(session, reportedPolicy)
+        .catch((error: unknown) => this.log.error({ err: error }, 'confirming a CoA failed'));
     if (session && outcome.changed) {
       const subId = session.subscriptionId;
       const added = outcome.added.input + outcome.added.output;
@@ -238,10 +292,58 @@ export class RadiusService implements RadiusHandlers<ClientWithSecret> {
       if (outcome.ended || session.status !== 'open') await this.deps.cutoff.sessionEnded(session.id);
       // What talks to the NAS runs after the Accounting-Response: the NAS must not wait on its own answer to us.
       else if (outcome.alive) this.deps.cutoff.inBackground(() => this.deps.cutoff.sessionAlive(session.id));
-      if (subId && added > 0 && session.status === 'open')
-        this.deps.cutoff.inBackground(() => this.enforceCap(subId, added));
+      if (subId && added > 0) {
+        const counter = outcome.cycle;
+        if (counter)
+          this.deps.cutoff.inBackground(() => this.enforceFairUse(subId, counter, session.status === 'open'));
+        else if (session.status === 'open') this.deps.cutoff.inBackground(() => this.enforceCap(subId, added));
+      }
     }
     return ack;
+  }
+
+  /**
+   * Fair use after a packet's increase was counted for the cycle (issue 36): when the cycle's usage puts the
+   * subscription in another tier than the one recorded, the node that moves the recorded tier (compare-and-set)
+   * re-rates its open sessions (CoA) or, at the hard stop, disconnects them; the 80 % / 100 % notices reached are
+   * recorded once and the newest one mailed.
+   */
+  private async enforceFairUse(subscriptionId: string, counter: CycleCounter, open: boolean): Promise<void> {
+    const sub = this.deps.subscribers.bySubscription(subscriptionId);
+    if (!sub || !hasFairUse(sub)) return;
+    const { tier: _tier, ...topUps } = await cycleUsage(this.db(), subscriptionId, counter.cycleStart);
+    const usage: CycleUsage = { ...topUps, bytes: counter.bytes };
+    const use: FairUseDecision = fairUse(sub, usage);
+    if (
+      use.tier !== counter.tier &&
+      (await moveTier(this.db(), subscriptionId, counter.cycleStart, counter.tier, use.tier))
+    ) {
+      this.log.info({ subscriptionId, from: counter.tier, to: use.tier }, 'Fair use: tier changed');
+      this.onFairUseTier?.(subscriptionId);
+      if (open) {
+        const reason = use.stop ? 'data_cap' : sub.usageTiers?.length ? 'fair_use_tier' : 'data_cap';
+        await this.deps.cutoff.fairUseChanged(sub, use, reason);
+      }
+    }
+    if (!this.usageNotice) return;
+    const reached = noticesReached(sub, usage);
+    const recorded = await recordNotices(this.db(), subscriptionId, counter.cycleStart, reached, this.deps.clock.now());
+    const newest = reached.filter((r) => recorded.some((n) => n.tier === r.tier && n.threshold === r.threshold)).at(-1);
+    if (newest)
+      await this.usageNotice({
+        subscriptionId,
+        cycleStart: counter.cycleStart,
+        tier: newest.tier,
+        threshold: newest.threshold,
+        thresholdBytes: newest.bytes,
+        bytes: counter.bytes,
+        kind: newest.what.kind,
+        rate: newest.what.rate,
+      });
+  }
+
+  private db() {
+    return this.deps.db;
   }
 
   /** Interim accounting pushed a capped subscription over its cap: cut or throttle its sessions now. */

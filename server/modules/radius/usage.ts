@@ -6,6 +6,8 @@
  */
 import type { Db } from '../../db/client';
 import { createRadiusRepository } from './repository';
+import type { CycleUsage } from './fair-use';
+import { cycleUsage } from './fair-use-store';
 
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -21,8 +23,15 @@ interface Entry {
   at: number;
 }
 
+interface CycleEntry {
+  cycleStart: number;
+  usage: CycleUsage;
+  at: number;
+}
+
 export class UsageMeter {
   private readonly entries = new Map<string, Entry>();
+  private readonly cycles = new Map<string, CycleEntry>();
 
   constructor(private readonly deps: { db: Db; ttlMs?: number }) {}
 
@@ -35,13 +44,35 @@ export class UsageMeter {
     return bytes;
   }
 
+  /**
+   * This cycle's usage and active top-ups (fair use, issue 36): the per-cycle counter of the subscription's
+   * current period (one row, kept like bytesSince). Without a period: the daily usage since the month's start.
+   */
+  async cycleOf(sub: { subscriptionId: string; periodStart: Date | null }, now: Date): Promise<CycleUsage> {
+    if (!sub.periodStart)
+      return {
+        bytes: await this.bytesSince(sub.subscriptionId, periodFirstDay(null, now)),
+        extraBytes: 0,
+        fullSpeed: false,
+      };
+    const start = sub.periodStart.getTime();
+    const hit = this.cycles.get(sub.subscriptionId);
+    if (hit && hit.cycleStart === start && Date.now() - hit.at < (this.deps.ttlMs ?? 60_000)) return hit.usage;
+    const { tier: _tier, ...usage } = await cycleUsage(this.deps.db, sub.subscriptionId, sub.periodStart);
+    this.cycles.set(sub.subscriptionId, { cycleStart: start, usage, at: Date.now() });
+    return usage;
+  }
+
   /** Called with each committed increase (accounting). */
   add(subscriptionId: string, day: string, bytes: number): void {
     const hit = this.entries.get(subscriptionId);
     if (hit && day >= hit.firstDay) hit.bytes += bytes;
+    const cycle = this.cycles.get(subscriptionId);
+    if (cycle) cycle.usage = { ...cycle.usage, bytes: cycle.usage.bytes + bytes };
   }
 
   forget(subscriptionId: string): void {
     this.entries.delete(subscriptionId);
+    this.cycles.delete(subscriptionId);
   }
 }

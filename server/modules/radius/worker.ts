@@ -4,6 +4,7 @@
  * packet to one of them) and answers with its own subscriber directory and database pool. The app tells it
  * what changed (subscription re-read, NAS list re-read) over IPC; sweeps and cut-off checks stay in the app.
  */
+import type { UsageNotice } from './service';
 import cluster from 'node:cluster';
 import { openDatabase } from '../../db/client';
 import { RadiusUdpServer } from '../../integrations/radius/server';
@@ -12,6 +13,7 @@ import { PostgresRateLimitBackend } from '../../lib/rate-limit-postgres';
 import { createSecretBox } from '../../lib/secret-box';
 import type { NasClient } from './clients';
 import { createRadiusCore, type RadiusLog, type RadiusSettings } from './core';
+import type { CoaOutcome } from './cutoff';
 
 export interface WorkerSettings extends RadiusSettings {
   databaseUrl: string;
@@ -35,7 +37,11 @@ export type WorkerReport =
   /** The requests this worker answered since its last report: [type, result, seconds] each (metrics, system page). */
   | { type: 'observed'; items: Observation[] }
   /** This worker's accounting ended a line (data allowance used): it disconnected its sessions; the app tells the rest. */
-  | { type: 'access-changed'; subscriptionId: string };
+  | { type: 'access-changed'; subscriptionId: string }
+  /** A CoA ended here (confirmed by this worker's accounting): counted by the app's metrics. */
+  | { type: 'coa-outcome'; result: CoaOutcome }
+  /** A fair-use notice this worker recorded (usage_notices, once across processes): the app mails it (issue 36). */
+  | { type: 'usage-notice'; notice: Omit<UsageNotice, 'cycleStart'> & { cycleStart: string } };
 
 export type Observation = ['access' | 'accounting', string, number];
 
@@ -87,9 +93,18 @@ async function main(): Promise<void> {
   core.service.observe = (type, result, seconds) => {
     observed.push([type, result, seconds]);
   };
+  core.cutoff.onCoaOutcome = (result) => send({ type: 'coa-outcome', result });
   core.service.onEnded = (subscriptionId) => {
     core.cutoff.accessChanged(subscriptionId, 'status');
     send({ type: 'access-changed', subscriptionId });
+  };
+  // Fair use (issue 36): a tier this worker moved makes the app and the other workers drop their cached usage;
+  // a notice it recorded is mailed by the app.
+  core.service.onFairUseTier = (subscriptionId) => {
+    send({ type: 'access-changed', subscriptionId });
+  };
+  core.service.usageNotice = (notice) => {
+    send({ type: 'usage-notice', notice: { ...notice, cycleStart: notice.cycleStart.toISOString() } });
   };
   const reporting = setInterval(() => void report(), OBSERVED_EVERY_MS);
   reporting.unref();
@@ -115,11 +130,13 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   process.on('message', (command: WorkerCommand) => {
-    if (command.type === 'reload')
+    if (command.type === 'reload') {
+      // Its fair-use usage too (a top-up paid, a tier moved by another node).
+      core.usage.forget(command.subscriptionId);
       core.subscribers
         .reload(command.subscriptionId)
         .catch((error: unknown) => log.error({ err: error }, 'reload failed'));
-    else if (command.type === 'reload-all')
+    } else if (command.type === 'reload-all')
       core.subscribers.reloadAll().catch((error: unknown) => log.error({ err: error }, 'reload failed'));
     else if (command.type === 'reload-clients')
       core.clients.reload().catch((error: unknown) => log.error({ err: error }, 'reload failed'));

@@ -4,11 +4,13 @@
  * sockets, each with its own subscriber directory, and the app tells them when a subscription or the NAS list
  * changed. A worker that dies is forked again.
  */
+import type { UsageNotice } from './service';
 import cluster, { type Worker } from 'node:cluster';
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
 import { COMPILED } from '../../lib/paths';
 import type { RadiusLog } from './core';
+import type { CoaOutcome } from './cutoff';
 import { WORKER_SETTINGS_ENV, type WorkerCommand, type WorkerReport, type WorkerSettings } from './worker';
 
 export class RadiusWorkerPool {
@@ -25,6 +27,10 @@ export class RadiusWorkerPool {
       observe?: (type: 'access' | 'accounting', result: string, seconds: number) => void;
       /** A worker's accounting ended a line (it disconnected the sessions itself): the others must re-read it. */
       accessChanged?: (subscriptionId: string) => void;
+      /** A worker's accounting confirmed a CoA (the app's cut-off onCoaOutcome: metrics). */
+      coaOutcome?: (result: CoaOutcome) => void;
+      /** A worker recorded a fair-use notice (issue 36): the app mails it. */
+      usageNotice?: (notice: UsageNotice) => void;
     },
   ) {}
 
@@ -88,6 +94,9 @@ export class RadiusWorkerPool {
         if (report.type === 'observed')
           for (const [type, result, seconds] of report.items) this.options.observe?.(type, result, seconds);
         else if (report.type === 'access-changed') this.options.accessChanged?.(report.subscriptionId);
+        else if (report.type === 'coa-outcome') this.options.coaOutcome?.(report.result);
+        else if (report.type === 'usage-notice')
+          this.options.usageNotice?.({ ...report.notice, cycleStart: new Date(report.notice.cycleStart) });
         else if (report.type === 'listening') resolve({ authPort: report.authPort, acctPort: report.acctPort });
         else if (report.type === 'failed') reject(new Error(`RADIUS worker failed to start: ${report.message}`));
       });

@@ -28,6 +28,12 @@ export async function activateForPaidInvoice(
   if (!invoice) throw notFound(MESSAGES.invoiceNotFound);
   if (invoice.status !== 'paid') throw conflict(MESSAGES.invoiceNotPaid);
   if (!invoice.subscriptionId) return undefined;
+  // A fair-use top-up's invoice (issue 36): its top-up becomes active in this transaction; nothing else changes.
+  if (invoice.lineItems.some((l) => l.kind === 'top_up')) {
+    const { activateTopUpsForInvoice } = await import('../top-ups/service');
+    await activateTopUpsForInvoice(tx, invoice.id, invoice.paidDate ?? now);
+    return repo.lock(invoice.subscriptionId);
+  }
   const sub = await repo.lock(invoice.subscriptionId);
   if (!sub) return undefined;
   const plan = await repo.plan(sub.planId);

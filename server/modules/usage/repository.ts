@@ -13,7 +13,13 @@ export function createUsageRepository(db: Db) {
     /** The customer's subscriptions with their plan: active, suspended, pending, then the rest; newest first. */
     async linesOf(userId: string) {
       return db
-        .select({ sub: subscriptions, planName: plans.name, cycle: plans.billingCycle, capGb: plans.dataCapGb })
+        .select({
+          sub: subscriptions,
+          planName: plans.name,
+          cycle: plans.billingCycle,
+          capGb: plans.dataCapGb,
+          plan: plans,
+        })
         .from(subscriptions)
         .innerJoin(plans, eq(plans.id, subscriptions.planId))
         .where(eq(subscriptions.userId, userId))

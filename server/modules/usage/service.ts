@@ -29,6 +29,7 @@ import { forbidden, notFound } from '../../lib/errors';
 import { cycleMonths } from '../subscriptions/lifecycle';
 import { likePattern } from '../../db/paging';
 import { createUsageRepository } from './repository';
+import { fairUseSummary } from '../top-ups/summary';
 
 export const USAGE_MESSAGES = {
   usage: 'Usage retrieved successfully',
@@ -161,6 +162,7 @@ export class UsageService {
         percent: limit === null ? null : Math.min(100, Math.round((used / limit) * 1000) / 10),
       },
       session,
+      fair_use: chosen && query.period === 0 ? await fairUseSummary(db, chosen.sub, chosen.plan) : null,
     };
   }
   /**

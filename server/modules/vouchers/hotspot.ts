@@ -29,6 +29,7 @@ import type { Clock } from '../../lib/clock';
 import type { RateLimitBackend } from '../../lib/rate-limit-store';
 import type { SecretBox } from '../../lib/secret-box';
 import { FALLBACK_SESSION_TIMEOUT, rateAttributes, type AuthDecision } from '../radius/authorize';
+import type { NasProfile } from '../radius/nas-profiles';
 import { parseVoucherCode, voucherCodeHash } from './codes';
 import { createVoucherRepository } from './repository';
 import type { VoucherState } from '../../../contract/schemas/vouchers';
@@ -84,6 +85,7 @@ export function authorizeVoucher(
   v: HotspotVoucher,
   now: Date,
   interimInterval: number,
+  profile?: NasProfile,
 ): { decision: AuthDecision; state?: 'expired' | 'used_up' } {
   if (v.state === 'revoked' || v.batchRevoked) return { decision: reject('not_active') };
   if (v.redeemedBy) return { decision: reject('not_active') };
@@ -96,7 +98,7 @@ export function authorizeVoucher(
   }
   const left = expiresAt ? Math.floor((expiresAt.getTime() - now.getTime()) / 1000) : FALLBACK_SESSION_TIMEOUT;
   const attributes: RadiusAttribute[] = [
-    ...rateAttributes(v.downloadMbps * 1000, v.uploadMbps * 1000),
+    ...rateAttributes(v.downloadMbps * 1000, v.uploadMbps * 1000, profile),
     ['Session-Timeout', Math.max(1, Math.min(left, 0x7fff_ffff))],
     ['Acct-Interim-Interval', interimInterval],
   ];
@@ -122,6 +124,7 @@ export class VoucherAuthenticator {
     username: string,
     check: (password: string) => boolean,
     from: VoucherAttemptOrigin = { nas: 'unknown' },
+    profile?: NasProfile,
   ): Promise<AuthDecision | null> {
     const code = parseVoucherCode(username);
     if (!code) return null;
@@ -129,7 +132,7 @@ export class VoucherAuthenticator {
     const key = voucherAttemptKey(from);
     if (attempts && (await attempts.read(key, VOUCHER_ATTEMPTS.windowMs)).count >= VOUCHER_ATTEMPTS.max)
       return reject('too_many_attempts');
-    const decision = await this.check(username, code, check);
+    const decision = await this.check(username, code, check, profile);
     if (attempts) {
       if (decision.accept) await attempts.clear(key);
       else await attempts.increment(key, VOUCHER_ATTEMPTS.windowMs);
@@ -137,7 +140,12 @@ export class VoucherAuthenticator {
     return decision;
   }
 
-  private async check(username: string, code: string, check: (password: string) => boolean): Promise<AuthDecision> {
+  private async check(
+    username: string,
+    code: string,
+    check: (password: string) => boolean,
+    profile?: NasProfile,
+  ): Promise<AuthDecision> {
     const { db, box, clock } = this.deps;
     const repo = createVoucherRepository(db);
     const row = await repo.hotspotLogin(voucherCodeHash(box, code));
@@ -152,7 +160,7 @@ export class VoucherAuthenticator {
       usedBytes: Number(row.usedBytes),
       batchRevoked: row.batchRevokedAt !== null,
     };
-    const { decision, state } = authorizeVoucher(v, now, this.deps.interimInterval);
+    const { decision, state } = authorizeVoucher(v, now, this.deps.interimInterval, profile);
     if (state && v.state !== state && v.state !== 'revoked') {
       await repo.moveState(v.id, v.state, state);
     }

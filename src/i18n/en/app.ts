@@ -38,6 +38,7 @@ export const app: Record<string, string> = {
   'menu.plans': 'Plans',
   'menu.billing': 'Billing',
   'menu.paymentGateways': 'Payment gateways',
+  'menu.topUpPackages': 'Top-up packages',
   'menu.invoices': 'Invoices',
   'menu.network': 'Network',
   'menu.routerDevices': 'Devices',

@@ -2,6 +2,10 @@
 export const devices: Record<string, string> = {
   'devices.title': 'Devices',
   'devices.singular': 'device',
+  'devices.libreqos.button': 'LibreQoS files',
+  'devices.libreqos.shapedDevices': 'ShapedDevices.csv (subscribers)',
+  'devices.libreqos.network': 'network.json (sites and NAS)',
+  'devices.libreqos.error': 'The LibreQoS file could not be downloaded',
   'devices.fields.name': 'Name',
   'devices.fields.vendor': 'Vendor',
   'devices.fields.model': 'Model',
@@ -37,7 +41,11 @@ export const devices: Record<string, string> = {
   'devices.section.radius': 'RADIUS',
 
   'devices.vendor.mikrotik': 'MikroTik',
-  'devices.vendor.generic': 'Generic (SNMP)',
+  'devices.vendor.cisco': 'Cisco (IOS-XE ISG / ASR BNG)',
+  'devices.vendor.juniper': 'Juniper (MX / E-series BNG)',
+  'devices.vendor.huawei': 'Huawei (ME60 / NetEngine BRAS)',
+  'devices.vendor.cambium': 'Cambium (ePMP / cnPilot)',
+  'devices.vendor.generic': 'Generic (SNMP, WISPr RADIUS)',
   'devices.status.up': 'Up',
   'devices.status.down': 'Down',
   'devices.status.unknown': 'Unknown',

@@ -39,6 +39,13 @@ export const home: Record<string, string> = {
   'home.usage.lastDay': 'Last day of this cycle',
   'home.usage.progress': 'Data used this cycle',
   'home.usage.details': 'Usage details',
+  'home.fairUse.fullSpeed': 'Full speed ({rate})',
+  'home.fairUse.tier': 'Fair-use tier {tier}: {rate}',
+  'home.fairUse.stopped': 'Data limit reached: no service until the cycle ends or a top-up',
+  'home.fairUse.next': 'After {after}: {rate}',
+  'home.fairUse.nextStop': 'After {after}: the service stops until the cycle ends',
+  'home.fairUse.buyData': '+{gb} GB for {price}',
+  'home.fairUse.buyFullSpeed': 'Full speed to cycle end for {price}',
 
   'home.bill.title': 'My next bill',
   'home.bill.invoice': 'Invoice {number}',

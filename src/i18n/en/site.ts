@@ -18,6 +18,7 @@ export const site: Record<string, string> = {
   'site.pricing.upload': '{speed} Mbps upload',
   'site.pricing.unlimited': 'Unlimited data',
   'site.pricing.cap': '{cap} GB data per month',
+  'site.pricing.fairUse': 'Fair use: full speed to {gb} GB per billing cycle',
   'site.pricing.setupFee': 'Setup fee {amount}',
   'site.pricing.noSetupFee': 'No setup fee',
   'site.pricing.subscribe': 'Subscribe',

@@ -6,8 +6,9 @@
  */
 import { lazy, memo, Suspense, useDeferredValue, type ReactNode } from 'react';
 import { Alert, Button, Flex, Spin, Tag, theme } from 'antd';
-import { useCustom } from '@refinedev/core';
-import { Link } from 'react-router';
+import { useCustom, useCustomMutation } from '@refinedev/core';
+import { Link, useNavigate } from 'react-router';
+import { formatKbps } from '../../../contract/rate';
 import type { CustomerHome as Home, HomeInvoice } from '../../../contract/schemas/home';
 import { retryUnlessClientError } from '../../components/retry';
 import { SecondaryText, StrongText } from '../../components/Text';
@@ -270,7 +271,72 @@ function ServiceCard({ service, ordered }: { service: Home['service']; ordered: 
   );
 }
 
-function UsageCard({ usage }: { usage: NonNullable<Home['usage']> }) {
+type FairUse = NonNullable<NonNullable<Home['usage']>['fair_use']>;
+const rateText = (r: { download_kbps: number; upload_kbps: number }) => formatKbps(r.download_kbps, r.upload_kbps);
+
+/** Fair use (issue 36): the tier now, what happens at the next threshold, and the top-ups on sale. */
+function FairUseLines({ fairUse, subscriptionId }: { fairUse: FairUse; subscriptionId: string | null }) {
+  const next = fairUse.next;
+  return (
+    <div data-testid="home-fair-use">
+      <span>
+        {fairUse.rate === null
+          ? t('home.fairUse.stopped')
+          : fairUse.tier === 0
+            ? t('home.fairUse.fullSpeed', { rate: rateText(fairUse.rate) })
+            : t('home.fairUse.tier', { tier: String(fairUse.tier), rate: rateText(fairUse.rate) })}
+      </span>
+      {next && (
+        <SecondaryText>
+          {next.stop || !next.rate
+            ? t('home.fairUse.nextStop', { after: formatBytes(next.after_bytes) })
+            : t('home.fairUse.next', { after: formatBytes(next.after_bytes), rate: rateText(next.rate) })}
+        </SecondaryText>
+      )}
+      {subscriptionId && fairUse.top_ups.length > 0 && (
+        <Flex wrap gap={8}>
+          {fairUse.top_ups.map((p) => (
+            <TopUpButton key={p.id} pkg={p} subscriptionId={subscriptionId} />
+          ))}
+        </Flex>
+      )}
+    </div>
+  );
+}
+
+function TopUpButton({ pkg, subscriptionId }: { pkg: FairUse['top_ups'][number]; subscriptionId: string }) {
+  const { mutate, mutation } = useCustomMutation<{ invoice: { id: string } | null }>();
+  const navigate = useNavigate();
+  const label =
+    pkg.kind === 'extra_data'
+      ? t('home.fairUse.buyData', { gb: String(pkg.data_gb ?? 0), price: money(pkg.price, pkg.currency) })
+      : t('home.fairUse.buyFullSpeed', { price: money(pkg.price, pkg.currency) });
+  return (
+    <Button
+      size="small"
+      loading={mutation.isPending}
+      onClick={() =>
+        mutate(
+          {
+            url: `/me/subscriptions/${encodeURIComponent(subscriptionId)}/top-ups`,
+            method: 'post',
+            values: { package_id: pkg.id },
+            successNotification: false,
+          },
+          {
+            onSuccess: ({ data }) => {
+              if (data.invoice) void navigate(`/invoice/${encodeURIComponent(data.invoice.id)}`);
+            },
+          },
+        )
+      }
+    >
+      {label}
+    </Button>
+  );
+}
+
+function UsageCard({ usage, subscriptionId }: { usage: NonNullable<Home['usage']>; subscriptionId: string | null }) {
   const used = formatBytes(usage.used_bytes);
   // The period's end is exclusive: its last day is the day before.
   const lastDay = dayText(new Date(Date.parse(`${usage.period_end}T00:00:00Z`) - 86_400_000).toISOString());
@@ -288,6 +354,7 @@ function UsageCard({ usage }: { usage: NonNullable<Home['usage']> }) {
           : t('home.usage.ofCap', { used, cap: formatBytes(usage.cap_bytes) })}
       </StrongText>
       {usage.percent !== null && <UsageBar percent={usage.percent} label={t('home.usage.progress')} />}
+      {usage.fair_use && <FairUseLines fairUse={usage.fair_use} subscriptionId={subscriptionId} />}
       <SecondaryText>{left}</SecondaryText>
       <Link to="/dashboard/usage">{t('home.usage.details')}</Link>
     </HomeCard>
@@ -450,7 +517,7 @@ const HomeCards = memo(function HomeCards({ home }: { home: Home }) {
         style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 300px), 1fr))', gap: 16 }}
       >
         <ServiceCard service={home.service} ordered={!!home.order} />
-        {home.usage && <UsageCard usage={home.usage} />}
+        {home.usage && <UsageCard usage={home.usage} subscriptionId={home.service?.subscription_id ?? null} />}
         <BillCard bill={home.bill} orderInvoice={!!home.order?.invoice} />
         <CreditCard credit={home.credit} />
         <TicketsCard tickets={home.tickets} />

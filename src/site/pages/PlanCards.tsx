@@ -52,6 +52,7 @@ export function PlanCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
                 ? t('site.pricing.unlimited')
                 : t('site.pricing.cap', { cap: plan.data_cap_gb })}
             </li>
+            {plan.usage_tiers?.[0] && <li>{t('site.pricing.fairUse', { gb: plan.usage_tiers[0].after_gb })}</li>}
             <li>
               {plan.setup_fee > 0
                 ? t('site.pricing.setupFee', { amount: formatMoney(plan.setup_fee, plan.currency) })
