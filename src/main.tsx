@@ -10,6 +10,8 @@ import { siteApi } from './site/api';
 import { bootstrapSession } from '../providers/auth-provider';
 import { getAuthState } from '../providers/auth-store';
 import { preloadRoleScreens } from './layout/role-screens';
+import { getLocale } from './i18n';
+import { initialLanguage, onLanguageChange, switchLanguage } from './i18n/language';
 import './styles.css';
 
 // Two entries: the public site stays light; the Refine back office (antd, tables, charts) loads only when a
@@ -30,6 +32,9 @@ const PortalApp = lazy(loadPortalApp);
  */
 function Root() {
   const [splashDone, setSplashDone] = useState(false);
+  // A new language re-renders the whole app from the top (its texts, antd's locale and the direction with it).
+  const [language, setLanguage] = useState(getLocale);
+  useEffect(() => onLanguageChange(() => setLanguage(getLocale())), []);
   useEffect(() => {
     let ended = false;
     const end = () => {
@@ -46,15 +51,17 @@ function Root() {
     // The plan pages' cards: the splash waits for them too (within its 2 s), so the page appears whole.
     const plans = PLAN_PAGES.includes(window.location.pathname) ? siteApi.prefetchActivePlans() : undefined;
     const session = bootstrapSession();
+    // The visitor's language (their choice, else their browser's): its texts load during the splash too.
+    const languageReady = switchLanguage(initialLanguage());
     // Once the session says who this is, the role's layout and home download beside the portal shell.
     if (!site) void session.then(() => preloadRoleScreens(getAuthState().user?.role, window.location.pathname));
-    void Promise.allSettled([session, page, plans]).then(end);
+    void Promise.allSettled([session, page, plans, languageReady]).then(end);
     const id = setTimeout(end, SPLASH_DURATION_MS);
     return () => clearTimeout(id);
   }, []);
   if (!splashDone) return <Splash />;
   return (
-    <div className="app-fade-in">
+    <div className="app-fade-in" key={language}>
       <BrowserRouter>
         <Suspense fallback={<LoadingScreen />}>
           <Routes>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGE_CODES } from '../languages';
 import { autopayRetryDaysSchema } from './autopay';
 
 /** Site settings (spec §3, §7). */
@@ -25,6 +26,12 @@ export const companySchema = z.object({
   social: socialSchema,
 });
 
+/** The languages the ISP offers its customers and the one a visitor without a match gets (issue 37). */
+export const languageSettingsSchema = z.object({
+  default: z.enum(LANGUAGE_CODES),
+  offered: z.array(z.enum(LANGUAGE_CODES)),
+});
+
 /** Readable by everybody (GET /settings/public; injected into index.html). */
 export const publicSettingsSchema = z.object({
   company: companySchema,
@@ -34,6 +41,7 @@ export const publicSettingsSchema = z.object({
   achievements: z.array(achievementSchema),
   faq: z.array(faqItemSchema),
   coverage_areas: z.array(coverageAreaSchema),
+  languages: languageSettingsSchema,
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
@@ -137,6 +145,19 @@ export const settingsUpdateSchema = z.object({
   coverage_areas: z
     .array(z.object({ name: text(120).min(1), postcode: text(20), note: text(300) }))
     .max(500, { message: 'At most 500 coverage areas' })
+    .optional(),
+  languages: z
+    .object({
+      default: z.enum(LANGUAGE_CODES, { message: `Choose one of ${LANGUAGE_CODES.join(', ')}` }),
+      offered: z
+        .array(z.enum(LANGUAGE_CODES, { message: `Choose from ${LANGUAGE_CODES.join(', ')}` }))
+        .min(1, { message: 'Offer at least one language' })
+        .refine((codes) => new Set(codes).size === codes.length, { message: 'Each language once' }),
+    })
+    .refine((l) => l.offered.includes(l.default), {
+      message: 'The default language must be one of the offered languages',
+      path: ['default'],
+    })
     .optional(),
   billing: z
     .object({

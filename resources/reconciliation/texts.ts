@@ -4,7 +4,8 @@
  */
 import { addMessages } from '../../src/i18n';
 
-addMessages({
+/** Exported too, for the translations' completeness check (scripts/i18n-english.ts). */
+export const reconciliationTexts: Record<string, string> = {
   'reconciliation.period': 'Period',
   'reconciliation.export': 'Export CSV',
   'reconciliation.exportFailed': 'The export could not be downloaded',
@@ -12,13 +13,13 @@ addMessages({
   'reconciliation.balanced': 'The books balance',
   'reconciliation.balancedHelp':
     'For every customer the ledger balances — money received and credit granted equal what was applied to invoices, the credit balance, refunds and payments still to give back — and it agrees with their payments, invoices and credit history.',
-  'reconciliation.alarm': '{n} customer(s) out of balance',
+  'reconciliation.alarm': '{n, plural, one {# customer out of balance} other {# customers out of balance}}',
   'reconciliation.alarmHelp':
     'Their ledger shows money given back that was no longer there, or it differs from their payments, invoices or credit history: money moved without its ledger entry. Look at their payments and credit history before the next billing run.',
   'reconciliation.nothing': 'No money moved in this period.',
   'reconciliation.received': 'Received',
   'reconciliation.invoicesPaid': 'Invoices paid',
-  'reconciliation.invoicesPaidCount': '{n} invoice(s)',
+  'reconciliation.invoicesPaidCount': '{n, plural, one {# invoice} other {# invoices}}',
   'reconciliation.refundedToProvider': 'Refunded to payer',
   'reconciliation.refundedToCredit': 'Refunded to credit',
   'reconciliation.byMethod': 'Received by method and gateway',
@@ -42,4 +43,6 @@ addMessages({
   'reconciliation.provider.manual': 'Manual',
   'reconciliation.provider.sandbox': 'Sandbox',
   'reconciliation.provider.stripe': 'Stripe',
-});
+};
+
+addMessages(reconciliationTexts);

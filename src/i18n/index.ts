@@ -1,23 +1,25 @@
 /**
- * A tiny i18n core: dictionaries per locale, merged from one module per concern (src/i18n/en/*.ts),
- * {name}-style interpolation. Every user-facing text goes through translate(); spec texts are stored verbatim.
+ * A tiny i18n core: the English texts merged from one module per concern (src/i18n/en/*.ts) and loaded with the
+ * code that shows them; each other language one file (src/i18n/locales/<code>.json) loaded when it is chosen;
+ * ICU messages ({name}, plural, select: ./message-format.ts) with the language's plural rules. Every user-facing text goes through translate(); spec texts are stored verbatim.
  */
 import { en } from './en';
+import { formatMessage, type MessageParams } from './message-format';
 
 export type Dictionary = Record<string, string>;
-type Params = Record<string, string | number | undefined | null>;
+type Params = MessageParams;
 
 const dictionaries: Record<string, Dictionary> = { en };
+/** Texts that win in every language (the company's name from the settings): overrideMessages without a language. */
+let everywhere: Dictionary = {};
 let locale = 'en';
 const listeners = new Set<() => void>();
+/** Loads a language's dictionary (src/i18n/locales.ts sets it: one lazily loaded file per language). */
+let loader: ((code: string) => Promise<Dictionary | undefined>) | null = null;
 
 export function translate(key: string, params?: Params, defaultMessage?: string): string {
-  const template = dictionaries[locale]?.[key] ?? dictionaries.en[key] ?? defaultMessage ?? key;
-  if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const v = params[name];
-    return v === undefined || v === null ? whole : String(v);
-  });
+  const template = everywhere[key] ?? dictionaries[locale]?.[key] ?? dictionaries.en[key] ?? defaultMessage ?? key;
+  return formatMessage(template, params, locale);
 }
 
 /**
@@ -27,11 +29,13 @@ export function translate(key: string, params?: Params, defaultMessage?: string)
 export const t = translate;
 
 /**
- * Replaces texts at run time (the product name comes from the admin's settings). Components re-read texts
- * when they render, so call this before the first render or follow it with a re-render.
+ * Replaces texts at run time: without a language in every language (the product name comes from the admin's
+ * settings), with one in that language only. Components re-read texts when they render, so call this before the
+ * first render or follow it with a re-render.
  */
-export function overrideMessages(messages: Dictionary, forLocale = 'en'): void {
-  dictionaries[forLocale] = { ...dictionaries[forLocale], ...messages };
+export function overrideMessages(messages: Dictionary, forLocale?: string): void {
+  if (forLocale) dictionaries[forLocale] = { ...dictionaries[forLocale], ...messages };
+  else everywhere = { ...everywhere, ...messages };
   for (const fn of listeners) fn();
 }
 
@@ -48,7 +52,21 @@ export function getLocale(): string {
   return locale;
 }
 
-export function changeLocale(next: string): void {
+export function setLocaleLoader(load: (code: string) => Promise<Dictionary | undefined>): void {
+  loader = load;
+}
+
+/**
+ * Switches the language: its dictionary is loaded first (English is always there), then every listener re-renders.
+ * A language without a dictionary (an unknown code, a file that failed to load) leaves the current one.
+ */
+export async function changeLocale(next: string): Promise<void> {
+  if (next === locale) return;
+  if (next !== 'en' && loader) {
+    const loaded = await loader(next);
+    // Under what the screens added at run time for this language, if anything.
+    if (loaded) dictionaries[next] = { ...loaded, ...dictionaries[next] };
+  }
   if (!dictionaries[next] || next === locale) return;
   locale = next;
   for (const fn of listeners) fn();

@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { ConfigProvider, theme as antdTheme, type ThemeConfig } from 'antd';
+import { currentAntdLocale, currentDirection } from '../i18n/language';
 
 type Mode = 'light' | 'dark';
 const STORAGE_KEY = 'color_mode';
@@ -124,7 +125,14 @@ export function ColorModeProvider({ children }: { children: ReactNode }) {
   }, [mode]);
   return (
     <ColorModeContext.Provider value={{ mode, setMode }}>
-      <ConfigProvider theme={themeConfig(mode, reducedMotion)}>{children}</ConfigProvider>
+      {/* The language's antd texts and direction (src/i18n/language.ts): a new language re-renders from the top. */}
+      <ConfigProvider
+        theme={themeConfig(mode, reducedMotion)}
+        locale={currentAntdLocale()}
+        direction={currentDirection()}
+      >
+        {children}
+      </ConfigProvider>
     </ColorModeContext.Provider>
   );
 }

@@ -1,3 +1,4 @@
+import '../i18n/site';
 import { useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useAuthState } from '../../providers/auth-store';

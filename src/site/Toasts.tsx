@@ -1,3 +1,4 @@
+import '../i18n/site';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { createContext, useContext } from 'react';
 import { t } from '../i18n';

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { PublicSettings } from '../../contract/schemas/settings';
 import { overrideMessages } from '../i18n';
+import { setOfferedLanguages } from '../i18n/language';
 import { siteApi } from './api';
 
 /**
@@ -14,6 +15,8 @@ const listeners = new Set<(s: PublicSettings) => void>();
 function apply(settings: PublicSettings) {
   current = settings;
   if (settings.company?.name) overrideMessages({ 'app.name': settings.company.name });
+  // The ISP's languages (issue 37): what the visitor may be shown and the default (src/i18n/language.ts).
+  setOfferedLanguages(settings.languages?.offered, settings.languages?.default);
   for (const fn of listeners) fn(settings);
 }
 

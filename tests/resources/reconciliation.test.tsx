@@ -102,7 +102,7 @@ describe('reconciliation screen', () => {
       ],
     });
     const alarm = await screen.findByTestId('books-alarm');
-    expect(within(alarm).getByText('2 customer(s) out of balance')).toBeTruthy();
+    expect(within(alarm).getByText('2 customers out of balance')).toBeTruthy();
     expect(within(alarm).getByRole('link', { name: 'Casey Doe' }).getAttribute('href')).toBe('/dashboard/user/u1');
     expect(within(alarm).getByText('-$7.00')).toBeTruthy();
     // Dana's ledger balances, but her credit history holds 7.00 the ledger never booked.

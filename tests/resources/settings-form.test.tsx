@@ -19,6 +19,7 @@ const settings = {
   achievements: [{ label: 'Customers', value: '10k' }],
   faq: [],
   coverage_areas: [],
+  languages: { default: 'en' as const, offered: ['en' as const, 'es' as const] },
   billing: { invoice_prefix: 'INV-', invoice_next_number: 1, grace_days: 7, renewal_days_before: 7 },
   uploads: { ticket_mb: 25, installation_mb: 50, customer_daily_mb: 50 },
   smtp: {

@@ -161,13 +161,13 @@ describe('a large voucher batch', () => {
     fireEvent.change(screen.getByLabelText('Number of vouchers'), { target: { value: '20000' } });
     fireEvent.click(screen.getByRole('button', { name: /Create batch/ }));
     const created = await screen.findByTestId('batch-created');
-    expect(within(created).getByText('20000 vouchers are being generated')).toBeTruthy();
+    expect(within(created).getByText('20,000 vouchers are being generated')).toBeTruthy();
     expect(within(created).queryByRole('button', { name: /Download CSV/ })).toBeNull();
     expect(
       await within(created).findByText('8000 of 20000 codes generated', undefined, { timeout: 4_000 }),
     ).toBeTruthy();
     expect(within(created).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('40');
-    expect(await within(created).findByText('20000 vouchers created', undefined, { timeout: 4_000 })).toBeTruthy();
+    expect(await within(created).findByText('20,000 vouchers created', undefined, { timeout: 4_000 })).toBeTruthy();
     expect(within(created).getByRole('button', { name: /Download CSV/ })).toBeTruthy();
     // Ready: no more reading.
     const after = fake.count(`GET /vouchers/batches/${BATCH}`);

@@ -84,6 +84,29 @@ describe('settings', () => {
     expect(full.smtp.password_set).toBe(false);
   });
 
+  it('offers every language by default and lets the admin choose the offered ones and the default (issue 37)', async () => {
+    const pub = async () => (await t.app.inject({ method: 'GET', url: '/api/settings/public' })).json().data;
+    expect((await pub()).languages).toEqual({ default: 'en', offered: ['en', 'es', 'fr', 'id', 'ar'] });
+    const put = (languages: unknown) =>
+      t.app.inject({ method: 'PUT', url: '/api/settings', headers: admin(), payload: { languages } });
+    const notOffered = await put({ default: 'fr', offered: ['en', 'es'] });
+    expect(notOffered.statusCode).toBe(400);
+    expect(notOffered.json().errors).toEqual([
+      expect.objectContaining({
+        field: 'languages.default',
+        message: 'The default language must be one of the offered languages',
+      }),
+    ]);
+    expect((await put({ default: 'en', offered: ['en', 'de'] })).statusCode).toBe(400);
+    expect((await put({ default: 'en', offered: [] })).json().errors[0].message).toBe('Offer at least one language');
+    expect((await pub()).languages.default).toBe('en');
+    const ok = await put({ default: 'es', offered: ['es', 'ar'] });
+    expect(ok.statusCode).toBe(200);
+    expect((await pub()).languages).toEqual({ default: 'es', offered: ['es', 'ar'] });
+    // Back to the default for the tests that follow.
+    expect((await put({ default: 'en', offered: ['en', 'es', 'fr', 'id', 'ar'] })).statusCode).toBe(200);
+  });
+
   it('validates updates and applies them at once to /settings/public and index.html', async () => {
     const bad = await t.app.inject({
       method: 'PUT',

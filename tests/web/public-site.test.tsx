@@ -32,6 +32,7 @@ const settings: PublicSettings = {
     { name: 'Springfield', postcode: '12345', note: 'fibre' },
     { name: 'Shelbyville', postcode: '', note: '' },
   ],
+  languages: { default: 'en', offered: ['en', 'es', 'fr', 'id', 'ar'] },
 };
 
 const plan = (over: Partial<Plan>): Plan => ({

@@ -1,4 +1,5 @@
 /** Settings used when nothing is stored yet, and the demo content written on a fresh database. */
+import { LANGUAGE_CODES, type LanguageCode } from '../../../contract/languages';
 import type { PolicyType } from '../../../contract/schemas/settings';
 import { DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '../../lib/upload-quotas';
 
@@ -47,6 +48,8 @@ export interface StoredSettings {
   /** Upload quotas in MB (issue 32): per ticket, per installation, per customer in 24 hours. */
   uploads: UploadQuotas;
   policies: Record<PolicyType, { markdown: string; updated_at: string | null }>;
+  /** Issue 37: the languages offered to customers, and the default for a visitor whose browser asks for none of them. */
+  languages: { default: LanguageCode; offered: LanguageCode[] };
 }
 
 const policy = (title: string, body: string) => ({ markdown: `# ${title}\n\n${body}`, updated_at: null });
@@ -103,6 +106,7 @@ export function defaultSettings(): StoredSettings {
     },
     smtp: { host: '', port: 587, secure: false, user: '', from: '', password: null },
     uploads: { ...DEFAULT_UPLOAD_QUOTAS },
+    languages: { default: 'en', offered: [...LANGUAGE_CODES] },
     policies: {
       'privacy-policy': policy(
         'Privacy Policy',

@@ -241,6 +241,9 @@ export class SettingsService {
         case 'smtp':
           s.smtp = merge(s.smtp, row.value);
           break;
+        case 'languages':
+          s.languages = merge(s.languages, row.value);
+          break;
       }
     }
     return s;
@@ -255,6 +258,7 @@ export class SettingsService {
       achievements: s.achievements,
       faq: s.faq,
       coverage_areas: s.coverage_areas,
+      languages: s.languages,
     };
   }
 
@@ -297,6 +301,7 @@ export class SettingsService {
     if (input.achievements) entries.push({ key: 'achievements', value: input.achievements });
     if (input.faq) entries.push({ key: 'faq', value: input.faq });
     if (input.coverage_areas) entries.push({ key: 'coverage_areas', value: input.coverage_areas });
+    if (input.languages) entries.push({ key: 'languages', value: input.languages });
     // Merged with the stored row under its lock (not the cache): invoices advance invoice_next_number meanwhile.
     if (input.billing) entries.push({ key: 'billing', value: input.billing, merge: defaultSettings().billing });
     if (input.uploads)

@@ -13,13 +13,13 @@ export const deviceBackups: Record<string, string> = {
   'deviceBackups.config.fetching': 'Fetching the configuration from the router...',
   'deviceBackups.config.fetchedAt': 'Fetched {time}',
   'deviceBackups.config.summary': '{lines} lines, {size}',
-  'deviceBackups.config.masked': '{count} secrets masked',
+  'deviceBackups.config.masked': '{count, plural, one {# secret masked} other {# secrets masked}}',
   'deviceBackups.config.matchesVersion': 'Same as backup version {version}',
   'deviceBackups.config.notBackedUp': 'Not backed up yet in this form',
   'deviceBackups.config.failed': 'The configuration could not be read',
 
   'deviceBackups.search.placeholder': 'Search the configuration',
-  'deviceBackups.search.matches': '{count} matching lines',
+  'deviceBackups.search.matches': '{count, plural, one {# matching line} other {# matching lines}}',
   'deviceBackups.search.none': 'No line matches',
   'deviceBackups.search.onlyMatches': 'Only matching lines',
 

@@ -63,7 +63,7 @@ export const home: Record<string, string> = {
   'home.credit.help': 'New invoices use your credit first.',
 
   'home.tickets.title': 'My open tickets',
-  'home.tickets.count': '{count} open tickets',
+  'home.tickets.count': '{count, plural, one {# open ticket} other {# open tickets}}',
   'home.tickets.one': '1 open ticket',
   'home.tickets.none': 'No open tickets',
   'home.tickets.all': 'All tickets',

@@ -1,10 +1,9 @@
 import type { Dictionary } from '../index';
 import { app } from './app';
 import { errors } from './errors';
-import { site } from './site';
 
 /**
- * The texts every page may show (splash, loading screen, the public site, request errors). They load with the
- * first page, the public site included; the back office's texts come with its code (./back-office.ts).
+ * The texts every page may show (splash, loading screen, request errors). They load with the first page; the
+ * public site's texts come with its code (../site.ts), the back office's with the portal's (../portal.ts).
  */
-export const en: Dictionary = { ...app, ...errors, ...site };
+export const en: Dictionary = { ...app, ...errors };

@@ -10,7 +10,7 @@ export const traffic: Record<string, string> = {
   'traffic.noInterfaces': 'No interfaces yet: the device has not been polled, or it did not answer.',
   'traffic.refresh': 'Refresh',
   'traffic.pollNow': 'Poll now',
-  'traffic.polled': 'Device polled: {count} interfaces',
+  'traffic.polled': 'Device polled: {count, plural, one {# interface} other {# interfaces}}',
   'traffic.pollFailed': 'The device did not answer: {reason}',
   'traffic.lastSeen': 'Last seen',
   'traffic.never': 'never',

@@ -60,7 +60,7 @@ export const users: Record<string, string> = {
   'users.detail.ticketNumber': 'Number',
 
   'users.export.progress': 'Exporting {done} of {total}…',
-  'users.export.done': 'Exported {count} users',
+  'users.export.done': 'Exported {count, plural, one {# user} other {# users}}',
 
   'users.toast.created': 'User created successfully',
   'users.toast.updated': 'User updated successfully',

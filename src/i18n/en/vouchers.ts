@@ -37,7 +37,7 @@ export const vouchers: Record<string, string> = {
   'vouchers.unit.days': 'days',
   'vouchers.terms.minutes': '{n} min',
   'vouchers.terms.hours': '{n} h',
-  'vouchers.terms.days': '{n} days',
+  'vouchers.terms.days': '{n, plural, one {# day} other {# days}}',
   'vouchers.terms.mb': '{n} MB',
   'vouchers.terms.gb': '{n} GB',
   'vouchers.terms.none': 'No limit',
@@ -49,8 +49,9 @@ export const vouchers: Record<string, string> = {
   'vouchers.state.all': 'All',
   'vouchers.filter.state': 'Show vouchers',
   'vouchers.batchRevoked': 'Revoked on {date}',
-  'vouchers.created.title': '{count} vouchers created',
-  'vouchers.generating.accepted': '{count} vouchers are being generated',
+  'vouchers.created.title': '{count, plural, one {# voucher created} other {# vouchers created}}',
+  'vouchers.generating.accepted':
+    '{count, plural, one {# voucher is being generated} other {# vouchers are being generated}}',
   'vouchers.generating.title': '{generated} of {count} codes generated',
   'vouchers.generating.progress': 'Codes generated',
   'vouchers.generating.note':

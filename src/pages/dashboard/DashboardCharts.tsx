@@ -1,3 +1,4 @@
+import '../../i18n/staff-dashboard';
 /**
  * The dashboard's trend charts: one card per series the role was sent; a series with nothing in it shows an
  * explaining empty state instead of a flat line of zeros. The chart itself (TrendChart, with the chart

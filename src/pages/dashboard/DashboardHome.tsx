@@ -1,3 +1,4 @@
+import '../../i18n/staff-dashboard';
 /**
  * The landing screen after sign-in (spec §2, §3, §6): the role's statistics for a time frame (default month;
  * custom: a date range), cached per time frame for 5 minutes with a refresh that skips the cache and the

@@ -1,3 +1,4 @@
+import '../../i18n/staff-dashboard';
 /**
  * One card per statistics group the role gets (spec §6), in the role's order. The server sends only those
  * groups; the cards are also limited to statGroupsFor(role), so a wider answer never shows more. Groups fed

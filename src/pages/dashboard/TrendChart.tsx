@@ -1,3 +1,4 @@
+import '../../i18n/staff-dashboard';
 /**
  * One dashboard trend chart drawn with @ant-design/charts. Its own chunk: the chart library (the largest code
  * of the app) is fetched only when a chart with data comes on screen, after the cards have rendered.

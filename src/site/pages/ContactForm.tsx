@@ -1,3 +1,4 @@
+import '../../i18n/site';
 import { useState, type FormEvent } from 'react';
 import type { ContactInput } from '../../../contract/schemas/contact';
 import { t } from '../../i18n';

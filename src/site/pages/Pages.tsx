@@ -1,3 +1,4 @@
+import '../../i18n/site';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { PolicyType } from '../../../contract/schemas/settings';

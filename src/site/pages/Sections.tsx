@@ -1,3 +1,4 @@
+import '../../i18n/site';
 import { useState, type FormEvent } from 'react';
 import type { PublicSettings } from '../../../contract/schemas/settings';
 import { t } from '../../i18n';

@@ -1,0 +1,114 @@
+/**
+ * The language the web app speaks (issue 37), in the browser: chosen from the visitor's stored choice or their
+ * browser's languages among those the ISP offers, then the signed-in person's own (their account's) once known.
+ * A language's texts (src/i18n/locales/<code>.json), antd's locale pack (date pickers, pagination, empty states)
+ * and dayjs's (month and day names in the pickers) are each a lazily loaded chunk: an English page downloads
+ * none of them. The page's `lang` and `dir` follow, so Arabic lays out right to left.
+ */
+import type { Locale } from 'antd/es/locale';
+import {
+  DEFAULT_LANGUAGE,
+  directionOf,
+  isLanguage,
+  LANGUAGE_CODES,
+  type LanguageCode,
+  pickLanguage,
+} from '../../contract/languages';
+import { changeLocale, type Dictionary, getLocale, setLocaleLoader } from './index';
+
+const STORAGE_KEY = 'isp.language';
+
+const dictionaries = import.meta.glob<Dictionary>('./locales/*.json', { import: 'default' });
+setLocaleLoader(async (code) => dictionaries[`./locales/${code}.json`]?.());
+
+/** antd's own texts per language; English is antd's built-in default. */
+const ANTD_LOCALES: Record<string, () => Promise<{ default: Locale }>> = {
+  es: () => import('antd/es/locale/es_ES'),
+  fr: () => import('antd/es/locale/fr_FR'),
+  id: () => import('antd/es/locale/id_ID'),
+  ar: () => import('antd/es/locale/ar_EG'),
+};
+const DAYJS_LOCALES: Record<string, () => Promise<unknown>> = {
+  es: () => import('dayjs/locale/es'),
+  fr: () => import('dayjs/locale/fr'),
+  id: () => import('dayjs/locale/id'),
+  ar: () => import('dayjs/locale/ar'),
+};
+
+let antdLocale: Locale | undefined;
+let dayjsChanged = false;
+let offered: readonly string[] = [];
+let fallback: LanguageCode = DEFAULT_LANGUAGE;
+const listeners = new Set<() => void>();
+
+/** antd's locale pack for the current language (undefined: antd's English). */
+export function currentAntdLocale(): Locale | undefined {
+  return antdLocale;
+}
+
+export function currentDirection(): 'ltr' | 'rtl' {
+  return directionOf(getLocale());
+}
+
+/** Runs after each switch of language, once its texts and packs are in (the app re-renders from the top). */
+export function onLanguageChange(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** The languages the ISP offers and its default (public settings); until they are known, every language. */
+export function setOfferedLanguages(codes: readonly string[] | undefined, defaultCode: string | undefined): void {
+  offered = codes?.filter(isLanguage) ?? [];
+  fallback = isLanguage(defaultCode) ? defaultCode : DEFAULT_LANGUAGE;
+}
+
+/** What may be chosen now: the ISP's offered languages once known, else every language the portal speaks. */
+function candidates(): readonly string[] {
+  return offered.length ? offered : LANGUAGE_CODES;
+}
+
+function stored(): string | null {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** The visitor's language: their stored choice if it is offered, else their browser's first offered one, else the ISP's default. */
+export function initialLanguage(): LanguageCode {
+  const choice = stored();
+  if (isLanguage(choice) && candidates().includes(choice)) return choice;
+  return pickLanguage(navigator.languages ?? [navigator.language], candidates(), fallback);
+}
+
+/**
+ * Switches to a language: its texts, antd's and dayjs's packs load first, then the page's lang/dir are set and the
+ * app re-renders. `remember` stores it as this browser's choice (the switcher); a language not offered is ignored.
+ */
+export async function switchLanguage(code: string, { remember = false } = {}): Promise<void> {
+  if (!isLanguage(code) || !candidates().includes(code)) return;
+  if (remember) {
+    try {
+      localStorage.setItem(STORAGE_KEY, code);
+    } catch {
+      /* private mode: the choice lasts this visit */
+    }
+  }
+  document.documentElement.lang = code;
+  document.documentElement.dir = directionOf(code);
+  // English as the page starts: nothing to load (the public site does not download dayjs for it).
+  if (code === getLocale() && code === DEFAULT_LANGUAGE && !dayjsChanged) return;
+  const [pack] = await Promise.all([
+    ANTD_LOCALES[code]?.().then((m) => m.default),
+    DAYJS_LOCALES[code]?.(),
+    changeLocale(code),
+  ]);
+  antdLocale = pack;
+  const dayjs = (await import('dayjs')).default;
+  dayjs.locale(code);
+  dayjsChanged = code !== DEFAULT_LANGUAGE;
+  document.documentElement.lang = code;
+  document.documentElement.dir = directionOf(code);
+  for (const fn of listeners) fn();
+}
