@@ -44,10 +44,19 @@ export function toMajorString(minor: number, currency = 'USD'): string {
   return `${sign}${Math.floor(abs / base)}.${String(abs % base).padStart(digits, '0')}`;
 }
 
+/**
+ * The locale formatMoney uses when it is given none: the web app sets the reader's (their language, with their
+ * browser's region: src/i18n/language.ts); undefined is Intl's default.
+ */
+let defaultLocale: string | undefined;
+export function setDefaultMoneyLocale(locale: string | undefined): void {
+  defaultLocale = locale;
+}
+
 /** 3999, "USD" → "$39.99" in the reader's locale. */
 export function formatMoney(minor: number, currency = 'USD', locale?: string): string {
   const digits = currencyDigits(currency);
-  return new Intl.NumberFormat(locale, {
+  return new Intl.NumberFormat(locale ?? defaultLocale, {
     style: 'currency',
     currency,
     minimumFractionDigits: digits,

@@ -11,7 +11,7 @@ import { bootstrapSession } from '../providers/auth-provider';
 import { getAuthState } from '../providers/auth-store';
 import { preloadRoleScreens } from './layout/role-screens';
 import { getLocale } from './i18n';
-import { initialLanguage, onLanguageChange, switchLanguage } from './i18n/language';
+import { followAccountLanguage, initialLanguage, onLanguageChange, switchLanguage } from './i18n/language';
 import './styles.css';
 
 // Two entries: the public site stays light; the Refine back office (antd, tables, charts) loads only when a
@@ -78,6 +78,8 @@ function Root() {
 
 // The admin's product name (splash, loading screen, titles) is in the page the server sent.
 loadInjectedSettings();
+// A signed-in person's own language wins over the browser's (issue 37).
+followAccountLanguage();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

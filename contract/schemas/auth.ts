@@ -1,3 +1,4 @@
+import { LANGUAGE_CODES } from '../languages';
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../product';
 import { publicUserSchema } from './user';
@@ -73,6 +74,11 @@ export const updateProfileBodySchema = z.object({
     .optional(),
   address: z.string().trim().min(3).max(300).optional(),
   company: optionalText(120),
+  /** Issue 37: the person's language; null goes back to the browser's. */
+  language: z
+    .enum(LANGUAGE_CODES, { message: `Choose one of ${LANGUAGE_CODES.join(', ')}` })
+    .nullable()
+    .optional(),
 });
 export type UpdateProfileBody = z.input<typeof updateProfileBodySchema>;
 

@@ -1,3 +1,4 @@
+import { LANGUAGE_CODES } from '../languages';
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../product';
 import { ROLES, type Role } from '../roles';
@@ -21,6 +22,8 @@ export const publicUserSchema = z.object({
   last_login_at: z.string().nullable(),
   /** An e-mail change waiting for confirmation from the new address (issue 32); `email` is still the address in use. */
   pending_email: z.string().nullable().optional(),
+  /** Their language (issue 37); null: the browser's among the ISP's offered languages. */
+  language: z.enum(LANGUAGE_CODES).nullable().optional(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 

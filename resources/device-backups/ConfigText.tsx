@@ -89,7 +89,7 @@ export function ConfigText({ content, testId = 'config-text' }: { content: strin
               >
                 <td
                   style={{
-                    textAlign: 'right',
+                    textAlign: 'end',
                     padding: '0 8px',
                     color: token.colorTextDescription,
                     userSelect: 'none',

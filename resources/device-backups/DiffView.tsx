@@ -16,7 +16,7 @@ export function DiffView({ diff }: { diff: DeviceBackupDiff }) {
     context: undefined,
   };
   const number = {
-    textAlign: 'right',
+    textAlign: 'end',
     padding: '0 6px',
     color: token.colorTextDescription,
     width: 1,

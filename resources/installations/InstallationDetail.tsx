@@ -25,7 +25,7 @@ export function InstallationDetail() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Link to="/dashboard/installations">
-        <ArrowLeftOutlined /> {t('installations.back')}
+        <ArrowLeftOutlined className="mirror-rtl" /> {t('installations.back')}
       </Link>
       {isLoading ? (
         <Card>

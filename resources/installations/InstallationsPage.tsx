@@ -128,7 +128,7 @@ function JobCard({ job, day }: { job: Installation; day: 'today' | 'other' }) {
         }}
       >
         <span>{`${job.number} · ${job.customer_name}`}</span>
-        <RightOutlined aria-hidden />
+        <RightOutlined aria-hidden className="mirror-rtl" />
       </Link>
       <Typography.Text type="secondary">{job.plan_name}</Typography.Text>
       <MapsLink address={job.address} />

@@ -28,7 +28,7 @@ export function NetworkShow() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Link to="/dashboard/nas/ip-networks">
-        <ArrowLeftOutlined /> {t(decl.titleKey)}
+        <ArrowLeftOutlined className="mirror-rtl" /> {t(decl.titleKey)}
       </Link>
       {query.isLoading ? (
         <Card>
@@ -67,7 +67,7 @@ export function NetworkShow() {
               </Descriptions.Item>
               <Descriptions.Item label={t('ipam.fields.reserved')}>
                 {network.reserved_ranges.length ? (
-                  <ul style={{ margin: 0, paddingLeft: 18 }}>
+                  <ul style={{ margin: 0, paddingInlineStart: 18 }}>
                     {network.reserved_ranges.map((r) => (
                       <li key={`${r.from}-${r.to}`}>
                         {r.from} – {r.to}

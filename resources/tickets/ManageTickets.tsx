@@ -203,7 +203,7 @@ export function ManageTickets({ viewer }: { viewer: Viewer }) {
           </Button>
         )}
         {selected.length > 0 && (
-          <Space style={{ marginBottom: 16, marginLeft: 8 }} wrap data-testid="bulk-bar">
+          <Space style={{ marginBottom: 16, marginInlineStart: 8 }} wrap data-testid="bulk-bar">
             <span>{t('tickets.bulk.selected', { count: selected.length })}</span>
             <Select<TicketStatus>
               style={{ minWidth: 190 }}

@@ -39,7 +39,7 @@ function useCustomersUsage(page: number, search: string) {
 function CustomerUsage({ id, name, onBack }: { id: string; name: string | null; onBack: () => void }) {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="staff-customer-usage">
-      <Button icon={<ArrowLeftOutlined />} onClick={onBack} style={{ alignSelf: 'flex-start' }}>
+      <Button icon={<ArrowLeftOutlined className="mirror-rtl" />} onClick={onBack} style={{ alignSelf: 'flex-start' }}>
         {t('usage.staff.back')}
       </Button>
       {name && (

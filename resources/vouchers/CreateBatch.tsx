@@ -45,7 +45,7 @@ function Created({ batch: created }: { batch: VoucherBatch }) {
         title={t(ready ? 'vouchers.created.title' : 'vouchers.generating.accepted', { count: batch.count })}
         subTitle={batch.plan_name}
         extra={
-          <div style={{ maxWidth: 560, margin: '0 auto', textAlign: 'left' }}>
+          <div style={{ maxWidth: 560, margin: '0 auto', textAlign: 'start' }}>
             {ready ? <DownloadCodes batch={batch} note="vouchers.created.note" /> : <BatchProgress batch={batch} />}
           </div>
         }

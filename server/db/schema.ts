@@ -1,4 +1,5 @@
 /** The database schema (Drizzle). Migrations in ./migrations are generated from this file by drizzle-kit. */
+import { LANGUAGE_CODES } from '../../contract/languages';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -62,6 +63,11 @@ export const users = pgTable(
     pendingEmail: varchar('pending_email', { length: 254 }),
     pendingEmailTokenHash: varchar('pending_email_token_hash', { length: 64 }),
     pendingEmailExpiresAt: timestamp('pending_email_expires_at', { withTimezone: true }),
+    /**
+     * The person's language (issue 37: en, es, fr, id, ar), used for the portal once they sign in and for what is
+     * sent to them (e-mails, PDFs); null: their browser's language among the ISP's offered ones, else the default.
+     */
+    language: varchar('language', { length: 8, enum: LANGUAGE_CODES }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

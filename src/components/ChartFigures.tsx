@@ -22,7 +22,7 @@ export function ChartFigures({
   const cell = {
     padding: '4px 8px',
     borderBottom: `1px solid ${token.colorBorderSecondary}`,
-    textAlign: 'left' as const,
+    textAlign: 'start' as const,
   };
   // biome-ignore-start lint/suspicious/noArrayIndexKey: a table of figures, its rows and cells fixed in order
   return (
@@ -31,7 +31,7 @@ export function ChartFigures({
       <div style={{ maxHeight: 320, overflow: 'auto', marginTop: 8 }}>
         <table style={{ borderCollapse: 'collapse', width: '100%', fontSize: 13, color: token.colorText }}>
           <caption
-            style={{ textAlign: 'left', captionSide: 'top', color: token.colorTextDescription, paddingBottom: 4 }}
+            style={{ textAlign: 'start', captionSide: 'top', color: token.colorTextDescription, paddingBottom: 4 }}
           >
             {caption}
           </caption>

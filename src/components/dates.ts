@@ -1,18 +1,18 @@
 /*
- * Every date and time the portal shows, in one format: the reader's own (their browser's locale), through
+ * Every date and time the portal shows, in one format: the reader's own (their language and browser's region), through
  * Intl.DateTimeFormat: a day as "28 Nov 2026" / "Nov 28, 2026" (dateStyle medium), a moment with its time of day
  * (timeStyle short). Plain Intl, no dayjs: the dashboard's first screen uses it and must not load dayjs.
  * Date pickers keep their own input formats.
  */
+import { readerLocale } from '../i18n/language';
 
 type DateValue = string | number | Date | null | undefined;
 
 const EMPTY = '—';
 
-/** The reader's locale: the browser's first language (undefined lets Intl choose its default). */
+/** The reader's locale: their language with their browser's region (src/i18n/language.ts). */
 export function userLocale(): string | undefined {
-  if (typeof navigator === 'undefined') return undefined;
-  return navigator.languages?.[0] ?? navigator.language ?? undefined;
+  return readerLocale();
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -52,6 +52,18 @@ export function getLocale(): string {
   return locale;
 }
 
+const loaded = new Set<string>(['en']);
+
+/** Loads a language's dictionary without switching to it (once; a failed load is tried again next time). */
+export async function loadLocale(code: string): Promise<void> {
+  if (loaded.has(code) || !loader) return;
+  const dictionary = await loader(code);
+  if (!dictionary) return;
+  // Under what the screens added at run time for this language, if anything.
+  dictionaries[code] = { ...dictionary, ...dictionaries[code] };
+  loaded.add(code);
+}
+
 export function setLocaleLoader(load: (code: string) => Promise<Dictionary | undefined>): void {
   loader = load;
 }
@@ -62,11 +74,7 @@ export function setLocaleLoader(load: (code: string) => Promise<Dictionary | und
  */
 export async function changeLocale(next: string): Promise<void> {
   if (next === locale) return;
-  if (next !== 'en' && loader) {
-    const loaded = await loader(next);
-    // Under what the screens added at run time for this language, if anything.
-    if (loaded) dictionaries[next] = { ...loaded, ...dictionaries[next] };
-  }
+  await loadLocale(next);
   if (!dictionaries[next] || next === locale) return;
   locale = next;
   for (const fn of listeners) fn();

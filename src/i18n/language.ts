@@ -11,10 +11,13 @@ import {
   directionOf,
   isLanguage,
   LANGUAGE_CODES,
+  LANGUAGES,
   type LanguageCode,
   pickLanguage,
 } from '../../contract/languages';
-import { changeLocale, type Dictionary, getLocale, setLocaleLoader } from './index';
+import { setDefaultMoneyLocale } from '../../contract/money';
+import { getAuthState, subscribeAuthState } from '../../providers/auth-store';
+import { changeLocale, type Dictionary, getLocale, loadLocale, setLocaleLoader } from './index';
 
 const STORAGE_KEY = 'isp.language';
 
@@ -37,6 +40,7 @@ const DAYJS_LOCALES: Record<string, () => Promise<unknown>> = {
 
 let antdLocale: Locale | undefined;
 let dayjsChanged = false;
+let requested = 0;
 let offered: readonly string[] = [];
 let fallback: LanguageCode = DEFAULT_LANGUAGE;
 const listeners = new Set<() => void>();
@@ -95,20 +99,64 @@ export async function switchLanguage(code: string, { remember = false } = {}): P
       /* private mode: the choice lasts this visit */
     }
   }
-  document.documentElement.lang = code;
-  document.documentElement.dir = directionOf(code);
+  const ticket = ++requested;
   // English as the page starts: nothing to load (the public site does not download dayjs for it).
-  if (code === getLocale() && code === DEFAULT_LANGUAGE && !dayjsChanged) return;
+  if (code === getLocale() && code === DEFAULT_LANGUAGE && !dayjsChanged) {
+    document.documentElement.lang = code;
+    document.documentElement.dir = directionOf(code);
+    setDefaultMoneyLocale(readerLocale());
+    return;
+  }
   const [pack] = await Promise.all([
     ANTD_LOCALES[code]?.().then((m) => m.default),
     DAYJS_LOCALES[code]?.(),
-    changeLocale(code),
+    loadLocale(code),
   ]);
+  // A later choice (the account's language arriving after the browser's) wins, whichever loads first.
+  if (ticket !== requested) return;
+  await changeLocale(code);
   antdLocale = pack;
   const dayjs = (await import('dayjs')).default;
   dayjs.locale(code);
   dayjsChanged = code !== DEFAULT_LANGUAGE;
   document.documentElement.lang = code;
   document.documentElement.dir = directionOf(code);
+  setDefaultMoneyLocale(readerLocale());
   for (const fn of listeners) fn();
+}
+
+/**
+ * The locale dates, numbers and money are written in: the chosen language with the browser's region when the
+ * browser asks for that language ("es" + "es-MX" → "es-MX"), else the language alone. Arabic keeps the Western
+ * digits its texts use (-u-nu-latn), as most Arabic-language ISP and banking portals do.
+ */
+export function readerLocale(): string {
+  const language = getLocale();
+  const browser =
+    typeof navigator === 'undefined'
+      ? undefined
+      : (navigator.languages ?? [navigator.language]).find((tag) => tag?.toLowerCase().split('-')[0] === language);
+  const tag = browser ?? language;
+  return language === 'ar' && !tag.includes('-u-') ? `${tag}-u-nu-latn` : tag;
+}
+
+/** The languages offered now, as the switchers list them. */
+export function offeredLanguages(): ReadonlyArray<(typeof LANGUAGES)[number]> {
+  return LANGUAGES.filter((l) => candidates().includes(l.code));
+}
+
+/**
+ * Follows the signed-in person's own language (their account's, issue 37): on sign-in, on a session restored at
+ * start-up and when it changes on another screen. Called once at start-up (src/main.tsx).
+ */
+export function followAccountLanguage(): void {
+  let seen: string | null | undefined;
+  const check = () => {
+    const language = getAuthState().user?.language;
+    if (language === seen) return;
+    seen = language;
+    if (language && language !== getLocale()) void switchLanguage(language, { remember: true });
+  };
+  subscribeAuthState(check);
+  check();
 }

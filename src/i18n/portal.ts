@@ -1,10 +1,10 @@
 /**
- * The texts of the signed-in portal's first screen (the customer's home, the sign-in and e-mail banners), added by
+ * The texts of the signed-in portal's first screen (the customer's home; the sign-in screens' come with them:
+ * ./auth-texts.ts), added by
  * the portal's code (src/App.tsx imports this first). The public site does not download them; the staff
  * dashboard's come with its code (./staff-dashboard.ts), the other screens' with the first of them (./screens.ts).
  */
 import { addMessages } from './index';
-import { auth } from './en/auth';
 import { home } from './en/home';
 
 /**
@@ -16,4 +16,4 @@ const resourceTexts = import.meta.glob<Record<string, string>>('../../resources/
   import: 'default',
 });
 
-addMessages({ ...auth, ...home, ...Object.assign({}, ...Object.values(resourceTexts)) });
+addMessages({ ...home, ...Object.assign({}, ...Object.values(resourceTexts)) });

@@ -2,9 +2,11 @@ import type { ComponentProps } from 'react';
 import { Button, Divider, Drawer, Menu, Space } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
 import { t } from '../i18n';
-import { CurrentUser, ThemeSwitch } from './UserMenu';
+import { currentDirection } from '../i18n/language';
+import { LanguageSelect } from '../i18n/LanguageSelect';
+import { CurrentUser, saveAccountLanguage, ThemeSwitch } from './UserMenu';
 
-/** The customer portal's navigation below lg: entries, who is signed in, the theme switch and Log out. */
+/** The customer portal's navigation below lg: entries, who is signed in, the theme and language switches and Log out. */
 export function PortalMenuDrawer({
   open,
   onClose,
@@ -23,7 +25,8 @@ export function PortalMenuDrawer({
       id="portal-drawer"
       open={open}
       onClose={onClose}
-      placement="right"
+      // The reading direction's end side: the right, or the left in Arabic.
+      placement={currentDirection() === 'rtl' ? 'left' : 'right'}
       width="min(320px, 86vw)"
       title={t('menu.title')}
       styles={{ body: { padding: 0, display: 'flex', flexDirection: 'column' } }}
@@ -45,6 +48,10 @@ export function PortalMenuDrawer({
           <ThemeSwitch />
           <span aria-hidden>{t('app.theme.dark')}</span>
         </Space>
+        <label htmlFor="drawer-language" style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+          <span>{t('app.language')}</span>
+          <LanguageSelect id="drawer-language" onChosen={saveAccountLanguage} />
+        </label>
         <Button icon={<LogoutOutlined />} size="large" block onClick={onLogout} data-testid="logout-button">
           {t('app.logout')}
         </Button>

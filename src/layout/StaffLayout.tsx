@@ -20,7 +20,9 @@ import { refineResources } from '../../resources';
 import { registryVersion } from '../../resources/registry';
 import { t } from '../i18n';
 import { SkipLink } from '../components/SkipLink';
-import { AvatarMenu, UserMenu } from './UserMenu';
+import { currentDirection } from '../i18n/language';
+import { AvatarMenu } from './AvatarMenu';
+import { UserMenu } from './UserMenu';
 import { SandboxBanner } from './SandboxBanner';
 import { VerificationBanner } from './VerificationBanner';
 
@@ -134,7 +136,7 @@ export function StaffLayout() {
             {menu}
             <Button
               type="text"
-              icon={collapsed ? <RightOutlined /> : <LeftOutlined />}
+              icon={collapsed ? <RightOutlined className="mirror-rtl" /> : <LeftOutlined className="mirror-rtl" />}
               aria-label={collapsed ? t('menu.expand') : t('menu.collapse')}
               aria-expanded={!collapsed}
               onClick={() => setCollapsed(!collapsed)}
@@ -149,7 +151,8 @@ export function StaffLayout() {
           id="staff-drawer"
           open={open}
           onClose={() => setOpen(false)}
-          placement="left"
+          // The side the sider is on: the start of the reading direction (right in Arabic).
+          placement={currentDirection() === 'rtl' ? 'right' : 'left'}
           width={`min(${WIDTH + 80}px, 86vw)`}
           title={<SiderTitle collapsed={false} />}
           styles={{ header: { padding: 0 }, body: { padding: 0 } }}

@@ -1,9 +1,12 @@
-import { Button, Dropdown, Space, Switch, Tag, theme, type MenuProps } from 'antd';
-import { LogoutOutlined, MoonOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Space, Switch, Tag } from 'antd';
+import { LogoutOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { useLogout } from '@refinedev/core';
-import { useAuthState } from '../../providers/auth-store';
+import type { LanguageCode } from '../../contract/languages';
+import { accountApi } from '../../providers/auth-provider';
+import { getAuthState, useAuthState } from '../../providers/auth-store';
 import { StrongText } from '../components/Text';
 import { t } from '../i18n';
+import { LanguageSelect } from '../i18n/LanguageSelect';
 import { useColorMode } from './theme';
 
 /** The light/dark switch, named by what it switches to. */
@@ -18,6 +21,15 @@ export function ThemeSwitch() {
       aria-label={mode === 'dark' ? t('app.theme.light') : t('app.theme.dark')}
     />
   );
+}
+
+/**
+ * A language chosen in the portal becomes the person's own (issue 37): stored on their account, so the portal opens
+ * in it on their other devices and what is sent to them uses it. A failed save keeps the choice in this browser.
+ */
+export function saveAccountLanguage(code: LanguageCode): void {
+  if (!getAuthState().user || getAuthState().user?.language === code) return;
+  accountApi.updateProfile({ language: code }).catch(() => {});
 }
 
 /** Who is signed in: the name and the role's tag. */
@@ -37,81 +49,12 @@ export function UserMenu() {
   const { mutate: logout } = useLogout();
   return (
     <Space size="middle">
+      <LanguageSelect onChosen={saveAccountLanguage} />
       <ThemeSwitch />
       <CurrentUser />
       <Button icon={<LogoutOutlined />} onClick={() => logout()} data-testid="logout-button">
         {t('app.logout')}
       </Button>
     </Space>
-  );
-}
-
-/**
- * The same on a narrow header: one avatar button whose menu holds the name and role, the light/dark switch and
- * logout (antd's Dropdown: opens with Enter or Space, moves with the arrow keys, closes with Escape).
- */
-export function AvatarMenu() {
-  const { user } = useAuthState();
-  const { mode, setMode } = useColorMode();
-  const { mutate: logout } = useLogout();
-  const { token } = theme.useToken();
-  const items: MenuProps['items'] = [
-    {
-      key: 'who',
-      disabled: true,
-      label: (
-        <div data-testid="current-user" style={{ color: token.colorText, cursor: 'default' }}>
-          <div>
-            <StrongText>{user?.name}</StrongText>
-          </div>
-          <Tag color="blue" style={{ marginTop: 4 }}>
-            {t(`role.${user?.role ?? 'user'}`)}
-          </Tag>
-        </div>
-      ),
-    },
-    { type: 'divider' },
-    {
-      key: 'theme',
-      icon: mode === 'dark' ? <SunOutlined /> : <MoonOutlined />,
-      label: mode === 'dark' ? t('app.theme.light') : t('app.theme.dark'),
-      onClick: () => setMode(mode === 'dark' ? 'light' : 'dark'),
-    },
-    {
-      key: 'logout',
-      icon: <LogoutOutlined />,
-      label: <span data-testid="logout-button">{t('app.logout')}</span>,
-      onClick: () => logout(),
-    },
-  ];
-  return (
-    <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
-      <Button
-        type="text"
-        shape="circle"
-        size="large"
-        aria-label={t('menu.account', { name: user?.name ?? '' })}
-        data-testid="avatar-menu"
-        style={{ padding: 0 }}
-      >
-        {/* A circle with the person icon: antd's Avatar (which fits text to its size) is more than this needs. */}
-        <span
-          aria-hidden
-          style={{
-            display: 'inline-flex',
-            alignItems: 'center',
-            justifyContent: 'center',
-            width: 32,
-            height: 32,
-            borderRadius: '50%',
-            fontSize: 18,
-            background: token.colorPrimaryBg,
-            color: token.colorPrimaryText,
-          }}
-        >
-          <UserOutlined />
-        </span>
-      </Button>
-    </Dropdown>
   );
 }

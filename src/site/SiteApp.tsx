@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useAuthState } from '../../providers/auth-store';
 import { t } from '../i18n';
+import { LanguageSelect } from '../i18n/LanguageSelect';
 import { POLICY_TYPES } from './paths';
 import { AboutPage, ContactPage, HomePage, PlansPage, PolicyPage } from './pages/Pages';
 import { CompanyDetails } from './pages/Sections';
@@ -43,6 +44,7 @@ export default function SiteApp() {
             {settings?.company.logo_url && <img src={settings.company.logo_url} alt="" height={28} />}
             {t('app.name')}
           </Link>
+          <LanguageSelect />
           <button
             type="button"
             className="site-menu-toggle"
@@ -52,7 +54,11 @@ export default function SiteApp() {
             {t('site.nav.menu')}
           </button>
           {/* biome-ignore lint/a11y/useKeyWithClickEvents: the click bubbles up from the links (which the keyboard activates too) to close the phone menu */}
-          <nav className={`site-nav${menuOpen ? ' open' : ''}`} aria-label="Main" onClick={() => setMenuOpen(false)}>
+          <nav
+            className={`site-nav${menuOpen ? ' open' : ''}`}
+            aria-label={t('site.nav.main')}
+            onClick={() => setMenuOpen(false)}
+          >
             <NavLink to="/" end>
               {t('site.nav.home')}
             </NavLink>
@@ -78,7 +84,7 @@ export default function SiteApp() {
         </main>
         <footer className="site-footer">
           <CompanyDetails settings={settings} />
-          <nav aria-label="Policies" className="site-footer-links">
+          <nav aria-label={t('site.footer.policies')} className="site-footer-links">
             <Link to="/privacy-policy">{t('site.footer.privacy')}</Link>
             <Link to="/terms-condition">{t('site.footer.terms')}</Link>
             <Link to="/refund-policy">{t('site.footer.refund')}</Link>

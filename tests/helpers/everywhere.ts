@@ -12,7 +12,8 @@ import { expect } from 'vitest';
 import { axeViolations, overflowsViewport } from './axe';
 import { toastsGone } from './browser';
 
-const animationsDone = (page: Page) =>
+/** Waits (up to 10 s) for the page's CSS animations and transitions to end: axe measures colours mid-fade otherwise. */
+export const animationsDone = (page: Page) =>
   page
     .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, {
       timeout: 10_000,

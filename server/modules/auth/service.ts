@@ -155,6 +155,7 @@ export class AuthService {
     if (body.phone !== undefined) changes.phone = body.phone;
     if (body.address !== undefined) changes.address = body.address;
     if (body.company !== undefined) changes.company = body.company ?? null;
+    if (body.language !== undefined) changes.language = body.language;
     let notify = () => {};
     if (body.email !== undefined) {
       const current = await this.deps.users.findById(userId);

@@ -17,6 +17,7 @@ export function toPublicUser(row: UserRow): PublicUser {
     updated_at: row.updatedAt.toISOString(),
     last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
     pending_email: row.pendingEmail,
+    language: row.language ?? null,
   };
 }
 

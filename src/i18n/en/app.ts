@@ -16,6 +16,7 @@ export const app: Record<string, string> = {
   'app.noAccess.home': 'Go to your dashboard',
   'app.theme.dark': 'Dark mode',
   'app.theme.light': 'Light mode',
+  'app.language': 'Language',
   'app.logout': 'Log out',
   'app.login': 'Log in',
   'app.register': 'Sign up',
@@ -23,6 +24,7 @@ export const app: Record<string, string> = {
   'app.footer': '© {year} {name}. All rights reserved.',
   'app.emailNotVerified': 'Your e-mail address is not verified yet. Check your inbox for the verification link.',
   'app.resendVerification': 'Resend e-mail',
+  'auth.verify.resendFailed': 'Failed to resend verification email.',
   'app.verificationSent': 'Verification e-mail sent. Check your inbox.',
   'app.sandboxPaymentsAllowed.title': 'Sandbox payments are allowed in production',
   'app.sandboxPaymentsAllowed.text':

@@ -36,7 +36,6 @@ export const auth: Record<string, string> = {
   'auth.verify.failed': 'Email verification failed.',
   'auth.verify.resendTitle': 'Need a new link?',
   'auth.verify.resend': 'Resend verification e-mail',
-  'auth.verify.resendFailed': 'Failed to resend verification email.',
   'auth.confirmEmail.title': 'New e-mail address',
   'auth.confirmEmail.pending': 'Confirming your new e-mail address...',
   'auth.confirmEmail.failed': 'The e-mail address could not be changed.',

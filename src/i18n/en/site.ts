@@ -4,6 +4,7 @@ export const site: Record<string, string> = {
   'site.nav.about': 'About',
   'site.nav.contact': 'Contact',
   'site.nav.menu': 'Menu',
+  'site.nav.main': 'Main menu',
   'site.hero.title': 'Fast, reliable internet for your home and business',
   'site.hero.text': 'Fibre and wireless broadband with honest prices, local support and no surprises on your bill.',
   'site.hero.cta': 'See plans',
@@ -65,6 +66,7 @@ export const site: Record<string, string> = {
   'site.footer.privacy': 'Privacy policy',
   'site.footer.terms': 'Terms and conditions',
   'site.footer.refund': 'Refund policy',
+  'site.footer.policies': 'Policies',
   'site.footer.follow': 'Follow us',
   'site.close': 'Close',
 };

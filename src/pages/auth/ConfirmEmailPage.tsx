@@ -1,3 +1,4 @@
+import '../../i18n/auth-texts';
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Spin, Typography } from 'antd';
 import { Link, useLocation } from 'react-router';

@@ -1,3 +1,4 @@
+import '../../i18n/auth-texts';
 import { Button, Checkbox, Form, Input, Typography } from 'antd';
 import { useLogin } from '@refinedev/core';
 import { Link, useLocation } from 'react-router';

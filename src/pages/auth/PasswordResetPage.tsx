@@ -1,3 +1,4 @@
+import '../../i18n/auth-texts';
 import { useState } from 'react';
 import { Alert, Button, Form, Input, Typography } from 'antd';
 import { useCustomMutation } from '@refinedev/core';

@@ -1,3 +1,4 @@
+import '../../i18n/auth-texts';
 import { Button, Form, Input, Typography } from 'antd';
 import { useRegister } from '@refinedev/core';
 import { Link, useLocation } from 'react-router';

@@ -1,3 +1,4 @@
+import '../../i18n/auth-texts';
 import { Button, Result } from 'antd';
 import { Link } from 'react-router';
 import { useAuthState } from '../../../providers/auth-store';

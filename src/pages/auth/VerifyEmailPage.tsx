@@ -1,3 +1,4 @@
+import '../../i18n/auth-texts';
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Form, Input, Spin, Typography } from 'antd';
 import { useCustomMutation } from '@refinedev/core';

@@ -1,3 +1,4 @@
+import '../../i18n/auth-texts';
 import type { Rule } from 'antd/es/form';
 import { PASSWORD_MIN_LENGTH } from '../../../contract/product';
 import { t } from '../../i18n';

@@ -71,7 +71,7 @@ function NoInvoiceId() {
         extra={
           <Form
             layout="vertical"
-            style={{ maxWidth: 480, margin: '0 auto', textAlign: 'left' }}
+            style={{ maxWidth: 480, margin: '0 auto', textAlign: 'start' }}
             onFinish={(values: { invoice?: string }) => {
               const id = invoiceIdFrom(values.invoice ?? '');
               if (!id) {

@@ -1,3 +1,4 @@
+import '../../i18n/auth-texts';
 import { useState } from 'react';
 import { Button, Card, Col, Descriptions, Form, Input, Row, Space, Tag } from 'antd';
 import { useCustomMutation, useNotification } from '@refinedev/core';
