@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LANGUAGES } from '../contract/languages';
-import { argumentsOf, formsOf } from '../src/i18n/message-format';
+import { argumentsOf, formsOf } from '../contract/message-format';
 import { englishTexts } from './i18n-english';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

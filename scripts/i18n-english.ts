@@ -26,7 +26,8 @@ async function collect(): Promise<Record<string, string>> {
   const { home } = await import('../src/i18n/en/home');
   const { screens } = await import('../src/i18n/en/screens');
   const { site } = await import('../src/i18n/en/site');
-  const out: Record<string, string> = { ...en, ...site, ...auth, ...dashboard, ...home, ...screens };
+  const { mail } = await import('../src/i18n/en/mail/index');
+  const out: Record<string, string> = { ...en, ...site, ...auth, ...dashboard, ...home, ...screens, ...mail };
   for (const folder of readdirSync(join(root, 'resources')).sort()) {
     const own = join(root, 'resources', folder, 'i18n.ts');
     if (existsSync(own)) Object.assign(out, (await import(pathToFileURL(own).href)).default);

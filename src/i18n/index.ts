@@ -4,7 +4,7 @@
  * ICU messages ({name}, plural, select: ./message-format.ts) with the language's plural rules. Every user-facing text goes through translate(); spec texts are stored verbatim.
  */
 import { en } from './en';
-import { formatMessage, type MessageParams } from './message-format';
+import { formatMessage, type MessageParams } from '../../contract/message-format';
 
 export type Dictionary = Record<string, string>;
 type Params = MessageParams;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { LANGUAGES, pickLanguage } from '../../contract/languages';
 import { englishTexts } from '../../scripts/i18n-english';
 import { translationProblems } from '../../scripts/i18n-check';
-import { formatMessage } from '../../src/i18n/message-format';
+import { formatMessage } from '../../contract/message-format';
 
 const LOCALES = join(__dirname, '../../src/i18n/locales');
 const read = (code: string): Record<string, string> => JSON.parse(readFileSync(join(LOCALES, `${code}.json`), 'utf8'));
