@@ -2,7 +2,7 @@ import { Button, Card, Collapse, Form, Spin, Tabs } from 'antd';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import type { AdminSettings } from '../../contract/schemas/settings';
 import { t } from '../../src/i18n';
-import { BillingTab, CompanyTab, ContentTab, EmailTab, PoliciesTab } from './tabs';
+import { BillingTab, CompanyTab, ContentTab, EmailTab, PoliciesTab, LanguagesTab } from './tabs';
 import { toFormValues, toSettingsPayload, type SettingsFormValues } from './values';
 import { useViewport } from '../../src/components/resource';
 import { HeaderTitle } from '../../src/components/Text';
@@ -56,6 +56,7 @@ export function SettingsPage() {
     },
     { key: 'policies', label: t('settings.tabs.policies'), children: <PoliciesTab />, forceRender: true },
     { key: 'content', label: t('settings.tabs.content'), children: <ContentTab />, forceRender: true },
+    { key: 'languages', label: t('settings.tabs.languages'), children: <LanguagesTab />, forceRender: true },
   ];
   return (
     <Card

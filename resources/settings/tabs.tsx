@@ -1,4 +1,5 @@
-import { Button, Col, Form, Input, InputNumber, Row, Space, Switch, Tag } from 'antd';
+import { Button, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Space, Switch, Tag } from 'antd';
+import { LANGUAGES } from '../../contract/languages';
 import { useCustomMutation } from '@refinedev/core';
 import { autopayRetryDaysSchema } from '../../contract/schemas/autopay';
 import { settingsUpdateSchema, testEmailSchema } from '../../contract/schemas/settings';
@@ -268,5 +269,45 @@ export function ContentTab() {
         ]}
       />
     </>
+  );
+}
+
+/**
+ * The languages customers are offered (the switchers list these; a visitor's browser language outside them gets the
+ * default) and the default one (issue 37). Each language is named in itself.
+ */
+export function LanguagesTab() {
+  const options = LANGUAGES.map((l) => ({ value: l.code, label: <span lang={l.code}>{l.name}</span> }));
+  return (
+    <Row gutter={16}>
+      <Col xs={24} md={12}>
+        <Form.Item
+          name={['languages', 'offered']}
+          label={t('settings.languages.offered')}
+          extra={t('settings.languages.offeredHelp')}
+          rules={[{ type: 'array', min: 1, message: t('settings.languages.offeredRequired') }]}
+        >
+          <Checkbox.Group options={options} style={{ display: 'flex', flexDirection: 'column', gap: 8 }} />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item
+          name={['languages', 'default']}
+          label={t('settings.languages.default')}
+          extra={t('settings.languages.defaultHelp')}
+          dependencies={[['languages', 'offered']]}
+          rules={[
+            ({ getFieldValue }) => ({
+              validator: (_, value: string) =>
+                (getFieldValue(['languages', 'offered']) ?? []).includes(value)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('settings.languages.defaultNotOffered'))),
+            }),
+          ]}
+        >
+          <Radio.Group options={options} style={{ display: 'flex', flexDirection: 'column', gap: 8 }} />
+        </Form.Item>
+      </Col>
+    </Row>
   );
 }

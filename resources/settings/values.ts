@@ -44,5 +44,6 @@ export function toSettingsPayload(v: SettingsFormValues): SettingsUpdate {
     achievements: v.achievements ?? [],
     faq: v.faq ?? [],
     coverage_areas: v.coverage_areas ?? [],
+    languages: v.languages,
   };
 }

@@ -36,7 +36,8 @@ describe('network configuration and backup screens', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({
-        name: 'core-router-1',
+        // A name of its own per attempt: a retry after a loaded CI's time-out finds the first attempt's device.
+        name: `core-router-${Date.now()}`,
         vendor: 'mikrotik',
         host: '127.0.0.1',
         snmp_community: 'public',
@@ -61,7 +62,7 @@ describe('network configuration and backup screens', () => {
     await page.getByText('5 secrets masked').waitFor();
     expect(await page.content()).not.toContain('RadiusShared123');
     await page.getByPlaceholder('Search the configuration').fill('firewall');
-    await page.getByTestId('search-count').getByText('1 matching lines').waitFor();
+    await page.getByTestId('search-count').getByText('1 matching line', { exact: true }).waitFor();
 
     // Back up now → version 1.
     await portal.open(page, `/dashboard/nas/router/backup?device=${deviceId}`);

@@ -54,7 +54,7 @@ describe('interfaces and usage history', () => {
     // Two polls through the API (Poll now): interfaces appear, then a rate over the interval between them.
     await page.getByRole('button', { name: /Poll now/ }).click();
     await page
-      .getByText(/Device polled: \d+ interfaces/)
+      .getByText(/Device polled: [\d,]+ interfaces?/)
       .first()
       .waitFor();
     const lo = table.locator('tr', { hasText: 'lo' }).first();

@@ -90,6 +90,31 @@ describe('settings screen', () => {
     });
   });
 
+  it('the Languages tab sets the offered languages and the default: a default not offered is refused, nothing sent', async () => {
+    const api = new FakeApi().on('GET /settings', ok(settings)).on('PUT /settings', ok(settings, 'Settings saved'));
+    renderScreen(api, '/dashboard/settings', [{ path: '/dashboard/settings', element: <SettingsPage /> }]);
+    await screen.findByTestId('smtp-password-state');
+    fireEvent.click(screen.getByRole('tab', { name: 'Languages' }));
+    const offered = (name: string) => screen.getByRole('checkbox', { name }) as HTMLInputElement;
+    expect(offered('English').checked).toBe(true);
+    expect(offered('Español').checked).toBe(true);
+    expect(offered('العربية').checked).toBe(false);
+    fireEvent.click(offered('العربية'));
+    fireEvent.click(screen.getByRole('radio', { name: 'Français' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(screen.getByText('The default language must be one of the offered languages')).toBeTruthy(),
+    );
+    expect(api.count('PUT /settings')).toBe(0);
+    fireEvent.click(screen.getByRole('radio', { name: 'العربية' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(api.count('PUT /settings')).toBe(1));
+    expect((api.last('PUT /settings')!.body as Record<string, unknown>).languages).toEqual({
+      default: 'ar',
+      offered: ['en', 'es', 'ar'],
+    });
+  });
+
   it('converts percentages to basis points exactly', () => {
     expect(percentToBp('7.5')).toBe(750);
     expect(percentToBp('0.07')).toBe(7);
