@@ -204,10 +204,14 @@ export class AutopayCharges {
       if (!invoice || !user) return null;
       const companyRow = await repo.setting('company');
       const company = (companyRow?.value as { name?: string } | undefined)?.name || defaultSettings().company.name;
+      const languagesRow = await repo.setting('languages');
+      const defaultLanguage =
+        (languagesRow?.value as { default?: string } | undefined)?.default || defaultSettings().languages.default;
+      const context = invoiceContext(invoice, user, company, appUrl, defaultLanguage);
       return autopayFailedMail({
-        ...invoiceContext(invoice, user, company, appUrl),
+        ...context,
         amount: row.amount ?? amountDue(invoice),
-        card: method ? cardLabel(method) : 'saved card',
+        card: cardLabel(method, context.language),
         reason: failure.message,
         nextRetry: nextRetry ? nextRetry.toISOString().slice(0, 10) : null,
       });

@@ -1,23 +1,30 @@
-/** Autopay e-mails: a failed automatic payment (with the link to pay by hand) and a card that expires soon. */
-import { formatMoney } from '../../../contract/money';
+/**
+ * Autopay e-mails: a failed automatic payment (with the link to pay by hand) and a card that expires soon, in the
+ * customer's language (issue 37): texts in src/i18n/en/mail/autopay.ts and src/i18n/locales/<code>.json.
+ */
+import type { LanguageCode } from '../../../contract/languages';
+import { mt, translatorFor } from '../../i18n';
 import type { MailMessage } from '../../integrations/mail/mailer';
-import { invoiceLink, type InvoiceMailContext } from '../billing/emails';
+import { invoiceLink, mailDate, mailMoney, type InvoiceMailContext } from '../billing/emails';
 
 export function autopayFailedMail(
   c: InvoiceMailContext & { amount: number; card: string; reason: string; nextRetry: string | null },
 ): MailMessage {
-  const amount = formatMoney(c.amount, c.invoice.currency, 'en-US');
+  const t = translatorFor(c.language);
+  const amount = mailMoney(c.amount, c.invoice.currency, c.language);
   return {
     to: c.to,
-    subject: `Automatic payment of invoice ${c.invoice.number} failed`,
+    subject: t('mail.autopay.failed.subject', { number: c.invoice.number }),
     text: [
-      `Hello ${c.name},`,
+      t('mail.autopay.greeting', { name: c.name }),
       '',
-      `We tried to charge ${amount} for invoice ${c.invoice.number} to your ${c.card}, but the payment did not go through: ${c.reason}`,
-      c.nextRetry ? `We will try again on ${c.nextRetry}.` : 'We will not try again automatically.',
+      t('mail.autopay.failed.lead', { amount, number: c.invoice.number, card: c.card, reason: c.reason }),
+      c.nextRetry
+        ? t('mail.autopay.failed.retry', { date: mailDate(c.nextRetry, c.language) })
+        : t('mail.autopay.failed.noRetry'),
       '',
-      `You can pay it by hand now: ${invoiceLink(c.appUrl, c.invoice.id)}`,
-      `Due date: ${c.invoice.dueDate}`,
+      t('mail.autopay.failed.payLink', { url: invoiceLink(c.appUrl, c.invoice.id) }),
+      t('mail.autopay.failed.dueDate', { dueDate: mailDate(c.invoice.dueDate, c.language) }),
       '',
       c.company,
       '',
@@ -30,19 +37,26 @@ export function cardExpiringMail(c: {
   name: string;
   company: string;
   appUrl: string;
+  /** The recipient's language (users.language, else the ISP's default). */
+  language: LanguageCode;
   card: string;
   expiry: string;
   subscriptionId: string;
   nextInvoice: string;
 }): MailMessage {
+  const t = translatorFor(c.language);
   return {
     to: c.to,
-    subject: `Your ${c.card} expires before your next invoice`,
+    subject: t('mail.autopay.expiring.subject', { card: c.card }),
     text: [
-      `Hello ${c.name},`,
+      t('mail.autopay.greeting', { name: c.name }),
       '',
-      `The ${c.card} you pay automatically with expires at the end of ${c.expiry}, before your next invoice (${c.nextInvoice}).`,
-      'Please replace it so the next payment goes through:',
+      t('mail.autopay.expiring.lead', {
+        card: c.card,
+        expiry: c.expiry,
+        date: mailDate(c.nextInvoice, c.language),
+      }),
+      t('mail.autopay.expiring.replace'),
       `${c.appUrl.replace(/\/+$/, '')}/subscription/${c.subscriptionId}`,
       '',
       c.company,
@@ -51,7 +65,13 @@ export function cardExpiringMail(c: {
   };
 }
 
-export const cardLabel = (card: { brand: string; last4: string }) =>
-  `${card.brand.charAt(0).toUpperCase()}${card.brand.slice(1)} card ending in ${card.last4}`;
+/** "Visa card ending in 4242" in a language; without a card, "saved card". */
+export const cardLabel = (card: { brand: string; last4: string } | null | undefined, language: LanguageCode) =>
+  card
+    ? mt(language, 'mail.autopay.card', {
+        brand: `${card.brand.charAt(0).toUpperCase()}${card.brand.slice(1)}`,
+        last4: card.last4,
+      })
+    : mt(language, 'mail.autopay.savedCard');
 export const cardExpiry = (card: { expMonth: number; expYear: number }) =>
   `${String(card.expMonth).padStart(2, '0')}/${card.expYear}`;

@@ -5,6 +5,7 @@
  */
 import type { Db } from '../../db/client';
 import type { InvoiceRow, SubscriptionRow } from '../../db/schema';
+import { languageOf } from '../../i18n';
 import type { MailMessage } from '../../integrations/mail/mailer';
 import { amountDue } from '../credit/amount-due';
 import { cardExpiringMail, cardExpiry, cardLabel } from './emails';
@@ -37,22 +38,31 @@ export const cardExpiresAt = (card: { expMonth: number; expYear: number }) =>
   new Date(Date.UTC(card.expYear, card.expMonth, 1));
 
 /** Cards used by autopay that expire before their subscription's next invoice date, reminded once per card. */
-export async function cardExpiryReminders(tx: Db, now: Date, company: string, appUrl: string): Promise<MailMessage[]> {
+export async function cardExpiryReminders(
+  tx: Db,
+  now: Date,
+  company: string,
+  appUrl: string,
+  /** The ISP's default language, for customers who chose none. */
+  defaultLanguage: string,
+): Promise<MailMessage[]> {
   const repo = createAutopayRepository(tx);
   const rows = await repo.lockCardsToRemind();
   const mails: MailMessage[] = [];
   const done = new Set<string>();
-  for (const { card, sub, email, name } of rows) {
+  for (const { card, sub, email, name, language: stored } of rows) {
     if (done.has(card.id) || cardExpiresAt(card).getTime() >= sub.currentPeriodEnd!.getTime()) continue;
     done.add(card.id);
     await repo.markReminded(card.id, now);
+    const language = languageOf(stored, defaultLanguage);
     mails.push(
       cardExpiringMail({
         to: email,
         name,
         company,
         appUrl,
-        card: cardLabel(card),
+        language,
+        card: cardLabel(card, language),
         expiry: cardExpiry(card),
         subscriptionId: sub.id,
         nextInvoice: sub.currentPeriodEnd!.toISOString().slice(0, 10),

@@ -82,7 +82,7 @@ export function createAutopayRepository(db: Db) {
 
     async contact(userId: string) {
       const [user] = await db
-        .select({ email: users.email, name: users.name })
+        .select({ email: users.email, name: users.name, language: users.language })
         .from(users)
         .where(eq(users.id, userId))
         .limit(1);
@@ -179,7 +179,13 @@ export function createAutopayRepository(db: Db) {
      */
     async lockCardsToRemind() {
       return db
-        .select({ card: paymentMethods, sub: subscriptions, email: users.email, name: users.name })
+        .select({
+          card: paymentMethods,
+          sub: subscriptions,
+          email: users.email,
+          name: users.name,
+          language: users.language,
+        })
         .from(paymentMethods)
         .innerJoin(subscriptions, eq(subscriptions.autopayMethodId, paymentMethods.id))
         .innerJoin(users, eq(users.id, paymentMethods.userId))

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { InvoiceRow } from '../../db/schema';
 import type { MailMessage } from '../../integrations/mail/mailer';
+import { languageOf, mt } from '../../i18n';
 import { invoiceIssuedMail, paymentReceivedMail, type InvoiceMailContext } from './emails';
 import { createBillingRepository } from './repository';
 
@@ -14,15 +15,19 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export function invoiceContext(
   invoice: InvoiceRow,
-  user: { email: string; name: string },
+  user: { email: string; name: string; language: string | null },
   company: string,
   appUrl: string,
+  /** The ISP's default language, for a customer who chose none (settings.languages.default). */
+  defaultLanguage: string,
 ): InvoiceMailContext {
+  const language = languageOf(user.language, defaultLanguage);
   return {
     to: user.email,
     name: user.name,
     company,
     appUrl,
+    language,
     invoice: {
       id: invoice.id,
       number: invoice.number,
@@ -30,7 +35,7 @@ export function invoiceContext(
       creditApplied: invoice.creditApplied,
       currency: invoice.currency,
       dueDate: invoice.dueDate,
-      description: invoice.lineItems[0]?.description ?? 'Internet service',
+      description: invoice.lineItems[0]?.description ?? mt(language, 'mail.billing.defaultDescription'),
     },
   };
 }
@@ -41,6 +46,8 @@ export class BillingNotices {
       db: Db;
       appUrl: string;
       companyName: () => Promise<string>;
+      /** The ISP's default language (settings.languages.default), for customers who chose none. */
+      defaultLanguage: () => Promise<string>;
       send: (message: MailMessage) => void;
       log: FastifyBaseLogger;
     },
@@ -51,7 +58,13 @@ export class BillingNotices {
     if (!row) return null;
     return {
       invoice: row.invoice,
-      context: invoiceContext(row.invoice, row, await this.deps.companyName(), this.deps.appUrl),
+      context: invoiceContext(
+        row.invoice,
+        row,
+        await this.deps.companyName(),
+        this.deps.appUrl,
+        await this.deps.defaultLanguage(),
+      ),
     };
   }
 

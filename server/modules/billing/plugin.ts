@@ -38,6 +38,7 @@ export default fp(
       db: app.db,
       appUrl: app.config.appUrl,
       companyName: async () => (await app.settings.stored()).company.name,
+      defaultLanguage: async () => (await app.settings.stored()).languages.default,
       send: (message) => app.mail.send(message),
       log: app.log.child({ module: 'billing' }),
     });

@@ -174,7 +174,7 @@ export function createBillingRepository(db: Db) {
 
     async people(ids: string[]) {
       return db
-        .select({ id: users.id, email: users.email, name: users.name })
+        .select({ id: users.id, email: users.email, name: users.name, language: users.language })
         .from(users)
         .where(inArray(users.id, ids));
     },
@@ -187,10 +187,10 @@ export function createBillingRepository(db: Db) {
         .where(and(inArray(subscriptions.id, ids), eq(subscriptions.status, 'active')));
     },
 
-    /** The invoice with its customer's e-mail and name. */
+    /** The invoice with its customer's e-mail, name and language. */
     async invoiceWithCustomer(invoiceId: string) {
       const [row] = await db
-        .select({ invoice: invoices, email: users.email, name: users.name })
+        .select({ invoice: invoices, email: users.email, name: users.name, language: users.language })
         .from(invoices)
         .innerJoin(users, eq(users.id, invoices.userId))
         .where(eq(invoices.id, invoiceId))

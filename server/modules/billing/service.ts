@@ -115,6 +115,8 @@ interface RunSettings {
   renewalDaysBefore: number;
   taxRateBp: number;
   company: string;
+  /** The ISP's default language, for the e-mails of customers who chose none. */
+  defaultLanguage: string;
 }
 
 export class BillingJob {
@@ -149,7 +151,7 @@ export class BillingJob {
       await this.renew(tx, now, s, counts, notices);
       const mails = [
         ...(await this.compose(tx, notices, s)),
-        ...(await cardExpiryReminders(tx, now, s.company, this.deps.appUrl)),
+        ...(await cardExpiryReminders(tx, now, s.company, this.deps.appUrl, s.defaultLanguage)),
       ];
       counts.emails = mails.length;
       const row = await repo.finishRun(started.id, clock.now(), counts);
@@ -180,15 +182,20 @@ export class BillingJob {
   /** The settings the run needs, read from the table (not a process's cache: another process may have changed them). */
   private async readSettings(tx: Db): Promise<RunSettings> {
     const d = defaultSettings();
-    const rows = await createBillingRepository(tx).settings(['billing', 'tax_rate_bp', 'company']);
+    const rows = await createBillingRepository(tx).settings(['billing', 'tax_rate_bp', 'company', 'languages']);
     const value = (key: string) => rows.find((r) => r.key === key)?.value;
     const billing = { ...d.billing, ...((value('billing') as Partial<StoredSettings['billing']> | undefined) ?? {}) };
     const company = { ...d.company, ...((value('company') as Partial<StoredSettings['company']> | undefined) ?? {}) };
+    const languages = {
+      ...d.languages,
+      ...((value('languages') as Partial<StoredSettings['languages']> | undefined) ?? {}),
+    };
     return {
       graceDays: clampInt(billing.grace_days, 0, 90, d.billing.grace_days),
       renewalDaysBefore: clampInt(billing.renewal_days_before, 0, 60, d.billing.renewal_days_before),
       taxRateBp: clampInt(value('tax_rate_bp'), 0, 10_000, d.tax_rate_bp),
       company: company.name || d.company.name,
+      defaultLanguage: languages.default || d.languages.default,
     };
   }
 
@@ -288,7 +295,7 @@ export class BillingJob {
     for (const n of notices) {
       const user = byId.get(n.invoice.userId);
       if (!user) continue;
-      const context = invoiceContext(n.invoice, user, s.company, this.deps.appUrl);
+      const context = invoiceContext(n.invoice, user, s.company, this.deps.appUrl, s.defaultLanguage);
       if (n.kind === 'issued') mails.push(invoiceIssuedMail(context));
       else if (n.kind === 'overdue') {
         // Only an active service can still be suspended (a pending one never started).
@@ -297,7 +304,7 @@ export class BillingJob {
             ? day(addDays(new Date(`${n.invoice.dueDate}T00:00:00.000Z`), s.graceDays))
             : null;
         mails.push(overdueMail({ ...context, suspendAfter }));
-      } else mails.push(suspendedMail({ ...context, planName: n.planName ?? 'internet' }));
+      } else mails.push(suspendedMail({ ...context, planName: n.planName ?? null }));
     }
     return mails;
   }

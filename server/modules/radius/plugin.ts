@@ -8,6 +8,7 @@
 import { eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { plans, subscriptions, users } from '../../db/schema';
+import { languageOf } from '../../i18n';
 import { usageNoticeMail } from './emails';
 import { RESYNC } from '../../lib/change-bus';
 import { RadiusUdpServer } from '../../integrations/radius/server';
@@ -189,6 +190,7 @@ export default fp<RadiusPluginOptions>(
           .select({
             email: users.email,
             name: users.name,
+            language: users.language,
             planName: plans.name,
             periodEnd: subscriptions.currentPeriodEnd,
           })
@@ -197,7 +199,8 @@ export default fp<RadiusPluginOptions>(
           .innerJoin(plans, eq(plans.id, subscriptions.planId))
           .where(eq(subscriptions.id, notice.subscriptionId));
         if (!row) return;
-        const company = (await app.settings.stored()).company.name;
+        const stored = await app.settings.stored();
+        const company = stored.company.name;
         app.mail.send(
           usageNoticeMail(
             {
@@ -205,6 +208,7 @@ export default fp<RadiusPluginOptions>(
               name: row.name,
               company,
               appUrl: config.appUrl,
+              language: languageOf(row.language, stored.languages.default),
               planName: row.planName,
               cycleEnd: row.periodEnd,
             },
