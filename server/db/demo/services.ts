@@ -70,7 +70,11 @@ export function demoServices({ db, clock, box, store, dataDir, appUrl }: DemoSer
       box,
       company: async () => {
         const company = await stored('company');
-        return { name: company.name, supportEmail: company.support_email, language: (await stored('languages')).default };
+        return {
+          name: company.name,
+          supportEmail: company.support_email,
+          language: (await stored('languages')).default,
+        };
       },
       send: noMail,
     }),

@@ -13,12 +13,7 @@ export interface AuthMailContext {
 }
 
 /** A message with a link: texts `mail.auth.<kind>.subject|intro|action|outro` (src/i18n/en/mail/auth.ts). */
-function linkMail(
-  c: AuthMailContext,
-  kind: string,
-  link: string,
-  params: Record<string, string> = {},
-): MailMessage {
+function linkMail(c: AuthMailContext, kind: string, link: string, params: Record<string, string> = {}): MailMessage {
   const t = translatorFor(c.language);
   const all = { product: PRODUCT_NAME, email: c.to, ...params };
   const hello = t('mail.auth.hello', { name: c.name });

@@ -1,6 +1,6 @@
 /** Ticket e-mails (plain text), each linking to the ticket: `${appUrl}/dashboard/tickets/<id>`. */
 import type { LanguageCode } from '../../../contract/languages';
-import { TICKET_STATUSES, type TicketStatus } from '../../../contract/schemas/ticket';
+import type { TicketStatus } from '../../../contract/schemas/ticket';
 import { mt, translatorFor } from '../../i18n';
 import type { MailMessage } from '../../integrations/mail/mailer';
 
@@ -18,14 +18,7 @@ export const ticketLink = (appUrl: string, ticketId: string) =>
   `${appUrl.replace(/\/+$/, '')}/dashboard/tickets/${ticketId}`;
 
 /** A status as the e-mails name it, in a language (texts mail.tickets.status.<status>). */
-export const statusLabel = (language: LanguageCode, status: TicketStatus) =>
-  mt(language, `mail.tickets.status.${status}`);
-
-/** The English status names. */
-export const STATUS_LABELS = Object.fromEntries(TICKET_STATUSES.map((s) => [s, statusLabel('en', s)])) as Record<
-  TicketStatus,
-  string
->;
+const statusLabel = (language: LanguageCode, status: TicketStatus) => mt(language, `mail.tickets.status.${status}`);
 
 function texts(c: TicketMailContext) {
   const t = translatorFor(c.language);

@@ -541,9 +541,7 @@ export class TicketService {
       await this.mail(found, customerOf(found), (c) => staffReplyMail({ ...c, author, message }));
     } else if (found.row.assignedTo && found.row.assignedTo !== caller.id && found.assigneeEmail) {
       // The customer answered: tell the assignee.
-      await this.mail(found, assigneeOf(found), (c) =>
-        customerReplyMail({ ...c, author, message }),
-      );
+      await this.mail(found, assigneeOf(found), (c) => customerReplyMail({ ...c, author, message }));
     }
   }
 
