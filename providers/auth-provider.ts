@@ -7,8 +7,9 @@
  */
 import type { AuthActionResponse, AuthProvider, CheckResponse, OnErrorResponse } from '@refinedev/core';
 import type { ApiSuccess } from '../contract/envelope';
+import { isLanguage } from '../contract/languages';
 import type { AuthData, LoginBody, RegisterBody, UpdateProfileBody } from '../contract/schemas/auth';
-import { translate } from '../src/i18n';
+import { getLocale, translate } from '../src/i18n';
 import { getAuthState, setAuthState, type AuthUser } from './auth-store';
 import { httpClient, loginPathFor, type HttpClient } from './http-client';
 import { toHttpError } from './http-error';
@@ -226,7 +227,10 @@ export function createAuthProvider(client: HttpClient = httpClient): AuthProvide
     // then signed in with the password just chosen. If that is refused (the address already had an account), the
     // registration's own message is shown on the login page; the address's owner has been told by e-mail.
     async register(params: RegisterBody & WithRedirect & { confirmPassword?: string }) {
-      const { to, redirectTo, confirmPassword: _confirm, ...body } = params;
+      const { to, redirectTo, confirmPassword: _confirm, ...fields } = params;
+      // The account starts in the language the visitor is reading the site in (its e-mails too: issue 37).
+      const locale = getLocale();
+      const body: RegisterBody = isLanguage(locale) ? { language: locale, ...fields } : fields;
       let message: string;
       try {
         const res = await client.post<ApiSuccess<null>>('/auth/register', body, {

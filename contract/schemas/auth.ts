@@ -45,6 +45,8 @@ export const registerBodySchema = z.object({
   address: z.string().trim().min(3, { message: 'Address is required' }).max(300),
   company: optionalText(120),
   rememberMe: z.boolean().optional(),
+  /** Issue 37: the language the visitor signed up in (the site's); the account's and its e-mails' language. */
+  language: z.enum(LANGUAGE_CODES, { message: `Choose one of ${LANGUAGE_CODES.join(', ')}` }).optional(),
 });
 export type RegisterBody = z.input<typeof registerBodySchema>;
 

@@ -75,14 +75,15 @@ describe('auth provider', () => {
     expect(result.error?.message).toBe('Network error');
   });
 
-  it('register posts the fields (not the confirmation), then signs in with them and stores the session; failure falls back to its spec text', async () => {
+  it('register posts the fields (not the confirmation) with the language being read, then signs in with them and stores the session; failure falls back to its spec text', async () => {
     const { api, auth } = setup();
     const registered = 'Registration successful. Please check your email to verify your account.';
     api.on('POST /auth/register', ok(null, registered));
     api.on('POST /auth/login', ok(authData('tok-r')));
     const fields = { name: 'Ada', email: 'a@b.co', password: 'secret123', phone: '+1 555', address: 'Main St 1' };
     const result = await auth.register!({ ...fields, confirmPassword: 'secret123' });
-    expect(api.last('POST /auth/register')!.body).toEqual(fields);
+    // The site's language goes with them: the account and its verification e-mail are in it (issue 37).
+    expect(api.last('POST /auth/register')!.body).toEqual({ ...fields, language: 'en' });
     expect(api.last('POST /auth/login')!.body).toEqual({ email: 'a@b.co', password: 'secret123', rememberMe: false });
     expect(result).toEqual({ success: true, redirectTo: '/dashboard' });
     expect(getAuthState().isAuthenticated).toBe(true);

@@ -37,7 +37,7 @@ export type DemoServices = ReturnType<typeof demoServices>;
 
 export function demoServices({ db, clock, box, store, dataDir, appUrl }: DemoServiceDeps) {
   const settings = createSettingsRepository(db);
-  const stored = async <K extends 'tax_rate_bp' | 'company'>(key: K) => {
+  const stored = async <K extends 'tax_rate_bp' | 'company' | 'languages'>(key: K) => {
     const row = (await settings.all()).find((r) => r.key === key);
     return (row?.value ?? defaultSettings()[key]) as ReturnType<typeof defaultSettings>[K];
   };
@@ -70,7 +70,11 @@ export function demoServices({ db, clock, box, store, dataDir, appUrl }: DemoSer
       box,
       company: async () => {
         const company = await stored('company');
-        return { name: company.name, supportEmail: company.support_email };
+        return {
+          name: company.name,
+          supportEmail: company.support_email,
+          language: (await stored('languages')).default,
+        };
       },
       send: noMail,
     }),
@@ -82,6 +86,7 @@ export function demoServices({ db, clock, box, store, dataDir, appUrl }: DemoSer
       store,
       appUrl,
       companyName: async () => (await stored('company')).name,
+      defaultLanguage: async () => (await stored('languages')).default,
       send: noMail,
     }),
     devices: new DeviceService({ db, repository: createDeviceRepository(db), clock, box }),

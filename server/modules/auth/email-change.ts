@@ -4,11 +4,13 @@
  * there, until the new address confirms: the change is stored as pending (address, SHA-256 of the e-mailed token,
  * expiry), a link goes to the new address and a notice to the current one.
  */
+import { DEFAULT_LANGUAGE } from '../../../contract/languages';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import { addMs, HOUR_MS, type Clock } from '../../lib/clock';
 import { AppError, badRequest, isUniqueViolation } from '../../lib/errors';
+import { languageOf } from '../../i18n';
 import { hashToken, randomToken } from '../../lib/tokens';
 import { recordAudit } from '../audit/trail';
 import type { MailService } from '../mail/service';
@@ -42,15 +44,29 @@ export interface EmailChangeRequest {
 }
 
 export class EmailChanges {
-  constructor(private readonly deps: { config: Pick<Config, 'appUrl'>; clock: Clock; mail: MailService }) {}
+  constructor(
+    private readonly deps: {
+      config: Pick<Config, 'appUrl'>;
+      clock: Clock;
+      mail: MailService;
+      /** The ISP's default language (settings.languages.default), for accounts without one of their own. */
+      defaultLanguage?: () => Promise<string>;
+    },
+  ) {}
 
   /**
    * A change of `user`'s address to `newEmail`: pending values and the messages to send. Asking for the address the
    * account has now withdraws a pending change.
    */
-  request(user: Pick<UserRow, 'email' | 'name'>, newEmail: string, byStaff: boolean): EmailChangeRequest {
+  async request(
+    user: Pick<UserRow, 'email' | 'name' | 'language'>,
+    newEmail: string,
+    byStaff: boolean,
+  ): Promise<EmailChangeRequest> {
     const email = newEmail.trim().toLowerCase();
     if (email === user.email) return { values: NO_PENDING_EMAIL, notify: () => {} };
+    // Both messages in the account's language (the new address is the same person's).
+    const language = languageOf(user.language, (await this.deps.defaultLanguage?.()) ?? DEFAULT_LANGUAGE);
     const token = randomToken();
     const values = {
       pendingEmail: email,
@@ -62,9 +78,14 @@ export class EmailChanges {
       values,
       notify: () => {
         this.deps.mail.send(
-          emailChangeConfirmationEmail(email, user.name, `${appUrl}/confirm-email?token=${encodeURIComponent(token)}`),
+          emailChangeConfirmationEmail(
+            { to: email, name: user.name, language },
+            `${appUrl}/confirm-email?token=${encodeURIComponent(token)}`,
+          ),
         );
-        this.deps.mail.send(emailChangeNoticeEmail(user.email, user.name, email, byStaff, `${appUrl}/login`));
+        this.deps.mail.send(
+          emailChangeNoticeEmail({ to: user.email, name: user.name, language }, email, byStaff, `${appUrl}/login`),
+        );
       },
     };
   }

@@ -1,92 +1,58 @@
+import type { LanguageCode } from '../../../contract/languages';
 import { PRODUCT_NAME } from '../../../contract/product';
+import { translatorFor } from '../../i18n';
 import type { MailMessage } from '../../integrations/mail/mailer';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function linkMail(
-  to: string,
-  name: string,
-  subject: string,
-  intro: string,
-  action: string,
-  link: string,
-  outro: string,
-): MailMessage {
+/** Who an auth e-mail goes to, in their language (users.language, else the ISP's default: server/i18n.ts languageOf). */
+export interface AuthMailContext {
+  to: string;
+  name: string;
+  language: LanguageCode;
+}
+
+/** A message with a link: texts `mail.auth.<kind>.subject|intro|action|outro` (src/i18n/en/mail/auth.ts). */
+function linkMail(c: AuthMailContext, kind: string, link: string, params: Record<string, string> = {}): MailMessage {
+  const t = translatorFor(c.language);
+  const all = { product: PRODUCT_NAME, email: c.to, ...params };
+  const hello = t('mail.auth.hello', { name: c.name });
+  const intro = t(`mail.auth.${kind}.intro`, all);
+  const action = t(`mail.auth.${kind}.action`, all);
+  const outro = t(`mail.auth.${kind}.outro`, all);
   return {
-    to,
-    subject,
-    text: `Hello ${name},\n\n${intro}\n\n${action}: ${link}\n\n${outro}\n\n${PRODUCT_NAME}`,
+    to: c.to,
+    subject: t(`mail.auth.${kind}.subject`, all),
+    text: `${hello}\n\n${intro}\n\n${action}: ${link}\n\n${outro}\n\n${PRODUCT_NAME}`,
     html:
-      `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(intro)}</p>` +
+      `<p>${escapeHtml(hello)}</p><p>${escapeHtml(intro)}</p>` +
       `<p><a href="${escapeHtml(link)}">${escapeHtml(action)}</a></p><p>${escapeHtml(outro)}</p><p>${escapeHtml(PRODUCT_NAME)}</p>`,
   };
 }
 
-export function verificationEmail(to: string, name: string, link: string): MailMessage {
-  return linkMail(
-    to,
-    name,
-    `Verify your e-mail address for ${PRODUCT_NAME}`,
-    `Please confirm that ${to} is your e-mail address.`,
-    'Verify e-mail address',
-    link,
-    'The link is valid for 24 hours. If you did not create an account, ignore this message.',
-  );
+export function verificationEmail(c: AuthMailContext, link: string): MailMessage {
+  return linkMail(c, 'verify', link);
 }
 
-export function passwordResetEmail(to: string, name: string, link: string): MailMessage {
-  return linkMail(
-    to,
-    name,
-    `Reset your ${PRODUCT_NAME} password`,
-    'Someone asked to reset the password of your account.',
-    'Choose a new password',
-    link,
-    'The link is valid for 1 hour and works once. If you did not ask for it, ignore this message; your password stays as it is.',
-  );
+export function passwordResetEmail(c: AuthMailContext, link: string): MailMessage {
+  return linkMail(c, 'reset', link);
 }
 
-export function emailChangeConfirmationEmail(to: string, name: string, link: string): MailMessage {
-  return linkMail(
-    to,
-    name,
-    `Confirm your new e-mail address for ${PRODUCT_NAME}`,
-    `A change of the e-mail address of your ${PRODUCT_NAME} account to ${to} was asked for. It takes effect once you confirm it.`,
-    'Confirm new e-mail address',
-    link,
-    'The link is valid for 24 hours and works once. If you did not expect this, ignore this message; nothing changes.',
-  );
+export function emailChangeConfirmationEmail(c: AuthMailContext, link: string): MailMessage {
+  return linkMail(c, 'emailChange', link);
 }
 
 /** To the address an account has now, when a change away from it is asked for (nothing changes yet). */
 export function emailChangeNoticeEmail(
-  to: string,
-  name: string,
+  c: AuthMailContext,
   newEmail: string,
   byStaff: boolean,
   link: string,
 ): MailMessage {
-  return linkMail(
-    to,
-    name,
-    `Your ${PRODUCT_NAME} e-mail address is about to change`,
-    `${byStaff ? 'Our staff asked' : 'Someone asked'} to change the e-mail address of your account from ${to} to ${newEmail}. ` +
-      'Your address stays as it is until the change is confirmed from the new address.',
-    'Sign in to check your account',
-    link,
-    'If you did not ask for this, sign in and change your password, or contact support.',
-  );
+  return linkMail(c, 'emailChangeNotice', link, { newEmail, by: byStaff ? 'staff' : 'someone' });
 }
 
 /** To the owner of an address someone tried to register again (registration answers alike either way). */
-export function registrationAttemptEmail(to: string, name: string, link: string): MailMessage {
-  return linkMail(
-    to,
-    name,
-    `Someone tried to register with your ${PRODUCT_NAME} address`,
-    `Someone tried to create a new ${PRODUCT_NAME} account with ${to}, which already has an account. No new account was created.`,
-    'Sign in or reset your password',
-    link,
-    'If it was you, sign in or reset your password from the link. If not, you can ignore this message.',
-  );
+export function registrationAttemptEmail(c: AuthMailContext, link: string): MailMessage {
+  return linkMail(c, 'registrationAttempt', link);
 }

@@ -103,6 +103,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       );
     },
   });
+  const defaultLanguage = async () => (await app.settings.stored()).languages.default;
   const auth = new AuthService({
     config: app.config,
     clock: app.clock,
@@ -111,7 +112,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     sessions,
     accessTokens: app.accessTokens,
     mail: app.mail,
-    emailChanges: new EmailChanges({ config: app.config, clock: app.clock, mail: app.mail }),
+    emailChanges: new EmailChanges({ config: app.config, clock: app.clock, mail: app.mail, defaultLanguage }),
+    defaultLanguage,
     transaction: (work) =>
       app.db.transaction((tx) => work(createUserRepository(tx as unknown as Db), tx as unknown as Db)),
   });

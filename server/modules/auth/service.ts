@@ -1,8 +1,10 @@
 /** The sign-in rules: credentials, registration, profile, passwords and e-mailed tokens. */
+import { DEFAULT_LANGUAGE } from '../../../contract/languages';
 import type { LoginBody, RegisterBody, UpdateProfileBody } from '../../../contract/schemas/auth';
 import type { PublicUser } from '../../../contract/schemas/user';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { languageOf } from '../../i18n';
 import { recordAudit, type AuditContext } from '../audit/trail';
 import type { AuthTokenKind, UserRow } from '../../db/schema';
 import type { AccessToken, AccessTokenIssuer } from '../../lib/access-token';
@@ -14,7 +16,7 @@ import type { MailService } from '../mail/service';
 import { toPublicUser } from '../users/presenter';
 import type { UserRepository } from '../users/repository';
 import type { EmailChanges } from './email-change';
-import { passwordResetEmail, registrationAttemptEmail, verificationEmail } from './emails';
+import { type AuthMailContext, passwordResetEmail, registrationAttemptEmail, verificationEmail } from './emails';
 import { AUTH_MESSAGES, inactiveAccountError } from './messages';
 import type { AuthRepository } from './repository';
 import type { IssuedRefreshToken, RequestContext, SessionService } from './sessions';
@@ -65,6 +67,8 @@ export interface AuthServiceDeps {
   accessTokens: AccessTokenIssuer;
   mail: MailService;
   emailChanges: EmailChanges;
+  /** The ISP's default language (settings.languages.default), for e-mails to people who have not chosen one. */
+  defaultLanguage?: () => Promise<string>;
   /** Runs a change with the users repository and the database handle of one transaction (with its audit event). */
   transaction: <T>(work: (users: UserRepository, db: Db) => Promise<T>) => Promise<T>;
 }
@@ -106,7 +110,7 @@ export class AuthService {
     const { users, clock } = this.deps;
     const passwordHash = await hashPassword(body.password);
     const existing = await users.findByEmail(body.email);
-    if (existing) return this.tellOwnerOfRegistrationAttempt(existing);
+    if (existing) return await this.tellOwnerOfRegistrationAttempt(existing);
     const now = clock.now();
     let user: UserRow;
     try {
@@ -117,6 +121,7 @@ export class AuthService {
         phone: body.phone,
         address: body.address,
         company: body.company ?? null,
+        language: body.language ?? null,
         role: 'user',
         status: 'active',
         isVerified: false,
@@ -126,14 +131,21 @@ export class AuthService {
     } catch (error) {
       // Registered a moment ago by someone else.
       const raced = isUniqueViolation(error) ? await users.findByEmail(body.email) : undefined;
-      if (raced) return this.tellOwnerOfRegistrationAttempt(raced);
+      if (raced) return await this.tellOwnerOfRegistrationAttempt(raced);
       throw error;
     }
     await this.sendVerification(user);
   }
 
-  private tellOwnerOfRegistrationAttempt(owner: UserRow): void {
-    this.deps.mail.send(registrationAttemptEmail(owner.email, owner.name, `${this.deps.config.appUrl}/login`));
+  private async tellOwnerOfRegistrationAttempt(owner: UserRow): Promise<void> {
+    const to = await this.recipient(owner);
+    this.deps.mail.send(registrationAttemptEmail(to, `${this.deps.config.appUrl}/login`));
+  }
+
+  /** Who an e-mail goes to, in their language (theirs, else the ISP's default). */
+  private async recipient(user: Pick<UserRow, 'email' | 'name' | 'language'>): Promise<AuthMailContext> {
+    const fallback = (await this.deps.defaultLanguage?.()) ?? DEFAULT_LANGUAGE;
+    return { to: user.email, name: user.name, language: languageOf(user.language, fallback) };
   }
 
   /** A new access token for a session presented by its refresh token (which rotates). */
@@ -161,7 +173,12 @@ export class AuthService {
       const current = await this.deps.users.findById(userId);
       if (!current) throw unauthorized('Invalid or expired token');
       // The same answer whether or not another account has the address: the link to it will say so if it does.
-      const change = this.deps.emailChanges.request(current, body.email, false);
+      // The messages in the language the account has after this change.
+      const change = await this.deps.emailChanges.request(
+        { ...current, language: body.language !== undefined ? body.language : current.language },
+        body.email,
+        false,
+      );
       Object.assign(changes, change.values);
       notify = change.notify;
     }
@@ -231,7 +248,7 @@ export class AuthService {
     if (!user) return;
     const token = await this.issueToken(user.id, 'reset_password', RESET_TOKEN_TTL_MS);
     const link = `${this.deps.config.appUrl}/password-reset/confirm?token=${encodeURIComponent(token)}`;
-    this.deps.mail.send(passwordResetEmail(user.email, user.name, link));
+    this.deps.mail.send(passwordResetEmail(await this.recipient(user), link));
   }
 
   /**
@@ -275,7 +292,7 @@ export class AuthService {
   private async sendVerification(user: UserRow): Promise<void> {
     const token = await this.issueToken(user.id, 'verify_email', VERIFY_TOKEN_TTL_MS);
     const link = `${this.deps.config.appUrl}/verify-email?token=${encodeURIComponent(token)}`;
-    this.deps.mail.send(verificationEmail(user.email, user.name, link));
+    this.deps.mail.send(verificationEmail(await this.recipient(user), link));
   }
 
   private async issueToken(userId: string, kind: AuthTokenKind, ttlMs: number): Promise<string> {

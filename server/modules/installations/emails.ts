@@ -1,4 +1,6 @@
 /** Installation e-mails (plain text). */
+import type { LanguageCode } from '../../../contract/languages';
+import { translatorFor } from '../../i18n';
 import type { MailMessage } from '../../integrations/mail/mailer';
 
 export const installationLink = (appUrl: string, id: string) =>
@@ -7,6 +9,8 @@ export const installationLink = (appUrl: string, id: string) =>
 /** To support: a visit failed and the customer needs a new appointment (or an answer). */
 export function installationFailedMail(c: {
   to: string;
+  /** The recipient's language: support's address is the ISP's, so the ISP's default language. */
+  language: LanguageCode;
   company: string;
   appUrl: string;
   installation: { id: string; number: string; address: string };
@@ -15,20 +19,24 @@ export function installationFailedMail(c: {
   by: string;
   reason: string;
 }): MailMessage {
+  const t = translatorFor(c.language);
+  const { number, address } = c.installation;
   return {
     to: c.to,
-    subject: `Installation ${c.installation.number} failed: ${c.customer}`,
+    subject: t('mail.installations.failed.subject', { number, customer: c.customer }),
     text: [
-      `Installation ${c.installation.number} for ${c.customer} at ${c.installation.address} was marked failed by ${c.by}.`,
-      c.technician ? `Technician: ${c.technician}` : 'No technician was assigned.',
+      t('mail.installations.failed.intro', { number, customer: c.customer, address, by: c.by }),
+      c.technician
+        ? t('mail.installations.failed.technician', { technician: c.technician })
+        : t('mail.installations.failed.noTechnician'),
       '',
-      'Reason:',
+      t('mail.installations.failed.reason'),
       c.reason
         .split('\n')
         .map((line) => `> ${line}`)
         .join('\n'),
       '',
-      `Reschedule or cancel it: ${installationLink(c.appUrl, c.installation.id)}`,
+      t('mail.installations.failed.reschedule', { link: installationLink(c.appUrl, c.installation.id) }),
       '',
       c.company,
       '',

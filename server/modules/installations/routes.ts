@@ -46,8 +46,8 @@ function createService(app: FastifyInstance): InstallationService {
     appUrl: app.config.appUrl,
     box: app.secretBox,
     company: async () => {
-      const { company } = await app.settings.stored();
-      return { name: company.name, supportEmail: company.support_email };
+      const { company, languages } = await app.settings.stored();
+      return { name: company.name, supportEmail: company.support_email, language: languages.default };
     },
     send: (message) => app.mail.send(message),
     uploadQuotas: async () => (await app.settings.stored()).uploads,

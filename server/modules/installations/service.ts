@@ -59,6 +59,7 @@ import { installationFailedMail } from './emails';
 import { defaultChecklist } from './request';
 import { assertTransition, nextStatuses, type InstallationActor } from './lifecycle';
 import type { InstallationRepository, InstallationWithNames, PhotoWithUploader } from './repository';
+import { languageOf } from '../../i18n';
 
 export const INSTALLATION_MESSAGES = {
   list: 'Installations retrieved successfully',
@@ -166,8 +167,8 @@ export interface InstallationServiceDeps {
   store: FileStore;
   appUrl: string;
   box: SecretBox;
-  /** Company name and support address for the e-mails. */
-  company: () => Promise<{ name: string; supportEmail: string }>;
+  /** Company name, support address and the ISP's default language (support's, absent: English) for the e-mails. */
+  company: () => Promise<{ name: string; supportEmail: string; language?: string }>;
   send: (message: MailMessage) => void;
   /** The upload quotas in force (settings; issue 32). Absent: the defaults. */
   uploadQuotas?: () => Promise<UploadQuotas>;
@@ -446,6 +447,7 @@ export class InstallationService {
       this.deps.send(
         installationFailedMail({
           to: company.supportEmail,
+          language: languageOf(null, company.language),
           company: company.name,
           appUrl: this.deps.appUrl,
           installation: { id: found.row.id, number: found.row.number, address: found.row.address },

@@ -23,8 +23,11 @@ export interface TicketWithNames {
   row: TicketRow;
   creatorName: string;
   creatorEmail: string;
+  /** The people's languages (users.language; null: the ISP's default), for the e-mails to them. */
+  creatorLanguage: string | null;
   assigneeName: string | null;
   assigneeEmail: string | null;
+  assigneeLanguage: string | null;
 }
 
 export interface ReplyWithAuthor {
@@ -73,8 +76,10 @@ export function createTicketRepository(db: Db) {
     row: tickets,
     creatorName: creator.name,
     creatorEmail: creator.email,
+    creatorLanguage: creator.language,
     assigneeName: assignee.name,
     assigneeEmail: assignee.email,
+    assigneeLanguage: assignee.language,
   };
   const joined = (conn: Db = db) =>
     conn

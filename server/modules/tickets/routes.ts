@@ -58,6 +58,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     store: app.storage,
     appUrl: app.config.appUrl,
     companyName: async () => (await app.settings.stored()).company.name,
+    defaultLanguage: async () => (await app.settings.stored()).languages.default,
     send: (message) => app.mail.send(message),
     uploadQuotas: async () => (await app.settings.stored()).uploads,
   });

@@ -21,6 +21,7 @@
  * set on resolving (or on closing an unresolved ticket) and cleared on re-opening; first_response_at is the first
  * public reply by staff other than the creator. E-mails go out after the transaction commits.
  */
+import { DEFAULT_LANGUAGE } from '../../../contract/languages';
 import { pagePagination, type PagePagination } from '../../../contract/envelope';
 import { isStaff, STAFF_ROLES, ticketView, type Role } from '../../../contract/roles';
 import {
@@ -43,6 +44,7 @@ import {
   type TicketUpdateParsed,
 } from '../../../contract/schemas/ticket';
 import type { Db } from '../../db/client';
+import { languageOf } from '../../i18n';
 import type { NewTicketRow, TicketRow } from '../../db/schema';
 import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
@@ -245,10 +247,23 @@ export interface TicketServiceDeps {
   store: FileStore;
   appUrl: string;
   companyName: () => Promise<string>;
+  /** The ISP's default language (settings.languages.default), for people without one of their own. */
+  defaultLanguage?: () => Promise<string>;
   send: (message: MailMessage) => void;
   /** The upload quotas in force (settings; issue 32). Absent: the defaults. */
   uploadQuotas?: () => Promise<UploadQuotas>;
 }
+
+const customerOf = (found: TicketWithNames) => ({
+  to: found.creatorEmail,
+  name: found.creatorName,
+  language: found.creatorLanguage,
+});
+const assigneeOf = (found: TicketWithNames) => ({
+  to: found.assigneeEmail ?? '',
+  name: found.assigneeName ?? '',
+  language: found.assigneeLanguage,
+});
 
 export class TicketService {
   constructor(private readonly deps: TicketServiceDeps) {}
@@ -445,7 +460,7 @@ export class TicketService {
     });
     const found = (await repository.findById(id))!;
     if (from && found.row.createdBy !== caller.id) {
-      await this.mail(found, found.creatorEmail, found.creatorName, (c) => statusChangedMail({ ...c, from, status }));
+      await this.mail(found, customerOf(found), (c) => statusChangedMail({ ...c, from, status }));
     }
     return toTicket(found);
   }
@@ -463,7 +478,7 @@ export class TicketService {
     await repository.update(this.deps.db, id, { assignedTo, updatedAt: clock.now() });
     const found = (await repository.findById(id))!;
     if (assignedTo && assignedTo !== before.row.assignedTo && assignedTo !== caller.id && found.assigneeEmail) {
-      await this.mail(found, found.assigneeEmail, found.assigneeName ?? '', (c) =>
+      await this.mail(found, assigneeOf(found), (c) =>
         assignedMail({ ...c, by: caller.name, customer: found.creatorName }),
       );
     }
@@ -523,26 +538,26 @@ export class TicketService {
     const author = (await this.deps.repository.user(caller.id))?.name ?? '';
     if (caller.id !== before.createdBy) {
       // Staff answered: tell the customer.
-      await this.mail(found, found.creatorEmail, found.creatorName, (c) => staffReplyMail({ ...c, author, message }));
+      await this.mail(found, customerOf(found), (c) => staffReplyMail({ ...c, author, message }));
     } else if (found.row.assignedTo && found.row.assignedTo !== caller.id && found.assigneeEmail) {
       // The customer answered: tell the assignee.
-      await this.mail(found, found.assigneeEmail, found.assigneeName ?? '', (c) =>
-        customerReplyMail({ ...c, author, message }),
-      );
+      await this.mail(found, assigneeOf(found), (c) => customerReplyMail({ ...c, author, message }));
     }
   }
 
+  /** A message to the customer or to staff, in the recipient's own language (else the ISP's default). */
   private async mail(
     found: TicketWithNames,
-    to: string,
-    name: string,
+    recipient: { to: string; name: string; language: string | null },
     compose: (c: TicketMailContext) => MailMessage,
   ): Promise<void> {
     const company = await this.deps.companyName();
+    const fallback = (await this.deps.defaultLanguage?.()) ?? DEFAULT_LANGUAGE;
     this.deps.send(
       compose({
-        to,
-        name,
+        to: recipient.to,
+        name: recipient.name,
+        language: languageOf(recipient.language, fallback),
         company,
         appUrl: this.deps.appUrl,
         ticket: { id: found.row.id, number: found.row.number, subject: found.row.subject },

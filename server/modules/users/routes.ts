@@ -36,7 +36,12 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     createRepository: createUserRepository,
     clock: app.clock,
     revokeSessions: (userId) => auth.revokeUserSessions(userId, app.clock.now()),
-    emailChanges: new EmailChanges({ config: app.config, clock: app.clock, mail: app.mail }),
+    emailChanges: new EmailChanges({
+      config: app.config,
+      clock: app.clock,
+      mail: app.mail,
+      defaultLanguage: async () => (await app.settings.stored()).languages.default,
+    }),
   });
 
   app.get(

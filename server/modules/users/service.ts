@@ -164,7 +164,7 @@ export class UserService {
     if (input.email !== undefined) {
       const owner = input.email !== target.email ? await this.deps.repository.findByEmail(input.email) : undefined;
       if (owner && owner.id !== target.id) throw conflict(M.emailTaken);
-      const change = this.deps.emailChanges.request(target, input.email, !self);
+      const change = await this.deps.emailChanges.request(target, input.email, !self);
       Object.assign(values, change.values);
       notify = change.notify;
     }
