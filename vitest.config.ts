@@ -15,7 +15,8 @@ const WEB_TESTS = [
 /**
  * Web tests that run apart, each file with its own module graph: those that vi.mock a module (a mock must not leak
  * into the files that share a worker's module graph), and the fixture resource's test, which adds a resource to
- * the registry and the role matrix at run time (it failed twice in full CI runs beside other files, never alone).
+ * the registry and the role matrix at run time (it failed twice in full CI runs beside other files, never alone),
+ * and the test that switches the app's language.
  */
 const MOCKING_WEB_TESTS = [
   'tests/web/declared-resource.test.tsx',
@@ -25,6 +26,8 @@ const MOCKING_WEB_TESTS = [
   'tests/web/customer-home.test.tsx',
   'tests/resources/traffic-usage.test.tsx',
   'tests/resources/usage.test.tsx',
+  // Switches the whole app's language: its own module graph, so no other file sees it mid-switch.
+  'tests/web/i18n-switch.test.ts',
 ];
 
 /**

@@ -26,6 +26,21 @@ export function directionOf(code: string): 'ltr' | 'rtl' {
   return LANGUAGES.find((l) => l.code === code)?.dir ?? 'ltr';
 }
 
+/** An Accept-Language header's languages, most wanted first ("es-MX,es;q=0.9,en;q=0.5" → es-MX, es, en). */
+export function acceptedLanguages(header: string | undefined): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((l) => l.tag && l.tag !== '*' && l.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((l) => l.tag);
+}
+
 /**
  * The first of the browser's preferred languages (navigator.languages, or an Accept-Language header's order) that
  * is offered, by its primary subtag ("es-MX" → es); else the fallback.

@@ -14,7 +14,7 @@ import type { AuthData } from '../contract/schemas/auth';
 import { setAuthState } from './auth-store';
 import { ApiError, toHttpError } from './http-error';
 import { clearSession, getToken, saveSession } from './session';
-import { translate } from '../src/i18n';
+import { translate, translateMessage } from '../src/i18n';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -159,6 +159,15 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
     if (!inFlight) inFlight = runRefresh().finally(() => (inFlight = null));
     return inFlight;
   };
+
+  // A success's message ("Settings saved", "Ticket created successfully") in the reader's language (issue 37): the
+  // API answers in English, the toasts that show it do not.
+  instance.interceptors.response.use((response) => {
+    const body = response.data as { message?: unknown } | null;
+    if (body && typeof body === 'object' && typeof body.message === 'string')
+      body.message = translateMessage(body.message);
+    return response;
+  });
 
   instance.interceptors.response.use(undefined, async (error: AxiosError) => {
     const config = error.config as InternalAxiosRequestConfig | undefined;

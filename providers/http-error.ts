@@ -5,7 +5,7 @@
 import { isAxiosError } from 'axios';
 import type { HttpError, ValidationErrors } from '@refinedev/core';
 import type { FieldError } from '../contract/envelope';
-import { translate } from '../src/i18n';
+import { translate, translateMessage } from '../src/i18n';
 
 export class ApiError extends Error implements HttpError {
   [key: string]: unknown;
@@ -24,21 +24,26 @@ export class ApiError extends Error implements HttpError {
   }
 }
 
-/** Field errors as antd forms want them: {email: 'Enter a valid e-mail address'}; repeats become a list. */
+/**
+ * Field errors as antd forms want them: {email: 'Enter a valid e-mail address'}, in the reader's language;
+ * repeats become a list.
+ */
 export function toValidationErrors(list: FieldError[] | undefined): ValidationErrors | undefined {
   if (!Array.isArray(list) || list.length === 0) return undefined;
   const out: Record<string, string | string[]> = {};
   for (const item of list) {
     if (!item || typeof item.field !== 'string' || typeof item.message !== 'string') continue;
     const prev = out[item.field];
-    out[item.field] = prev === undefined ? item.message : [...(Array.isArray(prev) ? prev : [prev]), item.message];
+    const message = translateMessage(item.message);
+    out[item.field] = prev === undefined ? message : [...(Array.isArray(prev) ? prev : [prev]), message];
   }
   return Object.keys(out).length ? out : undefined;
 }
 
 function serverMessage(body: unknown): string | undefined {
   const message = (body as { message?: unknown } | null | undefined)?.message;
-  return typeof message === 'string' && message.trim() !== '' ? message : undefined;
+  // The server answers in English; a fixed message is shown in the reader's language (issue 37).
+  return typeof message === 'string' && message.trim() !== '' ? translateMessage(message) : undefined;
 }
 
 /**

@@ -27,7 +27,17 @@ async function collect(): Promise<Record<string, string>> {
   const { screens } = await import('../src/i18n/en/screens');
   const { site } = await import('../src/i18n/en/site');
   const { mail } = await import('../src/i18n/en/mail/index');
-  const out: Record<string, string> = { ...en, ...site, ...auth, ...dashboard, ...home, ...screens, ...mail };
+  const { messages } = await import('../src/i18n/en/messages');
+  const out: Record<string, string> = {
+    ...en,
+    ...site,
+    ...auth,
+    ...dashboard,
+    ...home,
+    ...screens,
+    ...mail,
+    ...messages,
+  };
   for (const folder of readdirSync(join(root, 'resources')).sort()) {
     const own = join(root, 'resources', folder, 'i18n.ts');
     if (existsSync(own)) Object.assign(out, (await import(pathToFileURL(own).href)).default);

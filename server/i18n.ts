@@ -48,6 +48,14 @@ export function mt(language: LanguageCode, key: string, params?: MessageParams):
   return formatMessage(template, params, localeOf(language));
 }
 
+/**
+ * A fixed English message (src/i18n/en/messages.ts, collected by scripts/i18n-messages.ts) in a language, as the web
+ * app's translateMessage does: its msg.<text> translation, else the text itself.
+ */
+export function serverMessage(language: LanguageCode, english: string): string {
+  return language === 'en' ? english : (dictionary(language)[`msg.${english}`] ?? english);
+}
+
 /** A translator bound to one language, for a message with many texts. */
 export function translatorFor(language: LanguageCode): (key: string, params?: MessageParams) => string {
   return (key, params) => mt(language, key, params);

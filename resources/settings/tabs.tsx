@@ -4,7 +4,7 @@ import { useCustomMutation } from '@refinedev/core';
 import { autopayRetryDaysSchema } from '../../contract/schemas/autopay';
 import { settingsUpdateSchema, testEmailSchema } from '../../contract/schemas/settings';
 import { zodRules } from '../../src/components/resource';
-import { t } from '../../src/i18n';
+import { t, translateMessage } from '../../src/i18n';
 import { ListEditor } from './ListEditor';
 import { LogoUpload } from './LogoUpload';
 import { parseRetryDays, percentToBp } from './values';
@@ -132,7 +132,7 @@ export function BillingTab() {
                   throw new Error(
                     typeof v === 'string'
                       ? t('settings.billing.autopayRetryDaysInvalid')
-                      : parsed.error.issues[0].message,
+                      : translateMessage(parsed.error.issues[0].message),
                   );
               },
             },

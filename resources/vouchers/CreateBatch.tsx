@@ -7,7 +7,7 @@ import { voucherBatchCreateSchema, type VoucherBatch } from '../../contract/sche
 import { FormSelect } from '../../src/components/FormSelect';
 import { MoneyInput, zodRules } from '../../src/components/resource';
 import { useToastedCall } from '../../src/components/toastedCall';
-import { t } from '../../src/i18n';
+import { t, translateMessage } from '../../src/i18n';
 import { BATCHES } from './api';
 import { vouchersResource as decl } from './resource';
 import { BatchProgress, DownloadCodes, useLiveBatch } from './ui';
@@ -151,7 +151,7 @@ export function CreateBatch() {
                         throw new Error(t('vouchers.fields.termsRequired'));
                       if (value != null) {
                         const checked = s.validity_minutes.safeParse(toMinutes({ ...v, validity: value }));
-                        if (!checked.success) throw new Error(checked.error.issues[0]?.message);
+                        if (!checked.success) throw new Error(translateMessage(checked.error.issues[0]?.message ?? ''));
                       }
                     },
                   },

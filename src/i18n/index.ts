@@ -23,6 +23,15 @@ export function translate(key: string, params?: Params, defaultMessage?: string)
 }
 
 /**
+ * A message from the server or from a contract schema ("Enter a valid e-mail address") in the reader's language:
+ * its translation under msg.<the English text> (src/i18n/en/messages.ts, collected by scripts/i18n-messages.ts),
+ * else the text as it came (English, or a message built at run time that has no translation).
+ */
+export function translateMessage(text: string): string {
+  return dictionaries[locale]?.[`msg.${text}`] ?? text;
+}
+
+/**
  * translate's short name, the one the screens use.
  * @alias translate
  */

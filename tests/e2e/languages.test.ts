@@ -1,9 +1,10 @@
 /**
- * Issue 37 in real Chromium: a visitor whose browser asks for Spanish gets the public site in Spanish; the switcher
- * turns it to Arabic, laid out right to left (dir="rtl") with no sideways scroll at 390 and 1366 px and axe clean. A
- * customer who chooses Arabic in the portal has it stored on their account: signing in from an English browser opens
- * the portal in Arabic (antd's own components right to left too), their home fits a phone and passes axe, and
- * English comes back from the same switcher. The expected texts are read from the translation files themselves.
+ * Issue 37 in real Chromium: a visitor whose browser asks for Spanish gets the public site in Spanish, and the sign-in
+ * page shows the server's refusal in Spanish; the switcher turns the site to Arabic, laid out right to left
+ * (dir="rtl") with no sideways scroll at 390 and 1366 px and axe clean. A customer who chooses Arabic in the portal
+ * has it stored on their account: signing in from an English browser opens the portal in Arabic (antd's own
+ * components right to left too), their home fits a phone and passes axe, and English comes back from the same
+ * switcher. The expected texts are read from the translation files themselves.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,6 +54,13 @@ describe('the portal in the customer’s language', () => {
         .waitFor();
       await cleanAt(page, 'the public site in Spanish');
       await shot(page, 'site-es', 1366);
+      // The server answers in English; the sign-in page shows its refusal in Spanish.
+      await page.goto(`${portal.url}/login`);
+      await page.getByLabel(es['auth.fields.email']).fill('nobody@example.net');
+      await page.getByLabel(es['auth.fields.password']).fill('not-the-password');
+      await page.getByRole('button', { name: es['auth.login.submit'] }).click();
+      await page.getByText(es['msg.Invalid email or password']).first().waitFor();
+      await page.goto(`${portal.url}/`);
 
       await page.getByTestId('language-select').selectOption('ar');
       await page.getByRole('heading', { name: ar['site.hero.title'] }).waitFor();

@@ -5,7 +5,10 @@
  * by a hotspot (no, or no web, link-login-only) is a 400; and the login.html to put on the router.
  * Issue 32: the form posts only to a registered NAS's hotspot (devices' hotspot_url, matched by origin), else the
  * page says so without a form (403); the router's `error` shows only as our text for the router's known messages.
+ * Issue 37: the page speaks the phone's language (Accept-Language) among the ISP's offered ones, Arabic right to left.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_ROUTER_ERROR } from '../../server/modules/hotspot/page';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
@@ -232,5 +235,50 @@ describe('hotspot login page', () => {
     expect(router.body).toContain(
       '<meta http-equiv="refresh" content="0; url=https://portal.example.net/hotspot/login?link-login-only=$(link-login-only-esc)&amp;dst=$(link-orig-esc)&amp;chap-id=$(chap-id-esc)&amp;chap-challenge=$(chap-challenge-esc)',
     );
+  });
+  it("speaks the phone's language among the offered ones (Arabic right to left), else the ISP's default", async () => {
+    const locale = (code: string): Record<string, string> =>
+      JSON.parse(readFileSync(join(__dirname, '../../src/i18n/locales', `${code}.json`), 'utf8'));
+    const es = locale('es');
+    const ar = locale('ar');
+    const openIn = (acceptLanguage: string, error = '') =>
+      t.app.inject({
+        method: 'GET',
+        url: `/hotspot/login?${new URLSearchParams({ 'link-login-only': ROUTER, error })}`,
+        headers: { 'accept-language': acceptLanguage },
+      });
+    const spanish = (await openIn('es-MX,es;q=0.9,en;q=0.5', 'user x has reached traffic limit')).body;
+    expect(spanish).toContain('<html lang="es" dir="ltr">');
+    expect(spanish).toContain(`<label for="code">${es['msg.Voucher code']}</label>`);
+    expect(spanish).toContain(`<button type="submit">${es['msg.Connect']}</button>`);
+    expect(spanish).toContain(es['msg.The data on this code is used up.']);
+    expect(spanish).not.toContain('Voucher code');
+
+    const arabic = (await openIn('ar-SA,ar;q=0.9')).body;
+    expect(arabic).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic).toContain(ar['msg.Enter the code printed on your voucher to go online.']);
+    // Not opened by a hotspot: the problem is said in the phone's language too.
+    const problem = await t.app.inject({ method: 'GET', url: '/hotspot/login', headers: { 'accept-language': 'ar' } });
+    expect(problem.statusCode).toBe(400);
+    expect(problem.body).toContain('dir="rtl"');
+
+    // A language the ISP does not offer: its default. No header at all: English as before.
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: bearer(adminToken),
+      payload: { languages: { default: 'es', offered: ['es', 'en'] } },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await openIn('ar,fr;q=0.8')).body).toContain('<html lang="es" dir="ltr">');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: bearer(adminToken),
+      payload: { languages: { default: 'en', offered: ['en', 'es', 'fr', 'id', 'ar'] } },
+    });
+    const english = (await open({ 'link-login-only': ROUTER })).body;
+    expect(english).toContain('<html lang="en" dir="ltr">');
+    expect(english).toContain('<button type="submit">Connect</button>');
   });
 });

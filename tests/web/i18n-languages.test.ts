@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, pickLanguage } from '../../contract/languages';
 import { englishTexts } from '../../scripts/i18n-english';
+import { collectMessages, messagesModule } from '../../scripts/i18n-messages';
 import { translationProblems } from '../../scripts/i18n-check';
 import { formatMessage } from '../../contract/message-format';
 
@@ -43,6 +44,14 @@ describe('the translations', () => {
       'unknown key: x',
     ]);
   });
+
+  it("include the API's and the contract's fixed messages as they are in the source today", () => {
+    // A new or changed message fails here until `npx tsx scripts/i18n-messages.ts` collects it, and then the key
+    // tests above until every language has it.
+    expect(readFileSync(join(__dirname, '../../src/i18n/en/messages.ts'), 'utf8')).toBe(
+      messagesModule(collectMessages()),
+    );
+  }, 30_000);
 
   it('is mostly not English: at most one text in ten is the same as the English (names, units, arguments)', async () => {
     const english = await englishTexts();

@@ -16,7 +16,9 @@
  * Every value is HTML-escaped where it is written; the CHAP values travel in data- attributes to the page's
  * script (/hotspot/login.js), which computes the password with js-md5 (/hotspot/md5.min.js).
  */
+import { directionOf, type LanguageCode } from '../../../contract/languages';
 import type { PublicSettings } from '../../../contract/schemas/settings';
+import { serverMessage } from '../../i18n';
 
 export interface HotspotLoginParams {
   linkLoginOnly: string;
@@ -36,6 +38,13 @@ const MAX_VALUE = 512;
 const CHAP_VALUE = /^(\\[0-7]{1,3}|[\x20-\x5b\x5d-\x7e])*$/;
 
 export const HOTSPOT_PAGE_MESSAGES = {
+  title: 'Wi-Fi login',
+  intro: 'Enter the code printed on your voucher to go online.',
+  codeLabel: 'Voucher code',
+  connect: 'Connect',
+  codeHelp: 'Letters and digits; spaces and dashes are ignored.',
+  help: 'Help:',
+  noScript: 'This page needs JavaScript to sign you in.',
   badLink: 'This page is opened by the Wi-Fi hotspot: connect to the hotspot and open any web page to sign in.',
   badChap: 'The hotspot sent an incomplete login challenge: open any web page again to sign in.',
   unknownRouter:
@@ -48,7 +57,7 @@ export const HOTSPOT_PAGE_MESSAGES = {
  * each shown as our own text; any other text (anyone can put anything in the address) is not shown, only that the
  * login did not succeed.
  */
-const ROUTER_ERRORS: Array<[RegExp, string]> = [
+const ROUTER_ERROR_MESSAGES: Array<[RegExp, string]> = [
   // The portal's own Reply-Messages, which the router passes on (radius-reply).
   [
     /^Voucher code not accepted$/,
@@ -94,7 +103,7 @@ export const UNKNOWN_ROUTER_ERROR = 'The login did not succeed. Please try again
 export function routerErrorText(error: string): string {
   const message = error.trim();
   if (!message) return '';
-  for (const [pattern, text] of ROUTER_ERRORS) if (pattern.test(message)) return text;
+  for (const [pattern, text] of ROUTER_ERROR_MESSAGES) if (pattern.test(message)) return text;
   return UNKNOWN_ROUTER_ERROR;
 }
 
@@ -194,11 +203,15 @@ button:focus-visible { outline: 2px solid var(--text); outline-offset: 2px; }
 .small { font-size: 14px; margin: 16px 0 0; }
 `;
 
-function layout(settings: PublicSettings, title: string, body: string): string {
+/**
+ * The page in the phone's language (issue 37: its Accept-Language among the ISP's offered languages, routes.ts):
+ * each English text below is looked up as msg.<text> in the language's translation file.
+ */
+function layout(settings: PublicSettings, language: LanguageCode, title: string, body: string): string {
   const name = escapeHtml(settings.company.name);
   const logo = settings.company.logo_url ? `<img src="${escapeHtml(settings.company.logo_url)}" alt="">` : '';
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${language}" dir="${directionOf(language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -217,31 +230,43 @@ ${body}
 }
 
 /** The login page: a voucher code field, the router's error if any, and the form that posts to the router. */
-export function renderHotspotLogin(settings: PublicSettings, p: HotspotLoginParams): string {
-  const error = p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : '';
+export function renderHotspotLogin(
+  settings: PublicSettings,
+  p: HotspotLoginParams,
+  language: LanguageCode = 'en',
+): string {
+  const say = (text: string) => escapeHtml(serverMessage(language, text));
+  const m = HOTSPOT_PAGE_MESSAGES;
+  const error = p.error ? `<p class="error" role="alert">${say(p.error)}</p>` : '';
   const support = settings.company.support_phone || settings.company.support_email;
   return layout(
     settings,
-    'Wi-Fi login',
-    `<p>Enter the code printed on your voucher to go online.</p>
+    language,
+    serverMessage(language, m.title),
+    `<p>${say(m.intro)}</p>
 ${error}<form id="hotspot-login" method="post" action="${escapeHtml(p.linkLoginOnly)}" data-chap-id="${escapeHtml(p.chapId)}" data-chap-challenge="${escapeHtml(p.chapChallenge)}">
-<label for="code">Voucher code</label>
+<label for="code">${say(m.codeLabel)}</label>
 <input type="text" id="code" name="username" value="${escapeHtml(p.username)}" required autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="40" aria-describedby="code-help">
 <input type="hidden" name="password" value="">
 <input type="hidden" name="dst" value="${escapeHtml(p.dst)}">
 <input type="hidden" name="popup" value="true">
-<button type="submit">Connect</button>
+<button type="submit">${say(m.connect)}</button>
 </form>
-<p class="small" id="code-help">Letters and digits; spaces and dashes are ignored.${support ? ` Help: ${escapeHtml(support)}` : ''}</p>
-<noscript><p class="error">This page needs JavaScript to sign you in.</p></noscript>
+<p class="small" id="code-help">${say(m.codeHelp)}${support ? ` ${say(m.help)} ${escapeHtml(support)}` : ''}</p>
+<noscript><p class="error">${say(m.noScript)}</p></noscript>
 <script src="/hotspot/md5.min.js"></script>
 <script src="/hotspot/login.js"></script>`,
   );
 }
 
 /** The answer when the page was not opened by a hotspot (400). */
-export function renderHotspotProblem(settings: PublicSettings, message: string): string {
-  return layout(settings, 'Wi-Fi login', `<p class="error" role="alert">${escapeHtml(message)}</p>`);
+export function renderHotspotProblem(settings: PublicSettings, message: string, language: LanguageCode = 'en'): string {
+  return layout(
+    settings,
+    language,
+    serverMessage(language, HOTSPOT_PAGE_MESSAGES.title),
+    `<p class="error" role="alert">${escapeHtml(serverMessage(language, message))}</p>`,
+  );
 }
 
 /**

@@ -7,6 +7,7 @@
  *   GET /hotspot/mikrotik-login.html the login.html to upload to the router, pointing at this portal
  * The login page has its own Content-Security-Policy (hotspotPageCsp): its form posts to the router.
  */
+import { acceptedLanguages, pickLanguage } from '../../../contract/languages';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -45,13 +46,19 @@ const hotspotRoutes: FastifyPluginAsync = async (app) => {
 
   const page = async (input: Record<string, unknown>, reply: FastifyReply, request: FastifyRequest) => {
     const settings = await app.settings.publicSettings();
+    // The phone's language among the ISP's offered ones (issue 37): the page is all it sees before it is online.
+    const language = pickLanguage(
+      acceptedLanguages(request.headers['accept-language']),
+      settings.languages.offered,
+      settings.languages.default,
+    );
     const read = readHotspotParams(input);
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
     if ('error' in read)
       return reply
         .code(400)
         .header('content-security-policy', hotspotPageCsp(null))
-        .send(renderHotspotProblem(settings, read.error));
+        .send(renderHotspotProblem(settings, read.error, language));
     // A link-login-only that is no registered NAS's hotspot: someone's page (or a hotspot not added under
     // Devices yet) would receive the customer's voucher code. No form, and a line in the log for staff.
     if (!(await registeredHotspot(read.router))) {
@@ -62,11 +69,11 @@ const hotspotRoutes: FastifyPluginAsync = async (app) => {
       return reply
         .code(403)
         .header('content-security-policy', hotspotPageCsp(null))
-        .send(renderHotspotProblem(settings, HOTSPOT_PAGE_MESSAGES.unknownRouter));
+        .send(renderHotspotProblem(settings, HOTSPOT_PAGE_MESSAGES.unknownRouter, language));
     }
     return reply
       .header('content-security-policy', hotspotPageCsp(read.router))
-      .send(renderHotspotLogin(settings, read.params));
+      .send(renderHotspotLogin(settings, read.params, language));
   };
   app.get(HOTSPOT_LOGIN_PATH, async (request, reply) => page(request.query as Record<string, unknown>, reply, request));
   app.post(HOTSPOT_LOGIN_PATH, async (request: FastifyRequest, reply) =>

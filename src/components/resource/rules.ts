@@ -1,6 +1,6 @@
 import type { Rule } from 'antd/es/form';
 import type { ZodType } from 'zod';
-import { t } from '../../i18n';
+import { t, translateMessage } from '../../i18n';
 import type { FieldDef } from './types';
 
 function blank(value: unknown): boolean {
@@ -22,7 +22,11 @@ export function zodRules(schema: ZodType | undefined, field: Pick<FieldDef, 'lab
         if (blank(value)) return;
         if (typeof value === 'number' && Number.isNaN(value)) throw new Error(t('resource.invalidAmount'));
         const result = schema.safeParse(value);
-        if (!result.success) throw new Error(result.error.issues[0]?.message ?? t('resource.invalid'));
+        if (!result.success) {
+          const message = result.error.issues[0]?.message;
+          // The contract's message in the reader's language (issue 37).
+          throw new Error(message ? translateMessage(message) : t('resource.invalid'));
+        }
       },
     },
   ];
