@@ -102,9 +102,7 @@ export async function switchLanguage(code: string, { remember = false } = {}): P
   const ticket = ++requested;
   // English as the page starts: nothing to load (the public site does not download dayjs for it).
   if (code === getLocale() && code === DEFAULT_LANGUAGE && !dayjsChanged) {
-    document.documentElement.lang = code;
-    document.documentElement.dir = directionOf(code);
-    setDefaultMoneyLocale(readerLocale());
+    applyToPage(code);
     return;
   }
   const [pack] = await Promise.all([
@@ -119,10 +117,15 @@ export async function switchLanguage(code: string, { remember = false } = {}): P
   const dayjs = (await import('dayjs')).default;
   dayjs.locale(code);
   dayjsChanged = code !== DEFAULT_LANGUAGE;
+  applyToPage(code);
+  for (const fn of listeners) fn();
+}
+
+/** The page's language and direction, and the locale money is written in, for the language now shown. */
+function applyToPage(code: LanguageCode): void {
   document.documentElement.lang = code;
   document.documentElement.dir = directionOf(code);
   setDefaultMoneyLocale(readerLocale());
-  for (const fn of listeners) fn();
 }
 
 /**
