@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { build, defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import { resourceMeta } from './scripts/vite-resource-meta';
 
@@ -93,7 +93,8 @@ function inlineEntryCss(): Plugin {
 }
 
 /**
- * The portal shell, src/App.tsx and what it uses statically, as one chunk. Every portal route loads the whole
+ * The portal shell, src/App.tsx and what it uses statically, as one group (cut in three chunks by
+ * `portalChunkName` below). Every portal route loads the whole
  * shell before its own code, but the bundler cannot tell: it cut the shell into some thirty chunks by which
  * lazy screens share each module, and thirty small files compress ~20 KB worse than one (bench:web, issue 15).
  *
@@ -163,8 +164,55 @@ function portalShellChunk(): Plugin {
   };
 }
 
+/**
+ * The portal shell in three chunks, evaluated one after the other in separate tasks (src/main.tsx `loadPortalApp`,
+ * issue 34: one chunk was one ~40 ms task on a desktop CPU, four times that on Lighthouse's phone): `portal-lib`
+ * (Refine's core, TanStack Query and what they use: the libraries below), `portal-antd` (the other libraries: antd and
+ * its rc-* components, styles, icons, dates) and `portal` (our shell, with Refine's antd and router bindings, which
+ * use both). The libraries below use nothing from antd.
+ */
+const PORTAL_LIB =
+  /[\\/]node_modules[\\/](@refinedev[\\/](core|devtools-internal)|@tanstack|lodash-es|qs|side-channel[^\\/]*|get-intrinsic|es-errors|es-object-atoms|es-define-property|has-symbols|has-tostringtag|gopd|function-bind|call-bind[^\\/]*|call-bound|dunder-proto|get-proto|math-intrinsics|object-inspect|hasown|pluralize|error-stack-parser|stackframe|warn-once)[\\/]/;
+const OUR_BINDINGS = /[\\/]node_modules[\\/]@refinedev[\\/](antd|react-router)[\\/]/;
+function portalChunkName(id: string): string {
+  if (!/[\\/]node_modules[\\/]|^\0|__vite-browser-external/.test(id) || OUR_BINDINGS.test(id)) return 'portal';
+  return PORTAL_LIB.test(id) || id.includes('__vite-browser-external') ? 'portal-lib' : 'portal-antd';
+}
+
+/**
+ * The first stage's import (src/layout/portal-stages/antd.ts) preloads every chunk src/App.tsx needs, not only its
+ * own, so the shell's three chunks download together and the later stages cost no round trip. The bundle is kept
+ * from generateBundle, which runs before Vite writes the preload lists.
+ */
+const FIRST_STAGE = resolve(import.meta.dirname, 'src/layout/portal-stages/antd.ts');
+let outputBundle: Rolldown.OutputBundle | undefined;
+function keepBundle(): Plugin {
+  return {
+    name: 'isp-portal:keep-bundle',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      outputBundle = bundle;
+    },
+  };
+}
+function withShellChunks(file: string, deps: string[]): string[] {
+  const chunks = Object.values(outputBundle ?? {}).filter((o): o is Rolldown.OutputChunk => o.type === 'chunk');
+  if (chunks.find((c) => c.fileName === file)?.facadeModuleId !== FIRST_STAGE) return deps;
+  const app = chunks.find((c) => c.facadeModuleId === APP);
+  if (!app) return deps;
+  const files = new Set(deps);
+  const pending = [app.fileName];
+  while (pending.length) {
+    const name = pending.pop()!;
+    if (files.has(name)) continue;
+    files.add(name);
+    pending.push(...(chunks.find((c) => c.fileName === name)?.imports ?? []));
+  }
+  return [...files];
+}
+
 export default defineConfig({
-  plugins: [react(), resourceMeta(), precompress(), portalShellChunk(), inlineEntryCss()],
+  plugins: [react(), resourceMeta(), precompress(), portalShellChunk(), inlineEntryCss(), keepBundle()],
   server: {
     port: Number(process.env.PORT ?? 5173),
     proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
@@ -175,6 +223,7 @@ export default defineConfig({
     // scripts/bench-web.mjs reads the manifest to know which chunks each measured route downloads.
     manifest: true,
     chunkSizeWarningLimit: 2500,
+    modulePreload: { resolveDependencies: withShellChunks },
     rolldownOptions: {
       treeshake,
       output: {
@@ -182,7 +231,7 @@ export default defineConfig({
           // Without its dependencies: those outside the shell are in the entry chunk, loaded first.
           groups: [
             {
-              name: 'portal',
+              name: portalChunkName,
               test: (id) => portalShell.has(id) && !entryModules.has(id) && !siteModules.has(id) && id !== APP,
               includeDependenciesRecursively: false,
             },

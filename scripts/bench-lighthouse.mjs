@@ -52,6 +52,10 @@ const LCP_BUDGET_MS = 2500;
 const SLOW_HOST_BENCHMARK_INDEX = 1000;
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 3) : 3;
+// `--only customer` (or `/`, `/plans`, `admin`): that page alone, for a developer looking at one page's score.
+const onlyArg = process.argv.indexOf('--only');
+const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
+const wanted = (key) => !ONLY || ONLY === key;
 
 // Debian's Chromium, installed by the project's own script when it is missing (as `npm test` does).
 const ensured = spawnSync(process.execPath, ['scripts/ensure-chromium.mjs'], { cwd: root, stdio: 'inherit' });
@@ -207,24 +211,34 @@ let exitCode = 0;
 try {
   const measured = [];
   measured.push({ name: 'baseline (bare page)', ...(await audit('baseline', baseline.url)), targets: false });
-  measured.push({ name: '/', ...(await audit('/', `${portal.base}/`, { runs: RUNS })), targets: true });
-  measured.push({ name: '/plans', ...(await audit('/plans', `${portal.base}/plans`, { runs: RUNS })), targets: true });
-  await signIn('customer@isp.local');
-  measured.push({
-    name: "customer's home",
-    ...(await audit('customer', `${portal.base}/dashboard`, { keepStorage: true, runs: RUNS })),
-    targets: true,
-    expectPath: '/dashboard',
-    scriptBudget: 300,
-  });
-  await signIn('admin@isp.local');
-  measured.push({
-    name: "staff: admin's dashboard",
-    ...(await audit('admin', `${portal.base}/dashboard`, { keepStorage: true })),
-    targets: false,
-    expectPath: '/dashboard',
-    scriptBudget: 350,
-  });
+  if (wanted('/'))
+    measured.push({ name: '/', ...(await audit('/', `${portal.base}/`, { runs: RUNS })), targets: true });
+  if (wanted('/plans'))
+    measured.push({
+      name: '/plans',
+      ...(await audit('/plans', `${portal.base}/plans`, { runs: RUNS })),
+      targets: true,
+    });
+  if (wanted('customer')) {
+    await signIn('customer@isp.local');
+    measured.push({
+      name: "customer's home",
+      ...(await audit('customer', `${portal.base}/dashboard`, { keepStorage: true, runs: RUNS })),
+      targets: true,
+      expectPath: '/dashboard',
+      scriptBudget: 300,
+    });
+  }
+  if (wanted('admin')) {
+    await signIn('admin@isp.local');
+    measured.push({
+      name: "staff: admin's dashboard",
+      ...(await audit('admin', `${portal.base}/dashboard`, { keepStorage: true })),
+      targets: false,
+      expectPath: '/dashboard',
+      scriptBudget: 350,
+    });
+  }
 
   for (const m of measured) {
     if (m.runtimeError) failures.push(`${m.name}: Lighthouse could not measure it (${m.runtimeError})`);

@@ -18,7 +18,33 @@ import './styles.css';
 // portal route is opened.
 const loadSiteApp = () => import('./site/SiteApp');
 const SiteApp = lazy(loadSiteApp);
-const loadPortalApp = () => import('./App');
+/**
+ * The portal's code, evaluated in three tasks with the browser free between them (issue 34): antd, then Refine and
+ * the other libraries, then our shell (src/App.tsx and what it imports; vite.config.ts cuts the shell into these
+ * chunks). A browser evaluates a dynamically imported chunk in one task, and the shell as one chunk was ~40 ms on a
+ * desktop CPU: ~160 ms on Lighthouse's phone, most of the customer's home's total blocking time. The first stage's
+ * import starts the downloads of all three (vite.config.ts, `resolveDependencies`), so the stages cost no round
+ * trip. A stage that fails to load fails the import, as the one chunk did.
+ */
+let portalApp: Promise<typeof import('./App')> | undefined;
+const loadPortalApp = () => {
+  portalApp ??= import('./layout/portal-stages/antd')
+    .then(nextTask)
+    .then(() => import('./layout/portal-stages/lib'))
+    .then(nextTask)
+    .then(() => import('./App'));
+  // A failed download is tried again on the next call.
+  portalApp.catch(() => {
+    portalApp = undefined;
+  });
+  return portalApp;
+};
+
+/** Resolves in a later task: scheduler.yield() where the browser has it, a zero timeout elsewhere. */
+function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
 /** The site's pages that show the plan cards (src/site/pages/Pages.tsx). */
 const PLAN_PAGES = ['/', '/plans'];
 const PortalApp = lazy(loadPortalApp);
@@ -76,6 +102,10 @@ function Root() {
   );
 }
 
+// The page's first Intl.NumberFormat loads the browser's number data (~17 ms on a desktop CPU, four times that on
+// Lighthouse's phone), whatever the language. Paid here, in the start-up task before the splash's first paint, it
+// is not paid later inside a render (a count in the home's tickets card, a price) as a long task (issue 34).
+new Intl.NumberFormat().format(0);
 // The admin's product name (splash, loading screen, titles) is in the page the server sent.
 loadInjectedSettings();
 // A signed-in person's own language wins over the browser's (issue 37).
