@@ -365,6 +365,7 @@ export function CustomerSubscriptions() {
           <Alert type="error" showIcon message={t('errors.subscriptions.orders')} style={{ marginBottom: 16 }} />
         )}
         <Tabs
+          className="tabs-wrap-on-phone"
           items={[
             {
               key: 'mine',

@@ -31,6 +31,9 @@ export function durationText(seconds: number): string {
 }
 
 /** The job queue as one row per queue: how many jobs in each state, and the failures of the last 24 hours. */
+/** A queue's name in the reader's language (an unknown queue by its own name). */
+const jobName = (queue: string) => (JOB_NAMES[queue] ? t(`jobs.name.${queue}`) : queue);
+
 export function jobRows(jobs: SystemStatus['jobs']) {
   const rows = new Map<
     string,
@@ -52,7 +55,7 @@ export function jobRows(jobs: SystemStatus['jobs']) {
   }
   for (const { queue, n } of jobs.failed_24h) row(queue).failed24h = n;
   return [...rows.values()].sort((a, b) =>
-    (JOB_NAMES[a.queue] ?? a.queue).localeCompare(JOB_NAMES[b.queue] ?? b.queue),
+    jobName(a.queue).localeCompare(jobName(b.queue)),
   );
 }
 
@@ -102,11 +105,11 @@ function NodeCard({ status }: { status: SystemStatus }) {
         <Descriptions.Item label={t('system.version')}>
           <span data-testid="system-version">{status.version}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('system.node.host')}>{`${node.hostname} (pid ${node.pid})`}</Descriptions.Item>
+        <Descriptions.Item label={t('system.node.host')}>{t('system.node.process', { host: node.hostname, pid: node.pid })}</Descriptions.Item>
         <Descriptions.Item label={t('system.node.uptime')}>
           <span data-testid="system-uptime">{durationText(node.uptime_seconds)}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('system.node.runtime')}>{`Node.js ${node.node_version}`}</Descriptions.Item>
+        <Descriptions.Item label={t('system.node.runtime')}>{t('system.node.nodejs', { version: node.node_version })}</Descriptions.Item>
         <Descriptions.Item label={t('system.database.kind')}>
           <span data-testid="system-database">{t(`system.database.${database.kind}`)}</span>
         </Descriptions.Item>
@@ -237,7 +240,7 @@ function NodesCard({ nodes }: { nodes: Node[] }) {
             dataIndex: 'hostname',
             render: (v: string, n) => (
               <Space size={4} wrap>
-                <span>{`${v} (pid ${n.pid})`}</span>
+                <span>{t('system.node.process', { host: v, pid: n.pid })}</span>
                 {n.current ? <Tag>{t('system.nodes.current')}</Tag> : null}
               </Space>
             ),
@@ -288,7 +291,7 @@ function JobsCard({ jobs }: { jobs: SystemStatus['jobs'] }) {
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('system.jobs.empty') }}
         columns={[
-          { title: t('system.jobs.queue'), dataIndex: 'queue', render: (q: string) => JOB_NAMES[q] ?? q },
+          { title: t('system.jobs.queue'), dataIndex: 'queue', render: (q: string) => jobName(q) },
           { title: t('jobs.status.queued'), dataIndex: 'queued', align: 'right' },
           {
             title: t('jobs.status.retrying'),

@@ -125,6 +125,7 @@ export function UsagePage() {
         <div style={{ maxWidth: '100%', overflowX: 'auto' }}>
           <Segmented
             data-testid="range-picker"
+            aria-label={t('traffic.range')}
             value={range}
             onChange={(v) => update({ range: String(v) })}
             options={TRAFFIC_RANGES.map((r) => ({ value: r, label: t(`traffic.range.${r}`) }))}

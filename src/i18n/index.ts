@@ -17,8 +17,23 @@ const listeners = new Set<() => void>();
 /** Loads a language's dictionary (src/i18n/locales.ts sets it: one lazily loaded file per language). */
 let loader: ((code: string) => Promise<Dictionary | undefined>) | null = null;
 
+/**
+ * The pseudo-locale (issue 37): every translated text shown as ⟦ṫḗẋṫ⟧, so a text that reaches the screen without
+ * going through translate() stands out as plain English. Not a language anyone is offered: a developer or a test
+ * chooses it with `localStorage.setItem('isp.language', 'en-XA')` (docs/languages.md; tests/e2e/screens-*-language
+ * files run the screen matrix in it). Its texts are the English ones; numbers and dates are written as in English.
+ */
+export const PSEUDO_LOCALE = 'en-XA';
+const ACCENTED: Record<string, string> = Object.fromEntries(
+  [...'aeiouyAEIOUYcnsCNSzZ'].map((c, i) => [c, [...'áḗíṓúýÁḖÍṒÚÝçñšÇÑŠžŽ'][i]]),
+);
+function pseudo(text: string): string {
+  return `⟦${text.replace(/[aeiouyAEIOUYcnsCNSzZ]/g, (c) => ACCENTED[c])}⟧`;
+}
+
 export function translate(key: string, params?: Params, defaultMessage?: string): string {
   const template = everywhere[key] ?? dictionaries[locale]?.[key] ?? dictionaries.en[key] ?? defaultMessage ?? key;
+  if (locale === PSEUDO_LOCALE) return pseudo(formatMessage(template, params, 'en'));
   return formatMessage(template, params, locale);
 }
 
@@ -28,6 +43,7 @@ export function translate(key: string, params?: Params, defaultMessage?: string)
  * else the text as it came (English, or a message built at run time that has no translation).
  */
 export function translateMessage(text: string): string {
+  if (locale === PSEUDO_LOCALE) return pseudo(text);
   return dictionaries[locale]?.[`msg.${text}`] ?? text;
 }
 
@@ -65,7 +81,8 @@ const loaded = new Set<string>(['en']);
 
 /** Loads a language's dictionary without switching to it (once; a failed load is tried again next time). */
 export async function loadLocale(code: string): Promise<void> {
-  if (loaded.has(code) || !loader) return;
+  if (code === PSEUDO_LOCALE) dictionaries[code] ??= {};
+  if (loaded.has(code) || !loader || code === PSEUDO_LOCALE) return;
   const dictionary = await loader(code);
   if (!dictionary) return;
   // Under what the screens added at run time for this language, if anything.

@@ -17,7 +17,7 @@ import {
 } from '../../contract/languages';
 import { setDefaultMoneyLocale } from '../../contract/money';
 import { getAuthState, subscribeAuthState } from '../../providers/auth-store';
-import { changeLocale, type Dictionary, getLocale, loadLocale, setLocaleLoader } from './index';
+import { changeLocale, type Dictionary, getLocale, loadLocale, PSEUDO_LOCALE, setLocaleLoader } from './index';
 
 const STORAGE_KEY = 'isp.language';
 
@@ -80,8 +80,9 @@ function stored(): string | null {
 }
 
 /** The visitor's language: their stored choice if it is offered, else their browser's first offered one, else the ISP's default. */
-export function initialLanguage(): LanguageCode {
+export function initialLanguage(): string {
   const choice = stored();
+  if (choice === PSEUDO_LOCALE) return choice;
   if (isLanguage(choice) && candidates().includes(choice)) return choice;
   return pickLanguage(navigator.languages ?? [navigator.language], candidates(), fallback);
 }
@@ -91,7 +92,7 @@ export function initialLanguage(): LanguageCode {
  * app re-renders. `remember` stores it as this browser's choice (the switcher); a language not offered is ignored.
  */
 export async function switchLanguage(code: string, { remember = false } = {}): Promise<void> {
-  if (!isLanguage(code) || !candidates().includes(code)) return;
+  if (code !== PSEUDO_LOCALE && (!isLanguage(code) || !candidates().includes(code))) return;
   if (remember) {
     try {
       localStorage.setItem(STORAGE_KEY, code);
@@ -115,14 +116,14 @@ export async function switchLanguage(code: string, { remember = false } = {}): P
   await changeLocale(code);
   antdLocale = pack;
   const dayjs = (await import('dayjs')).default;
-  dayjs.locale(code);
+  dayjs.locale(code === PSEUDO_LOCALE ? DEFAULT_LANGUAGE : code);
   dayjsChanged = code !== DEFAULT_LANGUAGE;
   applyToPage(code);
   for (const fn of listeners) fn();
 }
 
 /** The page's language and direction, and the locale money is written in, for the language now shown. */
-function applyToPage(code: LanguageCode): void {
+function applyToPage(code: string): void {
   document.documentElement.lang = code;
   document.documentElement.dir = directionOf(code);
   setDefaultMoneyLocale(readerLocale());
@@ -135,6 +136,7 @@ function applyToPage(code: LanguageCode): void {
  */
 export function readerLocale(): string {
   const language = getLocale();
+  if (language === PSEUDO_LOCALE) return DEFAULT_LANGUAGE;
   const browser =
     typeof navigator === 'undefined'
       ? undefined

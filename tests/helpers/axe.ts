@@ -96,8 +96,8 @@ export async function overflowsViewport(page: Page): Promise<boolean> {
 }
 
 /**
- * The visible controls (links, buttons, fields, switches…) that lie beyond the viewport's right edge, with the
- * page and every scrolling box at their start: a control inside a table that scrolls in its own box counts too
+ * The visible controls (links, buttons, fields, switches…) that lie beyond the viewport's end edge (the right one;
+ * the left one in a right-to-left page), with the page and every scrolling box at their start: a control inside a table that scrolls in its own box counts too
  * (on a phone a person does not find it). Each as "tag 'name'".
  */
 export async function controlsBeyondViewport(page: Page): Promise<string[]> {
@@ -105,16 +105,18 @@ export async function controlsBeyondViewport(page: Page): Promise<string[]> {
     const selector =
       'a[href], button, input:not([type="hidden"]), select, textarea, [role="switch"], [role="button"], [role="checkbox"], [role="combobox"]';
     const found: string[] = [];
+    const rtl = document.documentElement.dir === 'rtl';
     for (const el of document.querySelectorAll(selector)) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
       const style = getComputedStyle(el);
       if (style.visibility === 'hidden' || style.display === 'none' || Number(style.opacity) === 0) continue;
       if (el.closest('[aria-hidden="true"], [inert]')) continue;
-      // Where the control would be with every box that scrolls it at its start.
+      // Where the control would be with every box that scrolls it at its start (in a right-to-left page a box's
+      // scrollLeft is 0 at its start and negative once scrolled, and what lies beyond the left edge is lost).
       let shift = 0;
       for (let p = el.parentElement; p; p = p.parentElement) shift += p.scrollLeft;
-      if (r.right + shift <= window.innerWidth + 1) continue;
+      if (rtl ? r.left + shift >= -1 : r.right + shift <= window.innerWidth + 1) continue;
       const name = (
         el.getAttribute('aria-label') ||
         el.textContent ||

@@ -51,7 +51,7 @@ const AXE_SIZES = new Set([390, 1366]);
 const DRAWER_BELOW = 992;
 const SHOTS = join(process.cwd(), 'test-results', 'screens');
 
-const DEMO: Record<Role, string> = {
+export const DEMO: Record<Role, string> = {
   user: 'customer@isp.local',
   admin: 'admin@isp.local',
   super_admin: 'superadmin@isp.local',
@@ -77,11 +77,11 @@ function limit(n: number) {
     }
   };
 }
-const slot = limit(2);
+export const slot = limit(2);
 
 /** The requests each page has under way (data, scripts, styles), to tell when a screen has finished arriving. */
 const inflight = new WeakMap<Page, Set<unknown>>();
-function trackRequests(page: Page): void {
+export function trackRequests(page: Page): void {
   const open = new Set<unknown>();
   inflight.set(page, open);
   const counted = new Set(['fetch', 'xhr', 'script', 'stylesheet', 'image', 'font']);
@@ -96,7 +96,7 @@ function trackRequests(page: Page): void {
  * The page has finished arriving: for a quarter of a second no request under way, no spinner or skeleton and no
  * animation running (a page still fading in fails contrast: its text is half transparent).
  */
-async function settled(page: Page): Promise<void> {
+export async function settled(page: Page): Promise<void> {
   const deadline = Date.now() + 20_000;
   let quietSince = 0;
   while (Date.now() < deadline) {
@@ -122,7 +122,7 @@ async function settled(page: Page): Promise<void> {
  * title: when the title is still the last screen's, the new one may not have begun to arrive (its code not yet
  * asked for), so it is given up to 5 s more. Two screens that truly share a title cost those 5 s and are reported.
  */
-async function openScreen(page: Page, route: string): Promise<void> {
+export async function openScreen(page: Page, route: string): Promise<void> {
   const before = await page.title();
   await portal.open(page, route);
   await settled(page);
@@ -131,7 +131,7 @@ async function openScreen(page: Page, route: string): Promise<void> {
   await settled(page);
 }
 
-function slug(route: string): string {
+export function slug(route: string): string {
   return route.replace(/^\//, '').replace(/[^a-z0-9]+/gi, '_') || 'home';
 }
 
@@ -166,7 +166,7 @@ async function menuLinks(page: Page, scope: string): Promise<string[]> {
  * The signed-in routes a role opens: its menu's screens, their create pages, and the show and edit pages of
  * the first record each list links to.
  */
-async function routesOf(page: Page, role: Role): Promise<string[]> {
+export async function routesOf(page: Page, role: Role): Promise<string[]> {
   const entries = MENU.filter((m) => m.route && canAccessRoute(role, m.route) && (role !== 'user' || m.portal)).filter(
     // A super admin's screens are the admin's (the same components on the same demo data), which part one checks:
     // here only the first (where the navigation is checked) and those an admin cannot open. CI's time budget.
@@ -220,7 +220,7 @@ async function firstRecordRoute(role: Role, resource: string, template: string):
 }
 
 /** Problems with the header at this size: controls outside the viewport or over the page's title. */
-async function headerProblems(page: Page): Promise<string[]> {
+export async function headerProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
     const header = document.querySelector('header');
@@ -375,27 +375,44 @@ function titleProblems(who: string, titles: Map<string, string[]>): string[] {
     .map(([title, routes]) => `${who}: ${routes.join(', ')} share the document title "${title}"`);
 }
 
-/** Registers the matrix for these roles (and the public site) on a portal of the calling test file's own. */
-export function screensMatrix(part: { publicSite: boolean; roles: readonly Role[] }): void {
+/** The calling test file's own portal on the living demo, which the helpers above then use. */
+export function useMatrixPortal(): { portal: PortalSession; api: typeof api; tokenOf: typeof tokenOf } {
   portal = usePortal({ DEMO_DATA: 'full' });
   ({ api, tokenOf } = portalApi(portal));
+  return {
+    get portal() {
+      return portal;
+    },
+    api: (...args) => api(...args),
+    tokenOf: (email) => tokenOf(email),
+  };
+}
+
+/** The public routes the matrix opens: the site, the sign-in pages, a public invoice and a missing page. */
+export async function publicRoutes(): Promise<string[]> {
+  const admin = await tokenOf(DEMO.admin);
+  const invoices = await api<{ items: Array<{ id: string }> }>('GET', '/payments/invoices?limit=1', admin);
+  const uuid = invoices.items[0]?.id;
+  return [
+    ...SITE_PATHS,
+    '/login',
+    '/register',
+    '/password-reset',
+    ...(uuid ? [`/invoice/${uuid}`] : []),
+    '/no-such-page',
+  ];
+}
+
+/** Registers the matrix for these roles (and the public site) on a portal of the calling test file's own. */
+export function screensMatrix(part: { publicSite: boolean; roles: readonly Role[] }): void {
+  useMatrixPortal();
   describe.concurrent(`every screen on a phone, a tablet and a desktop: ${[...(part.publicSite ? ['visitors'] : []), ...part.roles].join(', ')}`, () => {
     if (part.publicSite)
       it(
         'the public site and the sign-in pages',
         async () => {
           await slot(async () => {
-            const admin = await tokenOf(DEMO.admin);
-            const invoices = await api<{ items: Array<{ id: string }> }>('GET', '/payments/invoices?limit=1', admin);
-            const uuid = invoices.items[0]?.id;
-            const routes = [
-              ...SITE_PATHS,
-              '/login',
-              '/register',
-              '/password-reset',
-              ...(uuid ? [`/invoice/${uuid}`] : []),
-              '/no-such-page',
-            ];
+            const routes = await publicRoutes();
             const problems: string[] = [];
             for (const mode of ['light', 'dark'] as Mode[]) {
               const context: BrowserContext = await portal.browser.newContext({

@@ -10,6 +10,8 @@ export const system: Record<string, string> = {
   'system.node.host': 'Host',
   'system.node.uptime': 'Up for',
   'system.node.runtime': 'Runtime',
+  'system.node.process': '{host} (pid {pid})',
+  'system.node.nodejs': 'Node.js {version}',
   'system.database.kind': 'Database',
   'system.database.pglite': 'Embedded (PGlite)',
   'system.database.postgres': 'PostgreSQL',
