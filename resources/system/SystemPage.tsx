@@ -54,9 +54,7 @@ export function jobRows(jobs: SystemStatus['jobs']) {
     else row(queue);
   }
   for (const { queue, n } of jobs.failed_24h) row(queue).failed24h = n;
-  return [...rows.values()].sort((a, b) =>
-    jobName(a.queue).localeCompare(jobName(b.queue)),
-  );
+  return [...rows.values()].sort((a, b) => jobName(a.queue).localeCompare(jobName(b.queue)));
 }
 
 /** RADIUS requests of the last hour by type and result (0 where none). */
@@ -105,11 +103,15 @@ function NodeCard({ status }: { status: SystemStatus }) {
         <Descriptions.Item label={t('system.version')}>
           <span data-testid="system-version">{status.version}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('system.node.host')}>{t('system.node.process', { host: node.hostname, pid: node.pid })}</Descriptions.Item>
+        <Descriptions.Item label={t('system.node.host')}>
+          {t('system.node.process', { host: node.hostname, pid: node.pid })}
+        </Descriptions.Item>
         <Descriptions.Item label={t('system.node.uptime')}>
           <span data-testid="system-uptime">{durationText(node.uptime_seconds)}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('system.node.runtime')}>{t('system.node.nodejs', { version: node.node_version })}</Descriptions.Item>
+        <Descriptions.Item label={t('system.node.runtime')}>
+          {t('system.node.nodejs', { version: node.node_version })}
+        </Descriptions.Item>
         <Descriptions.Item label={t('system.database.kind')}>
           <span data-testid="system-database">{t(`system.database.${database.kind}`)}</span>
         </Descriptions.Item>
