@@ -126,7 +126,9 @@ describe("PDFs in the reader's language, read back by OCR", () => {
         doc.on('end', () => resolve(Buffer.concat(chunks)));
       });
       const text = new PdfText(doc, 'ar');
-      phrases.forEach((phrase, i) => text.line(shape(phrase), 50, 60 + i * 40, { size: 16, width: 495 }));
+      phrases.forEach((phrase, i) => {
+        text.line(shape(phrase), 50, 60 + i * 40, { size: 16, width: 495 });
+      });
       doc.end();
       return done;
     };
