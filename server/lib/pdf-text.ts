@@ -1,15 +1,16 @@
 /**
  * Text in the portal's PDFs (the invoice, the voucher sheet) in any of its languages (issue 37), Arabic included:
  *
- * - **Fonts**: Noto Sans (Latin, Latin Extended) and Noto Sans Arabic, embedded (pdfkit subsets them), from the
- *   npm packages @fontsource/noto-sans and @fontsource/noto-sans-arabic. Fontsource ships Google Fonts' Noto files
- *   under the SIL Open Font License 1.1 (free to embed and redistribute), versioned with the portal's other
- *   packages instead of binary files copied into the repository; their WOFF files are read by fontkit (pdfkit's
- *   font engine) as they are. Each character is drawn in the first font that has it, so an English plan name in
- *   an Arabic invoice or an Arabic customer name in a Spanish one still renders.
+ * - **Fonts**: Noto Sans (Latin, Latin Extended, Greek, Cyrillic) and Noto Sans Arabic, embedded (pdfkit
+ *   subsets them), from the npm packages @fontsource/noto-sans and @fontsource/noto-sans-arabic. Fontsource ships
+ *   Google Fonts' Noto files under the SIL Open Font License 1.1 (free to embed and redistribute), versioned with
+ *   the portal's other packages instead of binary files copied into the repository; fontkit (pdfkit's font
+ *   engine) reads their WOFF files as they are. Each character is drawn in the first font that has it, so an
+ *   English plan name in an Arabic invoice or an Arabic customer name in a Spanish one still renders.
  * - **Joined letters**: pdfkit lays a run out through fontkit, which applies the font's OpenType features (Arabic
- *   init/medi/fina/isol forms and ligatures). The `features` option makes pdfkit lay out a run as a whole instead
- *   of word by word (it caches words), so a multi-word Arabic run keeps its word order.
+ *   init/medi/fina/isol forms and ligatures). pdfkit lays text out word by word (cutting at spaces, to cache each
+ *   word) and puts the words side by side in the order they are written, which would turn an Arabic run's words
+ *   around; an Arabic run's spaces are no-break spaces, so pdfkit lays it out (and caches it) whole.
  * - **Right to left**: each line goes through the Unicode Bidirectional Algorithm (bidi-js, a maintained
  *   implementation of UAX #9) in the document's direction; its level runs are put in visual order (rule L2) and
  *   drawn one after the other. fontkit itself reverses a run in an RTL script (its glyphs come back in visual
@@ -31,6 +32,8 @@ const bidi = bidiFactory();
 const FACES = [
   { key: 'latin', pkg: 'noto-sans', file: 'noto-sans-latin' },
   { key: 'latin-ext', pkg: 'noto-sans', file: 'noto-sans-latin-ext' },
+  { key: 'greek', pkg: 'noto-sans', file: 'noto-sans-greek' },
+  { key: 'cyrillic', pkg: 'noto-sans', file: 'noto-sans-cyrillic' },
   { key: 'arabic', pkg: 'noto-sans-arabic', file: 'noto-sans-arabic-arabic' },
 ] as const;
 type FaceKey = (typeof FACES)[number]['key'];
@@ -43,7 +46,7 @@ interface Face {
 }
 
 let faces: Face[] | undefined;
-/** The font files, read once (about 300 KB together). */
+/** The font files, read once (about 400 KB together). */
 function loadFaces(): Face[] {
   faces ??= FACES.map(({ key, pkg, file }) => {
     const read = (weight: number) =>
@@ -62,8 +65,6 @@ const BIDI_CONTROL = /^[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]$/u;
 /** A run fontkit lays out right to left by itself (its script is Arabic). */
 const RTL_SCRIPT = /\p{Script=Arabic}/u;
 const LETTER = /[\p{L}\p{N}]/u;
-/** Features given to pdfkit so it lays a run out whole (the font's default features stay on). */
-const WHOLE_RUN: PDFKit.Mixins.OpenTypeFeatures[] = [];
 
 export interface TextStyle {
   size: number;
@@ -176,7 +177,7 @@ export class PdfText {
       this.doc
         .font(run.font)
         .fontSize(options.size)
-        .text(run.text, at, baseline, { baseline: 'alphabetic', lineBreak: false, features: WHOLE_RUN });
+        .text(run.text, at, baseline, { baseline: 'alphabetic', lineBreak: false });
       at += run.width;
     }
     // pdfkit places its own underline and link box from the top of the text: drawn here from the baseline.
@@ -265,11 +266,13 @@ export class PdfText {
       let shown = run.text;
       if (run.level % 2 === 1) {
         shown = [...shown].map((c) => bidi.getMirroredCharacter(c) ?? c).join('');
-        // fontkit reverses an Arabic run itself; anything else right to left is reversed here.
-        if (!RTL_SCRIPT.test(shown)) shown = [...shown].reverse().join('');
+        // fontkit reverses an Arabic run itself (laid out whole: no-break spaces); anything else right to left is
+        // reversed here.
+        if (RTL_SCRIPT.test(shown)) shown = shown.replace(/ /g, '\u00A0');
+        else shown = [...shown].reverse().join('');
       }
       const font = fontName(run.face, !!style.bold);
-      const width = this.doc.font(font).fontSize(style.size).widthOfString(shown, { features: WHOLE_RUN });
+      const width = this.doc.font(font).fontSize(style.size).widthOfString(shown);
       return { text: shown, font, width };
     });
     const result = { runs, width: runs.reduce((sum, r) => sum + r.width, 0) };
