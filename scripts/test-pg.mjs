@@ -7,6 +7,8 @@ import { join } from 'node:path';
 
 // Real peers the server tests start (radclient plays the NAS in the RADIUS tests): installed when missing.
 spawnSync(process.execPath, [new URL('./ensure-radclient.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+// The PDF language tests render pages with pdftoppm and read them back with tesseract.
+spawnSync(process.execPath, [new URL('./ensure-ocr.mjs', import.meta.url).pathname], { stdio: 'inherit' });
 // The PostgreSQL backup tests run pg_dump and pg_restore.
 spawnSync(process.execPath, [new URL('./ensure-pg-client.mjs', import.meta.url).pathname], { stdio: 'inherit' });
 

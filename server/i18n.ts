@@ -1,5 +1,6 @@
 /**
- * What the server writes for a person in their language (issue 37): e-mails now (and what else is sent to them).
+ * What the server writes for a person in their language (issue 37): e-mails, the invoice PDF and the voucher sheet
+ * (server/lib/pdf-text.ts draws their texts).
  * English is src/i18n/en/mail (compiled in); each other language is the web app's translation file
  * (src/i18n/locales/<code>.json), read once when first needed, so a language is still one file. A key missing
  * in a language falls back to English; an unknown language is English.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGE_CODES } from '../languages';
 
 /**
  * Prepaid vouchers (issue 22): staff generate a batch of single-use codes for a plan; a customer redeems one in
@@ -135,6 +136,10 @@ const page = z.coerce.number().int().min(1, { message: 'Page must be at least 1'
 const limit = z.coerce.number().int().min(1).max(500, { message: 'Limit must be at most 500' }).default(50);
 
 export const voucherBatchListQuerySchema = z.object({ page, limit });
+/** GET /vouchers/batches/:id/cards.pdf: the sheet's language (issue 37); the ISP's default when left out. */
+export const voucherCardsQuerySchema = z.object({
+  language: z.enum(LANGUAGE_CODES, { message: `Choose one of ${LANGUAGE_CODES.join(', ')}` }).optional(),
+});
 export const voucherListQuerySchema = z.object({
   page,
   limit,

@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../contract/money';
 import type { Invoice } from '../../contract/schemas/invoice';
+import { pdfDate } from '../../server/modules/invoices/pdf';
 import { pdfText } from '../helpers/pdf-text';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 
@@ -75,8 +76,9 @@ describe('invoice PDF', () => {
     expect(text).toContain(invoice.number);
     expect(text).toContain('Grace Hopper');
     expect(text).toContain('Status: Unpaid');
-    expect(text).toContain(`Issue date: ${invoice.issue_date}`);
-    expect(text).toContain(`Due date: ${invoice.due_date}`);
+    // Dates as the language writes them (Intl): "Nov 30, 2026" in English.
+    expect(text).toContain(`Issue date: ${pdfDate('en', invoice.issue_date)}`);
+    expect(text).toContain(`Due date: ${pdfDate('en', invoice.due_date)}`);
     for (const item of invoice.line_items) {
       expect(text).toContain(item.description);
       expect(text).toContain(formatMoney(item.amount, invoice.currency, 'en-US'));
@@ -112,7 +114,7 @@ describe('invoice PDF', () => {
       reference: 'counter receipt 17',
     });
     expect(paid.statusCode, paid.body).toBe(201);
-    const paidDate = (await call('GET', `/payments/invoices/${invoice.id}`)).json().data.paid_date.slice(0, 10);
+    const paidDate = pdfDate('en', (await call('GET', `/payments/invoices/${invoice.id}`)).json().data.paid_date);
     const text = await textOf(await download(invoice.id));
     expect(text).toMatch(/\bPAID\b/);
     expect(text).toContain('Status: Paid');

@@ -53,6 +53,11 @@ describe('printable voucher cards', () => {
     expect(validityText(1_800)).toBe('1 day 6 hours');
     expect(allowanceText(5_120)).toBe('5 GB');
     expect(allowanceText(500)).toBe('500 MB');
+    // In the sheet's language (Intl's units): issue 37.
+    expect(validityText(1_800, 'es')).toBe('1 día 6 horas');
+    expect(validityText(10_080, 'fr')).toBe('7\u00A0jours');
+    expect(validityText(120, 'id')).toBe('2 jam');
+    expect(allowanceText(5_120, 'fr')).toBe('5\u202FGo');
     expect(redeemLink('https://portal.example/', 'ABCDEFGHJK')).toBe(
       'https://portal.example/dashboard/subscriptions?voucher=ABCDEFGHJK',
     );

@@ -1,12 +1,18 @@
 /**
- * The invoice as a PDF (GET /api/payments/invoices/{id}/pdf), drawn with pdfkit and its built-in Helvetica:
- * the company (settings), invoice number, status (a PAID stamp once paid), issue/due/paid dates, who it is
- * billed to, the line items, subtotal, tax and total (contract/money.ts formatting), and how to pay (the public
- * invoice page) or when it was paid.
+ * The invoice as a PDF (GET /api/payments/invoices/{id}/pdf), drawn with pdfkit in the invoice owner's language
+ * (issue 37): the company (settings), invoice number, status (a PAID stamp once paid), issue/due/paid dates, who
+ * it is billed to, the line items, subtotal, tax and total, and how to pay (the public invoice page) or when it
+ * was paid. Texts are the pdf.invoice.* keys (src/i18n/en/mail/pdf.ts and the languages' files); money, dates and
+ * numbers are written by Intl in the language's locale; the fonts, joined Arabic letters and right-to-left lines
+ * come from server/lib/pdf-text.ts. In Arabic the page is mirrored: the company and the descriptions on the right,
+ * the title, dates and amounts on the left.
  */
 import PDFDocument from 'pdfkit';
+import type { LanguageCode } from '../../../contract/languages';
 import { formatMoney } from '../../../contract/money';
 import type { Invoice, InvoiceLineItem } from '../../../contract/schemas/invoice';
+import { localeOf } from '../../i18n';
+import { PdfText, pdfTranslator } from '../../lib/pdf-text';
 
 export interface InvoicePdfInput {
   invoice: Invoice;
@@ -16,20 +22,25 @@ export interface InvoicePdfInput {
   planName: string | null;
   /** The public invoice page, where it can be paid online. */
   publicUrl: string;
+  /** The invoice owner's language (their users.language, else the ISP's default), whoever downloads it. */
+  language: LanguageCode;
 }
 
-const STATUS_LABELS: Record<Invoice['status'], string> = {
-  unpaid: 'Unpaid',
-  paid: 'Paid',
-  overdue: 'Overdue',
-  cancelled: 'Cancelled',
-  refunded: 'Refunded',
-};
+/** "2026-11-23" or an ISO timestamp → the day in the language ("Nov 23, 2026", "23 nov 2026"). */
+export function pdfDate(language: LanguageCode, value: string): string {
+  return new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${value.slice(0, 10)}T00:00:00Z`),
+  );
+}
 
-/** Money as the portal shows it; a locale fixed so the PDF reads the same for everybody. */
-const money = (minor: number, currency: string) => formatMoney(minor, currency, 'en-US');
-/** "2026-11-23" or an ISO timestamp → "2026-11-23". */
-const day = (value: string) => value.slice(0, 10);
+/**
+ * Money in the language's locale; the currency sign kept left to right as one piece ("US$", not "$US", inside an
+ * Arabic line) by an isolate around it.
+ */
+export function pdfMoney(language: LanguageCode, minor: number, currency: string): string {
+  const text = formatMoney(minor, currency, localeOf(language));
+  return language === 'ar' ? text.replace(/[A-Za-z]+[^\d\s\u00A0\u200E\u200F\u061C.,-]*/u, '\u2066$&\u2069') : text;
+}
 
 /** A file name safe for Content-Disposition: the invoice number without quotes, slashes or control characters. */
 export function invoicePdfFilename(number: string): string {
@@ -37,22 +48,22 @@ export function invoicePdfFilename(number: string): string {
   return `${safe || 'invoice'}.pdf`;
 }
 
-function lineDescription(item: InvoiceLineItem): string {
-  return item.period_start && item.period_end
-    ? `${item.description}\n${day(item.period_start)} to ${day(item.period_end)}`
-    : item.description;
-}
-
 export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
-  const { invoice, company, customer } = input;
+  const { invoice, company, customer, language } = input;
+  const t = pdfTranslator(language);
+  const locale = localeOf(language);
+  const money = (minor: number) => pdfMoney(language, minor, invoice.currency);
+  const day = (value: string) => pdfDate(language, value);
+  const label = (key: string) => t('pdf.label', { label: t(key) });
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
     bufferPages: true,
+    lang: language,
     info: {
-      Title: `Invoice ${invoice.number}`,
+      Title: t('pdf.invoice.documentTitle', { number: invoice.number }),
       Author: company.name,
-      Subject: `Invoice ${invoice.number} for ${customer.name}`,
+      Subject: t('pdf.invoice.documentSubject', { number: invoice.number, name: customer.name }),
     },
   });
   const chunks: Buffer[] = [];
@@ -61,79 +72,101 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+  const text = new PdfText(doc, language);
 
   const left = doc.page.margins.left;
   const right = doc.page.width - doc.page.margins.right;
   const width = right - left;
   const grey = '#555555';
+  /** A box laid out left to right, on the mirrored side in Arabic. */
+  const at = (x: number, w: number) => text.x(x, w, left, right);
 
-  // Company (left) and the document title (right).
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(18)
-    .fillColor('#111111')
-    .text(company.name, left, 50, { width: width / 2 });
-  doc.font('Helvetica').fontSize(9).fillColor(grey);
-  for (const line of [company.address, company.support_email, company.support_phone].filter(Boolean))
-    doc.text(line, { width: width / 2 });
-  const companyBottom = doc.y;
+  // Company (at the start) and the document title (at the end).
+  let y = 50;
+  text.line(company.name, at(left, width / 2), y, { size: 18, bold: true, width: width / 2, dir: 'auto' });
+  y += text.lineHeight({ size: 18 });
+  for (const line of [company.address, company.support_email, company.support_phone].filter(Boolean)) {
+    y = text.paragraph(line, at(left, width / 2), y, { size: 9, color: grey, width: width / 2, dir: 'auto' });
+  }
+  const companyBottom = y;
 
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(22)
-    .fillColor('#111111')
-    .text('INVOICE', left + width / 2, 50, { width: width / 2, align: 'right' });
-  doc.font('Helvetica').fontSize(10);
+  text.line(t('pdf.invoice.title'), at(left + width / 2, width / 2), 50, {
+    size: 22,
+    bold: true,
+    width: width / 2,
+    align: 'end',
+  });
   const meta: Array<[string, string]> = [
-    ['Invoice number', invoice.number],
-    ['Status', STATUS_LABELS[invoice.status]],
-    ['Issue date', day(invoice.issue_date)],
-    ['Due date', day(invoice.due_date)],
+    [label('pdf.invoice.number'), invoice.number],
+    [label('pdf.invoice.status'), t(`pdf.invoice.status.${invoice.status}`)],
+    [label('pdf.invoice.issueDate'), day(invoice.issue_date)],
+    [label('pdf.invoice.dueDate'), day(invoice.due_date)],
   ];
-  if (invoice.paid_date) meta.push(['Paid date', day(invoice.paid_date)]);
-  let metaY = doc.y + 4;
-  for (const [label, value] of meta) {
-    doc.fillColor(grey).text(`${label}:`, left + width * 0.45, metaY, { width: width * 0.3, align: 'right' });
-    doc.fillColor('#111111').text(value, left + width * 0.77, metaY, { width: width * 0.23, align: 'right' });
-    metaY += 13;
+  if (invoice.paid_date) meta.push([label('pdf.invoice.paidDate'), day(invoice.paid_date)]);
+  let metaY = 50 + text.lineHeight({ size: 22 }) + 4;
+  for (const [name, value] of meta) {
+    text.line(name, at(left + width * 0.4, width * 0.35), metaY, {
+      size: 10,
+      color: grey,
+      width: width * 0.35,
+      align: 'end',
+    });
+    text.line(value, at(left + width * 0.77, width * 0.23), metaY, { size: 10, width: width * 0.23, align: 'end' });
+    metaY += text.lineHeight({ size: 10 });
   }
   const metaBottom = metaY;
 
   // Bill to.
-  let y = Math.max(companyBottom, metaBottom) + 25;
-  doc.font('Helvetica-Bold').fontSize(10).fillColor(grey).text('BILL TO', left, y);
-  doc.font('Helvetica').fontSize(11).fillColor('#111111').text(customer.name);
-  if (customer.email) doc.fontSize(10).text(customer.email);
-  if (input.planName) doc.fontSize(10).fillColor(grey).text(`Plan: ${input.planName}`);
+  y = Math.max(companyBottom, metaBottom) + 25;
+  const fullWidth = { width, x: at(left, width) };
+  text.line(t('pdf.invoice.billTo'), fullWidth.x, y, { size: 10, bold: true, color: grey, width });
+  y += text.lineHeight({ size: 10 });
+  text.line(customer.name, fullWidth.x, y, { size: 11, width, dir: 'auto' });
+  y += text.lineHeight({ size: 11 });
+  if (customer.email) {
+    text.line(customer.email, fullWidth.x, y, { size: 10, width, dir: 'auto' });
+    y += text.lineHeight({ size: 10 });
+  }
+  if (input.planName) {
+    text.line(t('pdf.invoice.plan', { name: input.planName }), fullWidth.x, y, { size: 10, color: grey, width });
+    y += text.lineHeight({ size: 10 });
+  }
 
-  // Line items.
-  y = doc.y + 20;
-  const cols = {
-    description: left,
-    quantity: left + width * 0.55,
-    unit: left + width * 0.65,
-    amount: left + width * 0.82,
-  };
-  const colWidth = { description: width * 0.53, quantity: width * 0.08, unit: width * 0.16, amount: width * 0.18 };
-  doc.rect(left, y - 4, width, 18).fill('#f0f0f0');
-  doc.font('Helvetica-Bold').fontSize(9).fillColor('#111111');
-  doc.text('Description', cols.description + 4, y, { width: colWidth.description });
-  doc.text('Qty', cols.quantity, y, { width: colWidth.quantity, align: 'right' });
-  doc.text('Unit price', cols.unit, y, { width: colWidth.unit, align: 'right' });
-  doc.text('Amount', cols.amount, y, { width: colWidth.amount, align: 'right' });
+  // Line items: the description at the start, the amounts at the end (mirrored in Arabic).
   y += 20;
-  doc.font('Helvetica').fontSize(9);
+  const cols = {
+    description: { x: left + 4, w: width * 0.53 },
+    quantity: { x: left + width * 0.55, w: width * 0.08 },
+    unit: { x: left + width * 0.65, w: width * 0.16 },
+    amount: { x: left + width * 0.82, w: width * 0.18 },
+  };
+  const cell = (col: keyof typeof cols, value: string, top: number, style: { size: number; bold?: boolean }) =>
+    text.line(value, at(cols[col].x, cols[col].w), top, {
+      ...style,
+      width: cols[col].w,
+      align: col === 'description' ? 'start' : 'end',
+    });
+  const headerHeight = text.lineHeight({ size: 9 }) + 4;
+  doc.rect(left, y - 3, width, headerHeight).fill('#f0f0f0');
+  const header = { size: 9, bold: true };
+  cell('description', t('pdf.invoice.description'), y, header);
+  cell('quantity', t('pdf.invoice.quantity'), y, header);
+  cell('unit', t('pdf.invoice.unitPrice'), y, header);
+  cell('amount', t('pdf.invoice.amount'), y, header);
+  y += headerHeight + 4;
+  const count = new Intl.NumberFormat(locale);
   for (const item of invoice.line_items) {
-    const text = lineDescription(item);
-    const height = Math.max(doc.heightOfString(text, { width: colWidth.description }), 12);
+    const description = lineDescription(item, t, day);
+    const descriptionBox = { size: 9, width: cols.description.w - 4, dir: 'auto' as const };
+    const height = Math.max(text.heightOf(description, descriptionBox), 12);
     if (y + height > doc.page.height - doc.page.margins.bottom - 120) {
       doc.addPage();
       y = doc.page.margins.top;
     }
-    doc.fillColor('#111111').text(text, cols.description + 4, y, { width: colWidth.description });
-    doc.text(String(item.quantity), cols.quantity, y, { width: colWidth.quantity, align: 'right' });
-    doc.text(money(item.unit_amount, invoice.currency), cols.unit, y, { width: colWidth.unit, align: 'right' });
-    doc.text(money(item.amount, invoice.currency), cols.amount, y, { width: colWidth.amount, align: 'right' });
+    text.paragraph(description, at(cols.description.x, cols.description.w - 4), y, descriptionBox);
+    cell('quantity', count.format(item.quantity), y, { size: 9 });
+    cell('unit', money(item.unit_amount), y, { size: 9 });
+    cell('amount', money(item.amount), y, { size: 9 });
     y += height + 6;
     doc
       .moveTo(left, y - 3)
@@ -145,68 +178,95 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
 
   // Totals.
   y += 6;
-  const taxLabel = `Tax (${(invoice.tax_rate_bp / 100).toFixed(2).replace(/\.?0+$/, '')}%)`;
+  const rate = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(
+    invoice.tax_rate_bp / 10_000,
+  );
   const totals: Array<[string, string, boolean]> = [
-    ['Subtotal', money(invoice.subtotal, invoice.currency), false],
-    [taxLabel, money(invoice.tax, invoice.currency), false],
-    ['Total', money(invoice.total_amount, invoice.currency), true],
+    [t('pdf.invoice.subtotal'), money(invoice.subtotal), false],
+    [t('pdf.invoice.tax', { rate }), money(invoice.tax), false],
+    [t('pdf.invoice.total'), money(invoice.total_amount), true],
     // Customer credit used when it was issued (issue 21), and what is left to pay.
     ...(invoice.credit_applied > 0
       ? ([
-          ['Credit applied', money(-invoice.credit_applied, invoice.currency), false],
-          ['Amount due', money(invoice.amount_due, invoice.currency), true],
+          [t('pdf.invoice.creditApplied'), money(-invoice.credit_applied), false],
+          [t('pdf.invoice.amountDue'), money(invoice.amount_due), true],
         ] as Array<[string, string, boolean]>)
       : []),
   ];
-  for (const [label, value, bold] of totals) {
-    doc
-      .font(bold ? 'Helvetica-Bold' : 'Helvetica')
-      .fontSize(bold ? 12 : 10)
-      .fillColor('#111111');
-    doc.text(label, cols.unit - width * 0.1, y, { width: colWidth.unit + width * 0.1, align: 'right' });
-    doc.text(value, cols.amount, y, { width: colWidth.amount, align: 'right' });
+  for (const [name, value, bold] of totals) {
+    const style = { size: bold ? 12 : 10, bold };
+    const labelBox = { x: cols.unit.x - width * 0.2, w: cols.unit.w + width * 0.2 };
+    text.line(name, at(labelBox.x, labelBox.w), y, { ...style, width: labelBox.w, align: 'end' });
+    cell('amount', value, y, style);
     y += bold ? 20 : 16;
   }
 
   // How to pay, or that it was paid.
   y += 20;
-  doc.font('Helvetica-Bold').fontSize(10).fillColor('#111111').text('Payment', left, y);
-  doc.font('Helvetica').fontSize(9).fillColor(grey);
+  text.line(t('pdf.invoice.payment'), fullWidth.x, y, { size: 10, bold: true, width });
+  y += text.lineHeight({ size: 10 });
+  const body = { size: 9, color: grey, width };
+  let payment: string;
   if (invoice.status === 'paid') {
-    const byCredit = invoice.credit_applied > 0 && invoice.amount_due === 0 ? ' with your account credit' : '';
-    doc.text(`Paid${byCredit}${invoice.paid_date ? ` on ${day(invoice.paid_date)}` : ''}. Thank you.`, { width });
+    const byCredit = invoice.credit_applied > 0 && invoice.amount_due === 0;
+    payment = invoice.paid_date
+      ? t(byCredit ? 'pdf.invoice.paidByCreditOn' : 'pdf.invoice.paidOn', { date: day(invoice.paid_date) })
+      : t(byCredit ? 'pdf.invoice.paidByCredit' : 'pdf.invoice.paid');
   } else if (invoice.status === 'unpaid' || invoice.status === 'overdue') {
-    doc.text(
-      `Please pay ${money(invoice.amount_due, invoice.currency)} by ${day(invoice.due_date)}, online at the address below, or by bank transfer or cash quoting ${invoice.number}.`,
-      { width },
-    );
+    payment = t('pdf.invoice.pleasePay', {
+      amount: money(invoice.amount_due),
+      date: day(invoice.due_date),
+      number: invoice.number,
+    });
   } else {
-    doc.text(`This invoice is ${STATUS_LABELS[invoice.status].toLowerCase()}: nothing is due.`, { width });
+    payment = t(`pdf.invoice.nothingDue.${invoice.status}`);
   }
-  doc.fillColor('#1a56db').text(input.publicUrl, { width, link: input.publicUrl, underline: true });
-  if (company.support_email) doc.fillColor(grey).text(`Questions: ${company.support_email}`, { width });
+  y = text.paragraph(payment, fullWidth.x, y, body);
+  text.line(input.publicUrl, fullWidth.x, y, {
+    ...body,
+    color: '#1a56db',
+    link: input.publicUrl,
+    underline: true,
+    dir: 'auto',
+  });
+  y += text.lineHeight(body);
+  if (company.support_email)
+    text.line(t('pdf.invoice.questions', { email: company.support_email }), fullWidth.x, y, body);
 
   // The stamp.
   const stamp =
     invoice.status === 'paid'
-      ? { text: 'PAID', color: '#1e8e3e' }
+      ? { text: t('pdf.invoice.stamp.paid'), color: '#1e8e3e' }
       : invoice.status === 'refunded'
-        ? { text: 'REFUNDED', color: '#b26a00' }
+        ? { text: t('pdf.invoice.stamp.refunded'), color: '#b26a00' }
         : null;
   if (stamp) {
     doc.switchToPage(0);
     doc.save();
-    // Beside "Bill to", clear of the dates above and the table below.
-    doc.rotate(-15, { origin: [right - 120, metaBottom + 45] });
-    doc
-      .font('Helvetica-Bold')
-      .fontSize(40)
-      .fillColor(stamp.color)
-      .opacity(0.35)
-      .text(stamp.text, right - 240, metaBottom + 25, { width: 240, align: 'center', lineBreak: false });
+    // Beside "Bill to", clear of the dates above and the table below (on the left in Arabic).
+    const box = at(right - 240, 240);
+    doc.rotate(-15, { origin: [box + 120, metaBottom + 45] });
+    doc.opacity(0.35);
+    text.line(stamp.text, box, metaBottom + 25, {
+      size: 40,
+      bold: true,
+      color: stamp.color,
+      width: 240,
+      align: 'center',
+    });
     doc.restore();
   }
 
   doc.end();
   return done;
+}
+
+function lineDescription(
+  item: InvoiceLineItem,
+  t: (key: string, params?: Record<string, string>) => string,
+  day: (value: string) => string,
+): string {
+  return item.period_start && item.period_end
+    ? `${item.description}\n${t('pdf.invoice.period', { start: day(item.period_start), end: day(item.period_end) })}`
+    : item.description;
 }

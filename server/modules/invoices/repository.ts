@@ -9,13 +9,21 @@ export interface InvoiceWithNames {
   row: InvoiceRow;
   userName: string;
   userEmail: string;
+  /** The owner's language (issue 37): their invoice PDF is written in it. */
+  userLanguage: string | null;
   planName: string | null;
 }
 
 export function createInvoiceRepository(db: Db) {
   const joined = () =>
     db
-      .select({ row: invoices, userName: users.name, userEmail: users.email, planName: plans.name })
+      .select({
+        row: invoices,
+        userName: users.name,
+        userEmail: users.email,
+        userLanguage: users.language,
+        planName: plans.name,
+      })
       .from(invoices)
       .innerJoin(users, eq(users.id, invoices.userId))
       .leftJoin(subscriptions, eq(subscriptions.id, invoices.subscriptionId))

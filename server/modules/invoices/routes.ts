@@ -12,6 +12,7 @@ import {
   userInvoiceQuerySchema,
 } from '../../../contract/schemas/invoice';
 import { allows, ENDPOINT_ACCESS } from '../../../contract/roles';
+import { languageOf } from '../../i18n';
 import { notFound, unauthorized } from '../../lib/errors';
 import { invoicePdfFilename, renderInvoicePdf } from './pdf';
 import { createInvoiceRepository } from './repository';
@@ -50,7 +51,8 @@ const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
    * The invoice as a PDF. Reached like the public invoice page (and GET /invoices/:id): anyone holding the
    * unguessable uuid, signed in or not — the page's "Download PDF" is a plain link that sends no token. It
    * mirrors what that page shows (invoice, customer name, plan name); the customer's e-mail is added only for
-   * the owner and the staff who list invoices, recognised by an optional bearer token.
+   * the owner and the staff who list invoices, recognised by an optional bearer token. It is written in the
+   * owner's language (their users.language, else the ISP's default), whoever downloads it (issue 37).
    */
   app.get(
     '/invoices/:id/pdf',
@@ -61,8 +63,9 @@ const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.user;
       const mayReadEmail =
         !!user && (user.id === found.row.userId || allows(ENDPOINT_ACCESS['GET /payments/invoices'], user.role));
-      const { company } = await app.settings.stored();
+      const { company, languages } = await app.settings.stored();
       const pdf = await renderInvoicePdf({
+        language: languageOf(found.userLanguage, languages.default),
         invoice: toInvoice(found.row),
         company,
         customer: { name: found.userName, email: mayReadEmail ? found.userEmail : null },

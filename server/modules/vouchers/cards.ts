@@ -8,12 +8,18 @@
  * on the redeem card with the code filled in (signing in first if needed) instead of being shown a string to
  * copy; the code stays readable in the link for a scanner that wants it, and it is printed in full below.
  *
- * Drawn with pdfkit's built-in fonts and the QR as vector squares (one path per card), streamed page by page
- * so a batch of 100 000 codes is not held in memory as one document.
+ * Drawn with pdfkit and the QR as vector squares (one path per card), streamed page by page so a batch of 100 000
+ * codes is not held in memory as one document. The texts are in the ISP's default language or the one staff
+ * chose (`?language=`, issue 37): the pdf.vouchers.* keys, the terms and price by Intl in its locale, the fonts,
+ * joined Arabic letters and right-to-left lines from server/lib/pdf-text.ts. In Arabic a card is mirrored: the
+ * texts on the right, the QR code on the left. The code itself stays in Courier, left to right.
  */
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import { formatMoney } from '../../../contract/money';
+import type { LanguageCode } from '../../../contract/languages';
+import { localeOf } from '../../i18n';
+import { PdfText, pdfTranslator } from '../../lib/pdf-text';
+import { pdfMoney } from '../invoices/pdf';
 
 export interface VoucherCardsInput {
   company: string;
@@ -25,6 +31,7 @@ export interface VoucherCardsInput {
   codes: string[];
   /** The portal's address (APP_URL), for the QR codes' redeem link. */
   appUrl: string;
+  language: LanguageCode;
 }
 
 export const CARDS_PER_PAGE = 10;
@@ -35,20 +42,30 @@ const MARGIN = 28;
 const PAD = 12;
 const QR_SIZE = 92;
 
-/** "30 days", "2 hours", "1 day 6 hours", "90 minutes" (from first use). */
-export function validityText(minutes: number): string {
-  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-  if (minutes % 1440 === 0) return plural(minutes / 1440, 'day');
-  if (minutes % 60 === 0)
-    return minutes > 1440
-      ? `${plural(Math.floor(minutes / 1440), 'day')} ${plural((minutes % 1440) / 60, 'hour')}`
-      : plural(minutes / 60, 'hour');
-  return plural(minutes, 'minute');
+const unit = (language: LanguageCode, value: number, name: string, unitDisplay: 'long' | 'short') =>
+  new Intl.NumberFormat(localeOf(language), { style: 'unit', unit: name, unitDisplay }).format(value);
+
+/** "30 days", "2 hours", "1 day 6 hours", "90 minutes" (from first use), in the language (Intl). */
+export function validityText(minutes: number, language: LanguageCode = 'en'): string {
+  const days = Math.floor(minutes / 1440);
+  if (minutes % 1440 === 0) return unit(language, days, 'day', 'long');
+  if (minutes % 60 === 0) {
+    const hours = unit(language, (minutes % 1440) / 60, 'hour', 'long');
+    return days > 0
+      ? new Intl.ListFormat(localeOf(language), { type: 'unit', style: 'narrow' }).format([
+          unit(language, days, 'day', 'long'),
+          hours,
+        ])
+      : hours;
+  }
+  return unit(language, minutes, 'minute', 'long');
 }
 
-/** "5 GB" (whole gigabytes of 1024 MB), else "500 MB". */
-export function allowanceText(mb: number): string {
-  return mb >= 1024 && mb % 1024 === 0 ? `${mb / 1024} GB` : `${mb} MB`;
+/** "5 GB" (whole gigabytes of 1024 MB), else "500 MB", in the language (Intl: "5 Go" in French). */
+export function allowanceText(mb: number, language: LanguageCode = 'en'): string {
+  return mb >= 1024 && mb % 1024 === 0
+    ? unit(language, mb / 1024, 'gigabyte', 'short')
+    : unit(language, mb, 'megabyte', 'short');
 }
 
 /** The code in groups of 3 to 5 for reading and typing: ABCDE-FGHJK, ABCD-EFGH-JKLM. Redeeming strips the dashes. */
@@ -104,24 +121,33 @@ async function breathe(doc: PDFKit.PDFDocument): Promise<void> {
  * 100 000 codes is 10 000 pages); it ends by itself once every card is drawn, and stops if the reader goes away.
  */
 export function renderVoucherCards(input: VoucherCardsInput): PDFKit.PDFDocument {
+  const { language } = input;
+  const t = pdfTranslator(language);
   const doc = new PDFDocument({
     size: 'A4',
     margin: 0,
     autoFirstPage: false,
+    lang: language,
     info: {
-      Title: `Vouchers: ${input.planName}`,
+      Title: t('pdf.vouchers.documentTitle', { plan: input.planName }),
       Author: input.company,
-      Subject: `${input.codes.length} prepaid vouchers`,
+      Subject: t('pdf.vouchers.documentSubject', { count: input.codes.length }),
     },
   });
+  const text = new PdfText(doc, language);
   const cardW = (PAGE.width - MARGIN * 2) / COLUMNS;
   const cardH = (PAGE.height - MARGIN * 2) / ROWS;
   const terms = [
-    input.validityMinutes !== null ? `Valid ${validityText(input.validityMinutes)} from first use` : null,
-    input.dataAllowanceMb !== null ? `${allowanceText(input.dataAllowanceMb)} of data` : null,
+    input.validityMinutes !== null
+      ? t('pdf.vouchers.validity', { duration: validityText(input.validityMinutes, language) })
+      : null,
+    input.dataAllowanceMb !== null
+      ? t('pdf.vouchers.data', { amount: allowanceText(input.dataAllowanceMb, language) })
+      : null,
   ].filter((s): s is string => s !== null);
-  const price = formatMoney(input.price, input.currency, 'en-US');
+  const price = pdfMoney(language, input.price, input.currency);
   const portal = input.appUrl.replace(/^https?:\/\//, '').replace(/\/+$/, '');
+  const redeem = t('pdf.vouchers.redeem', { portal });
 
   /** The dashed grid around the rows this page fills. */
   const cutLines = (cards: number) => {
@@ -132,15 +158,12 @@ export function renderVoucherCards(input: VoucherCardsInput): PDFKit.PDFDocument
     for (let r = 0; r <= rows; r++)
       doc.moveTo(MARGIN - 10, MARGIN + r * cardH).lineTo(PAGE.width - MARGIN + 10, MARGIN + r * cardH);
     doc.stroke().undash().restore();
-    doc
-      .font('Helvetica')
-      .fontSize(7)
-      .fillColor('#6b6b6b')
-      .text('Cut along the dashed lines.', MARGIN, PAGE.height - MARGIN + 12, {
-        width: PAGE.width - MARGIN * 2,
-        align: 'center',
-        lineBreak: false,
-      });
+    text.line(t('pdf.vouchers.cut'), MARGIN, PAGE.height - MARGIN + 8, {
+      size: 7,
+      color: '#6b6b6b',
+      width: PAGE.width - MARGIN * 2,
+      align: 'center',
+    });
   };
 
   const drawCard = (code: string, i: number) => {
@@ -152,26 +175,24 @@ export function renderVoucherCards(input: VoucherCardsInput): PDFKit.PDFDocument
     const x = MARGIN + (slot % COLUMNS) * cardW;
     const y = MARGIN + Math.floor(slot / COLUMNS) * cardH;
     const textW = cardW - PAD * 3 - QR_SIZE;
-    doc
-      .font('Helvetica-Bold')
-      .fontSize(11)
-      .fillColor('#111111')
-      .text(input.company, x + PAD, y + PAD, { width: textW, height: 14, ellipsis: true, lineBreak: false });
-    doc
-      .font('Helvetica')
-      .fontSize(10)
-      .fillColor('#222222')
-      .text(input.planName, x + PAD, y + PAD + 17, { width: textW, height: 13, ellipsis: true, lineBreak: false });
-    doc.fontSize(8).fillColor('#444444');
-    terms.forEach((line, n) => {
-      doc.text(line, x + PAD, y + PAD + 33 + n * 11, { width: textW, height: 10, ellipsis: true, lineBreak: false });
+    // The texts at the card's start, the QR code at its end (mirrored in Arabic).
+    const textX = text.x(x + PAD, textW, x, x + cardW);
+    const line = { width: textW, ellipsis: true };
+    text.line(input.company, textX, y + PAD - 2, { ...line, size: 11, bold: true, dir: 'auto' });
+    text.line(input.planName, textX, y + PAD + 15, { ...line, size: 10, color: '#222222', dir: 'auto' });
+    // The terms wrap (a language's words are longer than English's), four lines at most, then the price.
+    const termLines = terms.flatMap((term) => text.wrap(term, { width: textW, size: 8 })).slice(0, 4);
+    termLines.forEach((term, n) => {
+      text.line(term, textX, y + PAD + 31 + n * 10, { ...line, size: 8, color: '#444444' });
     });
-    doc
-      .font('Helvetica-Bold')
-      .fontSize(14)
-      .fillColor('#111111')
-      .text(price, x + PAD, y + PAD + 58, { width: textW, lineBreak: false });
-    drawQr(doc, redeemLink(input.appUrl, code), x + cardW - PAD - QR_SIZE, y + PAD - 4, QR_SIZE);
+    text.line(price, textX, y + PAD + Math.max(58, 31 + termLines.length * 10 + 4), { ...line, size: 14, bold: true });
+    drawQr(
+      doc,
+      redeemLink(input.appUrl, code),
+      text.x(x + cardW - PAD - QR_SIZE, QR_SIZE, x, x + cardW),
+      y + PAD - 4,
+      QR_SIZE,
+    );
     doc
       .font('Courier-Bold')
       .fontSize(code.length > 12 ? 16 : 19)
@@ -181,17 +202,13 @@ export function renderVoucherCards(input: VoucherCardsInput): PDFKit.PDFDocument
         align: 'center',
         lineBreak: false,
       });
-    doc
-      .font('Helvetica')
-      .fontSize(7)
-      .fillColor('#555555')
-      .text(`Redeem at ${portal} or log in with the code at the hotspot.`, x + PAD, y + cardH - PAD - 12, {
-        width: cardW - PAD * 2,
-        align: 'center',
-        height: 9,
-        ellipsis: true,
-        lineBreak: false,
-      });
+    text.line(redeem, x + PAD, y + cardH - PAD - 14, {
+      size: 7,
+      color: '#555555',
+      width: cardW - PAD * 2,
+      align: 'center',
+      ellipsis: true,
+    });
   };
 
   const draw = async () => {
@@ -204,11 +221,7 @@ export function renderVoucherCards(input: VoucherCardsInput): PDFKit.PDFDocument
     }
     if (input.codes.length === 0) {
       doc.addPage();
-      doc
-        .font('Helvetica')
-        .fontSize(12)
-        .fillColor('#111111')
-        .text('This batch has no unused vouchers left to print.', MARGIN, MARGIN);
+      text.line(t('pdf.vouchers.empty'), MARGIN, MARGIN, { size: 12, width: PAGE.width - MARGIN * 2 });
     }
     doc.end();
   };

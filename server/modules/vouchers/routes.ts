@@ -12,6 +12,7 @@ import {
   voucherBatchCreateSchema,
   voucherBatchListQuerySchema,
   voucherBatchSchema,
+  voucherCardsQuerySchema,
   voucherListQuerySchema,
   voucherRedeemSchema,
   voucherRedeemedSchema,
@@ -110,26 +111,32 @@ const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
       .send(csv);
   });
 
-  // The printable cards (cards.ts): the same window, unused codes and audit as the CSV.
-  app.get('/batches/:id/cards.pdf', { schema: { params: idParams } }, async (request, reply) => {
-    const { batch, planName, codes } = await service.exportCodes(request.params.id, 'pdf', auditContext(request));
-    const { company } = await app.settings.stored();
-    const pdf = renderVoucherCards({
-      company: company.name,
-      planName,
-      validityMinutes: batch.validityMinutes,
-      dataAllowanceMb: batch.dataAllowanceMb,
-      price: batch.price,
-      currency: batch.currency,
-      codes,
-      appUrl: app.config.appUrl,
-    });
-    return reply
-      .type('application/pdf')
-      .header('content-disposition', `attachment; filename="${VoucherService.exportFilename(batch, 'pdf')}"`)
-      .header('cache-control', 'no-store')
-      .send(pdf);
-  });
+  // The printable cards (cards.ts): the same window, unused codes and audit as the CSV; in the ISP's default
+  // language, or the one staff chose (?language=ar: the customers who buy these cards may read another).
+  app.get(
+    '/batches/:id/cards.pdf',
+    { schema: { params: idParams, querystring: voucherCardsQuerySchema } },
+    async (request, reply) => {
+      const { batch, planName, codes } = await service.exportCodes(request.params.id, 'pdf', auditContext(request));
+      const { company, languages } = await app.settings.stored();
+      const pdf = renderVoucherCards({
+        language: request.query.language ?? languages.default,
+        company: company.name,
+        planName,
+        validityMinutes: batch.validityMinutes,
+        dataAllowanceMb: batch.dataAllowanceMb,
+        price: batch.price,
+        currency: batch.currency,
+        codes,
+        appUrl: app.config.appUrl,
+      });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${VoucherService.exportFilename(batch, 'pdf')}"`)
+        .header('cache-control', 'no-store')
+        .send(pdf);
+    },
+  );
 
   app.post(
     '/batches/:id/revoke',

@@ -1,12 +1,14 @@
 /**
- * What the server sends people (e-mails; later SMS and PDFs), in English: keys mail.<module>.<text>. The other
- * languages have them in the same file as the web app's texts (src/i18n/locales/<code>.json), so adding a language
- * stays one file; the web app never imports these English ones (server/i18n.ts does).
+ * What the server sends people (e-mails, the invoice PDF and the voucher sheet; later SMS), in English: keys
+ * mail.<module>.<text> and pdf.<document>.<text>. The other languages have them in the same file as the web app's
+ * texts (src/i18n/locales/<code>.json), so adding a language stays one file; the web app never imports these
+ * English ones (server/i18n.ts does).
  */
 import { authMail } from './auth';
 import { autopayMail } from './autopay';
 import { billingMail } from './billing';
 import { installationsMail } from './installations';
+import { pdfMail } from './pdf';
 import { radiusMail } from './radius';
 import { ticketsMail } from './tickets';
 
@@ -15,6 +17,7 @@ export const mail: Record<string, string> = {
   ...autopayMail,
   ...billingMail,
   ...installationsMail,
+  ...pdfMail,
   ...radiusMail,
   ...ticketsMail,
 };
