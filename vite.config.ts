@@ -232,6 +232,7 @@ export default defineConfig({
           groups: [
             {
               name: portalChunkName,
+              debugName: 'portal shell',
               test: (id) => portalShell.has(id) && !entryModules.has(id) && !siteModules.has(id) && id !== APP,
               includeDependenciesRecursively: false,
             },

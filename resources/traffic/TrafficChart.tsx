@@ -7,6 +7,7 @@ import dayjs from 'dayjs';
 import type { TrafficPoint } from '../../contract/schemas/traffic';
 import { chartData, formatBps, timeFormatFor } from './format';
 import { formatDateTime } from '../../src/components/dates';
+import { xScaleDirection, yAxisDirection } from '../../src/components/chart-direction';
 
 function TrafficChart({ points, from, to }: { points: TrafficPoint[]; from: string; to: string }) {
   const tick = timeFormatFor(Date.parse(to) - Date.parse(from));
@@ -19,12 +20,12 @@ function TrafficChart({ points, from, to }: { points: TrafficPoint[]; from: stri
       yField="bps"
       colorField="direction"
       // The whole range on the time axis, so a new interface's few points sit at the range's end.
-      scale={{ x: { type: 'time', domain: [new Date(from), new Date(to)] } }}
+      scale={{ x: { type: 'time', domain: [new Date(from), new Date(to)], ...xScaleDirection() } }}
       // Dots while there are few points: a single rate is still visible.
       point={points.length <= 60 ? { shapeField: 'circle', sizeField: 2 } : undefined}
       axis={{
         x: { labelAutoHide: true, labelAutoRotate: false, labelFormatter: (d: Date) => dayjs(d).format(tick) },
-        y: { labelFormatter: (v: number) => formatBps(v) },
+        y: { labelFormatter: (v: number) => formatBps(v), ...yAxisDirection() },
       }}
       tooltip={{
         title: (d: { t: Date }) => formatDateTime(d.t),

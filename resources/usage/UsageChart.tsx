@@ -1,6 +1,7 @@
 /** The daily usage chart (@ant-design/charts), loaded lazily like the dashboard's charts. */
 import { Column } from '@ant-design/charts';
 import type { Usage } from '../../contract/schemas/usage';
+import { xScaleDirection, yAxisDirection } from '../../src/components/chart-direction';
 import { t } from '../../src/i18n';
 import { formatUsageBytes } from './format';
 
@@ -22,7 +23,8 @@ export default function UsageChart({ days }: { days: Usage['days'] }) {
       yField="value"
       colorField="kind"
       stack
-      axis={{ x: { labelAutoHide: true, labelAutoRotate: false }, y: { title: 'GB' } }}
+      scale={{ x: xScaleDirection() }}
+      axis={{ x: { labelAutoHide: true, labelAutoRotate: false }, y: { title: 'GB', ...yAxisDirection() } }}
       tooltip={{ items: [{ channel: 'y', valueFormatter: (v: number) => formatUsageBytes(Math.round(v * 1e9)) }] }}
     />
   );

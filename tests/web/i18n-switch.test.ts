@@ -1,6 +1,6 @@
 /**
  * Issue 37: switching the language switches everything a person reads, messages from elsewhere included. The page's
- * lang and dir follow (Arabic right to left); a message the server answers with, and a contract schema's
+ * lang and dir follow (Arabic right to left, its charts too); a message the server answers with, and a contract schema's
  * validation message, show in the reader's language when they are among the collected messages
  * (src/i18n/en/messages.ts); one built at run time stays as it came.
  */
@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { registerBodySchema } from '../../contract/schemas/auth';
 import { formatMoney } from '../../contract/money';
 import { toHttpError } from '../../providers/http-error';
+import { xScaleDirection, yAxisDirection } from '../../src/components/chart-direction';
 import { zodRules } from '../../src/components/resource';
 import { getLocale, t, translateMessage } from '../../src/i18n';
 import { switchLanguage } from '../../src/i18n/language';
@@ -60,9 +61,12 @@ describe('switching the language', () => {
     await switchLanguage('ar');
     expect([document.documentElement.lang, document.documentElement.dir]).toEqual(['ar', 'rtl']);
     expect(formatMoney(123456, 'USD')).toMatch(/1,?234\.56|1٬?234٫56/);
+    // Charts read from the right: the x axis reversed, the value axis on the right.
+    expect([xScaleDirection(), yAxisDirection()]).toEqual([{ range: [1, 0] }, { position: 'right' }]);
 
     await switchLanguage('en');
     expect([document.documentElement.lang, document.documentElement.dir]).toEqual(['en', 'ltr']);
+    expect([xScaleDirection(), yAxisDirection()]).toEqual([{}, {}]);
     expect(toHttpError(serverRefusal({ success: false, message: 'Invalid email or password' })).message).toBe(
       'Invalid email or password',
     );

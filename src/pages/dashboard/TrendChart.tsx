@@ -7,6 +7,7 @@ import { Column, Line } from '@ant-design/charts';
 import { currencyDigits, formatMoney } from '../../../contract/money';
 import type { DashboardSeries } from '../../../contract/schemas/dashboard';
 import { t } from '../../i18n';
+import { xScaleDirection, yAxisDirection } from '../../components/chart-direction';
 import type { SeriesName } from './DashboardCharts';
 
 export default function TrendChart({
@@ -22,7 +23,8 @@ export default function TrendChart({
     height,
     autoFit: true,
     xField: 'date',
-    axis: { x: { labelAutoHide: true, labelAutoRotate: false } },
+    scale: { x: xScaleDirection() },
+    axis: { x: { labelAutoHide: true, labelAutoRotate: false }, y: yAxisDirection() },
   };
   if (name === 'revenue') {
     const currency = series.currency ?? 'USD';
