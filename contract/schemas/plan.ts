@@ -83,7 +83,9 @@ export const tiersFromText = (text: unknown): UsageTier[] =>
  * The description in other languages than the ISP's default (issue 37), by language code; a blank one is dropped
  * (that language's readers get the default's description).
  */
-const descriptionTranslationsSchema = byLanguage(z.string().trim().max(2000).nullable()).transform((map) => Object.fromEntries(Object.entries(map).filter(([, text]) => text)) as Record<string, string>);
+const descriptionTranslationsSchema = byLanguage(z.string().trim().max(2000).nullable()).transform(
+  (map) => Object.fromEntries(Object.entries(map).filter(([, text]) => text)) as Record<string, string>,
+);
 
 const usageTiersSchema = z.array(usageTierSchema).max(MAX_USAGE_TIERS, {
   message: `At most ${MAX_USAGE_TIERS} usage tiers`,

@@ -47,7 +47,9 @@ const publicContentTranslationSchema = z.object({
   faq: z.array(faqItemSchema).optional(),
   about: z.string().optional(),
 });
-const contentTranslationSchema = publicContentTranslationSchema.extend({ policies: policiesSchema.partial().optional() });
+const contentTranslationSchema = publicContentTranslationSchema.extend({
+  policies: policiesSchema.partial().optional(),
+});
 export type ContentTranslation = z.infer<typeof contentTranslationSchema>;
 
 /** Readable by everybody (GET /settings/public; injected into index.html). */

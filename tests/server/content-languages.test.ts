@@ -25,14 +25,18 @@ describe('the ISP content in several languages', () => {
   beforeAll(async () => {
     const distDir = mkdtempSync(join(tmpdir(), 'isp-dist-'));
     mkdirSync(join(distDir, 'assets'));
-    writeFileSync(join(distDir, 'index.html'), '<!doctype html><html><head><title>Portal</title></head><body></body></html>');
+    writeFileSync(
+      join(distDir, 'index.html'),
+      '<!doctype html><html><head><title>Portal</title></head><body></body></html>',
+    );
     t = await createTestApp({ config: { serveSpa: true, distDir } });
     call = await signInEveryRole(t, ['admin', 'billing', 'support']);
   });
   afterAll(() => t.close());
 
   const pub = async (query = '') => (await call('GET', `/settings/public${query}`)).json().data;
-  const policy = async (type: string, query = '') => (await call('GET', `/settings/policies/${type}${query}`)).json().data;
+  const policy = async (type: string, query = '') =>
+    (await call('GET', `/settings/policies/${type}${query}`)).json().data;
 
   it('stores Spanish and Arabic versions and reads each language back, field by field over the default', async () => {
     const before = await pub();
@@ -51,7 +55,11 @@ describe('the ISP content in several languages', () => {
     // es-MX is Spanish; Arabic: its achievements, the default's FAQ and about.
     expect((await pub('?lang=es-MX')).faq).toEqual(es.faq);
     const inAr = await pub('?lang=ar');
-    expect(inAr).toMatchObject({ content_language: 'ar', achievements: ar.achievements, about: 'We are a local provider.' });
+    expect(inAr).toMatchObject({
+      content_language: 'ar',
+      achievements: ar.achievements,
+      about: 'We are a local provider.',
+    });
     expect(inAr.faq).toEqual(before.faq);
     // No language, the default or one the portal does not speak: the default's, with the others' versions beside it
     // (the web app picks its reader's), policies left out of the public settings.
@@ -82,7 +90,10 @@ describe('the ISP content in several languages', () => {
 
   it('a language sent replaces its version, null or blank texts remove it, languages not sent are kept', async () => {
     const res = await call('PUT', '/settings', 'admin', {
-      content_translations: { es: { faq: [], about: '  ', policies: { 'privacy-policy': 'Solo en español' } }, ar: null },
+      content_translations: {
+        es: { faq: [], about: '  ', policies: { 'privacy-policy': 'Solo en español' } },
+        ar: null,
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.content_translations).toEqual({ es: { policies: { 'privacy-policy': 'Solo en español' } } });
@@ -155,7 +166,9 @@ describe('the ISP content in several languages', () => {
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().errors[0].field).toBe('description_translations.de');
-    const tooLong = await call('PUT', `/plans/${plan.id}`, 'admin', { description_translations: { es: 'x'.repeat(2001) } });
+    const tooLong = await call('PUT', `/plans/${plan.id}`, 'admin', {
+      description_translations: { es: 'x'.repeat(2001) },
+    });
     expect(tooLong.statusCode).toBe(400);
     expect((await call('GET', `/plans/${plan.id}`)).json().data).toMatchObject({
       description: 'Fast fiber for the family.',

@@ -358,7 +358,10 @@ export class SettingsService {
       if (refused.length)
         throw badRequest(
           SETTINGS_MESSAGES.translationLanguage,
-          refused.map((code) => ({ field: `content_translations.${code}`, message: SETTINGS_MESSAGES.translationLanguage })),
+          refused.map((code) => ({
+            field: `content_translations.${code}`,
+            message: SETTINGS_MESSAGES.translationLanguage,
+          })),
         );
       const translations = { ...current.content_translations };
       for (const [code, value] of Object.entries(input.content_translations) as Array<
