@@ -1,17 +1,15 @@
 import { useId } from 'react';
 import { Form, Input } from 'antd';
-import { DEFAULT_LANGUAGE, LANGUAGE_CODES, LANGUAGES } from '../../contract/languages';
+import { LANGUAGES } from '../../contract/languages';
 import { t } from '../../src/i18n';
-import { usePublicSettings } from '../../src/site/portal-settings';
+import { defaultLanguage, offeredLanguages } from '../../src/i18n/language';
 
 type Texts = Record<string, string>;
 
-/** The offered languages other than the ISP's default, as the public settings have them (every one until known). */
-function useOtherLanguages() {
-  const languages = usePublicSettings()?.languages;
-  const base = languages?.default ?? DEFAULT_LANGUAGE;
-  const offered: readonly string[] = languages?.offered ?? LANGUAGE_CODES;
-  return LANGUAGES.filter((l) => l.code !== base && offered.includes(l.code));
+/** The offered languages other than the ISP's default, as the page's public settings have them (all until known). */
+function otherLanguages() {
+  const base = defaultLanguage();
+  return offeredLanguages().filter((l) => l.code !== base);
 }
 
 /**
@@ -22,8 +20,13 @@ function TranslationBoxes({ value, onChange }: { value?: Texts; onChange?: (valu
   const id = useId();
   const description = Form.useWatch('description') as string | undefined;
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
-      {useOtherLanguages().map((l) => (
+    <fieldset
+      style={{ display: 'flex', flexDirection: 'column', gap: 8, border: 0, padding: 0, margin: 0, minWidth: 0 }}
+    >
+      <legend style={{ fontSize: 'inherit', marginBottom: 8, border: 0 }}>
+        {t('plans.fields.descriptionTranslations')}
+      </legend>
+      {otherLanguages().map((l) => (
         <div key={l.code}>
           <label htmlFor={`${id}-${l.code}`}>{t('plans.fields.descriptionIn', { language: l.name })}</label>
           <Input.TextArea
@@ -38,19 +41,15 @@ function TranslationBoxes({ value, onChange }: { value?: Texts; onChange?: (valu
           />
         </div>
       ))}
-    </div>
+    </fieldset>
   );
 }
 
 /** The plan form's "Description in other languages" (none when the ISP offers only its default language). */
 export function DescriptionTranslationsField() {
-  if (!useOtherLanguages().length) return null;
+  if (!otherLanguages().length) return null;
   return (
-    <Form.Item
-      name="description_translations"
-      label={t('plans.fields.descriptionTranslations')}
-      extra={t('plans.descriptionFallback')}
-    >
+    <Form.Item name="description_translations" extra={t('plans.descriptionFallback')}>
       <TranslationBoxes />
     </Form.Item>
   );
