@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button, Card, Form, Input, Space, Typography } from 'antd';
 import { CopyOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { directionOf } from '../../contract/languages';
 import { t } from '../../src/i18n';
 import { SectionHeading } from '../../src/components/Text';
 
@@ -18,6 +19,7 @@ export function ListEditor({
   fallback,
   hint,
   copyLabel,
+  lang,
 }: {
   name: string | (string | number)[];
   titleKey: string;
@@ -25,7 +27,10 @@ export function ListEditor({
   fallback?: Row[];
   hint?: ReactNode;
   copyLabel?: string;
+  /** The language the entries are written in (a translation's), for their boxes' lang and direction. */
+  lang?: string;
 }) {
+  const text = lang ? { lang, dir: directionOf(lang) } : {};
   return (
     <Card size="small" title={<SectionHeading>{t(titleKey)}</SectionHeading>} style={{ marginBottom: 16 }}>
       {hint && (
@@ -56,9 +61,10 @@ export function ListEditor({
                           placeholder={placeholder}
                           aria-label={t(c.labelKey)}
                           style={{ width: 360, maxWidth: '100%' }}
+                          {...text}
                         />
                       ) : (
-                        <Input placeholder={placeholder} aria-label={t(c.labelKey)} />
+                        <Input placeholder={placeholder} aria-label={t(c.labelKey)} {...text} />
                       )}
                     </Form.Item>
                   );

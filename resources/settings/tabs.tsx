@@ -1,5 +1,5 @@
 import { Button, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Space, Switch, Tag, Typography } from 'antd';
-import { LANGUAGES } from '../../contract/languages';
+import { directionOf, LANGUAGES } from '../../contract/languages';
 import { useCustomMutation } from '@refinedev/core';
 import { autopayRetryDaysSchema } from '../../contract/schemas/autopay';
 import { POLICY_TYPES, settingsUpdateSchema, testEmailSchema, type PolicyType } from '../../contract/schemas/settings';
@@ -233,7 +233,7 @@ export function PoliciesTab() {
         ))}
       </div>
       {others.map((code) => (
-        <div key={code} hidden={editing !== code} lang={code}>
+        <div key={code} hidden={editing !== code}>
           <Typography.Paragraph type="secondary">
             {t('settings.content.fallbackHint', { language: baseName })}
           </Typography.Paragraph>
@@ -244,7 +244,13 @@ export function PoliciesTab() {
               label={t(`settings.policies.${p}`)}
               rules={rules(policyText, `settings.policies.${p}`)}
             >
-              <Input.TextArea rows={10} style={{ fontFamily: 'monospace' }} placeholder={policies?.[p]} />
+              <Input.TextArea
+                rows={10}
+                style={{ fontFamily: 'monospace' }}
+                placeholder={policies?.[p]}
+                lang={code}
+                dir={directionOf(code)}
+              />
             </Form.Item>
           ))}
         </div>
@@ -304,7 +310,7 @@ export function ContentTab() {
         </Form.Item>
       </div>
       {others.map((code) => (
-        <div key={code} hidden={editing !== code} lang={code}>
+        <div key={code} hidden={editing !== code}>
           <ListEditor
             name={['content_translations', code, 'achievements']}
             titleKey="settings.content.achievements"
@@ -312,6 +318,7 @@ export function ContentTab() {
             fallback={achievements}
             hint={hint}
             copyLabel={copyLabel}
+            lang={code}
           />
           <ListEditor
             name={['content_translations', code, 'faq']}
@@ -320,6 +327,7 @@ export function ContentTab() {
             fallback={faq}
             hint={hint}
             copyLabel={copyLabel}
+            lang={code}
           />
           <Form.Item
             name={['content_translations', code, 'about']}
@@ -327,7 +335,7 @@ export function ContentTab() {
             extra={hint}
             rules={rules(shape.about, 'settings.content.about')}
           >
-            <Input.TextArea rows={4} placeholder={about} />
+            <Input.TextArea rows={4} placeholder={about} lang={code} dir={directionOf(code)} />
           </Form.Item>
         </div>
       ))}
