@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { createContext, useContext, useId, useState, type ReactNode } from 'react';
 import { Form, Radio, Typography } from 'antd';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type LanguageCode } from '../../contract/languages';
 import { t } from '../../src/i18n';
@@ -24,9 +24,33 @@ export function useContentLanguages(): { base: LanguageCode; baseName: string; o
  * "Editing: English (default) / Español / …": which language's version of the content a tab shows. Each
  * language's fields stay in the form (hidden when another is picked), so one Save sends every language.
  */
+const Picked = createContext<{ picked: string | null; setPicked: (code: string) => void } | null>(null);
+
+/**
+ * One picked language for the screen's tabs (Site content and Policies show the same one), which the screen also sets
+ * when a refused field is in a language that is not shown (pickLanguageOf).
+ */
+export function EditingLanguageProvider({ children }: { children: ReactNode }) {
+  const [picked, setPicked] = useState<string | null>(null);
+  return <Picked.Provider value={{ picked, setPicked }}>{children}</Picked.Provider>;
+}
+
+/** The language of a form field's name, when it is a translation's (['content_translations', 'es', …] → es). */
+export function translationLanguageOf(name: ReadonlyArray<string | number>): string | null {
+  return name[0] === 'content_translations' && typeof name[1] === 'string' ? name[1] : null;
+}
+
+export function useSetEditingLanguage(): (code: string) => void {
+  const shared = useContext(Picked);
+  return (code) => shared?.setPicked(code);
+}
+
 export function useEditingLanguage() {
   const languages = useContentLanguages();
-  const [picked, setPicked] = useState<string>(languages.base);
+  const [own, setOwn] = useState<string | null>(null);
+  const shared = useContext(Picked);
+  const picked = (shared ? shared.picked : own) ?? languages.base;
+  const setPicked = shared ? shared.setPicked : setOwn;
   const editing = languages.others.includes(picked as LanguageCode) ? (picked as LanguageCode) : languages.base;
   return { ...languages, editing, setEditing: setPicked };
 }

@@ -152,12 +152,29 @@ describe('settings screen', () => {
 
     fireEvent.click(screen.getByRole('tab', { name: 'Policies' }));
     const policies = screen.getByRole('tabpanel', { name: 'Policies' });
-    fireEvent.click(within(policies).getByRole('radio', { name: 'Español' }));
+    // The same language is picked on every tab.
+    expect(within(policies).getByRole('radio', { name: 'Español' }).closest('label')!.className).toContain('checked');
     const privacy = within(policies)
       .getAllByLabelText('Privacy policy (Markdown)')
       .find((el) => !el.closest('[hidden]')) as HTMLTextAreaElement;
     expect(privacy.placeholder).toBe('# Privacy');
     fireEvent.change(privacy, { target: { value: '# Privacidad' } });
+
+    // A Spanish entry left half done while English is shown: the save shows Spanish with the field's message.
+    fireEvent.click(within(policies).getByRole('radio', { name: 'English (default)' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Site content' }));
+    // Every list's Add, shown or not: English achievements, English FAQ, Spanish achievements, Spanish FAQ, coverage.
+    fireEvent.click(within(content).getAllByRole('button', { name: /Add/, hidden: true })[3]);
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(picker('Español').closest('label')!.className).toContain('checked'));
+    expect((await within(content).findAllByText('Question is required')).some((el) => !el.closest('[hidden]'))).toBe(
+      true,
+    );
+    expect(api.count('PUT /settings')).toBe(0);
+    const faqRemove = within(content)
+      .getAllByRole('button', { name: 'Remove' })
+      .filter((el) => !el.closest('[hidden]'));
+    fireEvent.click(faqRemove[faqRemove.length - 1]);
 
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(api.count('PUT /settings')).toBe(1));
@@ -173,7 +190,7 @@ describe('settings screen', () => {
         policies: expect.objectContaining({ 'privacy-policy': '# Privacidad' }),
       },
     });
-  });
+  }, 60_000);
 
   it('converts percentages to basis points exactly', () => {
     expect(percentToBp('7.5')).toBe(750);
