@@ -28,6 +28,7 @@ const MOCKING_WEB_TESTS = [
   'tests/resources/usage.test.tsx',
   // Switches the whole app's language: its own module graph, so no other file sees it mid-switch.
   'tests/web/i18n-switch.test.ts',
+  'tests/web/site-content-languages.test.tsx',
 ];
 
 /**

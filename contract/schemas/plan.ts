@@ -1,5 +1,7 @@
 import { formatKbps } from '../rate';
 import { z } from 'zod';
+import { LANGUAGE_CODES } from '../languages';
+import { byLanguage } from './settings';
 
 /** Plans (spec §3, §4, §7). JSON is snake_case; money is integer minor units (1999 = 19.99). */
 export const BILLING_CYCLES = ['monthly', 'quarterly', 'half_yearly', 'yearly'] as const;
@@ -77,6 +79,14 @@ export const tiersFromText = (text: unknown): UsageTier[] =>
       return { after_gb: after ?? Number.NaN, download_kbps: down ?? Number.NaN, upload_kbps: up ?? Number.NaN };
     });
 
+/**
+ * The description in other languages than the ISP's default (issue 37), by language code; a blank one is dropped
+ * (that language's readers get the default's description).
+ */
+const descriptionTranslationsSchema = byLanguage(z.string().trim().max(2000).nullable()).transform(
+  (map) => Object.fromEntries(Object.entries(map).filter(([, text]) => text)) as Record<string, string>,
+);
+
 const usageTiersSchema = z.array(usageTierSchema).max(MAX_USAGE_TIERS, {
   message: `At most ${MAX_USAGE_TIERS} usage tiers`,
 });
@@ -87,6 +97,8 @@ export const planSchema = z.object({
   name: z.string(),
   slug: z.string(),
   description: z.string().nullable(),
+  /** The description in other offered languages (optional in the type: older fixtures predate it). */
+  description_translations: z.partialRecord(z.enum(LANGUAGE_CODES), z.string()).optional(),
   download_mbps: z.number().int().positive(),
   upload_mbps: z.number().int().positive(),
   /** null = unlimited */
@@ -152,6 +164,7 @@ export const planInputSchema = z
       .nullable()
       .optional()
       .transform((v) => (v ? v : null)),
+    description_translations: descriptionTranslationsSchema.optional().default({}),
     download_mbps: speed('Download speed'),
     upload_mbps: speed('Upload speed'),
     data_cap_gb: z
@@ -200,6 +213,8 @@ export const planUpdateSchema = z.object({
     .nullable()
     .optional()
     .transform((v) => (v === undefined ? undefined : v ? v : null)),
+  /** Sent: replaces every language's description (a language left out has none). */
+  description_translations: descriptionTranslationsSchema.optional(),
   download_mbps: speed('Download speed').optional(),
   upload_mbps: speed('Upload speed').optional(),
   data_cap_gb: z.number().int().positive({ message: 'Data cap must be greater than 0' }).nullable().optional(),
@@ -234,6 +249,8 @@ export const planListQuerySchema = z.object({
   status: z.enum(PLAN_STATUSES).optional(),
   billing_cycle: z.enum(BILLING_CYCLES).optional(),
   search: z.string().trim().max(100).optional(),
+  /** The language of the descriptions (issue 37): each plan's own in it, else the default language's. */
+  lang: z.string().trim().max(35).optional(),
 });
 export type PlanListQuery = z.input<typeof planListQuerySchema>;
 export type PlanListQueryParsed = z.output<typeof planListQuerySchema>;

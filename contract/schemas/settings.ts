@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LANGUAGE_CODES } from '../languages';
+import { isLanguage, LANGUAGE_CODES } from '../languages';
 import { autopayRetryDaysSchema } from './autopay';
 
 /** Site settings (spec §3, §7). */
@@ -32,6 +32,26 @@ export const languageSettingsSchema = z.object({
   offered: z.array(z.enum(LANGUAGE_CODES)),
 });
 
+export const policiesSchema = z.object({
+  'privacy-policy': z.string(),
+  'terms-condition': z.string(),
+  'refund-policy': z.string(),
+});
+
+/**
+ * The ISP's own texts in another language than the default (issue 37): each field given replaces the default
+ * language's for a reader of that language; a field left out (or empty) falls back to it.
+ */
+const publicContentTranslationSchema = z.object({
+  achievements: z.array(achievementSchema).optional(),
+  faq: z.array(faqItemSchema).optional(),
+  about: z.string().optional(),
+});
+const contentTranslationSchema = publicContentTranslationSchema.extend({
+  policies: policiesSchema.partial().optional(),
+});
+export type ContentTranslation = z.infer<typeof contentTranslationSchema>;
+
 /** Readable by everybody (GET /settings/public; injected into index.html). */
 export const publicSettingsSchema = z.object({
   company: companySchema,
@@ -40,8 +60,14 @@ export const publicSettingsSchema = z.object({
   tax_rate_bp: z.number().int(),
   achievements: z.array(achievementSchema),
   faq: z.array(faqItemSchema),
+  /** The about page's text (plain paragraphs); '' shows the portal's own text. Optional: older servers lack it. */
+  about: z.string().optional(),
   coverage_areas: z.array(coverageAreaSchema),
   languages: languageSettingsSchema,
+  /** The language achievements, faq and about are in here (GET /settings/public?lang=es); absent: the default's. */
+  content_language: z.enum(LANGUAGE_CODES).optional(),
+  /** The offered languages' own versions of achievements, faq and about (issue 37); the web app picks the reader's. */
+  content_translations: z.partialRecord(z.enum(LANGUAGE_CODES), publicContentTranslationSchema).optional(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
@@ -49,6 +75,8 @@ export const policySchema = z.object({
   type: z.enum(POLICY_TYPES),
   markdown: z.string(),
   updated_at: z.string().nullable(),
+  /** The language of markdown (GET /settings/policies/:type?lang=es), the default's when there is none in it. */
+  language: z.enum(LANGUAGE_CODES).optional(),
 });
 export type Policy = z.infer<typeof policySchema>;
 
@@ -79,18 +107,13 @@ export const smtpSettingsSchema = z.object({
   password_set: z.boolean(),
 });
 
-export const policiesSchema = z.object({
-  'privacy-policy': z.string(),
-  'terms-condition': z.string(),
-  'refund-policy': z.string(),
-});
-
-/** GET /settings (admin). */
+/** GET /settings (admin): the default language's content and every stored translation (policies included). */
 export const adminSettingsSchema = publicSettingsSchema.extend({
   billing: billingSettingsSchema,
   uploads: uploadQuotasSchema,
   smtp: smtpSettingsSchema,
   policies: policiesSchema,
+  content_translations: z.partialRecord(z.enum(LANGUAGE_CODES), contentTranslationSchema).optional(),
 });
 export type AdminSettings = z.infer<typeof adminSettingsSchema>;
 
@@ -102,6 +125,31 @@ const url = z
   .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), {
     message: 'Enter a full http(s) address or leave it empty',
   });
+
+/**
+ * An input's texts by language code (issue 37): any key that is not one of the portal's languages is refused at
+ * its own path (content_translations.de), with the codes to choose from.
+ */
+export const byLanguage = <T extends z.ZodType>(value: T) =>
+  z.record(z.string(), value).superRefine((map, ctx) => {
+    for (const code of Object.keys(map))
+      if (!isLanguage(code))
+        ctx.addIssue({ code: 'custom', path: [code], message: `Choose from ${LANGUAGE_CODES.join(', ')}` });
+  });
+
+const achievementsInput = z
+  .array(z.object({ label: text(80).min(1), value: text(40).min(1) }))
+  .max(12, { message: 'At most 12 achievements' });
+const faqInput = z
+  .array(z.object({ question: text(300).min(3), answer: text(5000).min(1) }))
+  .max(50, { message: 'At most 50 FAQ entries' });
+const policiesInput = z
+  .object({
+    'privacy-policy': z.string().max(100_000),
+    'terms-condition': z.string().max(100_000),
+    'refund-policy': z.string().max(100_000),
+  })
+  .partial();
 
 /** PUT /settings: every section optional; a section that is sent replaces the fields it names. */
 export const settingsUpdateSchema = z.object({
@@ -134,14 +182,9 @@ export const settingsUpdateSchema = z.object({
     .min(0, { message: 'Tax rate cannot be negative' })
     .max(10000, { message: 'Tax rate cannot exceed 100%' })
     .optional(),
-  achievements: z
-    .array(z.object({ label: text(80).min(1), value: text(40).min(1) }))
-    .max(12, { message: 'At most 12 achievements' })
-    .optional(),
-  faq: z
-    .array(z.object({ question: text(300).min(3), answer: text(5000).min(1) }))
-    .max(50, { message: 'At most 50 FAQ entries' })
-    .optional(),
+  achievements: achievementsInput.optional(),
+  faq: faqInput.optional(),
+  about: text(5000).optional(),
   coverage_areas: z
     .array(z.object({ name: text(120).min(1), postcode: text(20), note: text(300) }))
     .max(500, { message: 'At most 500 coverage areas' })
@@ -205,14 +248,21 @@ export const settingsUpdateSchema = z.object({
     })
     .partial()
     .optional(),
-  policies: z
-    .object({
-      'privacy-policy': z.string().max(100_000),
-      'terms-condition': z.string().max(100_000),
-      'refund-policy': z.string().max(100_000),
-    })
-    .partial()
-    .optional(),
+  policies: policiesInput.optional(),
+  /**
+   * Other languages' versions of the content (issue 37), by language code: a language sent replaces its stored
+   * version (null removes it), languages not sent are kept. Only offered languages other than the default.
+   */
+  content_translations: byLanguage(
+    z
+      .object({
+        achievements: achievementsInput.optional(),
+        faq: faqInput.optional(),
+        about: text(5000).optional(),
+        policies: policiesInput.optional(),
+      })
+      .nullable(),
+  ).optional(),
 });
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
 export type SettingsUpdateParsed = z.output<typeof settingsUpdateSchema>;

@@ -8,7 +8,9 @@ import {
   type UsageTier,
 } from '../../contract/schemas/plan';
 
+import { createElement } from 'react';
 import { AppstoreOutlined } from '@ant-design/icons';
+import { DescriptionTranslationsField, renderTranslations } from './DescriptionTranslations';
 import { defineResource } from '../../src/components/resource/define';
 
 const s = planInputSchema.shape;
@@ -51,6 +53,16 @@ export const plansResource = defineResource({
       form: true,
       schema: s.description,
       emptyAsNull: true,
+    },
+    {
+      // Issue 37: the description in the other offered languages; a language left empty shows the one above.
+      name: 'description_translations',
+      type: 'custom',
+      labelKey: 'plans.fields.descriptionTranslations',
+      form: true,
+      input: () => createElement(DescriptionTranslationsField),
+      toPayload: (value) => value ?? {},
+      render: renderTranslations,
     },
     {
       name: 'download_mbps',

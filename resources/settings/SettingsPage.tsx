@@ -2,6 +2,7 @@ import { Button, Card, Collapse, Form, Spin, Tabs } from 'antd';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import type { AdminSettings } from '../../contract/schemas/settings';
 import { t } from '../../src/i18n';
+import { EditingLanguageProvider, translationLanguageOf, useSetEditingLanguage } from './ContentLanguage';
 import { BillingTab, CompanyTab, ContentTab, EmailTab, PoliciesTab, LanguagesTab } from './tabs';
 import { toFormValues, toSettingsPayload, type SettingsFormValues } from './values';
 import { useViewport } from '../../src/components/resource';
@@ -9,6 +10,15 @@ import { HeaderTitle } from '../../src/components/Text';
 
 /** /dashboard/settings (admin): GET /settings into one form over five tabs, saved with PUT /settings. */
 export function SettingsPage() {
+  return (
+    <EditingLanguageProvider>
+      <SettingsForm />
+    </EditingLanguageProvider>
+  );
+}
+
+function SettingsForm() {
+  const setEditingLanguage = useSetEditingLanguage();
   const { narrow } = useViewport();
   const { query } = useCustom<AdminSettings>({
     url: '/settings',
@@ -73,6 +83,11 @@ export function SettingsPage() {
         layout="vertical"
         initialValues={toFormValues(settings)}
         onFinish={onFinish}
+        // A refused field of another language than the one shown: show that language (its message with it).
+        onFinishFailed={({ errorFields }) => {
+          const code = errorFields[0] ? translationLanguageOf(errorFields[0].name) : null;
+          if (code) setEditingLanguage(code);
+        }}
       >
         {/* Five tabs do not fit a phone's width (antd would hide some behind a "more" button): there the
             sections fold (antd's accordion mode would call them tabs, which axe refuses), every section's fields rendered either way so one Save sends them all. */}

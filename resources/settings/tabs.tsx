@@ -1,10 +1,11 @@
-import { Button, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Space, Switch, Tag } from 'antd';
-import { LANGUAGES } from '../../contract/languages';
+import { Button, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Space, Switch, Tag, Typography } from 'antd';
+import { directionOf, LANGUAGES } from '../../contract/languages';
 import { useCustomMutation } from '@refinedev/core';
 import { autopayRetryDaysSchema } from '../../contract/schemas/autopay';
-import { settingsUpdateSchema, testEmailSchema } from '../../contract/schemas/settings';
+import { POLICY_TYPES, settingsUpdateSchema, testEmailSchema, type PolicyType } from '../../contract/schemas/settings';
 import { zodRules } from '../../src/components/resource';
 import { t, translateMessage } from '../../src/i18n';
+import { EditingLanguagePicker, useEditingLanguage } from './ContentLanguage';
 import { ListEditor } from './ListEditor';
 import { LogoUpload } from './LogoUpload';
 import { parseRetryDays, percentToBp } from './values';
@@ -14,6 +15,7 @@ const company = shape.company.unwrap().shape;
 const billing = shape.billing.unwrap().shape;
 const smtp = shape.smtp.unwrap().shape;
 const uploads = shape.uploads.unwrap().shape;
+const policyText = shape.policies.unwrap().shape['privacy-policy'];
 const rules = (schema: Parameters<typeof zodRules>[0], labelKey: string) => zodRules(schema, { labelKey });
 
 export function CompanyTab() {
@@ -215,12 +217,43 @@ export function EmailTab({ passwordSet }: { passwordSet: boolean }) {
 }
 
 export function PoliciesTab() {
+  const languages = useEditingLanguage();
+  const { base, baseName, others, editing } = languages;
+  const form = Form.useFormInstance();
+  const policies = Form.useWatch('policies', { form, preserve: true }) as Record<PolicyType, string> | undefined;
   return (
     <>
-      {(['privacy-policy', 'terms-condition', 'refund-policy'] as const).map((p) => (
-        <Form.Item key={p} name={['policies', p]} label={t(`settings.policies.${p}`)}>
-          <Input.TextArea rows={10} style={{ fontFamily: 'monospace' }} />
-        </Form.Item>
+      <EditingLanguagePicker {...languages} />
+      {/* Every language's fields stay in the form (one Save sends them all); only the picked one is shown. */}
+      <div hidden={editing !== base}>
+        {POLICY_TYPES.map((p) => (
+          <Form.Item key={p} name={['policies', p]} label={t(`settings.policies.${p}`)}>
+            <Input.TextArea rows={10} style={{ fontFamily: 'monospace' }} />
+          </Form.Item>
+        ))}
+      </div>
+      {others.map((code) => (
+        <div key={code} hidden={editing !== code}>
+          <Typography.Paragraph type="secondary">
+            {t('settings.content.fallbackHint', { language: baseName })}
+          </Typography.Paragraph>
+          {POLICY_TYPES.map((p) => (
+            <Form.Item
+              key={p}
+              name={['content_translations', code, 'policies', p]}
+              label={t(`settings.policies.${p}`)}
+              rules={rules(policyText, `settings.policies.${p}`)}
+            >
+              <Input.TextArea
+                rows={10}
+                style={{ fontFamily: 'monospace' }}
+                placeholder={policies?.[p]}
+                lang={code}
+                dir={directionOf(code)}
+              />
+            </Form.Item>
+          ))}
+        </div>
       ))}
       {/* Upload quotas (issue 32): what tickets, installations and each customer per day may hold. */}
       <Row gutter={16}>
@@ -240,25 +273,73 @@ export function PoliciesTab() {
   );
 }
 
+const ACHIEVEMENT_COLUMNS = [
+  { name: 'label', labelKey: 'settings.content.label', required: true },
+  { name: 'value', labelKey: 'settings.content.value', required: true },
+];
+const FAQ_COLUMNS = [
+  { name: 'question', labelKey: 'settings.content.question', required: true },
+  { name: 'answer', labelKey: 'settings.content.answer', textarea: true, required: true },
+];
+
 export function ContentTab() {
+  const languages = useEditingLanguage();
+  const { base, baseName, others, editing } = languages;
+  const form = Form.useFormInstance();
+  const achievements = Form.useWatch('achievements', { form, preserve: true }) as
+    | Array<Record<string, string>>
+    | undefined;
+  const faq = Form.useWatch('faq', { form, preserve: true }) as Array<Record<string, string>> | undefined;
+  const about = Form.useWatch('about', { form, preserve: true }) as string | undefined;
+  const hint = t('settings.content.fallbackHint', { language: baseName });
+  const copyLabel = t('settings.content.copyDefault', { language: baseName });
   return (
     <>
-      <ListEditor
-        name="achievements"
-        titleKey="settings.content.achievements"
-        columns={[
-          { name: 'label', labelKey: 'settings.content.label', required: true },
-          { name: 'value', labelKey: 'settings.content.value', required: true },
-        ]}
-      />
-      <ListEditor
-        name="faq"
-        titleKey="settings.content.faq"
-        columns={[
-          { name: 'question', labelKey: 'settings.content.question', required: true },
-          { name: 'answer', labelKey: 'settings.content.answer', textarea: true, required: true },
-        ]}
-      />
+      <EditingLanguagePicker {...languages} />
+      {/* Every language's fields stay in the form (one Save sends them all); only the picked one is shown. */}
+      <div hidden={editing !== base}>
+        <ListEditor name="achievements" titleKey="settings.content.achievements" columns={ACHIEVEMENT_COLUMNS} />
+        <ListEditor name="faq" titleKey="settings.content.faq" columns={FAQ_COLUMNS} />
+        <Form.Item
+          name="about"
+          label={t('settings.content.about')}
+          extra={t('settings.content.aboutHelp')}
+          rules={rules(shape.about, 'settings.content.about')}
+        >
+          <Input.TextArea rows={4} />
+        </Form.Item>
+      </div>
+      {others.map((code) => (
+        <div key={code} hidden={editing !== code}>
+          <ListEditor
+            name={['content_translations', code, 'achievements']}
+            titleKey="settings.content.achievements"
+            columns={ACHIEVEMENT_COLUMNS}
+            fallback={achievements}
+            hint={hint}
+            copyLabel={copyLabel}
+            lang={code}
+          />
+          <ListEditor
+            name={['content_translations', code, 'faq']}
+            titleKey="settings.content.faq"
+            columns={FAQ_COLUMNS}
+            fallback={faq}
+            hint={hint}
+            copyLabel={copyLabel}
+            lang={code}
+          />
+          <Form.Item
+            name={['content_translations', code, 'about']}
+            label={t('settings.content.about')}
+            extra={hint}
+            rules={rules(shape.about, 'settings.content.about')}
+          >
+            <Input.TextArea rows={4} placeholder={about} lang={code} dir={directionOf(code)} />
+          </Form.Item>
+        </div>
+      ))}
+      {/* Place names and postcodes: the same in every language. */}
       <ListEditor
         name="coverage_areas"
         titleKey="settings.content.coverage"

@@ -30,6 +30,17 @@ export function toFormValues(s: AdminSettings): SettingsFormValues {
   return { ...rest, tax_rate_percent: bpToPercent(tax_rate_bp), smtp: { ...smtpRest, password: '' } };
 }
 
+/**
+ * The content's other languages (issue 37) as the form has them: one entry per offered language other than the
+ * default (null: none, which removes a stored one). Languages no longer offered are not sent (the server keeps them).
+ */
+function contentTranslations(v: SettingsFormValues): SettingsUpdate['content_translations'] {
+  const { offered, default: base } = v.languages;
+  return Object.fromEntries(
+    offered.filter((code) => code !== base).map((code) => [code, v.content_translations?.[code] ?? null]),
+  );
+}
+
 /** Form → PUT /settings. An empty password keeps the stored one (''); logo_url is set by the upload only. */
 export function toSettingsPayload(v: SettingsFormValues): SettingsUpdate {
   const { logo_url: _logo, ...company } = v.company;
@@ -43,7 +54,9 @@ export function toSettingsPayload(v: SettingsFormValues): SettingsUpdate {
     policies: v.policies,
     achievements: v.achievements ?? [],
     faq: v.faq ?? [],
+    ...(v.about === undefined ? {} : { about: v.about }),
     coverage_areas: v.coverage_areas ?? [],
     languages: v.languages,
+    content_translations: contentTranslations(v),
   };
 }

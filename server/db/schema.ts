@@ -168,6 +168,8 @@ export const plans = pgTable(
     name: varchar('name', { length: 80 }).notNull(),
     slug: varchar('slug', { length: 100 }).notNull(),
     description: text('description'),
+    /** The description in other languages than the ISP's default (issue 37): {es: '…'}; a missing one falls back. */
+    descriptionTranslations: jsonb('description_translations').$type<Record<string, string>>().notNull().default({}),
     downloadMbps: integer('download_mbps').notNull(),
     uploadMbps: integer('upload_mbps').notNull(),
     /** null = unlimited */

@@ -145,6 +145,11 @@ export function readerLocale(): string {
   return language === 'ar' && !tag.includes('-u-') ? `${tag}-u-nu-latn` : tag;
 }
 
+/** The ISP's default language (public settings), the one its own content is written in first (issue 37). */
+export function defaultLanguage(): LanguageCode {
+  return fallback;
+}
+
 /** The languages offered now, as the switchers list them. */
 export function offeredLanguages(): ReadonlyArray<(typeof LANGUAGES)[number]> {
   return LANGUAGES.filter((l) => candidates().includes(l.code));

@@ -57,8 +57,9 @@ export const siteApi = {
     const res = await httpClient.get<ApiSuccess<PublicSettings>>('/settings/public');
     return res.data.data;
   },
-  async policy(type: PolicyType): Promise<Policy> {
-    const res = await httpClient.get<ApiSuccess<Policy>>(`/settings/policies/${type}`);
+  /** A policy in `lang` when the ISP wrote it in that language, else in its default language (issue 37). */
+  async policy(type: PolicyType, lang: string): Promise<Policy> {
+    const res = await httpClient.get<ApiSuccess<Policy>>(`/settings/policies/${type}`, { params: { lang } });
     return res.data.data;
   },
   async submitContact(values: ContactInput): Promise<string> {

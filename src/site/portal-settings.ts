@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
+import { localizedContent } from '../../contract/content';
 import type { PublicSettings } from '../../contract/schemas/settings';
-import { overrideMessages } from '../i18n';
+import { getLocale, overrideMessages } from '../i18n';
 import { setOfferedLanguages } from '../i18n/language';
 import { siteApi } from './api';
 
@@ -48,6 +49,10 @@ export function getPublicSettings(): Promise<PublicSettings | null> {
   return pending;
 }
 
+/**
+ * The public settings, with the ISP's content (achievements, FAQ, about) in the reader's language when the ISP gave
+ * it one, else in its default language (issue 37). Read at each render: a switch of language re-renders the app.
+ */
 export function usePublicSettings(): PublicSettings | null {
   const [settings, setSettings] = useState<PublicSettings | null>(current);
   useEffect(() => {
@@ -57,5 +62,5 @@ export function usePublicSettings(): PublicSettings | null {
       listeners.delete(setSettings);
     };
   }, []);
-  return settings;
+  return settings ? localizedContent(settings, getLocale()) : null;
 }

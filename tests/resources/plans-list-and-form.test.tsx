@@ -170,6 +170,29 @@ describe('plan create form (generic ResourceForm)', () => {
     await waitFor(() => expect(toastText()).toContain('Plan created successfully'));
   });
 
+  it('gives the description per language: each other language a box, the default description its placeholder (issue 37)', async () => {
+    const api = new FakeApi()
+      .on('POST /plans', ok(plan(), 'Plan created successfully'))
+      .on('GET /plans', page([plan()]));
+    renderScreen(api, '/dashboard/plans/create', listRoutes);
+    await screen.findByLabelText('Name');
+    fill('Name', 'Fibra 300');
+    fill('Download', '300');
+    fill('Upload', '50');
+    fill('Price', '49.99');
+    fill('Description', 'Fast fiber for the family.');
+    const spanish = screen.getByLabelText('Description (Español)') as HTMLTextAreaElement;
+    expect(spanish.placeholder).toBe('Fast fiber for the family.');
+    expect((screen.getByLabelText('Description (العربية)') as HTMLTextAreaElement).dir).toBe('rtl');
+    fill('Description (Español)', 'Fibra rápida para la familia.');
+    fireEvent.click(screen.getByRole('button', { name: /save/i }));
+    await waitFor(() => expect(api.count('POST /plans')).toBe(1));
+    expect(api.last('POST /plans')!.body).toMatchObject({
+      description: 'Fast fiber for the family.',
+      description_translations: { es: 'Fibra rápida para la familia.' },
+    });
+  });
+
   it('blocks a missing name and a negative price before anything is sent', async () => {
     const api = new FakeApi().on('POST /plans', ok(plan()));
     renderScreen(api, '/dashboard/plans/create', listRoutes);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { FakeApi, ok } from '../providers/support/fake-api';
 import { SettingsPage } from '../../resources/settings/SettingsPage';
 import { percentToBp, toFormValues } from '../../resources/settings/values';
@@ -114,6 +114,83 @@ describe('settings screen', () => {
       offered: ['en', 'es', 'ar'],
     });
   });
+
+  it('edits the content per offered language: the picker shows the default text as placeholders and sends each language (issue 37)', async () => {
+    const withContent = {
+      ...settings,
+      faq: [{ question: 'How do I pay?', answer: 'By card.' }],
+      about: 'We are a local provider.',
+      content_translations: {
+        es: { faq: [{ question: '¿Cómo pago?', answer: 'Con tarjeta.' }] },
+        fr: { about: 'Ancien texte, le français n’est plus proposé' },
+      },
+    };
+    const api = new FakeApi()
+      .on('GET /settings', ok(withContent))
+      .on('PUT /settings', ok(withContent, 'Settings saved'));
+    renderScreen(api, '/dashboard/settings', [{ path: '/dashboard/settings', element: <SettingsPage /> }]);
+    await screen.findByTestId('smtp-password-state');
+    fireEvent.click(screen.getByRole('tab', { name: 'Site content' }));
+    const content = screen.getByRole('tabpanel', { name: 'Site content' });
+    const picker = (name: string) => within(content).getByRole('radio', { name }) as HTMLInputElement;
+    expect(picker('English (default)').checked).toBe(true);
+    expect(within(content).queryByRole('radio', { name: 'Français' })).toBeNull();
+    expect((within(content).getByDisplayValue('How do I pay?') as HTMLElement).closest('[hidden]')).toBeNull();
+
+    fireEvent.click(picker('Español'));
+    // (antd marks the picked button on its label; jsdom leaves the input's own checked behind.)
+    await waitFor(() => expect(picker('Español').closest('label')!.className).toContain('checked'));
+    expect(within(content).getByDisplayValue('¿Cómo pago?').closest('[hidden]')).toBeNull();
+    expect(within(content).getByDisplayValue('How do I pay?').closest('[hidden]')).not.toBeNull();
+    // No Spanish achievements yet: the English ones are offered as a start.
+    fireEvent.click(within(content).getByRole('button', { name: /Start from the English entries/ }));
+    const spanishAbout = within(content)
+      .getAllByLabelText('About text')
+      .find((el) => !el.closest('[hidden]')) as HTMLTextAreaElement;
+    expect(spanishAbout.placeholder).toBe('We are a local provider.');
+    fireEvent.change(spanishAbout, { target: { value: 'Somos un proveedor local.' } });
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Policies' }));
+    const policies = screen.getByRole('tabpanel', { name: 'Policies' });
+    // The same language is picked on every tab.
+    expect(within(policies).getByRole('radio', { name: 'Español' }).closest('label')!.className).toContain('checked');
+    const privacy = within(policies)
+      .getAllByLabelText('Privacy policy (Markdown)')
+      .find((el) => !el.closest('[hidden]')) as HTMLTextAreaElement;
+    expect(privacy.placeholder).toBe('# Privacy');
+    fireEvent.change(privacy, { target: { value: '# Privacidad' } });
+
+    // A Spanish entry left half done while English is shown: the save shows Spanish with the field's message.
+    fireEvent.click(within(policies).getByRole('radio', { name: 'English (default)' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Site content' }));
+    // Every list's Add, shown or not: English achievements, English FAQ, Spanish achievements, Spanish FAQ, coverage.
+    fireEvent.click(within(content).getAllByRole('button', { name: /Add/, hidden: true })[3]);
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(picker('Español').closest('label')!.className).toContain('checked'));
+    expect((await within(content).findAllByText('Question is required')).some((el) => !el.closest('[hidden]'))).toBe(
+      true,
+    );
+    expect(api.count('PUT /settings')).toBe(0);
+    const faqRemove = within(content)
+      .getAllByRole('button', { name: 'Remove' })
+      .filter((el) => !el.closest('[hidden]'));
+    fireEvent.click(faqRemove[faqRemove.length - 1]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(api.count('PUT /settings')).toBe(1));
+    const body = api.last('PUT /settings')!.body as Record<string, unknown>;
+    expect(body.about).toBe('We are a local provider.');
+    expect(body.faq).toEqual([{ question: 'How do I pay?', answer: 'By card.' }]);
+    // Spanish only: French is not offered any more (the server keeps its stored text), English is the default.
+    expect(body.content_translations).toEqual({
+      es: {
+        achievements: [{ label: 'Customers', value: '10k' }],
+        faq: [{ question: '¿Cómo pago?', answer: 'Con tarjeta.' }],
+        about: 'Somos un proveedor local.',
+        policies: expect.objectContaining({ 'privacy-policy': '# Privacidad' }),
+      },
+    });
+  }, 60_000);
 
   it('converts percentages to basis points exactly', () => {
     expect(percentToBp('7.5')).toBe(750);

@@ -3,6 +3,8 @@
  * managed by admin and billing. What is special: generated slugs, the settings' currency as the default, the
  * status toggle's wording, no deletion of a plan in use, and RADIUS re-reading the plans after a change.
  */
+import { planDescription } from '../../../contract/content';
+import { isLanguage } from '../../../contract/languages';
 import { isStaff } from '../../../contract/roles';
 import {
   planInputSchema,
@@ -74,7 +76,12 @@ export default crudModule({
   hooks: {
     // Staff (recognised on this public route by an optional token) see every plan; everybody else active ones.
     scope: (request) => (request.user && isStaff(request.user.role) ? undefined : { status: 'active' }),
-    toRecord: (row) => ({ ...defaultRecord(row), usage_tiers: (row.usageTiers ?? []).map(tierToApi) }),
+    // ?lang=es (issue 37): the description in that language when the plan has one, else the default language's.
+    toRecord: (row, { request }) => {
+      const record = { ...defaultRecord(row), usage_tiers: (row.usageTiers ?? []).map(tierToApi) };
+      const lang = (request.query as { lang?: unknown } | undefined)?.lang;
+      return isLanguage(lang) ? { ...record, description: planDescription(record, lang) } : record;
+    },
     toRow: async (input, { app }, mapped) => ({
       ...mapped,
       usageTiers: (input.usage_tiers ?? []).map(tierToRow),

@@ -1,6 +1,6 @@
 /** Settings used when nothing is stored yet, and the demo content written on a fresh database. */
 import { LANGUAGE_CODES, type LanguageCode } from '../../../contract/languages';
-import type { PolicyType } from '../../../contract/schemas/settings';
+import type { ContentTranslation, PolicyType } from '../../../contract/schemas/settings';
 import { DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '../../lib/upload-quotas';
 
 export interface CompanySettings {
@@ -35,6 +35,8 @@ export interface StoredSettings {
   tax_rate_bp: number;
   achievements: Array<{ label: string; value: string }>;
   faq: Array<{ question: string; answer: string }>;
+  /** The about page's text; '' shows the portal's own (translated) text. */
+  about: string;
   coverage_areas: Array<{ name: string; postcode: string; note: string }>;
   billing: {
     invoice_prefix: string;
@@ -50,6 +52,12 @@ export interface StoredSettings {
   policies: Record<PolicyType, { markdown: string; updated_at: string | null }>;
   /** Issue 37: the languages offered to customers, and the default for a visitor whose browser asks for none of them. */
   languages: { default: LanguageCode; offered: LanguageCode[] };
+  /**
+   * Issue 37: the content (achievements, faq, about, policies) in other languages than the default, each field
+   * optional (a missing one falls back to the default language's, the fields above); and when it last changed.
+   */
+  content_translations: Partial<Record<LanguageCode, ContentTranslation>>;
+  content_translations_updated_at: string | null;
 }
 
 const policy = (title: string, body: string) => ({ markdown: `# ${title}\n\n${body}`, updated_at: null });
@@ -92,6 +100,9 @@ export function defaultSettings(): StoredSettings {
         answer: 'Invoices are issued each billing period and can be paid online by card or bank transfer.',
       },
     ],
+    about: '',
+    content_translations: {},
+    content_translations_updated_at: null,
     coverage_areas: [
       { name: 'Springfield Downtown', postcode: '10001', note: 'Fiber to the home' },
       { name: 'Springfield North', postcode: '10002', note: 'Fiber to the home' },

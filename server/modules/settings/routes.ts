@@ -21,15 +21,27 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   // Multipart only in this scope; the file is read into memory, at most 1 MB (+1 byte to detect larger).
   await app.register(fastifyMultipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
 
-  app.get('/public', { schema: { response: { 200: envelope(publicSettingsSchema) } } }, async () =>
-    ok(await app.settings.publicSettings(), M.public),
+  // ?lang=es (issue 37): the ISP's content in that language (es-MX → es), field by field, else the default's. Only
+  // the query string chooses (never Accept-Language), so an answer varies by its URL alone.
+  const langQuery = z.object({ lang: z.string().trim().max(35).optional() });
+
+  app.get(
+    '/public',
+    { schema: { querystring: langQuery, response: { 200: envelope(publicSettingsSchema) } } },
+    async (request) => ok(await app.settings.publicSettings(request.query.lang), M.public),
   );
 
   app.get(
     '/policies/:type',
-    { schema: { params: z.object({ type: z.string() }), response: { 200: envelope(policySchema) } } },
+    {
+      schema: {
+        params: z.object({ type: z.string() }),
+        querystring: langQuery,
+        response: { 200: envelope(policySchema) },
+      },
+    },
     async (request) => {
-      const policy = await app.settings.policy(request.params.type);
+      const policy = await app.settings.policy(request.params.type, request.query.lang);
       if (!policy) throw notFound(M.policyNotFound);
       return ok(policy, M.policy);
     },

@@ -4,8 +4,11 @@
  * index.html, the mailer's SMTP transport) to rebuild, so a change takes effect without a restart.
  */
 import { randomBytes } from 'node:crypto';
+import { localizedContent, ownText } from '../../../contract/content';
+import { pickLanguage, type LanguageCode } from '../../../contract/languages';
 import {
   POLICY_TYPES,
+  type ContentTranslation,
   type AdminSettings,
   type Policy,
   type PolicyType,
@@ -14,6 +17,7 @@ import {
 } from '../../../contract/schemas/settings';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
+import { badRequest } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
 import { readAll, type FileStore } from '../../lib/storage';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
@@ -32,7 +36,19 @@ export const SETTINGS_MESSAGES = {
   unsupported: 'Unsupported file type',
   noFile: 'Send the image in the multipart field "file"',
   testSent: 'Test e-mail sent successfully',
+  translationLanguage: 'Content can be translated only into the offered languages other than the default',
 } as const;
+
+/** A translation as stored: its blank texts and empty lists left out (those fall back to the default language's). */
+function normalizedTranslation(t: ContentTranslation): ContentTranslation {
+  const out: ContentTranslation = {};
+  if (t.achievements?.length) out.achievements = t.achievements;
+  if (t.faq?.length) out.faq = t.faq;
+  if (ownText(t.about)) out.about = t.about;
+  const policies = Object.fromEntries(Object.entries(t.policies ?? {}).filter(([, text]) => ownText(text)));
+  if (Object.keys(policies).length) out.policies = policies;
+  return out;
+}
 
 export const LOGO_MAX_BYTES = 1024 * 1024;
 export const LOGO_URL = '/api/settings/logo';
@@ -244,22 +260,54 @@ export class SettingsService {
         case 'languages':
           s.languages = merge(s.languages, row.value);
           break;
+        case 'about':
+          if (typeof row.value === 'string') s.about = row.value;
+          break;
+        case 'content_translations':
+          if (isRecord(row.value)) {
+            s.content_translations = row.value as StoredSettings['content_translations'];
+            s.content_translations_updated_at = row.updatedAt.toISOString();
+          }
+          break;
       }
     }
     return s;
   }
 
-  async publicSettings(): Promise<PublicSettings> {
+  /** The language a reader asking for `lang` gets: it when offered (es-MX → es), else the ISP's default. */
+  private languageFor(s: StoredSettings, lang: string | undefined): LanguageCode {
+    return pickLanguage(lang ? [lang] : [], s.languages.offered, s.languages.default);
+  }
+
+  /**
+   * The public settings. Achievements, faq and about are the default language's, with the other offered languages'
+   * versions in content_translations (the web app picks its reader's); with `lang` (?lang=es) they are in that
+   * language, field by field, else the default's.
+   */
+  async publicSettings(lang?: string): Promise<PublicSettings> {
     const s = await this.stored();
-    return {
+    const translations: PublicSettings['content_translations'] = {};
+    for (const code of s.languages.offered) {
+      const own = s.content_translations[code];
+      if (!own || code === s.languages.default) continue;
+      const { policies: _policies, ...text } = own;
+      if (Object.keys(text).length) translations[code] = text;
+    }
+    const base: PublicSettings = {
       company: { ...s.company, logo_url: s.logo ? `${LOGO_URL}?v=${s.logo.file.split('.')[0]}` : null },
       currency: s.currency,
       tax_rate_bp: s.tax_rate_bp,
       achievements: s.achievements,
       faq: s.faq,
+      about: s.about,
       coverage_areas: s.coverage_areas,
       languages: s.languages,
+      content_language: s.languages.default,
+      content_translations: translations,
     };
+    if (lang === undefined) return base;
+    const language = this.languageFor(s, lang);
+    return { ...localizedContent(base, language), content_language: language };
   }
 
   async adminSettings(): Promise<AdminSettings> {
@@ -267,6 +315,8 @@ export class SettingsService {
     const { password, ...smtp } = s.smtp;
     return {
       ...(await this.publicSettings()),
+      // Every stored version, policies included (a language no longer offered keeps its texts).
+      content_translations: s.content_translations,
       billing: s.billing,
       uploads: s.uploads,
       smtp: { ...smtp, password_set: Boolean(password) },
@@ -274,10 +324,19 @@ export class SettingsService {
     };
   }
 
-  async policy(type: string): Promise<Policy | null> {
+  /** A policy in the default language, or with `lang` in that language when it has one (else the default's). */
+  async policy(type: string, lang?: string): Promise<Policy | null> {
     if (!(POLICY_TYPES as readonly string[]).includes(type)) return null;
-    const p = (await this.stored()).policies[type as PolicyType];
-    return { type: type as PolicyType, markdown: p.markdown, updated_at: p.updated_at };
+    const s = await this.stored();
+    const p = s.policies[type as PolicyType];
+    const language = this.languageFor(s, lang);
+    const own =
+      language === s.languages.default
+        ? undefined
+        : ownText(s.content_translations[language]?.policies?.[type as PolicyType]);
+    return own
+      ? { type: type as PolicyType, markdown: own, updated_at: s.content_translations_updated_at, language }
+      : { type: type as PolicyType, markdown: p.markdown, updated_at: p.updated_at, language: s.languages.default };
   }
 
   /** SMTP settings with the password opened, for sending. */
@@ -289,6 +348,31 @@ export class SettingsService {
   async update(input: SettingsUpdateParsed, audit?: AuditContext): Promise<AdminSettings> {
     const current = await this.stored();
     const entries: Array<{ key: string; value: unknown; merge?: Record<string, unknown> }> = [];
+    if (input.content_translations) {
+      // Only the offered languages other than the default (as this same request leaves them), checked before
+      // anything is written: a refused request changes nothing.
+      const { offered, default: base } = input.languages ?? current.languages;
+      const refused = Object.keys(input.content_translations).filter(
+        (code) => !offered.includes(code as LanguageCode) || code === base,
+      );
+      if (refused.length)
+        throw badRequest(
+          SETTINGS_MESSAGES.translationLanguage,
+          refused.map((code) => ({
+            field: `content_translations.${code}`,
+            message: SETTINGS_MESSAGES.translationLanguage,
+          })),
+        );
+      const translations = { ...current.content_translations };
+      for (const [code, value] of Object.entries(input.content_translations) as Array<
+        [LanguageCode, ContentTranslation | null | undefined]
+      >) {
+        const normalized = value ? normalizedTranslation(value) : {};
+        if (Object.keys(normalized).length) translations[code] = normalized;
+        else delete translations[code];
+      }
+      entries.push({ key: 'content_translations', value: translations });
+    }
     if (input.company) {
       const { social, ...rest } = input.company;
       entries.push({
@@ -300,6 +384,7 @@ export class SettingsService {
     if (input.tax_rate_bp !== undefined) entries.push({ key: 'tax_rate_bp', value: input.tax_rate_bp });
     if (input.achievements) entries.push({ key: 'achievements', value: input.achievements });
     if (input.faq) entries.push({ key: 'faq', value: input.faq });
+    if (input.about !== undefined) entries.push({ key: 'about', value: input.about });
     if (input.coverage_areas) entries.push({ key: 'coverage_areas', value: input.coverage_areas });
     if (input.languages) entries.push({ key: 'languages', value: input.languages });
     // Merged with the stored row under its lock (not the cache): invoices advance invoice_next_number meanwhile.

@@ -95,6 +95,7 @@ export const messages: Record<string, string> = {
   "msg.Contact message not found": "Contact message not found",
   "msg.Contact message updated successfully": "Contact message updated successfully",
   "msg.Contact messages retrieved successfully": "Contact messages retrieved successfully",
+  "msg.Content can be translated only into the offered languages other than the default": "Content can be translated only into the offered languages other than the default",
   "msg.Count is required": "Count is required",
   "msg.Count must be at least 1": "Count must be at least 1",
   "msg.Credential keys may contain only lowercase letters, digits and underscores": "Credential keys may contain only lowercase letters, digits and underscores",

@@ -35,6 +35,9 @@ export const resources: Record<string, string> = {
   'plans.fields.name': 'Name',
   'plans.fields.slug': 'Slug',
   'plans.fields.description': 'Description',
+  'plans.fields.descriptionTranslations': 'Description in other languages',
+  'plans.fields.descriptionIn': 'Description ({language})',
+  'plans.descriptionFallback': 'Left empty, the description above is shown in that language.',
   'plans.fields.download': 'Download',
   'plans.fields.upload': 'Upload',
   'plans.fields.dataCap': 'Data cap',
@@ -227,4 +230,11 @@ export const resources: Record<string, string> = {
   'settings.content.note': 'Note',
   'settings.content.add': 'Add',
   'settings.content.remove': 'Remove',
+  'settings.content.editing': 'Editing:',
+  'settings.content.defaultLanguage': '{language} (default)',
+  'settings.content.fallbackHint': 'Left empty, readers of this language see the {language} text.',
+  'settings.content.copyDefault': 'Start from the {language} entries',
+  'settings.content.about': 'About text',
+  'settings.content.aboutHelp':
+    "Shown on the About page; a blank line starts a new paragraph. Empty: the portal's own text.",
 };

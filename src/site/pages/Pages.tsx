@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { PolicyType } from '../../../contract/schemas/settings';
 import { useAuthState } from '../../../providers/auth-store';
-import { t } from '../../i18n';
+import { getLocale, t } from '../../i18n';
 import { siteApi } from '../api';
 import { Markdown } from '../markdown';
 import { usePageMeta } from '../meta';
@@ -82,7 +82,20 @@ export function AboutPage() {
     <>
       <section className="site-section">
         <h1>{t('site.about.title', { name })}</h1>
-        <p className="site-lead">{t('site.about.text', { name })}</p>
+        {/* The ISP's own text (issue 37: in the reader's language when given), else the portal's. */}
+        {settings?.about?.trim() ? (
+          settings.about
+            .split(/\n\s*\n/)
+            .filter((p) => p.trim())
+            .map((p, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs of one text, never reordered
+              <p key={i} className={i === 0 ? 'site-lead' : undefined}>
+                {p.trim()}
+              </p>
+            ))
+        ) : (
+          <p className="site-lead">{t('site.about.text', { name })}</p>
+        )}
         <CompanyDetails settings={settings} />
       </section>
       <Achievements settings={settings} />
@@ -109,20 +122,29 @@ const POLICY_TITLES: Record<PolicyType, string> = {
 
 /** One policy screen for the three policy routes, taking the type (spec §2). */
 export function PolicyPage({ type }: { type: PolicyType }) {
-  const [state, setState] = useState<{ type: PolicyType; markdown: string | null; failed: boolean } | null>(null);
+  const lang = getLocale();
+  const [state, setState] = useState<{
+    key: string;
+    markdown: string | null;
+    failed: boolean;
+  } | null>(null);
   const title = t(POLICY_TITLES[type]);
   usePageMeta(title, t('site.policy.description', { title: title.toLowerCase() }));
   useEffect(() => {
     let live = true;
-    siteApi.policy(type).then(
-      (p) => live && setState({ type, markdown: p.markdown, failed: false }),
-      () => live && setState({ type, markdown: null, failed: true }),
+    // In the reader's language (issue 37), asked again when they switch.
+    const key = `${type}:${lang}`;
+    siteApi.policy(type, lang).then(
+      (p) => live && setState({ key, markdown: p.markdown, failed: false }),
+      () => live && setState({ key, markdown: null, failed: true }),
     );
     return () => {
       live = false;
     };
-  }, [type]);
-  const current = state?.type === type ? state : null;
+  }, [type, lang]);
+  // While another language's version loads, the one shown stays (no flash of "Loading").
+  const current =
+    state?.key === `${type}:${lang}` || (state?.key.startsWith(`${type}:`) && !state.failed) ? state : null;
   return (
     <article className="site-section site-policy" data-testid="policy-page">
       <h1>{title}</h1>

@@ -1,10 +1,11 @@
 import '../../i18n/site';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { planDescription } from '../../../contract/content';
 import { formatMoney } from '../../../contract/money';
 import type { Plan } from '../../../contract/schemas/plan';
 import { useAuthState } from '../../../providers/auth-store';
-import { t } from '../../i18n';
+import { getLocale, t } from '../../i18n';
 import { siteApi } from '../api';
 
 /**
@@ -44,7 +45,9 @@ export function PlanCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
             <strong>{formatMoney(plan.price, plan.currency)}</strong>{' '}
             <span>{t(`site.cycle.${plan.billing_cycle}`)}</span>
           </p>
-          {plan.description && <p className="plan-description">{plan.description}</p>}
+          {planDescription(plan, getLocale()) && (
+            <p className="plan-description">{planDescription(plan, getLocale())}</p>
+          )}
           <ul>
             <li>{t('site.pricing.download', { speed: plan.download_mbps })}</li>
             <li>{t('site.pricing.upload', { speed: plan.upload_mbps })}</li>

@@ -1,0 +1,1 @@
+ALTER TABLE "plans" ADD COLUMN "description_translations" jsonb DEFAULT '{}'::jsonb NOT NULL;
