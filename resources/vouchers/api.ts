@@ -16,10 +16,14 @@ function fileNameOf(disposition: unknown, fallback: string): string {
   return m?.[1] ?? fallback;
 }
 
-/** Downloads the batch's unused codes as CSV or as printable cards (PDF); the server refuses after 60 minutes. */
-export async function downloadCodes(batchId: string, kind: 'csv' | 'pdf'): Promise<void> {
+/**
+ * Downloads the batch's unused codes as CSV or as printable cards (PDF, in `language`: the people who buy the
+ * cards may read another language than the office); the server refuses after 60 minutes.
+ */
+export async function downloadCodes(batchId: string, kind: 'csv' | 'pdf', language?: string): Promise<void> {
   const path = kind === 'csv' ? 'codes.csv' : 'cards.pdf';
   const res = await httpClient.get<Blob>(`/${BATCHES}/${enc(batchId)}/${path}`, {
+    params: kind === 'pdf' && language ? { language } : undefined,
     responseType: 'blob',
     fallbackMessage: t('vouchers.download.failed'),
   });

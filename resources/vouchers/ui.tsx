@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Progress, Space, Tag } from 'antd';
+import { Alert, Button, Progress, Select, Space, Tag } from 'antd';
 import { DownloadOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useNotification, useOne, type HttpError } from '@refinedev/core';
 import { VOUCHER_STATES, type VoucherBatch, type VoucherState } from '../../contract/schemas/vouchers';
 import { t } from '../../src/i18n';
+import { defaultLanguage, offeredLanguages } from '../../src/i18n/language';
 import { BATCHES, canDownload, downloadCodes } from './api';
 import { formatTime } from '../../src/components/dates';
 
@@ -90,12 +91,15 @@ export function DownloadCodes({
   const { open } = useNotification();
   const [busy, setBusy] = useState<'csv' | 'pdf' | null>(null);
   const [closed, setClosed] = useState(false);
+  // The cards' language: the ISP's default unless staff pick another offered one (issue 37).
+  const [cardLanguage, setCardLanguage] = useState<string>(defaultLanguage);
+  const languages = offeredLanguages();
   if (!canDownload(batch) || closed)
     return <Alert type="info" showIcon message={t('vouchers.download.over')} data-testid="download-over" />;
   const download = async (kind: 'csv' | 'pdf') => {
     setBusy(kind);
     try {
-      await downloadCodes(batch.id, kind);
+      await downloadCodes(batch.id, kind, cardLanguage);
     } catch (error) {
       // The body of a failed file download is not read: 409 is the closed window.
       if ((error as HttpError).statusCode === 409) setClosed(true);
@@ -112,6 +116,16 @@ export function DownloadCodes({
       message={t(note, { time: time(batch.export_until!) })}
       description={
         <Space wrap style={{ marginTop: 8 }}>
+          {languages.length > 1 && (
+            <Select
+              aria-label={t('vouchers.download.language')}
+              value={cardLanguage}
+              onChange={setCardLanguage}
+              options={languages.map((l) => ({ value: l.code, label: l.name }))}
+              style={{ minWidth: 160 }}
+              data-testid="cards-language"
+            />
+          )}
           <Button
             icon={<PrinterOutlined />}
             type="primary"

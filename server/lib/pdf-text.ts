@@ -1,3 +1,5 @@
+/// <reference path="../fontkit.d.ts" />
+/// <reference path="../bidi-js.d.ts" />
 /**
  * Text in the portal's PDFs (the invoice, the voucher sheet) in any of its languages (issue 37), Arabic included:
  *

@@ -1,11 +1,11 @@
 /**
  * The voucher screens under jsdom (issue 22): the create form sends what the server takes (validity in minutes,
  * price in minor units) and refuses a batch with neither validity nor data allowance before asking the server;
- * the created batch offers the one-hour downloads. The customer's Redeem a voucher card fills in a QR link's
+ * the created batch offers the one-hour downloads, the printable cards in the language staff pick. The customer's Redeem a voucher card fills in a QR link's
  * code, sends it as typed and shows the server's message for a typo, an unknown, a used code and too many tries,
  * and what was started on success.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { resetAuthState, setAuthState } from '../../providers/auth-store';
 import { BatchShow } from '../../resources/vouchers/BatchShow';
@@ -101,6 +101,17 @@ describe('create a voucher batch', () => {
     expect(within(created).getByText(/can be downloaded for 60 minutes only/)).toBeTruthy();
     expect(within(created).getByRole('button', { name: /Print cards \(PDF\)/ })).toBeTruthy();
     expect(within(created).getByRole('button', { name: /Download CSV/ })).toBeTruthy();
+
+    // The cards in another offered language than the ISP's default (English here): the PDF is asked for in it.
+    URL.createObjectURL = vi.fn(() => 'blob:cards');
+    URL.revokeObjectURL = vi.fn();
+    const saved = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    fake.on(`GET /vouchers/batches/${BATCH}/cards.pdf`, { status: 200, body: new Blob(['%PDF-1.7']) });
+    await choose('Language of the cards', 'Español');
+    fireEvent.click(within(created).getByRole('button', { name: /Print cards \(PDF\)/ }));
+    await waitFor(() => expect(fake.last(`GET /vouchers/batches/${BATCH}/cards.pdf`)?.params).toEqual({ language: 'es' }));
+    await waitFor(() => expect(saved).toHaveBeenCalled());
+    saved.mockRestore();
   });
 });
 

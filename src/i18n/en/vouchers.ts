@@ -64,6 +64,7 @@ export const vouchers: Record<string, string> = {
     'The codes can no longer be downloaded: that is possible only during the first 60 minutes after a batch is ready.',
   'vouchers.download.csv': 'Download CSV',
   'vouchers.download.pdf': 'Print cards (PDF)',
+  'vouchers.download.language': 'Language of the cards',
   'vouchers.download.failed': 'The download failed',
   'vouchers.open': 'Open the batch',
   'vouchers.another': 'Create another batch',
