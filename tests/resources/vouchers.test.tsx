@@ -7,6 +7,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { AxiosAdapter } from 'axios';
+import { httpClient } from '../../providers/http-client';
+import { clearSession, saveSession } from '../../providers/session';
 import { resetAuthState, setAuthState } from '../../providers/auth-store';
 import { BatchShow } from '../../resources/vouchers/BatchShow';
 import { CreateBatch } from '../../resources/vouchers/CreateBatch';
@@ -103,15 +106,23 @@ describe('create a voucher batch', () => {
     expect(within(created).getByRole('button', { name: /Download CSV/ })).toBeTruthy();
 
     // The cards in another offered language than the ISP's default (English here): the PDF is asked for in it.
+    // The download goes through the app's own client (resources/vouchers/api.ts), answered by the same fake.
+    const adapter = httpClient.defaults.adapter;
+    httpClient.defaults.adapter = fake.adapter as AxiosAdapter;
+    saveSession('access-token');
     URL.createObjectURL = vi.fn(() => 'blob:cards');
     URL.revokeObjectURL = vi.fn();
     const saved = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     fake.on(`GET /vouchers/batches/${BATCH}/cards.pdf`, { status: 200, body: new Blob(['%PDF-1.7']) });
     await choose('Language of the cards', 'Español');
     fireEvent.click(within(created).getByRole('button', { name: /Print cards \(PDF\)/ }));
-    await waitFor(() => expect(fake.last(`GET /vouchers/batches/${BATCH}/cards.pdf`)?.params).toEqual({ language: 'es' }));
+    await waitFor(() =>
+      expect(fake.last(`GET /vouchers/batches/${BATCH}/cards.pdf`)?.params).toEqual({ language: 'es' }),
+    );
     await waitFor(() => expect(saved).toHaveBeenCalled());
     saved.mockRestore();
+    httpClient.defaults.adapter = adapter;
+    clearSession();
   });
 });
 
