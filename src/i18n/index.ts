@@ -39,12 +39,53 @@ export function translate(key: string, params?: Params, defaultMessage?: string)
 
 /**
  * A message from the server or from a contract schema ("Enter a valid e-mail address") in the reader's language:
- * its translation under msg.<the English text> (src/i18n/en/messages.ts, collected by scripts/i18n-messages.ts),
- * else the text as it came (English, or a message built at run time that has no translation).
+ * its translation under msg.<the English text> (src/i18n/en/messages.ts, collected by scripts/i18n-messages.ts);
+ * else, for a message built at run time ("10.0.0.7 is reserved"), the first msgp.<pattern> ("{0} is reserved")
+ * that matches it, with the values it caught put into the translation as they came; else the text as it came.
  */
 export function translateMessage(text: string): string {
   if (locale === PSEUDO_LOCALE) return pseudo(text);
-  return dictionaries[locale]?.[`msg.${text}`] ?? text;
+  const dictionary = dictionaries[locale];
+  if (!dictionary) return text;
+  const fixed = dictionary[`msg.${text}`];
+  if (fixed !== undefined) return fixed;
+  for (const { regex, translation } of compiledPatterns(dictionary)) {
+    const match = regex.exec(text);
+    if (match) return translation.replace(/\{(\d+)\}/g, (all, n: string) => match[Number(n) + 1] ?? all);
+  }
+  return text;
+}
+
+type CompiledPattern = { regex: RegExp; translation: string };
+/** Each English pattern's regex, compiled once: `{0} is reserved` → /^(.+?) is reserved$/s. */
+const regexes = new Map<string, RegExp>();
+/** A language's patterns, most specific first; a dictionary is replaced (not changed) when texts are added. */
+const compiled = new WeakMap<Dictionary, CompiledPattern[]>();
+
+function compiledPatterns(dictionary: Dictionary): CompiledPattern[] {
+  let list = compiled.get(dictionary);
+  if (list) return list;
+  const found: Array<CompiledPattern & { fixed: number }> = [];
+  for (const key in dictionary) {
+    if (!key.startsWith('msgp.')) continue;
+    const pattern = key.slice(5);
+    let regex = regexes.get(pattern);
+    if (!regex) {
+      const source = pattern
+        .split(/(\{\d+\})/)
+        .map((part, i) => (i % 2 ? '(.+?)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('');
+      regex = new RegExp(`^${source}$`, 's');
+      regexes.set(pattern, regex);
+    }
+    // The more fixed text a pattern has, the more specific it is: `{0} must be at most 256 characters` is tried
+    // before `{0} must be at most {1} characters`.
+    found.push({ regex, translation: dictionary[key], fixed: pattern.replace(/\{\d+\}/g, '').length });
+  }
+  found.sort((a, b) => b.fixed - a.fixed);
+  list = found.map(({ regex, translation }) => ({ regex, translation }));
+  compiled.set(dictionary, list);
+  return list;
 }
 
 /**

@@ -45,9 +45,9 @@ describe('the translations', () => {
     ]);
   });
 
-  it("include the API's and the contract's fixed messages as they are in the source today", () => {
-    // A new or changed message fails here until `npx tsx scripts/i18n-messages.ts` collects it, and then the key
-    // tests above until every language has it.
+  it("include the API's and the contract's messages, fixed and run-time patterns, as in the source today", () => {
+    // A new or changed message (a run-time one as msgp.<pattern>) fails here until `npx tsx scripts/i18n-messages.ts`
+    // collects it, and then the key tests above until every language has it.
     expect(readFileSync(join(__dirname, '../../src/i18n/en/messages.ts'), 'utf8')).toBe(
       messagesModule(collectMessages()),
     );
