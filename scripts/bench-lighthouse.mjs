@@ -14,8 +14,9 @@
 // machine scores at its best, printed beside the pages so a low performance figure can be told from a slow machine.
 //
 // Noise (issue 34: "measured in CI"): performance and LCP are timings on a shared machine. Each target page is
-// measured `--runs N` times (3 unless told) and judged on Lighthouse's own median run (`computeMedianRun`: the run
-// nearest the median first paint and time to interactive, as Lighthouse's docs advise for CI). The accessibility,
+// measured `--runs N` times (3 unless told; the customer's home at least 5) and judged on Lighthouse's own median
+// run (`computeMedianRun`: the run nearest the median first paint and time to interactive, as Lighthouse's docs
+// advise for CI). The accessibility,
 // best-practice and SEO scores and the JavaScript bytes do not depend on the machine and always count. Performance
 // and LCP are not judged when the host measured slower than Lighthouse itself expects (its `benchmarkIndex` below
 // 1000, the threshold at which Lighthouse warns "The tested device appears to have a slower CPU than Lighthouse
@@ -52,6 +53,9 @@ const LCP_BUDGET_MS = 2500;
 const SLOW_HOST_BENCHMARK_INDEX = 1000;
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 3) : 3;
+// The customer's home varies more from run to run than the public pages (a session's start-up, then the home's own
+// request): it is measured at least five times, so the judged median run is less often an outlier of a busy host.
+const CUSTOMER_RUNS = Math.max(RUNS, 5);
 // `--only customer` (or `/`, `/plans`, `admin`): that page alone, for a developer looking at one page's score.
 const onlyArg = process.argv.indexOf('--only');
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
@@ -223,7 +227,7 @@ try {
     await signIn('customer@isp.local');
     measured.push({
       name: "customer's home",
-      ...(await audit('customer', `${portal.base}/dashboard`, { keepStorage: true, runs: RUNS })),
+      ...(await audit('customer', `${portal.base}/dashboard`, { keepStorage: true, runs: CUSTOMER_RUNS })),
       targets: true,
       expectPath: '/dashboard',
       scriptBudget: 300,
@@ -285,7 +289,7 @@ try {
   ];
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   console.log(
-    `\nLighthouse (mobile, simulated slow 4G, 4× CPU slowdown) on the portal at ${portal.base}, measured ${new Date().toISOString().slice(0, 10)}; target pages: the median of ${RUNS} run(s):\n`,
+    `\nLighthouse (mobile, simulated slow 4G, 4× CPU slowdown) on the portal at ${portal.base}, measured ${new Date().toISOString().slice(0, 10)}; target pages: the median of ${RUNS} run(s), the customer's home of ${CUSTOMER_RUNS}:\n`,
   );
   for (const row of table)
     console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
