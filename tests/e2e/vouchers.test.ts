@@ -59,11 +59,13 @@ describe('prepaid vouchers', () => {
 
       // Print cards: the PDF the button fetches, read back: one page with the three codes.
       const [pdfResponse, pdfFile] = await Promise.all([
-        staff.waitForResponse((r) => r.url().endsWith('/cards.pdf')),
+        staff.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/cards.pdf')),
         staff.waitForEvent('download'),
         created.getByRole('button', { name: 'Print cards (PDF)' }).click(),
       ]);
       expect(pdfResponse.status()).toBe(200);
+      // In the ISP's default language unless billing picks another (the select beside the button).
+      expect(new URL(pdfResponse.url()).searchParams.get('language')).toBe('en');
       expect(pdfResponse.headers()['content-type']).toBe('application/pdf');
       expect(pdfFile.suggestedFilename()).toMatch(/\.pdf$/);
       const pdf = readFileSync((await pdfFile.path())!);
