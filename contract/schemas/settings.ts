@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isLanguage, LANGUAGE_CODES } from '../languages';
+import { isTimeZone } from '../time-zone';
 import { autopayRetryDaysSchema } from './autopay';
 
 /** Site settings (spec §3, §7). */
@@ -64,6 +65,11 @@ export const publicSettingsSchema = z.object({
   about: z.string().optional(),
   coverage_areas: z.array(coverageAreaSchema),
   languages: languageSettingsSchema,
+  /**
+   * The ISP's time zone (IANA name, issue 37) the portal writes moments in; null: the reader's own (web) and UTC
+   * (e-mails, PDFs). Calendar days (due dates, billing periods) are never moved by it. Optional: older servers lack it.
+   */
+  time_zone: z.string().nullable().optional(),
   /** The language achievements, faq and about are in here (GET /settings/public?lang=es); absent: the default's. */
   content_language: z.enum(LANGUAGE_CODES).optional(),
   /** The offered languages' own versions of achievements, faq and about (issue 37); the web app picks the reader's. */
@@ -201,6 +207,13 @@ export const settingsUpdateSchema = z.object({
       message: 'The default language must be one of the offered languages',
       path: ['default'],
     })
+    .optional(),
+  /** An IANA time zone name Intl knows (America/Mexico_City); null: none (the reader's own on the web, UTC in mail). */
+  time_zone: z
+    .string()
+    .trim()
+    .refine(isTimeZone, { message: 'Enter a time zone name such as America/Mexico_City' })
+    .nullable()
     .optional(),
   billing: z
     .object({

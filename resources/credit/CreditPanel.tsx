@@ -14,7 +14,7 @@ import { t } from '../../src/i18n';
 import { SectionHeading } from '../../src/components/Text';
 import { usePublicSettings } from '../../src/site/portal-settings';
 import { invoicePagePath } from '../invoices/api';
-import { dayText, money } from '../invoices/format';
+import { momentDayText, money } from '../invoices/format';
 
 const KIND_COLORS: Record<string, string> = {
   overpayment: 'green',
@@ -98,7 +98,7 @@ export function CreditPanel({
                 : false
             }
             columns={[
-              { key: 'date', title: t('credit.fields.date'), render: (_, e) => dayText(e.created_at) },
+              { key: 'date', title: t('credit.fields.date'), render: (_, e) => momentDayText(e.created_at) },
               {
                 key: 'kind',
                 title: t('credit.fields.kind'),

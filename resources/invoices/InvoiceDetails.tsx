@@ -4,7 +4,7 @@ import { usePageTitle } from '../../src/components/page-title';
 import type { InvoiceLineItem } from '../../contract/schemas/invoice';
 import { t } from '../../src/i18n';
 import { INVOICE_STATUS_COLORS } from './resource';
-import { dayText, money, percentOf } from './format';
+import { dayText, momentDayText, money, percentOf } from './format';
 
 /** What the invoice views need (the public invoice, or a staff list row). */
 export interface InvoiceView {
@@ -90,7 +90,7 @@ export function InvoiceDetails({
       <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3 }} bordered style={{ marginBottom: 16 }}>
         <Descriptions.Item label={t('invoices.fields.issueDate')}>{dayText(invoice.issue_date)}</Descriptions.Item>
         <Descriptions.Item label={t('invoices.fields.dueDate')}>{dayText(invoice.due_date)}</Descriptions.Item>
-        <Descriptions.Item label={t('invoices.fields.paidDate')}>{dayText(invoice.paid_date)}</Descriptions.Item>
+        <Descriptions.Item label={t('invoices.fields.paidDate')}>{momentDayText(invoice.paid_date)}</Descriptions.Item>
         <Descriptions.Item label={t('invoices.fields.billTo')}>
           {billTo}
           {invoice.user_email ? (

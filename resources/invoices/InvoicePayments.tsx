@@ -3,7 +3,7 @@ import { useCustom } from '@refinedev/core';
 import { isRefundable, type Payment } from '../../contract/schemas/payment';
 import { useToastedCall } from '../../src/components/toastedCall';
 import { t } from '../../src/i18n';
-import { dayText, money } from './format';
+import { momentDayText, money } from './format';
 import { SectionHeading } from '../../src/components/Text';
 
 const STATUS_COLORS: Record<string, string> = {
@@ -65,7 +65,7 @@ export function InvoicePayments({ invoiceId, canRefund }: { invoiceId: string; c
             {
               key: 'date',
               title: t('invoices.payments.date'),
-              render: (_, p) => dayText(p.payment_date ?? p.created_at),
+              render: (_, p) => momentDayText(p.payment_date ?? p.created_at),
             },
             { key: 'method', dataIndex: 'payment_method', title: t('invoices.record.method') },
             {

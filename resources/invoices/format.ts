@@ -1,9 +1,14 @@
 import { formatMoney } from '../../contract/money';
-import { formatDay } from '../../src/components/dates';
+import { formatDay, formatMomentDay } from '../../src/components/dates';
 
 /** An invoice date (YYYY-MM-DD, or an ISO timestamp) as its day; '—' when absent. */
 export function dayText(value: unknown): string {
   return formatDay(value);
+}
+
+/** The day a moment (a payment, a credit entry) fell on in the ISP's time zone, else its UTC day; '—' when absent. */
+export function momentDayText(value: unknown): string {
+  return formatMomentDay(value);
 }
 
 /** Minor units in the invoice's currency ('—' when not a number). */

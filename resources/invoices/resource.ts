@@ -1,7 +1,7 @@
 import type { BaseRecord } from '@refinedev/core';
 import { INVOICE_STATUSES } from '../../contract/schemas/invoice';
 import type { FieldOption } from '../../src/components/resource';
-import { dayText } from './format';
+import { dayText, momentDayText } from './format';
 import { FileTextOutlined } from '@ant-design/icons';
 import { defineResource } from '../../src/components/resource/define';
 
@@ -73,7 +73,7 @@ export const invoicesResource = defineResource({
     {
       name: 'paid_date',
       type: 'date',
-      render: (v) => dayText(v),
+      render: (v) => momentDayText(v),
       labelKey: 'invoices.fields.paidDate',
       column: true,
       priority: 3,

@@ -1,5 +1,21 @@
-import { Button, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Space, Switch, Tag, Typography } from 'antd';
+import { useMemo } from 'react';
+import {
+  Button,
+  Checkbox,
+  Col,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Row,
+  Select,
+  Space,
+  Switch,
+  Tag,
+  Typography,
+} from 'antd';
 import { directionOf, LANGUAGES } from '../../contract/languages';
+import { timeZoneNames } from '../../contract/time-zone';
 import { useCustomMutation } from '@refinedev/core';
 import { autopayRetryDaysSchema } from '../../contract/schemas/autopay';
 import { POLICY_TYPES, settingsUpdateSchema, testEmailSchema, type PolicyType } from '../../contract/schemas/settings';
@@ -389,6 +405,32 @@ export function LanguagesTab() {
           <Radio.Group options={options} style={{ display: 'flex', flexDirection: 'column', gap: 8 }} />
         </Form.Item>
       </Col>
+      <Col xs={24} md={12}>
+        <TimeZoneField />
+      </Col>
     </Row>
   );
 }
+
+/**
+ * The ISP's time zone (issue 37), searchable among the zones the browser's Intl knows; '' is none (each reader's
+ * browser's own on screen, UTC in e-mails and PDFs). A stored zone missing from the list is offered as it is.
+ */
+function TimeZoneField() {
+  const form = Form.useFormInstance();
+  const stored = Form.useWatch('time_zone', { form, preserve: true }) as unknown;
+  const names = useMemo(() => timeZoneNames(), []);
+  const options = [
+    { value: '', label: t('settings.timeZone.browser') },
+    ...(typeof stored === 'string' && stored && !names.includes(stored) ? [stored] : []).map(zoneOption),
+    ...names.map(zoneOption),
+  ];
+  return (
+    <Form.Item name="time_zone" label={t('settings.timeZone.label')} extra={t('settings.timeZone.help')}>
+      <Select showSearch optionFilterProp="label" options={options} />
+    </Form.Item>
+  );
+}
+
+/** America/Mexico_City, found by "mexico city" too. */
+const zoneOption = (zone: string) => ({ value: zone, label: zone.replaceAll('_', ' ') });

@@ -1,8 +1,12 @@
 import type { AdminSettings, SettingsUpdate } from '../../contract/schemas/settings';
 import { toMajorString, toMinorUnits } from '../../contract/money';
 
-/** The settings form's values: the API's shape, with the tax rate in percent and an SMTP password to type. */
-export type SettingsFormValues = Omit<AdminSettings, 'tax_rate_bp' | 'smtp'> & {
+/**
+ * The settings form's values: the API's shape, with the tax rate in percent, an SMTP password to type and the time
+ * zone as '' for none.
+ */
+export type SettingsFormValues = Omit<AdminSettings, 'tax_rate_bp' | 'smtp' | 'time_zone'> & {
+  time_zone: string;
   tax_rate_percent: string;
   smtp: Omit<AdminSettings['smtp'], 'password_set'> & { password?: string };
 };
@@ -25,9 +29,14 @@ export function parseRetryDays(text: string): number[] | null {
 
 /** GET /settings → form. The SMTP password is never pre-filled (the API does not send it). */
 export function toFormValues(s: AdminSettings): SettingsFormValues {
-  const { tax_rate_bp, smtp, ...rest } = s;
+  const { tax_rate_bp, smtp, time_zone, ...rest } = s;
   const { password_set: _set, ...smtpRest } = smtp;
-  return { ...rest, tax_rate_percent: bpToPercent(tax_rate_bp), smtp: { ...smtpRest, password: '' } };
+  return {
+    ...rest,
+    time_zone: time_zone ?? '',
+    tax_rate_percent: bpToPercent(tax_rate_bp),
+    smtp: { ...smtpRest, password: '' },
+  };
 }
 
 /**
@@ -57,6 +66,8 @@ export function toSettingsPayload(v: SettingsFormValues): SettingsUpdate {
     ...(v.about === undefined ? {} : { about: v.about }),
     coverage_areas: v.coverage_areas ?? [],
     languages: v.languages,
+    // '' (the reader's own) clears it.
+    time_zone: v.time_zone || null,
     content_translations: contentTranslations(v),
   };
 }

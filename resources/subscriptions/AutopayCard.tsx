@@ -5,7 +5,7 @@ import type { AutopayState } from '../../contract/schemas/autopay';
 import type { Subscription } from '../../contract/schemas/subscription';
 import { t } from '../../src/i18n';
 import { useSubscriptionCall } from './hooks';
-import { formatDay } from '../../src/components/dates';
+import { formatDay, formatMomentDay } from '../../src/components/dates';
 import { SectionHeading } from '../../src/components/Text';
 
 type SavedCard = NonNullable<AutopayState['card']>;
@@ -85,7 +85,7 @@ export function AutopayCard({ subscription, owner }: { subscription: Subscriptio
             type="warning"
             showIcon
             message={t('autopay.lastFailure', {
-              date: day(state.last_failure.at),
+              date: formatMomentDay(state.last_failure.at),
               message: state.last_failure.message,
             })}
             description={state.next_retry ? t('autopay.nextRetry', { date: day(state.next_retry) }) : undefined}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { localizedContent } from '../../contract/content';
 import type { PublicSettings } from '../../contract/schemas/settings';
+import { setIspTimeZone } from '../components/dates';
 import { getLocale, overrideMessages } from '../i18n';
 import { setOfferedLanguages } from '../i18n/language';
 import { siteApi } from './api';
@@ -18,6 +19,8 @@ function apply(settings: PublicSettings) {
   if (settings.company?.name) overrideMessages({ 'app.name': settings.company.name });
   // The ISP's languages (issue 37): what the visitor may be shown and the default (src/i18n/language.ts).
   setOfferedLanguages(settings.languages?.offered, settings.languages?.default);
+  // The ISP's time zone (issue 37): moments are written in it (src/components/dates.ts); none: the browser's own.
+  setIspTimeZone(settings.time_zone);
   for (const fn of listeners) fn(settings);
 }
 

@@ -115,6 +115,56 @@ describe('settings screen', () => {
     });
   });
 
+  it('the Languages tab sets the ISP’s time zone from a searchable list, or none (the reader’s own) (issue 37)', async () => {
+    const api = new FakeApi().on('GET /settings', ok(settings)).on('PUT /settings', ok(settings, 'Settings saved'));
+    renderScreen(api, '/dashboard/settings', [{ path: '/dashboard/settings', element: <SettingsPage /> }]);
+    await screen.findByTestId('smtp-password-state');
+    fireEvent.click(screen.getByRole('tab', { name: 'Languages' }));
+    const zone = screen.getByRole('combobox', { name: 'Time zone' });
+    // None stored: the reader's own.
+    expect(zone.closest('.ant-select')!.querySelector('.ant-select-selection-item')!.textContent).toBe(
+      'The reader’s own (browser)',
+    );
+    fireEvent.mouseDown(zone);
+    fireEvent.change(zone, { target: { value: 'mexico city' } });
+    fireEvent.click(
+      (await screen.findAllByText('America/Mexico City', { selector: '.ant-select-item-option-content' })).pop()!,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(api.count('PUT /settings')).toBe(1));
+    expect((api.last('PUT /settings')!.body as Record<string, unknown>).time_zone).toBe('America/Mexico_City');
+
+    fireEvent.mouseDown(zone);
+    fireEvent.click(
+      (
+        await screen.findAllByText('The reader’s own (browser)', { selector: '.ant-select-item-option-content' })
+      ).pop()!,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(api.count('PUT /settings')).toBe(2));
+    expect((api.last('PUT /settings')!.body as Record<string, unknown>).time_zone).toBeNull();
+  });
+
+  it('shows a stored time zone, one missing from the browser’s list too, and sends it back as it is', async () => {
+    for (const [stored, label] of [
+      ['Asia/Tokyo', 'Asia/Tokyo'],
+      ['Nowhere/Not_Listed', 'Nowhere/Not Listed'],
+    ]) {
+      const api = new FakeApi()
+        .on('GET /settings', ok({ ...settings, time_zone: stored }))
+        .on('PUT /settings', ok(settings, 'Settings saved'));
+      renderScreen(api, '/dashboard/settings', [{ path: '/dashboard/settings', element: <SettingsPage /> }]);
+      await screen.findByTestId('smtp-password-state');
+      fireEvent.click(screen.getByRole('tab', { name: 'Languages' }));
+      const zone = screen.getByRole('combobox', { name: 'Time zone' });
+      expect(zone.closest('.ant-select')!.querySelector('.ant-select-selection-item')!.textContent).toBe(label);
+      fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+      await waitFor(() => expect(api.count('PUT /settings')).toBe(1));
+      expect((api.last('PUT /settings')!.body as Record<string, unknown>).time_zone).toBe(stored);
+      cleanup();
+    }
+  });
+
   it('edits the content per offered language: the picker shows the default text as placeholders and sends each language (issue 37)', async () => {
     const withContent = {
       ...settings,

@@ -4,14 +4,13 @@
  * failure here is logged and never fails the request that triggered it.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { dayIn } from '../../../contract/time-zone';
 import type { Db } from '../../db/client';
 import type { InvoiceRow } from '../../db/schema';
 import type { MailMessage } from '../../integrations/mail/mailer';
 import { languageOf, mt } from '../../i18n';
 import { invoiceIssuedMail, paymentReceivedMail, type InvoiceMailContext } from './emails';
 import { createBillingRepository } from './repository';
-
-const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export function invoiceContext(
   invoice: InvoiceRow,
@@ -48,6 +47,8 @@ export class BillingNotices {
       companyName: () => Promise<string>;
       /** The ISP's default language (settings.languages.default), for customers who chose none. */
       defaultLanguage: () => Promise<string>;
+      /** The ISP's time zone (settings.time_zone): a payment's day is the day there; absent or null: in UTC. */
+      timeZone?: () => Promise<string | null>;
       send: (message: MailMessage) => void;
       log: FastifyBaseLogger;
     },
@@ -98,7 +99,9 @@ export class BillingNotices {
     return this.guarded('payment_received', invoiceId, async () => {
       const found = await this.load(invoiceId);
       if (found?.invoice.status !== 'paid') return;
-      this.deps.send(paymentReceivedMail({ ...found.context, paidDate: day(found.invoice.paidDate ?? new Date()) }));
+      const timeZone = (await this.deps.timeZone?.()) ?? null;
+      const paidDate = dayIn(found.invoice.paidDate ?? new Date(), timeZone);
+      this.deps.send(paymentReceivedMail({ ...found.context, paidDate }));
     });
   }
 }

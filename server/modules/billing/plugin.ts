@@ -39,6 +39,7 @@ export default fp(
       appUrl: app.config.appUrl,
       companyName: async () => (await app.settings.stored()).company.name,
       defaultLanguage: async () => (await app.settings.stored()).languages.default,
+      timeZone: async () => (await app.settings.stored()).time_zone,
       send: (message) => app.mail.send(message),
       log: app.log.child({ module: 'billing' }),
     });

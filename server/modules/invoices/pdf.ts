@@ -10,6 +10,7 @@
 import PDFDocument from 'pdfkit';
 import type { LanguageCode } from '../../../contract/languages';
 import { formatMoney } from '../../../contract/money';
+import { dayIn } from '../../../contract/time-zone';
 import type { Invoice, InvoiceLineItem } from '../../../contract/schemas/invoice';
 import { localeOf } from '../../i18n';
 import { PdfText, pdfTranslator } from '../../lib/pdf-text';
@@ -24,12 +25,21 @@ export interface InvoicePdfInput {
   publicUrl: string;
   /** The invoice owner's language (their users.language, else the ISP's default), whoever downloads it. */
   language: LanguageCode;
+  /** The ISP's time zone (settings.time_zone): the paid date is the day the payment came in there; null: in UTC. */
+  timeZone?: string | null;
 }
 
-/** "2026-11-23" or an ISO timestamp → the day in the language ("Nov 23, 2026", "23 nov 2026"). */
-export function pdfDate(language: LanguageCode, value: string): string {
+const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * "2026-11-23" or an ISO timestamp → the day in the language ("Nov 23, 2026", "23 nov 2026"): a calendar day as it
+ * is, a timestamp as its UTC day, or with `timeZone` (for a moment: the paid date) as the day it fell on there.
+ */
+export function pdfDate(language: LanguageCode, value: string, timeZone?: string | null): string {
+  const moment = timeZone && !CALENDAR_DAY.test(value) ? new Date(value) : null; // a calendar day never moves
+  const day = moment && !Number.isNaN(moment.getTime()) ? dayIn(moment, timeZone) : value.slice(0, 10);
   return new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'medium', timeZone: 'UTC' }).format(
-    new Date(`${value.slice(0, 10)}T00:00:00Z`),
+    new Date(`${day}T00:00:00Z`),
   );
 }
 
@@ -49,11 +59,14 @@ export function invoicePdfFilename(number: string): string {
 }
 
 export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
-  const { invoice, company, customer, language } = input;
+  const { invoice, company, customer, language, timeZone } = input;
   const t = pdfTranslator(language);
   const locale = localeOf(language);
   const money = (minor: number) => pdfMoney(language, minor, invoice.currency);
+  // Calendar days (issue and due dates) and billing periods (UTC day boundaries) as they are; the paid date, a
+  // moment, as the day it fell on in the ISP's time zone.
   const day = (value: string) => pdfDate(language, value);
+  const paidDay = (value: string) => pdfDate(language, value, timeZone);
   const label = (key: string) => t('pdf.label', { label: t(key) });
   const doc = new PDFDocument({
     size: 'A4',
@@ -102,7 +115,7 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     [label('pdf.invoice.issueDate'), day(invoice.issue_date)],
     [label('pdf.invoice.dueDate'), day(invoice.due_date)],
   ];
-  if (invoice.paid_date) meta.push([label('pdf.invoice.paidDate'), day(invoice.paid_date)]);
+  if (invoice.paid_date) meta.push([label('pdf.invoice.paidDate'), paidDay(invoice.paid_date)]);
   let metaY = 50 + text.lineHeight({ size: 22 }) + 4;
   for (const [name, value] of meta) {
     text.line(name, at(left + width * 0.4, width * 0.35), metaY, {
@@ -210,7 +223,7 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   if (invoice.status === 'paid') {
     const byCredit = invoice.credit_applied > 0 && invoice.amount_due === 0;
     payment = invoice.paid_date
-      ? t(byCredit ? 'pdf.invoice.paidByCreditOn' : 'pdf.invoice.paidOn', { date: day(invoice.paid_date) })
+      ? t(byCredit ? 'pdf.invoice.paidByCreditOn' : 'pdf.invoice.paidOn', { date: paidDay(invoice.paid_date) })
       : t(byCredit ? 'pdf.invoice.paidByCredit' : 'pdf.invoice.paid');
   } else if (invoice.status === 'unpaid' || invoice.status === 'overdue') {
     payment = t('pdf.invoice.pleasePay', {

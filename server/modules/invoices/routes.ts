@@ -63,9 +63,10 @@ const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.user;
       const mayReadEmail =
         !!user && (user.id === found.row.userId || allows(ENDPOINT_ACCESS['GET /payments/invoices'], user.role));
-      const { company, languages } = await app.settings.stored();
+      const { company, languages, time_zone } = await app.settings.stored();
       const pdf = await renderInvoicePdf({
         language: languageOf(found.userLanguage, languages.default),
+        timeZone: time_zone,
         invoice: toInvoice(found.row),
         company,
         customer: { name: found.userName, email: mayReadEmail ? found.userEmail : null },

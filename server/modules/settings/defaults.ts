@@ -53,6 +53,11 @@ export interface StoredSettings {
   /** Issue 37: the languages offered to customers, and the default for a visitor whose browser asks for none of them. */
   languages: { default: LanguageCode; offered: LanguageCode[] };
   /**
+   * Issue 37: the ISP's time zone (IANA name) the e-mails, PDFs and the web app write moments in; null: none (the
+   * server writes UTC, the web app the reader's own). Stored as its own key; '' in the table is "none".
+   */
+  time_zone: string | null;
+  /**
    * Issue 37: the content (achievements, faq, about, policies) in other languages than the default, each field
    * optional (a missing one falls back to the default language's, the fields above); and when it last changed.
    */
@@ -118,6 +123,7 @@ export function defaultSettings(): StoredSettings {
     smtp: { host: '', port: 587, secure: false, user: '', from: '', password: null },
     uploads: { ...DEFAULT_UPLOAD_QUOTAS },
     languages: { default: 'en', offered: [...LANGUAGE_CODES] },
+    time_zone: null,
     policies: {
       'privacy-policy': policy(
         'Privacy Policy',

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { localizedContent, ownText } from '../../../contract/content';
 import { pickLanguage, type LanguageCode } from '../../../contract/languages';
+import { canonicalTimeZone, isTimeZone } from '../../../contract/time-zone';
 import {
   POLICY_TYPES,
   type ContentTranslation,
@@ -128,6 +129,12 @@ export function settingsChanges(
           return { ...smtp, password: typeof smtp.password === 'string' ? openSecret(smtp.password) : null };
         };
         add(key, changedFields(opened(before), opened(after), { secret: ['password'] }));
+        break;
+      }
+      case 'time_zone': {
+        // '' (stored for "none": the table's values are never null) and an absent row are the same: no zone.
+        const zone = (value: unknown) => (typeof value === 'string' && value ? value : null);
+        add(key, changedFields({ [key]: zone(before) }, { [key]: zone(after) }));
         break;
       }
       case 'logo':
@@ -260,6 +267,10 @@ export class SettingsService {
         case 'languages':
           s.languages = merge(s.languages, row.value);
           break;
+        case 'time_zone':
+          // A zone this runtime's Intl does not know (a name ICU dropped) counts as none rather than failing.
+          s.time_zone = isTimeZone(row.value) ? row.value : null;
+          break;
         case 'about':
           if (typeof row.value === 'string') s.about = row.value;
           break;
@@ -302,6 +313,7 @@ export class SettingsService {
       about: s.about,
       coverage_areas: s.coverage_areas,
       languages: s.languages,
+      time_zone: s.time_zone,
       content_language: s.languages.default,
       content_translations: translations,
     };
@@ -387,6 +399,9 @@ export class SettingsService {
     if (input.about !== undefined) entries.push({ key: 'about', value: input.about });
     if (input.coverage_areas) entries.push({ key: 'coverage_areas', value: input.coverage_areas });
     if (input.languages) entries.push({ key: 'languages', value: input.languages });
+    // null clears it; stored as '' (a settings value is never null).
+    if (input.time_zone !== undefined)
+      entries.push({ key: 'time_zone', value: input.time_zone === null ? '' : canonicalTimeZone(input.time_zone) });
     // Merged with the stored row under its lock (not the cache): invoices advance invoice_next_number meanwhile.
     if (input.billing) entries.push({ key: 'billing', value: input.billing, merge: defaultSettings().billing });
     if (input.uploads)

@@ -132,6 +132,7 @@ export const messages: Record<string, string> = {
   "msg.End date must be a valid date (YYYY-MM-DD)": "End date must be a valid date (YYYY-MM-DD)",
   "msg.Enter a date and time (ISO 8601)": "Enter a date and time (ISO 8601)",
   "msg.Enter a full http(s) address or leave it empty": "Enter a full http(s) address or leave it empty",
+  "msg.Enter a time zone name such as America/Mexico_City": "Enter a time zone name such as America/Mexico_City",
   "msg.Enter a valid e-mail address": "Enter a valid e-mail address",
   "msg.Enter a valid phone number": "Enter a valid phone number",
   "msg.Enter the code printed on your voucher to go online.": "Enter the code printed on your voucher to go online.",

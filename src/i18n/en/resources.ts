@@ -172,6 +172,10 @@ export const resources: Record<string, string> = {
   'settings.languages.defaultHelp':
     'For visitors whose browser asks for none of the offered languages, and for what is sent to customers who have not chosen one.',
   'settings.languages.defaultNotOffered': 'The default language must be one of the offered languages',
+  'settings.timeZone.label': 'Time zone',
+  'settings.timeZone.help':
+    'Times on screen, in e-mails and on invoice PDFs are written in this time zone. Due dates and billing periods are calendar days and never move. Without one, each reader sees their own browser’s time zone and e-mails use UTC.',
+  'settings.timeZone.browser': 'The reader’s own (browser)',
   'settings.company.name': 'Company name',
   'settings.company.address': 'Address',
   'settings.company.supportEmail': 'Support e-mail',
