@@ -212,6 +212,22 @@ export function languageMatrix(language: string, plan: LanguagePlan): void {
       return page;
     }
 
+    /** Opens each route in turn and checks it at the sizes given; every problem found. */
+    async function checkRoutes(
+      page: Page,
+      who: string,
+      routes: readonly string[],
+      sizes: readonly (390 | 1366)[],
+      known: Set<string> | null,
+    ): Promise<string[]> {
+      const problems: string[] = [];
+      for (const [i, route] of routes.entries()) {
+        await openScreen(page, route);
+        problems.push(...(await checkRoute(page, language, who, route, ordered(sizes, i), { known, axe: plan.axe })));
+      }
+      return problems;
+    }
+
     it(
       `the public site and the sign-in pages at ${plan.public.join(' and ')} px`,
       async () => {
@@ -220,15 +236,7 @@ export function languageMatrix(language: string, plan: LanguagePlan): void {
           const page = await newPage(known);
           const problems: string[] = [];
           try {
-            for (const [i, route] of (await publicRoutes()).entries()) {
-              await openScreen(page, route);
-              problems.push(
-                ...(await checkRoute(page, language, 'public', route, ordered(plan.public, i), {
-                  known,
-                  axe: plan.axe,
-                })),
-              );
-            }
+            problems.push(...(await checkRoutes(page, 'public', await publicRoutes(), plan.public, known)));
           } finally {
             await page.context().close();
           }
@@ -258,12 +266,7 @@ export function languageMatrix(language: string, plan: LanguagePlan): void {
               await settled(page);
               const routes = await routesOf(page, role, { details });
               expect(routes.length).toBeGreaterThan(2);
-              for (const [i, route] of routes.entries()) {
-                await openScreen(page, route);
-                problems.push(
-                  ...(await checkRoute(page, language, role, route, ordered(sizes, i), { known, axe: plan.axe })),
-                );
-              }
+              problems.push(...(await checkRoutes(page, role, routes, sizes, known)));
             } finally {
               await page.context().close();
             }
