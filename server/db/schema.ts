@@ -42,6 +42,8 @@ export const users = pgTable(
     role: varchar('role', { length: 32, enum: ROLES }).notNull().default('user'),
     status: varchar('status', { length: 16, enum: USER_STATUSES }).notNull().default('active'),
     phone: varchar('phone', { length: 32 }),
+    /** When the customer proved `phone` is theirs with a code (issue 38); cleared when the number changes. */
+    phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
     address: varchar('address', { length: 300 }),
     company: varchar('company', { length: 120 }),
     /** Given by the database from customer_number_seq (existing users were numbered by the migration). */
@@ -309,6 +311,13 @@ export const invoices = pgTable(
     totalAmount: integer('total_amount').notNull(),
     /** Customer credit used for this invoice when it was issued (issue 21); amount due = total − credit applied. */
     creditApplied: integer('credit_applied').notNull().default(0),
+    /**
+     * A late fee (issue 38) is its own invoice pointing at the overdue invoice it is for; unique, so an invoice
+     * gets at most one late fee whoever runs the dunning.
+     */
+    lateFeeForInvoiceId: uuid('late_fee_for_invoice_id').references((): AnyPgColumn => invoices.id, {
+      onDelete: 'restrict',
+    }),
     issueDate: date('issue_date', { mode: 'string' }).notNull(),
     dueDate: date('due_date', { mode: 'string' }).notNull(),
     paidDate: timestamp('paid_date', { withTimezone: true }),
@@ -321,6 +330,7 @@ export const invoices = pgTable(
     index('invoices_subscription_idx').on(t.subscriptionId),
     index('invoices_status_idx').on(t.status),
     index('invoices_due_date_idx').on(t.dueDate),
+    uniqueIndex('invoices_late_fee_for_unique').on(t.lateFeeForInvoiceId),
     // Dashboard statistics: open invoices issued in a period (index-only sums over the few open ones).
     index('invoices_stats_open_issue_idx')
       .on(t.issueDate, t.status, t.currency, t.dueDate, t.totalAmount)
@@ -473,3 +483,4 @@ export * from './schema/money';
 export * from './schema/ipam';
 export * from './schema/vouchers';
 export * from './schema/fair-use';
+export * from './schema/messaging';
