@@ -79,6 +79,7 @@ import installationRoutes, { serviceAccessRoutes } from './modules/installations
 import usageRoutes from './modules/usage/routes';
 import homeRoutes from './modules/home/routes';
 import radiusPlugin from './modules/radius/plugin';
+import messagingPlugin from './modules/messaging/plugin';
 import trafficPlugin from './modules/traffic/plugin';
 import metricsPlugin from './plugins/metrics';
 import trafficRoutes from './modules/traffic/routes';
@@ -216,6 +217,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(rateLimitPlugin);
     await app.register(settingsPlugin);
     await app.register(mailPlugin, { mailer: options.mailer });
+    await app.register(messagingPlugin); // app.notifier: messages on the customer's channels (issue 38)
     await app.register(radiusPlugin);
     await app.register(billingPlugin);
     await app.register(autopayPlugin, { stripeApi: options.stripeApi }); // saved cards, off-session charges (issue 21)

@@ -115,7 +115,11 @@ export const messages = pgTable(
     /** Phone number (E.164) or e-mail address it went to. */
     to: varchar('to', { length: 254 }).notNull(),
     language: varchar('language', { length: 8 }).notNull(),
+    /** The e-mail's subject (null for SMS/WhatsApp). */
+    subject: varchar('subject', { length: 300 }),
     body: text('body').notNull(),
+    /** The e-mail's HTML (null for SMS/WhatsApp). */
+    html: text('html'),
     status: varchar('status', { length: 16, enum: MESSAGE_STATUSES }).notNull().default('queued'),
     /** Why it was skipped or why it failed last. */
     error: text('error'),
