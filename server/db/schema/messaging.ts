@@ -254,8 +254,5 @@ export const incidentCustomers = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
   },
-  (t) => [
-    primaryKey({ columns: [t.incidentId, t.subscriptionId] }),
-    index('incident_customers_user_idx').on(t.userId),
-  ],
+  (t) => [primaryKey({ columns: [t.incidentId, t.subscriptionId] }), index('incident_customers_user_idx').on(t.userId)],
 );
