@@ -24,6 +24,10 @@ export const billingRunCountsSchema = z.object({
   cancelled_invoices: z.number().int(),
   /** E-mails sent after the run committed. */
   emails: z.number().int(),
+  /** Dunning reminders and late-fee notices (issue 38; absent on older runs). */
+  dunning_messages: z.number().int().optional(),
+  /** Late-fee invoices added (issue 38; absent on older runs). */
+  late_fees: z.number().int().optional(),
 });
 export type BillingRunCounts = z.infer<typeof billingRunCountsSchema>;
 

@@ -14,8 +14,8 @@ export const invoiceLineItemSchema = z.object({
   /** quantity × unit_amount (negative for a credit). */
   amount: z.number().int(),
   /** What the line is for (absent on older lines): the plan's first period, a renewal, an upgrade, a credit, a
-   *  fair-use top-up (issue 36). */
-  kind: z.enum(['plan', 'setup_fee', 'renewal', 'upgrade', 'credit', 'top_up']).optional(),
+   *  fair-use top-up (issue 36), a late fee for another invoice (issue 38). */
+  kind: z.enum(['plan', 'setup_fee', 'renewal', 'upgrade', 'credit', 'top_up', 'late_fee']).optional(),
   /** The service period a plan/renewal/upgrade line covers (ISO timestamps). */
   period_start: z.string().optional(),
   period_end: z.string().optional(),

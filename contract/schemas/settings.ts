@@ -96,6 +96,83 @@ export const billingSettingsSchema = z.object({
   autopay_retry_days: z.array(z.number().int()).optional(),
 });
 
+/**
+ * Dunning (issue 38): the reminders the daily billing run sends about an open invoice, each step a number of days
+ * from its due date (−3: three days before, 0: on the day, 7: a week late), and an optional late fee, its own
+ * invoice, added once when the invoice is after_days past due and still unpaid (docs/dunning.md).
+ */
+export const LATE_FEE_TYPES = ['none', 'fixed', 'percent'] as const;
+export type LateFeeType = (typeof LATE_FEE_TYPES)[number];
+export const DUNNING_OFFSET_MIN = -30;
+export const DUNNING_OFFSET_MAX = 90;
+export const DUNNING_MAX_STEPS = 10;
+
+export const dunningSettingsSchema = z.object({
+  /** Off: no reminders and no late fees (the overdue and suspension e-mails go out as always). */
+  enabled: z.boolean(),
+  /** Sorted by offset, each offset once. */
+  steps: z.array(z.object({ offset_days: z.number().int() })),
+  late_fee: z.object({
+    type: z.enum(LATE_FEE_TYPES),
+    /** type fixed: the fee in minor units of the invoice's currency. */
+    amount: z.number().int(),
+    /** type percent: basis points of the invoice's total (250 = 2.5%). */
+    percent_bp: z.number().int(),
+    /** Added when the invoice is this many days past due and still unpaid. */
+    after_days: z.number().int(),
+  }),
+});
+export type DunningSettings = z.infer<typeof dunningSettingsSchema>;
+
+/** PUT /settings dunning: every field optional (the stored ones are kept); steps and late_fee replace the stored. */
+export const dunningUpdateSchema = z
+  .object({
+    enabled: z.boolean(),
+    steps: z
+      .array(
+        z.object({
+          offset_days: z
+            .number()
+            .int({ message: 'A step is a whole number of days' })
+            .min(DUNNING_OFFSET_MIN, { message: 'A step is between 30 days before and 90 days after the due date' })
+            .max(DUNNING_OFFSET_MAX, { message: 'A step is between 30 days before and 90 days after the due date' }),
+        }),
+      )
+      .max(DUNNING_MAX_STEPS, { message: 'At most 10 dunning steps' })
+      .refine((steps) => new Set(steps.map((s) => s.offset_days)).size === steps.length, {
+        message: 'Each step day once',
+      }),
+    late_fee: z
+      .object({
+        type: z.enum(LATE_FEE_TYPES, { message: 'Choose none, fixed or percent' }),
+        amount: z
+          .number()
+          .int({ message: 'The late fee is a whole amount in minor units' })
+          .min(0, { message: 'The late fee cannot be negative' })
+          .max(100_000_000, { message: 'The late fee is too large' })
+          .optional(),
+        percent_bp: z
+          .number()
+          .int({ message: 'The late fee percentage is a whole number of basis points' })
+          .min(0, { message: 'The late fee percentage must be between 0 and 100%' })
+          .max(10_000, { message: 'The late fee percentage must be between 0 and 100%' })
+          .optional(),
+        after_days: z
+          .number()
+          .int({ message: 'The late fee days must be a whole number' })
+          .min(1, { message: 'The late fee is added between 1 and 90 days after the due date' })
+          .max(90, { message: 'The late fee is added between 1 and 90 days after the due date' })
+          .optional(),
+      })
+      .superRefine((fee, ctx) => {
+        if (fee.type === 'fixed' && !fee.amount)
+          ctx.addIssue({ code: 'custom', path: ['amount'], message: 'Enter the late fee amount' });
+        if (fee.type === 'percent' && !fee.percent_bp)
+          ctx.addIssue({ code: 'custom', path: ['percent_bp'], message: 'Enter the late fee percentage' });
+      }),
+  })
+  .partial();
+
 /** Upload quotas in MB (issue 32): all attachments of a ticket, all photos of an installation, a customer's 24 hours. */
 export const uploadQuotasSchema = z.object({
   ticket_mb: z.number().int().min(1).max(10_240),
@@ -116,6 +193,8 @@ export const smtpSettingsSchema = z.object({
 /** GET /settings (admin): the default language's content and every stored translation (policies included). */
 export const adminSettingsSchema = publicSettingsSchema.extend({
   billing: billingSettingsSchema,
+  /** Optional: older servers lack it. */
+  dunning: dunningSettingsSchema.optional(),
   uploads: uploadQuotasSchema,
   smtp: smtpSettingsSchema,
   policies: policiesSchema,
@@ -229,6 +308,7 @@ export const settingsUpdateSchema = z.object({
     })
     .partial()
     .optional(),
+  dunning: dunningUpdateSchema.optional(),
   uploads: z
     .object({
       ticket_mb: z

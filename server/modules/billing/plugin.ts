@@ -26,6 +26,7 @@ export function createBillingJob(app: FastifyInstance, overrides: Partial<Billin
     onInvoicesIssued: () => app.settings.invalidate(),
     onAccessChanged: (subscriptionId, change) => app.radius?.accessChanged(subscriptionId, change),
     // app.autopay is registered after billing; looked up when a run ends.
+    notifier: app.notifier,
     afterRun: async () => (app.hasDecorator('autopay') ? app.autopay.processDue() : undefined),
     ...overrides,
   });
@@ -59,5 +60,5 @@ export default fp(
         scheduler.tick(),
       );
   },
-  { name: 'billing', dependencies: ['db', 'settings', 'mail', 'jobs'] },
+  { name: 'billing', dependencies: ['db', 'settings', 'mail', 'jobs', 'messaging'] },
 );

@@ -48,6 +48,10 @@ import { overdueMail, suspendedMail, invoiceIssuedMail } from './emails';
 import { cardExpiryReminders, scheduleFirstCharge } from '../autopay/in-run';
 import { invoiceContext } from './notices';
 import { createBillingRepository } from './repository';
+import type { DunningSettings } from '../../../contract/schemas/settings';
+import type { Notifier } from '../messaging/types';
+import { storedDunning } from '../settings/dunning';
+import { runDunning } from './dunning';
 
 const DAY_MS = 86_400_000;
 /** Days after the grace period (counted from the period end) before an unpaid subscription expires. */
@@ -68,6 +72,8 @@ export const emptyCounts = (): BillingRunCounts => ({
   expired: 0,
   cancelled_invoices: 0,
   emails: 0,
+  dunning_messages: 0,
+  late_fees: 0,
 });
 
 export function toBillingRun(row: BillingRunRow): BillingRun {
@@ -99,6 +105,8 @@ export interface BillingJobDeps {
    * charges — the first attempts the run scheduled, retries that came due, charges a crashed run left behind.
    */
   afterRun?: () => Promise<unknown>;
+  /** Dunning (issue 38): reminders and late-fee notices, stored in the run's transaction, flushed after it. */
+  notifier?: Notifier;
 }
 
 interface Notice {
@@ -117,6 +125,7 @@ interface RunSettings {
   company: string;
   /** The ISP's default language, for the e-mails of customers who chose none. */
   defaultLanguage: string;
+  dunning: DunningSettings;
 }
 
 export class BillingJob {
@@ -133,7 +142,13 @@ export class BillingJob {
       await repo.advisoryLock(BILLING_LOCK_KEY);
       const existing = await repo.runOn(runDate);
       if (existing)
-        return { alreadyRan: true, row: existing, mails: [] as MailMessage[], changed: new Set<string>() as Changed };
+        return {
+          alreadyRan: true,
+          row: existing,
+          mails: [] as MailMessage[],
+          changed: new Set<string>() as Changed,
+          messageIds: [] as string[],
+        };
       const started = await repo.insertRun({
         runDate,
         triggeredBy: trigger.by,
@@ -149,19 +164,37 @@ export class BillingJob {
       await this.suspend(tx, now, s, counts, notices, changed);
       await this.expire(tx, now, s, counts, changed);
       await this.renew(tx, now, s, counts, notices);
+      // 6. Dunning (issue 38): late fees and reminders; an invoice e-mailed above gets no second e-mail today.
+      const dunning = this.deps.notifier
+        ? await runDunning({
+            tx,
+            now,
+            today: runDate,
+            settings: s.dunning,
+            notifier: this.deps.notifier,
+            issue: this.deps.issueInvoice ?? issueInvoice,
+            appUrl: this.deps.appUrl,
+            company: s.company,
+            defaultLanguage: s.defaultLanguage,
+            mailedToday: new Set(notices.filter((n) => n.kind !== 'issued').map((n) => n.invoice.id)),
+          })
+        : { messageIds: [], notices: 0, lateFees: 0 };
+      counts.dunning_messages = dunning.notices;
+      counts.late_fees = dunning.lateFees;
       const mails = [
         ...(await this.compose(tx, notices, s)),
         ...(await cardExpiryReminders(tx, now, s.company, this.deps.appUrl, s.defaultLanguage)),
       ];
       counts.emails = mails.length;
       const row = await repo.finishRun(started.id, clock.now(), counts);
-      return { alreadyRan: false, row, mails, changed };
+      return { alreadyRan: false, row, mails, changed, messageIds: dunning.messageIds };
     });
     if (!outcome.alreadyRan) {
       // Committed: only now do the e-mails go out.
       for (const mail of outcome.mails) this.deps.send(mail);
+      if (outcome.messageIds.length) await this.deps.notifier?.flush(outcome.messageIds);
       for (const id of outcome.changed) this.deps.onAccessChanged?.(id, 'status');
-      if (outcome.row.counts.renewal_invoices) this.deps.onInvoicesIssued?.();
+      if (outcome.row.counts.renewal_invoices || outcome.row.counts.late_fees) this.deps.onInvoicesIssued?.();
     }
     // Committed: the automatic charges (each claimed once, whoever runs; the webhook marks the invoice paid).
     await this.deps.afterRun?.();
@@ -182,7 +215,13 @@ export class BillingJob {
   /** The settings the run needs, read from the table (not a process's cache: another process may have changed them). */
   private async readSettings(tx: Db): Promise<RunSettings> {
     const d = defaultSettings();
-    const rows = await createBillingRepository(tx).settings(['billing', 'tax_rate_bp', 'company', 'languages']);
+    const rows = await createBillingRepository(tx).settings([
+      'billing',
+      'tax_rate_bp',
+      'company',
+      'languages',
+      'dunning',
+    ]);
     const value = (key: string) => rows.find((r) => r.key === key)?.value;
     const billing = { ...d.billing, ...((value('billing') as Partial<StoredSettings['billing']> | undefined) ?? {}) };
     const company = { ...d.company, ...((value('company') as Partial<StoredSettings['company']> | undefined) ?? {}) };
@@ -196,6 +235,7 @@ export class BillingJob {
       taxRateBp: clampInt(value('tax_rate_bp'), 0, 10_000, d.tax_rate_bp),
       company: company.name || d.company.name,
       defaultLanguage: languages.default || d.languages.default,
+      dunning: storedDunning(value('dunning')),
     };
   }
 

@@ -81,6 +81,8 @@ export interface IssueInvoiceInput {
   lineItems: InvoiceLineItem[];
   taxRateBp: number;
   now: Date;
+  /** A late fee (issue 38): the invoice it is for (unique: one late fee per invoice). */
+  lateFeeForInvoiceId?: string;
 }
 
 /**
@@ -108,6 +110,7 @@ export async function issueInvoice(tx: Db, input: IssueInvoiceInput): Promise<In
     totalAmount: subtotal + tax,
     issueDate: isoDate(input.now),
     dueDate: isoDate(due),
+    lateFeeForInvoiceId: input.lateFeeForInvoiceId ?? null,
     createdAt: input.now,
     updatedAt: input.now,
   });

@@ -1,6 +1,6 @@
 /** Settings used when nothing is stored yet, and the demo content written on a fresh database. */
 import { LANGUAGE_CODES, type LanguageCode } from '../../../contract/languages';
-import type { ContentTranslation, PolicyType } from '../../../contract/schemas/settings';
+import type { ContentTranslation, DunningSettings, PolicyType } from '../../../contract/schemas/settings';
 import { DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '../../lib/upload-quotas';
 
 export interface CompanySettings {
@@ -46,6 +46,8 @@ export interface StoredSettings {
     /** Autopay (issue 21): a failed automatic payment is tried again this many days after the first attempt. */
     autopay_retry_days: number[];
   };
+  /** Issue 38: the dunning schedule and late fee (docs/dunning.md); off until the admin turns it on. */
+  dunning: DunningSettings;
   smtp: StoredSmtp;
   /** Upload quotas in MB (issue 32): per ticket, per installation, per customer in 24 hours. */
   uploads: UploadQuotas;
@@ -119,6 +121,11 @@ export function defaultSettings(): StoredSettings {
       grace_days: 7,
       renewal_days_before: 7,
       autopay_retry_days: [1, 3, 5],
+    },
+    dunning: {
+      enabled: false,
+      steps: [{ offset_days: -3 }, { offset_days: 0 }, { offset_days: 3 }, { offset_days: 7 }],
+      late_fee: { type: 'none', amount: 0, percent_bp: 0, after_days: 7 },
     },
     smtp: { host: '', port: 587, secure: false, user: '', from: '', password: null },
     uploads: { ...DEFAULT_UPLOAD_QUOTAS },

@@ -23,6 +23,7 @@ import type { SecretBox } from '../../lib/secret-box';
 import { readAll, type FileStore } from '../../lib/storage';
 import { changedFields, recordAudit, type AuditContext, type AuditEntry } from '../audit/trail';
 import { defaultSettings, type StoredSettings } from './defaults';
+import { storedDunning, updatedDunning } from './dunning';
 import type { SettingsRepository } from './repository';
 
 export const SETTINGS_MESSAGES = {
@@ -114,6 +115,14 @@ export function settingsChanges(
       case 'billing':
         add(key, changedFields(object(d.billing, before), object(d.billing, after)));
         break;
+      case 'dunning': {
+        const flat = (value: unknown) => {
+          const { steps, late_fee, enabled } = storedDunning(value);
+          return { enabled, steps: steps.map((s) => s.offset_days).join(', '), ...late_fee };
+        };
+        add(key, changedFields(flat(before), flat(after)));
+        break;
+      }
       case 'uploads':
         add(
           key,
@@ -258,6 +267,9 @@ export class SettingsService {
         case 'billing':
           s.billing = merge(s.billing, row.value);
           break;
+        case 'dunning':
+          s.dunning = storedDunning(row.value);
+          break;
         case 'uploads':
           s.uploads = merge(s.uploads, row.value);
           break;
@@ -330,6 +342,7 @@ export class SettingsService {
       // Every stored version, policies included (a language no longer offered keeps its texts).
       content_translations: s.content_translations,
       billing: s.billing,
+      dunning: s.dunning,
       uploads: s.uploads,
       smtp: { ...smtp, password_set: Boolean(password) },
       policies: Object.fromEntries(POLICY_TYPES.map((t) => [t, s.policies[t].markdown])) as AdminSettings['policies'],
@@ -404,6 +417,7 @@ export class SettingsService {
       entries.push({ key: 'time_zone', value: input.time_zone === null ? '' : canonicalTimeZone(input.time_zone) });
     // Merged with the stored row under its lock (not the cache): invoices advance invoice_next_number meanwhile.
     if (input.billing) entries.push({ key: 'billing', value: input.billing, merge: defaultSettings().billing });
+    if (input.dunning) entries.push({ key: 'dunning', value: updatedDunning(current.dunning, input.dunning) });
     if (input.uploads)
       entries.push({
         key: 'uploads',
