@@ -33,7 +33,8 @@ interface Common {
 }
 
 export type DunningStage = 'beforeDue' | 'dueToday' | 'overdue';
-export const stageOf = (offset: number): DunningStage => (offset < 0 ? 'beforeDue' : offset === 0 ? 'dueToday' : 'overdue');
+export const stageOf = (offset: number): DunningStage =>
+  offset < 0 ? 'beforeDue' : offset === 0 ? 'dueToday' : 'overdue';
 
 /** A reminder of the step `offset` days from the due date; with the invoice's late fee (if any) named too. */
 export function reminderMessage(

@@ -201,4 +201,3 @@ export async function runDunning(c: DunningContext): Promise<DunningOutcome> {
   }
   return out;
 }
-
