@@ -3,6 +3,7 @@ import { useCustom, useCustomMutation } from '@refinedev/core';
 import type { AdminSettings } from '../../contract/schemas/settings';
 import { t } from '../../src/i18n';
 import { EditingLanguageProvider, translationLanguageOf, useSetEditingLanguage } from './ContentLanguage';
+import { DunningTab } from './DunningTab';
 import { BillingTab, CompanyTab, ContentTab, EmailTab, PoliciesTab, LanguagesTab } from './tabs';
 import { toFormValues, toSettingsPayload, type SettingsFormValues } from './values';
 import { useViewport } from '../../src/components/resource';
@@ -58,6 +59,10 @@ function SettingsForm() {
   const sections = [
     { key: 'company', label: t('settings.tabs.company'), children: <CompanyTab />, forceRender: true },
     { key: 'billing', label: t('settings.tabs.billing'), children: <BillingTab />, forceRender: true },
+    // Issue 38; absent when the server predates dunning.
+    ...(settings.dunning
+      ? [{ key: 'dunning', label: t('settings.tabs.dunning'), children: <DunningTab />, forceRender: true }]
+      : []),
     {
       key: 'email',
       label: t('settings.tabs.email'),

@@ -27,6 +27,15 @@ export function parseRetryDays(text: string): number[] | null {
   return parts.every((p) => /^\d+$/.test(p)) ? parts.map(Number) : null;
 }
 
+/** "-3, 0, 3, 7" (a minus sign or a hyphen) → dunning steps; "" → []; null when a part is not a whole number. */
+export function parseDunningSteps(text: string): Array<{ offset_days: number }> | null {
+  const parts = text
+    .replace(/\u2212/g, '-')
+    .split(/[\s,;]+/)
+    .filter(Boolean);
+  return parts.every((p) => /^-?\d+$/.test(p)) ? parts.map((p) => ({ offset_days: Number(p) })) : null;
+}
+
 /** GET /settings → form. The SMTP password is never pre-filled (the API does not send it). */
 export function toFormValues(s: AdminSettings): SettingsFormValues {
   const { tax_rate_bp, smtp, time_zone, ...rest } = s;
@@ -58,6 +67,8 @@ export function toSettingsPayload(v: SettingsFormValues): SettingsUpdate {
     currency: v.currency,
     tax_rate_bp: percentToBp(String(v.tax_rate_percent ?? '')) ?? undefined,
     billing: v.billing,
+    // Absent when the server predates dunning (issue 38).
+    ...(v.dunning ? { dunning: v.dunning } : {}),
     uploads: v.uploads,
     smtp: { ...v.smtp, password: v.smtp.password ?? '' },
     policies: v.policies,

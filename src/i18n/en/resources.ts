@@ -201,6 +201,25 @@ export const resources: Record<string, string> = {
   'settings.billing.autopayRetryDaysHelp':
     'A refused automatic payment is tried again on these days, counted from the first attempt; the customer is e-mailed each time. Leave empty for no retries.',
   'settings.billing.autopayRetryDaysInvalid': 'Write whole days separated by commas, e.g. 1, 3, 5',
+  'settings.tabs.dunning': 'Dunning',
+  'settings.dunning.intro':
+    'Reminders about unpaid invoices on the channels each customer chose, a number of days before or after the due date, and an optional late fee. The overdue and suspension e-mails go out as always.',
+  'settings.dunning.enabled': 'Send reminders and late fees',
+  'settings.dunning.steps': 'Reminder days',
+  'settings.dunning.stepsHelp':
+    'Days from the due date, separated by commas: -3 is three days before, 0 the due date, 7 a week late (from -30 to 90).',
+  'settings.dunning.stepsInvalid': 'Write whole days separated by commas, e.g. -3, 0, 3, 7',
+  'settings.dunning.lateFee': 'Late fee',
+  'settings.dunning.lateFeeType.none': 'None',
+  'settings.dunning.lateFeeType.fixed': 'Fixed amount',
+  'settings.dunning.lateFeeType.percent': 'Percentage of the invoice',
+  'settings.dunning.amount': 'Late fee amount',
+  'settings.dunning.amountInvalid': 'Enter an amount greater than zero, e.g. 5.00',
+  'settings.dunning.percent': 'Late fee (%)',
+  'settings.dunning.percentInvalid': 'Enter a percentage between 0.01 and 100',
+  'settings.dunning.afterDays': 'Days late before the fee',
+  'settings.dunning.afterDaysHelp':
+    'The fee is its own invoice, added once when the invoice is this many days past due and still unpaid. No tax is added to it.',
   'settings.billing.renewalDaysBeforeHelp':
     "The daily billing run issues the next period's invoice this many days before the current period ends.",
   'settings.smtp.host': 'SMTP host',
