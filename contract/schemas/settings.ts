@@ -102,7 +102,6 @@ export const billingSettingsSchema = z.object({
  * invoice, added once when the invoice is after_days past due and still unpaid (docs/dunning.md).
  */
 export const LATE_FEE_TYPES = ['none', 'fixed', 'percent'] as const;
-export type LateFeeType = (typeof LATE_FEE_TYPES)[number];
 export const DUNNING_OFFSET_MIN = -30;
 export const DUNNING_OFFSET_MAX = 90;
 export const DUNNING_MAX_STEPS = 10;

@@ -32,7 +32,7 @@ interface Common {
   invoice: DunningInvoice;
 }
 
-export type DunningStage = 'beforeDue' | 'dueToday' | 'overdue';
+type DunningStage = 'beforeDue' | 'dueToday' | 'overdue';
 export const stageOf = (offset: number): DunningStage =>
   offset < 0 ? 'beforeDue' : offset === 0 ? 'dueToday' : 'overdue';
 

@@ -33,7 +33,7 @@ const OPEN = ['unpaid', 'overdue'] as const;
 const shiftDay = (isoDay: string, days: number) =>
   new Date(new Date(`${isoDay}T00:00:00.000Z`).getTime() + days * DAY_MS).toISOString().slice(0, 10);
 
-export interface DunningContext {
+interface DunningContext {
   tx: Db;
   now: Date;
   /** Today (UTC, YYYY-MM-DD). */
@@ -49,7 +49,7 @@ export interface DunningContext {
   mailedToday: ReadonlySet<string>;
 }
 
-export interface DunningOutcome {
+interface DunningOutcome {
   /** Stored messages to flush after the commit. */
   messageIds: string[];
   /** Reminders and late-fee notices notified (events, not channels). */
@@ -58,7 +58,7 @@ export interface DunningOutcome {
 }
 
 /** The fee for an invoice total under the settings (percent: rounded half up to the minor unit); 0: none. */
-export function lateFeeAmount(fee: DunningSettings['late_fee'], total: number): number {
+function lateFeeAmount(fee: DunningSettings['late_fee'], total: number): number {
   if (fee.type === 'fixed') return Math.max(0, fee.amount);
   if (fee.type === 'percent') return Math.max(0, Math.round((total * fee.percent_bp) / 10_000));
   return 0;
