@@ -10,6 +10,7 @@ import { billingMail } from './billing';
 import { installationsMail } from './installations';
 import { pdfMail } from './pdf';
 import { radiusMail } from './radius';
+import { suspendedPage } from './suspended';
 import { ticketsMail } from './tickets';
 
 export const mail: Record<string, string> = {
@@ -19,5 +20,6 @@ export const mail: Record<string, string> = {
   ...installationsMail,
   ...pdfMail,
   ...radiusMail,
+  ...suspendedPage,
   ...ticketsMail,
 };
