@@ -74,10 +74,10 @@ describe('the suspended customer page', () => {
     t.app.inject({ method, url: `/api${url}`, headers: bearer(admin), payload: payload as object });
   const page = (url: string, remoteAddress = '203.0.113.9', headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url, remoteAddress, headers });
-  const login = (username: string, password: string) =>
+  const login = (username: string, password: string | null) =>
     radclient(
       { port: ports.authPort, secret: SECRET, type: 'auth' },
-      { 'User-Name': username, 'User-Password': password, 'NAS-Port-Type': 'Ethernet' },
+      { 'User-Name': username, 'User-Password': password ?? '', 'NAS-Port-Type': 'Ethernet' },
     );
   const account = (attributes: Record<string, string | number>) =>
     radclient({ port: ports.acctPort, secret: SECRET, type: 'acct' }, attributes);

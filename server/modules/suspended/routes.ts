@@ -126,27 +126,29 @@ const suspendedRoutes: FastifyPluginAsync = async (app) => {
     const { state, settings, language } = found;
     if (state.status !== 'suspended') return html(reply, 409, renderNotice(settings, language, 'notSuspended'));
     if (!state.invoice) return html(reply, 409, renderSuspended(settings, state, request.params.token, language));
+    const failed = (status: number) =>
+      html(reply, status, renderSuspended(settings, state, request.params.token, language, 'page.suspended.payFailed'));
+    let paymentUrl: string | null;
     try {
       const started = await payments.initiate(
         { id: state.userId, role: 'user' },
         { invoice_id: state.invoice.id },
         returnOrigin(request, app.config),
       );
-      if (!started.paymentUrl) throw new AppError(409, 'No checkout page');
+      paymentUrl = started.paymentUrl;
       request.log.info(
         { subscriptionId: state.subscriptionId, invoice: state.invoice.number, payment: started.payment.id },
         'suspended customer started a payment from the suspended page',
       );
-      return reply.header('cache-control', 'no-store').redirect(started.paymentUrl, 303);
     } catch (error) {
+      // No gateway active, the invoice paid meanwhile: said on the page, in the customer's language.
       if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
       request.log.warn({ err: error, subscriptionId: state.subscriptionId }, 'suspended page: payment not started');
-      return html(
-        reply,
-        error.statusCode,
-        renderSuspended(settings, state, request.params.token, language, 'page.suspended.payFailed'),
-      );
+      return failed(error.statusCode);
     }
+    // A gateway without a hosted checkout (none of the online ones) has nowhere to send the browser.
+    if (!paymentUrl) return failed(409);
+    return reply.header('cache-control', 'no-store').redirect(paymentUrl, 303);
   });
 };
 
