@@ -32,8 +32,10 @@ const { api, tokenOf } = portalApi(portal);
 describe('a suspended customer', () => {
   it('finds the page from the walled garden, pays in the browser, and the next login gets the plan', async () => {
     const admin = await tokenOf('admin@isp.local');
+    // Each attempt its own customer (a retried test starts over).
+    const tag = Math.random().toString(36).slice(2, 8);
     const plan = await api<{ id: string }>('POST', '/plans', admin, {
-      name: 'E2E Fiber 40',
+      name: `E2E Fiber 40 ${tag}`,
       download_mbps: 40,
       upload_mbps: 8,
       price: 2500,
@@ -42,17 +44,17 @@ describe('a suspended customer', () => {
     });
     const user = await api<{ id: string }>('POST', '/users', admin, {
       name: 'Samir Okafor',
-      email: 'samir.suspended@example.com',
+      email: `samir.${tag}@example.com`,
       password: 'Long-enough-pass-1',
     });
     const { subscription, invoice } = await api<{
       subscription: { id: string };
       invoice: { id: string; total_amount: number };
-    }>('POST', '/subscriptions', admin, { plan_id: plan.id, user_id: user.id, location: '3 Harbour Lane' });
+    }>('POST', '/subscriptions', admin, { plan_id: plan.id, user_id: user.id, location: `3 Harbour Lane ${tag}` });
     // Installed (the PPPoE login is made) and the first month paid at the counter: active.
     const jobs = await api<{ items: Array<{ id: string; subscription_id: string }> }>(
       'GET',
-      '/installations?search=Harbour',
+      `/installations?search=${tag}`,
       admin,
     );
     const job = jobs.items.find((i) => i.subscription_id === subscription.id)!;
@@ -68,6 +70,7 @@ describe('a suspended customer', () => {
     await api('POST', `/payments/invoices/${invoice.id}/manual`, admin, {
       amount: invoice.total_amount,
       payment_method: 'cash',
+      reference: 'counter receipt 1',
     });
     const { credentials } = await api<{ credentials: { username: string; password: string } }>(
       'GET',
@@ -84,12 +87,16 @@ describe('a suspended customer', () => {
       status: 'suspended',
       suspension_reason: 'Overdue invoice',
     });
-    await api('POST', '/devices', admin, {
-      name: 'e2e-bng',
-      host: '127.0.0.1',
-      snmp_community: 'public',
-      radius_secret: SECRET,
-    });
+    // The NAS (once: a retried attempt finds it registered).
+    const nasDevices = await api<{ items: Array<{ host: string }> }>('GET', '/devices', admin);
+    if (!nasDevices.items.some((d) => d.host === '127.0.0.1'))
+      await api('POST', '/devices', admin, {
+        name: 'e2e-bng',
+        vendor: 'mikrotik',
+        host: '127.0.0.1',
+        snmp_community: 'public',
+        radius_secret: SECRET,
+      });
 
     const login = () =>
       radclient(
@@ -104,7 +111,7 @@ describe('a suspended customer', () => {
     // The walled-garden address is the one the browser below connects from.
     const session = {
       'User-Name': credentials.username,
-      'Acct-Session-Id': 'e2e-garden-1',
+      'Acct-Session-Id': `e2e-garden-${tag}`,
       'Framed-IP-Address': '127.0.0.1',
     };
     expect((await account({ ...session, 'Acct-Status-Type': 'Start' })).code).toBe('Accounting-Response');
@@ -129,7 +136,7 @@ describe('a suspended customer', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     const disconnect = nas.received.find((r) => r.code === 'Disconnect-Request')!;
-    expect(disconnect.attributes['Acct-Session-Id']).toBe('e2e-garden-1');
+    expect(disconnect.attributes['Acct-Session-Id']).toBe(`e2e-garden-${tag}`);
     expect((await account({ ...session, 'Acct-Status-Type': 'Stop', 'Acct-Session-Time': 60 })).code).toBe(
       'Accounting-Response',
     );

@@ -9,7 +9,7 @@ import { invoices, plans, radiusSessions, subscriptions, users } from '../../db/
 import { amountDue } from '../credit/amount-due';
 
 /** An address as accounting records it: an IPv4-mapped IPv6 address (::ffff:10.0.0.5) is its IPv4 address. */
-export const normalAddress = (ip: string) => ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
+const normalAddress = (ip: string) => ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
 
 /** The subscription whose open session holds this address now, or null. */
 export async function subscriptionAtAddress(db: Db, ip: string): Promise<string | null> {

@@ -25,9 +25,9 @@ import { suspendedState, subscriptionAtAddress, type SuspendedState } from './lo
 import { renderNotice, renderSuspended, SUSPENDED_PAGE_CSP } from './page';
 import { signSuspendedToken, verifySuspendedToken } from './token';
 
-export const SUSPENDED_PATH = '/suspended';
+const SUSPENDED_PATH = '/suspended';
 /** Requests per address a minute: a person reloading, not someone walking through addresses or tokens. */
-export const SUSPENDED_RATE_LIMIT = { max: 30, windowMs: 60_000 } as const;
+const SUSPENDED_RATE_LIMIT = { max: 30, windowMs: 60_000 } as const;
 const TOKEN_MAX = 128;
 
 const suspendedRoutes: FastifyPluginAsync = async (app) => {

@@ -11,7 +11,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { SecretBox } from '../../lib/secret-box';
 
 /** How long a link works: a week, long enough for a dunning message read late. */
-export const SUSPENDED_LINK_TTL_SECONDS = 7 * 86_400;
+const SUSPENDED_LINK_TTL_SECONDS = 7 * 86_400;
 const PURPOSE = 'suspended-link';
 const TOKEN = /^([0-9a-f]{32})\.([0-9a-z]{1,10})\.([0-9a-f]{32})$/;
 
@@ -32,7 +32,7 @@ export function signSuspendedToken(
   return `${id}.${expiry}.${macOf(box, id, expiry)}`;
 }
 
-export type TokenCheck = { ok: true; subscriptionId: string; expiresAt: Date } | { ok: false; why: 'bad' | 'expired' };
+type TokenCheck = { ok: true; subscriptionId: string; expiresAt: Date } | { ok: false; why: 'bad' | 'expired' };
 
 /** The subscription a token names, or why it does not count (forged or damaged: bad; past its expiry: expired). */
 export function verifySuspendedToken(box: SecretBox, token: string, now: Date): TokenCheck {
