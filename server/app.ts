@@ -85,6 +85,7 @@ import metricsPlugin from './plugins/metrics';
 import trafficRoutes from './modules/traffic/routes';
 import { ipamRoutes, subscriptionAddressRoutes } from './modules/ipam/routes';
 import hotspotRoutes from './modules/hotspot/routes';
+import suspendedRoutes from './modules/suspended/routes';
 
 export interface BuildAppOptions {
   config: Config;
@@ -239,6 +240,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(spaPlugin, { distDir: config.serveSpa ? config.distDir : null });
     await app.register(siteIndexPlugin); // /robots.txt and /sitemap.xml (issue 34)
     await app.register(hotspotRoutes); // /hotspot/login: the MikroTik hotspot's external login page (outside /api)
+    await app.register(suspendedRoutes); // /suspended: where a walled-garden customer's web traffic lands (issue 38)
 
     // Routes.
     await app.register(

@@ -18,6 +18,7 @@ export const ROBOTS_DISALLOW = [
   '/verification-success',
   '/invoice',
   '/hotspot/',
+  '/suspended',
 ];
 
 const xmlEscape = (text: string) =>

@@ -107,7 +107,7 @@ export function routerErrorText(error: string): string {
   return UNKNOWN_ROUTER_ERROR;
 }
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The first value of a query or form field (repeated fields give an array), '' when absent or too long. */
@@ -205,9 +205,16 @@ button:focus-visible { outline: 2px solid var(--text); outline-offset: 2px; }
 
 /**
  * The page in the phone's language (issue 37: its Accept-Language among the ISP's offered languages, routes.ts):
- * each English text below is looked up as msg.<text> in the language's translation file.
+ * each English text below is looked up as msg.<text> in the language's translation file. Also the frame of the
+ * suspended customer's page (server/modules/suspended/page.ts), with its own styles added.
  */
-function layout(settings: PublicSettings, language: LanguageCode, title: string, body: string): string {
+export function layout(
+  settings: PublicSettings,
+  language: LanguageCode,
+  title: string,
+  body: string,
+  extraStyle = '',
+): string {
   const name = escapeHtml(settings.company.name);
   const logo = settings.company.logo_url ? `<img src="${escapeHtml(settings.company.logo_url)}" alt="">` : '';
   return `<!DOCTYPE html>
@@ -217,7 +224,7 @@ function layout(settings: PublicSettings, language: LanguageCode, title: string,
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · ${name}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${extraStyle}</style>
 </head>
 <body>
 <main>

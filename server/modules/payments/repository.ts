@@ -24,6 +24,7 @@ import {
   invoices,
   paymentGateways,
   payments,
+  subscriptions,
   users,
   webhookEvents,
   type InvoiceRow,
@@ -215,6 +216,16 @@ export function createPaymentRepository(db: Db) {
       const q = tx.select().from(invoices).where(eq(invoices.id, id)).limit(1);
       const [row] = lock ? await q.for('update') : await q;
       return row;
+    },
+
+    /** A subscription's status inside the completion's transaction (before paying changes it). */
+    async subscriptionStatus(tx: Db, id: string): Promise<string | undefined> {
+      const [row] = await tx
+        .select({ status: subscriptions.status })
+        .from(subscriptions)
+        .where(eq(subscriptions.id, id))
+        .limit(1);
+      return row?.status;
     },
 
     async updatePayment(tx: Db, id: string, values: Partial<NewPaymentRow>): Promise<PaymentRow> {

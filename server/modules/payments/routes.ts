@@ -18,21 +18,14 @@ import {
   paymentStatusSchema,
 } from '../../../contract/schemas/payment';
 import { CREDIT_MESSAGES, refundInputSchema } from '../../../contract/schemas/credit';
-import {
-  createPaymentProviders,
-  parseStripeApiBase,
-  WebhookEventIgnored,
-  type StripeApiAddress,
-} from '../../integrations/payments';
+import { WebhookEventIgnored, type StripeApiAddress } from '../../integrations/payments';
 import { buildSandboxWebhook } from '../../integrations/payments/sandbox';
 import { unauthorized } from '../../lib/errors';
 import { returnOrigin } from '../../lib/return-origin';
 import { auditContext, SYSTEM } from '../audit/trail';
-import { createGatewayRepository } from '../gateways/repository';
-import { GatewayService } from '../gateways/service';
 import { sandboxCheckoutPage, sandboxNotFoundPage } from './checkout-page';
 import { listPayments } from './list';
-import { createPaymentRepository } from './repository';
+import { paymentServiceDeps } from './deps';
 import { PaymentService, statusMessage, toPayment, type Caller, type CompletionOutcome } from './service';
 
 /** What a provider's webhook is answered: what the event did to its payment (`ignored`: an event type not acted on). */
@@ -51,29 +44,19 @@ const webhookReceiptSchema = z.object({
 });
 
 const paymentRoutes: FastifyPluginAsyncZod<{ stripeApi?: StripeApiAddress }> = async (app, opts) => {
-  const gatewayRepository = createGatewayRepository(app.db);
-  const gateways = new GatewayService({ box: app.secretBox });
-  const appUrl = app.config.appUrl.replace(/\/+$/, '');
-  const stripe =
-    opts.stripeApi ?? (app.config.stripeApiBase ? parseStripeApiBase(app.config.stripeApiBase) : undefined);
-  const providers = createPaymentProviders({ baseUrl: appUrl, now: () => app.clock.now(), stripe });
-  const repository = createPaymentRepository(app.db);
+  const shared = paymentServiceDeps(app, opts.stripeApi);
+  const { gateways, repository } = shared;
   const service = new PaymentService({
-    db: app.db,
-    repository,
-    gateways,
-    gatewayRepository,
-    providers,
-    clock: app.clock,
-    appUrl,
-    sandboxAllowed: app.config.sandboxPaymentsAllowed,
-    onInvoicePaid: async (invoiceId) => {
+    ...shared,
+    onInvoicePaid: async (invoiceId, reactivated) => {
+      // A suspended subscription paid up (issue 38): its walled-garden sessions end now, and the next login gets
+      // the plan (the customer is back within seconds, not at the walled garden's Session-Timeout).
+      if (reactivated) app.radius?.accessChanged(reactivated, 'reactivated');
       // A fair-use top-up paid (issue 36): its subscription's live sessions get the new rate.
       for (const subscriptionId of await topUpSubscriptionsOf(app.db, invoiceId))
         app.radius?.accessChanged(subscriptionId, 'fair_use');
       await app.billing.notices.paymentReceived(invoiceId);
     },
-    log: app.log,
     autopay: app.autopay,
   });
   const caller = (request: { user?: { id: string; role: Caller['role'] } | null }): Caller => {

@@ -80,8 +80,12 @@ export class PaymentService {
       appUrl: string;
       /** The Sandbox gateway may take payments (config.sandboxPaymentsAllowed); false: it is treated as unavailable. Default true. */
       sandboxAllowed?: boolean;
-      /** Called after a payment was committed as paid (the "payment received" e-mail); must not throw. */
-      onInvoicePaid?: (invoiceId: string) => Promise<void>;
+      /**
+       * Called after a payment was committed as paid (the "payment received" e-mail); must not throw. `reactivated`:
+       * the invoice's subscription was suspended and this payment made it active again (its walled-garden sessions
+       * must end, issue 38), else null.
+       */
+      onInvoicePaid?: (invoiceId: string, reactivated: string | null) => Promise<void>;
       /**
        * Autopay (issue 21, server/modules/autopay/service.ts): method.saved events save a card; an autopay charge's
        * webhook first gives its pending payment the provider's id (beforeSettle), then the charge follows the
@@ -202,6 +206,7 @@ export class PaymentService {
   ): Promise<CompletionResult> {
     const { db, repository, clock } = this.deps;
     let result: CompletionResult;
+    let reactivated: string | null = null;
     try {
       result = await db.transaction(async (txRaw): Promise<CompletionResult> => {
         const tx = txRaw as unknown as Db;
@@ -253,7 +258,11 @@ export class PaymentService {
         });
         await repository.markInvoicePaid(tx, invoice.id, now);
         // The subscription lifecycle decides: pending → active (first period), suspended → active, renewal period moves on.
-        if (invoice.subscriptionId) await activateForPaidInvoice(tx, invoice.id, now);
+        if (invoice.subscriptionId) {
+          const before = await repository.subscriptionStatus(tx, invoice.subscriptionId);
+          const after = await activateForPaidInvoice(tx, invoice.id, now);
+          if (before === 'suspended' && after?.status === 'active') reactivated = after.id;
+        }
         // The payer's money: the amount due to the invoice, an overpayment to the customer's credit.
         await paymentReceived(tx, paid, invoice, overpaid, now, audit?.actor.id ?? null);
         if (audit) {
@@ -283,7 +292,8 @@ export class PaymentService {
       throw error;
     }
     // Committed: only now is the customer told.
-    if (result.outcome === 'paid' && result.payment) await this.deps.onInvoicePaid?.(result.payment.invoiceId);
+    if (result.outcome === 'paid' && result.payment)
+      await this.deps.onInvoicePaid?.(result.payment.invoiceId, reactivated);
     // A second payment for an invoice already paid took the payer's money: give it back through the provider.
     if (result.outcome === 'not_counted' && result.payment)
       result = { ...result, payment: await this.refunds.refundNotCounted(result.payment, audit) };

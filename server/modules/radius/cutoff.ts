@@ -43,8 +43,11 @@ import { fairUse, hasFairUse, type FairUseDecision, type Rate } from './fair-use
 import { setTier } from './fair-use-store';
 
 /** address: its static address, pool or IPv6 prefixes changed (issue 22); a NAS cannot move a live PPP session
- *  to another address, so its sessions are disconnected and the next login gets the new one. */
-export type AccessChange = 'status' | 'plan' | 'address' | 'fair_use';
+ *  to another address, so its sessions are disconnected and the next login gets the new one.
+ *  reactivated: a suspended subscription is active again (its invoice paid, issue 38): the sessions open now were
+ *  let into the walled-garden pool, which a CoA cannot move them out of, so they are disconnected too. A `status`
+ *  change from suspended to served (staff reactivating it) counts the same. */
+export type AccessChange = 'status' | 'plan' | 'address' | 'fair_use' | 'reactivated';
 
 export interface CutoffDeps {
   db: Db;
@@ -145,6 +148,10 @@ export class CutoffService {
     }
     if (change === 'address') {
       for (const session of sessions) await this.disconnect(session, 'address_change');
+      return;
+    }
+    if (change === 'reactivated' || (change === 'status' && before?.status === 'suspended')) {
+      for (const session of sessions) await this.disconnect(session, 'reactivated');
       return;
     }
     // The plan's rate, or its fair-use tier's for this cycle's usage and top-ups.

@@ -11,6 +11,7 @@ import { dunningMail } from './dunning';
 import { installationsMail } from './installations';
 import { pdfMail } from './pdf';
 import { radiusMail } from './radius';
+import { suspendedPage } from './suspended';
 import { ticketsMail } from './tickets';
 
 export const mail: Record<string, string> = {
@@ -21,5 +22,6 @@ export const mail: Record<string, string> = {
   ...installationsMail,
   ...pdfMail,
   ...radiusMail,
+  ...suspendedPage,
   ...ticketsMail,
 };
