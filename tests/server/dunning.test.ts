@@ -239,7 +239,7 @@ describe('dunning on two nodes', () => {
     // The fee added the same day is named in the step-7 reminder, not in a notice of its own.
     const [fee] = await t.rows<{ id: string }>(sql`select id from invoices where late_fee_for_invoice_id = ${id}`);
     const seventh = (await mailTo('cleo@example.com')).at(-1)!;
-    expect(seventh.subject).toContain('7 jours de retard');
+    expect(seventh.subject).toContain('9 jours de retard'); // the step of day 7, said as it is on day 9
     expect(seventh.text).toContain(`/invoice/${fee.id}`);
     expect((await messagesOf(dan.user.id)).map((m) => m.event_key)).toEqual([
       `dunning:${dan.invoice.id}:-3`,

@@ -36,19 +36,19 @@ type DunningStage = 'beforeDue' | 'dueToday' | 'overdue';
 export const stageOf = (offset: number): DunningStage =>
   offset < 0 ? 'beforeDue' : offset === 0 ? 'dueToday' : 'overdue';
 
-/** A reminder of the step `offset` days from the due date; with the invoice's late fee (if any) named too. */
+/** A reminder for an invoice `late` days past its due date today (negative: before it); with its open late fee. */
 export function reminderMessage(
-  c: Common & { offset: number; fee: DunningFee | null },
+  c: Common & { late: number; fee: DunningFee | null },
   language: LanguageCode,
 ): ComposedMessage {
   const t = translatorFor(language);
-  const stage = stageOf(c.offset);
+  const stage = stageOf(c.late);
   const url = invoiceLink(c.appUrl, c.invoice.id);
   const params = {
     number: c.invoice.number,
     due: mailMoney(c.invoice.amountDue, c.invoice.currency, language),
     dueDate: mailDate(c.invoice.dueDate, language),
-    days: Math.abs(c.offset),
+    days: Math.abs(c.late),
     company: c.company,
     url,
   };

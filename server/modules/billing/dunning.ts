@@ -66,16 +66,24 @@ function lateFeeAmount(fee: DunningSettings['late_fee'], total: number): number 
 
 const feeInvoices = alias(invoices, 'fee_invoices');
 
-/** Open invoices (not late fees) due on or before `dueBy`, oldest first, with the customer and their late fee. */
-function openInvoicesDueBy(tx: Db, dueBy: string) {
-  return tx
+/**
+ * Open invoices (not late fees) due on or before `dueBy`, oldest first, with the customer and their late fee. With
+ * `lock`, the invoices are locked FOR UPDATE: one being paid meanwhile is waited for and, paid, left out.
+ */
+function openInvoicesDueBy(tx: Db, dueBy: string, lock = false) {
+  const query = tx
     .select({ invoice: invoices, name: users.name, fee: feeInvoices })
     .from(invoices)
     .innerJoin(users, eq(users.id, invoices.userId))
     .leftJoin(feeInvoices, eq(feeInvoices.lateFeeForInvoiceId, invoices.id))
     .where(and(inArray(invoices.status, [...OPEN]), isNull(invoices.lateFeeForInvoiceId), lte(invoices.dueDate, dueBy)))
     .orderBy(invoices.dueDate, invoices.number);
+  return lock ? query.for('update', { of: invoices }) : query;
 }
+
+/** Whole days from one day (YYYY-MM-DD) to another. */
+const daysFrom = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00.000Z`) - Date.parse(`${from}T00:00:00.000Z`)) / DAY_MS);
 
 const toFee = (row: InvoiceRow): DunningFee => ({
   id: row.id,
@@ -104,7 +112,7 @@ export async function runDunning(c: DunningContext): Promise<DunningOutcome> {
   // 1. Late fees added in this run, by the invoice they are for.
   const added = new Map<string, { fee: InvoiceRow; invoice: InvoiceRow; name: string }>();
   if (settings.late_fee.type !== 'none') {
-    const rows = await openInvoicesDueBy(tx, shiftDay(c.today, -settings.late_fee.after_days));
+    const rows = await openInvoicesDueBy(tx, shiftDay(c.today, -settings.late_fee.after_days), true);
     for (const { invoice, name, fee } of rows) {
       if (fee) continue;
       const amount = lateFeeAmount(settings.late_fee, invoice.totalAmount);
@@ -161,11 +169,13 @@ export async function runDunning(c: DunningContext): Promise<DunningOutcome> {
       if (latest < 0 && shiftDay(invoice.dueDate, latest) <= invoice.issueDate) continue;
       const lateFee = added.get(invoice.id)?.fee ?? fee;
       const onlyOthers = c.mailedToday.has(invoice.id);
+      // Said as it is today (after missed days the latest step may be older than today).
+      const late = daysFrom(invoice.dueDate, c.today);
       await notify({
         userId: invoice.userId,
         category: 'billing',
         eventKey: `dunning:${invoice.id}:${latest}`,
-        template: `dunning.${stageOf(latest)}`,
+        template: `dunning.${stageOf(late)}`,
         ...(onlyOthers ? { channels: MESSAGE_CHANNELS.filter((ch) => ch !== 'email') } : {}),
         compose: (language) =>
           reminderMessage(
@@ -174,7 +184,7 @@ export async function runDunning(c: DunningContext): Promise<DunningOutcome> {
               company: c.company,
               appUrl: c.appUrl,
               invoice: toDunningInvoice(invoice),
-              offset: latest,
+              late,
               fee: lateFee && (lateFee.status === 'unpaid' || lateFee.status === 'overdue') ? toFee(lateFee) : null,
             },
             language,
