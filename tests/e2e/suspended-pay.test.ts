@@ -4,9 +4,11 @@
  * from (127.0.0.1); any web page they open is redirected by the NAS to /suspended, which finds them through that
  * session, says why and offers to pay. They pay on the sandbox's hosted checkout; within 60 s the NAS (a UDP
  * listener speaking RFC 5176) gets the Disconnect-Request for the walled-garden session, and the next
- * Access-Request is accepted at the plan's rate, outside the walled-garden pool.
+ * Access-Request is accepted at the plan's rate, outside the walled-garden pool. The page passes axe-core at 390 px,
+ * light and dark, and is right to left in Arabic.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, overflowsViewport } from '../helpers/axe';
 import { portalApi, usePortal } from '../helpers/browser';
 import { ensureRadclient, radclient } from '../helpers/radclient';
 import { TestNas } from '../helpers/test-nas';
@@ -123,6 +125,19 @@ describe('a suspended customer', () => {
     await page.getByText('Hello Samir,').waitFor();
     await page.getByTestId('suspended-lead').getByText(renewal.invoice.number, { exact: false }).waitFor();
     expect(await page.getByText('Okafor').count()).toBe(0);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(await axeViolations(page), colorScheme).toEqual([]);
+      expect(await overflowsViewport(page)).toBe(false);
+    }
+    // In a browser that asks for Arabic: right to left, still readable at 390 px.
+    const arabic = await portal.browser.newPage({ locale: 'ar', viewport: { width: 390, height: 844 } });
+    await arabic.goto(page.url());
+    await arabic.getByRole('heading', { name: 'خدمة الإنترنت لديك موقوفة' }).waitFor();
+    expect(await arabic.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await axeViolations(arabic)).toEqual([]);
+    expect(await overflowsViewport(arabic)).toBe(false);
+    await arabic.close();
     nas.received.length = 0;
     await page.getByRole('button', { name: /^Pay .* now$/ }).click();
     await page.waitForURL(/\/api\/payments\/sandbox\/checkout\//);

@@ -3,7 +3,7 @@
  * RADIUS session with that Framed-IP-Address, the most recent if the address was reused) and what the page says
  * about it: the holder's first name and language, the plan, why it is suspended and the invoice to pay.
  */
-import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { invoices, plans, radiusSessions, subscriptions, users } from '../../db/schema';
 import { amountDue } from '../credit/amount-due';
@@ -38,7 +38,7 @@ export interface SuspendedState {
   language: string | null;
   userId: string;
   planName: string;
-  /** The oldest unpaid or overdue invoice of the subscription, with what is left to pay on it. */
+  /** The oldest unpaid or overdue invoice of the subscription (a late fee's last), with what is left to pay on it. */
   invoice: { id: string; number: string; due: number; currency: string; dueDate: string; overdue: boolean } | null;
 }
 
@@ -62,7 +62,8 @@ export async function suspendedState(db: Db, subscriptionId: string): Promise<Su
     .select()
     .from(invoices)
     .where(and(eq(invoices.subscriptionId, subscriptionId), inArray(invoices.status, ['unpaid', 'overdue'])))
-    .orderBy(asc(invoices.dueDate), asc(invoices.issueDate))
+    // The invoice the service was suspended for before a late fee charged on it (issue 38's dunning).
+    .orderBy(sql`${invoices.lateFeeForInvoiceId} is not null`, asc(invoices.dueDate), asc(invoices.issueDate))
     .limit(1);
   return {
     subscriptionId,
