@@ -57,9 +57,11 @@ export const incidentInputSchema = z
   });
 export type IncidentInput = z.output<typeof incidentInputSchema>;
 
-/** Staff edit an incident: its texts and times (a poller incident's device stays its own). */
+/** Staff edit an incident: its kind, texts, device or area, and times. */
 export const incidentUpdateSchema = z.object({
+  kind: z.enum(INCIDENT_KINDS, { message: `Kind must be one of ${INCIDENT_KINDS.join(', ')}` }).optional(),
   title: title.optional(),
+  device_id: z.string().uuid({ message: 'Device must be a device id' }).nullable().optional(),
   description: description.nullable().optional(),
   area: area.nullable().optional(),
   starts_at: moment.optional(),
