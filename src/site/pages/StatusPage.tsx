@@ -2,6 +2,7 @@
  * /status (issue 38): the service status for everybody — current outages and planned maintenance by area, and what
  * was resolved in the last days — from GET /api/status (no personal data). Times in the ISP's time zone.
  */
+import '../../i18n/site';
 import { useEffect, useState } from 'react';
 import type { PublicIncident, PublicStatus } from '../../../contract/schemas/incident';
 import { formatDateTime } from '../../components/dates';
@@ -80,7 +81,7 @@ export function StatusPage() {
               )}
             </section>
           ))}
-          <section className="status-area">
+          <section className="status-area" aria-label={t('site.status.resolved')}>
             <h2>{t('site.status.resolved')}</h2>
             {status.resolved.length ? (
               <ul className="status-list">
