@@ -5,9 +5,19 @@
  * minute job does it for later ones. Resolving early is POST /incidents/:id/resolve (./routes.ts). Audited.
  */
 import { incidentInputSchema, incidentSchema, incidentUpdateSchema } from '../../../contract/schemas/incident';
+import { eq } from 'drizzle-orm';
 import { crudModule } from '../../crud/crud-module';
+import type { Db } from '../../db/client';
+import { devices } from '../../db/schema/devices';
 import { incidents } from '../../db/schema/messaging';
 import { badRequest } from '../../lib/errors';
+
+/** 400 unless the device given exists (a foreign key violation would be a 500). */
+async function checkDevice(db: Db, deviceId: string | null | undefined): Promise<void> {
+  if (!deviceId) return;
+  const [row] = await db.select({ id: devices.id }).from(devices).where(eq(devices.id, deviceId));
+  if (!row) throw badRequest('Validation failed: No such device', [{ field: 'device_id', message: 'No such device' }]);
+}
 
 const moment = (value: string | null | undefined) =>
   value === undefined ? undefined : value === null ? null : new Date(value);
@@ -30,7 +40,11 @@ export default crudModule({
       endsAt: moment(input.ends_at) ?? null,
       createdBy: request.user?.id ?? null,
     }),
-    beforeUpdate: (before, values, input) => {
+    beforeCreate: async (values, _input, { db }) => {
+      await checkDevice(db, values.deviceId);
+    },
+    beforeUpdate: async (before, values, input, { db }) => {
+      await checkDevice(db, input.device_id);
       const startsAt = moment(input.starts_at) ?? before.startsAt;
       const endsAt = input.ends_at === undefined ? before.endsAt : moment(input.ends_at);
       if (endsAt && endsAt <= startsAt)
