@@ -15,6 +15,7 @@ import { ACCT_STATUS } from '../../server/integrations/radius/codec';
 import { MINUTE_MS } from '../../server/lib/clock';
 import { AccountingStore } from '../../server/modules/radius/accounting';
 import { OutageService } from '../../server/modules/outages/service';
+import { getDeviceWithSecrets } from '../../server/modules/devices/repository';
 import { DevicePoller } from '../../server/modules/traffic/poller';
 import { bearer, createTestApp, type TestApp } from '../helpers/server';
 import { startSnmpd, type Snmpd } from '../helpers/snmpd';
@@ -229,6 +230,40 @@ describe('an outage seen by the device poller', () => {
     const status = (await as(null, 'GET', '/status')).json().data;
     expect(status.areas).toEqual([]);
     expect(status.resolved.map((i: { id: string }) => i.id)).toEqual([incidentId]);
+  });
+});
+
+describe('an uplink going down (a device tag names the interface)', () => {
+  it('opens one outage for that interface, reaching the NAS customers; back up resolves it', async () => {
+    await db
+      .update(devices)
+      .set({ tags: ['uplink:sfp-sfpplus1'] })
+      .where(eq(devices.id, nas2));
+    const device = (await getDeviceWithSecrets(db, nas2, t.app.secretBox))!;
+    const report = (before: string | null, now: string) =>
+      t.app.outages.devicePolled({
+        device,
+        status: 'up',
+        at: t.clock.now(),
+        interfaces: [
+          { name: 'lo', before: 'up', now: 'up' },
+          { name: 'sfp-sfpplus1', before, now },
+        ],
+      });
+    t.clock.set('2026-11-10T11:50:00Z');
+    await report('up', 'down');
+    await report('down', 'down'); // still down at the next poll: nothing more
+    const open = await db.select().from(incidents).where(eq(incidents.interfaceName, 'sfp-sfpplus1'));
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatchObject({ source: 'poller', deviceId: nas2, area: 'Riverside', resolvedAt: null });
+    expect(await recipients(open[0].id, 'started')).toEqual(['c']);
+
+    t.clock.set('2026-11-10T11:55:00Z');
+    await report('down', 'up');
+    const [done] = await db.select().from(incidents).where(eq(incidents.id, open[0].id));
+    expect(done.resolvedAt?.toISOString()).toBe('2026-11-10T11:55:00.000Z');
+    expect(await recipients(open[0].id, 'ended')).toEqual(['c']);
+    await db.update(devices).set({ tags: [] }).where(eq(devices.id, nas2));
   });
 });
 
