@@ -166,6 +166,18 @@ const SHIPPED_RESOURCES = {
     screen: ['technician'],
     actions: { create: 'POST /devices', edit: 'PUT /devices/:id', delete: 'DELETE /devices/:id' },
   },
+  // Outages and maintenance windows (issue 38): the poller opens outages; the staff who answer customers and work
+  // on the network (admin, support, technician) read them, post maintenance windows and notices, and resolve them.
+  incidents: {
+    route: '/dashboard/incidents',
+    screen: ['admin', 'support', 'technician'],
+    api: '/incidents',
+    list: ['admin', 'support', 'technician'],
+    show: ['admin', 'support', 'technician'],
+    create: ['admin', 'support', 'technician'],
+    update: ['admin', 'support', 'technician'],
+    actions: { resolve: 'POST /incidents/:id/resolve' },
+  },
   // The spec gives installations to technician alone; issue 8 lets admin and support see and schedule them too.
   installations: { route: '/dashboard/installations', screen: ['technician', 'admin', 'support'] },
   'api-tokens': {

@@ -37,6 +37,8 @@ export const ROUTE_ACCESS: ReadonlyArray<{ pattern: string; audience: Audience }
   { pattern: '/about', audience: 'public' },
   { pattern: '/contact', audience: 'public' },
   { pattern: '/plans', audience: 'public' },
+  // The service status (issue 38): current outages and maintenance by area.
+  { pattern: '/status', audience: 'public' },
   { pattern: '/invoice', audience: 'public' },
   { pattern: '/privacy-policy', audience: 'public' },
   { pattern: '/terms-condition', audience: 'public' },
@@ -292,6 +294,9 @@ export const ENDPOINT_ACCESS = {
   // The customer's home (issue 34): their order, service, usage, bill, credit and tickets in one answer. Customers
   // only: staff land on their dashboard, and a staff account's own "service" means nothing.
   'GET /me/home': ['user'],
+  // Outages (issue 38): the public status page's answer (no personal data); staff resolve an incident early.
+  'GET /status': 'public',
+  'POST /incidents/:id/resolve': ['admin', 'support', 'technician'],
   // Fair-use top-ups (issue 36): customers see the packages on sale and buy one for their own subscription.
   'GET /me/top-up-packages': ['user'],
   'POST /me/subscriptions/:id/top-ups': ['user'],

@@ -10,4 +10,4 @@ export const POLICY_TYPES = [
   'terms-condition',
   'refund-policy',
 ] as const satisfies readonly PolicyType[];
-export const SITE_PATHS = ['/', '/about', '/contact', '/plans', ...POLICY_TYPES.map((p) => `/${p}`)];
+export const SITE_PATHS = ['/', '/about', '/contact', '/plans', '/status', ...POLICY_TYPES.map((p) => `/${p}`)];

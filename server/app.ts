@@ -81,6 +81,8 @@ import homeRoutes from './modules/home/routes';
 import radiusPlugin from './modules/radius/plugin';
 import messagingPlugin from './modules/messaging/plugin';
 import trafficPlugin from './modules/traffic/plugin';
+import outagesPlugin from './modules/outages/plugin';
+import outageRoutes from './modules/outages/routes';
 import metricsPlugin from './plugins/metrics';
 import trafficRoutes from './modules/traffic/routes';
 import { ipamRoutes, subscriptionAddressRoutes } from './modules/ipam/routes';
@@ -229,6 +231,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(embeddedVacuumPlugin);
     await app.register(paymentExpiryPlugin); // abandoned checkouts expire, dead manual recordings fail (issue 31)
     await app.register(trafficPlugin);
+    await app.register(outagesPlugin); // outages and maintenance windows: poller incidents, staff windows (issue 38)
     await app.register(systemPlugin); // this node's heartbeat and RADIUS counts (the system page, /metrics)
     await app.register(metricsPlugin);
     await app.register(authPlugin);
@@ -265,6 +268,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await api.register(installationRoutes, { prefix: '/installations' });
         await api.register(serviceAccessRoutes, { prefix: '/subscriptions' });
         await api.register(usageRoutes, { prefix: '/usage' });
+        await api.register(outageRoutes); // /status (public) and /incidents/:id/resolve (issue 38)
         await api.register(homeRoutes); // /me/home: the customer's home in one answer (issue 34)
         await api.register(topUpRoutes); // /me/top-up-packages, /me/subscriptions/:id/top-ups: fair-use top-ups (issue 36)
         await api.register(trafficRoutes, { prefix: '/devices' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { publicIncidentSchema } from './incident';
 import { fairUseSummarySchema } from './top-up';
 import { INSTALLATION_STATUSES } from './installation';
 import { TICKET_STATUSES } from './ticket';
@@ -83,6 +84,8 @@ export const customerHomeSchema = z.object({
   }),
   /** Credit balances by currency (only non-zero ones). */
   credit: z.array(z.object({ currency: z.string(), amount: z.number().int() })),
+  /** The outages and maintenance windows reaching the customer now (issue 38): the home's banner. */
+  incidents: z.array(publicIncidentSchema).optional(),
   tickets: z.object({
     open: z.number().int(),
     latest: z.array(

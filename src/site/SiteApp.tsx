@@ -7,6 +7,7 @@ import { LanguageSelect } from '../i18n/LanguageSelect';
 import { POLICY_TYPES } from './paths';
 import { AboutPage, ContactPage, HomePage, PlansPage, PolicyPage } from './pages/Pages';
 import { CompanyDetails } from './pages/Sections';
+import { StatusPage } from './pages/StatusPage';
 import { usePublicSettings } from './portal-settings';
 import { ToastProvider } from './Toasts';
 import './site.css';
@@ -21,6 +22,8 @@ function Page({ pathname }: { pathname: string }) {
       return <ContactPage />;
     case '/plans':
       return <PlansPage />;
+    case '/status':
+      return <StatusPage />;
     default:
       return <HomePage />;
   }
@@ -88,6 +91,7 @@ export default function SiteApp() {
             <Link to="/privacy-policy">{t('site.footer.privacy')}</Link>
             <Link to="/terms-condition">{t('site.footer.terms')}</Link>
             <Link to="/refund-policy">{t('site.footer.refund')}</Link>
+            <Link to="/status">{t('site.footer.status')}</Link>
           </nav>
           {social.length > 0 && (
             <nav aria-label={t('site.footer.follow')} className="site-footer-links">

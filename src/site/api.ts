@@ -1,5 +1,6 @@
 import type { ApiSuccess, PagePagination } from '../../contract/envelope';
 import type { ContactInput } from '../../contract/schemas/contact';
+import type { PublicStatus } from '../../contract/schemas/incident';
 import type { Plan } from '../../contract/schemas/plan';
 import type { Policy, PolicyType, PublicSettings } from '../../contract/schemas/settings';
 import { httpClient } from '../../providers/http-client';
@@ -60,6 +61,11 @@ export const siteApi = {
   /** A policy in `lang` when the ISP wrote it in that language, else in its default language (issue 37). */
   async policy(type: PolicyType, lang: string): Promise<Policy> {
     const res = await httpClient.get<ApiSuccess<Policy>>(`/settings/policies/${type}`, { params: { lang } });
+    return res.data.data;
+  },
+  /** The service status: current incidents and planned maintenance by area, recently resolved ones (issue 38). */
+  async status(): Promise<PublicStatus> {
+    const res = await httpClient.get<ApiSuccess<PublicStatus>>('/status');
     return res.data.data;
   },
   async submitContact(values: ContactInput): Promise<string> {

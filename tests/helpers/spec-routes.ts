@@ -48,4 +48,8 @@ export const SPEC_ROUTES: Record<string, readonly Role[]> = {
   '/dashboard/installations': ['technician', 'admin', 'super_admin', 'support'],
   '/dashboard/installation/3': ['technician', 'admin', 'super_admin', 'support'],
   '/dashboard/nas/devices': ['technician'],
+  // Issue 38 (not in spec §2): outages and maintenance windows, for the staff who answer customers and run the network.
+  '/dashboard/incidents': ['admin', 'super_admin', 'support', 'technician'],
+  '/dashboard/incidents/create': ['admin', 'super_admin', 'support', 'technician'],
+  '/dashboard/incidents/show/5': ['admin', 'super_admin', 'support', 'technician'],
 };

@@ -314,6 +314,7 @@ describe('GET /me/home', () => {
       usage: null,
       bill: { invoice: null, more_unpaid: 0, autopay_card: null },
       credit: [],
+      incidents: [],
       tickets: { open: 0, latest: [] },
     });
     expect(fresh.id).toBeTruthy();

@@ -15,6 +15,7 @@ import { balancesOf } from '../credit/ledger';
 import { UsageService } from '../usage/service';
 import { createHomeRepository } from './repository';
 import { fairUseSummary } from '../top-ups/summary';
+import { customerIncidents } from '../outages/status';
 
 const DAY = 86_400_000;
 
@@ -108,6 +109,7 @@ export class HomeService {
     const credit = (await balancesOf(db, me)).filter((b) => b.amount !== 0);
 
     const { count, latest } = await repository.openTickets(me);
+    const incidents = await customerIncidents(db, me, now);
 
     return {
       name: caller.name,
@@ -120,6 +122,7 @@ export class HomeService {
         autopay_card: autopayCard,
       },
       credit,
+      incidents,
       tickets: {
         open: count,
         latest: latest.map((r) => ({

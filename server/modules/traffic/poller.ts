@@ -45,6 +45,19 @@ export interface DevicePollOutcome {
   nextPollAt: Date;
 }
 
+/**
+ * What one device's poll found, for whoever watches devices (the outages module, issue 38): the device as it was
+ * before this poll (its previous status and tags), its status now and, when it answered, each interface's
+ * operational status before this poll (null: first seen) and now.
+ */
+export interface DevicePolled {
+  device: DeviceWithSecrets;
+  status: 'up' | 'down';
+  at: Date;
+  interfaces: { name: string; before: string | null; now: string }[];
+}
+export type DevicePolledListener = (event: DevicePolled) => Promise<void>;
+
 export interface PollRound {
   polled: number;
   up: number;
@@ -68,8 +81,24 @@ function deadline<T>(ms: number, message: string, work: Promise<T>): Promise<T> 
 
 export class DevicePoller {
   private round: Promise<PollRound> | null = null;
+  private readonly listeners: DevicePolledListener[] = [];
 
   constructor(private readonly deps: DevicePollerDeps) {}
+
+  /** Calls `listener` after each device's poll is stored (its failure is logged, never spoils the poll). */
+  onPolled(listener: DevicePolledListener): void {
+    this.listeners.push(listener);
+  }
+
+  private async tell(event: DevicePolled): Promise<void> {
+    for (const listener of this.listeners) {
+      try {
+        await listener(event);
+      } catch (error) {
+        this.deps.log.error({ deviceId: event.device.id, err: error }, 'a device poll listener failed');
+      }
+    }
+  }
 
   get pollIntervalMs(): number {
     return this.deps.pollIntervalMinutes * MINUTE_MS;
@@ -139,9 +168,28 @@ export class DevicePoller {
         { deviceId, kind: error instanceof SnmpError ? error.kind : 'error', err: message },
         'device poll failed',
       );
-      return this.markDown(device, answeredAt(), message);
+      const at = answeredAt();
+      const outcome = await this.markDown(device, at, message);
+      await this.tell({ device, status: 'down', at, interfaces: [] });
+      return outcome;
     }
-    return this.store(device, reading, answeredAt());
+    const at = answeredAt();
+    // The interfaces' statuses before this poll overwrites them (an uplink going down is a change, not a state).
+    const before = this.listeners.length
+      ? await createTrafficRepository(this.deps.db).interfaceStatuses(device.id)
+      : new Map<string, string>();
+    const outcome = await this.store(device, reading, at);
+    await this.tell({
+      device,
+      status: 'up',
+      at,
+      interfaces: reading.interfaces.map((i) => ({
+        name: i.name,
+        before: before.get(i.name) ?? null,
+        now: i.operStatus,
+      })),
+    });
+    return outcome;
   }
 
   private async read(device: DeviceWithSecrets, timeoutMs: number): Promise<DeviceReading> {

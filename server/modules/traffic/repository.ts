@@ -171,6 +171,15 @@ export function createTrafficRepository(db: Db) {
         .returning({ id: deviceInterfaces.id, ifIndex: deviceInterfaces.ifIndex });
     },
 
+    /** Each interface's operational status as last stored, by name. */
+    async interfaceStatuses(deviceId: string): Promise<Map<string, string>> {
+      const rows = await db
+        .select({ name: deviceInterfaces.name, operStatus: deviceInterfaces.operStatus })
+        .from(deviceInterfaces)
+        .where(eq(deviceInterfaces.deviceId, deviceId));
+      return new Map(rows.map((r) => [r.name, r.operStatus]));
+    },
+
     /** The device's interfaces last seen before now become notPresent. */
     async markInterfacesNotSeenSince(deviceId: string, now: Date): Promise<void> {
       await db

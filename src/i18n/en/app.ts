@@ -50,6 +50,7 @@ export const app: Record<string, string> = {
   'menu.routerBackup': 'Backup',
   'menu.devices': 'Network devices',
   'menu.installations': 'Installations',
+  'menu.incidents': 'Outages and maintenance',
   'menu.settings': 'Settings',
   'menu.apiTokens': 'API tokens',
   'menu.audit': 'Audit trail',

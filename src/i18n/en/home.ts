@@ -73,4 +73,10 @@ export const home: Record<string, string> = {
   'home.tickets.status.waiting_customer': 'Waiting for you',
   'home.tickets.status.resolved': 'Resolved',
   'home.tickets.status.closed': 'Closed',
+
+  'home.incident.kind.outage': 'Service interruption',
+  'home.incident.kind.maintenance': 'Planned maintenance',
+  'home.incident.area': 'Area: {area}',
+  'home.incident.since': 'Since {since}. We are working on it.',
+  'home.incident.window': 'From {since} until {until}.',
 };

@@ -18,6 +18,7 @@ import { dayText, money } from '../../../resources/invoices/format';
 import { formatDateTime } from '../../components/dates';
 import type { PayableInvoice } from '../../../resources/invoices/PayButton';
 import { formatBytes } from '../../../resources/traffic/format';
+import { IncidentBanner } from './IncidentBanner';
 
 /**
  * Pay (resources/invoices/PayButton.tsx) comes right after the figures, with the screens' texts it shows (as a
@@ -512,6 +513,7 @@ export function CustomerHome() {
 const HomeCards = memo(function HomeCards({ home }: { home: Home }) {
   return (
     <>
+      {home.incidents && <IncidentBanner incidents={home.incidents} />}
       {home.order && <OrderCard order={home.order} />}
       <div
         style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 300px), 1fr))', gap: 16 }}

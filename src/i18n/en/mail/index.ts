@@ -9,6 +9,7 @@ import { autopayMail } from './autopay';
 import { billingMail } from './billing';
 import { dunningMail } from './dunning';
 import { installationsMail } from './installations';
+import { outagesMail } from './outages';
 import { pdfMail } from './pdf';
 import { radiusMail } from './radius';
 import { suspendedPage } from './suspended';
@@ -20,6 +21,7 @@ export const mail: Record<string, string> = {
   ...billingMail,
   ...dunningMail,
   ...installationsMail,
+  ...outagesMail,
   ...pdfMail,
   ...radiusMail,
   ...suspendedPage,
