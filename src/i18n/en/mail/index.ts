@@ -7,6 +7,7 @@
 import { authMail } from './auth';
 import { autopayMail } from './autopay';
 import { billingMail } from './billing';
+import { bulkMail } from './bulk';
 import { installationsMail } from './installations';
 import { pdfMail } from './pdf';
 import { radiusMail } from './radius';
@@ -16,6 +17,7 @@ export const mail: Record<string, string> = {
   ...authMail,
   ...autopayMail,
   ...billingMail,
+  ...bulkMail,
   ...installationsMail,
   ...pdfMail,
   ...radiusMail,
