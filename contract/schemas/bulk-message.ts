@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  BULK_SEGMENTS,
-  BULK_STATUSES,
-  MESSAGE_CATEGORIES,
-  MESSAGE_CHANNELS,
-  MESSAGE_STATUSES,
-} from './messaging';
+import { BULK_SEGMENTS, BULK_STATUSES, MESSAGE_CATEGORIES, MESSAGE_CHANNELS, MESSAGE_STATUSES } from './messaging';
 
 /**
  * Bulk messages (issue 38): one text staff write, sent to a segment of customers on the channels they chose, by a
@@ -35,10 +29,10 @@ export const bulkMessageCreateSchema = z
       .min(1, { message: 'Message is required' })
       .max(5000, { message: 'Message must be at most 5000 characters' }),
   })
-  .refine(
-    (b) => !(BULK_SEGMENTS_WITH_VALUE as readonly string[]).includes(b.segment) || !!b.segment_value,
-    { message: 'Choose a plan, a NAS or an area', path: ['segment_value'] },
-  );
+  .refine((b) => !(BULK_SEGMENTS_WITH_VALUE as readonly string[]).includes(b.segment) || !!b.segment_value, {
+    message: 'Choose a plan, a NAS or an area',
+    path: ['segment_value'],
+  });
 export type BulkMessageCreate = z.infer<typeof bulkMessageCreateSchema>;
 
 /** How many customers a segment reaches now, and how many of them each channel can reach for the category. */

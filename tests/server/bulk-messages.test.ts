@@ -137,7 +137,11 @@ describe('bulk messages by segment', () => {
 
   it('refuses a segment that names nothing, and a form that is not whole', async () => {
     const missing = '00000000-0000-4000-8000-000000000000';
-    for (const query of [`segment=plan&segment_value=${missing}`, 'segment=nas&segment_value=x', 'segment=area&segment_value=Moon']) {
+    for (const query of [
+      `segment=plan&segment_value=${missing}`,
+      'segment=nas&segment_value=x',
+      'segment=area&segment_value=Moon',
+    ]) {
       const res = await call('GET', `/bulk-messages/preview?${query}`, 'admin');
       expect(res.statusCode, query).toBe(404);
       expect(res.json()).toMatchObject({ success: false });
@@ -194,9 +198,7 @@ describe('bulk messages by segment', () => {
     await t.app.jobs.idle([BULK_MESSAGE_JOB]);
     await t.app.notifier.idle();
     const mails = (await t.sentMail()).slice(before);
-    expect(mails.map((m) => m.to).sort()).toEqual(
-      ['ana', 'ben', 'cai', 'dee', 'user'].map((n) => `${n}@example.com`),
-    );
+    expect(mails.map((m) => m.to).sort()).toEqual(['ana', 'ben', 'cai', 'dee', 'user'].map((n) => `${n}@example.com`));
     expect(mails[0]).toMatchObject({ subject: 'Maintenance tonight' });
     expect(mails[0]!.text).toContain('We upgrade the network at 2 am.');
     const done = await bodyOf(bulk.id);
@@ -215,9 +217,7 @@ describe('bulk messages by segment', () => {
     expect((await t.sentMail()).length).toBe(before + 5);
     expect(await bodyOf(bulk.id)).toMatchObject({ status: 'done', recipients: 6, sent: 5, skipped: 1 });
 
-    const audit = await t.rows<{ action: string }>(
-      sql`select action from audit_events where target_id = ${bulk.id}`,
-    );
+    const audit = await t.rows<{ action: string }>(sql`select action from audit_events where target_id = ${bulk.id}`);
     expect(audit.map((a) => a.action)).toEqual(['bulk_message.created']);
   });
 
@@ -240,7 +240,15 @@ describe('bulk messages by segment', () => {
     const db = t.database.db;
     const [plan] = await db
       .insert(plans)
-      .values({ name: 'Many', slug: 'many', downloadMbps: 5, uploadMbps: 1, price: 100, currency: 'USD', billingCycle: 'monthly' })
+      .values({
+        name: 'Many',
+        slug: 'many',
+        downloadMbps: 5,
+        uploadMbps: 1,
+        price: 100,
+        currency: 'USD',
+        billingCycle: 'monthly',
+      })
       .returning();
     const many = await db
       .insert(users)

@@ -45,10 +45,8 @@ const bulkMessageRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ok(await service.preview(request.query), M.preview),
   );
 
-  app.get(
-    '/segments',
-    { schema: { response: { 200: envelope(bulkSegmentOptionsSchema) } } },
-    async () => ok(await service.options(), M.options),
+  app.get('/segments', { schema: { response: { 200: envelope(bulkSegmentOptionsSchema) } } }, async () =>
+    ok(await service.options(), M.options),
   );
 
   app.post(
@@ -58,10 +56,7 @@ const bulkMessageRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.user;
       if (!user) throw unauthorized();
       const bulk = await service.create(request.body, user.id, auditContext(request));
-      return reply
-        .code(202)
-        .header('location', `/api/bulk-messages/${bulk.id}`)
-        .send(ok(bulk, M.created));
+      return reply.code(202).header('location', `/api/bulk-messages/${bulk.id}`).send(ok(bulk, M.created));
     },
   );
 
@@ -77,10 +72,8 @@ const bulkMessageRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
-    '/:id',
-    { schema: { params: idParams, response: { 200: envelope(bulkMessageSchema) } } },
-    async (request) => ok(await service.get(request.params.id), M.detail),
+  app.get('/:id', { schema: { params: idParams, response: { 200: envelope(bulkMessageSchema) } } }, async (request) =>
+    ok(await service.get(request.params.id), M.detail),
   );
 
   app.get(

@@ -229,7 +229,8 @@ export class BulkMessageService {
     const { clock, notifier } = this.deps;
     const repo = createBulkRepository(tx);
     const bulk = await repo.lock(bulkId);
-    if (!bulk || (bulk.status !== 'queued' && bulk.status !== 'sending')) return { done: true, processed: 0, queued: [] };
+    if (!bulk || (bulk.status !== 'queued' && bulk.status !== 'sending'))
+      return { done: true, processed: 0, queued: [] };
     const segment = { segment: bulk.segment, value: bulk.segmentValue };
     const after = await repo.lastRecipient(bulkId);
     const chunk = await repo.recipientsAfter(segment, bulk.createdAt, after, CHUNK);
