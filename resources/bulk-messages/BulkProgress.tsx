@@ -53,9 +53,11 @@ function CancelBulk({ id }: { id: string }) {
 /** Under a bulk message's fields: its progress (read again while it is sent), cancel, and its messages. */
 export function BulkProgress({ record }: { record: BaseRecord }) {
   const id = String(record.id);
+  // The show page's own query (same resource, id and meta as the declaration's): polling it refreshes the fields too.
   const { result } = useOne<BulkMessage>({
     resource: RESOURCE,
     id,
+    meta: { fallbackMessage: t('bulkMessages.errors.list') },
     queryOptions: {
       refetchInterval: (q) =>
         active((q.state.data as { data?: BulkMessage } | undefined)?.data?.status ?? record.status) ? POLL_MS : false,

@@ -6,7 +6,7 @@ import { defineResource } from '../../src/components/resource/define';
 import { t } from '../../src/i18n';
 import { BulkProgress } from './BulkProgress';
 
-export const BULK_STATUS_COLORS: Record<string, string> = {
+const BULK_STATUS_COLORS: Record<string, string> = {
   queued: 'default',
   sending: 'processing',
   done: 'success',
@@ -14,7 +14,7 @@ export const BULK_STATUS_COLORS: Record<string, string> = {
 };
 
 /** "Customers on a plan: Home", or the segment alone. */
-export const segmentText = (record: BaseRecord) =>
+const segmentText = (record: BaseRecord) =>
   record.segment_label
     ? `${t(`bulkMessages.segment.${String(record.segment)}`)}: ${String(record.segment_label)}`
     : t(`bulkMessages.segment.${String(record.segment)}`);

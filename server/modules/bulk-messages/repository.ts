@@ -30,7 +30,7 @@ import type { BulkMessageRow } from '../../db/schema/messaging';
 import { categoryDefault } from '../messaging/notifier';
 
 /** A NAS's customers: those with a session through it alive in these last days. */
-export const NAS_WINDOW_DAYS = 30;
+const NAS_WINDOW_DAYS = 30;
 
 export interface Segment {
   segment: BulkSegment;
@@ -44,7 +44,7 @@ function sessionsThrough(deviceIds: SQL, since: Date): SQL {
 }
 
 /** The condition on `users` that picks a segment's customers. */
-export function segmentCondition({ segment, value }: Segment, now: Date): SQL {
+function segmentCondition({ segment, value }: Segment, now: Date): SQL {
   const customer = and(eq(users.role, 'user'), eq(users.status, 'active'))!;
   const since = new Date(now.getTime() - NAS_WINDOW_DAYS * 86_400_000);
   switch (segment) {

@@ -34,7 +34,7 @@ import { createBulkRepository, type Segment } from './repository';
 /** Customers notified per transaction. */
 const CHUNK = 25;
 /** At most this many customers a second (each gets at most one message per channel). */
-export const RECIPIENTS_PER_SECOND = 10;
+const RECIPIENTS_PER_SECOND = 10;
 
 export const BULK_MESSAGES = {
   created: 'Bulk message accepted: it is being sent',
