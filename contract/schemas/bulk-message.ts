@@ -38,7 +38,7 @@ export type BulkMessageCreate = z.infer<typeof bulkMessageCreateSchema>;
 /** How many customers a segment reaches now, and how many of them each channel can reach for the category. */
 export const bulkPreviewSchema = z.object({
   recipients: z.number().int(),
-  reachable: z.record(z.enum(MESSAGE_CHANNELS), z.number().int()),
+  reachable: z.object({ email: z.number().int(), sms: z.number().int(), whatsapp: z.number().int() }),
 });
 export type BulkPreview = z.infer<typeof bulkPreviewSchema>;
 
