@@ -1,15 +1,18 @@
 /**
  * Issue 38, bulk messages: a segment's preview counts exactly its customers (never staff, never a suspended
  * account), sending e-mails each recipient who has the category on once (marketing only to who opted in), the
- * counts add up, a re-run sends nothing more, cancelling stops the job before its next chunk, and only admin and
+ * counts add up, a re-run sends nothing more, a job that died goes on after its last customer, cancelling stops
+ * the job before its next chunk, and only admin and
  * support may do any of it.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bulkMessages,
   devices,
   invoices,
   messagePreferences,
+  messages,
   plans,
   radiusSessions,
   subscriptions,
@@ -244,6 +247,46 @@ describe('bulk messages by segment', () => {
     await t.app.notifier.idle();
     expect((await t.sentMail()).slice(before).map((m) => m.to)).toEqual(['cai@example.com']);
     expect(await bodyOf(res.json().data.id)).toMatchObject({ status: 'done', sent: 1, skipped: 5, failed: 0 });
+  });
+
+  it('a job that died after a chunk goes on after its last customer: no one is sent twice or counted twice', async () => {
+    const db = t.database.db;
+    // A run that committed its first chunk (the plan's first customer by id) and then died.
+    const [bulk] = await db
+      .insert(bulkMessages)
+      .values({
+        segment: 'plan',
+        segmentValue: id.p1!,
+        channels: ['email'],
+        category: 'service',
+        subject: 'Resumed',
+        body: 'After a restart.',
+        status: 'sending',
+        recipients: 2,
+        sent: 1,
+        createdAt: t.clock.now(),
+      })
+      .returning();
+    const [first, second] = [id.ana!, id.ben!].sort();
+    await db.insert(messages).values({
+      eventKey: `bulk:${bulk!.id}:${first}`,
+      channel: 'email',
+      category: 'service',
+      template: 'bulk',
+      userId: first,
+      to: 'first@example.com',
+      language: 'en',
+      body: 'After a restart.',
+      status: 'sent',
+      bulkId: bulk!.id,
+    });
+    const before = (await t.sentMail()).length;
+    await t.app.jobs.send(BULK_MESSAGE_JOB, { bulkId: bulk!.id });
+    await t.app.jobs.idle([BULK_MESSAGE_JOB]);
+    await t.app.notifier.idle();
+    const other = second === id.ana ? 'ana@example.com' : 'ben@example.com';
+    expect((await t.sentMail()).slice(before).map((m) => m.to)).toEqual([other]);
+    expect(await bodyOf(bulk!.id)).toMatchObject({ status: 'done', recipients: 2, sent: 2, skipped: 0, failed: 0 });
   });
 
   it('cancelling stops the job before its next chunk', async () => {
