@@ -2,8 +2,7 @@
  * Issue 38, bulk messages: a segment's preview counts exactly its customers (never staff, never a suspended
  * account), sending e-mails each recipient who has the category on once (marketing only to who opted in), the
  * counts add up, a re-run sends nothing more, a job that died goes on after its last customer, cancelling stops
- * the job before its next chunk, and only admin and
- * support may do any of it.
+ * the job before its next chunk, and only admin and support may do any of it.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
