@@ -29,5 +29,6 @@ export const JOB_NAMES: Record<string, string> = {
   'audit-retention': 'Audit trail retention',
   'payment-expiry': 'Pending payments expiry',
   'voucher-batch': 'Voucher batch generation',
+  'bulk-message': 'Bulk message sending',
   'embedded-vacuum': 'Embedded database vacuum',
 };

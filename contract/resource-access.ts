@@ -207,6 +207,12 @@ const SHIPPED_RESOURCES = {
       'print-cards': 'GET /vouchers/batches/:id/cards.pdf',
     },
   },
+  // Bulk messages (issue 38): the same audience as GET /bulk-messages.
+  'bulk-messages': {
+    route: '/dashboard/bulk-messages',
+    screen: ADMIN_SUPPORT,
+    actions: { create: 'POST /bulk-messages', cancel: 'POST /bulk-messages/:id/cancel' },
+  },
   // Background jobs (issue 14): the same audience as GET /jobs.
   jobs: { route: '/dashboard/jobs', screen: ['admin'] },
   // The system page (issue 18): the same audience as GET /system.

@@ -154,6 +154,15 @@ export const ENDPOINT_ACCESS = {
   'POST /vouchers/:id/revoke': ADMIN_BILLING,
   'POST /vouchers/redeem': ['user'],
 
+  // Bulk messages (issue 38): admin and support (who talk to customers) count a segment, send, follow and cancel.
+  'GET /bulk-messages': ADMIN_SUPPORT,
+  'GET /bulk-messages/:id': ADMIN_SUPPORT,
+  'GET /bulk-messages/:id/messages': ADMIN_SUPPORT,
+  'GET /bulk-messages/preview': ADMIN_SUPPORT,
+  'GET /bulk-messages/segments': ADMIN_SUPPORT,
+  'POST /bulk-messages': ADMIN_SUPPORT,
+  'POST /bulk-messages/:id/cancel': ADMIN_SUPPORT,
+
   // Subscriptions: customers subscribe for themselves, admin/billing/support for anyone (checked in the
   // service); detail for the owner or those staff (others get 404); the list is staff only.
   'POST /subscriptions': SUBSCRIPTION_ROLES,

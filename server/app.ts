@@ -37,6 +37,7 @@ import { CRUD_MODULES } from './crud';
 import settingsRoutes from './modules/settings/routes';
 import apiTokenRoutes from './modules/api-tokens/routes';
 import voucherRoutes from './modules/vouchers/routes';
+import bulkMessageRoutes from './modules/bulk-messages/routes';
 import topUpRoutes from './modules/top-ups/routes';
 import subscriptionRoutes from './modules/subscriptions/routes';
 import invoiceRoutes from './modules/invoices/routes';
@@ -283,6 +284,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await api.register(systemRoutes, { prefix: '/system' });
         await api.register(apiTokenRoutes, { prefix: '/api-tokens' });
         await api.register(voucherRoutes, { prefix: '/vouchers' });
+        await api.register(bulkMessageRoutes, { prefix: '/bulk-messages' }); // staff messages to a segment (issue 38)
         for (const extra of options.extraRoutes ?? []) await api.register(extra);
       },
       { prefix: API_BASE },

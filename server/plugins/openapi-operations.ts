@@ -178,6 +178,14 @@ export const SUMMARIES: Record<string, string> = {
   'POST /vouchers/batches/:id/revoke': 'Revoke every unused voucher of a batch',
   'POST /vouchers/:id/revoke': 'Revoke a voucher',
   'POST /vouchers/redeem': 'Redeem a voucher',
+
+  'GET /bulk-messages/preview': 'Count the customers a segment reaches',
+  'GET /bulk-messages/segments': 'List the plans, NAS devices and areas to send to',
+  'POST /bulk-messages': 'Send a message to a segment of customers',
+  'GET /bulk-messages': 'List bulk messages',
+  'GET /bulk-messages/:id': 'Get a bulk message',
+  'GET /bulk-messages/:id/messages': "List a bulk message's messages",
+  'POST /bulk-messages/:id/cancel': 'Cancel a bulk message being sent',
 };
 
 /**
@@ -328,6 +336,10 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /vouchers/batches/:id/vouchers': 'listBatchVouchers',
   'GET /vouchers/batches/:id/codes.csv': 'exportVoucherCodesCsv',
   'GET /vouchers/batches/:id/cards.pdf': 'downloadVoucherCardsPdf',
+  'GET /bulk-messages/preview': 'previewBulkMessage',
+  'GET /bulk-messages/segments': 'listBulkMessageSegments',
+  'GET /bulk-messages/:id/messages': 'listBulkMessageMessages',
+  'POST /bulk-messages/:id/cancel': 'cancelBulkMessage',
   'POST /vouchers/batches/:id/revoke': 'revokeVoucherBatch',
   'POST /vouchers/:id/revoke': 'revokeVoucher',
   'POST /vouchers/redeem': 'redeemVoucher',
@@ -363,6 +375,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   system: 'System status and notices for staff.',
   'api-tokens': 'Personal API tokens for integrations.',
   vouchers: 'Prepaid vouchers: batches, codes, printed cards and redemption.',
+  'bulk-messages': 'Messages from staff to a segment of customers (a plan, a NAS, an area, unpaid, all).',
 };
 
 /**

@@ -222,6 +222,9 @@ const PARTICULAR_FAILURES: Record<
     '409': 'The codes are still being generated, or the time to print them is over (or the batch was revoked).',
   },
   'POST /vouchers/redeem': { '404': 'No voucher has that code.' },
+  // A bulk message's segment names a plan, a NAS or an area (issue 38).
+  'GET /bulk-messages/preview': { '404': 'No such plan or NAS (`segment_value`), or no device is in that area.' },
+  'POST /bulk-messages': { '404': 'No such plan or NAS (`segment_value`), or no device is in that area.' },
   // The operations that wait on another system, which may refuse or not answer.
   'POST /settings/test-email': {
     '502': 'The SMTP server could not be reached or refused the message (`message` says why).',

@@ -2,6 +2,7 @@ import type { Dictionary } from '../index';
 import { apiTokens } from './api-tokens';
 import { audit } from './audit';
 import { backups } from './backups';
+import { bulkMessages } from './bulk-messages';
 import { autopay } from './autopay';
 import { credit } from './credit';
 import { devices } from './devices';
@@ -25,6 +26,7 @@ export const screens: Dictionary = {
   ...audit,
   ...autopay,
   ...backups,
+  ...bulkMessages,
   ...credit,
   ...deviceBackups,
   ...devices,

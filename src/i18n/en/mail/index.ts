@@ -8,6 +8,7 @@ import { authMail } from './auth';
 import { autopayMail } from './autopay';
 import { billingMail } from './billing';
 import { dunningMail } from './dunning';
+import { bulkMail } from './bulk';
 import { installationsMail } from './installations';
 import { outagesMail } from './outages';
 import { pdfMail } from './pdf';
@@ -20,6 +21,7 @@ export const mail: Record<string, string> = {
   ...autopayMail,
   ...billingMail,
   ...dunningMail,
+  ...bulkMail,
   ...installationsMail,
   ...outagesMail,
   ...pdfMail,
