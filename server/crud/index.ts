@@ -6,6 +6,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import contactMessagesModule from '../modules/contact/module';
 import gatewaysModule from '../modules/gateways/module';
+import messageProvidersModule from '../modules/messaging/providers-module';
 import plansModule from '../modules/plans/module';
 import topUpPackagesModule from '../modules/top-ups/module';
 
@@ -14,4 +15,5 @@ export const CRUD_MODULES: readonly FastifyPluginAsync[] = [
   gatewaysModule,
   contactMessagesModule,
   topUpPackagesModule,
+  messageProvidersModule,
 ];

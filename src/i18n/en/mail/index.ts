@@ -8,6 +8,7 @@ import { authMail } from './auth';
 import { autopayMail } from './autopay';
 import { billingMail } from './billing';
 import { installationsMail } from './installations';
+import { messagingMail } from './messaging';
 import { pdfMail } from './pdf';
 import { radiusMail } from './radius';
 import { ticketsMail } from './tickets';
@@ -17,6 +18,7 @@ export const mail: Record<string, string> = {
   ...autopayMail,
   ...billingMail,
   ...installationsMail,
+  ...messagingMail,
   ...pdfMail,
   ...radiusMail,
   ...ticketsMail,
