@@ -1,7 +1,7 @@
 /**
  * The providers' callbacks (issue 38), public and signed, under /api/messaging/callbacks/<kind>/<providerId>:
  *
- * - twilio: Twilio's StatusCallback (form POST; X-Twilio-Signature, HMAC-SHA1 with the auth token over the URL
+ * - twilio (answers 204: no TwiML reply): Twilio's StatusCallback (form POST; X-Twilio-Signature, HMAC-SHA1 with the auth token over the URL
  *   and the sorted parameters) and, at …/inbound, the number's incoming messages (STOP / START).
  * - whatsapp: the WhatsApp Cloud webhook: GET answers Meta's hub.challenge when hub.verify_token matches the
  *   provider's verify token; POST (X-Hub-Signature-256, HMAC-SHA256 of the raw body with the app secret) carries
@@ -76,7 +76,6 @@ export async function recordStatus(
 
 const receiptSchema = z.object({ received: z.literal(true), updated: z.number().int() });
 const params = z.object({ providerId: z.string().uuid() });
-const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 const sameSecret = (expected: string | undefined, given: string | undefined): boolean => {
   if (!expected || !given) return false;
@@ -111,7 +110,7 @@ export async function callbackRoutes(app: FastifyInstance): Promise<void> {
     return { row, form };
   };
 
-  api.post('/twilio/:providerId', { schema: { params, response: { 200: z.string() } } }, async (request, reply) => {
+  api.post('/twilio/:providerId', { schema: { params, response: { 204: z.null() } } }, async (request, reply) => {
     const { row, form } = await twilioChecked(
       request.params.providerId,
       request.url,
@@ -129,12 +128,12 @@ export async function callbackRoutes(app: FastifyInstance): Promise<void> {
         error,
       });
     }
-    return reply.type('text/xml').send(EMPTY_TWIML);
+    return reply.code(204).send(null);
   });
 
   api.post(
     '/twilio/:providerId/inbound',
-    { schema: { params, response: { 200: z.string() } } },
+    { schema: { params, response: { 204: z.null() } } },
     async (request, reply) => {
       const { form } = await twilioChecked(
         request.params.providerId,
@@ -146,7 +145,7 @@ export async function callbackRoutes(app: FastifyInstance): Promise<void> {
         const channel: ProviderChannel = form.From.startsWith('whatsapp:') ? 'whatsapp' : 'sms';
         await handleInbound(app.db, { from: form.From, text: form.Body, channel, now: app.clock.now() });
       }
-      return reply.type('text/xml').send(EMPTY_TWIML);
+      return reply.code(204).send(null);
     },
   );
 
@@ -154,13 +153,14 @@ export async function callbackRoutes(app: FastifyInstance): Promise<void> {
     '/whatsapp/:providerId',
     {
       schema: {
+        // Meta wants hub.challenge echoed as the bare body, which the document's JSON answers cannot describe.
+        hide: true,
         params,
         querystring: z.object({
           'hub.mode': z.string().max(40).optional(),
           'hub.verify_token': z.string().max(500).optional(),
           'hub.challenge': z.string().max(500).optional(),
         }),
-        response: { 200: z.string() },
       },
     },
     async (request, reply) => {
