@@ -2,7 +2,7 @@
  * The signed-in customer's choices (issue 38): which categories they get on which channel (no row: the category's
  * default, ./notifier.ts categoryDefault), and proving they own a phone number. A code is 6 digits, sent by SMS
  * (WhatsApp when there is no SMS provider) as a required message to the number being proved; only its SHA-256
- * is stored; it expires after 10 minutes and allows 5 wrong tries. At most 5 codes an hour per customer (the
+ * is stored; it expires after 10 minutes and allows 5 wrong tries; a new code replaces the one before. At most 5 codes an hour per customer (the
  * shared rate-limit store). Confirming sets users.phone and phone_verified_at; any other change of the number
  * (the profile, a staff edit) clears phone_verified_at.
  */
@@ -116,6 +116,10 @@ export async function requestPhoneCode(
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const now = clock.now();
   const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
+  // Only the newest code counts: the ones sent before it stop working.
+  await db
+    .delete(phoneVerifications)
+    .where(and(eq(phoneVerifications.userId, userId), isNull(phoneVerifications.verifiedAt)));
   const [row] = await db
     .insert(phoneVerifications)
     .values({ userId, phone, codeHash: sha256(code), expiresAt, createdAt: now })
