@@ -133,6 +133,23 @@ const SHIPPED_RESOURCES = {
     update: ADMIN_BILLING,
     delete: ADMIN_BILLING,
   },
+  // SMS / WhatsApp providers (issue 38): admin only (secrets, costs). A test message is sent through one.
+  'message-providers': {
+    route: '/dashboard/settings/message-providers',
+    screen: ['admin'],
+    api: '/messaging/providers',
+    list: ['admin'],
+    show: ['admin'],
+    create: ['admin'],
+    update: ['admin'],
+    delete: ['admin'],
+    actions: { 'send-test': 'POST /messaging/providers/:id/test' },
+  },
+  // The messages sent to customers on every channel (issue 38), read-only: the staff who answer customers.
+  messages: {
+    route: '/dashboard/messages',
+    screen: ['admin', 'support', 'billing'],
+  },
   invoices: {
     route: '/dashboard/billing/invoices',
     screen: ['admin', 'billing', 'support'],

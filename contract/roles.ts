@@ -344,6 +344,19 @@ export const ENDPOINT_ACCESS = {
   // The LibreQoS shaper export (issue 36): the subscribers' addresses and plan rates, for those who run the network.
   'GET /exports/libreqos/shaped-devices.csv': ['admin', 'technician'],
   'GET /exports/libreqos/network.json': ['admin', 'technician'],
+  // Messages (issue 38): customers choose their channels per category and prove their phone number; staff who
+  // answer customers read the message log; the providers' callbacks are public and signed (checked by the server).
+  'GET /me/message-preferences': ['user'],
+  'PUT /me/message-preferences': ['user'],
+  'POST /me/phone-verification': ['user'],
+  'POST /me/phone-verification/confirm': ['user'],
+  'GET /messaging/messages': ['admin', 'support', 'billing'],
+  'POST /messaging/providers/:id/test': ['admin'],
+  'POST /messaging/callbacks/twilio/:providerId': 'public',
+  'POST /messaging/callbacks/twilio/:providerId/inbound': 'public',
+  'GET /messaging/callbacks/whatsapp/:providerId': 'public',
+  'POST /messaging/callbacks/whatsapp/:providerId': 'public',
+  'POST /messaging/callbacks/webhook/:providerId': 'public',
 } as const satisfies Record<string, Audience>;
 
 /**

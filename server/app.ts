@@ -81,6 +81,7 @@ import usageRoutes from './modules/usage/routes';
 import homeRoutes from './modules/home/routes';
 import radiusPlugin from './modules/radius/plugin';
 import messagingPlugin from './modules/messaging/plugin';
+import messagingRoutes from './modules/messaging/routes';
 import trafficPlugin from './modules/traffic/plugin';
 import outagesPlugin from './modules/outages/plugin';
 import outageRoutes from './modules/outages/routes';
@@ -276,6 +277,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await api.register(ipamRoutes, { prefix: '/ipam' });
         await api.register(subscriptionAddressRoutes, { prefix: '/subscriptions' });
         await api.register(libreqosRoutes, { prefix: '/exports/libreqos' });
+        await api.register(messagingRoutes); // /me/message-preferences, /me/phone-verification, /messaging/... (issue 38)
         await api.register(contactRoutes);
         await api.register(settingsRoutes, { prefix: '/settings' });
         await api.register(backupRoutes, { prefix: '/backups' });

@@ -33,7 +33,7 @@ export const PROVIDER_CHANNEL: Record<MessageProviderKind, readonly ProviderChan
 /** The secret settings of each provider (sealed at rest, write-only in the API, masked in answers). */
 export const MESSAGE_PROVIDER_SECRET_KEYS: Record<MessageProviderKind, readonly string[]> = {
   twilio: ['auth_token'],
-  webhook: ['auth_header_value'],
+  webhook: ['auth_header_value', 'callback_token'],
   whatsapp_cloud: ['access_token', 'app_secret'],
   log: [],
 };

@@ -7,6 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import contactMessagesModule from '../modules/contact/module';
 import gatewaysModule from '../modules/gateways/module';
 import incidentsModule from '../modules/outages/module';
+import messageProvidersModule from '../modules/messaging/providers-module';
 import plansModule from '../modules/plans/module';
 import topUpPackagesModule from '../modules/top-ups/module';
 
@@ -16,4 +17,5 @@ export const CRUD_MODULES: readonly FastifyPluginAsync[] = [
   contactMessagesModule,
   topUpPackagesModule,
   incidentsModule,
+  messageProvidersModule,
 ];

@@ -242,7 +242,7 @@ export class Jobs {
   async send<T extends object>(
     name: string,
     data: T,
-    options: { id?: string; singletonKey?: string; singletonSeconds?: number } = {},
+    options: { id?: string; singletonKey?: string; singletonSeconds?: number; startAfter?: number } = {},
   ): Promise<string | null> {
     if (!this.definitions.has(name)) throw new Error(`unknown job ${name}`);
     const id = await this.boss.send(name, data, options);

@@ -240,6 +240,22 @@ const PARTICULAR_FAILURES: Record<
   'POST /auth/login': { '401': 'Wrong e-mail or password.', '403': 'The account is not active (suspended, inactive).' },
   // Taken while the admin waits: a failure (disk, bucket) is said to them, and recorded for GET /backups.
   'POST /backups': { '500': 'The backup could not be taken; `message` says why, and GET /backups shows the failure.' },
+  // The message providers' callbacks (issue 38): public, but signed by the provider.
+  ...Object.fromEntries(
+    [
+      'POST /messaging/callbacks/twilio/:providerId',
+      'POST /messaging/callbacks/twilio/:providerId/inbound',
+      'POST /messaging/callbacks/whatsapp/:providerId',
+      'POST /messaging/callbacks/webhook/:providerId',
+    ].map((key) => [
+      key,
+      {
+        '401': 'The signature (or callback token) is missing.',
+        '403': 'The signature (or callback token) is wrong.',
+        '404': 'No such provider of this kind.',
+      },
+    ]),
+  ),
 };
 
 /**

@@ -182,6 +182,11 @@ export class AuthService {
       Object.assign(changes, change.values);
       notify = change.notify;
     }
+    if (body.phone !== undefined) {
+      // Another number is not the one the customer proved (issue 38): SMS / WhatsApp wait for a new verification.
+      const current = await this.deps.users.findById(userId);
+      if (current && current.phone !== body.phone) changes.phoneVerifiedAt = null;
+    }
     const user = await this.deps.users.update(userId, changes);
     if (!user) throw unauthorized('Invalid or expired token');
     notify();

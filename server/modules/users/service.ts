@@ -170,6 +170,8 @@ export class UserService {
     }
     if (input.role !== undefined) values.role = input.role;
     if (input.phone !== undefined) values.phone = input.phone;
+    // Another number is not the one the customer proved (issue 38): SMS / WhatsApp wait for a new verification.
+    if (input.phone !== undefined && input.phone !== target.phone) values.phoneVerifiedAt = null;
     if (input.address !== undefined) values.address = input.address;
     if (input.company !== undefined) values.company = input.company;
     try {

@@ -8,6 +8,7 @@ import { t } from '../../i18n';
 import { confirmRules, newPasswordRules, required } from '../auth/rules';
 import { formatDate } from '../../components/dates';
 import { PageTitle, SectionHeading } from '../../components/Text';
+import { MessageSettings } from './MessageSettings';
 
 type ProfileValues = Pick<PublicUser, 'name' | 'email' | 'phone' | 'address' | 'company'>;
 
@@ -164,6 +165,11 @@ export function ProfilePage() {
             </Form>
           </Card>
         </Col>
+        {user.role === 'user' && (
+          <Col xs={24}>
+            <MessageSettings />
+          </Col>
+        )}
       </Row>
     </>
   );

@@ -11,6 +11,7 @@ import { dunningMail } from './dunning';
 import { bulkMail } from './bulk';
 import { installationsMail } from './installations';
 import { outagesMail } from './outages';
+import { messagingMail } from './messaging';
 import { pdfMail } from './pdf';
 import { radiusMail } from './radius';
 import { suspendedPage } from './suspended';
@@ -24,6 +25,7 @@ export const mail: Record<string, string> = {
   ...bulkMail,
   ...installationsMail,
   ...outagesMail,
+  ...messagingMail,
   ...pdfMail,
   ...radiusMail,
   ...suspendedPage,
