@@ -270,7 +270,7 @@ describe('an uplink going down (a device tag names the interface)', () => {
 describe('staff incidents', () => {
   let windowId: string;
 
-  it('customers and billing may not post one', async () => {
+  it('customers and visitors may not post one; one needs a device or an area', async () => {
     const body = { kind: 'maintenance', title: 'Works', area: 'Riverside', starts_at: '2026-11-10T13:00:00Z' };
     expect((await as('c', 'POST', '/incidents', body)).statusCode).toBe(403);
     expect((await as(null, 'POST', '/incidents', body)).statusCode).toBe(401);
