@@ -1,4 +1,4 @@
-import { NotificationOutlined } from '@ant-design/icons';
+import { MailOutlined } from '@ant-design/icons';
 import { Tag } from 'antd';
 import type { BaseRecord } from '@refinedev/core';
 import { BULK_SEGMENTS, BULK_STATUSES, MESSAGE_CATEGORIES } from '../../contract/schemas/messaging';
@@ -29,7 +29,7 @@ export const bulkMessagesResource = defineResource({
   auditTargets: ['bulk_message'],
   titleKey: 'bulkMessages.title',
   singularKey: 'bulkMessages.singular',
-  menu: { order: 72, labelKey: 'menu.bulkMessages', icon: NotificationOutlined },
+  menu: { order: 72, labelKey: 'menu.bulkMessages', icon: MailOutlined },
   pages: { create: () => import('./CreateBulkMessage').then((m) => m.CreateBulkMessage) },
   actions: ['show'],
   defaultSort: { field: 'created_at', order: 'desc' },

@@ -1,4 +1,4 @@
-import { AlertOutlined } from '@ant-design/icons';
+import { MonitorOutlined } from '@ant-design/icons';
 import { Form } from 'antd';
 import { useCustom, type BaseRecord } from '@refinedev/core';
 import { INCIDENT_KINDS, INCIDENT_SOURCES } from '../../contract/schemas/messaging';
@@ -39,7 +39,7 @@ function DeviceField() {
 export const incidentsResource = defineResource({
   name: 'incidents',
   auditTargets: ['incident'],
-  menu: { order: 95, group: 'network', labelKey: 'menu.incidents', icon: AlertOutlined },
+  menu: { order: 95, group: 'network', labelKey: 'menu.incidents', icon: MonitorOutlined },
   titleKey: 'incidents.title',
   singularKey: 'incidents.singular',
   search: true,

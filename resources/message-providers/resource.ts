@@ -1,4 +1,4 @@
-import { MessageOutlined } from '@ant-design/icons';
+import { ApiOutlined } from '@ant-design/icons';
 import { messageProviderInputSchema } from '../../contract/schemas/message-provider';
 import { MESSAGE_PROVIDERS, PROVIDER_CHANNELS } from '../../contract/schemas/messaging';
 import { defineResource } from '../../src/components/resource/define';
@@ -15,7 +15,7 @@ const s = messageProviderInputSchema.shape;
 export const messageProvidersResource = defineResource({
   name: 'message-providers',
   auditTargets: ['message_provider'],
-  menu: { order: 171, labelKey: 'menu.messageProviders', icon: MessageOutlined },
+  menu: { order: 171, labelKey: 'menu.messageProviders', icon: ApiOutlined },
   titleKey: 'messageProviders.title',
   singularKey: 'messageProviders.singular',
   fields: [

@@ -1,4 +1,4 @@
-import { CommentOutlined } from '@ant-design/icons';
+import { HistoryOutlined } from '@ant-design/icons';
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../../contract/schemas/messaging';
 import { defineResource } from '../../src/components/resource/define';
 
@@ -18,7 +18,7 @@ const STATUS_COLORS: Record<string, string> = {
  */
 export const messagesResource = defineResource({
   name: 'messages',
-  menu: { order: 72, labelKey: 'menu.messages', icon: CommentOutlined },
+  menu: { order: 72, labelKey: 'menu.messages', icon: HistoryOutlined },
   titleKey: 'messages.title',
   singularKey: 'messages.singular',
   canCreate: false,
