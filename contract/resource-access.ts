@@ -149,6 +149,7 @@ const SHIPPED_RESOURCES = {
   messages: {
     route: '/dashboard/messages',
     screen: ['admin', 'support', 'billing'],
+    actions: { 'view-log': 'GET /messaging/messages' },
   },
   invoices: {
     route: '/dashboard/billing/invoices',

@@ -36,6 +36,7 @@ import { UserFormModal } from './UserForm';
 import { UsageView } from '../usage/UsageView';
 import { AuditHistory } from '../audit/AuditHistory';
 import { CreditPanel } from '../credit/CreditPanel';
+import { CustomerMessages } from '../messages/CustomerMessages';
 import { SectionHeading } from '../../src/components/Text';
 import { usePageTitle } from '../../src/components/page-title';
 
@@ -108,6 +109,7 @@ function UserDetail({
   const record = user as unknown as BaseRecord;
   const mayViewCredit = useAllowed('users', 'view-credit');
   const mayAdjustCredit = useAllowed('users', 'adjust-credit');
+  const mayReadMessages = useAllowed('messages', 'view-log');
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       <UserActions user={user} actor={actor} actorId={actorId} onDeleted={onDeleted} />
@@ -127,6 +129,7 @@ function UserDetail({
         <CreditPanel userId={user.id} canAdjust={mayAdjustCredit} title={t('credit.balance')} />
       )}
       <UserTickets user={user} />
+      {user.role === 'user' && mayReadMessages && <CustomerMessages userId={user.id} />}
       {user.role === 'user' && (
         <section data-testid="user-usage">
           <SectionHeading style={{ marginBottom: 8 }}>{t('usage.tab')}</SectionHeading>

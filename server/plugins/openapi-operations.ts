@@ -136,6 +136,25 @@ export const SUMMARIES: Record<string, string> = {
   'GET /me/home': "Get the signed-in customer's home page",
   'GET /me/top-up-packages': 'List the fair-use top-up packages on sale',
   'POST /me/subscriptions/:id/top-ups': 'Buy a fair-use top-up for a subscription (a pending top-up and its invoice)',
+  'GET /me/message-preferences': "Get the signed-in customer's message channels and choices",
+  'PUT /me/message-preferences': "Save the signed-in customer's message choices (channel × category)",
+  'POST /me/phone-verification': "Send a verification code to the customer's phone number",
+  'POST /me/phone-verification/confirm': "Confirm the customer's phone number with the code",
+  'GET /messaging/messages': 'List the messages sent to customers (the message log)',
+  'GET /messaging/providers': 'List SMS and WhatsApp providers',
+  'POST /messaging/providers': 'Add an SMS or WhatsApp provider',
+  'GET /messaging/providers/:id': 'Get a message provider',
+  'PUT /messaging/providers/:id': 'Update a message provider',
+  'DELETE /messaging/providers/:id': 'Delete a message provider',
+  'POST /messaging/providers/:id/test': 'Send a test message through a provider',
+  'POST /messaging/callbacks/twilio/:providerId': "Twilio's delivery status callback (signed)",
+  'POST /messaging/callbacks/twilio/:providerId/inbound':
+    'Incoming SMS or WhatsApp through Twilio (STOP, START; signed)',
+  'GET /messaging/callbacks/whatsapp/:providerId': "WhatsApp Cloud API's webhook verification (hub.challenge)",
+  'POST /messaging/callbacks/whatsapp/:providerId':
+    "WhatsApp Cloud API's webhook: statuses and incoming messages (signed)",
+  'POST /messaging/callbacks/webhook/:providerId':
+    "A webhook gateway's delivery report or incoming message (callback token)",
 
   'GET /ipam/networks': 'List IP networks',
   'GET /exports/libreqos/shaped-devices.csv': "Export LibreQoS's ShapedDevices.csv",
@@ -365,6 +384,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   usage: 'Data usage by customer and subscription.',
   'top-up-packages': 'Fair-use top-up packages: extra data or full speed for the rest of a billing cycle.',
   me: "The signed-in customer's own pages.",
+  messaging: "SMS and WhatsApp providers, the message log and the providers' signed callbacks.",
   ipam: 'IP address management: networks, addresses and who held them.',
   exports: "Files for other systems: LibreQoS's ShapedDevices.csv and network.json.",
   contact: 'The public contact form.',
@@ -394,6 +414,8 @@ export const OTHER_CONTENT: Record<
   const page = { 200: html, 404: text('text/html', 'A page saying the checkout is unknown or no longer open.') };
   return {
     'GET /payments/invoices/:id/pdf': { 200: binary('application/pdf', 'The invoice.') },
+    // Meta checks that the webhook echoes hub.challenge as the bare body.
+    'GET /messaging/callbacks/whatsapp/:providerId': { 200: text('text/plain', 'The hub.challenge sent.') },
     'GET /payments/sandbox/checkout/:transactionId': page,
     'POST /payments/sandbox/checkout/:transactionId/approve': page,
     'POST /payments/sandbox/checkout/:transactionId/decline': page,

@@ -256,6 +256,10 @@ const PARTICULAR_FAILURES: Record<
       },
     ]),
   ),
+  'GET /messaging/callbacks/whatsapp/:providerId': {
+    '403': 'hub.mode is not subscribe or hub.verify_token is wrong.',
+    '404': 'No such provider of this kind.',
+  },
 };
 
 /**

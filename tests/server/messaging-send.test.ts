@@ -272,6 +272,35 @@ describe('SMS and WhatsApp through the providers', () => {
     expect(good.json().data.updated).toBe(1);
     expect((await message(row.id)).status).toBe('delivered');
 
+    // An incoming STOP through the same webhook: WhatsApp is off for that number, until START.
+    const incoming = async (text: string) => {
+      const payload = JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: 'WABA',
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  messaging_product: 'whatsapp',
+                  messages: [{ from: '15550001111', id: `wamid.${text}`, type: 'text', text: { body: text } }],
+                },
+              },
+            ],
+          },
+        ],
+      });
+      const signed = `sha256=${createHmac('sha256', APP_SECRET).update(payload).digest('hex')}`;
+      expect((await post(base, payload, { ...json, 'x-hub-signature-256': signed })).statusCode).toBe(200);
+    };
+    await incoming('STOP');
+    expect((await notify(['whatsapp'], { required: true }))[0]).toMatchObject({
+      status: 'skipped',
+      reason: 'the number answered STOP',
+    });
+    await incoming('START');
+
     // Meta's error answer for a template it does not know: permanent.
     whatsapp.failNext({
       status: 400,
@@ -322,5 +351,29 @@ describe('SMS and WhatsApp through the providers', () => {
     expect((await post(url, report, { ...json, 'x-callback-token': 'nope' })).statusCode).toBe(403);
     expect((await post(url, report, { ...json, 'x-callback-token': 'cb-token-456' })).statusCode).toBe(200);
     expect((await message(row.id)).status).toBe('undelivered');
+  });
+
+  it("keeps to a provider's rate per minute: over it, the message waits queued for the next minute", async () => {
+    const created = await call('POST', '/messaging/providers', 'admin', {
+      name: 'Slow log',
+      channel: 'whatsapp',
+      provider: 'log',
+      rate_per_minute: 1,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const providerId = created.json().data.id;
+    const queued = async (key: string) =>
+      (
+        await t.rows<{ id: string }>(
+          sql`insert into messages (event_key, channel, category, template, user_id, "to", language, body, provider_id)
+              values (${key}, 'whatsapp', 'service', 'test', ${userId}, ${PHONE}, 'en', 'x', ${providerId}) returning id`,
+        )
+      )[0]!.id;
+    const first = await queued('rate:1');
+    const second = await queued('rate:2');
+    const attempt = { retryCount: 0, retryLimit: 4 };
+    expect(await t.app.messageDelivery.deliver({ messageId: first }, attempt)).toBe('sent');
+    expect(await t.app.messageDelivery.deliver({ messageId: second }, attempt)).toBe('deferred');
+    expect(await message(second)).toMatchObject({ status: 'queued', attempts: 0 });
   });
 });

@@ -153,8 +153,6 @@ export async function callbackRoutes(app: FastifyInstance): Promise<void> {
     '/whatsapp/:providerId',
     {
       schema: {
-        // Meta wants hub.challenge echoed as the bare body, which the document's JSON answers cannot describe.
-        hide: true,
         params,
         querystring: z.object({
           'hub.mode': z.string().max(40).optional(),
