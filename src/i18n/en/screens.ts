@@ -11,6 +11,7 @@ import { installations } from './installations';
 import { ipam } from './ipam';
 import { invoices } from './invoices';
 import { jobs } from './jobs';
+import { messaging } from './messaging';
 import { payments } from './payments';
 import { system } from './system';
 import { resources } from './resources';
@@ -34,6 +35,7 @@ export const screens: Dictionary = {
   ...ipam,
   ...invoices,
   ...jobs,
+  ...messaging,
   ...payments,
   ...resources,
   ...subscriptions,
