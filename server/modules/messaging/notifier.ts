@@ -10,10 +10,11 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MESSAGE_CHANNELS, type MessageCategory, type ProviderChannel } from '../../../contract/schemas/messaging';
 import type { Db } from '../../db/client';
-import { messageOptOuts, messagePreferences, messageProviders, messages, users } from '../../db/schema';
+import { messageOptOuts, messagePreferences, messageProviders, messages, settings, users } from '../../db/schema';
 import type { MailMessage } from '../../integrations/mail/mailer';
 import type { Clock } from '../../lib/clock';
 import { languageOf, mt } from '../../i18n';
+import { defaultSettings } from '../settings/defaults';
 import type { SendJob } from './delivery';
 import type { ComposedMessage, Notification, Notifier, NotifyOutcome } from './types';
 
@@ -22,6 +23,13 @@ export const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** A category's default when the customer has not chosen: marketing is opt-in, everything else is on. */
 export const categoryDefault = (category: MessageCategory): boolean => category !== 'marketing';
+
+/** settings.languages.default as stored (the default 'en' when it was never set). */
+async function defaultLanguageIn(db: Db): Promise<string> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'languages'));
+  const value = row?.value as { default?: unknown } | undefined;
+  return typeof value?.default === 'string' ? value.default : defaultSettings().languages.default;
+}
 
 export class MessageNotifier implements Notifier {
   private readonly pending = new Set<Promise<unknown>>();
@@ -61,7 +69,9 @@ export class MessageNotifier implements Notifier {
       .select({ channel: messagePreferences.channel, enabled: messagePreferences.enabled })
       .from(messagePreferences)
       .where(and(eq(messagePreferences.userId, n.userId), eq(messagePreferences.category, n.category)));
-    const language = languageOf(user.language, await this.deps.defaultLanguage());
+    // Inside a caller's transaction the ISP's default language is read through that transaction: the settings
+    // cache may need the database, and the embedded database has one connection, which the transaction holds.
+    const language = languageOf(user.language, tx ? await defaultLanguageIn(tx) : await this.deps.defaultLanguage());
     const composed = await n.compose(language);
     const outcomes: NotifyOutcome[] = [];
     const stored: string[] = [];
