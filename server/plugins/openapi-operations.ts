@@ -201,6 +201,8 @@ export const SUMMARIES: Record<string, string> = {
   'GET /bulk-messages/preview': 'Count the customers a segment reaches',
   'GET /bulk-messages/segments': 'List the plans, NAS devices and areas to send to',
   'POST /bulk-messages': 'Send a message to a segment of customers',
+  'GET /status': 'Current, upcoming and recent outages and maintenance by area (the public status page)',
+  'POST /incidents/:id/resolve': 'Resolve an incident; the customers it reached are told it is over',
   'GET /bulk-messages': 'List bulk messages',
   'GET /bulk-messages/:id': 'Get a bulk message',
   'GET /bulk-messages/:id/messages': "List a bulk message's messages",
@@ -395,6 +397,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   system: 'System status and notices for staff.',
   'api-tokens': 'Personal API tokens for integrations.',
   vouchers: 'Prepaid vouchers: batches, codes, printed cards and redemption.',
+  incidents: 'Outages and maintenance windows, the customers they reach and the messages when they start and end.',
+  status: 'The public status page: current incidents by area, upcoming maintenance, recently resolved.',
   'bulk-messages': 'Messages from staff to a segment of customers (a plan, a NAS, an area, unpaid, all).',
 };
 
