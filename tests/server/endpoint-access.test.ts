@@ -28,6 +28,7 @@ const PARAMS: Record<string, () => string> = {
   backupId: () => randomUUID(),
   jobId: () => randomUUID(),
   interfaceId: () => randomUUID(),
+  providerId: () => randomUUID(),
   provider: () => 'sandbox',
   transactionId: () => 'sbx_does_not_exist',
   choice: () => 'ok',

@@ -180,17 +180,27 @@ describe('SMS and WhatsApp through the providers', () => {
     await settled(again!.messageId!, 'sent');
   });
 
-  it('skips SMS to a customer without a verified number, and keeps the row', async () => {
+  it('skips SMS to a customer without a verified number; keeps the row (with why) once they chose SMS', async () => {
     const other = await t.createUser({ email: 'unverified@example.com' });
     await t.rows(sql`update users set phone = '+15550002222' where id = ${other.id}`);
-    const [outcome] = await t.app.notifier.notify({
-      userId: other.id,
-      category: 'service',
-      eventKey: 'test:unverified',
-      template: 'test.event',
-      compose: () => ({ subject: 's', text: 't', short: 'short' }),
-      channels: ['sms', 'whatsapp'],
-    });
+    const event = (eventKey: string) =>
+      t.app.notifier.notify({
+        userId: other.id,
+        category: 'service',
+        eventKey,
+        template: 'test.event',
+        compose: () => ({ subject: 's', text: 't', short: 'short' }),
+        channels: ['sms', 'whatsapp'],
+      });
+    // Never chose SMS: skipped, and no row per event for staff to wade through.
+    const [unasked] = await event('test:unverified');
+    expect(unasked).toMatchObject({ status: 'skipped', reason: 'no verified phone number' });
+    expect(unasked!.messageId).toBeUndefined();
+    // Turned SMS on but never verified the number: the skipped row tells staff why nothing went.
+    await t.rows(
+      sql`insert into message_preferences (user_id, channel, category, enabled) values (${other.id}, 'sms', 'service', true)`,
+    );
+    const [outcome] = await event('test:unverified-chosen');
     expect(outcome).toMatchObject({ status: 'skipped', reason: 'no verified phone number' });
     expect((await message(outcome!.messageId!)).status).toBe('skipped');
   });

@@ -24,6 +24,8 @@ export const E164 = /^\+[1-9]\d{6,14}$/;
 /** A category's default when the customer has not chosen: marketing is opt-in, everything else is on. */
 export const categoryDefault = (category: MessageCategory): boolean => category !== 'marketing';
 
+const OPTED_OUT = 'the number answered STOP';
+
 /** settings.languages.default as stored (the default 'en' when it was never set). */
 async function defaultLanguageIn(db: Db): Promise<string> {
   const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'languages'));
@@ -87,6 +89,14 @@ export class MessageNotifier implements Notifier {
       let skip: string | null = null;
       if (channel !== 'email') {
         const reach = await this.reach(db, channel, n, user);
+        // A skipped SMS/WhatsApp is kept (with why) only where staff would look for it: the customer turned the
+        // channel on, the message was required or addressed, or the number answered STOP. A customer who never chose
+        // the channel and has no verified number gets no row per event.
+        const asked = choices.some((c) => c.channel === channel && c.enabled) || n.required === true || n.to !== undefined;
+        if (reach.keep === false || (reach.skip && reach.skip !== OPTED_OUT && !asked)) {
+          outcomes.push({ channel, status: 'skipped', reason: reach.skip ?? undefined });
+          continue;
+        }
         to = reach.to;
         providerId = reach.providerId;
         skip = reach.skip;
@@ -135,9 +145,12 @@ export class MessageNotifier implements Notifier {
     channel: ProviderChannel,
     n: Notification,
     user: { phone: string | null; phoneVerifiedAt: Date | null },
-  ): Promise<{ to: string; providerId: string | null; skip: string | null }> {
+  ): Promise<{ to: string; providerId: string | null; skip: string | null; keep?: false }> {
     const number = n.to ?? (user.phoneVerifiedAt ? user.phone : null);
     const to = number ?? user.phone ?? '';
+    // No number at all: nothing to tell staff about this customer on this channel, so no row (else every event
+    // would store a skipped SMS and WhatsApp row for every customer who never gave a number).
+    if (!number && !user.phone) return { to, providerId: null, skip: 'no phone number', keep: false };
     if (!number) return { to, providerId: null, skip: 'no verified phone number' };
     if (!E164.test(number)) return { to, providerId: null, skip: 'the phone number is not in E.164 form' };
     const [provider] = await db
@@ -150,12 +163,13 @@ export class MessageNotifier implements Notifier {
           eq(messageProviders.isActive, true),
         ),
       );
-    if (!provider) return { to, providerId: null, skip: 'no active provider for this channel' };
+    // The ISP does not use this channel: no row either.
+    if (!provider) return { to, providerId: null, skip: 'no active provider for this channel', keep: false };
     const [optedOut] = await db
       .select({ phone: messageOptOuts.phone })
       .from(messageOptOuts)
       .where(and(eq(messageOptOuts.phone, number), eq(messageOptOuts.channel, channel)));
-    if (optedOut) return { to, providerId: provider.id, skip: 'the number answered STOP' };
+    if (optedOut) return { to, providerId: provider.id, skip: OPTED_OUT };
     return { to, providerId: provider.id, skip: null };
   }
 
