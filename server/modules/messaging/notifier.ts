@@ -92,7 +92,8 @@ export class MessageNotifier implements Notifier {
         // A skipped SMS/WhatsApp is kept (with why) only where staff would look for it: the customer turned the
         // channel on, the message was required or addressed, or the number answered STOP. A customer who never chose
         // the channel and has no verified number gets no row per event.
-        const asked = choices.some((c) => c.channel === channel && c.enabled) || n.required === true || n.to !== undefined;
+        const asked =
+          choices.some((c) => c.channel === channel && c.enabled) || n.required === true || n.to !== undefined;
         if (reach.keep === false || (reach.skip && reach.skip !== OPTED_OUT && !asked)) {
           outcomes.push({ channel, status: 'skipped', reason: reach.skip ?? undefined });
           continue;
