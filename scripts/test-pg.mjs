@@ -16,9 +16,20 @@ spawnSync(process.execPath, [new URL('./ensure-pg-client.mjs', import.meta.url).
 // PGlite folder, pure functions) run the same here as in `npm test`: they are not run twice.
 const DATABASE_HELPERS =
   /createTestApp|createTestDatabase|createThrowawayPostgres|TEST_DATABASE_URL|helpers\/(server|multi-node|test-nas)'/;
+/**
+ * Files whose subject is not the database, though they keep their data in one: what they prove holds on either, and
+ * `npm test` proves it on PGlite (PostgreSQL itself, compiled to WebAssembly). Run once to keep CI within its time:
+ * the PDFs' text read back by OCR, delivery to a real SMTP server, and the OpenAPI fuzzer (the HTTP contract: no
+ * 5xx for any input the document allows).
+ */
+const NOT_ABOUT_THE_DATABASE = new Set(['pdf-language.test.ts', 'smtp-delivery.test.ts', 'openapi-fuzz.test.ts']);
 const serverTests = new URL('../tests/server/', import.meta.url).pathname;
 const withoutDatabase = readdirSync(serverTests)
-  .filter((f) => f.endsWith('.test.ts') && !DATABASE_HELPERS.test(readFileSync(join(serverTests, f), 'utf8')))
+  .filter(
+    (f) =>
+      f.endsWith('.test.ts') &&
+      (NOT_ABOUT_THE_DATABASE.has(f) || !DATABASE_HELPERS.test(readFileSync(join(serverTests, f), 'utf8'))),
+  )
   .flatMap((f) => ['--exclude', `tests/server/${f}`]);
 
 const url = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
