@@ -12,7 +12,6 @@
  * A bad or missing signature: 401 (missing) or 403 (wrong), nothing recorded. A status only moves a message
  * forward (a late "sent" after "delivered" changes nothing), so a repeated callback is harmless.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,6 +21,7 @@ import type { MessageStatus, ProviderChannel } from '../../../contract/schemas/m
 import type { Db } from '../../db/client';
 import { messageProviders, messages } from '../../db/schema';
 import { badRequest, forbidden, notFound, unauthorized } from '../../lib/errors';
+import { sameSecret } from './providers/types';
 import { providerSettings } from './delivery';
 import { handleInbound } from './opt-outs';
 import { validTwilioSignature } from './providers/twilio';
@@ -76,13 +76,6 @@ export async function recordStatus(
 
 const receiptSchema = z.object({ received: z.literal(true), updated: z.number().int() });
 const params = z.object({ providerId: z.string().uuid() });
-
-const sameSecret = (expected: string | undefined, given: string | undefined): boolean => {
-  if (!expected || !given) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 

@@ -4,7 +4,7 @@
  * and `status`; an error answer is `{code, message, status}`. WhatsApp through Twilio: both numbers prefixed
  * "whatsapp:".
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   type FetchLike,
   httpError,
@@ -14,6 +14,7 @@ import {
   ProviderError,
   readJson,
   request,
+  sameSecret,
   setting,
 } from './types';
 
@@ -65,7 +66,5 @@ export function validTwilioSignature(
   signature: string | undefined,
 ): boolean {
   if (!signature || !authToken) return false;
-  const expected = Buffer.from(twilioSignature(authToken, url, params));
-  const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return sameSecret(twilioSignature(authToken, url, params), signature);
 }

@@ -3,6 +3,7 @@
  * HTTP request and reads its answer. A refusal the provider will repeat (4xx: bad number, bad credentials) is a
  * permanent failure; anything else (5xx, 429, the network) is worth retrying.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { MessageProviderKind, ProviderChannel } from '../../../../contract/schemas/messaging';
 
 export interface OutgoingMessage {
@@ -77,4 +78,12 @@ export async function readJson(response: Response): Promise<Record<string, unkno
   } catch {
     return { raw: text.slice(0, 500) };
   }
+}
+
+/** Constant-time equality of a secret or signature we expect and one we were given (false when either is empty). */
+export function sameSecret(expected: string | undefined, given: string | undefined): boolean {
+  if (!expected || !given) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -4,7 +4,7 @@
  * the answer is `{messages:[{id:'wamid…'}]}`, an error `{error:{message, code, …}}`. The webhook signs its POSTs
  * with X-Hub-Signature-256: "sha256=" + hex HMAC-SHA256 of the raw body under the app secret.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   type FetchLike,
   httpError,
@@ -14,6 +14,7 @@ import {
   ProviderError,
   readJson,
   request,
+  sameSecret,
   setting,
 } from './types';
 
@@ -63,7 +64,5 @@ export function whatsappCloudSender(p: ProviderSettings, fetchFn: FetchLike): Me
 
 export function validHubSignature(appSecret: string, rawBody: string, header: string | undefined): boolean {
   if (!header || !appSecret) return false;
-  const expected = Buffer.from(`sha256=${createHmac('sha256', appSecret).update(rawBody, 'utf8').digest('hex')}`);
-  const given = Buffer.from(header);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return sameSecret(`sha256=${createHmac('sha256', appSecret).update(rawBody, 'utf8').digest('hex')}`, header);
 }
