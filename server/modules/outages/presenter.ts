@@ -1,20 +1,13 @@
 import type { Incident } from '../../../contract/schemas/incident';
 import type { IncidentRow } from '../../db/schema/messaging';
+import { toPublicIncident } from './status';
 
-/** An incident as staff see it (the CRUD module's record shape). */
+/** An incident as staff see it (the CRUD module's record shape): what the public sees, and the internal fields. */
 export function toIncident(row: IncidentRow): Incident {
   return {
-    id: row.id,
-    kind: row.kind,
-    source: row.source,
-    title: row.title,
-    description: row.description,
-    area: row.area,
+    ...toPublicIncident(row),
     device_id: row.deviceId,
     interface_name: row.interfaceName,
-    starts_at: row.startsAt.toISOString(),
-    ends_at: row.endsAt?.toISOString() ?? null,
-    resolved_at: row.resolvedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
