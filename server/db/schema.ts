@@ -484,3 +484,4 @@ export * from './schema/ipam';
 export * from './schema/vouchers';
 export * from './schema/fair-use';
 export * from './schema/messaging';
+export * from './schema/imports';
