@@ -96,6 +96,8 @@ export async function readPlans(
         'changed',
         `"${name}": its time limit of ${num(row.time_limit)} ${text(row.time_unit) ?? ''} per login is not carried over.`,
       );
+    if (row.enabled !== undefined && String(row.enabled) === '0')
+      finding('changed', `"${name}" was disabled in phpnuxbill; it is brought in like the others.`);
     if (num(row.shared_users) > 1)
       finding('changed', `"${name}": ${num(row.shared_users)} shared users per login are not carried over.`);
     plans.push({

@@ -170,7 +170,7 @@ async function readRecharges(
       continue;
     }
     const plan = lookups.plans.get(String(row.plan_id));
-    if (plan?.type.toLowerCase() === 'balance') {
+    if (plan?.type.toLowerCase() === 'balance' || (text(row.type) ?? '').toLowerCase() === 'balance') {
       skip(`${text(row.username) ?? '?'}'s Balance deposit is no service; its payment comes in as an invoice.`);
       continue;
     }
