@@ -49,7 +49,10 @@ export interface ImportCommandInput {
 }
 
 /** Runs an import against an open database: what the command does, callable from tests. */
-export async function importFrom(input: ImportCommandInput, log: (line: string) => void = () => {}): Promise<ImportReport> {
+export async function importFrom(
+  input: ImportCommandInput,
+  log: (line: string) => void = () => {},
+): Promise<ImportReport> {
   const clock = input.clock ?? systemClock;
   const source = await openMysql(input.source);
   const options = { currency: await portalCurrency(input.db), now: clock.now() };
@@ -79,7 +82,9 @@ export function formatReport(report: ImportReport): string {
   const verb = report.dryRun ? 'would be created' : 'created';
   lines.push(report.dryRun ? 'DRY RUN: nothing was written.' : `Import run ${report.runId} finished.`);
   lines.push('');
-  lines.push(`${'What'.padEnd(28)}${verb.padStart(18)}${'linked'.padStart(9)}${'already here'.padStart(14)}${'skipped'.padStart(9)}`);
+  lines.push(
+    `${'What'.padEnd(28)}${verb.padStart(18)}${'linked'.padStart(9)}${'already here'.padStart(14)}${'skipped'.padStart(9)}`,
+  );
   for (const [kind, c] of Object.entries(report.counts) as [RecordKind, ImportReport['counts'][RecordKind]][])
     lines.push(
       `${LABELS[kind].padEnd(28)}${String(c.created).padStart(18)}${String(c.linked).padStart(9)}${String(c.existing).padStart(14)}${String(c.skipped).padStart(9)}`,

@@ -30,6 +30,8 @@ export interface SourceDevice {
   vendor: 'mikrotik' | 'generic';
   /** RADIUS shared secret (phpnuxbill's routers have none: null). */
   radiusSecret: string | null;
+  /** SNMP v2c community (daloRADIUS's nas.community); none: RouterOS's default "public" (reported). */
+  snmpCommunity?: string | null;
   /** RouterOS API login (phpnuxbill keeps one per router). */
   apiUsername?: string | null;
   apiPassword?: string | null;

@@ -75,6 +75,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     KINDS.map((k) => [k, { created: 0, linked: 0, existing: 0, skipped: 0 }]),
   ) as Record<RecordKind, KindCounts>;
   const snapshot = await options.reader.read();
+  // What the reader already knows it cannot bring in counts as skipped beside what the steps skip.
+  for (const f of snapshot.findings) if (f.level === 'skipped') counts[f.kind].skipped++;
   let runId: string | null = null;
   if (!options.dryRun) {
     const [run] = await db
@@ -108,14 +110,22 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     if (runId) {
       await db
         .update(importRuns)
-        .set({ status: 'failed', finishedAt: clock.now(), counts, error: String((error as Error).message).slice(0, 2000) })
+        .set({
+          status: 'failed',
+          finishedAt: clock.now(),
+          counts,
+          error: String((error as Error).message).slice(0, 2000),
+        })
         .where(eq(importRuns.id, runId));
     }
     throw error;
   }
   if (runId) {
     await db.transaction(async (tx) => {
-      await tx.update(importRuns).set({ status: 'finished', finishedAt: clock.now(), counts }).where(eq(importRuns.id, runId));
+      await tx
+        .update(importRuns)
+        .set({ status: 'finished', finishedAt: clock.now(), counts })
+        .where(eq(importRuns.id, runId));
       await recordAudit(tx, clock, importAuditContext(runId), {
         action: 'import.finished',
         targetType: 'import_run',
@@ -184,7 +194,11 @@ async function runStep<T extends { key: string }>(
             outcomes.push(await db.transaction(async (tx) => applyOne(tx, ctx, step, item)));
           } catch (error) {
             restore(targets, single);
-            outcomes.push({ key: item.key, decision: { action: 'skip', reason: failureReason(error) }, targetId: null });
+            outcomes.push({
+              key: item.key,
+              decision: { action: 'skip', reason: failureReason(error) },
+              targetId: null,
+            });
           }
         }
       }

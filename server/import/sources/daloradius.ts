@@ -67,7 +67,20 @@ const SET_BY_PORTAL = new Set([
 ]);
 export const DISABLED_GROUP = 'daloRADIUS-Disabled-Users';
 
-const MONTHS: Record<string, number> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };
+const MONTHS: Record<string, number> = {
+  jan: 0,
+  feb: 1,
+  mar: 2,
+  apr: 3,
+  may: 4,
+  jun: 5,
+  jul: 6,
+  aug: 7,
+  sep: 8,
+  oct: 9,
+  nov: 10,
+  dec: 11,
+};
 
 /** FreeRADIUS's Expiration: "30 Dec 2026", "Dec 30 2026 12:00", "30 Dec 2026 12:00:00" (read as UTC). */
 export function parseExpiration(value: string): Date | null {
@@ -78,7 +91,9 @@ export function parseExpiration(value: string): Date | null {
   const [day, mon] = /^\d/.test(m[1]!) ? [m[1]!, m[2]!] : [m[2]!, m[1]!];
   const month = MONTHS[mon.toLowerCase()];
   if (month === undefined) return null;
-  const d = new Date(Date.UTC(Number(m[3]), month, Number(day), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)));
+  const d = new Date(
+    Date.UTC(Number(m[3]), month, Number(day), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)),
+  );
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
@@ -147,7 +162,7 @@ export function daloradiusReader(source: MysqlSource, options: { currency: strin
       // ---- plans: one per group with a rate; billing_plans gives price and cycle --------------------------------
       const billing = (await source.hasTable('billing_plans'))
         ? await source.query<Record<string, string | null>>(
-            "SELECT planName, planGroup, planCost, planRecurringPeriod, planTrafficTotal, planActive FROM billing_plans",
+            'SELECT planName, planGroup, planCost, planRecurringPeriod, planTrafficTotal, planActive FROM billing_plans',
           )
         : [];
       const billingOf = new Map(billing.filter((b) => text(b.planGroup)).map((b) => [String(b.planGroup), b]));
@@ -159,10 +174,20 @@ export function daloradiusReader(source: MysqlSource, options: { currency: strin
         const r = readReply(rows);
         groupRates.set(group, { rate: r.rate, pool: r.pool });
         for (const u of r.unsupported)
-          findings.push({ kind: 'plan', key: `group:${group}`, level: 'changed', reason: `group ${group}: ${u} has no equivalent here and is not carried over` });
+          findings.push({
+            kind: 'plan',
+            key: `group:${group}`,
+            level: 'changed',
+            reason: `group ${group}: ${u} has no equivalent here and is not carried over`,
+          });
         if (!r.rate) continue;
         if (r.rate.extra)
-          findings.push({ kind: 'plan', key: `group:${group}`, level: 'changed', reason: `group ${group}: ${r.rate.extra} not carried over (the plan has the base rate)` });
+          findings.push({
+            kind: 'plan',
+            key: `group:${group}`,
+            level: 'changed',
+            reason: `group ${group}: ${r.rate.extra} not carried over (the plan has the base rate)`,
+          });
         const b = billingOf.get(group);
         const trafficMb = Number(text(b?.planTrafficTotal) ?? 0);
         plans.set(`group:${group}`, {
@@ -179,7 +204,12 @@ export function daloradiusReader(source: MysqlSource, options: { currency: strin
       for (const [group, rows] of groupBy(await attrs('radgroupcheck', 'groupname')))
         for (const r of rows)
           if (group !== DISABLED_GROUP)
-            findings.push({ kind: 'plan', key: `group:${group}`, level: 'changed', reason: `group ${group}: check ${r.attribute} ${r.op} ${r.value} is not carried over` });
+            findings.push({
+              kind: 'plan',
+              key: `group:${group}`,
+              level: 'changed',
+              reason: `group ${group}: check ${r.attribute} ${r.op} ${r.value} is not carried over`,
+            });
 
       // ---- customers --------------------------------------------------------------------------------------------
       const info = new Map<string, Record<string, string | null>>();
@@ -201,12 +231,19 @@ export function daloradiusReader(source: MysqlSource, options: { currency: strin
         customerOf.set(login, key);
         if (customers.has(key)) continue;
         const name = [text(u.firstname), text(u.lastname)].filter(Boolean).join(' ') || text(b.contactperson) || login;
-        const address = [text(u.address) ?? text(b.address), text(u.city) ?? text(b.city), text(u.state) ?? text(b.state), text(u.zip) ?? text(b.zip), text(u.country) ?? text(b.country)]
+        const address = [
+          text(u.address) ?? text(b.address),
+          text(u.city) ?? text(b.city),
+          text(u.state) ?? text(b.state),
+          text(u.zip) ?? text(b.zip),
+          text(u.country) ?? text(b.country),
+        ]
           .filter(Boolean)
           .join(', ');
         const portal = text(u.portalloginpassword);
         // Newer daloRADIUS keeps the portal password as a PHP password_hash ($2y$…, $argon2…): not readable.
-        const portalPassword = portal && Number(u.enableportallogin ?? 0) === 1 && !portal.startsWith('$') ? portal : null;
+        const portalPassword =
+          portal && Number(u.enableportallogin ?? 0) === 1 && !portal.startsWith('$') ? portal : null;
         customers.set(key, {
           key,
           name,
@@ -233,22 +270,43 @@ export function daloradiusReader(source: MysqlSource, options: { currency: strin
           else if (HASHED_PASSWORDS.has(a)) unusable = r.attribute;
           else if (a === 'auth-type' && r.value.toLowerCase() === 'reject') disabled = true;
           else if (a === 'expiration') expires = parseExpiration(r.value);
-          else findings.push({ kind: 'subscription', key: login, level: 'changed', reason: `login ${login}: check ${r.attribute} ${r.op} ${r.value} is not carried over` });
+          else
+            findings.push({
+              kind: 'subscription',
+              key: login,
+              level: 'changed',
+              reason: `login ${login}: check ${r.attribute} ${r.op} ${r.value} is not carried over`,
+            });
         }
         if (password === null && !unusable) {
-          findings.push({ kind: 'subscription', key: login, level: 'skipped', reason: `login ${login} has no password attribute in radcheck` });
+          findings.push({
+            kind: 'subscription',
+            key: login,
+            level: 'skipped',
+            reason: `login ${login} has no password attribute in radcheck`,
+          });
           continue;
         }
         const own = readReply(reply.get(login) ?? []);
         for (const u of own.unsupported)
-          findings.push({ kind: 'subscription', key: login, level: 'changed', reason: `login ${login}: reply ${u} has no equivalent here and is not carried over` });
+          findings.push({
+            kind: 'subscription',
+            key: login,
+            level: 'changed',
+            reason: `login ${login}: reply ${u} has no equivalent here and is not carried over`,
+          });
         const groups = (groupsOf.get(login) ?? []).filter((g) => g !== DISABLED_GROUP);
         const billed = text(bill.get(login)?.planName);
         const billedGroup = billed ? text(billingByName.get(billed)?.planGroup) : null;
         const group = [billedGroup, ...groups].find((g) => g && plans.has(`group:${g}`)) ?? null;
         let planKey = group ? `group:${group}` : null;
         const groupRate = group ? plans.get(`group:${group}`)! : null;
-        if (own.rate && (!groupRate || own.rate.downloadKbps !== groupRate.downloadKbps || own.rate.uploadKbps !== groupRate.uploadKbps)) {
+        if (
+          own.rate &&
+          (!groupRate ||
+            own.rate.downloadKbps !== groupRate.downloadKbps ||
+            own.rate.uploadKbps !== groupRate.uploadKbps)
+        ) {
           // The portal's rate is the plan's: a user with a rate of their own gets a plan of that rate.
           planKey = `rate:${describeRate(own.rate)}`;
           if (!plans.has(planKey))
@@ -263,13 +321,23 @@ export function daloradiusReader(source: MysqlSource, options: { currency: strin
               description: `Imported from daloRADIUS: the rate ${describeRate(own.rate)} some logins had of their own.`,
             });
           if (own.rate.extra)
-            findings.push({ kind: 'subscription', key: login, level: 'changed', reason: `login ${login}: ${own.rate.extra} not carried over` });
+            findings.push({
+              kind: 'subscription',
+              key: login,
+              level: 'changed',
+              reason: `login ${login}: ${own.rate.extra} not carried over`,
+            });
         }
         if (!planKey) {
-          findings.push({ kind: 'subscription', key: login, level: 'skipped', reason: `login ${login} has no rate (no Mikrotik-Rate-Limit or WISPr rate on it or its groups): no plan to put it on` });
+          findings.push({
+            kind: 'subscription',
+            key: login,
+            level: 'skipped',
+            reason: `login ${login} has no rate (no Mikrotik-Rate-Limit or WISPr rate on it or its groups): no plan to put it on`,
+          });
           continue;
         }
-        const pool = own.pool ?? (group ? groupRates.get(group)?.pool ?? null : null);
+        const pool = own.pool ?? (group ? (groupRates.get(group)?.pool ?? null) : null);
         if (pool) poolNames.add(pool);
         const b = bill.get(login) ?? {};
         const periodEnd = expires ?? mysqlDate(b.nextbill);
@@ -280,7 +348,11 @@ export function daloradiusReader(source: MysqlSource, options: { currency: strin
           username: login,
           password,
           ...(password === null && unusable ? { passwordUnusable: unusable } : {}),
-          status: disabled ? 'suspended' : periodEnd && periodEnd.getTime() <= options.now.getTime() ? 'expired' : 'active',
+          status: disabled
+            ? 'suspended'
+            : periodEnd && periodEnd.getTime() <= options.now.getTime()
+              ? 'expired'
+              : 'active',
           periodStart: mysqlDate(b.lastbill),
           periodEnd,
           framedIp: own.framedIp,
@@ -299,22 +371,38 @@ export function daloradiusReader(source: MysqlSource, options: { currency: strin
              FROM radippool GROUP BY pool_name`,
         ))
           ranges.set(r.pool_name, { first: r.first, last: r.last });
-      for (const name of poolNames) pools.push({ key: name, name, firstAddress: ranges.get(name)?.first ?? null, lastAddress: ranges.get(name)?.last ?? null });
+      for (const name of poolNames)
+        pools.push({
+          key: name,
+          name,
+          firstAddress: ranges.get(name)?.first ?? null,
+          lastAddress: ranges.get(name)?.last ?? null,
+        });
 
       const devices: SourceDevice[] = (await source.hasTable('nas'))
-        ? (await source.query<Record<string, string | null>>('SELECT id, nasname, shortname, type, secret, description FROM nas ORDER BY id')).map((n) => ({
+        ? (await source.query<Record<string, string | null>>('SELECT * FROM nas ORDER BY id')).map((n) => ({
             key: String(n.id),
             name: text(n.shortname) ?? String(n.nasname),
             host: String(n.nasname),
-            vendor: String(n.type ?? '').toLowerCase().includes('mikrotik') ? 'mikrotik' : 'generic',
+            vendor: String(n.type ?? '')
+              .toLowerCase()
+              .includes('mikrotik')
+              ? 'mikrotik'
+              : 'generic',
             radiusSecret: text(n.secret),
+            snmpCommunity: text(n.community),
             notes: text(n.description),
           }))
         : [];
 
       const open = await radacctOpenCount(source);
       if (open > 0)
-        findings.push({ kind: 'usage', key: 'open-sessions', level: 'skipped', reason: `${open} session(s) still open in radacct are left out: the portal's own accounting counts them once the NAS points here` });
+        findings.push({
+          kind: 'usage',
+          key: 'open-sessions',
+          level: 'skipped',
+          reason: `${open} session(s) still open in radacct are left out: the portal's own accounting counts them once the NAS points here`,
+        });
 
       return {
         source: 'daloradius',

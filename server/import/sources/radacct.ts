@@ -63,6 +63,8 @@ function octets(value: unknown): number {
 /** Sessions still open (left to the portal's own accounting once the NAS points at it). */
 export async function radacctOpenCount(source: MysqlSource): Promise<number> {
   if (!(await source.hasTable('radacct'))) return 0;
-  const [row] = await source.query<{ n: string | number }>('SELECT COUNT(*) AS n FROM radacct WHERE acctstoptime IS NULL');
+  const [row] = await source.query<{ n: string | number }>(
+    'SELECT COUNT(*) AS n FROM radacct WHERE acctstoptime IS NULL',
+  );
   return Number(row?.n ?? 0);
 }

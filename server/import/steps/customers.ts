@@ -23,7 +23,12 @@ export function usableEmail(value: string | null): string | null {
 }
 
 function placeholderBase(key: string): string {
-  const local = key.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 60) || 'customer';
+  const local =
+    key
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[-.]+|[-.]+$/g, '')
+      .slice(0, 60) || 'customer';
   return `${local}@${PLACEHOLDER_EMAIL_DOMAIN}`;
 }
 
@@ -33,7 +38,10 @@ async function byEmail(db: Db, address: string) {
 }
 
 /** The address the account gets, and why it differs from the source's (if it does). */
-async function addressFor(db: Db, item: SourceCustomer): Promise<{ address: string; change: string | null; link?: string }> {
+async function addressFor(
+  db: Db,
+  item: SourceCustomer,
+): Promise<{ address: string; change: string | null; link?: string }> {
   const real = usableEmail(item.email);
   if (real) {
     const owner = await byEmail(db, real);
@@ -57,9 +65,15 @@ export const customerStep: Step<SourceCustomer> = {
   items: (s) => s.customers,
   async decide(db, _ctx, item) {
     const { change, link, address } = await addressFor(db, item);
-    if (link) return { action: 'link', targetId: link, reason: `${address} already has an account here: the service is added to it` };
+    if (link)
+      return {
+        action: 'link',
+        targetId: link,
+        reason: `${address} already has an account here: the service is added to it`,
+      };
     const changes = change ? [change] : [];
-    if (!item.portalPassword) changes.push('no readable portal password in the source: they set one with "Forgot password"');
+    if (!item.portalPassword)
+      changes.push('no readable portal password in the source: they set one with "Forgot password"');
     return { action: 'create', changes };
   },
   async create(tx, ctx, item) {

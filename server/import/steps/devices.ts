@@ -4,17 +4,35 @@ import { devices } from '../../db/schema/devices';
 import type { SourceDevice } from '../model';
 import type { Step } from './types';
 
+/** A device here is monitored over SNMP; v2c needs a community. */
+const DEFAULT_COMMUNITY = 'public';
+
 export const deviceStep: Step<SourceDevice> = {
   kind: 'device',
   auditTarget: 'device',
   items: (s) => s.devices,
   async decide(db, _ctx, item) {
-    const [same] = await db.select({ id: devices.id, name: devices.name }).from(devices).where(eq(devices.host, item.host));
-    if (same) return { action: 'link', targetId: same.id, reason: `already in the portal as device "${same.name}" (same address ${item.host})` };
+    const [same] = await db
+      .select({ id: devices.id, name: devices.name })
+      .from(devices)
+      .where(eq(devices.host, item.host));
+    if (same)
+      return {
+        action: 'link',
+        targetId: same.id,
+        reason: `already in the portal as device "${same.name}" (same address ${item.host})`,
+      };
     const changes: string[] = [];
     if (!item.radiusSecret)
-      changes.push('no RADIUS secret in the source: set one on the device here and on the router before pointing it at the portal');
-    if (await nameTaken(db, item.name)) changes.push(`a device is already named "${item.name}": imported as "${item.name} (imported)"`);
+      changes.push(
+        'no RADIUS secret in the source: set one on the device here and on the router before pointing it at the portal',
+      );
+    if (!item.snmpCommunity)
+      changes.push(
+        `no SNMP community in the source: "${DEFAULT_COMMUNITY}" (RouterOS's default) is used for monitoring; change it on the device if the router has another`,
+      );
+    if (await nameTaken(db, item.name))
+      changes.push(`a device is already named "${item.name}": imported as "${item.name} (imported)"`);
     return { action: 'create', changes };
   },
   async create(tx, ctx, item) {
@@ -25,6 +43,8 @@ export const deviceStep: Step<SourceDevice> = {
         name: name.slice(0, 120),
         vendor: item.vendor,
         host: item.host.slice(0, 255),
+        snmpVersion: 'v2c',
+        snmpCommunity: ctx.box.seal(item.snmpCommunity || DEFAULT_COMMUNITY),
         radiusSecret: item.radiusSecret ? ctx.box.seal(item.radiusSecret) : null,
         apiType: item.apiUsername ? 'api' : null,
         apiTls: false,

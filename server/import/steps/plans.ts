@@ -29,7 +29,8 @@ export const planStep: Step<SourcePlan> = {
           eq(plans.uploadMbps, up.mbps),
         ),
       );
-    if (same) return { action: 'link', targetId: same.id, reason: `the portal already has plan "${item.name}" at this rate` };
+    if (same)
+      return { action: 'link', targetId: same.id, reason: `the portal already has plan "${item.name}" at this rate` };
     const changes: string[] = [];
     if (down.rounded || up.rounded)
       changes.push(
@@ -37,7 +38,8 @@ export const planStep: Step<SourcePlan> = {
       );
     if (item.dataCapBytes !== null && item.dataCapBytes % GB !== 0)
       changes.push(`data cap of ${item.dataCapBytes} bytes rounded up to whole gigabytes`);
-    if (await nameTaken(db, item.name)) changes.push(`a plan is already named "${item.name}": imported as "${item.name} (imported)"`);
+    if (await nameTaken(db, item.name))
+      changes.push(`a plan is already named "${item.name}": imported as "${item.name} (imported)"`);
     return { action: 'create', changes };
   },
   async create(tx, ctx, item) {

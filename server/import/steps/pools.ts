@@ -34,12 +34,20 @@ export const poolStep: Step<SourcePool> = {
         reason: `pool "${item.name}" has no addresses in the source: add a pool network named "${item.name}" in IP management, then run the import again`,
       };
     const prefix = coveringPrefix(item.firstAddress, item.lastAddress);
-    if (!prefix) return { action: 'skip', reason: `pool "${item.name}": ${item.firstAddress}–${item.lastAddress} is not an IPv4 range` };
+    if (!prefix)
+      return {
+        action: 'skip',
+        reason: `pool "${item.name}": ${item.firstAddress}–${item.lastAddress} is not an IPv4 range`,
+      };
     const [overlap] = await db
       .select({ name: ipNetworks.name })
       .from(ipNetworks)
       .where(
-        and(eq(ipNetworks.family, 4), lte(ipNetworks.rangeStart, String(prefix.end)), gte(ipNetworks.rangeEnd, String(prefix.start))),
+        and(
+          eq(ipNetworks.family, 4),
+          lte(ipNetworks.rangeStart, String(prefix.end)),
+          gte(ipNetworks.rangeEnd, String(prefix.start)),
+        ),
       );
     if (overlap)
       return {

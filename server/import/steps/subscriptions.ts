@@ -60,7 +60,9 @@ export const subscriptionStep: Step<SourceSubscription> = {
         `${item.passwordUnusable ?? 'the password'} cannot be read back for CHAP/PAP: a new PPPoE password was generated (shown on the subscription); the router or CPE needs it`,
       );
     if (item.framedIp && !(await networkHolding(db, item.framedIp)))
-      changes.push(`static address ${item.framedIp} is in no portal network: add the network in IP management and assign it`);
+      changes.push(
+        `static address ${item.framedIp} is in no portal network: add the network in IP management and assign it`,
+      );
     if (item.poolKey && !poolId) changes.push(`pool "${item.poolKey}" was not imported: the NAS chooses the address`);
     return { action: 'create', changes };
   },

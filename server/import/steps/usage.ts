@@ -29,7 +29,13 @@ async function alreadyAdded(db: Db, ctx: ImportContext, keys: string[]): Promise
   const rows = await db
     .select({ key: importMappings.sourceKey })
     .from(importMappings)
-    .where(and(eq(importMappings.source, ctx.source), eq(importMappings.kind, 'usage'), inArray(importMappings.sourceKey, keys)));
+    .where(
+      and(
+        eq(importMappings.source, ctx.source),
+        eq(importMappings.kind, 'usage'),
+        inArray(importMappings.sourceKey, keys),
+      ),
+    );
   return new Set(rows.map((r) => r.key));
 }
 
@@ -46,7 +52,11 @@ export async function importUsage(
   for await (const batch of ctx.snapshot.usage(batchSize)) {
     done += batch.length;
     if (ctx.dryRun) {
-      const added = await alreadyAdded(db, ctx, batch.map((u) => u.key));
+      const added = await alreadyAdded(
+        db,
+        ctx,
+        batch.map((u) => u.key),
+      );
       const subs = await subscriptionsByLogin(db, [...new Set(batch.map((u) => u.username))]);
       const willExist = ctx.targets.get('subscription')!;
       const dryLogins = new Set(ctx.snapshot.subscriptions.filter((s) => willExist.has(s.key)).map((s) => s.username));
@@ -59,7 +69,8 @@ export async function importUsage(
       await db.transaction(async (tx) => {
         const subs = await subscriptionsByLogin(tx, [...new Set(batch.map((u) => u.username))]);
         const known = batch.filter((u) => subs.has(u.username));
-        for (const u of batch) if (!subs.has(u.username)) unknownLogins.set(u.username, (unknownLogins.get(u.username) ?? 0) + 1);
+        for (const u of batch)
+          if (!subs.has(u.username)) unknownLogins.set(u.username, (unknownLogins.get(u.username) ?? 0) + 1);
         if (known.length === 0) return;
         const inserted = await tx
           .insert(importMappings)
@@ -90,7 +101,14 @@ export async function importUsage(
         if (days.size === 0) return;
         await tx
           .insert(radiusUsageDaily)
-          .values([...days.values()].map((d) => ({ subscriptionId: d.subscriptionId, day: d.day, inputOctets: d.input, outputOctets: d.output })))
+          .values(
+            [...days.values()].map((d) => ({
+              subscriptionId: d.subscriptionId,
+              day: d.day,
+              inputOctets: d.input,
+              outputOctets: d.output,
+            })),
+          )
           .onConflictDoUpdate({
             target: [radiusUsageDaily.subscriptionId, radiusUsageDaily.day],
             set: {
@@ -118,5 +136,3 @@ export async function importUsage(
     });
   }
 }
-
-
