@@ -17,7 +17,7 @@ import { createSecretBox, type SecretBox } from '../lib/secret-box';
 import type { RecordKind, SourceReader } from '../import/model';
 import { portalCurrency, runImport, type ImportReport } from '../import/run';
 import { daloradiusReader } from '../import/sources/daloradius';
-import { openMysql } from '../import/sources/mysql';
+import { openMysql, parseMysqlUrl } from '../import/sources/mysql';
 import { phpnuxbillReader } from '../import/sources/phpnuxbill';
 import { configOrReport, databaseOrReport, runCommand } from './common';
 
@@ -123,6 +123,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (!args.from || !(IMPORT_SOURCES as readonly string[]).includes(args.from) || !args.source) {
     console.error(`--from (${IMPORT_SOURCES.join(' or ')}) and --source are required.\n${USAGE}`);
+    return 2;
+  }
+  try {
+    parseMysqlUrl(args.source);
+  } catch (error) {
+    console.error((error as Error).message);
     return 2;
   }
   const config = configOrReport();

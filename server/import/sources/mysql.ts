@@ -15,18 +15,25 @@ export interface MysqlSource {
   close(): Promise<void>;
 }
 
-/** Opens `mysql://user:pass@host[:port]/database`; one connection, read-only transaction isolation is not needed. */
-export async function openMysql(url: string): Promise<MysqlSource> {
+/** Reads `mysql://user:pass@host[:port]/database`; throws a one-line explanation when it is not one. */
+export function parseMysqlUrl(url: string): { parsed: URL; database: string } {
+  // Not echoed back: the address may hold a password.
+  const wrong = '--source must be a mysql:// address (mysql://user:password@host:3306/database)';
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`--source must be a mysql:// address (mysql://user:password@host:3306/database), not "${url}"`);
+    throw new Error(wrong);
   }
-  if (parsed.protocol !== 'mysql:' && parsed.protocol !== 'mariadb:')
-    throw new Error(`--source must be a mysql:// address (mysql://user:password@host:3306/database), not "${url}"`);
+  if (parsed.protocol !== 'mysql:' && parsed.protocol !== 'mariadb:') throw new Error(wrong);
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
   if (!database) throw new Error('--source names no database: mysql://user:password@host:3306/<database>');
+  return { parsed, database };
+}
+
+/** Opens the source database; one connection, only read from. */
+export async function openMysql(url: string): Promise<MysqlSource> {
+  const { parsed, database } = parseMysqlUrl(url);
   const connection: Connection = await createConnection({
     host: parsed.hostname,
     port: parsed.port ? Number(parsed.port) : 3306,
