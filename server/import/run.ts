@@ -10,7 +10,7 @@
  *   - Audited: the run's start and end, and every record it creates (usage per batch), are in the audit trail.
  *   - A batch that fails is retried a record at a time, so one bad record is reported and skipped, not the batch.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { importMappings, importRuns, type ImportSource } from '../db/schema/imports';
 import { settings } from '../db/schema';
@@ -266,13 +266,4 @@ function failureReason(error: unknown): string {
   const e = error as { message?: string; cause?: { message?: string } };
   const message = e.cause?.message ?? e.message ?? String(error);
   return `could not be written: ${message.split('\n')[0]!.slice(0, 300)}`;
-}
-
-/** Used by the usage step and tests: how many mapping rows a source has of a kind. */
-export async function mappingCount(db: Db, source: ImportSource, kind: RecordKind): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(importMappings)
-    .where(and(eq(importMappings.source, source), eq(importMappings.kind, kind)));
-  return row?.n ?? 0;
 }
