@@ -36,6 +36,13 @@ async function networkHolding(db: Db, address: string) {
   return row ? { ...row, num: n } : null;
 }
 
+const dryRunLogins = new WeakMap<ImportContext, Set<string>>();
+function dryLogins(ctx: ImportContext): Set<string> {
+  const set = dryRunLogins.get(ctx) ?? new Set<string>();
+  dryRunLogins.set(ctx, set);
+  return set;
+}
+
 function pieces(ctx: ImportContext, item: SourceSubscription) {
   return {
     userId: targetOf(ctx, 'customer', item.customerKey),
@@ -52,8 +59,11 @@ export const subscriptionStep: Step<SourceSubscription> = {
     const { userId, planId, poolId } = pieces(ctx, item);
     if (!userId) return { action: 'skip', reason: `login ${item.username}: its customer was not imported` };
     if (!planId) return { action: 'skip', reason: `login ${item.username}: its plan was not imported` };
-    if (await loginTaken(db, item.username))
+    // A dry run writes nothing, so a login two source records share is caught here as the real run's database would.
+    const claimed = ctx.dryRun ? dryLogins(ctx) : null;
+    if ((await loginTaken(db, item.username)) || claimed?.has(item.username))
       return { action: 'skip', reason: `login ${item.username} already belongs to a subscription in the portal` };
+    claimed?.add(item.username);
     const changes: string[] = [];
     if (item.password === null)
       changes.push(

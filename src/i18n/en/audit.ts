@@ -26,6 +26,7 @@ export const audit: Record<string, string> = {
   'audit.targetType.installation': 'Installation',
   'audit.targetType.api_token': 'API token',
   'audit.targetType.backup': 'Backup',
+  'audit.targetType.import_run': 'Import from another system',
   'audit.targetType.ip_network': 'IP network',
   'audit.targetType.voucher': 'Voucher',
   'audit.targetType.voucher_batch': 'Voucher batch',
