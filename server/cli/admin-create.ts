@@ -18,7 +18,7 @@ import { systemClock, type Clock } from '../lib/clock';
 import { hashPassword } from '../lib/passwords';
 import { createAuthRepository } from '../modules/auth/repository';
 import { createUserRepository } from '../modules/users/repository';
-import { configOrReport, databaseOrReport, runCommand } from './common';
+import { argsOrUsage, configOrReport, databaseOrReport, runCommand } from './common';
 
 export const ADMIN_ROLES = ['admin', 'super_admin'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
@@ -127,27 +127,21 @@ const USAGE = `Usage: npm run admin:create -- --email <address> --name <name> [-
 The password is asked for when a terminal is attached, else read from ADMIN_PASSWORD.`;
 
 async function main(argv: string[]): Promise<number> {
-  // biome-ignore lint/suspicious/noImplicitAnyLet: TypeScript types it from the parseArgs call below, whose options a written type could only repeat
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      options: {
-        email: { type: 'string' },
-        name: { type: 'string' },
-        role: { type: 'string' },
-        'reset-password': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }).values;
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (args.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const args = argsOrUsage(
+    () =>
+      parseArgs({
+        args: argv,
+        options: {
+          email: { type: 'string' },
+          name: { type: 'string' },
+          role: { type: 'string' },
+          'reset-password': { type: 'boolean', default: false },
+          help: { type: 'boolean', short: 'h', default: false },
+        },
+      }).values,
+    USAGE,
+  );
+  if (typeof args === 'number') return args;
   if (!args.email || (!args.name && !args['reset-password'])) {
     console.error(`--email and --name are required.\n${USAGE}`);
     return 2;

@@ -35,3 +35,22 @@ export function runCommand(main: () => Promise<number>): void {
     },
   );
 }
+
+/**
+ * A command's arguments from its parser (node:util parseArgs), or its exit code after printing: the usage for
+ * --help (0), the parser's complaint and the usage for anything it refuses (2).
+ */
+export function argsOrUsage<T extends { help?: boolean }>(parse: () => T, usage: string): T | number {
+  let args: T;
+  try {
+    args = parse();
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    return 2;
+  }
+  if (args.help) {
+    console.log(usage);
+    return 0;
+  }
+  return args;
+}

@@ -19,7 +19,7 @@ import { portalCurrency, runImport, type ImportReport } from '../import/run';
 import { daloradiusReader } from '../import/sources/daloradius';
 import { openMysql, parseMysqlUrl } from '../import/sources/mysql';
 import { phpnuxbillReader } from '../import/sources/phpnuxbill';
-import { configOrReport, databaseOrReport, runCommand } from './common';
+import { argsOrUsage, configOrReport, databaseOrReport, runCommand } from './common';
 
 const USAGE = `Usage: npm run import -- --from phpnuxbill|daloradius --source mysql://user:password@host:3306/database [--dry-run] [--report report.json]
 
@@ -101,26 +101,21 @@ export function formatReport(report: ImportReport): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let args: { from?: string; source?: string; 'dry-run': boolean; report?: string; help: boolean };
-  try {
-    args = parseArgs({
-      args: argv,
-      options: {
-        from: { type: 'string' },
-        source: { type: 'string' },
-        'dry-run': { type: 'boolean', default: false },
-        report: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }).values;
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (args.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const args = argsOrUsage(
+    () =>
+      parseArgs({
+        args: argv,
+        options: {
+          from: { type: 'string' },
+          source: { type: 'string' },
+          'dry-run': { type: 'boolean', default: false },
+          report: { type: 'string' },
+          help: { type: 'boolean', short: 'h', default: false },
+        },
+      }).values,
+    USAGE,
+  );
+  if (typeof args === 'number') return args;
   if (!args.from || !(IMPORT_SOURCES as readonly string[]).includes(args.from) || !args.source) {
     console.error(`--from (${IMPORT_SOURCES.join(' or ')}) and --source are required.\n${USAGE}`);
     return 2;
