@@ -39,8 +39,10 @@ const MOCKING_WEB_TESTS = [
 const LONGEST_FIRST = [
   'tests/e2e/screens-phone-a11y.test.ts',
   'tests/e2e/screens-phone-a11y-staff.test.ts',
-  'tests/e2e/new-resource.test.ts',
+  // Not beside the matrices' start: its typecheck and build at its start, while both matrices made their living
+  // demo, kept their portals from answering within three minutes (2026-11-30).
   'tests/e2e/ipam.test.ts',
+  'tests/e2e/new-resource.test.ts',
   'tests/e2e/keyboard-only.test.ts',
   'tests/e2e/vouchers.test.ts',
   'tests/e2e/sign-in-by-role.test.ts',
