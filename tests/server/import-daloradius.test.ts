@@ -5,9 +5,7 @@
  * against the portal's RADIUS (radclient), at the rate they had, and their usage history is on their page's API.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFrom } from '../../server/cli/import';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   auditEvents,
   devices,
@@ -23,26 +21,20 @@ import { subscriptionAddressing } from '../../server/db/schema/ipam';
 import type { ImportReport } from '../../server/import/run';
 import { ManualClock } from '../../server/lib/clock';
 import { createDaloradiusDatabase, GiB } from './fixtures/daloradius-source';
-import { ensureRadclient, radclient } from '../helpers/radclient';
-import { radiusTestConfig, TestNas } from '../helpers/test-nas';
-import { bearer, createTestApp, type TestApp } from '../helpers/server';
+import { useImportPortal } from '../helpers/import-portal';
+import { bearer, type TestApp } from '../helpers/server';
 
 describe('import from daloRADIUS', () => {
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);
   const clock = new ManualClock(now);
-  const nas = new TestNas('unused');
-  let source: Awaited<ReturnType<typeof createDaloradiusDatabase>>;
+  const portal = useImportPortal(clock, 'daloradius', () => createDaloradiusDatabase(now));
   let t: TestApp;
   let admin: string;
   let first: ImportReport;
 
   beforeAll(async () => {
-    ensureRadclient();
-    await nas.start();
-    source = await createDaloradiusDatabase(now);
-    t = await createTestApp({ clock, config: { accessTokenTtlSeconds: 86_400, ...radiusTestConfig(nas.port) } });
-    await t.createUser({ email: 'admin@example.com', role: 'admin' });
-    admin = (await t.login('admin@example.com')).token;
+    t = portal.app();
+    admin = portal.admin();
     // The ISP already set up its static range in the portal; gina's address is in it.
     const network = await t.app.inject({
       method: 'POST',
@@ -52,17 +44,8 @@ describe('import from daloRADIUS', () => {
     });
     expect(network.statusCode, network.body).toBe(201);
   });
-  afterAll(async () => {
-    await t?.close();
-    await source?.drop();
-    await nas.stop();
-  });
-
-  const db = () => t.database.db;
-  const run = (dryRun: boolean) =>
-    importFrom({ db: db(), box: t.app.secretBox, clock, from: 'daloradius', source: source.url, dryRun });
+  const { db, run, count } = portal;
   const reasons = (report: ImportReport) => report.findings.map((f) => `${f.level} ${f.kind} ${f.key}: ${f.reason}`);
-  const count = async (table: PgTable) => (await db().select({ n: sql<number>`count(*)::int` }).from(table))[0]!.n;
 
   it('a dry run reports what would be created and skipped, and why, and writes nothing', async () => {
     const before = { users: await count(users), plans: await count(plans), devices: await count(devices) };
@@ -195,12 +178,8 @@ describe('import from daloRADIUS', () => {
 
   it("the imported NAS and logins work against the portal's RADIUS, at the rates they had", async () => {
     await t.app.radius.clients.reload();
-    const { authPort } = t.app.radius.ports()!;
     const accessRequest = (username: string, password: string) =>
-      radclient(
-        { port: authPort, secret: 'dalo-nas-secret', type: 'auth' },
-        { 'User-Name': username, 'User-Password': password, 'NAS-Port-Type': 'Ethernet' },
-      );
+      portal.accessRequest('dalo-nas-secret', username, password);
     const alice = await accessRequest('alice', 'alice-pass-1');
     expect(alice.code, alice.output).toBe('Access-Accept');
     expect(alice.attributes['Mikrotik-Rate-Limit']).toBe('10M/20M'); // as daloRADIUS's group sent it

@@ -5,9 +5,7 @@
  * and his usage is on his page.
  */
 import { eq, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFrom } from '../../server/cli/import';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   devices,
   importMappings,
@@ -22,25 +20,19 @@ import { serviceCredentials } from '../../server/db/schema/radius';
 import type { ImportReport } from '../../server/import/run';
 import { ManualClock } from '../../server/lib/clock';
 import { createPhpnuxbillDatabase, PHPNUXBILL_NOW } from './fixtures/phpnuxbill-source';
-import { ensureRadclient, radclient } from '../helpers/radclient';
-import { radiusTestConfig, TestNas } from '../helpers/test-nas';
-import { bearer, createTestApp, type TestApp } from '../helpers/server';
+import { useImportPortal } from '../helpers/import-portal';
+import { bearer, type TestApp } from '../helpers/server';
 
 describe('import from phpnuxbill', () => {
   const clock = new ManualClock(PHPNUXBILL_NOW);
-  const nas = new TestNas('unused');
-  let source: Awaited<ReturnType<typeof createPhpnuxbillDatabase>>;
+  const portal = useImportPortal(clock, 'phpnuxbill', createPhpnuxbillDatabase);
   let t: TestApp;
   let admin: string;
   let first: ImportReport;
 
   beforeAll(async () => {
-    ensureRadclient();
-    await nas.start();
-    source = await createPhpnuxbillDatabase();
-    t = await createTestApp({ clock, config: { accessTokenTtlSeconds: 86_400, ...radiusTestConfig(nas.port) } });
-    await t.createUser({ email: 'admin@example.com', role: 'admin' });
-    admin = (await t.login('admin@example.com')).token;
+    t = portal.app();
+    admin = portal.admin();
     const currency = await t.app.inject({
       method: 'PUT',
       url: '/api/settings',
@@ -49,16 +41,7 @@ describe('import from phpnuxbill', () => {
     });
     expect(currency.statusCode, currency.body).toBe(200);
   });
-  afterAll(async () => {
-    await t?.close();
-    await source?.drop();
-    await nas.stop();
-  });
-
-  const db = () => t.database.db;
-  const run = (dryRun: boolean) =>
-    importFrom({ db: db(), box: t.app.secretBox, clock, from: 'phpnuxbill', source: source.url, dryRun });
-  const count = async (table: PgTable) => (await db().select({ n: sql<number>`count(*)::int` }).from(table))[0]!.n;
+  const { db, run, count } = portal;
   const tally = async () => ({
     users: await count(users),
     plans: await count(plans),
@@ -142,12 +125,7 @@ describe('import from phpnuxbill', () => {
     });
     expect(patched.statusCode, patched.body).toBe(200);
     await t.app.radius.clients.reload();
-    const { authPort } = t.app.radius.ports()!;
-    const login = (username: string, password: string) =>
-      radclient(
-        { port: authPort, secret: 'nux-radius-secret', type: 'auth' },
-        { 'User-Name': username, 'User-Password': password, 'NAS-Port-Type': 'Ethernet' },
-      );
+    const login = (username: string, password: string) => portal.accessRequest('nux-radius-secret', username, password);
     const budi = await login('budi', 'rahasia123');
     expect(budi.code, budi.output).toBe('Access-Accept');
     expect(budi.attributes['Mikrotik-Rate-Limit']).toBe('10M/20M'); // phpnuxbill's queue: upload/download
