@@ -66,6 +66,7 @@ export async function importFrom(
       source: input.from,
       sourceLabel: source.label,
       reader,
+      currency: options.currency,
       dryRun: input.dryRun,
       onProgress: (kind, done, total) => {
         if (total >= 1000 && (done === total || done % 10_000 === 0)) log(`  ${LABELS[kind]}: ${done} of ${total}`);

@@ -29,6 +29,8 @@ export interface ImportOptions {
   source: ImportSource;
   sourceLabel: string;
   reader: SourceReader;
+  /** The portal's currency (portalCurrency), which the reader read prices in and imported records are in. */
+  currency: string;
   dryRun: boolean;
   /** Records per transaction (default 200); usage rows per transaction (default 2,000). */
   batchSize?: number;
@@ -97,7 +99,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     source: options.source,
     runId,
     dryRun: options.dryRun,
-    currency: await portalCurrency(db),
+    currency: options.currency,
     now,
     snapshot,
     targets: new Map(KINDS.map((k) => [k, new Map<string, string>()])),

@@ -48,6 +48,11 @@ export async function importUsage(
 ): Promise<void> {
   const total = await ctx.snapshot.usageCount();
   const unknownLogins = new Map<string, number>();
+  // A dry run: the logins of the subscriptions it would create (they are not in the database).
+  const willExist = ctx.targets.get('subscription')!;
+  const dryLogins = ctx.dryRun
+    ? new Set(ctx.snapshot.subscriptions.filter((s) => willExist.has(s.key)).map((s) => s.username))
+    : new Set<string>();
   let done = 0;
   for await (const batch of ctx.snapshot.usage(batchSize)) {
     done += batch.length;
@@ -58,8 +63,6 @@ export async function importUsage(
         batch.map((u) => u.key),
       );
       const subs = await subscriptionsByLogin(db, [...new Set(batch.map((u) => u.username))]);
-      const willExist = ctx.targets.get('subscription')!;
-      const dryLogins = new Set(ctx.snapshot.subscriptions.filter((s) => willExist.has(s.key)).map((s) => s.username));
       for (const u of batch) {
         if (added.has(u.key)) count.existing++;
         else if (subs.has(u.username) || dryLogins.has(u.username)) count.created++;
