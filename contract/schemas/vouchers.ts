@@ -48,6 +48,13 @@ export function isWellFormedVoucherCode(code: string): boolean {
   return code.length >= 8 && code.length <= 16 && weightedSum(code, 1) === 0;
 }
 
+/**
+ * A code of a card imported from another system (issue 39), once normalized: 4–32 letters and digits. Such codes
+ * have no check character, so they are looked up only while imported cards exist (a miss counts as a guess).
+ */
+export const IMPORTED_VOUCHER_CODE = /^[A-Z0-9]{4,32}$/;
+export const isImportedVoucherShape = (code: string): boolean => IMPORTED_VOUCHER_CODE.test(code);
+
 const minutes = z
   .number()
   .int()
@@ -105,6 +112,8 @@ export const voucherBatchSchema = z.object({
   created_by: z.string().uuid().nullable(),
   created_at: z.string(),
   revoked_at: z.string().nullable(),
+  /** The system its cards were imported from (issue 39: "phpnuxbill", "daloradius"); null for the portal's own. */
+  imported_from: z.string().nullable(),
   /** "generating" while a job makes its codes (see `generated`), then "ready". */
   status: z.enum(VOUCHER_BATCH_STATUSES),
   /** Codes made so far: `count` once ready (fewer only when it was revoked while being made). */

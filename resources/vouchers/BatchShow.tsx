@@ -14,6 +14,9 @@ import { BATCH_POLL_MS, BatchProgress, DownloadCodes, StateCounts } from './ui';
 import { VouchersTable } from './VouchersTable';
 import { HeaderTitle } from '../../src/components/Text';
 
+/** How the systems a batch can be imported from (issue 39) write their own names. */
+const IMPORT_SOURCE_NAMES: Record<string, string> = { phpnuxbill: 'phpnuxbill', daloradius: 'daloRADIUS' };
+
 /** Revoke the batch (POST /vouchers/batches/:id/revoke): its unused and active vouchers stop working. */
 function RevokeBatch({ batch }: { batch: VoucherBatch }) {
   const { run, isPending } = useToastedCall();
@@ -92,6 +95,11 @@ export function BatchShow() {
             <Descriptions.Item label={t('vouchers.fields.created')}>
               <DateCell value={batch.created_at} />
             </Descriptions.Item>
+            {batch.imported_from && (
+              <Descriptions.Item label={t('vouchers.fields.importedFrom')}>
+                {IMPORT_SOURCE_NAMES[batch.imported_from] ?? batch.imported_from}
+              </Descriptions.Item>
+            )}
             {batch.revoked_at && (
               <Descriptions.Item label={t('vouchers.fields.revoked')}>
                 <Tag color="red">

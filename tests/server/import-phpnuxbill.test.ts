@@ -59,12 +59,13 @@ describe('import from phpnuxbill', () => {
     expect(dry.counts.plan.created).toBe(3); // not the Balance "plan"
     expect(dry.counts.subscription.created).toBe(4); // budi, siti, andi, rina (expired)
     expect(dry.counts.invoice).toMatchObject({ created: 4, skipped: 1 }); // joko is gone
-    // NUX7K2PQR comes in; abc123xyz cannot be typed into the portal, and the used card is one summary line.
-    expect(dry.counts.voucher).toMatchObject({ created: 1, skipped: 2 });
+    // Its unused cards come in (their codes as they are); HEMAT#10 could not be typed here, and the used card is skipped.
+    expect(dry.counts.voucher).toMatchObject({ created: 3, skipped: 2 });
     const text = dry.findings.map((f) => `${f.level} ${f.kind} ${f.key}: ${f.reason}`).join('\n');
     expect(text).toMatch(/skipped plan 3: .*Balance/);
     expect(text).toMatch(/skipped invoice 4: INV-0004: its customer joko no longer exists/);
-    expect(text).toMatch(/abc123xyz/);
+    expect(text).toMatch(/skipped voucher 4: The code HEMAT#10 is not one this portal can take/);
+    expect(text).not.toMatch(/abc123xyz|kartu2024/);
     expect(text).toMatch(/no RADIUS secret in the source/);
     expect(text).toMatch(/balance of 15000/);
     expect(await tally()).toEqual(before);
@@ -132,6 +133,28 @@ describe('import from phpnuxbill', () => {
     expect(budi.attributes['Framed-Pool']).toBe('pool-home');
     expect((await login('budi', 'budi-portal')).code).toBe('Access-Reject'); // the portal password is not the PPPoE one
     expect((await login('rina', 'rina-pass')).code).toBe('Access-Reject'); // expired in phpnuxbill
+  });
+
+  it('a card sold in phpnuxbill still works: at the hotspot as it was printed, and in the redeem form', async () => {
+    const login = (username: string, password: string) => portal.accessRequest('nux-radius-secret', username, password);
+    const wrong = await login('abc123xyz', 'ABC123XYZ');
+    expect(wrong.code, wrong.output).toBe('Access-Reject'); // the hotspot checks the code as phpnuxbill did
+    const card = await login('abc123xyz', 'abc123xyz');
+    expect(card.code, card.output).toBe('Access-Accept');
+    expect(card.attributes['Session-Timeout']).toBe('86400'); // "Hotspot 1 Hari": a day from the first login
+
+    const budi = (await t.login('budi@example.co.id', 'budi-portal')).token;
+    const redeem = (code: string) =>
+      t.app.inject({ method: 'POST', url: '/api/vouchers/redeem', headers: bearer(budi), payload: { code } });
+    // A code that is not there is looked up (a miss, counted as a guess), not refused as mistyped.
+    const miss = await redeem('zzzz9999');
+    expect(miss.statusCode, miss.body).toBe(404);
+    const redeemed = await redeem('Kartu-2024');
+    expect(redeemed.statusCode, redeemed.body).toBe(201);
+    const again = await redeem('kartu2024');
+    expect(again.statusCode, again.body).toBe(409);
+    const states = await db().select({ state: vouchers.state }).from(vouchers);
+    expect(states.map((v) => v.state).sort()).toEqual(['active', 'unused', 'used_up']);
   });
 
   it("budi's usage history is on his page", async () => {

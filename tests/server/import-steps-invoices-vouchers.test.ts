@@ -1,7 +1,8 @@
 /**
  * The import's invoices and vouchers steps (issue 39) on a real portal database: an imported payment is a paid
  * invoice the customer sees and the books balance; an imported card is redeemable as typed, cards of the same terms
- * share one batch, and codes the portal could never recognise are refused with a reason.
+ * share one batch, another system's plain codes come in as they are, and codes the portal could never take are
+ * refused with a reason.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +127,8 @@ describe('import steps: invoices and vouchers', () => {
   });
 
   it('cards with the same terms share one complete batch, and a card is redeemable as it was typed', async () => {
+    // Before any card is imported, a code without the portal's check character is refused as mistyped, unlooked-up.
+    expect((await m.call('POST', '/vouchers/redeem', 'budi', { code: 'zzzz9999' })).statusCode).toBe(400);
     const first = await run(vouchersStep, card({}));
     const second = await run(vouchersStep, card({ key: '5', code: withCheck('BATCH22X') }));
     expect([first.decision, second.decision]).toEqual([{ action: 'create' }, { action: 'create' }]);
@@ -148,10 +151,21 @@ describe('import steps: invoices and vouchers', () => {
       action: 'skip',
       reason: expect.stringContaining('already exists'),
     });
-    expect((await run(vouchersStep, card({ key: '2', code: 'abc123xyz' }))).decision).toMatchObject({
+    expect((await run(vouchersStep, card({ key: '2', code: 'HEMAT#10' }))).decision).toMatchObject({
       action: 'skip',
       reason: expect.stringContaining('could not be redeemed here'),
     });
+    // Another system's plain code (no check character) is taken; differing only in case, it is the same card here.
+    expect((await run(vouchersStep, card({ key: '9', code: 'abc123xyz' }))).decision).toEqual({ action: 'create' });
+    expect((await run(vouchersStep, card({ key: '10', code: 'ABC-123-XYZ' }))).decision).toMatchObject({
+      action: 'skip',
+      reason: expect.stringContaining('already exists'),
+    });
+    // While imported cards are in use, such a code is looked up (a miss: 404); once their batches are revoked, the
+    // portal refuses it unlooked-up again.
+    expect((await m.call('POST', '/vouchers/redeem', 'budi', { code: 'zzzz9999' })).statusCode).toBe(404);
+    await t.rows(sql`update voucher_batches set revoked_at = now() where imported_from is not null`);
+    expect((await m.call('POST', '/vouchers/redeem', 'budi', { code: 'zzzz9999' })).statusCode).toBe(400);
     expect((await run(vouchersStep, card({ key: '8', planKey: '3' }))).decision).toMatchObject({ action: 'skip' });
   });
 });

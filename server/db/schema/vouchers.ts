@@ -44,9 +44,15 @@ export const voucherBatches = pgTable(
     generated: integer('generated').notNull().default(0),
     /** When the last code was made; null while the batch is being generated. The export window starts here. */
     generatedAt: timestamp('generated_at', { withTimezone: true }),
+    /**
+     * The system a batch of cards was imported from (issue 39: `phpnuxbill`, `daloradius`); null for the portal's
+     * own. While a batch that is not revoked has one, codes of the other system's shape are looked up too.
+     */
+    importedFrom: varchar('imported_from', { length: 32 }),
   },
   (t) => [
     index('voucher_batches_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('voucher_batches_imported_idx').on(t.importedFrom).where(sql`${t.importedFrom} is not null`),
     check('voucher_batches_limit', sql`${t.validityMinutes} is not null or ${t.dataAllowanceMb} is not null`),
     check('voucher_batches_price_non_negative', sql`${t.price} >= 0`),
     check('voucher_batches_generated_range', sql`${t.generated} >= 0 and ${t.generated} <= ${t.count}`),

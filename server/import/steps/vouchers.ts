@@ -5,16 +5,22 @@
  * generation job to make), and import_mappings remembers it (kind `voucher_batch`), so a later run adds new
  * cards to it instead of making another batch.
  *
- * A code must be one this portal can recognise: redemption and the hotspot login (vouchers/codes.ts
- * parseVoucherCode) refuse, before any look-up, a code outside the voucher alphabet or without its check
- * character. Another system's codes mostly are not (phpnuxbill's are plain random letters and digits), so such a
- * card is skipped and reported: imported, it could never be redeemed.
+ * Another system's codes mostly lack the portal's check character (phpnuxbill's are plain random letters and
+ * digits). They come in as they are: an imported batch is marked (`imported_from`), and while one is in use,
+ * redemption and the hotspot login (vouchers/codes.ts voucherCodeToLookUp) also look up codes of 4–32 letters and
+ * digits, so a card already sold works here as it did there. A code of any other shape is skipped and reported.
+ * The code is sealed as the source had it (a hotspot's CHAP login checks the password as the customer types it,
+ * as the old system did) and looked up in capitals, so the portal's redeem form takes it in any case.
  */
 import { and, eq } from 'drizzle-orm';
-import { VOUCHER_ALPHABET } from '../../../contract/schemas/vouchers';
+import {
+  isImportedVoucherShape,
+  isWellFormedVoucherCode,
+  normalizeVoucherCode,
+} from '../../../contract/schemas/vouchers';
 import type { Db } from '../../db/client';
 import { importMappings, voucherBatches, vouchers } from '../../db/schema';
-import { parseVoucherCode, voucherCodeHash, voucherCodeHint } from '../../modules/vouchers/codes';
+import { voucherCodeHash, voucherCodeHint } from '../../modules/vouchers/codes';
 import type { SourceVoucher } from '../model';
 import { type ImportContext, isDryTarget, type Step, targetOf } from './types';
 
@@ -34,26 +40,28 @@ export const vouchersStep: Step<SourceVoucher> = {
       return { action: 'skip', reason: `Its plan (${item.planKey}) was not imported.` };
     if (item.validityMinutes === null && item.dataAllowanceMb === null)
       return { action: 'skip', reason: 'It has neither a validity nor a data allowance.' };
-    const code = parseVoucherCode(item.code);
+    const code = importableCode(item.code);
     if (!code)
       return {
         action: 'skip',
-        reason: `The code ${item.code} is not one this portal's vouchers can have (8–16 characters of ${VOUCHER_ALPHABET}, the last a check character), so it could not be redeemed here.`,
+        reason: `The code ${item.code} is not one this portal can take (4–32 letters and digits; spaces and dashes are ignored), so it could not be redeemed here.`,
       };
     const [taken] = await db
       .select({ id: vouchers.id })
       .from(vouchers)
       .where(eq(vouchers.codeHash, voucherCodeHash(ctx.box, code)))
       .limit(1);
-    if (taken) return { action: 'skip', reason: `The code ${code} already exists here.` };
-    return code === item.code
-      ? { action: 'create' }
-      : { action: 'create', changes: [`The code is typed as ${code} here (capitals, no spaces or dashes).`] };
+    if (taken)
+      return {
+        action: 'skip',
+        reason: `The code ${item.code} already exists here (codes are compared in capitals, without spaces or dashes).`,
+      };
+    return { action: 'create' };
   },
 
   async create(tx, ctx, item) {
     const planId = targetOf(ctx, 'plan', item.planKey);
-    const code = parseVoucherCode(item.code);
+    const code = importableCode(item.code);
     if (!planId || isDryTarget(planId) || !code) throw new Error(`Voucher ${item.key} cannot be imported`);
     const batchId = await batchFor(tx, ctx, item, planId, code.length);
     const [voucher] = await tx
@@ -61,7 +69,7 @@ export const vouchersStep: Step<SourceVoucher> = {
       .values({
         batchId,
         codeHash: voucherCodeHash(ctx.box, code),
-        codeSealed: ctx.box.seal(code),
+        codeSealed: ctx.box.seal(item.code.trim()),
         codeHint: voucherCodeHint(code),
         state: 'unused',
         createdAt: ctx.now,
@@ -70,6 +78,12 @@ export const vouchersStep: Step<SourceVoucher> = {
     return voucher!.id;
   },
 };
+
+/** The code as it is looked up here (capitals, no spaces or dashes), or null when the portal could not take it. */
+function importableCode(source: string): string | null {
+  const code = normalizeVoucherCode(source);
+  return isWellFormedVoucherCode(code) || isImportedVoucherShape(code) ? code : null;
+}
 
 /**
  * The batch for this card's terms, one more card counted in it: the one this source made before (unless it was
@@ -104,7 +118,7 @@ async function batchFor(
     if (batch && !batch.revokedAt) {
       await tx
         .update(voucherBatches)
-        .set({ count: batch.count + 1, generated: batch.count + 1, generatedAt: ctx.now })
+        .set({ count: batch.count + 1, generated: batch.count + 1, generatedAt: ctx.now, importedFrom: ctx.source })
         .where(eq(voucherBatches.id, batch.id));
       return batch.id;
     }
@@ -125,6 +139,7 @@ async function batchFor(
       createdAt: ctx.now,
       generated: 1,
       generatedAt: ctx.now,
+      importedFrom: ctx.source,
     })
     .returning({ id: voucherBatches.id });
   await tx

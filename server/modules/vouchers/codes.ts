@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  isImportedVoucherShape,
   isWellFormedVoucherCode,
   normalizeVoucherCode,
   VOUCHER_ALPHABET,
@@ -45,10 +46,18 @@ export const VOUCHER_MAC_PURPOSE = 'voucher-code';
 /** The look-up hash of a (normalized) code. */
 export const voucherCodeHash = (box: SecretBox, code: string): string => box.mac(VOUCHER_MAC_PURPOSE, code);
 
-/** The normalized code when it is well formed (alphabet, length, check character), else null. */
-export function parseVoucherCode(input: string): string | null {
+/**
+ * The normalized code to look up, else null (refused without a look-up). A well-formed code always; one shaped like
+ * an imported card's (issue 39: letters and digits, no check character) only while imported cards exist, which
+ * `importedCardsExist` asks, so a portal that never imported keeps refusing typos before any look-up.
+ */
+export async function voucherCodeToLookUp(
+  input: string,
+  importedCardsExist: () => Promise<boolean>,
+): Promise<string | null> {
   const code = normalizeVoucherCode(input);
-  return isWellFormedVoucherCode(code) ? code : null;
+  if (isWellFormedVoucherCode(code)) return code;
+  return isImportedVoucherShape(code) && (await importedCardsExist()) ? code : null;
 }
 
 /** What staff see of a code: its last 3 characters. */

@@ -30,7 +30,7 @@ import type { RateLimitBackend } from '../../lib/rate-limit-store';
 import type { SecretBox } from '../../lib/secret-box';
 import { FALLBACK_SESSION_TIMEOUT, rateAttributes, type AuthDecision } from '../radius/authorize';
 import type { NasProfile } from '../radius/nas-profiles';
-import { parseVoucherCode, voucherCodeHash } from './codes';
+import { voucherCodeHash, voucherCodeToLookUp } from './codes';
 import { createVoucherRepository } from './repository';
 import type { VoucherState } from '../../../contract/schemas/vouchers';
 
@@ -118,7 +118,8 @@ export class VoucherAuthenticator {
 
   /**
    * Null when the user name is not shaped like a voucher code (then it is not one of ours either: a mistyped code
-   * fails its check character before any look-up, so it is no guess worth counting).
+   * fails its check character before any look-up, so it is no guess worth counting). While cards imported from
+   * another system exist (issue 39), a name of their shape is looked up too, and a miss counts.
    */
   async decide(
     username: string,
@@ -126,7 +127,7 @@ export class VoucherAuthenticator {
     from: VoucherAttemptOrigin = { nas: 'unknown' },
     profile?: NasProfile,
   ): Promise<AuthDecision | null> {
-    const code = parseVoucherCode(username);
+    const code = await this.codeOf(username);
     if (!code) return null;
     const { attempts } = this.deps;
     const key = voucherAttemptKey(from);
@@ -138,6 +139,10 @@ export class VoucherAuthenticator {
       else await attempts.increment(key, VOUCHER_ATTEMPTS.windowMs);
     }
     return decision;
+  }
+
+  private codeOf(username: string): Promise<string | null> {
+    return voucherCodeToLookUp(username, () => createVoucherRepository(this.deps.db).importedCardsExist());
   }
 
   private async check(
@@ -179,7 +184,7 @@ export class VoucherAuthenticator {
    * moves to used_up / expired on the way. Null when the name is no voucher or it still has time and data.
    */
   async recordUsage(username: string, bytes: number): Promise<VoucherRunOut | null> {
-    const code = parseVoucherCode(username);
+    const code = await this.codeOf(username);
     if (!code) return null;
     const { db, box, clock } = this.deps;
     const hash = voucherCodeHash(box, code);

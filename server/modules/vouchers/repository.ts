@@ -188,6 +188,16 @@ export function createVoucherRepository(db: Db) {
         .where(eq(vouchers.id, id));
     },
 
+    /** Whether a batch imported from another system (issue 39) is in use: then its codes' shape is looked up too. */
+    async importedCardsExist(): Promise<boolean> {
+      const [row] = await db
+        .select({ id: voucherBatches.id })
+        .from(voucherBatches)
+        .where(and(isNotNull(voucherBatches.importedFrom), isNull(voucherBatches.revokedAt)))
+        .limit(1);
+      return row !== undefined;
+    },
+
     /** A hotspot login's voucher by its code's hash, with its batch's terms and its plan's rates. */
     async hotspotLogin(codeHash: string) {
       const [row] = await db

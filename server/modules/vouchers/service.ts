@@ -33,7 +33,7 @@ import {
 } from '../../../contract/schemas/vouchers';
 import { recordAudit, type AuditContext } from '../audit/trail';
 import { provisionCredentials } from '../radius/credentials';
-import { generateVoucherCodes, parseVoucherCode, voucherCodeHash, voucherCodeHint } from './codes';
+import { generateVoucherCodes, voucherCodeHash, voucherCodeHint, voucherCodeToLookUp } from './codes';
 import { createVoucherRepository } from './repository';
 
 export const EXPORT_WINDOW_MINUTES = 60;
@@ -127,6 +127,7 @@ export class VoucherService {
       created_by: batch.createdBy,
       created_at: batch.createdAt.toISOString(),
       revoked_at: iso(batch.revokedAt),
+      imported_from: batch.importedFrom,
       status: batch.generatedAt ? 'ready' : 'generating',
       generated: batch.generated,
       export_until:
@@ -406,7 +407,7 @@ export class VoucherService {
    */
   async redeem(userId: string, input: string, audit: AuditContext) {
     const { db, clock, box } = this.deps;
-    const code = parseVoucherCode(input);
+    const code = await voucherCodeToLookUp(input, () => createVoucherRepository(db).importedCardsExist());
     if (!code)
       throw badRequest(VOUCHER_MESSAGES.invalidCode, [{ field: 'code', message: VOUCHER_MESSAGES.invalidCode }]);
     const hash = voucherCodeHash(box, code);

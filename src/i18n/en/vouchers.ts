@@ -32,6 +32,7 @@ export const vouchers: Record<string, string> = {
   'vouchers.fields.expires': 'Expires',
   'vouchers.fields.used': 'Data used',
   'vouchers.fields.revoked': 'Revoked',
+  'vouchers.fields.importedFrom': 'Imported from',
   'vouchers.unit.minutes': 'minutes',
   'vouchers.unit.hours': 'hours',
   'vouchers.unit.days': 'days',

@@ -1,0 +1,2 @@
+ALTER TABLE "voucher_batches" ADD COLUMN "imported_from" varchar(32);--> statement-breakpoint
+CREATE INDEX "voucher_batches_imported_idx" ON "voucher_batches" USING btree ("imported_from") WHERE "voucher_batches"."imported_from" is not null;
