@@ -230,7 +230,11 @@ const rows = [];
 let exitCode = 0;
 try {
   const measured = [];
-  const bare = { name: 'baseline (bare page)', ...(await audit('baseline', baseline.url, { runs: 3 })), targets: false };
+  const bare = {
+    name: 'baseline (bare page)',
+    ...(await audit('baseline', baseline.url, { runs: 3 })),
+    targets: false,
+  };
   measured.push(bare);
   // The renderer's speed, which benchmarkIndex (a JavaScript loop) does not see: the bare page's main-thread work.
   const slowRenderer = !(bare.mainThreadMs <= SLOW_HOST_BARE_PAGE_MS);
