@@ -149,6 +149,8 @@ describe('phpnuxbill reader', () => {
     expect(snap.vouchers).toEqual([
       { key: '1', planKey: '2', code: 'NUX7K2PQR', validityMinutes: 1440, dataAllowanceMb: 1074, price: 500_000 },
       { key: '2', planKey: '2', code: 'abc123xyz', validityMinutes: 1440, dataAllowanceMb: 1074, price: 500_000 },
+      { key: '4', planKey: '2', code: 'HEMAT#10', validityMinutes: 1440, dataAllowanceMb: 1074, price: 500_000 },
+      { key: '5', planKey: '2', code: 'kartu2024', validityMinutes: 1440, dataAllowanceMb: 1074, price: 500_000 },
     ]);
     expect(finding('voucher', 'used')).toEqual([
       expect.objectContaining({ level: 'skipped', reason: expect.stringContaining('1 used voucher was left out') }),
