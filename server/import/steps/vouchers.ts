@@ -13,14 +13,9 @@
  * as the old system did) and looked up in capitals, so the portal's redeem form takes it in any case.
  */
 import { and, eq } from 'drizzle-orm';
-import {
-  isImportedVoucherShape,
-  isWellFormedVoucherCode,
-  normalizeVoucherCode,
-} from '../../../contract/schemas/vouchers';
 import type { Db } from '../../db/client';
 import { importMappings, voucherBatches, vouchers } from '../../db/schema';
-import { voucherCodeHash, voucherCodeHint } from '../../modules/vouchers/codes';
+import { voucherCodeHash, voucherCodeHint, voucherCodeToLookUp } from '../../modules/vouchers/codes';
 import type { SourceVoucher } from '../model';
 import { type ImportContext, isDryTarget, type Step, targetOf } from './types';
 
@@ -40,7 +35,7 @@ export const vouchersStep: Step<SourceVoucher> = {
       return { action: 'skip', reason: `Its plan (${item.planKey}) was not imported.` };
     if (item.validityMinutes === null && item.dataAllowanceMb === null)
       return { action: 'skip', reason: 'It has neither a validity nor a data allowance.' };
-    const code = importableCode(item.code);
+    const code = await importableCode(item.code);
     if (!code)
       return {
         action: 'skip',
@@ -61,7 +56,7 @@ export const vouchersStep: Step<SourceVoucher> = {
 
   async create(tx, ctx, item) {
     const planId = targetOf(ctx, 'plan', item.planKey);
-    const code = importableCode(item.code);
+    const code = await importableCode(item.code);
     if (!planId || isDryTarget(planId) || !code) throw new Error(`Voucher ${item.key} cannot be imported`);
     const batchId = await batchFor(tx, ctx, item, planId, code.length);
     const [voucher] = await tx
@@ -79,11 +74,11 @@ export const vouchersStep: Step<SourceVoucher> = {
   },
 };
 
-/** The code as it is looked up here (capitals, no spaces or dashes), or null when the portal could not take it. */
-function importableCode(source: string): string | null {
-  const code = normalizeVoucherCode(source);
-  return isWellFormedVoucherCode(code) || isImportedVoucherShape(code) ? code : null;
-}
+/**
+ * The code as it is looked up here (capitals, no spaces or dashes), or null when the portal could not take it:
+ * redemption's own rule, with the imported cards this import makes.
+ */
+const importableCode = (source: string): Promise<string | null> => voucherCodeToLookUp(source, async () => true);
 
 /**
  * The batch for this card's terms, one more card counted in it: the one this source made before (unless it was

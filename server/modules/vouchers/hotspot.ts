@@ -52,6 +52,9 @@ export interface HotspotVoucher {
 /** The one Reply-Message of a refused voucher login, whatever the reason (the hotspot page shows its own text for it). */
 export const VOUCHER_REFUSED = 'Voucher code not accepted';
 
+/** How long the hotspot trusts its answer to "are imported cards in use?" (an import or a revoke shows within it). */
+const IMPORTED_CHECK_MS = 30_000;
+
 /** Failed voucher logins allowed per NAS and device in one window (as many as the portal's redeem form allows). */
 export const VOUCHER_ATTEMPTS = { max: 5, windowMs: 15 * 60_000 } as const;
 
@@ -142,8 +145,25 @@ export class VoucherAuthenticator {
   }
 
   private codeOf(username: string): Promise<string | null> {
-    return voucherCodeToLookUp(username, () => createVoucherRepository(this.deps.db).importedCardsExist());
+    return voucherCodeToLookUp(username, () => this.importedCardsExist());
   }
+
+  /**
+   * Whether imported cards are in use, asked of the database at most every IMPORTED_CHECK_MS: the names it is
+   * asked for are every Access-Request and accounting packet whose user name is no subscriber's.
+   */
+  private importedCardsExist(): Promise<boolean> {
+    const now = performance.now();
+    if (!this.imported || now - this.imported.at > IMPORTED_CHECK_MS) {
+      const value = createVoucherRepository(this.deps.db).importedCardsExist();
+      this.imported = { at: now, value };
+      value.catch(() => {
+        if (this.imported?.value === value) this.imported = undefined;
+      });
+    }
+    return this.imported.value;
+  }
+  private imported?: { at: number; value: Promise<boolean> };
 
   private async check(
     username: string,
